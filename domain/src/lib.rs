@@ -1,0 +1,15 @@
+//! Vonk's domain: the types and rules that both the browser (wasm) and the server use.
+//!
+//! Nothing in here does I/O. A rule lives here once; the form in the browser calls it for
+//! instant feedback and the server calls it again as the check that counts.
+
+pub mod constants;
+pub mod counters;
+pub mod date;
+pub mod i18n;
+pub mod locale;
+pub mod payment;
+pub mod site;
+pub mod widgets;
+
+pub use locale::Locale;

@@ -1,0 +1,278 @@
+//! Site settings (SPEC §3) and company information, and the rules that derive from them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::constants::TERMS_VERSION_DATE;
+use crate::locale::Locale;
+
+/// Who may sign up on a site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SignupPolicy {
+    All,
+    /// Only visitors who arrive with a traffic source (network, ref, sub1..sub3).
+    TrafficSourceOnly,
+    InviteOnly,
+}
+
+impl SignupPolicy {
+    pub fn code(self) -> &'static str {
+        match self {
+            SignupPolicy::All => "all",
+            SignupPolicy::TrafficSourceOnly => "traffic_source_only",
+            SignupPolicy::InviteOnly => "invite_only",
+        }
+    }
+    pub fn parse(code: &str) -> Option<SignupPolicy> {
+        [SignupPolicy::All, SignupPolicy::TrafficSourceOnly, SignupPolicy::InviteOnly].into_iter().find(|p| p.code() == code)
+    }
+}
+
+/// A site's niche, 1 to 7 (SPEC §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Niche(u8);
+
+impl Niche {
+    pub fn new(n: u8) -> Option<Niche> {
+        (1..=7).contains(&n).then_some(Niche(n))
+    }
+    pub fn number(self) -> u8 {
+        self.0
+    }
+    /// Lander slug prefix: none, she, bdsm, bbw, gilf, milf, gay.
+    pub fn lander_prefix(self) -> Option<&'static str> {
+        match self.0 {
+            2 => Some("she"),
+            3 => Some("bdsm"),
+            4 => Some("bbw"),
+            5 => Some("gilf"),
+            6 => Some("milf"),
+            7 => Some("gay"),
+            _ => None,
+        }
+    }
+}
+
+/// Minimum message cost for one country.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MessageCost {
+    pub country: String,
+    pub costs: i64,
+    pub currency: String,
+}
+
+/// Theme colours; each a CSS colour like `#8b0000`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Theme {
+    pub primary: String,
+    pub secondary: String,
+    pub accent: String,
+}
+
+impl Theme {
+    /// Only `#rgb` / `#rrggbb` colours reach the page's style attribute.
+    pub fn is_valid_colour(value: &str) -> bool {
+        let hex = value.strip_prefix('#').unwrap_or("");
+        (hex.len() == 3 || hex.len() == 6) && hex.chars().all(|c| c.is_ascii_hexdigit())
+    }
+    pub fn is_valid(&self) -> bool {
+        [&self.primary, &self.secondary, &self.accent].iter().all(|c| Theme::is_valid_colour(c))
+    }
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Theme { primary: "#8b0d1a".into(), secondary: "#e0263a".into(), accent: "#ff9f1c".into() }
+    }
+}
+
+/// The settings of one site (SPEC §3). Loaded from the `sites` table and cached in memory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SiteSettings {
+    pub id: i64,
+    pub name: String,
+    pub domain: String,
+    /// e.g. "nl-NL"; its first two letters pick the first-render language.
+    pub domain_language: String,
+    pub cdn_prefix: String,
+    pub niche: Niche,
+    pub signups: SignupPolicy,
+    pub logged_out_search: bool,
+    pub logged_out_search_trafficsource: bool,
+    pub enable_site_entry_popup: bool,
+    pub geoip_country: String,
+    pub geoip_selected_country: Option<String>,
+    pub minimum_message_costs: Vec<MessageCost>,
+    pub support_phone: String,
+    pub support_email: String,
+    pub push_key: Option<String>,
+    pub fictional_icon: String,
+    pub fictional_warning: bool,
+    pub fictional_singular: String,
+    pub fictional_plural: String,
+    pub description: String,
+    pub index_title: String,
+    pub countries: Vec<String>,
+    pub visible_profile_fields: Vec<String>,
+    pub visible_profile_notes: bool,
+    pub message_credits: i64,
+    pub signup_credits: i64,
+    pub photo_credits: i64,
+    pub gift_credits: i64,
+    pub message_length: i64,
+    pub search_fields: Vec<String>,
+    pub refund_days: i64,
+    pub member_resell: bool,
+    pub company_id: i64,
+    pub mail_name: String,
+    pub min_age: u32,
+    pub theme: Theme,
+}
+
+impl SiteSettings {
+    /// The visitor's country until a GeoIP database is added: the selected country, else the site's.
+    pub fn visitor_country(&self) -> &str {
+        self.geoip_selected_country.as_deref().filter(|c| !c.is_empty()).unwrap_or(&self.geoip_country)
+    }
+    pub fn default_locale(&self) -> Option<Locale> {
+        self.domain_language.get(..2).and_then(Locale::parse)
+    }
+    /// Support phone as dialled: dashes and white space removed (SPEC §5).
+    pub fn support_phone_clean(&self) -> String {
+        clean_phone(&self.support_phone)
+    }
+}
+
+/// The company behind a site, shown on the legal pages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompanyInfo {
+    pub id: i64,
+    pub name: String,
+    pub address: String,
+    pub postal_code: String,
+    pub city: String,
+    pub country: String,
+    /// Chamber of commerce number.
+    pub kvk: String,
+    pub tradenames: Vec<String>,
+    pub vat_numbers: Vec<String>,
+    pub support_phone: String,
+    /// Discount offered to members who are about to delete their account, in percent.
+    pub delete_discount: i64,
+    /// When the company's terms were last changed (unix seconds).
+    pub added: i64,
+}
+
+/// Removes dashes and white space (SPEC §5).
+pub fn clean_phone(phone: &str) -> String {
+    phone.chars().filter(|c| *c != '-' && !c.is_whitespace()).collect()
+}
+
+/// Terms version date: 2023-12-01 12:00 UTC, or the company's added date if later (SPEC §5).
+pub fn terms_version_date(company_added: Option<i64>) -> i64 {
+    company_added.map_or(TERMS_VERSION_DATE, |added| added.max(TERMS_VERSION_DATE))
+}
+
+/// A credit bundle offered on the pricing page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreditPack {
+    pub id: i64,
+    pub credits: i64,
+    /// Price in the currency's minor unit (cents).
+    pub price_minor: i64,
+    pub currency: String,
+    /// Shown as "most chosen".
+    pub highlighted: bool,
+}
+
+impl CreditPack {
+    /// Price per credit in minor units, rounded to whole cents.
+    pub fn price_per_credit_minor(&self) -> i64 {
+        if self.credits <= 0 {
+            return self.price_minor;
+        }
+        (self.price_minor + self.credits / 2) / self.credits
+    }
+}
+
+/// Formats minor units as an amount with two decimals and the locale's decimal separator.
+pub fn format_money(minor: i64, currency: &str, decimal_comma: bool) -> String {
+    let sign = if minor < 0 { "-" } else { "" };
+    let abs = minor.unsigned_abs();
+    let sep = if decimal_comma { ',' } else { '.' };
+    let symbol = match currency {
+        "EUR" => "€",
+        "GBP" => "£",
+        "USD" => "$",
+        _ => "",
+    };
+    let number = format!("{}{}{:02}", abs / 100, sep, abs % 100);
+    if symbol.is_empty() {
+        format!("{sign}{number} {currency}")
+    } else {
+        format!("{sign}{symbol} {number}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn niche_prefixes() {
+        assert_eq!(Niche::new(0), None);
+        assert_eq!(Niche::new(8), None);
+        let prefixes: Vec<_> = (1..=7).map(|n| Niche::new(n).unwrap().lander_prefix()).collect();
+        assert_eq!(prefixes, vec![None, Some("she"), Some("bdsm"), Some("bbw"), Some("gilf"), Some("milf"), Some("gay")]);
+    }
+
+    #[test]
+    fn phone_cleaning() {
+        assert_eq!(clean_phone("+31 (0)20-123 45 67"), "+31(0)201234567");
+        assert_eq!(clean_phone("\t088 - 1234\n"), "0881234");
+    }
+
+    #[test]
+    fn terms_date_is_the_later_one() {
+        assert_eq!(terms_version_date(None), TERMS_VERSION_DATE);
+        assert_eq!(terms_version_date(Some(1_600_000_000)), TERMS_VERSION_DATE);
+        assert_eq!(terms_version_date(Some(1_800_000_000)), 1_800_000_000);
+    }
+
+    #[test]
+    fn money_and_unit_price() {
+        assert_eq!(format_money(1995, "EUR", true), "€ 19,95");
+        assert_eq!(format_money(500, "USD", false), "$ 5.00");
+        assert_eq!(format_money(12345, "PLN", true), "123,45 PLN");
+        let pack = CreditPack { id: 1, credits: 100, price_minor: 4995, currency: "EUR".into(), highlighted: false };
+        assert_eq!(pack.price_per_credit_minor(), 50);
+    }
+
+    #[test]
+    fn theme_colours_are_checked() {
+        assert!(Theme::default().is_valid());
+        assert!(!Theme::is_valid_colour("red;} body{display:none"));
+        assert!(Theme::is_valid_colour("#abc"));
+    }
+
+    #[test]
+    fn signup_policy_codes() {
+        for p in [SignupPolicy::All, SignupPolicy::TrafficSourceOnly, SignupPolicy::InviteOnly] {
+            assert_eq!(SignupPolicy::parse(p.code()), Some(p));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn cleaned_phone_has_no_dash_or_space(s in ".{0,40}") {
+            let c = clean_phone(&s);
+            prop_assert!(!c.contains('-') && !c.chars().any(char::is_whitespace));
+        }
+
+        #[test]
+        fn terms_date_never_before_base(added in any::<i64>()) {
+            prop_assert!(terms_version_date(Some(added)) >= TERMS_VERSION_DATE);
+        }
+    }
+}

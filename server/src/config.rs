@@ -1,0 +1,145 @@
+//! Configuration from environment variables. Every variable and its default is listed in the
+//! README. Secrets never appear in `Debug` output.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Clone)]
+pub struct Config {
+    /// `VONK_ADDR`, default `127.0.0.1:3000`.
+    pub addr: SocketAddr,
+    /// `DATA_DIR`, default `./data`: the SQLite database, uploaded media and the mail outbox.
+    pub data_dir: PathBuf,
+    /// `DATABASE_URL`, default `sqlite://{DATA_DIR}/vonk.db`. `postgres://…` selects PostgreSQL.
+    pub database_url: String,
+    /// `DATABASE_MAX_CONNECTIONS`, default 16.
+    pub max_connections: u32,
+    /// `VONK_SEED`, default `demo`: fill a new, empty database with demo content; `none` leaves it empty.
+    pub seed: SeedMode,
+    /// `VONK_SITE_CACHE_SECS`, default 60: how often site settings are re-read from the database,
+    /// so that a change made on one node reaches every node.
+    pub site_cache_refresh: Duration,
+    /// `VONK_PUBLIC_ORIGINS`: extra origins (comma separated, e.g. `https://vonk.nl`) accepted on
+    /// state-changing requests besides the request's own Host.
+    pub public_origins: Vec<String>,
+    /// `VONK_SECURE_COOKIES`, default false: set the Secure flag on cookies (on when served over https).
+    pub secure_cookies: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeedMode {
+    Demo,
+    None,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{name} is not valid: {reason}")]
+    Invalid { name: &'static str, reason: String },
+}
+
+impl Config {
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Builds the configuration from any variable source (tests pass a map).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let addr_text = get("VONK_ADDR").unwrap_or_else(|| "127.0.0.1:3000".into());
+        let addr = addr_text
+            .parse()
+            .map_err(|e: std::net::AddrParseError| ConfigError::Invalid { name: "VONK_ADDR", reason: e.to_string() })?;
+        let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "./data".into()));
+        let database_url = get("DATABASE_URL")
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| format!("sqlite://{}/vonk.db", data_dir.display()));
+        let max_connections = match get("DATABASE_MAX_CONNECTIONS") {
+            None => 16,
+            Some(v) => v.parse().map_err(|_| ConfigError::Invalid { name: "DATABASE_MAX_CONNECTIONS", reason: v })?,
+        };
+        let seed = match get("VONK_SEED").as_deref() {
+            None | Some("demo") => SeedMode::Demo,
+            Some("none") => SeedMode::None,
+            Some(other) => return Err(ConfigError::Invalid { name: "VONK_SEED", reason: other.into() }),
+        };
+        let site_cache_refresh = match get("VONK_SITE_CACHE_SECS") {
+            None => Duration::from_secs(60),
+            Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid { name: "VONK_SITE_CACHE_SECS", reason: v })?),
+        };
+        let public_origins = get("VONK_PUBLIC_ORIGINS")
+            .map(|v| v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect())
+            .unwrap_or_default();
+        let secure_cookies = matches!(get("VONK_SECURE_COOKIES").as_deref(), Some("1" | "true" | "yes"));
+        Ok(Config { addr, data_dir, database_url, max_connections, seed, site_cache_refresh, public_origins, secure_cookies })
+    }
+}
+
+/// Hides the password part of a database URL.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let userinfo = &url[scheme_end + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{}:***{}", &url[..scheme_end + 3], user, &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("addr", &self.addr)
+            .field("data_dir", &self.data_dir)
+            .field("database_url", &redact_url(&self.database_url))
+            .field("max_connections", &self.max_connections)
+            .field("seed", &self.seed)
+            .field("site_cache_refresh", &self.site_cache_refresh)
+            .field("public_origins", &self.public_origins)
+            .field("secure_cookies", &self.secure_cookies)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults() {
+        let c = cfg(&[]).unwrap();
+        assert_eq!(c.addr.to_string(), "127.0.0.1:3000");
+        assert_eq!(c.database_url, "sqlite://./data/vonk.db");
+        assert_eq!(c.seed, SeedMode::Demo);
+        assert_eq!(c.site_cache_refresh, Duration::from_secs(60));
+    }
+
+    #[test]
+    fn data_dir_moves_the_default_database() {
+        let c = cfg(&[("DATA_DIR", "/tmp/x"), ("VONK_ADDR", "127.0.0.1:0")]).unwrap();
+        assert_eq!(c.database_url, "sqlite:///tmp/x/vonk.db");
+        assert_eq!(c.addr.port(), 0);
+    }
+
+    #[test]
+    fn bad_values_are_rejected() {
+        assert!(cfg(&[("VONK_ADDR", "nope")]).is_err());
+        assert!(cfg(&[("VONK_SEED", "lots")]).is_err());
+        assert!(cfg(&[("DATABASE_MAX_CONNECTIONS", "-1")]).is_err());
+    }
+
+    #[test]
+    fn debug_hides_database_password() {
+        let c = cfg(&[("DATABASE_URL", "postgres://vonk:s3cret@db:5432/vonk")]).unwrap();
+        let text = format!("{c:?}");
+        assert!(!text.contains("s3cret"), "{text}");
+        assert!(text.contains("postgres://vonk:***@db:5432/vonk"), "{text}");
+    }
+}

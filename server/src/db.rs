@@ -1,0 +1,143 @@
+//! The database: one connection pool, SQLite or PostgreSQL chosen by the URL's scheme.
+//!
+//! Queries go through sqlx's `Any` driver so that one repository serves both backends; where
+//! their SQL differs, code asks [`Db::backend`]. Migrations live per backend in
+//! `migrations/sqlite` and `migrations/postgres` and are embedded in the binary.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::migrate::Migrator;
+use sqlx::AnyPool;
+
+use crate::error::AppError;
+
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl FromStr for Backend {
+    type Err = AppError;
+    fn from_str(url: &str) -> Result<Self, Self::Err> {
+        if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Ok(Backend::Postgres)
+        } else {
+            Err(AppError::Internal("DATABASE_URL must start with sqlite:// or postgres://".into()))
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl Db {
+    /// Connects (creating a SQLite file and its folder when missing) and runs the migrations.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Db, AppError> {
+        install_default_drivers();
+        let backend: Backend = url.parse()?;
+        let url = match backend {
+            Backend::Sqlite => prepare_sqlite_url(url)?,
+            Backend::Postgres => url.to_string(),
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(max_connections.max(1))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
+                        sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *conn).await?;
+                        sqlx::query("PRAGMA journal_mode = WAL").execute(&mut *conn).await?;
+                        sqlx::query("PRAGMA synchronous = NORMAL").execute(&mut *conn).await?;
+                        sqlx::query("PRAGMA busy_timeout = 5000").execute(&mut *conn).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await?;
+        let db = Db { pool, backend };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    async fn migrate(&self) -> Result<(), AppError> {
+        match self.backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+        }
+        Ok(())
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Reads a boolean column: PostgreSQL stores BOOLEAN, SQLite stores INTEGER 0/1.
+pub fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::Error> {
+    use sqlx::Row;
+    match row.try_get::<bool, _>(column) {
+        Ok(value) => Ok(value),
+        Err(_) => row.try_get::<i64, _>(column).map(|v| v != 0),
+    }
+}
+
+/// Makes sure the SQLite file's folder exists and asks sqlx to create the file.
+fn prepare_sqlite_url(url: &str) -> Result<String, AppError> {
+    let rest = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+    let (path, query) = match rest.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (rest, None),
+    };
+    if path != ":memory:" {
+        if let Some(parent) = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| AppError::Internal(format!("cannot create {}: {e}", parent.display())))?;
+        }
+    }
+    let query = match query {
+        Some(q) if q.contains("mode=") => q.to_string(),
+        Some(q) => format!("{q}&mode=rwc"),
+        None => "mode=rwc".to_string(),
+    };
+    Ok(format!("sqlite://{path}?{query}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backend_from_scheme() {
+        assert_eq!("sqlite://x.db".parse::<Backend>().unwrap(), Backend::Sqlite);
+        assert_eq!("postgres://u@h/d".parse::<Backend>().unwrap(), Backend::Postgres);
+        assert!("mysql://h/d".parse::<Backend>().is_err());
+    }
+
+    #[test]
+    fn sqlite_url_gets_create_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("sub/vonk.db");
+        let url = prepare_sqlite_url(&format!("sqlite://{}", file.display())).unwrap();
+        assert!(url.ends_with("?mode=rwc"));
+        assert!(dir.path().join("sub").is_dir());
+    }
+}

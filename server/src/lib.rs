@@ -1,0 +1,16 @@
+//! Vonk's server side as a library: configuration, database, the site cache, translations,
+//! HTTP middleware and routes that are not Leptos server functions. No UI code lives here.
+
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod http;
+pub mod locales;
+pub mod seed;
+pub mod sites;
+pub mod state;
+
+pub use config::Config;
+pub use db::Db;
+pub use error::AppError;
+pub use state::AppState;

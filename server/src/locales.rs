@@ -1,0 +1,112 @@
+//! The translation catalog: `locales/*.json`, embedded at build time, one flat map per locale.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use domain::i18n::Texts;
+use domain::Locale;
+
+macro_rules! embed_locales {
+    ($($code:literal),*) => {
+        [$(($code, include_str!(concat!("../../locales/", $code, ".json")))),*]
+    };
+}
+
+const SOURCES: [(&str, &str); 11] = embed_locales!("da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv");
+
+#[derive(Debug)]
+pub struct Catalog {
+    texts: HashMap<Locale, Arc<Texts>>,
+}
+
+impl Catalog {
+    /// Parses the embedded locale files. A broken file is a build defect, caught by the tests.
+    pub fn embedded() -> Catalog {
+        let texts = SOURCES
+            .iter()
+            .map(|(code, json)| {
+                let locale = Locale::parse(code).expect("locale code");
+                let map: Texts = serde_json::from_str(json).unwrap_or_else(|e| panic!("locales/{code}.json: {e}"));
+                (locale, Arc::new(map))
+            })
+            .collect();
+        Catalog { texts }
+    }
+
+    pub fn texts(&self, locale: Locale) -> Arc<Texts> {
+        self.texts.get(&locale).cloned().unwrap_or_default()
+    }
+
+    /// One text, falling back to Dutch and then to the key itself.
+    pub fn t(&self, locale: Locale, key: &str) -> String {
+        self.texts
+            .get(&locale)
+            .and_then(|m| m.get(key))
+            .or_else(|| self.texts.get(&Locale::DEFAULT).and_then(|m| m.get(key)))
+            .cloned()
+            .unwrap_or_else(|| key.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_locale_has_every_key() {
+        let catalog = Catalog::embedded();
+        let all: BTreeSet<String> = Locale::ALL.iter().flat_map(|l| catalog.texts(*l).keys().cloned().collect::<Vec<_>>()).collect();
+        let mut problems = Vec::new();
+        for locale in Locale::ALL {
+            let texts = catalog.texts(locale);
+            for key in &all {
+                match texts.get(key) {
+                    None => problems.push(format!("{locale}: missing {key}")),
+                    Some(v) if v.trim().is_empty() => problems.push(format!("{locale}: empty {key}")),
+                    _ => {}
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    }
+
+    #[test]
+    fn placeholders_match_across_locales() {
+        let catalog = Catalog::embedded();
+        let nl = catalog.texts(Locale::Nl);
+        let mut problems = Vec::new();
+        for locale in Locale::ALL {
+            let texts = catalog.texts(locale);
+            for (key, value) in nl.iter() {
+                if let Some(other) = texts.get(key) {
+                    if domain::i18n::placeholders(value) != domain::i18n::placeholders(other) {
+                        problems.push(format!("{locale}: {key}"));
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "placeholders differ: {problems:?}");
+    }
+
+    #[test]
+    fn dutch_texts_quote_the_spec() {
+        let c = Catalog::embedded();
+        assert_eq!(c.t(Locale::Nl, "error.generic"), "Er is een fout opgetreden, probeer het later opnieuw.");
+        assert_eq!(c.t(Locale::Nl, "error.login_failed"), "Login mislukt, probeer opnieuw");
+        assert_eq!(c.t(Locale::Nl, "validation.email_invalid"), "Ongeldige e-mail");
+        assert_eq!(c.t(Locale::Nl, "validation.name_equals_email"), "Je profielnaam moet anders zijn dan je e-mailadres");
+        assert_eq!(c.t(Locale::Nl, "validation.name_starts_with_at"), "Je profielnaam mag niet beginnen met een @");
+        assert_eq!(c.t(Locale::Nl, "validation.date_of_birth_required"), "Vul uw geboortedatum in ({min_age}+ jaar)");
+        assert_eq!(c.t(Locale::Nl, "validation.date_of_birth_invalid"), "Ongeldige geboortedatum.");
+        assert_eq!(c.t(Locale::Nl, "error.premium_only"), "Deze functie is alleen beschikbaar voor premium leden.");
+        assert_eq!(c.t(Locale::Nl, "error.photo_limit"), "Foto-limiet bereikt");
+        assert_eq!(c.t(Locale::Nl, "error.payment_failed"), "Betaling mislukt");
+    }
+
+    #[test]
+    fn fallback_is_dutch_then_key() {
+        let c = Catalog::embedded();
+        assert_eq!(c.t(Locale::En, "no.such.key"), "no.such.key");
+    }
+}

@@ -1,0 +1,94 @@
+//! Demo content for a new, empty database, so that a fresh `make run` shows a living site.
+
+use crate::db::Db;
+use crate::error::AppError;
+
+/// Seeds the demo sites, their company and credit packs when the database has no site yet.
+/// Returns whether anything was written.
+pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
+    let mut tx = db.pool().begin().await?;
+    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sites").fetch_one(&mut *tx).await?;
+    if count > 0 {
+        return Ok(false);
+    }
+    let now = now_unix();
+    let (company_id,): (i64,) = sqlx::query_as(
+        "INSERT INTO companies (name, address, postal_code, city, country, kvk, tradenames, vat_numbers, support_phone, delete_discount, added) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+    )
+    .bind("Vonk Media B.V.")
+    .bind("Keizersgracht 123")
+    .bind("1015 CJ")
+    .bind("Amsterdam")
+    .bind("NL")
+    .bind("81234567")
+    .bind(r#"["Vonk","Vonk Dating"]"#)
+    .bind(r#"["NL862345678B01"]"#)
+    .bind("+31 20 - 123 45 67")
+    .bind(50_i64)
+    .bind(domain::constants::TERMS_VERSION_DATE)
+    .fetch_one(&mut *tx)
+    .await?;
+
+    let sites = [
+        DemoSite { domain: "localhost", default: true, language: "nl-NL", country: "BE", countries: r#"["NL","BE"]"#, currency: "EUR", theme: ("#8b0d1a", "#e0263a", "#ff9f1c") },
+        DemoSite { domain: "vonk.de", default: false, language: "de-DE", country: "DE", countries: r#"["DE","AT","CH"]"#, currency: "EUR", theme: ("#6d1140", "#d6336c", "#ffb703") },
+    ];
+    for site in sites {
+        let (site_id,): (i64,) = sqlx::query_as(
+            "INSERT INTO sites (domain, is_default, name, domain_language, niche, signups, logged_out_search, \
+             logged_out_search_trafficsource, enable_site_entry_popup, geoip_country, minimum_message_costs, support_phone, \
+             support_email, fictional_icon, fictional_warning, fictional_singular, fictional_plural, description, index_title, \
+             countries, visible_profile_fields, visible_profile_notes, message_credits, signup_credits, photo_credits, \
+             gift_credits, message_length, search_fields, refund_days, member_resell, company_id, mail_name, min_age, \
+             theme_primary, theme_secondary, theme_accent, created_at) \
+             VALUES ($1, $2, 'Vonk', $3, 1, 'all', TRUE, FALSE, TRUE, $4, $5, '+31 20 - 123 45 67', 'support@vonk.example', \
+             'heart', TRUE, 'profiel van een medewerker', 'profielen van medewerkers', '', '', $6, \
+             '[\"gender\",\"age\",\"city\",\"relationship_status\",\"body_type\",\"hair_colour\",\"eye_colour\",\"tattoos\",\"interests\"]', \
+             TRUE, 10, 20, 15, 25, 1000, '[\"gender\",\"country\",\"region\",\"age\"]', 14, FALSE, $7, 'Vonk', 18, $8, $9, $10, $11) RETURNING id",
+        )
+        .bind(site.domain)
+        .bind(site.default)
+        .bind(site.language)
+        .bind(site.country)
+        .bind(format!(r#"[{{"country":"{}","costs":10,"currency":"{}"}}]"#, site.country, site.currency))
+        .bind(site.countries)
+        .bind(company_id)
+        .bind(site.theme.0)
+        .bind(site.theme.1)
+        .bind(site.theme.2)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        for (order, (credits, price, highlighted)) in [(25_i64, 995_i64, false), (60, 1995, true), (150, 4495, false), (400, 9995, false)].into_iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(site_id)
+            .bind(credits)
+            .bind(price)
+            .bind(site.currency)
+            .bind(highlighted)
+            .bind(order as i64)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    tx.commit().await?;
+    tracing::info!("seeded a new database with demo content");
+    Ok(true)
+}
+
+struct DemoSite {
+    domain: &'static str,
+    default: bool,
+    language: &'static str,
+    country: &'static str,
+    countries: &'static str,
+    currency: &'static str,
+    theme: (&'static str, &'static str, &'static str),
+}
+
+pub fn now_unix() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}

@@ -1,0 +1,242 @@
+//! Sites: their settings and company rows, the credit packs they sell, and the in-memory cache
+//! that answers "which site is this Host?" without a database read per request.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use domain::site::{CompanyInfo, CreditPack, MessageCost, Niche, SignupPolicy, SiteSettings, Theme};
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::db::{flag, Db};
+use crate::error::AppError;
+
+/// A site with its company, as pages need them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Site {
+    pub settings: SiteSettings,
+    pub company: CompanyInfo,
+    pub is_default: bool,
+}
+
+const SITE_COLUMNS: &str = "id, domain, is_default, name, domain_language, cdn_prefix, niche, signups, \
+    logged_out_search, logged_out_search_trafficsource, enable_site_entry_popup, geoip_country, \
+    geoip_selected_country, minimum_message_costs, support_phone, support_email, push_key, fictional_icon, \
+    fictional_warning, fictional_singular, fictional_plural, description, index_title, countries, \
+    visible_profile_fields, visible_profile_notes, message_credits, signup_credits, photo_credits, gift_credits, \
+    message_length, search_fields, refund_days, member_resell, company_id, mail_name, min_age, \
+    theme_primary, theme_secondary, theme_accent";
+
+const COMPANY_COLUMNS: &str = "id, name, address, postal_code, city, country, kvk, tradenames, vat_numbers, \
+    support_phone, delete_discount, added";
+
+fn json_list<T: serde::de::DeserializeOwned>(row: &AnyRow, column: &str) -> Result<Vec<T>, AppError> {
+    let text: String = row.try_get(column)?;
+    serde_json::from_str(&text).map_err(|e| AppError::Internal(format!("column {column} holds invalid JSON: {e}")))
+}
+
+fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
+    let niche: i64 = row.try_get("niche")?;
+    let signups: String = row.try_get("signups")?;
+    let min_age: i64 = row.try_get("min_age")?;
+    let theme = Theme {
+        primary: row.try_get("theme_primary")?,
+        secondary: row.try_get("theme_secondary")?,
+        accent: row.try_get("theme_accent")?,
+    };
+    let settings = SiteSettings {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        domain: row.try_get("domain")?,
+        domain_language: row.try_get("domain_language")?,
+        cdn_prefix: row.try_get("cdn_prefix")?,
+        niche: u8::try_from(niche).ok().and_then(Niche::new).ok_or_else(|| AppError::Internal(format!("niche {niche} out of range")))?,
+        signups: SignupPolicy::parse(&signups).ok_or_else(|| AppError::Internal(format!("unknown signups policy {signups}")))?,
+        logged_out_search: flag(row, "logged_out_search")?,
+        logged_out_search_trafficsource: flag(row, "logged_out_search_trafficsource")?,
+        enable_site_entry_popup: flag(row, "enable_site_entry_popup")?,
+        geoip_country: row.try_get("geoip_country")?,
+        geoip_selected_country: row.try_get("geoip_selected_country")?,
+        minimum_message_costs: json_list::<MessageCost>(row, "minimum_message_costs")?,
+        support_phone: row.try_get("support_phone")?,
+        support_email: row.try_get("support_email")?,
+        push_key: row.try_get("push_key")?,
+        fictional_icon: row.try_get("fictional_icon")?,
+        fictional_warning: flag(row, "fictional_warning")?,
+        fictional_singular: row.try_get("fictional_singular")?,
+        fictional_plural: row.try_get("fictional_plural")?,
+        description: row.try_get("description")?,
+        index_title: row.try_get("index_title")?,
+        countries: json_list(row, "countries")?,
+        visible_profile_fields: json_list(row, "visible_profile_fields")?,
+        visible_profile_notes: flag(row, "visible_profile_notes")?,
+        message_credits: row.try_get("message_credits")?,
+        signup_credits: row.try_get("signup_credits")?,
+        photo_credits: row.try_get("photo_credits")?,
+        gift_credits: row.try_get("gift_credits")?,
+        message_length: row.try_get("message_length")?,
+        search_fields: json_list(row, "search_fields")?,
+        refund_days: row.try_get("refund_days")?,
+        member_resell: flag(row, "member_resell")?,
+        company_id: row.try_get("company_id")?,
+        mail_name: row.try_get("mail_name")?,
+        min_age: u32::try_from(min_age).unwrap_or(domain::constants::DEFAULT_MIN_AGE),
+        // A bad colour in the database must never reach a style attribute.
+        theme: if theme.is_valid() { theme } else { Theme::default() },
+    };
+    Ok((settings, flag(row, "is_default")?))
+}
+
+fn company_from_row(row: &AnyRow) -> Result<CompanyInfo, AppError> {
+    Ok(CompanyInfo {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        address: row.try_get("address")?,
+        postal_code: row.try_get("postal_code")?,
+        city: row.try_get("city")?,
+        country: row.try_get("country")?,
+        kvk: row.try_get("kvk")?,
+        tradenames: json_list(row, "tradenames")?,
+        vat_numbers: json_list(row, "vat_numbers")?,
+        support_phone: row.try_get("support_phone")?,
+        delete_discount: row.try_get("delete_discount")?,
+        added: row.try_get("added")?,
+    })
+}
+
+/// Reads every site with its company.
+pub async fn load_all(db: &Db) -> Result<Vec<Site>, AppError> {
+    let companies: HashMap<i64, CompanyInfo> = sqlx::query(&format!("SELECT {COMPANY_COLUMNS} FROM companies"))
+        .fetch_all(db.pool())
+        .await?
+        .iter()
+        .map(|row| company_from_row(row).map(|c| (c.id, c)))
+        .collect::<Result<_, _>>()?;
+    let rows = sqlx::query(&format!("SELECT {SITE_COLUMNS} FROM sites ORDER BY id")).fetch_all(db.pool()).await?;
+    rows.iter()
+        .map(|row| {
+            let (settings, is_default) = site_from_row(row)?;
+            let company = companies
+                .get(&settings.company_id)
+                .cloned()
+                .ok_or_else(|| AppError::Internal(format!("site {} has no company", settings.id)))?;
+            Ok(Site { settings, company, is_default })
+        })
+        .collect()
+}
+
+/// Active credit packs of a site, in display order.
+pub async fn credit_packs(db: &Db, site_id: i64) -> Result<Vec<CreditPack>, AppError> {
+    let rows = sqlx::query(
+        "SELECT id, credits, price_minor, currency, highlighted FROM credit_packs \
+         WHERE site_id = $1 AND active = TRUE ORDER BY sort_order, credits",
+    )
+    .bind(site_id)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(CreditPack {
+                id: row.try_get("id")?,
+                credits: row.try_get("credits")?,
+                price_minor: row.try_get("price_minor")?,
+                currency: row.try_get("currency")?,
+                highlighted: flag(row, "highlighted")?,
+            })
+        })
+        .collect()
+}
+
+/// Normalises a Host header: lower case, no port, no trailing dot, no leading "www.".
+pub fn normalise_host(host: &str) -> String {
+    let host = host.trim().to_ascii_lowercase();
+    let without_port = if host.starts_with('[') {
+        host.split(']').next().map(|h| format!("{h}]")).unwrap_or(host.clone())
+    } else {
+        host.rsplit_once(':').map(|(h, _)| h.to_string()).unwrap_or(host.clone())
+    };
+    let trimmed = without_port.trim_end_matches('.');
+    trimmed.strip_prefix("www.").unwrap_or(trimmed).to_string()
+}
+
+/// An immutable view of all sites, swapped whole on refresh.
+#[derive(Debug, Default)]
+struct Snapshot {
+    by_domain: HashMap<String, Arc<Site>>,
+    default: Option<Arc<Site>>,
+}
+
+impl Snapshot {
+    fn new(sites: Vec<Site>) -> Snapshot {
+        let mut snap = Snapshot::default();
+        for site in sites {
+            let site = Arc::new(site);
+            if site.is_default || snap.default.is_none() {
+                snap.default = Some(site.clone());
+            }
+            snap.by_domain.insert(normalise_host(&site.settings.domain), site);
+        }
+        snap
+    }
+}
+
+/// Site settings cached in memory, refreshed from the database in the background.
+#[derive(Clone, Debug)]
+pub struct SiteCache {
+    db: Db,
+    snapshot: Arc<RwLock<Arc<Snapshot>>>,
+}
+
+impl SiteCache {
+    pub async fn load(db: Db) -> Result<SiteCache, AppError> {
+        let cache = SiteCache { db, snapshot: Arc::new(RwLock::new(Arc::new(Snapshot::default()))) };
+        cache.reload().await?;
+        Ok(cache)
+    }
+
+    /// Re-reads all sites; the new set replaces the old one at once.
+    pub async fn reload(&self) -> Result<(), AppError> {
+        let snapshot = Arc::new(Snapshot::new(load_all(&self.db).await?));
+        *self.snapshot.write().unwrap_or_else(|e| e.into_inner()) = snapshot;
+        Ok(())
+    }
+
+    /// Keeps the cache fresh; errors are logged and the old snapshot stays in use.
+    pub fn spawn_refresh(&self, every: Duration) -> tokio::task::JoinHandle<()> {
+        let cache = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                if let Err(error) = cache.reload().await {
+                    tracing::warn!(%error, "site cache refresh failed; keeping the previous settings");
+                }
+            }
+        })
+    }
+
+    /// The site for a Host header; unknown hosts get the default site.
+    pub fn for_host(&self, host: Option<&str>) -> Option<Arc<Site>> {
+        let snap = self.snapshot.read().unwrap_or_else(|e| e.into_inner()).clone();
+        host.map(normalise_host).and_then(|h| snap.by_domain.get(&h).cloned()).or_else(|| snap.default.clone())
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_normalisation() {
+        assert_eq!(normalise_host("WWW.Vonk.NL:443"), "vonk.nl");
+        assert_eq!(normalise_host("localhost:3000"), "localhost");
+        assert_eq!(normalise_host("vonk.nl."), "vonk.nl");
+        assert_eq!(normalise_host("[::1]:3000"), "[::1]");
+    }
+}

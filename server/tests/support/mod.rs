@@ -1,0 +1,124 @@
+//! Test support: a real SQLite file and a private, throwaway PostgreSQL cluster.
+
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use server::Db;
+
+/// A fresh SQLite database in a temporary directory (kept alive by the returned guard).
+pub async fn sqlite() -> (Db, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("sqlite://{}/test.db", dir.path().display());
+    let db = Db::connect(&url, 4).await.expect("connect sqlite");
+    (db, dir)
+}
+
+/// A PostgreSQL 15 cluster of our own in a temp dir, stopped and removed on drop.
+pub struct PgCluster {
+    dir: tempfile::TempDir,
+    bin: PathBuf,
+    pub url: String,
+    as_postgres_user: bool,
+}
+
+fn pg_bin() -> PathBuf {
+    if let Ok(dir) = std::env::var("PG_BIN") {
+        return PathBuf::from(dir);
+    }
+    for version in ["17", "16", "15", "14"] {
+        let p = PathBuf::from(format!("/usr/lib/postgresql/{version}/bin"));
+        if p.join("initdb").exists() {
+            return p;
+        }
+    }
+    panic!("PostgreSQL server binaries not found: install the 'postgresql' package (make test does) or set PG_BIN");
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+}
+
+impl PgCluster {
+    pub fn start() -> PgCluster {
+        let bin = pg_bin();
+        let dir = tempfile::Builder::new().prefix("vonk-pg-").tempdir().expect("tempdir");
+        // PostgreSQL refuses to run as root: run it as the 'postgres' system user then.
+        let as_postgres_user = is_root();
+        if as_postgres_user {
+            let status = Command::new("chown").args(["-R", "postgres:postgres"]).arg(dir.path()).status().unwrap();
+            assert!(status.success(), "chown failed");
+        }
+        let data = dir.path().join("data");
+        let mut cluster = PgCluster { url: String::new(), dir, bin, as_postgres_user };
+        cluster.run("initdb", &["-D", path(&data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
+        let port = free_port();
+        let options = format!("-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", cluster.dir.path().display());
+        let log = cluster.dir.path().join("pg.log");
+        cluster.run("pg_ctl", &["-D", path(&data), "-o", &options, "-l", path(&log), "-w", "-t", "30", "start"]);
+        cluster.url = format!("postgres://postgres@127.0.0.1:{port}/postgres");
+        cluster
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) {
+        let program = self.bin.join(tool);
+        let output = if self.as_postgres_user {
+            Command::new("runuser").args(["-u", "postgres", "--"]).arg(&program).args(args).output()
+        } else {
+            Command::new(&program).args(args).output()
+        }
+        .unwrap_or_else(|e| panic!("cannot run {tool}: {e}"));
+        assert!(output.status.success(), "{tool} failed: {}\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    }
+
+    pub async fn db(&self) -> Db {
+        Db::connect(&self.url, 4).await.expect("connect postgres")
+    }
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        let data = self.dir.path().join("data");
+        let program = self.bin.join("pg_ctl");
+        let args = ["-D", path(&data), "-m", "immediate", "-w", "stop"];
+        let _ = if self.as_postgres_user {
+            Command::new("runuser").args(["-u", "postgres", "--"]).arg(&program).args(args).output()
+        } else {
+            Command::new(&program).args(args).output()
+        };
+    }
+}
+
+/// Runs one async test body against SQLite and against PostgreSQL.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            use super::*;
+
+            #[tokio::test]
+            async fn sqlite() {
+                let (db, _dir) = support::sqlite().await;
+                ($body)(db).await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                let cluster = support::PgCluster::start();
+                let db = cluster.db().await;
+                ($body)(db.clone()).await;
+                db.close().await;
+            }
+        }
+    };
+}
