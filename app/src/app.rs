@@ -1,0 +1,75 @@
+//! The document shell (server only) and the application router.
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
+use leptos_router::components::{ParentRoute, Route, Router, Routes};
+use leptos_router::{path, StaticSegment};
+
+use crate::context::{PageCtx, CONTEXT_ELEMENT_ID};
+use crate::features::credits::pricing::PricingPage;
+use crate::features::pages::info::{InfoPage, InfoPageKind};
+use crate::features::site::error_page::NotFoundPage;
+use crate::features::site::home::HomePage;
+use crate::features::site::lang_config::LangConfigPage;
+use crate::layouts::default::DefaultLayout;
+
+/// The HTML document. Runs on the server only; `ctx` is embedded for the browser.
+pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
+    let theme = &ctx.site.theme;
+    let style = format!("--color-primary:{};--color-secondary:{};--color-accent:{}", theme.primary, theme.secondary, theme.accent);
+    let lang = ctx.locale.code();
+    let json = ctx.to_embedded_json();
+    provide_context(ctx);
+    view! {
+        <!DOCTYPE html>
+        <html lang=lang style=style>
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
+                <meta name="theme-color" content="#8b0d1a"/>
+                <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
+                <link rel="manifest" href="/manifest.webmanifest"/>
+                <script type="application/json" id=CONTEXT_ELEMENT_ID inner_html=json></script>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+/// The application: layouts and routes (SPEC §2).
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    // Absent only while the route list is generated at start-up.
+    let site_name = use_context::<PageCtx>().map(|ctx| ctx.site.name).unwrap_or_default();
+    view! {
+        <Stylesheet id="leptos" href="/pkg/vonk.css"/>
+        <Title formatter=move |text: String| format!("{text} | {site_name}")/>
+        <Router>
+            <Routes fallback=|| view! { <DefaultLayout><NotFoundPage/></DefaultLayout> }>
+                <ParentRoute path=path!("") view=DefaultLayoutOutlet>
+                    <Route path=StaticSegment("") view=HomePage/>
+                    <Route path=path!("/pricing") view=PricingPage/>
+                    <Route path=path!("/lang-config") view=LangConfigPage/>
+                    <Route path=path!("/complaints") view=|| view! { <InfoPage kind=InfoPageKind::Complaints/> }/>
+                    <Route path=path!("/pages/terms") view=|| view! { <InfoPage kind=InfoPageKind::Terms/> }/>
+                    <Route path=path!("/pages/privacy") view=|| view! { <InfoPage kind=InfoPageKind::Privacy/> }/>
+                    <Route path=path!("/pages/cookies") view=|| view! { <InfoPage kind=InfoPageKind::Cookies/> }/>
+                    <Route path=path!("/pages/ban") view=|| view! { <InfoPage kind=InfoPageKind::Ban/> }/>
+                    <Route path=path!("/pages/return-policy") view=|| view! { <InfoPage kind=InfoPageKind::ReturnPolicy/> }/>
+                    <Route path=path!("/pages/faq") view=|| view! { <InfoPage kind=InfoPageKind::Faq/> }/>
+                    <Route path=path!("/pages/service") view=|| view! { <InfoPage kind=InfoPageKind::Service/> }/>
+                </ParentRoute>
+            </Routes>
+        </Router>
+    }
+}
+
+#[component]
+fn DefaultLayoutOutlet() -> impl IntoView {
+    view! { <DefaultLayout><leptos_router::components::Outlet/></DefaultLayout> }
+}

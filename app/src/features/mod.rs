@@ -1,0 +1,5 @@
+//! Pages grouped by feature; each folder keeps its pages, components and server functions.
+
+pub mod credits;
+pub mod pages;
+pub mod site;

@@ -1,0 +1,32 @@
+//! Chat layout: bare, full height; the entry warning only on Dutch and German sites (SPEC §2).
+
+use leptos::prelude::*;
+
+use crate::context::use_page_ctx;
+use crate::layouts::entry_warning::EntryWarning;
+
+/// Whether the chat layout shows the entry warning for a site's country.
+pub fn chat_shows_entry_warning(country: &str) -> bool {
+    matches!(country.to_ascii_uppercase().as_str(), "NL" | "DE")
+}
+
+#[component]
+pub fn ChatLayout(children: Children) -> impl IntoView {
+    let warn = chat_shows_entry_warning(&use_page_ctx().site.geoip_country);
+    view! {
+        <div class="layout layout--chat">
+            <main id="main" class="layout__main layout__main--bare">{children()}</main>
+            {warn.then(|| view! { <EntryWarning/> })}
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn entry_warning_only_for_nl_and_de() {
+        assert!(super::chat_shows_entry_warning("NL"));
+        assert!(super::chat_shows_entry_warning("de"));
+        assert!(!super::chat_shows_entry_warning("BE"));
+    }
+}

@@ -1,0 +1,20 @@
+//! Default layout: top navigation, warning banners, the page, footer with disclaimer, entry warning.
+
+use leptos::prelude::*;
+
+use crate::layouts::entry_warning::EntryWarning;
+use crate::layouts::footer::Footer;
+use crate::layouts::top_bar::TopBar;
+
+#[component]
+pub fn DefaultLayout(children: Children) -> impl IntoView {
+    view! {
+        <div class="layout layout--default">
+            <a class="skip-link" href="#main">{crate::i18n::use_i18n().t("nav.skip")}</a>
+            <TopBar/>
+            <main id="main" class="layout__main">{children()}</main>
+            <Footer/>
+            <EntryWarning/>
+        </div>
+    }
+}

@@ -1,0 +1,17 @@
+//! Lander layout: a small header with the logo, the page, the footer.
+
+use leptos::prelude::*;
+
+use crate::layouts::footer::Footer;
+use crate::layouts::top_bar::Logo;
+
+#[component]
+pub fn LanderLayout(children: Children) -> impl IntoView {
+    view! {
+        <div class="layout layout--lander">
+            <header class="lander-header"><Logo/></header>
+            <main id="main" class="layout__main">{children()}</main>
+            <Footer/>
+        </div>
+    }
+}

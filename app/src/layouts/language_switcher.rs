@@ -1,0 +1,59 @@
+//! Language switcher: the languages visible for the visitor's country, each a small form that
+//! posts to `/api/language` (works without JavaScript), and a link to all languages.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_location;
+
+use crate::context::use_page_ctx;
+use crate::i18n::use_i18n;
+use crate::layouts::icons::GlobeIcon;
+
+#[component]
+pub fn LanguageSwitcher() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    let location = use_location();
+    let return_to = move || {
+        let search = location.search.get();
+        if search.is_empty() { location.pathname.get() } else { format!("{}?{}", location.pathname.get(), search) }
+    };
+    let current = ctx.locale;
+    let choices = ctx.switcher.clone();
+    view! {
+        <details class="lang-switcher">
+            <summary class="lang-switcher__toggle" aria-label=i18n.t("nav.language")>
+                <GlobeIcon/>
+                <span class="lang-switcher__code">{current.code().to_uppercase()}</span>
+            </summary>
+            <div class="lang-switcher__menu">
+                <ul class="lang-switcher__list">
+                    {choices
+                        .into_iter()
+                        .map(|locale| {
+                            let active = locale == current;
+                            view! {
+                                <li>
+                                    <form method="post" action="/api/language">
+                                        <input type="hidden" name="lang" value=locale.code()/>
+                                        <input type="hidden" name="return_to" prop:value=return_to/>
+                                        <button
+                                            type="submit"
+                                            class="lang-switcher__choice"
+                                            class:is-active=active
+                                            lang=locale.code()
+                                            aria-current=active.then_some("true")
+                                            data-lang=locale.code()
+                                        >
+                                            {locale.autonym()}
+                                        </button>
+                                    </form>
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+                <a class="lang-switcher__more" href="/lang-config">{i18n.t("lang.other")}</a>
+            </div>
+        </details>
+    }
+}

@@ -1,0 +1,11 @@
+//! The four layouts of SPEC §2 and their parts.
+
+pub mod chat;
+pub mod default;
+pub mod empty;
+pub mod entry_warning;
+pub mod footer;
+pub mod icons;
+pub mod lander;
+pub mod language_switcher;
+pub mod top_bar;

@@ -1,0 +1,26 @@
+#![recursion_limit = "256"]
+//! Vonk's Leptos application: router, layouts, pages grouped by feature, server functions,
+//! the React widget bridge and translations. Built twice: as the server library (feature
+//! `ssr`) and as the browser bundle (feature `hydrate`).
+
+pub mod app;
+pub mod context;
+pub mod features;
+pub mod i18n;
+pub mod layouts;
+pub mod widgets;
+
+#[cfg(feature = "ssr")]
+pub mod ssr;
+
+/// Browser entry point: reads the page context the server embedded and hydrates the body.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    console_error_panic_hook::set_once();
+    let ctx = context::PageCtx::from_document();
+    leptos::mount::hydrate_body(move || {
+        leptos::prelude::provide_context(ctx);
+        leptos::prelude::view! { <app::App/> }
+    });
+}

@@ -1,0 +1,177 @@
+//! Server-side assembly: the page context from a request, helpers for server functions, and
+//! the axum router with every layer. Used by the binary, the HTTP tests and the benchmark.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::FromRef;
+use axum::response::{Html, IntoResponse, Response};
+use axum::Router;
+use http::request::Parts;
+use http::{header, HeaderValue, StatusCode};
+use leptos::prelude::*;
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use server::sites::Site;
+use server::{AppError, AppState};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::services::ServeDir;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::app::{shell, App};
+use crate::context::{PageCtx, SiteView};
+
+/// The router's state: Leptos' options beside our application state.
+#[derive(Clone, FromRef)]
+pub struct ServerState {
+    pub leptos_options: LeptosOptions,
+    pub app: AppState,
+}
+
+/// The page context of one request.
+pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
+    let site = server::http::visitor::site(&state.sites, &parts.headers).expect("the database has at least one site");
+    let locale = server::http::visitor::locale(&parts.headers, &site);
+    let country = site.settings.visitor_country().to_string();
+    PageCtx {
+        locale,
+        texts: state.catalog.texts(locale),
+        switcher: domain::locale::switcher_choices(&country, locale),
+        country,
+        entry_accepted: server::http::visitor::entry_accepted(&parts.headers),
+        year: domain::date::from_unix(server::seed::now_unix()).year,
+        site: site_view(&site),
+    }
+}
+
+fn site_view(site: &Site) -> SiteView {
+    let s = &site.settings;
+    SiteView {
+        name: s.name.clone(),
+        domain: s.domain.clone(),
+        niche: s.niche.number(),
+        theme: s.theme.clone(),
+        enable_site_entry_popup: s.enable_site_entry_popup,
+        geoip_country: s.geoip_country.clone(),
+        support_email: s.support_email.clone(),
+        support_phone: s.support_phone.clone(),
+        support_phone_clean: s.support_phone_clean(),
+        message_credits: s.message_credits,
+        photo_credits: s.photo_credits,
+        gift_credits: s.gift_credits,
+        refund_days: s.refund_days,
+        logged_out_search: s.logged_out_search,
+        company: site.company.clone(),
+        terms_date: domain::site::terms_version_date(Some(site.company.added)),
+    }
+}
+
+/// For server functions: the application state and the site of this request.
+pub fn request_site() -> Result<(AppState, Arc<Site>), ServerFnError> {
+    let state = use_context::<AppState>().ok_or_else(|| public_error(AppError::Internal("AppState missing".into())))?;
+    let parts = use_context::<Parts>().ok_or_else(|| public_error(AppError::Internal("request parts missing".into())))?;
+    let site = server::http::visitor::site(&state.sites, &parts.headers).ok_or_else(|| public_error(AppError::NotFound))?;
+    Ok((state, site))
+}
+
+/// Logs the cause and returns only the stable error code to the browser.
+pub fn public_error(error: AppError) -> ServerFnError {
+    ServerFnError::ServerError(error.public().code)
+}
+
+/// Leptos options for the compiled site. `LEPTOS_SITE_ROOT` points at the built assets
+/// (default `target/site`, as cargo-leptos builds them).
+pub fn leptos_options(addr: std::net::SocketAddr) -> LeptosOptions {
+    let site_root = std::env::var("LEPTOS_SITE_ROOT").unwrap_or_else(|_| "target/site".into());
+    LeptosOptions::builder().output_name("vonk").site_root(site_root).site_pkg_dir("pkg").site_addr(addr).build()
+}
+
+/// The whole application as an axum router.
+pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
+    let routes = generate_route_list(App);
+    let state = ServerState { leptos_options: leptos_options.clone(), app: app.clone() };
+    let context = {
+        let app = app.clone();
+        move || provide_context(app.clone())
+    };
+    let render = {
+        let options = leptos_options.clone();
+        let app = app.clone();
+        move || {
+            let parts = use_context::<Parts>().unwrap_or_else(|| http::Request::new(()).into_parts().0);
+            shell(options.clone(), page_ctx(&app, &parts))
+        }
+    };
+    let site_root = leptos_options.site_root.to_string();
+    let cached = |dir: String| {
+        tower::ServiceBuilder::new()
+            .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")))
+            .service(ServeDir::new(dir))
+    };
+    let not_found = {
+        let app = app.clone();
+        let app_for_context = app.clone();
+        leptos_axum::file_and_error_handler_with_context::<ServerState, _>(
+            move || provide_context(app_for_context.clone()),
+            move |opts: LeptosOptions| {
+                let parts = use_context::<Parts>().unwrap_or_else(|| http::Request::new(()).into_parts().0);
+                shell(opts, page_ctx(&app, &parts))
+            },
+        )
+    };
+    Router::new()
+        .leptos_routes_with_context(&state, routes, context, render)
+        .merge(server::http::routes().with_state(app.clone()))
+        .nest_service("/pkg", cached(format!("{site_root}/pkg")))
+        .nest_service("/widgets", cached(format!("{site_root}/widgets")))
+        .fallback(not_found)
+        .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))
+        .layer(axum::middleware::from_fn(server::http::security_headers))
+        .layer(CompressionLayer::new())
+        .layer(CatchPanicLayer::custom(panic_page))
+}
+
+/// What a visitor sees when rendering a page (or the error page) failed outright.
+fn panic_page(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    tracing::error!("a request panicked while rendering");
+    (StatusCode::INTERNAL_SERVER_ERROR, Html(PANIC_PAGE)).into_response()
+}
+
+/// Static on purpose: it must render even when translations or the database are the problem.
+/// Dutch first (the default locale), English below.
+pub const PANIC_PAGE: &str = "<!DOCTYPE html><html lang=\"nl\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Fout</title></head>\
+<body style=\"font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f1a1c\">\
+<h1>Er is een fout opgetreden bij het tonen van de foutpagina</h1><p lang=\"en\">An error occurred while showing the error page.</p>\
+<p><a href=\"/\" style=\"color:#8b0d1a\">Terug naar de startpagina</a> · <a href=\"/\" lang=\"en\" style=\"color:#8b0d1a\">Back to the home page</a></p></body></html>";
+
+/// Starts the app: connect, migrate, seed, cache, serve until Ctrl-C / SIGTERM.
+pub async fn serve(config: server::Config) -> Result<(), AppError> {
+    let addr = config.addr;
+    let refresh = config.site_cache_refresh;
+    let state = AppState::start(config).await?;
+    let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;
+    let local = listener.local_addr().map_err(|e| AppError::Internal(e.to_string()))?;
+    let app = router(state.clone(), leptos_options(local));
+    tracing::info!("Vonk listens on http://{local}");
+    println!("Vonk listens on http://{local}");
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    state.db.close().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let terminate = async {
+        if let Ok(mut sig) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            sig.recv().await;
+        }
+    };
+    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+}

@@ -1,0 +1,8 @@
+import type { ComponentType } from 'react';
+import type { WidgetProps } from './types';
+import { PaymentMethodBlocks } from './widgets/PaymentMethodBlocks';
+
+/** Widgets the page can mount, by the name it passes to `mount`. Props are checked per widget. */
+export const widgets: Record<string, ComponentType<WidgetProps<any>>> = {
+  PaymentMethodBlocks,
+};

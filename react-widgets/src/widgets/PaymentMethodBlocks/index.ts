@@ -1,0 +1,1 @@
+export { PaymentMethodBlocks, PAYMENT_METHOD_SELECT, groupMethods } from './PaymentMethodBlocks';
