@@ -41,3 +41,56 @@ pub fn use_i18n() -> I18n {
     let ctx = use_page_ctx();
     I18n::new(ctx.locale, ctx.texts)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Every literal locale key in the app's source exists in the Dutch locale (the default).
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    const NAMESPACES: [&str; 14] =
+        ["nav", "account", "footer", "entry", "home", "title", "lang", "pricing", "payment", "error", "validation", "date", "pages", "site"];
+
+    fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    fn looks_like_key(s: &str) -> bool {
+        let mut parts = s.split('.');
+        let first = parts.next().unwrap_or("");
+        NAMESPACES.contains(&first)
+            && s.contains('.')
+            && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+            && !s.ends_with('.')
+    }
+
+    #[test]
+    fn every_key_used_in_the_app_exists() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let nl: BTreeMap<String, String> = serde_json::from_str(&std::fs::read_to_string(root.join("../locales/nl.json")).unwrap()).unwrap();
+        let mut files = Vec::new();
+        rust_files(&root.join("src"), &mut files);
+        let mut missing = Vec::new();
+        let mut checked = 0;
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (i, literal) in text.split('"').enumerate() {
+                if i % 2 == 1 && looks_like_key(literal) {
+                    checked += 1;
+                    if !nl.contains_key(literal) {
+                        missing.push(format!("{}: {literal}", file.display()));
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "the scan found only {checked} keys: it is not looking at the right files");
+        assert!(missing.is_empty(), "keys missing from locales/nl.json: {missing:?}");
+    }
+}

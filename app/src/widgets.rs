@@ -54,15 +54,11 @@ mod bridge {
         event: Option<&'static str>,
         on_event: Option<Callback<String>>,
     ) {
-        Effect::new(move |mounted: Option<bool>| {
-            let Some(div) = node.get() else { return false };
+        // Mount once the element exists; unmount (and drop the listener) when the view goes away.
+        Effect::new(move |_| {
+            let Some(div) = node.get() else { return };
             let el: web_sys::Element = div.unchecked_into();
-            let json = props.get();
-            if mounted == Some(true) {
-                let _ = vonk_update(&el, &json);
-                return true;
-            }
-            let _ = vonk_mount(&el, name, &json);
+            let _ = vonk_mount(&el, name, &props.get_untracked());
             let listener: Option<(&'static str, Listener)> = event.zip(on_event).map(|(event, callback)| {
                 let closure = Listener::new(move |e: web_sys::Event| {
                     let detail = e
@@ -83,7 +79,16 @@ mod bridge {
                 }
                 let _ = vonk_unmount(&el);
             });
-            true
+        });
+        // Re-render with new props whenever they change after the first mount.
+        Effect::new(move |seen: Option<()>| {
+            let json = props.get();
+            if seen.is_some() {
+                if let Some(div) = node.get_untracked() {
+                    let el: web_sys::Element = div.unchecked_into();
+                    let _ = vonk_update(&el, &json);
+                }
+            }
         });
     }
 }

@@ -104,7 +104,7 @@ pub fn InfoPage(kind: InfoPageKind) -> impl IntoView {
     let version = i18n.tf("pages.version", &[("date", &i18n.date(site.terms_date))]);
     view! {
         <Title text=i18n.t(title_key)/>
-        <article class="container container--narrow page info-page" data-page=prefix>
+        <article class="container container--narrow page info-page" data-page=format!("{kind:?}").to_lowercase()>
             <h1 class="page__title">{i18n.t(title_key)}</h1>
             {show_version.then(|| view! { <p class="page__meta" data-testid="terms-version">{version}</p> })}
             {body}

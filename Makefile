@@ -1,0 +1,67 @@
+# Vonk: `make run` serves the site, `make test` runs every test of every layer.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+# Build output lives outside the clone so fresh clones (and CI) reuse compiled dependencies.
+export CARGO_TARGET_DIR ?= $(HOME)/.cache/vonk/target
+# wasm-opt (npm binaryen 132) and the other npm tools.
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+export LEPTOS_SITE_ROOT ?= $(CURDIR)/target/site
+
+ADDR ?= 127.0.0.1:3000
+DATA_DIR ?= ./data
+SERVER_BIN := $(CARGO_TARGET_DIR)/release/vonk
+
+.PHONY: run build tools test test-rust test-widgets test-e2e storybook bench types fmt clean
+
+## Build in release mode and serve at http://$(ADDR) (database in $(DATA_DIR), seeded when new).
+run: build
+	VONK_ADDR=$(ADDR) DATA_DIR=$(DATA_DIR) $(SERVER_BIN)
+
+tools:
+	@scripts/install-tools.sh
+
+## Release build: the widget bundle, then the server and the wasm bundle (cargo-leptos).
+build: tools
+	npm run --silent build:widgets
+	cargo leptos build --release
+
+## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP), widgets from stories,
+## Storybook build, Playwright flows in Chromium against the release build.
+test:
+	@scripts/install-tools.sh --test
+	$(MAKE) --no-print-directory test-rust
+	$(MAKE) --no-print-directory test-widgets
+	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory test-e2e
+
+test-rust:
+	cargo test -p domain -p server
+	cargo test -p app --features ssr
+
+test-widgets:
+	npm run --silent typecheck
+	npm run --silent test:widgets
+	npm run --silent build:storybook
+
+test-e2e:
+	npx playwright test -c end2end/playwright.config.ts
+
+## Storybook for the React widgets at http://127.0.0.1:6006
+storybook: tools
+	npm run storybook
+
+## Requests per second against a bare axum baseline, and bundle sizes (needs `make build`).
+bench: build
+	cargo run --release -p app --features ssr --bin vonk-bench
+	@scripts/bundle-sizes.sh
+
+## Regenerate the TypeScript types of widget props from the Rust types in domain/.
+types:
+	UPDATE_TS_TYPES=1 cargo test -p domain generated_types_are_current
+
+fmt:
+	cargo fmt --all
+
+clean:
+	rm -rf target/site public/widgets storybook-static end2end/test-results

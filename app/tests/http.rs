@@ -1,0 +1,205 @@
+//! HTTP tests against the real application, served on 127.0.0.1 port 0 with a fresh SQLite
+//! database in a temporary data directory.
+
+use std::collections::HashMap;
+
+use reqwest::redirect::Policy;
+use reqwest::{Client, StatusCode};
+
+struct TestApp {
+    base: String,
+    client: Client,
+    _dir: tempfile::TempDir,
+}
+
+async fn start() -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let vars: HashMap<&str, String> =
+        [("VONK_ADDR", "127.0.0.1:0".to_string()), ("DATA_DIR", dir.path().display().to_string())].into_iter().collect();
+    let config = server::Config::from_lookup(|k| vars.get(k).cloned()).unwrap();
+    let state = server::AppState::start(config).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = app::ssr::router(state, app::ssr::leptos_options(addr));
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let client = Client::builder().redirect(Policy::none()).build().unwrap();
+    TestApp { base: format!("http://{addr}"), client, _dir: dir }
+}
+
+impl TestApp {
+    async fn get(&self, path: &str, headers: &[(&str, &str)]) -> (StatusCode, reqwest::header::HeaderMap, String) {
+        let mut req = self.client.get(format!("{}{path}", self.base));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let res = req.send().await.unwrap();
+        let status = res.status();
+        let headers = res.headers().clone();
+        (status, headers, res.text().await.unwrap())
+    }
+
+    async fn post_form(&self, path: &str, body: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+        let mut req = self.client.post(format!("{}{path}", self.base)).header("content-type", "application/x-www-form-urlencoded").body(body.to_string());
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        req.send().await.unwrap()
+    }
+
+    fn origin(&self) -> String {
+        self.base.clone()
+    }
+}
+
+#[tokio::test]
+async fn home_renders_in_dutch_with_shell_and_entry_warning() {
+    let app = start().await;
+    let (status, headers, html) = app.get("/", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"<html lang="nl""#), "default language is Dutch");
+    assert!(html.contains("Ontmoet iemand die dezelfde vonk voelt"));
+    assert!(html.contains("layout--default"));
+    for href in ["/pages/terms", "/pages/privacy", "/pages/cookies", "/pages/ban", "/pricing", "/complaints", "/pages/return-policy", "/pages/faq", "/pages/service"] {
+        assert!(html.contains(&format!(r#"href="{href}""#)), "footer link {href}");
+    }
+    assert!(html.contains(r#"data-testid="entry-warning""#), "entry warning for a new visitor");
+    assert!(html.contains("<title>Daten en chatten voor volwassenen | Vonk</title>"));
+    assert_eq!(headers["x-frame-options"], "DENY");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert!(headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'none'"));
+
+    let (_, _, html) = app.get("/", &[("cookie", "entry_accepted=1")]).await;
+    assert!(!html.contains(r#"data-testid="entry-warning""#), "accepted warning stays away");
+}
+
+#[tokio::test]
+async fn language_follows_cookie_then_site_then_browser() {
+    let app = start().await;
+    let (_, _, html) = app.get("/", &[("cookie", "i18n_redirected=fr")]).await;
+    assert!(html.contains(r#"<html lang="fr""#));
+    // The default site's domain language (nl-NL) beats the browser's preference.
+    let (_, _, html) = app.get("/", &[("accept-language", "de-DE,de;q=0.9")]).await;
+    assert!(html.contains(r#"<html lang="nl""#));
+    // Another site (by Host) has its own language and theme.
+    let (_, _, html) = app.get("/", &[("host", "vonk.de")]).await;
+    assert!(html.contains(r#"<html lang="de""#));
+    assert!(html.contains("--color-primary:#6d1140"));
+    // Unsupported cookie values fall through.
+    let (_, _, html) = app.get("/", &[("cookie", "i18n_redirected=xx")]).await;
+    assert!(html.contains(r#"<html lang="nl""#));
+}
+
+#[tokio::test]
+async fn switcher_offers_the_countrys_languages() {
+    let app = start().await;
+    let (_, _, html) = app.get("/", &[]).await;
+    // The demo site's visitor country is BE: nl, fr, de.
+    for lang in ["nl", "fr", "de"] {
+        assert!(html.contains(&format!(r#"data-lang="{lang}""#)), "switcher offers {lang}");
+    }
+    assert!(!html.contains(r#"data-lang="pl""#));
+    let (status, _, html) = app.get("/lang-config", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(html.matches("class=\"lang-card").count(), 11, "all eleven languages on /lang-config");
+}
+
+#[tokio::test]
+async fn language_post_sets_cookie_only_for_same_origin_and_valid_input() {
+    let app = start().await;
+    let origin = app.origin();
+    let ok = app.post_form("/api/language", "lang=de&return_to=%2Fpricing", &[("origin", &origin)]).await;
+    assert_eq!(ok.status(), StatusCode::SEE_OTHER);
+    assert_eq!(ok.headers()["location"], "/pricing");
+    let cookie = ok.headers()["set-cookie"].to_str().unwrap();
+    assert!(cookie.starts_with("i18n_redirected=de;"));
+    assert!(cookie.contains("Max-Age=31536000") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"));
+
+    let cross = app.post_form("/api/language", "lang=de", &[("origin", "https://evil.example")]).await;
+    assert_eq!(cross.status(), StatusCode::FORBIDDEN);
+    assert!(cross.headers().get("set-cookie").is_none(), "a cross-origin post changes nothing");
+    let fetch_meta = app.post_form("/api/language", "lang=de", &[("sec-fetch-site", "cross-site")]).await;
+    assert_eq!(fetch_meta.status(), StatusCode::FORBIDDEN);
+
+    let bad = app.post_form("/api/language", "lang=xx", &[("origin", &origin)]).await;
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.headers().get("set-cookie").is_none());
+    assert_eq!(bad.text().await.unwrap(), r#"{"code":"unsupported_language"}"#);
+
+    let open_redirect = app.post_form("/api/language", "lang=en&return_to=%2F%2Fevil.example", &[("origin", &origin)]).await;
+    assert_eq!(open_redirect.headers()["location"], "/");
+}
+
+#[tokio::test]
+async fn entry_warning_acceptance_sets_cookie() {
+    let app = start().await;
+    let origin = app.origin();
+    let res = app.post_form("/api/entry-warning", "return_to=%2Fpages%2Ffaq", &[("origin", &origin)]).await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert_eq!(res.headers()["location"], "/pages/faq");
+    assert!(res.headers()["set-cookie"].to_str().unwrap().starts_with("entry_accepted=1;"));
+}
+
+#[tokio::test]
+async fn unknown_paths_get_the_404_page() {
+    let app = start().await;
+    let (status, _, html) = app.get("/does-not-exist", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(html.contains("Deze pagina kon niet worden gevonden"));
+    assert!(html.contains("Terug naar de startpagina"));
+    let (status, _, html) = app.get("/members/123/unknown/deeper", &[("cookie", "i18n_redirected=en")]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(html.contains("This page could not be found"));
+    assert!(html.contains("Back to the home page"));
+}
+
+#[tokio::test]
+async fn info_pages_show_company_details_from_the_database() {
+    let app = start().await;
+    for (path, title) in [
+        ("/pages/terms", "Algemene voorwaarden"),
+        ("/pages/privacy", "Privacyverklaring"),
+        ("/pages/cookies", "Cookiebeleid"),
+        ("/pages/ban", "Blokkeringsbeleid"),
+        ("/pages/return-policy", "Retourbeleid"),
+        ("/pages/faq", "Veelgestelde vragen"),
+        ("/pages/service", "Klantenservice"),
+        ("/complaints", "Klachten"),
+    ] {
+        let (status, _, html) = app.get(path, &[]).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(html.contains(&format!("<h1 class=\"page__title\">{title}</h1>")), "{path} title");
+        assert!(html.contains("Vonk Media B.V.") && html.contains("81234567"), "{path} company details");
+        assert!(!html.contains("{site}") && !html.contains("{email}"), "{path} has unfilled placeholders");
+    }
+    let (_, _, html) = app.get("/pages/terms", &[]).await;
+    assert!(html.contains("Versie van 1 december 2023"), "terms version date");
+    let (_, _, html) = app.get("/pages/service", &[]).await;
+    assert!(html.contains(">+31201234567<"), "support phone without dashes and spaces");
+}
+
+#[tokio::test]
+async fn pricing_lists_packs_and_mounts_the_payment_widget() {
+    let app = start().await;
+    let (status, _, html) = app.get("/pricing", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    for credits in ["25", "60", "150", "400"] {
+        assert!(html.contains(&format!(r#"data-credits="{credits}""#)));
+    }
+    assert!(html.contains("€ 9,95") && html.contains("€ 19,95"));
+    assert!(html.contains("Meest gekozen"));
+    assert!(html.contains(r#"data-widget="PaymentMethodBlocks""#));
+    let (_, _, html) = app.get("/pricing", &[("cookie", "i18n_redirected=en")]).await;
+    assert!(html.contains("€ 9.95"), "English uses a decimal point");
+}
+
+#[tokio::test]
+async fn server_function_answers_same_origin_only() {
+    let app = start().await;
+    let origin = app.origin();
+    let res = app.post_form("/api/fn/credit_packs", "", &[("origin", &origin), ("accept", "application/json")]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let packs: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    assert_eq!(packs.as_array().unwrap().len(), 4);
+    let cross = app.post_form("/api/fn/credit_packs", "", &[("origin", "https://evil.example")]).await;
+    assert_eq!(cross.status(), StatusCode::FORBIDDEN);
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what Vonk needs to build and test, and skips what is already there.
+# Everything comes from the package registries (crates.io, npm, Debian); nothing downloads
+# binaries from elsewhere. Usage: scripts/install-tools.sh [--test]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=false
+[[ "${1:-}" == "--test" ]] && want_test=true
+
+need_cmd() { command -v "$1" >/dev/null 2>&1; }
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+apt_updated=false
+apt_install() {
+  if ! $apt_updated; then as_root apt-get update -qq; apt_updated=true; fi
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
+
+need_cmd cargo || { echo "Rust (cargo) is required: https://rustup.rs" >&2; exit 1; }
+need_cmd npm || { echo "Node.js 20 with npm is required" >&2; exit 1; }
+
+if ! rustup target list --installed | grep -q '^wasm32-unknown-unknown$'; then
+  echo "==> adding the wasm32 target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# cargo-leptos 0.3.10 is the last release that builds with rustc 1.95.
+if [[ "$(cargo leptos --version 2>/dev/null || true)" != *"0.3.10"* ]]; then
+  echo "==> installing cargo-leptos 0.3.10 (takes ~15 min once)"
+  cargo install cargo-leptos --version 0.3.10 --locked
+fi
+
+# Must equal the wasm-bindgen version pinned in Cargo.toml: cargo-leptos uses the one on PATH.
+if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen 0.2.130" ]]; then
+  echo "==> installing wasm-bindgen-cli 0.2.130"
+  cargo install wasm-bindgen-cli --version =0.2.130
+fi
+
+# npm packages (React, Vite, Storybook, vitest, Playwright, binaryen's wasm-opt).
+stamp=node_modules/.package-lock.stamp
+if [[ ! -f $stamp || package-lock.json -nt $stamp ]]; then
+  echo "==> installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+  touch "$stamp"
+fi
+
+if $want_test; then
+  if [[ ! -x /usr/bin/chromium ]]; then
+    echo "==> installing Chromium from Debian"
+    apt_install chromium chromium-driver
+  fi
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    echo "==> installing the PostgreSQL server from Debian"
+    apt_install postgresql
+  fi
+fi
