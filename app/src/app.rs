@@ -1,11 +1,12 @@
-//! The document shell (server only) and the application router.
+//! The document shell (server only) and the application router. Pages render on the server;
+//! interactive parts are islands (see lib.rs).
 
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{path, StaticSegment};
 
-use crate::context::{PageCtx, CONTEXT_ELEMENT_ID};
+use crate::context::PageCtx;
 use crate::features::credits::pricing::PricingPage;
 use crate::features::pages::info::{InfoPage, InfoPageKind};
 use crate::features::site::error_page::NotFoundPage;
@@ -18,7 +19,6 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
     let theme = &ctx.site.theme;
     let style = format!("--color-primary:{};--color-secondary:{};--color-accent:{}", theme.primary, theme.secondary, theme.accent);
     let lang = ctx.locale.code();
-    let json = ctx.to_embedded_json();
     provide_context(ctx);
     view! {
         <!DOCTYPE html>
@@ -29,8 +29,7 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
                 <meta name="theme-color" content="#8b0d1a"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="manifest" href="/manifest.webmanifest"/>
-                <script type="application/json" id=CONTEXT_ELEMENT_ID inner_html=json></script>
-                <HydrationScripts options/>
+                <HydrationScripts options islands=true/>
                 <MetaTags/>
             </head>
             <body>

@@ -1,6 +1,5 @@
-//! The per-page context: site, language and texts. Built on the server from the request,
-//! embedded in the page as JSON, and read back by the browser before hydration so both
-//! sides render the same thing.
+//! The per-page context: site, language and texts, built on the server from the request.
+//! Islands (the interactive parts) get what they need as props instead.
 
 use std::sync::Arc;
 
@@ -9,9 +8,6 @@ use domain::site::{CompanyInfo, Theme};
 use domain::Locale;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
-
-/// The element id of the embedded context.
-pub const CONTEXT_ELEMENT_ID: &str = "vonk-ctx";
 
 /// The public part of a site's settings, as pages need it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,24 +45,7 @@ pub struct PageCtx {
     pub year: i64,
 }
 
-impl PageCtx {
-    /// Serialised for embedding in a `<script type="application/json">`: `<` is escaped so the
-    /// text can never close the script element.
-    pub fn to_embedded_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default().replace('<', "\\u003c")
-    }
-
-    #[cfg(feature = "hydrate")]
-    pub fn from_document() -> PageCtx {
-        let text = leptos::prelude::document()
-            .get_element_by_id(CONTEXT_ELEMENT_ID)
-            .and_then(|el| el.text_content())
-            .unwrap_or_default();
-        serde_json::from_str(&text).expect("page context embedded by the server")
-    }
-}
-
 /// The page context of this render.
 pub fn use_page_ctx() -> PageCtx {
-    use_context::<PageCtx>().expect("PageCtx is provided by the shell or hydrate()")
+    use_context::<PageCtx>().expect("PageCtx is provided by the shell")
 }

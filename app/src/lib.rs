@@ -13,14 +13,11 @@ pub mod widgets;
 #[cfg(feature = "ssr")]
 pub mod ssr;
 
-/// Browser entry point: reads the page context the server embedded and hydrates the body.
+/// Browser entry point. Pages are rendered on the server; only the interactive parts
+/// (`#[island]` components) are hydrated, so the browser downloads code for those alone.
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    let ctx = context::PageCtx::from_document();
-    leptos::mount::hydrate_body(move || {
-        leptos::prelude::provide_context(ctx);
-        leptos::prelude::view! { <app::App/> }
-    });
+    leptos::mount::hydrate_islands();
 }

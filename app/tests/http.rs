@@ -170,6 +170,9 @@ async fn info_pages_show_company_details_from_the_database() {
         assert!(html.contains(&format!("<h1 class=\"page__title\">{title}</h1>")), "{path} title");
         assert!(html.contains("Vonk Media B.V.") && html.contains("81234567"), "{path} company details");
         assert!(!html.contains("{site}") && !html.contains("{email}"), "{path} has unfilled placeholders");
+        for namespace in ["pages.", "title.", "error.", "nav.", "footer."] {
+            assert!(!html.contains(&format!(">{namespace}")), "{path} shows a raw locale key {namespace}…");
+        }
     }
     let (_, _, html) = app.get("/pages/terms", &[]).await;
     assert!(html.contains("Versie van 1 december 2023"), "terms version date");

@@ -26,6 +26,9 @@ test.describe('site shell', () => {
       await expect(page.getByRole('heading', { level: 1 }), path).toHaveText(heading);
       await expect(page.locator('footer.footer a[href="/pages/terms"]'), path).toBeVisible();
       await expect(page, path).toHaveTitle(/\| Vonk$/);
+      // Nothing may stick out sideways, at 375 px nor at 1280 px.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
     }
   });
 

@@ -24,7 +24,7 @@ pub fn EntryWarning() -> impl IntoView {
                 <h2 id="entry-warning-title">{i18n.t("entry.title")}</h2>
                 <p id="entry-warning-body">{i18n.tf("entry.body", &[("site", &site)])}</p>
                 <form method="post" action="/api/entry-warning" class="entry-warning__actions">
-                    <input type="hidden" name="return_to" prop:value=move || location.pathname.get()/>
+                    <input type="hidden" name="return_to" value=location.pathname.get_untracked()/>
                     <button type="submit" class="btn btn--primary btn--block" autofocus>{i18n.t("entry.confirm")}</button>
                     <a class="btn btn--ghost btn--block" href="https://duckduckgo.com/" rel="noreferrer">{i18n.t("entry.leave")}</a>
                 </form>

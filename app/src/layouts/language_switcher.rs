@@ -13,9 +13,11 @@ pub fn LanguageSwitcher() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let location = use_location();
-    let return_to = move || {
-        let search = location.search.get();
-        if search.is_empty() { location.pathname.get() } else { format!("{}?{}", location.pathname.get(), search) }
+    // Rendered on the server (pages are not hydrated), so the value is the request's path.
+    let return_to = {
+        let path = location.pathname.get_untracked();
+        let search = location.search.get_untracked();
+        if search.is_empty() { path } else { format!("{path}?{search}") }
     };
     let current = ctx.locale;
     let choices = ctx.switcher.clone();
@@ -35,7 +37,7 @@ pub fn LanguageSwitcher() -> impl IntoView {
                                 <li>
                                     <form method="post" action="/api/language">
                                         <input type="hidden" name="lang" value=locale.code()/>
-                                        <input type="hidden" name="return_to" prop:value=return_to/>
+                                        <input type="hidden" name="return_to" value=return_to.clone()/>
                                         <button
                                             type="submit"
                                             class="lang-switcher__choice"

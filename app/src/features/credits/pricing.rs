@@ -2,6 +2,7 @@
 //! offered in the visitor's country (the PaymentMethodBlocks widget).
 
 use domain::payment::{methods_for_country, PaymentMethod};
+use domain::i18n::interpolate;
 use domain::site::{format_money, CreditPack};
 use domain::widgets::{PaymentMethodBlocksLabels, PaymentMethodBlocksProps, PaymentMethodOption, PaymentMethodSelected, PAYMENT_METHOD_SELECT_EVENT};
 use leptos::prelude::*;
@@ -53,26 +54,48 @@ fn PackCard(pack: CreditPack) -> impl IntoView {
     }
 }
 
-#[component]
-pub fn PricingPage() -> impl IntoView {
-    let ctx = use_page_ctx();
-    let i18n = use_i18n();
-    let packs = Resource::new(|| (), |_| get_credit_packs());
+/// The interactive part of the pricing page (an island: the only code the browser runs here):
+/// the payment-method widget and the line that names the chosen method.
+#[island]
+fn PaymentMethodPicker(
+    props_json: String,
+    hint: String,
+    chosen_template: String,
+    method_labels: Vec<(PaymentMethod, String)>,
+) -> impl IntoView {
     let (selected, set_selected) = signal(None::<PaymentMethod>);
-    let props_i18n = i18n.clone();
-    let country = ctx.country.clone();
-    // Props are built once: the widget keeps its own selection and reports it by event.
-    let props = Signal::derive(move || serde_json::to_string(&payment_blocks_props(&props_i18n, &country, None)).unwrap_or_default());
     let on_select = Callback::new(move |detail: String| {
         if let Ok(event) = serde_json::from_str::<PaymentMethodSelected>(&detail) {
             set_selected.set(Some(event.method));
         }
     });
-    let label_i18n = i18n.clone();
     let chosen = move || match selected.get() {
-        Some(method) => label_i18n.tf("pricing.method_selected", &[("method", &method_label(&label_i18n, method))]),
-        None => label_i18n.t("pricing.method_hint"),
+        Some(method) => {
+            let label = method_labels.iter().find(|(m, _)| *m == method).map(|(_, l)| l.as_str()).unwrap_or(method.code());
+            interpolate(&chosen_template, &[("method", label)])
+        }
+        None => hint.clone(),
     };
+    view! {
+        <ReactWidget
+            name="PaymentMethodBlocks"
+            props=Signal::derive(move || props_json.clone())
+            event=PAYMENT_METHOD_SELECT_EVENT
+            on_event=on_select
+            class="widget--payment-methods"
+        />
+        <p class="pricing__chosen" aria-live="polite" data-testid="chosen-method">{chosen}</p>
+    }
+}
+
+#[component]
+pub fn PricingPage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    let packs = Resource::new(|| (), |_| get_credit_packs());
+    let props = payment_blocks_props(&i18n, &ctx.country, None);
+    let method_labels: Vec<(PaymentMethod, String)> = props.methods.iter().map(|m| (m.method, m.label.clone())).collect();
+    let props_json = serde_json::to_string(&props).unwrap_or_default();
     let costs = [
         ("pricing.cost_message", ctx.site.message_credits, view! { <ChatIcon/> }.into_any()),
         ("pricing.cost_photo", ctx.site.photo_credits, view! { <ShieldIcon/> }.into_any()),
@@ -115,14 +138,12 @@ pub fn PricingPage() -> impl IntoView {
 
             <section class="pricing__methods" aria-labelledby="methods-title">
                 <h2 id="methods-title" class="page__subtitle">{i18n.t("pricing.methods_title")}</h2>
-                <ReactWidget
-                    name="PaymentMethodBlocks"
-                    props=props
-                    event=PAYMENT_METHOD_SELECT_EVENT
-                    on_event=on_select
-                    class="widget--payment-methods"
+                <PaymentMethodPicker
+                    props_json=props_json
+                    hint=i18n.t("pricing.method_hint")
+                    chosen_template=i18n.t("pricing.method_selected")
+                    method_labels=method_labels
                 />
-                <p class="pricing__chosen" aria-live="polite" data-testid="chosen-method">{chosen}</p>
                 <p class="pricing__secure"><ShieldIcon/>{i18n.t("pricing.secure_note")}</p>
                 <p class="muted">{i18n.tf("pricing.refund_note", &[("days", &ctx.site.refund_days.to_string())])}</p>
             </section>
