@@ -100,7 +100,7 @@ async fn switcher_offers_the_countrys_languages() {
     assert!(!html.contains(r#"data-lang="pl""#));
     let (status, _, html) = app.get("/lang-config", &[]).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(html.matches("class=\"lang-card").count(), 11, "all eleven languages on /lang-config");
+    assert_eq!(html.matches("class=\"lang-card__name\"").count(), 11, "all eleven languages on /lang-config");
 }
 
 #[tokio::test]

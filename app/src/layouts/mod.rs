@@ -9,3 +9,6 @@ pub mod icons;
 pub mod lander;
 pub mod language_switcher;
 pub mod top_bar;
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests;
