@@ -153,15 +153,27 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;
     let local = listener.local_addr().map_err(|e| AppError::Internal(e.to_string()))?;
+    let listener = no_delay(listener);
     let app = router(state.clone(), leptos_options(local));
     tracing::info!("Vonk listens on http://{local}");
     println!("Vonk listens on http://{local}");
-    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+    axum::serve(listener, app.into_make_service())
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(|e| AppError::Internal(e.to_string()))?;
     state.db.close().await;
     Ok(())
+}
+
+/// Pages stream in several chunks; without TCP_NODELAY, Nagle's algorithm and delayed ACKs
+/// hold the later chunks back by ~40 ms.
+pub fn no_delay(listener: tokio::net::TcpListener) -> impl axum::serve::Listener<Addr = std::net::SocketAddr> {
+    use axum::serve::ListenerExt;
+    listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "could not set TCP_NODELAY");
+        }
+    })
 }
 
 async fn shutdown_signal() {

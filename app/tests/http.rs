@@ -21,6 +21,7 @@ async fn start() -> TestApp {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let router = app::ssr::router(state, app::ssr::leptos_options(addr));
+    let listener = app::ssr::no_delay(listener);
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
     let client = Client::builder().redirect(Policy::none()).build().unwrap();
     TestApp { base: format!("http://{addr}"), client, _dir: dir }

@@ -3,6 +3,7 @@
 //! Nothing in here does I/O. A rule lives here once; the form in the browser calls it for
 //! instant feedback and the server calls it again as the check that counts.
 
+pub mod account;
 pub mod constants;
 pub mod counters;
 pub mod date;

@@ -65,6 +65,7 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let app = app::ssr::router(state, app::ssr::leptos_options(addr));
+    let listener = app::ssr::no_delay(listener);
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
 
     let client = reqwest::Client::builder().pool_max_idle_per_host(CONNECTIONS).build().unwrap();
@@ -83,6 +84,7 @@ async fn main() {
     }
     let base_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base_addr = base_listener.local_addr().unwrap();
+    let base_listener = app::ssr::no_delay(base_listener);
     tokio::spawn(async move { axum::serve(base_listener, baseline).await.unwrap() });
 
     println!("SSR against a bare axum handler returning the same bytes ({CONNECTIONS} connections, {}s each, loopback, same process)", DURATION.as_secs());
