@@ -77,6 +77,8 @@ mod tests {
         let nl: BTreeMap<String, String> = serde_json::from_str(&std::fs::read_to_string(root.join("../locales/nl.json")).unwrap()).unwrap();
         let mut files = Vec::new();
         rust_files(&root.join("src"), &mut files);
+        rust_files(&root.join("../domain/src"), &mut files);
+        rust_files(&root.join("../server/src"), &mut files);
         let mut missing = Vec::new();
         let mut checked = 0;
         for file in files {
