@@ -48,8 +48,8 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    const NAMESPACES: [&str; 14] =
-        ["nav", "account", "footer", "entry", "home", "title", "lang", "pricing", "payment", "error", "validation", "date", "pages", "site"];
+    const NAMESPACES: [&str; 15] =
+        ["nav", "account", "footer", "entry", "home", "title", "lang", "pricing", "payment", "error", "validation", "date", "pages", "site", "mail"];
 
     fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {

@@ -1,11 +1,14 @@
 //! Vonk's server side as a library: configuration, database, the site cache, translations,
 //! HTTP middleware and routes that are not Leptos server functions. No UI code lives here.
 
+pub mod accounts;
+pub mod clock;
 pub mod config;
 pub mod db;
 pub mod error;
 pub mod http;
 pub mod locales;
+pub mod mail;
 pub mod seed;
 pub mod sites;
 pub mod state;

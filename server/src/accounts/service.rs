@@ -1,0 +1,372 @@
+//! The account service. Every rule that matters is checked here, on the server; the browser's
+//! checks are a courtesy. Credit changes go through the ledger in the same transaction.
+
+use std::sync::Arc;
+
+use domain::account::{may_sign_up, validate_signup, FieldError, LockoutPolicy, SignupForm, Tracking, Ymd};
+use domain::constants::AUTH_COOKIE_DAYS;
+use domain::site::SiteSettings;
+use domain::Locale;
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+
+use super::{passwords, tokens};
+use crate::clock::Clock;
+use crate::db::{flag, Db};
+use crate::error::AppError;
+use crate::locales::Catalog;
+use crate::mail::{escape_html, Mail, Outbox};
+
+/// Activation links work for a week.
+pub const ACTIVATION_TTL_SECS: i64 = 7 * 24 * 3600;
+pub const SESSION_TTL_SECS: i64 = AUTH_COOKIE_DAYS * 24 * 3600;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    #[error("invalid input")]
+    Invalid(Vec<FieldError>),
+    #[error("email already registered")]
+    EmailTaken,
+    #[error("signup closed: {0}")]
+    SignupClosed(&'static str),
+    #[error("login failed")]
+    LoginFailed,
+    #[error("locked for {minutes} min")]
+    Locked { minutes: i64 },
+    #[error("link expired or invalid")]
+    LinkInvalid,
+    #[error(transparent)]
+    Internal(#[from] AppError),
+}
+
+impl From<sqlx::Error> for AccountError {
+    fn from(e: sqlx::Error) -> Self {
+        AccountError::Internal(AppError::Database(e))
+    }
+}
+
+impl AccountError {
+    /// The locale key the browser shows.
+    pub fn key(&self) -> &str {
+        match self {
+            AccountError::Invalid(errors) => errors.first().map(|e| e.key.as_str()).unwrap_or("error.generic"),
+            AccountError::EmailTaken => "validation.email_taken",
+            AccountError::SignupClosed(key) => key,
+            AccountError::LoginFailed => "error.login_failed",
+            AccountError::Locked { .. } => "error.too_many_attempts",
+            AccountError::LinkInvalid => "error.link_expired",
+            AccountError::Internal(e) => {
+                e.public();
+                "error.generic"
+            }
+        }
+    }
+}
+
+/// A logged-in member as pages need them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub id: i64,
+    pub site_id: i64,
+    pub email: String,
+    pub name: String,
+    pub status: String,
+    pub language: String,
+    pub credits: i64,
+    pub paid_user: bool,
+    pub signup_date: i64,
+}
+
+impl Member {
+    pub fn is_confirmed(&self) -> bool {
+        self.status != "not_confirmed"
+    }
+}
+
+pub struct SignupRequest<'a> {
+    pub site: &'a SiteSettings,
+    pub form: SignupForm,
+    pub tracking: Tracking,
+    pub locale: Locale,
+    /// Where links in mails point, e.g. `https://vonk.nl` (never taken from the request's Host).
+    pub base_url: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Accounts {
+    db: Db,
+    clock: Clock,
+    outbox: Outbox,
+    catalog: Arc<Catalog>,
+    lockout: LockoutPolicy,
+}
+
+const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.signup_date, p.name \
+     FROM users u JOIN profiles p ON p.user_id = u.id";
+
+fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
+    Ok(Member {
+        id: row.try_get("id")?,
+        site_id: row.try_get("site_id")?,
+        email: row.try_get("email")?,
+        name: row.try_get("name")?,
+        status: row.try_get("status")?,
+        language: row.try_get("language")?,
+        credits: row.try_get("credits")?,
+        paid_user: flag(row, "paid_user")?,
+        signup_date: row.try_get("signup_date")?,
+    })
+}
+
+impl Accounts {
+    pub fn new(db: Db, clock: Clock, outbox: Outbox, catalog: Arc<Catalog>) -> Accounts {
+        Accounts { db, clock, outbox, catalog, lockout: LockoutPolicy::default() }
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Signs a visitor up: validates, books the site's signup credits, sends the activation
+    /// mail and returns a new session token (the member is logged in, unconfirmed).
+    pub async fn signup(&self, request: SignupRequest<'_>) -> Result<(i64, String), AccountError> {
+        let site = request.site;
+        may_sign_up(site.signups, &request.tracking).map_err(AccountError::SignupClosed)?;
+        let now = self.clock.now();
+        let valid = validate_signup(&request.form, Ymd::from_unix(now), site.min_age).map_err(AccountError::Invalid)?;
+        let hash = passwords::hash(valid.password.clone()).await?;
+
+        let mut tx = self.db.pool().begin().await?;
+        let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2")
+            .bind(site.id)
+            .bind(&valid.email)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if taken.is_some() {
+            return Err(AccountError::EmailTaken);
+        }
+        let t = &request.tracking;
+        let inserted: Result<(i64,), sqlx::Error> = sqlx::query_as(
+            "INSERT INTO users (site_id, email, password_hash, language, signup_date, tracking_network, tracking_ref, tracking_sub1, tracking_sub2, tracking_sub3) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+        )
+        .bind(site.id)
+        .bind(&valid.email)
+        .bind(&hash)
+        .bind(request.locale.code())
+        .bind(now)
+        .bind(t.network.clone())
+        .bind(t.r#ref.clone())
+        .bind(t.sub1.clone())
+        .bind(t.sub2.clone())
+        .bind(t.sub3.clone())
+        .fetch_one(&mut *tx)
+        .await;
+        let (user_id,) = match inserted {
+            Ok(row) => row,
+            // Two signups with one address at the same moment: the unique index decides.
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(AccountError::EmailTaken),
+            Err(e) => return Err(e.into()),
+        };
+        sqlx::query("INSERT INTO profiles (user_id, name, date_of_birth, signup_message) VALUES ($1, $2, $3, $4)")
+            .bind(user_id)
+            .bind(&valid.name)
+            .bind(valid.date_of_birth.iso())
+            .bind(valid.signup_message.clone())
+            .execute(&mut *tx)
+            .await?;
+        if site.signup_credits > 0 {
+            book_credits(&mut tx, user_id, site.signup_credits, "signup", Some(&format!("user:{user_id}")), now).await?;
+        }
+        let activation = tokens::new_token();
+        insert_token(&mut tx, user_id, "activation", &activation, now, ACTIVATION_TTL_SECS).await?;
+        let session = tokens::new_token();
+        insert_session(&mut tx, user_id, &session, now).await?;
+        tx.commit().await?;
+
+        self.send_activation_mail(site, request.locale, &valid.email, &valid.name, &request.base_url, &activation).await?;
+        Ok((user_id, session))
+    }
+
+    async fn send_activation_mail(&self, site: &SiteSettings, locale: Locale, to: &str, name: &str, base_url: &str, token: &str) -> Result<(), AppError> {
+        let t = |key: &str| self.catalog.t(locale, key);
+        let link = format!("{}/api/activate?token={token}", base_url.trim_end_matches('/'));
+        let greeting = domain::i18n::interpolate(&t("mail.greeting"), &[("name", name)]);
+        let body = domain::i18n::interpolate(&t("mail.activation.body"), &[("site", &site.name)]);
+        let button = t("mail.activation.button");
+        let footer = domain::i18n::interpolate(&t("mail.footer"), &[("site", &site.name)]);
+        let text = format!("{greeting}\n\n{body}\n\n{button}: {link}\n\n{footer}\n");
+        let html = format!(
+            "<!DOCTYPE html><html lang=\"{lang}\"><body style=\"font-family:system-ui,sans-serif;color:#1f1a1c\">\
+             <p>{greeting}</p><p>{body}</p>\
+             <p><a href=\"{link}\" style=\"display:inline-block;padding:12px 22px;border-radius:999px;background:#8b0d1a;color:#fff;text-decoration:none;font-weight:700\">{button}</a></p>\
+             <p style=\"color:#6b5f63;font-size:13px\">{footer}</p></body></html>",
+            lang = locale.code(),
+            greeting = escape_html(&greeting),
+            body = escape_html(&body),
+            link = escape_html(&link),
+            button = escape_html(&button),
+            footer = escape_html(&footer),
+        );
+        self.outbox
+            .send(Mail {
+                from_name: site.mail_name.clone(),
+                from_address: site.support_email.clone(),
+                to: to.to_string(),
+                subject: domain::i18n::interpolate(&t("mail.activation.subject"), &[("site", &site.name)]),
+                text,
+                html,
+            })
+            .await
+    }
+
+    /// Confirms the email address behind an activation link. Single use; expires.
+    pub async fn activate(&self, token: &str) -> Result<i64, AccountError> {
+        let user_id = self.consume_token(token, "activation").await?;
+        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'not_confirmed'").bind(user_id).execute(self.db.pool()).await?;
+        Ok(user_id)
+    }
+
+    async fn consume_token(&self, token: &str, kind: &str) -> Result<i64, AccountError> {
+        if !tokens::is_well_formed(token) {
+            return Err(AccountError::LinkInvalid);
+        }
+        let now = self.clock.now();
+        // One statement marks it used, so two clicks at once cannot both succeed.
+        let row: Option<(i64,)> = sqlx::query_as(
+            "UPDATE account_tokens SET used_at = $1 WHERE token_hash = $2 AND kind = $3 AND used_at IS NULL AND expires_at > $1 RETURNING user_id",
+        )
+        .bind(now)
+        .bind(tokens::hash(token))
+        .bind(kind)
+        .fetch_optional(self.db.pool())
+        .await?;
+        row.map(|(id,)| id).ok_or(AccountError::LinkInvalid)
+    }
+
+    /// Logs in with email and password on one site. Wrong passwords count towards a lockout kept
+    /// in the database. A successful login returns a brand-new session token and ends
+    /// `previous_session` (no session fixation).
+    pub async fn login(&self, site_id: i64, email: &str, password: &str, previous_session: Option<&str>) -> Result<String, AccountError> {
+        let now = self.clock.now();
+        let email = email.trim().to_lowercase();
+        let row = sqlx::query("SELECT id, password_hash, status, failed_logins, locked_until FROM users WHERE site_id = $1 AND email = $2")
+            .bind(site_id)
+            .bind(&email)
+            .fetch_optional(self.db.pool())
+            .await?;
+        let Some(row) = row else {
+            // Same work as for a real account, same answer.
+            passwords::verify(password.to_string(), None).await?;
+            return Err(AccountError::LoginFailed);
+        };
+        let user_id: i64 = row.try_get("id")?;
+        let locked_until: Option<i64> = row.try_get("locked_until")?;
+        if let Some(minutes) = self.lockout.minutes_left(locked_until, now) {
+            return Err(AccountError::Locked { minutes });
+        }
+        let status: String = row.try_get("status")?;
+        let ok = passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await?;
+        if !ok || status == "blocked" || status == "deleted" {
+            let failures: i64 = row.try_get("failed_logins")?;
+            let (failures, lock) = self.lockout.after_failure(u32::try_from(failures).unwrap_or(u32::MAX), now);
+            sqlx::query("UPDATE users SET failed_logins = $1, locked_until = $2 WHERE id = $3")
+                .bind(i64::from(failures))
+                .bind(lock)
+                .bind(user_id)
+                .execute(self.db.pool())
+                .await?;
+            return Err(match lock.and_then(|until| self.lockout.minutes_left(Some(until), now)) {
+                Some(minutes) => AccountError::Locked { minutes },
+                None => AccountError::LoginFailed,
+            });
+        }
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query("UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+        if let Some(old) = previous_session {
+            sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(tokens::hash(old)).execute(&mut *tx).await?;
+        }
+        let session = tokens::new_token();
+        insert_session(&mut tx, user_id, &session, now).await?;
+        tx.commit().await?;
+        Ok(session)
+    }
+
+    /// The member behind a session cookie, if the session is valid.
+    pub async fn member_for_session(&self, token: &str) -> Result<Option<Member>, AppError> {
+        if !tokens::is_well_formed(token) {
+            return Ok(None);
+        }
+        let row = sqlx::query(&format!("{MEMBER_SELECT} JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.status <> 'deleted'"))
+            .bind(tokens::hash(token))
+            .bind(self.clock.now())
+            .fetch_optional(self.db.pool())
+            .await?;
+        row.map(|r| member_from_row(&r)).transpose().map_err(AppError::from)
+    }
+
+    pub async fn member(&self, user_id: i64) -> Result<Option<Member>, AppError> {
+        let row = sqlx::query(&format!("{MEMBER_SELECT} WHERE u.id = $1")).bind(user_id).fetch_optional(self.db.pool()).await?;
+        row.map(|r| member_from_row(&r)).transpose().map_err(AppError::from)
+    }
+
+    /// Ends one session on the server.
+    pub async fn logout(&self, token: &str) -> Result<(), AppError> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(tokens::hash(token)).execute(self.db.pool()).await?;
+        Ok(())
+    }
+
+    /// Credits and their ledger must agree; used by tests and audits.
+    pub async fn ledger_balance(&self, user_id: i64) -> Result<(i64, i64), AppError> {
+        let (credits,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
+        let (sum,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(delta), 0) AS BIGINT) FROM credit_ledger WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_one(self.db.pool())
+            .await?;
+        Ok((credits, sum))
+    }
+}
+
+async fn insert_session(tx: &mut Transaction<'_, Any>, user_id: i64, token: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+        .bind(tokens::hash(token))
+        .bind(user_id)
+        .bind(now)
+        .bind(now + SESSION_TTL_SECS)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn insert_token(tx: &mut Transaction<'_, Any>, user_id: i64, kind: &str, token: &str, now: i64, ttl: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO account_tokens (token_hash, user_id, kind, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)")
+        .bind(tokens::hash(token))
+        .bind(user_id)
+        .bind(kind)
+        .bind(now)
+        .bind(now + ttl)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Changes a member's credits and writes the ledger row, inside the caller's transaction.
+/// The balance can never go below zero (the database refuses it too).
+pub async fn book_credits(tx: &mut Transaction<'_, Any>, user_id: i64, delta: i64, reason: &str, reference: Option<&str>, now: i64) -> Result<i64, AppError> {
+    let row: Option<(i64,)> = sqlx::query_as("UPDATE users SET credits = credits + $1 WHERE id = $2 AND credits + $1 >= 0 RETURNING credits")
+        .bind(delta)
+        .bind(user_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    let (balance,) = row.ok_or(AppError::Invalid("insufficient_credits"))?;
+    sqlx::query("INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(user_id)
+        .bind(delta)
+        .bind(balance)
+        .bind(reason)
+        .bind(reference)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    Ok(balance)
+}

@@ -1,0 +1,178 @@
+//! Accounts on a real SQLite file and a real PostgreSQL: signup, activation, login, lockout,
+//! sessions, and the credit ledger.
+
+mod support;
+
+use std::sync::Arc;
+
+use domain::account::{SignupForm, Tracking};
+use domain::site::{SignupPolicy, SiteSettings};
+use domain::Locale;
+use server::accounts::{AccountError, Accounts, SignupRequest};
+use server::clock::Clock;
+use server::locales::Catalog;
+use server::mail::Outbox;
+use server::seed::seed_if_empty;
+use server::Db;
+
+/// 2026-11-22 12:00 UTC
+const NOW: i64 = 1_795_348_800;
+
+struct Ctx {
+    accounts: Accounts,
+    site: SiteSettings,
+    mail_dir: tempfile::TempDir,
+    clock: Clock,
+}
+
+async fn ctx(db: Db) -> Ctx {
+    seed_if_empty(&db).await.unwrap();
+    let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap().settings;
+    let mail_dir = tempfile::tempdir().unwrap();
+    let clock = Clock::fixed(NOW);
+    let accounts = Accounts::new(db, clock.clone(), Outbox::Files(mail_dir.path().to_path_buf()), Arc::new(Catalog::embedded()));
+    Ctx { accounts, site, mail_dir, clock }
+}
+
+fn form(email: &str) -> SignupForm {
+    SignupForm {
+        email: email.into(),
+        name: "Anna".into(),
+        password: "rode kater op het dak".into(),
+        date_of_birth: "1990-05-17".into(),
+        signup_message: String::new(),
+    }
+}
+
+fn request<'a>(site: &'a SiteSettings, form: SignupForm) -> SignupRequest<'a> {
+    SignupRequest { site, form, tracking: Tracking::default(), locale: Locale::Nl, base_url: "http://127.0.0.1:3000".into() }
+}
+
+fn mails(dir: &tempfile::TempDir) -> Vec<String> {
+    let mut list: Vec<String> = std::fs::read_dir(dir.path())
+        .map(|d| d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect())
+        .unwrap_or_default();
+    list.sort();
+    list
+}
+
+/// The activation token from a mail's text part.
+fn activation_token(mail: &str) -> String {
+    // Undo quoted-printable: soft line breaks and the escaped '='.
+    let mail = mail.replace("=\r\n", "").replace("=\n", "").replace("=3D", "=");
+    let start = mail.find("token=").expect("a link with a token") + 6;
+    mail[start..start + 64].to_string()
+}
+
+on_both_databases!(signup_books_credits_mails_and_logs_in, |db: Db| async move {
+    let c = ctx(db).await;
+    let (user_id, session) = c.accounts.signup(request(&c.site, form(" Anna@Example.NL "))).await.unwrap();
+    let member = c.accounts.member_for_session(&session).await.unwrap().expect("logged in after signup");
+    assert_eq!(member.id, user_id);
+    assert_eq!(member.email, "anna@example.nl");
+    assert_eq!(member.status, "not_confirmed");
+    assert_eq!(member.credits, c.site.signup_credits);
+    assert_eq!(c.accounts.ledger_balance(user_id).await.unwrap(), (c.site.signup_credits, c.site.signup_credits));
+    let sent = mails(&c.mail_dir);
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].contains("To: anna@example.nl"));
+    assert!(sent[0].contains("multipart/alternative") && sent[0].contains("text/html"));
+    let decoded = sent[0].replace("=\r\n", "").replace("=\n", "").replace("=3D", "=");
+    assert!(decoded.contains("Hoi Anna,"), "the mail is in the member's language");
+    assert!(decoded.contains("http://127.0.0.1:3000/api/activate?token="), "the link uses the configured base URL");
+});
+
+on_both_databases!(signup_refuses_bad_input_and_changes_nothing, |db: Db| async move {
+    let c = ctx(db).await;
+    let mut bad = form("anna@example.nl");
+    bad.name = "@anna".into();
+    bad.date_of_birth = "2015-01-01".into();
+    match c.accounts.signup(request(&c.site, bad)).await {
+        Err(AccountError::Invalid(errors)) => {
+            let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+            assert_eq!(keys, vec!["validation.name_starts_with_at", "validation.date_of_birth_required"]);
+        }
+        other => panic!("expected validation errors, got {other:?}"),
+    }
+    c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    let again = c.accounts.signup(request(&c.site, form("ANNA@example.nl"))).await;
+    assert!(matches!(again, Err(AccountError::EmailTaken)));
+    assert_eq!(again.unwrap_err().key(), "validation.email_taken");
+    assert_eq!(mails(&c.mail_dir).len(), 1, "refused signups send no mail");
+});
+
+on_both_databases!(signup_policy_of_the_site_is_enforced, |db: Db| async move {
+    let c = ctx(db).await;
+    let mut site = c.site.clone();
+    site.signups = SignupPolicy::InviteOnly;
+    let refused = c.accounts.signup(request(&site, form("a@example.nl"))).await.unwrap_err();
+    assert_eq!(refused.key(), "error.signup_invite_only");
+    site.signups = SignupPolicy::TrafficSourceOnly;
+    assert_eq!(c.accounts.signup(request(&site, form("a@example.nl"))).await.unwrap_err().key(), "error.signup_traffic_source_required");
+    let mut with_source = request(&site, form("a@example.nl"));
+    with_source.tracking = Tracking { network: Some("adnet".into()), sub1: Some("x".into()), ..Tracking::default() };
+    c.accounts.signup(with_source).await.unwrap();
+});
+
+on_both_databases!(activation_link_is_single_use_and_expires, |db: Db| async move {
+    let c = ctx(db).await;
+    let (user_id, _) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    let token = activation_token(&mails(&c.mail_dir)[0]);
+    assert!(c.accounts.activate("not-a-token").await.is_err());
+    assert_eq!(c.accounts.activate(&token).await.unwrap(), user_id);
+    assert_eq!(c.accounts.member(user_id).await.unwrap().unwrap().status, "active");
+    assert!(matches!(c.accounts.activate(&token).await, Err(AccountError::LinkInvalid)), "single use");
+
+    let (other, _) = c.accounts.signup(request(&c.site, form("bob@example.nl"))).await.unwrap();
+    let token = activation_token(&mails(&c.mail_dir)[1]);
+    c.clock.advance(server::accounts::service::ACTIVATION_TTL_SECS + 1);
+    assert!(matches!(c.accounts.activate(&token).await, Err(AccountError::LinkInvalid)), "expired");
+    assert_eq!(c.accounts.member(other).await.unwrap().unwrap().status, "not_confirmed");
+});
+
+on_both_databases!(login_rotates_sessions_and_logout_ends_them, |db: Db| async move {
+    let c = ctx(db).await;
+    let (_, first) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    let second = c.accounts.login(c.site.id, "ANNA@example.nl ", "rode kater op het dak", Some(&first)).await.unwrap();
+    assert_ne!(first, second, "a new session id at login");
+    assert!(c.accounts.member_for_session(&first).await.unwrap().is_none(), "the old session is gone");
+    assert!(c.accounts.member_for_session(&second).await.unwrap().is_some());
+    c.accounts.logout(&second).await.unwrap();
+    assert!(c.accounts.member_for_session(&second).await.unwrap().is_none());
+    // Sessions expire after 30 days.
+    let third = c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.unwrap();
+    c.clock.advance(30 * 24 * 3600 + 1);
+    assert!(c.accounts.member_for_session(&third).await.unwrap().is_none());
+});
+
+on_both_databases!(login_locks_after_five_failures_and_unlocks_later, |db: Db| async move {
+    let c = ctx(db).await;
+    c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    for _ in 0..4 {
+        let e = c.accounts.login(c.site.id, "anna@example.nl", "wrong password", None).await.unwrap_err();
+        assert_eq!(e.key(), "error.login_failed");
+    }
+    match c.accounts.login(c.site.id, "anna@example.nl", "wrong password", None).await {
+        Err(AccountError::Locked { minutes }) => assert_eq!(minutes, 15),
+        other => panic!("expected a lock, got {other:?}"),
+    }
+    // Even the right password waits while locked.
+    c.clock.advance(10 * 60);
+    match c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await {
+        Err(AccountError::Locked { minutes }) => assert_eq!(minutes, 5),
+        other => panic!("expected a lock, got {other:?}"),
+    }
+    c.clock.advance(5 * 60);
+    assert!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.is_ok());
+    // An unknown address answers exactly like a wrong password.
+    assert_eq!(c.accounts.login(c.site.id, "nobody@example.nl", "whatever1", None).await.unwrap_err().key(), "error.login_failed");
+});
+
+on_both_databases!(accounts_are_per_site, |db: Db| async move {
+    let c = ctx(db.clone()).await;
+    c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    let other_site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| !s.is_default).unwrap().settings;
+    assert_eq!(c.accounts.login(other_site.id, "anna@example.nl", "rode kater op het dak", None).await.unwrap_err().key(), "error.login_failed");
+    // The same address may join the other site separately.
+    c.accounts.signup(request(&other_site, form("anna@example.nl"))).await.unwrap();
+});
