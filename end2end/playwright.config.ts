@@ -9,7 +9,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.E2E_PORT ?? 3107);
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target');
 // A fresh data directory per run: the server creates, migrates and seeds the database.
+// Workers inherit the environment, so tests find the same folder (and its mail outbox).
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'vonk-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -7,6 +7,9 @@ use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{path, StaticSegment};
 
 use crate::context::PageCtx;
+use crate::features::account::activate::{ActivateDonePage, ActivateErrorPage};
+use crate::features::account::login::LoginPage;
+use crate::features::account::signup::SignupPage;
 use crate::features::credits::pricing::PricingPage;
 use crate::features::pages::info::{InfoPage, InfoPageKind};
 use crate::features::site::error_page::NotFoundPage;
@@ -54,6 +57,10 @@ pub fn App() -> impl IntoView {
                     <Route path=StaticSegment("") view=HomePage/>
                     <Route path=path!("/pricing") view=PricingPage/>
                     <Route path=path!("/lang-config") view=LangConfigPage/>
+                    <Route path=path!("/login") view=LoginPage/>
+                    <Route path=path!("/signup") view=SignupPage/>
+                    <Route path=path!("/activate/done") view=ActivateDonePage/>
+                    <Route path=path!("/activate/error") view=ActivateErrorPage/>
                     <Route path=path!("/complaints") view=|| view! { <InfoPage kind=InfoPageKind::Complaints/> }/>
                     <Route path=path!("/pages/terms") view=|| view! { <InfoPage kind=InfoPageKind::Terms/> }/>
                     <Route path=path!("/pages/privacy") view=|| view! { <InfoPage kind=InfoPageKind::Privacy/> }/>

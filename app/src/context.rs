@@ -25,6 +25,7 @@ pub struct SiteView {
     pub photo_credits: i64,
     pub gift_credits: i64,
     pub refund_days: i64,
+    pub min_age: u32,
     pub logged_out_search: bool,
     pub company: CompanyInfo,
     /// Terms version date (unix seconds).
@@ -43,6 +44,19 @@ pub struct PageCtx {
     pub entry_accepted: bool,
     /// Current calendar year, for the copyright line.
     pub year: i64,
+    /// The logged-in member, if any.
+    pub member: Option<MemberView>,
+    /// Now, in unix seconds (for date rules such as the minimum age).
+    pub now: i64,
+}
+
+/// What the shell shows of the logged-in member.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemberView {
+    pub name: String,
+    pub credits: i64,
+    pub paid_user: bool,
+    pub confirmed: bool,
 }
 
 /// The page context of this render.

@@ -19,7 +19,7 @@ use tower_http::services::ServeDir;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::app::{shell, App};
-use crate::context::{PageCtx, SiteView};
+use crate::context::{MemberView, PageCtx, SiteView};
 
 /// The router's state: Leptos' options beside our application state.
 #[derive(Clone, FromRef)]
@@ -40,6 +40,13 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
         country,
         entry_accepted: server::http::visitor::entry_accepted(&parts.headers),
         year: domain::date::from_unix(server::seed::now_unix()).year,
+        now: server::seed::now_unix(),
+        member: parts.extensions.get::<server::http::CurrentMember>().and_then(|m| m.0.as_ref()).map(|m| MemberView {
+            name: m.name.clone(),
+            credits: m.credits,
+            paid_user: m.paid_user,
+            confirmed: m.is_confirmed(),
+        }),
         site: site_view(&site),
     }
 }
@@ -60,6 +67,7 @@ fn site_view(site: &Site) -> SiteView {
         photo_credits: s.photo_credits,
         gift_credits: s.gift_credits,
         refund_days: s.refund_days,
+        min_age: s.min_age,
         logged_out_search: s.logged_out_search,
         company: site.company.clone(),
         terms_date: domain::site::terms_version_date(Some(site.company.added)),
@@ -126,6 +134,7 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         .nest_service("/widgets", cached(format!("{site_root}/widgets")))
         .fallback(not_found)
         .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))
         .layer(axum::middleware::from_fn(server::http::security_headers))
         .layer(CompressionLayer::new())

@@ -207,3 +207,107 @@ async fn server_function_answers_same_origin_only() {
     let cross = app.post_form("/api/fn/credit_packs", "", &[("origin", "https://evil.example")]).await;
     assert_eq!(cross.status(), StatusCode::FORBIDDEN);
 }
+
+fn cookie_value(res: &reqwest::Response, name: &str) -> Option<String> {
+    res.headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with(&format!("{name}=")))
+        .map(|c| c[name.len() + 1..].split(';').next().unwrap_or("").to_string())
+}
+
+const SIGNUP: &str = "email=anna%40example.nl&name=Anna&password=rode+kater+op+het+dak&date_of_birth=1990-05-17&signup_message=&network=adnet&sub1=x";
+
+#[tokio::test]
+async fn signup_logs_in_and_the_top_bar_shows_the_member() {
+    let app = start().await;
+    let origin = app.origin();
+    let res = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    assert_eq!(res.headers()["location"], "/");
+    let set = res.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(set.starts_with("auth.session=") && set.contains("HttpOnly") && set.contains("SameSite=Lax") && set.contains("Max-Age=2592000"), "{set}");
+    let session = cookie_value(&res, "auth.session").unwrap();
+    let cookie = format!("auth.session={session}");
+    let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"data-testid="credits""#) && html.contains("20 credits"), "signup credits shown");
+    assert!(html.contains(r#"action="/api/logout""#));
+    assert!(!html.contains(r#"data-testid="entry-warning""#), "members are past the entry warning");
+    // A mail went to the outbox (DATA_DIR/mail).
+    let mails: Vec<_> = std::fs::read_dir(app._dir.path().join("mail")).unwrap().collect();
+    assert_eq!(mails.len(), 1);
+
+    // The same address again: back to the form with the spec's text.
+    let again = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
+    assert_eq!(again.headers()["location"], "/signup?error=validation.email_taken");
+    assert!(again.headers().get("set-cookie").is_none());
+    let (_, _, html) = app.get("/signup?error=validation.email_taken", &[]).await;
+    assert!(html.contains("Dit e-mailadres heeft al een account op deze site."));
+}
+
+#[tokio::test]
+async fn bad_signup_changes_nothing_and_cross_origin_signup_is_refused() {
+    let app = start().await;
+    let origin = app.origin();
+    let res = app.post_form("/api/signup", &SIGNUP.replace("name=Anna", "name=%40anna"), &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/signup?error=validation.name_starts_with_at");
+    assert!(res.headers().get("set-cookie").is_none());
+    let (_, _, html) = app.get("/signup?error=validation.name_starts_with_at", &[]).await;
+    assert!(html.contains("Je profielnaam mag niet beginnen met een @"));
+    let cross = app.post_form("/api/signup", SIGNUP, &[("origin", "https://evil.example")]).await;
+    assert_eq!(cross.status(), StatusCode::FORBIDDEN);
+    assert!(!app._dir.path().join("mail").exists(), "no account, no mail");
+    // Unknown error codes are not echoed.
+    let (_, _, html) = app.get("/login?error=%3Cscript%3E", &[]).await;
+    assert!(!html.contains("<script>") && html.contains("Er is een fout opgetreden"));
+}
+
+#[tokio::test]
+async fn login_rotates_the_session_logout_ends_it_and_lockout_speaks_dutch() {
+    let app = start().await;
+    let origin = app.origin();
+    let signup = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
+    let first = cookie_value(&signup, "auth.session").unwrap();
+    let login = app
+        .post_form("/api/login", "email=anna%40example.nl&password=rode+kater+op+het+dak&return_to=%2Fpricing", &[("origin", &origin), ("cookie", &format!("auth.session={first}"))])
+        .await;
+    assert_eq!(login.headers()["location"], "/pricing");
+    let second = cookie_value(&login, "auth.session").unwrap();
+    assert_ne!(first, second, "session id rotated at login");
+    let (_, _, html) = app.get("/", &[("cookie", &format!("auth.session={first}"))]).await;
+    assert!(!html.contains(r#"action="/api/logout""#), "the old session no longer works");
+
+    let logout = app.post_form("/api/logout", "", &[("origin", &origin), ("cookie", &format!("auth.session={second}"))]).await;
+    assert!(logout.headers()["set-cookie"].to_str().unwrap().starts_with("auth.session=; Path=/; Max-Age=0"));
+    let (_, _, html) = app.get("/", &[("cookie", &format!("auth.session={second}"))]).await;
+    assert!(!html.contains(r#"action="/api/logout""#), "logout ends the session on the server");
+
+    for _ in 0..4 {
+        let res = app.post_form("/api/login", "email=anna%40example.nl&password=fout", &[("origin", &origin)]).await;
+        assert_eq!(res.headers()["location"], "/login?error=error.login_failed");
+    }
+    let res = app.post_form("/api/login", "email=anna%40example.nl&password=fout", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/login?error=error.too_many_attempts&minutes=15");
+    let (_, _, html) = app.get("/login?error=error.too_many_attempts&minutes=15", &[]).await;
+    assert!(html.contains("Te veel foute pogingen, account voor 15 min geblokkeerd."));
+}
+
+#[tokio::test]
+async fn activation_link_lands_on_done_then_error() {
+    let app = start().await;
+    let origin = app.origin();
+    app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
+    let mail_path = std::fs::read_dir(app._dir.path().join("mail")).unwrap().next().unwrap().unwrap().path();
+    let mail = std::fs::read_to_string(mail_path).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "=");
+    let start = mail.find("/api/activate?token=").unwrap();
+    let link = &mail[start..start + "/api/activate?token=".len() + 64];
+    let (status, headers, _) = app.get(link, &[]).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(headers["location"], "/activate/done");
+    let (_, headers, _) = app.get(link, &[]).await;
+    assert_eq!(headers["location"], "/activate/error", "single use");
+    let (status, _, html) = app.get("/activate/error", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Activeren mislukt"));
+}

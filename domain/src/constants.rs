@@ -25,6 +25,8 @@ pub const ENTRY_WARNING_COOKIE_DAYS: i64 = 365;
 /// Authentication cookie prefix and lifetime.
 pub const AUTH_COOKIE_PREFIX: &str = "auth.";
 pub const AUTH_COOKIE_DAYS: i64 = 30;
+/// The session cookie's name.
+pub const AUTH_COOKIE: &str = "auth.session";
 /// Deleted accounts can be reactivated for this many days.
 pub const REACTIVATION_DAYS: i64 = 14;
 /// Photo limits.

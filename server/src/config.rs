@@ -25,6 +25,9 @@ pub struct Config {
     pub public_origins: Vec<String>,
     /// `VONK_SECURE_COOKIES`, default false: set the Secure flag on cookies (on when served over https).
     pub secure_cookies: bool,
+    /// `VONK_PUBLIC_URL`, default `http://{VONK_ADDR}`: where links in mails point for the default
+    /// site. Other sites use `https://{domain}`. Never taken from a request's Host header.
+    pub public_url: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,7 +74,8 @@ impl Config {
             .map(|v| v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect())
             .unwrap_or_default();
         let secure_cookies = matches!(get("VONK_SECURE_COOKIES").as_deref(), Some("1" | "true" | "yes"));
-        Ok(Config { addr, data_dir, database_url, max_connections, seed, site_cache_refresh, public_origins, secure_cookies })
+        let public_url = get("VONK_PUBLIC_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| format!("http://{addr}")).trim_end_matches('/').to_string();
+        Ok(Config { addr, data_dir, database_url, max_connections, seed, site_cache_refresh, public_origins, secure_cookies, public_url })
     }
 }
 
@@ -98,6 +102,7 @@ impl std::fmt::Debug for Config {
             .field("site_cache_refresh", &self.site_cache_refresh)
             .field("public_origins", &self.public_origins)
             .field("secure_cookies", &self.secure_cookies)
+            .field("public_url", &self.public_url)
             .finish()
     }
 }

@@ -2,7 +2,11 @@
 
 use std::sync::Arc;
 
+use crate::accounts::Accounts;
+use crate::clock::Clock;
 use crate::config::Config;
+use crate::mail::Outbox;
+use crate::sites::Site;
 use crate::db::Db;
 use crate::locales::Catalog;
 use crate::sites::SiteCache;
@@ -13,6 +17,7 @@ pub struct AppState {
     pub db: Db,
     pub sites: SiteCache,
     pub catalog: Arc<Catalog>,
+    pub accounts: Accounts,
 }
 
 impl AppState {
@@ -23,6 +28,18 @@ impl AppState {
             crate::seed::seed_if_empty(&db).await?;
         }
         let sites = SiteCache::load(db.clone()).await?;
-        Ok(AppState { config: Arc::new(config), db, sites, catalog: Arc::new(Catalog::embedded()) })
+        let catalog = Arc::new(Catalog::embedded());
+        let outbox = Outbox::Files(config.data_dir.join("mail"));
+        let accounts = Accounts::new(db.clone(), Clock::System, outbox, catalog.clone());
+        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts })
+    }
+
+    /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).
+    pub fn base_url(&self, site: &Site) -> String {
+        if site.is_default {
+            self.config.public_url.clone()
+        } else {
+            format!("https://{}", site.settings.domain)
+        }
     }
 }

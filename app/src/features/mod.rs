@@ -1,5 +1,6 @@
 //! Pages grouped by feature; each folder keeps its pages, components and server functions.
 
+pub mod account;
 pub mod credits;
 pub mod pages;
 pub mod site;

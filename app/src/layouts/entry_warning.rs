@@ -11,7 +11,7 @@ use crate::layouts::icons::FlameIcon;
 #[component]
 pub fn EntryWarning() -> impl IntoView {
     let ctx = use_page_ctx();
-    if !ctx.site.enable_site_entry_popup || ctx.entry_accepted {
+    if !ctx.site.enable_site_entry_popup || ctx.entry_accepted || ctx.member.is_some() {
         return None;
     }
     let i18n = use_i18n();

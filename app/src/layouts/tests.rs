@@ -43,6 +43,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             photo_credits: 15,
             gift_credits: 25,
             refund_days: 14,
+            min_age: 18,
             logged_out_search: true,
             company,
             terms_date: domain::constants::TERMS_VERSION_DATE,
@@ -51,6 +52,8 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
         switcher: vec![Locale::Nl],
         entry_accepted,
         year: 2026,
+        member: None,
+        now: 1_795_348_800,
     }
 }
 

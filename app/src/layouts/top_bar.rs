@@ -1,10 +1,11 @@
-//! Top bar: logo, navigation, language switcher, and the visitor's login / signup buttons.
-//! The member navigation (search, messages, likes, credits or premium, pills, account menu)
-//! takes the visitor buttons' place once a member is logged in.
+//! Top bar: logo, navigation, language switcher; visitors get login and signup buttons, members
+//! their credits (with the low-balance badge), name and a logout button. The member links
+//! (search, messages, likes, pills) join as those features arrive.
 
+use domain::counters::{credits_badge, CreditsBadge};
 use leptos::prelude::*;
 
-use crate::context::use_page_ctx;
+use crate::context::{use_page_ctx, MemberView};
 use crate::i18n::use_i18n;
 use crate::layouts::icons::FlameIcon;
 use crate::layouts::language_switcher::LanguageSwitcher;
@@ -23,10 +24,38 @@ pub fn Logo() -> impl IntoView {
 }
 
 #[component]
-pub fn TopBar() -> impl IntoView {
+fn MemberActions(member: MemberView) -> impl IntoView {
     let i18n = use_i18n();
+    let badge = credits_badge(member.credits).map(|b| match b {
+        CreditsBadge::Red => "credits--red",
+        CreditsBadge::Yellow => "credits--yellow",
+    });
+    let credits_href = if member.paid_user { "/credits/repeat-order" } else { "/pricing" };
     view! {
-        <header class="topbar">
+        <a class=format!("credits {}", badge.unwrap_or("")) href=credits_href data-testid="credits">
+            {i18n.tf("auth.credits_left", &[("credits", &member.credits.to_string())])}
+        </a>
+        <span class="member-name" title=i18n.tf("auth.logged_in_as", &[("name", &member.name)])>{member.name.clone()}</span>
+        <form method="post" action="/api/logout" class="inline-form">
+            <button type="submit" class="btn btn--ghost btn--small">{i18n.t("account.logout")}</button>
+        </form>
+    }
+}
+
+#[component]
+pub fn TopBar() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    let actions = match ctx.member.clone() {
+        Some(member) => view! { <MemberActions member=member/> }.into_any(),
+        None => view! {
+            <a class="btn btn--ghost btn--small" href="/login">{i18n.t("nav.login")}</a>
+            <a class="btn btn--primary btn--small topbar__signup" href="/signup">{i18n.t("nav.signup")}</a>
+        }
+        .into_any(),
+    };
+    view! {
+        <header class="topbar" class:topbar--member=ctx.member.is_some()>
             <div class="topbar__inner">
                 <Logo/>
                 <nav class="topbar__nav" aria-label=i18n.t("nav.main")>
@@ -34,8 +63,7 @@ pub fn TopBar() -> impl IntoView {
                 </nav>
                 <div class="topbar__actions">
                     <LanguageSwitcher/>
-                    <a class="btn btn--ghost btn--small" href="/login">{i18n.t("nav.login")}</a>
-                    <a class="btn btn--primary btn--small topbar__signup" href="/signup">{i18n.t("nav.signup")}</a>
+                    {actions}
                 </div>
             </div>
         </header>

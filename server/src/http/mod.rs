@@ -1,10 +1,17 @@
 //! HTTP pieces that are not Leptos server functions: request helpers, middleware and the
 //! small form endpoints of the site shell.
 
+pub mod account_routes;
 pub mod cookies;
 pub mod guard;
+pub mod session;
 pub mod shell_routes;
 pub mod visitor;
 
 pub use guard::{same_origin_guard, security_headers};
-pub use shell_routes::routes;
+pub use session::{resolve_member, CurrentMember};
+
+/// Every form endpoint of the server crate.
+pub fn routes() -> axum::Router<crate::state::AppState> {
+    shell_routes::routes().merge(account_routes::routes())
+}

@@ -12,6 +12,24 @@ pub fn HomePage() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let site = ctx.site.name.clone();
+    // Members see no signup calls to action.
+    let visitor = ctx.member.is_none();
+    let final_cta = visitor.then(|| {
+        view! {
+            <section class="section">
+                <div class="container">
+                    <div class="cta-band">
+                        <span class="cta-band__icon"><ChatIcon/></span>
+                        <div class="cta-band__copy">
+                            <h2>{i18n.t("home.final_title")}</h2>
+                            <p>{i18n.t("home.final_body")}</p>
+                        </div>
+                        <a class="btn btn--light btn--large" href="/signup">{i18n.t("home.cta_signup")}</a>
+                    </div>
+                </div>
+            </section>
+        }
+    });
     let steps = [
         ("1", "home.step1_title", "home.step1_body"),
         ("2", "home.step2_title", "home.step2_body"),
@@ -28,7 +46,7 @@ pub fn HomePage() -> impl IntoView {
                     <h1 class="hero__title">{i18n.t("home.hero_title")}</h1>
                     <p class="hero__subtitle">{i18n.t("home.hero_subtitle")}</p>
                     <div class="hero__actions">
-                        <a class="btn btn--primary btn--large" href="/signup">{i18n.t("home.cta_signup")}</a>
+                        {visitor.then(|| view! { <a class="btn btn--primary btn--large" href="/signup">{i18n.t("home.cta_signup")}</a> })}
                         <a class="btn btn--light btn--large" href="/pricing">{i18n.t("title.pricing")}</a>
                     </div>
                 </div>
@@ -86,17 +104,6 @@ pub fn HomePage() -> impl IntoView {
             </div>
         </section>
 
-        <section class="section">
-            <div class="container">
-                <div class="cta-band">
-                    <span class="cta-band__icon"><ChatIcon/></span>
-                    <div class="cta-band__copy">
-                        <h2>{i18n.t("home.final_title")}</h2>
-                        <p>{i18n.t("home.final_body")}</p>
-                    </div>
-                    <a class="btn btn--light btn--large" href="/signup">{i18n.t("home.cta_signup")}</a>
-                </div>
-            </div>
-        </section>
+        {final_cta}
     }
 }

@@ -1,0 +1,25 @@
+//! Account pages: signup, login, activation results.
+
+pub mod activate;
+pub mod login;
+pub mod signup;
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use crate::i18n::use_i18n;
+
+/// The error a form endpoint sent back (`?error=key&minutes=N`), translated; unknown keys are
+/// not shown as they are.
+#[component]
+pub fn FormError() -> impl IntoView {
+    let i18n = use_i18n();
+    let ctx = crate::context::use_page_ctx();
+    let query = use_query_map().get_untracked();
+    let key = query.get("error").unwrap_or_default();
+    let minutes = query.get("minutes").filter(|m| m.chars().all(|c| c.is_ascii_digit())).unwrap_or_default();
+    let known = ["error.", "validation."].iter().any(|ns| key.starts_with(ns)) && i18n.t(&key) != key;
+    let key = if known { key } else if key.is_empty() { return None } else { "error.generic".to_string() };
+    let text = i18n.tf(&key, &[("minutes", &minutes), ("min_age", &ctx.site.min_age.to_string()), ("min", "8"), ("max", "128")]);
+    Some(view! { <p class="notice notice--error" role="alert" data-testid="form-error">{text}</p> })
+}

@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The activation link of the newest mail to `email` in the server's outbox. */
+function activationLink(email: string): string {
+  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
+  const mails = readdirSync(dir)
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .filter((m) => m.includes(`To: ${email}`));
+  const mail = mails[mails.length - 1];
+  const match = mail?.match(/\/api\/activate\?token=[0-9a-f]{64}/);
+  if (!match) throw new Error(`no activation mail for ${email}`);
+  return match[0];
+}
+
+test('a visitor signs up, confirms the email, logs out and logs in again', async ({ page }, testInfo) => {
+  const email = `anna-${testInfo.project.name}@example.nl`;
+  await page.goto('/signup');
+  // The entry warning does not block the signup form once accepted.
+  const warning = page.getByRole('dialog', { name: 'Alleen voor volwassenen' });
+  if (await warning.isVisible()) await warning.getByRole('button', { name: 'Ik ben 18 of ouder, ga verder' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Maak je gratis profiel');
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+
+  // Live checks with the spec's texts, before anything is sent.
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Profielnaam').fill('@anna');
+  await page.getByLabel('Profielnaam').blur();
+  await expect(page.locator('#err-name')).toHaveText('Je profielnaam mag niet beginnen met een @');
+  await page.getByLabel('Profielnaam').fill('Anna');
+  await expect(page.locator('#err-name')).toBeEmpty();
+  await page.getByLabel('Wachtwoord').fill('rode kater op het dak');
+  await page.getByLabel('Geboortedatum').fill('2015-01-01');
+  await page.getByLabel('Geboortedatum').blur();
+  await expect(page.locator('#err-dob')).toHaveText('Vul uw geboortedatum in (18+ jaar)');
+  await page.getByLabel('Geboortedatum').fill('1990-05-17');
+  await expect(page.locator('#err-dob')).toBeEmpty();
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+
+  // Logged in, unconfirmed, with the signup credits in the top bar.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('credits')).toHaveText('20 credits');
+
+  await page.goto(activationLink(email));
+  await expect(page).toHaveURL(/\/activate\/done$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Je e-mailadres is bevestigd');
+
+  await page.getByRole('button', { name: 'Uitloggen' }).click();
+  await expect(page.getByRole('link', { name: 'Inloggen' })).toBeVisible();
+  await expect(page.getByTestId('credits')).toHaveCount(0);
+
+  await page.goto('/login');
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Wachtwoord').fill('verkeerd wachtwoord');
+  await page.getByRole('button', { name: 'Inloggen' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('Login mislukt, probeer opnieuw');
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Wachtwoord').fill('rode kater op het dak');
+  await page.getByRole('button', { name: 'Inloggen' }).click();
+  await expect(page.getByTestId('credits')).toHaveText('20 credits');
+});
+
+test('the signup form stops an invalid submit in the browser', async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  await page.goto('/signup');
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/signup$/);
+  await expect(page.locator('#err-email')).toHaveText('Ongeldige e-mail');
+  await expect(page.locator('#err-dob')).toHaveText('Vul uw geboortedatum in (18+ jaar)');
+});
