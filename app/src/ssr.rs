@@ -135,6 +135,7 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         .fallback(not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::rate_limit))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))
         .layer(axum::middleware::from_fn(server::http::security_headers))
         .layer(CompressionLayer::new())
@@ -166,7 +167,7 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let app = router(state.clone(), leptos_options(local));
     tracing::info!("Vonk listens on http://{local}");
     println!("Vonk listens on http://{local}");
-    axum::serve(listener, app.into_make_service())
+    axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(|e| AppError::Internal(e.to_string()))?;
@@ -176,13 +177,14 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
 
 /// Pages stream in several chunks; without TCP_NODELAY, Nagle's algorithm and delayed ACKs
 /// hold the later chunks back by ~40 ms.
-pub fn no_delay(listener: tokio::net::TcpListener) -> impl axum::serve::Listener<Addr = std::net::SocketAddr> {
+pub fn no_delay(listener: tokio::net::TcpListener) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
     use axum::serve::ListenerExt;
-    listener.tap_io(|tcp| {
+    fn set(tcp: &mut tokio::net::TcpStream) {
         if let Err(error) = tcp.set_nodelay(true) {
             tracing::debug!(%error, "could not set TCP_NODELAY");
         }
-    })
+    }
+    listener.tap_io(set as fn(&mut tokio::net::TcpStream))
 }
 
 async fn shutdown_signal() {

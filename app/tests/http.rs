@@ -22,7 +22,7 @@ async fn start() -> TestApp {
     let addr = listener.local_addr().unwrap();
     let router = app::ssr::router(state, app::ssr::leptos_options(addr));
     let listener = app::ssr::no_delay(listener);
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    tokio::spawn(async move { axum::serve(listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>()).await.unwrap() });
     let client = Client::builder().redirect(Policy::none()).build().unwrap();
     TestApp { base: format!("http://{addr}"), client, _dir: dir }
 }
@@ -310,4 +310,18 @@ async fn activation_link_lands_on_done_then_error() {
     let (status, _, html) = app.get("/activate/error", &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("Activeren mislukt"));
+}
+
+#[tokio::test]
+async fn login_attempts_per_address_are_rate_limited() {
+    let app = start().await;
+    let origin = app.origin();
+    for i in 0..10 {
+        let res = app.post_form("/api/login", &format!("email=user{i}%40example.nl&password=x"), &[("origin", &origin)]).await;
+        assert_eq!(res.headers()["location"], "/login?error=error.login_failed");
+    }
+    let res = app.post_form("/api/login", "email=user%40example.nl&password=x", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/login?error=error.too_many_requests");
+    let (_, _, html) = app.get("/login?error=error.too_many_requests", &[]).await;
+    assert!(html.contains("Te veel verzoeken"));
 }

@@ -18,6 +18,7 @@ pub struct AppState {
     pub sites: SiteCache,
     pub catalog: Arc<Catalog>,
     pub accounts: Accounts,
+    pub rate_limiter: crate::http::rate_limit::RateLimiter,
 }
 
 impl AppState {
@@ -31,7 +32,7 @@ impl AppState {
         let catalog = Arc::new(Catalog::embedded());
         let outbox = Outbox::Files(config.data_dir.join("mail"));
         let accounts = Accounts::new(db.clone(), Clock::System, outbox, catalog.clone());
-        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts })
+        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, rate_limiter: Default::default() })
     }
 
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).

@@ -4,11 +4,13 @@
 pub mod account_routes;
 pub mod cookies;
 pub mod guard;
+pub mod rate_limit;
 pub mod session;
 pub mod shell_routes;
 pub mod visitor;
 
 pub use guard::{same_origin_guard, security_headers};
+pub use rate_limit::rate_limit;
 pub use session::{resolve_member, CurrentMember};
 
 /// Every form endpoint of the server crate.
