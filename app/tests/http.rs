@@ -325,3 +325,36 @@ async fn login_attempts_per_address_are_rate_limited() {
     let (_, _, html) = app.get("/login?error=error.too_many_requests", &[]).await;
     assert!(html.contains("Te veel verzoeken"));
 }
+
+#[tokio::test]
+async fn password_reset_over_http() {
+    let app = start().await;
+    let origin = app.origin();
+    app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
+    let res = app.post_form("/api/reset-password", "email=nobody%40example.nl", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/reset-password?error=error.email_not_found");
+    let (_, _, html) = app.get("/reset-password?error=error.email_not_found", &[]).await;
+    assert!(html.contains("E-mailadres niet gevonden"));
+    let res = app.post_form("/api/reset-password", "email=anna%40example.nl", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/reset-password?sent=1");
+
+    let mut newest = std::fs::read_dir(app._dir.path().join("mail")).unwrap().map(|e| e.unwrap().path()).collect::<Vec<_>>();
+    newest.sort();
+    let mail = newest.iter().map(|p| std::fs::read_to_string(p).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "=")).find(|m| m.contains("/reset-password/do?token=")).unwrap();
+    let start = mail.find("/reset-password/do?token=").unwrap() + "/reset-password/do?token=".len();
+    let token = &mail[start..start + 64];
+    let (status, _, html) = app.get(&format!("/reset-password/do?token={token}"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(&format!(r#"name="token" value="{token}""#)));
+
+    let res = app.post_form("/api/reset-password/do", &format!("token={token}&password=nieuw+wachtwoord+1&password_repeat=anders+wachtwoord"), &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], format!("/reset-password/do?token={token}&error=validation.passwords_differ").as_str());
+    let (_, _, html) = app.get(&format!("/reset-password/do?token={token}&error=validation.passwords_differ"), &[]).await;
+    assert!(html.contains("De opgegeven wachtwoorden zijn niet gelijk."));
+    let res = app.post_form("/api/reset-password/do", &format!("token={token}&password=nieuw+wachtwoord+1&password_repeat=nieuw+wachtwoord+1"), &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/");
+    assert!(cookie_value(&res, "auth.session").is_some());
+    let again = app.post_form("/api/reset-password/do", &format!("token={token}&password=x&password_repeat=x"), &[("origin", &origin)]).await;
+    let (_, _, html) = app.get(again.headers()["location"].to_str().unwrap(), &[]).await;
+    assert!(html.contains("Link verlopen of invalide, vraag een nieuwe e-mail aan"));
+}

@@ -71,3 +71,42 @@ test('the signup form stops an invalid submit in the browser', async ({ page, co
   await expect(page.locator('#err-email')).toHaveText('Ongeldige e-mail');
   await expect(page.locator('#err-dob')).toHaveText('Vul uw geboortedatum in (18+ jaar)');
 });
+
+test('a member who forgot the password gets a link and chooses a new one', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  const email = `reset-${testInfo.project.name}@example.nl`;
+  // Sign up, then log out.
+  await page.goto('/signup');
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Profielnaam').fill('Bram');
+  await page.getByLabel('Wachtwoord').fill('oude sleutel onder de mat');
+  await page.getByLabel('Geboortedatum').fill('1985-03-02');
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page.getByTestId('credits')).toBeVisible();
+  await page.getByRole('button', { name: 'Uitloggen' }).click();
+
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Wachtwoord vergeten?' }).click();
+  await page.getByLabel('E-mailadres').fill('niemand@example.nl');
+  await page.getByRole('button', { name: 'Stuur mij een link' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('E-mailadres niet gevonden');
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByRole('button', { name: 'Stuur mij een link' }).click();
+  await expect(page.getByTestId('reset-sent')).toBeVisible();
+
+  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
+  const mail = readdirSync(dir).sort().map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .filter((m) => m.includes(`To: ${email}`) && m.includes('/reset-password/do?token=')).pop()!;
+  const link = mail.match(/\/reset-password\/do\?token=[0-9a-f]{64}/)![0];
+  await page.goto(link);
+  await page.locator('input[name="password"]').fill('nieuwe sleutel in de pot');
+  await page.getByLabel('Herhaal nieuw wachtwoord').fill('andere sleutel in de pot');
+  await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('De opgegeven wachtwoorden zijn niet gelijk.');
+  await page.locator('input[name="password"]').fill('nieuwe sleutel in de pot');
+  await page.getByLabel('Herhaal nieuw wachtwoord').fill('nieuwe sleutel in de pot');
+  await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId('credits')).toBeVisible();
+});

@@ -176,3 +176,43 @@ on_both_databases!(accounts_are_per_site, |db: Db| async move {
     // The same address may join the other site separately.
     c.accounts.signup(request(&other_site, form("anna@example.nl"))).await.unwrap();
 });
+
+/// The token of the newest mail whose link contains `path`.
+fn link_token(dir: &tempfile::TempDir, path: &str) -> String {
+    let all = mails(dir);
+    let mail = all.iter().rev().map(|m| m.replace("=\r\n", "").replace("=\n", "").replace("=3D", "=")).find(|m| m.contains(path)).expect("a mail with that link");
+    let start = mail.find(path).unwrap() + path.len();
+    mail[start..start + 64].to_string()
+}
+
+on_both_databases!(password_reset_flow_with_spec_texts_and_limits, |db: Db| async move {
+    let c = ctx(db).await;
+    let (_, old_session) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    let unknown = c.accounts.request_password_reset(&c.site, "nobody@example.nl", "http://x").await.unwrap_err();
+    assert_eq!(unknown.key(), "error.email_not_found");
+
+    c.accounts.request_password_reset(&c.site, "ANNA@example.nl", "http://x").await.unwrap();
+    let token = link_token(&c.mail_dir, "/reset-password/do?token=");
+    // Bad input keeps the link usable and changes nothing.
+    assert_eq!(c.accounts.reset_password(&token, "nieuw wachtwoord 1", "nieuw wachtwoord 2").await.unwrap_err().key(), "validation.passwords_differ");
+    assert_eq!(c.accounts.reset_password(&token, "kort", "kort").await.unwrap_err().key(), "validation.password_too_short");
+    assert!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.is_ok(), "old password still works");
+
+    let new_session = c.accounts.reset_password(&token, "nieuw wachtwoord 1", "nieuw wachtwoord 1").await.unwrap();
+    assert!(c.accounts.member_for_session(&old_session).await.unwrap().is_none(), "other sessions end");
+    assert!(c.accounts.member_for_session(&new_session).await.unwrap().is_some());
+    assert_eq!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.unwrap_err().key(), "error.login_failed");
+    assert!(c.accounts.login(c.site.id, "anna@example.nl", "nieuw wachtwoord 1", None).await.is_ok());
+    assert_eq!(c.accounts.reset_password(&token, "nog een wachtwoord", "nog een wachtwoord").await.unwrap_err().key(), "error.link_expired", "single use");
+
+    // Three mails a day; the fourth is refused until a day has passed.
+    c.accounts.request_password_reset(&c.site, "anna@example.nl", "http://x").await.unwrap();
+    c.accounts.request_password_reset(&c.site, "anna@example.nl", "http://x").await.unwrap();
+    assert_eq!(c.accounts.request_password_reset(&c.site, "anna@example.nl", "http://x").await.unwrap_err().key(), "error.too_many_resets");
+    c.clock.advance(24 * 3600 + 1);
+    c.accounts.request_password_reset(&c.site, "anna@example.nl", "http://x").await.unwrap();
+    // Links expire after two hours.
+    let token = link_token(&c.mail_dir, "/reset-password/do?token=");
+    c.clock.advance(2 * 3600 + 1);
+    assert_eq!(c.accounts.reset_password(&token, "nog een wachtwoord", "nog een wachtwoord").await.unwrap_err().key(), "error.link_expired");
+});

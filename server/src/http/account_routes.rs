@@ -21,6 +21,8 @@ pub fn routes() -> Router<AppState> {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/activate", get(activate))
+        .route("/api/reset-password", post(request_reset))
+        .route("/api/reset-password/do", post(do_reset))
 }
 
 fn session_cookie(state: &AppState, token: &str) -> String {
@@ -98,6 +100,37 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Response {
         }
     }
     ([(SET_COOKIE, cleared_cookie(&state))], Redirect::to("/")).into_response()
+}
+
+#[derive(Deserialize)]
+pub struct ResetRequestFields {
+    email: String,
+}
+
+async fn request_reset(State(state): State<AppState>, headers: HeaderMap, Form(f): Form<ResetRequestFields>) -> Response {
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/reset-password?error=error.generic").into_response() };
+    match state.accounts.request_password_reset(&site.settings, &f.email, &state.base_url(&site)).await {
+        Ok(()) => Redirect::to("/reset-password?sent=1").into_response(),
+        Err(error) => back_with_error("/reset-password", &error),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ResetFields {
+    token: String,
+    password: String,
+    password_repeat: String,
+}
+
+async fn do_reset(State(state): State<AppState>, Form(f): Form<ResetFields>) -> Response {
+    match state.accounts.reset_password(&f.token, &f.password, &f.password_repeat).await {
+        Ok(session) => ([(SET_COOKIE, session_cookie(&state, &session))], Redirect::to("/")).into_response(),
+        Err(error) => {
+            // Only a well-formed token goes back into the URL.
+            let token = if crate::accounts::tokens::is_well_formed(&f.token) { f.token.as_str() } else { "" };
+            Redirect::to(&format!("/reset-password/do?token={token}&error={}", error.key())).into_response()
+        }
+    }
 }
 
 #[derive(Deserialize)]

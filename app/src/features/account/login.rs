@@ -30,6 +30,7 @@ pub fn LoginPage() -> impl IntoView {
                     </label>
                     <button type="submit" class="btn btn--primary btn--block btn--large">{i18n.t("auth.login_submit")}</button>
                 </form>
+                <p class="auth-card__forgot"><a href="/reset-password">{i18n.t("auth.forgot_password")}</a></p>
                 <p class="auth-card__switch">{i18n.t("auth.no_account")} " " <a href="/signup">{i18n.t("auth.signup_submit")}</a></p>
             </div>
         </div>

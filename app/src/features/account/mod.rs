@@ -2,6 +2,7 @@
 
 pub mod activate;
 pub mod login;
+pub mod reset;
 pub mod signup;
 
 use leptos::prelude::*;
@@ -20,6 +21,9 @@ pub fn FormError() -> impl IntoView {
     let minutes = query.get("minutes").filter(|m| m.chars().all(|c| c.is_ascii_digit())).unwrap_or_default();
     let known = ["error.", "validation."].iter().any(|ns| key.starts_with(ns)) && i18n.t(&key) != key;
     let key = if known { key } else if key.is_empty() { return None } else { "error.generic".to_string() };
-    let text = i18n.tf(&key, &[("minutes", &minutes), ("min_age", &ctx.site.min_age.to_string()), ("min", "8"), ("max", "128")]);
+    // Only the password rules have {min}/{max}; the name's limits are checked in the browser.
+    let min = domain::account::PASSWORD_MIN_CHARS.to_string();
+    let max = domain::account::PASSWORD_MAX_CHARS.to_string();
+    let text = i18n.tf(&key, &[("minutes", &minutes), ("min_age", &ctx.site.min_age.to_string()), ("min", &min), ("max", &max)]);
     Some(view! { <p class="notice notice--error" role="alert" data-testid="form-error">{text}</p> })
 }
