@@ -9,6 +9,7 @@ use leptos_router::{path, StaticSegment};
 use crate::context::PageCtx;
 use crate::features::account::activate::{ActivateDonePage, ActivateErrorPage};
 use crate::features::account::login::LoginPage;
+use crate::features::account::profile::ProfilePage;
 use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::signup::SignupPage;
 use crate::features::credits::pricing::PricingPage;
@@ -60,6 +61,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/lang-config") view=LangConfigPage/>
                     <Route path=path!("/login") view=LoginPage/>
                     <Route path=path!("/signup") view=SignupPage/>
+                    <Route path=path!("/profile") view=ProfilePage/>
                     <Route path=path!("/reset-password") view=ResetPasswordPage/>
                     <Route path=path!("/reset-password/do") view=ResetPasswordDoPage/>
                     <Route path=path!("/activate/done") view=ActivateDonePage/>

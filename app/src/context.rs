@@ -54,6 +54,8 @@ pub struct PageCtx {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MemberView {
     pub name: String,
+    pub email: String,
+    pub invisible: bool,
     pub credits: i64,
     pub paid_user: bool,
     pub confirmed: bool,

@@ -43,6 +43,8 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
         now: server::seed::now_unix(),
         member: parts.extensions.get::<server::http::CurrentMember>().and_then(|m| m.0.as_ref()).map(|m| MemberView {
             name: m.name.clone(),
+            email: m.email.clone(),
+            invisible: m.invisible,
             credits: m.credits,
             paid_user: m.paid_user,
             confirmed: m.is_confirmed(),

@@ -358,3 +358,37 @@ async fn password_reset_over_http() {
     let (_, _, html) = app.get(again.headers()["location"].to_str().unwrap(), &[]).await;
     assert!(html.contains("Link verlopen of invalide, vraag een nieuwe e-mail aan"));
 }
+
+#[tokio::test]
+async fn member_only_pages_and_calls_need_a_session() {
+    let app = start().await;
+    let origin = app.origin();
+    let (status, headers, _) = app.get("/profile", &[("accept", "text/html")]).await;
+    assert!(status.is_redirection(), "{status}");
+    assert_eq!(headers["location"], "/login?return_to=/profile");
+    let res = app.post_form("/api/account/invisible", "invisible=1", &[("origin", &origin), ("accept", "application/json")]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert_eq!(res.text().await.unwrap(), r#"{"code":"authentication_required"}"#);
+    let res = app.post_form("/api/account/invisible", "invisible=1", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/login?return_to=/profile");
+}
+
+#[tokio::test]
+async fn the_activation_reminder_follows_the_spec() {
+    let app = start().await;
+    let origin = app.origin();
+    let signup = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
+    let cookie = format!("auth.session={}", cookie_value(&signup, "auth.session").unwrap());
+    let (_, _, html) = app.get("/pricing", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"data-testid="activation-reminder""#) && html.contains("anna@example.nl"));
+    let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
+    assert!(!html.contains(r#"data-testid="activation-reminder""#), "hidden on the settings page");
+    assert!(html.contains(r#"data-testid="member-email">anna@example.nl<"#));
+    let res = app.post_form("/api/account/resend-activation", "return_to=%2Fpricing", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/pricing?activation=sent");
+    assert_eq!(std::fs::read_dir(app._dir.path().join("mail")).unwrap().count(), 2);
+    let res = app.post_form("/api/account/invisible", "invisible=1", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/profile?saved=invisible");
+    let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"name="invisible" value="1" checked"#), "invisible mode is on");
+}

@@ -42,10 +42,19 @@ test('a visitor signs up, confirms the email, logs out and logs in again', async
   // Logged in, unconfirmed, with the signup credits in the top bar.
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('credits')).toHaveText('20 credits');
+  await expect(page.getByTestId('activation-reminder')).toContainText(email);
 
   await page.goto(activationLink(email));
   await expect(page).toHaveURL(/\/activate\/done$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Je e-mailadres is bevestigd');
+  await expect(page.getByTestId('activation-reminder')).toHaveCount(0);
+
+  // Settings: invisible mode sticks.
+  await page.goto('/profile');
+  await page.getByLabel('Onzichtbaar zijn').check();
+  await page.getByRole('button', { name: 'Opslaan', exact: true }).click();
+  await expect(page.getByTestId('saved')).toHaveText('Je instellingen zijn opgeslagen.');
+  await expect(page.getByLabel('Onzichtbaar zijn')).toBeChecked();
 
   await page.getByRole('button', { name: 'Uitloggen' }).click();
   await expect(page.getByRole('link', { name: 'Inloggen' })).toBeVisible();

@@ -216,3 +216,33 @@ on_both_databases!(password_reset_flow_with_spec_texts_and_limits, |db: Db| asyn
     c.clock.advance(2 * 3600 + 1);
     assert_eq!(c.accounts.reset_password(&token, "nog een wachtwoord", "nog een wachtwoord").await.unwrap_err().key(), "error.link_expired");
 });
+
+on_both_databases!(settings_change_password_invisible_and_resend, |db: Db| async move {
+    let c = ctx(db).await;
+    let (id, first) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    let second = c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.unwrap();
+    let wrong = c.accounts.change_password(id, "fout", "nieuw wachtwoord 1", "nieuw wachtwoord 1").await.unwrap_err();
+    assert_eq!(wrong.key(), "validation.old_password_wrong");
+    let current = c.accounts.change_password(id, "rode kater op het dak", "nieuw wachtwoord 1", "nieuw wachtwoord 1").await.unwrap();
+    for old in [&first, &second] {
+        assert!(c.accounts.member_for_session(old).await.unwrap().is_none(), "other sessions end");
+    }
+    assert!(c.accounts.member_for_session(&current).await.unwrap().is_some());
+
+    assert!(!c.accounts.is_invisible(id).await.unwrap());
+    c.accounts.set_invisible(id, true).await.unwrap();
+    assert!(c.accounts.is_invisible(id).await.unwrap());
+    assert!(c.accounts.member(id).await.unwrap().unwrap().invisible);
+    c.accounts.set_invisible(id, false).await.unwrap();
+    assert!(!c.accounts.is_invisible(id).await.unwrap());
+
+    // The signup mail was the first of three a day.
+    c.accounts.resend_activation(&c.site, id, "http://x").await.unwrap();
+    c.accounts.resend_activation(&c.site, id, "http://x").await.unwrap();
+    assert_eq!(c.accounts.resend_activation(&c.site, id, "http://x").await.unwrap_err().key(), "error.too_many_mails");
+    // The newest link works.
+    let token = link_token(&c.mail_dir, "/api/activate?token=");
+    c.accounts.activate(&token).await.unwrap();
+    c.accounts.resend_activation(&c.site, id, "http://x").await.expect("confirmed members get no mail and no error");
+    assert_eq!(mails(&c.mail_dir).len(), 3);
+});

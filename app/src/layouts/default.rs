@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::layouts::activation_reminder::ActivationReminder;
 use crate::layouts::entry_warning::EntryWarning;
 use crate::layouts::footer::Footer;
 use crate::layouts::top_bar::TopBar;
@@ -12,6 +13,7 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
         <div class="layout layout--default">
             <a class="skip-link" href="#main">{crate::i18n::use_i18n().t("nav.skip")}</a>
             <TopBar/>
+            <ActivationReminder/>
             <main id="main" class="layout__main">{children()}</main>
             <Footer/>
             <EntryWarning/>

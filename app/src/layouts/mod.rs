@@ -1,5 +1,6 @@
 //! The four layouts of SPEC §2 and their parts.
 
+pub mod activation_reminder;
 pub mod chat;
 pub mod default;
 pub mod empty;

@@ -35,7 +35,7 @@ fn MemberActions(member: MemberView) -> impl IntoView {
         <a class=format!("credits {}", badge.unwrap_or("")) href=credits_href data-testid="credits">
             {i18n.tf("auth.credits_left", &[("credits", &member.credits.to_string())])}
         </a>
-        <span class="member-name" title=i18n.tf("auth.logged_in_as", &[("name", &member.name)])>{member.name.clone()}</span>
+        <a class="member-name" href="/profile" title=i18n.tf("auth.logged_in_as", &[("name", &member.name)])>{member.name.clone()}</a>
         <form method="post" action="/api/logout" class="inline-form">
             <button type="submit" class="btn btn--ghost btn--small">{i18n.t("account.logout")}</button>
         </form>

@@ -42,6 +42,8 @@ pub enum AccountError {
     EmailNotFound,
     #[error("too many reset mails")]
     TooManyResets,
+    #[error("too many mails")]
+    TooManyMails,
     #[error(transparent)]
     Internal(#[from] AppError),
 }
@@ -64,6 +66,7 @@ impl AccountError {
             AccountError::LinkInvalid => "error.link_expired",
             AccountError::EmailNotFound => "error.email_not_found",
             AccountError::TooManyResets => "error.too_many_resets",
+            AccountError::TooManyMails => "error.too_many_mails",
             AccountError::Internal(e) => {
                 e.public();
                 "error.generic"
@@ -83,6 +86,7 @@ pub struct Member {
     pub language: String,
     pub credits: i64,
     pub paid_user: bool,
+    pub invisible: bool,
     pub signup_date: i64,
 }
 
@@ -110,7 +114,7 @@ pub struct Accounts {
     lockout: LockoutPolicy,
 }
 
-const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.signup_date, p.name \
+const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, p.name \
      FROM users u JOIN profiles p ON p.user_id = u.id";
 
 fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
@@ -123,6 +127,7 @@ fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
         language: row.try_get("language")?,
         credits: row.try_get("credits")?,
         paid_user: flag(row, "paid_user")?,
+        invisible: flag(row, "invisible")?,
         signup_date: row.try_get("signup_date")?,
     })
 }
@@ -300,6 +305,67 @@ impl Accounts {
         insert_session(&mut tx, user_id, &session, now).await?;
         tx.commit().await?;
         Ok(session)
+    }
+
+    /// Sends a fresh activation link to a member who has not confirmed yet (at most three a day).
+    pub async fn resend_activation(&self, site: &SiteSettings, user_id: i64, base_url: &str) -> Result<(), AccountError> {
+        let now = self.clock.now();
+        let member = self.member(user_id).await?.ok_or(AccountError::LinkInvalid)?;
+        if member.is_confirmed() {
+            return Ok(());
+        }
+        let (sent_today,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM account_tokens WHERE user_id = $1 AND kind = 'activation' AND created_at > $2")
+            .bind(user_id)
+            .bind(now - 24 * 3600)
+            .fetch_one(self.db.pool())
+            .await?;
+        if sent_today >= 3 {
+            return Err(AccountError::TooManyMails);
+        }
+        let token = tokens::new_token();
+        let mut tx = self.db.pool().begin().await?;
+        insert_token(&mut tx, user_id, "activation", &token, now, ACTIVATION_TTL_SECS).await?;
+        tx.commit().await?;
+        let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
+        self.send_activation_mail(site, locale, &member.email, &member.name, base_url, &token).await?;
+        Ok(())
+    }
+
+    /// Changes the password after checking the old one ('Controleer je oude wachtwoord.').
+    /// Other sessions end; the returned session replaces the current one.
+    pub async fn change_password(&self, user_id: i64, old: &str, new: &str, repeat: &str) -> Result<String, AccountError> {
+        let row = sqlx::query("SELECT u.password_hash, u.email, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
+            .await?
+            .ok_or(AccountError::LoginFailed)?;
+        let email: String = row.try_get("email")?;
+        let name: String = row.try_get("name")?;
+        if !passwords::verify(old.to_string(), Some(row.try_get("password_hash")?)).await? {
+            return Err(AccountError::Invalid(vec![FieldError { field: domain::account::Field::Password, key: "validation.old_password_wrong".into(), args: vec![] }]));
+        }
+        domain::account::validate_password_repeat(new, repeat).map_err(|e| AccountError::Invalid(vec![e]))?;
+        domain::account::validate_password(new, &email, &name).map_err(|e| AccountError::Invalid(vec![e]))?;
+        let hash = passwords::hash(new.to_string()).await?;
+        let now = self.clock.now();
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+        let session = tokens::new_token();
+        insert_session(&mut tx, user_id, &session, now).await?;
+        tx.commit().await?;
+        Ok(session)
+    }
+
+    /// Invisible members do not appear to others (search, likes, visitors).
+    pub async fn set_invisible(&self, user_id: i64, invisible: bool) -> Result<(), AppError> {
+        sqlx::query("UPDATE users SET invisible = $1 WHERE id = $2").bind(invisible).bind(user_id).execute(self.db.pool()).await?;
+        Ok(())
+    }
+
+    pub async fn is_invisible(&self, user_id: i64) -> Result<bool, AppError> {
+        let row = sqlx::query("SELECT invisible FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
+        Ok(flag(&row, "invisible")?)
     }
 
     /// Confirms the email address behind an activation link. Single use; expires.

@@ -2,6 +2,7 @@
 
 pub mod activate;
 pub mod login;
+pub mod profile;
 pub mod reset;
 pub mod signup;
 

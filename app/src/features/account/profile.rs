@@ -1,0 +1,70 @@
+//! `/profile`: the member's own page: account details and settings (password, invisible mode).
+//! Profile editing and photos join with the members feature. Visitors are sent to log in.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::context::use_page_ctx;
+use crate::features::account::FormError;
+use crate::i18n::use_i18n;
+
+#[component]
+pub fn ProfilePage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    let Some(member) = ctx.member.clone() else {
+        #[cfg(feature = "ssr")]
+        leptos_axum::redirect("/login?return_to=/profile");
+        return None;
+    };
+    let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
+        "password" => i18n.t("settings.password_saved"),
+        _ => i18n.t("settings.saved"),
+    });
+    Some(view! {
+        <Title text=i18n.t("account.my_profile")/>
+        <div class="container container--narrow page">
+            <h1 class="page__title">{i18n.t("account.my_profile")}</h1>
+            {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
+            <FormError/>
+            <section class="panel" aria-labelledby="account-title">
+                <h2 id="account-title">{i18n.t("settings.account")}</h2>
+                <dl class="facts">
+                    <div><dt>{i18n.t("auth.name")}</dt><dd>{member.name.clone()}</dd></div>
+                    <div><dt>{i18n.t("auth.email")}</dt><dd data-testid="member-email">{member.email.clone()}</dd></div>
+                    <div><dt>{i18n.t("nav.credits")}</dt><dd>{member.credits}</dd></div>
+                </dl>
+            </section>
+            <section class="panel" aria-labelledby="invisible-title">
+                <h2 id="invisible-title">{i18n.t("settings.invisible_title")}</h2>
+                <p class="muted">{i18n.t("settings.invisible_body")}</p>
+                <form method="post" action="/api/account/invisible" class="form form--inline">
+                    <label class="switch">
+                        <input type="checkbox" name="invisible" value="1" checked=member.invisible/>
+                        <span>{i18n.t("settings.invisible_label")}</span>
+                    </label>
+                    <button type="submit" class="btn btn--ghost btn--small">{i18n.t("settings.save")}</button>
+                </form>
+            </section>
+            <section class="panel" aria-labelledby="password-title">
+                <h2 id="password-title">{i18n.t("settings.password_title")}</h2>
+                <form method="post" action="/api/account/password" class="form">
+                    <label class="field">
+                        <span class="field__label">{i18n.t("settings.old_password")}</span>
+                        <input type="password" name="old_password" autocomplete="current-password" required/>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("reset.new_password")}</span>
+                        <input type="password" name="password" autocomplete="new-password" required minlength="8"/>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("reset.repeat_password")}</span>
+                        <input type="password" name="password_repeat" autocomplete="new-password" required minlength="8"/>
+                    </label>
+                    <button type="submit" class="btn btn--primary">{i18n.t("reset.do_submit")}</button>
+                </form>
+            </section>
+        </div>
+    })
+}
