@@ -392,3 +392,44 @@ async fn the_activation_reminder_follows_the_spec() {
     let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
     assert!(html.contains(r#"name="invisible" value="1" checked"#), "invisible mode is on");
 }
+
+#[tokio::test]
+async fn email_change_over_http_and_language_is_remembered_for_members() {
+    let app = start().await;
+    let origin = app.origin();
+    let signup = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
+    let cookie = format!("auth.session={}", cookie_value(&signup, "auth.session").unwrap());
+    let res = app.post_form("/api/account/email", "email=geen", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/profile?error=validation.new_email_invalid");
+    let (_, _, html) = app.get("/profile?error=validation.new_email_invalid", &[("cookie", &cookie)]).await;
+    assert!(html.contains("Nieuw e-mailadres invalide."));
+    let res = app.post_form("/api/account/email", "email=anna2%40example.nl", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/profile?saved=email");
+    let mails: Vec<String> = std::fs::read_dir(app._dir.path().join("mail"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "="))
+        .collect();
+    let mail = mails.iter().find(|m| m.contains("/api/mail-change?token=")).unwrap();
+    let start = mail.find("/api/mail-change?token=").unwrap();
+    let link = &mail[start..start + "/api/mail-change?token=".len() + 64];
+    let (_, headers, _) = app.get(link, &[]).await;
+    assert_eq!(headers["location"], "/mail-change/do?done=1");
+    let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"data-testid="member-email">anna2@example.nl<"#));
+
+    // A member's language choice is stored with the account, too.
+    let res = app.post_form("/api/language", "lang=de&return_to=%2F", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::SEE_OTHER);
+    let res = app.post_form("/api/account/resend-activation", "return_to=%2F", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/?activation=sent");
+    let mut newest: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(app._dir.path().join("mail"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.metadata().unwrap().modified().unwrap(), std::fs::read_to_string(e.path()).unwrap())
+        })
+        .collect();
+    newest.sort();
+    let last = &newest.last().unwrap().1;
+    assert!(last.contains("Hallo Anna"), "the resent mail is in German now");
+}

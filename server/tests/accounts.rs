@@ -246,3 +246,22 @@ on_both_databases!(settings_change_password_invisible_and_resend, |db: Db| async
     c.accounts.resend_activation(&c.site, id, "http://x").await.expect("confirmed members get no mail and no error");
     assert_eq!(mails(&c.mail_dir).len(), 3);
 });
+
+on_both_databases!(email_change_needs_the_link_sent_to_the_new_address, |db: Db| async move {
+    let c = ctx(db).await;
+    let (id, _) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    c.accounts.signup(request(&c.site, form("bob@example.nl"))).await.unwrap();
+    assert_eq!(c.accounts.request_email_change(&c.site, id, "geen-adres", "http://x").await.unwrap_err().key(), "validation.new_email_invalid");
+    assert_eq!(c.accounts.request_email_change(&c.site, id, "Bob@example.nl", "http://x").await.unwrap_err().key(), "validation.email_taken");
+    c.accounts.request_email_change(&c.site, id, "anna.nieuw@example.nl", "http://x").await.unwrap();
+    let sent = mails(&c.mail_dir);
+    let change_mails: Vec<&String> = sent.iter().filter(|m| m.contains("mail-change")).collect();
+    assert_eq!(change_mails.len(), 1);
+    assert!(change_mails[0].contains("To: anna.nieuw@example.nl"), "the link goes to the new address");
+    assert_eq!(c.accounts.member(id).await.unwrap().unwrap().email, "anna@example.nl", "nothing changes before the link is opened");
+    let token = link_token(&c.mail_dir, "/api/mail-change?token=");
+    c.accounts.confirm_email_change(&token).await.unwrap();
+    assert_eq!(c.accounts.member(id).await.unwrap().unwrap().email, "anna.nieuw@example.nl");
+    assert!(c.accounts.login(c.site.id, "anna.nieuw@example.nl", "rode kater op het dak", None).await.is_ok());
+    assert_eq!(c.accounts.confirm_email_change(&token).await.unwrap_err().key(), "error.link_expired");
+});

@@ -23,6 +23,8 @@ pub const SESSION_TTL_SECS: i64 = AUTH_COOKIE_DAYS * 24 * 3600;
 /// Password-reset links work for two hours; at most three are sent per account per day.
 pub const RESET_TTL_SECS: i64 = 2 * 3600;
 pub const RESETS_PER_DAY: i64 = 3;
+/// Email-change links work for a day.
+pub const MAIL_CHANGE_TTL_SECS: i64 = 24 * 3600;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AccountError {
@@ -355,6 +357,64 @@ impl Accounts {
         insert_session(&mut tx, user_id, &session, now).await?;
         tx.commit().await?;
         Ok(session)
+    }
+
+    /// Remembers the member's language (for mails and the next login on another device).
+    pub async fn set_language(&self, user_id: i64, locale: Locale) -> Result<(), AppError> {
+        sqlx::query("UPDATE users SET language = $1 WHERE id = $2").bind(locale.code()).bind(user_id).execute(self.db.pool()).await?;
+        Ok(())
+    }
+
+    /// Starts an email change: the link goes to the new address and must be opened there.
+    pub async fn request_email_change(&self, site: &SiteSettings, user_id: i64, new_email: &str, base_url: &str) -> Result<(), AccountError> {
+        let invalid = || AccountError::Invalid(vec![FieldError { field: domain::account::Field::Email, key: "validation.new_email_invalid".into(), args: vec![] }]);
+        let email = domain::account::validate_email(new_email).map_err(|_| invalid())?;
+        let member = self.member(user_id).await?.ok_or(AccountError::LoginFailed)?;
+        if member.email == email {
+            return Err(invalid());
+        }
+        let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2").bind(site.id).bind(&email).fetch_optional(self.db.pool()).await?;
+        if taken.is_some() {
+            return Err(AccountError::EmailTaken);
+        }
+        let now = self.clock.now();
+        let token = tokens::new_token();
+        sqlx::query("INSERT INTO account_tokens (token_hash, user_id, kind, payload, created_at, expires_at) VALUES ($1, $2, 'mail_change', $3, $4, $5)")
+            .bind(tokens::hash(&token))
+            .bind(user_id)
+            .bind(&email)
+            .bind(now)
+            .bind(now + MAIL_CHANGE_TTL_SECS)
+            .execute(self.db.pool())
+            .await?;
+        let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
+        let link = format!("{}/api/mail-change?token={token}", base_url.trim_end_matches('/'));
+        self.send_link_mail(site, locale, &email, &member.name, "mail.change", "mail.reset.footer", &link).await?;
+        Ok(())
+    }
+
+    /// Completes an email change from the link in the mail (single use, expires).
+    pub async fn confirm_email_change(&self, token: &str) -> Result<i64, AccountError> {
+        if !tokens::is_well_formed(token) {
+            return Err(AccountError::LinkInvalid);
+        }
+        let now = self.clock.now();
+        let row = sqlx::query(
+            "UPDATE account_tokens SET used_at = $1 WHERE token_hash = $2 AND kind = 'mail_change' AND used_at IS NULL AND expires_at > $1 RETURNING user_id, payload",
+        )
+        .bind(now)
+        .bind(tokens::hash(token))
+        .fetch_optional(self.db.pool())
+        .await?
+        .ok_or(AccountError::LinkInvalid)?;
+        let user_id: i64 = row.try_get("user_id")?;
+        let email: String = row.try_get("payload")?;
+        match sqlx::query("UPDATE users SET email = $1 WHERE id = $2").bind(&email).bind(user_id).execute(self.db.pool()).await {
+            Ok(_) => Ok(user_id),
+            // Someone took the address between request and confirmation.
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(AccountError::EmailTaken),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Invisible members do not appear to others (search, likes, visitors).

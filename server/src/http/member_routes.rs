@@ -23,6 +23,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/account/password", post(change_password))
         .route("/api/account/invisible", post(set_invisible))
         .route("/api/account/resend-activation", post(resend_activation))
+        .route("/api/account/email", post(change_email))
 }
 
 /// The answer to a member-only call without a session.
@@ -72,6 +73,20 @@ async fn set_invisible(State(state): State<AppState>, headers: HeaderMap, Extens
             error.public();
             Redirect::to("/profile?error=error.generic").into_response()
         }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct EmailFields {
+    email: String,
+}
+
+async fn change_email(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(f): Form<EmailFields>) -> Response {
+    let Some(m) = member(&current) else { return authentication_required(&headers, "/profile") };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/profile?error=error.generic").into_response() };
+    match state.accounts.request_email_change(&site.settings, m.id, &f.email, &state.base_url(&site)).await {
+        Ok(()) => Redirect::to("/profile?saved=email").into_response(),
+        Err(error) => Redirect::to(&format!("/profile?error={}", error.key())).into_response(),
     }
 }
 

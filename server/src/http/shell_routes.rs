@@ -25,8 +25,15 @@ pub struct LanguageForm {
 }
 
 /// Stores the chosen language in the `i18n_redirected` cookie for a year.
-async fn set_language(State(state): State<AppState>, Form(form): Form<LanguageForm>) -> Result<Response, AppError> {
+async fn set_language(
+    State(state): State<AppState>,
+    current: Option<axum::Extension<crate::http::CurrentMember>>,
+    Form(form): Form<LanguageForm>,
+) -> Result<Response, AppError> {
     let locale = Locale::parse(&form.lang).filter(|l| l.code() == form.lang).ok_or(AppError::Invalid("unsupported_language"))?;
+    if let Some(member) = current.and_then(|c| c.0 .0.clone()) {
+        state.accounts.set_language(member.id, locale).await?;
+    }
     let cookie = cookies::set(LANGUAGE_COOKIE, locale.code(), LANGUAGE_COOKIE_DAYS, state.config.secure_cookies);
     Ok(([(SET_COOKIE, cookie)], Redirect::to(&visitor::safe_return_path(form.return_to.as_deref()))).into_response())
 }

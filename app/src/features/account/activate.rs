@@ -20,6 +20,35 @@ pub fn ActivateDonePage() -> impl IntoView {
     }
 }
 
+/// `/mail-change/do`: where the email-change link lands.
+#[component]
+pub fn MailChangePage() -> impl IntoView {
+    let i18n = use_i18n();
+    let done = leptos_router::hooks::use_query_map().get_untracked().get("done").is_some();
+    if !done {
+        return view! {
+            <Title text=i18n.t("settings.email_title")/>
+            <section class="result-page">
+                <span class="result-page__icon result-page__icon--error" aria-hidden="true">"!"</span>
+                <h1>{i18n.t("settings.email_title")}</h1>
+                <crate::features::account::FormError/>
+                <a class="btn btn--primary" href="/profile">{i18n.t("account.my_profile")}</a>
+            </section>
+        }
+        .into_any();
+    }
+    view! {
+        <Title text=i18n.t("title.mail_change")/>
+        <section class="result-page">
+            <span class="result-page__icon result-page__icon--ok"><CheckIcon/></span>
+            <h1>{i18n.t("title.mail_change")}</h1>
+            <p>{i18n.t("mailchange.done_body")}</p>
+            <a class="btn btn--primary" href="/profile">{i18n.t("account.my_profile")}</a>
+        </section>
+    }
+    .into_any()
+}
+
 #[component]
 pub fn ActivateErrorPage() -> impl IntoView {
     let i18n = use_i18n();

@@ -20,6 +20,7 @@ pub fn ProfilePage() -> impl IntoView {
     };
     let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
         "password" => i18n.t("settings.password_saved"),
+        "email" => i18n.t("settings.email_sent"),
         _ => i18n.t("settings.saved"),
     });
     Some(view! {
@@ -45,6 +46,16 @@ pub fn ProfilePage() -> impl IntoView {
                         <span>{i18n.t("settings.invisible_label")}</span>
                     </label>
                     <button type="submit" class="btn btn--ghost btn--small">{i18n.t("settings.save")}</button>
+                </form>
+            </section>
+            <section class="panel" aria-labelledby="email-title">
+                <h2 id="email-title">{i18n.t("settings.email_title")}</h2>
+                <form method="post" action="/api/account/email" class="form">
+                    <label class="field">
+                        <span class="field__label">{i18n.t("settings.new_email")}</span>
+                        <input type="email" name="email" autocomplete="email" inputmode="email" required/>
+                    </label>
+                    <button type="submit" class="btn btn--ghost">{i18n.t("settings.save")}</button>
                 </form>
             </section>
             <section class="panel" aria-labelledby="password-title">
