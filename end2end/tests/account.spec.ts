@@ -52,7 +52,7 @@ test('a visitor signs up, confirms the email, logs out and logs in again', async
   // Settings: invisible mode sticks.
   await page.goto('/profile');
   await page.getByLabel('Onzichtbaar zijn').check();
-  await page.getByRole('button', { name: 'Opslaan', exact: true }).click();
+  await page.locator('form[action="/api/account/invisible"]').getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('saved')).toHaveText('Je instellingen zijn opgeslagen.');
   await expect(page.getByLabel('Onzichtbaar zijn')).toBeChecked();
 
