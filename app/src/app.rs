@@ -7,7 +7,7 @@ use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{path, StaticSegment};
 
 use crate::context::PageCtx;
-use crate::features::account::activate::{ActivateDonePage, ActivateErrorPage, MailChangePage};
+use crate::features::account::activate::{AccountDeletedPage, ActivateDonePage, ActivateErrorPage, MailChangePage};
 use crate::features::account::login::LoginPage;
 use crate::features::account::profile::ProfilePage;
 use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
@@ -67,6 +67,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/activate/done") view=ActivateDonePage/>
                     <Route path=path!("/activate/error") view=ActivateErrorPage/>
                     <Route path=path!("/mail-change/do") view=MailChangePage/>
+                    <Route path=path!("/account-deleted") view=AccountDeletedPage/>
                     <Route path=path!("/complaints") view=|| view! { <InfoPage kind=InfoPageKind::Complaints/> }/>
                     <Route path=path!("/pages/terms") view=|| view! { <InfoPage kind=InfoPageKind::Terms/> }/>
                     <Route path=path!("/pages/privacy") view=|| view! { <InfoPage kind=InfoPageKind::Privacy/> }/>

@@ -48,9 +48,9 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    const NAMESPACES: [&str; 21] = [
+    const NAMESPACES: [&str; 22] = [
         "nav", "account", "footer", "entry", "home", "title", "lang", "pricing", "payment", "error", "validation", "date", "pages", "site", "mail",
-        "auth", "reset", "settings", "reminder", "activate", "mailchange",
+        "auth", "reset", "settings", "reminder", "activate", "mailchange", "deleted",
     ];
 
     fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -163,6 +163,7 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let refresh = config.site_cache_refresh;
     let state = AppState::start(config).await?;
     let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
+    let _purge = state.accounts.spawn_purge();
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;
     let local = listener.local_addr().map_err(|e| AppError::Internal(e.to_string()))?;
     let listener = no_delay(listener);

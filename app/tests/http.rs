@@ -316,7 +316,7 @@ async fn activation_link_lands_on_done_then_error() {
 async fn login_attempts_per_address_are_rate_limited() {
     let app = start().await;
     let origin = app.origin();
-    for i in 0..10 {
+    for i in 0..20 {
         let res = app.post_form("/api/login", &format!("email=user{i}%40example.nl&password=x"), &[("origin", &origin)]).await;
         assert_eq!(res.headers()["location"], "/login?error=error.login_failed");
     }
@@ -432,4 +432,32 @@ async fn email_change_over_http_and_language_is_remembered_for_members() {
     newest.sort();
     let last = &newest.last().unwrap().1;
     assert!(last.contains("Hallo Anna"), "the resent mail is in German now");
+}
+
+#[tokio::test]
+async fn delete_and_reactivate_over_http() {
+    let app = start().await;
+    let origin = app.origin();
+    let signup = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
+    let cookie = format!("auth.session={}", cookie_value(&signup, "auth.session").unwrap());
+    let res = app.post_form("/api/account/delete", "password=fout&reason=&confirm=1", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/profile?error=validation.old_password_wrong");
+    let (_, _, html) = app.get("/profile?error=validation.old_password_wrong", &[("cookie", &cookie)]).await;
+    assert!(html.contains("Controleer je oude wachtwoord."));
+    let res = app.post_form("/api/account/delete", "password=rode+kater+op+het+dak&reason=te+druk&confirm=1", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/account-deleted");
+    assert!(res.headers()["set-cookie"].to_str().unwrap().starts_with("auth.session=; Path=/; Max-Age=0"));
+    let res = app.post_form("/api/login", "email=anna%40example.nl&password=rode+kater+op+het+dak", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/login?error=error.account_not_deleted_yet");
+    let mails: Vec<String> = std::fs::read_dir(app._dir.path().join("mail"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "="))
+        .collect();
+    let mail = mails.iter().find(|m| m.contains("/api/reactivate?token=")).unwrap();
+    let start = mail.find("/api/reactivate?token=").unwrap();
+    let link = &mail[start..start + "/api/reactivate?token=".len() + 64];
+    let (_, headers, _) = app.get(link, &[]).await;
+    assert_eq!(headers["location"], "/account-deleted?reactivated=1");
+    let res = app.post_form("/api/login", "email=anna%40example.nl&password=rode+kater+op+het+dak", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/");
 }

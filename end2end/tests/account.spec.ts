@@ -119,3 +119,35 @@ test('a member who forgot the password gets a link and chooses a new one', async
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId('credits')).toBeVisible();
 });
+
+test('a member deletes the account and brings it back with the mailed link', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  const email = `weg-${testInfo.project.name}@example.nl`;
+  await page.goto('/signup');
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Profielnaam').fill('Cas');
+  await page.getByLabel('Wachtwoord').fill('tot ziens en bedankt');
+  await page.getByLabel('Geboortedatum').fill('1979-12-24');
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page.getByTestId('credits')).toBeVisible();
+
+  await page.goto('/profile');
+  const form = page.locator('form[action="/api/account/delete"]');
+  await form.getByLabel('Wachtwoord').fill('tot ziens en bedankt');
+  await form.getByLabel('Ik begrijp het, verwijder mijn account').check();
+  await form.getByRole('button', { name: 'Account verwijderen' }).click();
+  await expect(page).toHaveURL(/\/account-deleted$/);
+  await expect(page.getByRole('link', { name: 'Inloggen' })).toBeVisible();
+
+  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
+  const mail = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .find((m) => m.includes(`To: ${email}`) && m.includes('/api/reactivate?token='))!;
+  await page.goto(mail.match(/\/api\/reactivate\?token=[0-9a-f]{64}/)![0]);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welkom terug! Je account is hersteld. Log in om verder te gaan.');
+  await page.goto('/login');
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Wachtwoord').fill('tot ziens en bedankt');
+  await page.getByRole('button', { name: 'Inloggen' }).click();
+  await expect(page.getByTestId('credits')).toBeVisible();
+});

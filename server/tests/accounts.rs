@@ -265,3 +265,37 @@ on_both_databases!(email_change_needs_the_link_sent_to_the_new_address, |db: Db|
     assert!(c.accounts.login(c.site.id, "anna.nieuw@example.nl", "rode kater op het dak", None).await.is_ok());
     assert_eq!(c.accounts.confirm_email_change(&token).await.unwrap_err().key(), "error.link_expired");
 });
+
+on_both_databases!(delete_reactivate_and_purge_after_fourteen_days, |db: Db| async move {
+    let c = ctx(db.clone()).await;
+    let (id, session) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    assert_eq!(c.accounts.delete_account(&c.site, id, "fout", "", "http://x").await.unwrap_err().key(), "validation.old_password_wrong");
+    c.accounts.delete_account(&c.site, id, "rode kater op het dak", "te druk", "http://x").await.unwrap();
+    assert!(c.accounts.member_for_session(&session).await.unwrap().is_none(), "logged out everywhere");
+    assert_eq!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.unwrap_err().key(), "error.account_not_deleted_yet");
+    assert_eq!(c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap_err().key(), "error.account_not_deleted_yet");
+
+    // Within 14 days the mailed link restores the account.
+    let token = link_token(&c.mail_dir, "/api/reactivate?token=");
+    c.clock.advance(13 * 24 * 3600);
+    c.accounts.reactivate(&token).await.unwrap();
+    assert_eq!(c.accounts.member(id).await.unwrap().unwrap().status, "active");
+    assert!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.is_ok());
+
+    // Deleted again and left alone: after 14 days the personal data goes, the ledger stays.
+    c.accounts.delete_account(&c.site, id, "rode kater op het dak", "", "http://x").await.unwrap();
+    let token = link_token(&c.mail_dir, "/api/reactivate?token=");
+    c.clock.advance(13 * 24 * 3600);
+    assert_eq!(c.accounts.purge_deleted().await.unwrap(), 0, "not yet");
+    c.clock.advance(24 * 3600 + 1);
+    assert!(c.accounts.reactivate(&token).await.is_err(), "too late to come back");
+    assert_eq!(c.accounts.purge_deleted().await.unwrap(), 1);
+    let m = c.accounts.member(id).await.unwrap().unwrap();
+    assert_eq!(m.email, format!("purged-{id}@invalid"));
+    assert_eq!(m.name, "-");
+    let (credits, ledger) = c.accounts.ledger_balance(id).await.unwrap();
+    assert_eq!(credits, ledger, "bookkeeping survives");
+    assert_eq!(c.accounts.purge_deleted().await.unwrap(), 0, "purging twice does nothing");
+    // The address is free again.
+    c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+});

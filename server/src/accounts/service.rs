@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use domain::account::{may_sign_up, validate_signup, FieldError, LockoutPolicy, SignupForm, Tracking, Ymd};
-use domain::constants::AUTH_COOKIE_DAYS;
+use domain::constants::{AUTH_COOKIE_DAYS, REACTIVATION_DAYS};
 use domain::site::SiteSettings;
 use domain::Locale;
 use sqlx::any::AnyRow;
@@ -46,6 +46,8 @@ pub enum AccountError {
     TooManyResets,
     #[error("too many mails")]
     TooManyMails,
+    #[error("account not yet definitively deleted")]
+    NotYetDeleted,
     #[error(transparent)]
     Internal(#[from] AppError),
 }
@@ -69,6 +71,7 @@ impl AccountError {
             AccountError::EmailNotFound => "error.email_not_found",
             AccountError::TooManyResets => "error.too_many_resets",
             AccountError::TooManyMails => "error.too_many_mails",
+            AccountError::NotYetDeleted => "error.account_not_deleted_yet",
             AccountError::Internal(e) => {
                 e.public();
                 "error.generic"
@@ -153,13 +156,15 @@ impl Accounts {
         let hash = passwords::hash(valid.password.clone()).await?;
 
         let mut tx = self.db.pool().begin().await?;
-        let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2")
+        let taken: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE site_id = $1 AND email = $2")
             .bind(site.id)
             .bind(&valid.email)
             .fetch_optional(&mut *tx)
             .await?;
-        if taken.is_some() {
-            return Err(AccountError::EmailTaken);
+        match taken {
+            Some((status,)) if status == "deleted" => return Err(AccountError::NotYetDeleted),
+            Some(_) => return Err(AccountError::EmailTaken),
+            None => {}
         }
         let t = &request.tracking;
         let inserted: Result<(i64,), sqlx::Error> = sqlx::query_as(
@@ -417,6 +422,95 @@ impl Accounts {
         }
     }
 
+    /// Deletes an account after checking the password. The member can undo it for
+    /// [`REACTIVATION_DAYS`] days with the link mailed to them; then [`Accounts::purge_deleted`]
+    /// removes the personal data for good.
+    pub async fn delete_account(&self, site: &SiteSettings, user_id: i64, password: &str, reason: &str, base_url: &str) -> Result<(), AccountError> {
+        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'").bind(user_id).fetch_optional(self.db.pool()).await?.ok_or(AccountError::LoginFailed)?;
+        if !passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await? {
+            return Err(AccountError::Invalid(vec![FieldError { field: domain::account::Field::Password, key: "validation.old_password_wrong".into(), args: vec![] }]));
+        }
+        let member = self.member(user_id).await?.ok_or(AccountError::LoginFailed)?;
+        let now = self.clock.now();
+        let reason: String = reason.trim().chars().take(500).collect();
+        let token = tokens::new_token();
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query("UPDATE users SET status = 'deleted', deleted_at = $1, delete_reason = $2 WHERE id = $3")
+            .bind(now)
+            .bind((!reason.is_empty()).then_some(reason))
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+        insert_token(&mut tx, user_id, "reactivation", &token, now, REACTIVATION_DAYS * 24 * 3600).await?;
+        tx.commit().await?;
+        let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
+        let link = format!("{}/api/reactivate?token={token}", base_url.trim_end_matches('/'));
+        self.send_link_mail(site, locale, &member.email, &member.name, "mail.deleted", "mail.reset.footer", &link).await?;
+        Ok(())
+    }
+
+    /// Undoes a deletion within the period. Opening the mailed link also proves the address.
+    pub async fn reactivate(&self, token: &str) -> Result<i64, AccountError> {
+        let user_id = self.consume_token(token, "reactivation").await?;
+        let cutoff = self.clock.now() - REACTIVATION_DAYS * 24 * 3600;
+        let done = sqlx::query("UPDATE users SET status = 'active', deleted_at = NULL, delete_reason = NULL WHERE id = $1 AND status = 'deleted' AND deleted_at > $2")
+            .bind(user_id)
+            .bind(cutoff)
+            .execute(self.db.pool())
+            .await?;
+        if done.rows_affected() == 1 {
+            Ok(user_id)
+        } else {
+            Err(AccountError::LinkInvalid)
+        }
+    }
+
+    /// Removes the personal data of accounts deleted longer than the reactivation period ago.
+    /// The ledger stays (bookkeeping), tied to an anonymous row. Returns how many were purged.
+    pub async fn purge_deleted(&self) -> Result<u64, AppError> {
+        let cutoff = self.clock.now() - REACTIVATION_DAYS * 24 * 3600;
+        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE status = 'deleted' AND deleted_at <= $1 AND email NOT LIKE 'purged-%'")
+            .bind(cutoff)
+            .fetch_all(self.db.pool())
+            .await?;
+        for (id,) in &ids {
+            let mut tx = self.db.pool().begin().await?;
+            sqlx::query(
+                "UPDATE users SET email = $1, password_hash = '', delete_reason = NULL, tracking_network = NULL, tracking_ref = NULL, \
+                 tracking_sub1 = NULL, tracking_sub2 = NULL, tracking_sub3 = NULL WHERE id = $2",
+            )
+            .bind(format!("purged-{id}@invalid"))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("UPDATE profiles SET name = '-', date_of_birth = '1900-01-01', signup_message = NULL, gender = NULL, sexuality = NULL, country = NULL, region = NULL, city = NULL WHERE user_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            tx.commit().await?;
+        }
+        Ok(ids.len() as u64)
+    }
+
+    /// Runs [`Accounts::purge_deleted`] every hour in the background.
+    pub fn spawn_purge(&self) -> tokio::task::JoinHandle<()> {
+        let accounts = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+            loop {
+                tick.tick().await;
+                match accounts.purge_deleted().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(purged = n, "removed the personal data of deleted accounts"),
+                    Err(error) => tracing::error!(%error, "purging deleted accounts failed"),
+                }
+            }
+        })
+    }
+
     /// Invisible members do not appear to others (search, likes, visitors).
     pub async fn set_invisible(&self, user_id: i64, invisible: bool) -> Result<(), AppError> {
         sqlx::query("UPDATE users SET invisible = $1 WHERE id = $2").bind(invisible).bind(user_id).execute(self.db.pool()).await?;
@@ -475,7 +569,10 @@ impl Accounts {
         }
         let status: String = row.try_get("status")?;
         let ok = passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await?;
-        if !ok || status == "blocked" || status == "deleted" {
+        if ok && status == "deleted" {
+            return Err(AccountError::NotYetDeleted);
+        }
+        if !ok || status == "blocked" {
             let failures: i64 = row.try_get("failed_logins")?;
             let (failures, lock) = self.lockout.after_failure(u32::try_from(failures).unwrap_or(u32::MAX), now);
             sqlx::query("UPDATE users SET failed_logins = $1, locked_until = $2 WHERE id = $3")

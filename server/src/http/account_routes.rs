@@ -22,6 +22,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/logout", post(logout))
         .route("/api/activate", get(activate))
         .route("/api/mail-change", get(confirm_mail_change))
+        .route("/api/reactivate", get(reactivate))
         .route("/api/reset-password", post(request_reset))
         .route("/api/reset-password/do", post(do_reset))
 }
@@ -131,6 +132,13 @@ async fn do_reset(State(state): State<AppState>, Form(f): Form<ResetFields>) -> 
             let token = if crate::accounts::tokens::is_well_formed(&f.token) { f.token.as_str() } else { "" };
             Redirect::to(&format!("/reset-password/do?token={token}&error={}", error.key())).into_response()
         }
+    }
+}
+
+async fn reactivate(State(state): State<AppState>, Query(q): Query<ActivateQuery>) -> Response {
+    match state.accounts.reactivate(&q.token).await {
+        Ok(_) => Redirect::to("/account-deleted?reactivated=1").into_response(),
+        Err(error) => Redirect::to(&format!("/account-deleted?error={}", error.key())).into_response(),
     }
 }
 

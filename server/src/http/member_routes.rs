@@ -24,6 +24,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/account/invisible", post(set_invisible))
         .route("/api/account/resend-activation", post(resend_activation))
         .route("/api/account/email", post(change_email))
+        .route("/api/account/delete", post(delete_account))
 }
 
 /// The answer to a member-only call without a session.
@@ -86,6 +87,28 @@ async fn change_email(State(state): State<AppState>, headers: HeaderMap, Extensi
     let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/profile?error=error.generic").into_response() };
     match state.accounts.request_email_change(&site.settings, m.id, &f.email, &state.base_url(&site)).await {
         Ok(()) => Redirect::to("/profile?saved=email").into_response(),
+        Err(error) => Redirect::to(&format!("/profile?error={}", error.key())).into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct DeleteFields {
+    password: String,
+    #[serde(default)]
+    reason: String,
+}
+
+async fn delete_account(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(f): Form<DeleteFields>) -> Response {
+    let Some(m) = member(&current) else { return authentication_required(&headers, "/profile") };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/profile?error=error.generic").into_response() };
+    match state.accounts.delete_account(&site.settings, m.id, &f.password, &f.reason, &state.base_url(&site)).await {
+        Ok(()) => {
+            let mut clear = format!("{AUTH_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax; HttpOnly");
+            if state.config.secure_cookies {
+                clear.push_str("; Secure");
+            }
+            ([(SET_COOKIE, clear)], Redirect::to("/account-deleted")).into_response()
+        }
         Err(error) => Redirect::to(&format!("/profile?error={}", error.key())).into_response(),
     }
 }

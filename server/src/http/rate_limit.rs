@@ -14,7 +14,7 @@ use crate::state::AppState;
 
 /// (path, requests allowed per window, window in seconds, where to send a refused form)
 const LIMITS: [(&str, u32, i64, &str); 3] =
-    [("/api/login", 10, 60, "/login"), ("/api/signup", 5, 600, "/signup"), ("/api/reset-password", 5, 600, "/reset-password")];
+    [("/api/login", 20, 60, "/login"), ("/api/signup", 10, 600, "/signup"), ("/api/reset-password", 5, 600, "/reset-password")];
 
 #[derive(Clone, Debug, Default)]
 pub struct RateLimiter {

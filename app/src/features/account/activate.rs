@@ -20,6 +20,41 @@ pub fn ActivateDonePage() -> impl IntoView {
     }
 }
 
+/// `/account-deleted`: after deleting, and where the reactivation link lands.
+#[component]
+pub fn AccountDeletedPage() -> impl IntoView {
+    let i18n = use_i18n();
+    let query = leptos_router::hooks::use_query_map().get_untracked();
+    let reactivated = query.get("reactivated").is_some();
+    let failed = query.get("error").is_some();
+    view! {
+        <Title text=i18n.t("title.account_deleted")/>
+        <section class="result-page">
+            {if reactivated {
+                view! {
+                    <span class="result-page__icon result-page__icon--ok"><CheckIcon/></span>
+                    <h1>{i18n.t("deleted.reactivated")}</h1>
+                    <a class="btn btn--primary" href="/login">{i18n.t("nav.login")}</a>
+                }
+                .into_any()
+            } else if failed {
+                view! {
+                    <h1>{i18n.t("title.account_deleted")}</h1>
+                    <crate::features::account::FormError/>
+                }
+                .into_any()
+            } else {
+                view! {
+                    <h1>{i18n.t("title.account_deleted")}</h1>
+                    <p>{i18n.t("deleted.body")}</p>
+                    <a class="btn btn--primary" href="/">{i18n.t("activate.continue")}</a>
+                }
+                .into_any()
+            }}
+        </section>
+    }
+}
+
 /// `/mail-change/do`: where the email-change link lands.
 #[component]
 pub fn MailChangePage() -> impl IntoView {

@@ -76,6 +76,25 @@ pub fn ProfilePage() -> impl IntoView {
                     <button type="submit" class="btn btn--primary">{i18n.t("reset.do_submit")}</button>
                 </form>
             </section>
+            <section class="panel panel--danger" aria-labelledby="delete-title">
+                <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
+                <p class="muted">{i18n.t("settings.delete_body")}</p>
+                <form method="post" action="/api/account/delete" class="form">
+                    <label class="field">
+                        <span class="field__label">{i18n.t("settings.delete_reason")}</span>
+                        <textarea name="reason" rows="2" maxlength="500"></textarea>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("auth.password")}</span>
+                        <input type="password" name="password" autocomplete="current-password" required/>
+                    </label>
+                    <label class="switch">
+                        <input type="checkbox" name="confirm" value="1" required/>
+                        <span>{i18n.t("settings.delete_confirm")}</span>
+                    </label>
+                    <button type="submit" class="btn btn--danger">{i18n.t("settings.delete_submit")}</button>
+                </form>
+            </section>
         </div>
     })
 }
