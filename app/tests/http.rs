@@ -217,6 +217,22 @@ fn cookie_value(res: &reqwest::Response, name: &str) -> Option<String> {
         .map(|c| c[name.len() + 1..].split(';').next().unwrap_or("").to_string())
 }
 
+/// The newest link starting with `path` in the mail outbox (quoted-printable undone).
+fn mail_link(app: &TestApp, path: &str) -> String {
+    let mut mails: Vec<(std::time::SystemTime, String)> = std::fs::read_dir(app._dir.path().join("mail"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let text = std::fs::read_to_string(e.path()).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "=");
+            (e.metadata().unwrap().modified().unwrap(), text)
+        })
+        .collect();
+    mails.sort();
+    let mail = mails.iter().rev().map(|(_, m)| m).find(|m| m.contains(path)).unwrap_or_else(|| panic!("no mail with {path}"));
+    let start = mail.find(path).unwrap();
+    mail[start..start + path.len() + 64].to_string()
+}
+
 const SIGNUP: &str = "email=anna%40example.nl&name=Anna&password=rode+kater+op+het+dak&date_of_birth=1990-05-17&signup_message=&network=adnet&sub1=x";
 
 #[tokio::test]
@@ -298,10 +314,8 @@ async fn activation_link_lands_on_done_then_error() {
     let app = start().await;
     let origin = app.origin();
     app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
-    let mail_path = std::fs::read_dir(app._dir.path().join("mail")).unwrap().next().unwrap().unwrap().path();
-    let mail = std::fs::read_to_string(mail_path).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "=");
-    let start = mail.find("/api/activate?token=").unwrap();
-    let link = &mail[start..start + "/api/activate?token=".len() + 64];
+    let link = mail_link(&app, "/api/activate?token=");
+    let link = link.as_str();
     let (status, headers, _) = app.get(link, &[]).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
     assert_eq!(headers["location"], "/activate/done");
@@ -338,11 +352,8 @@ async fn password_reset_over_http() {
     let res = app.post_form("/api/reset-password", "email=anna%40example.nl", &[("origin", &origin)]).await;
     assert_eq!(res.headers()["location"], "/reset-password?sent=1");
 
-    let mut newest = std::fs::read_dir(app._dir.path().join("mail")).unwrap().map(|e| e.unwrap().path()).collect::<Vec<_>>();
-    newest.sort();
-    let mail = newest.iter().map(|p| std::fs::read_to_string(p).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "=")).find(|m| m.contains("/reset-password/do?token=")).unwrap();
-    let start = mail.find("/reset-password/do?token=").unwrap() + "/reset-password/do?token=".len();
-    let token = &mail[start..start + 64];
+    let link = mail_link(&app, "/reset-password/do?token=");
+    let token = &link["/reset-password/do?token=".len()..];
     let (status, _, html) = app.get(&format!("/reset-password/do?token={token}"), &[]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains(&format!(r#"name="token" value="{token}""#)));
@@ -405,14 +416,8 @@ async fn email_change_over_http_and_language_is_remembered_for_members() {
     assert!(html.contains("Nieuw e-mailadres invalide."));
     let res = app.post_form("/api/account/email", "email=anna2%40example.nl", &[("origin", &origin), ("cookie", &cookie)]).await;
     assert_eq!(res.headers()["location"], "/profile?saved=email");
-    let mails: Vec<String> = std::fs::read_dir(app._dir.path().join("mail"))
-        .unwrap()
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "="))
-        .collect();
-    let mail = mails.iter().find(|m| m.contains("/api/mail-change?token=")).unwrap();
-    let start = mail.find("/api/mail-change?token=").unwrap();
-    let link = &mail[start..start + "/api/mail-change?token=".len() + 64];
-    let (_, headers, _) = app.get(link, &[]).await;
+    let link = mail_link(&app, "/api/mail-change?token=");
+    let (_, headers, _) = app.get(&link, &[]).await;
     assert_eq!(headers["location"], "/mail-change/do?done=1");
     let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
     assert!(html.contains(r#"data-testid="member-email">anna2@example.nl<"#));
@@ -449,14 +454,8 @@ async fn delete_and_reactivate_over_http() {
     assert!(res.headers()["set-cookie"].to_str().unwrap().starts_with("auth.session=; Path=/; Max-Age=0"));
     let res = app.post_form("/api/login", "email=anna%40example.nl&password=rode+kater+op+het+dak", &[("origin", &origin)]).await;
     assert_eq!(res.headers()["location"], "/login?error=error.account_not_deleted_yet");
-    let mails: Vec<String> = std::fs::read_dir(app._dir.path().join("mail"))
-        .unwrap()
-        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap().replace("=\r\n", "").replace("=\n", "").replace("=3D", "="))
-        .collect();
-    let mail = mails.iter().find(|m| m.contains("/api/reactivate?token=")).unwrap();
-    let start = mail.find("/api/reactivate?token=").unwrap();
-    let link = &mail[start..start + "/api/reactivate?token=".len() + 64];
-    let (_, headers, _) = app.get(link, &[]).await;
+    let link = mail_link(&app, "/api/reactivate?token=");
+    let (_, headers, _) = app.get(&link, &[]).await;
     assert_eq!(headers["location"], "/account-deleted?reactivated=1");
     let res = app.post_form("/api/login", "email=anna%40example.nl&password=rode+kater+op+het+dak", &[("origin", &origin)]).await;
     assert_eq!(res.headers()["location"], "/");

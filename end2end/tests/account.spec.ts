@@ -1,18 +1,30 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The activation link of the newest mail to `email` in the server's outbox. */
-function activationLink(email: string): string {
+/** A link (path + token) from a mail to `email` in the server's outbox. */
+function mailLink(email: string, path: string): string {
   const dir = join(process.env.E2E_DATA_DIR!, 'mail');
-  const mails = readdirSync(dir)
-    .sort()
+  const pattern = new RegExp(`${path.replace(/[?]/g, '\\?')}=[0-9a-f]{64}`);
+  const links = readdirSync(dir)
     .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
-    .filter((m) => m.includes(`To: ${email}`));
-  const mail = mails[mails.length - 1];
-  const match = mail?.match(/\/api\/activate\?token=[0-9a-f]{64}/);
-  if (!match) throw new Error(`no activation mail for ${email}`);
-  return match[0];
+    .filter((m) => m.includes(`To: ${email}`))
+    .map((m) => m.match(pattern)?.[0])
+    .filter((l): l is string => Boolean(l));
+  if (links.length === 0) throw new Error(`no mail to ${email} with ${path}`);
+  return links[links.length - 1];
+}
+
+/** Signs up through the form once its live checks are active. */
+async function signUp(page: Page, email: string, name: string, password: string, dateOfBirth: string) {
+  await page.goto('/signup');
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Profielnaam').fill(name);
+  await page.getByLabel('Wachtwoord').fill(password);
+  await page.getByLabel('Geboortedatum').fill(dateOfBirth);
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page.getByTestId('credits')).toBeVisible();
 }
 
 test('a visitor signs up, confirms the email, logs out and logs in again', async ({ page }, testInfo) => {
@@ -44,7 +56,7 @@ test('a visitor signs up, confirms the email, logs out and logs in again', async
   await expect(page.getByTestId('credits')).toHaveText('20 credits');
   await expect(page.getByTestId('activation-reminder')).toContainText(email);
 
-  await page.goto(activationLink(email));
+  await page.goto(mailLink(email, '/api/activate?token'));
   await expect(page).toHaveURL(/\/activate\/done$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Je e-mailadres is bevestigd');
   await expect(page.getByTestId('activation-reminder')).toHaveCount(0);
@@ -84,15 +96,7 @@ test('the signup form stops an invalid submit in the browser', async ({ page, co
 test('a member who forgot the password gets a link and chooses a new one', async ({ page, context, baseURL }, testInfo) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   const email = `reset-${testInfo.project.name}@example.nl`;
-  // Sign up, then log out.
-  await page.goto('/signup');
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
-  await page.getByLabel('E-mailadres').fill(email);
-  await page.getByLabel('Profielnaam').fill('Bram');
-  await page.getByLabel('Wachtwoord').fill('oude sleutel onder de mat');
-  await page.getByLabel('Geboortedatum').fill('1985-03-02');
-  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
-  await expect(page.getByTestId('credits')).toBeVisible();
+  await signUp(page, email, 'Bram', 'oude sleutel onder de mat', '1985-03-02');
   await page.getByRole('button', { name: 'Uitloggen' }).click();
 
   await page.goto('/login');
@@ -104,11 +108,7 @@ test('a member who forgot the password gets a link and chooses a new one', async
   await page.getByRole('button', { name: 'Stuur mij een link' }).click();
   await expect(page.getByTestId('reset-sent')).toBeVisible();
 
-  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
-  const mail = readdirSync(dir).sort().map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
-    .filter((m) => m.includes(`To: ${email}`) && m.includes('/reset-password/do?token=')).pop()!;
-  const link = mail.match(/\/reset-password\/do\?token=[0-9a-f]{64}/)![0];
-  await page.goto(link);
+  await page.goto(mailLink(email, '/reset-password/do?token'));
   await page.locator('input[name="password"]').fill('nieuwe sleutel in de pot');
   await page.getByLabel('Herhaal nieuw wachtwoord').fill('andere sleutel in de pot');
   await page.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
@@ -123,14 +123,7 @@ test('a member who forgot the password gets a link and chooses a new one', async
 test('a member deletes the account and brings it back with the mailed link', async ({ page, context, baseURL }, testInfo) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   const email = `weg-${testInfo.project.name}@example.nl`;
-  await page.goto('/signup');
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
-  await page.getByLabel('E-mailadres').fill(email);
-  await page.getByLabel('Profielnaam').fill('Cas');
-  await page.getByLabel('Wachtwoord').fill('tot ziens en bedankt');
-  await page.getByLabel('Geboortedatum').fill('1979-12-24');
-  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
-  await expect(page.getByTestId('credits')).toBeVisible();
+  await signUp(page, email, 'Cas', 'tot ziens en bedankt', '1979-12-24');
 
   await page.goto('/profile');
   const form = page.locator('form[action="/api/account/delete"]');
@@ -140,10 +133,7 @@ test('a member deletes the account and brings it back with the mailed link', asy
   await expect(page).toHaveURL(/\/account-deleted$/);
   await expect(page.getByRole('link', { name: 'Inloggen' })).toBeVisible();
 
-  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
-  const mail = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
-    .find((m) => m.includes(`To: ${email}`) && m.includes('/api/reactivate?token='))!;
-  await page.goto(mail.match(/\/api\/reactivate\?token=[0-9a-f]{64}/)![0]);
+  await page.goto(mailLink(email, '/api/reactivate?token'));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welkom terug! Je account is hersteld. Log in om verder te gaan.');
   await page.goto('/login');
   await page.getByLabel('E-mailadres').fill(email);
