@@ -40,15 +40,15 @@ test('a visitor signs up, confirms the email, logs out and logs in again', async
   await page.getByLabel('E-mailadres').fill(email);
   await page.getByLabel('Profielnaam').fill('@anna');
   await page.getByLabel('Profielnaam').blur();
-  await expect(page.locator('#err-name')).toHaveText('Je profielnaam mag niet beginnen met een @');
+  await expect(page.locator('[data-field="name"]')).toHaveText('Je profielnaam mag niet beginnen met een @');
   await page.getByLabel('Profielnaam').fill('Anna');
-  await expect(page.locator('#err-name')).toBeEmpty();
+  await expect(page.locator('[data-field="name"]')).toBeEmpty();
   await page.getByLabel('Wachtwoord').fill('rode kater op het dak');
   await page.getByLabel('Geboortedatum').fill('2015-01-01');
   await page.getByLabel('Geboortedatum').blur();
-  await expect(page.locator('#err-dob')).toHaveText('Vul uw geboortedatum in (18+ jaar)');
+  await expect(page.locator('[data-field="date_of_birth"]')).toHaveText('Vul uw geboortedatum in (18+ jaar)');
   await page.getByLabel('Geboortedatum').fill('1990-05-17');
-  await expect(page.locator('#err-dob')).toBeEmpty();
+  await expect(page.locator('[data-field="date_of_birth"]')).toBeEmpty();
   await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
 
   // Logged in, unconfirmed, with the signup credits in the top bar.
@@ -89,8 +89,8 @@ test('the signup form stops an invalid submit in the browser', async ({ page, co
   await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
   await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
   await expect(page).toHaveURL(/\/signup$/);
-  await expect(page.locator('#err-email')).toHaveText('Ongeldige e-mail');
-  await expect(page.locator('#err-dob')).toHaveText('Vul uw geboortedatum in (18+ jaar)');
+  await expect(page.locator('[data-field="email"]')).toHaveText('Ongeldige e-mail');
+  await expect(page.locator('[data-field="date_of_birth"]')).toHaveText('Vul uw geboortedatum in (18+ jaar)');
 });
 
 test('a member who forgot the password gets a link and chooses a new one', async ({ page, context, baseURL }, testInfo) => {
@@ -140,4 +140,33 @@ test('a member deletes the account and brings it back with the mailed link', asy
   await page.getByLabel('Wachtwoord').fill('tot ziens en bedankt');
   await page.getByRole('button', { name: 'Inloggen' }).click();
   await expect(page.getByTestId('credits')).toBeVisible();
+});
+
+test('signup opens as a modal on desktop and as a page on phones', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  await page.goto('/');
+  const modal = page.getByTestId('signup-modal');
+  // Wait until the modal's island is live.
+  await expect(modal.locator('form[data-ready="true"]')).toBeAttached({ timeout: 15_000 });
+  await page.getByRole('link', { name: 'Meld je gratis aan' }).first().click();
+  if (testInfo.project.name === 'mobile') {
+    await expect(page).toHaveURL(/\/signup$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Maak je gratis profiel');
+    return;
+  }
+  await expect(modal).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  // Untouched, Esc closes it.
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+  // Once signup is in progress, neither Esc nor the backdrop closes it.
+  await page.getByRole('link', { name: 'Meld je gratis aan' }).first().click();
+  await expect(modal).toBeVisible();
+  await modal.getByLabel('E-mailadres').fill('bezig@example.nl');
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeVisible();
+  await page.mouse.click(5, 5);
+  await expect(modal).toBeVisible();
+  await modal.getByRole('button', { name: 'Sluiten' }).click();
+  await expect(modal).toBeHidden();
 });

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::layouts::activation_reminder::ActivationReminder;
+use crate::features::account::signup::SignupModalForLayout;
 use crate::layouts::entry_warning::EntryWarning;
 use crate::layouts::footer::Footer;
 use crate::layouts::top_bar::TopBar;
@@ -17,6 +18,7 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
             <main id="main" class="layout__main">{children()}</main>
             <Footer/>
             <EntryWarning/>
+            <SignupModalForLayout/>
         </div>
     }
 }

@@ -50,7 +50,7 @@ pub fn TopBar() -> impl IntoView {
         Some(member) => view! { <MemberActions member=member/> }.into_any(),
         None => view! {
             <a class="btn btn--ghost btn--small" href="/login">{i18n.t("nav.login")}</a>
-            <a class="btn btn--primary btn--small topbar__signup" href="/signup">{i18n.t("nav.signup")}</a>
+            <a class="btn btn--primary btn--small topbar__signup" href="/signup" data-signup-link="">{i18n.t("nav.signup")}</a>
         }
         .into_any(),
     };

@@ -47,9 +47,18 @@ pub struct SignupLabels {
     submit: String,
 }
 
-/// The form, with live checks (an island: this part runs in the browser).
-#[island]
-fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age: u32, now: i64, tracking: Vec<(String, String)>) -> impl IntoView {
+/// The form with live checks. Used by the page's island and by the desktop modal's island.
+#[component]
+fn SignupForm(
+    labels: SignupLabels,
+    texts: Vec<(String, String)>,
+    min_age: u32,
+    now: i64,
+    tracking: Vec<(String, String)>,
+    /// Called when the visitor starts filling in the form.
+    #[prop(optional)]
+    on_start: Option<Callback<()>>,
+) -> impl IntoView {
     let today = Ymd::from_unix(now);
     let email = RwSignal::new(String::new());
     let name = RwSignal::new(String::new());
@@ -67,6 +76,11 @@ fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age:
     // Effects run only in the browser: the form says when its live checks are active.
     let ready = RwSignal::new(false);
     Effect::new(move |_| ready.set(true));
+    let started = move || {
+        if let Some(cb) = on_start {
+            cb.run(());
+        }
+    };
     let on_submit = move |ev: leptos::ev::SubmitEvent| {
         touched.set([true; 4]);
         if email_error().is_some() || name_error().is_some() || password_error().is_some() || dob_error().is_some() {
@@ -74,36 +88,32 @@ fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age:
         }
     };
     view! {
-        <form method="post" action="/api/signup" class="form" novalidate on:submit=on_submit data-ready=move || ready.get().to_string()>
+        <form method="post" action="/api/signup" class="form" novalidate on:submit=on_submit on:input=move |_| started() data-ready=move || ready.get().to_string()>
             {tracking.into_iter().map(|(k, v)| view! { <input type="hidden" name=k value=v/> }).collect_view()}
             <label class="field">
                 <span class="field__label">{labels.email.clone()}</span>
                 <input type="email" name="email" autocomplete="email" inputmode="email" required
-                    aria-describedby="err-email"
                     on:input=move |ev| email.set(event_target_value(&ev)) on:blur=move |_| touch(0)/>
-                <span class="field__error" id="err-email" role="alert">{move || show(0, email_error())}</span>
+                <span class="field__error" role="alert" data-field="email">{move || show(0, email_error())}</span>
             </label>
             <label class="field">
                 <span class="field__label">{labels.name.clone()}</span>
                 <input type="text" name="name" autocomplete="nickname" required maxlength="30"
-                    aria-describedby="err-name"
                     on:input=move |ev| name.set(event_target_value(&ev)) on:blur=move |_| touch(1)/>
-                <span class="field__error" id="err-name" role="alert">{move || show(1, name_error())}</span>
+                <span class="field__error" role="alert" data-field="name">{move || show(1, name_error())}</span>
             </label>
             <label class="field">
                 <span class="field__label">{labels.password.clone()}</span>
                 <input type="password" name="password" autocomplete="new-password" required minlength="8"
-                    aria-describedby="hint-password err-password"
                     on:input=move |ev| password.set(event_target_value(&ev)) on:blur=move |_| touch(2)/>
-                <span class="field__hint" id="hint-password">{labels.password_hint.clone()}</span>
-                <span class="field__error" id="err-password" role="alert">{move || show(2, password_error())}</span>
+                <span class="field__hint">{labels.password_hint.clone()}</span>
+                <span class="field__error" role="alert" data-field="password">{move || show(2, password_error())}</span>
             </label>
             <label class="field">
                 <span class="field__label">{labels.date_of_birth.clone()}</span>
                 <input type="date" name="date_of_birth" autocomplete="bday" required
-                    aria-describedby="err-dob"
                     on:input=move |ev| dob.set(event_target_value(&ev)) on:blur=move |_| touch(3)/>
-                <span class="field__error" id="err-dob" role="alert">{move || show(3, dob_error())}</span>
+                <span class="field__error" role="alert" data-field="date_of_birth">{move || show(3, dob_error())}</span>
             </label>
             <label class="field">
                 <span class="field__label">{labels.signup_message.clone()}</span>
@@ -114,12 +124,107 @@ fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age:
     }
 }
 
+/// The signup page's form (an island: this part runs in the browser).
+#[island]
+fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age: u32, now: i64, tracking: Vec<(String, String)>) -> impl IntoView {
+    view! { <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking/> }
+}
+
+/// Texts of the desktop signup modal around the form.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SignupModalTexts {
+    title: String,
+    intro: String,
+    terms: String,
+    close: String,
+}
+
+/// Signup as a large modal on desktop (SPEC §2): links marked `data-signup-link` open it from
+/// 768 px up; on phones they lead to the `/signup` page. Once the visitor starts filling in the
+/// form, neither the backdrop nor Esc closes it; the close button still does.
+#[island]
+fn SignupModal(
+    labels: SignupLabels,
+    texts: Vec<(String, String)>,
+    min_age: u32,
+    now: i64,
+    tracking: Vec<(String, String)>,
+    modal: SignupModalTexts,
+) -> impl IntoView {
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    let in_progress = RwSignal::new(false);
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        use wasm_bindgen::prelude::*;
+        use wasm_bindgen::JsCast;
+        let Some(el) = dialog.get() else { return };
+        let el: web_sys::HtmlDialogElement = el.unchecked_into();
+        let open = Closure::<dyn Fn(web_sys::MouseEvent)>::new(move |ev: web_sys::MouseEvent| {
+            let link = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|t| t.closest("[data-signup-link]").ok().flatten());
+            let wide = web_sys::window().and_then(|w| w.match_media("(min-width: 768px)").ok().flatten()).is_some_and(|m| m.matches());
+            if link.is_some() && wide {
+                ev.prevent_default();
+                let _ = el.show_modal();
+            }
+        });
+        // The island lives as long as the page (navigation is a full page load).
+        let _ = leptos::prelude::document().add_event_listener_with_callback("click", open.as_ref().unchecked_ref());
+        open.forget();
+    });
+    let close = move || {
+        if let Some(el) = dialog.get_untracked() {
+            el.close();
+        }
+    };
+    let on_cancel = move |ev: leptos::ev::Event| {
+        if in_progress.get_untracked() {
+            ev.prevent_default();
+        }
+    };
+    let on_backdrop = move |ev: leptos::ev::MouseEvent| {
+        // A click on the dialog element itself (not its content) is a click on the backdrop.
+        let on_dialog = dialog.get_untracked().zip(ev.target()).is_some_and(|(d, t)| {
+            let d: &wasm_bindgen::JsValue = d.as_ref();
+            let t: &wasm_bindgen::JsValue = t.as_ref();
+            d == t
+        });
+        if on_dialog && !in_progress.get_untracked() {
+            close();
+        }
+    };
+    view! {
+        <dialog node_ref=dialog class="signup-modal" aria-labelledby="signup-modal-title" on:cancel=on_cancel on:click=on_backdrop data-testid="signup-modal">
+            <div class="signup-modal__body">
+                <button type="button" class="signup-modal__close" aria-label=modal.close.clone() on:click=move |_| close()>"×"</button>
+                <h2 id="signup-modal-title" class="auth-card__title">{modal.title.clone()}</h2>
+                <p class="auth-card__intro">{modal.intro.clone()}</p>
+                <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking on_start=Callback::new(move |_| in_progress.set(true))/>
+                <p class="auth-card__terms">{modal.terms.clone()}</p>
+            </div>
+        </dialog>
+    }
+}
+
+/// Account pages have their own forms; the signup modal stays off them.
+const NO_MODAL_ON: [&str; 6] = ["/signup", "/login", "/reset-password", "/account-deleted", "/activate", "/mail-change"];
+
+/// The modal for the layouts: present for visitors, not on the account pages.
 #[component]
-pub fn SignupPage() -> impl IntoView {
+pub fn SignupModalForLayout() -> impl IntoView {
     let ctx = use_page_ctx();
+    let path = leptos_router::hooks::use_location().pathname.get_untracked();
+    if ctx.member.is_some() || NO_MODAL_ON.iter().any(|p| path == *p || path.starts_with(&format!("{p}/"))) {
+        return None;
+    }
     let i18n = use_i18n();
+    let (labels, tracking) = signup_form_props(&i18n);
+    let modal = SignupModalTexts { title: i18n.t("auth.signup_title"), intro: i18n.t("auth.signup_intro"), terms: i18n.t("auth.terms_note"), close: i18n.t("auth.close") };
+    Some(view! { <SignupModal labels=labels texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking modal=modal/> })
+}
+
+/// Labels of the form and the tracking parameters of the current URL (SPEC §3 tracking data).
+fn signup_form_props(i18n: &I18n) -> (SignupLabels, Vec<(String, String)>) {
     let query = use_query_map().get_untracked();
-    // Traffic-source parameters of the landing URL travel with the form (SPEC §3 tracking data).
     let tracking: Vec<(String, String)> = ["network", "ref", "sub1", "sub2", "sub3"]
         .into_iter()
         .filter_map(|k| query.get(k).map(|v| (k.to_string(), v.chars().take(100).collect())))
@@ -133,6 +238,14 @@ pub fn SignupPage() -> impl IntoView {
         signup_message: i18n.t("auth.signup_message"),
         submit: i18n.t("auth.signup_submit"),
     };
+    (labels, tracking)
+}
+
+#[component]
+pub fn SignupPage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    let (labels, tracking) = signup_form_props(&i18n);
     view! {
         <Title text=i18n.t("title.signup")/>
         <div class="auth-page">

@@ -24,7 +24,7 @@ pub fn HomePage() -> impl IntoView {
                             <h2>{i18n.t("home.final_title")}</h2>
                             <p>{i18n.t("home.final_body")}</p>
                         </div>
-                        <a class="btn btn--light btn--large" href="/signup">{i18n.t("home.cta_signup")}</a>
+                        <a class="btn btn--light btn--large" href="/signup" data-signup-link="">{i18n.t("home.cta_signup")}</a>
                     </div>
                 </div>
             </section>
@@ -46,7 +46,7 @@ pub fn HomePage() -> impl IntoView {
                     <h1 class="hero__title">{i18n.t("home.hero_title")}</h1>
                     <p class="hero__subtitle">{i18n.t("home.hero_subtitle")}</p>
                     <div class="hero__actions">
-                        {visitor.then(|| view! { <a class="btn btn--primary btn--large" href="/signup">{i18n.t("home.cta_signup")}</a> })}
+                        {visitor.then(|| view! { <a class="btn btn--primary btn--large" href="/signup" data-signup-link="">{i18n.t("home.cta_signup")}</a> })}
                         <a class="btn btn--light btn--large" href="/pricing">{i18n.t("title.pricing")}</a>
                     </div>
                 </div>
