@@ -63,6 +63,8 @@ test('a visitor signs up, confirms the email, logs out and logs in again', async
 
   // Settings: invisible mode sticks.
   await page.goto('/profile');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, 'the member pages do not scroll sideways').toBeLessThanOrEqual(0);
   await page.getByLabel('Onzichtbaar zijn').check();
   await page.locator('form[action="/api/account/invisible"]').getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('saved')).toHaveText('Je instellingen zijn opgeslagen.');
