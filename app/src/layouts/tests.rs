@@ -1,6 +1,5 @@
 //! Server-side renders of the four layouts: each shows what SPEC §2 lists for it.
 
-use std::sync::Arc;
 
 use domain::site::{CompanyInfo, Theme};
 use domain::Locale;

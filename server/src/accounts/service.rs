@@ -260,12 +260,7 @@ impl Accounts {
             .await?
             .ok_or(AccountError::EmailNotFound)?;
         let user_id: i64 = row.try_get("id")?;
-        let (sent_today,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM account_tokens WHERE user_id = $1 AND kind = 'password_reset' AND created_at > $2")
-            .bind(user_id)
-            .bind(now - 24 * 3600)
-            .fetch_one(self.db.pool())
-            .await?;
-        if sent_today >= RESETS_PER_DAY {
+        if self.tokens_sent_today(user_id, "password_reset").await? >= RESETS_PER_DAY {
             return Err(AccountError::TooManyResets);
         }
         let token = tokens::new_token();
@@ -321,12 +316,7 @@ impl Accounts {
         if member.is_confirmed() {
             return Ok(());
         }
-        let (sent_today,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM account_tokens WHERE user_id = $1 AND kind = 'activation' AND created_at > $2")
-            .bind(user_id)
-            .bind(now - 24 * 3600)
-            .fetch_one(self.db.pool())
-            .await?;
-        if sent_today >= 3 {
+        if self.tokens_sent_today(user_id, "activation").await? >= 3 {
             return Err(AccountError::TooManyMails);
         }
         let token = tokens::new_token();
@@ -336,6 +326,17 @@ impl Accounts {
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
         self.send_activation_mail(site, locale, &member.email, &member.name, base_url, &token).await?;
         Ok(())
+    }
+
+    /// How many links of one kind went to a member in the last 24 hours.
+    async fn tokens_sent_today(&self, user_id: i64, kind: &str) -> Result<i64, sqlx::Error> {
+        let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM account_tokens WHERE user_id = $1 AND kind = $2 AND created_at > $3")
+            .bind(user_id)
+            .bind(kind)
+            .bind(self.clock.now() - 24 * 3600)
+            .fetch_one(self.db.pool())
+            .await?;
+        Ok(count)
     }
 
     /// Changes the password after checking the old one ('Controleer je oude wachtwoord.').

@@ -31,14 +31,6 @@ fn session_cookie(state: &AppState, token: &str) -> String {
     cookies::set(AUTH_COOKIE, token, AUTH_COOKIE_DAYS, state.config.secure_cookies)
 }
 
-fn cleared_cookie(state: &AppState) -> String {
-    let mut cookie = format!("{AUTH_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax; HttpOnly");
-    if state.config.secure_cookies {
-        cookie.push_str("; Secure");
-    }
-    cookie
-}
-
 fn back_with_error(path: &str, error: &AccountError) -> Response {
     let mut url = format!("{path}?error={}", error.key());
     if let AccountError::Locked { minutes } = error {
@@ -101,7 +93,7 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Response {
             tracing::error!(%error, "logout failed");
         }
     }
-    ([(SET_COOKIE, cleared_cookie(&state))], Redirect::to("/")).into_response()
+    ([(SET_COOKIE, cookies::clear(AUTH_COOKIE, state.config.secure_cookies))], Redirect::to("/")).into_response()
 }
 
 #[derive(Deserialize)]

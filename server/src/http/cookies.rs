@@ -23,6 +23,15 @@ pub fn set(name: &str, value: &str, days: i64, secure: bool) -> String {
     cookie
 }
 
+/// A `Set-Cookie` value that removes the cookie.
+pub fn clear(name: &str, secure: bool) -> String {
+    let mut cookie = format!("{name}=; Path=/; Max-Age=0; SameSite=Lax; HttpOnly");
+    if secure {
+        cookie.push_str("; Secure");
+    }
+    cookie
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

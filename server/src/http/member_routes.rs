@@ -103,11 +103,7 @@ async fn delete_account(State(state): State<AppState>, headers: HeaderMap, Exten
     let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/profile?error=error.generic").into_response() };
     match state.accounts.delete_account(&site.settings, m.id, &f.password, &f.reason, &state.base_url(&site)).await {
         Ok(()) => {
-            let mut clear = format!("{AUTH_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax; HttpOnly");
-            if state.config.secure_cookies {
-                clear.push_str("; Secure");
-            }
-            ([(SET_COOKIE, clear)], Redirect::to("/account-deleted")).into_response()
+            ([(SET_COOKIE, cookies::clear(AUTH_COOKIE, state.config.secure_cookies))], Redirect::to("/account-deleted")).into_response()
         }
         Err(error) => Redirect::to(&format!("/profile?error={}", error.key())).into_response(),
     }

@@ -14,7 +14,13 @@ use crate::state::AppState;
 #[derive(Clone, Debug, Default)]
 pub struct CurrentMember(pub Option<Member>);
 
+/// Built assets never depend on who asks; they skip the session lookup.
+const STATIC_PREFIXES: [&str; 2] = ["/pkg/", "/widgets/"];
+
 pub async fn resolve_member(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    if STATIC_PREFIXES.iter().any(|p| request.uri().path().starts_with(p)) {
+        return next.run(request).await;
+    }
     let member = match cookies::get(request.headers(), AUTH_COOKIE) {
         Some(token) => match state.accounts.member_for_session(&token).await {
             Ok(member) => member,
