@@ -9,7 +9,10 @@ use leptos_router::{path, StaticSegment};
 use crate::context::PageCtx;
 use crate::features::account::activate::{AccountDeletedPage, ActivateDonePage, ActivateErrorPage, MailChangePage};
 use crate::features::account::login::LoginPage;
+use crate::features::account::basics::CompleteSignupPage;
 use crate::features::account::profile::ProfilePage;
+use crate::features::account::settings::SettingsPage;
+use crate::features::account::unsubscribe::UnsubscribePage;
 use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::signup::SignupPage;
 use crate::features::credits::pricing::PricingPage;
@@ -62,6 +65,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/login") view=LoginPage/>
                     <Route path=path!("/signup") view=SignupPage/>
                     <Route path=path!("/profile") view=ProfilePage/>
+                    <Route path=path!("/settings") view=SettingsPage/>
+                    <Route path=path!("/complete-signup") view=CompleteSignupPage/>
+                    <Route path=path!("/unsubscribe") view=UnsubscribePage/>
                     <Route path=path!("/reset-password") view=ResetPasswordPage/>
                     <Route path=path!("/reset-password/do") view=ResetPasswordDoPage/>
                     <Route path=path!("/activate/done") view=ActivateDonePage/>

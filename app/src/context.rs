@@ -59,6 +59,14 @@ pub struct MemberView {
     pub credits: i64,
     pub paid_user: bool,
     pub confirmed: bool,
+    /// The profile is hidden until the address is confirmed.
+    pub profile_disabled: bool,
+    /// `/complete-signup` has been filled in.
+    pub basics_complete: bool,
+    /// Why notification mails are off (`spam`, `bounce`, `list_unsubscribe`); empty when on.
+    pub notifications_disabled: Vec<String>,
+    /// Alerts the member dismissed for good.
+    pub dismissed_alerts: Vec<String>,
 }
 
 /// The page context of this render.

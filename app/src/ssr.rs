@@ -48,6 +48,10 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
             credits: m.credits,
             paid_user: m.paid_user,
             confirmed: m.is_confirmed(),
+            profile_disabled: m.profile_status == "disabled",
+            basics_complete: m.basics_complete,
+            notifications_disabled: m.alerts.notifications_disabled.clone(),
+            dismissed_alerts: m.alerts.dismissed.clone(),
         }),
         site: site_view(&site),
     }
@@ -82,6 +86,19 @@ pub fn request_site() -> Result<(AppState, Arc<Site>), ServerFnError> {
     let parts = use_context::<Parts>().ok_or_else(|| public_error(AppError::Internal("request parts missing".into())))?;
     let site = server::http::visitor::site(&state.sites, &parts.headers).ok_or_else(|| public_error(AppError::NotFound))?;
     Ok((state, site))
+}
+
+/// For server functions that only a logged-in member may call: also the member, or the
+/// `authentication_required` error (SPEC §8).
+pub fn request_member() -> Result<(AppState, Arc<Site>, server::accounts::Member), ServerFnError> {
+    let (state, site) = request_site()?;
+    let parts = use_context::<Parts>().ok_or_else(|| public_error(AppError::Internal("request parts missing".into())))?;
+    let member = parts.extensions.get::<server::http::CurrentMember>().and_then(|m| m.0.clone());
+    let Some(member) = member else {
+        let error: ServerFnError = ServerFnError::ServerError("authentication_required".into());
+        return Err(error);
+    };
+    Ok((state, site, member))
 }
 
 /// Logs the cause and returns only the stable error code to the browser.

@@ -16,6 +16,11 @@ pub enum Field {
     PasswordRepeat,
     DateOfBirth,
     SignupMessage,
+    Gender,
+    Sexuality,
+    Country,
+    Region,
+    City,
     Form,
 }
 
@@ -28,7 +33,7 @@ pub struct FieldError {
 }
 
 impl FieldError {
-    fn new(field: Field, key: &str) -> FieldError {
+    pub(crate) fn new(field: Field, key: &str) -> FieldError {
         FieldError { field, key: key.to_string(), args: Vec::new() }
     }
     fn with(mut self, name: &str, value: impl ToString) -> FieldError {

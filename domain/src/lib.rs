@@ -7,9 +7,11 @@ pub mod account;
 pub mod constants;
 pub mod counters;
 pub mod date;
+pub mod geo;
 pub mod i18n;
 pub mod locale;
 pub mod payment;
+pub mod profile;
 pub mod site;
 pub mod widgets;
 

@@ -28,6 +28,14 @@ pub struct Config {
     /// `VONK_PUBLIC_URL`, default `http://{VONK_ADDR}`: where links in mails point for the default
     /// site. Other sites use `https://{domain}`. Never taken from a request's Host header.
     pub public_url: String,
+    /// `VONK_SMTP_URL`: send mail through this SMTP server, e.g.
+    /// `smtps://user:password@smtp.example.com` (TLS on 465) or
+    /// `smtp://user:password@smtp.example.com:587?tls=required` (STARTTLS). Unset: mails are
+    /// written as `.eml` files under `DATA_DIR/mail/`.
+    pub smtp_url: Option<String>,
+    /// `VONK_MAIL_EVENTS_SECRET`: the bearer token the mail provider sends with bounce and spam
+    /// complaint reports to `POST /api/mail-events`. Unset: that endpoint answers 404.
+    pub mail_events_secret: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +83,17 @@ impl Config {
             .unwrap_or_default();
         let secure_cookies = matches!(get("VONK_SECURE_COOKIES").as_deref(), Some("1" | "true" | "yes"));
         let public_url = get("VONK_PUBLIC_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| format!("http://{addr}")).trim_end_matches('/').to_string();
-        Ok(Config { addr, data_dir, database_url, max_connections, seed, site_cache_refresh, public_origins, secure_cookies, public_url })
+        let smtp_url = get("VONK_SMTP_URL").filter(|u| !u.is_empty());
+        if let Some(url) = &smtp_url {
+            if !(url.starts_with("smtp://") || url.starts_with("smtps://")) {
+                return Err(ConfigError::Invalid { name: "VONK_SMTP_URL", reason: redact_url(url) });
+            }
+        }
+        let mail_events_secret = get("VONK_MAIL_EVENTS_SECRET").filter(|s| !s.is_empty());
+        if mail_events_secret.as_ref().is_some_and(|s| s.len() < 24) {
+            return Err(ConfigError::Invalid { name: "VONK_MAIL_EVENTS_SECRET", reason: "use at least 24 characters".into() });
+        }
+        Ok(Config { addr, data_dir, database_url, max_connections, seed, site_cache_refresh, public_origins, secure_cookies, public_url, smtp_url, mail_events_secret })
     }
 }
 
@@ -103,6 +121,8 @@ impl std::fmt::Debug for Config {
             .field("public_origins", &self.public_origins)
             .field("secure_cookies", &self.secure_cookies)
             .field("public_url", &self.public_url)
+            .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
+            .field("mail_events_secret", &self.mail_events_secret.as_ref().map(|_| "***"))
             .finish()
     }
 }
@@ -115,6 +135,14 @@ mod tests {
     fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
         let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn mail_secrets_stay_out_of_debug_output() {
+        let c = cfg(&[("VONK_SMTP_URL", "smtps://mailer:hunter2@smtp.example.com"), ("VONK_MAIL_EVENTS_SECRET", "a-very-long-shared-secret-value")]).unwrap();
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("hunter2") && !shown.contains("a-very-long-shared-secret-value"), "{shown}");
+        assert!(shown.contains("smtp.example.com"));
     }
 
     #[test]
@@ -138,6 +166,8 @@ mod tests {
         assert!(cfg(&[("VONK_ADDR", "nope")]).is_err());
         assert!(cfg(&[("VONK_SEED", "lots")]).is_err());
         assert!(cfg(&[("DATABASE_MAX_CONNECTIONS", "-1")]).is_err());
+        assert!(cfg(&[("VONK_SMTP_URL", "http://mail.example.com")]).is_err());
+        assert!(cfg(&[("VONK_MAIL_EVENTS_SECRET", "short")]).is_err());
     }
 
     #[test]

@@ -68,6 +68,8 @@ impl Db {
             .await?;
         let db = Db { pool, backend };
         db.migrate().await?;
+        // Reference data the product cannot work without, whatever the seed mode.
+        crate::regions::sync(&db).await?;
         Ok(db)
     }
 

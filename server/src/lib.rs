@@ -9,6 +9,8 @@ pub mod error;
 pub mod http;
 pub mod locales;
 pub mod mail;
+pub mod members;
+pub mod regions;
 pub mod seed;
 pub mod sites;
 pub mod state;

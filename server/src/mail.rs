@@ -1,10 +1,14 @@
-//! Outgoing mail. Without SMTP settings every mail is written as an `.eml` file under
-//! `DATA_DIR/mail/` (development, tests and demos read them there).
+//! Outgoing mail: through SMTP when `VONK_SMTP_URL` is set, otherwise every mail is written as
+//! an `.eml` file under `DATA_DIR/mail/` (development, tests and demos read them there).
+//!
+//! Mails to members carry `List-Unsubscribe` with a one-click endpoint (RFC 8058), so that a
+//! mail program's "unsubscribe" switches the member's notification mails off.
 
 use std::path::PathBuf;
 
-use lettre::message::{header::ContentType, Mailbox, MultiPart, SinglePart};
-use lettre::Message;
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::error::AppError;
 
@@ -17,37 +21,79 @@ pub struct Mail {
     pub subject: String,
     pub text: String,
     pub html: String,
+    /// The member's one-click unsubscribe URL, if the mail goes to a member.
+    pub unsubscribe: Option<String>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum Outbox {
     /// Writes `.eml` files into this folder.
     Files(PathBuf),
+    /// Hands mails to an SMTP server (pooled connections, TLS by rustls).
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+}
+
+impl std::fmt::Debug for Outbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outbox::Files(dir) => f.debug_tuple("Files").field(dir).finish(),
+            // The transport holds the SMTP credentials: never print it.
+            Outbox::Smtp(_) => f.write_str("Smtp"),
+        }
+    }
 }
 
 impl Outbox {
+    /// The outbox the configuration asks for.
+    pub fn from_config(smtp_url: Option<&str>, data_dir: &std::path::Path) -> Result<Outbox, AppError> {
+        match smtp_url {
+            None => Ok(Outbox::Files(data_dir.join("mail"))),
+            Some(url) => {
+                let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .map_err(|e| AppError::Internal(format!("VONK_SMTP_URL: {e}")))?
+                    .timeout(Some(std::time::Duration::from_secs(20)))
+                    .build();
+                Ok(Outbox::Smtp(transport))
+            }
+        }
+    }
+
     pub async fn send(&self, mail: Mail) -> Result<(), AppError> {
-        let from: Mailbox = format!("{} <{}>", mail.from_name, mail.from_address).parse().map_err(|e| AppError::Internal(format!("bad sender: {e}")))?;
-        let to: Mailbox = mail.to.parse().map_err(|e| AppError::Internal(format!("bad recipient: {e}")))?;
-        let message = Message::builder()
-            .from(from)
-            .to(to)
-            .subject(mail.subject)
-            .multipart(
-                MultiPart::alternative()
-                    .singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(mail.text))
-                    .singlepart(SinglePart::builder().header(ContentType::TEXT_HTML).body(mail.html)),
-            )
-            .map_err(|e| AppError::Internal(format!("cannot build mail: {e}")))?;
+        let message = build_message(mail)?;
         match self {
             Outbox::Files(dir) => {
                 tokio::fs::create_dir_all(dir).await.map_err(|e| AppError::Internal(format!("mail folder: {e}")))?;
                 let name = format!("{}-{}.eml", crate::seed::now_unix(), &crate::accounts::tokens::new_token()[..12]);
                 tokio::fs::write(dir.join(name), message.formatted()).await.map_err(|e| AppError::Internal(format!("writing mail: {e}")))?;
             }
+            Outbox::Smtp(transport) => {
+                transport.send(message).await.map_err(|e| AppError::Internal(format!("smtp: {e}")))?;
+            }
         }
         Ok(())
     }
+}
+
+/// The MIME message: text and HTML alternatives, and the unsubscribe headers when given.
+pub fn build_message(mail: Mail) -> Result<Message, AppError> {
+    let from: Mailbox = format!("{} <{}>", mail.from_name, mail.from_address).parse().map_err(|e| AppError::Internal(format!("bad sender: {e}")))?;
+    let to: Mailbox = mail.to.parse().map_err(|e| AppError::Internal(format!("bad recipient: {e}")))?;
+    let mut message = Message::builder()
+        .from(from)
+        .to(to)
+        .subject(mail.subject)
+        .multipart(
+            MultiPart::alternative()
+                .singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(mail.text))
+                .singlepart(SinglePart::builder().header(ContentType::TEXT_HTML).body(mail.html)),
+        )
+        .map_err(|e| AppError::Internal(format!("cannot build mail: {e}")))?;
+    if let Some(url) = mail.unsubscribe {
+        let name = |n: &str| HeaderName::new_from_ascii(n.to_string()).expect("ascii header name");
+        message.headers_mut().insert_raw(HeaderValue::new(name("List-Unsubscribe"), format!("<{url}>")));
+        message.headers_mut().insert_raw(HeaderValue::new(name("List-Unsubscribe-Post"), "List-Unsubscribe=One-Click".into()));
+    }
+    Ok(message)
 }
 
 /// Escapes text for an HTML mail body.

@@ -3,6 +3,8 @@
 use std::sync::Arc;
 
 use crate::accounts::Accounts;
+use crate::members::Members;
+use crate::regions::Regions;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::mail::Outbox;
@@ -18,6 +20,7 @@ pub struct AppState {
     pub sites: SiteCache,
     pub catalog: Arc<Catalog>,
     pub accounts: Accounts,
+    pub members: Members,
     pub rate_limiter: crate::http::rate_limit::RateLimiter,
 }
 
@@ -30,9 +33,10 @@ impl AppState {
         }
         let sites = SiteCache::load(db.clone()).await?;
         let catalog = Arc::new(Catalog::embedded());
-        let outbox = Outbox::Files(config.data_dir.join("mail"));
+        let outbox = Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
         let accounts = Accounts::new(db.clone(), Clock::System, outbox, catalog.clone());
-        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, rate_limiter: Default::default() })
+        let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?));
+        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, members, rate_limiter: Default::default() })
     }
 
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).

@@ -60,7 +60,8 @@ fn mails(dir: &tempfile::TempDir) -> Vec<String> {
 fn activation_token(mail: &str) -> String {
     // Undo quoted-printable: soft line breaks and the escaped '='.
     let mail = mail.replace("=\r\n", "").replace("=\n", "").replace("=3D", "=");
-    let start = mail.find("token=").expect("a link with a token") + 6;
+    let marker = "/api/activate?token=";
+    let start = mail.find(marker).expect("a link with a token") + marker.len();
     mail[start..start + 64].to_string()
 }
 

@@ -1,5 +1,7 @@
-//! The activation reminder (SPEC §4): while a member has not confirmed the email address, an
-//! alert offers to send the link again. Hidden on the signup, settings and notification pages.
+//! The activation reminder (SPEC §4): while a member has not confirmed the email address (and
+//! the profile is still disabled, and no notification mails are switched off), an alert offers
+//! to send the link again. With `api_signup_complete` in the URL it is a modal on smartphones.
+//! Hidden on the signup, settings and notification pages.
 
 use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
@@ -9,7 +11,7 @@ use crate::i18n::use_i18n;
 
 /// Routes where the reminder stays away.
 pub fn reminder_hidden_on(path: &str) -> bool {
-    ["/signup", "/complete-signup", "/profile", "/notifications"].iter().any(|p| path == *p || path.starts_with(&format!("{p}/")))
+    ["/signup", "/complete-signup", "/settings", "/notifications"].iter().any(|p| path == *p || path.starts_with(&format!("{p}/")))
 }
 
 #[component]
@@ -17,14 +19,17 @@ pub fn ActivationReminder() -> impl IntoView {
     let ctx = use_page_ctx();
     let member = ctx.member.as_ref()?;
     let path = use_location().pathname.get_untracked();
-    if member.confirmed || reminder_hidden_on(&path) {
+    if member.confirmed || !member.profile_disabled || !member.notifications_disabled.is_empty() || reminder_hidden_on(&path) {
         return None;
     }
     let i18n = use_i18n();
-    let sent = use_query_map().get_untracked().get("activation").is_some();
+    let query = use_query_map().get_untracked();
+    let sent = query.get("activation").is_some();
+    let as_modal = query.get("api_signup_complete").is_some();
     Some(view! {
-        <div class="banner banner--warning" role="status" data-testid="activation-reminder">
+        <div class="banner banner--warning" class:banner--phone-modal=as_modal role=if as_modal { "dialog" } else { "status" } aria-labelledby="reminder-title" data-testid="activation-reminder">
             <div class="banner__inner">
+                <h2 id="reminder-title" class="banner__title">{i18n.t("reminder.title")}</h2>
                 <p>{i18n.tf("reminder.body", &[("email", &member.email)])}</p>
                 {if sent {
                     view! { <p class="banner__done">{i18n.t("reminder.sent")}</p> }.into_any()
@@ -37,6 +42,7 @@ pub fn ActivationReminder() -> impl IntoView {
                     }
                     .into_any()
                 }}
+                {as_modal.then(|| view! { <a class="banner__later" href=path.clone()>{i18n.t("reminder.later")}</a> })}
             </div>
         </div>
     })
@@ -47,7 +53,8 @@ mod tests {
     #[test]
     fn hidden_on_signup_settings_and_notifications() {
         assert!(super::reminder_hidden_on("/signup"));
-        assert!(super::reminder_hidden_on("/profile"));
+        assert!(super::reminder_hidden_on("/settings"));
+        assert!(!super::reminder_hidden_on("/profile"));
         assert!(super::reminder_hidden_on("/notifications"));
         assert!(!super::reminder_hidden_on("/pricing"));
         assert!(!super::reminder_hidden_on("/signupx"));

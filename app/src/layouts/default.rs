@@ -1,4 +1,4 @@
-//! Default layout: top navigation, warning banners, the page, footer with disclaimer, entry warning.
+//! Default layout: top navigation, warning banners (activation reminder, disabled notification mails), the page, footer with disclaimer, entry warning.
 
 use leptos::prelude::*;
 
@@ -6,6 +6,7 @@ use crate::layouts::activation_reminder::ActivationReminder;
 use crate::features::account::signup::SignupModalForLayout;
 use crate::layouts::entry_warning::EntryWarning;
 use crate::layouts::footer::Footer;
+use crate::layouts::notifications_alert::NotificationsAlert;
 use crate::layouts::top_bar::TopBar;
 
 #[component]
@@ -15,6 +16,7 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
             <a class="skip-link" href="#main">{crate::i18n::use_i18n().t("nav.skip")}</a>
             <TopBar/>
             <ActivationReminder/>
+            <NotificationsAlert/>
             <main id="main" class="layout__main">{children()}</main>
             <Footer/>
             <EntryWarning/>

@@ -1,5 +1,5 @@
 //! Top bar: logo, navigation, language switcher; visitors get login and signup buttons, members
-//! their credits (with the low-balance badge), name and a logout button. The member links
+//! their credits (with the low-balance badge) and the account menu (My profile, Settings, Logout). The member links
 //! (search, messages, likes, pills) join as those features arrive.
 
 use domain::counters::{credits_badge, CreditsBadge};
@@ -35,10 +35,20 @@ fn MemberActions(member: MemberView) -> impl IntoView {
         <a class=format!("credits {}", badge.unwrap_or("")) href=credits_href data-testid="credits">
             {i18n.tf("auth.credits_left", &[("credits", &member.credits.to_string())])}
         </a>
-        <a class="member-name" href="/profile" title=i18n.tf("auth.logged_in_as", &[("name", &member.name)])>{member.name.clone()}</a>
-        <form method="post" action="/api/logout" class="inline-form">
-            <button type="submit" class="btn btn--ghost btn--small">{i18n.t("account.logout")}</button>
-        </form>
+        // The account menu (SPEC §2): a disclosure, so it works without JavaScript.
+        <details class="account-menu" data-testid="account-menu">
+            <summary class="account-menu__toggle" aria-label=i18n.t("nav.account_menu") title=i18n.tf("auth.logged_in_as", &[("name", &member.name)])>
+                <span class="account-menu__avatar" aria-hidden="true">{member.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()}</span>
+                <span class="member-name">{member.name.clone()}</span>
+            </summary>
+            <div class="account-menu__list">
+                <a href="/profile">{i18n.t("account.my_profile")}</a>
+                <a href="/settings">{i18n.t("account.settings")}</a>
+                <form method="post" action="/api/logout">
+                    <button type="submit">{i18n.t("account.logout")}</button>
+                </form>
+            </div>
+        </details>
     }
 }
 

@@ -93,6 +93,12 @@ pub struct Member {
     pub paid_user: bool,
     pub invisible: bool,
     pub signup_date: i64,
+    /// `disabled` until the address is confirmed, then `active` (SPEC §3 Profile status).
+    pub profile_status: String,
+    /// Gender, sexuality and region are filled in (`/complete-signup` done).
+    pub basics_complete: bool,
+    /// Why notification mails are off, and which alerts were dismissed.
+    pub alerts: super::AlertState,
 }
 
 impl Member {
@@ -119,7 +125,9 @@ pub struct Accounts {
     lockout: LockoutPolicy,
 }
 
-const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, p.name \
+const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, p.name, \
+     p.status AS profile_status, p.gender, p.sexuality, p.region, \
+     (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows \
      FROM users u JOIN profiles p ON p.user_id = u.id";
 
 fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
@@ -134,6 +142,11 @@ fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
         paid_user: flag(row, "paid_user")?,
         invisible: flag(row, "invisible")?,
         signup_date: row.try_get("signup_date")?,
+        profile_status: row.try_get("profile_status")?,
+        basics_complete: row.try_get::<Option<String>, _>("gender")?.is_some()
+            && row.try_get::<Option<String>, _>("sexuality")?.is_some()
+            && row.try_get::<Option<String>, _>("region")?.is_some(),
+        alerts: Default::default(),
     })
 }
 
@@ -144,6 +157,10 @@ impl Accounts {
 
     pub fn clock(&self) -> &Clock {
         &self.clock
+    }
+
+    pub(super) fn db(&self) -> &Db {
+        &self.db
     }
 
     /// Signs a visitor up: validates, books the site's signup credits, sends the activation
@@ -189,7 +206,8 @@ impl Accounts {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(AccountError::EmailTaken),
             Err(e) => return Err(e.into()),
         };
-        sqlx::query("INSERT INTO profiles (user_id, name, date_of_birth, signup_message) VALUES ($1, $2, $3, $4)")
+        // The profile stays out of sight until the address is confirmed (SPEC §4).
+        sqlx::query("INSERT INTO profiles (user_id, name, date_of_birth, signup_message, status) VALUES ($1, $2, $3, $4, 'disabled')")
             .bind(user_id)
             .bind(&valid.name)
             .bind(valid.date_of_birth.iso())
@@ -205,30 +223,43 @@ impl Accounts {
         insert_session(&mut tx, user_id, &session, now).await?;
         tx.commit().await?;
 
-        self.send_activation_mail(site, request.locale, &valid.email, &valid.name, &request.base_url, &activation).await?;
+        self.send_activation_mail(site, request.locale, user_id, &valid.email, &valid.name, &request.base_url, &activation).await?;
         Ok((user_id, session))
     }
 
-    async fn send_activation_mail(&self, site: &SiteSettings, locale: Locale, to: &str, name: &str, base_url: &str, token: &str) -> Result<(), AppError> {
+    #[allow(clippy::too_many_arguments)]
+    async fn send_activation_mail(&self, site: &SiteSettings, locale: Locale, user_id: i64, to: &str, name: &str, base_url: &str, token: &str) -> Result<(), AppError> {
         let link = format!("{}/api/activate?token={token}", base_url.trim_end_matches('/'));
-        self.send_link_mail(site, locale, to, name, "mail.activation", "mail.footer", &link).await
+        let unsubscribe = self.unsubscribe_url(user_id, base_url).await?;
+        self.send_link_mail(site, locale, to, name, "mail.activation", "mail.footer", &link, Some(unsubscribe)).await
     }
 
     /// A mail with a greeting, a paragraph, one button with a link, and a footer; texts from
-    /// `{prefix}.subject`, `{prefix}.body`, `{prefix}.button` in the member's language.
+    /// `{prefix}.subject`, `{prefix}.body`, `{prefix}.button` in the member's language. With an
+    /// unsubscribe link, the footer offers it and the mail carries `List-Unsubscribe`.
     #[allow(clippy::too_many_arguments)]
-    async fn send_link_mail(&self, site: &SiteSettings, locale: Locale, to: &str, name: &str, prefix: &str, footer_key: &str, link: &str) -> Result<(), AppError> {
+    async fn send_link_mail(&self, site: &SiteSettings, locale: Locale, to: &str, name: &str, prefix: &str, footer_key: &str, link: &str, unsubscribe: Option<String>) -> Result<(), AppError> {
         let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &[("site", &site.name), ("name", name)]);
         let greeting = t("mail.greeting");
         let body = t(&format!("{prefix}.body"));
         let button = t(&format!("{prefix}.button"));
         let footer = t(footer_key);
-        let text = format!("{greeting}\n\n{body}\n\n{button}: {link}\n\n{footer}\n");
+        let unsubscribe_label = t("mail.unsubscribe");
+        let mut text = format!("{greeting}\n\n{body}\n\n{button}: {link}\n\n{footer}\n");
+        let mut unsubscribe_html = String::new();
+        if let Some(url) = &unsubscribe {
+            text.push_str(&format!("\n{unsubscribe_label}: {url}\n"));
+            unsubscribe_html = format!(
+                "<p style=\"color:#6b5f63;font-size:12px\"><a href=\"{}\" style=\"color:#6b5f63\">{}</a></p>",
+                escape_html(url),
+                escape_html(&unsubscribe_label)
+            );
+        }
         let html = format!(
             "<!DOCTYPE html><html lang=\"{lang}\"><body style=\"font-family:system-ui,sans-serif;color:#1f1a1c\">\
              <p>{greeting}</p><p>{body}</p>\
              <p><a href=\"{link}\" style=\"display:inline-block;padding:12px 22px;border-radius:999px;background:#8b0d1a;color:#fff;text-decoration:none;font-weight:700\">{button}</a></p>\
-             <p style=\"color:#6b5f63;font-size:13px\">{footer}</p></body></html>",
+             <p style=\"color:#6b5f63;font-size:13px\">{footer}</p>{unsubscribe_html}</body></html>",
             lang = locale.code(),
             greeting = escape_html(&greeting),
             body = escape_html(&body),
@@ -244,6 +275,7 @@ impl Accounts {
                 subject: t(&format!("{prefix}.subject")),
                 text,
                 html,
+                unsubscribe,
             })
             .await
     }
@@ -271,7 +303,8 @@ impl Accounts {
         let name: String = row.try_get("name")?;
         let locale = Locale::parse(&language).unwrap_or(Locale::DEFAULT);
         let link = format!("{}/reset-password/do?token={token}", base_url.trim_end_matches('/'));
-        self.send_link_mail(site, locale, &email, &name, "mail.reset", "mail.reset.footer", &link).await?;
+        let unsubscribe = self.unsubscribe_url(user_id, base_url).await?;
+        self.send_link_mail(site, locale, &email, &name, "mail.reset", "mail.reset.footer", &link, Some(unsubscribe)).await?;
         Ok(())
     }
 
@@ -324,7 +357,7 @@ impl Accounts {
         insert_token(&mut tx, user_id, "activation", &token, now, ACTIVATION_TTL_SECS).await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        self.send_activation_mail(site, locale, &member.email, &member.name, base_url, &token).await?;
+        self.send_activation_mail(site, locale, user_id, &member.email, &member.name, base_url, &token).await?;
         Ok(())
     }
 
@@ -395,7 +428,7 @@ impl Accounts {
             .await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
         let link = format!("{}/api/mail-change?token={token}", base_url.trim_end_matches('/'));
-        self.send_link_mail(site, locale, &email, &member.name, "mail.change", "mail.reset.footer", &link).await?;
+        self.send_link_mail(site, locale, &email, &member.name, "mail.change", "mail.reset.footer", &link, None).await?;
         Ok(())
     }
 
@@ -447,7 +480,7 @@ impl Accounts {
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
         let link = format!("{}/api/reactivate?token={token}", base_url.trim_end_matches('/'));
-        self.send_link_mail(site, locale, &member.email, &member.name, "mail.deleted", "mail.reset.footer", &link).await?;
+        self.send_link_mail(site, locale, &member.email, &member.name, "mail.deleted", "mail.reset.footer", &link, None).await?;
         Ok(())
     }
 
@@ -479,7 +512,7 @@ impl Accounts {
             let mut tx = self.db.pool().begin().await?;
             sqlx::query(
                 "UPDATE users SET email = $1, password_hash = '', delete_reason = NULL, tracking_network = NULL, tracking_ref = NULL, \
-                 tracking_sub1 = NULL, tracking_sub2 = NULL, tracking_sub3 = NULL WHERE id = $2",
+                 tracking_sub1 = NULL, tracking_sub2 = NULL, tracking_sub3 = NULL, unsubscribe_token = NULL WHERE id = $2",
             )
             .bind(format!("purged-{id}@invalid"))
             .bind(id)
@@ -526,7 +559,10 @@ impl Accounts {
     /// Confirms the email address behind an activation link. Single use; expires.
     pub async fn activate(&self, token: &str) -> Result<i64, AccountError> {
         let user_id = self.consume_token(token, "activation").await?;
-        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'not_confirmed'").bind(user_id).execute(self.db.pool()).await?;
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'not_confirmed'").bind(user_id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1 AND status = 'disabled'").bind(user_id).execute(&mut *tx).await?;
+        tx.commit().await?;
         Ok(user_id)
     }
 
@@ -608,12 +644,23 @@ impl Accounts {
             .bind(self.clock.now())
             .fetch_optional(self.db.pool())
             .await?;
-        row.map(|r| member_from_row(&r)).transpose().map_err(AppError::from)
+        self.complete_member(row).await
     }
 
     pub async fn member(&self, user_id: i64) -> Result<Option<Member>, AppError> {
         let row = sqlx::query(&format!("{MEMBER_SELECT} WHERE u.id = $1")).bind(user_id).fetch_optional(self.db.pool()).await?;
-        row.map(|r| member_from_row(&r)).transpose().map_err(AppError::from)
+        self.complete_member(row).await
+    }
+
+    /// Reads the row, and the alert state only when the row says there is one.
+    async fn complete_member(&self, row: Option<AnyRow>) -> Result<Option<Member>, AppError> {
+        let Some(row) = row else { return Ok(None) };
+        let mut member = member_from_row(&row)?;
+        let alert_rows: i64 = row.try_get("alert_rows")?;
+        if alert_rows > 0 {
+            member.alerts = self.alert_state(member.id).await?;
+        }
+        Ok(Some(member))
     }
 
     /// Ends one session on the server.

@@ -66,7 +66,7 @@ async fn signup(State(state): State<AppState>, headers: HeaderMap, Form(f): Form
         base_url: state.base_url(&site),
     };
     match state.accounts.signup(request).await {
-        Ok((_, token)) => ([(SET_COOKIE, session_cookie(&state, &token))], Redirect::to("/")).into_response(),
+        Ok((_, token)) => ([(SET_COOKIE, session_cookie(&state, &token))], Redirect::to("/complete-signup")).into_response(),
         Err(error) => back_with_error("/signup", &error),
     }
 }

@@ -49,14 +49,14 @@ pub struct PasswordFields {
 }
 
 async fn change_password(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(f): Form<PasswordFields>) -> Response {
-    let Some(m) = member(&current) else { return authentication_required(&headers, "/profile") };
+    let Some(m) = member(&current) else { return authentication_required(&headers, "/settings") };
     match state.accounts.change_password(m.id, &f.old_password, &f.password, &f.password_repeat).await {
         Ok(session) => (
             [(SET_COOKIE, cookies::set(AUTH_COOKIE, &session, AUTH_COOKIE_DAYS, state.config.secure_cookies))],
-            Redirect::to("/profile?saved=password"),
+            Redirect::to("/settings?saved=password"),
         )
             .into_response(),
-        Err(error) => Redirect::to(&format!("/profile?error={}", error.key())).into_response(),
+        Err(error) => Redirect::to(&format!("/settings?error={}", error.key())).into_response(),
     }
 }
 
@@ -67,12 +67,12 @@ pub struct InvisibleFields {
 }
 
 async fn set_invisible(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(f): Form<InvisibleFields>) -> Response {
-    let Some(m) = member(&current) else { return authentication_required(&headers, "/profile") };
+    let Some(m) = member(&current) else { return authentication_required(&headers, "/settings") };
     match state.accounts.set_invisible(m.id, f.invisible.is_some()).await {
-        Ok(()) => Redirect::to("/profile?saved=invisible").into_response(),
+        Ok(()) => Redirect::to("/settings?saved=invisible").into_response(),
         Err(error) => {
             error.public();
-            Redirect::to("/profile?error=error.generic").into_response()
+            Redirect::to("/settings?error=error.generic").into_response()
         }
     }
 }
@@ -83,11 +83,11 @@ pub struct EmailFields {
 }
 
 async fn change_email(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(f): Form<EmailFields>) -> Response {
-    let Some(m) = member(&current) else { return authentication_required(&headers, "/profile") };
-    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/profile?error=error.generic").into_response() };
+    let Some(m) = member(&current) else { return authentication_required(&headers, "/settings") };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/settings?error=error.generic").into_response() };
     match state.accounts.request_email_change(&site.settings, m.id, &f.email, &state.base_url(&site)).await {
-        Ok(()) => Redirect::to("/profile?saved=email").into_response(),
-        Err(error) => Redirect::to(&format!("/profile?error={}", error.key())).into_response(),
+        Ok(()) => Redirect::to("/settings?saved=email").into_response(),
+        Err(error) => Redirect::to(&format!("/settings?error={}", error.key())).into_response(),
     }
 }
 
@@ -99,13 +99,13 @@ pub struct DeleteFields {
 }
 
 async fn delete_account(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(f): Form<DeleteFields>) -> Response {
-    let Some(m) = member(&current) else { return authentication_required(&headers, "/profile") };
-    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/profile?error=error.generic").into_response() };
+    let Some(m) = member(&current) else { return authentication_required(&headers, "/settings") };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/settings?error=error.generic").into_response() };
     match state.accounts.delete_account(&site.settings, m.id, &f.password, &f.reason, &state.base_url(&site)).await {
         Ok(()) => {
             ([(SET_COOKIE, cookies::clear(AUTH_COOKIE, state.config.secure_cookies))], Redirect::to("/account-deleted")).into_response()
         }
-        Err(error) => Redirect::to(&format!("/profile?error={}", error.key())).into_response(),
+        Err(error) => Redirect::to(&format!("/settings?error={}", error.key())).into_response(),
     }
 }
 

@@ -4,7 +4,9 @@
 pub mod account_routes;
 pub mod cookies;
 pub mod guard;
+pub mod mail_routes;
 pub mod member_routes;
+pub mod profile_routes;
 pub mod rate_limit;
 pub mod session;
 pub mod shell_routes;
@@ -16,5 +18,9 @@ pub use session::{resolve_member, CurrentMember};
 
 /// Every form endpoint of the server crate.
 pub fn routes() -> axum::Router<crate::state::AppState> {
-    shell_routes::routes().merge(account_routes::routes()).merge(member_routes::routes())
+    shell_routes::routes()
+        .merge(account_routes::routes())
+        .merge(member_routes::routes())
+        .merge(profile_routes::routes())
+        .merge(mail_routes::routes())
 }

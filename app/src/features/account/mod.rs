@@ -1,10 +1,15 @@
 //! Account pages: signup, login, activation results.
 
 pub mod activate;
+pub mod basics;
+pub mod location;
 pub mod login;
 pub mod profile;
 pub mod reset;
+pub mod server_fns;
+pub mod settings;
 pub mod signup;
+pub mod unsubscribe;
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;

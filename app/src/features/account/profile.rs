@@ -1,100 +1,83 @@
-//! `/profile`: the member's own page: account details and settings (password, invisible mode).
-//! Profile editing and photos join with the members feature. Visitors are sent to log in.
+//! `/profile` (account menu → My profile): how others see the member, with an editor for the
+//! basics. Photos and the other profile fields join with the members feature.
 
+use domain::account::Ymd;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
+use crate::features::account::basics::BasicsForm;
+use crate::features::account::server_fns::{get_my_basics, MyBasics};
 use crate::features::account::FormError;
 use crate::i18n::use_i18n;
+
+#[component]
+fn ProfileCard(basics: MyBasics) -> impl IntoView {
+    let i18n = use_i18n();
+    let ctx = use_page_ctx();
+    let age = Ymd::parse(&basics.date_of_birth).map(|dob| dob.age_on(Ymd::from_unix(ctx.now)));
+    let initial = basics.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+    let gender = (!basics.gender.is_empty()).then(|| i18n.t(&format!("profile.gender.{}", basics.gender)));
+    let sexuality = (!basics.sexuality.is_empty()).then(|| i18n.t(&format!("profile.sexuality.{}", basics.sexuality)));
+    let place = [basics.city.clone(), basics.region_name.clone()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
+    let not_set = i18n.t("profile.not_set");
+    view! {
+        <section class="profile-card" data-testid="profile-card">
+            <div class="profile-card__avatar" aria-hidden="true">{initial}</div>
+            <div class="profile-card__main">
+                <h1 class="profile-card__name">
+                    {basics.name.clone()}
+                    {age.map(|a| view! { <span class="profile-card__age">", " {i18n.tf("profile.age", &[("age", &a.to_string())])}</span> })}
+                </h1>
+                <p class="profile-card__place" data-testid="profile-place">{if place.is_empty() { not_set.clone() } else { place }}</p>
+                <ul class="profile-card__facts">
+                    <li>{gender.unwrap_or_else(|| not_set.clone())}</li>
+                    <li>{sexuality.unwrap_or(not_set)}</li>
+                </ul>
+            </div>
+        </section>
+    }
+}
 
 #[component]
 pub fn ProfilePage() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    let Some(member) = ctx.member.clone() else {
+    if ctx.member.is_none() {
         #[cfg(feature = "ssr")]
         leptos_axum::redirect("/login?return_to=/profile");
         return None;
-    };
-    let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
-        "password" => i18n.t("settings.password_saved"),
-        "email" => i18n.t("settings.email_sent"),
-        _ => i18n.t("settings.saved"),
+    }
+    let query = use_query_map().get_untracked();
+    let saved = query.get("saved").map(|what| match what.as_str() {
+        "welcome" => i18n.tf("complete.welcome", &[("site", &ctx.site.name)]),
+        _ => i18n.t("profile.saved"),
     });
+    let editing = query.get("error").is_some();
+    let basics = Resource::new(|| (), |_| get_my_basics());
     Some(view! {
-        <Title text=i18n.t("account.my_profile")/>
+        <Title text=i18n.t("profile.title")/>
         <div class="container container--narrow page">
-            <h1 class="page__title">{i18n.t("account.my_profile")}</h1>
             {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
             <FormError/>
-            <section class="panel" aria-labelledby="account-title">
-                <h2 id="account-title">{i18n.t("settings.account")}</h2>
-                <dl class="facts">
-                    <div><dt>{i18n.t("auth.name")}</dt><dd>{member.name.clone()}</dd></div>
-                    <div><dt>{i18n.t("auth.email")}</dt><dd data-testid="member-email">{member.email.clone()}</dd></div>
-                    <div><dt>{i18n.t("nav.credits")}</dt><dd>{member.credits}</dd></div>
-                </dl>
-            </section>
-            <section class="panel" aria-labelledby="invisible-title">
-                <h2 id="invisible-title">{i18n.t("settings.invisible_title")}</h2>
-                <p class="muted">{i18n.t("settings.invisible_body")}</p>
-                <form method="post" action="/api/account/invisible" class="form form--inline">
-                    <label class="switch">
-                        <input type="checkbox" name="invisible" value="1" checked=member.invisible/>
-                        <span>{i18n.t("settings.invisible_label")}</span>
-                    </label>
-                    <button type="submit" class="btn btn--ghost btn--small">{i18n.t("settings.save")}</button>
-                </form>
-            </section>
-            <section class="panel" aria-labelledby="email-title">
-                <h2 id="email-title">{i18n.t("settings.email_title")}</h2>
-                <form method="post" action="/api/account/email" class="form">
-                    <label class="field">
-                        <span class="field__label">{i18n.t("settings.new_email")}</span>
-                        <input type="email" name="email" autocomplete="email" inputmode="email" required/>
-                    </label>
-                    <button type="submit" class="btn btn--ghost">{i18n.t("settings.save")}</button>
-                </form>
-            </section>
-            <section class="panel" aria-labelledby="password-title">
-                <h2 id="password-title">{i18n.t("settings.password_title")}</h2>
-                <form method="post" action="/api/account/password" class="form">
-                    <label class="field">
-                        <span class="field__label">{i18n.t("settings.old_password")}</span>
-                        <input type="password" name="old_password" autocomplete="current-password" required/>
-                    </label>
-                    <label class="field">
-                        <span class="field__label">{i18n.t("reset.new_password")}</span>
-                        <input type="password" name="password" autocomplete="new-password" required minlength="8"/>
-                    </label>
-                    <label class="field">
-                        <span class="field__label">{i18n.t("reset.repeat_password")}</span>
-                        <input type="password" name="password_repeat" autocomplete="new-password" required minlength="8"/>
-                    </label>
-                    <button type="submit" class="btn btn--primary">{i18n.t("reset.do_submit")}</button>
-                </form>
-            </section>
-            <section class="panel panel--danger" aria-labelledby="delete-title">
-                <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
-                <p class="muted">{i18n.t("settings.delete_body")}</p>
-                <form method="post" action="/api/account/delete" class="form">
-                    <label class="field">
-                        <span class="field__label">{i18n.t("settings.delete_reason")}</span>
-                        <textarea name="reason" rows="2" maxlength="500"></textarea>
-                    </label>
-                    <label class="field">
-                        <span class="field__label">{i18n.t("auth.password")}</span>
-                        <input type="password" name="password" autocomplete="current-password" required/>
-                    </label>
-                    <label class="switch">
-                        <input type="checkbox" name="confirm" value="1" required/>
-                        <span>{i18n.t("settings.delete_confirm")}</span>
-                    </label>
-                    <button type="submit" class="btn btn--danger">{i18n.t("settings.delete_submit")}</button>
-                </form>
-            </section>
+            <Suspense fallback=|| ()>
+                {move || basics.get().map(move |result| match result {
+                    Ok(b) => {
+                        let i18n = use_i18n();
+                        view! {
+                            <ProfileCard basics=b.clone()/>
+                            <details class="panel panel--collapsible" open=editing data-testid="edit-basics">
+                                <summary><h2>{i18n.t("profile.basics_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
+                                <BasicsForm basics=b from="profile" submit=i18n.t("settings.save")/>
+                            </details>
+                            <p class="muted"><a href="/settings">{i18n.t("profile.settings_link")}</a></p>
+                        }
+                        .into_any()
+                    }
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
         </div>
     })
 }

@@ -1,0 +1,151 @@
+//! `/settings` (account menu → Settings): email, password, language (top bar), notification
+//! mails, invisible mode, location with the geolocation button, and deleting the account.
+//! Visitors are sent to log in and come back here afterwards.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::context::use_page_ctx;
+use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
+use crate::features::account::server_fns::get_my_basics;
+use crate::features::account::FormError;
+use crate::i18n::use_i18n;
+
+#[component]
+pub fn SettingsPage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    let Some(member) = ctx.member.clone() else {
+        #[cfg(feature = "ssr")]
+        leptos_axum::redirect("/login?return_to=/settings");
+        return None;
+    };
+    let basics = Resource::new(|| (), |_| get_my_basics());
+    let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
+        "password" => i18n.t("settings.password_saved"),
+        "email" => i18n.t("settings.email_sent"),
+        "notifications" => i18n.t("settings.notifications_saved"),
+        "location" => i18n.t("settings.location_saved"),
+        _ => i18n.t("settings.saved"),
+    });
+    Some(view! {
+        <Title text=i18n.t("settings.title")/>
+        <div class="container container--narrow page">
+            <h1 class="page__title">{i18n.t("settings.title")}</h1>
+            {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
+            <FormError/>
+            <section class="panel" aria-labelledby="account-title">
+                <h2 id="account-title">{i18n.t("settings.account")}</h2>
+                <dl class="facts">
+                    <div><dt>{i18n.t("auth.name")}</dt><dd>{member.name.clone()}</dd></div>
+                    <div><dt>{i18n.t("auth.email")}</dt><dd data-testid="member-email">{member.email.clone()}</dd></div>
+                    <div><dt>{i18n.t("nav.credits")}</dt><dd>{member.credits}</dd></div>
+                </dl>
+            </section>
+            <Suspense fallback=|| ()>
+                {move || basics.get().map(|result| match result {
+                    Ok(b) => {
+                        let i18n = use_i18n();
+                        view! {
+                            <section class="panel" id="notifications" aria-labelledby="notifications-title">
+                                <h2 id="notifications-title">{i18n.t("settings.notifications_title")}</h2>
+                                <p class="muted">{i18n.t("settings.notifications_body")}</p>
+                                <form method="post" action="/api/account/notifications" class="form" data-testid="notification-prefs">
+                                    <label class="switch">
+                                        <input type="checkbox" name="messages" value="1" checked=b.notify_messages/>
+                                        <span>{i18n.t("settings.notify_messages")}</span>
+                                    </label>
+                                    <label class="switch">
+                                        <input type="checkbox" name="likes" value="1" checked=b.notify_likes/>
+                                        <span>{i18n.t("settings.notify_likes")}</span>
+                                    </label>
+                                    <label class="switch">
+                                        <input type="checkbox" name="news" value="1" checked=b.notify_news/>
+                                        <span>{i18n.t("settings.notify_news")}</span>
+                                    </label>
+                                    <button type="submit" class="btn btn--ghost btn--small">{i18n.t("settings.save")}</button>
+                                </form>
+                            </section>
+                            <section class="panel" id="location" aria-labelledby="location-title">
+                                <h2 id="location-title">{i18n.t("settings.location_title")}</h2>
+                                <p class="muted">{i18n.t("location.privacy")}</p>
+                                <form method="post" action="/api/account/location" class="form" data-testid="location-form">
+                                    <LocationFields
+                                        texts=LocationTexts::new(&i18n)
+                                        countries=country_choices(&i18n, &b.countries)
+                                        regions=b.regions.clone()
+                                        country=b.country.clone()
+                                        region=b.region.clone()
+                                        city=b.city.clone()
+                                    />
+                                    <button type="submit" class="btn btn--ghost">{i18n.t("settings.save")}</button>
+                                </form>
+                            </section>
+                        }
+                        .into_any()
+                    }
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+            <section class="panel" aria-labelledby="invisible-title">
+                <h2 id="invisible-title">{i18n.t("settings.invisible_title")}</h2>
+                <p class="muted">{i18n.t("settings.invisible_body")}</p>
+                <form method="post" action="/api/account/invisible" class="form form--inline">
+                    <label class="switch">
+                        <input type="checkbox" name="invisible" value="1" checked=member.invisible/>
+                        <span>{i18n.t("settings.invisible_label")}</span>
+                    </label>
+                    <button type="submit" class="btn btn--ghost btn--small">{i18n.t("settings.save")}</button>
+                </form>
+            </section>
+            <section class="panel" aria-labelledby="email-title">
+                <h2 id="email-title">{i18n.t("settings.email_title")}</h2>
+                <form method="post" action="/api/account/email" class="form">
+                    <label class="field">
+                        <span class="field__label">{i18n.t("settings.new_email")}</span>
+                        <input type="email" name="email" autocomplete="email" inputmode="email" required/>
+                    </label>
+                    <button type="submit" class="btn btn--ghost">{i18n.t("settings.save")}</button>
+                </form>
+            </section>
+            <section class="panel" aria-labelledby="password-title">
+                <h2 id="password-title">{i18n.t("settings.password_title")}</h2>
+                <form method="post" action="/api/account/password" class="form">
+                    <label class="field">
+                        <span class="field__label">{i18n.t("settings.old_password")}</span>
+                        <input type="password" name="old_password" autocomplete="current-password" required/>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("reset.new_password")}</span>
+                        <input type="password" name="password" autocomplete="new-password" required minlength="8"/>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("reset.repeat_password")}</span>
+                        <input type="password" name="password_repeat" autocomplete="new-password" required minlength="8"/>
+                    </label>
+                    <button type="submit" class="btn btn--primary">{i18n.t("reset.do_submit")}</button>
+                </form>
+            </section>
+            <section class="panel panel--danger" aria-labelledby="delete-title">
+                <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
+                <p class="muted">{i18n.t("settings.delete_body")}</p>
+                <form method="post" action="/api/account/delete" class="form">
+                    <label class="field">
+                        <span class="field__label">{i18n.t("settings.delete_reason")}</span>
+                        <textarea name="reason" rows="2" maxlength="500"></textarea>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("auth.password")}</span>
+                        <input type="password" name="password" autocomplete="current-password" required/>
+                    </label>
+                    <label class="switch">
+                        <input type="checkbox" name="confirm" value="1" required/>
+                        <span>{i18n.t("settings.delete_confirm")}</span>
+                    </label>
+                    <button type="submit" class="btn btn--danger">{i18n.t("settings.delete_submit")}</button>
+                </form>
+            </section>
+        </div>
+    })
+}

@@ -1,0 +1,38 @@
+//! `/unsubscribe?token=…`: the page behind the unsubscribe link in every mail's footer. Opening
+//! it changes nothing (link scanners open links too); the button does, through the same
+//! one-click endpoint that mail programs call (RFC 8058).
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::context::use_page_ctx;
+use crate::i18n::use_i18n;
+
+#[component]
+pub fn UnsubscribePage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    let query = use_query_map().get_untracked();
+    let done = query.get("done").is_some();
+    let token: String = query.get("token").unwrap_or_default().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').take(100).collect();
+    view! {
+        <Title text=i18n.t("unsubscribe.title")/>
+        <div class="auth-page">
+            <div class="auth-card">
+                <h1 class="auth-card__title">{i18n.t("unsubscribe.title")}</h1>
+                {if done {
+                    view! { <p class="notice notice--ok" role="status" data-testid="unsubscribed">{i18n.t("unsubscribe.done")}</p> }.into_any()
+                } else {
+                    view! {
+                        <p class="auth-card__intro">{i18n.tf("unsubscribe.body", &[("site", &ctx.site.name)])}</p>
+                        <form method="post" action=format!("/api/unsubscribe?token={token}&page=1") class="form">
+                            <button type="submit" class="btn btn--primary btn--block">{i18n.t("unsubscribe.submit")}</button>
+                        </form>
+                    }
+                    .into_any()
+                }}
+            </div>
+        </div>
+    }
+}

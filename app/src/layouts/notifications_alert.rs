@@ -1,0 +1,55 @@
+//! The disabled-notifications alert (SPEC §4): shown while notification mails are off because of
+//! a spam complaint, a bounce or list-unsubscribe. The member turns them back on here or
+//! dismisses the alert; the dismissal is stored and holds until mails stop for a new reason.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_location;
+
+use crate::context::use_page_ctx;
+use crate::i18n::use_i18n;
+
+/// The reason to explain first: a bounce asks the member to act, a spam report next.
+pub fn main_reason(reasons: &[String]) -> Option<&'static str> {
+    ["bounce", "spam", "list_unsubscribe"].into_iter().find(|r| reasons.iter().any(|x| x == r))
+}
+
+#[component]
+pub fn NotificationsAlert() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let member = ctx.member.as_ref()?;
+    if member.dismissed_alerts.iter().any(|a| a == "notifications_disabled") {
+        return None;
+    }
+    let reason = main_reason(&member.notifications_disabled)?;
+    let i18n = use_i18n();
+    let path = use_location().pathname.get_untracked();
+    Some(view! {
+        <div class="banner banner--info" role="status" data-testid="notifications-alert">
+            <div class="banner__inner">
+                <p>{i18n.tf(&format!("alert.notifications_disabled.{reason}"), &[("email", &member.email)])}</p>
+                <div class="banner__actions">
+                    <form method="post" action="/api/account/notifications/enable" class="inline-form">
+                        <input type="hidden" name="return_to" value=path.clone()/>
+                        <button type="submit" class="btn btn--light btn--small">{i18n.t("alert.enable")}</button>
+                    </form>
+                    <form method="post" action="/api/alerts/dismiss" class="inline-form">
+                        <input type="hidden" name="alert" value="notifications_disabled"/>
+                        <input type="hidden" name="return_to" value=path/>
+                        <button type="submit" class="btn btn--ghost btn--small banner__dismiss">{i18n.t("alert.dismiss")}</button>
+                    </form>
+                </div>
+            </div>
+        </div>
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_bounce_is_explained_first() {
+        let r = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(super::main_reason(&r(&["list_unsubscribe", "bounce"])), Some("bounce"));
+        assert_eq!(super::main_reason(&r(&["list_unsubscribe", "spam"])), Some("spam"));
+        assert_eq!(super::main_reason(&r(&[])), None);
+    }
+}

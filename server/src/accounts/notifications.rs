@@ -1,0 +1,196 @@
+//! Notification mails: the member's preferences, and the reasons they are switched off without
+//! the member's settings (SPEC §4: a spam complaint, a bounce or list-unsubscribe). While any
+//! reason stands, no notification mail goes out and the disabled-notifications alert shows.
+
+use sqlx::Row;
+
+use super::service::Accounts;
+use super::tokens;
+use crate::db::flag;
+use crate::error::AppError;
+
+/// What a member wants to be mailed about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotificationPrefs {
+    pub messages: bool,
+    pub likes: bool,
+    pub news: bool,
+}
+
+/// Kinds of notification mail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotificationKind {
+    Message,
+    Like,
+    News,
+}
+
+/// Why notification mails stopped without the member's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisabledReason {
+    Spam,
+    Bounce,
+    ListUnsubscribe,
+}
+
+impl DisabledReason {
+    pub fn code(self) -> &'static str {
+        match self {
+            DisabledReason::Spam => "spam",
+            DisabledReason::Bounce => "bounce",
+            DisabledReason::ListUnsubscribe => "list_unsubscribe",
+        }
+    }
+    pub fn parse(code: &str) -> Option<DisabledReason> {
+        [DisabledReason::Spam, DisabledReason::Bounce, DisabledReason::ListUnsubscribe].into_iter().find(|r| r.code() == code)
+    }
+}
+
+/// Alerts a member can dismiss for good (SPEC §4).
+pub const DISMISSIBLE_ALERTS: [&str; 2] = ["notifications_disabled", "profile_photo"];
+
+/// The member's alert state: why mails are off, and which alerts were dismissed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AlertState {
+    pub notifications_disabled: Vec<String>,
+    pub dismissed: Vec<String>,
+}
+
+impl Accounts {
+    pub async fn notification_prefs(&self, user_id: i64) -> Result<NotificationPrefs, AppError> {
+        let row = sqlx::query("SELECT notify_messages, notify_likes, notify_news FROM users WHERE id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
+        Ok(NotificationPrefs { messages: flag(&row, "notify_messages")?, likes: flag(&row, "notify_likes")?, news: flag(&row, "notify_news")? })
+    }
+
+    /// Saves the member's choices. Saving from the settings also lifts a list-unsubscribe (the
+    /// member chose again); bounces and spam complaints are lifted only by
+    /// [`Accounts::enable_notifications`].
+    pub async fn set_notification_prefs(&self, user_id: i64, prefs: NotificationPrefs) -> Result<(), AppError> {
+        let mut tx = self.db().pool().begin().await?;
+        sqlx::query("UPDATE users SET notify_messages = $1, notify_likes = $2, notify_news = $3 WHERE id = $4")
+            .bind(prefs.messages)
+            .bind(prefs.likes)
+            .bind(prefs.news)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM notifications_disabled WHERE user_id = $1 AND reason = 'list_unsubscribe'").bind(user_id).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// True when a notification mail of this kind may go to the member now.
+    pub async fn may_mail(&self, user_id: i64, kind: NotificationKind) -> Result<bool, AppError> {
+        let column = match kind {
+            NotificationKind::Message => "notify_messages",
+            NotificationKind::Like => "notify_likes",
+            NotificationKind::News => "notify_news",
+        };
+        let row = sqlx::query(&format!(
+            "SELECT u.{column} AS wanted, (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) AS stops \
+             FROM users u WHERE u.id = $1 AND u.status IN ('not_confirmed', 'active')"
+        ))
+        .bind(user_id)
+        .fetch_optional(self.db().pool())
+        .await?;
+        let Some(row) = row else { return Ok(false) };
+        let stops: i64 = row.try_get("stops")?;
+        Ok(flag(&row, "wanted")? && stops == 0)
+    }
+
+    /// Records a reason; idempotent.
+    pub async fn disable_notifications(&self, user_id: i64, reason: DisabledReason) -> Result<(), AppError> {
+        sqlx::query("INSERT INTO notifications_disabled (user_id, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, reason) DO NOTHING")
+            .bind(user_id)
+            .bind(reason.code())
+            .bind(self.clock().now())
+            .execute(self.db().pool())
+            .await?;
+        // The alert returns even if an earlier one was dismissed: this is news.
+        sqlx::query("DELETE FROM alert_dismissals WHERE user_id = $1 AND alert = 'notifications_disabled'").bind(user_id).execute(self.db().pool()).await?;
+        Ok(())
+    }
+
+    /// The member turns notification mails back on (after fixing the address, say).
+    pub async fn enable_notifications(&self, user_id: i64) -> Result<(), AppError> {
+        sqlx::query("DELETE FROM notifications_disabled WHERE user_id = $1").bind(user_id).execute(self.db().pool()).await?;
+        Ok(())
+    }
+
+    /// RFC 8058 one-click unsubscribe. Unknown tokens change nothing; returns whether one matched.
+    pub async fn unsubscribe(&self, token: &str) -> Result<bool, AppError> {
+        if !tokens::is_well_formed(token) {
+            return Ok(false);
+        }
+        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE unsubscribe_token = $1 AND status <> 'deleted'").bind(token).fetch_optional(self.db().pool()).await?;
+        match row {
+            Some((id,)) => {
+                self.disable_notifications(id, DisabledReason::ListUnsubscribe).await?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// A bounce or spam complaint reported by the mail provider for an address: every account
+    /// with that address (on any site) stops getting notification mails. Returns how many.
+    pub async fn mail_event(&self, email: &str, reason: DisabledReason) -> Result<u64, AppError> {
+        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email = $1 AND status <> 'deleted'").bind(email.trim().to_lowercase()).fetch_all(self.db().pool()).await?;
+        for (id,) in &ids {
+            self.disable_notifications(*id, reason).await?;
+        }
+        Ok(ids.len() as u64)
+    }
+
+    /// The link for a member's `List-Unsubscribe` header (created on first use).
+    pub async fn unsubscribe_url(&self, user_id: i64, base_url: &str) -> Result<String, AppError> {
+        let existing: Option<(Option<String>,)> = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_optional(self.db().pool()).await?;
+        let token = match existing {
+            Some((Some(token),)) => token,
+            _ => {
+                let token = tokens::new_token();
+                sqlx::query("UPDATE users SET unsubscribe_token = $1 WHERE id = $2 AND unsubscribe_token IS NULL").bind(&token).bind(user_id).execute(self.db().pool()).await?;
+                let (token,): (Option<String>,) = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
+                token.ok_or_else(|| AppError::Internal("unsubscribe token missing".into()))?
+            }
+        };
+        Ok(format!("{}/unsubscribe?token={token}", base_url.trim_end_matches('/')))
+    }
+
+    /// Why mails are off and which alerts the member dismissed (one query).
+    pub async fn alert_state(&self, user_id: i64) -> Result<AlertState, AppError> {
+        let rows = sqlx::query(
+            "SELECT 'disabled' AS kind, reason AS name FROM notifications_disabled WHERE user_id = $1 \
+             UNION ALL SELECT 'dismissed' AS kind, alert AS name FROM alert_dismissals WHERE user_id = $1",
+        )
+        .bind(user_id)
+        .fetch_all(self.db().pool())
+        .await?;
+        let mut state = AlertState::default();
+        for row in rows {
+            let kind: String = row.try_get("kind")?;
+            let name: String = row.try_get("name")?;
+            if kind == "disabled" {
+                state.notifications_disabled.push(name);
+            } else {
+                state.dismissed.push(name);
+            }
+        }
+        state.notifications_disabled.sort();
+        Ok(state)
+    }
+
+    /// Stores an alert's dismissal with its moment; unknown alerts are refused.
+    pub async fn dismiss_alert(&self, user_id: i64, alert: &str) -> Result<(), AppError> {
+        if !DISMISSIBLE_ALERTS.contains(&alert) {
+            return Err(AppError::Invalid("unknown_alert"));
+        }
+        sqlx::query("INSERT INTO alert_dismissals (user_id, alert, dismissed_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, alert) DO UPDATE SET dismissed_at = excluded.dismissed_at")
+            .bind(user_id)
+            .bind(alert)
+            .bind(self.clock().now())
+            .execute(self.db().pool())
+            .await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,118 @@
+//! Profile-basics endpoints: `/complete-signup`'s form, the location settings and the
+//! geolocation lookup that turns a browser position into one of our regions.
+
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Form, Json, Router};
+use domain::profile::{BasicsForm, LocationForm};
+use serde::{Deserialize, Serialize};
+
+use crate::http::member_routes::authentication_required;
+use crate::http::session::CurrentMember;
+use crate::http::visitor;
+use crate::state::AppState;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/complete-signup", post(complete_signup))
+        .route("/api/account/location", post(save_location))
+        .route("/api/geocode", get(geocode))
+}
+
+#[derive(Deserialize, Default)]
+pub struct BasicsFields {
+    #[serde(default)]
+    gender: String,
+    #[serde(default)]
+    sexuality: String,
+    #[serde(default)]
+    country: String,
+    #[serde(default)]
+    region: String,
+    #[serde(default)]
+    city: String,
+    /// `profile` when sent from the profile editor; else `/complete-signup`.
+    #[serde(default)]
+    from: String,
+}
+
+/// Form values travel back with an error so the form keeps what was typed.
+fn keep(pairs: &[(&str, &str)]) -> String {
+    pairs.iter().map(|(k, v)| format!("&{k}={}", urlencode(v))).collect()
+}
+
+fn urlencode(value: &str) -> String {
+    let mut out = String::new();
+    for b in value.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+async fn complete_signup(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(f): Form<BasicsFields>) -> Response {
+    let Some(m) = current.0.as_ref() else { return authentication_required(&headers, "/complete-signup") };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/complete-signup?error=error.generic").into_response() };
+    let form = BasicsForm {
+        gender: f.gender.clone(),
+        sexuality: f.sexuality.clone(),
+        location: LocationForm { country: f.country.clone(), region: f.region.clone(), city: f.city.clone() },
+    };
+    let (done, form_page) = if f.from == "profile" { ("/profile?saved=profile", "/profile") } else { ("/profile?saved=welcome", "/complete-signup") };
+    match state.members.save_basics(&site.settings, m.id, &form).await {
+        Ok(()) => Redirect::to(done).into_response(),
+        Err(error) => {
+            let kept = keep(&[("gender", &f.gender), ("sexuality", &f.sexuality), ("country", &f.country), ("region", &f.region), ("city", &f.city)]);
+            Redirect::to(&format!("{form_page}?error={}{kept}", error.key())).into_response()
+        }
+    }
+}
+
+async fn save_location(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(f): Form<BasicsFields>) -> Response {
+    let Some(m) = current.0.as_ref() else { return authentication_required(&headers, "/settings") };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/settings?error=error.generic").into_response() };
+    let form = LocationForm { country: f.country, region: f.region, city: f.city };
+    match state.members.save_location(&site.settings, m.id, &form).await {
+        Ok(()) => Redirect::to("/settings?saved=location#location").into_response(),
+        Err(error) => Redirect::to(&format!("/settings?error={}#location", error.key())).into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct Position {
+    lat: f64,
+    lon: f64,
+}
+
+/// The region found for a position, or `false` when none fits (SPEC §7: on failure false).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum GeocodeAnswer {
+    Found { country: String, region: String, name: String },
+    NotFound(bool),
+}
+
+async fn geocode(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, position: Result<Query<Position>, axum::extract::rejection::QueryRejection>) -> Response {
+    if current.0.is_none() {
+        return authentication_required(&headers, "/settings");
+    }
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Json(GeocodeAnswer::NotFound(false)).into_response() };
+    let found = position.ok().and_then(|Query(p)| state.members.guess_region(&site.settings, p.lat, p.lon));
+    let answer = match found {
+        Some(r) => GeocodeAnswer::Found { country: r.country, region: r.code, name: r.name },
+        None => GeocodeAnswer::NotFound(false),
+    };
+    ([(http::header::CACHE_CONTROL, "private, max-age=3600")], Json(answer)).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn kept_values_are_encoded() {
+        assert_eq!(super::keep(&[("city", "Den Haag&x=1")]), "&city=Den%20Haag%26x%3D1");
+    }
+}

@@ -1,0 +1,103 @@
+//! Profile basics: gender, sexuality and location, asked right after signup
+//! (`/complete-signup`) and changeable later (location in the settings).
+
+use std::sync::Arc;
+
+use domain::profile::{validate_basics, validate_location, BasicsForm, LocationForm, Region};
+use domain::site::SiteSettings;
+use sqlx::Row;
+
+use crate::accounts::AccountError;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::regions::Regions;
+
+/// What a member filled in so far (`None` where nothing yet).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileBasics {
+    pub name: String,
+    /// `YYYY-MM-DD`.
+    pub date_of_birth: String,
+    pub gender: Option<String>,
+    pub sexuality: Option<String>,
+    pub country: Option<String>,
+    pub region: Option<String>,
+    pub city: Option<String>,
+    pub status: String,
+}
+
+impl ProfileBasics {
+    /// `/complete-signup` is done once gender, sexuality and a region are known.
+    pub fn complete(&self) -> bool {
+        self.gender.is_some() && self.sexuality.is_some() && self.region.is_some()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Members {
+    db: Db,
+    regions: Arc<Regions>,
+}
+
+impl Members {
+    pub fn new(db: Db, regions: Arc<Regions>) -> Members {
+        Members { db, regions }
+    }
+
+    pub fn regions(&self) -> &Regions {
+        &self.regions
+    }
+
+    /// The regions a member of this site can choose from.
+    pub fn regions_for(&self, site: &SiteSettings) -> Vec<Region> {
+        self.regions.for_countries(&site.countries)
+    }
+
+    pub async fn basics(&self, user_id: i64) -> Result<ProfileBasics, AppError> {
+        let row = sqlx::query("SELECT name, date_of_birth, gender, sexuality, country, region, city, status FROM profiles WHERE user_id = $1").bind(user_id).fetch_optional(self.db.pool()).await?;
+        let Some(row) = row else { return Err(AppError::NotFound) };
+        Ok(ProfileBasics {
+            name: row.try_get("name")?,
+            date_of_birth: row.try_get("date_of_birth")?,
+            gender: row.try_get("gender")?,
+            sexuality: row.try_get("sexuality")?,
+            country: row.try_get("country")?,
+            region: row.try_get("region")?,
+            city: row.try_get("city")?,
+            status: row.try_get("status")?,
+        })
+    }
+
+    /// Saves gender, sexuality and location after checking them all; nothing changes on error.
+    pub async fn save_basics(&self, site: &SiteSettings, user_id: i64, form: &BasicsForm) -> Result<(), AccountError> {
+        let valid = validate_basics(form, &site.countries, &self.regions_for(site)).map_err(AccountError::Invalid)?;
+        sqlx::query("UPDATE profiles SET gender = $1, sexuality = $2, country = $3, region = $4, city = $5 WHERE user_id = $6")
+            .bind(valid.gender.code())
+            .bind(valid.sexuality.code())
+            .bind(&valid.location.country)
+            .bind(&valid.location.region)
+            .bind(&valid.location.city)
+            .bind(user_id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Saves where the member lives; nothing changes on error.
+    pub async fn save_location(&self, site: &SiteSettings, user_id: i64, form: &LocationForm) -> Result<(), AccountError> {
+        let valid = validate_location(form, &site.countries, &self.regions_for(site)).map_err(AccountError::Invalid)?;
+        sqlx::query("UPDATE profiles SET country = $1, region = $2, city = $3 WHERE user_id = $4")
+            .bind(&valid.country)
+            .bind(&valid.region)
+            .bind(&valid.city)
+            .bind(user_id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The site's region nearest to a browser position (the geolocation button), if any.
+    pub fn guess_region(&self, site: &SiteSettings, lat: f64, lon: f64) -> Option<Region> {
+        self.regions.guess(&site.countries, lat, lon).cloned()
+    }
+}
