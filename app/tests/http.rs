@@ -13,9 +13,14 @@ struct TestApp {
 }
 
 async fn start() -> TestApp {
+    start_with(&[]).await
+}
+
+async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    let vars: HashMap<&str, String> =
+    let mut vars: HashMap<&str, String> =
         [("VONK_ADDR", "127.0.0.1:0".to_string()), ("DATA_DIR", dir.path().display().to_string())].into_iter().collect();
+    vars.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
     let config = server::Config::from_lookup(|k| vars.get(k).cloned()).unwrap();
     let state = server::AppState::start(config).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -241,7 +246,7 @@ async fn signup_logs_in_and_the_top_bar_shows_the_member() {
     let origin = app.origin();
     let res = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
     assert_eq!(res.status(), StatusCode::SEE_OTHER);
-    assert_eq!(res.headers()["location"], "/");
+    assert_eq!(res.headers()["location"], "/complete-signup", "step 2 of signup");
     let set = res.headers()["set-cookie"].to_str().unwrap().to_string();
     assert!(set.starts_with("auth.session=") && set.contains("HttpOnly") && set.contains("SameSite=Lax") && set.contains("Max-Age=2592000"), "{set}");
     let session = cookie_value(&res, "auth.session").unwrap();
@@ -374,14 +379,14 @@ async fn password_reset_over_http() {
 async fn member_only_pages_and_calls_need_a_session() {
     let app = start().await;
     let origin = app.origin();
-    let (status, headers, _) = app.get("/profile", &[("accept", "text/html")]).await;
+    let (status, headers, _) = app.get("/settings", &[("accept", "text/html")]).await;
     assert!(status.is_redirection(), "{status}");
-    assert_eq!(headers["location"], "/login?return_to=/profile");
+    assert_eq!(headers["location"], "/login?return_to=/settings");
     let res = app.post_form("/api/account/invisible", "invisible=1", &[("origin", &origin), ("accept", "application/json")]).await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert_eq!(res.text().await.unwrap(), r#"{"code":"authentication_required"}"#);
     let res = app.post_form("/api/account/invisible", "invisible=1", &[("origin", &origin)]).await;
-    assert_eq!(res.headers()["location"], "/login?return_to=/profile");
+    assert_eq!(res.headers()["location"], "/login?return_to=/settings");
 }
 
 #[tokio::test]
@@ -392,15 +397,15 @@ async fn the_activation_reminder_follows_the_spec() {
     let cookie = format!("auth.session={}", cookie_value(&signup, "auth.session").unwrap());
     let (_, _, html) = app.get("/pricing", &[("cookie", &cookie)]).await;
     assert!(html.contains(r#"data-testid="activation-reminder""#) && html.contains("anna@example.nl"));
-    let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
+    let (_, _, html) = app.get("/settings", &[("cookie", &cookie)]).await;
     assert!(!html.contains(r#"data-testid="activation-reminder""#), "hidden on the settings page");
     assert!(html.contains(r#"data-testid="member-email">anna@example.nl<"#));
     let res = app.post_form("/api/account/resend-activation", "return_to=%2Fpricing", &[("origin", &origin), ("cookie", &cookie)]).await;
     assert_eq!(res.headers()["location"], "/pricing?activation=sent");
     assert_eq!(std::fs::read_dir(app._dir.path().join("mail")).unwrap().count(), 2);
     let res = app.post_form("/api/account/invisible", "invisible=1", &[("origin", &origin), ("cookie", &cookie)]).await;
-    assert_eq!(res.headers()["location"], "/profile?saved=invisible");
-    let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/settings?saved=invisible");
+    let (_, _, html) = app.get("/settings", &[("cookie", &cookie)]).await;
     assert!(html.contains(r#"name="invisible" value="1" checked"#), "invisible mode is on");
 }
 
@@ -411,15 +416,15 @@ async fn email_change_over_http_and_language_is_remembered_for_members() {
     let signup = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
     let cookie = format!("auth.session={}", cookie_value(&signup, "auth.session").unwrap());
     let res = app.post_form("/api/account/email", "email=geen", &[("origin", &origin), ("cookie", &cookie)]).await;
-    assert_eq!(res.headers()["location"], "/profile?error=validation.new_email_invalid");
-    let (_, _, html) = app.get("/profile?error=validation.new_email_invalid", &[("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/settings?error=validation.new_email_invalid");
+    let (_, _, html) = app.get("/settings?error=validation.new_email_invalid", &[("cookie", &cookie)]).await;
     assert!(html.contains("Nieuw e-mailadres invalide."));
     let res = app.post_form("/api/account/email", "email=anna2%40example.nl", &[("origin", &origin), ("cookie", &cookie)]).await;
-    assert_eq!(res.headers()["location"], "/profile?saved=email");
+    assert_eq!(res.headers()["location"], "/settings?saved=email");
     let link = mail_link(&app, "/api/mail-change?token=");
     let (_, headers, _) = app.get(&link, &[]).await;
     assert_eq!(headers["location"], "/mail-change/do?done=1");
-    let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
+    let (_, _, html) = app.get("/settings", &[("cookie", &cookie)]).await;
     assert!(html.contains(r#"data-testid="member-email">anna2@example.nl<"#));
 
     // A member's language choice is stored with the account, too.
@@ -446,8 +451,8 @@ async fn delete_and_reactivate_over_http() {
     let signup = app.post_form("/api/signup", SIGNUP, &[("origin", &origin)]).await;
     let cookie = format!("auth.session={}", cookie_value(&signup, "auth.session").unwrap());
     let res = app.post_form("/api/account/delete", "password=fout&reason=&confirm=1", &[("origin", &origin), ("cookie", &cookie)]).await;
-    assert_eq!(res.headers()["location"], "/profile?error=validation.old_password_wrong");
-    let (_, _, html) = app.get("/profile?error=validation.old_password_wrong", &[("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/settings?error=validation.old_password_wrong");
+    let (_, _, html) = app.get("/settings?error=validation.old_password_wrong", &[("cookie", &cookie)]).await;
     assert!(html.contains("Controleer je oude wachtwoord."));
     let res = app.post_form("/api/account/delete", "password=rode+kater+op+het+dak&reason=te+druk&confirm=1", &[("origin", &origin), ("cookie", &cookie)]).await;
     assert_eq!(res.headers()["location"], "/account-deleted");
@@ -459,4 +464,156 @@ async fn delete_and_reactivate_over_http() {
     assert_eq!(headers["location"], "/account-deleted?reactivated=1");
     let res = app.post_form("/api/login", "email=anna%40example.nl&password=rode+kater+op+het+dak", &[("origin", &origin)]).await;
     assert_eq!(res.headers()["location"], "/");
+}
+
+
+async fn signed_up(app: &TestApp, email: &str) -> String {
+    let body = SIGNUP.replace("anna%40example.nl", &email.replace('@', "%40"));
+    let res = app.post_form("/api/signup", &body, &[("origin", &app.origin())]).await;
+    format!("auth.session={}", cookie_value(&res, "auth.session").expect("signed up"))
+}
+
+#[tokio::test]
+async fn complete_signup_keeps_input_on_error_and_fills_the_profile() {
+    let app = start().await;
+    let origin = app.origin();
+    let cookie = signed_up(&app, "anna@example.nl").await;
+    let (status, _, html) = app.get("/complete-signup", &[("cookie", &cookie)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Maak je profiel af") && html.contains(r#"name="gender""#) && html.contains(r#"name="sexuality""#));
+    // The visitor's country (BE for this site) is the first guess; its provinces are offered.
+    assert!(html.contains("Oost-Vlaanderen") && html.contains("Gebruik mijn locatie"));
+    assert!(!html.contains(r#"data-testid="activation-reminder""#), "no reminder during signup");
+
+    let bad = "from=complete&gender=male&sexuality=lesbian&country=NL&region=NL-NH&city=Haarlem";
+    let res = app.post_form("/api/complete-signup", bad, &[("origin", &origin), ("cookie", &cookie)]).await;
+    let location = res.headers()["location"].to_str().unwrap().to_string();
+    assert!(location.starts_with("/complete-signup?error=validation.sexuality_required&gender=male"), "{location}");
+    let (_, _, html) = app.get(&location, &[("cookie", &cookie)]).await;
+    assert!(html.contains("Kies je geaardheid.") && html.contains(r#"value="Haarlem""#), "the form keeps what was typed");
+    let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
+    assert!(html.contains("Nog niet ingevuld"), "nothing was stored");
+
+    let good = "from=complete&gender=female&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem";
+    let res = app.post_form("/api/complete-signup", good, &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/profile?saved=welcome");
+    let (_, _, html) = app.get("/profile?saved=welcome", &[("cookie", &cookie)]).await;
+    assert!(html.contains("Welkom bij Vonk! Je profiel is klaar."));
+    assert!(html.contains("Haarlem, Noord-Holland") && html.contains("Vrouw") && html.contains("Hetero"));
+    assert!(html.contains("Anna") && (html.contains("36 jaar") || html.contains("37 jaar")), "age from the date of birth");
+
+    // Another member sees only their own profile (the calls take no id).
+    let other = signed_up(&app, "bart@example.nl").await;
+    let (_, _, html) = app.get("/profile", &[("cookie", &other)]).await;
+    assert!(!html.contains("Haarlem"));
+    // Cross-origin posts change nothing.
+    let res = app.post_form("/api/complete-signup", &good.replace("Haarlem", "Zandvoort"), &[("origin", "https://evil.example"), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
+    assert!(html.contains("Haarlem") && !html.contains("Zandvoort"));
+}
+
+#[tokio::test]
+async fn geocode_and_location_settings() {
+    let app = start().await;
+    let origin = app.origin();
+    let cookie = signed_up(&app, "anna@example.nl").await;
+    let (status, _, body) = app.get("/api/geocode?lat=52.37&lon=4.90", &[("accept", "application/json")]).await;
+    assert_eq!((status, body.as_str()), (StatusCode::FORBIDDEN, r#"{"code":"authentication_required"}"#));
+    let (status, _, body) = app.get("/api/geocode?lat=52.37&lon=4.90", &[("cookie", &cookie)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, r#"{"country":"NL","region":"NL-NH","name":"Noord-Holland"}"#);
+    let (_, _, body) = app.get("/api/geocode?lat=40.7&lon=-74.0", &[("cookie", &cookie)]).await;
+    assert_eq!(body, "false", "outside the site's countries");
+    let (_, _, body) = app.get("/api/geocode?lat=abc", &[("cookie", &cookie)]).await;
+    assert_eq!(body, "false");
+
+    let res = app.post_form("/api/account/location", "country=BE&region=NL-NH&city=Gent", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/settings?error=validation.region_required#location");
+    let res = app.post_form("/api/account/location", "country=BE&region=BE-VOV&city=Gent", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/settings?saved=location#location");
+    let (_, _, html) = app.get("/settings?saved=location", &[("cookie", &cookie)]).await;
+    assert!(html.contains("Je locatie is opgeslagen.") && html.contains(r#"value="Gent""#));
+    assert!(!html.contains(r#"data-testid="activation-reminder""#), "no reminder on the settings page");
+}
+
+#[tokio::test]
+async fn notification_preferences_unsubscribe_and_the_alert() {
+    let app = start().await;
+    let origin = app.origin();
+    let cookie = signed_up(&app, "anna@example.nl").await;
+    let res = app.post_form("/api/account/notifications", "messages=1", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/settings?saved=notifications#notifications");
+    let (_, _, html) = app.get("/settings", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"name="messages" value="1" checked"#) && html.contains(r#"name="likes" value="1">"#), "likes off, messages on");
+
+    // The mail's unsubscribe page changes nothing by itself (link scanners open links).
+    let link = mail_link(&app, "/unsubscribe?token=");
+    let (status, _, html) = app.get(&link, &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Afmelden voor e-mailmeldingen"));
+    let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
+    assert!(!html.contains(r#"data-testid="notifications-alert""#));
+
+    // RFC 8058: the mail program posts from anywhere, without cookies.
+    let token = &link["/unsubscribe?token=".len()..];
+    let res = app
+        .post_form(&format!("/api/unsubscribe?token={token}"), "List-Unsubscribe=One-Click", &[("origin", "https://mail.example"), ("sec-fetch-site", "cross-site")])
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let (_, _, html) = app.get("/pricing", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"data-testid="notifications-alert""#) && html.contains("Je hebt je afgemeld voor e-mailmeldingen."));
+    assert!(!html.contains(r#"data-testid="activation-reminder""#), "the reminder steps aside (SPEC §4)");
+    // Unknown tokens: the same answer, nothing changes.
+    let res = app.post_form(&format!("/api/unsubscribe?token={}", "a".repeat(64)), "List-Unsubscribe=One-Click", &[("sec-fetch-site", "cross-site")]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+
+    // Dismissed, it stays away; turned back on, it is gone.
+    let res = app.post_form("/api/alerts/dismiss", "alert=notifications_disabled&return_to=%2Fpricing", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/pricing");
+    let (_, _, html) = app.get("/pricing", &[("cookie", &cookie)]).await;
+    assert!(!html.contains(r#"data-testid="notifications-alert""#));
+    let res = app.post_form("/api/alerts/dismiss", "alert=%3Cx%3E", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let res = app.post_form("/api/account/notifications/enable", "return_to=%2F", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/");
+    // Our own confirmation page's button lands on the done state.
+    let res = app.post_form(&format!("/api/unsubscribe?token={token}&page=1"), "", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], "/unsubscribe?done=1");
+}
+
+#[tokio::test]
+async fn mail_provider_reports_need_the_shared_secret() {
+    let off = start().await;
+    let res = off.client.post(format!("{}/api/mail-events", off.base)).header("content-type", "application/json").body(serde_json::json!({"event": "bounce", "email": "anna@example.nl"}).to_string()).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND, "off without VONK_MAIL_EVENTS_SECRET");
+
+    let secret = "a-shared-secret-of-enough-length";
+    let app = start_with(&[("VONK_MAIL_EVENTS_SECRET", secret)]).await;
+    let cookie = signed_up(&app, "anna@example.nl").await;
+    let report = serde_json::json!({"event": "bounce", "email": "anna@example.nl"});
+    let url = format!("{}/api/mail-events", app.base);
+    let res = app.client.post(&url).bearer_auth("wrong").header("content-type", "application/json").body(report.to_string()).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
+    assert!(!html.contains(r#"data-testid="notifications-alert""#), "a refused report changes nothing");
+    let res = app.client.post(&url).bearer_auth(secret).header("content-type", "application/json").body(serde_json::json!({"event": "party", "email": "x"}).to_string()).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let res = app.client.post(&url).bearer_auth(secret).header("sec-fetch-site", "cross-site").header("content-type", "application/json").body(report.to_string()).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.text().await.unwrap(), r#"{"accounts":1}"#);
+    let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"data-testid="notifications-alert""#) && html.contains("niet aankwamen"));
+}
+
+#[tokio::test]
+async fn activation_reminder_is_a_phone_modal_after_api_signup() {
+    let app = start().await;
+    let cookie = signed_up(&app, "anna@example.nl").await;
+    let (_, _, html) = app.get("/pricing?api_signup_complete=1", &[("cookie", &cookie)]).await;
+    assert!(html.contains("banner--phone-modal") && html.contains(r#"role="dialog""#) && html.contains("Bevestig je e-mailadres"));
+    let (_, _, html) = app.get("/pricing", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"data-testid="activation-reminder""#) && !html.contains("banner--phone-modal"));
+    // The account menu offers My profile, Settings and Logout.
+    assert!(html.contains(r#"href="/profile""#) && html.contains(r#"href="/settings""#) && html.contains(r#"action="/api/logout""#));
 }
