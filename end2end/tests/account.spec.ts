@@ -15,6 +15,13 @@ function mailLink(email: string, path: string): string {
   return links[links.length - 1];
 }
 
+/** Logs out through the account menu (My profile, Settings, Logout). */
+async function logOut(page: Page) {
+  await page.getByLabel('Accountmenu').click();
+  await page.getByRole('button', { name: 'Uitloggen' }).click();
+  await expect(page.getByRole('link', { name: 'Inloggen' })).toBeVisible();
+}
+
 /** Signs up through the form once its live checks are active. */
 async function signUp(page: Page, email: string, name: string, password: string, dateOfBirth: string) {
   await page.goto('/signup');
@@ -24,10 +31,11 @@ async function signUp(page: Page, email: string, name: string, password: string,
   await page.getByLabel('Wachtwoord').fill(password);
   await page.getByLabel('Geboortedatum').fill(dateOfBirth);
   await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
   await expect(page.getByTestId('credits')).toBeVisible();
 }
 
-test('a visitor signs up, confirms the email, logs out and logs in again', async ({ page }, testInfo) => {
+test('a visitor signs up, completes the profile with the geolocation button, confirms the email, logs out and logs in again', async ({ page, context }, testInfo) => {
   const email = `anna-${testInfo.project.name}@example.nl`;
   await page.goto('/signup');
   // The entry warning does not block the signup form once accepted.
@@ -51,9 +59,26 @@ test('a visitor signs up, confirms the email, logs out and logs in again', async
   await expect(page.locator('[data-field="date_of_birth"]')).toBeEmpty();
   await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
 
-  // Logged in, unconfirmed, with the signup credits in the top bar.
-  await expect(page).toHaveURL(/\/$/);
+  // Logged in, unconfirmed, with the signup credits in the top bar; step 2 asks the basics.
+  await expect(page).toHaveURL(/\/complete-signup$/);
   await expect(page.getByTestId('credits')).toHaveText('20 credits');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Maak je profiel af');
+  await expect(page.getByTestId('activation-reminder')).toHaveCount(0);
+  await page.getByLabel('Vrouw').check();
+  await page.getByLabel('Hetero').check();
+  // The browser's position (Amsterdam) becomes one of our regions, no outside service involved.
+  await context.grantPermissions(['geolocation']);
+  await context.setGeolocation({ latitude: 52.37, longitude: 4.9 });
+  await expect(page.locator('[data-testid="location-fields"][data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('use-my-location').click();
+  await expect(page.getByTestId('location-status')).toContainText('Gevonden: Noord-Holland');
+  await expect(page.locator('select[name="country"]')).toHaveValue('NL');
+  await expect(page.locator('select[name="region"]')).toHaveValue('NL-NH');
+  await page.getByLabel('Woonplaats').fill('Amsterdam');
+  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
+  await expect(page.getByTestId('saved')).toHaveText('Welkom bij Vonk! Je profiel is klaar.');
+  await expect(page.getByTestId('profile-place')).toHaveText('Amsterdam, Noord-Holland');
   await expect(page.getByTestId('activation-reminder')).toContainText(email);
 
   await page.goto(mailLink(email, '/api/activate?token'));
@@ -61,8 +86,10 @@ test('a visitor signs up, confirms the email, logs out and logs in again', async
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Je e-mailadres is bevestigd');
   await expect(page.getByTestId('activation-reminder')).toHaveCount(0);
 
-  // Settings: invisible mode sticks.
-  await page.goto('/profile');
+  // Settings (from the account menu): invisible mode sticks.
+  await page.getByLabel('Accountmenu').click();
+  await page.getByRole('link', { name: 'Instellingen' }).click();
+  await expect(page).toHaveURL(/\/settings$/);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, 'the member pages do not scroll sideways').toBeLessThanOrEqual(0);
   await page.getByLabel('Onzichtbaar zijn').check();
@@ -70,8 +97,7 @@ test('a visitor signs up, confirms the email, logs out and logs in again', async
   await expect(page.getByTestId('saved')).toHaveText('Je instellingen zijn opgeslagen.');
   await expect(page.getByLabel('Onzichtbaar zijn')).toBeChecked();
 
-  await page.getByRole('button', { name: 'Uitloggen' }).click();
-  await expect(page.getByRole('link', { name: 'Inloggen' })).toBeVisible();
+  await logOut(page);
   await expect(page.getByTestId('credits')).toHaveCount(0);
 
   await page.goto('/login');
@@ -99,7 +125,7 @@ test('a member who forgot the password gets a link and chooses a new one', async
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   const email = `reset-${testInfo.project.name}@example.nl`;
   await signUp(page, email, 'Bram', 'oude sleutel onder de mat', '1985-03-02');
-  await page.getByRole('button', { name: 'Uitloggen' }).click();
+  await logOut(page);
 
   await page.goto('/login');
   await page.getByRole('link', { name: 'Wachtwoord vergeten?' }).click();
@@ -127,7 +153,7 @@ test('a member deletes the account and brings it back with the mailed link', asy
   const email = `weg-${testInfo.project.name}@example.nl`;
   await signUp(page, email, 'Cas', 'tot ziens en bedankt', '1979-12-24');
 
-  await page.goto('/profile');
+  await page.goto('/settings');
   const form = page.locator('form[action="/api/account/delete"]');
   await form.getByLabel('Wachtwoord').fill('tot ziens en bedankt');
   await form.getByLabel('Ik begrijp het, verwijder mijn account').check();
@@ -171,4 +197,52 @@ test('signup opens as a modal on desktop and as a page on phones', async ({ page
   await expect(modal).toBeVisible();
   await modal.getByRole('button', { name: 'Sluiten' }).click();
   await expect(modal).toBeHidden();
+});
+
+test('a member chooses notification mails, unsubscribes from a mail and turns them back on', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  const email = `meldingen-${testInfo.project.name}@example.nl`;
+  await signUp(page, email, 'Dewi', 'stille post in de tuin', '1992-07-09');
+
+  await page.goto('/settings');
+  await page.getByLabel('Likes en matches').uncheck();
+  await page.getByTestId('notification-prefs').getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByTestId('saved')).toHaveText('Je meldingsvoorkeuren zijn opgeslagen.');
+  await expect(page.getByLabel('Likes en matches')).not.toBeChecked();
+  await expect(page.getByLabel('Nieuwe berichten')).toBeChecked();
+
+  // The unsubscribe link in the mail's footer: the page asks first, the button unsubscribes.
+  await page.goto(mailLink(email, '/unsubscribe?token'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Afmelden voor e-mailmeldingen');
+  await page.getByRole('button', { name: 'Afmelden' }).click();
+  await expect(page.getByTestId('unsubscribed')).toBeVisible();
+
+  // The disabled-notifications alert shows on the next page, with a way back.
+  await page.goto('/pricing');
+  const alert = page.getByTestId('notifications-alert');
+  await expect(alert).toContainText('Je hebt je afgemeld voor e-mailmeldingen.');
+  await expect(page.getByTestId('activation-reminder')).toHaveCount(0);
+  await alert.getByRole('button', { name: 'Meldingen weer aanzetten' }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page.getByTestId('notifications-alert')).toHaveCount(0);
+  await expect(page.getByTestId('activation-reminder')).toBeVisible();
+});
+
+test('the location settings explain when the browser keeps the position to itself', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  await signUp(page, `locatie-${testInfo.project.name}@example.nl`, 'Eva', 'waar ben ik nu dan', '1988-02-11');
+  await page.goto('/settings');
+  await expect(page.getByTestId('location-form')).toBeVisible();
+  // No permission granted: the browser refuses and the member chooses by hand.
+  await context.clearPermissions();
+  await expect(page.locator('[data-testid="location-fields"][data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await page.getByTestId('use-my-location').click();
+  await expect(page.getByTestId('location-status')).toHaveText('Je browser geeft je locatie niet door. Kies je regio zelf.');
+  await page.locator('select[name="country"]').selectOption('BE');
+  await page.locator('select[name="region"]').selectOption({ label: 'Oost-Vlaanderen' });
+  await page.getByLabel('Woonplaats').fill('Gent');
+  await page.getByTestId('location-form').getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByTestId('saved')).toHaveText('Je locatie is opgeslagen.');
+  await expect(page.locator('select[name="region"]')).toHaveValue('BE-VOV');
+  await expect(page.getByLabel('Woonplaats')).toHaveValue('Gent');
 });

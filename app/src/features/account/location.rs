@@ -143,8 +143,11 @@ pub fn LocationFields(
             }),
         )),
     };
+    // Effects run only in the browser: the fields say when the button works.
+    let ready = RwSignal::new(false);
+    Effect::new(move |_| ready.set(true));
     view! {
-        <div class="location-fields" data-testid="location-fields">
+        <div class="location-fields" data-testid="location-fields" data-ready=move || ready.get().to_string()>
             <button type="button" class="btn btn--ghost btn--small location-fields__locate" on:click=locate disabled=move || geo.get() == GeoState::Locating data-testid="use-my-location">
                 <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18"><path fill="currentColor" d="M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zm8.94 3A9 9 0 0 0 13 3.06V1h-2v2.06A9 9 0 0 0 3.06 11H1v2h2.06A9 9 0 0 0 11 20.94V23h2v-2.06A9 9 0 0 0 20.94 13H23v-2h-2.06zM12 19a7 7 0 1 1 0-14 7 7 0 0 1 0 14z"/></svg>
                 {t(|t| t.use_mine.clone())}
