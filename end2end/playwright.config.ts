@@ -49,6 +49,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LEPTOS_SITE_ROOT: join(root, 'target/site'),
       RUST_LOG: 'warn',
+      // Every flow signs up from 127.0.0.1; the per-IP limits themselves are tested over HTTP.
+      VONK_RATE_LIMIT_FACTOR: '10',
     },
   },
 });

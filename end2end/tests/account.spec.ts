@@ -246,3 +246,66 @@ test('the location settings explain when the browser keeps the position to itsel
   await expect(page.locator('select[name="region"]')).toHaveValue('BE-VOV');
   await expect(page.getByLabel('Woonplaats')).toHaveValue('Gent');
 });
+
+test('on desktop a visitor signs up in the modal without leaving the page first', async ({ page, context, baseURL }, testInfo) => {
+  test.skip(testInfo.project.name === 'mobile', 'phones sign up on the /signup page (the flow above)');
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  await page.goto('/pricing');
+  const modal = page.getByTestId('signup-modal');
+  await expect(modal.locator('form[data-ready="true"]')).toBeAttached({ timeout: 15_000 });
+  await page.getByRole('link', { name: 'Gratis aanmelden' }).first().click();
+  await expect(modal).toBeVisible();
+  await modal.getByLabel('E-mailadres').fill('modal-desktop@example.nl');
+  await modal.getByLabel('Profielnaam').fill('Femke');
+  await modal.getByLabel('Wachtwoord').fill('vanuit het venster');
+  await modal.getByLabel('Geboortedatum').fill('1991-10-30');
+  await modal.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
+  await expect(page.getByTestId('credits')).toHaveText('20 credits');
+});
+
+test('a member changes the email address through the link sent to the new one', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  const email = `oud-${testInfo.project.name}@example.nl`;
+  const newEmail = `nieuw-${testInfo.project.name}@example.nl`;
+  await signUp(page, email, 'Gijs', 'een nieuw adres graag', '1984-08-08');
+  await page.goto('/settings');
+  const form = page.locator('form[action="/api/account/email"]');
+  await form.getByLabel('Nieuw e-mailadres').fill('geen-adres');
+  await form.evaluate((f: HTMLFormElement) => f.setAttribute('novalidate', ''));
+  await form.getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('Nieuw e-mailadres invalide.');
+  await page.locator('form[action="/api/account/email"]').getByLabel('Nieuw e-mailadres').fill(newEmail);
+  await page.locator('form[action="/api/account/email"]').getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByTestId('saved')).toContainText('bevestigingslink');
+  await expect(page.getByTestId('member-email')).toHaveText(email);
+
+  await page.goto(mailLink(newEmail, '/api/mail-change?token'));
+  await expect(page).toHaveURL(/\/mail-change\/do\?done=1$/);
+  await page.goto('/settings');
+  await expect(page.getByTestId('member-email')).toHaveText(newEmail);
+});
+
+test('five wrong passwords block the account for some minutes', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  const email = `slot-${testInfo.project.name}@example.nl`;
+  await signUp(page, email, 'Hanna', 'de juiste sleutel', '1990-01-15');
+  await logOut(page);
+  await page.goto('/login');
+  for (let i = 0; i < 4; i++) {
+    await page.getByLabel('E-mailadres').fill(email);
+    await page.getByLabel('Wachtwoord').fill(`fout ${i}`);
+    await page.getByRole('button', { name: 'Inloggen' }).click();
+    await expect(page.getByTestId('form-error')).toHaveText('Login mislukt, probeer opnieuw');
+  }
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Wachtwoord').fill('fout 5');
+  await page.getByRole('button', { name: 'Inloggen' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('Te veel foute pogingen, account voor 15 min geblokkeerd.');
+  // Even the right password waits now.
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Wachtwoord').fill('de juiste sleutel');
+  await page.getByRole('button', { name: 'Inloggen' }).click();
+  await expect(page.getByTestId('form-error')).toContainText('Te veel foute pogingen');
+  await expect(page.getByTestId('credits')).toHaveCount(0);
+});

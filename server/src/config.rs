@@ -36,6 +36,9 @@ pub struct Config {
     /// `VONK_MAIL_EVENTS_SECRET`: the bearer token the mail provider sends with bounce and spam
     /// complaint reports to `POST /api/mail-events`. Unset: that endpoint answers 404.
     pub mail_events_secret: Option<String>,
+    /// `VONK_RATE_LIMIT_FACTOR`, default 1: multiplies the per-IP limits on login, signup and
+    /// reset requests (for a site behind a shared address, or a test run that signs up a lot).
+    pub rate_limit_factor: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,7 +96,24 @@ impl Config {
         if mail_events_secret.as_ref().is_some_and(|s| s.len() < 24) {
             return Err(ConfigError::Invalid { name: "VONK_MAIL_EVENTS_SECRET", reason: "use at least 24 characters".into() });
         }
-        Ok(Config { addr, data_dir, database_url, max_connections, seed, site_cache_refresh, public_origins, secure_cookies, public_url, smtp_url, mail_events_secret })
+        let rate_limit_factor = match get("VONK_RATE_LIMIT_FACTOR") {
+            None => 1,
+            Some(v) => v.parse().ok().filter(|f| *f >= 1).ok_or(ConfigError::Invalid { name: "VONK_RATE_LIMIT_FACTOR", reason: v })?,
+        };
+        Ok(Config {
+            addr,
+            data_dir,
+            database_url,
+            max_connections,
+            seed,
+            site_cache_refresh,
+            public_origins,
+            secure_cookies,
+            public_url,
+            smtp_url,
+            mail_events_secret,
+            rate_limit_factor,
+        })
     }
 }
 
@@ -123,6 +143,7 @@ impl std::fmt::Debug for Config {
             .field("public_url", &self.public_url)
             .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
             .field("mail_events_secret", &self.mail_events_secret.as_ref().map(|_| "***"))
+            .field("rate_limit_factor", &self.rate_limit_factor)
             .finish()
     }
 }
@@ -168,6 +189,8 @@ mod tests {
         assert!(cfg(&[("DATABASE_MAX_CONNECTIONS", "-1")]).is_err());
         assert!(cfg(&[("VONK_SMTP_URL", "http://mail.example.com")]).is_err());
         assert!(cfg(&[("VONK_MAIL_EVENTS_SECRET", "short")]).is_err());
+        assert!(cfg(&[("VONK_RATE_LIMIT_FACTOR", "0")]).is_err());
+        assert_eq!(cfg(&[("VONK_RATE_LIMIT_FACTOR", "10")]).unwrap().rate_limit_factor, 10);
     }
 
     #[test]

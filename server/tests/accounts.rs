@@ -294,6 +294,8 @@ on_both_databases!(delete_reactivate_and_purge_after_fourteen_days, |db: Db| asy
     let m = c.accounts.member(id).await.unwrap().unwrap();
     assert_eq!(m.email, format!("purged-{id}@invalid"));
     assert_eq!(m.name, "-");
+    let (token,): (Option<String>,) = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(id).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(token, None, "the unsubscribe link dies with the account");
     let (credits, ledger) = c.accounts.ledger_balance(id).await.unwrap();
     assert_eq!(credits, ledger, "bookkeeping survives");
     assert_eq!(c.accounts.purge_deleted().await.unwrap(), 0, "purging twice does nothing");

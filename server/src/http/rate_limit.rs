@@ -43,7 +43,8 @@ pub async fn rate_limit(State(state): State<AppState>, request: Request, next: N
         let path = request.uri().path();
         if let Some((bucket, limit, window, back)) = LIMITS.iter().find(|(p, ..)| *p == path) {
             let ip = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]));
-            if !state.rate_limiter.allow(bucket, ip, *limit, *window, state.accounts.clock().now()) {
+            let limit = limit.saturating_mul(state.config.rate_limit_factor);
+            if !state.rate_limiter.allow(bucket, ip, limit, *window, state.accounts.clock().now()) {
                 tracing::warn!(%ip, path, "rate limit reached");
                 return Redirect::to(&format!("{back}?error=error.too_many_requests")).into_response();
             }
