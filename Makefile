@@ -10,13 +10,15 @@ export LEPTOS_SITE_ROOT ?= $(CURDIR)/target/site
 
 ADDR ?= 127.0.0.1:3000
 DATA_DIR ?= ./data
+# Demo members per site for a new database (100000 for benchmarks).
+DEMO_MEMBERS ?= 2000
 SERVER_BIN := $(CARGO_TARGET_DIR)/release/vonk
 
 .PHONY: run build tools test test-rust test-widgets test-e2e storybook bench types fmt clean
 
 ## Build in release mode and serve at http://$(ADDR) (database in $(DATA_DIR), seeded when new).
 run: build
-	VONK_ADDR=$(ADDR) DATA_DIR=$(DATA_DIR) $(SERVER_BIN)
+	VONK_ADDR=$(ADDR) DATA_DIR=$(DATA_DIR) VONK_DEMO_MEMBERS=$(DEMO_MEMBERS) $(SERVER_BIN)
 
 tools:
 	@scripts/install-tools.sh

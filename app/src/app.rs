@@ -16,6 +16,8 @@ use crate::features::account::unsubscribe::UnsubscribePage;
 use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::signup::SignupPage;
 use crate::features::credits::pricing::PricingPage;
+use crate::features::members::profile::MemberProfilePage;
+use crate::features::members::search::MembersPage;
 use crate::features::pages::info::{InfoPage, InfoPageKind};
 use crate::features::site::error_page::NotFoundPage;
 use crate::features::site::home::HomePage;
@@ -66,6 +68,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/signup") view=SignupPage/>
                     <Route path=path!("/profile") view=ProfilePage/>
                     <Route path=path!("/settings") view=SettingsPage/>
+                    <Route path=path!("/members") view=MembersPage/>
+                    <Route path=path!("/members/:id") view=MemberProfilePage/>
                     <Route path=path!("/complete-signup") view=CompleteSignupPage/>
                     <Route path=path!("/unsubscribe") view=UnsubscribePage/>
                     <Route path=path!("/reset-password") view=ResetPasswordPage/>

@@ -27,6 +27,13 @@ pub struct SiteView {
     pub refund_days: i64,
     pub min_age: u32,
     pub logged_out_search: bool,
+    pub logged_out_search_trafficsource: bool,
+    /// Operator-run profiles carry this icon name and, when `fictional_warning`, a notice
+    /// using `fictional_singular` (SPEC §3).
+    pub fictional_icon: String,
+    pub fictional_warning: bool,
+    pub fictional_singular: String,
+    pub visible_profile_fields: Vec<String>,
     pub company: CompanyInfo,
     /// Terms version date (unix seconds).
     pub terms_date: i64,
@@ -67,6 +74,13 @@ pub struct MemberView {
     pub notifications_disabled: Vec<String>,
     /// Alerts the member dismissed for good.
     pub dismissed_alerts: Vec<String>,
+}
+
+impl PageCtx {
+    /// Whether the site shows this profile field (`visible_profile_fields`).
+    pub fn site_shows(&self, field: &str) -> bool {
+        self.site.visible_profile_fields.iter().any(|f| f == field)
+    }
 }
 
 /// The page context of this render.

@@ -75,6 +75,11 @@ fn site_view(site: &Site) -> SiteView {
         refund_days: s.refund_days,
         min_age: s.min_age,
         logged_out_search: s.logged_out_search,
+        logged_out_search_trafficsource: s.logged_out_search_trafficsource,
+        fictional_icon: s.fictional_icon.clone(),
+        fictional_warning: s.fictional_warning,
+        fictional_singular: s.fictional_singular.clone(),
+        visible_profile_fields: s.visible_profile_fields.clone(),
         company: site.company.clone(),
         terms_date: domain::site::terms_version_date(Some(site.company.added)),
     }
@@ -151,6 +156,8 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         .merge(server::http::routes().with_state(app.clone()))
         .nest_service("/pkg", cached(format!("{site_root}/pkg")))
         .nest_service("/widgets", cached(format!("{site_root}/widgets")))
+        // Public renditions only (approved, not private); originals never live here.
+        .nest_service("/media/public", cached(app.config.data_dir.join("media/public").display().to_string()))
         .fallback(not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))

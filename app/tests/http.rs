@@ -12,6 +12,7 @@ struct TestApp {
     _dir: tempfile::TempDir,
 }
 
+/// Without demo members (each test seeds its own database); the members test asks for some.
 async fn start() -> TestApp {
     start_with(&[]).await
 }
@@ -19,7 +20,7 @@ async fn start() -> TestApp {
 async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let mut vars: HashMap<&str, String> =
-        [("VONK_ADDR", "127.0.0.1:0".to_string()), ("DATA_DIR", dir.path().display().to_string())].into_iter().collect();
+        [("VONK_ADDR", "127.0.0.1:0".to_string()), ("DATA_DIR", dir.path().display().to_string()), ("VONK_DEMO_MEMBERS", "0".to_string())].into_iter().collect();
     vars.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
     let config = server::Config::from_lookup(|k| vars.get(k).cloned()).unwrap();
     let state = server::AppState::start(config).await.unwrap();
@@ -616,4 +617,51 @@ async fn activation_reminder_is_a_phone_modal_after_api_signup() {
     assert!(html.contains(r#"data-testid="activation-reminder""#) && !html.contains("banner--phone-modal"));
     // The account menu offers My profile, Settings and Logout.
     assert!(html.contains(r#"href="/profile""#) && html.contains(r#"href="/settings""#) && html.contains(r#"action="/api/logout""#));
+}
+
+#[tokio::test]
+async fn members_search_filters_in_the_url_and_profiles_with_blocking() {
+    let app = start_with(&[("VONK_DEMO_MEMBERS", "60")]).await;
+    let origin = app.origin();
+    // Visitors may search on this site (logged_out_search is on in the demo seed).
+    let (status, _, html) = app.get("/members?gender=female&country=NL&min_age=20&max_age=70", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-testid="search-filters""#) && html.contains(r#"data-testid="member-card""#));
+    assert!(html.contains(r#"<option value="female" selected"#), "the filters render from the URL");
+    assert!(html.contains("/media/public/demo/female-"), "demo portraits");
+    // Bad filter values fall back to "any" instead of failing.
+    let (status, _, _) = app.get("/members?gender=robot&min_age=abc&page=-3", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // A demo profile opens with the fictional warning; an unknown one is a 404.
+    let start = html.find("href=\"/members/").unwrap() + "href=\"/members/".len();
+    let id: i64 = html[start..].split('"').next().unwrap().parse().unwrap();
+    let (status, _, page) = app.get(&format!("/members/{id}"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(r#"data-testid="member-profile""#) && page.contains(r#"data-testid="fictional-warning""#));
+    assert!(!page.contains(r#"data-testid="block-toggle""#), "visitors cannot block");
+    let (status, _, page) = app.get("/members/999999", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(page.contains("Dit profiel bestaat niet (meer) of is niet zichtbaar."));
+    let (status, _, _) = app.get("/members/abc", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // A member blocks the profile: it leaves their search and offers to unblock.
+    let cookie = signed_up(&app, "anna@example.nl").await;
+    let res = app.post_form(&format!("/api/members/{id}/block"), "", &[("origin", "https://evil.example"), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN, "no cross-site blocking");
+    let res = app.post_form(&format!("/api/members/{id}/block"), "", &[("origin", &origin)]).await;
+    assert_eq!(res.headers()["location"], format!("/login?return_to=/members/{id}").as_str());
+    let res = app.post_form(&format!("/api/members/{id}/block"), "", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], format!("/members/{id}?blocked=1").as_str());
+    let (_, _, page) = app.get(&format!("/members/{id}?blocked=1"), &[("cookie", &cookie)]).await;
+    assert!(page.contains("geblokkeerd") && page.contains(&format!("/api/members/{id}/unblock")));
+    let mut seen = false;
+    for p in 1..=5 {
+        let (_, _, html) = app.get(&format!("/members?gender=any&page={p}"), &[("cookie", &cookie)]).await;
+        seen |= html.contains(&format!("href=\"/members/{id}\""));
+    }
+    assert!(!seen, "a blocked member is gone from search");
+    let res = app.post_form(&format!("/api/members/{id}/unblock"), "", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], format!("/members/{id}?unblocked=1").as_str());
 }

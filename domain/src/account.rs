@@ -36,7 +36,7 @@ impl FieldError {
     pub(crate) fn new(field: Field, key: &str) -> FieldError {
         FieldError { field, key: key.to_string(), args: Vec::new() }
     }
-    fn with(mut self, name: &str, value: impl ToString) -> FieldError {
+    pub(crate) fn with(mut self, name: &str, value: impl ToString) -> FieldError {
         self.args.push((name.to_string(), value.to_string()));
         self
     }
@@ -182,7 +182,7 @@ pub fn validate_password(password: &str, email: &str, name: &str) -> Result<(), 
     }
     let lower = password.to_lowercase();
     let same_as_identity = (!email.trim().is_empty() && lower == email.trim().to_lowercase()) || (!name.trim().is_empty() && lower == name.trim().to_lowercase());
-    let one_char = password.chars().all(|c| Some(c) == password.chars().next());
+    let one_char = password.chars().all(|c| password.starts_with(c));
     if same_as_identity || one_char || COMMON_PASSWORDS.contains(&lower.as_str()) {
         return Err(FieldError::new(Field::Password, "validation.password_too_common"));
     }

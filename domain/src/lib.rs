@@ -12,6 +12,7 @@ pub mod i18n;
 pub mod locale;
 pub mod payment;
 pub mod profile;
+pub mod search;
 pub mod site;
 pub mod widgets;
 

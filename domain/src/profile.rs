@@ -70,6 +70,141 @@ impl Sexuality {
     }
 }
 
+/// The choice fields of a profile (SPEC §3). Values are codes; `profile.{field}.{code}` in
+/// `locales/` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attribute {
+    HairColour,
+    EyeColour,
+    BodyType,
+    RelationshipStatus,
+    Tattoos,
+    Reason,
+}
+
+impl Attribute {
+    pub const ALL: [Attribute; 6] =
+        [Attribute::HairColour, Attribute::EyeColour, Attribute::BodyType, Attribute::RelationshipStatus, Attribute::Tattoos, Attribute::Reason];
+
+    /// The field's name: its column, its locale prefix and its entry in the site's
+    /// `visible_profile_fields`.
+    pub fn field(self) -> &'static str {
+        match self {
+            Attribute::HairColour => "hair_colour",
+            Attribute::EyeColour => "eye_colour",
+            Attribute::BodyType => "body_type",
+            Attribute::RelationshipStatus => "relationship_status",
+            Attribute::Tattoos => "tattoos",
+            Attribute::Reason => "reason",
+        }
+    }
+
+    pub fn choices(self) -> &'static [&'static str] {
+        match self {
+            Attribute::HairColour => &["black", "brown", "blond", "red", "grey", "other"],
+            Attribute::EyeColour => &["brown", "blue", "green", "grey", "hazel"],
+            Attribute::BodyType => &["slim", "athletic", "average", "curvy", "full"],
+            Attribute::RelationshipStatus => &["single", "relationship", "married", "divorced", "widowed"],
+            Attribute::Tattoos => &["none", "some", "many"],
+            Attribute::Reason => &["fun", "chat", "friendship", "relationship", "adventure"],
+        }
+    }
+
+    /// An empty value clears the field; anything else must be one of the choices.
+    pub fn check(self, value: &str) -> Result<Option<&'static str>, FieldError> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Ok(None);
+        }
+        self.choices().iter().find(|c| **c == value).map(|c| Some(*c)).ok_or_else(|| FieldError::new(Field::Form, "validation.choice_invalid"))
+    }
+}
+
+/// Interests members choose from, with their icons (SPEC §3); `profile.interest.{code}` names
+/// them. Written into the `interests` table at start-up.
+pub const INTERESTS: [(&str, &str); 24] = [
+    ("music", "🎵"),
+    ("travel", "✈️"),
+    ("sports", "⚽"),
+    ("cooking", "🍳"),
+    ("movies", "🎬"),
+    ("reading", "📚"),
+    ("dancing", "💃"),
+    ("fitness", "🏋️"),
+    ("nature", "🌲"),
+    ("beach", "🏖️"),
+    ("art", "🎨"),
+    ("photography", "📷"),
+    ("gaming", "🎮"),
+    ("wine", "🍷"),
+    ("coffee", "☕"),
+    ("animals", "🐾"),
+    ("cycling", "🚴"),
+    ("festivals", "🎉"),
+    ("theatre", "🎭"),
+    ("fashion", "👗"),
+    ("cars", "🚗"),
+    ("yoga", "🧘"),
+    ("gardening", "🌷"),
+    ("going_out", "🍸"),
+];
+
+pub const ABOUT_MAX_CHARS: usize = 1000;
+pub const MAX_INTERESTS: usize = 10;
+
+/// The rest of the profile as the editor sends it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DetailsForm {
+    /// (field, code) per choice field; an empty code clears it.
+    pub attributes: Vec<(String, String)>,
+    pub interests: Vec<String>,
+    pub about: String,
+}
+
+/// Checked details: every [`Attribute`] with its value or none, known interests, tidy text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Details {
+    pub attributes: Vec<(Attribute, Option<&'static str>)>,
+    pub interests: Vec<&'static str>,
+    pub about: Option<String>,
+}
+
+/// Checks the details: choices from their lists, at most [`MAX_INTERESTS`] known interests,
+/// an about text of at most [`ABOUT_MAX_CHARS`] without control characters (line breaks kept).
+pub fn validate_details(form: &DetailsForm) -> Result<Details, Vec<FieldError>> {
+    let mut errors = Vec::new();
+    let mut attributes = Vec::new();
+    for a in Attribute::ALL {
+        let value = form.attributes.iter().find(|(f, _)| f == a.field()).map(|(_, v)| v.as_str()).unwrap_or("");
+        match a.check(value) {
+            Ok(v) => attributes.push((a, v)),
+            Err(e) => errors.push(e),
+        }
+    }
+    let mut interests: Vec<&'static str> = Vec::new();
+    for code in &form.interests {
+        match INTERESTS.iter().find(|(c, _)| c == code) {
+            Some((c, _)) if !interests.contains(c) => interests.push(c),
+            Some(_) => {}
+            None => errors.push(FieldError::new(Field::Form, "validation.choice_invalid")),
+        }
+    }
+    if interests.len() > MAX_INTERESTS {
+        errors.push(FieldError::new(Field::Form, "validation.too_many_interests").with("max", MAX_INTERESTS));
+    }
+    let about: String = form.about.trim().chars().filter(|c| !c.is_control() || *c == '\n').collect();
+    let about = about.replace("\n\n\n", "\n\n");
+    if about.chars().count() > ABOUT_MAX_CHARS {
+        errors.push(FieldError::new(Field::Form, "validation.about_too_long").with("max", ABOUT_MAX_CHARS));
+    }
+    if errors.is_empty() {
+        Ok(Details { attributes, interests, about: (!about.is_empty()).then_some(about) })
+    } else {
+        Err(errors)
+    }
+}
+
 /// A region a member can live in (one line of the region data).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Region {
@@ -220,6 +355,38 @@ mod tests {
             keys(&all),
             ["validation.gender_required", "validation.sexuality_required", "validation.country_required", "validation.region_required", "validation.city_required"]
         );
+    }
+
+    #[test]
+    fn attributes_accept_their_choices_and_empty_only() {
+        for a in Attribute::ALL {
+            for c in a.choices() {
+                assert_eq!(a.check(c).unwrap(), Some(*c));
+            }
+            assert_eq!(a.check("  ").unwrap(), None);
+            assert_eq!(a.check("purple").unwrap_err().key, "validation.choice_invalid");
+        }
+    }
+
+    #[test]
+    fn details_check_choices_interests_and_text() {
+        let form = DetailsForm {
+            attributes: vec![("hair_colour".into(), "red".into()), ("tattoos".into(), "".into())],
+            interests: vec!["music".into(), "travel".into(), "music".into()],
+            about: "  Hallo!\u{7}\nIk ben Anna.  ".into(),
+        };
+        let ok = validate_details(&form).unwrap();
+        assert!(ok.attributes.contains(&(Attribute::HairColour, Some("red"))));
+        assert!(ok.attributes.contains(&(Attribute::Tattoos, None)));
+        assert_eq!(ok.attributes.len(), Attribute::ALL.len());
+        assert_eq!(ok.interests, ["music", "travel"], "duplicates fold");
+        assert_eq!(ok.about.as_deref(), Some("Hallo!\nIk ben Anna."));
+
+        let bad = DetailsForm { attributes: vec![("eye_colour".into(), "purple".into())], interests: vec!["knitting".into()], about: "x".repeat(ABOUT_MAX_CHARS + 1) };
+        let keys: Vec<String> = validate_details(&bad).unwrap_err().into_iter().map(|e| e.key).collect();
+        assert_eq!(keys, ["validation.choice_invalid", "validation.choice_invalid", "validation.about_too_long"]);
+        let many = DetailsForm { interests: INTERESTS.iter().take(MAX_INTERESTS + 1).map(|(c, _)| c.to_string()).collect(), ..Default::default() };
+        assert_eq!(validate_details(&many).unwrap_err()[0].key, "validation.too_many_interests");
     }
 
     #[test]

@@ -39,6 +39,9 @@ pub struct Config {
     /// `VONK_RATE_LIMIT_FACTOR`, default 1: multiplies the per-IP limits on login, signup and
     /// reset requests (for a site behind a shared address, or a test run that signs up a lot).
     pub rate_limit_factor: u32,
+    /// `VONK_DEMO_MEMBERS`, default 2000: how many demo members the demo seed creates per site
+    /// (`make run DEMO_MEMBERS=100000` for benchmarks).
+    pub demo_members: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +103,12 @@ impl Config {
             None => 1,
             Some(v) => v.parse().ok().filter(|f| *f >= 1).ok_or(ConfigError::Invalid { name: "VONK_RATE_LIMIT_FACTOR", reason: v })?,
         };
+        let demo_members = match get("VONK_DEMO_MEMBERS") {
+            None => 2000,
+            Some(v) => v.parse().ok().filter(|n| *n <= 1_000_000).ok_or(ConfigError::Invalid { name: "VONK_DEMO_MEMBERS", reason: v })?,
+        };
         Ok(Config {
+            demo_members,
             addr,
             data_dir,
             database_url,
@@ -144,6 +152,7 @@ impl std::fmt::Debug for Config {
             .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
             .field("mail_events_secret", &self.mail_events_secret.as_ref().map(|_| "***"))
             .field("rate_limit_factor", &self.rate_limit_factor)
+            .field("demo_members", &self.demo_members)
             .finish()
     }
 }

@@ -70,6 +70,7 @@ impl Db {
         db.migrate().await?;
         // Reference data the product cannot work without, whatever the seed mode.
         crate::regions::sync(&db).await?;
+        crate::members::search::sync_interests(&db).await?;
         Ok(db)
     }
 

@@ -30,6 +30,11 @@ impl AppState {
         let db = Db::connect(&config.database_url, config.max_connections).await?;
         if config.seed == crate::config::SeedMode::Demo {
             crate::seed::seed_if_empty(&db).await?;
+            let media = config.data_dir.join("media");
+            let created = crate::members::demo::seed_demo_members(&db, Some(&media), config.demo_members, crate::seed::now_unix()).await?;
+            if created > 0 {
+                tracing::info!(created, "demo members created");
+            }
         }
         let sites = SiteCache::load(db.clone()).await?;
         let catalog = Arc::new(Catalog::embedded());

@@ -2,5 +2,6 @@
 
 pub mod account;
 pub mod credits;
+pub mod members;
 pub mod pages;
 pub mod site;

@@ -69,6 +69,10 @@ pub fn TopBar() -> impl IntoView {
             <div class="topbar__inner">
                 <Logo/>
                 <nav class="topbar__nav" aria-label=i18n.t("nav.main")>
+                    <a class="topbar__link topbar__link--search" href="/members" aria-label=i18n.t("nav.search")>
+                        <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" stroke-width="2.2"/><path d="M15.5 15.5L21 21" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/></svg>
+                        <span class="topbar__link-text">{i18n.t("nav.search")}</span>
+                    </a>
                     <a class="topbar__link topbar__link--wide" href="/pricing">{i18n.t("footer.pricing")}</a>
                 </nav>
                 <div class="topbar__actions">

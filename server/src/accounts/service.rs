@@ -207,11 +207,13 @@ impl Accounts {
             Err(e) => return Err(e.into()),
         };
         // The profile stays out of sight until the address is confirmed (SPEC §4).
-        sqlx::query("INSERT INTO profiles (user_id, name, date_of_birth, signup_message, status) VALUES ($1, $2, $3, $4, 'disabled')")
+        sqlx::query("INSERT INTO profiles (user_id, name, date_of_birth, signup_message, status, site_id, last_active) VALUES ($1, $2, $3, $4, 'disabled', $5, $6)")
             .bind(user_id)
             .bind(&valid.name)
             .bind(valid.date_of_birth.iso())
             .bind(valid.signup_message.clone())
+            .bind(site.id)
+            .bind(now)
             .execute(&mut *tx)
             .await?;
         if site.signup_credits > 0 {
@@ -476,6 +478,7 @@ impl Accounts {
             .execute(&mut *tx)
             .await?;
         sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+        crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         insert_token(&mut tx, user_id, "reactivation", &token, now, REACTIVATION_DAYS * 24 * 3600).await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
@@ -494,6 +497,7 @@ impl Accounts {
             .execute(self.db.pool())
             .await?;
         if done.rows_affected() == 1 {
+            crate::members::search::refresh_searchable(self.db.pool(), user_id).await?;
             Ok(user_id)
         } else {
             Err(AccountError::LinkInvalid)
@@ -523,6 +527,9 @@ impl Accounts {
                 .execute(&mut *tx)
                 .await?;
             sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM photos WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
             tx.commit().await?;
         }
@@ -548,6 +555,7 @@ impl Accounts {
     /// Invisible members do not appear to others (search, likes, visitors).
     pub async fn set_invisible(&self, user_id: i64, invisible: bool) -> Result<(), AppError> {
         sqlx::query("UPDATE users SET invisible = $1 WHERE id = $2").bind(invisible).bind(user_id).execute(self.db.pool()).await?;
+        crate::members::search::refresh_searchable(self.db.pool(), user_id).await?;
         Ok(())
     }
 
@@ -562,6 +570,7 @@ impl Accounts {
         let mut tx = self.db.pool().begin().await?;
         sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'not_confirmed'").bind(user_id).execute(&mut *tx).await?;
         sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1 AND status = 'disabled'").bind(user_id).execute(&mut *tx).await?;
+        crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;
         Ok(user_id)
     }

@@ -19,6 +19,46 @@ pub fn routes() -> Router<AppState> {
         .route("/api/complete-signup", post(complete_signup))
         .route("/api/account/location", post(save_location))
         .route("/api/geocode", get(geocode))
+        .route("/api/profile/details", post(save_details))
+        .route("/api/members/{id}/block", post(block))
+        .route("/api/members/{id}/unblock", post(unblock))
+}
+
+/// The profile editor's details: choice fields, interests (repeated `interests` fields) and
+/// the about text.
+async fn save_details(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let Some(m) = current.0.as_ref() else { return authentication_required(&headers, "/profile") };
+    let mut form = domain::profile::DetailsForm::default();
+    for (key, value) in fields {
+        match key.as_str() {
+            "interests" => form.interests.push(value),
+            "about" => form.about = value,
+            _ if domain::profile::Attribute::ALL.iter().any(|a| a.field() == key) => form.attributes.push((key, value)),
+            _ => {}
+        }
+    }
+    match state.members.save_details(m.id, &form).await {
+        Ok(()) => Redirect::to("/profile?saved=profile").into_response(),
+        Err(error) => Redirect::to(&format!("/profile?error={}#details", error.key())).into_response(),
+    }
+}
+
+/// Blocks a member (SPEC §6); back on their page, which now offers to unblock.
+async fn block(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, axum::extract::Path(id): axum::extract::Path<i64>) -> Response {
+    let Some(m) = current.0.as_ref() else { return authentication_required(&headers, &format!("/members/{id}")) };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return Redirect::to("/members").into_response() };
+    match state.members.block(&site.settings, m.id, id, state.accounts.clock().now()).await {
+        Ok(()) => Redirect::to(&format!("/members/{id}?blocked=1")).into_response(),
+        Err(error) => Redirect::to(&format!("/members?error={}", error.key())).into_response(),
+    }
+}
+
+async fn unblock(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, axum::extract::Path(id): axum::extract::Path<i64>) -> Response {
+    let Some(m) = current.0.as_ref() else { return authentication_required(&headers, &format!("/members/{id}")) };
+    match state.members.unblock(m.id, id).await {
+        Ok(()) => Redirect::to(&format!("/members/{id}?unblocked=1")).into_response(),
+        Err(error) => Redirect::to(&format!("/members?error={}", error.key())).into_response(),
+    }
 }
 
 #[derive(Deserialize, Default)]

@@ -15,7 +15,7 @@ use crate::state::AppState;
 pub struct CurrentMember(pub Option<Member>);
 
 /// Built assets never depend on who asks; they skip the session lookup.
-const STATIC_PREFIXES: [&str; 2] = ["/pkg/", "/widgets/"];
+const STATIC_PREFIXES: [&str; 3] = ["/pkg/", "/widgets/", "/media/public/"];
 
 pub async fn resolve_member(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     if STATIC_PREFIXES.iter().any(|p| request.uri().path().starts_with(p)) {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use domain::profile::{validate_basics, validate_location, BasicsForm, LocationForm, Region};
+use domain::profile::{validate_basics, validate_details, validate_location, Attribute, BasicsForm, DetailsForm, LocationForm, Region};
 use domain::site::SiteSettings;
 use sqlx::Row;
 
@@ -44,6 +44,10 @@ impl Members {
         Members { db, regions }
     }
 
+    pub(super) fn db(&self) -> &Db {
+        &self.db
+    }
+
     pub fn regions(&self) -> &Regions {
         &self.regions
     }
@@ -80,6 +84,7 @@ impl Members {
             .bind(user_id)
             .execute(self.db.pool())
             .await?;
+        super::search::refresh_searchable(self.db.pool(), user_id).await?;
         Ok(())
     }
 
@@ -93,6 +98,45 @@ impl Members {
             .bind(user_id)
             .execute(self.db.pool())
             .await?;
+        Ok(())
+    }
+
+    /// The member's choice fields, interests and about text, for the editor.
+    pub async fn details(&self, user_id: i64) -> Result<DetailsForm, AppError> {
+        let row = sqlx::query("SELECT hair_colour, eye_colour, body_type, relationship_status, tattoos, reason, about FROM profiles WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
+            .await?
+            .ok_or(AppError::NotFound)?;
+        let mut attributes = Vec::new();
+        for a in Attribute::ALL {
+            attributes.push((a.field().to_string(), row.try_get::<Option<String>, _>(a.field())?.unwrap_or_default()));
+        }
+        let interests: Vec<(String,)> = sqlx::query_as("SELECT interest FROM profile_interests WHERE user_id = $1 ORDER BY interest").bind(user_id).fetch_all(self.db.pool()).await?;
+        Ok(DetailsForm { attributes, interests: interests.into_iter().map(|(i,)| i).collect(), about: row.try_get::<Option<String>, _>("about")?.unwrap_or_default() })
+    }
+
+    /// Saves the details after checking them all; nothing changes on error.
+    pub async fn save_details(&self, user_id: i64, form: &DetailsForm) -> Result<(), AccountError> {
+        let valid = validate_details(form).map_err(AccountError::Invalid)?;
+        let mut tx = self.db.pool().begin().await?;
+        let value = |a: Attribute| valid.attributes.iter().find(|(x, _)| *x == a).and_then(|(_, v)| *v);
+        sqlx::query("UPDATE profiles SET hair_colour = $1, eye_colour = $2, body_type = $3, relationship_status = $4, tattoos = $5, reason = $6, about = $7 WHERE user_id = $8")
+            .bind(value(Attribute::HairColour))
+            .bind(value(Attribute::EyeColour))
+            .bind(value(Attribute::BodyType))
+            .bind(value(Attribute::RelationshipStatus))
+            .bind(value(Attribute::Tattoos))
+            .bind(value(Attribute::Reason))
+            .bind(valid.about.clone())
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+        for interest in &valid.interests {
+            sqlx::query("INSERT INTO profile_interests (user_id, interest) VALUES ($1, $2)").bind(user_id).bind(*interest).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 

@@ -1,5 +1,5 @@
-//! `/profile` (account menu → My profile): how others see the member, with an editor for the
-//! basics. Photos and the other profile fields join with the members feature.
+//! `/profile` (account menu → My profile): how others see the member, with editors for the
+//! basics and for the details (choice fields, interests, about text). Photos join later.
 
 use domain::account::Ymd;
 use leptos::prelude::*;
@@ -69,7 +69,11 @@ pub fn ProfilePage() -> impl IntoView {
                             <ProfileCard basics=b.clone()/>
                             <details class="panel panel--collapsible" open=editing data-testid="edit-basics">
                                 <summary><h2>{i18n.t("profile.basics_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
-                                <BasicsForm basics=b from="profile" submit=i18n.t("settings.save")/>
+                                <BasicsForm basics=b.clone() from="profile" submit=i18n.t("settings.save")/>
+                            </details>
+                            <details class="panel panel--collapsible" id="details" open=editing data-testid="edit-details">
+                                <summary><h2>{i18n.t("profile.details_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
+                                <DetailsEditor details=b.details.clone()/>
                             </details>
                             <p class="muted"><a href="/settings">{i18n.t("profile.settings_link")}</a></p>
                         }
@@ -80,4 +84,55 @@ pub fn ProfilePage() -> impl IntoView {
             </Suspense>
         </div>
     })
+}
+
+/// The editor for the choice fields, interests and the about text.
+#[component]
+fn DetailsEditor(details: domain::profile::DetailsForm) -> impl IntoView {
+    use domain::profile::{Attribute, ABOUT_MAX_CHARS, INTERESTS, MAX_INTERESTS};
+    let i18n = use_i18n();
+    let selects = Attribute::ALL
+        .into_iter()
+        .map(|a| {
+            let current = details.attributes.iter().find(|(f, _)| f == a.field()).map(|(_, v)| v.clone()).unwrap_or_default();
+            let i18n = use_i18n();
+            view! {
+                <label class="field">
+                    <span class="field__label">{i18n.t(&format!("profile.{}", a.field()))}</span>
+                    <select name=a.field()>
+                        <option value="">{i18n.t("profile.choose")}</option>
+                        {a.choices().iter().map(|c| view! { <option value=*c selected=current == *c>{i18n.t(&format!("profile.{}.{c}", a.field()))}</option> }).collect_view()}
+                    </select>
+                </label>
+            }
+        })
+        .collect_view();
+    let chips = INTERESTS
+        .iter()
+        .map(|(code, icon)| {
+            let checked = details.interests.iter().any(|i| i == code);
+            view! {
+                <label class="chip chip--small">
+                    <input type="checkbox" name="interests" value=*code checked=checked/>
+                    <span><span aria-hidden="true">{*icon}</span>" " {use_i18n().t(&format!("profile.interest.{code}"))}</span>
+                </label>
+            }
+        })
+        .collect_view();
+    view! {
+        <form method="post" action="/api/profile/details" class="form" data-testid="details-form">
+            <div class="form__row">{selects}</div>
+            <fieldset class="field field--chips">
+                <legend class="field__label">{i18n.t("members.interests")}</legend>
+                <p class="field__hint">{i18n.tf("profile.interests_hint", &[("max", &MAX_INTERESTS.to_string())])}</p>
+                <div class="chips">{chips}</div>
+            </fieldset>
+            <label class="field">
+                <span class="field__label">{i18n.t("profile.about_text")}</span>
+                <textarea name="about" rows="4" maxlength=ABOUT_MAX_CHARS.to_string()>{details.about.clone()}</textarea>
+                <span class="field__hint">{i18n.t("profile.about_hint")}</span>
+            </label>
+            <button type="submit" class="btn btn--primary">{i18n.t("settings.save")}</button>
+        </form>
+    }
 }

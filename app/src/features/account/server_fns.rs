@@ -21,6 +21,8 @@ pub struct MyBasics {
     pub notify_messages: bool,
     pub notify_likes: bool,
     pub notify_news: bool,
+    /// The rest of the profile, for the editor.
+    pub details: domain::profile::DetailsForm,
 }
 
 #[server(prefix = "/api/fn", endpoint = "my_basics")]
@@ -29,6 +31,7 @@ pub async fn get_my_basics() -> Result<MyBasics, ServerFnError> {
     let (state, site, member) = request_member()?;
     let basics = state.members.basics(member.id).await.map_err(public_error)?;
     let prefs = state.accounts.notification_prefs(member.id).await.map_err(public_error)?;
+    let details = state.members.details(member.id).await.map_err(public_error)?;
     let region_name = basics.region.as_deref().and_then(|r| state.members.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default();
     Ok(MyBasics {
         name: basics.name,
@@ -44,5 +47,6 @@ pub async fn get_my_basics() -> Result<MyBasics, ServerFnError> {
         notify_messages: prefs.messages,
         notify_likes: prefs.likes,
         notify_news: prefs.news,
+        details,
     })
 }

@@ -1,0 +1,132 @@
+//! `/members/{id}`: a member's profile: photo, facts the site shows, interests, about, block or
+//! unblock, and related profiles. Hidden, blocked and unknown profiles answer 404.
+
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+use crate::context::use_page_ctx;
+use crate::features::account::FormError;
+use crate::features::members::card::{MemberCardView, Portrait};
+use crate::features::members::server_fns::{member_profile, ProfilePage};
+use crate::i18n::use_i18n;
+use crate::layouts::icons::HeartIcon;
+
+#[component]
+fn ProfileBody(page: ProfilePage) -> impl IntoView {
+    let i18n = use_i18n();
+    let ctx = use_page_ctx();
+    let p = page.profile.clone();
+    let query = use_query_map().get_untracked();
+    let notice = if query.get("blocked").is_some() {
+        Some(i18n.tf("members.blocked_notice", &[("name", &p.name)]))
+    } else if query.get("unblocked").is_some() {
+        Some(i18n.tf("members.unblocked_notice", &[("name", &p.name)]))
+    } else {
+        None
+    };
+    let place = [p.city.clone(), p.region.clone()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
+    let facts: Vec<(String, String)> = [("gender", p.gender.clone()), ("sexuality", p.sexuality.clone())]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .filter(|(f, _)| *f != "gender" || ctx.site_shows("gender"))
+        .map(|(f, v)| (i18n.t(&format!("profile.{f}")), i18n.t(&format!("profile.{f}.{v}"))))
+        .chain(p.attributes.iter().map(|(f, v)| (i18n.t(&format!("profile.{f}")), i18n.t(&format!("profile.{f}.{v}")))))
+        .collect();
+    let member = ctx.member.is_some();
+    view! {
+        <Title text=format!("{}, {}", p.name, p.age)/>
+        {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
+        <FormError/>
+        <article class="member-profile" data-testid="member-profile">
+            <div class="member-profile__photo">
+                <Portrait name=p.name.clone() src=p.photo.clone() class="member-profile__img"/>
+            </div>
+            <div class="member-profile__main">
+                <h1 class="member-profile__name">
+                    {p.name.clone()}<span class="member-profile__age">", " {p.age}</span>
+                    {p.fictional.then(|| view! { <span class="member-profile__fictional" title=ctx.site.fictional_singular.clone()><HeartIcon/></span> })}
+                </h1>
+                <p class="member-profile__place">{place}</p>
+                {(p.fictional && ctx.site.fictional_warning).then(|| view! {
+                    <p class="notice member-profile__warning" data-testid="fictional-warning">{i18n.tf("members.fictional_warning", &[("label", &ctx.site.fictional_singular)])}</p>
+                })}
+                {p.is_me.then(|| view! { <p class="notice">{use_i18n().t("members.own_profile")}</p> })}
+                {p.about.clone().filter(|a| !a.is_empty()).map(|about| view! {
+                    <section class="member-profile__section">
+                        <h2>{use_i18n().tf("members.about", &[("name", &p.name)])}</h2>
+                        <p>{about}</p>
+                    </section>
+                })}
+                {(!facts.is_empty()).then(|| view! {
+                    <section class="member-profile__section">
+                        <h2>{use_i18n().t("members.details")}</h2>
+                        <dl class="facts">
+                            {facts.into_iter().map(|(k, v)| view! { <div><dt>{k}</dt><dd>{v}</dd></div> }).collect_view()}
+                        </dl>
+                    </section>
+                })}
+                {(!p.interests.is_empty()).then(|| {
+                    let i18n = use_i18n();
+                    view! {
+                        <section class="member-profile__section">
+                            <h2>{i18n.t("members.interests")}</h2>
+                            <ul class="interest-list">
+                                {p.interests.iter().map(|(code, icon)| view! { <li><span aria-hidden="true">{icon.clone()}</span>" " {i18n.t(&format!("profile.interest.{code}"))}</li> }).collect_view()}
+                            </ul>
+                        </section>
+                    }
+                })}
+                {(member && !p.is_me).then(|| {
+                    let i18n = use_i18n();
+                    let (action, label, class) = if p.blocked_by_me {
+                        ("unblock", i18n.t("members.unblock"), "btn btn--ghost")
+                    } else {
+                        ("block", i18n.t("members.block"), "btn btn--ghost btn--danger-ghost")
+                    };
+                    view! {
+                        <section class="member-profile__section member-profile__block">
+                            {(!p.blocked_by_me).then(|| view! { <p class="muted">{use_i18n().t("members.block_body")}</p> })}
+                            <form method="post" action=format!("/api/members/{}/{action}", p.id)>
+                                <button type="submit" class=class data-testid="block-toggle">{label}</button>
+                            </form>
+                        </section>
+                    }
+                })}
+            </div>
+        </article>
+        {(!page.related.is_empty()).then(|| view! {
+            <section class="similar" aria-labelledby="related-title">
+                <h2 id="related-title">{use_i18n().tf("members.related", &[("name", &page.profile.name)])}</h2>
+                <ul class="member-grid member-grid--small">
+                    {page.related.into_iter().map(|card| view! { <MemberCardView card=card/> }).collect_view()}
+                </ul>
+            </section>
+        })}
+    }
+}
+
+#[component]
+pub fn MemberProfilePage() -> impl IntoView {
+    let id: i64 = use_params_map().get_untracked().get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
+    // Blocking: the status (404 for hidden profiles) must be known before the headers go out.
+    let data = Resource::new_blocking(move || id, member_profile);
+    view! {
+        <div class="container page">
+            <p class="back-link"><a href="/members">"← " {use_i18n().t("members.back_to_search")}</a></p>
+            <Suspense fallback=|| ()>
+                {move || data.get().map(|result| match result {
+                    Ok(Some(page)) => view! { <ProfileBody page=page/> }.into_any(),
+                    Ok(None) => {
+                        #[cfg(feature = "ssr")]
+                        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+                            response.set_status(http::StatusCode::NOT_FOUND);
+                        }
+                        view! { <p class="notice" data-testid="profile-not-found">{use_i18n().t("members.not_found")}</p> }.into_any()
+                    }
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+}

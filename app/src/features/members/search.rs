@@ -1,0 +1,141 @@
+//! `/members`: search with gender, country, region and age filters that live in the URL and
+//! render on the server (plain GET form, so it works without JavaScript), paged, with similar
+//! profiles when a page comes out short.
+
+use domain::profile::Gender;
+use domain::search::MAX_AGE;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::context::use_page_ctx;
+use crate::features::account::location::country_choices;
+use crate::features::members::card::MemberCardView;
+use crate::features::members::server_fns::{search_members, SearchPage};
+use crate::i18n::use_i18n;
+
+#[component]
+fn Filters(page: SearchPage) -> impl IntoView {
+    let i18n = use_i18n();
+    let ctx = use_page_ctx();
+    let f = page.filters.clone();
+    let gender = f.gender.map(|g| g.code()).unwrap_or("any");
+    let ages = (ctx.site.min_age..=MAX_AGE).collect::<Vec<_>>();
+    let age_options = move |selected: u32| ages.iter().map(|a| view! { <option value=a.to_string() selected=*a == selected>{a.to_string()}</option> }).collect_view();
+    let countries = country_choices(&i18n, &page.countries);
+    let regions = page.regions.clone();
+    view! {
+        <form method="get" action="/members" class="search-filters" data-testid="search-filters">
+            <label class="field">
+                <span class="field__label">{i18n.t("members.seeking")}</span>
+                <select name="gender">
+                    <option value="any" selected=gender == "any">{i18n.t("members.gender_any")}</option>
+                    <option value=Gender::Female.code() selected=gender == "female">{i18n.t("members.women")}</option>
+                    <option value=Gender::Male.code() selected=gender == "male">{i18n.t("members.men")}</option>
+                </select>
+            </label>
+            <label class="field">
+                <span class="field__label">{i18n.t("profile.country")}</span>
+                <select name="country">
+                    <option value="">{i18n.t("members.country_any")}</option>
+                    {countries.iter().map(|(code, name)| view! { <option value=code.clone() selected=f.country.as_deref() == Some(code.as_str())>{name.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label class="field">
+                <span class="field__label">{i18n.t("profile.region")}</span>
+                <select name="region">
+                    <option value="">{i18n.t("members.region_any")}</option>
+                    {countries.iter().map(|(code, name)| {
+                        let list: Vec<_> = regions.iter().filter(|r| &r.country == code).cloned().collect();
+                        view! {
+                            <optgroup label=name.clone()>
+                                {list.into_iter().map(|r| view! { <option value=r.code.clone() selected=f.region.as_deref() == Some(r.code.as_str())>{r.name}</option> }).collect_view()}
+                            </optgroup>
+                        }
+                    }).collect_view()}
+                </select>
+            </label>
+            <fieldset class="field search-filters__ages">
+                <legend class="field__label">{i18n.t("members.age")}</legend>
+                <label><span class="visually-hidden">{i18n.t("members.age_from")}</span><select name="min_age" aria-label=i18n.t("members.age_from")>{age_options(f.min_age)}</select></label>
+                <span aria-hidden="true">"–"</span>
+                <label><span class="visually-hidden">{i18n.t("members.age_to")}</span><select name="max_age" aria-label=i18n.t("members.age_to")>{age_options(f.max_age)}</select></label>
+            </fieldset>
+            <button type="submit" class="btn btn--primary">{i18n.t("members.search")}</button>
+        </form>
+    }
+}
+
+#[component]
+fn Results(page: SearchPage) -> impl IntoView {
+    let i18n = use_i18n();
+    let f = page.filters.clone();
+    let r = page.results.clone();
+    let empty = r.results.is_empty();
+    let prev = (f.page > 1).then(|| format!("/members?{}", f.to_query(f.page - 1)));
+    let next = r.has_more.then(|| format!("/members?{}", f.to_query(f.page + 1)));
+    view! {
+        {empty.then(|| view! { <p class="notice" data-testid="no-results">{i18n.t("members.no_results")}</p> })}
+        <ul class="member-grid" data-testid="results">
+            {r.results.into_iter().map(|card| view! { <MemberCardView card=card/> }).collect_view()}
+        </ul>
+        {(prev.is_some() || next.is_some()).then(|| view! {
+            <nav class="pager" aria-label=i18n.t("members.results_nav")>
+                {prev.map(|href| view! { <a class="btn btn--ghost" href=href rel="prev">{use_i18n().t("members.previous")}</a> })}
+                <span class="pager__page">{i18n.tf("members.page", &[("page", &f.page.to_string())])}</span>
+                {next.map(|href| view! { <a class="btn btn--ghost" href=href rel="next" data-testid="next-page">{use_i18n().t("members.next")}</a> })}
+            </nav>
+        })}
+        {(!r.similar.is_empty()).then(|| view! {
+            <section class="similar" aria-labelledby="similar-title">
+                <h2 id="similar-title">{use_i18n().t("members.similar")}</h2>
+                <ul class="member-grid" data-testid="similar">
+                    {r.similar.into_iter().map(|card| view! { <MemberCardView card=card/> }).collect_view()}
+                </ul>
+            </section>
+        })}
+    }
+}
+
+#[component]
+pub fn MembersPage() -> impl IntoView {
+    let i18n = use_i18n();
+    let query: Vec<(String, String)> = {
+        let map = use_query_map().get_untracked();
+        ["gender", "country", "region", "min_age", "max_age", "page", "network", "ref"]
+            .into_iter()
+            .filter_map(|k| map.get(k).map(|v| (k.to_string(), v.chars().take(40).collect())))
+            .collect()
+    };
+    let data = Resource::new(move || query.clone(), search_members);
+    view! {
+        <Title text=i18n.t("members.title")/>
+        <div class="container page members-page">
+            <h1 class="page__title">{i18n.t("members.title")}</h1>
+            <crate::features::account::FormError/>
+            <Suspense fallback=|| ()>
+                {move || data.get().map(|result| match result {
+                    Ok(page) if page.visitor_refused => {
+                        let i18n = use_i18n();
+                        view! {
+                            <section class="panel visitor-gate" data-testid="search-visitor-gate">
+                                <h2>{i18n.t("members.visitor_title")}</h2>
+                                <p class="muted">{i18n.t("members.visitor_body")}</p>
+                                <a class="btn btn--primary" href="/signup" data-signup-link="">{i18n.t("nav.signup")}</a>
+                            </section>
+                        }
+                        .into_any()
+                    }
+                    Ok(page) => view! {
+                        <div class="members-layout">
+                            <aside class="members-layout__filters"><Filters page=page.clone()/></aside>
+                            <div class="members-layout__results"><Results page=page/></div>
+                        </div>
+                    }
+                    .into_any(),
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+}

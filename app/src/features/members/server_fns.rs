@@ -1,0 +1,75 @@
+//! Server functions of the members feature. The viewer always comes from the session.
+
+use domain::profile::Region;
+use domain::search::{MemberCard, ProfileView, SearchFilters, SearchResults};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What `/members` renders: the checked filters, their choices and the results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchPage {
+    /// Visitors may not search on this site (SPEC §6 logged_out_search).
+    pub visitor_refused: bool,
+    pub filters: SearchFilters,
+    /// Whether the gender filter came from the member's own preference.
+    pub countries: Vec<String>,
+    pub regions: Vec<Region>,
+    pub results: SearchResults,
+}
+
+/// Runs a search for the query string's filters. Members without a gender filter in the URL
+/// see the gender they look for.
+#[server(prefix = "/api/fn", endpoint = "search_members")]
+pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, ServerFnError> {
+    use crate::ssr::{public_error, request_site};
+    use leptos::prelude::use_context;
+    let (state, site) = request_site()?;
+    let parts = use_context::<http::request::Parts>();
+    let member = parts.as_ref().and_then(|p| p.extensions.get::<server::http::CurrentMember>()).and_then(|m| m.0.clone());
+    let settings = &site.settings;
+    let get = |key: &str| query.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let empty = SearchResults { results: vec![], has_more: false, similar: vec![] };
+    let mut filters = SearchFilters::from_query(get, &settings.countries, settings.min_age);
+    let regions = state.members.regions_for(settings);
+    let has_source = ["network", "ref"].iter().any(|k| get(k).is_some_and(|v| !v.is_empty()));
+    if member.is_none() && !(settings.logged_out_search || (settings.logged_out_search_trafficsource && has_source)) {
+        return Ok(SearchPage { visitor_refused: true, filters, countries: settings.countries.clone(), regions, results: empty });
+    }
+    if let Some(m) = &member {
+        if get("gender").is_none() {
+            let basics = state.members.basics(m.id).await.map_err(public_error)?;
+            let seeks = basics
+                .gender
+                .as_deref()
+                .and_then(domain::profile::Gender::parse)
+                .zip(basics.sexuality.as_deref().and_then(domain::profile::Sexuality::parse))
+                .map(|(g, s)| s.seeks(g));
+            if let Some([only]) = seeks {
+                filters.gender = Some(*only);
+            }
+        }
+    }
+    let today = domain::account::Ymd::from_unix(state.accounts.clock().now());
+    let results = state.members.search(settings, member.as_ref().map(|m| m.id), &filters, today).await.map_err(public_error)?;
+    Ok(SearchPage { visitor_refused: false, filters, countries: settings.countries.clone(), regions, results })
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProfilePage {
+    pub profile: ProfileView,
+    pub related: Vec<MemberCard>,
+}
+
+/// A profile as the viewer may see it; `None` when hidden, blocked or unknown.
+#[server(prefix = "/api/fn", endpoint = "member_profile")]
+pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ServerFnError> {
+    use crate::ssr::{public_error, request_site};
+    use leptos::prelude::use_context;
+    let (state, site) = request_site()?;
+    let parts = use_context::<http::request::Parts>();
+    let viewer = parts.as_ref().and_then(|p| p.extensions.get::<server::http::CurrentMember>()).and_then(|m| m.0.as_ref().map(|m| m.id));
+    let today = domain::account::Ymd::from_unix(state.accounts.clock().now());
+    let Some(profile) = state.members.profile(&site.settings, viewer, id, today).await.map_err(public_error)? else { return Ok(None) };
+    let related = state.members.related(&site.settings, viewer, &profile, today).await.map_err(public_error)?;
+    Ok(Some(ProfilePage { profile, related }))
+}

@@ -1,0 +1,82 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/** Signs up and completes the basics, so the member can search and block. */
+async function member(page: Page, email: string) {
+  await page.goto('/signup');
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Profielnaam').fill('Iris');
+  await page.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
+  await page.getByLabel('Geboortedatum').fill('1987-06-21');
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
+  await page.getByLabel('Vrouw').check();
+  await page.getByLabel('Hetero').check();
+  await page.locator('select[name="country"]').selectOption('NL');
+  await page.locator('select[name="region"]').selectOption('NL-UT');
+  await page.getByLabel('Woonplaats').fill('Utrecht');
+  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
+}
+
+test.beforeEach(async ({ context, baseURL }) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+});
+
+test('search with filters keeps them in the URL and pages through results', async ({ page }) => {
+  await page.goto('/members');
+  const filters = page.getByTestId('search-filters');
+  await filters.getByRole('combobox', { name: 'Ik zoek', exact: true }).selectOption('female');
+  await filters.getByRole('combobox', { name: 'Land', exact: true }).selectOption('NL');
+  await filters.getByRole('combobox', { name: 'Van', exact: true }).selectOption('25');
+  await filters.getByRole('combobox', { name: 'Tot en met', exact: true }).selectOption('45');
+  await filters.getByRole('button', { name: 'Zoeken' }).click();
+  await expect(page).toHaveURL(/gender=female/);
+  await expect(page).toHaveURL(/country=NL/);
+  await expect(page).toHaveURL(/min_age=25&max_age=45/);
+  const cards = page.getByTestId('results').getByTestId('member-card');
+  await expect(cards).toHaveCount(24);
+  // Every card's age lies inside the range.
+  for (const text of await cards.locator('.member-card__age').allTextContents()) {
+    const age = Number(text.replace(/\D/g, ''));
+    expect(age).toBeGreaterThanOrEqual(25);
+    expect(age).toBeLessThanOrEqual(45);
+  }
+  const first = await cards.first().getAttribute('href');
+  await page.getByTestId('next-page').click();
+  await expect(page).toHaveURL(/page=2/);
+  await expect(page.getByTestId('search-filters').getByRole('combobox', { name: 'Ik zoek', exact: true })).toHaveValue('female');
+  expect(await page.getByTestId('results').getByTestId('member-card').first().getAttribute('href')).not.toBe(first);
+  // The grid does not scroll sideways at this width.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test('a narrow search offers similar profiles', async ({ page }) => {
+  await page.goto('/members?gender=male&country=NL&region=NL-FL&min_age=60&max_age=62');
+  await expect(page.getByTestId('similar').getByTestId('member-card').first()).toBeVisible();
+});
+
+test('a member opens a profile, blocks it and no longer finds it', async ({ page }, testInfo) => {
+  await member(page, `blokkeer-${testInfo.project.name}@example.nl`);
+  await page.goto('/members?gender=male');
+  const card = page.getByTestId('results').getByTestId('member-card').first();
+  const href = (await card.getAttribute('href'))!;
+  const name = (await card.locator('.member-card__name').textContent())!.split(',')[0];
+  await card.click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await expect(page.getByTestId('member-profile').getByRole('heading', { level: 1 })).toContainText(name);
+  await expect(page.getByTestId('fictional-warning')).toBeVisible();
+  await page.getByTestId('block-toggle').click();
+  await expect(page.getByTestId('saved')).toContainText(`Je hebt ${name} geblokkeerd`);
+  await expect(page.getByTestId('block-toggle')).toHaveText('Deblokkeren');
+
+  await page.goto('/members?gender=male');
+  await expect(page.getByTestId('results').locator(`a[href="${href}"]`)).toHaveCount(0);
+  // Unblocked, the profile comes back.
+  await page.goto(href);
+  await page.getByTestId('block-toggle').click();
+  await expect(page.getByTestId('saved')).toContainText('gedeblokkeerd');
+  await page.goto('/members?gender=male');
+  await expect(page.getByTestId('results').locator(`a[href="${href}"]`)).toHaveCount(1);
+});

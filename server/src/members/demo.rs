@@ -1,0 +1,170 @@
+//! Demo members, so that a new site looks alive: spread over the sites' countries, regions,
+//! ages and genders, with generated portraits. They are marked fictional (SPEC §3: the site's
+//! fictional icon and warning show on them) and cannot log in (no password).
+
+use std::path::Path;
+
+use domain::profile::Attribute;
+use sqlx::Row;
+
+use super::avatars::{portrait_jpeg, Rng};
+use crate::db::Db;
+use crate::error::AppError;
+
+/// Portraits per gender; members share them (a pool keeps 100,000 members cheap, and a small
+/// seed draws only a few).
+fn portraits_per_gender(count: u32) -> u64 {
+    (count as u64 / 50).clamp(4, 40)
+}
+
+const FEMALE: [&str; 40] = [
+    "Anna", "Sanne", "Lotte", "Emma", "Julia", "Sophie", "Lisa", "Eva", "Fleur", "Iris", "Noor", "Lieke", "Femke", "Marloes", "Ilse", "Nina", "Laura", "Sarah",
+    "Hanna", "Mila", "Lena", "Marie", "Leonie", "Clara", "Amelie", "Charlotte", "Camille", "Chloé", "Manon", "Elise", "Inès", "Léa", "Nathalie", "Petra", "Sabine",
+    "Yasmin", "Zoë", "Roos", "Britt", "Esmee",
+];
+const MALE: [&str; 40] = [
+    "Daan", "Bram", "Lucas", "Sem", "Thijs", "Jesse", "Ruben", "Tim", "Stijn", "Niels", "Koen", "Jeroen", "Bas", "Mark", "Pieter", "Wout", "Lars", "Max",
+    "Jonas", "Felix", "Paul", "Leon", "Elias", "Noah", "Finn", "Lukas", "Tobias", "Hugo", "Louis", "Arthur", "Jules", "Théo", "Mathis", "Karim", "Sven",
+    "Milan", "Dries", "Wouter", "Robin", "Ivo",
+];
+const ABOUT: [&str; 6] = [
+    "Spontaan, nieuwsgierig en altijd in voor een goed gesprek.",
+    "Houd van lange wandelingen, goede wijn en mensen met humor.",
+    "Op zoek naar iemand die net zo graag lacht als ik.",
+    "Avontuurlijk en eerlijk. Zeg gewoon hallo!",
+    "Nieuw hier, benieuwd wie ik ontmoet.",
+    "Werk hard, geniet harder.",
+];
+
+/// Creates `count` demo members on each site that has none yet (0: none). Portraits go to
+/// `media_dir/public/demo/` when a folder is given. Returns how many members were created.
+pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, now: i64) -> Result<u64, AppError> {
+    if count == 0 {
+        return Ok(0);
+    }
+    if let Some(dir) = media_dir {
+        write_portraits(&dir.join("public/demo"), portraits_per_gender(count)).await?;
+    }
+    let regions = super::super::regions::shipped();
+    let interests: Vec<&str> = domain::profile::INTERESTS.iter().map(|(code, _)| *code).collect();
+    let sites = sqlx::query("SELECT id, countries FROM sites ORDER BY id").fetch_all(db.pool()).await?;
+    let mut created = 0;
+    for site in sites {
+        let site_id: i64 = site.try_get("id")?;
+        let countries: Vec<String> = serde_json::from_str(&site.try_get::<String, _>("countries")?).unwrap_or_default();
+        let (existing,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE site_id = $1 AND fictional = $2").bind(site_id).bind(true).fetch_one(db.pool()).await?;
+        if existing > 0 || countries.is_empty() {
+            continue;
+        }
+        let site_regions: Vec<_> = regions.iter().filter(|r| countries.contains(&r.region.country)).collect();
+        let mut rng = Rng::new(site_id as u64 * 7919);
+        let mut n = 0u32;
+        while n < count {
+            let batch = (count - n).min(250);
+            let mut tx = db.pool().begin().await?;
+            for i in n..n + batch {
+                let female = rng.below(100) < 55;
+                let name = if female { *rng.pick(&FEMALE) } else { *rng.pick(&MALE) };
+                let age = 18 + (rng.below(45) + rng.below(20)) as i64;
+                let birth = domain::account::Ymd::from_unix(now - (age * 365 + rng.below(360) as i64) * 86_400).iso();
+                let region = rng.pick(&site_regions);
+                let sexuality = match rng.below(20) {
+                    0 => "bi",
+                    1 => {
+                        if female {
+                            "lesbian"
+                        } else {
+                            "gay"
+                        }
+                    }
+                    _ => "hetero",
+                };
+                let active = now - rng.below(30 * 86_400) as i64;
+                let portrait = rng.below(portraits_per_gender(count));
+                let gender = if female { "female" } else { "male" };
+                let (photo, thumb) = match media_dir {
+                    Some(_) => (Some(format!("demo/{gender}-{portrait}.jpg")), Some(format!("demo/{gender}-{portrait}-thumb.jpg"))),
+                    None => (None, None),
+                };
+                let (user_id,): (i64,) = sqlx::query_as(
+                    "INSERT INTO users (site_id, email, password_hash, status, language, signup_date, fictional) VALUES ($1, $2, '', 'active', $3, $4, $5) RETURNING id",
+                )
+                .bind(site_id)
+                .bind(format!("demo-{i}@demo.invalid"))
+                .bind("nl")
+                .bind(active - 86_400 * 30)
+                .bind(true)
+                .fetch_one(&mut *tx)
+                .await?;
+                let mut attrs: Vec<Option<&str>> = Vec::new();
+                for a in Attribute::ALL {
+                    attrs.push(if rng.below(5) == 0 { None } else { Some(*rng.pick(a.choices())) });
+                }
+                sqlx::query(
+                    "INSERT INTO profiles (user_id, name, date_of_birth, gender, sexuality, country, region, city, status, site_id, searchable, last_active, \
+                     main_photo, main_thumb, hair_colour, eye_colour, body_type, relationship_status, tattoos, reason, about, fictional) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
+                )
+                .bind(user_id)
+                .bind(name)
+                .bind(&birth)
+                .bind(gender)
+                .bind(sexuality)
+                .bind(&region.region.country)
+                .bind(&region.region.code)
+                .bind(&region.region.name)
+                .bind(site_id)
+                .bind(true)
+                .bind(active)
+                .bind(photo)
+                .bind(thumb)
+                .bind(attrs[0])
+                .bind(attrs[1])
+                .bind(attrs[2])
+                .bind(attrs[3])
+                .bind(attrs[4])
+                .bind(attrs[5])
+                .bind(*rng.pick(&ABOUT))
+                .bind(true)
+                .execute(&mut *tx)
+                .await?;
+                let first = rng.below(interests.len() as u64) as usize;
+                for k in 0..3 {
+                    sqlx::query("INSERT INTO profile_interests (user_id, interest) VALUES ($1, $2) ON CONFLICT DO NOTHING")
+                        .bind(user_id)
+                        .bind(interests[(first + k * 5) % interests.len()])
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+            tx.commit().await?;
+            n += batch;
+            created += batch as u64;
+        }
+    }
+    Ok(created)
+}
+
+/// Draws the portrait pool once (skipped when the files exist).
+async fn write_portraits(dir: &Path, per_gender: u64) -> Result<(), AppError> {
+    let io = |e: std::io::Error| AppError::Internal(format!("demo portraits: {e}"));
+    tokio::fs::create_dir_all(dir).await.map_err(io)?;
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || -> Result<(), std::io::Error> {
+        for (gender, feminine) in [("female", true), ("male", false)] {
+            for i in 0..per_gender {
+                let big = dir.join(format!("{gender}-{i}.jpg"));
+                if big.exists() {
+                    continue;
+                }
+                let seed = i * 2 + feminine as u64;
+                std::fs::write(dir.join(format!("{gender}-{i}-thumb.jpg")), portrait_jpeg(seed, feminine, 240))?;
+                std::fs::write(&big, portrait_jpeg(seed, feminine, 640))?;
+            }
+        }
+        Ok(())
+    })
+    .await
+    .map_err(|e| AppError::Internal(format!("demo portraits: {e}")))?
+    .map_err(io)
+}

@@ -1,0 +1,289 @@
+//! Search, profile pages and blocking. Search reads `profiles` alone through its indexes:
+//! `searchable` folds together everything that hides a profile (not active, invisible, account
+//! not active, basics missing) and is kept current by [`refresh_searchable`].
+
+use domain::account::Ymd;
+use domain::profile::Attribute;
+use domain::search::{birth_date_window, MemberCard, ProfileView, SearchFilters, SearchResults, PAGE_SIZE};
+use domain::site::SiteSettings;
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row};
+
+use super::Members;
+use crate::db::{flag, Db};
+use crate::error::AppError;
+
+/// Recomputes whether others can find this member.
+pub async fn refresh_searchable<'e, E>(executor: E, user_id: i64) -> Result<(), sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = Any>,
+{
+    sqlx::query(
+        "UPDATE profiles SET searchable = CASE WHEN status = 'active' AND gender IS NOT NULL AND EXISTS \
+         (SELECT 1 FROM users u WHERE u.id = profiles.user_id AND u.status = 'active' AND u.invisible = $2) THEN $3 ELSE $2 END \
+         WHERE user_id = $1",
+    )
+    .bind(user_id)
+    .bind(false)
+    .bind(true)
+    .execute(executor)
+    .await?;
+    Ok(())
+}
+
+/// Writes the interest list into the `interests` table (reference data).
+pub async fn sync_interests(db: &Db) -> Result<(), AppError> {
+    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM interests").fetch_one(db.pool()).await?;
+    if count as usize == domain::profile::INTERESTS.len() {
+        return Ok(());
+    }
+    let mut tx = db.pool().begin().await?;
+    for (i, (code, icon)) in domain::profile::INTERESTS.iter().enumerate() {
+        sqlx::query("INSERT INTO interests (code, icon, position) VALUES ($1, $2, $3) ON CONFLICT (code) DO UPDATE SET icon = excluded.icon, position = excluded.position")
+            .bind(*code)
+            .bind(*icon)
+            .bind(i as i64)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Why a member action was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum MemberError {
+    #[error("not found")]
+    NotFound,
+    /// SPEC §8: 'user blocked by another member'.
+    #[error("blocked by the other member")]
+    BlockedByOther,
+    #[error(transparent)]
+    Internal(#[from] AppError),
+}
+
+impl From<sqlx::Error> for MemberError {
+    fn from(e: sqlx::Error) -> Self {
+        MemberError::Internal(AppError::Database(e))
+    }
+}
+
+impl MemberError {
+    pub fn key(&self) -> &'static str {
+        match self {
+            MemberError::NotFound => "error.not_found",
+            MemberError::BlockedByOther => "error.blocked_by_member",
+            MemberError::Internal(e) => {
+                e.public();
+                "error.generic"
+            }
+        }
+    }
+}
+
+const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
+
+/// Hides pairs where either blocked the other; `$1` is the viewer (0 for visitors).
+const NOT_BLOCKED: &str = "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = $1))";
+
+impl Members {
+    fn card(&self, row: &AnyRow, today: Ymd) -> Result<MemberCard, sqlx::Error> {
+        let dob: String = row.try_get("date_of_birth")?;
+        let region: Option<String> = row.try_get("region")?;
+        Ok(MemberCard {
+            id: row.try_get("user_id")?,
+            name: row.try_get("name")?,
+            age: Ymd::parse(&dob).map(|d| d.age_on(today)).unwrap_or(0),
+            city: row.try_get::<Option<String>, _>("city")?.unwrap_or_default(),
+            region: region.as_deref().and_then(|r| self.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default(),
+            thumb: row.try_get("main_thumb")?,
+            fictional: flag(row, "fictional")?,
+        })
+    }
+
+    /// One page of results, newest activity first, without the viewer and anyone blocked
+    /// either way. A short first page comes with similar profiles (same gender and country,
+    /// any region and age).
+    pub async fn search(&self, site: &SiteSettings, viewer: Option<i64>, filters: &SearchFilters, today: Ymd) -> Result<SearchResults, AppError> {
+        let (after, until) = birth_date_window(today, filters.min_age, filters.max_age);
+        // A region counts only inside its country.
+        let region = filters.region.as_deref().filter(|r| self.regions().get(r).is_some_and(|reg| Some(&reg.country) == filters.country.as_ref()));
+        let offset = (filters.page.saturating_sub(1) * PAGE_SIZE) as i64;
+        let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), region, Some((&after, &until)), &[], PAGE_SIZE as i64 + 1, offset).await?;
+        let mut results: Vec<MemberCard> = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
+        let has_more = results.len() > PAGE_SIZE as usize;
+        results.truncate(PAGE_SIZE as usize);
+        let mut similar = Vec::new();
+        let narrowed = region.is_some() || filters.min_age > site.min_age || filters.max_age < domain::search::MAX_AGE;
+        if filters.page == 1 && results.len() < PAGE_SIZE as usize / 2 && narrowed {
+            let shown: Vec<i64> = results.iter().map(|c| c.id).collect();
+            let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), None, None, &shown, 12, 0).await?;
+            similar = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
+        }
+        Ok(SearchResults { results, has_more, similar })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn query_cards(
+        &self,
+        site_id: i64,
+        viewer: Option<i64>,
+        gender: Option<&str>,
+        country: Option<&str>,
+        region: Option<&str>,
+        births: Option<(&str, &str)>,
+        exclude: &[i64],
+        limit: i64,
+        offset: i64,
+    ) -> Result<Vec<AnyRow>, AppError> {
+        // The index that keeps the walk in last-active order for these filters. SQLite is told;
+        // PostgreSQL's planner picks from its statistics.
+        let index = match (region, country, gender) {
+            (Some(_), _, _) => "profiles_search_region",
+            (None, Some(_), _) => "profiles_search_country",
+            (None, None, Some(_)) => "profiles_search_gender",
+            (None, None, None) => "profiles_search_all",
+        };
+        let hint = if self.db().backend() == crate::db::Backend::Sqlite { format!(" INDEXED BY {index}") } else { String::new() };
+        let mut sql = format!("SELECT {CARD_COLUMNS} FROM profiles p{hint} WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1");
+        let mut n = 3;
+        let mut next = |sql: &mut String, clause: &str| {
+            n += 1;
+            sql.push_str(&clause.replace('?', &format!("${n}")));
+        };
+        if gender.is_some() {
+            next(&mut sql, " AND p.gender = ?");
+        }
+        if country.is_some() {
+            next(&mut sql, " AND p.country = ?");
+        }
+        if region.is_some() {
+            next(&mut sql, " AND p.region = ?");
+        }
+        if births.is_some() {
+            next(&mut sql, " AND p.date_of_birth > ?");
+            next(&mut sql, " AND p.date_of_birth <= ?");
+        }
+        for id in exclude {
+            // Ids are numbers from our own query, never text from the request.
+            sql.push_str(&format!(" AND p.user_id <> {id}"));
+        }
+        // Last: only rows that match everything else pay for the block lookups.
+        sql.push_str(&format!(" AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT {limit} OFFSET {offset}"));
+        let mut q = sqlx::query(&sql).bind(viewer.unwrap_or(0)).bind(site_id).bind(true);
+        if let Some(g) = gender {
+            q = q.bind(g);
+        }
+        if let Some(c) = country {
+            q = q.bind(c);
+        }
+        if let Some(r) = region {
+            q = q.bind(r);
+        }
+        if let Some((a, u)) = births {
+            q = q.bind(a).bind(u);
+        }
+        Ok(q.fetch_all(self.db().pool()).await?)
+    }
+
+    /// A profile as `viewer` sees it: `None` when it does not exist on this site, is hidden
+    /// (invisible, not active) or either member blocked the other. Members always see their own.
+    pub async fn profile(&self, site: &SiteSettings, viewer: Option<i64>, id: i64, today: Ymd) -> Result<Option<ProfileView>, AppError> {
+        let row = sqlx::query(
+            "SELECT p.*, (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = $1 AND b.blocked_id = p.user_id) AS blocked_by_me, \
+             (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = $1) AS blocked_me \
+             FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3 AND u.status <> 'deleted'",
+        )
+        .bind(viewer.unwrap_or(0))
+        .bind(id)
+        .bind(site.id)
+        .fetch_optional(self.db().pool())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let is_me = viewer == Some(id);
+        let blocked_me: i64 = row.try_get("blocked_me")?;
+        let blocked_by_me: i64 = row.try_get("blocked_by_me")?;
+        // Someone I blocked stays reachable from their page so that I can unblock them.
+        if !is_me && (!flag(&row, "searchable")? || blocked_me > 0) {
+            return Ok(None);
+        }
+        let shown = |field: &str| site.visible_profile_fields.iter().any(|f| f == field);
+        let mut attributes = Vec::new();
+        for a in Attribute::ALL {
+            if let Some(v) = row.try_get::<Option<String>, _>(a.field())? {
+                if shown(a.field()) {
+                    attributes.push((a.field().to_string(), v));
+                }
+            }
+        }
+        let interests = if shown("interests") {
+            sqlx::query_as::<_, (String, String)>("SELECT i.code, i.icon FROM profile_interests pi JOIN interests i ON i.code = pi.interest WHERE pi.user_id = $1 ORDER BY i.position")
+                .bind(id)
+                .fetch_all(self.db().pool())
+                .await?
+        } else {
+            Vec::new()
+        };
+        let dob: String = row.try_get("date_of_birth")?;
+        let region: Option<String> = row.try_get("region")?;
+        Ok(Some(ProfileView {
+            id,
+            name: row.try_get("name")?,
+            age: Ymd::parse(&dob).map(|d| d.age_on(today)).unwrap_or(0),
+            gender: row.try_get::<Option<String>, _>("gender")?.unwrap_or_default(),
+            sexuality: row.try_get::<Option<String>, _>("sexuality")?.unwrap_or_default(),
+            country: row.try_get::<Option<String>, _>("country")?.unwrap_or_default(),
+            region: region.as_deref().and_then(|r| self.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default(),
+            city: row.try_get::<Option<String>, _>("city")?.unwrap_or_default(),
+            photo: row.try_get("main_photo")?,
+            fictional: flag(&row, "fictional")?,
+            attributes,
+            interests,
+            about: if site.visible_profile_notes { row.try_get("about")? } else { None },
+            blocked_by_me: blocked_by_me > 0,
+            is_me,
+        }))
+    }
+
+    /// Profiles near this one (same site, gender and country) for the profile page.
+    pub async fn related(&self, site: &SiteSettings, viewer: Option<i64>, profile: &ProfileView, today: Ymd) -> Result<Vec<MemberCard>, AppError> {
+        let gender = (!profile.gender.is_empty()).then_some(profile.gender.as_str());
+        let country = (!profile.country.is_empty()).then_some(profile.country.as_str());
+        let rows = self.query_cards(site.id, viewer, gender, country, None, None, &[profile.id], 6, 0).await?;
+        Ok(rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?)
+    }
+
+    /// Blocks another member of the same site (SPEC §6): each disappears for the other.
+    pub async fn block(&self, site: &SiteSettings, me: i64, other: i64, now: i64) -> Result<(), MemberError> {
+        if me == other {
+            return Err(MemberError::NotFound);
+        }
+        let exists: Option<(i64,)> = sqlx::query_as("SELECT user_id FROM profiles WHERE user_id = $1 AND site_id = $2").bind(other).bind(site.id).fetch_optional(self.db().pool()).await?;
+        if exists.is_none() {
+            return Err(MemberError::NotFound);
+        }
+        if self.blocked(other, me).await? {
+            return Err(MemberError::BlockedByOther);
+        }
+        // Likes and chats between the two go with the block once those features exist; the
+        // block itself already hides each from the other in search and on profile pages.
+        sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (blocker_id, blocked_id) DO NOTHING")
+            .bind(me)
+            .bind(other)
+            .bind(now)
+            .execute(self.db().pool())
+            .await?;
+        Ok(())
+    }
+
+    pub async fn unblock(&self, me: i64, other: i64) -> Result<(), MemberError> {
+        sqlx::query("DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2").bind(me).bind(other).execute(self.db().pool()).await?;
+        Ok(())
+    }
+
+    /// Whether `blocker` blocked `blocked`.
+    pub async fn blocked(&self, blocker: i64, blocked: i64) -> Result<bool, AppError> {
+        let row: Option<(i64,)> = sqlx::query_as("SELECT blocker_id FROM blocks WHERE blocker_id = $1 AND blocked_id = $2").bind(blocker).bind(blocked).fetch_optional(self.db().pool()).await?;
+        Ok(row.is_some())
+    }
+}
