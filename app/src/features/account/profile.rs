@@ -20,7 +20,9 @@ fn ProfileCard(basics: MyBasics) -> impl IntoView {
     let initial = basics.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
     let gender = (!basics.gender.is_empty()).then(|| i18n.t(&format!("profile.gender.{}", basics.gender)));
     let sexuality = (!basics.sexuality.is_empty()).then(|| i18n.t(&format!("profile.sexuality.{}", basics.sexuality)));
-    let place = [basics.city.clone(), basics.region_name.clone()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
+    let mut parts: Vec<String> = [basics.city.clone(), basics.region_name.clone()].into_iter().filter(|s| !s.is_empty()).collect();
+    parts.dedup();
+    let place = parts.join(", ");
     let not_set = i18n.t("profile.not_set");
     view! {
         <section class="profile-card" data-testid="profile-card">

@@ -25,7 +25,9 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
     } else {
         None
     };
-    let place = [p.city.clone(), p.region.clone()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
+    let mut parts: Vec<String> = [p.city.clone(), p.region.clone()].into_iter().filter(|s| !s.is_empty()).collect();
+    parts.dedup();
+    let place = parts.join(", ");
     let facts: Vec<(String, String)> = [("gender", p.gender.clone()), ("sexuality", p.sexuality.clone())]
         .into_iter()
         .filter(|(_, v)| !v.is_empty())
@@ -44,7 +46,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
             </div>
             <div class="member-profile__main">
                 <h1 class="member-profile__name">
-                    {p.name.clone()}<span class="member-profile__age">", " {p.age}</span>
+                    <span>{p.name.clone()}<span class="member-profile__age">", " {p.age}</span></span>
                     {p.fictional.then(|| view! { <span class="member-profile__fictional" title=ctx.site.fictional_singular.clone()><HeartIcon/></span> })}
                 </h1>
                 <p class="member-profile__place">{place}</p>
