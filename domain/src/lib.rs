@@ -11,6 +11,7 @@ pub mod geo;
 pub mod i18n;
 pub mod locale;
 pub mod payment;
+pub mod photo;
 pub mod profile;
 pub mod search;
 pub mod site;

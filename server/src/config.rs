@@ -42,6 +42,8 @@ pub struct Config {
     /// `VONK_DEMO_MEMBERS`, default 2000: how many demo members the demo seed creates per site
     /// (`make run DEMO_MEMBERS=100000` for benchmarks).
     pub demo_members: u32,
+    /// `VONK_PHOTO_MAX_BYTES`, default 10485760 (10 MiB): the largest photo upload accepted.
+    pub photo_max_bytes: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +109,12 @@ impl Config {
             None => 2000,
             Some(v) => v.parse().ok().filter(|n| *n <= 1_000_000).ok_or(ConfigError::Invalid { name: "VONK_DEMO_MEMBERS", reason: v })?,
         };
+        let photo_max_bytes = match get("VONK_PHOTO_MAX_BYTES") {
+            None => domain::photo::DEFAULT_MAX_UPLOAD_BYTES,
+            Some(v) => v.parse().ok().filter(|n| (1024..=64 << 20).contains(n)).ok_or(ConfigError::Invalid { name: "VONK_PHOTO_MAX_BYTES", reason: v })?,
+        };
         Ok(Config {
+            photo_max_bytes,
             demo_members,
             addr,
             data_dir,
@@ -153,6 +160,7 @@ impl std::fmt::Debug for Config {
             .field("mail_events_secret", &self.mail_events_secret.as_ref().map(|_| "***"))
             .field("rate_limit_factor", &self.rate_limit_factor)
             .field("demo_members", &self.demo_members)
+            .field("photo_max_bytes", &self.photo_max_bytes)
             .finish()
     }
 }

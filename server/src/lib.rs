@@ -9,6 +9,7 @@ pub mod error;
 pub mod http;
 pub mod locales;
 pub mod mail;
+pub mod media;
 pub mod members;
 pub mod regions;
 pub mod seed;

@@ -21,6 +21,7 @@ pub struct AppState {
     pub catalog: Arc<Catalog>,
     pub accounts: Accounts,
     pub members: Members,
+    pub photos: crate::members::photos::Photos,
     pub rate_limiter: crate::http::rate_limit::RateLimiter,
 }
 
@@ -39,9 +40,12 @@ impl AppState {
         let sites = SiteCache::load(db.clone()).await?;
         let catalog = Arc::new(Catalog::embedded());
         let outbox = Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
-        let accounts = Accounts::new(db.clone(), Clock::System, outbox, catalog.clone());
+        // Uploaded photos: outside media/public, so only the checked route serves them.
+        let media: crate::media::Media = Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private")));
+        let accounts = Accounts::new(db.clone(), Clock::System, outbox, catalog.clone()).with_media(media.clone());
+        let photos = crate::members::photos::Photos::new(db.clone(), media, config.photo_max_bytes);
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?));
-        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, members, rate_limiter: Default::default() })
+        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, members, photos, rate_limiter: Default::default() })
     }
 
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).

@@ -99,6 +99,10 @@ pub struct Member {
     pub basics_complete: bool,
     /// Why notification mails are off, and which alerts were dismissed.
     pub alerts: super::AlertState,
+    /// Staff accounts review photos (and later complaints); a role beyond SPEC §6.
+    pub staff: bool,
+    /// The chosen main photo (SPEC §3 main_image), whatever its review status.
+    pub main_photo_id: Option<i64>,
 }
 
 impl Member {
@@ -123,10 +127,12 @@ pub struct Accounts {
     outbox: Outbox,
     catalog: Arc<Catalog>,
     lockout: LockoutPolicy,
+    /// Where photo files live, so that purging an account removes them too.
+    media: Option<crate::media::Media>,
 }
 
-const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, p.name, \
-     p.status AS profile_status, p.gender, p.sexuality, p.region, \
+const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.role, p.name, \
+     p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, \
      (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows \
      FROM users u JOIN profiles p ON p.user_id = u.id";
 
@@ -147,12 +153,31 @@ fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
             && row.try_get::<Option<String>, _>("sexuality")?.is_some()
             && row.try_get::<Option<String>, _>("region")?.is_some(),
         alerts: Default::default(),
+        staff: row.try_get::<String, _>("role")? == "staff",
+        main_photo_id: row.try_get("main_photo_id")?,
     })
 }
 
 impl Accounts {
     pub fn new(db: Db, clock: Clock, outbox: Outbox, catalog: Arc<Catalog>) -> Accounts {
-        Accounts { db, clock, outbox, catalog, lockout: LockoutPolicy::default() }
+        Accounts { db, clock, outbox, catalog, lockout: LockoutPolicy::default(), media: None }
+    }
+
+    /// Purging an account also deletes its photo files from this store.
+    pub fn with_media(mut self, media: crate::media::Media) -> Accounts {
+        self.media = Some(media);
+        self
+    }
+
+    /// Grants or takes back the staff role (photo moderation) for an address on every site.
+    /// Returns how many accounts changed; run from the command line (`vonk staff grant …`).
+    pub async fn set_staff(&self, email: &str, staff: bool) -> Result<u64, AppError> {
+        let done = sqlx::query("UPDATE users SET role = $1 WHERE email = $2 AND status <> 'deleted'")
+            .bind(if staff { "staff" } else { "member" })
+            .bind(email.trim().to_lowercase())
+            .execute(self.db.pool())
+            .await?;
+        Ok(done.rows_affected())
     }
 
     pub fn clock(&self) -> &Clock {
@@ -528,10 +553,17 @@ impl Accounts {
                 .await?;
             sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
-            sqlx::query("DELETE FROM photos WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
-            sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
+            let files: Vec<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
+            sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
             tx.commit().await?;
+            if let Some(media) = &self.media {
+                for key in files.iter().flat_map(|(f, t)| [f, t]) {
+                    if let Err(error) = media.delete(key).await {
+                        tracing::warn!(%error, user = id, "could not delete a purged member's photo");
+                    }
+                }
+            }
         }
         Ok(ids.len() as u64)
     }

@@ -6,6 +6,7 @@ pub mod cookies;
 pub mod guard;
 pub mod mail_routes;
 pub mod member_routes;
+pub mod photo_routes;
 pub mod profile_routes;
 pub mod rate_limit;
 pub mod session;
@@ -23,4 +24,5 @@ pub fn routes() -> axum::Router<crate::state::AppState> {
         .merge(member_routes::routes())
         .merge(profile_routes::routes())
         .merge(mail_routes::routes())
+        .merge(photo_routes::routes())
 }

@@ -83,7 +83,7 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
                 let portrait = rng.below(portraits_per_gender(count));
                 let gender = if female { "female" } else { "male" };
                 let (photo, thumb) = match media_dir {
-                    Some(_) => (Some(format!("demo/{gender}-{portrait}.jpg")), Some(format!("demo/{gender}-{portrait}-thumb.jpg"))),
+                    Some(_) => (Some(format!("public/demo/{gender}-{portrait}.jpg")), Some(format!("public/demo/{gender}-{portrait}-thumb.jpg"))),
                     None => (None, None),
                 };
                 let (user_id,): (i64,) = sqlx::query_as(

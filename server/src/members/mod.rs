@@ -1,9 +1,10 @@
-//! Members as others see them: profiles and where they live. (Search, photos and blocking grow
-//! here with the members feature.)
+//! Members as others see them: profiles and where they live. Search, photos and blocking.
 
 pub mod avatars;
 pub mod basics;
 pub mod demo;
+pub mod photo_decode;
+pub mod photos;
 pub mod search;
 
 pub use basics::{Members, ProfileBasics};

@@ -1,0 +1,165 @@
+//! Turning an uploaded file into the two renditions we store. Every upload is decoded and
+//! encoded anew as JPEG: EXIF (location, camera serials), comments, trailing data and anything
+//! hidden in the original go no further than this function. Runs in `spawn_blocking`.
+
+use std::io::Cursor;
+
+use domain::photo::{check_dimensions, UploadError, FULL_SIDE, MAX_PIXELS, MAX_SIDE, THUMB_HEIGHT, THUMB_WIDTH};
+use image::imageops::FilterType;
+use image::{DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits};
+
+/// The re-encoded photo and its 3:4 thumbnail.
+#[derive(Debug)]
+pub struct Renditions {
+    pub full: Vec<u8>,
+    pub thumb: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
+
+const JPEG_QUALITY: u8 = 85;
+
+pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, UploadError> {
+    if bytes.is_empty() {
+        return Err(UploadError::NoFile);
+    }
+    if bytes.len() > max_bytes {
+        return Err(UploadError::TooLarge);
+    }
+    let mut reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|_| UploadError::NotAnImage)?;
+    let format = reader.format();
+    if !matches!(format, Some(ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP)) {
+        return Err(UploadError::NotAnImage);
+    }
+    if !complete(format, bytes) {
+        return Err(UploadError::Unreadable);
+    }
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    // Room for the decoded picture at 4 bytes a pixel and the working copies.
+    limits.max_alloc = Some(MAX_PIXELS * 4 * 2);
+    reader.limits(limits);
+    let mut decoder = reader.into_decoder().map_err(classify)?;
+    let (width, height) = decoder.dimensions();
+    check_dimensions(width, height)?;
+    let orientation = decoder.orientation().ok();
+    let mut picture = DynamicImage::from_decoder(decoder).map_err(classify)?;
+    // Phones store the picture sideways and say so in EXIF; turn it before EXIF goes.
+    if let Some(o) = orientation {
+        picture.apply_orientation(o);
+    }
+    let picture = flatten(picture);
+    let full = if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE { picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom) } else { picture };
+    let thumb = full.resize_to_fill(THUMB_WIDTH, THUMB_HEIGHT, FilterType::Triangle);
+    Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)? })
+}
+
+fn classify(e: ImageError) -> UploadError {
+    match e {
+        ImageError::Limits(_) => UploadError::TooManyPixels,
+        ImageError::Unsupported(_) => UploadError::NotAnImage,
+        _ => UploadError::Unreadable,
+    }
+}
+
+/// Transparent parts become white; JPEG has no alpha.
+fn flatten(picture: DynamicImage) -> DynamicImage {
+    if !picture.color().has_alpha() {
+        return DynamicImage::ImageRgb8(picture.into_rgb8());
+    }
+    let rgba = picture.into_rgba8();
+    let mut rgb = image::RgbImage::new(rgba.width(), rgba.height());
+    for (out, px) in rgb.pixels_mut().zip(rgba.pixels()) {
+        let a = u16::from(px[3]);
+        for c in 0..3 {
+            out[c] = ((u16::from(px[c]) * a + 255 * (255 - a)) / 255) as u8;
+        }
+    }
+    DynamicImage::ImageRgb8(rgb)
+}
+
+fn jpeg(picture: &DynamicImage) -> Result<Vec<u8>, UploadError> {
+    let mut out = Vec::new();
+    let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY);
+    picture.to_rgb8().write_with_encoder(encoder).map_err(|_| UploadError::Unreadable)?;
+    Ok(out)
+}
+
+/// Decoders fill a cut-off picture with grey rather than fail; a file that stops before its
+/// end marker is refused here instead.
+fn complete(format: Option<ImageFormat>, bytes: &[u8]) -> bool {
+    match format {
+        Some(ImageFormat::Jpeg) => jpeg_has_end(bytes),
+        Some(ImageFormat::WebP) => bytes.len() >= 12 && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize + 8 <= bytes.len(),
+        // PNG's decoder checks its chunks and fails on a short file by itself.
+        _ => true,
+    }
+}
+
+/// Walks the header segments to the first scan, then looks for the end-of-image marker.
+fn jpeg_has_end(bytes: &[u8]) -> bool {
+    let mut i = 2;
+    while i + 4 <= bytes.len() {
+        if bytes[i] != 0xFF {
+            return false;
+        }
+        let marker = bytes[i + 1];
+        if marker == 0xFF {
+            i += 1;
+            continue;
+        }
+        let len = u16::from_be_bytes([bytes[i + 2], bytes[i + 3]]) as usize;
+        if marker == 0xDA {
+            let scan = i + 2 + len;
+            return scan < bytes.len() && bytes[scan..].windows(2).any(|w| w == [0xFF, 0xD9]);
+        }
+        i += 2 + len;
+    }
+    false
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+
+    /// A gradient picture in the given format.
+    pub fn sample(format: ImageFormat, width: u32, height: u32) -> Vec<u8> {
+        let img = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba([(x * 7) as u8, (y * 5) as u8, 128, 255]));
+        let mut out = Cursor::new(Vec::new());
+        let picture = if format == ImageFormat::Jpeg { DynamicImage::ImageRgb8(DynamicImage::ImageRgba8(img).into_rgb8()) } else { DynamicImage::ImageRgba8(img) };
+        picture.write_to(&mut out, format).unwrap();
+        out.into_inner()
+    }
+
+    #[test]
+    fn every_accepted_format_becomes_jpeg() {
+        for format in [ImageFormat::Jpeg, ImageFormat::Png, ImageFormat::WebP] {
+            let r = decode_upload(&sample(format, 300, 200), 1 << 20).unwrap_or_else(|e| panic!("{format:?}: {e:?}"));
+            assert_eq!((r.width, r.height), (300, 200));
+            assert_eq!(&r.full[..2], &[0xFF, 0xD8]);
+            let thumb = image::load_from_memory(&r.thumb).unwrap();
+            assert_eq!((thumb.width(), thumb.height()), (THUMB_WIDTH, THUMB_HEIGHT));
+        }
+    }
+
+    #[test]
+    fn large_pictures_are_scaled_down() {
+        let r = decode_upload(&sample(ImageFormat::Png, 2000, 1000), 10 << 20).unwrap();
+        assert_eq!((r.width, r.height), (1600, 800));
+    }
+
+    #[test]
+    fn truncated_jpeg_is_refused() {
+        let jpeg = sample(ImageFormat::Jpeg, 200, 200);
+        assert!(jpeg_has_end(&jpeg));
+        assert_eq!(decode_upload(&jpeg[..jpeg.len() / 2], 1 << 20).unwrap_err(), UploadError::Unreadable);
+    }
+
+    #[test]
+    fn other_files_are_refused() {
+        assert_eq!(decode_upload(b"%PDF-1.4 hello", 1 << 20).unwrap_err(), UploadError::NotAnImage);
+        assert_eq!(decode_upload(b"", 1 << 20).unwrap_err(), UploadError::NoFile);
+        assert_eq!(decode_upload(&sample(ImageFormat::Png, 100, 100), 10).unwrap_err(), UploadError::TooLarge);
+    }
+}

@@ -1,0 +1,377 @@
+//! Photos: upload (decoded and re-encoded, see [`super::photo_decode`]), the member's own list,
+//! main photo and private choices, deletion, the gallery others see, the checked file read
+//! behind `/media/photos/…`, and the staff moderation queue.
+//!
+//! Every call that names a photo checks its owner in the same query: a member can only act on
+//! their own photos, and a file is only read after [`domain::photo::access`] allowed it.
+
+use domain::photo::{access, photo_limit, Access, GalleryPhoto, OwnPhoto, PhotoFacts, PhotoStatus, UploadError, Viewer};
+use sqlx::{Any, Row, Transaction};
+
+use super::photo_decode::{decode_upload, Renditions};
+use crate::accounts::Member;
+use crate::db::{flag, Db};
+use crate::error::AppError;
+use crate::media::Media;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PhotoError {
+    #[error("upload refused: {0:?}")]
+    Upload(UploadError),
+    #[error("not found")]
+    NotFound,
+    #[error(transparent)]
+    Internal(#[from] AppError),
+}
+
+impl From<sqlx::Error> for PhotoError {
+    fn from(e: sqlx::Error) -> Self {
+        PhotoError::Internal(AppError::Database(e))
+    }
+}
+
+impl PhotoError {
+    pub fn key(&self) -> &'static str {
+        match self {
+            PhotoError::Upload(e) => e.key(),
+            PhotoError::NotFound => "error.not_found",
+            PhotoError::Internal(e) => {
+                e.public();
+                "error.generic"
+            }
+        }
+    }
+}
+
+/// The member's own photos with the limit that applies to them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnPhotos {
+    pub photos: Vec<OwnPhoto>,
+    pub limit: usize,
+}
+
+/// One photo waiting for review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueuedPhoto {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    pub created_at: i64,
+    pub private: bool,
+}
+
+/// How many photos a member has, counted inside the upload's transaction.
+async fn count(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<usize, sqlx::Error> {
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(user_id).fetch_one(&mut **tx).await?;
+    Ok(n as usize)
+}
+
+fn random_suffix() -> String {
+    let mut bytes = [0u8; 8];
+    getrandom::getrandom(&mut bytes).expect("the operating system's random source");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[derive(Clone, Debug)]
+pub struct Photos {
+    db: Db,
+    media: Media,
+    max_bytes: usize,
+}
+
+impl Photos {
+    pub fn new(db: Db, media: Media, max_bytes: usize) -> Photos {
+        Photos { db, media, max_bytes }
+    }
+
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// Stores a new photo, under inspection until staff approve it. The first public photo
+    /// becomes the main photo. Refused uploads store nothing.
+    pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, PhotoError> {
+        let limit = photo_limit(member.paid_user);
+        // Cheap refusal before the decoding work; checked again under the lock below.
+        let (have,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(member.id).fetch_one(self.db.pool()).await?;
+        if have as usize >= limit {
+            return Err(PhotoError::Upload(UploadError::LimitReached));
+        }
+        let max = self.max_bytes;
+        let Renditions { full, thumb, width, height } = tokio::task::spawn_blocking(move || decode_upload(&bytes, max))
+            .await
+            .map_err(|e| AppError::Internal(format!("photo decoding stopped: {e}")))?
+            .map_err(PhotoError::Upload)?;
+
+        let mut tx = self.db.pool().begin().await?;
+        // Takes the member's row lock so that two uploads at once cannot pass the limit.
+        sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(member.id).execute(&mut *tx).await?;
+        if count(&mut tx, member.id).await? >= limit {
+            return Err(PhotoError::Upload(UploadError::LimitReached));
+        }
+        let (id,): (i64,) = sqlx::query_as(
+            "INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height) VALUES ($1, '', '', 'under_inspection', $2, $3, $4, $5) RETURNING id",
+        )
+        .bind(member.id)
+        .bind(private)
+        .bind(now)
+        .bind(i64::from(width))
+        .bind(i64::from(height))
+        .fetch_one(&mut *tx)
+        .await?;
+        let stem = format!("photos/{}/{id}-{}", member.id, random_suffix());
+        let (file, thumb_file) = (format!("{stem}.jpg"), format!("{stem}-thumb.jpg"));
+        sqlx::query("UPDATE photos SET filename = $1, thumb_filename = $2 WHERE id = $3").bind(&file).bind(&thumb_file).bind(id).execute(&mut *tx).await?;
+        if !private {
+            sqlx::query("UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND main_photo_id IS NULL").bind(id).bind(member.id).execute(&mut *tx).await?;
+        }
+        self.media.put(&file, full).await?;
+        if let Err(e) = self.media.put(&thumb_file, thumb).await {
+            self.forget(&[file]).await;
+            return Err(e.into());
+        }
+        if let Err(e) = tx.commit().await {
+            self.forget(&[file, thumb_file]).await;
+            return Err(e.into());
+        }
+        Ok(id)
+    }
+
+    /// Deletes files whose rows are gone (or never came); failures are logged, not fatal.
+    async fn forget(&self, keys: &[String]) {
+        for key in keys {
+            if let Err(error) = self.media.delete(key).await {
+                tracing::warn!(%error, "could not delete a media file");
+            }
+        }
+    }
+
+    pub async fn own(&self, member: &Member) -> Result<OwnPhotos, AppError> {
+        let rows = sqlx::query(
+            "SELECT ph.id, ph.status, ph.private, p.main_photo_id \
+             FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = $1 ORDER BY ph.id",
+        )
+        .bind(member.id)
+        .fetch_all(self.db.pool())
+        .await?;
+        let mut photos = Vec::with_capacity(rows.len());
+        for row in rows {
+            let status: String = row.try_get("status")?;
+            photos.push(OwnPhoto {
+                id: row.try_get("id")?,
+                status: PhotoStatus::parse(&status).unwrap_or(PhotoStatus::UnderInspection),
+                private: flag(&row, "private")?,
+                is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(row.try_get("id")?),
+            });
+        }
+        Ok(OwnPhotos { photos, limit: photo_limit(member.paid_user) })
+    }
+
+    /// Makes one of the member's public photos the main photo.
+    pub async fn set_main(&self, user_id: i64, photo_id: i64) -> Result<(), PhotoError> {
+        let mut tx = self.db.pool().begin().await?;
+        let done = sqlx::query(
+            "UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND EXISTS \
+             (SELECT 1 FROM photos ph WHERE ph.id = $1 AND ph.user_id = $2 AND ph.private = $3 AND ph.status <> 'disabled')",
+        )
+        .bind(photo_id)
+        .bind(user_id)
+        .bind(false)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(PhotoError::NotFound);
+        }
+        refresh_main(&mut tx, user_id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Marks a photo private or public. A private photo cannot stay the main photo.
+    pub async fn set_private(&self, user_id: i64, photo_id: i64, private: bool) -> Result<(), PhotoError> {
+        let mut tx = self.db.pool().begin().await?;
+        let done = sqlx::query("UPDATE photos SET private = $1 WHERE id = $2 AND user_id = $3").bind(private).bind(photo_id).bind(user_id).execute(&mut *tx).await?;
+        if done.rows_affected() == 0 {
+            return Err(PhotoError::NotFound);
+        }
+        choose_main_if_needed(&mut tx, user_id).await?;
+        refresh_main(&mut tx, user_id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn delete(&self, user_id: i64, photo_id: i64) -> Result<(), PhotoError> {
+        let mut tx = self.db.pool().begin().await?;
+        let row: Option<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE id = $1 AND user_id = $2 RETURNING filename, thumb_filename")
+            .bind(photo_id)
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some((file, thumb)) = row else { return Err(PhotoError::NotFound) };
+        sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(user_id).bind(photo_id).execute(&mut *tx).await?;
+        choose_main_if_needed(&mut tx, user_id).await?;
+        refresh_main(&mut tx, user_id).await?;
+        tx.commit().await?;
+        self.forget(&[file, thumb]).await;
+        Ok(())
+    }
+
+    /// The photos others see on a profile page: active ones, the main photo first; private
+    /// ones come locked unless the viewer may open them. The caller has checked that the
+    /// viewer may see the profile at all.
+    pub async fn gallery(&self, viewer: Option<&Member>, owner_id: i64) -> Result<Vec<GalleryPhoto>, AppError> {
+        let rows = sqlx::query(
+            "SELECT ph.id, ph.private, p.main_photo_id FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
+             WHERE ph.user_id = $1 AND ph.status = 'active' ORDER BY CASE WHEN p.main_photo_id = ph.id THEN 0 ELSE 1 END, ph.id",
+        )
+        .bind(owner_id)
+        .fetch_all(self.db.pool())
+        .await?;
+        let who = viewer_of(viewer, owner_id);
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id: i64 = row.try_get("id")?;
+            let facts = PhotoFacts { status: PhotoStatus::Active, private: flag(&row, "private")?, is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(id) };
+            match access(who, facts) {
+                Access::Open => out.push(GalleryPhoto { id, locked: false }),
+                Access::PremiumRequired | Access::LoginRequired => out.push(GalleryPhoto { id, locked: true }),
+                Access::Hidden => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// The bytes of a photo (or its thumbnail) if this viewer may see it on this site.
+    /// Profiles that are hidden or blocked either way hide their photos too.
+    pub async fn file(&self, viewer: Option<&Member>, site_id: i64, photo_id: i64, thumb: bool) -> Result<Result<Vec<u8>, Access>, AppError> {
+        let row = sqlx::query(
+            "SELECT ph.user_id, ph.status, ph.private, ph.filename, ph.thumb_filename, p.searchable, p.main_photo_id, \
+             (SELECT COUNT(*) FROM blocks b WHERE (b.blocker_id = $2 AND b.blocked_id = ph.user_id) OR (b.blocker_id = ph.user_id AND b.blocked_id = $2)) AS blocks \
+             FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.id = $1 AND p.site_id = $3",
+        )
+        .bind(photo_id)
+        .bind(viewer.map(|m| m.id).unwrap_or(0))
+        .bind(site_id)
+        .fetch_optional(self.db.pool())
+        .await?;
+        let Some(row) = row else { return Ok(Err(Access::Hidden)) };
+        let owner: i64 = row.try_get("user_id")?;
+        let status: String = row.try_get("status")?;
+        let facts = PhotoFacts {
+            status: PhotoStatus::parse(&status).unwrap_or(PhotoStatus::UnderInspection),
+            private: flag(&row, "private")?,
+            is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(photo_id),
+        };
+        let who = viewer_of(viewer, owner);
+        let visible_profile = flag(&row, "searchable")? && row.try_get::<i64, _>("blocks")? == 0;
+        if !matches!(who, Viewer::Owner | Viewer::Staff) && !visible_profile {
+            return Ok(Err(Access::Hidden));
+        }
+        match access(who, facts) {
+            Access::Open => {}
+            refused => return Ok(Err(refused)),
+        }
+        let key: String = row.try_get(if thumb { "thumb_filename" } else { "filename" })?;
+        Ok(self.media.get(&key).await?.ok_or(Access::Hidden))
+    }
+
+    /// Photos waiting for review, oldest first.
+    pub async fn queue(&self, site_id: i64, limit: i64) -> Result<Vec<QueuedPhoto>, AppError> {
+        let rows = sqlx::query(
+            "SELECT ph.id, ph.user_id, ph.created_at, ph.private, p.name FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
+             WHERE ph.status = 'under_inspection' AND p.site_id = $1 ORDER BY ph.id LIMIT $2",
+        )
+        .bind(site_id)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            out.push(QueuedPhoto {
+                id: row.try_get("id")?,
+                user_id: row.try_get("user_id")?,
+                name: row.try_get("name")?,
+                created_at: row.try_get("created_at")?,
+                private: flag(&row, "private")?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Staff approve (active) or reject (disabled) a photo of their site. Only staff members
+    /// get here; the check is repeated so that no route can forget it.
+    pub async fn review(&self, staff: &Member, site_id: i64, photo_id: i64, approve: bool, now: i64) -> Result<(), PhotoError> {
+        if !staff.staff {
+            return Err(PhotoError::NotFound);
+        }
+        let mut tx = self.db.pool().begin().await?;
+        let owner: Option<(i64,)> = sqlx::query_as(
+            "UPDATE photos SET status = $1, reviewed_by = $2, reviewed_at = $3 WHERE id = $4 \
+             AND user_id IN (SELECT user_id FROM profiles WHERE site_id = $5) RETURNING user_id",
+        )
+        .bind(if approve { "active" } else { "disabled" })
+        .bind(staff.id)
+        .bind(now)
+        .bind(photo_id)
+        .bind(site_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((owner,)) = owner else { return Err(PhotoError::NotFound) };
+        if !approve {
+            sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(owner).bind(photo_id).execute(&mut *tx).await?;
+            choose_main_if_needed(&mut tx, owner).await?;
+        }
+        refresh_main(&mut tx, owner).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+fn viewer_of(viewer: Option<&Member>, owner: i64) -> Viewer {
+    match viewer {
+        None => Viewer::Visitor,
+        Some(m) if m.id == owner => Viewer::Owner,
+        Some(m) if m.staff => Viewer::Staff,
+        Some(m) => Viewer::Member { premium: m.paid_user },
+    }
+}
+
+/// When the main photo went (deleted, made private, rejected), the oldest public photo that
+/// is not rejected takes its place.
+async fn choose_main_if_needed(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id IS NOT NULL AND NOT EXISTS \
+         (SELECT 1 FROM photos ph WHERE ph.id = profiles.main_photo_id AND ph.private = $2 AND ph.status <> 'disabled')",
+    )
+    .bind(user_id)
+    .bind(false)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "UPDATE profiles SET main_photo_id = (SELECT MIN(ph.id) FROM photos ph WHERE ph.user_id = $1 AND ph.private = $2 AND ph.status <> 'disabled') \
+         WHERE user_id = $1 AND main_photo_id IS NULL",
+    )
+    .bind(user_id)
+    .bind(false)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Copies the main photo into the columns that cards and profile pages read: set while the
+/// main photo is active and public, empty otherwise.
+async fn refresh_main(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<(), sqlx::Error> {
+    let main: Option<(i64,)> = sqlx::query_as(
+        "SELECT ph.id FROM profiles p JOIN photos ph ON ph.id = p.main_photo_id WHERE p.user_id = $1 AND ph.status = 'active' AND ph.private = $2",
+    )
+    .bind(user_id)
+    .bind(false)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let (photo, thumb) = match main {
+        Some((id,)) => (Some(format!("photos/{id}")), Some(format!("photos/{id}/thumb"))),
+        None => (None, None),
+    };
+    sqlx::query("UPDATE profiles SET main_photo = $1, main_thumb = $2 WHERE user_id = $3").bind(photo).bind(thumb).bind(user_id).execute(&mut **tx).await?;
+    Ok(())
+}
