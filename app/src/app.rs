@@ -15,6 +15,8 @@ use crate::features::account::settings::SettingsPage;
 use crate::features::account::unsubscribe::UnsubscribePage;
 use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::signup::SignupPage;
+use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
+use crate::features::staff::photos::PhotoReviewPage;
 use crate::features::credits::pricing::PricingPage;
 use crate::features::members::profile::MemberProfilePage;
 use crate::features::members::search::MembersPage;
@@ -65,11 +67,14 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/pricing") view=PricingPage/>
                     <Route path=path!("/lang-config") view=LangConfigPage/>
                     <Route path=path!("/login") view=LoginPage/>
-                    <Route path=path!("/signup") view=SignupPage/>
+                    <Route path=path!("/signup") view=|| view! { <SignupPage/> }/>
                     <Route path=path!("/profile") view=ProfilePage/>
                     <Route path=path!("/settings") view=SettingsPage/>
                     <Route path=path!("/members") view=MembersPage/>
                     <Route path=path!("/members/:id") view=MemberProfilePage/>
+                    <Route path=path!("/members/:id/landing") view=MemberLandingPage/>
+                    <Route path=path!("/members/:id/signup") view=MemberSignupPage/>
+                    <Route path=path!("/staff/photos") view=PhotoReviewPage/>
                     <Route path=path!("/complete-signup") view=CompleteSignupPage/>
                     <Route path=path!("/unsubscribe") view=UnsubscribePage/>
                     <Route path=path!("/reset-password") view=ResetPasswordPage/>

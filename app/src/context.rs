@@ -74,6 +74,10 @@ pub struct MemberView {
     pub notifications_disabled: Vec<String>,
     /// Alerts the member dismissed for good.
     pub dismissed_alerts: Vec<String>,
+    /// The chosen main photo (SPEC §3 main_image); `None` shows the profile photo alert.
+    pub main_photo: Option<i64>,
+    /// May open the photo moderation page.
+    pub staff: bool,
 }
 
 impl PageCtx {

@@ -48,10 +48,10 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    const NAMESPACES: [&str; 29] = [
+    const NAMESPACES: [&str; 33] = [
         "nav", "account", "footer", "entry", "home", "title", "lang", "pricing", "payment", "error", "validation", "date", "pages", "site", "mail",
         "auth", "reset", "settings", "reminder", "activate", "mailchange", "deleted", "complete", "profile", "location", "alert", "unsubscribe",
-        "country", "members",
+        "country", "members", "photo", "photos", "staff", "landing",
     ];
 
     fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -1,8 +1,15 @@
 //! The Vonk server binary. Configuration comes from environment variables (see the README).
 
 #[cfg(feature = "ssr")]
-#[tokio::main]
-async fn main() {
+fn main() {
+    // Server rendering walks deep view trees; 8 MiB per worker leaves a wide margin (the
+    // memory is reserved, not used, until a render needs it).
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().thread_stack_size(8 << 20).build().expect("the async runtime");
+    runtime.block_on(run());
+}
+
+#[cfg(feature = "ssr")]
+async fn run() {
     use tracing_subscriber::EnvFilter;
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
@@ -14,6 +21,30 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    // `vonk staff grant|revoke <email>`: the staff role opens the photo review page.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("staff") {
+        let (grant, email) = match (args.get(1).map(String::as_str), args.get(2)) {
+            (Some("grant"), Some(email)) => (true, email),
+            (Some("revoke"), Some(email)) => (false, email),
+            _ => {
+                eprintln!("usage: vonk staff grant|revoke <email>");
+                std::process::exit(2);
+            }
+        };
+        match app::ssr::set_staff(config, email, grant).await {
+            Ok(0) => {
+                eprintln!("no account with the address {email}");
+                std::process::exit(1);
+            }
+            Ok(n) => println!("{} {n} account(s) of {email}", if grant { "staff role granted to" } else { "staff role taken from" }),
+            Err(error) => {
+                eprintln!("failed: {error}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     tracing::info!(?config, "starting");
     if let Err(error) = app::ssr::serve(config).await {
         eprintln!("Vonk stopped: {error}");

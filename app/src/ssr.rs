@@ -52,6 +52,8 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
             basics_complete: m.basics_complete,
             notifications_disabled: m.alerts.notifications_disabled.clone(),
             dismissed_alerts: m.alerts.dismissed.clone(),
+            main_photo: m.main_photo_id,
+            staff: m.staff,
         }),
         site: site_view(&site),
     }
@@ -180,6 +182,16 @@ pub const PANIC_PAGE: &str = "<!DOCTYPE html><html lang=\"nl\"><head><meta chars
 <body style=\"font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f1a1c\">\
 <h1>Er is een fout opgetreden bij het tonen van de foutpagina</h1><p lang=\"en\">An error occurred while showing the error page.</p>\
 <p><a href=\"/\" style=\"color:#8b0d1a\">Terug naar de startpagina</a> · <a href=\"/\" lang=\"en\" style=\"color:#8b0d1a\">Back to the home page</a></p></body></html>";
+
+/// Grants or takes back the staff role (the `vonk staff` command).
+pub async fn set_staff(config: server::Config, email: &str, grant: bool) -> Result<u64, AppError> {
+    let db = server::Db::connect(&config.database_url, 2).await?;
+    let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
+    let accounts = server::accounts::Accounts::new(db.clone(), server::clock::Clock::System, outbox, std::sync::Arc::new(server::locales::Catalog::embedded()));
+    let changed = accounts.set_staff(email, grant).await?;
+    db.close().await;
+    Ok(changed)
+}
 
 /// Starts the app: connect, migrate, seed, cache, serve until Ctrl-C / SIGTERM.
 pub async fn serve(config: server::Config) -> Result<(), AppError> {

@@ -9,6 +9,7 @@ use reqwest::{Client, StatusCode};
 struct TestApp {
     base: String,
     client: Client,
+    state: server::AppState,
     _dir: tempfile::TempDir,
 }
 
@@ -26,11 +27,11 @@ async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
     let state = server::AppState::start(config).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let router = app::ssr::router(state, app::ssr::leptos_options(addr));
+    let router = app::ssr::router(state.clone(), app::ssr::leptos_options(addr));
     let listener = app::ssr::no_delay(listener);
     tokio::spawn(async move { axum::serve(listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>()).await.unwrap() });
     let client = Client::builder().redirect(Policy::none()).build().unwrap();
-    TestApp { base: format!("http://{addr}"), client, _dir: dir }
+    TestApp { base: format!("http://{addr}"), client, state, _dir: dir }
 }
 
 impl TestApp {
@@ -664,4 +665,195 @@ async fn members_search_filters_in_the_url_and_profiles_with_blocking() {
     assert!(!seen, "a blocked member is gone from search");
     let res = app.post_form(&format!("/api/members/{id}/unblock"), "", &[("origin", &origin), ("cookie", &cookie)]).await;
     assert_eq!(res.headers()["location"], format!("/members/{id}?unblocked=1").as_str());
+}
+
+/// A confirmed member with basics filled in: signed up, activated through the mailed link.
+async fn ready_member(app: &TestApp, email: &str, gender: &str) -> String {
+    let cookie = signed_up(app, email).await;
+    let link = mail_link(app, "/api/activate?token=");
+    let (_, headers, _) = app.get(&link, &[]).await;
+    assert_eq!(headers["location"], "/activate/done");
+    let basics = format!("from=complete&gender={gender}&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem");
+    let res = app.post_form("/api/complete-signup", &basics, &[("origin", &app.origin()), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/profile?saved=welcome");
+    cookie
+}
+
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(width, height, |x, y| image::Rgb([(x * 5) as u8, (y * 3) as u8, 160]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
+    out.into_inner()
+}
+
+impl TestApp {
+    /// Posts the profile's upload form (multipart, as a browser sends it).
+    async fn upload(&self, headers: &[(&str, &str)], bytes: &[u8], private: bool) -> reqwest::Response {
+        let boundary = "----vonk-test-boundary-7MA4YWxk";
+        let mut body = Vec::new();
+        if private {
+            body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"private\"\r\n\r\n1\r\n").as_bytes());
+        }
+        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes());
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let mut req = self.client.post(format!("{}/api/profile/photos", self.base)).header("content-type", format!("multipart/form-data; boundary={boundary}")).body(body);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        req.send().await.unwrap()
+    }
+}
+
+fn location(res: &reqwest::Response) -> String {
+    res.headers()["location"].to_str().unwrap().to_string()
+}
+
+fn photo_id(location: &str, html: &str) -> i64 {
+    let start = html.find("/media/photos/").unwrap_or_else(|| panic!("no photo after {location}")) + "/media/photos/".len();
+    let digits: String = html[start..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().unwrap_or_else(|_| panic!("{}", &html[start - 20..start + 40]))
+}
+
+#[tokio::test]
+async fn photos_upload_review_and_who_sees_what() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+
+    // Bad uploads come back with their Dutch text; cross-site and anonymous uploads are refused.
+    let res = app.upload(&[("origin", &origin), ("cookie", &anna)], b"hello, not a picture", false).await;
+    assert_eq!(location(&res), "/profile?error=photo.not_an_image#photos");
+    let (_, _, html) = app.get("/profile?error=photo.not_an_image", &[("cookie", &anna)]).await;
+    assert!(html.contains("Dit bestand is geen foto."));
+    assert!(html.contains("0 van 3 foto&#x27;s") || html.contains("0 van 3 foto's"), "nothing stored");
+    let res = app.upload(&[("origin", "https://evil.example"), ("cookie", &anna)], &png(40, 40), false).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app.upload(&[("origin", &origin)], &png(40, 40), false).await;
+    assert_eq!(location(&res), "/login?return_to=/profile");
+    let res = app.upload(&[("origin", &origin), ("cookie", &anna), ("accept", "application/json")], b"GIF89a", false).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(res.text().await.unwrap(), r#"{"code":"photo.not_an_image"}"#);
+
+    // A good upload waits for review: Anna sees it, Bart and visitors do not.
+    let res = app.upload(&[("origin", &origin), ("cookie", &anna)], &png(300, 400), false).await;
+    assert_eq!(location(&res), "/profile?saved=photo#photos");
+    let (_, _, html) = app.get("/profile?saved=photo", &[("cookie", &anna)]).await;
+    assert!(html.contains("Wordt gecontroleerd") && html.contains(r#"data-testid="profile-main-photo""#));
+    let id = photo_id("upload", &html);
+    let (status, headers, _) = app.get(&format!("/media/photos/{id}/thumb"), &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "image/jpeg");
+    assert!(headers["cache-control"].to_str().unwrap().starts_with("private"));
+    for who in [&bart[..], ""] {
+        let (status, _, _) = app.get(&format!("/media/photos/{id}"), &[("cookie", who)]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "under inspection stays hidden");
+    }
+    // Originals never live under the public media folder.
+    let (status, _, _) = app.get(&format!("/media/public/photos/{id}"), &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // Only staff review: members get a 404 page and a 403 on the action.
+    let (status, _, _) = app.get("/staff/photos", &[("cookie", &bart)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let res = app.post_form(&format!("/api/staff/photos/{id}/approve"), "", &[("origin", &origin), ("cookie", &bart)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let (status, _, html) = app.get("/staff/photos", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(&format!("/api/staff/photos/{id}/approve")));
+    let res = app.post_form(&format!("/api/staff/photos/{id}/approve"), "", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/photos?saved=approved");
+
+    // Approved: Bart and visitors see the main photo; a private one is locked for free Bart.
+    let (status, _, _) = app.get(&format!("/media/photos/{id}"), &[("cookie", &bart)]).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _, _) = app.get(&format!("/media/photos/{id}/thumb"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    app.upload(&[("origin", &origin), ("cookie", &anna)], &png(200, 200), true).await;
+    let (_, _, html) = app.get("/staff/photos", &[("cookie", &staff)]).await;
+    let private = photo_id("queue", &html);
+    assert_ne!(private, id);
+    app.post_form(&format!("/api/staff/photos/{private}/approve"), "", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (status, _, _) = app.get(&format!("/media/photos/{private}"), &[("cookie", &bart)]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let anna_id: i64 = {
+        let (_, _, html) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
+        let start = html.find("href=\"/members/").expect("Anna is found") + "href=\"/members/".len();
+        html[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    let (_, _, page) = app.get(&format!("/members/{anna_id}"), &[("cookie", &bart)]).await;
+    assert!(page.contains(&format!("/media/photos/{id}")) && page.contains(r#"data-testid="locked-photo""#));
+    assert!(!page.contains(&format!("/media/photos/{private}")), "a locked photo has no address on the page");
+
+    // Bart cannot touch Anna's photos; Anna's stay as they were.
+    for action in ["main", "private", "delete"] {
+        let res = app.post_form(&format!("/api/profile/photos/{id}/{action}"), "private=1", &[("origin", &origin), ("cookie", &bart)]).await;
+        assert_eq!(location(&res), "/profile?error=error.not_found#photos", "{action}");
+    }
+    let (status, _, _) = app.get(&format!("/media/photos/{id}/thumb"), &[]).await;
+    assert_eq!(status, StatusCode::OK, "still public and main");
+
+    // Anna deletes her main photo: it is gone for everyone, herself included.
+    let res = app.post_form(&format!("/api/profile/photos/{id}/delete"), "", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(location(&res), "/profile?saved=photo#photos");
+    let (status, _, _) = app.get(&format!("/media/photos/{id}"), &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn photo_alert_landing_pages_and_the_last_opened_profile() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+
+    // No photo yet: the alert shows (not on /profile), and a dismissal holds.
+    let (_, _, html) = app.get("/members", &[("cookie", &bart)]).await;
+    assert!(html.contains(r#"data-testid="photo-alert""#) && html.contains("Voeg een profielfoto toe!"));
+    let (_, _, html) = app.get("/profile", &[("cookie", &bart)]).await;
+    assert!(!html.contains(r#"data-testid="photo-alert""#));
+    let res = app.post_form("/api/alerts/dismiss", "alert=profile_photo&return_to=/members", &[("origin", &origin), ("cookie", &bart)]).await;
+    assert!(res.status().is_redirection());
+    let (_, _, html) = app.get("/members", &[("cookie", &bart)]).await;
+    assert!(!html.contains(r#"data-testid="photo-alert""#));
+    assert!(!html.contains(r#"data-testid="last-opened""#));
+
+    // Bart opens Anna's profile; /members then offers the way back.
+    let (_, _, html) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
+    let start = html.find("href=\"/members/").expect("Anna is found") + "href=\"/members/".len();
+    let anna_id: i64 = html[start..].split('"').next().unwrap().parse().unwrap();
+    app.get(&format!("/members/{anna_id}"), &[("cookie", &bart)]).await;
+    let (_, _, html) = app.get("/members", &[("cookie", &bart)]).await;
+    assert!(html.contains(r#"data-testid="last-opened""#) && html.contains("Laatst bekeken:"));
+
+    // A visitor's way in through Anna's profile, with Anna remembered to the end of signup.
+    let (status, _, html) = app.get(&format!("/members/{anna_id}/landing"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-testid="landing-profile""#) && html.contains(&format!("/members/{anna_id}/signup")) && html.contains("Anna leren kennen"));
+    let (status, _, html) = app.get(&format!("/members/{anna_id}/signup"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-testid="signup-teaser""#) && html.contains(&format!(r#"name="profile" value="{anna_id}""#)));
+    let (status, _, _) = app.get("/members/999999/landing", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, headers, _) = app.get(&format!("/members/{anna_id}/landing"), &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(status.is_redirection(), "{status} {headers:?}");
+    assert_eq!(headers["location"], format!("/members/{anna_id}").as_str());
+
+    let body = SIGNUP.replace("anna%40example.nl", "carl%40example.nl") + &format!("&profile={anna_id}");
+    let res = app.post_form("/api/signup", &body, &[("origin", &origin)]).await;
+    assert_eq!(location(&res), format!("/complete-signup?profile={anna_id}"));
+    let carl = format!("auth.session={}", cookie_value(&res, "auth.session").unwrap());
+    let (_, _, html) = app.get(&format!("/complete-signup?profile={anna_id}"), &[("cookie", &carl)]).await;
+    assert!(html.contains(&format!(r#"name="profile" value="{anna_id}""#)));
+    let basics = format!("from=complete&gender=male&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem&profile={anna_id}");
+    let res = app.post_form("/api/complete-signup", &basics, &[("origin", &origin), ("cookie", &carl)]).await;
+    assert_eq!(location(&res), format!("/members/{anna_id}?welcome=1"));
+    let (_, _, html) = app.get(&format!("/members/{anna_id}?welcome=1"), &[("cookie", &carl)]).await;
+    assert!(html.contains("Hier is het profiel van Anna."));
+    // A failed signup from the profile goes back to that profile's signup page.
+    let res = app.post_form("/api/signup", &(SIGNUP.replace("anna%40example.nl", "not-an-address") + &format!("&profile={anna_id}")), &[("origin", &origin)]).await;
+    assert!(location(&res).starts_with(&format!("/members/{anna_id}/signup?error=")));
 }

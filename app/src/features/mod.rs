@@ -5,3 +5,4 @@ pub mod credits;
 pub mod members;
 pub mod pages;
 pub mod site;
+pub mod staff;

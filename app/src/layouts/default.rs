@@ -1,4 +1,4 @@
-//! Default layout: top navigation, warning banners (activation reminder, disabled notification mails), the page, footer with disclaimer, entry warning.
+//! Default layout: top navigation, warning banners (activation reminder, disabled notification mails, profile photo), the page, footer with disclaimer, entry warning.
 
 use leptos::prelude::*;
 
@@ -7,6 +7,7 @@ use crate::features::account::signup::SignupModalForLayout;
 use crate::layouts::entry_warning::EntryWarning;
 use crate::layouts::footer::Footer;
 use crate::layouts::notifications_alert::NotificationsAlert;
+use crate::layouts::photo_alert::PhotoAlert;
 use crate::layouts::top_bar::TopBar;
 
 #[component]
@@ -17,6 +18,7 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
             <TopBar/>
             <ActivationReminder/>
             <NotificationsAlert/>
+            <PhotoAlert/>
             <main id="main" class="layout__main">{children()}</main>
             <Footer/>
             <EntryWarning/>

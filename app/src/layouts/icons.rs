@@ -77,3 +77,13 @@ pub fn ChatIcon() -> impl IntoView {
         </svg>
     }
 }
+
+#[component]
+pub fn LockIcon() -> impl IntoView {
+    view! {
+        <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <rect x="5" y="10.5" width="14" height="10" rx="2.2" fill="currentColor"/>
+            <path d="M8.2 10.5V8a3.8 3.8 0 0 1 7.6 0v2.5" fill="none" stroke="currentColor" stroke-width="2.2"/>
+        </svg>
+    }
+}

@@ -10,6 +10,7 @@ pub mod icons;
 pub mod lander;
 pub mod language_switcher;
 pub mod notifications_alert;
+pub mod photo_alert;
 pub mod top_bar;
 
 #[cfg(all(test, feature = "ssr"))]

@@ -52,6 +52,7 @@ pub struct SignupFields {
     sub1: Option<String>,
     sub2: Option<String>,
     sub3: Option<String>,
+    profile: Option<String>,
 }
 
 async fn signup(State(state): State<AppState>, headers: HeaderMap, Form(f): Form<SignupFields>) -> Response {
@@ -65,9 +66,14 @@ async fn signup(State(state): State<AppState>, headers: HeaderMap, Form(f): Form
         locale,
         base_url: state.base_url(&site),
     };
+    // Signing up from one member's page (`/members/{id}/signup`) leads back to that member.
+    let entry = f.profile.as_deref().and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0);
     match state.accounts.signup(request).await {
-        Ok((_, token)) => ([(SET_COOKIE, session_cookie(&state, &token))], Redirect::to("/complete-signup")).into_response(),
-        Err(error) => back_with_error("/signup", &error),
+        Ok((_, token)) => {
+            let next = entry.map(|id| format!("/complete-signup?profile={id}")).unwrap_or_else(|| "/complete-signup".into());
+            ([(SET_COOKIE, session_cookie(&state, &token))], Redirect::to(&next)).into_response()
+        }
+        Err(error) => back_with_error(&entry.map(|id| format!("/members/{id}/signup")).unwrap_or_else(|| "/signup".into()), &error),
     }
 }
 

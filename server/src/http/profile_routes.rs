@@ -76,6 +76,9 @@ pub struct BasicsFields {
     /// `profile` when sent from the profile editor; else `/complete-signup`.
     #[serde(default)]
     from: String,
+    /// The profile a visitor signed up from (`/members/{id}/signup`): shown when signup is done.
+    #[serde(default)]
+    profile: Option<String>,
 }
 
 /// Form values travel back with an error so the form keeps what was typed.
@@ -102,11 +105,17 @@ async fn complete_signup(State(state): State<AppState>, headers: HeaderMap, Exte
         sexuality: f.sexuality.clone(),
         location: LocationForm { country: f.country.clone(), region: f.region.clone(), city: f.city.clone() },
     };
-    let (done, form_page) = if f.from == "profile" { ("/profile?saved=profile", "/profile") } else { ("/profile?saved=welcome", "/complete-signup") };
+    let entry = f.profile.as_deref().and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0 && *id != m.id);
+    let (done, form_page) = match (f.from.as_str(), entry) {
+        ("profile", _) => ("/profile?saved=profile".to_string(), "/profile"),
+        (_, Some(id)) => (format!("/members/{id}?welcome=1"), "/complete-signup"),
+        _ => ("/profile?saved=welcome".to_string(), "/complete-signup"),
+    };
     match state.members.save_basics(&site.settings, m.id, &form).await {
-        Ok(()) => Redirect::to(done).into_response(),
+        Ok(()) => Redirect::to(&done).into_response(),
         Err(error) => {
-            let kept = keep(&[("gender", &f.gender), ("sexuality", &f.sexuality), ("country", &f.country), ("region", &f.region), ("city", &f.city)]);
+            let entry = entry.map(|id| id.to_string()).unwrap_or_default();
+            let kept = keep(&[("gender", &f.gender), ("sexuality", &f.sexuality), ("country", &f.country), ("region", &f.region), ("city", &f.city), ("profile", &entry)]);
             Redirect::to(&format!("{form_page}?error={}{kept}", error.key())).into_response()
         }
     }

@@ -253,6 +253,29 @@ impl Members {
         Ok(rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?)
     }
 
+    /// Keeps the last profile a member opened (SPEC §3 chat state: last opened profile and date).
+    pub async fn remember_opened(&self, viewer: i64, profile: i64, now: i64) -> Result<(), AppError> {
+        sqlx::query("UPDATE users SET last_opened_profile = $1, last_opened_at = $2 WHERE id = $3").bind(profile).bind(now).bind(viewer).execute(self.db().pool()).await?;
+        Ok(())
+    }
+
+    /// The last profile the member opened, while it is still visible to them.
+    pub async fn last_opened(&self, site: &SiteSettings, viewer: i64, today: Ymd) -> Result<Option<(MemberCard, i64)>, AppError> {
+        let row = sqlx::query(&format!(
+            "SELECT {CARD_COLUMNS}, u.last_opened_at FROM users u JOIN profiles p ON p.user_id = u.last_opened_profile \
+             WHERE u.id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED}"
+        ))
+        .bind(viewer)
+        .bind(site.id)
+        .bind(true)
+        .fetch_optional(self.db().pool())
+        .await?;
+        match row {
+            Some(row) => Ok(Some((self.card(&row, today)?, row.try_get::<Option<i64>, _>("last_opened_at")?.unwrap_or(0)))),
+            None => Ok(None),
+        }
+    }
+
     /// Blocks another member of the same site (SPEC §6): each disappears for the other.
     pub async fn block(&self, site: &SiteSettings, me: i64, other: i64, now: i64) -> Result<(), MemberError> {
         if me == other {

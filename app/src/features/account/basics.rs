@@ -69,6 +69,7 @@ pub fn BasicsForm(basics: MyBasics, from: &'static str, submit: String) -> impl 
     view! {
         <form method="post" action="/api/complete-signup" class="form" data-testid="basics-form">
             <input type="hidden" name="from" value=from/>
+            {entry_profile().map(|id| view! { <input type="hidden" name="profile" value=id.to_string()/> })}
             <fieldset class="field field--chips">
                 <legend class="field__label">{i18n.t("profile.gender")}</legend>
                 <div class="chips">{gender_chips}</div>
@@ -89,6 +90,11 @@ pub fn BasicsForm(basics: MyBasics, from: &'static str, submit: String) -> impl 
             <button type="submit" class="btn btn--primary btn--block btn--large">{submit}</button>
         </form>
     }
+}
+
+/// The profile a visitor signed up from (`/members/{id}/signup`), carried to the end of signup.
+fn entry_profile() -> Option<i64> {
+    leptos_router::hooks::use_query_map().get_untracked().get("profile").and_then(|v| v.parse().ok()).filter(|id: &i64| *id > 0)
 }
 
 #[component]

@@ -4,6 +4,7 @@ pub mod activate;
 pub mod basics;
 pub mod location;
 pub mod login;
+pub mod photos;
 pub mod profile;
 pub mod reset;
 pub mod server_fns;

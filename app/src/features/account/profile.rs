@@ -1,5 +1,5 @@
 //! `/profile` (account menu → My profile): how others see the member, with editors for the
-//! basics and for the details (choice fields, interests, about text). Photos join later.
+//! basics, the details (choice fields, interests, about text) and the photos.
 
 use domain::account::Ymd;
 use leptos::prelude::*;
@@ -8,7 +8,8 @@ use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
 use crate::features::account::basics::BasicsForm;
-use crate::features::account::server_fns::{get_my_basics, MyBasics};
+use crate::features::account::photos::PhotoManager;
+use crate::features::account::server_fns::{get_my_basics, get_my_photos, MyBasics};
 use crate::features::account::FormError;
 use crate::i18n::use_i18n;
 
@@ -26,7 +27,10 @@ fn ProfileCard(basics: MyBasics) -> impl IntoView {
     let not_set = i18n.t("profile.not_set");
     view! {
         <section class="profile-card" data-testid="profile-card">
-            <div class="profile-card__avatar" aria-hidden="true">{initial}</div>
+            {match ctx.member.as_ref().and_then(|m| m.main_photo) {
+                Some(id) => view! { <img class="profile-card__avatar profile-card__avatar--photo" src=domain::photo::photo_url(id, true) alt="" data-testid="profile-main-photo"/> }.into_any(),
+                None => view! { <a class="profile-card__avatar" href="#photos" aria-label=i18n.t("alert.profile_photo_add")>{initial}</a> }.into_any(),
+            }}
             <div class="profile-card__main">
                 <h1 class="profile-card__name">
                     {basics.name.clone()}
@@ -56,8 +60,9 @@ pub fn ProfilePage() -> impl IntoView {
         "welcome" => i18n.tf("complete.welcome", &[("site", &ctx.site.name)]),
         _ => i18n.t("profile.saved"),
     });
-    let editing = query.get("error").is_some();
+    let editing = query.get("error").is_some_and(|e| !e.starts_with("photo."));
     let basics = Resource::new(|| (), |_| get_my_basics());
+    let photos = Resource::new(|| (), |_| get_my_photos());
     Some(view! {
         <Title text=i18n.t("profile.title")/>
         <div class="container container--narrow page">
@@ -69,6 +74,9 @@ pub fn ProfilePage() -> impl IntoView {
                         let i18n = use_i18n();
                         view! {
                             <ProfileCard basics=b.clone()/>
+                            <Suspense fallback=|| ()>
+                                {move || photos.get().map(|r| r.ok().map(|p| view! { <PhotoManager photos=p/> }))}
+                            </Suspense>
                             <details class="panel panel--collapsible" open=editing data-testid="edit-basics">
                                 <summary><h2>{i18n.t("profile.basics_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
                                 <BasicsForm basics=b.clone() from="profile" submit=i18n.t("settings.save")/>

@@ -50,3 +50,43 @@ pub async fn get_my_basics() -> Result<MyBasics, ServerFnError> {
         details,
     })
 }
+
+/// The member's own photos for `/profile`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MyPhotos {
+    pub photos: Vec<domain::photo::OwnPhoto>,
+    pub limit: usize,
+    pub premium: bool,
+    /// The upload size limit in whole megabytes, for the form's hint.
+    pub max_mb: usize,
+}
+
+#[server(prefix = "/api/fn", endpoint = "my_photos")]
+pub async fn get_my_photos() -> Result<MyPhotos, ServerFnError> {
+    use crate::ssr::{public_error, request_member};
+    let (state, _site, member) = request_member()?;
+    let own = state.photos.own(&member).await.map_err(public_error)?;
+    Ok(MyPhotos { photos: own.photos, limit: own.limit, premium: member.paid_user, max_mb: state.photos.max_bytes().div_ceil(1 << 20) })
+}
+
+/// One photo in the staff review queue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueuedPhotoView {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    pub created_at: i64,
+    pub private: bool,
+}
+
+/// The photos waiting for review on this site; staff only.
+#[server(prefix = "/api/fn", endpoint = "photo_queue")]
+pub async fn photo_queue() -> Result<Vec<QueuedPhotoView>, ServerFnError> {
+    use crate::ssr::{public_error, request_member};
+    let (state, site, member) = request_member()?;
+    if !member.staff {
+        return Err(ServerFnError::ServerError("forbidden".into()));
+    }
+    let queue = state.photos.queue(site.settings.id, 100).await.map_err(public_error)?;
+    Ok(queue.into_iter().map(|q| QueuedPhotoView { id: q.id, user_id: q.user_id, name: q.name, created_at: q.created_at, private: q.private }).collect())
+}

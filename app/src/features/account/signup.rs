@@ -213,7 +213,8 @@ const NO_MODAL_ON: [&str; 6] = ["/signup", "/login", "/reset-password", "/accoun
 pub fn SignupModalForLayout() -> impl IntoView {
     let ctx = use_page_ctx();
     let path = leptos_router::hooks::use_location().pathname.get_untracked();
-    if ctx.member.is_some() || NO_MODAL_ON.iter().any(|p| path == *p || path.starts_with(&format!("{p}/"))) {
+    // Also off `/members/{id}/signup`, which is a signup page itself.
+    if ctx.member.is_some() || path.ends_with("/signup") || NO_MODAL_ON.iter().any(|p| path == *p || path.starts_with(&format!("{p}/"))) {
         return None;
     }
     let i18n = use_i18n();
@@ -241,15 +242,21 @@ fn signup_form_props(i18n: &I18n) -> (SignupLabels, Vec<(String, String)>) {
     (labels, tracking)
 }
 
+/// `/signup`, and `/members/{id}/signup` with that member's teaser as `children` and the
+/// profile carried through signup.
 #[component]
-pub fn SignupPage() -> impl IntoView {
+pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    let (labels, tracking) = signup_form_props(&i18n);
+    let (labels, mut tracking) = signup_form_props(&i18n);
+    if let Some(id) = profile {
+        tracking.push(("profile".into(), id.to_string()));
+    }
     view! {
         <Title text=i18n.t("title.signup")/>
         <div class="auth-page">
             <div class="auth-card auth-card--wide">
+                {children.map(|c| c())}
                 <h1 class="auth-card__title">{i18n.t("auth.signup_title")}</h1>
                 <p class="auth-card__intro">{i18n.t("auth.signup_intro")}</p>
                 <FormError/>
@@ -259,4 +266,5 @@ pub fn SignupPage() -> impl IntoView {
             </div>
         </div>
     }
+    .into_any()
 }

@@ -1,4 +1,4 @@
-//! `/members/{id}`: a member's profile: photo, facts the site shows, interests, about, block or
+//! `/members/{id}`: a member's profile: photos with a viewer, facts the site shows, interests, about, block or
 //! unblock, and related profiles. Hidden, blocked and unknown profiles answer 404.
 
 use leptos::prelude::*;
@@ -10,7 +10,68 @@ use crate::features::account::FormError;
 use crate::features::members::card::{MemberCardView, Portrait};
 use crate::features::members::server_fns::{member_profile, ProfilePage};
 use crate::i18n::use_i18n;
-use crate::layouts::icons::HeartIcon;
+use crate::layouts::icons::{HeartIcon, LockIcon};
+use domain::photo::{photo_url, GalleryPhoto};
+
+/// The main portrait, a strip of the other photos and a lightbox per open photo. The lightbox
+/// is CSS `:target` with plain links: it works before and without JavaScript.
+#[component]
+fn Gallery(name: String, main: Option<String>, photos: Vec<GalleryPhoto>, login_to: Option<String>) -> impl IntoView {
+    let i18n = use_i18n();
+    let open: Vec<i64> = photos.iter().filter(|p| !p.locked).map(|p| p.id).collect();
+    let main_id = photos.first().filter(|p| !p.locked && main.as_deref() == Some(format!("photos/{}", p.id).as_str())).map(|p| p.id);
+    let portrait = view! { <Portrait name=name.clone() src=main.clone() class="member-profile__img"/> };
+    let locked_href = login_to.clone().unwrap_or_else(|| "/pricing".to_string());
+    let locked_text = if login_to.is_some() { i18n.t("photos.locked_login") } else { i18n.t("photos.locked_premium") };
+    let boxes = open
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let prev = (i > 0).then(|| open[i - 1]);
+            let next = open.get(i + 1).copied();
+            let i18n = use_i18n();
+            view! {
+                <div class="lightbox" id=format!("photo-{id}") role="dialog" aria-label=i18n.tf("photos.of", &[("name", &name)])>
+                    <a class="lightbox__backdrop" href="#gallery" aria-label=i18n.t("auth.close")></a>
+                    <img class="lightbox__img" src=photo_url(*id, false) alt=i18n.tf("photos.of", &[("name", &name)]) loading="lazy" decoding="async"/>
+                    {prev.map(|p| view! { <a class="lightbox__nav lightbox__nav--prev" href=format!("#photo-{p}") aria-label=use_i18n().t("photos.previous")>"‹"</a> })}
+                    {next.map(|n| view! { <a class="lightbox__nav lightbox__nav--next" href=format!("#photo-{n}") aria-label=use_i18n().t("photos.next")>"›"</a> })}
+                    <a class="lightbox__close" href="#gallery" aria-label=i18n.t("auth.close")>"×"</a>
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="member-profile__gallery" id="gallery">
+            <div class="member-profile__photo">
+                {match main_id {
+                    Some(id) => view! { <a href=format!("#photo-{id}") class="member-profile__photo-link">{portrait}</a> }.into_any(),
+                    None => portrait.into_any(),
+                }}
+            </div>
+            {(photos.len() > 1 || photos.iter().any(|p| p.locked)).then(|| view! {
+                <ul class="gallery-strip" data-testid="gallery">
+                    {photos.iter().map(|p| {
+                        if p.locked {
+                            view! {
+                                <li><a class="gallery-strip__item gallery-strip__item--locked" href=locked_href.clone() data-testid="locked-photo">
+                                    <LockIcon/><span>{locked_text.clone()}</span>
+                                </a></li>
+                            }.into_any()
+                        } else {
+                            view! {
+                                <li><a class="gallery-strip__item" href=format!("#photo-{}", p.id) data-testid="open-photo">
+                                    <img src=photo_url(p.id, true) alt="" loading="lazy" decoding="async"/>
+                                </a></li>
+                            }.into_any()
+                        }
+                    }).collect_view()}
+                </ul>
+            })}
+            {boxes}
+        </div>
+    }
+}
 
 #[component]
 fn ProfileBody(page: ProfilePage) -> impl IntoView {
@@ -18,7 +79,9 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
     let ctx = use_page_ctx();
     let p = page.profile.clone();
     let query = use_query_map().get_untracked();
-    let notice = if query.get("blocked").is_some() {
+    let notice = if query.get("welcome").is_some() {
+        Some(i18n.tf("members.welcome_profile", &[("site", &ctx.site.name), ("name", &p.name)]))
+    } else if query.get("blocked").is_some() {
         Some(i18n.tf("members.blocked_notice", &[("name", &p.name)]))
     } else if query.get("unblocked").is_some() {
         Some(i18n.tf("members.unblocked_notice", &[("name", &p.name)]))
@@ -41,9 +104,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
         {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
         <FormError/>
         <article class="member-profile" data-testid="member-profile">
-            <div class="member-profile__photo">
-                <Portrait name=p.name.clone() src=p.photo.clone() class="member-profile__img"/>
-            </div>
+            <Gallery name=p.name.clone() main=p.photo.clone() photos=page.photos.clone() login_to=(!member).then(|| format!("/login?return_to=/members/{}", p.id))/>
             <div class="member-profile__main">
                 <h1 class="member-profile__name">
                     <span>{p.name.clone()}<span class="member-profile__age">", " {p.age}</span></span>

@@ -10,7 +10,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
 use crate::features::account::location::country_choices;
-use crate::features::members::card::MemberCardView;
+use crate::features::members::card::{MemberCardView, Portrait};
 use crate::features::members::server_fns::{search_members, SearchPage};
 use crate::i18n::use_i18n;
 
@@ -74,7 +74,18 @@ fn Results(page: SearchPage) -> impl IntoView {
     let empty = r.results.is_empty();
     let prev = (f.page > 1).then(|| format!("/members?{}", f.to_query(f.page - 1)));
     let next = r.has_more.then(|| format!("/members?{}", f.to_query(f.page + 1)));
+    let last = page.last_opened.clone();
     view! {
+        {last.map(|card| {
+            let i18n = use_i18n();
+            view! {
+                <a class="last-opened" href=format!("/members/{}", card.id) data-testid="last-opened">
+                    <Portrait name=card.name.clone() src=card.thumb.clone() class="last-opened__photo"/>
+                    <span><span class="last-opened__label">{i18n.t("members.last_opened")}</span>" " <strong>{card.name.clone()}", " {card.age}</strong></span>
+                    <span class="last-opened__go" aria-hidden="true">"→"</span>
+                </a>
+            }
+        })}
         {empty.then(|| view! { <p class="notice" data-testid="no-results">{i18n.t("members.no_results")}</p> })}
         <ul class="member-grid" data-testid="results">
             {r.results.into_iter().map(|card| view! { <MemberCardView card=card/> }).collect_view()}

@@ -15,6 +15,8 @@ pub struct SearchPage {
     pub countries: Vec<String>,
     pub regions: Vec<Region>,
     pub results: SearchResults,
+    /// The profile the member opened last, to go back to.
+    pub last_opened: Option<MemberCard>,
 }
 
 /// Runs a search for the query string's filters. Members without a gender filter in the URL
@@ -33,7 +35,7 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
     let regions = state.members.regions_for(settings);
     let has_source = ["network", "ref"].iter().any(|k| get(k).is_some_and(|v| !v.is_empty()));
     if member.is_none() && !(settings.logged_out_search || (settings.logged_out_search_trafficsource && has_source)) {
-        return Ok(SearchPage { visitor_refused: true, filters, countries: settings.countries.clone(), regions, results: empty });
+        return Ok(SearchPage { visitor_refused: true, filters, countries: settings.countries.clone(), regions, results: empty, last_opened: None });
     }
     if let Some(m) = &member {
         if get("gender").is_none() {
@@ -51,13 +53,19 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
     }
     let today = domain::account::Ymd::from_unix(state.accounts.clock().now());
     let results = state.members.search(settings, member.as_ref().map(|m| m.id), &filters, today).await.map_err(public_error)?;
-    Ok(SearchPage { visitor_refused: false, filters, countries: settings.countries.clone(), regions, results })
+    let last_opened = match &member {
+        Some(m) => state.members.last_opened(settings, m.id, today).await.map_err(public_error)?.map(|(card, _)| card),
+        None => None,
+    };
+    Ok(SearchPage { visitor_refused: false, filters, countries: settings.countries.clone(), regions, results, last_opened })
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProfilePage {
     pub profile: ProfileView,
     pub related: Vec<MemberCard>,
+    /// Active photos, the main one first; private ones locked for free members and visitors.
+    pub photos: Vec<domain::photo::GalleryPhoto>,
 }
 
 /// A profile as the viewer may see it; `None` when hidden, blocked or unknown.
@@ -67,9 +75,15 @@ pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ServerFnErro
     use leptos::prelude::use_context;
     let (state, site) = request_site()?;
     let parts = use_context::<http::request::Parts>();
-    let viewer = parts.as_ref().and_then(|p| p.extensions.get::<server::http::CurrentMember>()).and_then(|m| m.0.as_ref().map(|m| m.id));
-    let today = domain::account::Ymd::from_unix(state.accounts.clock().now());
+    let member = parts.as_ref().and_then(|p| p.extensions.get::<server::http::CurrentMember>()).and_then(|m| m.0.clone());
+    let viewer = member.as_ref().map(|m| m.id);
+    let now = state.accounts.clock().now();
+    let today = domain::account::Ymd::from_unix(now);
     let Some(profile) = state.members.profile(&site.settings, viewer, id, today).await.map_err(public_error)? else { return Ok(None) };
     let related = state.members.related(&site.settings, viewer, &profile, today).await.map_err(public_error)?;
-    Ok(Some(ProfilePage { profile, related }))
+    let photos = state.photos.gallery(member.as_ref(), id).await.map_err(public_error)?;
+    if let Some(me) = viewer.filter(|me| *me != id && !profile.blocked_by_me) {
+        state.members.remember_opened(me, id, now).await.map_err(public_error)?;
+    }
+    Ok(Some(ProfilePage { profile, related, photos }))
 }

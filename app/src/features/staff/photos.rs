@@ -1,0 +1,79 @@
+//! `/staff/photos`: photos under inspection, oldest first, with approve and reject.
+
+use domain::photo::photo_url;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+use crate::context::use_page_ctx;
+use crate::features::account::server_fns::{photo_queue, QueuedPhotoView};
+use crate::features::account::FormError;
+use crate::i18n::use_i18n;
+
+#[component]
+fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
+    let i18n = use_i18n();
+    let when = domain::date::from_unix(item.created_at);
+    let when = format!("{:04}-{:02}-{:02} {:02}:{:02} UTC", when.year, when.month, when.day, when.hour, when.minute);
+    view! {
+        <li class="review-card" data-testid="review-item">
+            <a href=photo_url(item.id, false) target="_blank" rel="noopener" class="review-card__photo">
+                <img src=photo_url(item.id, true) alt=i18n.tf("photos.of", &[("name", &item.name)]) loading="lazy"/>
+            </a>
+            <div class="review-card__meta">
+                <a href=format!("/members/{}", item.user_id)>{item.name.clone()}</a>
+                <span class="muted">{when}</span>
+                {item.private.then(|| view! { <span class="badge">{use_i18n().t("photos.private")}</span> })}
+            </div>
+            <div class="review-card__actions">
+                <form method="post" action=format!("/api/staff/photos/{}/approve", item.id)>
+                    <button type="submit" class="btn btn--primary btn--small" data-testid="approve">{i18n.t("staff.approve")}</button>
+                </form>
+                <form method="post" action=format!("/api/staff/photos/{}/reject", item.id)>
+                    <button type="submit" class="btn btn--ghost btn--small btn--danger-ghost" data-testid="reject">{i18n.t("staff.reject")}</button>
+                </form>
+            </div>
+        </li>
+    }
+}
+
+#[component]
+pub fn PhotoReviewPage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    match ctx.member.as_ref() {
+        None => {
+            #[cfg(feature = "ssr")]
+            leptos_axum::redirect("/login?return_to=/staff/photos");
+            return None;
+        }
+        Some(m) if !m.staff => {
+            #[cfg(feature = "ssr")]
+            if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+                response.set_status(http::StatusCode::NOT_FOUND);
+            }
+            return Some(view! { <div class="container page"><p class="notice">{i18n.t("members.not_found")}</p></div> }.into_any());
+        }
+        Some(_) => {}
+    }
+    let saved = use_query_map().get_untracked().get("saved").filter(|s| s == "approved" || s == "rejected").map(|s| i18n.t(&format!("staff.{s}")));
+    let queue = Resource::new_blocking(|| (), |_| photo_queue());
+    Some(view! {
+        <Title text=i18n.t("staff.title")/>
+        <div class="container page">
+            <h1>{i18n.t("staff.title")}</h1>
+            {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
+            <FormError/>
+            <Suspense fallback=|| ()>
+                {move || queue.get().map(|result| match result {
+                    Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.empty")}</p> }.into_any(),
+                    Ok(items) => view! {
+                        <p class="muted">{use_i18n().tf("staff.waiting", &[("count", &items.len().to_string())])}</p>
+                        <ul class="review-grid">{items.into_iter().map(|item| view! { <QueueItem item=item/> }).collect_view()}</ul>
+                    }.into_any(),
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }.into_any())
+}
