@@ -1,19 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-/** A link (path + token) from a mail to `email` in the server's outbox. */
-function mailLink(email: string, path: string): string {
-  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
-  const pattern = new RegExp(`${path.replace(/[?]/g, '\\?')}=[0-9a-f]{64}`);
-  const links = readdirSync(dir)
-    .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
-    .filter((m) => m.includes(`To: ${email}`))
-    .map((m) => m.match(pattern)?.[0])
-    .filter((l): l is string => Boolean(l));
-  if (links.length === 0) throw new Error(`no mail to ${email} with ${path}`);
-  return links[links.length - 1];
-}
+import { mailLink } from './helpers';
 
 /** Logs out through the account menu (My profile, Settings, Logout). */
 async function logOut(page: Page) {

@@ -1,7 +1,41 @@
-import type { BrowserContext } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Marks the adult-content warning as accepted, as a returning visitor would have it. */
 export async function acceptEntry(context: BrowserContext, baseURL: string) {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL }]);
 }
 
+
+/** A link (path + token) from a mail to `email` in the server's outbox. */
+export function mailLink(email: string, path: string): string {
+  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
+  const pattern = new RegExp(`${path.replace(/[?]/g, '\\?')}=[0-9a-f]{64}`);
+  const links = readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .filter((m) => m.includes(`To: ${email}`))
+    .map((m) => m.match(pattern)?.[0])
+    .filter((l): l is string => Boolean(l));
+  if (links.length === 0) throw new Error(`no mail to ${email} with ${path}`);
+  return links[links.length - 1];
+}
+
+/** Signs up and completes the basics (a woman by default), so the member can search and block. */
+export async function member(page: Page, email: string, who: { name?: string; gender?: 'Vrouw' | 'Man' } = {}) {
+  await page.goto('/signup');
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Profielnaam').fill(who.name ?? 'Iris');
+  await page.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
+  await page.getByLabel('Geboortedatum').fill('1987-06-21');
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
+  await page.getByLabel(who.gender ?? 'Vrouw', { exact: true }).check();
+  await page.getByLabel('Hetero').check();
+  await page.locator('select[name="country"]').selectOption('NL');
+  await page.locator('select[name="region"]').selectOption('NL-UT');
+  await page.getByLabel('Woonplaats').fill('Utrecht');
+  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
+}

@@ -1,23 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-
-/** Signs up and completes the basics, so the member can search and block. */
-async function member(page: Page, email: string) {
-  await page.goto('/signup');
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
-  await page.getByLabel('E-mailadres').fill(email);
-  await page.getByLabel('Profielnaam').fill('Iris');
-  await page.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
-  await page.getByLabel('Geboortedatum').fill('1987-06-21');
-  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
-  await expect(page).toHaveURL(/\/complete-signup$/);
-  await page.getByLabel('Vrouw').check();
-  await page.getByLabel('Hetero').check();
-  await page.locator('select[name="country"]').selectOption('NL');
-  await page.locator('select[name="region"]').selectOption('NL-UT');
-  await page.getByLabel('Woonplaats').fill('Utrecht');
-  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
-  await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
-}
+import { expect, test } from '@playwright/test';
+import { member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);

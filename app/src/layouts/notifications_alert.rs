@@ -13,6 +13,18 @@ pub fn main_reason(reasons: &[String]) -> Option<&'static str> {
     ["bounce", "spam", "list_unsubscribe"].into_iter().find(|r| reasons.iter().any(|x| x == r))
 }
 
+/// The button that stores an alert's dismissal and comes back to the same page.
+#[component]
+pub fn DismissAlert(alert: &'static str, return_to: String) -> impl IntoView {
+    view! {
+        <form method="post" action="/api/alerts/dismiss" class="inline-form">
+            <input type="hidden" name="alert" value=alert/>
+            <input type="hidden" name="return_to" value=return_to/>
+            <button type="submit" class="btn btn--ghost btn--small banner__dismiss">{use_i18n().t("alert.dismiss")}</button>
+        </form>
+    }
+}
+
 #[component]
 pub fn NotificationsAlert() -> impl IntoView {
     let ctx = use_page_ctx();
@@ -32,11 +44,7 @@ pub fn NotificationsAlert() -> impl IntoView {
                         <input type="hidden" name="return_to" value=path.clone()/>
                         <button type="submit" class="btn btn--light btn--small">{i18n.t("alert.enable")}</button>
                     </form>
-                    <form method="post" action="/api/alerts/dismiss" class="inline-form">
-                        <input type="hidden" name="alert" value="notifications_disabled"/>
-                        <input type="hidden" name="return_to" value=path/>
-                        <button type="submit" class="btn btn--ghost btn--small banner__dismiss">{i18n.t("alert.dismiss")}</button>
-                    </form>
+                    <DismissAlert alert="notifications_disabled" return_to=path/>
                 </div>
             </div>
         </div>

@@ -7,6 +7,7 @@ use leptos_router::hooks::use_location;
 
 use crate::context::use_page_ctx;
 use crate::i18n::use_i18n;
+use crate::layouts::notifications_alert::DismissAlert;
 
 /// Routes where the alert stays away (the photo form itself is on `/profile`).
 pub fn photo_alert_hidden_on(path: &str) -> bool {
@@ -35,11 +36,7 @@ pub fn PhotoAlert() -> impl IntoView {
                 <p>{i18n.t("alert.profile_photo")}</p>
                 <div class="banner__actions">
                     <a class="btn btn--light btn--small" href="/profile#photos">{i18n.t("alert.profile_photo_add")}</a>
-                    <form method="post" action="/api/alerts/dismiss" class="inline-form">
-                        <input type="hidden" name="alert" value="profile_photo"/>
-                        <input type="hidden" name="return_to" value=path/>
-                        <button type="submit" class="btn btn--ghost btn--small banner__dismiss">{i18n.t("alert.dismiss")}</button>
-                    </form>
+                    <DismissAlert alert="profile_photo" return_to=path/>
                 </div>
             </div>
         </div>
