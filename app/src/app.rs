@@ -17,6 +17,7 @@ use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::signup::SignupPage;
 use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
 use crate::features::staff::photos::PhotoReviewPage;
+use crate::features::likes::page::LikesPage;
 use crate::features::credits::pricing::PricingPage;
 use crate::features::members::profile::MemberProfilePage;
 use crate::features::members::search::MembersPage;
@@ -56,10 +57,13 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
 pub fn App() -> impl IntoView {
     provide_meta_context();
     // Absent only while the route list is generated at start-up.
-    let site_name = use_context::<PageCtx>().map(|ctx| ctx.site.name).unwrap_or_default();
+    let ctx = use_context::<PageCtx>();
+    let site_name = ctx.as_ref().map(|ctx| ctx.site.name.clone()).unwrap_or_default();
+    // SPEC §2: titles start with the count of unread messages plus new likes.
+    let prefix = ctx.and_then(|ctx| ctx.member).and_then(|m| domain::likes::title_prefix(0, m.new_likes)).unwrap_or_default();
     view! {
         <Stylesheet id="leptos" href="/pkg/vonk.css"/>
-        <Title formatter=move |text: String| format!("{text} | {site_name}")/>
+        <Title formatter=move |text: String| format!("{prefix}{text} | {site_name}")/>
         <Router>
             <Routes fallback=|| view! { <DefaultLayout><NotFoundPage/></DefaultLayout> }>
                 <ParentRoute path=path!("") view=DefaultLayoutOutlet>
@@ -75,6 +79,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/members/:id/landing") view=MemberLandingPage/>
                     <Route path=path!("/members/:id/signup") view=MemberSignupPage/>
                     <Route path=path!("/staff/photos") view=PhotoReviewPage/>
+                    <Route path=path!("/likes") view=LikesPage/>
+                    <Route path=path!("/likes/:type") view=LikesPage/>
                     <Route path=path!("/complete-signup") view=CompleteSignupPage/>
                     <Route path=path!("/unsubscribe") view=UnsubscribePage/>
                     <Route path=path!("/reset-password") view=ResetPasswordPage/>

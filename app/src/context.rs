@@ -78,6 +78,8 @@ pub struct MemberView {
     pub main_photo: Option<i64>,
     /// May open the photo moderation page.
     pub staff: bool,
+    /// New likes (the top bar's pill and the title's count).
+    pub new_likes: i64,
 }
 
 impl PageCtx {

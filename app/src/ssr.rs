@@ -54,6 +54,7 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
             dismissed_alerts: m.alerts.dismissed.clone(),
             main_photo: m.main_photo_id,
             staff: m.staff,
+            new_likes: m.new_likes,
         }),
         site: site_view(&site),
     }

@@ -857,3 +857,63 @@ async fn photo_alert_landing_pages_and_the_last_opened_profile() {
     let res = app.post_form("/api/signup", &(SIGNUP.replace("anna%40example.nl", "not-an-address") + &format!("&profile={anna_id}")), &[("origin", &origin)]).await;
     assert!(location(&res).starts_with(&format!("/members/{anna_id}/signup?error=")));
 }
+
+#[tokio::test]
+async fn likes_matches_pills_and_blocking() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let id_of = |html: &str| -> i64 {
+        let start = html.find("href=\"/members/").expect("a member card") + "href=\"/members/".len();
+        html[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    let (_, _, html) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
+    let anna_id = id_of(&html);
+    let (_, _, html) = app.get("/members?gender=male", &[("cookie", &anna)]).await;
+    let bart_id = id_of(&html);
+
+    // Likes need a session and the site's own origin.
+    let res = app.post_form(&format!("/api/members/{anna_id}/like"), "source=profile", &[("origin", &origin)]).await;
+    assert_eq!(location(&res), format!("/login?return_to=/members/{anna_id}"));
+    let res = app.post_form(&format!("/api/members/{anna_id}/like"), "source=profile", &[("origin", "https://evil.example"), ("cookie", &bart)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app.post_form(&format!("/api/members/{anna_id}/like"), "source=profile", &[("origin", &origin), ("cookie", &bart)]).await;
+    assert_eq!(location(&res), format!("/members/{anna_id}?liked={anna_id}"));
+
+    // Anna sees a pill, a counted title and a new like; opening Bart's profile clears it.
+    let (_, _, html) = app.get("/likes", &[("cookie", &anna)]).await;
+    assert!(html.contains(r#"data-testid="likes-pill""#) && html.contains("<title>(1) Likes | Vonk</title>"), "pill and title");
+    assert!(html.contains(r#"data-testid="card-badge""#) && html.contains(&format!("/members/{bart_id}")));
+    let (_, _, html) = app.get(&format!("/members/{bart_id}"), &[("cookie", &anna)]).await;
+    assert!(html.contains("Bart vindt jou leuk!") || html.contains("vindt jou leuk!"));
+    let (_, _, html) = app.get("/likes", &[("cookie", &anna)]).await;
+    assert!(!html.contains(r#"data-testid="likes-pill""#) && !html.contains(r#"data-testid="card-badge""#));
+
+    // Anna likes back: a match, with the dialog, on both sides.
+    let res = app.post_form(&format!("/api/members/{bart_id}/like"), "source=profile", &[("origin", &origin), ("cookie", &anna)]).await;
+    let back = location(&res);
+    assert_eq!(back, format!("/members/{bart_id}?match={bart_id}"));
+    let (_, _, html) = app.get(&back, &[("cookie", &anna)]).await;
+    assert!(html.contains(r#"data-testid="match-dialog""#) && html.contains("Nieuwe like!"));
+    let (_, _, html) = app.get("/likes/matches", &[("cookie", &bart)]).await;
+    assert!(html.contains(&format!("/members/{anna_id}")));
+    let (status, _, _) = app.get("/likes/nonsense", &[("cookie", &bart)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, headers, _) = app.get(&format!("/likes/m/{anna_id}"), &[("cookie", &bart)]).await;
+    assert!(status.is_redirection());
+    assert_eq!(headers["location"], format!("/members/{anna_id}").as_str());
+
+    // The swipe game asks for JSON and learns its allowance.
+    let res = app.post_form(&format!("/api/members/{anna_id}/like"), "source=swipe", &[("origin", &origin), ("cookie", &bart), ("accept", "application/json")]).await;
+    let body: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    assert_eq!(body["matched"], true);
+    assert!(body["allowance"]["remaining"].is_number());
+
+    // Anna blocks Bart: the likes are gone and Bart cannot like her again.
+    app.post_form(&format!("/api/members/{bart_id}/block"), "", &[("origin", &origin), ("cookie", &anna)]).await;
+    let (_, _, html) = app.get("/likes/matches", &[("cookie", &bart)]).await;
+    assert!(html.contains(r#"data-testid="likes-empty""#));
+    let res = app.post_form(&format!("/api/members/{anna_id}/like"), "source=profile", &[("origin", &origin), ("cookie", &bart)]).await;
+    assert_eq!(location(&res), format!("/members/{anna_id}?error=error.blocked_by_member"));
+}

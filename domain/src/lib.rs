@@ -9,6 +9,7 @@ pub mod counters;
 pub mod date;
 pub mod geo;
 pub mod i18n;
+pub mod likes;
 pub mod locale;
 pub mod payment;
 pub mod photo;

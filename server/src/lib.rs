@@ -7,6 +7,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod http;
+pub mod likes;
 pub mod locales;
 pub mod mail;
 pub mod media;

@@ -22,6 +22,7 @@ pub struct AppState {
     pub accounts: Accounts,
     pub members: Members,
     pub photos: crate::members::photos::Photos,
+    pub likes: crate::likes::Likes,
     pub rate_limiter: crate::http::rate_limit::RateLimiter,
 }
 
@@ -45,7 +46,7 @@ impl AppState {
         let accounts = Accounts::new(db.clone(), Clock::System, outbox, catalog.clone()).with_media(media.clone());
         let photos = crate::members::photos::Photos::new(db.clone(), media, config.photo_max_bytes);
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?));
-        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, members, photos, rate_limiter: Default::default() })
+        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, likes: crate::likes::Likes::new(members.clone()), members, photos, rate_limiter: Default::default() })
     }
 
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).

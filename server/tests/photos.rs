@@ -8,66 +8,42 @@ use std::io::Cursor;
 use std::path::Path;
 use std::sync::Arc;
 
-use domain::account::{SignupForm, Tracking};
 use domain::photo::{Access, GalleryPhoto, PhotoStatus, UploadError};
-use domain::profile::{BasicsForm, LocationForm};
-use domain::site::SiteSettings;
-use domain::Locale;
 use image::ImageFormat;
-use server::accounts::{Accounts, Member, SignupRequest};
-use server::clock::Clock;
-use server::locales::Catalog;
-use server::mail::Outbox;
+use server::accounts::Member;
 use server::media::{LocalStore, Media};
 use server::members::photos::{PhotoError, Photos};
-use server::members::Members;
-use server::regions::Regions;
-use server::seed::seed_if_empty;
 use server::Db;
+use support::world::{world, World, NOW};
 
-const NOW: i64 = 1_795_348_800;
 const MAX: usize = 1 << 20;
 
+/// A seeded site, and the photo service on the world's media folder.
 struct Ctx {
-    db: Db,
-    accounts: Accounts,
-    members: Members,
+    w: World,
     photos: Photos,
-    site: SiteSettings,
-    media: tempfile::TempDir,
-    _mail: tempfile::TempDir,
+}
+
+impl std::ops::Deref for Ctx {
+    type Target = World;
+    fn deref(&self) -> &World {
+        &self.w
+    }
 }
 
 async fn ctx(db: Db) -> Ctx {
-    seed_if_empty(&db).await.unwrap();
-    let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap().settings;
-    let mail = tempfile::tempdir().unwrap();
-    let media_dir = tempfile::tempdir().unwrap();
-    let media: Media = Arc::new(LocalStore::new(media_dir.path()));
-    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded())).with_media(media.clone());
-    let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()));
-    let photos = Photos::new(db.clone(), media, MAX);
-    Ctx { db, accounts, members, photos, site, media: media_dir, _mail: mail }
+    let w = world(db).await;
+    let media: Media = Arc::new(LocalStore::new(w.media.path()));
+    let photos = Photos::new(w.db.clone(), media, MAX);
+    Ctx { w, photos }
 }
 
-/// A confirmed, findable member.
 async fn member(c: &Ctx, email: &str) -> Member {
-    let form = SignupForm { email: email.into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
-    let (id, _) = c
-        .accounts
-        .signup(SignupRequest { site: &c.site, form, tracking: Tracking::default(), locale: Locale::Nl, base_url: "http://x".into() })
-        .await
-        .unwrap();
-    let basics = BasicsForm { gender: "female".into(), sexuality: "hetero".into(), location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() } };
-    c.members.save_basics(&c.site, id, &basics).await.unwrap();
-    sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(c.db.pool()).await.unwrap();
-    sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1").bind(id).execute(c.db.pool()).await.unwrap();
-    server::members::search::refresh_searchable(c.db.pool(), id).await.unwrap();
-    c.accounts.member(id).await.unwrap().unwrap()
+    c.w.member(email, "female").await
 }
 
 async fn reload(c: &Ctx, m: &Member) -> Member {
-    c.accounts.member(m.id).await.unwrap().unwrap()
+    c.w.reload(m.id).await
 }
 
 fn picture(format: ImageFormat, w: u32, h: u32) -> Vec<u8> {
@@ -190,8 +166,7 @@ on_both_databases!(limits_free_three_premium_twenty_five, |db: Db| async move {
     assert_eq!(refused(c.photos.upload(&anna, small.clone(), false, NOW).await), UploadError::LimitReached);
     assert_eq!(UploadError::LimitReached.key(), "photo.limit_reached");
     assert_eq!(photo_rows(&c).await, 3);
-    sqlx::query("UPDATE users SET paid_user = $1 WHERE id = $2").bind(true).bind(anna.id).execute(c.db.pool()).await.unwrap();
-    let anna = reload(&c, &anna).await;
+    let anna = c.make_premium(anna.id).await;
     for _ in 3..25 {
         c.photos.upload(&anna, small.clone(), false, NOW).await.unwrap();
     }
@@ -238,8 +213,7 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     assert_eq!(c.photos.file(Some(&bob), c.site.id, private, false).await.unwrap().unwrap_err(), Access::PremiumRequired);
     assert_eq!(c.photos.file(None, c.site.id, other, true).await.unwrap().unwrap_err(), Access::LoginRequired);
     assert!(c.photos.file(None, c.site.id, public, true).await.unwrap().is_ok());
-    sqlx::query("UPDATE users SET paid_user = $1 WHERE id = $2").bind(true).bind(bob.id).execute(c.db.pool()).await.unwrap();
-    let bob = reload(&c, &bob).await;
+    let bob = c.make_premium(bob.id).await;
     assert!(c.photos.file(Some(&bob), c.site.id, private, false).await.unwrap().is_ok());
     assert!(c.photos.gallery(Some(&bob), anna.id).await.unwrap().iter().all(|p| !p.locked));
 

@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod credits;
+pub mod likes;
 pub mod members;
 pub mod pages;
 pub mod site;

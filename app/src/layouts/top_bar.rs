@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::context::{use_page_ctx, MemberView};
 use crate::i18n::use_i18n;
-use crate::layouts::icons::FlameIcon;
+use crate::layouts::icons::{FlameIcon, HeartIcon};
 use crate::layouts::language_switcher::LanguageSwitcher;
 
 /// The site's logo: a flame mark and the site name. Visitors go to the home page.
@@ -73,6 +73,16 @@ pub fn TopBar() -> impl IntoView {
                         <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="10.5" cy="10.5" r="6.5" fill="none" stroke="currentColor" stroke-width="2.2"/><path d="M15.5 15.5L21 21" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/></svg>
                         <span class="topbar__link-text">{i18n.t("nav.search")}</span>
                     </a>
+                    {ctx.member.as_ref().map(|m| {
+                        let pill = domain::likes::pill(m.new_likes);
+                        view! {
+                            <a class="topbar__link topbar__link--likes" href="/likes" aria-label=use_i18n().t("nav.likes")>
+                                <HeartIcon/>
+                                <span class="topbar__link-text">{use_i18n().t("nav.likes")}</span>
+                                {pill.map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> })}
+                            </a>
+                        }
+                    })}
                     <a class="topbar__link topbar__link--wide" href="/pricing">{i18n.t("footer.pricing")}</a>
                 </nav>
                 <div class="topbar__actions">

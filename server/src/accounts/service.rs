@@ -103,6 +103,8 @@ pub struct Member {
     pub staff: bool,
     /// The chosen main photo (SPEC §3 main_image), whatever its review status.
     pub main_photo_id: Option<i64>,
+    /// Likes from visible members that the member has not looked at (the top bar's pill).
+    pub new_likes: i64,
 }
 
 impl Member {
@@ -133,7 +135,9 @@ pub struct Accounts {
 
 const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.role, p.name, \
      p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, \
-     (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows \
+     (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows, \
+     (SELECT COUNT(*) FROM likes l JOIN profiles lp ON lp.user_id = l.liker_id WHERE l.liked_id = u.id AND l.seen = FALSE AND lp.searchable = TRUE \
+      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = u.id AND b.blocked_id = l.liker_id) OR (b.blocker_id = l.liker_id AND b.blocked_id = u.id))) AS new_likes \
      FROM users u JOIN profiles p ON p.user_id = u.id";
 
 fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
@@ -155,6 +159,7 @@ fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
         alerts: Default::default(),
         staff: row.try_get::<String, _>("role")? == "staff",
         main_photo_id: row.try_get("main_photo_id")?,
+        new_likes: row.try_get("new_likes")?,
     })
 }
 

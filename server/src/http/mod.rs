@@ -4,6 +4,7 @@
 pub mod account_routes;
 pub mod cookies;
 pub mod guard;
+pub mod like_routes;
 pub mod mail_routes;
 pub mod member_routes;
 pub mod photo_routes;
@@ -25,4 +26,5 @@ pub fn routes() -> axum::Router<crate::state::AppState> {
         .merge(profile_routes::routes())
         .merge(mail_routes::routes())
         .merge(photo_routes::routes())
+        .merge(like_routes::routes())
 }

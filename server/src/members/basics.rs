@@ -44,7 +44,7 @@ impl Members {
         Members { db, regions }
     }
 
-    pub(super) fn db(&self) -> &Db {
+    pub(crate) fn db(&self) -> &Db {
         &self.db
     }
 

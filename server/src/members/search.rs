@@ -81,13 +81,13 @@ impl MemberError {
     }
 }
 
-const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
+pub(crate) const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
 
 /// Hides pairs where either blocked the other; `$1` is the viewer (0 for visitors).
-const NOT_BLOCKED: &str = "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = $1))";
+pub(crate) const NOT_BLOCKED: &str = "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = $1))";
 
 impl Members {
-    fn card(&self, row: &AnyRow, today: Ymd) -> Result<MemberCard, sqlx::Error> {
+    pub(crate) fn card(&self, row: &AnyRow, today: Ymd) -> Result<MemberCard, sqlx::Error> {
         let dob: String = row.try_get("date_of_birth")?;
         let region: Option<String> = row.try_get("region")?;
         Ok(MemberCard {
@@ -288,14 +288,17 @@ impl Members {
         if self.blocked(other, me).await? {
             return Err(MemberError::BlockedByOther);
         }
-        // Likes and chats between the two go with the block once those features exist; the
-        // block itself already hides each from the other in search and on profile pages.
+        // The block hides each from the other everywhere; likes between the two go with it
+        // (chats will too, once they exist).
+        let mut tx = self.db().pool().begin().await?;
         sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (blocker_id, blocked_id) DO NOTHING")
             .bind(me)
             .bind(other)
             .bind(now)
-            .execute(self.db().pool())
+            .execute(&mut *tx)
             .await?;
+        sqlx::query("DELETE FROM likes WHERE (liker_id = $1 AND liked_id = $2) OR (liker_id = $2 AND liked_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
+        tx.commit().await?;
         Ok(())
     }
 

@@ -8,6 +8,8 @@ use std::process::Command;
 
 use server::Db;
 
+pub mod world;
+
 /// A fresh SQLite database in a temporary directory (kept alive by the returned guard).
 pub async fn sqlite() -> (Db, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("tempdir");

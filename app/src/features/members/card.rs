@@ -20,7 +20,12 @@ pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'st
 }
 
 #[component]
-pub fn MemberCardView(card: MemberCard) -> impl IntoView {
+pub fn MemberCardView(
+    card: MemberCard,
+    /// A short label over the photo, such as "New" on a new like.
+    #[prop(optional)]
+    badge: Option<String>,
+) -> impl IntoView {
     let i18n = use_i18n();
     let ctx = crate::context::use_page_ctx();
     let place = if card.city.is_empty() { card.region.clone() } else { card.city.clone() };
@@ -28,6 +33,7 @@ pub fn MemberCardView(card: MemberCard) -> impl IntoView {
         <li class="member-card">
             <a href=format!("/members/{}", card.id) class="member-card__link" data-testid="member-card">
                 <Portrait name=card.name.clone() src=card.thumb.clone() class="member-card__photo"/>
+                {badge.map(|b| view! { <span class="badge badge--main member-card__badge" data-testid="card-badge">{b}</span> })}
                 {card.fictional.then(|| view! {
                     <span class="member-card__fictional" title=ctx.site.fictional_singular.clone()>
                         <HeartIcon/><span class="visually-hidden">{ctx.site.fictional_singular.clone()}</span>

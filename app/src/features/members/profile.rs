@@ -79,7 +79,9 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
     let ctx = use_page_ctx();
     let p = page.profile.clone();
     let query = use_query_map().get_untracked();
-    let notice = if query.get("welcome").is_some() {
+    let notice = if query.get("liked").is_some() {
+        Some(i18n.tf("likes.liked_notice", &[("name", &p.name)]))
+    } else if query.get("welcome").is_some() {
         Some(i18n.tf("members.welcome_profile", &[("site", &ctx.site.name), ("name", &p.name)]))
     } else if query.get("blocked").is_some() {
         Some(i18n.tf("members.blocked_notice", &[("name", &p.name)]))
@@ -102,6 +104,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
     view! {
         <Title text=format!("{}, {}", p.name, p.age)/>
         {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
+        {(query.get("match").is_some() && page.likes == Some((true, true))).then(|| view! { <MatchDialog id=p.id name=p.name.clone() photo=p.photo.clone()/> })}
         <FormError/>
         <article class="member-profile" data-testid="member-profile">
             <Gallery name=p.name.clone() main=p.photo.clone() photos=page.photos.clone() login_to=(!member).then(|| format!("/login?return_to=/members/{}", p.id))/>
@@ -140,6 +143,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                         </section>
                     }
                 })}
+                {page.likes.filter(|_| !p.blocked_by_me).map(|(i_liked, they_liked)| view! { <LikeActions id=p.id name=p.name.clone() i_liked=i_liked they_liked=they_liked/> })}
                 {(member && !p.is_me).then(|| {
                     let i18n = use_i18n();
                     let (action, label, class) = if p.blocked_by_me {
@@ -166,6 +170,45 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                 </ul>
             </section>
         })}
+    }
+}
+
+/// Like or unlike, with what the other member did; a mutual like shows the match dialog.
+#[component]
+fn LikeActions(id: i64, name: String, i_liked: bool, they_liked: bool) -> impl IntoView {
+    let i18n = use_i18n();
+    let (action, label, class) = if i_liked { ("unlike", i18n.t("likes.unlike"), "btn btn--ghost") } else { ("like", i18n.t("likes.like"), "btn btn--primary") };
+    let status = match (i_liked, they_liked) {
+        (true, true) => Some(i18n.tf("likes.is_match", &[("name", &name)])),
+        (true, false) => Some(i18n.tf("likes.you_liked", &[("name", &name)])),
+        (false, true) => Some(i18n.tf("likes.liked_you", &[("name", &name)])),
+        (false, false) => None,
+    };
+    view! {
+        <section class="member-profile__section like-actions" data-testid="like-actions">
+            {status.map(|text| view! { <p class="like-actions__status" data-testid="like-status"><HeartIcon/> {text}</p> })}
+            <form method="post" action=format!("/api/members/{id}/{action}")>
+                <input type="hidden" name="source" value="profile"/>
+                <button type="submit" class=class data-testid="like-toggle"><HeartIcon/> {label}</button>
+            </form>
+        </section>
+    }
+}
+
+/// SPEC §2: the full-screen match dialog ('New like!') with the profile photo and one button
+/// that closes it (a link back to the plain profile address, so it needs no JavaScript).
+#[component]
+fn MatchDialog(id: i64, name: String, photo: Option<String>) -> impl IntoView {
+    let i18n = use_i18n();
+    view! {
+        <div class="match-dialog" role="dialog" aria-modal="true" aria-labelledby="match-title" data-testid="match-dialog">
+            <div class="match-dialog__body">
+                <Portrait name=name.clone() src=photo class="match-dialog__photo"/>
+                <h2 id="match-title" class="match-dialog__title">{i18n.t("likes.match_title")}</h2>
+                <p>{i18n.tf("likes.match_body", &[("name", &name)])}</p>
+                <a class="btn btn--light btn--large" href=format!("/members/{id}") autofocus data-testid="match-close">{i18n.t("likes.match_close")}</a>
+            </div>
+        </div>
     }
 }
 

@@ -66,6 +66,8 @@ pub struct ProfilePage {
     pub related: Vec<MemberCard>,
     /// Active photos, the main one first; private ones locked for free members and visitors.
     pub photos: Vec<domain::photo::GalleryPhoto>,
+    /// (I liked them, they liked me) for a member viewing someone else.
+    pub likes: Option<(bool, bool)>,
 }
 
 /// A profile as the viewer may see it; `None` when hidden, blocked or unknown.
@@ -82,8 +84,13 @@ pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ServerFnErro
     let Some(profile) = state.members.profile(&site.settings, viewer, id, today).await.map_err(public_error)? else { return Ok(None) };
     let related = state.members.related(&site.settings, viewer, &profile, today).await.map_err(public_error)?;
     let photos = state.photos.gallery(member.as_ref(), id).await.map_err(public_error)?;
+    let mut likes = None;
     if let Some(me) = viewer.filter(|me| *me != id && !profile.blocked_by_me) {
         state.members.remember_opened(me, id, now).await.map_err(public_error)?;
+        // Opening a profile clears its new-like flag (SPEC §4).
+        state.likes.mark_seen(me, id).await.map_err(public_error)?;
+        let s = state.likes.state(me, id).await.map_err(public_error)?;
+        likes = Some((s.i_liked, s.they_liked));
     }
-    Ok(Some(ProfilePage { profile, related, photos }))
+    Ok(Some(ProfilePage { profile, related, photos, likes }))
 }

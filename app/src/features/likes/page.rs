@@ -1,0 +1,86 @@
+//! `/likes`, `/likes/{type}`: tabs for likes received (new ones first, marked), matches and likes
+//! given, each a grid of profile cards.
+
+use domain::likes::LikeKind;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+
+use crate::context::use_page_ctx;
+use crate::features::likes::server_fns::my_likes;
+use crate::features::members::card::MemberCardView;
+use crate::i18n::use_i18n;
+
+#[component]
+pub fn LikesPage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    let kind_param = use_params_map().get_untracked().get("type");
+    if ctx.member.is_none() {
+        #[cfg(feature = "ssr")]
+        leptos_axum::redirect("/login?return_to=/likes");
+        return None;
+    }
+    let kind = match kind_param.as_deref() {
+        None => LikeKind::Received,
+        Some(code) => match LikeKind::parse(code) {
+            Some(kind) => kind,
+            None => {
+                #[cfg(feature = "ssr")]
+                if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+                    response.set_status(http::StatusCode::NOT_FOUND);
+                }
+                return Some(view! { <div class="container page"><p class="notice">{i18n.t("error.not_found")}</p></div> }.into_any());
+            }
+        },
+    };
+    let new_likes = ctx.member.as_ref().map(|m| m.new_likes).unwrap_or(0);
+    let list = Resource::new(move || kind, my_likes);
+    let tabs = LikeKind::ALL
+        .into_iter()
+        .map(|k| {
+            let i18n = use_i18n();
+            let pill = (k == LikeKind::Received).then(|| domain::likes::pill(new_likes)).flatten();
+            view! {
+                <a class="tabs__tab" class:tabs__tab--active=k == kind href=format!("/likes/{}", k.code()) aria-current=(k == kind).then_some("page")>
+                    {i18n.t(&format!("likes.tab.{}", k.code()))}
+                    {pill.map(|p| view! { <span class="pill">{p}</span> })}
+                </a>
+            }
+        })
+        .collect_view();
+    Some(view! {
+        <Title text=i18n.t("likes.title")/>
+        <div class="container page">
+            <h1 class="page__title">{i18n.t("likes.title")}</h1>
+            <nav class="tabs" aria-label=i18n.t("likes.title")>{tabs}</nav>
+            <Suspense fallback=|| ()>
+                {move || list.get().map(|result| match result {
+                    Ok(items) if items.is_empty() => {
+                        let i18n = use_i18n();
+                        view! {
+                            <div class="panel empty-state" data-testid="likes-empty">
+                                <p>{i18n.t(&format!("likes.empty.{}", kind.code()))}</p>
+                                <a class="btn btn--primary" href="/members">{i18n.t("likes.find")}</a>
+                            </div>
+                        }
+                        .into_any()
+                    }
+                    Ok(items) => view! {
+                        <ul class="member-grid" data-testid="likes-list">
+                            {items.into_iter().map(|item| {
+                                let badge = item.new.then(|| use_i18n().t("likes.new"));
+                                match badge {
+                                    Some(b) => view! { <MemberCardView card=item.card badge=b/> }.into_any(),
+                                    None => view! { <MemberCardView card=item.card/> }.into_any(),
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }
+                    .into_any(),
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }.into_any())
+}
