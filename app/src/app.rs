@@ -18,6 +18,7 @@ use crate::features::account::signup::SignupPage;
 use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
 use crate::features::staff::photos::PhotoReviewPage;
 use crate::features::likes::page::LikesPage;
+use crate::features::likes::swipe::SwipeGamePage;
 use crate::features::credits::pricing::PricingPage;
 use crate::features::members::profile::MemberProfilePage;
 use crate::features::members::search::MembersPage;
@@ -81,6 +82,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/staff/photos") view=PhotoReviewPage/>
                     <Route path=path!("/likes") view=LikesPage/>
                     <Route path=path!("/likes/:type") view=LikesPage/>
+                    <Route path=path!("/swipe-game") view=SwipeGamePage/>
                     <Route path=path!("/complete-signup") view=CompleteSignupPage/>
                     <Route path=path!("/unsubscribe") view=UnsubscribePage/>
                     <Route path=path!("/reset-password") view=ResetPasswordPage/>

@@ -917,3 +917,39 @@ async fn likes_matches_pills_and_blocking() {
     let res = app.post_form(&format!("/api/members/{anna_id}/like"), "source=profile", &[("origin", &origin), ("cookie", &bart)]).await;
     assert_eq!(location(&res), format!("/members/{anna_id}?error=error.blocked_by_member"));
 }
+
+#[tokio::test]
+async fn the_swipe_game_page_and_its_server_calls() {
+    let app = start().await;
+    let origin = app.origin();
+    let (status, headers, _) = app.get("/swipe-game", &[("accept", "text/html")]).await;
+    assert!(status.is_redirection());
+    assert_eq!(headers["location"], "/login?return_to=/swipe-game");
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let (status, _, html) = app.get("/swipe-game", &[("cookie", &bart)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-widget="SwipeGame""#), "the widget's mount point");
+    // Anna is in Bart's stack (the island's props carry the cards).
+    assert!(html.contains("Haarlem") && html.contains("Nog {count} likes vandaag"));
+    let (_, _, list) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
+    let start = list.find("href=\"/members/").unwrap() + "href=\"/members/".len();
+    let anna_id: i64 = list[start..].split('"').next().unwrap().parse().unwrap();
+
+    let swipe = |cookie: String, body: String| {
+        let app = &app;
+        let origin = origin.clone();
+        async move {
+            let res = app.post_form("/api/fn/swipe", &body, &[("origin", &origin), ("cookie", &cookie), ("accept", "application/json")]).await;
+            assert_eq!(res.status(), StatusCode::OK);
+            serde_json::from_str::<serde_json::Value>(&res.text().await.unwrap()).unwrap()
+        }
+    };
+    let answer = swipe(bart.clone(), format!("id={anna_id}&like=true")).await;
+    assert_eq!(answer["remaining"], 3);
+    assert_eq!(answer["matched"], false);
+    // Anna is out of Bart's stack now.
+    let (_, _, html) = app.get("/swipe-game", &[("cookie", &bart)]).await;
+    assert!(!html.contains("Haarlem"));
+    let _ = anna;
+}

@@ -135,6 +135,33 @@ impl Likes {
         Ok(LikeOutcome { matched: back.is_some() })
     }
 
+    /// Profiles for the swipe game: visible members of the genders the member looks for, not
+    /// liked yet, not passed on in the last week, not blocked either way; most recently active first.
+    pub async fn swipe_candidates(&self, site: &SiteSettings, me: i64, genders: &[&str], now: i64, today: Ymd, limit: i64) -> Result<Vec<MemberCard>, AppError> {
+        let wanted: Vec<String> = genders.iter().filter(|g| ["male", "female"].contains(g)).map(|g| format!("'{g}'")).collect();
+        // Gender codes come from our own list above, never from the request.
+        let gender_clause = if wanted.is_empty() { String::new() } else { format!(" AND p.gender IN ({})", wanted.join(", ")) };
+        let sql = format!(
+            "SELECT {CARD_COLUMNS} FROM profiles p WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1{gender_clause} \
+             AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id) \
+             AND NOT EXISTS (SELECT 1 FROM swipe_passes s WHERE s.user_id = $1 AND s.passed_id = p.user_id AND s.created_at > $4) \
+             AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT {limit}"
+        );
+        let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).bind(now - 7 * 86_400).fetch_all(self.pool()).await?;
+        Ok(rows.iter().map(|r| self.members.card(r, today)).collect::<Result<_, _>>()?)
+    }
+
+    /// A pass in the swipe game: that profile stays out of the stack for a week.
+    pub async fn pass(&self, me: i64, other: i64, now: i64) -> Result<(), AppError> {
+        sqlx::query("INSERT INTO swipe_passes (user_id, passed_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, passed_id) DO UPDATE SET created_at = excluded.created_at")
+            .bind(me)
+            .bind(other)
+            .bind(now)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
     /// Takes back my like (a match ends with it).
     pub async fn unlike(&self, me: i64, other: i64) -> Result<(), AppError> {
         sqlx::query("DELETE FROM likes WHERE liker_id = $1 AND liked_id = $2").bind(me).bind(other).execute(self.pool()).await?;

@@ -107,3 +107,25 @@ on_both_databases!(free_members_swipe_four_likes_a_day, |db: Db| async move {
     likes.like(&w.site, &bart, women[6].id, LikeSource::Swipe, NOW + SWIPE_WINDOW_SECS + 1).await.unwrap();
     assert_eq!(likes.allowance(&bart, NOW + SWIPE_WINDOW_SECS + 1).await.unwrap().remaining, None);
 });
+
+on_both_databases!(swipe_candidates_fit_and_leave_out_liked_and_passed, |db: Db| async move {
+    let w = world(db).await;
+    let likes = Likes::new(w.members.clone());
+    let bart = w.member("bart@example.nl", "male").await;
+    let carl = w.member("carl@example.nl", "male").await;
+    let mut women = Vec::new();
+    for i in 0..3 {
+        women.push(w.member(&format!("w{i}@example.nl"), "female").await);
+    }
+    let ids = |cards: Vec<domain::search::MemberCard>| cards.into_iter().map(|c| c.id).collect::<Vec<_>>();
+    let all = ids(likes.swipe_candidates(&w.site, bart.id, &["female"], NOW, today(), 50).await.unwrap());
+    assert_eq!(all.len(), 3);
+    assert!(!all.contains(&carl.id) && !all.contains(&bart.id), "only the genders asked for, never oneself");
+    likes.like(&w.site, &bart, women[0].id, LikeSource::Swipe, NOW).await.unwrap();
+    likes.pass(bart.id, women[1].id, NOW).await.unwrap();
+    w.members.block(&w.site, women[2].id, bart.id, NOW).await.unwrap();
+    assert!(likes.swipe_candidates(&w.site, bart.id, &["female"], NOW, today(), 50).await.unwrap().is_empty());
+    // A pass lasts a week.
+    let later = NOW + 8 * 86_400;
+    assert_eq!(ids(likes.swipe_candidates(&w.site, bart.id, &["female"], later, today(), 50).await.unwrap()), vec![women[1].id]);
+});

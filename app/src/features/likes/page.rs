@@ -52,7 +52,10 @@ pub fn LikesPage() -> impl IntoView {
     Some(view! {
         <Title text=i18n.t("likes.title")/>
         <div class="container page">
-            <h1 class="page__title">{i18n.t("likes.title")}</h1>
+            <div class="page__head">
+                <h1 class="page__title">{i18n.t("likes.title")}</h1>
+                <a class="btn btn--primary btn--small" href="/swipe-game" data-testid="play-swipe">{i18n.t("likes.play")}</a>
+            </div>
             <nav class="tabs" aria-label=i18n.t("likes.title")>{tabs}</nav>
             <Suspense fallback=|| ()>
                 {move || list.get().map(|result| match result {

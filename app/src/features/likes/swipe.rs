@@ -1,0 +1,145 @@
+//! `/swipe-game`: the swipe game widget (React, `react-widgets/src/widgets/SwipeGame`) in an
+//! island that sends every like or pass to the server and hands the new allowance back to the
+//! widget. Free members get 4 likes a day (SPEC §9); a mutual like shows the match overlay.
+
+use domain::widgets::{SwipeCard, SwipeDecision, SwipeGameLabels, SwipeGameProps, SWIPE_EVENT};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use serde::{Deserialize, Serialize};
+
+use crate::context::use_page_ctx;
+use crate::i18n::{use_i18n, I18n};
+use crate::widgets::ReactWidget;
+
+/// The stack and what the member may still do today.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwipeDeck {
+    pub cards: Vec<SwipeCard>,
+    pub remaining: Option<u32>,
+    pub next_at: Option<i64>,
+}
+
+/// The answer to one swipe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwipeResult {
+    pub remaining: Option<u32>,
+    pub next_at: Option<i64>,
+    pub matched: bool,
+}
+
+#[server(prefix = "/api/fn", endpoint = "swipe_stack")]
+pub async fn swipe_stack() -> Result<SwipeDeck, ServerFnError> {
+    use crate::ssr::{public_error, request_member};
+    let (state, site, member) = request_member()?;
+    let now = state.accounts.clock().now();
+    let today = domain::account::Ymd::from_unix(now);
+    let basics = state.members.basics(member.id).await.map_err(public_error)?;
+    let genders: Vec<&str> = basics
+        .gender
+        .as_deref()
+        .and_then(domain::profile::Gender::parse)
+        .zip(basics.sexuality.as_deref().and_then(domain::profile::Sexuality::parse))
+        .map(|(g, s)| s.seeks(g).iter().map(|g| g.code()).collect())
+        .unwrap_or_default();
+    let cards = state.likes.swipe_candidates(&site.settings, member.id, &genders, now, today, 30).await.map_err(public_error)?;
+    let allowance = state.likes.allowance(&member, now).await.map_err(public_error)?;
+    let place = |c: &domain::search::MemberCard| if c.city.is_empty() { c.region.clone() } else { c.city.clone() };
+    Ok(SwipeDeck {
+        cards: cards
+            .iter()
+            .map(|c| SwipeCard { id: c.id, name: c.name.clone(), age: c.age, place: place(c), photo: c.thumb.as_ref().map(|t| format!("/media/{t}")), href: format!("/members/{}", c.id) })
+            .collect(),
+        remaining: allowance.remaining.map(|r| r as u32),
+        next_at: allowance.next_at,
+    })
+}
+
+/// A like (through the daily allowance) or a pass.
+#[server(prefix = "/api/fn", endpoint = "swipe")]
+pub async fn swipe(id: i64, like: bool) -> Result<SwipeResult, ServerFnError> {
+    use crate::ssr::{public_error, request_member};
+    use server::likes::LikeError;
+    let (state, site, member) = request_member()?;
+    let now = state.accounts.clock().now();
+    let mut matched = false;
+    if like {
+        match state.likes.like(&site.settings, &member, id, domain::likes::LikeSource::Swipe, now).await {
+            Ok(outcome) => matched = outcome.matched,
+            // Used up, gone or blocked meanwhile: the new allowance below tells the widget.
+            Err(LikeError::DailyLimit { .. } | LikeError::NotFound | LikeError::BlockedByOther) => {}
+            Err(LikeError::Internal(e)) => return Err(public_error(e)),
+        }
+    } else {
+        state.likes.pass(member.id, id, now).await.map_err(public_error)?;
+    }
+    let allowance = state.likes.allowance(&member, now).await.map_err(public_error)?;
+    Ok(SwipeResult { remaining: allowance.remaining.map(|r| r as u32), next_at: allowance.next_at, matched })
+}
+
+fn labels(i18n: &I18n) -> SwipeGameLabels {
+    SwipeGameLabels {
+        title: i18n.t("swipe.stack"),
+        like: i18n.t("swipe.like"),
+        pass: i18n.t("swipe.pass"),
+        view_profile: i18n.t("swipe.view_profile"),
+        keys: i18n.t("swipe.keys"),
+        remaining: i18n.t("swipe.remaining"),
+        used_up: i18n.t("swipe.used_up"),
+        come_back: i18n.t("swipe.come_back"),
+        empty: i18n.t("swipe.empty"),
+        search: i18n.t("likes.find"),
+        match_title: i18n.t("likes.match_title"),
+        match_body: i18n.t("likes.match_body"),
+        match_close: i18n.t("likes.match_close"),
+    }
+}
+
+/// Runs in the browser: passes each decision to the server and the answer back to the widget.
+#[island]
+fn SwipeHost(props: SwipeGameProps) -> impl IntoView {
+    let state = RwSignal::new(props);
+    let json = Signal::derive(move || serde_json::to_string(&state.get()).unwrap_or_default());
+    let on_swipe = Callback::new(move |detail: String| {
+        let Ok(decision) = serde_json::from_str::<SwipeDecision>(&detail) else { return };
+        leptos::task::spawn_local(async move {
+            if let Ok(result) = swipe(decision.id, decision.like).await {
+                state.update(|p| {
+                    p.remaining = result.remaining;
+                    p.next_at = result.next_at;
+                    if result.matched {
+                        p.matched = p.cards.iter().find(|c| c.id == decision.id).cloned();
+                    }
+                });
+            }
+        });
+    });
+    view! { <ReactWidget name="SwipeGame" props=json event=SWIPE_EVENT on_event=on_swipe class="widget--swipe"/> }
+}
+
+#[component]
+pub fn SwipeGamePage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    if ctx.member.is_none() {
+        #[cfg(feature = "ssr")]
+        leptos_axum::redirect("/login?return_to=/swipe-game");
+        return None;
+    }
+    let stack = Resource::new_blocking(|| (), |_| swipe_stack());
+    Some(view! {
+        <Title text=i18n.t("swipe.title")/>
+        <div class="container container--narrow page swipe-page">
+            <h1 class="page__title">{i18n.t("swipe.title")}</h1>
+            <p class="muted">{i18n.t("swipe.intro")}</p>
+            <Suspense fallback=|| ()>
+                {move || stack.get().map(|result| match result {
+                    Ok(s) => {
+                        let props = SwipeGameProps { cards: s.cards, remaining: s.remaining, next_at: s.next_at, matched: None, labels: labels(&use_i18n()) };
+                        view! { <SwipeHost props=props/> }.into_any()
+                    }
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    })
+}

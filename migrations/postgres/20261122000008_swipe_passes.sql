@@ -1,0 +1,7 @@
+-- The swipe game's passes: a profile passed on stays out of the stack for a week.
+CREATE TABLE swipe_passes (
+    user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    passed_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    created_at BIGINT NOT NULL,
+    PRIMARY KEY (user_id, passed_id)
+);

@@ -1,0 +1,1 @@
+export { SwipeGame, SWIPE, formatWait } from './SwipeGame';
