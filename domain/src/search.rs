@@ -143,6 +143,13 @@ pub struct MemberCard {
     pub fictional: bool,
 }
 
+impl MemberCard {
+    /// Where the member lives, as cards show it: the city, else the region.
+    pub fn place(&self) -> String {
+        if self.city.is_empty() { self.region.clone() } else { self.city.clone() }
+    }
+}
+
 /// A page of results; `has_more` says whether a next page exists (no costly total count).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchResults {
@@ -172,4 +179,13 @@ pub struct ProfileView {
     pub about: Option<String>,
     pub blocked_by_me: bool,
     pub is_me: bool,
+}
+
+impl ProfileView {
+    /// "City, Region", with a city that equals its region named once.
+    pub fn place(&self) -> String {
+        let mut parts: Vec<String> = [self.city.clone(), self.region.clone()].into_iter().filter(|s| !s.is_empty()).collect();
+        parts.dedup();
+        parts.join(", ")
+    }
 }

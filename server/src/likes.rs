@@ -71,6 +71,19 @@ pub struct LikeState {
     pub they_liked: bool,
 }
 
+/// When the member's swipe likes of the last [`domain::likes::SWIPE_WINDOW_SECS`] were given.
+async fn recent_swipes<'e, E>(executor: E, me: i64, now: i64) -> Result<Vec<i64>, sqlx::Error>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let rows: Vec<(i64,)> = sqlx::query_as("SELECT created_at FROM likes WHERE liker_id = $1 AND source = 'swipe' AND created_at > $2")
+        .bind(me)
+        .bind(now - domain::likes::SWIPE_WINDOW_SECS)
+        .fetch_all(executor)
+        .await?;
+    Ok(rows.into_iter().map(|(t,)| t).collect())
+}
+
 #[derive(Clone, Debug)]
 pub struct Likes {
     members: Members,
@@ -111,13 +124,7 @@ impl Likes {
         if source == LikeSource::Swipe && !me.paid_user {
             // Under the member's row lock, so that quick swipes cannot pass the allowance.
             sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(me.id).execute(&mut *tx).await?;
-            let recent: Vec<(i64,)> = sqlx::query_as("SELECT created_at FROM likes WHERE liker_id = $1 AND source = 'swipe' AND created_at > $2")
-                .bind(me.id)
-                .bind(now - domain::likes::SWIPE_WINDOW_SECS)
-                .fetch_all(&mut *tx)
-                .await?;
-            let times: Vec<i64> = recent.into_iter().map(|(t,)| t).collect();
-            let allowance = swipe_allowance(false, &times, now);
+            let allowance = swipe_allowance(false, &recent_swipes(&mut *tx, me.id, now).await?, now);
             if allowance.remaining == Some(0) {
                 return Err(LikeError::DailyLimit { next_at: allowance.next_at.unwrap_or(now) });
             }
@@ -170,13 +177,7 @@ impl Likes {
 
     /// The swipe game's allowance for this member now.
     pub async fn allowance(&self, me: &Member, now: i64) -> Result<Allowance, AppError> {
-        let recent: Vec<(i64,)> = sqlx::query_as("SELECT created_at FROM likes WHERE liker_id = $1 AND source = 'swipe' AND created_at > $2")
-            .bind(me.id)
-            .bind(now - domain::likes::SWIPE_WINDOW_SECS)
-            .fetch_all(self.pool())
-            .await?;
-        let times: Vec<i64> = recent.into_iter().map(|(t,)| t).collect();
-        Ok(swipe_allowance(me.paid_user, &times, now))
+        Ok(swipe_allowance(me.paid_user, &recent_swipes(self.pool(), me.id, now).await?, now))
     }
 
     /// Whether I liked them and they liked me.

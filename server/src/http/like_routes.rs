@@ -12,7 +12,7 @@ use http::StatusCode;
 use serde::Deserialize;
 
 use crate::error::PublicError;
-use crate::http::member_routes::authentication_required;
+use crate::http::member_routes::{authentication_required, wants_json};
 use crate::http::session::CurrentMember;
 use crate::http::visitor;
 use crate::likes::LikeError;
@@ -31,10 +31,6 @@ pub struct LikeFields {
     source: String,
     #[serde(default)]
     return_to: Option<String>,
-}
-
-fn wants_json(headers: &HeaderMap) -> bool {
-    headers.get(http::header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("application/json"))
 }
 
 fn back(f: &LikeFields, id: i64) -> String {

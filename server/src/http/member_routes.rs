@@ -27,10 +27,14 @@ pub fn routes() -> Router<AppState> {
         .route("/api/account/delete", post(delete_account))
 }
 
+/// Whether the caller asked for JSON (scripts and widgets) rather than a page.
+pub fn wants_json(headers: &HeaderMap) -> bool {
+    headers.get(http::header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("application/json"))
+}
+
 /// The answer to a member-only call without a session.
 pub fn authentication_required(headers: &HeaderMap, return_to: &str) -> Response {
-    let wants_json = headers.get(http::header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("application/json"));
-    if wants_json {
+    if wants_json(headers) {
         (StatusCode::FORBIDDEN, Json(PublicError { code: "authentication_required".into() })).into_response()
     } else {
         Redirect::to(&format!("/login?return_to={return_to}")).into_response()

@@ -15,7 +15,7 @@ use http::{header, StatusCode};
 use serde::Deserialize;
 
 use crate::error::PublicError;
-use crate::http::member_routes::authentication_required;
+use crate::http::member_routes::{authentication_required, wants_json};
 use crate::http::session::CurrentMember;
 use crate::http::visitor;
 use crate::members::photos::PhotoError;
@@ -35,10 +35,6 @@ pub fn routes() -> Router<AppState> {
         .route("/media/photos/{id}/thumb", get(thumb))
         .route("/api/staff/photos/{id}/approve", post(approve))
         .route("/api/staff/photos/{id}/reject", post(reject))
-}
-
-fn wants_json(headers: &HeaderMap) -> bool {
-    headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("application/json"))
 }
 
 fn done(headers: &HeaderMap, back: &str, result: Result<i64, PhotoError>) -> Response {

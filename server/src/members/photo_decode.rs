@@ -82,7 +82,7 @@ fn flatten(picture: DynamicImage) -> DynamicImage {
 fn jpeg(picture: &DynamicImage) -> Result<Vec<u8>, UploadError> {
     let mut out = Vec::new();
     let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY);
-    picture.to_rgb8().write_with_encoder(encoder).map_err(|_| UploadError::Unreadable)?;
+    picture.write_with_encoder(encoder).map_err(|_| UploadError::Unreadable)?;
     Ok(out)
 }
 

@@ -43,11 +43,10 @@ pub async fn swipe_stack() -> Result<SwipeDeck, ServerFnError> {
         .unwrap_or_default();
     let cards = state.likes.swipe_candidates(&site.settings, member.id, &genders, now, today, 30).await.map_err(public_error)?;
     let allowance = state.likes.allowance(&member, now).await.map_err(public_error)?;
-    let place = |c: &domain::search::MemberCard| if c.city.is_empty() { c.region.clone() } else { c.city.clone() };
     Ok(SwipeDeck {
         cards: cards
             .iter()
-            .map(|c| SwipeCard { id: c.id, name: c.name.clone(), age: c.age, place: place(c), photo: c.thumb.as_ref().map(|t| format!("/media/{t}")), href: format!("/members/{}", c.id) })
+            .map(|c| SwipeCard { id: c.id, name: c.name.clone(), age: c.age, place: c.place(), photo: c.thumb.as_ref().map(|t| format!("/media/{t}")), href: format!("/members/{}", c.id) })
             .collect(),
         remaining: allowance.remaining.map(|r| r as u32),
         next_at: allowance.next_at,

@@ -28,7 +28,7 @@ pub fn MemberCardView(
 ) -> impl IntoView {
     let i18n = use_i18n();
     let ctx = crate::context::use_page_ctx();
-    let place = if card.city.is_empty() { card.region.clone() } else { card.city.clone() };
+    let place = card.place();
     view! {
         <li class="member-card">
             <a href=format!("/members/{}", card.id) class="member-card__link" data-testid="member-card">

@@ -9,6 +9,7 @@ use leptos_router::hooks::use_params_map;
 use crate::context::use_page_ctx;
 use crate::features::account::signup::SignupPage;
 use crate::features::members::card::{MemberCardView, Portrait};
+use crate::features::members::profile::profile_not_found;
 use crate::features::members::server_fns::{member_profile, ProfilePage};
 use crate::i18n::use_i18n;
 
@@ -27,26 +28,12 @@ fn members_go_to_profile(id: i64) -> bool {
     false
 }
 
-fn not_found() -> AnyView {
-    #[cfg(feature = "ssr")]
-    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-        response.set_status(http::StatusCode::NOT_FOUND);
-    }
-    view! { <p class="notice" data-testid="profile-not-found">{use_i18n().t("members.not_found")}</p> }.into_any()
-}
-
-fn place(page: &ProfilePage) -> String {
-    let mut parts: Vec<String> = [page.profile.city.clone(), page.profile.region.clone()].into_iter().filter(|s| !s.is_empty()).collect();
-    parts.dedup();
-    parts.join(", ")
-}
-
 #[component]
 fn Landing(page: ProfilePage) -> impl IntoView {
     let i18n = use_i18n();
     let ctx = use_page_ctx();
     let p = page.profile.clone();
-    let place = place(&page);
+    let place = p.place();
     view! {
         <Title text=i18n.tf("landing.title", &[("name", &p.name), ("site", &ctx.site.name)])/>
         <article class="landing-profile" data-testid="landing-profile">
@@ -97,7 +84,7 @@ pub fn MemberLandingPage() -> impl IntoView {
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {
                     Ok(Some(page)) => view! { <Landing page=page/> }.into_any(),
-                    Ok(None) => not_found(),
+                    Ok(None) => profile_not_found(),
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>

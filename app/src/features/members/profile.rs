@@ -90,9 +90,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
     } else {
         None
     };
-    let mut parts: Vec<String> = [p.city.clone(), p.region.clone()].into_iter().filter(|s| !s.is_empty()).collect();
-    parts.dedup();
-    let place = parts.join(", ");
+    let place = p.place();
     let facts: Vec<(String, String)> = [("gender", p.gender.clone()), ("sexuality", p.sexuality.clone())]
         .into_iter()
         .filter(|(_, v)| !v.is_empty())
@@ -212,6 +210,15 @@ fn MatchDialog(id: i64, name: String, photo: Option<String>) -> impl IntoView {
     }
 }
 
+/// A hidden, blocked or unknown profile: the 404 status and a notice.
+pub(crate) fn profile_not_found() -> AnyView {
+    #[cfg(feature = "ssr")]
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(http::StatusCode::NOT_FOUND);
+    }
+    view! { <p class="notice" data-testid="profile-not-found">{use_i18n().t("members.not_found")}</p> }.into_any()
+}
+
 #[component]
 pub fn MemberProfilePage() -> impl IntoView {
     let id: i64 = use_params_map().get_untracked().get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
@@ -223,13 +230,7 @@ pub fn MemberProfilePage() -> impl IntoView {
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {
                     Ok(Some(page)) => view! { <ProfileBody page=page/> }.into_any(),
-                    Ok(None) => {
-                        #[cfg(feature = "ssr")]
-                        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-                            response.set_status(http::StatusCode::NOT_FOUND);
-                        }
-                        view! { <p class="notice" data-testid="profile-not-found">{use_i18n().t("members.not_found")}</p> }.into_any()
-                    }
+                    Ok(None) => profile_not_found(),
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
