@@ -30,7 +30,8 @@ async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
     let router = app::ssr::router(state.clone(), app::ssr::leptos_options(addr));
     let listener = app::ssr::no_delay(listener);
     tokio::spawn(async move { axum::serve(listener, router.into_make_service_with_connect_info::<std::net::SocketAddr>()).await.unwrap() });
-    let client = Client::builder().redirect(Policy::none()).build().unwrap();
+    // A request that hangs fails the test with its address instead of stalling the whole run.
+    let client = Client::builder().redirect(Policy::none()).timeout(std::time::Duration::from_secs(30)).build().unwrap();
     TestApp { base: format!("http://{addr}"), client, state, _dir: dir }
 }
 
