@@ -19,6 +19,8 @@ use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
 use crate::features::staff::photos::PhotoReviewPage;
 use crate::features::likes::page::LikesPage;
 use crate::features::likes::swipe::SwipeGamePage;
+use crate::features::likes::finder::{MatchFinderPage, SignupMatchesPage};
+use crate::features::notifications::NotificationsPage;
 use crate::features::credits::pricing::PricingPage;
 use crate::features::members::profile::MemberProfilePage;
 use crate::features::members::search::MembersPage;
@@ -83,6 +85,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/likes") view=LikesPage/>
                     <Route path=path!("/likes/:type") view=LikesPage/>
                     <Route path=path!("/swipe-game") view=SwipeGamePage/>
+                    <Route path=path!("/match-finder") view=MatchFinderPage/>
+                    <Route path=path!("/signup-matches") view=SignupMatchesPage/>
+                    <Route path=path!("/notifications") view=NotificationsPage/>
                     <Route path=path!("/complete-signup") view=CompleteSignupPage/>
                     <Route path=path!("/unsubscribe") view=UnsubscribePage/>
                     <Route path=path!("/reset-password") view=ResetPasswordPage/>

@@ -80,6 +80,10 @@ pub struct MemberView {
     pub staff: bool,
     /// New likes (the top bar's pill and the title's count).
     pub new_likes: i64,
+    /// Unread notifications (the bell's pill).
+    pub notifications: i64,
+    /// A new member on a site that gives auto-likes: pages ask whether one is due.
+    pub auto_like: bool,
 }
 
 impl PageCtx {

@@ -4,6 +4,8 @@
 //! `ssr`) and as the browser bundle (feature `hydrate`).
 
 pub mod app;
+#[cfg(feature = "hydrate")]
+pub mod browser;
 pub mod context;
 pub mod features;
 pub mod i18n;

@@ -55,6 +55,10 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
             main_photo: m.main_photo_id,
             staff: m.staff,
             new_likes: m.new_likes,
+            notifications: m.unread_notifications,
+            auto_like: site.settings.auto_like.count > 0
+                && m.basics_complete
+                && server::seed::now_unix() - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
         }),
         site: site_view(&site),
     }

@@ -499,7 +499,9 @@ async fn complete_signup_keeps_input_on_error_and_fills_the_profile() {
 
     let good = "from=complete&gender=female&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem";
     let res = app.post_form("/api/complete-signup", good, &[("origin", &origin), ("cookie", &cookie)]).await;
-    assert_eq!(res.headers()["location"], "/profile?saved=welcome");
+    assert_eq!(res.headers()["location"], "/signup-matches", "signup ends with members who fit");
+    let (_, _, html) = app.get("/signup-matches", &[("cookie", &cookie)]).await;
+    assert!(html.contains("Deze leden passen bij jou") && html.contains(r#"href="/profile?saved=welcome""#), "with a way on to the profile");
     let (_, _, html) = app.get("/profile?saved=welcome", &[("cookie", &cookie)]).await;
     assert!(html.contains("Welkom bij Vonk! Je profiel is klaar."));
     assert!(html.contains("Haarlem, Noord-Holland") && html.contains("Vrouw") && html.contains("Hetero"));
@@ -676,7 +678,7 @@ async fn ready_member(app: &TestApp, email: &str, gender: &str) -> String {
     assert_eq!(headers["location"], "/activate/done");
     let basics = format!("from=complete&gender={gender}&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem");
     let res = app.post_form("/api/complete-signup", &basics, &[("origin", &app.origin()), ("cookie", &cookie)]).await;
-    assert_eq!(res.headers()["location"], "/profile?saved=welcome");
+    assert_eq!(res.headers()["location"], "/signup-matches");
     cookie
 }
 
@@ -953,4 +955,115 @@ async fn the_swipe_game_page_and_its_server_calls() {
     let (_, _, html) = app.get("/swipe-game", &[("cookie", &bart)]).await;
     assert!(!html.contains("Haarlem"));
     let _ = anna;
+}
+
+/// Waits (briefly) for a mail containing `needle`: like mails go out in the background.
+async fn wait_for_mail(app: &TestApp, needle: &str) -> bool {
+    for _ in 0..50 {
+        let found = std::fs::read_dir(app._dir.path().join("mail"))
+            .map(|d| d.filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok()).any(|m| m.replace("=\r\n", "").replace("=3D", "=").contains(needle)))
+            .unwrap_or(false);
+        if found {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    false
+}
+
+async fn counts(app: &TestApp, cookie: &str) -> serde_json::Value {
+    let (status, headers, body) = app.get("/api/counts", &[("cookie", cookie), ("accept", "application/json")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["cache-control"], "no-store");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[tokio::test]
+async fn card_likes_notifications_counts_and_the_match_finder() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let carl = ready_member(&app, "carl@example.nl", "male").await;
+    let (_, _, html) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
+    let start = html.find("href=\"/members/").unwrap() + "href=\"/members/".len();
+    let anna_id: i64 = html[start..].split('"').next().unwrap().parse().unwrap();
+    assert!(html.contains(&format!(r#"action="/api/members/{anna_id}/like""#)) && html.contains(r#"aria-pressed="false""#), "a like button on the card");
+    let (_, _, html) = app.get("/members?gender=male", &[("cookie", &anna)]).await;
+    let start = html.find("href=\"/members/").unwrap() + "href=\"/members/".len();
+    let bart_id: i64 = html[start..].split('"').next().unwrap().parse().unwrap();
+
+    // Counters need a session.
+    let (status, _, body) = app.get("/api/counts", &[("accept", "application/json")]).await;
+    assert_eq!((status, body.as_str()), (StatusCode::FORBIDDEN, r#"{"code":"authentication_required"}"#));
+
+    // Bart likes Anna from a search card and comes back to the same card.
+    let back = "/members?gender=female#m-".to_string() + &anna_id.to_string();
+    let body = format!("source=search&return_to={}", back.replace('?', "%3F").replace('=', "%3D").replace('#', "%23"));
+    let res = app.post_form(&format!("/api/members/{anna_id}/like"), &body, &[("origin", &origin), ("cookie", &bart)]).await;
+    assert_eq!(location(&res), format!("/members?gender=female&liked={anna_id}#m-{anna_id}"));
+    let (_, _, html) = app.get(&format!("/members?gender=female&liked={anna_id}"), &[("cookie", &bart)]).await;
+    assert!(html.contains("Je vindt Anna leuk") && html.contains(&format!(r#"action="/api/members/{anna_id}/unlike""#)) && html.contains(r#"aria-pressed="true""#));
+    assert!(wait_for_mail(&app, &format!("/likes/m/{bart_id}")).await, "Anna is mailed about the like");
+
+    // Anna: one new like and two notifications (welcome and the like), in the bar and from the API.
+    assert_eq!(counts(&app, &anna).await, serde_json::json!({ "new_likes": 1, "notifications": 2 }));
+    let (_, _, html) = app.get("/members", &[("cookie", &anna)]).await;
+    assert!(html.contains(r#"data-testid="notifications-pill""#) && html.contains("<title>(1) Leden zoeken | Vonk</title>"), "pills and title");
+    let (_, _, html) = app.get("/notifications", &[("cookie", &anna)]).await;
+    assert!(html.contains("Anna") || html.contains("vindt je leuk"));
+    assert!(html.contains("notification--new") && html.contains(r#"data-kind="like""#) && html.contains(r#"data-kind="welcome""#));
+    assert!(!html.contains(r#"data-testid="notifications-pill""#), "read while shown");
+    let (_, _, html) = app.get("/notifications", &[("cookie", &anna)]).await;
+    assert!(!html.contains("notification--new"), "read now");
+    assert_eq!(counts(&app, &anna).await["notifications"], 0);
+    // Carl is told nothing about the two.
+    let (_, _, html) = app.get("/notifications", &[("cookie", &carl)]).await;
+    assert!(!html.contains(r#"data-kind="like""#) && !html.contains(r#"data-kind="match""#));
+
+    // Anna's match finder offers Bart and Carl; liking them in one go is a match with Bart.
+    let (status, _, html) = app.get("/match-finder", &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(&format!(r#"value="{bart_id}""#)) && html.contains(r#"data-testid="finder-like-all""#));
+    let res = app.post_form("/api/likes/many", &format!("return_to=%2Fmatch-finder&id={bart_id}"), &[("origin", "https://evil.example"), ("cookie", &anna)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app.post_form("/api/likes/many", "return_to=%2Fmatch-finder", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(location(&res), "/match-finder?error=validation.none_chosen");
+    let (_, _, html) = app.get("/match-finder?error=validation.none_chosen", &[("cookie", &anna)]).await;
+    assert!(html.contains("Kies minstens één profiel om te liken."));
+    let res = app.post_form("/api/likes/many", &format!("return_to=%2Fmatch-finder&id={bart_id}&id=999999"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let back = location(&res);
+    assert_eq!(back, format!("/match-finder?liked_many=1&match={bart_id}"));
+    let (_, _, html) = app.get(&back, &[("cookie", &anna)]).await;
+    assert!(html.contains(r#"data-testid="match-dialog""#) && html.contains("Je hebt 1 leden geliket"));
+    assert!(!html.contains(&format!(r#"value="{bart_id}""#)), "liked ones leave the finder");
+    let (_, _, html) = app.get("/notifications", &[("cookie", &bart)]).await;
+    assert!(html.contains(r#"data-kind="match""#), "Bart hears of the match");
+    assert!(wait_for_mail(&app, &format!("/likes/m/{anna_id}")).await, "and gets a mail");
+    // Another member's match is not shown to Carl through the finder's match parameter.
+    let (_, _, html) = app.get(&format!("/match-finder?match={bart_id}"), &[("cookie", &carl)]).await;
+    assert!(!html.contains(r#"data-testid="match-dialog""#));
+}
+
+#[tokio::test]
+async fn auto_likes_come_once_due_from_operator_profiles() {
+    let app = start_with(&[("VONK_DEMO_MEMBERS", "80")]).await;
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let (status, _, _) = app.get("/api/auto-like", &[("accept", "application/json")]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _, body) = app.get("/api/auto-like", &[("cookie", &anna), ("accept", "application/json")]).await;
+    assert_eq!(status, StatusCode::OK);
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = answer["profile"]["id"].as_i64().unwrap_or_else(|| panic!("a profile: {body}"));
+    assert!(answer["profile"]["name"].is_string() && answer["profile"]["age"].is_number());
+    assert_eq!(counts(&app, &anna).await["new_likes"], 1);
+    // The demo profile is an operator-run man (Anna is a hetero woman).
+    let (_, _, html) = app.get(&format!("/members/{id}"), &[("cookie", &anna)]).await;
+    assert!(html.contains(r#"data-testid="fictional-warning""#) && html.contains("vindt jou leuk!"));
+    // The site waits an hour before the next one.
+    let (_, _, body) = app.get("/api/auto-like", &[("cookie", &anna), ("accept", "application/json")]).await;
+    assert_eq!(body, r#"{"profile":null}"#);
+    // New members' pages ask for auto-likes; the popup island is there.
+    let (_, _, html) = app.get("/members", &[("cookie", &anna)]).await;
+    assert!(html.contains("LikePopup") || html.contains("like_popup"), "the like popup island");
 }

@@ -11,6 +11,7 @@ pub mod geo;
 pub mod i18n;
 pub mod likes;
 pub mod locale;
+pub mod notifications;
 pub mod payment;
 pub mod photo;
 pub mod profile;

@@ -61,6 +61,17 @@ impl LikeSource {
     }
 }
 
+/// The member who liked you, as the like popup shows it (SPEC §3 Auto-like profile).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Liker {
+    pub id: i64,
+    pub name: String,
+    pub age: i32,
+    pub place: String,
+    /// The thumbnail's address, if the profile has a photo.
+    pub photo: Option<String>,
+}
+
 /// What the swipe game may still do today.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Allowance {

@@ -127,6 +127,8 @@ pub struct SiteSettings {
     pub mail_name: String,
     pub min_age: u32,
     pub theme: Theme,
+    /// Auto-likes for new members from fitting operator-run profiles (how many, how far apart).
+    pub auto_like: crate::notifications::AutoLikePolicy,
 }
 
 impl SiteSettings {

@@ -62,6 +62,9 @@ test('a visitor signs up, completes the profile with the geolocation button, con
   await expect(page.locator('select[name="region"]')).toHaveValue('NL-NH');
   await page.getByLabel('Woonplaats').fill('Amsterdam');
   await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  // Signup's last step offers members who fit; skipping leads on to the profile.
+  await expect(page).toHaveURL(/\/signup-matches$/);
+  await page.getByTestId('finder-skip').click();
   await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
   await expect(page.getByTestId('saved')).toHaveText('Welkom bij Vonk! Je profiel is klaar.');
   await expect(page.getByTestId('profile-place')).toHaveText('Amsterdam, Noord-Holland');

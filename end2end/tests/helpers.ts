@@ -37,5 +37,8 @@ export async function member(page: Page, email: string, who: { name?: string; ge
   await page.locator('select[name="region"]').selectOption('NL-UT');
   await page.getByLabel('Woonplaats').fill('Utrecht');
   await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  // Signup's last step offers members who fit; skipping leads on to the profile.
+  await expect(page).toHaveURL(/\/signup-matches$/);
+  await page.getByTestId('finder-skip').click();
   await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
 }

@@ -12,6 +12,7 @@ pub mod locales;
 pub mod mail;
 pub mod media;
 pub mod members;
+pub mod notifications;
 pub mod regions;
 pub mod seed;
 pub mod sites;

@@ -10,6 +10,8 @@ use domain::site::SiteSettings;
 use sqlx::Row;
 
 use crate::accounts::Member;
+use crate::notifications;
+use domain::notifications::NotificationKind;
 use crate::error::AppError;
 use crate::members::search::{CARD_COLUMNS, NOT_BLOCKED};
 use crate::members::Members;
@@ -53,6 +55,8 @@ impl LikeError {
 pub struct LikeOutcome {
     /// The other member had already liked me: a match ('New like!').
     pub matched: bool,
+    /// The like was not there before (a repeated like changes nothing and tells no one).
+    pub new: bool,
 }
 
 /// One profile on a likes page.
@@ -129,17 +133,30 @@ impl Likes {
                 return Err(LikeError::DailyLimit { next_at: allowance.next_at.unwrap_or(now) });
             }
         }
-        sqlx::query("INSERT INTO likes (liker_id, liked_id, created_at, seen, source) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (liker_id, liked_id) DO NOTHING")
-            .bind(me.id)
-            .bind(other)
-            .bind(now)
-            .bind(false)
-            .bind(source.code())
-            .execute(&mut *tx)
-            .await?;
+        let inserted = sqlx::query(
+            "INSERT INTO likes (liker_id, liked_id, created_at, seen, source) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (liker_id, liked_id) DO NOTHING",
+        )
+        .bind(me.id)
+        .bind(other)
+        .bind(now)
+        .bind(false)
+        .bind(source.code())
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
         let back: Option<(i64,)> = sqlx::query_as("SELECT liker_id FROM likes WHERE liker_id = $1 AND liked_id = $2").bind(other).bind(me.id).fetch_optional(&mut *tx).await?;
+        let matched = back.is_some();
+        if inserted {
+            if matched {
+                notifications::record(&mut tx, other, NotificationKind::Match, Some(me.id), now).await?;
+                notifications::record(&mut tx, me.id, NotificationKind::Match, Some(other), now).await?;
+            } else {
+                notifications::record(&mut tx, other, NotificationKind::Like, Some(me.id), now).await?;
+            }
+        }
         tx.commit().await?;
-        Ok(LikeOutcome { matched: back.is_some() })
+        Ok(LikeOutcome { matched, new: inserted })
     }
 
     /// Profiles for the swipe game: visible members of the genders the member looks for, not
@@ -156,6 +173,88 @@ impl Likes {
         );
         let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).bind(now - 7 * 86_400).fetch_all(self.pool()).await?;
         Ok(rows.iter().map(|r| self.members.card(r, today)).collect::<Result<_, _>>()?)
+    }
+
+    /// Suggestions for the match finder: visible members who fit both ways (of a gender the
+    /// member looks for, looking for the member's gender), in the member's country when known,
+    /// not liked yet, not blocked either way; most recently active first.
+    pub async fn suggestions(&self, site: &SiteSettings, me: i64, today: Ymd, limit: i64) -> Result<Vec<MemberCard>, AppError> {
+        let basics = self.members.basics(me).await?;
+        let country = basics.country.clone().unwrap_or_default();
+        let sql = format!(
+            "SELECT {CARD_COLUMNS} FROM profiles p WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1{fit} \
+             AND ($4 = '' OR p.country = $4) \
+             AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id) \
+             AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT {limit}",
+            fit = fit_clause(&basics)
+        );
+        let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).bind(country).fetch_all(self.pool()).await?;
+        Ok(rows.iter().map(|r| self.members.card(r, today)).collect::<Result<_, _>>()?)
+    }
+
+    /// Likes several members at once (the match finder); members who cannot be liked any more
+    /// are skipped. Returns the outcome of each like given, with the member's id.
+    pub async fn like_many(&self, site: &SiteSettings, me: &Member, others: &[i64], source: LikeSource, now: i64) -> Result<Vec<(i64, LikeOutcome)>, AppError> {
+        let mut out = Vec::new();
+        for &other in others {
+            match self.like(site, me, other, source, now).await {
+                Ok(outcome) => out.push((other, outcome)),
+                Err(LikeError::Internal(e)) => return Err(e),
+                Err(_) => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// Which of these members I have liked (the like buttons on search results).
+    pub async fn liked_among(&self, me: i64, ids: &[i64]) -> Result<std::collections::HashSet<i64>, AppError> {
+        if ids.is_empty() {
+            return Ok(Default::default());
+        }
+        // Ids are numbers from our own query, never text from the request.
+        let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(", ");
+        let rows: Vec<(i64,)> = sqlx::query_as(&format!("SELECT liked_id FROM likes WHERE liker_id = $1 AND liked_id IN ({list})")).bind(me).fetch_all(self.pool()).await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+
+    /// Auto-like (SPEC §3, §7): while a new member is due one by the site's policy, a fitting
+    /// operator-run profile likes them. Returns that profile, or `None` when none is due or none fits.
+    pub async fn auto_like(&self, site: &SiteSettings, me: &Member, now: i64, today: Ymd) -> Result<Option<MemberCard>, AppError> {
+        if site.auto_like.count == 0 {
+            return Ok(None);
+        }
+        let basics = self.members.basics(me.id).await?;
+        if basics.seeks().is_none() {
+            return Ok(None);
+        }
+        let mut tx = self.pool().begin().await?;
+        // Under the member's row lock, so that two pages asking at once give one like.
+        sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(me.id).execute(&mut *tx).await?;
+        let received: Vec<(i64,)> = sqlx::query_as("SELECT created_at FROM likes WHERE liked_id = $1 AND source = 'auto'").bind(me.id).fetch_all(&mut *tx).await?;
+        let received: Vec<i64> = received.into_iter().map(|(t,)| t).collect();
+        if !domain::notifications::auto_like_due(site.auto_like, me.signup_date, &received, now) {
+            return Ok(None);
+        }
+        let sql = format!(
+            "SELECT {CARD_COLUMNS} FROM profiles p WHERE p.site_id = $2 AND p.searchable = $3 AND p.fictional = $3 AND p.user_id <> $1{fit} \
+             AND ($4 = '' OR p.country = $4) \
+             AND NOT EXISTS (SELECT 1 FROM likes l WHERE (l.liker_id = $1 AND l.liked_id = p.user_id) OR (l.liker_id = p.user_id AND l.liked_id = $1)) \
+             AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT 1",
+            fit = fit_clause(&basics)
+        );
+        let row = sqlx::query(&sql).bind(me.id).bind(site.id).bind(true).bind(basics.country.clone().unwrap_or_default()).fetch_optional(&mut *tx).await?;
+        let Some(row) = row else { return Ok(None) };
+        let card = self.members.card(&row, today)?;
+        sqlx::query("INSERT INTO likes (liker_id, liked_id, created_at, seen, source) VALUES ($1, $2, $3, $4, 'auto')")
+            .bind(card.id)
+            .bind(me.id)
+            .bind(now)
+            .bind(false)
+            .execute(&mut *tx)
+            .await?;
+        notifications::record(&mut tx, me.id, NotificationKind::Like, Some(card.id), now).await?;
+        tx.commit().await?;
+        Ok(Some(card))
     }
 
     /// A pass in the swipe game: that profile stays out of the stack for a week.
@@ -234,4 +333,18 @@ impl Likes {
         }
         Ok(out)
     }
+}
+
+/// Members who fit both ways: of a gender the member looks for, and looking for the member's
+/// gender. Codes come from the domain's enums, never from the request.
+fn fit_clause(basics: &crate::members::basics::ProfileBasics) -> String {
+    let (Some(mine), Some(seeks)) = (basics.gender(), basics.seeks()) else { return String::new() };
+    let parts: Vec<String> = seeks
+        .iter()
+        .map(|g| {
+            let sexualities: Vec<String> = domain::notifications::sexualities_seeking(*g, mine).iter().map(|s| format!("'{}'", s.code())).collect();
+            format!("(p.gender = '{}' AND p.sexuality IN ({}))", g.code(), sexualities.join(", "))
+        })
+        .collect();
+    format!(" AND ({})", parts.join(" OR "))
 }

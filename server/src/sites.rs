@@ -26,7 +26,7 @@ const SITE_COLUMNS: &str = "id, domain, is_default, name, domain_language, cdn_p
     fictional_warning, fictional_singular, fictional_plural, description, index_title, countries, \
     visible_profile_fields, visible_profile_notes, message_credits, signup_credits, photo_credits, gift_credits, \
     message_length, search_fields, refund_days, member_resell, company_id, mail_name, min_age, \
-    theme_primary, theme_secondary, theme_accent";
+    theme_primary, theme_secondary, theme_accent, auto_likes, auto_like_gap_secs";
 
 const COMPANY_COLUMNS: &str = "id, name, address, postal_code, city, country, kvk, tradenames, vat_numbers, \
     support_phone, delete_discount, added";
@@ -84,6 +84,10 @@ fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
         min_age: u32::try_from(min_age).unwrap_or(domain::constants::DEFAULT_MIN_AGE),
         // A bad colour in the database must never reach a style attribute.
         theme: if theme.is_valid() { theme } else { Theme::default() },
+        auto_like: domain::notifications::AutoLikePolicy {
+            count: u32::try_from(row.try_get::<i64, _>("auto_likes")?).unwrap_or(0),
+            gap_secs: row.try_get("auto_like_gap_secs")?,
+        },
     };
     Ok((settings, flag(row, "is_default")?))
 }

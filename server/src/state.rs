@@ -23,6 +23,7 @@ pub struct AppState {
     pub members: Members,
     pub photos: crate::members::photos::Photos,
     pub likes: crate::likes::Likes,
+    pub notifications: crate::notifications::Notifications,
     pub rate_limiter: crate::http::rate_limit::RateLimiter,
 }
 
@@ -46,7 +47,24 @@ impl AppState {
         let accounts = Accounts::new(db.clone(), Clock::System, outbox, catalog.clone()).with_media(media.clone());
         let photos = crate::members::photos::Photos::new(db.clone(), media, config.photo_max_bytes);
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?));
-        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, likes: crate::likes::Likes::new(members.clone()), members, photos, rate_limiter: Default::default() })
+        Ok(AppState { config: Arc::new(config), db, sites, catalog, accounts, likes: crate::likes::Likes::new(members.clone()), notifications: crate::notifications::Notifications::new(members.clone()), members, photos, rate_limiter: Default::default() })
+    }
+
+    /// Mails the liked member about a new like or match (if their preferences allow it), in the
+    /// background: a slow mail server must not hold up the answer.
+    pub fn mail_after_like(&self, site: &Site, liker_id: i64, liker_name: &str, liked_id: i64, outcome: crate::likes::LikeOutcome) {
+        if !outcome.new {
+            return;
+        }
+        let accounts = self.accounts.clone();
+        let settings = site.settings.clone();
+        let base_url = self.base_url(site);
+        let liker_name = liker_name.to_string();
+        tokio::spawn(async move {
+            if let Err(error) = accounts.mail_like(&settings, &base_url, liked_id, liker_id, &liker_name, outcome.matched).await {
+                tracing::warn!(%error, liked_id, "could not send the like mail");
+            }
+        });
     }
 
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).

@@ -4,6 +4,7 @@ pub mod account;
 pub mod credits;
 pub mod likes;
 pub mod members;
+pub mod notifications;
 pub mod pages;
 pub mod site;
 pub mod staff;

@@ -9,6 +9,7 @@ use crate::layouts::footer::Footer;
 use crate::layouts::notifications_alert::NotificationsAlert;
 use crate::layouts::photo_alert::PhotoAlert;
 use crate::layouts::top_bar::TopBar;
+use crate::features::likes::popup::{LikePopup, LikePopupLabels};
 
 #[component]
 pub fn DefaultLayout(children: Children) -> impl IntoView {
@@ -23,6 +24,18 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
             <Footer/>
             <EntryWarning/>
             <SignupModalForLayout/>
+            <MemberLikePopup/>
         </div>
     }
+}
+
+/// The like popup for members (auto-likes and `?t=N`).
+#[component]
+fn MemberLikePopup() -> impl IntoView {
+    let ctx = crate::context::use_page_ctx();
+    let i18n = crate::i18n::use_i18n();
+    ctx.member.map(|m| {
+        let labels = LikePopupLabels { title: i18n.t("likes.liked_you"), view_profile: i18n.t("swipe.view_profile"), close: i18n.t("auth.close") };
+        view! { <LikePopup auto=m.auto_like labels=labels/> }
+    })
 }

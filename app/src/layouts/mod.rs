@@ -9,6 +9,7 @@ pub mod footer;
 pub mod icons;
 pub mod lander;
 pub mod language_switcher;
+pub mod live_counters;
 pub mod notifications_alert;
 pub mod photo_alert;
 pub mod top_bar;

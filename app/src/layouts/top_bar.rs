@@ -1,13 +1,14 @@
 //! Top bar: logo, navigation, language switcher; visitors get login and signup buttons, members
-//! their credits (with the low-balance badge) and the account menu (My profile, Settings, Logout). The member links
-//! (search, messages, likes, pills) join as those features arrive.
+//! their credits (with the low-balance badge), the likes and notifications counters (an island
+//! that keeps them fresh) and the account menu (My profile, Settings, Logout).
 
 use domain::counters::{credits_badge, CreditsBadge};
 use leptos::prelude::*;
 
 use crate::context::{use_page_ctx, MemberView};
 use crate::i18n::use_i18n;
-use crate::layouts::icons::{FlameIcon, HeartIcon};
+use crate::layouts::icons::FlameIcon;
+use crate::layouts::live_counters::{CounterLabels, Counts, LiveCounters};
 use crate::layouts::language_switcher::LanguageSwitcher;
 
 /// The site's logo: a flame mark and the site name. Visitors go to the home page.
@@ -74,14 +75,11 @@ pub fn TopBar() -> impl IntoView {
                         <span class="topbar__link-text">{i18n.t("nav.search")}</span>
                     </a>
                     {ctx.member.as_ref().map(|m| {
-                        let pill = domain::likes::pill(m.new_likes);
-                        view! {
-                            <a class="topbar__link topbar__link--likes" href="/likes" aria-label=use_i18n().t("nav.likes")>
-                                <HeartIcon/>
-                                <span class="topbar__link-text">{use_i18n().t("nav.likes")}</span>
-                                {pill.map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> })}
-                            </a>
-                        }
+                        // The notifications page marks them read while it renders.
+                        let on_notifications = leptos_router::hooks::use_location().pathname.get_untracked() == "/notifications";
+                        let counts = Counts { new_likes: m.new_likes, notifications: if on_notifications { 0 } else { m.notifications } };
+                        let labels = CounterLabels { likes: use_i18n().t("nav.likes"), notifications: use_i18n().t("nav.notifications") };
+                        view! { <LiveCounters counts=counts labels=labels/> }
                     })}
                     <a class="topbar__link topbar__link--wide" href="/pricing">{i18n.t("footer.pricing")}</a>
                 </nav>

@@ -2,6 +2,7 @@
 //! the member's settings (SPEC §4: a spam complaint, a bounce or list-unsubscribe). While any
 //! reason stands, no notification mail goes out and the disabled-notifications alert shows.
 
+use domain::site::SiteSettings;
 use sqlx::Row;
 
 use super::service::Accounts;
@@ -88,7 +89,7 @@ impl Accounts {
         };
         let row = sqlx::query(&format!(
             "SELECT u.{column} AS wanted, (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) AS stops \
-             FROM users u WHERE u.id = $1 AND u.status IN ('not_confirmed', 'active')"
+             FROM users u WHERE u.id = $1 AND u.status IN ('not_confirmed', 'active') AND u.fictional = FALSE"
         ))
         .bind(user_id)
         .fetch_optional(self.db().pool())
@@ -96,6 +97,36 @@ impl Accounts {
         let Some(row) = row else { return Ok(false) };
         let stops: i64 = row.try_get("stops")?;
         Ok(flag(&row, "wanted")? && stops == 0)
+    }
+
+    /// Tells a member about a like or a match by mail, if the member's preferences and the
+    /// disabled reasons allow it. Likes mail at most once in
+    /// [`domain::notifications::LIKE_MAIL_GAP_SECS`], matches always. Returns whether a mail went out.
+    pub async fn mail_like(&self, site: &SiteSettings, base_url: &str, to_user: i64, other_id: i64, other_name: &str, matched: bool) -> Result<bool, AppError> {
+        if !self.may_mail(to_user, NotificationKind::Like).await? {
+            return Ok(false);
+        }
+        let now = self.clock().now();
+        let mut tx = self.db().pool().begin().await?;
+        // Under the member's row lock, so that likes arriving together send one mail.
+        sqlx::query("UPDATE users SET like_mailed_at = like_mailed_at WHERE id = $1").bind(to_user).execute(&mut *tx).await?;
+        let row = sqlx::query("SELECT u.email, u.language, u.like_mailed_at, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
+            .bind(to_user)
+            .fetch_one(&mut *tx)
+            .await?;
+        if !domain::notifications::like_mail_due(matched, row.try_get("like_mailed_at")?, now) {
+            return Ok(false);
+        }
+        sqlx::query("UPDATE users SET like_mailed_at = $1 WHERE id = $2").bind(now).bind(to_user).execute(&mut *tx).await?;
+        tx.commit().await?;
+        let email: String = row.try_get("email")?;
+        let name: String = row.try_get("name")?;
+        let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
+        let link = format!("{}/likes/m/{other_id}", base_url.trim_end_matches('/'));
+        let unsubscribe = self.unsubscribe_url(to_user, base_url).await?;
+        let prefix = if matched { "mail.match" } else { "mail.like" };
+        self.send_mail_with(site, locale, &email, &[("name", &name), ("other", other_name)], prefix, "mail.notification_footer", &link, Some(unsubscribe)).await?;
+        Ok(true)
     }
 
     /// Records a reason; idempotent.

@@ -105,6 +105,8 @@ pub struct Member {
     pub main_photo_id: Option<i64>,
     /// Likes from visible members that the member has not looked at (the top bar's pill).
     pub new_likes: i64,
+    /// Unread notifications from members the member can still see (the bell's pill).
+    pub unread_notifications: i64,
 }
 
 impl Member {
@@ -137,7 +139,10 @@ const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.langua
      p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, \
      (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows, \
      (SELECT COUNT(*) FROM likes l JOIN profiles lp ON lp.user_id = l.liker_id WHERE l.liked_id = u.id AND l.seen = FALSE AND lp.searchable = TRUE \
-      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = u.id AND b.blocked_id = l.liker_id) OR (b.blocker_id = l.liker_id AND b.blocked_id = u.id))) AS new_likes \
+      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = u.id AND b.blocked_id = l.liker_id) OR (b.blocker_id = l.liker_id AND b.blocked_id = u.id))) AS new_likes, \
+     (SELECT COUNT(*) FROM notifications n WHERE n.user_id = u.id AND n.read_at IS NULL \
+      AND (n.actor_id IS NULL OR (EXISTS (SELECT 1 FROM profiles ap WHERE ap.user_id = n.actor_id AND ap.searchable = TRUE) \
+      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = u.id AND b.blocked_id = n.actor_id) OR (b.blocker_id = n.actor_id AND b.blocked_id = u.id))))) AS unread_notifications \
      FROM users u JOIN profiles p ON p.user_id = u.id";
 
 fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
@@ -160,6 +165,7 @@ fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
         staff: row.try_get::<String, _>("role")? == "staff",
         main_photo_id: row.try_get("main_photo_id")?,
         new_likes: row.try_get("new_likes")?,
+        unread_notifications: row.try_get("unread_notifications")?,
     })
 }
 
@@ -249,6 +255,7 @@ impl Accounts {
         if site.signup_credits > 0 {
             book_credits(&mut tx, user_id, site.signup_credits, "signup", Some(&format!("user:{user_id}")), now).await?;
         }
+        crate::notifications::record(&mut tx, user_id, domain::notifications::NotificationKind::Welcome, None, now).await?;
         let activation = tokens::new_token();
         insert_token(&mut tx, user_id, "activation", &activation, now, ACTIVATION_TTL_SECS).await?;
         let session = tokens::new_token();
@@ -271,7 +278,15 @@ impl Accounts {
     /// unsubscribe link, the footer offers it and the mail carries `List-Unsubscribe`.
     #[allow(clippy::too_many_arguments)]
     async fn send_link_mail(&self, site: &SiteSettings, locale: Locale, to: &str, name: &str, prefix: &str, footer_key: &str, link: &str, unsubscribe: Option<String>) -> Result<(), AppError> {
-        let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &[("site", &site.name), ("name", name)]);
+        self.send_mail_with(site, locale, to, &[("name", name)], prefix, footer_key, link, unsubscribe).await
+    }
+
+    /// [`Accounts::send_link_mail`] with more placeholders than `{site}` and `{name}`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn send_mail_with(&self, site: &SiteSettings, locale: Locale, to: &str, vars: &[(&str, &str)], prefix: &str, footer_key: &str, link: &str, unsubscribe: Option<String>) -> Result<(), AppError> {
+        let mut all = vec![("site", site.name.as_str())];
+        all.extend_from_slice(vars);
+        let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &all);
         let greeting = t("mail.greeting");
         let body = t(&format!("{prefix}.body"));
         let button = t(&format!("{prefix}.button"));

@@ -22,6 +22,9 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/members/{id}/like", post(like))
         .route("/api/members/{id}/unlike", post(unlike))
+        .route("/api/likes/many", post(like_many))
+        .route("/api/auto-like", axum::routing::get(auto_like))
+        .route("/api/counts", axum::routing::get(counts))
         .route("/likes/m/{id}", axum::routing::get(|Path(id): Path<i64>| async move { Redirect::to(&format!("/members/{id}")) }))
 }
 
@@ -52,6 +55,9 @@ async fn like(State(state): State<AppState>, headers: HeaderMap, Extension(curre
     let source = LikeSource::parse(&f.source).filter(|s| *s != LikeSource::Auto).unwrap_or(LikeSource::Profile);
     let now = state.accounts.clock().now();
     let result = state.likes.like(&site.settings, m, id, source, now).await;
+    if let Ok(outcome) = &result {
+        state.mail_after_like(&site, m.id, &m.name, id, *outcome);
+    }
     if wants_json(&headers) {
         return match result {
             Ok(outcome) => {
@@ -87,6 +93,66 @@ async fn unlike(State(state): State<AppState>, headers: HeaderMap, Extension(cur
             Redirect::to(&with(&back, "error=error.generic")).into_response()
         }
     }
+}
+
+/// The match finder's "like them all": repeated `id` fields and a `return_to`. Members who
+/// cannot be liked any more are skipped; the page comes back with how many were liked and the
+/// first match, if any.
+async fn like_many(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let return_to = fields.iter().find(|(k, _)| k == "return_to").map(|(_, v)| v.as_str());
+    let back = visitor::safe_return_path(return_to);
+    let Some(m) = current.0.as_ref() else { return authentication_required(&headers, &back) };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return StatusCode::NOT_FOUND.into_response() };
+    let mut ids: Vec<i64> = fields.iter().filter(|(k, _)| k == "id").filter_map(|(_, v)| v.parse().ok()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.truncate(domain::notifications::MATCH_FINDER_SIZE);
+    if ids.is_empty() {
+        return Redirect::to(&with(&back, "error=validation.none_chosen")).into_response();
+    }
+    match state.likes.like_many(&site.settings, m, &ids, LikeSource::Search, state.accounts.clock().now()).await {
+        Ok(done) => {
+            for (id, outcome) in &done {
+                state.mail_after_like(&site, m.id, &m.name, *id, *outcome);
+            }
+            let mut param = format!("liked_many={}", done.len());
+            if let Some((id, _)) = done.iter().find(|(_, o)| o.matched) {
+                param.push_str(&format!("&match={id}"));
+            }
+            Redirect::to(&with(&back, &param)).into_response()
+        }
+        Err(error) => {
+            error.public();
+            Redirect::to(&with(&back, "error=error.generic")).into_response()
+        }
+    }
+}
+
+/// SPEC §7 `GET /api/auto-like`: a fitting operator-run profile likes the member, if one is due;
+/// the answer is that profile or `null`.
+async fn auto_like(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>) -> Response {
+    let Some(m) = current.0.as_ref() else { return authentication_required(&headers, "/members") };
+    let Some(site) = visitor::site(&state.sites, &headers) else { return StatusCode::NOT_FOUND.into_response() };
+    let now = state.accounts.clock().now();
+    match state.likes.auto_like(&site.settings, m, now, domain::account::Ymd::from_unix(now)).await {
+        Ok(card) => {
+            if let Some(card) = &card {
+                state.mail_after_like(&site, card.id, &card.name, m.id, crate::likes::LikeOutcome { matched: false, new: true });
+            }
+            let profile = card.map(|c| domain::likes::Liker { id: c.id, place: c.place(), photo: c.thumb.map(|t| format!("/media/{t}")), name: c.name, age: c.age });
+            Json(serde_json::json!({ "profile": profile })).into_response()
+        }
+        Err(error) => error.into_response(),
+    }
+}
+
+/// The top bar's counters, refreshed by the page every minute (SPEC §4, §9). The member row the
+/// session middleware read already holds them.
+async fn counts(headers: HeaderMap, Extension(current): Extension<CurrentMember>) -> Response {
+    let Some(m) = current.0.as_ref() else { return authentication_required(&headers, "/members") };
+    let mut response = Json(serde_json::json!({ "new_likes": m.new_likes, "notifications": m.unread_notifications })).into_response();
+    response.headers_mut().insert(http::header::CACHE_CONTROL, http::HeaderValue::from_static("no-store"));
+    response
 }
 
 #[cfg(test)]

@@ -109,7 +109,8 @@ async fn complete_signup(State(state): State<AppState>, headers: HeaderMap, Exte
     let (done, form_page) = match (f.from.as_str(), entry) {
         ("profile", _) => ("/profile?saved=profile".to_string(), "/profile"),
         (_, Some(id)) => (format!("/members/{id}?welcome=1"), "/complete-signup"),
-        _ => ("/profile?saved=welcome".to_string(), "/complete-signup"),
+        // Signup's last step: members who fit, to like in one go (then on to the profile).
+        _ => ("/signup-matches".to_string(), "/complete-signup"),
     };
     match state.members.save_basics(&site.settings, m.id, &form).await {
         Ok(()) => Redirect::to(&done).into_response(),

@@ -27,6 +27,17 @@ pub struct ProfileBasics {
 }
 
 impl ProfileBasics {
+    pub fn gender(&self) -> Option<domain::profile::Gender> {
+        self.gender.as_deref().and_then(domain::profile::Gender::parse)
+    }
+
+    /// The genders the member looks for; `None` until gender and sexuality are filled in.
+    pub fn seeks(&self) -> Option<&'static [domain::profile::Gender]> {
+        self.gender().zip(self.sexuality.as_deref().and_then(domain::profile::Sexuality::parse)).map(|(g, s)| s.seeks(g))
+    }
+}
+
+impl ProfileBasics {
     /// `/complete-signup` is done once gender, sexuality and a region are known.
     pub fn complete(&self) -> bool {
         self.gender.is_some() && self.sexuality.is_some() && self.region.is_some()

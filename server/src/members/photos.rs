@@ -5,6 +5,7 @@
 //! Every call that names a photo checks its owner in the same query: a member can only act on
 //! their own photos, and a file is only read after [`domain::photo::access`] allowed it.
 
+use domain::notifications::NotificationKind;
 use domain::photo::{access, photo_limit, Access, GalleryPhoto, OwnPhoto, PhotoFacts, PhotoStatus, UploadError, Viewer};
 use sqlx::{Any, Row, Transaction};
 
@@ -322,6 +323,8 @@ impl Photos {
             choose_main_if_needed(&mut tx, owner).await?;
         }
         refresh_main(&mut tx, owner).await?;
+        let notice = if approve { NotificationKind::PhotoApproved } else { NotificationKind::PhotoRejected };
+        crate::notifications::record(&mut tx, owner, notice, None, now).await?;
         tx.commit().await?;
         Ok(())
     }

@@ -288,7 +288,7 @@ impl Members {
         if self.blocked(other, me).await? {
             return Err(MemberError::BlockedByOther);
         }
-        // The block hides each from the other everywhere; likes between the two go with it
+        // The block hides each from the other everywhere; likes and notifications between the two go with it
         // (chats will too, once they exist).
         let mut tx = self.db().pool().begin().await?;
         sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (blocker_id, blocked_id) DO NOTHING")
@@ -298,6 +298,7 @@ impl Members {
             .execute(&mut *tx)
             .await?;
         sqlx::query("DELETE FROM likes WHERE (liker_id = $1 AND liked_id = $2) OR (liker_id = $2 AND liked_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM notifications WHERE (user_id = $1 AND actor_id = $2) OR (user_id = $2 AND actor_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(())
     }

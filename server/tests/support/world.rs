@@ -22,7 +22,7 @@ pub struct World {
     pub members: Members,
     pub site: SiteSettings,
     pub media: tempfile::TempDir,
-    _mail: tempfile::TempDir,
+    pub mail: tempfile::TempDir,
 }
 
 pub async fn world(db: Db) -> World {
@@ -33,7 +33,7 @@ pub async fn world(db: Db) -> World {
     let store: server::media::Media = Arc::new(server::media::LocalStore::new(media.path()));
     let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded())).with_media(store);
     let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()));
-    World { db, accounts, members, site, media, _mail: mail }
+    World { db, accounts, members, site, media, mail }
 }
 
 impl World {

@@ -54,7 +54,10 @@ pub fn LikesPage() -> impl IntoView {
         <div class="container page">
             <div class="page__head">
                 <h1 class="page__title">{i18n.t("likes.title")}</h1>
-                <a class="btn btn--primary btn--small" href="/swipe-game" data-testid="play-swipe">{i18n.t("likes.play")}</a>
+                <div class="page__actions">
+                    <a class="btn btn--ghost btn--small" href="/match-finder" data-testid="open-finder">{i18n.t("finder.title")}</a>
+                    <a class="btn btn--primary btn--small" href="/swipe-game" data-testid="play-swipe">{i18n.t("likes.play")}</a>
+                </div>
             </div>
             <nav class="tabs" aria-label=i18n.t("likes.title")>{tabs}</nav>
             <Suspense fallback=|| ()>

@@ -34,13 +34,7 @@ pub async fn swipe_stack() -> Result<SwipeDeck, ServerFnError> {
     let now = state.accounts.clock().now();
     let today = domain::account::Ymd::from_unix(now);
     let basics = state.members.basics(member.id).await.map_err(public_error)?;
-    let genders: Vec<&str> = basics
-        .gender
-        .as_deref()
-        .and_then(domain::profile::Gender::parse)
-        .zip(basics.sexuality.as_deref().and_then(domain::profile::Sexuality::parse))
-        .map(|(g, s)| s.seeks(g).iter().map(|g| g.code()).collect())
-        .unwrap_or_default();
+    let genders: Vec<&str> = basics.seeks().map(|seeks| seeks.iter().map(|g| g.code()).collect()).unwrap_or_default();
     let cards = state.likes.swipe_candidates(&site.settings, member.id, &genders, now, today, 30).await.map_err(public_error)?;
     let allowance = state.likes.allowance(&member, now).await.map_err(public_error)?;
     Ok(SwipeDeck {
@@ -63,7 +57,10 @@ pub async fn swipe(id: i64, like: bool) -> Result<SwipeResult, ServerFnError> {
     let mut matched = false;
     if like {
         match state.likes.like(&site.settings, &member, id, domain::likes::LikeSource::Swipe, now).await {
-            Ok(outcome) => matched = outcome.matched,
+            Ok(outcome) => {
+                matched = outcome.matched;
+                state.mail_after_like(&site, member.id, &member.name, id, outcome);
+            }
             // Used up, gone or blocked meanwhile: the new allowance below tells the widget.
             Err(LikeError::DailyLimit { .. } | LikeError::NotFound | LikeError::BlockedByOther) => {}
             Err(LikeError::Internal(e)) => return Err(public_error(e)),

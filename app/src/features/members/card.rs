@@ -19,18 +19,47 @@ pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'st
     }
 }
 
+/// The like button on a card: whether the member likes this profile, and the page to come back to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CardLike {
+    pub liked: bool,
+    pub return_to: String,
+}
+
+/// A heart in the card's corner: a plain form post (works without JavaScript) that likes or
+/// unlikes and comes back to the same place in the list.
+#[component]
+fn CardLikeButton(id: i64, name: String, like: CardLike) -> impl IntoView {
+    let i18n = use_i18n();
+    let (action, label) = if like.liked { ("unlike", i18n.tf("likes.unlike_name", &[("name", &name)])) } else { ("like", i18n.tf("likes.like_name", &[("name", &name)])) };
+    let pressed = if like.liked { "true" } else { "false" };
+    view! {
+        <form method="post" action=format!("/api/members/{id}/{action}") class="member-card__like">
+            <input type="hidden" name="source" value="search"/>
+            <input type="hidden" name="return_to" value=format!("{}#m-{id}", like.return_to)/>
+            <button type="submit" class="like-button" class:like-button--on=like.liked aria-pressed=pressed aria-label=label.clone() title=label data-testid="card-like">
+                <HeartIcon/>
+            </button>
+        </form>
+    }
+}
+
 #[component]
 pub fn MemberCardView(
     card: MemberCard,
     /// A short label over the photo, such as "New" on a new like.
     #[prop(optional)]
     badge: Option<String>,
+    /// A like button for logged-in members.
+    #[prop(optional)]
+    like: Option<CardLike>,
 ) -> impl IntoView {
     let i18n = use_i18n();
     let ctx = crate::context::use_page_ctx();
     let place = card.place();
+    let like_button = like.map(|like| view! { <CardLikeButton id=card.id name=card.name.clone() like=like/> });
     view! {
-        <li class="member-card">
+        <li class="member-card" id=format!("m-{}", card.id)>
             <a href=format!("/members/{}", card.id) class="member-card__link" data-testid="member-card">
                 <Portrait name=card.name.clone() src=card.thumb.clone() class="member-card__photo"/>
                 {badge.map(|b| view! { <span class="badge badge--main member-card__badge" data-testid="card-badge">{b}</span> })}
@@ -44,6 +73,7 @@ pub fn MemberCardView(
                     <span class="member-card__place">{place}</span>
                 </span>
             </a>
+            {like_button}
             <span class="visually-hidden">{i18n.tf("profile.age", &[("age", &card.age.to_string())])}</span>
         </li>
     }

@@ -6,6 +6,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::context::use_page_ctx;
+use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::account::FormError;
 use crate::features::members::card::{MemberCardView, Portrait};
 use crate::features::members::server_fns::{member_profile, ProfilePage};
@@ -102,7 +103,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
     view! {
         <Title text=format!("{}, {}", p.name, p.age)/>
         {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
-        {(query.get("match").is_some() && page.likes == Some((true, true))).then(|| view! { <MatchDialog id=p.id name=p.name.clone() photo=p.photo.clone()/> })}
+        {(query.get("match").is_some() && page.likes == Some((true, true))).then(|| view! { <MatchDialog name=p.name.clone() photo=p.photo.clone() close_href=format!("/members/{}", p.id)/> })}
         <FormError/>
         <article class="member-profile" data-testid="member-profile">
             <Gallery name=p.name.clone() main=p.photo.clone() photos=page.photos.clone() login_to=(!member).then(|| format!("/login?return_to=/members/{}", p.id))/>
@@ -190,23 +191,6 @@ fn LikeActions(id: i64, name: String, i_liked: bool, they_liked: bool) -> impl I
                 <button type="submit" class=class data-testid="like-toggle"><HeartIcon/> {label}</button>
             </form>
         </section>
-    }
-}
-
-/// SPEC §2: the full-screen match dialog ('New like!') with the profile photo and one button
-/// that closes it (a link back to the plain profile address, so it needs no JavaScript).
-#[component]
-fn MatchDialog(id: i64, name: String, photo: Option<String>) -> impl IntoView {
-    let i18n = use_i18n();
-    view! {
-        <div class="match-dialog" role="dialog" aria-modal="true" aria-labelledby="match-title" data-testid="match-dialog">
-            <div class="match-dialog__body">
-                <Portrait name=name.clone() src=photo class="match-dialog__photo"/>
-                <h2 id="match-title" class="match-dialog__title">{i18n.t("likes.match_title")}</h2>
-                <p>{i18n.tf("likes.match_body", &[("name", &name)])}</p>
-                <a class="btn btn--light btn--large" href=format!("/members/{id}") autofocus data-testid="match-close">{i18n.t("likes.match_close")}</a>
-            </div>
-        </div>
     }
 }
 

@@ -10,7 +10,8 @@ use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
 use crate::features::account::location::country_choices;
-use crate::features::members::card::{MemberCardView, Portrait};
+use crate::features::likes::match_dialog::MatchDialog;
+use crate::features::members::card::{CardLike, MemberCardView, Portrait};
 use crate::features::members::server_fns::{search_members, SearchPage};
 use crate::i18n::use_i18n;
 
@@ -75,7 +76,21 @@ fn Results(page: SearchPage) -> impl IntoView {
     let prev = (f.page > 1).then(|| format!("/members?{}", f.to_query(f.page - 1)));
     let next = r.has_more.then(|| format!("/members?{}", f.to_query(f.page + 1)));
     let last = page.last_opened.clone();
+    let here = format!("/members?{}", f.to_query(f.page));
+    let liked = page.liked.clone();
+    let like_for = move |id: i64| liked.as_ref().map(|l| CardLike { liked: l.contains(&id), return_to: here.clone() });
+    let like_for_similar = like_for.clone();
+    // Back from a like on a card: a notice, or the match dialog for a mutual like.
+    let query = use_query_map().get_untracked();
+    let shown = |key: &str| query.get(key).and_then(|v| v.parse::<i64>().ok()).and_then(|id| r.results.iter().chain(&r.similar).find(|c| c.id == id).cloned());
+    let matched = shown("match").map(|card| {
+        let close = format!("/members?{}#m-{}", f.to_query(f.page), card.id);
+        view! { <MatchDialog name=card.name.clone() photo=card.thumb.clone() close_href=close/> }
+    });
+    let notice = shown("liked").map(|card| i18n.tf("likes.liked_notice", &[("name", &card.name)]));
     view! {
+        {matched}
+        {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
         {last.map(|card| {
             let i18n = use_i18n();
             view! {
@@ -88,7 +103,13 @@ fn Results(page: SearchPage) -> impl IntoView {
         })}
         {empty.then(|| view! { <p class="notice" data-testid="no-results">{i18n.t("members.no_results")}</p> })}
         <ul class="member-grid" data-testid="results">
-            {r.results.into_iter().map(|card| view! { <MemberCardView card=card/> }).collect_view()}
+            {r.results.into_iter().map(|card| {
+                let like = like_for(card.id);
+                match like {
+                    Some(like) => view! { <MemberCardView card=card like=like/> }.into_any(),
+                    None => view! { <MemberCardView card=card/> }.into_any(),
+                }
+            }).collect_view()}
         </ul>
         {(prev.is_some() || next.is_some()).then(|| view! {
             <nav class="pager" aria-label=i18n.t("members.results_nav")>
@@ -101,7 +122,13 @@ fn Results(page: SearchPage) -> impl IntoView {
             <section class="similar" aria-labelledby="similar-title">
                 <h2 id="similar-title">{use_i18n().t("members.similar")}</h2>
                 <ul class="member-grid" data-testid="similar">
-                    {r.similar.into_iter().map(|card| view! { <MemberCardView card=card/> }).collect_view()}
+                    {r.similar.into_iter().map(|card| {
+                        let like = like_for_similar(card.id);
+                        match like {
+                            Some(like) => view! { <MemberCardView card=card like=like/> }.into_any(),
+                            None => view! { <MemberCardView card=card/> }.into_any(),
+                        }
+                    }).collect_view()}
                 </ul>
             </section>
         })}

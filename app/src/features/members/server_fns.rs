@@ -17,6 +17,8 @@ pub struct SearchPage {
     pub results: SearchResults,
     /// The profile the member opened last, to go back to.
     pub last_opened: Option<MemberCard>,
+    /// For a member: which of the profiles shown the member has liked (the cards' like buttons).
+    pub liked: Option<Vec<i64>>,
 }
 
 /// Runs a search for the query string's filters. Members without a gender filter in the URL
@@ -35,18 +37,12 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
     let regions = state.members.regions_for(settings);
     let has_source = ["network", "ref"].iter().any(|k| get(k).is_some_and(|v| !v.is_empty()));
     if member.is_none() && !(settings.logged_out_search || (settings.logged_out_search_trafficsource && has_source)) {
-        return Ok(SearchPage { visitor_refused: true, filters, countries: settings.countries.clone(), regions, results: empty, last_opened: None });
+        return Ok(SearchPage { visitor_refused: true, filters, countries: settings.countries.clone(), regions, results: empty, last_opened: None, liked: None });
     }
     if let Some(m) = &member {
         if get("gender").is_none() {
             let basics = state.members.basics(m.id).await.map_err(public_error)?;
-            let seeks = basics
-                .gender
-                .as_deref()
-                .and_then(domain::profile::Gender::parse)
-                .zip(basics.sexuality.as_deref().and_then(domain::profile::Sexuality::parse))
-                .map(|(g, s)| s.seeks(g));
-            if let Some([only]) = seeks {
+            if let Some([only]) = basics.seeks() {
                 filters.gender = Some(*only);
             }
         }
@@ -57,7 +53,14 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
         Some(m) => state.members.last_opened(settings, m.id, today).await.map_err(public_error)?.map(|(card, _)| card),
         None => None,
     };
-    Ok(SearchPage { visitor_refused: false, filters, countries: settings.countries.clone(), regions, results, last_opened })
+    let liked = match &member {
+        Some(m) => {
+            let ids: Vec<i64> = results.results.iter().chain(&results.similar).map(|c| c.id).collect();
+            Some(state.likes.liked_among(m.id, &ids).await.map_err(public_error)?.into_iter().collect())
+        }
+        None => None,
+    };
+    Ok(SearchPage { visitor_refused: false, filters, countries: settings.countries.clone(), regions, results, last_opened, liked })
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

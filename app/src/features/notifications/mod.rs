@@ -1,0 +1,114 @@
+//! `/notifications`: likes, matches and system notices, newest first. Opening the page marks
+//! them read; the ones that were unread stay marked for this visit.
+
+use domain::notifications::{Ago, NotificationKind};
+use domain::search::MemberCard;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use serde::{Deserialize, Serialize};
+
+use crate::context::use_page_ctx;
+use crate::features::members::card::Portrait;
+use crate::i18n::{use_i18n, I18n};
+use crate::layouts::icons::{BellIcon, HeartIcon};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NotificationView {
+    pub id: i64,
+    pub kind: NotificationKind,
+    pub actor: Option<MemberCard>,
+    pub at: i64,
+    /// Unread until this visit.
+    pub new: bool,
+}
+
+/// The member's notifications; reading them marks them read.
+#[server(prefix = "/api/fn", endpoint = "my_notifications")]
+pub async fn my_notifications() -> Result<Vec<NotificationView>, ServerFnError> {
+    use crate::ssr::{public_error, request_member};
+    let (state, _site, member) = request_member()?;
+    let now = state.accounts.clock().now();
+    let list = state.notifications.list(member.id, domain::account::Ymd::from_unix(now), 100).await.map_err(public_error)?;
+    state.notifications.mark_all_read(member.id, now).await.map_err(public_error)?;
+    Ok(list.into_iter().map(|n| NotificationView { id: n.id, kind: n.kind, actor: n.actor, at: n.created_at, new: !n.read }).collect())
+}
+
+/// The line's text and where it leads.
+fn text_and_link(i18n: &I18n, site: &str, n: &NotificationView) -> (String, String) {
+    let name = n.actor.as_ref().map(|a| a.name.as_str()).unwrap_or_default();
+    let to_actor = n.actor.as_ref().map(|a| format!("/likes/m/{}", a.id)).unwrap_or_else(|| "/likes".into());
+    match n.kind {
+        NotificationKind::Like => (i18n.tf("notifications.like", &[("name", name)]), to_actor),
+        NotificationKind::Match => (i18n.tf("notifications.match", &[("name", name)]), to_actor),
+        NotificationKind::PhotoApproved => (i18n.t("notifications.photo_approved"), "/profile".into()),
+        NotificationKind::PhotoRejected => (i18n.t("notifications.photo_rejected"), "/profile".into()),
+        NotificationKind::Welcome => (i18n.tf("notifications.welcome", &[("site", site)]), "/profile".into()),
+    }
+}
+
+#[component]
+fn NotificationRow(n: NotificationView, now: i64) -> impl IntoView {
+    let i18n = use_i18n();
+    let ctx = use_page_ctx();
+    let (text, href) = text_and_link(&i18n, &ctx.site.name, &n);
+    let (key, count) = Ago::between(n.at, now).key();
+    let when = i18n.tf(key, &[("count", &count.to_string())]);
+    let icon = match &n.actor {
+        Some(a) => view! { <Portrait name=a.name.clone() src=a.thumb.clone() class="notification__photo"/> }.into_any(),
+        None => view! { <span class="notification__photo notification__photo--system" aria-hidden="true"><BellIcon/></span> }.into_any(),
+    };
+    let is_match = n.kind == NotificationKind::Match;
+    view! {
+        <li class="notification" class:notification--new=n.new data-testid="notification" data-kind=n.kind.code()>
+            <a class="notification__link" href=href>
+                {icon}
+                <span class="notification__text">
+                    <span class="notification__title">
+                        {is_match.then(|| view! { <HeartIcon/> })}
+                        {text}
+                    </span>
+                    <span class="notification__when">{when}</span>
+                </span>
+                {n.new.then(|| view! { <span class="notification__dot"><span class="visually-hidden">{use_i18n().t("likes.new")}</span></span> })}
+            </a>
+        </li>
+    }
+}
+
+#[component]
+pub fn NotificationsPage() -> impl IntoView {
+    let ctx = use_page_ctx();
+    let i18n = use_i18n();
+    if ctx.member.is_none() {
+        #[cfg(feature = "ssr")]
+        leptos_axum::redirect("/login?return_to=/notifications");
+        return None;
+    }
+    let now = ctx.now;
+    let list = Resource::new_blocking(|| (), |_| my_notifications());
+    Some(view! {
+        <Title text=i18n.t("notifications.title")/>
+        <div class="container container--narrow page">
+            <h1 class="page__title">{i18n.t("notifications.title")}</h1>
+            <Suspense fallback=|| ()>
+                {move || list.get().map(|result| match result {
+                    Ok(items) if items.is_empty() => {
+                        let i18n = use_i18n();
+                        view! {
+                            <div class="panel empty-state" data-testid="notifications-empty">
+                                <p>{i18n.t("notifications.empty")}</p>
+                                <a class="btn btn--primary" href="/members">{i18n.t("likes.find")}</a>
+                            </div>
+                        }.into_any()
+                    }
+                    Ok(items) => view! {
+                        <ul class="notifications panel" data-testid="notifications">
+                            {items.into_iter().map(|n| view! { <NotificationRow n=n now=now/> }).collect_view()}
+                        </ul>
+                    }.into_any(),
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    })
+}

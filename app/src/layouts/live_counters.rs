@@ -1,0 +1,86 @@
+//! The member's counters in the top bar: new likes (heart) and unread notifications (bell),
+//! capped at 99+. An island: 5 s after the page loads, then every 60 s (300 s once push is
+//! subscribed), it reads `/api/counts` and updates the pills, the title's count and the app
+//! badge (SPEC §2, §4, §9). A `vonk:counts` event on the window refreshes at once.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::layouts::icons::{BellIcon, HeartIcon};
+
+/// What `/api/counts` answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub new_likes: i64,
+    pub notifications: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CounterLabels {
+    pub likes: String,
+    pub notifications: String,
+}
+
+#[island]
+pub fn LiveCounters(counts: Counts, labels: CounterLabels) -> impl IntoView {
+    let counts = RwSignal::new(counts);
+    #[cfg(feature = "hydrate")]
+    refresh::start(counts);
+    let likes_pill = move || domain::likes::pill(counts.get().new_likes).map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> });
+    let bell_pill = move || domain::likes::pill(counts.get().notifications).map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> });
+    view! {
+        <a class="topbar__link topbar__link--likes" href="/likes" aria-label=labels.likes.clone()>
+            <HeartIcon/>
+            <span class="topbar__link-text">{labels.likes.clone()}</span>
+            {likes_pill}
+        </a>
+        <a class="topbar__link topbar__link--bell" href="/notifications" aria-label=labels.notifications.clone() data-testid="notifications-link">
+            <BellIcon/>
+            <span class="topbar__link-text">{labels.notifications.clone()}</span>
+            {bell_pill}
+        </a>
+    }
+}
+
+#[cfg(feature = "hydrate")]
+mod refresh {
+    use std::time::Duration;
+
+    use domain::notifications::{refresh_interval_secs, REFRESH_START_SECS};
+    use leptos::prelude::*;
+    use wasm_bindgen::prelude::*;
+
+    use super::Counts;
+    use crate::browser;
+
+    async fn reload(counts: RwSignal<Counts>) {
+        if let Some(fresh) = browser::get_json::<Counts>("/api/counts").await {
+            counts.set(fresh);
+        }
+    }
+
+    pub fn start(counts: RwSignal<Counts>) {
+        // Title and badge follow the counts, including the first render's.
+        Effect::new(move |_| {
+            let c = counts.get();
+            browser::set_title_count(c.new_likes);
+            browser::set_badge(c.new_likes);
+        });
+        set_timeout(
+            move || {
+                leptos::task::spawn_local(async move {
+                    reload(counts).await;
+                    let every = refresh_interval_secs(browser::push_subscribed().await);
+                    set_interval(move || leptos::task::spawn_local(reload(counts)), Duration::from_secs(every.into()));
+                });
+            },
+            Duration::from_secs(REFRESH_START_SECS.into()),
+        );
+        let on_request = Closure::<dyn Fn()>::new(move || leptos::task::spawn_local(reload(counts)));
+        if let Some(window) = web_sys::window() {
+            let _ = window.add_event_listener_with_callback(browser::COUNTS_EVENT, on_request.as_ref().unchecked_ref());
+        }
+        // The listener lives as long as the page.
+        on_request.forget();
+    }
+}
