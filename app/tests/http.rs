@@ -1063,7 +1063,9 @@ async fn auto_likes_come_once_due_from_operator_profiles() {
     // The site waits an hour before the next one.
     let (_, _, body) = app.get("/api/auto-like", &[("cookie", &anna), ("accept", "application/json")]).await;
     assert_eq!(body, r#"{"profile":null}"#);
-    // New members' pages ask for auto-likes; the popup island is there.
+    // A new member's pages in the member area ask for auto-likes; others only answer `?t=N`.
     let (_, _, html) = app.get("/members", &[("cookie", &anna)]).await;
-    assert!(html.contains("LikePopup") || html.contains("like_popup"), "the like popup island");
+    assert!(html.contains(r#"data-component="LikePopup_"#) && html.contains("{&quot;auto&quot;:true,"), "the popup island, asking");
+    let (_, _, html) = app.get("/settings", &[("cookie", &anna)]).await;
+    assert!(html.contains(r#"data-component="LikePopup_"#) && html.contains("{&quot;auto&quot;:false,"), "outside the member area it waits for ?t=N");
 }

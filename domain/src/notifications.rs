@@ -94,6 +94,12 @@ pub const AUTO_LIKE_WINDOW_SECS: i64 = 7 * 86_400;
 /// arrives while the member browses, not one that greets every page).
 pub const AUTO_LIKE_DELAY_SECS: u32 = 30;
 
+/// SPEC §2: the member area comprises members, members-id, chats, likes, likes-m-id and premium.
+/// Auto-likes arrive on its pages, where a member is browsing profiles.
+pub fn in_member_area(path: &str) -> bool {
+    ["/members", "/chats", "/likes", "/premium"].iter().any(|p| path == *p || path.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
+}
+
 /// Whether a member who signed up at `signup` and received auto-likes at `received` is due
 /// another one now.
 pub fn auto_like_due(policy: AutoLikePolicy, signup: i64, received: &[i64], now: i64) -> bool {
@@ -202,6 +208,16 @@ mod tests {
         assert!(!auto_like_due(p, NOW, &[NOW, NOW + 3600], NOW + 99_999));
         assert!(!auto_like_due(p, NOW, &[], NOW + AUTO_LIKE_WINDOW_SECS + 1));
         assert!(!auto_like_due(AutoLikePolicy { count: 0, gap_secs: 0 }, NOW, &[], NOW));
+    }
+
+    #[test]
+    fn the_member_area() {
+        for path in ["/members", "/members/12", "/likes", "/likes/received", "/likes/m/3", "/chats/9", "/premium"] {
+            assert!(in_member_area(path), "{path}");
+        }
+        for path in ["/", "/profile", "/settings", "/activate/done", "/swipe-game", "/membership", "/likes-x", "/notifications"] {
+            assert!(!in_member_area(path), "{path}");
+        }
     }
 
     #[test]

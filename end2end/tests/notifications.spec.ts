@@ -70,7 +70,13 @@ test('the like popup of ?t=N: an auto-like after N seconds, then the parameter l
   // The like state reloads half a second after the call.
   await expect(page.getByTestId('likes-pill')).toHaveText('1');
   await page.screenshot({ path: testInfo.outputPath('like-popup.png') });
-  await popup.getByTestId('like-popup-view').click();
+  // The modal holds the focus on its main action; Escape closes it.
+  await expect(popup.getByTestId('like-popup-view')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(popup).toHaveCount(0);
+  // The profile it showed is the new like on /likes.
+  await page.goto('/likes');
+  await page.getByTestId('likes-list').getByTestId('member-card').first().click();
   await expect(page).toHaveURL(/\/members\/\d+$/);
   await expect(page.getByTestId('like-status')).toContainText('vindt jou leuk!');
   await expect(page.getByTestId('fictional-warning')).toBeVisible();

@@ -1,8 +1,8 @@
 //! The like popup (SPEC §2 like modal, §3 auto-like, query parameter `t`): someone liked you,
 //! with a button to view the profile. An island in the member layout that asks
 //! `/api/auto-like` once per page: after `t` seconds when the address carries `?t=N` (then the
-//! parameter leaves the address), otherwise a few seconds after load during a new member's
-//! first week, when the site gives auto-likes. 500 ms after the call the counters reload.
+//! parameter leaves the address), otherwise 30 s after a member-area page loads during a new
+//! member's first week, when the site gives auto-likes. 500 ms after the call the counters reload.
 
 use domain::likes::Liker;
 use leptos::prelude::*;
@@ -20,8 +20,19 @@ pub struct LikePopupLabels {
 #[island]
 pub fn LikePopup(auto: bool, labels: LikePopupLabels) -> impl IntoView {
     let shown = RwSignal::new(None::<Liker>);
+    let view_button = NodeRef::<leptos::html::A>::new();
     #[cfg(feature = "hydrate")]
-    ask::start(auto, shown);
+    {
+        ask::start(auto, shown);
+        // A modal takes the focus when it opens, on its main action.
+        Effect::new(move |_| {
+            if shown.get().is_some() {
+                if let Some(button) = view_button.get() {
+                    let _ = button.focus();
+                }
+            }
+        });
+    }
     #[cfg(not(feature = "hydrate"))]
     let _ = auto;
     move || {
@@ -29,7 +40,8 @@ pub fn LikePopup(auto: bool, labels: LikePopupLabels) -> impl IntoView {
             let title = domain::i18n::interpolate(&labels.title, &[("name", &p.name)]);
             let initial = p.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
             view! {
-                <div class="like-modal" role="dialog" aria-modal="true" aria-labelledby="like-modal-title" data-testid="like-popup">
+                <div class="like-modal" role="dialog" aria-modal="true" aria-labelledby="like-modal-title" data-testid="like-popup"
+                    on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { shown.set(None) }>
                     <div class="like-modal__body">
                         {match p.photo.clone() {
                             Some(src) => view! { <img class="like-modal__photo" src=src alt=""/> }.into_any(),
@@ -38,7 +50,7 @@ pub fn LikePopup(auto: bool, labels: LikePopupLabels) -> impl IntoView {
                         <h2 id="like-modal-title" class="like-modal__title">{title}</h2>
                         <p class="muted">{format!("{}, {}", p.age, p.place)}</p>
                         <div class="like-modal__actions">
-                            <a class="btn btn--primary" href=format!("/likes/m/{}", p.id) data-testid="like-popup-view">{labels.view_profile.clone()}</a>
+                            <a class="btn btn--primary" href=format!("/likes/m/{}", p.id) node_ref=view_button data-testid="like-popup-view">{labels.view_profile.clone()}</a>
                             <button type="button" class="btn btn--ghost" on:click=move |_| shown.set(None) data-testid="like-popup-close">{labels.close.clone()}</button>
                         </div>
                     </div>
