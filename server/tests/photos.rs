@@ -226,6 +226,12 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     c.photos.review(&staff, c.site.id, other, false, NOW).await.unwrap();
     let anna = reload(&c, &anna).await;
     assert_eq!(anna.main_photo_id, None);
+    // Each review told Anna (and nobody else): three approvals, then the rejection, newest first.
+    let notes = server::notifications::Notifications::new(c.members.clone());
+    let kinds: Vec<_> = notes.list(anna.id, domain::account::Ymd::from_unix(NOW), 50).await.unwrap().into_iter().map(|n| n.kind).collect();
+    use domain::notifications::NotificationKind::{PhotoApproved, PhotoRejected, Welcome};
+    assert_eq!(kinds, vec![PhotoRejected, PhotoApproved, PhotoApproved, PhotoApproved, Welcome]);
+    assert!(notes.list(bob.id, domain::account::Ymd::from_unix(NOW), 50).await.unwrap().iter().all(|n| n.kind == Welcome));
     let (main,): (Option<String>,) = sqlx::query_as("SELECT main_photo FROM profiles WHERE user_id = $1").bind(anna.id).fetch_one(c.db.pool()).await.unwrap();
     assert_eq!(main, None);
     assert_eq!(c.photos.file(Some(&bob), c.site.id, other, false).await.unwrap().unwrap_err(), Access::Hidden);

@@ -19,25 +19,26 @@ struct Figures {
     p95_ms: f64,
 }
 
-async fn load(client: &reqwest::Client, url: &str) -> Figures {
+async fn load(client: &reqwest::Client, url: &str, cookie: &str) -> Figures {
     // Warm up connections and caches first.
-    run(client, url, WARMUP).await;
-    run(client, url, DURATION).await
+    run(client, url, cookie, WARMUP).await;
+    run(client, url, cookie, DURATION).await
 }
 
-async fn run(client: &reqwest::Client, url: &str, duration: Duration) -> Figures {
+async fn run(client: &reqwest::Client, url: &str, cookie: &str, duration: Duration) -> Figures {
     let count = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + duration;
     let mut tasks = Vec::new();
     for _ in 0..CONNECTIONS {
         let client = client.clone();
         let url = url.to_string();
+        let cookie = cookie.to_string();
         let count = count.clone();
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
             while Instant::now() < deadline {
                 let start = Instant::now();
-                let res = client.get(&url).header("cookie", "entry_accepted=1").send().await.expect("request");
+                let res = client.get(&url).header("cookie", &cookie).send().await.expect("request");
                 assert!(res.status().is_success(), "{url}: {}", res.status());
                 let _ = res.bytes().await.expect("body");
                 latencies.push(start.elapsed());
@@ -71,6 +72,9 @@ async fn main() {
     let state = server::AppState::start(config).await.expect("start");
     println!("seeded {members} demo members per site (SQLite) in {:.1}s", seeding.elapsed().as_secs_f64());
     search_server_time(&state).await;
+    // A logged-in member with likes and notifications: the session, counters and the member's
+    // own rows are read on every page.
+    let member_cookie = format!("entry_accepted=1; auth.session={}", bench_member(&state).await);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let app = app::ssr::router(state, app::ssr::leptos_options(addr));
@@ -78,11 +82,23 @@ async fn main() {
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
 
     let client = reqwest::Client::builder().pool_max_idle_per_host(CONNECTIONS).build().unwrap();
-    let paths = ["/", "/pricing", "/members?gender=female&min_age=25&max_age=45", "/members?country=NL&region=NL-NH&gender=male", "/members?page=5"];
+    let visitor = "entry_accepted=1".to_string();
+    let paths: Vec<(&str, &String)> = vec![
+        ("/", &visitor),
+        ("/pricing", &visitor),
+        ("/members?gender=female&min_age=25&max_age=45", &visitor),
+        ("/members?country=NL&region=NL-NH&gender=male", &visitor),
+        ("/members?page=5", &visitor),
+        ("/members?gender=female&country=NL", &member_cookie),
+        ("/likes", &member_cookie),
+        ("/notifications", &member_cookie),
+        ("/api/counts", &member_cookie),
+    ];
     let mut bodies = HashMap::new();
-    for path in paths {
-        let body = client.get(format!("http://{addr}{path}")).header("cookie", "entry_accepted=1").send().await.unwrap().text().await.unwrap();
-        bodies.insert(path, body);
+    for (path, cookie) in &paths {
+        let res = client.get(format!("http://{addr}{path}")).header("cookie", cookie.as_str()).send().await.unwrap();
+        assert!(res.status().is_success(), "{path}: {}", res.status());
+        bodies.insert(*path, res.text().await.unwrap());
     }
 
     // The baseline: a bare axum handler returning the very same bytes for each path and query.
@@ -101,12 +117,13 @@ async fn main() {
 
     println!("SSR against a bare axum handler returning the same bytes ({CONNECTIONS} connections, {}s each, loopback, same process)", DURATION.as_secs());
     println!("{:<48} {:>8} {:>10} {:>8} {:>9} {:>9} {:>9}", "page", "bytes", "SSR req/s", "ratio", "base r/s", "SSR p50", "SSR p95");
-    for path in paths {
-        let base = load(&client, &format!("http://{base_addr}{path}")).await;
-        let ssr = load(&client, &format!("http://{addr}{path}")).await;
+    for (path, cookie) in &paths {
+        let base = load(&client, &format!("http://{base_addr}{path}"), cookie).await;
+        let ssr = load(&client, &format!("http://{addr}{path}"), cookie).await;
+        let label = if *cookie == &member_cookie { format!("{path} (member)") } else { path.to_string() };
         println!(
             "{:<48} {:>8} {:>10.0} {:>7.1}% {:>9.0} {:>7.2}ms {:>7.2}ms",
-            path,
+            label,
             bodies[path].len(),
             ssr.rps,
             100.0 * ssr.rps / base.rps,
@@ -115,6 +132,28 @@ async fn main() {
             ssr.p95_ms
         );
     }
+}
+
+/// Signs up a member with basics, 40 likes received and as many notifications; returns the session.
+async fn bench_member(state: &server::AppState) -> String {
+    use domain::account::{SignupForm, Tracking};
+    use domain::profile::{BasicsForm, LocationForm};
+    let site = state.sites.for_host(Some("localhost")).expect("default site");
+    let form = SignupForm { email: "bench@example.nl".into(), name: "Bench".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
+    let request = server::accounts::SignupRequest { site: &site.settings, form, tracking: Tracking::default(), locale: domain::Locale::Nl, base_url: "http://localhost".into() };
+    let (id, session) = state.accounts.signup(request).await.expect("signup");
+    let basics = BasicsForm { gender: "male".into(), sexuality: "hetero".into(), location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() } };
+    state.members.save_basics(&site.settings, id, &basics).await.expect("basics");
+    let now = server::seed::now_unix();
+    let today = domain::account::Ymd::from_unix(now);
+    // Auto-likes by a policy that gives many at once stand in for 40 likes from operator profiles.
+    let mut site_settings = site.settings.clone();
+    site_settings.auto_like = domain::notifications::AutoLikePolicy { count: 40, gap_secs: 0 };
+    let member = state.accounts.member(id).await.expect("member").expect("exists");
+    for _ in 0..40 {
+        state.likes.auto_like(&site_settings, &member, now, today).await.expect("auto-like");
+    }
+    session
 }
 
 /// The search query alone, as the server runs it for `/members`: 2,000 searches over a mix of
