@@ -9,6 +9,15 @@ test('a like from a search card reaches the other member live, in notifications,
   const run = testInfo.project.name;
   const name = run === 'mobile' ? 'Noortje' : 'Noor';
   const noor = `noor-${run}@example.nl`;
+  // Records what the page asks of the app badge (Chromium headless has no visible badge).
+  await page.addInitScript(() => {
+    const calls: number[] = [];
+    (window as unknown as { badgeCalls: number[] }).badgeCalls = calls;
+    Object.assign(navigator, {
+      setAppBadge: (n: number) => { calls.push(n); return Promise.resolve(); },
+      clearAppBadge: () => { calls.push(0); return Promise.resolve(); },
+    });
+  });
   await member(page, noor, { name, gender: 'Vrouw' });
   await page.goto(mailLink(noor, '/api/activate?token'));
   await page.goto('/members');
@@ -35,6 +44,10 @@ test('a like from a search card reaches the other member live, in notifications,
   await expect(page.getByTestId('likes-pill')).toHaveText('1', { timeout: 15_000 });
   await expect(page.getByTestId('notifications-pill')).toHaveText('2');
   await expect(page).toHaveTitle(/^\(1\) /);
+  // The app badge follows: cleared while nothing was new, then 1.
+  const badge = () => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls);
+  expect(await badge()).toContain(0);
+  expect((await badge()).at(-1)).toBe(1);
   await page.getByTestId('notifications-link').click();
   await expect(page).toHaveURL(/\/notifications$/);
   const like = page.getByTestId('notification').filter({ hasText: 'Tim vindt je leuk' });
