@@ -10,9 +10,9 @@ use domain::site::SiteSettings;
 use sqlx::Row;
 
 use crate::accounts::Member;
+use crate::error::AppError;
 use crate::notifications;
 use domain::notifications::NotificationKind;
-use crate::error::AppError;
 use crate::members::search::{CARD_COLUMNS, NOT_BLOCKED};
 use crate::members::Members;
 
@@ -181,13 +181,7 @@ impl Likes {
     pub async fn suggestions(&self, site: &SiteSettings, me: i64, today: Ymd, limit: i64) -> Result<Vec<MemberCard>, AppError> {
         let basics = self.members.basics(me).await?;
         let country = basics.country.clone().unwrap_or_default();
-        let sql = format!(
-            "SELECT {CARD_COLUMNS} FROM profiles p WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1{fit} \
-             AND ($4 = '' OR p.country = $4) \
-             AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id) \
-             AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT {limit}",
-            fit = fit_clause(&basics)
-        );
+        let sql = fitting_sql(&basics, "NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id)", limit);
         let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).bind(country).fetch_all(self.pool()).await?;
         Ok(rows.iter().map(|r| self.members.card(r, today)).collect::<Result<_, _>>()?)
     }
@@ -235,12 +229,10 @@ impl Likes {
         if !domain::notifications::auto_like_due(site.auto_like, me.signup_date, &received, now) {
             return Ok(None);
         }
-        let sql = format!(
-            "SELECT {CARD_COLUMNS} FROM profiles p WHERE p.site_id = $2 AND p.searchable = $3 AND p.fictional = $3 AND p.user_id <> $1{fit} \
-             AND ($4 = '' OR p.country = $4) \
-             AND NOT EXISTS (SELECT 1 FROM likes l WHERE (l.liker_id = $1 AND l.liked_id = p.user_id) OR (l.liker_id = p.user_id AND l.liked_id = $1)) \
-             AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT 1",
-            fit = fit_clause(&basics)
+        let sql = fitting_sql(
+            &basics,
+            "p.fictional = $3 AND NOT EXISTS (SELECT 1 FROM likes l WHERE (l.liker_id = $1 AND l.liked_id = p.user_id) OR (l.liker_id = p.user_id AND l.liked_id = $1))",
+            1,
         );
         let row = sqlx::query(&sql).bind(me.id).bind(site.id).bind(true).bind(basics.country.clone().unwrap_or_default()).fetch_optional(&mut *tx).await?;
         let Some(row) = row else { return Ok(None) };
@@ -335,6 +327,17 @@ impl Likes {
         }
         Ok(out)
     }
+}
+
+/// Cards of visible members of the site who fit the member both ways, in the member's country when
+/// known, not blocked either way, meeting `extra`; most recently active first. Binds: `$1` the
+/// member, `$2` the site, `$3` true, `$4` the member's country ('' when unknown).
+fn fitting_sql(basics: &crate::members::basics::ProfileBasics, extra: &str, limit: i64) -> String {
+    format!(
+        "SELECT {CARD_COLUMNS} FROM profiles p WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1{fit} \
+         AND ($4 = '' OR p.country = $4) AND {extra} AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT {limit}",
+        fit = fit_clause(basics)
+    )
 }
 
 /// Members who fit both ways: of a gender the member looks for, and looking for the member's

@@ -51,7 +51,7 @@ pub fn MemberCardView(
     #[prop(optional)]
     badge: Option<String>,
     /// A like button for logged-in members.
-    #[prop(optional)]
+    #[prop(default = None)]
     like: Option<CardLike>,
 ) -> impl IntoView {
     let i18n = use_i18n();

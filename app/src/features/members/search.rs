@@ -78,8 +78,16 @@ fn Results(page: SearchPage) -> impl IntoView {
     let last = page.last_opened.clone();
     let here = format!("/members?{}", f.to_query(f.page));
     let liked = page.liked.clone();
-    let like_for = move |id: i64| liked.as_ref().map(|l| CardLike { liked: l.contains(&id), return_to: here.clone() });
-    let like_for_similar = like_for.clone();
+    // Cards with their like buttons (members only).
+    let cards = move |list: Vec<domain::search::MemberCard>| {
+        list.into_iter()
+            .map(|card| {
+                let like = liked.as_ref().map(|l| CardLike { liked: l.contains(&card.id), return_to: here.clone() });
+                view! { <MemberCardView card=card like=like/> }
+            })
+            .collect_view()
+    };
+    let similar_cards = cards.clone();
     // Back from a like on a card: a notice, or the match dialog for a mutual like.
     let query = use_query_map().get_untracked();
     let shown = |key: &str| query.get(key).and_then(|v| v.parse::<i64>().ok()).and_then(|id| r.results.iter().chain(&r.similar).find(|c| c.id == id).cloned());
@@ -103,13 +111,7 @@ fn Results(page: SearchPage) -> impl IntoView {
         })}
         {empty.then(|| view! { <p class="notice" data-testid="no-results">{i18n.t("members.no_results")}</p> })}
         <ul class="member-grid" data-testid="results">
-            {r.results.into_iter().map(|card| {
-                let like = like_for(card.id);
-                match like {
-                    Some(like) => view! { <MemberCardView card=card like=like/> }.into_any(),
-                    None => view! { <MemberCardView card=card/> }.into_any(),
-                }
-            }).collect_view()}
+            {cards(r.results)}
         </ul>
         {(prev.is_some() || next.is_some()).then(|| view! {
             <nav class="pager" aria-label=i18n.t("members.results_nav")>
@@ -122,13 +124,7 @@ fn Results(page: SearchPage) -> impl IntoView {
             <section class="similar" aria-labelledby="similar-title">
                 <h2 id="similar-title">{use_i18n().t("members.similar")}</h2>
                 <ul class="member-grid" data-testid="similar">
-                    {r.similar.into_iter().map(|card| {
-                        let like = like_for_similar(card.id);
-                        match like {
-                            Some(like) => view! { <MemberCardView card=card like=like/> }.into_any(),
-                            None => view! { <MemberCardView card=card/> }.into_any(),
-                        }
-                    }).collect_view()}
+                    {similar_cards(r.similar)}
                 </ul>
             </section>
         })}
