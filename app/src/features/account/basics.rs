@@ -99,13 +99,8 @@ fn entry_profile() -> Option<i64> {
 
 #[component]
 pub fn CompleteSignupPage() -> impl IntoView {
-    let ctx = use_page_ctx();
     let i18n = use_i18n();
-    if ctx.member.is_none() {
-        #[cfg(feature = "ssr")]
-        leptos_axum::redirect("/login?return_to=/complete-signup");
-        return None;
-    }
+    crate::features::account::member_or_login("/complete-signup")?;
     let basics = Resource::new(|| (), |_| get_my_basics());
     let submit = i18n.t("complete.submit");
     Some(view! {

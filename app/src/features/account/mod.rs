@@ -39,3 +39,16 @@ pub fn FormError() -> impl IntoView {
     let text = i18n.tf(&key, &[("minutes", &minutes), ("min_age", &ctx.site.min_age.to_string()), ("min", &min), ("max", &max)]);
     Some(view! { <p class="notice notice--error" role="alert" data-testid="form-error">{text}</p> })
 }
+
+/// For member-only pages: the member, or `None` after sending the visitor to the login page,
+/// which brings them back to `path`.
+pub fn member_or_login(path: &str) -> Option<crate::context::MemberView> {
+    let member = crate::context::use_page_ctx().member;
+    if member.is_none() {
+        #[cfg(feature = "ssr")]
+        leptos_axum::redirect(&format!("/login?return_to={path}"));
+        #[cfg(not(feature = "ssr"))]
+        let _ = path;
+    }
+    member
+}

@@ -50,11 +50,7 @@ fn ProfileCard(basics: MyBasics) -> impl IntoView {
 pub fn ProfilePage() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    if ctx.member.is_none() {
-        #[cfg(feature = "ssr")]
-        leptos_axum::redirect("/login?return_to=/profile");
-        return None;
-    }
+    crate::features::account::member_or_login("/profile")?;
     let query = use_query_map().get_untracked();
     let saved = query.get("saved").map(|what| match what.as_str() {
         "welcome" => i18n.tf("complete.welcome", &[("site", &ctx.site.name)]),

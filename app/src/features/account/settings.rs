@@ -6,7 +6,6 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::context::use_page_ctx;
 use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
 use crate::features::account::server_fns::get_my_basics;
 use crate::features::account::FormError;
@@ -14,13 +13,8 @@ use crate::i18n::use_i18n;
 
 #[component]
 pub fn SettingsPage() -> impl IntoView {
-    let ctx = use_page_ctx();
     let i18n = use_i18n();
-    let Some(member) = ctx.member.clone() else {
-        #[cfg(feature = "ssr")]
-        leptos_axum::redirect("/login?return_to=/settings");
-        return None;
-    };
+    let member = crate::features::account::member_or_login("/settings")?;
     let basics = Resource::new(|| (), |_| get_my_basics());
     let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
         "password" => i18n.t("settings.password_saved"),

@@ -10,7 +10,6 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
-use crate::context::use_page_ctx;
 use crate::features::account::FormError;
 use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::members::card::Portrait;
@@ -48,14 +47,9 @@ enum Mode {
 
 #[component]
 fn Finder(mode: Mode) -> impl IntoView {
-    let ctx = use_page_ctx();
     let i18n = use_i18n();
     let path = if mode == Mode::Finder { "/match-finder" } else { "/signup-matches" };
-    if ctx.member.is_none() {
-        #[cfg(feature = "ssr")]
-        leptos_axum::redirect(&format!("/login?return_to={path}"));
-        return None;
-    }
+    crate::features::account::member_or_login(path)?;
     let query = use_query_map().get_untracked();
     let matched = query.get("match").and_then(|v| v.parse::<i64>().ok());
     let liked_many = query.get("liked_many").and_then(|v| v.parse::<u32>().ok());

@@ -16,11 +16,7 @@ pub fn LikesPage() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let kind_param = use_params_map().get_untracked().get("type");
-    if ctx.member.is_none() {
-        #[cfg(feature = "ssr")]
-        leptos_axum::redirect("/login?return_to=/likes");
-        return None;
-    }
+    crate::features::account::member_or_login("/likes")?;
     let kind = match kind_param.as_deref() {
         None => LikeKind::Received,
         Some(code) => match LikeKind::parse(code) {

@@ -7,7 +7,6 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use serde::{Deserialize, Serialize};
 
-use crate::context::use_page_ctx;
 use crate::i18n::{use_i18n, I18n};
 use crate::widgets::ReactWidget;
 
@@ -114,13 +113,8 @@ fn SwipeHost(props: SwipeGameProps) -> impl IntoView {
 
 #[component]
 pub fn SwipeGamePage() -> impl IntoView {
-    let ctx = use_page_ctx();
     let i18n = use_i18n();
-    if ctx.member.is_none() {
-        #[cfg(feature = "ssr")]
-        leptos_axum::redirect("/login?return_to=/swipe-game");
-        return None;
-    }
+    crate::features::account::member_or_login("/swipe-game")?;
     let stack = Resource::new_blocking(|| (), |_| swipe_stack());
     Some(view! {
         <Title text=i18n.t("swipe.title")/>

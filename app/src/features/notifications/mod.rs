@@ -79,11 +79,7 @@ fn NotificationRow(n: NotificationView, now: i64) -> impl IntoView {
 pub fn NotificationsPage() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    if ctx.member.is_none() {
-        #[cfg(feature = "ssr")]
-        leptos_axum::redirect("/login?return_to=/notifications");
-        return None;
-    }
+    crate::features::account::member_or_login("/notifications")?;
     let now = ctx.now;
     let list = Resource::new_blocking(|| (), |_| my_notifications());
     Some(view! {
