@@ -1040,6 +1040,21 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     let (_, _, html) = app.get("/notifications", &[("cookie", &bart)]).await;
     assert!(html.contains(r#"data-kind="match""#), "Bart hears of the match");
     assert!(wait_for_mail(&app, &format!("/likes/m/{anna_id}")).await, "and gets a mail");
+    // Many notifications come a page at a time, older ones behind a link.
+    let now = app.state.accounts.clock().now();
+    for i in 0..31 {
+        app.state.notifications.notify(user_id("carl@example.nl").await, domain::notifications::NotificationKind::PhotoApproved, now - 1000 + i).await.unwrap();
+    }
+    let (_, _, html) = app.get("/notifications", &[("cookie", &carl)]).await;
+    assert_eq!(html.matches(r#"data-testid="notification""#).count(), 30);
+    let start = html.find(r#"data-testid="older-notifications""#).and_then(|_| html.find(r#"href="/notifications?before="#)).expect("a link to older ones") + r#"href=""#.len();
+    let older = html[start..].split('"').next().unwrap().to_string();
+    let (status, _, html) = app.get(&older, &[("cookie", &carl)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(html.matches(r#"data-testid="notification""#).count(), 2, "the oldest notice and the welcome");
+    assert!(!html.contains(r#"data-testid="older-notifications""#), "no older page after the last");
+    let (status, _, _) = app.get("/notifications?before=junk", &[("cookie", &carl)]).await;
+    assert_eq!(status, StatusCode::OK, "a bad cursor is the first page");
     // Another member's match is not shown to Carl through the finder's match parameter.
     let (_, _, html) = app.get(&format!("/match-finder?match={bart_id}"), &[("cookie", &carl)]).await;
     assert!(!html.contains(r#"data-testid="match-dialog""#));

@@ -140,6 +140,28 @@ impl Ago {
     }
 }
 
+/// Notifications per page; older ones follow a link.
+pub const NOTIFICATIONS_PAGE: usize = 30;
+
+/// Where the next page of notifications starts: after this (time, id), newest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cursor {
+    pub at: i64,
+    pub id: i64,
+}
+
+impl Cursor {
+    /// As the `before` query parameter: `{at}-{id}`.
+    pub fn to_param(self) -> String {
+        format!("{}-{}", self.at, self.id)
+    }
+
+    pub fn parse(param: &str) -> Option<Cursor> {
+        let (at, id) = param.split_once('-')?;
+        Some(Cursor { at: at.parse().ok().filter(|v: &i64| *v >= 0)?, id: id.parse().ok().filter(|v: &i64| *v > 0)? })
+    }
+}
+
 /// How many suggestions the match finder shows, and likes in one go at most.
 pub const MATCH_FINDER_SIZE: usize = 12;
 
@@ -182,6 +204,15 @@ mod tests {
         assert_eq!(Ago::between(NOW - 7200, NOW), Ago::Hours(2));
         assert_eq!(Ago::between(NOW - 3 * 86_400 - 5, NOW), Ago::Days(3));
         assert_eq!(Ago::Hours(2).key(), ("time.hours_ago", 2));
+    }
+
+    #[test]
+    fn cursors_round_trip_and_refuse_junk() {
+        let c = Cursor { at: NOW, id: 42 };
+        assert_eq!(Cursor::parse(&c.to_param()), Some(c));
+        for junk in ["", "12", "a-b", "-5-3", "12-0", "12-", "1e3-4"] {
+            assert_eq!(Cursor::parse(junk), None, "{junk}");
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! Notifications from members who are hidden now, or blocked either way, are left out.
 
 use domain::account::Ymd;
-use domain::notifications::NotificationKind;
+use domain::notifications::{Cursor, NotificationKind};
 use domain::search::MemberCard;
 use sqlx::{Any, Row, Transaction};
 
@@ -62,12 +62,19 @@ impl Notifications {
 
     /// The member's notifications, newest first.
     pub async fn list(&self, me: i64, today: Ymd, limit: i64) -> Result<Vec<NotificationItem>, AppError> {
+        self.page(me, today, None, limit).await
+    }
+
+    /// One page of the member's notifications, newest first, older than `before` when given.
+    pub async fn page(&self, me: i64, today: Ymd, before: Option<Cursor>, limit: i64) -> Result<Vec<NotificationItem>, AppError> {
+        let before = before.unwrap_or(Cursor { at: i64::MAX, id: i64::MAX });
         let sql = format!(
             "SELECT n.id, n.kind, n.created_at, n.read_at, p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional \
              FROM notifications n LEFT JOIN profiles p ON p.user_id = n.actor_id \
-             WHERE n.user_id = $1 AND {VISIBLE} ORDER BY n.created_at DESC, n.id DESC LIMIT {limit}"
+             WHERE n.user_id = $1 AND (n.created_at < $2 OR (n.created_at = $2 AND n.id < $3)) AND {VISIBLE} \
+             ORDER BY n.created_at DESC, n.id DESC LIMIT {limit}"
         );
-        let rows = sqlx::query(&sql).bind(me).fetch_all(self.pool()).await?;
+        let rows = sqlx::query(&sql).bind(me).bind(before.at).bind(before.id).fetch_all(self.pool()).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let code: String = row.try_get("kind")?;

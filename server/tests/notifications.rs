@@ -170,3 +170,28 @@ on_both_databases!(match_finder_suggests_members_who_fit_both_ways, |db: Db| asy
     let anna_done = likes.like_many(&w.site, &anna, &[bart.id], LikeSource::Search, NOW + 5).await.unwrap();
     assert!(anna_done[0].1.matched);
 });
+
+on_both_databases!(notifications_come_a_page_at_a_time_newest_first, |db: Db| async move {
+    use domain::notifications::Cursor;
+    let w = world(db).await;
+    let notes = Notifications::new(w.members.clone());
+    let anna = w.member("anna@example.nl", "female").await;
+    // Two notices share a moment: the id breaks the tie, so none is skipped or shown twice.
+    for i in 0..6 {
+        notes.notify(anna.id, NotificationKind::PhotoApproved, NOW + 100 + i / 2).await.unwrap();
+    }
+    let mut seen = Vec::new();
+    let mut before = None;
+    loop {
+        let page = notes.page(anna.id, today(), before, 3).await.unwrap();
+        if page.is_empty() {
+            break;
+        }
+        before = page.last().map(|n| Cursor { at: n.created_at, id: n.id });
+        seen.extend(page.into_iter().map(|n| (n.created_at, n.id)));
+    }
+    assert_eq!(seen.len(), 7, "six notices and the welcome");
+    let mut sorted = seen.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(seen, sorted, "newest first, across pages");
+});

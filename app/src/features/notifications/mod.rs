@@ -22,15 +22,30 @@ pub struct NotificationView {
     pub new: bool,
 }
 
-/// The member's notifications; reading them marks them read.
+/// One page of notifications and where the next (older) one starts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NotificationsPage {
+    pub items: Vec<NotificationView>,
+    /// The `before` parameter of the older page, if there is one.
+    pub older: Option<String>,
+}
+
+/// The member's notifications, a page at a time; reading them marks them all read.
 #[server(prefix = "/api/fn", endpoint = "my_notifications")]
-pub async fn my_notifications() -> Result<Vec<NotificationView>, ServerFnError> {
+pub async fn my_notifications(before: Option<String>) -> Result<NotificationsPage, ServerFnError> {
     use crate::ssr::{public_error, request_member};
+    use domain::notifications::{Cursor, NOTIFICATIONS_PAGE};
     let (state, _site, member) = request_member()?;
     let now = state.accounts.clock().now();
-    let list = state.notifications.list(member.id, domain::account::Ymd::from_unix(now), 100).await.map_err(public_error)?;
+    let before = before.as_deref().and_then(Cursor::parse);
+    let mut list = state.notifications.page(member.id, domain::account::Ymd::from_unix(now), before, NOTIFICATIONS_PAGE as i64 + 1).await.map_err(public_error)?;
+    let older = (list.len() > NOTIFICATIONS_PAGE).then(|| {
+        list.truncate(NOTIFICATIONS_PAGE);
+        list.last().map(|n| Cursor { at: n.created_at, id: n.id }.to_param())
+    });
     state.notifications.mark_all_read(member.id, now).await.map_err(public_error)?;
-    Ok(list.into_iter().map(|n| NotificationView { id: n.id, kind: n.kind, actor: n.actor, at: n.created_at, new: !n.read }).collect())
+    let items = list.into_iter().map(|n| NotificationView { id: n.id, kind: n.kind, actor: n.actor, at: n.created_at, new: !n.read }).collect();
+    Ok(NotificationsPage { items, older: older.flatten() })
 }
 
 /// The line's text and where it leads.
@@ -81,14 +96,15 @@ pub fn NotificationsPage() -> impl IntoView {
     let i18n = use_i18n();
     crate::features::account::member_or_login("/notifications")?;
     let now = ctx.now;
-    let list = Resource::new_blocking(|| (), |_| my_notifications());
+    let before = leptos_router::hooks::use_query_map().get_untracked().get("before");
+    let list = Resource::new_blocking(move || before.clone(), my_notifications);
     Some(view! {
         <Title text=i18n.t("notifications.title")/>
         <div class="container container--narrow page">
             <h1 class="page__title">{i18n.t("notifications.title")}</h1>
             <Suspense fallback=|| ()>
                 {move || list.get().map(|result| match result {
-                    Ok(items) if items.is_empty() => {
+                    Ok(page) if page.items.is_empty() => {
                         let i18n = use_i18n();
                         view! {
                             <div class="panel empty-state" data-testid="notifications-empty">
@@ -97,10 +113,15 @@ pub fn NotificationsPage() -> impl IntoView {
                             </div>
                         }.into_any()
                     }
-                    Ok(items) => view! {
+                    Ok(page) => view! {
                         <ul class="notifications panel" data-testid="notifications">
-                            {items.into_iter().map(|n| view! { <NotificationRow n=n now=now/> }).collect_view()}
+                            {page.items.into_iter().map(|n| view! { <NotificationRow n=n now=now/> }).collect_view()}
                         </ul>
+                        {page.older.map(|cursor| view! {
+                            <nav class="pager" aria-label=use_i18n().t("notifications.title")>
+                                <a class="btn btn--ghost" href=format!("/notifications?before={cursor}") rel="next" data-testid="older-notifications">{use_i18n().t("notifications.older")}</a>
+                            </nav>
+                        })}
                     }.into_any(),
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
