@@ -1066,7 +1066,11 @@ async fn auto_likes_come_once_due_from_operator_profiles() {
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let (status, _, _) = app.get("/api/auto-like", &[("accept", "application/json")]).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let (status, _, body) = app.get("/api/auto-like", &[("cookie", &anna), ("accept", "application/json")]).await;
+    // Another site cannot make it happen through the member's browser.
+    let (status, _, _) = app.get("/api/auto-like", &[("cookie", &anna), ("accept", "application/json"), ("sec-fetch-site", "cross-site")]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(counts(&app, &anna).await["new_likes"], 0);
+    let (status, _, body) = app.get("/api/auto-like", &[("cookie", &anna), ("accept", "application/json"), ("sec-fetch-site", "same-origin")]).await;
     assert_eq!(status, StatusCode::OK);
     let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
     let id = answer["profile"]["id"].as_i64().unwrap_or_else(|| panic!("a profile: {body}"));

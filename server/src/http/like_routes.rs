@@ -131,6 +131,10 @@ async fn like_many(State(state): State<AppState>, headers: HeaderMap, Extension(
 /// SPEC §7 `GET /api/auto-like`: a fitting operator-run profile likes the member, if one is due;
 /// the answer is that profile or `null`.
 async fn auto_like(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>) -> Response {
+    // A GET that changes something (SPEC §7 names it so): only our own pages may call it.
+    if !crate::http::guard::origin_allowed(&headers, &state.config.public_origins) {
+        return crate::error::AppError::ForbiddenOrigin.into_response();
+    }
     let Some(m) = current.0.as_ref() else { return authentication_required(&headers, "/members") };
     let Some(site) = visitor::site(&state.sites, &headers) else { return StatusCode::NOT_FOUND.into_response() };
     let now = state.accounts.clock().now();
