@@ -888,6 +888,8 @@ async fn likes_matches_pills_and_blocking() {
     let (_, _, html) = app.get("/likes", &[("cookie", &anna)]).await;
     assert!(html.contains(r#"data-testid="likes-pill""#) && html.contains("<title>(1) Likes | Vonk</title>"), "pill and title");
     assert!(html.contains(r#"data-testid="card-badge""#) && html.contains(&format!("/members/{bart_id}")));
+    // Anna can like back from the card, and comes back to the same list.
+    assert!(html.contains(&format!(r#"action="/api/members/{bart_id}/like""#)) && html.contains(&format!(r#"value="/likes/received#m-{bart_id}""#)));
     let (_, _, html) = app.get(&format!("/members/{bart_id}"), &[("cookie", &anna)]).await;
     assert!(html.contains("Bart vindt jou leuk!") || html.contains("vindt jou leuk!"));
     let (_, _, html) = app.get("/likes", &[("cookie", &anna)]).await;
@@ -901,6 +903,7 @@ async fn likes_matches_pills_and_blocking() {
     assert!(html.contains(r#"data-testid="match-dialog""#) && html.contains("Nieuwe like!"));
     let (_, _, html) = app.get("/likes/matches", &[("cookie", &bart)]).await;
     assert!(html.contains(&format!("/members/{anna_id}")));
+    assert!(html.contains(&format!(r#"action="/api/members/{anna_id}/unlike""#)), "a match's heart takes the like back");
     let (status, _, _) = app.get("/likes/nonsense", &[("cookie", &bart)]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, headers, _) = app.get(&format!("/likes/m/{anna_id}"), &[("cookie", &bart)]).await;

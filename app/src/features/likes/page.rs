@@ -8,7 +8,7 @@ use leptos_router::hooks::use_params_map;
 
 use crate::context::use_page_ctx;
 use crate::features::likes::server_fns::my_likes;
-use crate::features::members::card::MemberCardView;
+use crate::features::members::card::{CardLike, MemberCardView};
 use crate::i18n::use_i18n;
 
 #[component]
@@ -72,10 +72,8 @@ pub fn LikesPage() -> impl IntoView {
                         <ul class="member-grid" data-testid="likes-list">
                             {items.into_iter().map(|item| {
                                 let badge = item.new.then(|| use_i18n().t("likes.new"));
-                                match badge {
-                                    Some(b) => view! { <MemberCardView card=item.card badge=b/> }.into_any(),
-                                    None => view! { <MemberCardView card=item.card/> }.into_any(),
-                                }
+                                let like = Some(CardLike { liked: item.liked, return_to: format!("/likes/{}", kind.code()) });
+                                view! { <MemberCardView card=item.card badge=badge like=like/> }
                             }).collect_view()}
                         </ul>
                     }

@@ -48,7 +48,7 @@ fn CardLikeButton(id: i64, name: String, like: CardLike) -> impl IntoView {
 pub fn MemberCardView(
     card: MemberCard,
     /// A short label over the photo, such as "New" on a new like.
-    #[prop(optional)]
+    #[prop(default = None)]
     badge: Option<String>,
     /// A like button for logged-in members.
     #[prop(default = None)]
