@@ -895,6 +895,9 @@ async fn likes_matches_pills_and_blocking() {
     let (_, _, html) = app.get("/likes", &[("cookie", &anna)]).await;
     assert!(!html.contains(r#"data-testid="likes-pill""#) && !html.contains(r#"data-testid="card-badge""#));
 
+    // Liking back from a card of the list would show the dialog there too.
+    let (_, _, html) = app.get(&format!("/likes/received?match={bart_id}"), &[("cookie", &anna)]).await;
+    assert!(!html.contains(r#"data-testid="match-dialog""#), "not before it is a match");
     // Anna likes back: a match, with the dialog, on both sides.
     let res = app.post_form(&format!("/api/members/{bart_id}/like"), "source=profile", &[("origin", &origin), ("cookie", &anna)]).await;
     let back = location(&res);
@@ -904,6 +907,8 @@ async fn likes_matches_pills_and_blocking() {
     let (_, _, html) = app.get("/likes/matches", &[("cookie", &bart)]).await;
     assert!(html.contains(&format!("/members/{anna_id}")));
     assert!(html.contains(&format!(r#"action="/api/members/{anna_id}/unlike""#)), "a match's heart takes the like back");
+    let (_, _, html) = app.get(&format!("/likes/received?match={bart_id}"), &[("cookie", &anna)]).await;
+    assert!(html.contains(r#"data-testid="match-dialog""#), "the list shows the match dialog");
     let (status, _, _) = app.get("/likes/nonsense", &[("cookie", &bart)]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let (status, headers, _) = app.get(&format!("/likes/m/{anna_id}"), &[("cookie", &bart)]).await;

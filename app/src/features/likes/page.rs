@@ -8,6 +8,7 @@ use leptos_router::hooks::use_params_map;
 
 use crate::context::use_page_ctx;
 use crate::features::likes::server_fns::my_likes;
+use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::members::card::{CardLike, MemberCardView};
 use crate::i18n::use_i18n;
 
@@ -16,6 +17,7 @@ pub fn LikesPage() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let kind_param = use_params_map().get_untracked().get("type");
+    let matched_id = leptos_router::hooks::use_query_map().get_untracked().get("match").and_then(|v| v.parse::<i64>().ok());
     crate::features::account::member_or_login("/likes")?;
     let kind = match kind_param.as_deref() {
         None => LikeKind::Received,
@@ -68,7 +70,14 @@ pub fn LikesPage() -> impl IntoView {
                         }
                         .into_any()
                     }
-                    Ok(items) => view! {
+                    Ok(items) => {
+                        // Back from liking someone back on a card: the match dialog.
+                        let matched = matched_id.and_then(|id| items.iter().find(|i| i.card.id == id && i.liked)).map(|i| {
+                            let close = format!("/likes/{}#m-{}", kind.code(), i.card.id);
+                            view! { <MatchDialog name=i.card.name.clone() photo=i.card.thumb.clone() close_href=close/> }
+                        });
+                        view! {
+                        {matched}
                         <ul class="member-grid" data-testid="likes-list">
                             {items.into_iter().map(|item| {
                                 let badge = item.new.then(|| use_i18n().t("likes.new"));
@@ -76,8 +85,9 @@ pub fn LikesPage() -> impl IntoView {
                                 view! { <MemberCardView card=item.card badge=badge like=like/> }
                             }).collect_view()}
                         </ul>
+                        }
+                        .into_any()
                     }
-                    .into_any(),
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
