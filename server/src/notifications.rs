@@ -22,9 +22,20 @@ pub struct NotificationItem {
     pub read: bool,
 }
 
-/// Notifications whose actor the member can still see; `n` is the notification, `$1` the member.
-const VISIBLE: &str = "(n.actor_id IS NULL OR (EXISTS (SELECT 1 FROM profiles ap WHERE ap.user_id = n.actor_id AND ap.searchable = TRUE) \
-     AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = n.actor_id) OR (b.blocker_id = n.actor_id AND b.blocked_id = $1))))";
+/// Notifications (`n`) whose actor the member (`$me`, an SQL expression) can still see: system
+/// notices, and members who are visible and not blocked either way. A macro so that the
+/// member's row (`MEMBER_SELECT`, with `u.id`) and the list (with `$1`) share the one rule.
+macro_rules! visible_notifications {
+    ($me:literal) => {
+        concat!(
+            "(n.actor_id IS NULL OR (EXISTS (SELECT 1 FROM profiles ap WHERE ap.user_id = n.actor_id AND ap.searchable = TRUE) ",
+            "AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ", $me, " AND b.blocked_id = n.actor_id) OR (b.blocker_id = n.actor_id AND b.blocked_id = ", $me, "))))"
+        )
+    };
+}
+pub(crate) use visible_notifications;
+
+const VISIBLE: &str = visible_notifications!("$1");
 
 /// Records a notification inside the caller's transaction.
 pub(crate) async fn record(tx: &mut Transaction<'_, Any>, user_id: i64, kind: NotificationKind, actor: Option<i64>, now: i64) -> Result<(), sqlx::Error> {

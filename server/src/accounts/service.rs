@@ -135,15 +135,16 @@ pub struct Accounts {
     media: Option<crate::media::Media>,
 }
 
-const MEMBER_SELECT: &str = "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.role, p.name, \
+const MEMBER_SELECT: &str = concat!(
+    "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.role, p.name, \
      p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, \
      (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows, \
      (SELECT COUNT(*) FROM likes l JOIN profiles lp ON lp.user_id = l.liker_id WHERE l.liked_id = u.id AND l.seen = FALSE AND lp.searchable = TRUE \
       AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = u.id AND b.blocked_id = l.liker_id) OR (b.blocker_id = l.liker_id AND b.blocked_id = u.id))) AS new_likes, \
-     (SELECT COUNT(*) FROM notifications n WHERE n.user_id = u.id AND n.read_at IS NULL \
-      AND (n.actor_id IS NULL OR (EXISTS (SELECT 1 FROM profiles ap WHERE ap.user_id = n.actor_id AND ap.searchable = TRUE) \
-      AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = u.id AND b.blocked_id = n.actor_id) OR (b.blocker_id = n.actor_id AND b.blocked_id = u.id))))) AS unread_notifications \
-     FROM users u JOIN profiles p ON p.user_id = u.id";
+     (SELECT COUNT(*) FROM notifications n WHERE n.user_id = u.id AND n.read_at IS NULL AND ",
+    crate::notifications::visible_notifications!("u.id"),
+    ") AS unread_notifications FROM users u JOIN profiles p ON p.user_id = u.id"
+);
 
 fn member_from_row(row: &AnyRow) -> Result<Member, sqlx::Error> {
     Ok(Member {
