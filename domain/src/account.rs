@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{ApiError, ErrorCode};
 use crate::site::SignupPolicy;
 
 /// Which form field an error belongs to.
@@ -24,24 +25,6 @@ pub enum Field {
     Form,
 }
 
-/// A validation error: a locale key and its placeholder values.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FieldError {
-    pub field: Field,
-    pub key: String,
-    pub args: Vec<(String, String)>,
-}
-
-impl FieldError {
-    pub(crate) fn new(field: Field, key: &str) -> FieldError {
-        FieldError { field, key: key.to_string(), args: Vec::new() }
-    }
-    pub(crate) fn with(mut self, name: &str, value: impl ToString) -> FieldError {
-        self.args.push((name.to_string(), value.to_string()));
-        self
-    }
-}
-
 pub const NAME_MIN_CHARS: usize = 2;
 pub const NAME_MAX_CHARS: usize = 30;
 /// Password policy: at least 8 characters (up to 128), not the email or profile name, not a
@@ -58,9 +41,9 @@ const COMMON_PASSWORDS: [&str; 24] = [
 ];
 
 /// Normalises and checks an email address; returns it trimmed and lower-cased.
-pub fn validate_email(raw: &str) -> Result<String, FieldError> {
+pub fn validate_email(raw: &str) -> Result<String, ApiError> {
     let email = raw.trim().to_lowercase();
-    let invalid = || FieldError::new(Field::Email, "validation.email_invalid");
+    let invalid = || ApiError::field(Field::Email, ErrorCode::EmailInvalid);
     if email.is_empty() || email.chars().count() > EMAIL_MAX_CHARS || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(invalid());
     }
@@ -84,22 +67,22 @@ pub fn validate_email(raw: &str) -> Result<String, FieldError> {
 }
 
 /// Checks a profile name against the email it signs up with (SPEC §5).
-pub fn validate_name(raw: &str, email: &str) -> Result<String, FieldError> {
+pub fn validate_name(raw: &str, email: &str) -> Result<String, ApiError> {
     let name = raw.trim().to_string();
     if name.starts_with('@') {
-        return Err(FieldError::new(Field::Name, "validation.name_starts_with_at"));
+        return Err(ApiError::field(Field::Name, ErrorCode::NameStartsWithAt));
     }
     // The spec's rule: the name must differ from the email. A name holding an @ anywhere
     // reads as an address to other members, so it counts as the email too.
     if name.eq_ignore_ascii_case(email.trim()) || name.contains('@') {
-        return Err(FieldError::new(Field::Name, "validation.name_equals_email"));
+        return Err(ApiError::field(Field::Name, ErrorCode::NameEqualsEmail));
     }
     let count = name.chars().count();
     if !(NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&count) {
-        return Err(FieldError::new(Field::Name, "validation.name_length").with("min", NAME_MIN_CHARS).with("max", NAME_MAX_CHARS));
+        return Err(ApiError::field(Field::Name, ErrorCode::NameLength).with("min", NAME_MIN_CHARS).with("max", NAME_MAX_CHARS));
     }
     if !name.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '_' || c == '-' || c == '.') {
-        return Err(FieldError::new(Field::Name, "validation.name_chars"));
+        return Err(ApiError::field(Field::Name, ErrorCode::NameChars));
     }
     Ok(name)
 }
@@ -155,15 +138,15 @@ fn days_in_month(year: i32, month: u32) -> u32 {
 
 /// Checks a date of birth: required, a real date, not in the future or absurdly old, and the
 /// site's minimum age reached ('Vul uw geboortedatum in ({min_age}+ jaar)').
-pub fn validate_date_of_birth(raw: &str, today: Ymd, min_age: u32) -> Result<Ymd, FieldError> {
-    let required = || FieldError::new(Field::DateOfBirth, "validation.date_of_birth_required").with("min_age", min_age);
+pub fn validate_date_of_birth(raw: &str, today: Ymd, min_age: u32) -> Result<Ymd, ApiError> {
+    let required = || ApiError::field(Field::DateOfBirth, ErrorCode::DateOfBirthRequired).with("min_age", min_age);
     if raw.trim().is_empty() {
         return Err(required());
     }
-    let dob = Ymd::parse(raw).ok_or_else(|| FieldError::new(Field::DateOfBirth, "validation.date_of_birth_invalid"))?;
+    let dob = Ymd::parse(raw).ok_or_else(|| ApiError::field(Field::DateOfBirth, ErrorCode::DateOfBirthInvalid))?;
     let age = dob.age_on(today);
     if dob > today || age > 120 {
-        return Err(FieldError::new(Field::DateOfBirth, "validation.date_of_birth_invalid"));
+        return Err(ApiError::field(Field::DateOfBirth, ErrorCode::DateOfBirthInvalid));
     }
     if age < min_age as i32 {
         return Err(required());
@@ -172,29 +155,29 @@ pub fn validate_date_of_birth(raw: &str, today: Ymd, min_age: u32) -> Result<Ymd
 }
 
 /// The password policy (see [`PASSWORD_MIN_CHARS`]).
-pub fn validate_password(password: &str, email: &str, name: &str) -> Result<(), FieldError> {
+pub fn validate_password(password: &str, email: &str, name: &str) -> Result<(), ApiError> {
     let count = password.chars().count();
     if count < PASSWORD_MIN_CHARS {
-        return Err(FieldError::new(Field::Password, "validation.password_too_short").with("min", PASSWORD_MIN_CHARS));
+        return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooShort).with("min", PASSWORD_MIN_CHARS));
     }
     if count > PASSWORD_MAX_CHARS {
-        return Err(FieldError::new(Field::Password, "validation.password_too_long").with("max", PASSWORD_MAX_CHARS));
+        return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooLong).with("max", PASSWORD_MAX_CHARS));
     }
     let lower = password.to_lowercase();
     let same_as_identity = (!email.trim().is_empty() && lower == email.trim().to_lowercase()) || (!name.trim().is_empty() && lower == name.trim().to_lowercase());
     let one_char = password.chars().all(|c| password.starts_with(c));
     if same_as_identity || one_char || COMMON_PASSWORDS.contains(&lower.as_str()) {
-        return Err(FieldError::new(Field::Password, "validation.password_too_common"));
+        return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooCommon));
     }
     Ok(())
 }
 
 /// The two new passwords of a reset must match (SPEC §5).
-pub fn validate_password_repeat(password: &str, repeat: &str) -> Result<(), FieldError> {
+pub fn validate_password_repeat(password: &str, repeat: &str) -> Result<(), ApiError> {
     if password == repeat {
         Ok(())
     } else {
-        Err(FieldError::new(Field::PasswordRepeat, "validation.passwords_differ"))
+        Err(ApiError::field(Field::PasswordRepeat, ErrorCode::PasswordsDiffer))
     }
 }
 
@@ -220,7 +203,7 @@ pub struct ValidSignup {
 }
 
 /// Every rule on the whole form; all errors at once, one per field.
-pub fn validate_signup(form: &SignupForm, today: Ymd, min_age: u32) -> Result<ValidSignup, Vec<FieldError>> {
+pub fn validate_signup(form: &SignupForm, today: Ymd, min_age: u32) -> Result<ValidSignup, Vec<ApiError>> {
     let mut errors = Vec::new();
     let email = validate_email(&form.email).map_err(|e| errors.push(e)).ok();
     let name = validate_name(&form.name, &form.email).map_err(|e| errors.push(e)).ok();
@@ -228,7 +211,7 @@ pub fn validate_signup(form: &SignupForm, today: Ymd, min_age: u32) -> Result<Va
     let dob = validate_date_of_birth(&form.date_of_birth, today, min_age).map_err(|e| errors.push(e)).ok();
     let message = form.signup_message.trim();
     if message.chars().count() > SIGNUP_MESSAGE_MAX_CHARS {
-        errors.push(FieldError::new(Field::SignupMessage, "validation.message_too_long").with("max", SIGNUP_MESSAGE_MAX_CHARS));
+        errors.push(ApiError::field(Field::SignupMessage, ErrorCode::MessageTooLong).with("max", SIGNUP_MESSAGE_MAX_CHARS));
     }
     match (email, name, dob) {
         (Some(email), Some(name), Some(date_of_birth)) if errors.is_empty() => Ok(ValidSignup {
@@ -259,13 +242,13 @@ impl Tracking {
     }
 }
 
-/// Whether the site lets this visitor sign up (SPEC §6); the error is a locale key.
-pub fn may_sign_up(policy: SignupPolicy, tracking: &Tracking) -> Result<(), &'static str> {
+/// Whether the site lets this visitor sign up (SPEC §6).
+pub fn may_sign_up(policy: SignupPolicy, tracking: &Tracking) -> Result<(), ErrorCode> {
     match policy {
         SignupPolicy::All => Ok(()),
         SignupPolicy::TrafficSourceOnly if tracking.has_source() => Ok(()),
-        SignupPolicy::TrafficSourceOnly => Err("error.signup_traffic_source_required"),
-        SignupPolicy::InviteOnly => Err("error.signup_invite_only"),
+        SignupPolicy::TrafficSourceOnly => Err(ErrorCode::SignupTrafficSourceRequired),
+        SignupPolicy::InviteOnly => Err(ErrorCode::SignupInviteOnly),
     }
 }
 
@@ -279,11 +262,14 @@ pub struct LockoutPolicy {
 
 impl Default for LockoutPolicy {
     fn default() -> Self {
-        LockoutPolicy { max_failures: 5, lock_secs: 15 * 60 }
+        LockoutPolicy::DEFAULT
     }
 }
 
 impl LockoutPolicy {
+    /// Five wrong passwords in a row lock the account for 15 minutes.
+    pub const DEFAULT: LockoutPolicy = LockoutPolicy { max_failures: 5, lock_secs: 15 * 60 };
+
     /// Minutes left (rounded up) while locked, for 'account voor {minutes} min geblokkeerd'.
     pub fn minutes_left(&self, locked_until: Option<i64>, now: i64) -> Option<i64> {
         locked_until.filter(|until| *until > now).map(|until| (until - now + 59) / 60)
@@ -300,6 +286,61 @@ impl LockoutPolicy {
     }
 }
 
+/// Defines a closed set of values stored as snake_case text in the database.
+macro_rules! stored_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name { $($(#[$vdoc])* $variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The text stored in the database.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            pub fn parse(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+        }
+    };
+}
+
+stored_enum!(
+    /// `users.status` (SPEC §3, §4).
+    UserStatus {
+        /// Signed up, email address not confirmed yet.
+        NotConfirmed => "not_confirmed",
+        Active => "active",
+        /// Blocked by staff: cannot log in.
+        Blocked => "blocked",
+        /// Deleted by the member; can be reactivated for [`crate::constants::REACTIVATION_DAYS`] days.
+        Deleted => "deleted",
+    }
+);
+
+stored_enum!(
+    /// `profiles.status` and `photos.status` (SPEC §3).
+    ProfileStatus {
+        /// Out of sight (an unconfirmed member's profile, a rejected photo).
+        Disabled => "disabled",
+        Active => "active",
+        /// Waiting for staff review.
+        UnderInspection => "under_inspection",
+    }
+);
+
+stored_enum!(
+    /// `users.role`: staff review photos; a role beyond SPEC §6.
+    Role {
+        Member => "member",
+        Staff => "staff",
+    }
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,8 +348,8 @@ mod tests {
 
     const TODAY: Ymd = Ymd { year: 2026, month: 11, day: 22 };
 
-    fn key<T: std::fmt::Debug>(r: Result<T, FieldError>) -> String {
-        r.unwrap_err().key
+    fn key<T: std::fmt::Debug>(r: Result<T, ApiError>) -> String {
+        r.unwrap_err().locale_key().to_string()
     }
 
     #[test]
@@ -332,8 +373,8 @@ mod tests {
     #[test]
     fn date_of_birth_rules() {
         let err = validate_date_of_birth("", TODAY, 18).unwrap_err();
-        assert_eq!(err.key, "validation.date_of_birth_required");
-        assert_eq!(err.args, vec![("min_age".to_string(), "18".to_string())]);
+        assert_eq!(err.locale_key(), "validation.date_of_birth_required");
+        assert_eq!(err.arg_i64("min_age"), Some(18));
         assert_eq!(key(validate_date_of_birth("2001-02-29", TODAY, 18)), "validation.date_of_birth_invalid");
         assert_eq!(key(validate_date_of_birth("2030-01-01", TODAY, 18)), "validation.date_of_birth_invalid");
         assert_eq!(key(validate_date_of_birth("1800-01-01", TODAY, 18)), "validation.date_of_birth_invalid");
@@ -357,8 +398,8 @@ mod tests {
     fn whole_form_reports_every_field() {
         let form = SignupForm { email: "nope".into(), name: "@x".into(), password: "1".into(), date_of_birth: "".into(), signup_message: String::new() };
         let errors = validate_signup(&form, TODAY, 18).unwrap_err();
-        let fields: Vec<Field> = errors.iter().map(|e| e.field).collect();
-        assert_eq!(fields, vec![Field::Email, Field::Name, Field::Password, Field::DateOfBirth]);
+        let fields: Vec<Option<Field>> = errors.iter().map(|e| e.field).collect();
+        assert_eq!(fields, [Field::Email, Field::Name, Field::Password, Field::DateOfBirth].map(Some));
         let ok = SignupForm { email: "Anna@Example.nl".into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: " hoi ".into() };
         let valid = validate_signup(&ok, TODAY, 18).unwrap();
         assert_eq!(valid.email, "anna@example.nl");
@@ -370,9 +411,9 @@ mod tests {
         let none = Tracking::default();
         let source = Tracking { network: Some("adnet".into()), ..Tracking::default() };
         assert!(may_sign_up(SignupPolicy::All, &none).is_ok());
-        assert_eq!(may_sign_up(SignupPolicy::TrafficSourceOnly, &none), Err("error.signup_traffic_source_required"));
+        assert_eq!(may_sign_up(SignupPolicy::TrafficSourceOnly, &none), Err(ErrorCode::SignupTrafficSourceRequired));
         assert!(may_sign_up(SignupPolicy::TrafficSourceOnly, &source).is_ok());
-        assert_eq!(may_sign_up(SignupPolicy::InviteOnly, &source), Err("error.signup_invite_only"));
+        assert_eq!(may_sign_up(SignupPolicy::InviteOnly, &source), Err(ErrorCode::SignupInviteOnly));
     }
 
     #[test]
@@ -421,5 +462,17 @@ mod tests {
             let m = policy.minutes_left(Some(now + lock), now).unwrap();
             prop_assert!(m >= 1 && m * 60 >= lock && (m - 1) * 60 < lock);
         }
+    }
+
+    #[test]
+    fn stored_values_round_trip() {
+        for s in UserStatus::ALL {
+            assert_eq!(UserStatus::parse(s.as_str()), Some(*s));
+        }
+        for s in ProfileStatus::ALL {
+            assert_eq!(ProfileStatus::parse(s.as_str()), Some(*s));
+        }
+        assert_eq!(Role::parse("staff"), Some(Role::Staff));
+        assert_eq!(UserStatus::parse("gone"), None);
     }
 }

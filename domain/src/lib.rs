@@ -7,6 +7,7 @@ pub mod account;
 pub mod constants;
 pub mod counters;
 pub mod date;
+pub mod error;
 pub mod geo;
 pub mod i18n;
 pub mod likes;
@@ -19,4 +20,5 @@ pub mod search;
 pub mod site;
 pub mod widgets;
 
+pub use error::{ApiError, ErrorCode};
 pub use locale::Locale;

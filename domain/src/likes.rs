@@ -94,21 +94,6 @@ pub fn swipe_allowance(premium: bool, recent: &[i64], now: i64) -> Allowance {
     Allowance { remaining: Some(remaining), next_at }
 }
 
-/// A counter as the top bar shows it (SPEC §2: capped at 99+); `None` for zero.
-pub fn pill(count: i64) -> Option<String> {
-    match count {
-        c if c <= 0 => None,
-        c if c > 99 => Some("99+".into()),
-        c => Some(c.to_string()),
-    }
-}
-
-/// SPEC §2: page titles are prefixed with unread messages plus new likes.
-pub fn title_prefix(unread_messages: i64, new_likes: i64) -> Option<String> {
-    let sum = unread_messages.max(0) + new_likes.max(0);
-    (sum > 0).then(|| format!("({sum}) "))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,15 +125,6 @@ mod tests {
         assert_eq!(swipe_allowance(true, &times, NOW), Allowance { remaining: None, next_at: None });
     }
 
-    #[test]
-    fn pills_cap_at_99() {
-        assert_eq!(pill(0), None);
-        assert_eq!(pill(7).as_deref(), Some("7"));
-        assert_eq!(pill(99).as_deref(), Some("99"));
-        assert_eq!(pill(100).as_deref(), Some("99+"));
-        assert_eq!(title_prefix(2, 3).as_deref(), Some("(5) "));
-        assert_eq!(title_prefix(0, 0), None);
-    }
 
     proptest! {
         /// Never more than four swipe likes inside any 24 hours, and `next_at` is when one fits.

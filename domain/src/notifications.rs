@@ -66,17 +66,6 @@ pub fn refresh_interval_secs(push_subscribed: bool) -> u32 {
     }
 }
 
-/// The title without a count prefix such as "(3) ", so that a new count can replace it.
-pub fn strip_count(title: &str) -> &str {
-    if let Some(rest) = title.strip_prefix('(') {
-        if let Some((count, tail)) = rest.split_once(") ") {
-            if !count.is_empty() && count.trim_end_matches('+').chars().all(|c| c.is_ascii_digit()) {
-                return tail;
-            }
-        }
-    }
-    title
-}
 
 /// Auto-likes: a new member receives likes from fitting operator-run profiles during the first
 /// days, per site setting (how many, and how far apart).
@@ -221,14 +210,6 @@ mod tests {
         assert_eq!(refresh_interval_secs(true), 300);
     }
 
-    #[test]
-    fn counts_are_stripped_from_titles() {
-        assert_eq!(strip_count("(3) Likes | Vonk"), "Likes | Vonk");
-        assert_eq!(strip_count("(99+) Likes | Vonk"), "Likes | Vonk");
-        assert_eq!(strip_count("(Anna) Likes"), "(Anna) Likes");
-        assert_eq!(strip_count("() Likes"), "() Likes");
-        assert_eq!(strip_count("Likes"), "Likes");
-    }
 
     #[test]
     fn auto_likes_in_the_first_week_spaced_and_counted() {
@@ -276,13 +257,5 @@ mod tests {
             prop_assert!(received.len() <= count as usize);
         }
 
-        /// A stripped title never keeps a count, and titles without one stay as they are.
-        #[test]
-        fn strip_count_removes_only_counts(n in 0u32..1000, rest in "[A-Za-z |]{0,20}") {
-            let plain = format!("P{rest}");
-            let counted = format!("({n}) {plain}");
-            prop_assert_eq!(strip_count(&counted), plain.as_str());
-            prop_assert_eq!(strip_count(&plain), plain.as_str());
-        }
     }
 }

@@ -61,14 +61,15 @@ pub enum UploadError {
 }
 
 impl UploadError {
-    pub fn key(self) -> &'static str {
+    pub fn code(self) -> crate::ErrorCode {
+        use crate::ErrorCode;
         match self {
-            UploadError::LimitReached => "photo.limit_reached",
-            UploadError::TooLarge => "photo.too_large",
-            UploadError::NotAnImage => "photo.not_an_image",
-            UploadError::Unreadable => "photo.unreadable",
-            UploadError::TooManyPixels => "photo.too_many_pixels",
-            UploadError::NoFile => "photo.no_file",
+            UploadError::LimitReached => ErrorCode::PhotoLimitReached,
+            UploadError::TooLarge => ErrorCode::PhotoTooLarge,
+            UploadError::NotAnImage => ErrorCode::PhotoNotAnImage,
+            UploadError::Unreadable => ErrorCode::PhotoUnreadable,
+            UploadError::TooManyPixels => ErrorCode::PhotoTooManyPixels,
+            UploadError::NoFile => ErrorCode::PhotoNoFile,
         }
     }
 }

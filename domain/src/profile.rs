@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::account::{Field, FieldError};
+use crate::account::Field;
+use crate::error::{ApiError, ErrorCode};
 
 pub const CITY_MAX_CHARS: usize = 60;
 
@@ -112,12 +113,12 @@ impl Attribute {
     }
 
     /// An empty value clears the field; anything else must be one of the choices.
-    pub fn check(self, value: &str) -> Result<Option<&'static str>, FieldError> {
+    pub fn check(self, value: &str) -> Result<Option<&'static str>, ApiError> {
         let value = value.trim();
         if value.is_empty() {
             return Ok(None);
         }
-        self.choices().iter().find(|c| **c == value).map(|c| Some(*c)).ok_or_else(|| FieldError::new(Field::Form, "validation.choice_invalid"))
+        self.choices().iter().find(|c| **c == value).map(|c| Some(*c)).ok_or_else(|| ApiError::field(Field::Form, ErrorCode::ChoiceInvalid))
     }
 }
 
@@ -172,7 +173,7 @@ pub struct Details {
 
 /// Checks the details: choices from their lists, at most [`MAX_INTERESTS`] known interests,
 /// an about text of at most [`ABOUT_MAX_CHARS`] without control characters (line breaks kept).
-pub fn validate_details(form: &DetailsForm) -> Result<Details, Vec<FieldError>> {
+pub fn validate_details(form: &DetailsForm) -> Result<Details, Vec<ApiError>> {
     let mut errors = Vec::new();
     let mut attributes = Vec::new();
     for a in Attribute::ALL {
@@ -187,16 +188,16 @@ pub fn validate_details(form: &DetailsForm) -> Result<Details, Vec<FieldError>> 
         match INTERESTS.iter().find(|(c, _)| c == code) {
             Some((c, _)) if !interests.contains(c) => interests.push(c),
             Some(_) => {}
-            None => errors.push(FieldError::new(Field::Form, "validation.choice_invalid")),
+            None => errors.push(ApiError::field(Field::Form, ErrorCode::ChoiceInvalid)),
         }
     }
     if interests.len() > MAX_INTERESTS {
-        errors.push(FieldError::new(Field::Form, "validation.too_many_interests").with("max", MAX_INTERESTS));
+        errors.push(ApiError::field(Field::Form, ErrorCode::TooManyInterests).with("max", MAX_INTERESTS));
     }
     let about: String = form.about.trim().chars().filter(|c| !c.is_control() || *c == '\n').collect();
     let about = about.replace("\n\n\n", "\n\n");
     if about.chars().count() > ABOUT_MAX_CHARS {
-        errors.push(FieldError::new(Field::Form, "validation.about_too_long").with("max", ABOUT_MAX_CHARS));
+        errors.push(ApiError::field(Field::Form, ErrorCode::AboutTooLong).with("max", ABOUT_MAX_CHARS));
     }
     if errors.is_empty() {
         Ok(Details { attributes, interests, about: (!about.is_empty()).then_some(about) })
@@ -232,21 +233,21 @@ pub struct Location {
 /// Checks a location against the site's countries and the region data: the country must be one
 /// of the site's, the region must lie in that country, the city is required, at most
 /// [`CITY_MAX_CHARS`] characters, and made of letters, spaces, hyphens, apostrophes and dots.
-pub fn validate_location(form: &LocationForm, site_countries: &[String], regions: &[Region]) -> Result<Location, Vec<FieldError>> {
+pub fn validate_location(form: &LocationForm, site_countries: &[String], regions: &[Region]) -> Result<Location, Vec<ApiError>> {
     let mut errors = Vec::new();
     let country = form.country.trim().to_ascii_uppercase();
     if !site_countries.iter().any(|c| c.eq_ignore_ascii_case(&country)) {
-        errors.push(FieldError::new(Field::Country, "validation.country_required"));
+        errors.push(ApiError::field(Field::Country, ErrorCode::CountryRequired));
     }
     let region = form.region.trim().to_string();
     if !regions.iter().any(|r| r.code == region && r.country == country) {
-        errors.push(FieldError::new(Field::Region, "validation.region_required"));
+        errors.push(ApiError::field(Field::Region, ErrorCode::RegionRequired));
     }
     let city = form.city.split_whitespace().collect::<Vec<_>>().join(" ");
     if city.is_empty() {
-        errors.push(FieldError::new(Field::City, "validation.city_required"));
+        errors.push(ApiError::field(Field::City, ErrorCode::CityRequired));
     } else if city.chars().count() > CITY_MAX_CHARS || !city.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.')) || !city.chars().any(char::is_alphabetic) {
-        errors.push(FieldError::new(Field::City, "validation.city_invalid"));
+        errors.push(ApiError::field(Field::City, ErrorCode::CityInvalid));
     }
     if errors.is_empty() {
         Ok(Location { country, region, city })
@@ -271,16 +272,16 @@ pub struct Basics {
 }
 
 /// Checks the profile basics; every wrong field gets its own error.
-pub fn validate_basics(form: &BasicsForm, site_countries: &[String], regions: &[Region]) -> Result<Basics, Vec<FieldError>> {
+pub fn validate_basics(form: &BasicsForm, site_countries: &[String], regions: &[Region]) -> Result<Basics, Vec<ApiError>> {
     let mut errors = Vec::new();
     let gender = Gender::parse(form.gender.trim());
     if gender.is_none() {
-        errors.push(FieldError::new(Field::Gender, "validation.gender_required"));
+        errors.push(ApiError::field(Field::Gender, ErrorCode::GenderRequired));
     }
     let sexuality = Sexuality::parse(form.sexuality.trim());
     match (sexuality, gender) {
-        (None, _) => errors.push(FieldError::new(Field::Sexuality, "validation.sexuality_required")),
-        (Some(s), Some(g)) if !s.fits(g) => errors.push(FieldError::new(Field::Sexuality, "validation.sexuality_required")),
+        (None, _) => errors.push(ApiError::field(Field::Sexuality, ErrorCode::SexualityRequired)),
+        (Some(s), Some(g)) if !s.fits(g) => errors.push(ApiError::field(Field::Sexuality, ErrorCode::SexualityRequired)),
         _ => {}
     }
     let location = validate_location(&form.location, site_countries, regions);
@@ -312,8 +313,8 @@ mod tests {
     fn location(country: &str, region: &str, city: &str) -> LocationForm {
         LocationForm { country: country.into(), region: region.into(), city: city.into() }
     }
-    fn keys(errors: &[FieldError]) -> Vec<&str> {
-        errors.iter().map(|e| e.key.as_str()).collect()
+    fn keys(errors: &[ApiError]) -> Vec<&str> {
+        errors.iter().map(|e| e.locale_key()).collect()
     }
 
     #[test]
@@ -330,7 +331,7 @@ mod tests {
         assert_eq!(keys(&e), ["validation.country_required", "validation.region_required"]);
         let e = validate_location(&location("BE", "NL-NH", "Gent"), &countries(), &regions()).unwrap_err();
         assert_eq!(keys(&e), ["validation.region_required"]);
-        assert_eq!(e[0].field, Field::Region);
+        assert_eq!(e[0].field, Some(Field::Region));
     }
 
     #[test]
@@ -364,7 +365,7 @@ mod tests {
                 assert_eq!(a.check(c).unwrap(), Some(*c));
             }
             assert_eq!(a.check("  ").unwrap(), None);
-            assert_eq!(a.check("purple").unwrap_err().key, "validation.choice_invalid");
+            assert_eq!(a.check("purple").unwrap_err().locale_key(), "validation.choice_invalid");
         }
     }
 
@@ -383,10 +384,10 @@ mod tests {
         assert_eq!(ok.about.as_deref(), Some("Hallo!\nIk ben Anna."));
 
         let bad = DetailsForm { attributes: vec![("eye_colour".into(), "purple".into())], interests: vec!["knitting".into()], about: "x".repeat(ABOUT_MAX_CHARS + 1) };
-        let keys: Vec<String> = validate_details(&bad).unwrap_err().into_iter().map(|e| e.key).collect();
+        let keys: Vec<String> = validate_details(&bad).unwrap_err().into_iter().map(|e| e.locale_key().to_string()).collect();
         assert_eq!(keys, ["validation.choice_invalid", "validation.choice_invalid", "validation.about_too_long"]);
         let many = DetailsForm { interests: INTERESTS.iter().take(MAX_INTERESTS + 1).map(|(c, _)| c.to_string()).collect(), ..Default::default() };
-        assert_eq!(validate_details(&many).unwrap_err()[0].key, "validation.too_many_interests");
+        assert_eq!(validate_details(&many).unwrap_err()[0].locale_key(), "validation.too_many_interests");
     }
 
     #[test]

@@ -1,16 +1,17 @@
-//! The user-facing error type. Each variant has a stable snake_case code that `locales/`
-//! translates as `error.{code}`. Internal details are logged, never sent to the browser.
+//! The error of every service: either a refusal the member is told about (a public
+//! [`ApiError`] from `domain`) or an internal failure whose cause is logged and never sent.
+//!
+//! Services return `Result<T, AppError>`; the boundary (a server function or one of the few HTTP
+//! handlers) turns it into the public error with [`AppError::into_public`], which is where it is
+//! logged, once.
 
-use serde::{Deserialize, Serialize};
+use domain::{ApiError, ErrorCode};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
-    #[error("not found")]
-    NotFound,
-    #[error("forbidden origin")]
-    ForbiddenOrigin,
-    #[error("invalid input: {0}")]
-    Invalid(&'static str),
+    /// A rule said no: the member sees the code's text. Not a failure of ours.
+    #[error("refused: {0}")]
+    Refused(ApiError),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration error: {0}")]
@@ -19,44 +20,72 @@ pub enum AppError {
     Internal(String),
 }
 
-/// What the browser gets to see of an error.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PublicError {
-    pub code: String,
+impl From<ApiError> for AppError {
+    fn from(error: ApiError) -> Self {
+        AppError::Refused(error)
+    }
+}
+
+impl From<ErrorCode> for AppError {
+    fn from(code: ErrorCode) -> Self {
+        AppError::Refused(ApiError::new(code))
+    }
+}
+
+/// A form with several wrong fields: the member is told about the first.
+impl From<Vec<ApiError>> for AppError {
+    fn from(errors: Vec<ApiError>) -> Self {
+        match errors.into_iter().next() {
+            Some(first) => AppError::Refused(first),
+            None => AppError::Internal("a validation failed without saying why".into()),
+        }
+    }
 }
 
 impl AppError {
-    pub fn code(&self) -> &'static str {
+    /// The public code (internal failures are all `internal`).
+    pub fn code(&self) -> ErrorCode {
         match self {
-            AppError::NotFound => "not_found",
-            AppError::ForbiddenOrigin => "forbidden_origin",
-            AppError::Invalid(code) => code,
-            AppError::Database(_) | AppError::Migration(_) | AppError::Internal(_) => "internal",
+            AppError::Refused(e) => e.code,
+            _ => ErrorCode::Internal,
         }
     }
 
+    /// The refusal, if this is one.
+    pub fn refusal(&self) -> Option<&ApiError> {
+        match self {
+            AppError::Refused(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// What the browser may see. Logs the error: internal failures with their cause as errors,
+    /// refusals at debug level. Call it once, where the error leaves the server.
+    pub fn into_public(self) -> ApiError {
+        match self {
+            AppError::Refused(e) => {
+                tracing::debug!(code = e.code.as_str(), "refused");
+                e
+            }
+            internal => {
+                tracing::error!(error = %internal, "internal error");
+                ApiError::new(ErrorCode::Internal)
+            }
+        }
+    }
+
+    /// The HTTP status for this error (one mapping, in `domain`).
     pub fn status(&self) -> http::StatusCode {
-        match self {
-            AppError::NotFound => http::StatusCode::NOT_FOUND,
-            AppError::ForbiddenOrigin => http::StatusCode::FORBIDDEN,
-            AppError::Invalid(_) => http::StatusCode::UNPROCESSABLE_ENTITY,
-            _ => http::StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    /// Logs internal causes and returns the public part.
-    pub fn public(&self) -> PublicError {
-        if self.code() == "internal" {
-            tracing::error!(error = %self, "internal error");
-        }
-        PublicError { code: self.code().to_string() }
+        http::StatusCode::from_u16(self.code().http_status()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
     }
 }
 
+/// The answer of an HTTP handler (not a server function) to a JSON client: the status and
+/// `{"code":…}`.
 impl axum::response::IntoResponse for AppError {
     fn into_response(self) -> axum::response::Response {
         let status = self.status();
-        (status, axum::Json(self.public())).into_response()
+        (status, axum::Json(self.into_public())).into_response()
     }
 }
 
@@ -67,8 +96,17 @@ mod tests {
     #[test]
     fn internal_details_are_not_public() {
         let err = AppError::Internal("disk /var/secret full".into());
-        let public = serde_json::to_string(&err.public()).unwrap();
-        assert_eq!(public, r#"{"code":"internal"}"#);
         assert_eq!(err.status(), http::StatusCode::INTERNAL_SERVER_ERROR);
+        let public = serde_json::to_string(&err.into_public()).unwrap();
+        assert_eq!(public, r#"{"code":"internal"}"#);
+    }
+
+    #[test]
+    fn refusals_keep_their_code_field_and_arguments() {
+        let err: AppError = ApiError::new(ErrorCode::TooManyAttempts).with("minutes", 15).into();
+        assert_eq!(err.status(), http::StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(err.into_public().arg_i64("minutes"), Some(15));
+        let first: AppError = vec![ApiError::new(ErrorCode::EmailInvalid), ApiError::new(ErrorCode::NameChars)].into();
+        assert_eq!(first.code(), ErrorCode::EmailInvalid);
     }
 }

@@ -4,10 +4,13 @@
 pub mod accounts;
 pub mod clock;
 pub mod config;
+pub mod counters;
+pub mod credits;
 pub mod db;
 pub mod error;
 pub mod http;
 pub mod likes;
+pub mod links;
 pub mod locales;
 pub mod mail;
 pub mod media;
@@ -17,6 +20,7 @@ pub mod regions;
 pub mod seed;
 pub mod sites;
 pub mod state;
+pub mod visibility;
 
 pub use config::Config;
 pub use db::Db;

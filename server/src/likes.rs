@@ -13,42 +13,11 @@ use crate::accounts::Member;
 use crate::error::AppError;
 use crate::notifications;
 use domain::notifications::NotificationKind;
-use crate::members::search::{CARD_COLUMNS, NOT_BLOCKED};
+use crate::members::search::CARD_COLUMNS;
+use crate::visibility::{BLOCK_DIRECTIONS, NOT_BLOCKED};
+use domain::{ApiError, ErrorCode};
 use crate::members::Members;
-
-#[derive(Debug, thiserror::Error)]
-pub enum LikeError {
-    #[error("not found")]
-    NotFound,
-    /// SPEC §8: 'user blocked by another member'.
-    #[error("blocked by the other member")]
-    BlockedByOther,
-    /// The swipe game's allowance is used up until `next_at`.
-    #[error("daily likes used up")]
-    DailyLimit { next_at: i64 },
-    #[error(transparent)]
-    Internal(#[from] AppError),
-}
-
-impl From<sqlx::Error> for LikeError {
-    fn from(e: sqlx::Error) -> Self {
-        LikeError::Internal(AppError::Database(e))
-    }
-}
-
-impl LikeError {
-    pub fn key(&self) -> &'static str {
-        match self {
-            LikeError::NotFound => "error.not_found",
-            LikeError::BlockedByOther => "error.blocked_by_member",
-            LikeError::DailyLimit { .. } => "likes.limit_reached",
-            LikeError::Internal(e) => {
-                e.public();
-                "error.generic"
-            }
-        }
-    }
-}
+use crate::sites::Site;
 
 /// What a like led to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,38 +60,76 @@ where
 #[derive(Clone, Debug)]
 pub struct Likes {
     members: Members,
+    /// Tells the liked member by mail; absent in tests that do not look at mails.
+    mail: Option<LikeMail>,
+}
+
+/// What sending like and match mails needs.
+#[derive(Clone, Debug)]
+struct LikeMail {
+    accounts: crate::accounts::Accounts,
+    /// `VONK_PUBLIC_URL`, the base of links for the default site.
+    public_url: String,
 }
 
 impl Likes {
     pub fn new(members: Members) -> Likes {
-        Likes { members }
+        Likes { members, mail: None }
+    }
+
+    /// Every new like or match mails the liked member (through their preferences).
+    pub fn with_mail(mut self, accounts: crate::accounts::Accounts, public_url: String) -> Likes {
+        self.mail = Some(LikeMail { accounts, public_url });
+        self
+    }
+
+    /// Mails `to` about a new like or match from `from`, in the background: a slow mail server
+    /// must not hold up the answer. Repeated likes (`new == false`) tell no one.
+    fn mail_after_like(&self, site: &Site, from: i64, from_name: &str, to: i64, outcome: LikeOutcome) {
+        let Some(mail) = self.mail.clone() else { return };
+        if !outcome.new {
+            return;
+        }
+        let settings = site.settings.clone();
+        let base_url = site.base_url(&mail.public_url);
+        let from_name = from_name.to_string();
+        tokio::spawn(async move {
+            if let Err(error) = mail.accounts.mail_like(&settings, &base_url, to, from, &from_name, outcome.matched).await {
+                tracing::warn!(%error, to, "could not send the like mail");
+            }
+        });
     }
 
     fn pool(&self) -> &sqlx::AnyPool {
         self.members.db().pool()
     }
 
-    /// Likes another visible member of the same site.
-    pub async fn like(&self, site: &SiteSettings, me: &Member, other: i64, source: LikeSource, now: i64) -> Result<LikeOutcome, LikeError> {
+    /// Likes another visible member of the same site; the liked member is told (notification,
+    /// and a mail when their preferences allow).
+    pub async fn like(&self, site: &Site, me: &Member, other: i64, source: LikeSource, now: i64) -> Result<LikeOutcome, AppError> {
+        let outcome = self.record_like(site, me, other, source, now).await?;
+        self.mail_after_like(site, me.id, &me.name, other, outcome);
+        Ok(outcome)
+    }
+
+    async fn record_like(&self, site: &SiteSettings, me: &Member, other: i64, source: LikeSource, now: i64) -> Result<LikeOutcome, AppError> {
         if me.id == other {
-            return Err(LikeError::NotFound);
+            return Err(ErrorCode::NotFound.into());
         }
         let row = sqlx::query(
-            "SELECT p.searchable, (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = $1 AND b.blocked_id = $2) AS blocked_me, \
-             (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = $2 AND b.blocked_id = $1) AS blocked_by_me \
-             FROM profiles p WHERE p.user_id = $1 AND p.site_id = $3",
+            &format!("SELECT p.searchable, {BLOCK_DIRECTIONS} FROM profiles p WHERE p.user_id = $2 AND p.site_id = $3"),
         )
-        .bind(other)
         .bind(me.id)
+        .bind(other)
         .bind(site.id)
         .fetch_optional(self.pool())
         .await?;
-        let Some(row) = row else { return Err(LikeError::NotFound) };
+        let Some(row) = row else { return Err(ErrorCode::NotFound.into()) };
         if row.try_get::<i64, _>("blocked_me")? > 0 {
-            return Err(LikeError::BlockedByOther);
+            return Err(ErrorCode::BlockedByMember.into());
         }
         if !crate::db::flag(&row, "searchable")? || row.try_get::<i64, _>("blocked_by_me")? > 0 {
-            return Err(LikeError::NotFound);
+            return Err(ErrorCode::NotFound.into());
         }
         let mut tx = self.pool().begin().await?;
         if source == LikeSource::Swipe && !me.paid_user {
@@ -130,7 +137,7 @@ impl Likes {
             sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(me.id).execute(&mut *tx).await?;
             let allowance = swipe_allowance(false, &recent_swipes(&mut *tx, me.id, now).await?, now);
             if allowance.remaining == Some(0) {
-                return Err(LikeError::DailyLimit { next_at: allowance.next_at.unwrap_or(now) });
+                return Err(ApiError::new(ErrorCode::DailyLikesUsed).with("next_at", allowance.next_at.unwrap_or(now)).into());
             }
         }
         let inserted = sqlx::query(
@@ -188,13 +195,13 @@ impl Likes {
 
     /// Likes several members at once (the match finder); members who cannot be liked any more
     /// are skipped. Returns the outcome of each like given, with the member's id.
-    pub async fn like_many(&self, site: &SiteSettings, me: &Member, others: &[i64], source: LikeSource, now: i64) -> Result<Vec<(i64, LikeOutcome)>, AppError> {
+    pub async fn like_many(&self, site: &Site, me: &Member, others: &[i64], source: LikeSource, now: i64) -> Result<Vec<(i64, LikeOutcome)>, AppError> {
         let mut out = Vec::new();
         for &other in others {
             match self.like(site, me, other, source, now).await {
                 Ok(outcome) => out.push((other, outcome)),
-                Err(LikeError::Internal(e)) => return Err(e),
-                Err(_) => {}
+                Err(AppError::Refused(_)) => {}
+                Err(e) => return Err(e),
             }
         }
         Ok(out)
@@ -213,7 +220,7 @@ impl Likes {
 
     /// Auto-like (SPEC §3, §7): while a new member is due one by the site's policy, a fitting
     /// operator-run profile likes them. Returns that profile, or `None` when none is due or none fits.
-    pub async fn auto_like(&self, site: &SiteSettings, me: &Member, now: i64, today: Ymd) -> Result<Option<MemberCard>, AppError> {
+    pub async fn auto_like(&self, site: &Site, me: &Member, now: i64, today: Ymd) -> Result<Option<MemberCard>, AppError> {
         if site.auto_like.count == 0 {
             return Ok(None);
         }
@@ -246,6 +253,7 @@ impl Likes {
             .await?;
         notifications::record(&mut tx, me.id, NotificationKind::Like, Some(card.id), now).await?;
         tx.commit().await?;
+        self.mail_after_like(site, card.id, &card.name, me.id, LikeOutcome { matched: false, new: true });
         Ok(Some(card))
     }
 

@@ -24,12 +24,13 @@ pub struct NotificationItem {
 
 /// Notifications (`n`) whose actor the member (`$me`, an SQL expression) can still see: system
 /// notices, and members who are visible and not blocked either way. A macro so that the
-/// member's row (`MEMBER_SELECT`, with `u.id`) and the list (with `$1`) share the one rule.
+/// member's counters (with `u.id`) and the list (with `$1`) share the one rule.
 macro_rules! visible_notifications {
     ($me:literal) => {
         concat!(
-            "(n.actor_id IS NULL OR (EXISTS (SELECT 1 FROM profiles ap WHERE ap.user_id = n.actor_id AND ap.searchable = TRUE) ",
-            "AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ", $me, " AND b.blocked_id = n.actor_id) OR (b.blocker_id = n.actor_id AND b.blocked_id = ", $me, "))))"
+            "(n.actor_id IS NULL OR (",
+            $crate::visibility::sees!($me, "n.actor_id"),
+            "))"
         )
     };
 }

@@ -20,6 +20,27 @@ pub struct Site {
     pub is_default: bool,
 }
 
+/// A site is mostly its settings: `&site` works where `&SiteSettings` is asked for.
+impl std::ops::Deref for Site {
+    type Target = SiteSettings;
+
+    fn deref(&self) -> &SiteSettings {
+        &self.settings
+    }
+}
+
+impl Site {
+    /// The base of links in mails: `public_url` (`VONK_PUBLIC_URL`) for the default site,
+    /// `https://{domain}` for the others. Never taken from a request's Host header.
+    pub fn base_url(&self, public_url: &str) -> String {
+        if self.is_default {
+            public_url.to_string()
+        } else {
+            format!("https://{}", self.settings.domain)
+        }
+    }
+}
+
 const SITE_COLUMNS: &str = "id, domain, is_default, name, domain_language, cdn_prefix, niche, signups, \
     logged_out_search, logged_out_search_trafficsource, enable_site_entry_popup, geoip_country, \
     geoip_selected_country, minimum_message_costs, support_phone, support_email, push_key, fictional_icon, \

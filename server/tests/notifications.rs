@@ -53,7 +53,7 @@ on_both_databases!(likes_and_matches_notify_only_the_members_concerned, |db: Db|
     // A repeated like tells no one again.
     assert!(!likes.like(&w.site, &bart, anna.id, LikeSource::Profile, NOW + 30).await.unwrap().new);
     assert_eq!(notes.unread(anna.id).await.unwrap(), 2);
-    assert_eq!(w.reload(anna.id).await.unread_notifications, 2);
+    assert_eq!(w.reload(anna.id).await.counters.notifications, 2);
     let list = notes.list(anna.id, today(), 50).await.unwrap();
     assert_eq!(&kinds(&list)[..2], &[(NotificationKind::Like, Some(carl.id), false), (NotificationKind::Like, Some(bart.id), false)]);
     // Bart is told nothing about Carl's like, and has nothing unread.
@@ -118,7 +118,7 @@ on_both_databases!(auto_likes_come_from_fitting_operator_profiles_by_the_site_po
     for m in [&man, &woman1, &woman2] {
         make_fictional(&w, m).await;
     }
-    w.site.auto_like = AutoLikePolicy { count: 2, gap_secs: 3600 };
+    w.site.settings.auto_like = AutoLikePolicy { count: 2, gap_secs: 3600 };
 
     let first = likes.auto_like(&w.site, &bart, NOW + 10, today()).await.unwrap().expect("an auto-like is due");
     // Only operator-run women (Bart is a hetero man), never the real member.
@@ -134,9 +134,9 @@ on_both_databases!(auto_likes_come_from_fitting_operator_profiles_by_the_site_po
 
     // A site without auto-likes, or a member past the first week, gets none.
     let carl = w.member("carl@example.nl", "male").await;
-    w.site.auto_like = AutoLikePolicy { count: 0, gap_secs: 0 };
+    w.site.settings.auto_like = AutoLikePolicy { count: 0, gap_secs: 0 };
     assert!(likes.auto_like(&w.site, &carl, NOW + 10, today()).await.unwrap().is_none());
-    w.site.auto_like = AutoLikePolicy { count: 5, gap_secs: 0 };
+    w.site.settings.auto_like = AutoLikePolicy { count: 5, gap_secs: 0 };
     assert!(likes.auto_like(&w.site, &carl, NOW + 8 * 86_400, today()).await.unwrap().is_none());
 });
 

@@ -12,7 +12,7 @@ use domain::photo::{Access, GalleryPhoto, PhotoStatus, UploadError};
 use image::ImageFormat;
 use server::accounts::Member;
 use server::media::{LocalStore, Media};
-use server::members::photos::{PhotoError, Photos};
+use server::members::photos::Photos;
 use server::Db;
 use support::world::{world, World, NOW};
 
@@ -97,9 +97,9 @@ async fn photo_rows(c: &Ctx) -> i64 {
     n
 }
 
-fn refused(result: Result<i64, PhotoError>) -> UploadError {
+fn refused(result: Result<i64, server::AppError>) -> domain::ErrorCode {
     match result {
-        Err(PhotoError::Upload(e)) => e,
+        Err(server::AppError::Refused(e)) => e.code,
         other => panic!("expected a refused upload, got {other:?}"),
     }
 }
@@ -120,7 +120,7 @@ on_both_databases!(bad_uploads_store_nothing, |db: Db| async move {
         ("empty", Vec::new(), UploadError::NoFile),
     ];
     for (what, bytes, expected) in cases {
-        assert_eq!(refused(c.photos.upload(&anna, bytes, false, NOW).await), expected, "{what}");
+        assert_eq!(refused(c.photos.upload(&anna, bytes, false, NOW).await), expected.code(), "{what}");
     }
     assert_eq!(photo_rows(&c).await, 0);
     assert!(files_under(c.media.path()).is_empty(), "no file stored: {:?}", files_under(c.media.path()));
@@ -163,14 +163,14 @@ on_both_databases!(limits_free_three_premium_twenty_five, |db: Db| async move {
     for _ in 0..3 {
         c.photos.upload(&anna, small.clone(), false, NOW).await.unwrap();
     }
-    assert_eq!(refused(c.photos.upload(&anna, small.clone(), false, NOW).await), UploadError::LimitReached);
-    assert_eq!(UploadError::LimitReached.key(), "photo.limit_reached");
+    assert_eq!(refused(c.photos.upload(&anna, small.clone(), false, NOW).await), UploadError::LimitReached.code());
+    assert_eq!(UploadError::LimitReached.code().locale_key(), "photo.limit_reached");
     assert_eq!(photo_rows(&c).await, 3);
     let anna = c.make_premium(anna.id).await;
     for _ in 3..25 {
         c.photos.upload(&anna, small.clone(), false, NOW).await.unwrap();
     }
-    assert_eq!(refused(c.photos.upload(&anna, small, false, NOW).await), UploadError::LimitReached);
+    assert_eq!(refused(c.photos.upload(&anna, small, false, NOW).await), UploadError::LimitReached.code());
     assert_eq!(photo_rows(&c).await, 25);
     assert_eq!(c.photos.own(&anna).await.unwrap().limit, 25);
 });
@@ -182,7 +182,7 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     let staff_member = member(&c, "staff@example.nl").await;
     assert_eq!(c.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
     let staff = reload(&c, &staff_member).await;
-    assert!(staff.staff);
+    assert!(staff.is_staff());
     let public = c.photos.upload(&anna, picture(ImageFormat::Jpeg, 40, 40), false, NOW).await.unwrap();
     let private = c.photos.upload(&anna, picture(ImageFormat::Jpeg, 40, 40), true, NOW).await.unwrap();
     let other = c.photos.upload(&anna, picture(ImageFormat::Jpeg, 40, 40), false, NOW).await.unwrap();
@@ -196,7 +196,7 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     assert_eq!(queue.iter().map(|q| q.id).collect::<Vec<_>>(), vec![public, private, other]);
 
     // Only staff may review.
-    assert!(matches!(c.photos.review(&bob, c.site.id, public, true, NOW).await, Err(PhotoError::NotFound)));
+    assert!(c.photos.review(&bob, c.site.id, public, true, NOW).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
     for id in [public, private, other] {
         c.photos.review(&staff, c.site.id, id, true, NOW).await.unwrap();
     }
@@ -218,7 +218,7 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     assert!(c.photos.gallery(Some(&bob), anna.id).await.unwrap().iter().all(|p| !p.locked));
 
     // A private photo cannot be the main photo; making the main photo private moves the choice.
-    assert!(matches!(c.photos.set_main(anna.id, private).await, Err(PhotoError::NotFound)));
+    assert!(c.photos.set_main(anna.id, private).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
     c.photos.set_private(anna.id, public, true).await.unwrap();
     assert_eq!(reload(&c, &anna).await.main_photo_id, Some(other));
     c.photos.set_main(anna.id, other).await.unwrap();
@@ -246,9 +246,9 @@ on_both_databases!(members_cannot_touch_each_others_photos, |db: Db| async move 
     let anna = member(&c, "anna@example.nl").await;
     let bob = member(&c, "bob@example.nl").await;
     let id = c.photos.upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW).await.unwrap();
-    assert!(matches!(c.photos.set_main(bob.id, id).await, Err(PhotoError::NotFound)));
-    assert!(matches!(c.photos.set_private(bob.id, id, true).await, Err(PhotoError::NotFound)));
-    assert!(matches!(c.photos.delete(bob.id, id).await, Err(PhotoError::NotFound)));
+    assert!(c.photos.set_main(bob.id, id).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    assert!(c.photos.set_private(bob.id, id, true).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    assert!(c.photos.delete(bob.id, id).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
     assert_eq!(c.photos.own(&bob).await.unwrap().photos, vec![]);
     // Anna's photo is untouched.
     let own = c.photos.own(&reload(&c, &anna).await).await.unwrap();

@@ -1,9 +1,98 @@
-//! Accounts: signup, activation, login with lockout, sessions, logout.
+//! Accounts: signup and activation, login with its lockout, sessions, password recovery, email
+//! change, deletion and purge, notification mails. Every rule that matters is checked here, on
+//! the server; the browser's checks are a courtesy.
+//!
+//! One service, [`Accounts`], with its methods grouped by concern in the files of this folder.
 
+mod deletion;
+mod email_change;
+mod login;
+mod mails;
+mod member;
 pub mod notifications;
 pub mod passwords;
-pub mod service;
+mod recovery;
+mod sessions;
+mod signup;
 pub mod tokens;
 
+use std::sync::Arc;
+
+use domain::account::Role;
+use domain::Locale;
+
+use crate::clock::Clock;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::links::Links;
+use crate::locales::Catalog;
+use crate::mail::Outbox;
+
+pub use login::LOCKOUT;
+pub use member::Member;
 pub use notifications::{AlertState, DisabledReason, NotificationKind, NotificationPrefs};
-pub use service::{AccountError, Accounts, Member, SignupRequest};
+pub use sessions::SESSION_TTL_SECS;
+pub use signup::{SignupRequest, ACTIVATION_TTL_SECS};
+pub use recovery::{RESETS_PER_DAY, RESET_TTL_SECS};
+pub use email_change::MAIL_CHANGE_TTL_SECS;
+
+#[derive(Clone, Debug)]
+pub struct Accounts {
+    db: Db,
+    clock: Clock,
+    outbox: Outbox,
+    catalog: Arc<Catalog>,
+    links: Links,
+    /// Where photo files live, so that purging an account removes them too.
+    media: Option<crate::media::Media>,
+}
+
+impl Accounts {
+    pub fn new(db: Db, clock: Clock, outbox: Outbox, catalog: Arc<Catalog>, links: Links) -> Accounts {
+        Accounts { db, clock, outbox, catalog, links, media: None }
+    }
+
+    /// Purging an account also deletes its photo files from this store.
+    pub fn with_media(mut self, media: crate::media::Media) -> Accounts {
+        self.media = Some(media);
+        self
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub(crate) fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// Grants or takes back the staff role (photo moderation) for an address on every site.
+    /// Returns how many accounts changed; run from the command line (`vonk staff grant …`).
+    pub async fn set_staff(&self, email: &str, staff: bool) -> Result<u64, AppError> {
+        let role = if staff { Role::Staff } else { Role::Member };
+        let done = sqlx::query("UPDATE users SET role = $1 WHERE email = $2 AND status <> 'deleted'")
+            .bind(role.as_str())
+            .bind(email.trim().to_lowercase())
+            .execute(self.db.pool())
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Remembers the member's language (for mails and the next login on another device).
+    pub async fn set_language(&self, user_id: i64, locale: Locale) -> Result<(), AppError> {
+        sqlx::query("UPDATE users SET language = $1 WHERE id = $2").bind(locale.code()).bind(user_id).execute(self.db.pool()).await?;
+        Ok(())
+    }
+
+    /// Invisible members do not appear to others (search, likes, visitors).
+    pub async fn set_invisible(&self, user_id: i64, invisible: bool) -> Result<(), AppError> {
+        sqlx::query("UPDATE users SET invisible = $1 WHERE id = $2").bind(invisible).bind(user_id).execute(self.db.pool()).await?;
+        crate::members::search::refresh_searchable(self.db.pool(), user_id).await?;
+        Ok(())
+    }
+
+    pub async fn is_invisible(&self, user_id: i64) -> Result<bool, AppError> {
+        let row = sqlx::query("SELECT invisible FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
+        Ok(crate::db::flag(&row, "invisible")?)
+    }
+}

@@ -5,7 +5,8 @@
 use domain::site::SiteSettings;
 use sqlx::Row;
 
-use super::service::Accounts;
+use super::mails::LinkMailSpec;
+use super::Accounts;
 use super::tokens;
 use crate::db::flag;
 use crate::error::AppError;
@@ -122,10 +123,9 @@ impl Accounts {
         let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
         let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
-        let link = format!("{}/likes/m/{other_id}", base_url.trim_end_matches('/'));
-        let unsubscribe = self.unsubscribe_url(to_user, base_url).await?;
         let prefix = if matched { "mail.match" } else { "mail.like" };
-        self.send_mail_with(site, locale, &email, &[("name", &name), ("other", other_name)], prefix, "mail.notification_footer", &link, Some(unsubscribe)).await?;
+        let spec = LinkMailSpec { prefix, footer: "mail.notification_footer", vars: &[("name", &name), ("other", other_name)], unsubscribe_for: Some(to_user) };
+        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.member(other_id)).await?;
         Ok(true)
     }
 
@@ -173,19 +173,16 @@ impl Accounts {
         Ok(ids.len() as u64)
     }
 
-    /// The link for a member's `List-Unsubscribe` header (created on first use).
-    pub async fn unsubscribe_url(&self, user_id: i64, base_url: &str) -> Result<String, AppError> {
+    /// The member's unsubscribe token (created on first use), for the links in mails.
+    pub async fn unsubscribe_token(&self, user_id: i64) -> Result<String, AppError> {
         let existing: Option<(Option<String>,)> = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_optional(self.db().pool()).await?;
-        let token = match existing {
-            Some((Some(token),)) => token,
-            _ => {
-                let token = tokens::new_token();
-                sqlx::query("UPDATE users SET unsubscribe_token = $1 WHERE id = $2 AND unsubscribe_token IS NULL").bind(&token).bind(user_id).execute(self.db().pool()).await?;
-                let (token,): (Option<String>,) = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
-                token.ok_or_else(|| AppError::Internal("unsubscribe token missing".into()))?
-            }
-        };
-        Ok(format!("{}/unsubscribe?token={token}", base_url.trim_end_matches('/')))
+        if let Some((Some(token),)) = existing {
+            return Ok(token);
+        }
+        let token = tokens::new_token();
+        sqlx::query("UPDATE users SET unsubscribe_token = $1 WHERE id = $2 AND unsubscribe_token IS NULL").bind(&token).bind(user_id).execute(self.db().pool()).await?;
+        let (token,): (Option<String>,) = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
+        token.ok_or_else(|| AppError::Internal("unsubscribe token missing".into()))
     }
 
     /// Why mails are off and which alerts the member dismissed (one query).
@@ -214,7 +211,7 @@ impl Accounts {
     /// Stores an alert's dismissal with its moment; unknown alerts are refused.
     pub async fn dismiss_alert(&self, user_id: i64, alert: &str) -> Result<(), AppError> {
         if !DISMISSIBLE_ALERTS.contains(&alert) {
-            return Err(AppError::Invalid("unknown_alert"));
+            return Err(domain::ErrorCode::BadRequest.into());
         }
         sqlx::query("INSERT INTO alert_dismissals (user_id, alert, dismissed_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, alert) DO UPDATE SET dismissed_at = excluded.dismissed_at")
             .bind(user_id)

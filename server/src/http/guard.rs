@@ -17,7 +17,7 @@ pub async fn same_origin_guard(State(state): State<AppState>, request: Request, 
         next.run(request).await
     } else {
         tracing::warn!(path = %request.uri().path(), "refused a cross-origin state-changing request");
-        AppError::ForbiddenOrigin.into_response()
+        AppError::from(domain::ErrorCode::ForbiddenOrigin).into_response()
     }
 }
 

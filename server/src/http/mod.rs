@@ -1,30 +1,27 @@
-//! HTTP pieces that are not Leptos server functions: request helpers, middleware and the
-//! small form endpoints of the site shell.
+//! HTTP pieces that cannot be Leptos server functions: the session and same-origin
+//! middleware, extractors shared with the server functions, and the few routes of their own —
+//! photo files and the photo upload, the one-click unsubscribe of mail programs (RFC 8058) and
+//! the mail provider's reports. Every page's write is a server function in the app.
 
-pub mod account_routes;
 pub mod cookies;
+pub mod extract;
 pub mod guard;
-pub mod like_routes;
 pub mod mail_routes;
-pub mod member_routes;
 pub mod photo_routes;
-pub mod profile_routes;
 pub mod rate_limit;
 pub mod session;
-pub mod shell_routes;
 pub mod visitor;
 
+pub use extract::{ClientIp, RequestSite, RequireMember, Viewer};
 pub use guard::{same_origin_guard, security_headers};
-pub use rate_limit::rate_limit;
 pub use session::{resolve_member, CurrentMember};
 
-/// Every form endpoint of the server crate.
+/// The routes of the server crate.
 pub fn routes() -> axum::Router<crate::state::AppState> {
-    shell_routes::routes()
-        .merge(account_routes::routes())
-        .merge(member_routes::routes())
-        .merge(profile_routes::routes())
-        .merge(mail_routes::routes())
-        .merge(photo_routes::routes())
-        .merge(like_routes::routes())
+    mail_routes::routes().merge(photo_routes::routes())
+}
+
+/// Whether the caller asked for JSON (scripts and widgets) rather than a page.
+pub fn wants_json(headers: &http::HeaderMap) -> bool {
+    headers.get(http::header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("application/json"))
 }

@@ -1,56 +1,71 @@
-//! Per-IP rate limits on the endpoints that attackers hammer (login, signup). Counted per node in
-//! memory, in fixed windows; the login lockout per account is separate and lives in the database.
+//! Per-address rate limits on what attackers hammer (login, signup, reset mails). Counted per
+//! node in memory, in fixed windows; the login lockout per account is separate and lives in the
+//! database. Server functions call [`RateLimiter::check`] before they do the work.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{ConnectInfo, Request, State};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Redirect, Response};
-use http::Method;
+use domain::ErrorCode;
 
-use crate::state::AppState;
+use crate::error::AppError;
 
-/// (path, requests allowed per window, window in seconds, where to send a refused form)
-const LIMITS: [(&str, u32, i64, &str); 3] =
-    [("/api/login", 20, 60, "/login"), ("/api/signup", 10, 600, "/signup"), ("/api/reset-password", 5, 600, "/reset-password")];
+/// A limited action: requests allowed per window (before `VONK_RATE_LIMIT_FACTOR`), window in seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Limit {
+    Login,
+    Signup,
+    ResetMail,
+}
+
+impl Limit {
+    pub fn per_window(self) -> (u32, i64) {
+        match self {
+            Limit::Login => (20, 60),
+            Limit::Signup => (10, 600),
+            Limit::ResetMail => (5, 600),
+        }
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct RateLimiter {
-    windows: Arc<Mutex<HashMap<(&'static str, IpAddr), (i64, u32)>>>,
+    windows: Arc<Mutex<HashMap<(Limit, IpAddr), (i64, u32)>>>,
+    factor: u32,
 }
 
 impl RateLimiter {
+    /// `factor` multiplies every limit (`VONK_RATE_LIMIT_FACTOR`).
+    pub fn new(factor: u32) -> RateLimiter {
+        RateLimiter { windows: Default::default(), factor: factor.max(1) }
+    }
+
     /// Counts one request; false when the caller is over the limit for this window.
-    pub fn allow(&self, bucket: &'static str, ip: IpAddr, limit: u32, window_secs: i64, now: i64) -> bool {
+    pub fn allow(&self, limit: Limit, ip: IpAddr, now: i64) -> bool {
+        let (allowed, window_secs) = limit.per_window();
+        let allowed = allowed.saturating_mul(self.factor.max(1));
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
         if windows.len() > 100_000 {
             // Old windows are worthless; drop them rather than grow without bound.
-            windows.retain(|_, (start, _)| now - *start < window_secs);
+            windows.retain(|(l, _), (start, _)| now - *start < l.per_window().1);
         }
-        let entry = windows.entry((bucket, ip)).or_insert((now, 0));
+        let entry = windows.entry((limit, ip)).or_insert((now, 0));
         if now - entry.0 >= window_secs {
             *entry = (now, 0);
         }
         entry.1 += 1;
-        entry.1 <= limit
+        entry.1 <= allowed
     }
-}
 
-pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if request.method() == Method::POST {
-        let path = request.uri().path();
-        if let Some((bucket, limit, window, back)) = LIMITS.iter().find(|(p, ..)| *p == path) {
-            let ip = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]));
-            let limit = limit.saturating_mul(state.config.rate_limit_factor);
-            if !state.rate_limiter.allow(bucket, ip, limit, *window, state.accounts.clock().now()) {
-                tracing::warn!(%ip, path, "rate limit reached");
-                return Redirect::to(&format!("{back}?error=error.too_many_requests")).into_response();
-            }
+    /// [`RateLimiter::allow`] as an error: `too_many_requests`.
+    pub fn check(&self, limit: Limit, ip: IpAddr, now: i64) -> Result<(), AppError> {
+        if self.allow(limit, ip, now) {
+            Ok(())
+        } else {
+            tracing::warn!(%ip, ?limit, "rate limit reached");
+            Err(ErrorCode::TooManyRequests.into())
         }
     }
-    next.run(request).await
 }
 
 #[cfg(test)]
@@ -58,16 +73,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fixed_window_per_ip_and_bucket() {
-        let limiter = RateLimiter::default();
+    fn fixed_window_per_address_and_action() {
+        let limiter = RateLimiter::new(1);
         let a = IpAddr::from([10, 0, 0, 1]);
         let b = IpAddr::from([10, 0, 0, 2]);
-        for _ in 0..3 {
-            assert!(limiter.allow("/api/login", a, 3, 60, 1000));
+        for _ in 0..20 {
+            assert!(limiter.allow(Limit::Login, a, 1000));
         }
-        assert!(!limiter.allow("/api/login", a, 3, 60, 1010), "fourth in the window");
-        assert!(limiter.allow("/api/login", b, 3, 60, 1010), "another address has its own count");
-        assert!(limiter.allow("/api/signup", a, 3, 60, 1010), "another bucket has its own count");
-        assert!(limiter.allow("/api/login", a, 3, 60, 1060), "a new window");
+        assert!(!limiter.allow(Limit::Login, a, 1010), "21st in the window");
+        assert_eq!(limiter.check(Limit::Login, a, 1010).unwrap_err().code(), ErrorCode::TooManyRequests);
+        assert!(limiter.allow(Limit::Login, b, 1010), "another address has its own count");
+        assert!(limiter.allow(Limit::Signup, a, 1010), "another action has its own count");
+        assert!(limiter.allow(Limit::Login, a, 1060), "a new window");
+        let relaxed = RateLimiter::new(2);
+        assert!((0..40).all(|_| relaxed.allow(Limit::Login, a, 1000)));
     }
 }

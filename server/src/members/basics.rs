@@ -7,7 +7,6 @@ use domain::profile::{validate_basics, validate_details, validate_location, Attr
 use domain::site::SiteSettings;
 use sqlx::Row;
 
-use crate::accounts::AccountError;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::regions::Regions;
@@ -70,7 +69,7 @@ impl Members {
 
     pub async fn basics(&self, user_id: i64) -> Result<ProfileBasics, AppError> {
         let row = sqlx::query("SELECT name, date_of_birth, gender, sexuality, country, region, city, status FROM profiles WHERE user_id = $1").bind(user_id).fetch_optional(self.db.pool()).await?;
-        let Some(row) = row else { return Err(AppError::NotFound) };
+        let Some(row) = row else { return Err(domain::ErrorCode::NotFound.into()) };
         Ok(ProfileBasics {
             name: row.try_get("name")?,
             date_of_birth: row.try_get("date_of_birth")?,
@@ -84,8 +83,8 @@ impl Members {
     }
 
     /// Saves gender, sexuality and location after checking them all; nothing changes on error.
-    pub async fn save_basics(&self, site: &SiteSettings, user_id: i64, form: &BasicsForm) -> Result<(), AccountError> {
-        let valid = validate_basics(form, &site.countries, &self.regions_for(site)).map_err(AccountError::Invalid)?;
+    pub async fn save_basics(&self, site: &SiteSettings, user_id: i64, form: &BasicsForm) -> Result<(), AppError> {
+        let valid = validate_basics(form, &site.countries, &self.regions_for(site))?;
         sqlx::query("UPDATE profiles SET gender = $1, sexuality = $2, country = $3, region = $4, city = $5 WHERE user_id = $6")
             .bind(valid.gender.code())
             .bind(valid.sexuality.code())
@@ -100,8 +99,8 @@ impl Members {
     }
 
     /// Saves where the member lives; nothing changes on error.
-    pub async fn save_location(&self, site: &SiteSettings, user_id: i64, form: &LocationForm) -> Result<(), AccountError> {
-        let valid = validate_location(form, &site.countries, &self.regions_for(site)).map_err(AccountError::Invalid)?;
+    pub async fn save_location(&self, site: &SiteSettings, user_id: i64, form: &LocationForm) -> Result<(), AppError> {
+        let valid = validate_location(form, &site.countries, &self.regions_for(site))?;
         sqlx::query("UPDATE profiles SET country = $1, region = $2, city = $3 WHERE user_id = $4")
             .bind(&valid.country)
             .bind(&valid.region)
@@ -118,7 +117,7 @@ impl Members {
             .bind(user_id)
             .fetch_optional(self.db.pool())
             .await?
-            .ok_or(AppError::NotFound)?;
+            .ok_or(domain::ErrorCode::NotFound)?;
         let mut attributes = Vec::new();
         for a in Attribute::ALL {
             attributes.push((a.field().to_string(), row.try_get::<Option<String>, _>(a.field())?.unwrap_or_default()));
@@ -128,8 +127,8 @@ impl Members {
     }
 
     /// Saves the details after checking them all; nothing changes on error.
-    pub async fn save_details(&self, user_id: i64, form: &DetailsForm) -> Result<(), AccountError> {
-        let valid = validate_details(form).map_err(AccountError::Invalid)?;
+    pub async fn save_details(&self, user_id: i64, form: &DetailsForm) -> Result<(), AppError> {
+        let valid = validate_details(form)?;
         let mut tx = self.db.pool().begin().await?;
         let value = |a: Attribute| valid.attributes.iter().find(|(x, _)| *x == a).and_then(|(_, v)| *v);
         sqlx::query("UPDATE profiles SET hair_colour = $1, eye_colour = $2, body_type = $3, relationship_status = $4, tattoos = $5, reason = $6, about = $7 WHERE user_id = $8")

@@ -15,35 +15,6 @@ use crate::db::{flag, Db};
 use crate::error::AppError;
 use crate::media::Media;
 
-#[derive(Debug, thiserror::Error)]
-pub enum PhotoError {
-    #[error("upload refused: {0:?}")]
-    Upload(UploadError),
-    #[error("not found")]
-    NotFound,
-    #[error(transparent)]
-    Internal(#[from] AppError),
-}
-
-impl From<sqlx::Error> for PhotoError {
-    fn from(e: sqlx::Error) -> Self {
-        PhotoError::Internal(AppError::Database(e))
-    }
-}
-
-impl PhotoError {
-    pub fn key(&self) -> &'static str {
-        match self {
-            PhotoError::Upload(e) => e.key(),
-            PhotoError::NotFound => "error.not_found",
-            PhotoError::Internal(e) => {
-                e.public();
-                "error.generic"
-            }
-        }
-    }
-}
-
 /// The member's own photos with the limit that applies to them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnPhotos {
@@ -91,24 +62,24 @@ impl Photos {
 
     /// Stores a new photo, under inspection until staff approve it. The first public photo
     /// becomes the main photo. Refused uploads store nothing.
-    pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, PhotoError> {
+    pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, AppError> {
         let limit = photo_limit(member.paid_user);
         // Cheap refusal before the decoding work; checked again under the lock below.
         let (have,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(member.id).fetch_one(self.db.pool()).await?;
         if have as usize >= limit {
-            return Err(PhotoError::Upload(UploadError::LimitReached));
+            return Err(AppError::from(UploadError::LimitReached.code()));
         }
         let max = self.max_bytes;
         let Renditions { full, thumb, width, height } = tokio::task::spawn_blocking(move || decode_upload(&bytes, max))
             .await
             .map_err(|e| AppError::Internal(format!("photo decoding stopped: {e}")))?
-            .map_err(PhotoError::Upload)?;
+            .map_err(|e| AppError::from(e.code()))?;
 
         let mut tx = self.db.pool().begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.
         sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(member.id).execute(&mut *tx).await?;
         if count(&mut tx, member.id).await? >= limit {
-            return Err(PhotoError::Upload(UploadError::LimitReached));
+            return Err(AppError::from(UploadError::LimitReached.code()));
         }
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height) VALUES ($1, '', '', 'under_inspection', $2, $3, $4, $5) RETURNING id",
@@ -169,7 +140,7 @@ impl Photos {
     }
 
     /// Makes one of the member's public photos the main photo.
-    pub async fn set_main(&self, user_id: i64, photo_id: i64) -> Result<(), PhotoError> {
+    pub async fn set_main(&self, user_id: i64, photo_id: i64) -> Result<(), AppError> {
         let mut tx = self.db.pool().begin().await?;
         let done = sqlx::query(
             "UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND EXISTS \
@@ -181,7 +152,7 @@ impl Photos {
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() == 0 {
-            return Err(PhotoError::NotFound);
+            return Err(AppError::from(domain::ErrorCode::NotFound));
         }
         refresh_main(&mut tx, user_id).await?;
         tx.commit().await?;
@@ -189,11 +160,11 @@ impl Photos {
     }
 
     /// Marks a photo private or public. A private photo cannot stay the main photo.
-    pub async fn set_private(&self, user_id: i64, photo_id: i64, private: bool) -> Result<(), PhotoError> {
+    pub async fn set_private(&self, user_id: i64, photo_id: i64, private: bool) -> Result<(), AppError> {
         let mut tx = self.db.pool().begin().await?;
         let done = sqlx::query("UPDATE photos SET private = $1 WHERE id = $2 AND user_id = $3").bind(private).bind(photo_id).bind(user_id).execute(&mut *tx).await?;
         if done.rows_affected() == 0 {
-            return Err(PhotoError::NotFound);
+            return Err(AppError::from(domain::ErrorCode::NotFound));
         }
         choose_main_if_needed(&mut tx, user_id).await?;
         refresh_main(&mut tx, user_id).await?;
@@ -201,14 +172,14 @@ impl Photos {
         Ok(())
     }
 
-    pub async fn delete(&self, user_id: i64, photo_id: i64) -> Result<(), PhotoError> {
+    pub async fn delete(&self, user_id: i64, photo_id: i64) -> Result<(), AppError> {
         let mut tx = self.db.pool().begin().await?;
         let row: Option<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE id = $1 AND user_id = $2 RETURNING filename, thumb_filename")
             .bind(photo_id)
             .bind(user_id)
             .fetch_optional(&mut *tx)
             .await?;
-        let Some((file, thumb)) = row else { return Err(PhotoError::NotFound) };
+        let Some((file, thumb)) = row else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
         sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(user_id).bind(photo_id).execute(&mut *tx).await?;
         choose_main_if_needed(&mut tx, user_id).await?;
         refresh_main(&mut tx, user_id).await?;
@@ -245,11 +216,12 @@ impl Photos {
     /// The bytes of a photo (or its thumbnail) if this viewer may see it on this site.
     /// Profiles that are hidden or blocked either way hide their photos too.
     pub async fn file(&self, viewer: Option<&Member>, site_id: i64, photo_id: i64, thumb: bool) -> Result<Result<Vec<u8>, Access>, AppError> {
-        let row = sqlx::query(
+        let row = sqlx::query(concat!(
             "SELECT ph.user_id, ph.status, ph.private, ph.filename, ph.thumb_filename, p.searchable, p.main_photo_id, \
-             (SELECT COUNT(*) FROM blocks b WHERE (b.blocker_id = $2 AND b.blocked_id = ph.user_id) OR (b.blocker_id = ph.user_id AND b.blocked_id = $2)) AS blocks \
-             FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.id = $1 AND p.site_id = $3",
-        )
+             CAST(CASE WHEN ",
+            crate::visibility::not_blocked!("$2", "ph.user_id"),
+            " THEN 0 ELSE 1 END AS BIGINT) AS blocks FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.id = $1 AND p.site_id = $3"
+        ))
         .bind(photo_id)
         .bind(viewer.map(|m| m.id).unwrap_or(0))
         .bind(site_id)
@@ -301,9 +273,9 @@ impl Photos {
 
     /// Staff approve (active) or reject (disabled) a photo of their site. Only staff members
     /// get here; the check is repeated so that no route can forget it.
-    pub async fn review(&self, staff: &Member, site_id: i64, photo_id: i64, approve: bool, now: i64) -> Result<(), PhotoError> {
-        if !staff.staff {
-            return Err(PhotoError::NotFound);
+    pub async fn review(&self, staff: &Member, site_id: i64, photo_id: i64, approve: bool, now: i64) -> Result<(), AppError> {
+        if !staff.is_staff() {
+            return Err(AppError::from(domain::ErrorCode::NotFound));
         }
         let mut tx = self.db.pool().begin().await?;
         let owner: Option<(i64,)> = sqlx::query_as(
@@ -317,7 +289,7 @@ impl Photos {
         .bind(site_id)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((owner,)) = owner else { return Err(PhotoError::NotFound) };
+        let Some((owner,)) = owner else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
         if !approve {
             sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(owner).bind(photo_id).execute(&mut *tx).await?;
             choose_main_if_needed(&mut tx, owner).await?;
@@ -334,7 +306,7 @@ fn viewer_of(viewer: Option<&Member>, owner: i64) -> Viewer {
     match viewer {
         None => Viewer::Visitor,
         Some(m) if m.id == owner => Viewer::Owner,
-        Some(m) if m.staff => Viewer::Staff,
+        Some(m) if m.is_staff() => Viewer::Staff,
         Some(m) => Viewer::Member { premium: m.paid_user },
     }
 }

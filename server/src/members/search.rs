@@ -12,6 +12,7 @@ use sqlx::{Any, Row};
 use super::Members;
 use crate::db::{flag, Db};
 use crate::error::AppError;
+use crate::visibility::{BLOCK_DIRECTIONS, NOT_BLOCKED};
 
 /// Recomputes whether others can find this member.
 pub async fn refresh_searchable<'e, E>(executor: E, user_id: i64) -> Result<(), sqlx::Error>
@@ -50,41 +51,8 @@ pub async fn sync_interests(db: &Db) -> Result<(), AppError> {
     Ok(())
 }
 
-/// Why a member action was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum MemberError {
-    #[error("not found")]
-    NotFound,
-    /// SPEC §8: 'user blocked by another member'.
-    #[error("blocked by the other member")]
-    BlockedByOther,
-    #[error(transparent)]
-    Internal(#[from] AppError),
-}
-
-impl From<sqlx::Error> for MemberError {
-    fn from(e: sqlx::Error) -> Self {
-        MemberError::Internal(AppError::Database(e))
-    }
-}
-
-impl MemberError {
-    pub fn key(&self) -> &'static str {
-        match self {
-            MemberError::NotFound => "error.not_found",
-            MemberError::BlockedByOther => "error.blocked_by_member",
-            MemberError::Internal(e) => {
-                e.public();
-                "error.generic"
-            }
-        }
-    }
-}
-
 pub(crate) const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
 
-/// Hides pairs where either blocked the other; `$1` is the viewer (0 for visitors).
-pub(crate) const NOT_BLOCKED: &str = "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = $1))";
 
 impl Members {
     pub(crate) fn card(&self, row: &AnyRow, today: Ymd) -> Result<MemberCard, sqlx::Error> {
@@ -189,11 +157,9 @@ impl Members {
     /// A profile as `viewer` sees it: `None` when it does not exist on this site, is hidden
     /// (invisible, not active) or either member blocked the other. Members always see their own.
     pub async fn profile(&self, site: &SiteSettings, viewer: Option<i64>, id: i64, today: Ymd) -> Result<Option<ProfileView>, AppError> {
-        let row = sqlx::query(
-            "SELECT p.*, (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = $1 AND b.blocked_id = p.user_id) AS blocked_by_me, \
-             (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = p.user_id AND b.blocked_id = $1) AS blocked_me \
-             FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3 AND u.status <> 'deleted'",
-        )
+        let row = sqlx::query(&format!(
+            "SELECT p.*, {BLOCK_DIRECTIONS} FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3 AND u.status <> 'deleted'"
+        ))
         .bind(viewer.unwrap_or(0))
         .bind(id)
         .bind(site.id)
@@ -277,16 +243,16 @@ impl Members {
     }
 
     /// Blocks another member of the same site (SPEC §6): each disappears for the other.
-    pub async fn block(&self, site: &SiteSettings, me: i64, other: i64, now: i64) -> Result<(), MemberError> {
+    pub async fn block(&self, site: &SiteSettings, me: i64, other: i64, now: i64) -> Result<(), AppError> {
         if me == other {
-            return Err(MemberError::NotFound);
+            return Err(domain::ErrorCode::NotFound.into());
         }
         let exists: Option<(i64,)> = sqlx::query_as("SELECT user_id FROM profiles WHERE user_id = $1 AND site_id = $2").bind(other).bind(site.id).fetch_optional(self.db().pool()).await?;
         if exists.is_none() {
-            return Err(MemberError::NotFound);
+            return Err(domain::ErrorCode::NotFound.into());
         }
         if self.blocked(other, me).await? {
-            return Err(MemberError::BlockedByOther);
+            return Err(domain::ErrorCode::BlockedByMember.into());
         }
         // The block hides each from the other everywhere; likes and notifications between the two go with it
         // (chats will too, once they exist).
@@ -303,7 +269,7 @@ impl Members {
         Ok(())
     }
 
-    pub async fn unblock(&self, me: i64, other: i64) -> Result<(), MemberError> {
+    pub async fn unblock(&self, me: i64, other: i64) -> Result<(), AppError> {
         sqlx::query("DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2").bind(me).bind(other).execute(self.db().pool()).await?;
         Ok(())
     }

@@ -10,6 +10,35 @@ use server::Db;
 
 pub mod world;
 
+/// Page paths for the links in mails, as the app names them.
+#[derive(Debug)]
+pub struct TestLinks;
+
+impl server::links::PageLinks for TestLinks {
+    fn activation(&self, token: &str) -> String {
+        format!("/activate?token={token}")
+    }
+    fn password_reset(&self, token: &str) -> String {
+        format!("/reset-password/do?token={token}")
+    }
+    fn email_change(&self, token: &str) -> String {
+        format!("/mail-change/do?token={token}")
+    }
+    fn reactivation(&self, token: &str) -> String {
+        format!("/account-deleted?token={token}")
+    }
+    fn unsubscribe(&self, token: &str) -> String {
+        format!("/unsubscribe?token={token}")
+    }
+    fn member(&self, member_id: i64) -> String {
+        format!("/likes/m/{member_id}")
+    }
+}
+
+pub fn links() -> server::links::Links {
+    std::sync::Arc::new(TestLinks)
+}
+
 /// A fresh SQLite database in a temporary directory (kept alive by the returned guard).
 pub async fn sqlite() -> (Db, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("tempdir");

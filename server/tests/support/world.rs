@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use domain::account::{SignupForm, Tracking};
 use domain::profile::{BasicsForm, LocationForm};
-use domain::site::SiteSettings;
 use domain::Locale;
 use server::accounts::{Accounts, Member, SignupRequest};
 use server::clock::Clock;
@@ -20,18 +19,19 @@ pub struct World {
     pub db: Db,
     pub accounts: Accounts,
     pub members: Members,
-    pub site: SiteSettings,
+    /// The default site (`&w.site` also reads as its `SiteSettings`).
+    pub site: server::sites::Site,
     pub media: tempfile::TempDir,
     pub mail: tempfile::TempDir,
 }
 
 pub async fn world(db: Db) -> World {
     server::seed::seed_if_empty(&db).await.unwrap();
-    let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap().settings;
+    let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap();
     let mail = tempfile::tempdir().unwrap();
     let media = tempfile::tempdir().unwrap();
     let store: server::media::Media = Arc::new(server::media::LocalStore::new(media.path()));
-    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded())).with_media(store);
+    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), super::links()).with_media(store);
     let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()));
     World { db, accounts, members, site, media, mail }
 }

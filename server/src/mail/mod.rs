@@ -12,6 +12,8 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::error::AppError;
 
+pub mod templates;
+
 /// A mail in the member's language, with a text and an HTML part.
 #[derive(Debug, Clone)]
 pub struct Mail {
@@ -94,9 +96,4 @@ pub fn build_message(mail: Mail) -> Result<Message, AppError> {
         message.headers_mut().insert_raw(HeaderValue::new(name("List-Unsubscribe-Post"), "List-Unsubscribe=One-Click".into()));
     }
     Ok(message)
-}
-
-/// Escapes text for an HTML mail body.
-pub fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }

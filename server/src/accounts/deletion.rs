@@ -1,0 +1,117 @@
+//! Deleting an account: undone within [`REACTIVATION_DAYS`] days with the mailed link, then the
+//! personal data is purged for good (the ledger stays, tied to an anonymous row).
+
+use domain::account::Field;
+use domain::constants::REACTIVATION_DAYS;
+use domain::site::SiteSettings;
+use domain::{ApiError, ErrorCode, Locale};
+use sqlx::Row;
+
+use super::mails::LinkMailSpec;
+use super::tokens::{self, Kind};
+use super::{passwords, sessions, Accounts};
+use crate::error::AppError;
+
+impl Accounts {
+    /// Deletes an account after checking the password, and mails the link that undoes it.
+    pub async fn delete_account(&self, site: &SiteSettings, user_id: i64, password: &str, reason: &str, base_url: &str) -> Result<(), AppError> {
+        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
+            .await?
+            .ok_or(ErrorCode::AuthenticationRequired)?;
+        if !passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await? {
+            return Err(ApiError::field(Field::Password, ErrorCode::OldPasswordWrong).into());
+        }
+        let member = self.member(user_id).await?.ok_or(ErrorCode::AuthenticationRequired)?;
+        let now = self.clock.now();
+        let reason: String = reason.trim().chars().take(500).collect();
+        let token = tokens::new_token();
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query("UPDATE users SET status = 'deleted', deleted_at = $1, delete_reason = $2 WHERE id = $3")
+            .bind(now)
+            .bind((!reason.is_empty()).then_some(reason))
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        sessions::end_all(&mut tx, user_id).await?;
+        crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
+        tokens::insert(&mut tx, user_id, Kind::Reactivation, &token, None, now, REACTIVATION_DAYS * 24 * 3600).await?;
+        tx.commit().await?;
+        let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
+        let spec = LinkMailSpec { prefix: "mail.deleted", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None };
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.reactivation(&token)).await
+    }
+
+    /// Undoes a deletion within the period. Confirming from the mailed link also proves the address.
+    pub async fn reactivate(&self, token: &str) -> Result<i64, AppError> {
+        let (user_id, _) = self.consume_token(token, Kind::Reactivation).await?;
+        let cutoff = self.clock.now() - REACTIVATION_DAYS * 24 * 3600;
+        let done = sqlx::query("UPDATE users SET status = 'active', deleted_at = NULL, delete_reason = NULL WHERE id = $1 AND status = 'deleted' AND deleted_at > $2")
+            .bind(user_id)
+            .bind(cutoff)
+            .execute(self.db.pool())
+            .await?;
+        if done.rows_affected() == 1 {
+            crate::members::search::refresh_searchable(self.db.pool(), user_id).await?;
+            Ok(user_id)
+        } else {
+            Err(ErrorCode::LinkExpired.into())
+        }
+    }
+
+    /// Removes the personal data of accounts deleted longer than the reactivation period ago.
+    /// Returns how many were purged.
+    pub async fn purge_deleted(&self) -> Result<u64, AppError> {
+        let cutoff = self.clock.now() - REACTIVATION_DAYS * 24 * 3600;
+        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE status = 'deleted' AND deleted_at <= $1 AND email NOT LIKE 'purged-%'")
+            .bind(cutoff)
+            .fetch_all(self.db.pool())
+            .await?;
+        for (id,) in &ids {
+            let mut tx = self.db.pool().begin().await?;
+            sqlx::query(
+                "UPDATE users SET email = $1, password_hash = '', delete_reason = NULL, tracking_network = NULL, tracking_ref = NULL, \
+                 tracking_sub1 = NULL, tracking_sub2 = NULL, tracking_sub3 = NULL, unsubscribe_token = NULL WHERE id = $2",
+            )
+            .bind(format!("purged-{id}@invalid"))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("UPDATE profiles SET name = '-', date_of_birth = '1900-01-01', signup_message = NULL, gender = NULL, sexuality = NULL, country = NULL, region = NULL, city = NULL WHERE user_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            let files: Vec<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
+            sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
+            sessions::end_all(&mut tx, *id).await?;
+            tx.commit().await?;
+            if let Some(media) = &self.media {
+                for key in files.iter().flat_map(|(f, t)| [f, t]) {
+                    if let Err(error) = media.delete(key).await {
+                        tracing::warn!(%error, user = id, "could not delete a purged member's photo");
+                    }
+                }
+            }
+        }
+        Ok(ids.len() as u64)
+    }
+
+    /// Runs [`Accounts::purge_deleted`] every hour in the background.
+    pub fn spawn_purge(&self) -> tokio::task::JoinHandle<()> {
+        let accounts = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+            loop {
+                tick.tick().await;
+                match accounts.purge_deleted().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(purged = n, "removed the personal data of deleted accounts"),
+                    Err(error) => tracing::error!(%error, "purging deleted accounts failed"),
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,100 @@
+//! Passwords: the reset link for a forgotten one, and changing it with the old one.
+
+use domain::account::{validate_email, validate_password, validate_password_repeat, Field};
+use domain::site::SiteSettings;
+use domain::{ApiError, ErrorCode, Locale};
+use sqlx::Row;
+
+use super::mails::LinkMailSpec;
+use super::tokens::{self, Kind};
+use super::{passwords, sessions, Accounts};
+use crate::error::AppError;
+
+/// Password-reset links work for two hours; at most three are sent per account per day.
+pub const RESET_TTL_SECS: i64 = 2 * 3600;
+pub const RESETS_PER_DAY: i64 = 3;
+
+impl Accounts {
+    /// Sends a password-reset link. The spec's texts tell when the address is unknown
+    /// ('E-mailadres niet gevonden') and when too many mails went out today.
+    pub async fn request_password_reset(&self, site: &SiteSettings, email: &str, base_url: &str) -> Result<(), AppError> {
+        let now = self.clock.now();
+        let email = validate_email(email)?;
+        let row = sqlx::query("SELECT u.id, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> 'deleted'")
+            .bind(site.id)
+            .bind(&email)
+            .fetch_optional(self.db.pool())
+            .await?
+            .ok_or(ErrorCode::EmailNotFound)?;
+        let user_id: i64 = row.try_get("id")?;
+        if self.tokens_sent_today(user_id, Kind::PasswordReset).await? >= RESETS_PER_DAY {
+            return Err(ErrorCode::TooManyResets.into());
+        }
+        let token = tokens::new_token();
+        let mut tx = self.db.pool().begin().await?;
+        tokens::insert(&mut tx, user_id, Kind::PasswordReset, &token, None, now, RESET_TTL_SECS).await?;
+        tx.commit().await?;
+        let name: String = row.try_get("name")?;
+        let locale = Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(Locale::DEFAULT);
+        let spec = LinkMailSpec { prefix: "mail.reset", footer: "mail.reset.footer", vars: &[("name", &name)], unsubscribe_for: Some(user_id) };
+        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.password_reset(&token)).await
+    }
+
+    /// Sets a new password with a reset link. Ends every session of the member (a reset is
+    /// what one does when someone else may know the old password) and returns a new one.
+    pub async fn reset_password(&self, token: &str, password: &str, repeat: &str) -> Result<String, AppError> {
+        if !tokens::is_well_formed(token) {
+            return Err(ErrorCode::LinkExpired.into());
+        }
+        let now = self.clock.now();
+        let row = sqlx::query(
+            "SELECT u.id, u.email, p.name FROM account_tokens t JOIN users u ON u.id = t.user_id JOIN profiles p ON p.user_id = u.id \
+             WHERE t.token_hash = $1 AND t.kind = 'password_reset' AND t.used_at IS NULL AND t.expires_at > $2",
+        )
+        .bind(tokens::hash(token))
+        .bind(now)
+        .fetch_optional(self.db.pool())
+        .await?
+        .ok_or(ErrorCode::LinkExpired)?;
+        let email: String = row.try_get("email")?;
+        let name: String = row.try_get("name")?;
+        // Check before using the link up, so a typo does not cost the member their link.
+        validate_password_repeat(password, repeat)?;
+        validate_password(password, &email, &name)?;
+        let hash = passwords::hash(password.to_string()).await?;
+        let (user_id, _) = self.consume_token(token, Kind::PasswordReset).await?;
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1, failed_logins = 0, locked_until = NULL WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
+        sessions::end_all(&mut tx, user_id).await?;
+        // Older reset links die with this one.
+        sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2 AND kind = 'password_reset' AND used_at IS NULL").bind(now).bind(user_id).execute(&mut *tx).await?;
+        let session = sessions::start(&mut tx, user_id, now).await?;
+        tx.commit().await?;
+        Ok(session)
+    }
+
+    /// Changes the password after checking the old one ('Controleer je oude wachtwoord.').
+    /// Other sessions end; the returned session replaces the current one.
+    pub async fn change_password(&self, user_id: i64, old: &str, new: &str, repeat: &str) -> Result<String, AppError> {
+        let row = sqlx::query("SELECT u.password_hash, u.email, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
+            .await?
+            .ok_or(ErrorCode::AuthenticationRequired)?;
+        let email: String = row.try_get("email")?;
+        let name: String = row.try_get("name")?;
+        if !passwords::verify(old.to_string(), Some(row.try_get("password_hash")?)).await? {
+            return Err(ApiError::field(Field::Password, ErrorCode::OldPasswordWrong).into());
+        }
+        validate_password_repeat(new, repeat)?;
+        validate_password(new, &email, &name)?;
+        let hash = passwords::hash(new.to_string()).await?;
+        let now = self.clock.now();
+        let mut tx = self.db.pool().begin().await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
+        sessions::end_all(&mut tx, user_id).await?;
+        let session = sessions::start(&mut tx, user_id, now).await?;
+        tx.commit().await?;
+        Ok(session)
+    }
+}

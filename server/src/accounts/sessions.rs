@@ -1,0 +1,51 @@
+//! Sessions: the browser keeps a random token in the `auth.session` cookie; the database keeps
+//! only its hash, its member and its expiry.
+
+use domain::constants::AUTH_COOKIE_DAYS;
+use sqlx::{Any, Transaction};
+
+use super::member::member_select;
+use super::{tokens, Accounts, Member};
+use crate::error::AppError;
+
+pub const SESSION_TTL_SECS: i64 = AUTH_COOKIE_DAYS * 24 * 3600;
+
+/// Starts a session inside the caller's transaction; returns the token for the cookie.
+pub(super) async fn start(tx: &mut Transaction<'_, Any>, user_id: i64, now: i64) -> Result<String, sqlx::Error> {
+    let token = tokens::new_token();
+    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+        .bind(tokens::hash(&token))
+        .bind(user_id)
+        .bind(now)
+        .bind(now + SESSION_TTL_SECS)
+        .execute(&mut **tx)
+        .await?;
+    Ok(token)
+}
+
+/// Ends every session of a member inside the caller's transaction.
+pub(super) async fn end_all(tx: &mut Transaction<'_, Any>, user_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut **tx).await?;
+    Ok(())
+}
+
+impl Accounts {
+    /// The member behind a session cookie, if the session is valid.
+    pub async fn member_for_session(&self, token: &str) -> Result<Option<Member>, AppError> {
+        if !tokens::is_well_formed(token) {
+            return Ok(None);
+        }
+        let row = sqlx::query(&format!("{} JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.status <> 'deleted'", member_select()))
+            .bind(tokens::hash(token))
+            .bind(self.clock.now())
+            .fetch_optional(self.db.pool())
+            .await?;
+        self.complete_member(row).await
+    }
+
+    /// Ends one session on the server.
+    pub async fn logout(&self, token: &str) -> Result<(), AppError> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(tokens::hash(token)).execute(self.db.pool()).await?;
+        Ok(())
+    }
+}

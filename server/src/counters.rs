@@ -1,0 +1,27 @@
+//! The member's counters (SPEC §2, §4): new likes, unread notifications, and unread messages
+//! once chat exists. They are read with the member's own row (one query per request, see
+//! [`crate::accounts::Member`]) and answered by `/api/counts`; the display rules live in
+//! `domain::counters`.
+
+use domain::counters::Counters;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::visibility::sees;
+
+/// The counter columns of the member's row (`u` is the member's `users` row).
+pub(crate) const COLUMNS: &str = concat!(
+    "(SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.seen = FALSE AND ",
+    sees!("u.id", "l.liker_id"),
+    ") AS new_likes, (SELECT COUNT(*) FROM notifications n WHERE n.user_id = u.id AND n.read_at IS NULL AND ",
+    crate::notifications::visible_notifications!("u.id"),
+    ") AS unread_notifications, CAST(0 AS BIGINT) AS unread_messages"
+);
+
+pub(crate) fn from_row(row: &AnyRow) -> Result<Counters, sqlx::Error> {
+    Ok(Counters {
+        unread_messages: row.try_get("unread_messages")?,
+        new_likes: row.try_get("new_likes")?,
+        notifications: row.try_get("unread_notifications")?,
+    })
+}
