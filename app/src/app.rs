@@ -7,7 +7,7 @@ use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{path, StaticSegment};
 
 use crate::context::PageCtx;
-use crate::features::account::activate::{AccountDeletedPage, ActivateDonePage, ActivateErrorPage, MailChangePage};
+use crate::features::account::activate::{AccountDeletedPage, ActivateDonePage, ActivateErrorPage, ActivatePage, MailChangePage};
 use crate::features::account::login::LoginPage;
 use crate::features::account::basics::CompleteSignupPage;
 use crate::features::account::profile::ProfilePage;
@@ -63,7 +63,7 @@ pub fn App() -> impl IntoView {
     let ctx = use_context::<PageCtx>();
     let site_name = ctx.as_ref().map(|ctx| ctx.site.name.clone()).unwrap_or_default();
     // SPEC §2: titles start with the count of unread messages plus new likes.
-    let prefix = ctx.and_then(|ctx| ctx.member).and_then(|m| domain::likes::title_prefix(0, m.new_likes)).unwrap_or_default();
+    let prefix = ctx.and_then(|ctx| ctx.member).and_then(|m| m.counters.title_prefix()).unwrap_or_default();
     view! {
         <Stylesheet id="leptos" href="/pkg/vonk.css"/>
         <Title formatter=move |text: String| format!("{prefix}{text} | {site_name}")/>
@@ -92,7 +92,9 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/unsubscribe") view=UnsubscribePage/>
                     <Route path=path!("/reset-password") view=ResetPasswordPage/>
                     <Route path=path!("/reset-password/do") view=ResetPasswordDoPage/>
+                    <Route path=path!("/activate") view=ActivatePage/>
                     <Route path=path!("/activate/done") view=ActivateDonePage/>
+                    <Route path=path!("/likes/m/:id") view=crate::features::likes::page::LikesMemberRedirect/>
                     <Route path=path!("/activate/error") view=ActivateErrorPage/>
                     <Route path=path!("/mail-change/do") view=MailChangePage/>
                     <Route path=path!("/account-deleted") view=AccountDeletedPage/>

@@ -1,4 +1,4 @@
-//! Small browser calls the islands share: JSON GETs to our own API, the app badge, whether push
+//! Small browser calls the islands share: the app badge, whether push
 //! is subscribed, and query parameters. Every helper swallows the browser's refusals (SPEC §8:
 //! badge failures are ignored), so an island never breaks over an optional feature.
 
@@ -6,10 +6,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(inline_js = "
-    export function vonk_get_json(url) {
-        return fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } })
-            .then(r => r.ok ? r.text() : null).catch(() => null);
-    }
     export function vonk_set_badge(n) {
         try {
             const p = n > 0 ? navigator.setAppBadge && navigator.setAppBadge(n) : navigator.clearAppBadge && navigator.clearAppBadge();
@@ -33,17 +29,10 @@ use wasm_bindgen_futures::JsFuture;
     }
 ")]
 extern "C" {
-    fn vonk_get_json(url: &str) -> js_sys::Promise;
     fn vonk_set_badge(n: f64);
     fn vonk_push_subscribed() -> js_sys::Promise;
     fn vonk_query_param(name: &str) -> Option<String>;
     fn vonk_drop_param(name: &str);
-}
-
-/// GETs one of our JSON endpoints; `None` on any failure.
-pub async fn get_json<T: serde::de::DeserializeOwned>(url: &str) -> Option<T> {
-    let text = JsFuture::from(vonk_get_json(url)).await.ok()?.as_string()?;
-    serde_json::from_str(&text).ok()
 }
 
 /// SPEC §4: the app badge shows unread messages plus new likes where the browser supports it.
@@ -65,11 +54,11 @@ pub fn drop_param(name: &str) {
 }
 
 /// SPEC §2: the document title starts with the count of unread messages plus new likes.
-pub fn set_title_count(count: i64) {
+pub fn set_title_count(counters: &domain::counters::Counters) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let title = document.title();
-    let base = domain::notifications::strip_count(&title);
-    let next = match domain::likes::title_prefix(0, count) {
+    let base = domain::counters::strip_count(&title);
+    let next = match counters.title_prefix() {
         Some(prefix) => format!("{prefix}{base}"),
         None => base.to_string(),
     };

@@ -78,10 +78,8 @@ pub struct MemberView {
     pub main_photo: Option<i64>,
     /// May open the photo moderation page.
     pub staff: bool,
-    /// New likes (the top bar's pill and the title's count).
-    pub new_likes: i64,
-    /// Unread notifications (the bell's pill).
-    pub notifications: i64,
+    /// Unread messages, new likes and unread notifications (pills, title, app badge).
+    pub counters: domain::counters::Counters,
     /// A new member on a site that gives auto-likes: pages ask whether one is due.
     pub auto_like: bool,
 }

@@ -27,6 +27,11 @@ impl I18n {
         interpolate(&self.t(key), args)
     }
 
+    /// The text of a refusal, its placeholders filled with the values it carries.
+    pub fn error(&self, error: &domain::ApiError) -> String {
+        interpolate(&self.t(error.locale_key()), &error.arg_pairs())
+    }
+
     pub fn date(&self, unix_secs: i64) -> String {
         domain::i18n::format_date(&self.texts, unix_secs)
     }

@@ -8,6 +8,7 @@ pub mod app;
 pub mod browser;
 pub mod context;
 pub mod features;
+pub mod forms;
 pub mod i18n;
 pub mod layouts;
 pub mod widgets;

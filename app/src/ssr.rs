@@ -12,6 +12,7 @@ use http::{header, HeaderValue, StatusCode};
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use server::sites::Site;
+use domain::ApiError;
 use server::{AppError, AppState};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -33,32 +34,30 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
     let site = server::http::visitor::site(&state.sites, &parts.headers).expect("the database has at least one site");
     let locale = server::http::visitor::locale(&parts.headers, &site);
     let country = site.settings.visitor_country().to_string();
+    let now = state.clock.now();
     PageCtx {
         locale,
         texts: state.catalog.texts(locale),
         switcher: domain::locale::switcher_choices(&country, locale),
         country,
         entry_accepted: server::http::visitor::entry_accepted(&parts.headers),
-        year: domain::date::from_unix(server::seed::now_unix()).year,
-        now: server::seed::now_unix(),
-        member: parts.extensions.get::<server::http::CurrentMember>().and_then(|m| m.0.as_ref()).map(|m| MemberView {
+        year: domain::date::from_unix(now).year,
+        now,
+        member: server::http::Viewer::from_parts(parts).0.map(|m| MemberView {
             name: m.name.clone(),
             email: m.email.clone(),
             invisible: m.invisible,
             credits: m.credits,
             paid_user: m.paid_user,
             confirmed: m.is_confirmed(),
-            profile_disabled: m.profile_status == "disabled",
+            profile_disabled: m.profile_status == domain::account::ProfileStatus::Disabled,
             basics_complete: m.basics_complete,
             notifications_disabled: m.alerts.notifications_disabled.clone(),
             dismissed_alerts: m.alerts.dismissed.clone(),
             main_photo: m.main_photo_id,
-            staff: m.staff,
-            new_likes: m.new_likes,
-            notifications: m.unread_notifications,
-            auto_like: site.settings.auto_like.count > 0
-                && m.basics_complete
-                && server::seed::now_unix() - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
+            staff: m.is_staff(),
+            counters: m.counters,
+            auto_like: site.settings.auto_like.count > 0 && m.basics_complete && now - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
         }),
         site: site_view(&site),
     }
@@ -92,30 +91,132 @@ fn site_view(site: &Site) -> SiteView {
     }
 }
 
-/// For server functions: the application state and the site of this request.
-pub fn request_site() -> Result<(AppState, Arc<Site>), ServerFnError> {
-    let state = use_context::<AppState>().ok_or_else(|| public_error(AppError::Internal("AppState missing".into())))?;
-    let parts = use_context::<Parts>().ok_or_else(|| public_error(AppError::Internal("request parts missing".into())))?;
-    let site = server::http::visitor::site(&state.sites, &parts.headers).ok_or_else(|| public_error(AppError::NotFound))?;
-    Ok((state, site))
+/// The pages that mails link to (see `server::links`).
+#[derive(Debug)]
+pub struct PageLinks;
+
+impl server::links::PageLinks for PageLinks {
+    fn activation(&self, token: &str) -> String {
+        format!("/activate?token={token}")
+    }
+    fn password_reset(&self, token: &str) -> String {
+        format!("/reset-password/do?token={token}")
+    }
+    fn email_change(&self, token: &str) -> String {
+        format!("/mail-change/do?token={token}")
+    }
+    fn reactivation(&self, token: &str) -> String {
+        format!("/account-deleted?token={token}")
+    }
+    fn unsubscribe(&self, token: &str) -> String {
+        format!("/unsubscribe?token={token}")
+    }
+    fn member(&self, member_id: i64) -> String {
+        format!("/likes/m/{member_id}")
+    }
 }
 
-/// For server functions that only a logged-in member may call: also the member, or the
-/// `authentication_required` error (SPEC §8).
-pub fn request_member() -> Result<(AppState, Arc<Site>, server::accounts::Member), ServerFnError> {
-    let (state, site) = request_site()?;
-    let parts = use_context::<Parts>().ok_or_else(|| public_error(AppError::Internal("request parts missing".into())))?;
-    let member = parts.extensions.get::<server::http::CurrentMember>().and_then(|m| m.0.clone());
-    let Some(member) = member else {
-        let error: ServerFnError = ServerFnError::ServerError("authentication_required".into());
-        return Err(error);
-    };
-    Ok((state, site, member))
+pub fn page_links() -> server::links::Links {
+    Arc::new(PageLinks)
 }
 
-/// Logs the cause and returns only the stable error code to the browser.
-pub fn public_error(error: AppError) -> ServerFnError {
-    ServerFnError::ServerError(error.public().code)
+/// What a server function knows about its request.
+pub struct Call {
+    pub state: AppState,
+    pub site: Arc<Site>,
+    pub parts: Parts,
+}
+
+impl Call {
+    /// `now` by the application's one clock.
+    pub fn now(&self) -> i64 {
+        self.state.clock.now()
+    }
+
+    /// The base of links in mails for this site.
+    pub fn base_url(&self) -> String {
+        self.state.base_url(&self.site)
+    }
+
+    /// The member asking, if any.
+    pub fn viewer(&self) -> Option<server::accounts::Member> {
+        server::http::Viewer::from_parts(&self.parts).0
+    }
+
+    /// The peer's address (per-address limits).
+    pub fn client_ip(&self) -> std::net::IpAddr {
+        self.parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]))
+    }
+
+    /// A cookie of the request.
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        server::http::cookies::get(&self.parts.headers, name)
+    }
+}
+
+/// For server functions: the state and the site of this request (the same extractor the HTTP
+/// handlers use).
+pub async fn call() -> Result<Call, ApiError> {
+    use axum::extract::FromRequestParts;
+    let state = use_context::<AppState>().ok_or_else(|| fail(AppError::Internal("AppState missing".into())))?;
+    let mut parts = use_context::<Parts>().ok_or_else(|| fail(AppError::Internal("request parts missing".into())))?;
+    let server::http::RequestSite(site) = server::http::RequestSite::from_request_parts(&mut parts, &state).await.map_err(fail)?;
+    Ok(Call { state, site, parts })
+}
+
+/// For server functions only members may call: also the member, or `authentication_required`
+/// (SPEC §8: 403 with `{"code":"authentication_required"}` for JSON clients).
+pub async fn member_call() -> Result<(Call, server::accounts::Member), ApiError> {
+    use axum::extract::FromRequestParts;
+    let mut call = call().await?;
+    let server::http::RequireMember(member) = server::http::RequireMember::from_request_parts(&mut call.parts, &call.state).await.map_err(fail)?;
+    Ok((call, member))
+}
+
+/// The one boundary of server functions: logs the error (internal causes in full, once) and
+/// returns its public part. JSON clients get the code's HTTP status; a form posted without
+/// JavaScript keeps Leptos' redirect back to the page, which shows the error.
+pub fn fail(error: impl Into<AppError>) -> ApiError {
+    let error = error.into();
+    let status = error.status();
+    if !accepts_html() {
+        if let Some(options) = use_context::<leptos_axum::ResponseOptions>() {
+            options.set_status(status);
+        }
+    }
+    error.into_public()
+}
+
+fn accepts_html() -> bool {
+    use_context::<Parts>().and_then(|p| p.headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).map(|a| a.contains("text/html"))).unwrap_or(false)
+}
+
+/// [`fail`] for a form posted without JavaScript that should keep what was typed: the browser
+/// goes back to `page` with `kept` in its query, beside the error Leptos reads back.
+pub fn fail_back<S: leptos::server_fn::ServerFn>(error: impl Into<AppError>, page: &str, kept: &[(&str, &str)]) -> ApiError {
+    let public = fail(error);
+    if accepts_html() {
+        let base = format!("http://page{page}");
+        if let Ok(mut url) = leptos::server_fn::error::ServerFnUrlError::new(S::PATH, public.clone()).to_url(&base) {
+            let pairs: Vec<(String, String)> = url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+            url.query_pairs_mut().clear().extend_pairs(kept.iter().copied().filter(|(_, v)| !v.is_empty())).extend_pairs(pairs);
+            redirect(&format!("{}?{}", url.path(), url.query().unwrap_or_default()));
+        }
+    }
+    public
+}
+
+/// Sets a cookie on the answer of this server function.
+pub fn set_cookie(cookie: String) {
+    if let (Some(options), Ok(value)) = (use_context::<leptos_axum::ResponseOptions>(), HeaderValue::from_str(&cookie)) {
+        options.append_header(header::SET_COOKIE, value);
+    }
+}
+
+/// Sends the browser on to `path` (a form post gets a 302; the islands' client follows the
+/// server-function redirect header).
+pub fn redirect(path: &str) {
+    leptos_axum::redirect(path);
 }
 
 /// Leptos options for the compiled site. `LEPTOS_SITE_ROOT` points at the built assets
@@ -168,7 +269,6 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         .fallback(not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::rate_limit))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))
         .layer(axum::middleware::from_fn(server::http::security_headers))
         .layer(CompressionLayer::new())
@@ -192,7 +292,7 @@ pub const PANIC_PAGE: &str = "<!DOCTYPE html><html lang=\"nl\"><head><meta chars
 pub async fn set_staff(config: server::Config, email: &str, grant: bool) -> Result<u64, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
     let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
-    let accounts = server::accounts::Accounts::new(db.clone(), server::clock::Clock::System, outbox, std::sync::Arc::new(server::locales::Catalog::embedded()));
+    let accounts = server::accounts::Accounts::new(db.clone(), server::clock::Clock::System, outbox, std::sync::Arc::new(server::locales::Catalog::embedded()), page_links());
     let changed = accounts.set_staff(email, grant).await?;
     db.close().await;
     Ok(changed)
@@ -202,7 +302,7 @@ pub async fn set_staff(config: server::Config, email: &str, grant: bool) -> Resu
 pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let addr = config.addr;
     let refresh = config.site_cache_refresh;
-    let state = AppState::start(config).await?;
+    let state = AppState::start(config, page_links()).await?;
     let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
     let _purge = state.accounts.spawn_purge();
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;

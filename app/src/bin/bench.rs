@@ -69,7 +69,7 @@ async fn main() {
     .collect();
     let config = server::Config::from_lookup(|k| vars.get(k).cloned()).expect("config");
     let seeding = Instant::now();
-    let state = server::AppState::start(config).await.expect("start");
+    let state = server::AppState::start(config, app::ssr::page_links()).await.expect("start");
     println!("seeded {members} demo members per site (SQLite) in {:.1}s", seeding.elapsed().as_secs_f64());
     search_server_time(&state).await;
     // A logged-in member with likes and notifications: the session, counters and the member's
@@ -147,11 +147,11 @@ async fn bench_member(state: &server::AppState) -> String {
     let now = server::seed::now_unix();
     let today = domain::account::Ymd::from_unix(now);
     // Auto-likes by a policy that gives many at once stand in for 40 likes from operator profiles.
-    let mut site_settings = site.settings.clone();
-    site_settings.auto_like = domain::notifications::AutoLikePolicy { count: 40, gap_secs: 0 };
+    let mut bench_site = (*site).clone();
+    bench_site.settings.auto_like = domain::notifications::AutoLikePolicy { count: 40, gap_secs: 0 };
     let member = state.accounts.member(id).await.expect("member").expect("exists");
     for _ in 0..40 {
-        state.likes.auto_like(&site_settings, &member, now, today).await.expect("auto-like");
+        state.likes.auto_like(&bench_site, &member, now, today).await.expect("auto-like");
     }
     session
 }

@@ -7,6 +7,8 @@ use leptos::prelude::*;
 use leptos_router::hooks::{use_location, use_query_map};
 
 use crate::context::use_page_ctx;
+use crate::features::account::server_fns::ResendActivation;
+use crate::forms::ActionError;
 use crate::i18n::use_i18n;
 
 /// Routes where the reminder stays away.
@@ -26,6 +28,7 @@ pub fn ActivationReminder() -> impl IntoView {
     let query = use_query_map().get_untracked();
     let sent = query.get("activation").is_some();
     let as_modal = query.get("api_signup_complete").is_some();
+    let action = ServerAction::<ResendActivation>::new();
     Some(view! {
         <div class="banner banner--warning" class:banner--phone-modal=as_modal role=if as_modal { "dialog" } else { "status" } aria-labelledby="reminder-title" data-testid="activation-reminder">
             <div class="banner__inner">
@@ -34,11 +37,13 @@ pub fn ActivationReminder() -> impl IntoView {
                 {if sent {
                     view! { <p class="banner__done">{i18n.t("reminder.sent")}</p> }.into_any()
                 } else {
+                    let back = path.clone();
                     view! {
-                        <form method="post" action="/api/account/resend-activation" class="inline-form">
-                            <input type="hidden" name="return_to" value=path.clone()/>
-                            <button type="submit" class="btn btn--light btn--small">{i18n.t("reminder.resend")}</button>
-                        </form>
+                        <ActionForm action=action attr:class="inline-form">
+                            <input type="hidden" name="return_to" value=back/>
+                            <button type="submit" class="btn btn--light btn--small">{use_i18n().t("reminder.resend")}</button>
+                        </ActionForm>
+                        <ActionError action=action/>
                     }
                     .into_any()
                 }}

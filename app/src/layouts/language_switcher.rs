@@ -1,10 +1,11 @@
 //! Language switcher: the languages visible for the visitor's country, each a small form that
-//! posts to `/api/language` (works without JavaScript), and a link to all languages.
+//! posts to the `set_language` server function (works without JavaScript), and a link to all languages.
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
 use crate::context::use_page_ctx;
+use crate::features::account::server_fns::SetLanguage;
 use crate::i18n::use_i18n;
 use crate::layouts::icons::GlobeIcon;
 
@@ -14,11 +15,9 @@ pub fn LanguageSwitcher() -> impl IntoView {
     let i18n = use_i18n();
     let location = use_location();
     // Rendered on the server (pages are not hydrated), so the value is the request's path.
-    let return_to = {
-        let path = location.pathname.get_untracked();
-        let search = location.search.get_untracked();
-        if search.is_empty() { path } else { format!("{path}?{search}") }
-    };
+    let _ = location;
+    let return_to = crate::forms::current_path();
+    let action = ServerAction::<SetLanguage>::new();
     let current = ctx.locale;
     let choices = ctx.switcher.clone();
     view! {
@@ -33,11 +32,12 @@ pub fn LanguageSwitcher() -> impl IntoView {
                         .into_iter()
                         .map(|locale| {
                             let active = locale == current;
+                            let return_to = return_to.clone();
                             view! {
                                 <li>
-                                    <form method="post" action="/api/language">
+                                    <ActionForm action=action>
                                         <input type="hidden" name="lang" value=locale.code()/>
-                                        <input type="hidden" name="return_to" value=return_to.clone()/>
+                                        <input type="hidden" name="return_to" value=return_to/>
                                         <button
                                             type="submit"
                                             class="lang-switcher__choice"
@@ -48,7 +48,7 @@ pub fn LanguageSwitcher() -> impl IntoView {
                                         >
                                             {locale.autonym()}
                                         </button>
-                                    </form>
+                                    </ActionForm>
                                 </li>
                             }
                         })

@@ -1,19 +1,13 @@
 //! The member's counters in the top bar: new likes (heart) and unread notifications (bell),
 //! capped at 99+. An island: 5 s after the page loads, then every 60 s (300 s once push is
-//! subscribed), it reads `/api/counts` and updates the pills, the title's count and the app
+//! subscribed), it calls the `counts` server function and updates the pills, the title's count and the app
 //! badge (SPEC §2, §4, §9). A `vonk:counts` event on the window refreshes at once.
 
 use leptos::prelude::*;
+use domain::counters::Counters;
 use serde::{Deserialize, Serialize};
 
 use crate::layouts::icons::{BellIcon, HeartIcon};
-
-/// What `/api/counts` answers.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    pub new_likes: i64,
-    pub notifications: i64,
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CounterLabels {
@@ -22,12 +16,12 @@ pub struct CounterLabels {
 }
 
 #[island]
-pub fn LiveCounters(counts: Counts, labels: CounterLabels) -> impl IntoView {
+pub fn LiveCounters(counts: Counters, labels: CounterLabels) -> impl IntoView {
     let counts = RwSignal::new(counts);
     #[cfg(feature = "hydrate")]
     refresh::start(counts);
-    let likes_pill = move || domain::likes::pill(counts.get().new_likes).map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> });
-    let bell_pill = move || domain::likes::pill(counts.get().notifications).map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> });
+    let likes_pill = move || domain::counters::pill(counts.get().new_likes).map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> });
+    let bell_pill = move || domain::counters::pill(counts.get().notifications).map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> });
     view! {
         <a class="topbar__link topbar__link--likes" href="/likes" aria-label=labels.likes.clone()>
             <HeartIcon/>
@@ -50,21 +44,23 @@ mod refresh {
     use leptos::prelude::*;
     use wasm_bindgen::prelude::*;
 
-    use super::Counts;
+    use domain::counters::Counters;
+
     use crate::browser;
 
-    async fn reload(counts: RwSignal<Counts>) {
-        if let Some(fresh) = browser::get_json::<Counts>("/api/counts").await {
+    async fn reload(counts: RwSignal<Counters>) {
+        // A failed refresh keeps what is shown; the next one tries again.
+        if let Ok(fresh) = crate::features::likes::server_fns::counts().await {
             counts.set(fresh);
         }
     }
 
-    pub fn start(counts: RwSignal<Counts>) {
+    pub fn start(counts: RwSignal<Counters>) {
         // Title and badge follow the counts, including the first render's.
         Effect::new(move |_| {
             let c = counts.get();
-            browser::set_title_count(c.new_likes);
-            browser::set_badge(c.new_likes);
+            browser::set_title_count(&c);
+            browser::set_badge(c.title_count());
         });
         set_timeout(
             move || {

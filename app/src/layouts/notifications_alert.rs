@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
 use crate::context::use_page_ctx;
+use crate::features::account::server_fns::{DismissAlert as DismissAlertFn, EnableNotifications};
 use crate::i18n::use_i18n;
 
 /// The reason to explain first: a bounce asks the member to act, a spam report next.
@@ -16,12 +17,13 @@ pub fn main_reason(reasons: &[String]) -> Option<&'static str> {
 /// The button that stores an alert's dismissal and comes back to the same page.
 #[component]
 pub fn DismissAlert(alert: &'static str, return_to: String) -> impl IntoView {
+    let action = ServerAction::<DismissAlertFn>::new();
     view! {
-        <form method="post" action="/api/alerts/dismiss" class="inline-form">
+        <ActionForm action=action attr:class="inline-form">
             <input type="hidden" name="alert" value=alert/>
             <input type="hidden" name="return_to" value=return_to/>
             <button type="submit" class="btn btn--ghost btn--small banner__dismiss">{use_i18n().t("alert.dismiss")}</button>
-        </form>
+        </ActionForm>
     }
 }
 
@@ -35,15 +37,17 @@ pub fn NotificationsAlert() -> impl IntoView {
     let reason = main_reason(&member.notifications_disabled)?;
     let i18n = use_i18n();
     let path = use_location().pathname.get_untracked();
+    let enable = ServerAction::<EnableNotifications>::new();
+    let back = path.clone();
     Some(view! {
         <div class="banner banner--info" role="status" data-testid="notifications-alert">
             <div class="banner__inner">
                 <p>{i18n.tf(&format!("alert.notifications_disabled.{reason}"), &[("email", &member.email)])}</p>
                 <div class="banner__actions">
-                    <form method="post" action="/api/account/notifications/enable" class="inline-form">
-                        <input type="hidden" name="return_to" value=path.clone()/>
-                        <button type="submit" class="btn btn--light btn--small">{i18n.t("alert.enable")}</button>
-                    </form>
+                    <ActionForm action=enable attr:class="inline-form">
+                        <input type="hidden" name="return_to" value=back/>
+                        <button type="submit" class="btn btn--light btn--small">{use_i18n().t("alert.enable")}</button>
+                    </ActionForm>
                     <DismissAlert alert="notifications_disabled" return_to=path/>
                 </div>
             </div>

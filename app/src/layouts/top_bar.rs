@@ -8,7 +8,8 @@ use leptos::prelude::*;
 use crate::context::{use_page_ctx, MemberView};
 use crate::i18n::use_i18n;
 use crate::layouts::icons::FlameIcon;
-use crate::layouts::live_counters::{CounterLabels, Counts, LiveCounters};
+use crate::layouts::live_counters::{CounterLabels, LiveCounters};
+use domain::counters::Counters;
 use crate::layouts::language_switcher::LanguageSwitcher;
 
 /// The site's logo: a flame mark and the site name. Visitors go to the home page.
@@ -45,9 +46,9 @@ fn MemberActions(member: MemberView) -> impl IntoView {
             <div class="account-menu__list">
                 <a href="/profile">{i18n.t("account.my_profile")}</a>
                 <a href="/settings">{i18n.t("account.settings")}</a>
-                <form method="post" action="/api/logout">
-                    <button type="submit">{i18n.t("account.logout")}</button>
-                </form>
+                <ActionForm action={ServerAction::<crate::features::account::server_fns::Logout>::new()}>
+                    <button type="submit">{use_i18n().t("account.logout")}</button>
+                </ActionForm>
             </div>
         </details>
     }
@@ -77,7 +78,7 @@ pub fn TopBar() -> impl IntoView {
                     {ctx.member.as_ref().map(|m| {
                         // The notifications page marks them read while it renders.
                         let on_notifications = leptos_router::hooks::use_location().pathname.get_untracked() == "/notifications";
-                        let counts = Counts { new_likes: m.new_likes, notifications: if on_notifications { 0 } else { m.notifications } };
+                        let counts = if on_notifications { Counters { notifications: 0, ..m.counters } } else { m.counters };
                         let labels = CounterLabels { likes: use_i18n().t("nav.likes"), notifications: use_i18n().t("nav.notifications") };
                         view! { <LiveCounters counts=counts labels=labels/> }
                     })}

@@ -8,14 +8,14 @@ use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
 use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
-use crate::features::account::server_fns::{get_my_basics, MyBasics};
-use crate::features::account::FormError;
+use crate::features::account::server_fns::{get_my_basics, MyBasics, SaveBasics};
+use crate::forms::ActionError;
 use crate::i18n::use_i18n;
 
-/// Values from an error redirect win over the stored ones, so the form keeps what was typed.
+/// Values from a refused post win over the stored ones, so the form keeps what was typed.
 fn with_kept_values(mut basics: MyBasics) -> MyBasics {
     let query = use_query_map().get_untracked();
-    if query.get("error").is_some() {
+    if query.get("__err").is_some() {
         let keep = |field: &mut String, key: &str| {
             if let Some(v) = query.get(key) {
                 *field = v.chars().take(80).collect();
@@ -30,10 +30,11 @@ fn with_kept_values(mut basics: MyBasics) -> MyBasics {
     basics
 }
 
-/// Gender and sexuality as choice chips, then the location fields. `from` tells the endpoint
-/// where to return: `complete` or `profile`.
+/// Gender and sexuality as choice chips, then the location fields. `from` tells the server
+/// function where to go on: `complete` or `profile`.
 #[component]
 pub fn BasicsForm(basics: MyBasics, from: &'static str, submit: String) -> impl IntoView {
+    let action = ServerAction::<SaveBasics>::new();
     let i18n = use_i18n();
     let ctx = use_page_ctx();
     let basics = with_kept_values(basics);
@@ -67,15 +68,16 @@ pub fn BasicsForm(basics: MyBasics, from: &'static str, submit: String) -> impl 
         })
         .collect_view();
     view! {
-        <form method="post" action="/api/complete-signup" class="form" data-testid="basics-form">
+        <ActionError action=action/>
+        <ActionForm action=action attr:class="form" attr:data-testid="basics-form">
             <input type="hidden" name="from" value=from/>
             {entry_profile().map(|id| view! { <input type="hidden" name="profile" value=id.to_string()/> })}
             <fieldset class="field field--chips">
-                <legend class="field__label">{i18n.t("profile.gender")}</legend>
+                <legend class="field__label">{use_i18n().t("profile.gender")}</legend>
                 <div class="chips">{gender_chips}</div>
             </fieldset>
             <fieldset class="field field--chips">
-                <legend class="field__label">{i18n.t("profile.sexuality")}</legend>
+                <legend class="field__label">{use_i18n().t("profile.sexuality")}</legend>
                 <div class="chips">{sexuality_chips}</div>
             </fieldset>
             <LocationFields
@@ -86,9 +88,9 @@ pub fn BasicsForm(basics: MyBasics, from: &'static str, submit: String) -> impl 
                 region=basics.region.clone()
                 city=basics.city.clone()
             />
-            <p class="field__hint">{i18n.t("location.privacy")}</p>
+            <p class="field__hint">{use_i18n().t("location.privacy")}</p>
             <button type="submit" class="btn btn--primary btn--block btn--large">{submit}</button>
-        </form>
+        </ActionForm>
     }
 }
 
@@ -101,7 +103,8 @@ fn entry_profile() -> Option<i64> {
 pub fn CompleteSignupPage() -> impl IntoView {
     let i18n = use_i18n();
     crate::features::account::member_or_login("/complete-signup")?;
-    let basics = Resource::new(|| (), |_| get_my_basics());
+    // Blocking: the form arrives with the page, so it works without JavaScript.
+    let basics = Resource::new_blocking(|| (), |_| get_my_basics());
     let submit = i18n.t("complete.submit");
     Some(view! {
         <Title text=i18n.t("complete.title")/>
@@ -110,7 +113,6 @@ pub fn CompleteSignupPage() -> impl IntoView {
                 <p class="auth-card__step">{i18n.t("complete.step")}</p>
                 <h1 class="auth-card__title">{i18n.t("complete.title")}</h1>
                 <p class="auth-card__intro">{i18n.t("complete.intro")}</p>
-                <FormError/>
                 <Suspense fallback=|| ()>
                     {move || {
                         let submit = submit.clone();

@@ -1,7 +1,7 @@
 //! Country, region and city fields with the geolocation button (SPEC §2 settings, §3 store:
 //! geolocation permission and geocode result). The region list follows the chosen country; the
 //! button asks the browser for its position (cached up to an hour, SPEC §9) and our own
-//! `/api/geocode` turns it into one of the site's regions. No outside service is called.
+//! `geocode` server function turns it into one of the site's regions. No outside service is called.
 
 use domain::profile::Region;
 use leptos::prelude::*;
@@ -63,13 +63,7 @@ mod browser {
         export function vonk_locate(done) {
             if (!('geolocation' in navigator)) { done(JSON.stringify({ error: 'failed' })); return; }
             navigator.geolocation.getCurrentPosition(
-                (pos) => {
-                    const q = new URLSearchParams({ lat: pos.coords.latitude.toFixed(4), lon: pos.coords.longitude.toFixed(4) });
-                    fetch('/api/geocode?' + q, { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
-                        .then((r) => (r.ok ? r.json() : false))
-                        .then((j) => done(JSON.stringify(j && j.region ? j : { error: 'outside' })))
-                        .catch(() => done(JSON.stringify({ error: 'failed' })));
-                },
+                (pos) => done(JSON.stringify({ lat: pos.coords.latitude, lon: pos.coords.longitude })),
                 (err) => done(JSON.stringify({ error: err && err.code === 1 ? 'denied' : 'failed' })),
                 { maximumAge: 3600000, timeout: 15000 }
             );
@@ -80,12 +74,12 @@ mod browser {
     }
 }
 
+/// The browser's position, or why there is none.
 #[derive(serde::Deserialize)]
 #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
-struct GeoAnswer {
-    country: Option<String>,
-    region: Option<String>,
-    name: Option<String>,
+struct Position {
+    lat: Option<f64>,
+    lon: Option<f64>,
     error: Option<String>,
 }
 
@@ -115,15 +109,21 @@ pub fn LocationFields(
         {
             use wasm_bindgen::prelude::*;
             let done = Closure::once_into_js(move |json: String| {
-                let answer: Option<GeoAnswer> = serde_json::from_str(&json).ok();
-                match answer {
-                    Some(GeoAnswer { country: Some(c), region: Some(r), name, .. }) => {
-                        country.set(c);
-                        region.set(r);
-                        geo.set(GeoState::Found(name.unwrap_or_default()));
-                    }
-                    Some(GeoAnswer { error: Some(e), .. }) if e == "denied" => geo.set(GeoState::Failed("denied")),
-                    Some(GeoAnswer { error: Some(e), .. }) if e == "outside" => geo.set(GeoState::Failed("outside")),
+                let position: Option<Position> = serde_json::from_str(&json).ok();
+                match position {
+                    Some(Position { lat: Some(lat), lon: Some(lon), .. }) => leptos::task::spawn_local(async move {
+                        // Our own server turns the position into one of the site's regions.
+                        match crate::features::account::server_fns::geocode(lat, lon).await {
+                            Ok(Some(r)) => {
+                                country.set(r.country);
+                                region.set(r.code);
+                                geo.set(GeoState::Found(r.name));
+                            }
+                            Ok(None) => geo.set(GeoState::Failed("outside")),
+                            Err(_) => geo.set(GeoState::Failed("failed")),
+                        }
+                    }),
+                    Some(Position { error: Some(e), .. }) if e == "denied" => geo.set(GeoState::Failed("denied")),
                     _ => geo.set(GeoState::Failed("failed")),
                 }
             });

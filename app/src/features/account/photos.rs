@@ -1,11 +1,14 @@
 //! The photo section of `/profile`: the member's photos with their review state, main and
-//! private choices, deletion, and the upload form (plain multipart: works without JavaScript).
+//! private choices, deletion, and the upload form (a multipart server function: works without
+//! JavaScript).
 
 use domain::photo::{photo_url, OwnPhoto, PhotoStatus};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::features::account::server_fns::MyPhotos;
+use crate::features::account::server_fns::{DeletePhoto, MyPhotos, SetMainPhoto, SetPhotoPrivate, UploadPhoto};
+use crate::forms::ActionError;
+use leptos::server_fn::ServerFn;
 use crate::i18n::use_i18n;
 
 #[component]
@@ -28,17 +31,20 @@ fn PhotoTile(photo: OwnPhoto) -> impl IntoView {
             </div>
             <div class="photo-tile__actions">
                 {can_be_main.then(|| view! {
-                    <form method="post" action=format!("/api/profile/photos/{id}/main")>
+                    <ActionForm action={ServerAction::<SetMainPhoto>::new()}>
+                        <input type="hidden" name="id" value=id.to_string()/>
                         <button type="submit" class="btn btn--light btn--small">{use_i18n().t("photos.make_main")}</button>
-                    </form>
+                    </ActionForm>
                 })}
-                <form method="post" action=format!("/api/profile/photos/{id}/private")>
+                <ActionForm action={ServerAction::<SetPhotoPrivate>::new()}>
+                    <input type="hidden" name="id" value=id.to_string()/>
                     {(!photo.private).then(|| view! { <input type="hidden" name="private" value="1"/> })}
-                    <button type="submit" class="btn btn--light btn--small">{i18n.t(if photo.private { "photos.make_public" } else { "photos.make_private" })}</button>
-                </form>
-                <form method="post" action=format!("/api/profile/photos/{id}/delete")>
-                    <button type="submit" class="btn btn--light btn--small btn--danger-ghost" data-testid="delete-photo">{i18n.t("photos.delete")}</button>
-                </form>
+                    <button type="submit" class="btn btn--light btn--small">{use_i18n().t(if photo.private { "photos.make_public" } else { "photos.make_private" })}</button>
+                </ActionForm>
+                <ActionForm action={ServerAction::<DeletePhoto>::new()}>
+                    <input type="hidden" name="id" value=id.to_string()/>
+                    <button type="submit" class="btn btn--light btn--small btn--danger-ghost" data-testid="delete-photo">{use_i18n().t("photos.delete")}</button>
+                </ActionForm>
             </div>
         </li>
     }
@@ -48,8 +54,8 @@ fn PhotoTile(photo: OwnPhoto) -> impl IntoView {
 pub fn PhotoManager(photos: MyPhotos) -> impl IntoView {
     let i18n = use_i18n();
     let query = use_query_map().get_untracked();
-    let error = query.get("error").filter(|k| k.starts_with("photo.") && i18n.t(k) != *k);
     let saved = query.get("saved").is_some_and(|s| s == "photo");
+
     let count = photos.photos.len();
     let full = count >= photos.limit;
     let max_mb = photos.max_mb.to_string();
@@ -60,10 +66,12 @@ pub fn PhotoManager(photos: MyPhotos) -> impl IntoView {
                 <h2 id="photos-title">{i18n.t("photos.title")}</h2>
                 <span class="muted" data-testid="photo-count">{i18n.tf("photos.count", &[("count", &count.to_string()), ("limit", &photos.limit.to_string())])}</span>
             </header>
-            {error.map(|key| {
-                let text = use_i18n().tf(&key, &[("max", &photos.max_mb.to_string())]);
-                view! { <p class="notice notice--error" role="alert" data-testid="photo-error">{text}</p> }
-            })}
+            <div data-testid="photo-error">
+                <crate::forms::UrlError path=UploadPhoto::PATH/>
+                <ActionError action={ServerAction::<SetMainPhoto>::new()}/>
+                <ActionError action={ServerAction::<SetPhotoPrivate>::new()}/>
+                <ActionError action={ServerAction::<DeletePhoto>::new()}/>
+            </div>
             {saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="photo-saved">{use_i18n().t("photos.saved")}</p> })}
             {waiting.then(|| view! { <p class="muted">{use_i18n().t("photos.review_note")}</p> })}
             {(count > 0).then(|| view! {
@@ -81,7 +89,8 @@ pub fn PhotoManager(photos: MyPhotos) -> impl IntoView {
             } else {
                 let i18n = use_i18n();
                 view! {
-                    <form method="post" action="/api/profile/photos" enctype="multipart/form-data" class="form upload-form" data-testid="upload-form">
+                    // Multipart: a plain form to the server function's address.
+                    <form method="post" action=UploadPhoto::url() enctype="multipart/form-data" class="form upload-form" data-testid="upload-form">
                         <label class="upload-drop">
                             <span class="upload-drop__title">{i18n.t("photos.choose")}</span>
                             <span class="upload-drop__hint">{i18n.tf("photos.formats", &[("max", &max_mb)])}</span>

@@ -9,8 +9,8 @@ use leptos_router::hooks::use_query_map;
 use crate::context::use_page_ctx;
 use crate::features::account::basics::BasicsForm;
 use crate::features::account::photos::PhotoManager;
-use crate::features::account::server_fns::{get_my_basics, get_my_photos, MyBasics};
-use crate::features::account::FormError;
+use crate::features::account::server_fns::{get_my_basics, get_my_photos, MyBasics, SaveDetails};
+use crate::forms::ActionError;
 use crate::i18n::use_i18n;
 
 #[component]
@@ -56,14 +56,16 @@ pub fn ProfilePage() -> impl IntoView {
         "welcome" => i18n.tf("complete.welcome", &[("site", &ctx.site.name)]),
         _ => i18n.t("profile.saved"),
     });
-    let editing = query.get("error").is_some_and(|e| !e.starts_with("photo."));
-    let basics = Resource::new(|| (), |_| get_my_basics());
-    let photos = Resource::new(|| (), |_| get_my_photos());
+    // A refused editor opens again with its error.
+    let refused = query.get("__path").unwrap_or_default();
+    let (editing_basics, editing_details) = (refused.ends_with("/save_basics"), refused.ends_with("/save_details"));
+    // Blocking: the page arrives whole, so it works without JavaScript.
+    let basics = Resource::new_blocking(|| (), |_| get_my_basics());
+    let photos = Resource::new_blocking(|| (), |_| get_my_photos());
     Some(view! {
         <Title text=i18n.t("profile.title")/>
         <div class="container container--narrow page">
             {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
-            <FormError/>
             <Suspense fallback=|| ()>
                 {move || basics.get().map(move |result| match result {
                     Ok(b) => {
@@ -73,11 +75,11 @@ pub fn ProfilePage() -> impl IntoView {
                             <Suspense fallback=|| ()>
                                 {move || photos.get().map(|r| r.ok().map(|p| view! { <PhotoManager photos=p/> }))}
                             </Suspense>
-                            <details class="panel panel--collapsible" open=editing data-testid="edit-basics">
+                            <details class="panel panel--collapsible" open=editing_basics data-testid="edit-basics">
                                 <summary><h2>{i18n.t("profile.basics_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
                                 <BasicsForm basics=b.clone() from="profile" submit=i18n.t("settings.save")/>
                             </details>
-                            <details class="panel panel--collapsible" id="details" open=editing data-testid="edit-details">
+                            <details class="panel panel--collapsible" id="details" open=editing_details data-testid="edit-details">
                                 <summary><h2>{i18n.t("profile.details_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
                                 <DetailsEditor details=b.details.clone()/>
                             </details>
@@ -96,7 +98,6 @@ pub fn ProfilePage() -> impl IntoView {
 #[component]
 fn DetailsEditor(details: domain::profile::DetailsForm) -> impl IntoView {
     use domain::profile::{Attribute, ABOUT_MAX_CHARS, INTERESTS, MAX_INTERESTS};
-    let i18n = use_i18n();
     let selects = Attribute::ALL
         .into_iter()
         .map(|a| {
@@ -105,7 +106,7 @@ fn DetailsEditor(details: domain::profile::DetailsForm) -> impl IntoView {
             view! {
                 <label class="field">
                     <span class="field__label">{i18n.t(&format!("profile.{}", a.field()))}</span>
-                    <select name=a.field()>
+                    <select name=format!("attributes[{}]", a.field())>
                         <option value="">{i18n.t("profile.choose")}</option>
                         {a.choices().iter().map(|c| view! { <option value=*c selected=current == *c>{i18n.t(&format!("profile.{}.{c}", a.field()))}</option> }).collect_view()}
                     </select>
@@ -119,26 +120,28 @@ fn DetailsEditor(details: domain::profile::DetailsForm) -> impl IntoView {
             let checked = details.interests.iter().any(|i| i == code);
             view! {
                 <label class="chip chip--small">
-                    <input type="checkbox" name="interests" value=*code checked=checked/>
+                    <input type="checkbox" name=format!("interests[{code}]") value="on" checked=checked/>
                     <span><span aria-hidden="true">{*icon}</span>" " {use_i18n().t(&format!("profile.interest.{code}"))}</span>
                 </label>
             }
         })
         .collect_view();
+    let action = ServerAction::<SaveDetails>::new();
     view! {
-        <form method="post" action="/api/profile/details" class="form" data-testid="details-form">
+        <ActionError action=action/>
+        <ActionForm action=action attr:class="form" attr:data-testid="details-form">
             <div class="form__row">{selects}</div>
             <fieldset class="field field--chips">
-                <legend class="field__label">{i18n.t("members.interests")}</legend>
-                <p class="field__hint">{i18n.tf("profile.interests_hint", &[("max", &MAX_INTERESTS.to_string())])}</p>
+                <legend class="field__label">{use_i18n().t("members.interests")}</legend>
+                <p class="field__hint">{use_i18n().tf("profile.interests_hint", &[("max", &MAX_INTERESTS.to_string())])}</p>
                 <div class="chips">{chips}</div>
             </fieldset>
             <label class="field">
-                <span class="field__label">{i18n.t("profile.about_text")}</span>
+                <span class="field__label">{use_i18n().t("profile.about_text")}</span>
                 <textarea name="about" rows="4" maxlength=ABOUT_MAX_CHARS.to_string()>{details.about.clone()}</textarea>
-                <span class="field__hint">{i18n.t("profile.about_hint")}</span>
+                <span class="field__hint">{use_i18n().t("profile.about_hint")}</span>
             </label>
-            <button type="submit" class="btn btn--primary">{i18n.t("settings.save")}</button>
-        </form>
+            <button type="submit" class="btn btn--primary">{use_i18n().t("settings.save")}</button>
+        </ActionForm>
     }
 }

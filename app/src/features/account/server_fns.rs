@@ -1,8 +1,17 @@
-//! Server functions of the account pages. Each answers for the calling member only.
+//! Server functions of the account pages: reads for the calling member, and every write of
+//! signup, login, recovery, settings, profile and photos. Each is thin: find the caller, call
+//! one `server` service method, send the browser on (or return the refusal, which
+//! `crate::forms::ActionError` shows next to the form).
+
+use std::collections::BTreeMap;
 
 use domain::profile::Region;
+use domain::ApiError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::ssr::{call, fail, member_call, redirect, set_cookie};
 
 /// What `/complete-signup`, `/profile` and `/settings` show and prefill.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,12 +35,12 @@ pub struct MyBasics {
 }
 
 #[server(prefix = "/api/fn", endpoint = "my_basics")]
-pub async fn get_my_basics() -> Result<MyBasics, ServerFnError> {
-    use crate::ssr::{public_error, request_member};
-    let (state, site, member) = request_member()?;
-    let basics = state.members.basics(member.id).await.map_err(public_error)?;
-    let prefs = state.accounts.notification_prefs(member.id).await.map_err(public_error)?;
-    let details = state.members.details(member.id).await.map_err(public_error)?;
+pub async fn get_my_basics() -> Result<MyBasics, ApiError> {
+    let (c, member) = member_call().await?;
+    let (state, site) = (&c.state, &c.site);
+    let basics = state.members.basics(member.id).await.map_err(fail)?;
+    let prefs = state.accounts.notification_prefs(member.id).await.map_err(fail)?;
+    let details = state.members.details(member.id).await.map_err(fail)?;
     let region_name = basics.region.as_deref().and_then(|r| state.members.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default();
     Ok(MyBasics {
         name: basics.name,
@@ -62,11 +71,10 @@ pub struct MyPhotos {
 }
 
 #[server(prefix = "/api/fn", endpoint = "my_photos")]
-pub async fn get_my_photos() -> Result<MyPhotos, ServerFnError> {
-    use crate::ssr::{public_error, request_member};
-    let (state, _site, member) = request_member()?;
-    let own = state.photos.own(&member).await.map_err(public_error)?;
-    Ok(MyPhotos { photos: own.photos, limit: own.limit, premium: member.paid_user, max_mb: state.photos.max_bytes().div_ceil(1 << 20) })
+pub async fn get_my_photos() -> Result<MyPhotos, ApiError> {
+    let (c, member) = member_call().await?;
+    let own = c.state.photos.own(&member).await.map_err(fail)?;
+    Ok(MyPhotos { photos: own.photos, limit: own.limit, premium: member.paid_user, max_mb: c.state.photos.max_bytes().div_ceil(1 << 20) })
 }
 
 /// One photo in the staff review queue.
@@ -81,12 +89,397 @@ pub struct QueuedPhotoView {
 
 /// The photos waiting for review on this site; staff only.
 #[server(prefix = "/api/fn", endpoint = "photo_queue")]
-pub async fn photo_queue() -> Result<Vec<QueuedPhotoView>, ServerFnError> {
-    use crate::ssr::{public_error, request_member};
-    let (state, site, member) = request_member()?;
-    if !member.staff {
-        return Err(ServerFnError::ServerError("forbidden".into()));
+pub async fn photo_queue() -> Result<Vec<QueuedPhotoView>, ApiError> {
+    let (c, member) = member_call().await?;
+    if !member.is_staff() {
+        return Err(fail(domain::ErrorCode::Forbidden));
     }
-    let queue = state.photos.queue(site.settings.id, 100).await.map_err(public_error)?;
+    let queue = c.state.photos.queue(c.site.settings.id, 100).await.map_err(fail)?;
     Ok(queue.into_iter().map(|q| QueuedPhotoView { id: q.id, user_id: q.user_id, name: q.name, created_at: q.created_at, private: q.private }).collect())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signup, login, logout
+
+/// Signup's form (SPEC §3): the account, then `/complete-signup`. Tracking data and the profile
+/// a visitor signed up from travel along.
+#[allow(clippy::too_many_arguments)]
+#[server(prefix = "/api/fn", endpoint = "signup")]
+pub async fn signup(
+    email: String,
+    name: String,
+    password: String,
+    date_of_birth: String,
+    #[server(default)] signup_message: String,
+    network: Option<String>,
+    r#ref: Option<String>,
+    sub1: Option<String>,
+    sub2: Option<String>,
+    sub3: Option<String>,
+    profile: Option<String>,
+) -> Result<(), ApiError> {
+    use domain::account::{SignupForm, Tracking};
+    let c = call().await?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Signup, c.client_ip(), c.now()).map_err(fail)?;
+    let clip = |v: Option<String>| v.map(|s| s.chars().take(100).collect::<String>()).filter(|s| !s.trim().is_empty());
+    let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
+    let request = server::accounts::SignupRequest {
+        site: &c.site.settings,
+        form: SignupForm { email, name, password, date_of_birth, signup_message },
+        tracking: Tracking { network: clip(network), r#ref: clip(r#ref), sub1: clip(sub1), sub2: clip(sub2), sub3: clip(sub3) },
+        locale,
+        base_url: c.base_url(),
+    };
+    let (_, session) = c.state.accounts.signup(request).await.map_err(fail)?;
+    set_cookie(session_cookie(&c, &session));
+    // Signing up from one member's page (`/members/{id}/signup`) leads back to that member.
+    match profile.and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0) {
+        Some(id) => redirect(&format!("/complete-signup?profile={id}")),
+        None => redirect("/complete-signup"),
+    }
+    Ok(())
+}
+
+#[cfg(feature = "ssr")]
+fn session_cookie(c: &crate::ssr::Call, token: &str) -> String {
+    use domain::constants::{AUTH_COOKIE, AUTH_COOKIE_DAYS};
+    server::http::cookies::set(AUTH_COOKIE, token, AUTH_COOKIE_DAYS, c.state.config.secure_cookies)
+}
+
+#[cfg(feature = "ssr")]
+fn clear_session_cookie(c: &crate::ssr::Call) -> String {
+    server::http::cookies::clear(domain::constants::AUTH_COOKIE, c.state.config.secure_cookies)
+}
+
+/// Login with a new session (the old one ends), back to where the visitor came from.
+#[server(prefix = "/api/fn", endpoint = "login")]
+pub async fn login(email: String, password: String, return_to: Option<String>) -> Result<(), ApiError> {
+    let c = call().await?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    let previous = c.cookie(domain::constants::AUTH_COOKIE);
+    let session = c.state.accounts.login(c.site.settings.id, &email, &password, previous.as_deref()).await.map_err(fail)?;
+    set_cookie(session_cookie(&c, &session));
+    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    Ok(())
+}
+
+/// Ends the session on the server and in the browser.
+#[server(prefix = "/api/fn", endpoint = "logout")]
+pub async fn logout() -> Result<(), ApiError> {
+    let c = call().await?;
+    if let Some(token) = c.cookie(domain::constants::AUTH_COOKIE) {
+        c.state.accounts.logout(&token).await.map_err(fail)?;
+    }
+    set_cookie(clear_session_cookie(&c));
+    redirect("/");
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links from mails: each page shows one button that posts (mail scanners open links too).
+
+/// Confirms the address of a new account.
+#[server(prefix = "/api/fn", endpoint = "activate")]
+pub async fn activate(token: String) -> Result<(), ApiError> {
+    let c = call().await?;
+    match c.state.accounts.activate(&token).await {
+        Ok(_) => redirect("/activate/done"),
+        Err(server::AppError::Refused(_)) => redirect("/activate/error"),
+        Err(error) => return Err(fail(error)),
+    }
+    Ok(())
+}
+
+/// Confirms a new email address.
+#[server(prefix = "/api/fn", endpoint = "confirm_email_change")]
+pub async fn confirm_email_change(token: String) -> Result<(), ApiError> {
+    let c = call().await?;
+    c.state.accounts.confirm_email_change(&token).await.map_err(fail)?;
+    redirect("/mail-change/do?done=1");
+    Ok(())
+}
+
+/// Undoes the deletion of an account.
+#[server(prefix = "/api/fn", endpoint = "reactivate")]
+pub async fn reactivate(token: String) -> Result<(), ApiError> {
+    let c = call().await?;
+    c.state.accounts.reactivate(&token).await.map_err(fail)?;
+    redirect("/account-deleted?reactivated=1");
+    Ok(())
+}
+
+/// Switches notification mails off (the unsubscribe page's button).
+#[server(prefix = "/api/fn", endpoint = "unsubscribe")]
+pub async fn unsubscribe(token: String) -> Result<(), ApiError> {
+    let c = call().await?;
+    c.state.accounts.unsubscribe(&token).await.map_err(fail)?;
+    redirect("/unsubscribe?done=1");
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Password recovery
+
+#[server(prefix = "/api/fn", endpoint = "request_password_reset")]
+pub async fn request_password_reset(email: String) -> Result<(), ApiError> {
+    let c = call().await?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::ResetMail, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.accounts.request_password_reset(&c.site.settings, &email, &c.base_url()).await.map_err(fail)?;
+    redirect("/reset-password?sent=1");
+    Ok(())
+}
+
+/// A new password from the reset link; every other session ends and the member is logged in.
+#[server(prefix = "/api/fn", endpoint = "reset_password")]
+pub async fn reset_password(token: String, password: String, password_repeat: String) -> Result<(), ApiError> {
+    let c = call().await?;
+    let session = c.state.accounts.reset_password(&token, &password, &password_repeat).await.map_err(fail)?;
+    set_cookie(session_cookie(&c, &session));
+    redirect("/");
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+#[server(prefix = "/api/fn", endpoint = "change_password")]
+pub async fn change_password(old_password: String, password: String, password_repeat: String) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    let session = c.state.accounts.change_password(member.id, &old_password, &password, &password_repeat).await.map_err(fail)?;
+    set_cookie(session_cookie(&c, &session));
+    redirect("/settings?saved=password");
+    Ok(())
+}
+
+/// Invisible mode on (the box ticked) or off.
+#[server(prefix = "/api/fn", endpoint = "set_invisible")]
+pub async fn set_invisible(invisible: Option<String>) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.accounts.set_invisible(member.id, invisible.is_some()).await.map_err(fail)?;
+    redirect("/settings?saved=invisible");
+    Ok(())
+}
+
+#[server(prefix = "/api/fn", endpoint = "change_email")]
+pub async fn change_email(email: String) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.accounts.request_email_change(&c.site.settings, member.id, &email, &c.base_url()).await.map_err(fail)?;
+    redirect("/settings?saved=email");
+    Ok(())
+}
+
+/// Deletes the account after checking the password; the member can undo it for 14 days.
+#[server(prefix = "/api/fn", endpoint = "delete_account")]
+pub async fn delete_account(password: String, #[server(default)] reason: String) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.accounts.delete_account(&c.site.settings, member.id, &password, &reason, &c.base_url()).await.map_err(fail)?;
+    set_cookie(clear_session_cookie(&c));
+    redirect("/account-deleted");
+    Ok(())
+}
+
+/// A fresh activation link (the activation reminder's button), back to the same page.
+#[server(prefix = "/api/fn", endpoint = "resend_activation")]
+pub async fn resend_activation(return_to: Option<String>) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.accounts.resend_activation(&c.site.settings, member.id, &c.base_url()).await.map_err(fail)?;
+    redirect(&crate::forms::with_param(&crate::forms::safe_return(return_to.as_deref()), "activation=sent"));
+    Ok(())
+}
+
+/// Which notification mails the member wants (ticked boxes are on).
+#[server(prefix = "/api/fn", endpoint = "save_notification_prefs")]
+pub async fn save_notification_prefs(messages: Option<String>, likes: Option<String>, news: Option<String>) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    let prefs = server::accounts::NotificationPrefs { messages: messages.is_some(), likes: likes.is_some(), news: news.is_some() };
+    c.state.accounts.set_notification_prefs(member.id, prefs).await.map_err(fail)?;
+    redirect("/settings?saved=notifications#notifications");
+    Ok(())
+}
+
+/// Notification mails back on after a bounce, a spam report or an unsubscribe.
+#[server(prefix = "/api/fn", endpoint = "enable_notifications")]
+pub async fn enable_notifications(return_to: Option<String>) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.accounts.enable_notifications(member.id).await.map_err(fail)?;
+    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    Ok(())
+}
+
+/// Dismisses an alert for good (SPEC §4: stored with its moment).
+#[server(prefix = "/api/fn", endpoint = "dismiss_alert")]
+pub async fn dismiss_alert(alert: String, return_to: Option<String>) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.accounts.dismiss_alert(member.id, &alert).await.map_err(fail)?;
+    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    Ok(())
+}
+
+/// The country, region and city of the settings page.
+#[server(prefix = "/api/fn", endpoint = "save_location")]
+pub async fn save_location(#[server(default)] country: String, #[server(default)] region: String, #[server(default)] city: String) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    let form = domain::profile::LocationForm { country, region, city };
+    c.state.members.save_location(&c.site.settings, member.id, &form).await.map_err(fail)?;
+    redirect("/settings?saved=location#location");
+    Ok(())
+}
+
+/// The region nearest to a position among the site's countries (the geolocation button), or
+/// `None` (SPEC §7: on failure false).
+#[server(prefix = "/api/fn", endpoint = "geocode")]
+pub async fn geocode(lat: f64, lon: f64) -> Result<Option<Region>, ApiError> {
+    let (c, _member) = member_call().await?;
+    Ok(c.state.members.guess_region(&c.site.settings, lat, lon))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Profile
+
+/// `/complete-signup` (step 2 of signup) and the profile editor's basics. `from` says which:
+/// `profile` returns to the profile; otherwise signup goes on to the members who fit, or to
+/// the profile a visitor signed up from.
+#[allow(clippy::too_many_arguments)]
+#[server(prefix = "/api/fn", endpoint = "save_basics")]
+pub async fn save_basics(
+    #[server(default)] gender: String,
+    #[server(default)] sexuality: String,
+    #[server(default)] country: String,
+    #[server(default)] region: String,
+    #[server(default)] city: String,
+    #[server(default)] from: String,
+    profile: Option<String>,
+) -> Result<(), ApiError> {
+    use domain::profile::{BasicsForm, LocationForm};
+    let (c, member) = member_call().await?;
+    let entry = profile.and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0 && *id != member.id);
+    let form = BasicsForm { gender, sexuality, location: LocationForm { country, region, city } };
+    if let Err(error) = c.state.members.save_basics(&c.site.settings, member.id, &form).await {
+        // The form keeps what was chosen and typed.
+        let page = if from == "profile" { "/profile" } else { "/complete-signup" };
+        let entry = entry.map(|id| id.to_string()).unwrap_or_default();
+        let l = &form.location;
+        let kept = [("gender", form.gender.as_str()), ("sexuality", form.sexuality.as_str()), ("country", l.country.as_str()), ("region", l.region.as_str()), ("city", l.city.as_str()), ("profile", entry.as_str())];
+        return Err(crate::ssr::fail_back::<SaveBasics>(error, page, &kept));
+    }
+    match (from.as_str(), entry) {
+        ("profile", _) => redirect("/profile?saved=profile"),
+        (_, Some(id)) => redirect(&format!("/members/{id}?welcome=1")),
+        _ => redirect("/signup-matches"),
+    }
+    Ok(())
+}
+
+/// The profile editor's details: `attributes[field]=value`, `interests[code]=on`, `about`.
+#[server(prefix = "/api/fn", endpoint = "save_details")]
+pub async fn save_details(
+    #[server(default)] attributes: BTreeMap<String, String>,
+    #[server(default)] interests: BTreeMap<String, String>,
+    #[server(default)] about: String,
+) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    let form = domain::profile::DetailsForm { attributes: attributes.into_iter().collect(), interests: interests.into_keys().collect(), about };
+    c.state.members.save_details(member.id, &form).await.map_err(fail)?;
+    redirect("/profile?saved=profile");
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Photos
+
+/// The upload form (multipart: the `photo` file and the `private` box). The size limit is
+/// checked while reading, before anything is decoded.
+#[server(prefix = "/api/fn", endpoint = "upload_photo", input = leptos::server_fn::codec::MultipartFormData)]
+pub async fn upload_photo(data: leptos::server_fn::codec::MultipartData) -> Result<(), ApiError> {
+    use domain::photo::UploadError;
+    let (c, member) = member_call().await?;
+    let mut multipart = data.into_inner().ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    let max = c.state.photos.max_bytes();
+    let (mut photo, mut private) = (None, false);
+    let too_large = || fail(ApiError::new(UploadError::TooLarge.code()).with("max", max.div_ceil(1 << 20)));
+    while let Some(mut field) = multipart.next_field().await.map_err(|_| too_large())? {
+        match field.name() {
+            Some("photo") => {
+                let mut bytes = Vec::new();
+                while let Some(chunk) = field.chunk().await.map_err(|_| too_large())? {
+                    if bytes.len() + chunk.len() > max {
+                        return Err(too_large());
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                photo = Some(bytes);
+            }
+            Some("private") => private = true,
+            _ => {}
+        }
+    }
+    let bytes = photo.filter(|b| !b.is_empty()).ok_or_else(|| fail(UploadError::NoFile.code()))?;
+    c.state.photos.upload(&member, bytes, private, c.now()).await.map_err(fail)?;
+    redirect("/profile?saved=photo#photos");
+    Ok(())
+}
+
+#[server(prefix = "/api/fn", endpoint = "set_main_photo")]
+pub async fn set_main_photo(id: i64) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.photos.set_main(member.id, id).await.map_err(fail)?;
+    redirect("/profile?saved=photo#photos");
+    Ok(())
+}
+
+/// Private (`private` present) or public.
+#[server(prefix = "/api/fn", endpoint = "set_photo_private")]
+pub async fn set_photo_private(id: i64, private: Option<String>) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.photos.set_private(member.id, id, private.is_some()).await.map_err(fail)?;
+    redirect("/profile?saved=photo#photos");
+    Ok(())
+}
+
+#[server(prefix = "/api/fn", endpoint = "delete_photo")]
+pub async fn delete_photo(id: i64) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.photos.delete(member.id, id).await.map_err(fail)?;
+    redirect("/profile?saved=photo#photos");
+    Ok(())
+}
+
+/// Staff approve (`approve` present) or reject a photo waiting for review.
+#[server(prefix = "/api/fn", endpoint = "review_photo")]
+pub async fn review_photo(id: i64, approve: Option<String>) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    if !member.is_staff() {
+        return Err(fail(domain::ErrorCode::Forbidden));
+    }
+    let approve = approve.is_some();
+    c.state.photos.review(&member, c.site.settings.id, id, approve, c.now()).await.map_err(fail)?;
+    redirect(if approve { "/staff/photos?saved=approved" } else { "/staff/photos?saved=rejected" });
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The site shell
+
+/// The language switcher: the `i18n_redirected` cookie for a year, and the member's language.
+#[server(prefix = "/api/fn", endpoint = "set_language")]
+pub async fn set_language(lang: String, return_to: Option<String>) -> Result<(), ApiError> {
+    use domain::constants::{LANGUAGE_COOKIE, LANGUAGE_COOKIE_DAYS};
+    let c = call().await?;
+    let locale = domain::Locale::parse(&lang).filter(|l| l.code() == lang).ok_or_else(|| fail(domain::ErrorCode::UnsupportedLanguage))?;
+    if let Some(member) = c.viewer() {
+        c.state.accounts.set_language(member.id, locale).await.map_err(fail)?;
+    }
+    set_cookie(server::http::cookies::set(LANGUAGE_COOKIE, locale.code(), LANGUAGE_COOKIE_DAYS, c.state.config.secure_cookies));
+    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    Ok(())
+}
+
+/// The visitor confirms being an adult who wants to see adult content (SPEC §1).
+#[server(prefix = "/api/fn", endpoint = "accept_entry_warning")]
+pub async fn accept_entry_warning(return_to: Option<String>) -> Result<(), ApiError> {
+    use domain::constants::{ENTRY_WARNING_COOKIE, ENTRY_WARNING_COOKIE_DAYS};
+    let c = call().await?;
+    set_cookie(server::http::cookies::set(ENTRY_WARNING_COOKIE, "1", ENTRY_WARNING_COOKIE_DAYS, c.state.config.secure_cookies));
+    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    Ok(())
 }

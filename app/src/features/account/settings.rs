@@ -7,15 +7,18 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
-use crate::features::account::server_fns::get_my_basics;
-use crate::features::account::FormError;
+use crate::features::account::server_fns::{get_my_basics, ChangeEmail, ChangePassword, DeleteAccount, SaveLocation, SaveNotificationPrefs, SetInvisible};
+use crate::forms::ActionError;
 use crate::i18n::use_i18n;
 
 #[component]
 pub fn SettingsPage() -> impl IntoView {
     let i18n = use_i18n();
     let member = crate::features::account::member_or_login("/settings")?;
-    let basics = Resource::new(|| (), |_| get_my_basics());
+    // Blocking: the page arrives whole, so it works without JavaScript.
+    let basics = Resource::new_blocking(|| (), |_| get_my_basics());
+    let (prefs, location) = (ServerAction::<SaveNotificationPrefs>::new(), ServerAction::<SaveLocation>::new());
+    let (invisible, email, password, delete) = (ServerAction::<SetInvisible>::new(), ServerAction::<ChangeEmail>::new(), ServerAction::<ChangePassword>::new(), ServerAction::<DeleteAccount>::new());
     let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
         "password" => i18n.t("settings.password_saved"),
         "email" => i18n.t("settings.email_sent"),
@@ -28,7 +31,6 @@ pub fn SettingsPage() -> impl IntoView {
         <div class="container container--narrow page">
             <h1 class="page__title">{i18n.t("settings.title")}</h1>
             {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
-            <FormError/>
             <section class="panel" aria-labelledby="account-title">
                 <h2 id="account-title">{i18n.t("settings.account")}</h2>
                 <dl class="facts">
@@ -45,26 +47,28 @@ pub fn SettingsPage() -> impl IntoView {
                             <section class="panel" id="notifications" aria-labelledby="notifications-title">
                                 <h2 id="notifications-title">{i18n.t("settings.notifications_title")}</h2>
                                 <p class="muted">{i18n.t("settings.notifications_body")}</p>
-                                <form method="post" action="/api/account/notifications" class="form" data-testid="notification-prefs">
+                                <ActionError action=prefs/>
+                                <ActionForm action=prefs attr:class="form" attr:data-testid="notification-prefs">
                                     <label class="switch">
                                         <input type="checkbox" name="messages" value="1" checked=b.notify_messages/>
-                                        <span>{i18n.t("settings.notify_messages")}</span>
+                                        <span>{use_i18n().t("settings.notify_messages")}</span>
                                     </label>
                                     <label class="switch">
                                         <input type="checkbox" name="likes" value="1" checked=b.notify_likes/>
-                                        <span>{i18n.t("settings.notify_likes")}</span>
+                                        <span>{use_i18n().t("settings.notify_likes")}</span>
                                     </label>
                                     <label class="switch">
                                         <input type="checkbox" name="news" value="1" checked=b.notify_news/>
-                                        <span>{i18n.t("settings.notify_news")}</span>
+                                        <span>{use_i18n().t("settings.notify_news")}</span>
                                     </label>
-                                    <button type="submit" class="btn btn--ghost btn--small">{i18n.t("settings.save")}</button>
-                                </form>
+                                    <button type="submit" class="btn btn--ghost btn--small">{use_i18n().t("settings.save")}</button>
+                                </ActionForm>
                             </section>
                             <section class="panel" id="location" aria-labelledby="location-title">
                                 <h2 id="location-title">{i18n.t("settings.location_title")}</h2>
                                 <p class="muted">{i18n.t("location.privacy")}</p>
-                                <form method="post" action="/api/account/location" class="form" data-testid="location-form">
+                                <ActionError action=location/>
+                                <ActionForm action=location attr:class="form" attr:data-testid="location-form">
                                     <LocationFields
                                         texts=LocationTexts::new(&i18n)
                                         countries=country_choices(&i18n, &b.countries)
@@ -73,8 +77,8 @@ pub fn SettingsPage() -> impl IntoView {
                                         region=b.region.clone()
                                         city=b.city.clone()
                                     />
-                                    <button type="submit" class="btn btn--ghost">{i18n.t("settings.save")}</button>
-                                </form>
+                                    <button type="submit" class="btn btn--ghost">{use_i18n().t("settings.save")}</button>
+                                </ActionForm>
                             </section>
                         }
                         .into_any()
@@ -85,60 +89,64 @@ pub fn SettingsPage() -> impl IntoView {
             <section class="panel" aria-labelledby="invisible-title">
                 <h2 id="invisible-title">{i18n.t("settings.invisible_title")}</h2>
                 <p class="muted">{i18n.t("settings.invisible_body")}</p>
-                <form method="post" action="/api/account/invisible" class="form form--inline">
+                <ActionError action=invisible/>
+                <ActionForm action=invisible attr:class="form form--inline">
                     <label class="switch">
                         <input type="checkbox" name="invisible" value="1" checked=member.invisible/>
-                        <span>{i18n.t("settings.invisible_label")}</span>
+                        <span>{use_i18n().t("settings.invisible_label")}</span>
                     </label>
-                    <button type="submit" class="btn btn--ghost btn--small">{i18n.t("settings.save")}</button>
-                </form>
+                    <button type="submit" class="btn btn--ghost btn--small">{use_i18n().t("settings.save")}</button>
+                </ActionForm>
             </section>
             <section class="panel" aria-labelledby="email-title">
                 <h2 id="email-title">{i18n.t("settings.email_title")}</h2>
-                <form method="post" action="/api/account/email" class="form">
+                <ActionError action=email/>
+                <ActionForm action=email attr:class="form">
                     <label class="field">
-                        <span class="field__label">{i18n.t("settings.new_email")}</span>
+                        <span class="field__label">{use_i18n().t("settings.new_email")}</span>
                         <input type="email" name="email" autocomplete="email" inputmode="email" required/>
                     </label>
-                    <button type="submit" class="btn btn--ghost">{i18n.t("settings.save")}</button>
-                </form>
+                    <button type="submit" class="btn btn--ghost">{use_i18n().t("settings.save")}</button>
+                </ActionForm>
             </section>
             <section class="panel" aria-labelledby="password-title">
                 <h2 id="password-title">{i18n.t("settings.password_title")}</h2>
-                <form method="post" action="/api/account/password" class="form">
+                <ActionError action=password/>
+                <ActionForm action=password attr:class="form">
                     <label class="field">
-                        <span class="field__label">{i18n.t("settings.old_password")}</span>
+                        <span class="field__label">{use_i18n().t("settings.old_password")}</span>
                         <input type="password" name="old_password" autocomplete="current-password" required/>
                     </label>
                     <label class="field">
-                        <span class="field__label">{i18n.t("reset.new_password")}</span>
+                        <span class="field__label">{use_i18n().t("reset.new_password")}</span>
                         <input type="password" name="password" autocomplete="new-password" required minlength="8"/>
                     </label>
                     <label class="field">
-                        <span class="field__label">{i18n.t("reset.repeat_password")}</span>
+                        <span class="field__label">{use_i18n().t("reset.repeat_password")}</span>
                         <input type="password" name="password_repeat" autocomplete="new-password" required minlength="8"/>
                     </label>
-                    <button type="submit" class="btn btn--primary">{i18n.t("reset.do_submit")}</button>
-                </form>
+                    <button type="submit" class="btn btn--primary">{use_i18n().t("reset.do_submit")}</button>
+                </ActionForm>
             </section>
             <section class="panel panel--danger" aria-labelledby="delete-title">
                 <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
                 <p class="muted">{i18n.t("settings.delete_body")}</p>
-                <form method="post" action="/api/account/delete" class="form">
+                <ActionError action=delete/>
+                <ActionForm action=delete attr:class="form">
                     <label class="field">
-                        <span class="field__label">{i18n.t("settings.delete_reason")}</span>
+                        <span class="field__label">{use_i18n().t("settings.delete_reason")}</span>
                         <textarea name="reason" rows="2" maxlength="500"></textarea>
                     </label>
                     <label class="field">
-                        <span class="field__label">{i18n.t("auth.password")}</span>
+                        <span class="field__label">{use_i18n().t("auth.password")}</span>
                         <input type="password" name="password" autocomplete="current-password" required/>
                     </label>
                     <label class="switch">
                         <input type="checkbox" name="confirm" value="1" required/>
-                        <span>{i18n.t("settings.delete_confirm")}</span>
+                        <span>{use_i18n().t("settings.delete_confirm")}</span>
                     </label>
-                    <button type="submit" class="btn btn--danger">{i18n.t("settings.delete_submit")}</button>
-                </form>
+                    <button type="submit" class="btn btn--danger">{use_i18n().t("settings.delete_submit")}</button>
+                </ActionForm>
             </section>
         </div>
     })

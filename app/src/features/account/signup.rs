@@ -1,39 +1,36 @@
-//! `/signup`: the signup form. The form posts to `/api/signup` (it works without JavaScript);
-//! the island checks every field with the same rules as the server while the visitor types.
+//! `/signup`: the signup form. It posts to the `signup` server function (it works without
+//! JavaScript); the island checks every field with the same rules as the server while the
+//! visitor types and before it sends.
 
-use domain::account::{validate_date_of_birth, validate_email, validate_name, validate_password, FieldError, Ymd};
+use domain::account::{validate_date_of_birth, validate_email, validate_name, validate_password, Ymd};
 use domain::i18n::interpolate;
+use domain::ApiError;
+use leptos::server_fn::ServerFn;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
-use crate::features::account::FormError;
+use crate::features::account::server_fns::Signup;
 use crate::i18n::{use_i18n, I18n};
 
-/// Texts the island needs, translated on the server.
+/// Texts the island needs, translated on the server: the field rules and the refusals the
+/// `signup` server function can answer with.
 fn validation_texts(i18n: &I18n) -> Vec<(String, String)> {
+    use domain::ErrorCode::*;
     [
-        "validation.email_invalid",
-        "validation.name_equals_email",
-        "validation.name_starts_with_at",
-        "validation.name_length",
-        "validation.name_chars",
-        "validation.date_of_birth_required",
-        "validation.date_of_birth_invalid",
-        "validation.password_too_short",
-        "validation.password_too_long",
-        "validation.password_too_common",
+        EmailInvalid, NameEqualsEmail, NameStartsWithAt, NameLength, NameChars, DateOfBirthRequired, DateOfBirthInvalid, PasswordTooShort,
+        PasswordTooLong, PasswordTooCommon, MessageTooLong, EmailTaken, AccountNotDeletedYet, SignupInviteOnly, SignupTrafficSourceRequired,
+        TooManyRequests, Internal,
     ]
     .into_iter()
-    .map(|k| (k.to_string(), i18n.t(k)))
+    .map(|code| (code.locale_key().to_string(), i18n.t(code.locale_key())))
     .collect()
 }
 
-fn message(texts: &[(String, String)], error: &FieldError) -> String {
-    let template = texts.iter().find(|(k, _)| *k == error.key).map(|(_, v)| v.as_str()).unwrap_or(error.key.as_str());
-    let args: Vec<(&str, &str)> = error.args.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    interpolate(template, &args)
+fn message(texts: &[(String, String)], error: &ApiError) -> String {
+    let template = texts.iter().find(|(k, _)| k == error.locale_key()).map(|(_, v)| v.as_str()).unwrap_or(error.locale_key());
+    interpolate(template, &error.arg_pairs())
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -47,7 +44,44 @@ pub struct SignupLabels {
     submit: String,
 }
 
+/// The four checked fields, in the form's order.
+const FIELDS: [&str; 4] = ["email", "name", "password", "date_of_birth"];
+
+/// What the fields hold now.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Values {
+    email: String,
+    name: String,
+    password: String,
+    date_of_birth: String,
+}
+
+impl Values {
+    fn set(&mut self, field: &str, value: String) {
+        match field {
+            "email" => self.email = value,
+            "name" => self.name = value,
+            "password" => self.password = value,
+            "date_of_birth" => self.date_of_birth = value,
+            _ => {}
+        }
+    }
+
+    /// The first problem of each field, by the same rules the server applies.
+    fn errors(&self, today: Ymd, min_age: u32) -> [Option<ApiError>; 4] {
+        [
+            validate_email(&self.email).err(),
+            validate_name(&self.name, &self.email).err(),
+            validate_password(&self.password, &self.email, &self.name).err(),
+            validate_date_of_birth(&self.date_of_birth, today, min_age).err(),
+        ]
+    }
+}
+
 /// The form with live checks. Used by the page's island and by the desktop modal's island.
+/// It posts to the `signup` server function: a plain form post before the script has loaded
+/// (or without JavaScript), the server function's client afterwards. Either way the checks
+/// read what is in the fields, so whatever was typed before the script loaded counts.
 #[component]
 fn SignupForm(
     labels: SignupLabels,
@@ -55,79 +89,143 @@ fn SignupForm(
     min_age: u32,
     now: i64,
     tracking: Vec<(String, String)>,
+    /// A refusal of the server function when the page was rendered (a post without JavaScript).
+    refused: Option<ApiError>,
     /// Called when the visitor starts filling in the form.
     #[prop(optional)]
     on_start: Option<Callback<()>>,
 ) -> impl IntoView {
     let today = Ymd::from_unix(now);
-    let email = RwSignal::new(String::new());
-    let name = RwSignal::new(String::new());
-    let password = RwSignal::new(String::new());
-    let dob = RwSignal::new(String::new());
+    let values = RwSignal::new(Values::default());
     let touched = RwSignal::new([false; 4]);
     let texts = StoredValue::new(texts);
-    let err = move |r: Result<(), FieldError>| r.err().map(|e| texts.with_value(|t| message(t, &e)));
-    let email_error = move || err(validate_email(&email.get()).map(|_| ()));
-    let name_error = move || err(validate_name(&name.get(), &email.get()).map(|_| ()));
-    let password_error = move || err(validate_password(&password.get(), &email.get(), &name.get()));
-    let dob_error = move || err(validate_date_of_birth(&dob.get(), today, min_age).map(|_| ()));
-    let show = move |i: usize, e: Option<String>| if touched.get()[i] { e } else { None };
-    let touch = move |i: usize| touched.update(|t| t[i] = true);
-    // Effects run only in the browser: the form says when its live checks are active.
+    let form = NodeRef::<leptos::html::Form>::new();
+    let action = ServerAction::<Signup>::new();
+    let refused = RwSignal::new(refused);
+    let show = move |i: usize| {
+        let error = touched.get()[i].then(|| values.with(|v| v.errors(today, min_age))[i].clone()).flatten();
+        error.map(|e| texts.with_value(|t| message(t, &e)))
+    };
+    let server_error = move || {
+        let latest = action.value().with(|v| v.as_ref().and_then(|r| r.as_ref().err().cloned()));
+        latest.or_else(|| refused.get()).map(|e| texts.with_value(|t| message(t, &e)))
+    };
+    // Effects run only in the browser: take in what was typed before the script loaded, and
+    // say when the live checks are active.
     let ready = RwSignal::new(false);
-    Effect::new(move |_| ready.set(true));
+    Effect::new(move |_| {
+        #[cfg(feature = "hydrate")]
+        if let Some(form) = form.get() {
+            read_fields(&form, values, touched);
+        }
+        ready.set(true);
+    });
     let started = move || {
         if let Some(cb) = on_start {
             cb.run(());
         }
     };
-    let on_submit = move |ev: leptos::ev::SubmitEvent| {
-        touched.set([true; 4]);
-        if email_error().is_some() || name_error().is_some() || password_error().is_some() || dob_error().is_some() {
-            ev.prevent_default();
+    let on_field = move |ev: leptos::ev::Event, touch: bool| {
+        let target: web_sys::HtmlInputElement = event_target(&ev);
+        let name = target.name();
+        values.update(|v| v.set(&name, target.value()));
+        if let Some(i) = FIELDS.iter().position(|f| *f == name) {
+            if touch {
+                touched.update(|t| t[i] = true);
+            }
         }
     };
+    let on_submit = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        #[cfg(feature = "hydrate")]
+        {
+            let Some(form) = form.get_untracked() else { return };
+            read_fields(&form, values, touched);
+            touched.set([true; 4]);
+            if values.with_untracked(|v| v.errors(today, min_age)).iter().any(Option::is_some) {
+                return;
+            }
+            refused.set(None);
+            match web_sys::FormData::new_with_form(&form).map_err(|_| ()).and_then(|data| <Signup as leptos::form::FromFormData>::from_form_data(&data).map_err(|_| ())) {
+                Ok(call) => {
+                    action.dispatch(call);
+                }
+                // Should never happen; the browser's own post still works.
+                Err(()) => {
+                    let _ = form.submit();
+                }
+            }
+        }
+    };
+    // The server function answers a successful signup by sending the browser on.
+    #[cfg(feature = "hydrate")]
+    let _ = leptos::server_fn::redirect::set_redirect_hook(|location: &str| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.location().set_href(location);
+        }
+    });
+    let error_of = move |i: usize| view! { <span class="field__error" role="alert" data-field=FIELDS[i]>{move || show(i)}</span> };
     view! {
-        <form method="post" action="/api/signup" class="form" novalidate on:submit=on_submit on:input=move |_| started() data-ready=move || ready.get().to_string()>
+        <form node_ref=form method="post" action=Signup::url() class="form" novalidate on:submit=on_submit on:input=move |_| started() data-ready=move || ready.get().to_string()>
+            {move || server_error().map(|text| view! { <p class="notice notice--error" role="alert" data-testid="form-error">{text}</p> })}
             {tracking.into_iter().map(|(k, v)| view! { <input type="hidden" name=k value=v/> }).collect_view()}
             <label class="field">
                 <span class="field__label">{labels.email.clone()}</span>
                 <input type="email" name="email" autocomplete="email" inputmode="email" required
-                    on:input=move |ev| email.set(event_target_value(&ev)) on:blur=move |_| touch(0)/>
-                <span class="field__error" role="alert" data-field="email">{move || show(0, email_error())}</span>
+                    on:input=move |ev| on_field(ev, false) on:blur=move |ev| on_field(ev.into(), true)/>
+                {error_of(0)}
             </label>
             <label class="field">
                 <span class="field__label">{labels.name.clone()}</span>
                 <input type="text" name="name" autocomplete="nickname" required maxlength="30"
-                    on:input=move |ev| name.set(event_target_value(&ev)) on:blur=move |_| touch(1)/>
-                <span class="field__error" role="alert" data-field="name">{move || show(1, name_error())}</span>
+                    on:input=move |ev| on_field(ev, false) on:blur=move |ev| on_field(ev.into(), true)/>
+                {error_of(1)}
             </label>
             <label class="field">
                 <span class="field__label">{labels.password.clone()}</span>
                 <input type="password" name="password" autocomplete="new-password" required minlength="8"
-                    on:input=move |ev| password.set(event_target_value(&ev)) on:blur=move |_| touch(2)/>
+                    on:input=move |ev| on_field(ev, false) on:blur=move |ev| on_field(ev.into(), true)/>
                 <span class="field__hint">{labels.password_hint.clone()}</span>
-                <span class="field__error" role="alert" data-field="password">{move || show(2, password_error())}</span>
+                {error_of(2)}
             </label>
             <label class="field">
                 <span class="field__label">{labels.date_of_birth.clone()}</span>
                 <input type="date" name="date_of_birth" autocomplete="bday" required
-                    on:input=move |ev| dob.set(event_target_value(&ev)) on:blur=move |_| touch(3)/>
-                <span class="field__error" role="alert" data-field="date_of_birth">{move || show(3, dob_error())}</span>
+                    on:input=move |ev| on_field(ev, false) on:blur=move |ev| on_field(ev.into(), true)/>
+                {error_of(3)}
             </label>
             <label class="field">
                 <span class="field__label">{labels.signup_message.clone()}</span>
                 <textarea name="signup_message" rows="3" maxlength="500"></textarea>
             </label>
-            <button type="submit" class="btn btn--primary btn--block btn--large">{labels.submit.clone()}</button>
+            <button type="submit" class="btn btn--primary btn--block btn--large" disabled=move || action.pending().get()>{labels.submit.clone()}</button>
         </form>
+    }
+}
+
+/// Copies what the fields hold into `values`; fields that hold something count as touched
+/// (typed before the script loaded, or filled in by the browser).
+#[cfg(feature = "hydrate")]
+fn read_fields(form: &web_sys::HtmlFormElement, values: RwSignal<Values>, touched: RwSignal<[bool; 4]>) {
+    let Ok(data) = web_sys::FormData::new_with_form(form) else { return };
+    for (i, field) in FIELDS.iter().enumerate() {
+        let value = data.get(field).as_string().unwrap_or_default();
+        if !value.is_empty() {
+            touched.update(|t| t[i] = true);
+        }
+        values.update(|v| v.set(field, value));
     }
 }
 
 /// The signup page's form (an island: this part runs in the browser).
 #[island]
-fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age: u32, now: i64, tracking: Vec<(String, String)>) -> impl IntoView {
-    view! { <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking/> }
+fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age: u32, now: i64, tracking: Vec<(String, String)>, refused: Option<ApiError>) -> impl IntoView {
+    view! { <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking refused=refused/> }
+}
+
+/// The refusal of a signup posted without JavaScript, read on the server from the page's URL.
+fn refused_signup() -> Option<ApiError> {
+    ServerAction::<Signup>::new().value().get_untracked().and_then(Result::err)
 }
 
 /// Texts of the desktop signup modal around the form.
@@ -198,7 +296,7 @@ fn SignupModal(
                 <button type="button" class="signup-modal__close" aria-label=modal.close.clone() on:click=move |_| close()>"×"</button>
                 <h2 id="signup-modal-title" class="auth-card__title">{modal.title.clone()}</h2>
                 <p class="auth-card__intro">{modal.intro.clone()}</p>
-                <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking on_start=Callback::new(move |_| in_progress.set(true))/>
+                <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking refused=None on_start=Callback::new(move |_| in_progress.set(true))/>
                 <p class="auth-card__terms">{modal.terms.clone()}</p>
             </div>
         </dialog>
@@ -259,8 +357,7 @@ pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] chil
                 {children.map(|c| c())}
                 <h1 class="auth-card__title">{i18n.t("auth.signup_title")}</h1>
                 <p class="auth-card__intro">{i18n.t("auth.signup_intro")}</p>
-                <FormError/>
-                <SignupFormIsland labels=labels texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking/>
+                <SignupFormIsland labels=labels texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking refused=refused_signup()/>
                 <p class="auth-card__terms">{i18n.t("auth.terms_note")}</p>
                 <p class="auth-card__switch">{i18n.t("auth.have_account")} " " <a href="/login">{i18n.t("auth.login_submit")}</a></p>
             </div>

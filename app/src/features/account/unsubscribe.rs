@@ -1,12 +1,14 @@
 //! `/unsubscribe?token=…`: the page behind the unsubscribe link in every mail's footer. Opening
-//! it changes nothing (link scanners open links too); the button does, through the same
-//! one-click endpoint that mail programs call (RFC 8058).
+//! it changes nothing (link scanners open links too); the button does, through the `unsubscribe`
+//! server function (mail programs' one-click POST has its own endpoint, RFC 8058).
 
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
+use crate::features::account::server_fns::Unsubscribe;
+use crate::forms::ActionError;
 use crate::i18n::use_i18n;
 
 #[component]
@@ -16,6 +18,7 @@ pub fn UnsubscribePage() -> impl IntoView {
     let query = use_query_map().get_untracked();
     let done = query.get("done").is_some();
     let token: String = query.get("token").unwrap_or_default().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').take(100).collect();
+    let action = ServerAction::<Unsubscribe>::new();
     view! {
         <Title text=i18n.t("unsubscribe.title")/>
         <div class="auth-page">
@@ -26,9 +29,11 @@ pub fn UnsubscribePage() -> impl IntoView {
                 } else {
                     view! {
                         <p class="auth-card__intro">{i18n.tf("unsubscribe.body", &[("site", &ctx.site.name)])}</p>
-                        <form method="post" action=format!("/api/unsubscribe?token={token}&page=1") class="form">
-                            <button type="submit" class="btn btn--primary btn--block">{i18n.t("unsubscribe.submit")}</button>
-                        </form>
+                        <ActionError action=action/>
+                        <ActionForm action=action attr:class="form">
+                            <input type="hidden" name="token" value=token.clone()/>
+                            <button type="submit" class="btn btn--primary btn--block">{use_i18n().t("unsubscribe.submit")}</button>
+                        </ActionForm>
                     }
                     .into_any()
                 }}

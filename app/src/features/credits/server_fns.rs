@@ -5,8 +5,7 @@ use leptos::prelude::*;
 
 /// The credit packs of the site this request is for.
 #[server(prefix = "/api/fn", endpoint = "credit_packs")]
-pub async fn get_credit_packs() -> Result<Vec<CreditPack>, ServerFnError> {
-    use crate::ssr::{public_error, request_site};
-    let (state, site) = request_site()?;
-    server::sites::credit_packs(&state.db, site.settings.id).await.map_err(public_error)
+pub async fn get_credit_packs() -> Result<Vec<CreditPack>, domain::ApiError> {
+    let c = crate::ssr::call().await?;
+    server::sites::credit_packs(&c.state.db, c.site.settings.id).await.map_err(crate::ssr::fail)
 }

@@ -3,14 +3,15 @@
 //! to `/api/likes/many`). `/signup-matches` is the last step of signup; its button and its skip
 //! link lead on to the member's profile.
 
-use domain::notifications::MATCH_FINDER_SIZE;
+use crate::features::likes::server_fns::LikeMany;
+use crate::forms::ActionError;
+
 use domain::search::MemberCard;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
-use crate::features::account::FormError;
 use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::members::card::Portrait;
 use crate::i18n::use_i18n;
@@ -24,11 +25,12 @@ pub struct Suggestions {
 }
 
 #[server(prefix = "/api/fn", endpoint = "match_suggestions")]
-pub async fn match_suggestions(matched: Option<i64>) -> Result<Suggestions, ServerFnError> {
-    use crate::ssr::{public_error, request_member};
-    let (state, site, member) = request_member()?;
-    let today = domain::account::Ymd::from_unix(state.accounts.clock().now());
-    let cards = state.likes.suggestions(&site.settings, member.id, today, MATCH_FINDER_SIZE as i64).await.map_err(public_error)?;
+pub async fn match_suggestions(matched: Option<i64>) -> Result<Suggestions, domain::ApiError> {
+    use crate::ssr::{fail as public_error, member_call};
+    let (c, member) = member_call().await?;
+    let (state, site) = (&c.state, &c.site);
+    let today = domain::account::Ymd::from_unix(c.now());
+    let cards = state.likes.suggestions(&site.settings, member.id, today, domain::notifications::MATCH_FINDER_SIZE as i64).await.map_err(public_error)?;
     let mut shown = None;
     if let Some(id) = matched {
         let both = state.likes.state(member.id, id).await.map_err(public_error)?;
@@ -54,6 +56,7 @@ fn Finder(mode: Mode) -> impl IntoView {
     let matched = query.get("match").and_then(|v| v.parse::<i64>().ok());
     let liked_many = query.get("liked_many").and_then(|v| v.parse::<u32>().ok());
     let data = Resource::new_blocking(move || matched, match_suggestions);
+    let like_many = ServerAction::<LikeMany>::new();
     // After signup the member goes on to the profile, liked or not.
     let (return_to, title_key, intro_key) = match mode {
         Mode::Finder => (path.to_string(), "finder.title", "finder.intro"),
@@ -68,7 +71,7 @@ fn Finder(mode: Mode) -> impl IntoView {
             </div>
             <p class="muted">{i18n.t(intro_key)}</p>
             {liked_many.map(|n| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().tf("finder.liked", &[("count", &n.to_string())])}</p> })}
-            <FormError/>
+            <ActionError action=like_many/>
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {
                     Ok(s) => {
@@ -85,15 +88,16 @@ fn Finder(mode: Mode) -> impl IntoView {
                                 </div>
                             }.into_any();
                         }
+                        let return_to_field = return_to.clone();
                         view! {
                             {dialog}
-                            <form method="post" action="/api/likes/many" class="finder__form" data-testid="finder-form">
-                                <input type="hidden" name="return_to" value=return_to.clone()/>
+                            <ActionForm action=like_many attr:class="finder__form" attr:data-testid="finder-form">
+                                <input type="hidden" name="return_to" value=return_to_field/>
                                 <ul class="finder__grid">
                                     {s.cards.into_iter().map(|card| view! {
                                         <li class="finder__item">
                                             <label class="finder__card">
-                                                <input type="checkbox" name="id" value=card.id.to_string() checked class="finder__check" data-testid="finder-check"/>
+                                                <input type="checkbox" name=format!("ids[{}]", card.id) value="on" checked class="finder__check" data-testid="finder-check"/>
                                                 <Portrait name=card.name.clone() src=card.thumb.clone() class="finder__photo"/>
                                                 <span class="finder__mark" aria-hidden="true"><HeartIcon/></span>
                                                 <span class="finder__text">
@@ -106,10 +110,10 @@ fn Finder(mode: Mode) -> impl IntoView {
                                 </ul>
                                 <div class="finder__actions">
                                     <button type="submit" class="btn btn--primary btn--large" data-testid="finder-like-all">
-                                        <HeartIcon/> " " {i18n.t("finder.like_all")}
+                                        <HeartIcon/> " " {use_i18n().t("finder.like_all")}
                                     </button>
                                 </div>
-                            </form>
+                            </ActionForm>
                         }.into_any()
                     }
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),

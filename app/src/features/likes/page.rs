@@ -32,13 +32,14 @@ pub fn LikesPage() -> impl IntoView {
             }
         },
     };
-    let new_likes = ctx.member.as_ref().map(|m| m.new_likes).unwrap_or(0);
-    let list = Resource::new(move || kind, my_likes);
+    let new_likes = ctx.member.as_ref().map(|m| m.counters.new_likes).unwrap_or(0);
+    // Blocking: the page arrives whole, so it works without JavaScript.
+    let list = Resource::new_blocking(move || kind, my_likes);
     let tabs = LikeKind::ALL
         .into_iter()
         .map(|k| {
             let i18n = use_i18n();
-            let pill = (k == LikeKind::Received).then(|| domain::likes::pill(new_likes)).flatten();
+            let pill = (k == LikeKind::Received).then(|| domain::counters::pill(new_likes)).flatten();
             view! {
                 <a class="tabs__tab" class:tabs__tab--active=k == kind href=format!("/likes/{}", k.code()) aria-current=(k == kind).then_some("page")>
                     {i18n.t(&format!("likes.tab.{}", k.code()))}
@@ -58,6 +59,7 @@ pub fn LikesPage() -> impl IntoView {
                 </div>
             </div>
             <nav class="tabs" aria-label=i18n.t("likes.title")>{tabs}</nav>
+            <crate::features::likes::server_fns::LikeErrors/>
             <Suspense fallback=|| ()>
                 {move || list.get().map(|result| match result {
                     Ok(items) if items.is_empty() => {
@@ -93,4 +95,17 @@ pub fn LikesPage() -> impl IntoView {
             </Suspense>
         </div>
     }.into_any())
+}
+
+/// `/likes/m/{id}` (the link in like mails): that member's profile.
+#[component]
+pub fn LikesMemberRedirect() -> impl IntoView {
+    let id = use_params_map().get_untracked().get("id").and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0);
+    #[cfg(feature = "ssr")]
+    match id {
+        Some(id) => leptos_axum::redirect(&format!("/members/{id}")),
+        None => leptos_axum::redirect("/likes"),
+    }
+    #[cfg(not(feature = "ssr"))]
+    let _ = id;
 }

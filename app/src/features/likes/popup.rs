@@ -70,11 +70,6 @@ mod ask {
 
     use crate::browser;
 
-    #[derive(serde::Deserialize)]
-    struct Answer {
-        profile: Option<Liker>,
-    }
-
     pub fn start(auto: bool, shown: RwSignal<Option<Liker>>) {
         // `t` wins; values beyond an hour are not meant seriously.
         let t = browser::query_param("t").and_then(|v| v.parse::<u32>().ok()).map(|t| t.min(3600));
@@ -86,7 +81,7 @@ mod ask {
         set_timeout(
             move || {
                 leptos::task::spawn_local(async move {
-                    if let Some(Answer { profile: Some(liker) }) = browser::get_json::<Answer>("/api/auto-like").await {
+                    if let Ok(Some(liker)) = crate::features::likes::server_fns::auto_like().await {
                         shown.set(Some(liker));
                     }
                     if t.is_some() {

@@ -27,10 +27,11 @@ pub struct SwipeResult {
 }
 
 #[server(prefix = "/api/fn", endpoint = "swipe_stack")]
-pub async fn swipe_stack() -> Result<SwipeDeck, ServerFnError> {
-    use crate::ssr::{public_error, request_member};
-    let (state, site, member) = request_member()?;
-    let now = state.accounts.clock().now();
+pub async fn swipe_stack() -> Result<SwipeDeck, domain::ApiError> {
+    use crate::ssr::{fail as public_error, member_call};
+    let (c, member) = member_call().await?;
+    let (state, site) = (&c.state, &c.site);
+    let now = c.now();
     let today = domain::account::Ymd::from_unix(now);
     let basics = state.members.basics(member.id).await.map_err(public_error)?;
     let genders: Vec<&str> = basics.seeks().map(|seeks| seeks.iter().map(|g| g.code()).collect()).unwrap_or_default();
@@ -48,21 +49,18 @@ pub async fn swipe_stack() -> Result<SwipeDeck, ServerFnError> {
 
 /// A like (through the daily allowance) or a pass.
 #[server(prefix = "/api/fn", endpoint = "swipe")]
-pub async fn swipe(id: i64, like: bool) -> Result<SwipeResult, ServerFnError> {
-    use crate::ssr::{public_error, request_member};
-    use server::likes::LikeError;
-    let (state, site, member) = request_member()?;
-    let now = state.accounts.clock().now();
+pub async fn swipe(id: i64, like: bool) -> Result<SwipeResult, domain::ApiError> {
+    use crate::ssr::{fail as public_error, member_call};
+    let (c, member) = member_call().await?;
+    let (state, site) = (&c.state, &c.site);
+    let now = c.now();
     let mut matched = false;
     if like {
-        match state.likes.like(&site.settings, &member, id, domain::likes::LikeSource::Swipe, now).await {
-            Ok(outcome) => {
-                matched = outcome.matched;
-                state.mail_after_like(&site, member.id, &member.name, id, outcome);
-            }
+        match state.likes.like(site, &member, id, domain::likes::LikeSource::Swipe, now).await {
+            Ok(outcome) => matched = outcome.matched,
             // Used up, gone or blocked meanwhile: the new allowance below tells the widget.
-            Err(LikeError::DailyLimit { .. } | LikeError::NotFound | LikeError::BlockedByOther) => {}
-            Err(LikeError::Internal(e)) => return Err(public_error(e)),
+            Err(server::AppError::Refused(_)) => {}
+            Err(e) => return Err(public_error(e)),
         }
     } else {
         state.likes.pass(member.id, id, now).await.map_err(public_error)?;

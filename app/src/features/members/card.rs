@@ -26,21 +26,21 @@ pub struct CardLike {
     pub return_to: String,
 }
 
-/// A heart in the card's corner: a plain form post (works without JavaScript) that likes or
-/// unlikes and comes back to the same place in the list.
+/// A heart in the card's corner: a form (works without JavaScript) that likes or unlikes and
+/// comes back to the same place in the list.
 #[component]
 fn CardLikeButton(id: i64, name: String, like: CardLike) -> impl IntoView {
     let i18n = use_i18n();
-    let (action, label) = if like.liked { ("unlike", i18n.tf("likes.unlike_name", &[("name", &name)])) } else { ("like", i18n.tf("likes.like_name", &[("name", &name)])) };
+    let label = if like.liked { i18n.tf("likes.unlike_name", &[("name", &name)]) } else { i18n.tf("likes.like_name", &[("name", &name)]) };
     let pressed = if like.liked { "true" } else { "false" };
     view! {
-        <form method="post" action=format!("/api/members/{id}/{action}") class="member-card__like">
-            <input type="hidden" name="source" value="search"/>
-            <input type="hidden" name="return_to" value=format!("{}#m-{id}", like.return_to)/>
-            <button type="submit" class="like-button" class:like-button--on=like.liked aria-pressed=pressed aria-label=label.clone() title=label data-testid="card-like">
-                <HeartIcon/>
-            </button>
-        </form>
+        <div class="member-card__like">
+            <crate::features::likes::server_fns::LikeForm id=id liked=like.liked source="search" return_to=format!("{}#m-{id}", like.return_to)>
+                <button type="submit" class="like-button" class:like-button--on=like.liked aria-pressed=pressed aria-label=label.clone() title=label data-testid="card-like">
+                    <HeartIcon/>
+                </button>
+            </crate::features::likes::server_fns::LikeForm>
+        </div>
     }
 }
 

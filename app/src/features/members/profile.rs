@@ -1,13 +1,15 @@
 //! `/members/{id}`: a member's profile: photos with a viewer, facts the site shows, interests, about, block or
 //! unblock, and related profiles. Hidden, blocked and unknown profiles answer 404.
 
+use crate::features::likes::server_fns::{LikeErrors, LikeForm};
+use crate::features::members::server_fns::{Block, Unblock};
+use crate::forms::ActionError;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::context::use_page_ctx;
 use crate::features::likes::match_dialog::MatchDialog;
-use crate::features::account::FormError;
 use crate::features::members::card::{MemberCardView, Portrait};
 use crate::features::members::server_fns::{member_profile, ProfilePage};
 use crate::i18n::use_i18n;
@@ -104,7 +106,6 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
         <Title text=format!("{}, {}", p.name, p.age)/>
         {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
         {(query.get("match").is_some() && page.likes == Some((true, true))).then(|| view! { <MatchDialog name=p.name.clone() photo=p.photo.clone() close_href=format!("/members/{}", p.id)/> })}
-        <FormError/>
         <article class="member-profile" data-testid="member-profile">
             <Gallery name=p.name.clone() main=p.photo.clone() photos=page.photos.clone() login_to=(!member).then(|| format!("/login?return_to=/members/{}", p.id))/>
             <div class="member-profile__main">
@@ -144,18 +145,28 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                 })}
                 {page.likes.filter(|_| !p.blocked_by_me).map(|(i_liked, they_liked)| view! { <LikeActions id=p.id name=p.name.clone() i_liked=i_liked they_liked=they_liked/> })}
                 {(member && !p.is_me).then(|| {
-                    let i18n = use_i18n();
-                    let (action, label, class) = if p.blocked_by_me {
-                        ("unblock", i18n.t("members.unblock"), "btn btn--ghost")
+
+                    let form = if p.blocked_by_me {
+                        view! {
+                            <ActionForm action={ServerAction::<Unblock>::new()}>
+                                <input type="hidden" name="id" value=p.id.to_string()/>
+                                <button type="submit" class="btn btn--ghost" data-testid="block-toggle">{use_i18n().t("members.unblock")}</button>
+                            </ActionForm>
+                        }
+                        .into_any()
                     } else {
-                        ("block", i18n.t("members.block"), "btn btn--ghost btn--danger-ghost")
+                        view! {
+                            <ActionForm action={ServerAction::<Block>::new()}>
+                                <input type="hidden" name="id" value=p.id.to_string()/>
+                                <button type="submit" class="btn btn--ghost btn--danger-ghost" data-testid="block-toggle">{use_i18n().t("members.block")}</button>
+                            </ActionForm>
+                        }
+                        .into_any()
                     };
                     view! {
                         <section class="member-profile__section member-profile__block">
                             {(!p.blocked_by_me).then(|| view! { <p class="muted">{use_i18n().t("members.block_body")}</p> })}
-                            <form method="post" action=format!("/api/members/{}/{action}", p.id)>
-                                <button type="submit" class=class data-testid="block-toggle">{label}</button>
-                            </form>
+                            {form}
                         </section>
                     }
                 })}
@@ -176,7 +187,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
 #[component]
 fn LikeActions(id: i64, name: String, i_liked: bool, they_liked: bool) -> impl IntoView {
     let i18n = use_i18n();
-    let (action, label, class) = if i_liked { ("unlike", i18n.t("likes.unlike"), "btn btn--ghost") } else { ("like", i18n.t("likes.like"), "btn btn--primary") };
+    let (label, class) = if i_liked { (i18n.t("likes.unlike"), "btn btn--ghost") } else { (i18n.t("likes.like"), "btn btn--primary") };
     let status = match (i_liked, they_liked) {
         (true, true) => Some(i18n.tf("likes.is_match", &[("name", &name)])),
         (true, false) => Some(i18n.tf("likes.you_liked", &[("name", &name)])),
@@ -186,10 +197,9 @@ fn LikeActions(id: i64, name: String, i_liked: bool, they_liked: bool) -> impl I
     view! {
         <section class="member-profile__section like-actions" data-testid="like-actions">
             {status.map(|text| view! { <p class="like-actions__status" data-testid="like-status"><HeartIcon/> {text}</p> })}
-            <form method="post" action=format!("/api/members/{id}/{action}")>
-                <input type="hidden" name="source" value="profile"/>
+            <LikeForm id=id liked=i_liked source="profile" return_to=format!("/members/{id}")>
                 <button type="submit" class=class data-testid="like-toggle"><HeartIcon/> {label}</button>
-            </form>
+            </LikeForm>
         </section>
     }
 }
@@ -211,6 +221,10 @@ pub fn MemberProfilePage() -> impl IntoView {
     view! {
         <div class="container page">
             <p class="back-link"><a href="/members">"← " {use_i18n().t("members.back_to_search")}</a></p>
+            // A refused like or block shows here, also when the profile is hidden now.
+            <LikeErrors/>
+            <ActionError action={ServerAction::<Block>::new()}/>
+            <ActionError action={ServerAction::<Unblock>::new()}/>
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {
                     Ok(Some(page)) => view! { <ProfileBody page=page/> }.into_any(),

@@ -141,12 +141,13 @@ pub fn MembersPage() -> impl IntoView {
             .filter_map(|k| map.get(k).map(|v| (k.to_string(), v.chars().take(40).collect())))
             .collect()
     };
-    let data = Resource::new(move || query.clone(), search_members);
+    // Blocking: the results arrive with the page, so it works without JavaScript.
+    let data = Resource::new_blocking(move || query.clone(), search_members);
     view! {
         <Title text=i18n.t("members.title")/>
         <div class="container page members-page">
             <h1 class="page__title">{i18n.t("members.title")}</h1>
-            <crate::features::account::FormError/>
+            <crate::features::likes::server_fns::LikeErrors/>
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {
                     Ok(page) if page.visitor_refused => {

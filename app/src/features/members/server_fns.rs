@@ -2,8 +2,12 @@
 
 use domain::profile::Region;
 use domain::search::{MemberCard, ProfileView, SearchFilters, SearchResults};
+use domain::ApiError;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::ssr::{call, fail, member_call, redirect};
 
 /// What `/members` renders: the checked filters, their choices and the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -24,12 +28,11 @@ pub struct SearchPage {
 /// Runs a search for the query string's filters. Members without a gender filter in the URL
 /// see the gender they look for.
 #[server(prefix = "/api/fn", endpoint = "search_members")]
-pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, ServerFnError> {
-    use crate::ssr::{public_error, request_site};
-    use leptos::prelude::use_context;
-    let (state, site) = request_site()?;
-    let parts = use_context::<http::request::Parts>();
-    let member = parts.as_ref().and_then(|p| p.extensions.get::<server::http::CurrentMember>()).and_then(|m| m.0.clone());
+pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, ApiError> {
+    let public_error = fail;
+    let c = call().await?;
+    let (state, site) = (&c.state, &c.site);
+    let member = c.viewer();
     let settings = &site.settings;
     let get = |key: &str| query.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
     let empty = SearchResults { results: vec![], has_more: false, similar: vec![] };
@@ -47,7 +50,7 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
             }
         }
     }
-    let today = domain::account::Ymd::from_unix(state.accounts.clock().now());
+    let today = domain::account::Ymd::from_unix(c.now());
     let results = state.members.search(settings, member.as_ref().map(|m| m.id), &filters, today).await.map_err(public_error)?;
     let last_opened = match &member {
         Some(m) => state.members.last_opened(settings, m.id, today).await.map_err(public_error)?.map(|(card, _)| card),
@@ -75,14 +78,13 @@ pub struct ProfilePage {
 
 /// A profile as the viewer may see it; `None` when hidden, blocked or unknown.
 #[server(prefix = "/api/fn", endpoint = "member_profile")]
-pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ServerFnError> {
-    use crate::ssr::{public_error, request_site};
-    use leptos::prelude::use_context;
-    let (state, site) = request_site()?;
-    let parts = use_context::<http::request::Parts>();
-    let member = parts.as_ref().and_then(|p| p.extensions.get::<server::http::CurrentMember>()).and_then(|m| m.0.clone());
+pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ApiError> {
+    let public_error = fail;
+    let c = call().await?;
+    let (state, site) = (&c.state, &c.site);
+    let member = c.viewer();
     let viewer = member.as_ref().map(|m| m.id);
-    let now = state.accounts.clock().now();
+    let now = c.now();
     let today = domain::account::Ymd::from_unix(now);
     let Some(profile) = state.members.profile(&site.settings, viewer, id, today).await.map_err(public_error)? else { return Ok(None) };
     let related = state.members.related(&site.settings, viewer, &profile, today).await.map_err(public_error)?;
@@ -96,4 +98,22 @@ pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ServerFnErro
         likes = Some((s.i_liked, s.they_liked));
     }
     Ok(Some(ProfilePage { profile, related, photos, likes }))
+}
+
+/// Blocks a member (SPEC §6): chats and likes between the two go; back on their page, which
+/// now offers to unblock.
+#[server(prefix = "/api/fn", endpoint = "block")]
+pub async fn block(id: i64) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.members.block(&c.site.settings, member.id, id, c.now()).await.map_err(fail)?;
+    redirect(&format!("/members/{id}?blocked=1"));
+    Ok(())
+}
+
+#[server(prefix = "/api/fn", endpoint = "unblock")]
+pub async fn unblock(id: i64) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.members.unblock(member.id, id).await.map_err(fail)?;
+    redirect(&format!("/members/{id}?unblocked=1"));
+    Ok(())
 }

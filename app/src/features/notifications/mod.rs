@@ -32,11 +32,12 @@ pub struct NotificationsPage {
 
 /// The member's notifications, a page at a time; reading them marks them all read.
 #[server(prefix = "/api/fn", endpoint = "my_notifications")]
-pub async fn my_notifications(before: Option<String>) -> Result<NotificationsPage, ServerFnError> {
-    use crate::ssr::{public_error, request_member};
+pub async fn my_notifications(before: Option<String>) -> Result<NotificationsPage, domain::ApiError> {
+    use crate::ssr::{fail as public_error, member_call};
     use domain::notifications::{Cursor, NOTIFICATIONS_PAGE};
-    let (state, _site, member) = request_member()?;
-    let now = state.accounts.clock().now();
+    let (c, member) = member_call().await?;
+    let state = &c.state;
+    let now = c.now();
     let before = before.as_deref().and_then(Cursor::parse);
     let mut list = state.notifications.page(member.id, domain::account::Ymd::from_unix(now), before, NOTIFICATIONS_PAGE as i64 + 1).await.map_err(public_error)?;
     let older = (list.len() > NOTIFICATIONS_PAGE).then(|| {

@@ -13,7 +13,7 @@ fn LanguageChoice(locale: Locale, current: Locale) -> impl IntoView {
     let active = locale == current;
     view! {
         <li>
-            <form method="post" action="/api/language">
+            <ActionForm action={ServerAction::<crate::features::account::server_fns::SetLanguage>::new()}>
                 <input type="hidden" name="lang" value=locale.code()/>
                 <input type="hidden" name="return_to" value="/lang-config"/>
                 <button type="submit" class="lang-card" class:is-active=active aria-pressed=active.to_string() lang=locale.code() data-lang=locale.code()>
@@ -21,7 +21,7 @@ fn LanguageChoice(locale: Locale, current: Locale) -> impl IntoView {
                     <span class="lang-card__name">{locale.autonym()}</span>
                     {active.then(|| view! { <span class="lang-card__check"><CheckIcon/></span> })}
                 </button>
-            </form>
+            </ActionForm>
         </li>
     }
 }

@@ -1,5 +1,6 @@
 //! `/staff/photos`: photos under inspection, oldest first, with approve and reject.
 
+use crate::features::account::server_fns::ReviewPhoto;
 use domain::photo::photo_url;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -7,7 +8,6 @@ use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::{photo_queue, QueuedPhotoView};
-use crate::features::account::FormError;
 use crate::i18n::use_i18n;
 
 #[component]
@@ -26,12 +26,15 @@ fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
                 {item.private.then(|| view! { <span class="badge">{use_i18n().t("photos.private")}</span> })}
             </div>
             <div class="review-card__actions">
-                <form method="post" action=format!("/api/staff/photos/{}/approve", item.id)>
-                    <button type="submit" class="btn btn--primary btn--small" data-testid="approve">{i18n.t("staff.approve")}</button>
-                </form>
-                <form method="post" action=format!("/api/staff/photos/{}/reject", item.id)>
-                    <button type="submit" class="btn btn--ghost btn--small btn--danger-ghost" data-testid="reject">{i18n.t("staff.reject")}</button>
-                </form>
+                <ActionForm action={ServerAction::<ReviewPhoto>::new()}>
+                    <input type="hidden" name="id" value=item.id.to_string()/>
+                    <input type="hidden" name="approve" value="1"/>
+                    <button type="submit" class="btn btn--primary btn--small" data-testid="approve">{use_i18n().t("staff.approve")}</button>
+                </ActionForm>
+                <ActionForm action={ServerAction::<ReviewPhoto>::new()}>
+                    <input type="hidden" name="id" value=item.id.to_string()/>
+                    <button type="submit" class="btn btn--ghost btn--small btn--danger-ghost" data-testid="reject">{use_i18n().t("staff.reject")}</button>
+                </ActionForm>
             </div>
         </li>
     }
@@ -63,7 +66,7 @@ pub fn PhotoReviewPage() -> impl IntoView {
         <div class="container page">
             <h1>{i18n.t("staff.title")}</h1>
             {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
-            <FormError/>
+            <crate::forms::ActionError action={ServerAction::<ReviewPhoto>::new()}/>
             <Suspense fallback=|| ()>
                 {move || queue.get().map(|result| match result {
                     Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.empty")}</p> }.into_any(),

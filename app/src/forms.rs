@@ -1,0 +1,96 @@
+//! What every form of the app shares. A page's form is an `ActionForm` of its server function:
+//! it posts to the function's URL, with or without JavaScript. On success the function sends the
+//! browser on; on a refusal Leptos brings the browser back to the page with the error in the URL,
+//! and the page's `ServerAction` holds it again, so [`ActionError`] shows it, translated, next to
+//! the form it belongs to.
+
+use domain::ApiError;
+use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
+
+use crate::i18n::use_i18n;
+
+/// The translated refusal of the last call of `action`, if there was one.
+#[component]
+pub fn ActionError<S>(action: ServerAction<S>) -> impl IntoView
+where
+    S: ServerFn<Error = ApiError> + Clone + Send + Sync + 'static,
+    S::Output: Send + Sync + 'static,
+{
+    let i18n = use_i18n();
+    move || {
+        action.value().with(|v| v.as_ref().and_then(|r| r.as_ref().err().cloned())).map(|e| {
+            view! { <p class="notice notice--error" role="alert" data-testid="form-error" data-code=e.code.as_str()>{i18n.error(&e)}</p> }
+        })
+    }
+}
+
+/// The refusal of the server function at `path` that the URL carries (a form posted without
+/// JavaScript comes back with it), for functions that cannot have a `ServerAction` (multipart).
+#[component]
+pub fn UrlError(path: &'static str) -> impl IntoView {
+    let query = leptos_router::hooks::use_query_map().get_untracked();
+    let error = (query.get("__path").as_deref() == Some(path))
+        .then(|| query.get("__err"))
+        .flatten()
+        .map(|err| leptos::server_fn::error::ServerFnUrlError::<ApiError>::decode_err(&err));
+    let i18n = use_i18n();
+    error.map(|e| view! { <p class="notice notice--error" role="alert" data-testid="form-error" data-code=e.code.as_str()>{i18n.error(&e)}</p> })
+}
+
+/// The path of the page being shown, with its query: forms send it as `return_to` so that a
+/// function can come back to exactly this page.
+pub fn current_path() -> String {
+    let location = leptos_router::hooks::use_location();
+    let path = location.pathname.get_untracked();
+    let query = location.search.get_untracked();
+    let query: String = url_pairs(&query).filter(|(k, _)| k != "__path" && k != "__err").map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
+    if query.is_empty() {
+        path
+    } else {
+        format!("{path}?{query}")
+    }
+}
+
+fn url_pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).map(|p| match p.split_once('=') {
+        Some((k, v)) => (k.to_string(), v.to_string()),
+        None => (p.to_string(), String::new()),
+    })
+}
+
+/// A local path to go back to (anything else becomes "/"): no open redirects.
+pub fn safe_return(path: Option<&str>) -> String {
+    match path {
+        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.starts_with("/\\") && !p.chars().any(char::is_control) => p.to_string(),
+        _ => "/".to_string(),
+    }
+}
+
+/// `path` with `param` added to its query, before any `#anchor`.
+pub fn with_param(path: &str, param: &str) -> String {
+    let (path, anchor) = path.split_once('#').map(|(p, a)| (p, format!("#{a}"))).unwrap_or((path, String::new()));
+    let sep = if path.contains('?') { '&' } else { '?' };
+    format!("{path}{sep}{param}{anchor}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn return_paths_stay_local() {
+        assert_eq!(safe_return(Some("/pricing?x=1")), "/pricing?x=1");
+        assert_eq!(safe_return(Some("//evil.example")), "/");
+        assert_eq!(safe_return(Some("/\\evil.example")), "/");
+        assert_eq!(safe_return(Some("https://evil.example")), "/");
+        assert_eq!(safe_return(Some("/a\r\nSet-Cookie: x")), "/");
+        assert_eq!(safe_return(None), "/");
+    }
+
+    #[test]
+    fn parameters_go_before_the_anchor() {
+        assert_eq!(with_param("/members/4", "liked=4"), "/members/4?liked=4");
+        assert_eq!(with_param("/members?page=2#results", "match=4"), "/members?page=2&match=4#results");
+    }
+}
