@@ -35,8 +35,10 @@ export default defineConfig({
     trace: 'off',
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
-    { name: 'mobile', use: { ...devices['Pixel 5'], viewport: { width: 375, height: 740 }, launchOptions: chromium } },
+    { name: 'desktop', testIgnore: /nojs\.spec/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
+    { name: 'mobile', testIgnore: /nojs\.spec/, use: { ...devices['Pixel 5'], viewport: { width: 375, height: 740 }, launchOptions: chromium } },
+    // A member whose browser runs no JavaScript at all.
+    { name: 'nojs', testMatch: /nojs\.spec/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, javaScriptEnabled: false, launchOptions: chromium } },
   ],
   webServer: {
     command: `${join(targetDir, 'release/vonk')}`,

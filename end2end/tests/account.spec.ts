@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mailLink } from './helpers';
+import { activate, mailLink } from './helpers';
 
 /** Logs out through the account menu (My profile, Settings, Logout). */
 async function logOut(page: Page) {
@@ -70,7 +70,7 @@ test('a visitor signs up, completes the profile with the geolocation button, con
   await expect(page.getByTestId('profile-place')).toHaveText('Amsterdam, Noord-Holland');
   await expect(page.getByTestId('activation-reminder')).toContainText(email);
 
-  await page.goto(mailLink(email, '/api/activate?token'));
+  await activate(page, email);
   await expect(page).toHaveURL(/\/activate\/done$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Je e-mailadres is bevestigd');
   await expect(page.getByTestId('activation-reminder')).toHaveCount(0);
@@ -82,7 +82,7 @@ test('a visitor signs up, completes the profile with the geolocation button, con
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, 'the member pages do not scroll sideways').toBeLessThanOrEqual(0);
   await page.getByLabel('Onzichtbaar zijn').check();
-  await page.locator('form[action="/api/account/invisible"]').getByRole('button', { name: 'Opslaan' }).click();
+  await page.locator('form[action="/api/fn/set_invisible"]').getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('saved')).toHaveText('Je instellingen zijn opgeslagen.');
   await expect(page.getByLabel('Onzichtbaar zijn')).toBeChecked();
 
@@ -108,6 +108,33 @@ test('the signup form stops an invalid submit in the browser', async ({ page, co
   await expect(page).toHaveURL(/\/signup$/);
   await expect(page.locator('[data-field="email"]')).toHaveText('Ongeldige e-mail');
   await expect(page.locator('[data-field="date_of_birth"]')).toHaveText('Vul uw geboortedatum in (18+ jaar)');
+});
+
+test('what a visitor typed before the page script loaded counts when it sends', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  const email = `vroeg-${testInfo.project.name}@example.nl`;
+  // A slow network: the browser bundle arrives only after the visitor has typed everything.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/pkg/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/signup', { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('E-mailadres').fill(email);
+  await page.getByLabel('Profielnaam').fill('Vera');
+  await page.getByLabel('Wachtwoord').fill('snel getypt en goed');
+  await page.getByLabel('Geboortedatum').fill('1991-09-30');
+  await expect(page.locator('form[data-ready="true"]')).toHaveCount(0);
+  release();
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  // Nothing typed is judged empty once the script runs, and the form sends.
+  for (const field of ['email', 'name', 'password', 'date_of_birth']) {
+    await expect(page.locator(`[data-field="${field}"]`)).toHaveText('');
+  }
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
+  await expect(page.getByTestId('credits')).toBeVisible();
 });
 
 test('a member who forgot the password gets a link and chooses a new one', async ({ page, context, baseURL }, testInfo) => {
@@ -143,14 +170,15 @@ test('a member deletes the account and brings it back with the mailed link', asy
   await signUp(page, email, 'Cas', 'tot ziens en bedankt', '1979-12-24');
 
   await page.goto('/settings');
-  const form = page.locator('form[action="/api/account/delete"]');
+  const form = page.locator('form[action="/api/fn/delete_account"]');
   await form.getByLabel('Wachtwoord').fill('tot ziens en bedankt');
   await form.getByLabel('Ik begrijp het, verwijder mijn account').check();
   await form.getByRole('button', { name: 'Account verwijderen' }).click();
   await expect(page).toHaveURL(/\/account-deleted$/);
   await expect(page.getByRole('link', { name: 'Inloggen' })).toBeVisible();
 
-  await page.goto(mailLink(email, '/api/reactivate?token'));
+  await page.goto(mailLink(email, '/account-deleted?token'));
+  await page.getByRole('button', { name: 'Herstel mijn account' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welkom terug! Je account is hersteld. Log in om verder te gaan.');
   await page.goto('/login');
   await page.getByLabel('E-mailadres').fill(email);
@@ -259,17 +287,18 @@ test('a member changes the email address through the link sent to the new one', 
   const newEmail = `nieuw-${testInfo.project.name}@example.nl`;
   await signUp(page, email, 'Gijs', 'een nieuw adres graag', '1984-08-08');
   await page.goto('/settings');
-  const form = page.locator('form[action="/api/account/email"]');
+  const form = page.locator('form[action="/api/fn/change_email"]');
   await form.getByLabel('Nieuw e-mailadres').fill('geen-adres');
   await form.evaluate((f: HTMLFormElement) => f.setAttribute('novalidate', ''));
   await form.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('form-error')).toHaveText('Nieuw e-mailadres invalide.');
-  await page.locator('form[action="/api/account/email"]').getByLabel('Nieuw e-mailadres').fill(newEmail);
-  await page.locator('form[action="/api/account/email"]').getByRole('button', { name: 'Opslaan' }).click();
+  await page.locator('form[action="/api/fn/change_email"]').getByLabel('Nieuw e-mailadres').fill(newEmail);
+  await page.locator('form[action="/api/fn/change_email"]').getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('saved')).toContainText('bevestigingslink');
   await expect(page.getByTestId('member-email')).toHaveText(email);
 
-  await page.goto(mailLink(newEmail, '/api/mail-change?token'));
+  await page.goto(mailLink(newEmail, '/mail-change/do?token'));
+  await page.getByRole('button', { name: 'Bevestig mijn nieuwe e-mailadres' }).click();
   await expect(page).toHaveURL(/\/mail-change\/do\?done=1$/);
   await page.goto('/settings');
   await expect(page.getByTestId('member-email')).toHaveText(newEmail);

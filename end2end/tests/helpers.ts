@@ -21,6 +21,14 @@ export function mailLink(email: string, path: string): string {
   return links[links.length - 1];
 }
 
+/** Opens the activation link mailed to `email` and presses its one button (opening a link
+ *  changes nothing: mail scanners open links too). */
+export async function activate(page: Page, email: string) {
+  await page.goto(mailLink(email, '/activate?token'));
+  await page.getByRole('button', { name: 'Activeer mijn account' }).click();
+  await expect(page).toHaveURL(/\/activate\/done$/);
+}
+
 /** Signs up and completes the basics (a woman by default), so the member can search and block. */
 export async function member(page: Page, email: string, who: { name?: string; gender?: 'Vrouw' | 'Man' } = {}) {
   await page.goto('/signup');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { acceptEntry, mailLink, member } from './helpers';
+import { acceptEntry, activate, mailLink, member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);
@@ -15,14 +15,14 @@ test('two members like each other and both see the match', async ({ page, browse
   const run = testInfo.project.name;
   const anna = `anna-like-${run}@example.nl`;
   await member(page, anna, { name: run === 'mobile' ? 'Annemiek' : 'Annabel', gender: 'Vrouw' });
-  await page.goto(mailLink(anna, '/api/activate?token'));
+  await activate(page, anna);
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await acceptEntry(context, baseURL!);
   const bart = await context.newPage();
   const bartEmail = `bart-like-${run}@example.nl`;
   await member(bart, bartEmail, { name: 'Bart', gender: 'Man' });
-  await bart.goto(mailLink(bartEmail, '/api/activate?token'));
+  await activate(bart, bartEmail);
   // Bart finds Anna (newest first among the women) and likes her.
   await bart.goto('/members?gender=female');
   const annaName = run === 'mobile' ? 'Annemiek' : 'Annabel';

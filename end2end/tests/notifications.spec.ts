@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { acceptEntry, mailLink, member } from './helpers';
+import { acceptEntry, activate, mailLink, member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);
@@ -19,7 +19,7 @@ test('a like from a search card reaches the other member live, in notifications,
     });
   });
   await member(page, noor, { name, gender: 'Vrouw' });
-  await page.goto(mailLink(noor, '/api/activate?token'));
+  await activate(page, noor);
   await page.goto('/members');
   await expect(page.getByTestId('notifications-pill')).toHaveText('1'); // the welcome notice
 
@@ -28,7 +28,7 @@ test('a like from a search card reaches the other member live, in notifications,
   const tim = await context.newPage();
   const timEmail = `tim-${run}@example.nl`;
   await member(tim, timEmail, { name: 'Tim', gender: 'Man' });
-  await tim.goto(mailLink(timEmail, '/api/activate?token'));
+  await activate(tim, timEmail);
   await tim.goto('/members?gender=female');
   // Noor opens a page; its counters first refresh 5 s after it loads.
   await page.goto('/members');

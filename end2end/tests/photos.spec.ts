@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { acceptEntry, mailLink, member } from './helpers';
+import { acceptEntry, activate, mailLink, member } from './helpers';
 
 const dataDir = () => process.env.E2E_DATA_DIR!;
 const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
@@ -34,7 +34,7 @@ test('a member edits the profile, uploads photos, staff approve them and another
   // One name per project: both projects share the server, and its review queue.
   const name = run === 'mobile' ? 'Femke' : 'Fenna';
   await member(page, fenna, { name, gender: 'Vrouw' });
-  await page.goto(mailLink(fenna, '/api/activate?token'));
+  await activate(page, fenna);
   await page.goto('/profile');
 
   // Edit the profile details.

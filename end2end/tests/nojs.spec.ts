@@ -1,0 +1,64 @@
+// A member without JavaScript: every write is a server function that a plain form post reaches,
+// and every refusal comes back to the page with its translated text.
+import { expect, test } from '@playwright/test';
+
+test('signup, complete-signup, search, like, block and settings work with JavaScript off', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  const email = `zonder-js-${testInfo.project.name}@example.nl`;
+
+  // Signup: a refusal first (the server's check, the browser does not check without JS).
+  await page.goto('/signup');
+  const signup = page.locator('form[action="/api/fn/signup"]');
+  await signup.getByLabel('E-mailadres').fill('geen-adres');
+  await signup.getByLabel('Profielnaam').fill('Otto');
+  await signup.getByLabel('Wachtwoord').fill('zonder script gaat het ook');
+  await signup.getByLabel('Geboortedatum').fill('1982-04-11');
+  await signup.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/signup\?/);
+  await expect(page.getByTestId('form-error')).toHaveText('Ongeldige e-mail');
+  await page.locator('form[action="/api/fn/signup"]').getByLabel('E-mailadres').fill(email);
+  await page.locator('form[action="/api/fn/signup"]').getByLabel('Profielnaam').fill('Otto');
+  await page.locator('form[action="/api/fn/signup"]').getByLabel('Wachtwoord').fill('zonder script gaat het ook');
+  await page.locator('form[action="/api/fn/signup"]').getByLabel('Geboortedatum').fill('1982-04-11');
+  await page.locator('form[action="/api/fn/signup"]').getByRole('button', { name: 'Gratis aanmelden' }).click();
+
+  // Step 2 is on the page as it arrives.
+  await expect(page).toHaveURL(/\/complete-signup$/);
+  await page.getByLabel('Man', { exact: true }).check();
+  await page.getByLabel('Hetero').check();
+  await page.locator('select[name="country"]').selectOption('NL');
+  await page.locator('select[name="region"]').selectOption('NL-UT');
+  await page.getByLabel('Woonplaats').fill('Utrecht');
+  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await expect(page).toHaveURL(/\/signup-matches$/);
+  await page.getByTestId('finder-skip').click();
+  await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
+
+  // Search, and like a profile from its page.
+  await page.goto('/members?gender=female&country=NL');
+  const card = page.getByTestId('results').getByTestId('member-card').first();
+  const name = (await card.locator('.member-card__name').textContent())!.split(',')[0];
+  await card.click();
+  await expect(page.getByTestId('member-profile')).toBeVisible();
+  await page.getByTestId('like-toggle').click();
+  await expect(page.getByTestId('saved')).toHaveText(`Je vindt ${name} leuk. We laten het weten!`);
+  await expect(page.getByTestId('like-toggle')).toContainText('Like intrekken');
+
+  // Block: the page says so and offers to unblock.
+  await page.getByTestId('block-toggle').click();
+  await expect(page.getByTestId('saved')).toContainText(`Je hebt ${name} geblokkeerd`);
+  await expect(page.getByTestId('block-toggle')).toHaveText('Deblokkeren');
+
+  // Settings: a refusal with its text, then a change that sticks.
+  await page.goto('/settings');
+  const password = page.locator('form[action="/api/fn/change_password"]');
+  await password.getByLabel('Huidig wachtwoord').fill('niet mijn wachtwoord');
+  await password.getByLabel('Nieuw wachtwoord', { exact: true }).fill('een heel nieuw wachtwoord');
+  await password.getByLabel('Herhaal nieuw wachtwoord').fill('een heel nieuw wachtwoord');
+  await password.getByRole('button', { name: 'Wachtwoord opslaan' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('Controleer je oude wachtwoord.');
+  await page.getByLabel('Onzichtbaar zijn').check();
+  await page.locator('form[action="/api/fn/set_invisible"]').getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByTestId('saved')).toHaveText('Je instellingen zijn opgeslagen.');
+  await expect(page.getByLabel('Onzichtbaar zijn')).toBeChecked();
+});
