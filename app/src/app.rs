@@ -94,7 +94,6 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/reset-password/do") view=ResetPasswordDoPage/>
                     <Route path=path!("/activate") view=ActivatePage/>
                     <Route path=path!("/activate/done") view=ActivateDonePage/>
-                    <Route path=path!("/likes/m/:id") view=crate::features::likes::page::LikesMemberRedirect/>
                     <Route path=path!("/activate/error") view=ActivateErrorPage/>
                     <Route path=path!("/mail-change/do") view=MailChangePage/>
                     <Route path=path!("/account-deleted") view=AccountDeletedPage/>

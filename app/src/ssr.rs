@@ -174,17 +174,28 @@ pub async fn member_call() -> Result<(Call, server::accounts::Member), ApiError>
 }
 
 /// The one boundary of server functions: logs the error (internal causes in full, once) and
-/// returns its public part. JSON clients get the code's HTTP status; a form posted without
-/// JavaScript keeps Leptos' redirect back to the page, which shows the error.
+/// returns its public part. [`server_fn_status`] gives the answer its HTTP status.
 pub fn fail(error: impl Into<AppError>) -> ApiError {
-    let error = error.into();
-    let status = error.status();
-    if !accepts_html() {
-        if let Some(options) = use_context::<leptos_axum::ResponseOptions>() {
-            options.set_status(status);
-        }
+    error.into().into_public()
+}
+
+/// Server functions answer a refusal with Leptos' 500 and the error's JSON, whether our code
+/// refused or Leptos could not read the arguments. This gives JSON clients the code's own status
+/// (`ErrorCode::http_status`, e.g. SPEC §8's 403 for `authentication_required`). Form posts
+/// without JavaScript are redirects and stay as they are.
+pub async fn server_fn_status(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let response = next.run(request).await;
+    if response.status() != StatusCode::INTERNAL_SERVER_ERROR || !response.headers().contains_key(leptos::server_fn::error::SERVER_FN_ERROR_HEADER) {
+        return response;
     }
-    error.into_public()
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024).await else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(ApiError::new(domain::ErrorCode::Internal))).into_response();
+    };
+    if let Ok(error) = serde_json::from_slice::<ApiError>(&bytes) {
+        parts.status = StatusCode::from_u16(error.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    }
+    Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 fn accepts_html() -> bool {
@@ -262,12 +273,15 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
     Router::new()
         .leptos_routes_with_context(&state, routes, context, render)
         .merge(server::http::routes().with_state(app.clone()))
+        // The link in like mails (SPEC §2 `likes-m-id`): that member's profile, for any client.
+        .route("/likes/m/{id}", axum::routing::get(|axum::extract::Path(id): axum::extract::Path<i64>| async move { axum::response::Redirect::to(&format!("/members/{id}")) }))
         .nest_service("/pkg", cached(format!("{site_root}/pkg")))
         .nest_service("/widgets", cached(format!("{site_root}/widgets")))
         // Public renditions only (approved, not private); originals never live here.
         .nest_service("/media/public", cached(app.config.data_dir.join("media/public").display().to_string()))
         .fallback(not_found)
         .with_state(state)
+        .layer(axum::middleware::from_fn(server_fn_status))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))
         .layer(axum::middleware::from_fn(server::http::security_headers))

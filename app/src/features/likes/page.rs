@@ -97,15 +97,3 @@ pub fn LikesPage() -> impl IntoView {
     }.into_any())
 }
 
-/// `/likes/m/{id}` (the link in like mails): that member's profile.
-#[component]
-pub fn LikesMemberRedirect() -> impl IntoView {
-    let id = use_params_map().get_untracked().get("id").and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0);
-    #[cfg(feature = "ssr")]
-    match id {
-        Some(id) => leptos_axum::redirect(&format!("/members/{id}")),
-        None => leptos_axum::redirect("/likes"),
-    }
-    #[cfg(not(feature = "ssr"))]
-    let _ = id;
-}
