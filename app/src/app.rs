@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, MetaTags, Stylesheet, Title};
 use leptos_router::components::{ParentRoute, Route, Router, Routes};
-use leptos_router::{path, StaticSegment};
+use leptos_router::{path, SsrMode, StaticSegment};
 
 use crate::context::PageCtx;
 use crate::features::account::activate::{AccountDeletedPage, ActivateDonePage, ActivateErrorPage, ActivatePage, MailChangePage};
@@ -55,7 +55,8 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
     }
 }
 
-/// The application: layouts and routes (SPEC §2).
+/// The application: layouts and routes (SPEC §2). Every route renders its blocking resources in
+/// place on the server (`InOrder` streaming), so a page arrives whole and works without JavaScript.
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
@@ -70,41 +71,41 @@ pub fn App() -> impl IntoView {
         <Router>
             <Routes fallback=|| view! { <DefaultLayout><NotFoundPage/></DefaultLayout> }>
                 <ParentRoute path=path!("") view=DefaultLayoutOutlet>
-                    <Route path=StaticSegment("") view=HomePage/>
-                    <Route path=path!("/pricing") view=PricingPage/>
-                    <Route path=path!("/lang-config") view=LangConfigPage/>
-                    <Route path=path!("/login") view=LoginPage/>
-                    <Route path=path!("/signup") view=|| view! { <SignupPage/> }/>
-                    <Route path=path!("/profile") view=ProfilePage/>
-                    <Route path=path!("/settings") view=SettingsPage/>
-                    <Route path=path!("/members") view=MembersPage/>
-                    <Route path=path!("/members/:id") view=MemberProfilePage/>
-                    <Route path=path!("/members/:id/landing") view=MemberLandingPage/>
-                    <Route path=path!("/members/:id/signup") view=MemberSignupPage/>
-                    <Route path=path!("/staff/photos") view=PhotoReviewPage/>
-                    <Route path=path!("/likes") view=LikesPage/>
-                    <Route path=path!("/likes/:type") view=LikesPage/>
-                    <Route path=path!("/swipe-game") view=SwipeGamePage/>
-                    <Route path=path!("/match-finder") view=MatchFinderPage/>
-                    <Route path=path!("/signup-matches") view=SignupMatchesPage/>
-                    <Route path=path!("/notifications") view=NotificationsPage/>
-                    <Route path=path!("/complete-signup") view=CompleteSignupPage/>
-                    <Route path=path!("/unsubscribe") view=UnsubscribePage/>
-                    <Route path=path!("/reset-password") view=ResetPasswordPage/>
-                    <Route path=path!("/reset-password/do") view=ResetPasswordDoPage/>
-                    <Route path=path!("/activate") view=ActivatePage/>
-                    <Route path=path!("/activate/done") view=ActivateDonePage/>
-                    <Route path=path!("/activate/error") view=ActivateErrorPage/>
-                    <Route path=path!("/mail-change/do") view=MailChangePage/>
-                    <Route path=path!("/account-deleted") view=AccountDeletedPage/>
-                    <Route path=path!("/complaints") view=|| view! { <InfoPage kind=InfoPageKind::Complaints/> }/>
-                    <Route path=path!("/pages/terms") view=|| view! { <InfoPage kind=InfoPageKind::Terms/> }/>
-                    <Route path=path!("/pages/privacy") view=|| view! { <InfoPage kind=InfoPageKind::Privacy/> }/>
-                    <Route path=path!("/pages/cookies") view=|| view! { <InfoPage kind=InfoPageKind::Cookies/> }/>
-                    <Route path=path!("/pages/ban") view=|| view! { <InfoPage kind=InfoPageKind::Ban/> }/>
-                    <Route path=path!("/pages/return-policy") view=|| view! { <InfoPage kind=InfoPageKind::ReturnPolicy/> }/>
-                    <Route path=path!("/pages/faq") view=|| view! { <InfoPage kind=InfoPageKind::Faq/> }/>
-                    <Route path=path!("/pages/service") view=|| view! { <InfoPage kind=InfoPageKind::Service/> }/>
+                    <Route ssr=SsrMode::InOrder path=StaticSegment("") view=HomePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/pricing") view=PricingPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/lang-config") view=LangConfigPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/login") view=LoginPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/signup") view=|| view! { <SignupPage/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/profile") view=ProfilePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/settings") view=SettingsPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members") view=MembersPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members/:id") view=MemberProfilePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing") view=MemberLandingPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/signup") view=MemberSignupPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/staff/photos") view=PhotoReviewPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/likes") view=LikesPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/likes/:type") view=LikesPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/swipe-game") view=SwipeGamePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/match-finder") view=MatchFinderPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/signup-matches") view=SignupMatchesPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/notifications") view=NotificationsPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/complete-signup") view=CompleteSignupPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/unsubscribe") view=UnsubscribePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/reset-password") view=ResetPasswordPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/reset-password/do") view=ResetPasswordDoPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/activate") view=ActivatePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/activate/done") view=ActivateDonePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/activate/error") view=ActivateErrorPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/mail-change/do") view=MailChangePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/account-deleted") view=AccountDeletedPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/complaints") view=|| view! { <InfoPage kind=InfoPageKind::Complaints/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/pages/terms") view=|| view! { <InfoPage kind=InfoPageKind::Terms/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/pages/privacy") view=|| view! { <InfoPage kind=InfoPageKind::Privacy/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/pages/cookies") view=|| view! { <InfoPage kind=InfoPageKind::Cookies/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/pages/ban") view=|| view! { <InfoPage kind=InfoPageKind::Ban/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/pages/return-policy") view=|| view! { <InfoPage kind=InfoPageKind::ReturnPolicy/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/pages/faq") view=|| view! { <InfoPage kind=InfoPageKind::Faq/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/pages/service") view=|| view! { <InfoPage kind=InfoPageKind::Service/> }/>
                 </ParentRoute>
             </Routes>
         </Router>

@@ -1,15 +1,12 @@
 //! Profile basics: gender, sexuality and location, asked right after signup
 //! (`/complete-signup`) and changeable later (location in the settings).
 
-use std::sync::Arc;
-
 use domain::profile::{validate_basics, validate_details, validate_location, Attribute, BasicsForm, DetailsForm, LocationForm, Region};
 use domain::site::SiteSettings;
 use sqlx::Row;
 
-use crate::db::Db;
+use super::Members;
 use crate::error::AppError;
-use crate::regions::Regions;
 
 /// What a member filled in so far (`None` where nothing yet).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,30 +40,7 @@ impl ProfileBasics {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct Members {
-    db: Db,
-    regions: Arc<Regions>,
-}
-
 impl Members {
-    pub fn new(db: Db, regions: Arc<Regions>) -> Members {
-        Members { db, regions }
-    }
-
-    pub(crate) fn db(&self) -> &Db {
-        &self.db
-    }
-
-    pub fn regions(&self) -> &Regions {
-        &self.regions
-    }
-
-    /// The regions a member of this site can choose from.
-    pub fn regions_for(&self, site: &SiteSettings) -> Vec<Region> {
-        self.regions.for_countries(&site.countries)
-    }
-
     pub async fn basics(&self, user_id: i64) -> Result<ProfileBasics, AppError> {
         let row = sqlx::query("SELECT name, date_of_birth, gender, sexuality, country, region, city, status FROM profiles WHERE user_id = $1").bind(user_id).fetch_optional(self.db.pool()).await?;
         let Some(row) = row else { return Err(domain::ErrorCode::NotFound.into()) };

@@ -6,5 +6,7 @@ pub mod demo;
 pub mod photo_decode;
 pub mod photos;
 pub mod search;
+mod service;
 
-pub use basics::{Members, ProfileBasics};
+pub use basics::ProfileBasics;
+pub use service::Members;

@@ -97,10 +97,16 @@ pub fn LocationFields(
     let region = RwSignal::new(region);
     let geo = RwSignal::new(GeoState::Idle);
     let regions = StoredValue::new(regions);
-    let region_options = move || {
-        let c = country.get();
-        regions.with_value(|all| all.iter().filter(|r| r.country == c).cloned().collect::<Vec<_>>())
-    };
+    // Effects run only in the browser: the fields say when the button works and the region list
+    // follows the country.
+    let ready = RwSignal::new(false);
+    // Every country's regions, grouped: without JavaScript the list cannot follow the chosen
+    // country, so all are offered (the server checks that region and country fit). Once the
+    // island runs, the other countries' groups are hidden; the markup stays the same.
+    let groups: Vec<(String, String, Vec<Region>)> = countries
+        .iter()
+        .map(|(code, name)| (code.clone(), name.clone(), regions.with_value(|all| all.iter().filter(|r| &r.country == code).cloned().collect())))
+        .collect();
     let texts = StoredValue::new(texts);
     let t = move |f: fn(&LocationTexts) -> String| texts.with_value(f);
     let locate = move |_| {
@@ -143,8 +149,6 @@ pub fn LocationFields(
             }),
         )),
     };
-    // Effects run only in the browser: the fields say when the button works.
-    let ready = RwSignal::new(false);
     Effect::new(move |_| ready.set(true));
     view! {
         <div class="location-fields" data-testid="location-fields" data-ready=move || ready.get().to_string()>
@@ -168,9 +172,17 @@ pub fn LocationFields(
                     <span class="field__label">{t(|t| t.region.clone())}</span>
                     <select name="region" required on:change=move |ev| region.set(event_target_value(&ev)) prop:value=move || region.get()>
                         <option value="">{t(|t| t.region_choose.clone())}</option>
-                        {move || region_options().into_iter().map(|r| {
-                            let code = r.code.clone();
-                            view! { <option value=r.code selected=move || region.get() == code>{r.name}</option> }
+                        {groups.into_iter().map(|(code, name, list)| {
+                            let code = StoredValue::new(code);
+                            let other = move || ready.get() && code.with_value(|c| country.get() != *c);
+                            view! {
+                                <optgroup label=name hidden=other disabled=other>
+                                    {list.into_iter().map(|r| {
+                                        let value = r.code.clone();
+                                        view! { <option value=r.code selected=move || region.get() == value>{r.name}</option> }
+                                    }).collect_view()}
+                                </optgroup>
+                            }
                         }).collect_view()}
                     </select>
                 </label>

@@ -159,7 +159,7 @@ pub async fn login(email: String, password: String, return_to: Option<String>) -
     let previous = c.cookie(domain::constants::AUTH_COOKIE);
     let session = c.state.accounts.login(c.site.settings.id, &email, &password, previous.as_deref()).await.map_err(fail)?;
     set_cookie(session_cookie(&c, &session));
-    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }
 
@@ -283,7 +283,7 @@ pub async fn delete_account(password: String, #[server(default)] reason: String)
 pub async fn resend_activation(return_to: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     c.state.accounts.resend_activation(&c.site.settings, member.id, &c.base_url()).await.map_err(fail)?;
-    redirect(&crate::forms::with_param(&crate::forms::safe_return(return_to.as_deref()), "activation=sent"));
+    redirect(&crate::forms::with_param(&server::http::visitor::safe_return_path(return_to.as_deref()), "activation=sent"));
     Ok(())
 }
 
@@ -302,7 +302,7 @@ pub async fn save_notification_prefs(messages: Option<String>, likes: Option<Str
 pub async fn enable_notifications(return_to: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     c.state.accounts.enable_notifications(member.id).await.map_err(fail)?;
-    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }
 
@@ -311,7 +311,7 @@ pub async fn enable_notifications(return_to: Option<String>) -> Result<(), ApiEr
 pub async fn dismiss_alert(alert: String, return_to: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     c.state.accounts.dismiss_alert(member.id, &alert).await.map_err(fail)?;
-    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }
 
@@ -470,7 +470,7 @@ pub async fn set_language(lang: String, return_to: Option<String>) -> Result<(),
         c.state.accounts.set_language(member.id, locale).await.map_err(fail)?;
     }
     set_cookie(server::http::cookies::set(LANGUAGE_COOKIE, locale.code(), LANGUAGE_COOKIE_DAYS, c.state.config.secure_cookies));
-    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }
 
@@ -480,6 +480,6 @@ pub async fn accept_entry_warning(return_to: Option<String>) -> Result<(), ApiEr
     use domain::constants::{ENTRY_WARNING_COOKIE, ENTRY_WARNING_COOKIE_DAYS};
     let c = call().await?;
     set_cookie(server::http::cookies::set(ENTRY_WARNING_COOKIE, "1", ENTRY_WARNING_COOKIE_DAYS, c.state.config.secure_cookies));
-    redirect(&crate::forms::safe_return(return_to.as_deref()));
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }

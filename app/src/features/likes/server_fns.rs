@@ -10,7 +10,9 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::forms::{safe_return, with_param};
+use crate::forms::with_param;
+#[cfg(feature = "ssr")]
+use server::http::visitor::safe_return_path as safe_return;
 #[cfg(feature = "ssr")]
 use crate::ssr::{fail, member_call, redirect};
 
