@@ -145,7 +145,7 @@ impl Call {
 
     /// The peer's address (per-address limits).
     pub fn client_ip(&self) -> std::net::IpAddr {
-        self.parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]))
+        server::http::ClientIp::from_parts(&self.parts).0
     }
 
     /// A cookie of the request.

@@ -35,10 +35,6 @@ impl Viewer {
     pub fn from_parts(parts: &Parts) -> Viewer {
         Viewer(parts.extensions.get::<CurrentMember>().and_then(|m| m.0.clone()))
     }
-
-    pub fn member(&self) -> Option<&Member> {
-        self.0.as_ref()
-    }
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for Viewer {
@@ -65,10 +61,16 @@ impl<S: Send + Sync> FromRequestParts<S> for RequireMember {
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub IpAddr);
 
+impl ClientIp {
+    pub fn from_parts(parts: &Parts) -> ClientIp {
+        ClientIp(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0])))
+    }
+}
+
 impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientIp(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]))))
+        Ok(ClientIp::from_parts(parts))
     }
 }

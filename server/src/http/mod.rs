@@ -20,8 +20,3 @@ pub use session::{resolve_member, CurrentMember};
 pub fn routes() -> axum::Router<crate::state::AppState> {
     mail_routes::routes().merge(photo_routes::routes())
 }
-
-/// Whether the caller asked for JSON (scripts and widgets) rather than a page.
-pub fn wants_json(headers: &http::HeaderMap) -> bool {
-    headers.get(http::header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|a| a.contains("application/json"))
-}
