@@ -22,6 +22,8 @@ pub enum Field {
     Country,
     Region,
     City,
+    /// A chat message's text box.
+    Message,
     Form,
 }
 

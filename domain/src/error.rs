@@ -62,6 +62,7 @@ pub enum ErrorCode {
     OldPasswordWrong,
     NewEmailInvalid,
     MessageTooLong,
+    MessageEmpty,
     GenderRequired,
     SexualityRequired,
     CountryRequired,
@@ -97,14 +98,14 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 56] = {
+    pub const ALL: [ErrorCode; 57] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
             LoginFailed, TooManyAttempts, LinkExpired, EmailNotFound, TooManyResets, TooManyMails, AccountNotDeletedYet, SignupInviteOnly,
             SignupTrafficSourceRequired, ActivationFailed, EmailTaken, EmailInvalid, NameEqualsEmail, NameStartsWithAt, NameLength, NameChars,
             DateOfBirthRequired, DateOfBirthInvalid, PasswordTooShort, PasswordTooLong, PasswordTooCommon, PasswordsDiffer, OldPasswordWrong,
-            NewEmailInvalid, MessageTooLong, GenderRequired, SexualityRequired, CountryRequired, RegionRequired, CityRequired, CityInvalid,
+            NewEmailInvalid, MessageTooLong, MessageEmpty, GenderRequired, SexualityRequired, CountryRequired, RegionRequired, CityRequired, CityInvalid,
             ChoiceInvalid, TooManyInterests, AboutTooLong, NoneChosen, DiscountNotFound, DiscountUsed, SmsCodeInvalid, BlockedByMember,
             DailyLikesUsed, PhotoLimitReached, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile,
             InsufficientCredits, PremiumOnly,
@@ -148,6 +149,7 @@ impl ErrorCode {
             OldPasswordWrong => "old_password_wrong",
             NewEmailInvalid => "new_email_invalid",
             MessageTooLong => "message_too_long",
+            MessageEmpty => "message_empty",
             GenderRequired => "gender_required",
             SexualityRequired => "sexuality_required",
             CountryRequired => "country_required",
@@ -210,6 +212,7 @@ impl ErrorCode {
             OldPasswordWrong => "validation.old_password_wrong",
             NewEmailInvalid => "validation.new_email_invalid",
             MessageTooLong => "validation.message_too_long",
+            MessageEmpty => "validation.message_empty",
             GenderRequired => "validation.gender_required",
             SexualityRequired => "validation.sexuality_required",
             CountryRequired => "validation.country_required",

@@ -4,6 +4,7 @@
 //! instant feedback and the server calls it again as the check that counts.
 
 pub mod account;
+pub mod chat;
 pub mod constants;
 pub mod counters;
 pub mod date;
