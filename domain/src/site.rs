@@ -120,6 +120,8 @@ pub struct SiteSettings {
     pub photo_credits: i64,
     pub gift_credits: i64,
     pub message_length: i64,
+    /// SPEC §9 "some free messages": text messages a new member sends free of charge.
+    pub free_messages: i64,
     pub search_fields: Vec<String>,
     pub refund_days: i64,
     pub member_resell: bool,

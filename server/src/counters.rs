@@ -1,5 +1,5 @@
-//! The member's counters (SPEC §2, §4): new likes, unread notifications, and unread messages
-//! once chat exists. They are read with the member's own row (one query per request, see
+//! The member's counters (SPEC §2, §4): new likes, unread notifications and unread messages.
+//! They are read with the member's own row (one query per request, see
 //! [`crate::accounts::Member`]) and answered by `/api/counts`; the display rules live in
 //! `domain::counters`.
 
@@ -15,7 +15,7 @@ pub(crate) const COLUMNS: &str = concat!(
     sees!("u.id", "l.liker_id"),
     ") AS new_likes, (SELECT COUNT(*) FROM notifications n WHERE n.user_id = u.id AND n.read_at IS NULL AND ",
     crate::notifications::visible_notifications!("u.id"),
-    ") AS unread_notifications, CAST(0 AS BIGINT) AS unread_messages"
+    ") AS unread_notifications, CAST(COALESCE((SELECT SUM(cm.unread) FROM chat_members cm WHERE cm.user_id = u.id), 0) AS BIGINT) AS unread_messages"
 );
 
 pub(crate) fn from_row(row: &AnyRow) -> Result<Counters, sqlx::Error> {

@@ -18,6 +18,8 @@ pub trait PageLinks: Send + Sync + std::fmt::Debug {
     fn unsubscribe(&self, token: &str) -> String;
     /// Another member, as a like or match mail shows them.
     fn member(&self, member_id: i64) -> String;
+    /// A conversation, as a new-message mail opens it.
+    fn chat(&self, conversation_id: i64) -> String;
 }
 
 pub type Links = Arc<dyn PageLinks>;

@@ -25,6 +25,7 @@ pub struct AppState {
     pub members: Members,
     pub photos: crate::members::photos::Photos,
     pub likes: crate::likes::Likes,
+    pub chat: crate::chat::Chat,
     pub notifications: crate::notifications::Notifications,
     pub rate_limiter: crate::http::rate_limit::RateLimiter,
 }
@@ -52,9 +53,11 @@ impl AppState {
         // Uploaded photos: outside media/public, so only the checked route serves them.
         let media: crate::media::Media = Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private")));
         let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone());
-        let photos = crate::members::photos::Photos::new(db.clone(), media, config.photo_max_bytes);
+        let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), config.photo_max_bytes);
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?));
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone());
+        let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
+        let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone());
         Ok(AppState {
             rate_limiter: crate::http::rate_limit::RateLimiter::new(config.rate_limit_factor),
             config: Arc::new(config),
@@ -64,6 +67,7 @@ impl AppState {
             catalog,
             accounts,
             likes,
+            chat,
             notifications: crate::notifications::Notifications::new(members.clone()),
             members,
             photos,

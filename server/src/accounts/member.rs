@@ -28,6 +28,8 @@ pub struct Member {
     /// Why notification mails are off, and which alerts were dismissed.
     pub alerts: super::AlertState,
     pub role: Role,
+    /// Answers as fictional profiles in the operator console.
+    pub operator: bool,
     /// The chosen main photo (SPEC §3 main_image), whatever its review status.
     pub main_photo_id: Option<i64>,
     /// The top bar's counters (see [`crate::counters`]).
@@ -49,7 +51,7 @@ pub(super) fn member_select() -> &'static str {
     static SELECT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SELECT.get_or_init(|| {
         format!(
-            "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.role, p.name, \
+            "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.role, u.operator, p.name, \
              p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, \
              (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows, \
              {counters} FROM users u JOIN profiles p ON p.user_id = u.id",
@@ -79,6 +81,7 @@ fn member_from_row(row: &AnyRow) -> Result<Member, AppError> {
             && row.try_get::<Option<String>, _>("region")?.is_some(),
         alerts: Default::default(),
         role: Role::parse(&role).unwrap_or(Role::Member),
+        operator: flag(row, "operator")?,
         main_photo_id: row.try_get("main_photo_id")?,
         counters: crate::counters::from_row(row)?,
     })

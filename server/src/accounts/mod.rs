@@ -78,6 +78,16 @@ impl Accounts {
         Ok(done.rows_affected())
     }
 
+    /// Grants or takes back the operator role: answering as fictional profiles on `/staff/chats`.
+    pub async fn set_operator(&self, email: &str, operator: bool) -> Result<u64, AppError> {
+        let done = sqlx::query("UPDATE users SET operator = $1 WHERE email = $2 AND status <> 'deleted'")
+            .bind(operator)
+            .bind(email.trim().to_lowercase())
+            .execute(self.db.pool())
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     /// Remembers the member's language (for mails and the next login on another device).
     pub async fn set_language(&self, user_id: i64, locale: Locale) -> Result<(), AppError> {
         sqlx::query("UPDATE users SET language = $1 WHERE id = $2").bind(locale.code()).bind(user_id).execute(self.db.pool()).await?;

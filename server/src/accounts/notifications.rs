@@ -129,6 +129,40 @@ impl Accounts {
         Ok(true)
     }
 
+    /// Tells a member about a new message by mail (SPEC §4 'messages' preference): at most one
+    /// mail per conversation until the member reads it, never to fictional profiles. Returns
+    /// whether a mail went out.
+    pub async fn mail_message(&self, site: &SiteSettings, base_url: &str, to_user: i64, from_user: i64, conversation: i64) -> Result<bool, AppError> {
+        if !self.may_mail(to_user, NotificationKind::Message).await? {
+            return Ok(false);
+        }
+        // Claims the conversation's one mail; reading it (`Chat::mark_read`) frees it again.
+        let claimed = sqlx::query("UPDATE chat_members SET mailed = $1 WHERE conversation_id = $2 AND user_id = $3 AND mailed = $4")
+            .bind(true)
+            .bind(conversation)
+            .bind(to_user)
+            .bind(false)
+            .execute(self.db().pool())
+            .await?
+            .rows_affected()
+            == 1;
+        if !claimed {
+            return Ok(false);
+        }
+        let row = sqlx::query("SELECT u.email, u.language, p.name, (SELECT o.name FROM profiles o WHERE o.user_id = $2) AS other FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
+            .bind(to_user)
+            .bind(from_user)
+            .fetch_one(self.db().pool())
+            .await?;
+        let email: String = row.try_get("email")?;
+        let name: String = row.try_get("name")?;
+        let other: String = row.try_get::<Option<String>, _>("other")?.unwrap_or_default();
+        let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
+        let spec = LinkMailSpec { prefix: "mail.message", footer: "mail.notification_footer", vars: &[("name", &name), ("other", &other)], unsubscribe_for: Some(to_user) };
+        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.chat(conversation)).await?;
+        Ok(true)
+    }
+
     /// Records a reason; idempotent.
     pub async fn disable_notifications(&self, user_id: i64, reason: DisabledReason) -> Result<(), AppError> {
         sqlx::query("INSERT INTO notifications_disabled (user_id, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, reason) DO NOTHING")

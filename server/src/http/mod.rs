@@ -1,7 +1,7 @@
 //! HTTP pieces that cannot be Leptos server functions: the session and same-origin
 //! middleware, extractors shared with the server functions, and the few routes of their own —
-//! photo files and the photo upload, the one-click unsubscribe of mail programs (RFC 8058) and
-//! the mail provider's reports. Every page's write is a server function in the app.
+//! photo files and the photo upload, the one-click unsubscribe of mail programs (RFC 8058), the
+//! mail provider's reports and the chat socket. Every page's write is a server function in the app.
 
 pub mod cookies;
 pub mod extract;
@@ -11,6 +11,7 @@ pub mod photo_routes;
 pub mod rate_limit;
 pub mod session;
 pub mod visitor;
+pub mod ws;
 
 pub use extract::{ClientIp, RequestSite, RequireMember, Viewer};
 pub use guard::{same_origin_guard, security_headers};
@@ -18,5 +19,5 @@ pub use session::{resolve_member, CurrentMember};
 
 /// The routes of the server crate.
 pub fn routes() -> axum::Router<crate::state::AppState> {
-    mail_routes::routes().merge(photo_routes::routes())
+    mail_routes::routes().merge(photo_routes::routes()).merge(ws::routes())
 }

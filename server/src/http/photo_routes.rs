@@ -1,4 +1,5 @@
-//! Photo files: `/media/photos/{id}[/thumb]`, served only after the access check. Uploads and
+//! Photo files: `/media/photos/{id}[/thumb]` and chat photos `/media/chat/{message}`, served
+//! only after the access check. Uploads and
 //! the owner's and staff's photo actions are server functions in the app.
 
 use axum::body::Body;
@@ -15,7 +16,21 @@ use crate::http::visitor;
 use crate::state::AppState;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/media/photos/{id}", get(full)).route("/media/photos/{id}/thumb", get(thumb))
+    Router::new().route("/media/photos/{id}", get(full)).route("/media/photos/{id}/thumb", get(thumb)).route("/media/chat/{id}", get(chat_photo))
+}
+
+/// A photo sent in a chat: for the conversation's two members only (404 for everyone else,
+/// so that a guess learns nothing).
+async fn chat_photo(State(state): State<AppState>, Extension(current): Extension<CurrentMember>, Path(id): Path<i64>) -> Response {
+    let Some(viewer) = current.0 else { return (StatusCode::FORBIDDEN, [(header::CACHE_CONTROL, "no-store")]).into_response() };
+    match state.chat.photo(viewer.id, id).await {
+        Ok(Some(bytes)) => ([(header::CACHE_CONTROL, "private, max-age=86400"), (header::CONTENT_TYPE, "image/jpeg")], Body::from(bytes)).into_response(),
+        Ok(None) => (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")]).into_response(),
+        Err(error) => {
+            error.into_public();
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
 }
 
 async fn full(state: State<AppState>, headers: HeaderMap, current: Extension<CurrentMember>, Path(id): Path<i64>) -> Response {

@@ -38,7 +38,7 @@ async fn count(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<usize
     Ok(n as usize)
 }
 
-fn random_suffix() -> String {
+pub(crate) fn random_suffix() -> String {
     let mut bytes = [0u8; 8];
     getrandom::getrandom(&mut bytes).expect("the operating system's random source");
     bytes.iter().map(|b| format!("{b:02x}")).collect()

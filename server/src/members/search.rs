@@ -243,7 +243,9 @@ impl Members {
     }
 
     /// Blocks another member of the same site (SPEC §6): each disappears for the other.
-    pub async fn block(&self, site: &SiteSettings, me: i64, other: i64, now: i64) -> Result<(), AppError> {
+    /// Blocks a member. Returns the conversation between the two that went with it, if any
+    /// (the caller tells both members' open chats, see `Chat::removed_by_block`).
+    pub async fn block(&self, site: &SiteSettings, me: i64, other: i64, now: i64) -> Result<Option<i64>, AppError> {
         if me == other {
             return Err(domain::ErrorCode::NotFound.into());
         }
@@ -254,8 +256,9 @@ impl Members {
         if self.blocked(other, me).await? {
             return Err(domain::ErrorCode::BlockedByMember.into());
         }
-        // The block hides each from the other everywhere; likes and notifications between the two go with it
-        // (chats will too, once they exist).
+        // The block hides each from the other everywhere; likes, notifications and the conversation
+        // between the two go with it (SPEC §6). Paid messages stay explained: their ledger rows
+        // keep their references.
         let mut tx = self.db().pool().begin().await?;
         sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (blocker_id, blocked_id) DO NOTHING")
             .bind(me)
@@ -265,8 +268,10 @@ impl Members {
             .await?;
         sqlx::query("DELETE FROM likes WHERE (liker_id = $1 AND liked_id = $2) OR (liker_id = $2 AND liked_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
         sqlx::query("DELETE FROM notifications WHERE (user_id = $1 AND actor_id = $2) OR (user_id = $2 AND actor_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
+        let conversation: Option<(i64,)> =
+            sqlx::query_as("DELETE FROM conversations WHERE low_id = $1 AND high_id = $2 RETURNING id").bind(me.min(other)).bind(me.max(other)).fetch_optional(&mut *tx).await?;
         tx.commit().await?;
-        Ok(())
+        Ok(conversation.map(|(id,)| id))
     }
 
     pub async fn unblock(&self, me: i64, other: i64) -> Result<(), AppError> {

@@ -33,6 +33,9 @@ impl server::links::PageLinks for TestLinks {
     fn member(&self, member_id: i64) -> String {
         format!("/likes/m/{member_id}")
     }
+    fn chat(&self, conversation_id: i64) -> String {
+        format!("/chats/{conversation_id}")
+    }
 }
 
 pub fn links() -> server::links::Links {

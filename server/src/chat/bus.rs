@@ -1,0 +1,380 @@
+//! Real-time fan-out (DESIGN: realtime). Writers publish small [`Signal`]s carrying ids only;
+//! every node's [`Bus`] hands them to the sockets it holds. On SQLite (one node) a signal is
+//! dispatched in-process after its transaction commits. On PostgreSQL it is a `NOTIFY` inside
+//! the writer's transaction (so it is sent only if the write commits) and every node, the
+//! writer's own included, receives it through one `LISTEN` connection. When that connection
+//! drops, notifications sent meanwhile are lost, so every local socket resyncs from its last id.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use sqlx::{Any, Transaction};
+use tokio::sync::mpsc;
+
+use super::store::{self, MessageRow};
+use crate::db::{Backend, Db};
+use crate::error::AppError;
+
+/// The PostgreSQL channel of chat signals.
+pub const CHANNEL: &str = "vonk_chat";
+/// Pushes waiting for one socket; a socket that falls this far behind is closed and resyncs
+/// when it reconnects.
+pub const SOCKET_QUEUE: usize = 256;
+
+/// Something happened that sockets may need to know. Ids only: receivers read what they need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// A message was stored (or released after a confirmation).
+    Message { id: i64, conversation: i64, sender: i64, recipient: i64 },
+    /// `to`'s messages in the conversation reached the peer's client up to `up_to`.
+    Delivered { conversation: i64, to: i64, up_to: i64 },
+    /// `to`'s messages in the conversation were read up to `up_to`.
+    Read { conversation: i64, to: i64, up_to: i64 },
+    /// `from` is typing to `to` (not stored; the client lets it expire).
+    Typing { conversation: i64, from: i64, to: i64 },
+    /// The conversation is gone from `user`'s list (deleted, or a block).
+    Removed { conversation: i64, user: i64 },
+    /// `user`'s unread total changed.
+    Counters { user: i64 },
+}
+
+impl Signal {
+    pub fn encode(&self) -> String {
+        match *self {
+            Signal::Message { id, conversation, sender, recipient } => format!("m,{id},{conversation},{sender},{recipient}"),
+            Signal::Delivered { conversation, to, up_to } => format!("d,{conversation},{to},{up_to}"),
+            Signal::Read { conversation, to, up_to } => format!("r,{conversation},{to},{up_to}"),
+            Signal::Typing { conversation, from, to } => format!("t,{conversation},{from},{to}"),
+            Signal::Removed { conversation, user } => format!("x,{conversation},{user}"),
+            Signal::Counters { user } => format!("c,{user}"),
+        }
+    }
+
+    pub fn decode(payload: &str) -> Option<Signal> {
+        let mut parts = payload.split(',');
+        let tag = parts.next()?;
+        let n: Vec<i64> = parts.map(|p| p.parse().ok()).collect::<Option<_>>()?;
+        Some(match (tag, n.as_slice()) {
+            ("m", &[id, conversation, sender, recipient]) => Signal::Message { id, conversation, sender, recipient },
+            ("d", &[conversation, to, up_to]) => Signal::Delivered { conversation, to, up_to },
+            ("r", &[conversation, to, up_to]) => Signal::Read { conversation, to, up_to },
+            ("t", &[conversation, from, to]) => Signal::Typing { conversation, from, to },
+            ("x", &[conversation, user]) => Signal::Removed { conversation, user },
+            ("c", &[user]) => Signal::Counters { user },
+            _ => return None,
+        })
+    }
+}
+
+/// What a socket task receives from the bus.
+#[derive(Debug, Clone)]
+pub enum Outgoing {
+    /// A message; the socket renders it for its member (`mine` differs per side).
+    Message(Arc<MessageRow>),
+    /// A ready JSON push (`domain::chat::Push`).
+    Json(Arc<str>),
+    /// Signals may have been lost: read again from the last id.
+    Resync,
+}
+
+struct Socket {
+    id: u64,
+    tx: mpsc::Sender<Outgoing>,
+}
+
+struct Inner {
+    db: Db,
+    sockets: RwLock<HashMap<i64, Vec<Socket>>>,
+    next_id: AtomicU64,
+    /// Signals travel through PostgreSQL `LISTEN/NOTIFY` (else in-process).
+    postgres: bool,
+    /// Socket tasks, so that shutdown can close them (axum spawns them beyond its own shutdown).
+    tracker: tokio_util::task::TaskTracker,
+    shutdown: tokio_util::sync::CancellationToken,
+}
+
+/// This node's sockets and the way signals reach them. Cheap to clone.
+#[derive(Clone)]
+pub struct Bus {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Bus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bus").field("postgres", &self.inner.postgres).field("sockets", &self.socket_count()).finish()
+    }
+}
+
+/// One socket's place on the bus; leaves it when dropped.
+pub struct Subscription {
+    bus: Bus,
+    user: i64,
+    id: u64,
+    pub rx: mpsc::Receiver<Outgoing>,
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        let mut sockets = self.bus.inner.sockets.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(list) = sockets.get_mut(&self.user) {
+            list.retain(|s| s.id != self.id);
+            if list.is_empty() {
+                sockets.remove(&self.user);
+            }
+        }
+    }
+}
+
+impl Bus {
+    /// The bus for a database: in-process on SQLite; on PostgreSQL a `LISTEN` task is started
+    /// (it reconnects with backoff for as long as the process runs).
+    pub fn start(db: Db, database_url: &str) -> Bus {
+        let postgres = db.backend() == Backend::Postgres;
+        let bus = Bus { inner: Arc::new(Inner {
+                db,
+                sockets: RwLock::new(HashMap::new()),
+                next_id: AtomicU64::new(1),
+                postgres,
+                tracker: tokio_util::task::TaskTracker::new(),
+                shutdown: tokio_util::sync::CancellationToken::new(),
+            }) };
+        if postgres {
+            tokio::spawn(listen(bus.clone(), database_url.to_string()));
+        }
+        bus
+    }
+
+    pub fn db(&self) -> &Db {
+        &self.inner.db
+    }
+
+    /// Runs a socket task under the bus's shutdown.
+    pub fn track<F>(&self, task: F)
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        self.inner.tracker.spawn(task);
+    }
+
+    /// Cancelled when the node shuts down: socket tasks close with 1001 (going away).
+    pub fn shutdown_token(&self) -> tokio_util::sync::CancellationToken {
+        self.inner.shutdown.clone()
+    }
+
+    /// Closes every socket and waits (at most `limit`) for their tasks to end.
+    pub async fn close(&self, limit: Duration) {
+        self.inner.shutdown.cancel();
+        self.inner.tracker.close();
+        let _ = tokio::time::timeout(limit, self.inner.tracker.wait()).await;
+    }
+
+    /// Registers a socket of `user`. Subscribe first, then read the backlog: nothing falls in between.
+    pub fn subscribe(&self, user: i64) -> Subscription {
+        let (tx, rx) = mpsc::channel(SOCKET_QUEUE);
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+        self.inner.sockets.write().unwrap_or_else(|e| e.into_inner()).entry(user).or_default().push(Socket { id, tx });
+        Subscription { bus: self.clone(), user, id, rx }
+    }
+
+    pub fn socket_count(&self) -> usize {
+        self.inner.sockets.read().unwrap_or_else(|e| e.into_inner()).values().map(Vec::len).sum()
+    }
+
+    fn has_sockets(&self, user: i64) -> bool {
+        self.inner.sockets.read().unwrap_or_else(|e| e.into_inner()).contains_key(&user)
+    }
+
+    /// Hands `out` to every socket of `user`; a socket whose queue is full is dropped from the
+    /// bus (its task ends and the client reconnects and resyncs). Returns how many took it.
+    fn send_to(&self, user: i64, out: Outgoing) -> usize {
+        let mut full = Vec::new();
+        let mut sent = 0;
+        {
+            let sockets = self.inner.sockets.read().unwrap_or_else(|e| e.into_inner());
+            let Some(list) = sockets.get(&user) else { return 0 };
+            for socket in list {
+                match socket.tx.try_send(out.clone()) {
+                    Ok(()) => sent += 1,
+                    Err(_) => full.push(socket.id),
+                }
+            }
+        }
+        if !full.is_empty() {
+            let mut sockets = self.inner.sockets.write().unwrap_or_else(|e| e.into_inner());
+            if let Some(list) = sockets.get_mut(&user) {
+                list.retain(|s| !full.contains(&s.id));
+            }
+        }
+        sent
+    }
+
+    /// Every local socket reads again from its last id (after the listener lost its connection).
+    pub fn resync_all(&self) {
+        let users: Vec<i64> = self.inner.sockets.read().unwrap_or_else(|e| e.into_inner()).keys().copied().collect();
+        for user in users {
+            self.send_to(user, Outgoing::Resync);
+        }
+    }
+
+    /// Inside the writer's transaction: on PostgreSQL the signals become `NOTIFY`s sent at commit.
+    pub(crate) async fn stage(&self, tx: &mut Transaction<'_, Any>, signals: &[Signal]) -> Result<(), AppError> {
+        if self.inner.postgres {
+            for signal in signals {
+                sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(signal.encode()).execute(&mut **tx).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// After the writer's transaction committed: on SQLite the signals are dispatched here.
+    pub(crate) fn committed(&self, signals: &[Signal]) {
+        if !self.inner.postgres {
+            for signal in signals {
+                self.dispatch(*signal);
+            }
+        }
+    }
+
+    /// Publishes signals that belong to no write (typing).
+    pub(crate) async fn publish(&self, signals: &[Signal]) -> Result<(), AppError> {
+        if self.inner.postgres {
+            for signal in signals {
+                sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(signal.encode()).execute(self.db().pool()).await?;
+            }
+        } else {
+            self.committed(signals);
+        }
+        Ok(())
+    }
+
+    /// Hands a signal to the local sockets it concerns. Reading the database (a message, a
+    /// total) happens in a task of its own and only when a concerned socket is here.
+    pub fn dispatch(&self, signal: Signal) {
+        use domain::chat::Push;
+        match signal {
+            Signal::Message { id, sender, recipient, .. } => {
+                if !self.has_sockets(sender) && !self.has_sockets(recipient) {
+                    return;
+                }
+                let bus = self.clone();
+                tokio::spawn(async move {
+                    if let Err(error) = bus.deliver_message(id, sender, recipient).await {
+                        tracing::warn!(%error, id, "could not deliver a message to its sockets");
+                    }
+                });
+            }
+            Signal::Delivered { conversation, to, up_to } => {
+                self.send_to(to, json(&Push::Delivered { conversation, up_to }));
+            }
+            Signal::Read { conversation, to, up_to } => {
+                self.send_to(to, json(&Push::Read { conversation, up_to }));
+            }
+            Signal::Typing { conversation, to, .. } => {
+                self.send_to(to, json(&Push::Typing { conversation }));
+            }
+            Signal::Removed { conversation, user } => {
+                self.send_to(user, json(&Push::Removed { conversation }));
+            }
+            Signal::Counters { user } => {
+                if !self.has_sockets(user) {
+                    return;
+                }
+                let bus = self.clone();
+                tokio::spawn(async move {
+                    match store::unread_total(bus.db(), user).await {
+                        Ok(total) => {
+                            bus.send_to(user, json(&Push::Unread { total }));
+                        }
+                        Err(error) => tracing::warn!(%error, user, "could not read an unread total"),
+                    }
+                });
+            }
+        }
+    }
+
+    async fn deliver_message(&self, id: i64, sender: i64, recipient: i64) -> Result<(), AppError> {
+        let Some(row) = store::message_row(self.db(), id).await? else { return Ok(()) };
+        let row = Arc::new(row);
+        self.send_to(sender, Outgoing::Message(row.clone()));
+        if row.held {
+            return Ok(());
+        }
+        let reached = self.send_to(recipient, Outgoing::Message(row.clone()));
+        if reached > 0 {
+            // The recipient's client has it: the sender's tick turns to "delivered".
+            if store::mark_delivered(self.db(), row.conversation_id, recipient, id).await? {
+                self.publish(&[Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id }]).await?;
+            }
+            let total = store::unread_total(self.db(), recipient).await?;
+            self.send_to(recipient, json(&domain::chat::Push::Unread { total }));
+        }
+        Ok(())
+    }
+}
+
+fn json(push: &domain::chat::Push) -> Outgoing {
+    Outgoing::Json(serde_json::to_string(push).unwrap_or_default().into())
+}
+
+/// The node's one `LISTEN` connection. `try_recv` answers `None` when the connection dropped
+/// (sqlx has reconnected and listens again by then): whatever was sent meanwhile is lost, so
+/// every local socket resyncs.
+async fn listen(bus: Bus, url: String) {
+    let mut backoff = Duration::from_millis(200);
+    loop {
+        match sqlx::postgres::PgListener::connect(&url).await {
+            Ok(mut listener) => {
+                if let Err(error) = listener.listen(CHANNEL).await {
+                    tracing::warn!(%error, "could not listen for chat signals");
+                } else {
+                    backoff = Duration::from_millis(200);
+                    bus.resync_all();
+                    loop {
+                        match listener.try_recv().await {
+                            Ok(Some(notification)) => match Signal::decode(notification.payload()) {
+                                Some(signal) => bus.dispatch(signal),
+                                None => tracing::warn!(payload = notification.payload(), "unknown chat signal"),
+                            },
+                            Ok(None) => {
+                                tracing::warn!("chat listener reconnected; sockets resync");
+                                bus.resync_all();
+                            }
+                            Err(error) => {
+                                tracing::warn!(%error, "chat listener lost its connection");
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            Err(error) => tracing::warn!(%error, "chat listener cannot connect"),
+        }
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(Duration::from_secs(10));
+        bus.resync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Signal;
+
+    #[test]
+    fn signals_round_trip() {
+        for s in [
+            Signal::Message { id: 9, conversation: 2, sender: 3, recipient: 4 },
+            Signal::Delivered { conversation: 2, to: 3, up_to: 9 },
+            Signal::Read { conversation: 2, to: 3, up_to: 9 },
+            Signal::Typing { conversation: 2, from: 3, to: 4 },
+            Signal::Removed { conversation: 2, user: 4 },
+            Signal::Counters { user: 4 },
+        ] {
+            assert_eq!(Signal::decode(&s.encode()), Some(s));
+        }
+        assert_eq!(Signal::decode("m,1,2"), None);
+        assert_eq!(Signal::decode("q,1"), None);
+        assert_eq!(Signal::decode("m,1,2,x,4"), None);
+    }
+}

@@ -1,0 +1,113 @@
+//! The chat's SQL that both the service and the bus use.
+
+use domain::chat::{Gift, MessageKind};
+use domain::widgets::ChatMessage;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use crate::db::{flag, Db};
+use crate::error::AppError;
+
+/// The columns of a message row as [`MessageRow::from_row`] reads them (table alias `m`).
+pub(crate) const MESSAGE_COLUMNS: &str = "m.id, m.conversation_id, m.sender_id, m.recipient_id, m.kind, m.body, m.gift, m.photo_key, m.client_id, m.held, m.created_at";
+
+/// A stored message, the same for both sides until [`MessageRow::view`] renders it for one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageRow {
+    pub id: i64,
+    pub conversation_id: i64,
+    pub sender_id: i64,
+    pub recipient_id: i64,
+    pub kind: MessageKind,
+    pub body: String,
+    pub gift: Option<Gift>,
+    pub has_photo: bool,
+    pub client_id: String,
+    pub held: bool,
+    pub created_at: i64,
+}
+
+impl MessageRow {
+    pub(crate) fn from_row(row: &AnyRow) -> Result<MessageRow, AppError> {
+        let kind: String = row.try_get("kind")?;
+        let gift: Option<String> = row.try_get("gift")?;
+        Ok(MessageRow {
+            id: row.try_get("id")?,
+            conversation_id: row.try_get("conversation_id")?,
+            sender_id: row.try_get("sender_id")?,
+            recipient_id: row.try_get("recipient_id")?,
+            kind: MessageKind::parse(&kind).ok_or_else(|| AppError::Internal(format!("unknown message kind {kind}")))?,
+            body: row.try_get("body")?,
+            gift: gift.as_deref().and_then(Gift::parse),
+            has_photo: row.try_get::<Option<String>, _>("photo_key")?.is_some(),
+            client_id: row.try_get("client_id")?,
+            held: flag(row, "held")?,
+            created_at: row.try_get("created_at")?,
+        })
+    }
+
+    /// Whether `user` may see this message: a side of it, and not held from them.
+    pub fn visible_to(&self, user: i64) -> bool {
+        self.sender_id == user || (self.recipient_id == user && !self.held)
+    }
+
+    /// The message as `viewer` sees it.
+    pub fn view(&self, viewer: i64) -> ChatMessage {
+        ChatMessage {
+            id: self.id,
+            conversation: self.conversation_id,
+            mine: self.sender_id == viewer,
+            kind: self.kind,
+            body: self.body.clone(),
+            photo: self.has_photo.then(|| photo_path(self.id)),
+            gift: self.gift,
+            at: self.created_at,
+            client_id: if self.sender_id == viewer { self.client_id.clone() } else { String::new() },
+            waiting: self.held,
+        }
+    }
+}
+
+/// Where a chat photo is served (to the two members only).
+pub fn photo_path(message_id: i64) -> String {
+    format!("/media/chat/{message_id}")
+}
+
+pub(crate) async fn message_row(db: &Db, id: i64) -> Result<Option<MessageRow>, AppError> {
+    let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.id = $1")).bind(id).fetch_optional(db.pool()).await?;
+    row.as_ref().map(MessageRow::from_row).transpose()
+}
+
+/// The member's unread messages over all conversations.
+pub(crate) async fn unread_total(db: &Db, user: i64) -> Result<i64, AppError> {
+    let (total,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(unread), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await?;
+    Ok(total)
+}
+
+/// Records that `user`'s client received the conversation's messages up to `up_to`; true when
+/// that moved the mark.
+pub(crate) async fn mark_delivered(db: &Db, conversation: i64, user: i64, up_to: i64) -> Result<bool, AppError> {
+    let done = sqlx::query("UPDATE chat_members SET delivered_up_to = $1 WHERE conversation_id = $2 AND user_id = $3 AND delivered_up_to < $1")
+        .bind(up_to)
+        .bind(conversation)
+        .bind(user)
+        .execute(db.pool())
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Messages for `user` newer than `after` (or sent in the last `since` seconds, which covers
+/// ids that committed out of order), in every conversation still in their list, oldest first.
+pub(crate) async fn messages_after(db: &Db, user: i64, after: i64, since: i64, limit: i64) -> Result<Vec<MessageRow>, AppError> {
+    let rows = sqlx::query(&format!(
+        "SELECT {MESSAGE_COLUMNS} FROM messages m JOIN chat_members c ON c.conversation_id = m.conversation_id AND c.user_id = $1 \
+         WHERE (m.id > $2 OR m.created_at >= $3) AND m.id > c.cleared_up_to AND (m.sender_id = $1 OR m.held = $4) ORDER BY m.id LIMIT {limit}"
+    ))
+    .bind(user)
+    .bind(after)
+    .bind(since)
+    .bind(false)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter().map(MessageRow::from_row).collect()
+}
