@@ -28,6 +28,9 @@ use crate::features::pages::info::{InfoPage, InfoPageKind};
 use crate::features::site::error_page::NotFoundPage;
 use crate::features::site::home::HomePage;
 use crate::features::site::lang_config::LangConfigPage;
+use crate::features::chat::console::OperatorConsolePage;
+use crate::features::chat::page::{ChatRoute, ChatsPage};
+use crate::layouts::chat::ChatLayout;
 use crate::layouts::default::DefaultLayout;
 
 /// The HTML document. Runs on the server only; `ctx` is embedded for the browser.
@@ -70,6 +73,11 @@ pub fn App() -> impl IntoView {
         <Title formatter=move |text: String| format!("{prefix}{text} | {site_name}")/>
         <Router>
             <Routes fallback=|| view! { <DefaultLayout><NotFoundPage/></DefaultLayout> }>
+                <ParentRoute path=path!("") view=ChatLayoutOutlet>
+                    <Route ssr=SsrMode::InOrder path=path!("/chats") view=|| view! { <ChatsPage route=ChatRoute::List/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/chats/:id") view=|| view! { <ChatsPage route=ChatRoute::Conversation/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/chat") view=|| view! { <ChatsPage route=ChatRoute::Member/> }/>
+                </ParentRoute>
                 <ParentRoute path=path!("") view=DefaultLayoutOutlet>
                     <Route ssr=SsrMode::InOrder path=StaticSegment("") view=HomePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/pricing") view=PricingPage/>
@@ -83,6 +91,7 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing") view=MemberLandingPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/members/:id/signup") view=MemberSignupPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/staff/photos") view=PhotoReviewPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/staff/chats") view=OperatorConsolePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/likes") view=LikesPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/likes/:type") view=LikesPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/swipe-game") view=SwipeGamePage/>
@@ -110,6 +119,11 @@ pub fn App() -> impl IntoView {
             </Routes>
         </Router>
     }
+}
+
+#[component]
+fn ChatLayoutOutlet() -> impl IntoView {
+    view! { <ChatLayout><leptos_router::components::Outlet/></ChatLayout> }
 }
 
 #[component]

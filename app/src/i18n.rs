@@ -53,10 +53,10 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    const NAMESPACES: [&str; 35] = [
+    const NAMESPACES: [&str; 37] = [
         "nav", "account", "footer", "entry", "home", "title", "lang", "pricing", "payment", "error", "validation", "date", "pages", "site", "mail",
         "auth", "reset", "settings", "reminder", "activate", "mailchange", "deleted", "complete", "profile", "location", "alert", "unsubscribe",
-        "country", "members", "photo", "photos", "staff", "landing", "likes", "swipe",
+        "country", "members", "photo", "photos", "staff", "landing", "likes", "swipe", "chat", "console",
     ];
 
     fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -114,6 +114,9 @@ impl server::links::PageLinks for PageLinks {
     fn member(&self, member_id: i64) -> String {
         format!("/likes/m/{member_id}")
     }
+    fn chat(&self, conversation_id: i64) -> String {
+        format!("/chats/{conversation_id}")
+    }
 }
 
 pub fn page_links() -> server::links::Links {
@@ -198,7 +201,8 @@ pub async fn server_fn_status(request: axum::extract::Request, next: axum::middl
     Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
-fn accepts_html() -> bool {
+/// Whether the browser posted a plain form (no JavaScript): it then gets a redirect.
+pub fn accepts_html() -> bool {
     use_context::<Parts>().and_then(|p| p.headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).map(|a| a.contains("text/html"))).unwrap_or(false)
 }
 

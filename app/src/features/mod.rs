@@ -1,6 +1,7 @@
 //! Pages grouped by feature; each folder keeps its pages, components and server functions.
 
 pub mod account;
+pub mod chat;
 pub mod credits;
 pub mod likes;
 pub mod members;

@@ -7,10 +7,11 @@ use leptos::prelude::*;
 use domain::counters::Counters;
 use serde::{Deserialize, Serialize};
 
-use crate::layouts::icons::{BellIcon, HeartIcon};
+use crate::layouts::icons::{BellIcon, ChatIcon, HeartIcon};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CounterLabels {
+    pub messages: String,
     pub likes: String,
     pub notifications: String,
 }
@@ -20,9 +21,15 @@ pub fn LiveCounters(counts: Counters, labels: CounterLabels) -> impl IntoView {
     let counts = RwSignal::new(counts);
     #[cfg(feature = "hydrate")]
     refresh::start(counts);
+    let messages_pill = move || domain::counters::pill(counts.get().unread_messages).map(|p| view! { <span class="pill pill--accent" data-testid="messages-pill">{p}</span> });
     let likes_pill = move || domain::counters::pill(counts.get().new_likes).map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> });
     let bell_pill = move || domain::counters::pill(counts.get().notifications).map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> });
     view! {
+        <a class="topbar__link topbar__link--messages" href="/chats" aria-label=labels.messages.clone() data-testid="messages-link">
+            <ChatIcon/>
+            <span class="topbar__link-text">{labels.messages.clone()}</span>
+            {messages_pill}
+        </a>
         <a class="topbar__link topbar__link--likes" href="/likes" aria-label=labels.likes.clone()>
             <HeartIcon/>
             <span class="topbar__link-text">{labels.likes.clone()}</span>

@@ -79,7 +79,7 @@ pub fn TopBar() -> impl IntoView {
                         // The notifications page marks them read while it renders.
                         let on_notifications = leptos_router::hooks::use_location().pathname.get_untracked() == "/notifications";
                         let counts = if on_notifications { Counters { notifications: 0, ..m.counters } } else { m.counters };
-                        let labels = CounterLabels { likes: use_i18n().t("nav.likes"), notifications: use_i18n().t("nav.notifications") };
+                        let labels = CounterLabels { messages: use_i18n().t("nav.messages"), likes: use_i18n().t("nav.likes"), notifications: use_i18n().t("nav.notifications") };
                         view! { <LiveCounters counts=counts labels=labels/> }
                     })}
                     <a class="topbar__link topbar__link--wide" href="/pricing">{i18n.t("footer.pricing")}</a>

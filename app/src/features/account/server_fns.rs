@@ -183,7 +183,11 @@ pub async fn logout() -> Result<(), ApiError> {
 pub async fn activate(token: String) -> Result<(), ApiError> {
     let c = call().await?;
     match c.state.accounts.activate(&token).await {
-        Ok(_) => redirect("/activate/done"),
+        Ok(user_id) => {
+            // Messages that waited for this confirmation go out now (to and from the member).
+            c.state.chat.release_held(user_id).await.map_err(fail)?;
+            redirect("/activate/done")
+        }
         Err(server::AppError::Refused(_)) => redirect("/activate/error"),
         Err(error) => return Err(fail(error)),
     }

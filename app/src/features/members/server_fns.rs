@@ -105,7 +105,8 @@ pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ApiError> {
 #[server(prefix = "/api/fn", endpoint = "block")]
 pub async fn block(id: i64) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state.members.block(&c.site.settings, member.id, id, c.now()).await.map_err(fail)?;
+    let conversation = c.state.members.block(&c.site.settings, member.id, id, c.now()).await.map_err(fail)?;
+    c.state.chat.removed_by_block(conversation, member.id, id).await.map_err(fail)?;
     redirect(&format!("/members/{id}?blocked=1"));
     Ok(())
 }

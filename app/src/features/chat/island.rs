@@ -1,0 +1,621 @@
+//! The live chat: an island that hosts the React `ChatPanel` widget, keeps its props, calls
+//! the chat's server functions for what the member does, and listens on the chat socket
+//! (`/ws`) for what others do. While the socket is down it reconnects with backoff and jitter
+//! and refreshes the list and the open conversation on the SPEC's period instead.
+//!
+//! The server-rendered view beside it (see `page.rs`) works without JavaScript; once the
+//! widget is mounted the island marks the page live and that view steps aside.
+
+use domain::widgets::{ChatPanelProps, CHAT_EVENT};
+use leptos::prelude::*;
+
+use super::server_fns::ChatPageData;
+use crate::widgets::ReactWidget;
+
+#[island]
+pub fn ChatIsland(page: ChatPageData) -> impl IntoView {
+    let ChatPageData { props, latest, errors, .. } = page;
+    let state = RwSignal::new(props);
+    let json = Signal::derive(move || serde_json::to_string(&state.get()).unwrap_or_default());
+    let host = NodeRef::<leptos::html::Div>::new();
+    #[cfg(feature = "hydrate")]
+    let on_event = Some(live::start(state, latest, errors, host));
+    #[cfg(not(feature = "hydrate"))]
+    let on_event: Option<Callback<String>> = {
+        let _ = (latest, errors);
+        None
+    };
+    let _ = &state as &RwSignal<ChatPanelProps>;
+    view! {
+        <div class="chat-island" node_ref=host>
+            {match on_event {
+                Some(on_event) => view! { <ReactWidget name="ChatPanel" props=json event=CHAT_EVENT on_event=on_event class="chat-panel"/> }.into_any(),
+                None => view! { <ReactWidget name="ChatPanel" props=json class="chat-panel"/> }.into_any(),
+            }}
+        </div>
+    }
+}
+
+#[cfg(feature = "hydrate")]
+mod live {
+    use std::cell::{Cell, RefCell};
+    use std::collections::BTreeMap;
+    use std::rc::Rc;
+    use std::time::Duration;
+
+    use domain::chat::{Gift, MessageKind, Push, TYPING_EXPIRY_SECS, TYPING_THROTTLE_SECS};
+    use domain::widgets::{ChatAction, ChatAlert, ChatLink, ChatMessage, ChatPanelProps, Connection, OpenChat, PendingMessage};
+    use domain::ApiError;
+    use leptos::prelude::*;
+    use send_wrapper::SendWrapper;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    use crate::features::chat::server_fns as api;
+
+    /// What a send carries, kept for a retry.
+    #[derive(Clone)]
+    enum Outbox {
+        Text(String),
+        Gift(Gift),
+        Photo(SendWrapper<web_sys::File>),
+    }
+
+    struct Live {
+        state: RwSignal<ChatPanelProps>,
+        errors: BTreeMap<String, String>,
+        /// The newest message id this tab has: where the socket resumes.
+        last_id: Cell<i64>,
+        outbox: RefCell<BTreeMap<String, Outbox>>,
+        attempts: Cell<u32>,
+        socket: RefCell<Option<web_sys::WebSocket>>,
+        last_typing_sent: Cell<f64>,
+        typing_seq: Cell<u32>,
+        refresh_timer: RefCell<Option<IntervalHandle>>,
+        seen_sent: Cell<i64>,
+    }
+
+    type Shared = SendWrapper<Rc<Live>>;
+
+    pub fn start(state: RwSignal<ChatPanelProps>, latest: i64, errors: BTreeMap<String, String>, host: NodeRef<leptos::html::Div>) -> Callback<String> {
+        let live = Rc::new(Live {
+            state,
+            errors,
+            last_id: Cell::new(latest),
+            outbox: RefCell::new(BTreeMap::new()),
+            attempts: Cell::new(0),
+            socket: RefCell::new(None),
+            last_typing_sent: Cell::new(0.0),
+            typing_seq: Cell::new(0),
+            refresh_timer: RefCell::new(None),
+            seen_sent: Cell::new(0),
+        });
+        // The page is live: the server-rendered view steps aside. The photo event carries a
+        // File, which the JSON bridge cannot: it is read here from the event itself.
+        let shared = SendWrapper::new(live.clone());
+        Effect::new(move |_| {
+            let Some(div) = host.get() else { return };
+            let el: web_sys::Element = div.unchecked_into();
+            if let Ok(Some(chat)) = el.closest(".chat") {
+                let _ = chat.class_list().add_1("chat--live");
+            }
+            let for_photo = shared.clone();
+            let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+                let Some(detail) = e.dyn_ref::<web_sys::CustomEvent>().map(|ce| ce.detail()) else { return };
+                let action = js_sys::Reflect::get(&detail, &"action".into()).ok().and_then(|a| a.as_string());
+                if action.as_deref() != Some("send_photo") {
+                    return;
+                }
+                let client_id = js_sys::Reflect::get(&detail, &"client_id".into()).ok().and_then(|a| a.as_string()).unwrap_or_default();
+                if let Some(file) = js_sys::Reflect::get(&detail, &"file".into()).ok().and_then(|f| f.dyn_into::<web_sys::File>().ok()) {
+                    send(&for_photo, client_id, Outbox::Photo(SendWrapper::new(file)));
+                }
+            });
+            let _ = el.add_event_listener_with_callback(domain::widgets::CHAT_EVENT, listener.as_ref().unchecked_ref());
+            listener.forget();
+        });
+        connect(&SendWrapper::new(live.clone()));
+        let shared = SendWrapper::new(live);
+        Callback::new(move |detail: String| {
+            if let Ok(action) = serde_json::from_str::<ChatAction>(&detail) {
+                on_action(&shared, action);
+            }
+        })
+    }
+
+    fn now_ms() -> f64 {
+        js_sys::Date::now()
+    }
+
+    fn open_id(live: &Live) -> Option<i64> {
+        live.state.with_untracked(|s| s.open.as_ref().and_then(|o| o.id))
+    }
+
+    fn open_member(live: &Live) -> Option<i64> {
+        live.state.with_untracked(|s| s.open.as_ref().map(|o| o.peer.id))
+    }
+
+    fn push_url(path: &str) {
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = history.push_state_with_url(&JsValue::NULL, "", Some(path));
+        }
+    }
+
+    fn error_text(live: &Live, error: &ApiError) -> String {
+        live.errors.get(error.code.as_str()).map(|t| domain::i18n::interpolate(t, &error.arg_pairs())).or_else(|| live.errors.get("internal").cloned()).unwrap_or_default()
+    }
+
+    /// A refusal in the alert above the footer, with the way out it offers.
+    fn show_alert(live: &Live, error: &ApiError) {
+        let link = match error.code {
+            domain::ErrorCode::InsufficientCredits => Some(ChatLink { href: "/credits".into(), text: live.errors.get("credits_link").cloned().unwrap_or_default() }),
+            domain::ErrorCode::PremiumOnly => Some(ChatLink { href: "/premium".into(), text: live.errors.get("premium_link").cloned().unwrap_or_default() }),
+            _ => None,
+        };
+        let alert = ChatAlert { code: error.code.as_str().to_string(), text: error_text(live, error), link };
+        live.state.update(|s| {
+            s.alert = Some(alert);
+            if error.code == domain::ErrorCode::BlockedByMember {
+                if let Some(open) = s.open.as_mut() {
+                    open.blocked = true;
+                }
+            }
+        });
+    }
+
+    fn on_action(live: &Shared, action: ChatAction) {
+        match action {
+            ChatAction::Open { conversation } => open(live, conversation),
+            ChatAction::Back => {
+                live.state.update(|s| s.open = None);
+                push_url("/chats");
+            }
+            ChatAction::Send { client_id, text } => send(live, client_id, Outbox::Text(text)),
+            ChatAction::SendGift { client_id, gift } => send(live, client_id, Outbox::Gift(gift)),
+            // Read from the DOM event itself (it carries the File), see `start`.
+            ChatAction::SendPhoto { .. } => {}
+            ChatAction::Retry { client_id } => {
+                let again = live.outbox.borrow().get(&client_id).cloned();
+                if let Some(content) = again {
+                    send(live, client_id, content);
+                }
+            }
+            ChatAction::Discard { client_id } => {
+                live.outbox.borrow_mut().remove(&client_id);
+                live.state.update(|s| {
+                    if let Some(open) = s.open.as_mut() {
+                        open.pending.retain(|p| p.client_id != client_id);
+                    }
+                });
+            }
+            ChatAction::LoadOlder { before } => load_older(live, before),
+            ChatAction::Delete { conversation } => delete(live, conversation),
+            ChatAction::Block { member } => {
+                leptos::task::spawn_local(async move {
+                    let _ = crate::features::members::server_fns::block(member).await;
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_href(&format!("/members/{member}?blocked=1"));
+                    }
+                });
+            }
+            ChatAction::Typing => {
+                let Some(conversation) = open_id(live) else { return };
+                if now_ms() - live.last_typing_sent.get() < f64::from(TYPING_THROTTLE_SECS) * 1000.0 {
+                    return;
+                }
+                live.last_typing_sent.set(now_ms());
+                leptos::task::spawn_local(async move {
+                    let _ = api::chat_typing(conversation).await;
+                });
+            }
+            ChatAction::Seen { up_to } => {
+                let Some(conversation) = open_id(live) else { return };
+                if up_to <= live.seen_sent.get() {
+                    return;
+                }
+                live.seen_sent.set(up_to);
+                live.state.update(|s| {
+                    if let Some(item) = s.conversations.as_mut().and_then(|l| l.iter_mut().find(|c| c.id == conversation)) {
+                        item.unread = 0;
+                    }
+                });
+                leptos::task::spawn_local(async move {
+                    let _ = api::mark_chat_read(conversation, up_to).await;
+                });
+            }
+            ChatAction::DismissAlert => live.state.update(|s| s.alert = None),
+        }
+    }
+
+    fn open(live: &Shared, conversation: i64) {
+        push_url(&format!("/chats/{conversation}"));
+        live.state.update(|s| {
+            s.alert = None;
+            if let Some(item) = s.conversations.as_mut().and_then(|l| l.iter_mut().find(|c| c.id == conversation)) {
+                // SPEC §4: opening a conversation sets its unread count to 0.
+                item.unread = 0;
+                s.open = Some(OpenChat {
+                    id: Some(conversation),
+                    peer: item.peer.clone(),
+                    messages: Vec::new(),
+                    has_older: false,
+                    loading_older: true,
+                    pending: Vec::new(),
+                    delivered_up_to: 0,
+                    read_up_to: 0,
+                    peer_typing: false,
+                    peer_unconfirmed: false,
+                    blocked: false,
+                });
+            }
+        });
+        let live = live.clone();
+        leptos::task::spawn_local(async move {
+            match api::chat_thread(Some(conversation), None).await {
+                Ok(thread) => {
+                    if let Some(newest) = thread.messages.iter().map(|m| m.id).max() {
+                        live.last_id.set(live.last_id.get().max(newest));
+                    }
+                    live.state.update(|s| {
+                        if s.open.as_ref().and_then(|o| o.id) == Some(conversation) {
+                            s.open = Some(thread);
+                        }
+                    });
+                }
+                Err(error) => show_alert(&live, &error),
+            }
+        });
+    }
+
+    fn kind_of(content: &Outbox) -> (MessageKind, String, Option<Gift>, Option<String>) {
+        match content {
+            Outbox::Text(t) => (MessageKind::Text, t.clone(), None, None),
+            Outbox::Gift(g) => (MessageKind::Gift, String::new(), Some(*g), None),
+            Outbox::Photo(file) => (MessageKind::Photo, String::new(), None, web_sys::Url::create_object_url_with_blob(file).ok()),
+        }
+    }
+
+    fn send(live: &Shared, client_id: String, content: Outbox) {
+        let (conversation, member) = (open_id(live), open_member(live));
+        if conversation.is_none() && member.is_none() {
+            return;
+        }
+        live.outbox.borrow_mut().insert(client_id.clone(), content.clone());
+        let (kind, body, gift, photo) = kind_of(&content);
+        live.state.update(|s| {
+            s.alert = None;
+            if let Some(open) = s.open.as_mut() {
+                open.pending.retain(|p| p.client_id != client_id);
+                open.pending.push(PendingMessage { client_id: client_id.clone(), kind, body, gift, photo, failed: false });
+            }
+        });
+        let live = live.clone();
+        leptos::task::spawn_local(async move {
+            let result = match content {
+                Outbox::Text(text) => api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), text, None).await,
+                Outbox::Gift(gift) => api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), String::new(), Some(gift.code().to_string())).await,
+                Outbox::Photo(file) => {
+                    let form = web_sys::FormData::new().expect("FormData");
+                    let _ = form.append_with_str("client_id", &client_id);
+                    match conversation {
+                        Some(id) => {
+                            let _ = form.append_with_str("conversation", &id.to_string());
+                        }
+                        None => {
+                            let _ = form.append_with_str("member", &member.unwrap_or_default().to_string());
+                        }
+                    }
+                    let _ = form.append_with_blob("photo", &file);
+                    api::send_chat_photo(form.into()).await
+                }
+            };
+            match result {
+                Ok(sent) => {
+                    live.outbox.borrow_mut().remove(&client_id);
+                    let first = conversation.is_none();
+                    add_message(&live, sent.message.clone());
+                    if first {
+                        push_url(&format!("/chats/{}", sent.message.conversation));
+                        reload_list(&live);
+                    }
+                }
+                Err(error) => {
+                    use domain::ErrorCode::*;
+                    let final_refusal = matches!(error.code, InsufficientCredits | PremiumOnly | BlockedByMember | MessageTooLong | MessageEmpty | NotFound | PhotoTooLarge | PhotoNotAnImage | PhotoUnreadable | PhotoTooManyPixels | PhotoNoFile);
+                    live.state.update(|s| {
+                        if let Some(open) = s.open.as_mut() {
+                            if final_refusal {
+                                open.pending.retain(|p| p.client_id != client_id);
+                            } else if let Some(p) = open.pending.iter_mut().find(|p| p.client_id == client_id) {
+                                p.failed = true;
+                            }
+                        }
+                    });
+                    if final_refusal {
+                        live.outbox.borrow_mut().remove(&client_id);
+                        show_alert(&live, &error);
+                    }
+                }
+            }
+        });
+    }
+
+    /// A stored message into the open conversation and the list (each id once).
+    fn add_message(live: &Shared, message: ChatMessage) {
+        live.last_id.set(live.last_id.get().max(message.id));
+        let mut list_knows = false;
+        live.state.update(|s| {
+            let is_open = match s.open.as_mut() {
+                Some(open) if open.id == Some(message.conversation) || (open.id.is_none() && message.mine) => {
+                    open.id = Some(message.conversation);
+                    if !message.client_id.is_empty() {
+                        open.pending.retain(|p| p.client_id != message.client_id);
+                    }
+                    if !message.mine {
+                        open.peer_typing = false;
+                    }
+                    if !open.messages.iter().any(|m| m.id == message.id) {
+                        let at = open.messages.partition_point(|m| m.id < message.id);
+                        open.messages.insert(at, message.clone());
+                    }
+                    true
+                }
+                _ => false,
+            };
+            if let Some(list) = s.conversations.as_mut() {
+                if let Some(pos) = list.iter().position(|c| c.id == message.conversation) {
+                    list_knows = true;
+                    let mut item = list.remove(pos);
+                    if message.at >= item.last_at {
+                        item.last = match message.kind {
+                            MessageKind::Text => domain::chat::preview(&message.body),
+                            MessageKind::Photo => s.labels.photo_sent.clone(),
+                            MessageKind::Gift => domain::i18n::interpolate(&s.labels.gift_sent, &[("gift", &message.gift.and_then(|g| s.gifts.iter().find(|o| o.gift == g)).map(|o| o.label.clone()).unwrap_or_default())]),
+                        };
+                        item.last_at = message.at;
+                        item.last_mine = message.mine;
+                    }
+                    if !message.mine && !is_open {
+                        item.unread += 1;
+                    }
+                    list.insert(0, item);
+                }
+            }
+        });
+        if !list_knows {
+            reload_list(live);
+        }
+    }
+
+    fn reload_list(live: &Shared) {
+        let live = live.clone();
+        leptos::task::spawn_local(async move {
+            if let Ok(list) = api::chat_list().await {
+                let open = open_id(&live);
+                live.state.update(|s| {
+                    s.conversations = Some(list.into_iter().map(|mut c| {
+                        if Some(c.id) == open {
+                            c.unread = 0;
+                        }
+                        c
+                    }).collect());
+                });
+            }
+        });
+    }
+
+    fn reload_open(live: &Shared) {
+        let (conversation, member) = (open_id(live), open_member(live));
+        if conversation.is_none() && member.is_none() {
+            return;
+        }
+        let live = live.clone();
+        leptos::task::spawn_local(async move {
+            if let Ok(mut thread) = api::chat_thread(conversation, member.filter(|_| conversation.is_none())).await {
+                live.state.update(|s| {
+                    if let Some(open) = s.open.as_ref() {
+                        if open.peer.id == thread.peer.id {
+                            thread.pending = open.pending.clone();
+                            s.open = Some(thread);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    fn load_older(live: &Shared, before: i64) {
+        let Some(conversation) = open_id(live) else { return };
+        live.state.update(|s| {
+            if let Some(open) = s.open.as_mut() {
+                open.loading_older = true;
+            }
+        });
+        let live = live.clone();
+        leptos::task::spawn_local(async move {
+            let result = api::chat_older(conversation, before).await;
+            live.state.update(|s| {
+                let Some(open) = s.open.as_mut().filter(|o| o.id == Some(conversation)) else { return };
+                open.loading_older = false;
+                if let Ok(older) = result {
+                    open.has_older = older.has_older;
+                    let known: std::collections::HashSet<i64> = open.messages.iter().map(|m| m.id).collect();
+                    let mut merged: Vec<ChatMessage> = older.messages.into_iter().filter(|m| !known.contains(&m.id)).collect();
+                    merged.append(&mut open.messages);
+                    open.messages = merged;
+                }
+            });
+        });
+    }
+
+    /// SPEC §4: gone from the list at once, then the server; on failure an alert and a reload.
+    fn delete(live: &Shared, conversation: i64) {
+        live.state.update(|s| {
+            if let Some(list) = s.conversations.as_mut() {
+                list.retain(|c| c.id != conversation);
+            }
+            if s.open.as_ref().and_then(|o| o.id) == Some(conversation) {
+                s.open = None;
+            }
+        });
+        push_url("/chats");
+        let live = live.clone();
+        leptos::task::spawn_local(async move {
+            if let Err(error) = api::delete_chat(conversation).await {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.alert_with_message(&error_text(&live, &error));
+                }
+                reload_list(&live);
+            }
+        });
+    }
+
+    fn set_connection(live: &Live, connection: Connection) {
+        if live.state.with_untracked(|s| s.connection) != connection {
+            live.state.update(|s| s.connection = connection);
+        }
+    }
+
+    fn on_push(live: &Shared, push: Push) {
+        match push {
+            Push::Message { message } => {
+                add_message(live, message);
+            }
+            Push::Delivered { conversation, up_to } => live.state.update(|s| {
+                if let Some(open) = s.open.as_mut().filter(|o| o.id == Some(conversation)) {
+                    open.delivered_up_to = open.delivered_up_to.max(up_to);
+                }
+            }),
+            Push::Read { conversation, up_to } => live.state.update(|s| {
+                if let Some(open) = s.open.as_mut().filter(|o| o.id == Some(conversation)) {
+                    open.read_up_to = open.read_up_to.max(up_to);
+                    open.delivered_up_to = open.delivered_up_to.max(up_to);
+                }
+            }),
+            Push::Typing { conversation } => {
+                if open_id(live) != Some(conversation) {
+                    return;
+                }
+                let seq = live.typing_seq.get() + 1;
+                live.typing_seq.set(seq);
+                live.state.update(|s| {
+                    if let Some(open) = s.open.as_mut() {
+                        open.peer_typing = true;
+                    }
+                });
+                let live = live.clone();
+                set_timeout(
+                    move || {
+                        if live.typing_seq.get() == seq {
+                            live.state.update(|s| {
+                                if let Some(open) = s.open.as_mut() {
+                                    open.peer_typing = false;
+                                }
+                            });
+                        }
+                    },
+                    Duration::from_secs(TYPING_EXPIRY_SECS.into()),
+                );
+            }
+            Push::Removed { conversation } => {
+                live.state.update(|s| {
+                    if let Some(list) = s.conversations.as_mut() {
+                        list.retain(|c| c.id != conversation);
+                    }
+                    if s.open.as_ref().and_then(|o| o.id) == Some(conversation) {
+                        s.open = None;
+                    }
+                });
+            }
+            Push::Unread { total } => {
+                let _ = total;
+                crate::browser::request_counts_refresh();
+            }
+            Push::Resync => {
+                reload_list(live);
+                reload_open(live);
+            }
+        }
+    }
+
+    fn socket_url(after: i64) -> Option<String> {
+        let location = web_sys::window()?.location();
+        let scheme = if location.protocol().ok()? == "https:" { "wss:" } else { "ws:" };
+        Some(format!("{scheme}//{}/ws?after={after}", location.host().ok()?))
+    }
+
+    fn connect(live: &Shared) {
+        let Some(url) = socket_url(live.last_id.get()) else { return };
+        let Ok(ws) = web_sys::WebSocket::new(&url) else {
+            schedule_reconnect(live);
+            return;
+        };
+        let on_open = {
+            let live = live.clone();
+            Closure::<dyn Fn()>::new(move || {
+                let was_down = live.attempts.get() > 0;
+                live.attempts.set(0);
+                set_connection(&live, Connection::Online);
+                if let Some(timer) = live.refresh_timer.borrow_mut().take() {
+                    timer.clear();
+                }
+                if was_down {
+                    // What happened meanwhile came with the backlog; the list may have moved too.
+                    reload_list(&live);
+                }
+            })
+        };
+        let on_message = {
+            let live = live.clone();
+            Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                if let Some(text) = e.data().as_string() {
+                    if let Ok(push) = serde_json::from_str::<Push>(&text) {
+                        on_push(&live, push);
+                    }
+                }
+            })
+        };
+        let on_close = {
+            let live = live.clone();
+            Closure::<dyn Fn()>::new(move || {
+                live.socket.borrow_mut().take();
+                schedule_reconnect(&live);
+            })
+        };
+        ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));
+        ws.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        ws.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+        // The socket lives as long as the page; its handlers with it.
+        on_open.forget();
+        on_message.forget();
+        on_close.forget();
+        *live.socket.borrow_mut() = Some(ws);
+    }
+
+    /// Backoff with jitter: 0.5 s doubling up to 30 s, each wait between half and all of it.
+    fn schedule_reconnect(live: &Shared) {
+        let attempt = live.attempts.get() + 1;
+        live.attempts.set(attempt);
+        let online = web_sys::window().map(|w| w.navigator().on_line()).unwrap_or(true);
+        set_connection(live, if online { Connection::Reconnecting } else { Connection::Offline });
+        if live.refresh_timer.borrow().is_none() {
+            // SPEC §9: the periodic refresh stands in while the socket is down.
+            let every = Duration::from_secs(domain::notifications::REFRESH_SECS.into());
+            let for_timer = live.clone();
+            if let Ok(handle) = set_interval_with_handle(
+                move || {
+                    reload_list(&for_timer);
+                    reload_open(&for_timer);
+                },
+                every,
+            ) {
+                *live.refresh_timer.borrow_mut() = Some(handle);
+            }
+        }
+        let cap = 30_000.0_f64;
+        let base = (500.0 * 2f64.powi(attempt.min(10) as i32 - 1)).min(cap);
+        let wait = base / 2.0 + js_sys::Math::random() * base / 2.0;
+        let live = live.clone();
+        set_timeout(move || connect(&live), Duration::from_millis(wait as u64));
+    }
+}

@@ -1,0 +1,361 @@
+//! Server functions of the chat: the page's data, older messages, sending (text, gift, photo),
+//! read marks, deleting, typing, and the operator console's answer. The member always comes
+//! from the session; a conversation is always looked up as one of theirs.
+
+use std::collections::BTreeMap;
+
+use domain::widgets::{ChatMessage, ChatPanelProps, ChatSummary, OpenChat};
+use domain::ApiError;
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::ssr::{fail, fail_back, member_call, redirect};
+
+/// Everything the chat page shows, for the server-rendered view and the island alike.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatPageData {
+    pub props: ChatPanelProps,
+    /// Where the socket resumes (the newest message id the member can see).
+    pub latest: i64,
+    /// Refusal texts the island shows in its alert, by public code.
+    pub errors: BTreeMap<String, String>,
+    /// The site's name and the page title.
+    pub title: String,
+}
+
+/// An older page of a conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OlderMessages {
+    pub messages: Vec<ChatMessage>,
+    pub has_older: bool,
+}
+
+/// What a send answers: the stored message and the sender's balance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SentMessage {
+    pub message: ChatMessage,
+    pub balance: i64,
+}
+
+#[cfg(feature = "ssr")]
+mod build {
+    use super::*;
+    use crate::i18n::I18n;
+    use domain::chat::{Gift, MessageKind};
+    use domain::widgets::{ChatPanelLabels, Connection, GiftOption};
+    use server::chat::{Summary, Thread};
+
+    pub fn i18n(c: &crate::ssr::Call) -> I18n {
+        let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
+        I18n::new(locale, c.state.catalog.texts(locale))
+    }
+
+    pub fn gift_label(i18n: &I18n, gift: Gift) -> String {
+        i18n.t(&gift.locale_key())
+    }
+
+    /// The list's last line for a message.
+    pub fn last_line(i18n: &I18n, m: &server::chat::store::MessageRow) -> String {
+        match m.kind {
+            MessageKind::Text => domain::chat::preview(&m.body),
+            MessageKind::Photo => i18n.t("chat.photo_sent"),
+            MessageKind::Gift => i18n.tf("chat.gift_sent", &[("gift", &m.gift.map(|g| gift_label(i18n, g)).unwrap_or_default())]),
+        }
+    }
+
+    pub fn summary(i18n: &I18n, me: i64, s: &Summary) -> ChatSummary {
+        ChatSummary {
+            id: s.id,
+            peer: s.peer.to_peer(format!("/members/{}", s.peer.id)),
+            last: s.last.as_ref().map(|m| last_line(i18n, m)).unwrap_or_default(),
+            last_at: s.last.as_ref().map(|m| m.created_at).unwrap_or(0),
+            last_mine: s.last.as_ref().is_some_and(|m| m.sender_id == me),
+            unread: s.unread,
+            href: format!("/chats/{}", s.id),
+        }
+    }
+
+    pub fn open(me: i64, t: &Thread) -> OpenChat {
+        OpenChat {
+            id: t.id,
+            peer: t.peer.to_peer(format!("/members/{}", t.peer.id)),
+            messages: t.messages.iter().map(|m| m.view(me)).collect(),
+            has_older: t.has_older,
+            loading_older: false,
+            pending: Vec::new(),
+            delivered_up_to: t.delivered_up_to,
+            read_up_to: t.read_up_to,
+            peer_typing: false,
+            peer_unconfirmed: t.peer_unconfirmed,
+            blocked: t.blocked,
+        }
+    }
+
+    pub fn labels(i18n: &I18n, site: &server::sites::Site) -> ChatPanelLabels {
+        let t = |k: &str| i18n.t(&format!("chat.{k}"));
+        ChatPanelLabels {
+            conversations: t("conversations"),
+            loading: t("loading"),
+            empty_list: t("empty_list"),
+            find_members: t("find_members"),
+            empty_chat: t("empty_chat"),
+            back: t("back"),
+            view_profile: t("view_profile"),
+            block: t("block"),
+            delete: t("delete"),
+            delete_confirm: t("delete_confirm"),
+            cancel: t("cancel"),
+            message: t("message"),
+            placeholder: t("placeholder"),
+            send: t("send"),
+            sending: t("sending"),
+            failed: t("failed"),
+            retry: t("retry"),
+            photo: t("photo"),
+            gift: t("gift"),
+            gifts_title: t("gifts_title"),
+            icebreakers: t("icebreakers"),
+            icebreakers_title: t("icebreakers_title"),
+            close: t("close"),
+            cost_message: t("cost_message"),
+            cost_photo: t("cost_photo"),
+            cost_gift: t("cost_gift"),
+            characters: t("characters"),
+            load_older: t("load_older"),
+            typing: t("typing"),
+            delivered: t("delivered"),
+            read: t("read"),
+            waiting: t("waiting"),
+            peer_unconfirmed: t("peer_unconfirmed"),
+            blocked: i18n.t("error.blocked_by_member"),
+            reconnecting: t("reconnecting"),
+            offline: t("offline"),
+            fictional: site.fictional_singular.clone(),
+            fictional_warning: if site.fictional_warning { i18n.tf("chat.fictional_warning", &[("fictional", &site.fictional_singular)]) } else { String::new() },
+            gift_sent: t("gift_sent"),
+            photo_sent: t("photo_sent"),
+            today: t("today"),
+            yesterday: t("yesterday"),
+            unread: t("unread"),
+        }
+    }
+
+    pub fn props(i18n: &I18n, site: &server::sites::Site, conversations: Vec<ChatSummary>, open: Option<OpenChat>, free_left: i64) -> ChatPanelProps {
+        ChatPanelProps {
+            conversations: Some(conversations),
+            open,
+            message_length: site.message_length,
+            message_credits: site.message_credits,
+            photo_credits: site.photo_credits,
+            gift_credits: site.gift_credits,
+            free_messages: free_left,
+            gifts: Gift::ALL.into_iter().map(|gift| GiftOption { gift, label: gift_label(i18n, gift) }).collect(),
+            icebreakers: (1..=6).map(|n| i18n.t(&format!("chat.icebreaker.{n}"))).collect(),
+            connection: Connection::Connecting,
+            alert: None,
+            fictional_icon: site.fictional_icon.clone(),
+            locale: i18n.locale.code().to_string(),
+            labels: labels(i18n, site),
+        }
+    }
+
+    /// Texts of the refusals a send can meet, for the island's alert.
+    pub fn errors(i18n: &I18n) -> BTreeMap<String, String> {
+        use domain::ErrorCode::*;
+        [InsufficientCredits, PremiumOnly, BlockedByMember, MessageTooLong, MessageEmpty, TooManyRequests, NotFound, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile, Internal]
+            .into_iter()
+            .map(|code| (code.as_str().to_string(), i18n.t(code.locale_key())))
+            .chain([("premium_link".to_string(), i18n.t("chat.premium_link")), ("credits_link".to_string(), i18n.t("chat.credits_link"))])
+            .collect()
+    }
+}
+
+/// The chat page: the member's conversations and, when one is asked for (by conversation, or
+/// by member for `/members/{id}/chat`), that conversation's newest messages.
+#[server(prefix = "/api/fn", endpoint = "chat_page")]
+pub async fn chat_page(conversation: Option<i64>, member: Option<i64>) -> Result<ChatPageData, ApiError> {
+    let (c, me) = member_call().await?;
+    let now = c.now();
+    let i18n = build::i18n(&c);
+    let chat = &c.state.chat;
+    let list = chat.conversations(me.id, now).await.map_err(fail)?;
+    let open = match (conversation, member) {
+        (Some(id), _) => Some(chat.thread(me.id, id, now).await.map_err(fail)?),
+        (None, Some(peer)) => Some(chat.thread_with(me.id, peer, now).await.map_err(fail)?.ok_or_else(|| fail(domain::ErrorCode::NotFound))?),
+        (None, None) => None,
+    };
+    // SPEC §4: opening a conversation sets its unread count to 0.
+    if let Some(Some(id)) = open.as_ref().map(|t| t.id) {
+        if open.as_ref().is_some_and(|t| t.unread > 0) {
+            if let Some(newest) = open.as_ref().and_then(|t| t.messages.last()) {
+                chat.mark_read(me.id, id, newest.id).await.map_err(fail)?;
+            }
+        }
+    }
+    let summaries = list
+        .iter()
+        .map(|s| {
+            let mut view = build::summary(&i18n, me.id, s);
+            if open.as_ref().and_then(|t| t.id) == Some(s.id) {
+                view.unread = 0;
+            }
+            view
+        })
+        .collect();
+    let free_left = server::chat::Chat::free_left(&c.site, chat.free_used(me.id).await.map_err(fail)?);
+    let title = match &open {
+        Some(t) => i18n.tf("chat.title_with", &[("name", &t.peer.name)]),
+        None => i18n.t("chat.title"),
+    };
+    Ok(ChatPageData {
+        props: build::props(&i18n, &c.site, summaries, open.as_ref().map(|t| build::open(me.id, t)), free_left),
+        latest: chat.latest_id(me.id).await.map_err(fail)?,
+        errors: build::errors(&i18n),
+        title,
+    })
+}
+
+/// The member's conversation list (the island's refresh while the socket is down).
+#[server(prefix = "/api/fn", endpoint = "chat_list")]
+pub async fn chat_list() -> Result<Vec<ChatSummary>, ApiError> {
+    let (c, me) = member_call().await?;
+    let i18n = build::i18n(&c);
+    let list = c.state.chat.conversations(me.id, c.now()).await.map_err(fail)?;
+    Ok(list.iter().map(|s| build::summary(&i18n, me.id, s)).collect())
+}
+
+/// One conversation of the member's (by id, or with a member), newest page.
+#[server(prefix = "/api/fn", endpoint = "chat_thread")]
+pub async fn chat_thread(conversation: Option<i64>, member: Option<i64>) -> Result<OpenChat, ApiError> {
+    let (c, me) = member_call().await?;
+    let now = c.now();
+    let thread = match (conversation, member) {
+        (Some(id), _) => c.state.chat.thread(me.id, id, now).await.map_err(fail)?,
+        (None, Some(peer)) => c.state.chat.thread_with(me.id, peer, now).await.map_err(fail)?.ok_or_else(|| fail(domain::ErrorCode::NotFound))?,
+        (None, None) => return Err(fail(domain::ErrorCode::BadRequest)),
+    };
+    Ok(build::open(me.id, &thread))
+}
+
+/// Older messages of one of the member's conversations, before message `before`.
+#[server(prefix = "/api/fn", endpoint = "chat_older")]
+pub async fn chat_older(conversation: i64, before: i64) -> Result<OlderMessages, ApiError> {
+    let (c, me) = member_call().await?;
+    let (rows, has_older) = c.state.chat.page(me.id, conversation, Some(before)).await.map_err(fail)?;
+    Ok(OlderMessages { messages: rows.iter().map(|m| m.view(me.id)).collect(), has_older })
+}
+
+/// Sends a text or a gift into one of the member's conversations, or to a member (the first
+/// message starts the conversation). Without JavaScript the plain form comes back to the
+/// conversation (or to its page with the typed text kept and the refusal shown).
+#[server(prefix = "/api/fn", endpoint = "send_message")]
+pub async fn send_message(
+    conversation: Option<i64>,
+    member: Option<i64>,
+    client_id: String,
+    #[server(default)] text: String,
+    gift: Option<String>,
+) -> Result<SentMessage, ApiError> {
+    use server::chat::{Content, To};
+    let (c, me) = member_call().await?;
+    let page = match (conversation, member) {
+        (Some(id), _) => format!("/chats/{id}"),
+        (None, Some(id)) => format!("/members/{id}/chat"),
+        (None, None) => "/chats".to_string(),
+    };
+    let back = |e: server::AppError| fail_back::<SendMessage>(e, &page, &[("text", text.as_str())]);
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(back)?;
+    let to = match (conversation, member) {
+        (Some(id), _) => To::Conversation(id),
+        (None, Some(id)) => To::Member(id),
+        (None, None) => return Err(back(domain::ErrorCode::BadRequest.into())),
+    };
+    let content = match gift.as_deref() {
+        Some(code) => Content::Gift(domain::chat::Gift::parse(code).ok_or_else(|| back(domain::ErrorCode::ChoiceInvalid.into()))?),
+        None => Content::Text(text.clone()),
+    };
+    let sent = c.state.chat.send(&c.site, &me, to, &client_id, content, c.now()).await.map_err(back)?;
+    if crate::ssr::accepts_html() {
+        redirect(&format!("/chats/{}#m-{}", sent.message.conversation, sent.message.id));
+    }
+    Ok(SentMessage { message: sent.message, balance: sent.balance })
+}
+
+/// Sends a photo (multipart: `photo`, `client_id`, and `conversation` or `member`). It goes
+/// through the photo pipeline (re-encoded, EXIF gone) and only the two members can open it.
+#[server(prefix = "/api/fn", endpoint = "send_chat_photo", input = leptos::server_fn::codec::MultipartFormData)]
+pub async fn send_chat_photo(data: leptos::server_fn::codec::MultipartData) -> Result<SentMessage, ApiError> {
+    use domain::photo::UploadError;
+    use server::chat::To;
+    let (c, me) = member_call().await?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(fail)?;
+    let mut multipart = data.into_inner().ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    let max = c.state.photos.max_bytes();
+    let too_large = || fail(ApiError::new(UploadError::TooLarge.code()).with("max", max.div_ceil(1 << 20)));
+    let (mut photo, mut client_id, mut to) = (None, String::new(), None);
+    while let Some(mut field) = multipart.next_field().await.map_err(|_| too_large())? {
+        match field.name() {
+            Some("photo") => {
+                let mut bytes = Vec::new();
+                while let Some(chunk) = field.chunk().await.map_err(|_| too_large())? {
+                    if bytes.len() + chunk.len() > max {
+                        return Err(too_large());
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                photo = Some(bytes);
+            }
+            Some(name @ ("client_id" | "conversation" | "member")) => {
+                let name = name.to_string();
+                let value = field.text().await.map_err(|_| fail(domain::ErrorCode::BadRequest))?;
+                match name.as_str() {
+                    "client_id" => client_id = value,
+                    "conversation" => to = value.parse().ok().map(To::Conversation),
+                    _ => to = to.or(value.parse().ok().map(To::Member)),
+                }
+            }
+            _ => {}
+        }
+    }
+    let to = to.ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    let bytes = photo.filter(|b| !b.is_empty()).ok_or_else(|| fail(UploadError::NoFile.code()))?;
+    let sent = c.state.chat.send_photo(&c.site, &me, to, &client_id, bytes, max, c.now()).await.map_err(fail)?;
+    Ok(SentMessage { message: sent.message, balance: sent.balance })
+}
+
+/// The member read a conversation up to a message.
+#[server(prefix = "/api/fn", endpoint = "mark_chat_read")]
+pub async fn mark_chat_read(conversation: i64, up_to: i64) -> Result<i64, ApiError> {
+    let (c, me) = member_call().await?;
+    c.state.chat.mark_read(me.id, conversation, up_to).await.map_err(fail)
+}
+
+/// Deletes a conversation from the member's list (SPEC §4, §7).
+#[server(prefix = "/api/fn", endpoint = "delete_chat")]
+pub async fn delete_chat(conversation: i64) -> Result<(), ApiError> {
+    let (c, me) = member_call().await?;
+    c.state.chat.delete(me.id, conversation).await.map_err(fail)?;
+    if crate::ssr::accepts_html() {
+        redirect("/chats");
+    }
+    Ok(())
+}
+
+/// The member is typing (throttled by the browser; not stored).
+#[server(prefix = "/api/fn", endpoint = "chat_typing")]
+pub async fn chat_typing(conversation: i64) -> Result<(), ApiError> {
+    let (c, me) = member_call().await?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatTyping, me.id, c.now()).map_err(fail)?;
+    c.state.chat.typing(me.id, conversation).await.map_err(fail)
+}
+
+/// An operator answers as the fictional profile of a conversation (`/staff/chats`).
+#[server(prefix = "/api/fn", endpoint = "operator_reply")]
+pub async fn operator_reply(conversation: i64, client_id: String, #[server(default)] text: String) -> Result<(), ApiError> {
+    let (c, me) = member_call().await?;
+    let page = format!("/staff/chats?c={conversation}");
+    c.state.chat.operator_send(&c.site, &me, conversation, &client_id, &text, c.now()).await.map_err(|e| fail_back::<OperatorReply>(e, &page, &[("text", text.as_str())]))?;
+    redirect(&page);
+    Ok(())
+}
