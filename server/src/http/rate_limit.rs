@@ -1,6 +1,6 @@
-//! Per-address rate limits on what attackers hammer (login, signup, reset mails). Counted per
-//! node in memory, in fixed windows; the login lockout per account is separate and lives in the
-//! database. Server functions call [`RateLimiter::check`] before they do the work.
+//! Rate limits on what attackers hammer: per address (login, signup, reset mails) and per
+//! member (chat sends, typing marks). Counted per node in memory, in fixed windows; the login
+//! lockout per account is separate and lives in the database. Server functions call [`RateLimiter::check`] before they do the work.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -16,6 +16,17 @@ pub enum Limit {
     Login,
     Signup,
     ResetMail,
+    /// Chat sends per member (messages, photos, gifts).
+    ChatSend,
+    /// Typing marks per member (the browser sends at most one per 3 s).
+    ChatTyping,
+}
+
+/// Who a limit counts: an address, or a logged-in member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Subject {
+    Address(IpAddr),
+    Member(i64),
 }
 
 impl Limit {
@@ -24,13 +35,15 @@ impl Limit {
             Limit::Login => (20, 60),
             Limit::Signup => (10, 600),
             Limit::ResetMail => (5, 600),
+            Limit::ChatSend => (30, 60),
+            Limit::ChatTyping => (40, 60),
         }
     }
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct RateLimiter {
-    windows: Arc<Mutex<HashMap<(Limit, IpAddr), (i64, u32)>>>,
+    windows: Arc<Mutex<HashMap<(Limit, Subject), (i64, u32)>>>,
     factor: u32,
 }
 
@@ -42,6 +55,10 @@ impl RateLimiter {
 
     /// Counts one request; false when the caller is over the limit for this window.
     pub fn allow(&self, limit: Limit, ip: IpAddr, now: i64) -> bool {
+        self.count(limit, Subject::Address(ip), now)
+    }
+
+    fn count(&self, limit: Limit, subject: Subject, now: i64) -> bool {
         let (allowed, window_secs) = limit.per_window();
         let allowed = allowed.saturating_mul(self.factor.max(1));
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
@@ -49,7 +66,7 @@ impl RateLimiter {
             // Old windows are worthless; drop them rather than grow without bound.
             windows.retain(|(l, _), (start, _)| now - *start < l.per_window().1);
         }
-        let entry = windows.entry((limit, ip)).or_insert((now, 0));
+        let entry = windows.entry((limit, subject)).or_insert((now, 0));
         if now - entry.0 >= window_secs {
             *entry = (now, 0);
         }
@@ -63,6 +80,16 @@ impl RateLimiter {
             Ok(())
         } else {
             tracing::warn!(%ip, ?limit, "rate limit reached");
+            Err(ErrorCode::TooManyRequests.into())
+        }
+    }
+
+    /// [`RateLimiter::check`] per member rather than per address.
+    pub fn check_member(&self, limit: Limit, member: i64, now: i64) -> Result<(), AppError> {
+        if self.count(limit, Subject::Member(member), now) {
+            Ok(())
+        } else {
+            tracing::warn!(member, ?limit, "rate limit reached");
             Err(ErrorCode::TooManyRequests.into())
         }
     }
