@@ -24,6 +24,8 @@ pub struct SiteView {
     pub message_credits: i64,
     pub photo_credits: i64,
     pub gift_credits: i64,
+    /// SPEC §6: the least a message costs in the visitor's country (minor units, currency).
+    pub minimum_message_cost: Option<(i64, String)>,
     pub refund_days: i64,
     pub min_age: u32,
     pub logged_out_search: bool,

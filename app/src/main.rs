@@ -21,23 +21,32 @@ async fn run() {
             std::process::exit(2);
         }
     };
-    // `vonk staff grant|revoke <email>`: the staff role opens the photo review page.
+    // `vonk staff grant|revoke <email> [operator]`: the staff role opens the photo review page;
+    // the operator role the operator console (`/staff/chats`).
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("staff") {
         let (grant, email) = match (args.get(1).map(String::as_str), args.get(2)) {
             (Some("grant"), Some(email)) => (true, email),
             (Some("revoke"), Some(email)) => (false, email),
             _ => {
-                eprintln!("usage: vonk staff grant|revoke <email>");
+                eprintln!("usage: vonk staff grant|revoke <email> [operator]");
                 std::process::exit(2);
             }
         };
-        match app::ssr::set_staff(config, email, grant).await {
+        let operator = match args.get(3).map(String::as_str) {
+            None | Some("staff") => false,
+            Some("operator") => true,
+            Some(other) => {
+                eprintln!("unknown role {other}: staff or operator");
+                std::process::exit(2);
+            }
+        };
+        match app::ssr::set_staff(config, email, grant, operator).await {
             Ok(0) => {
                 eprintln!("no account with the address {email}");
                 std::process::exit(1);
             }
-            Ok(n) => println!("{} {n} account(s) of {email}", if grant { "staff role granted to" } else { "staff role taken from" }),
+            Ok(n) => println!("{} role {} {n} account(s) of {email}", if operator { "operator" } else { "staff" }, if grant { "granted to" } else { "taken from" }),
             Err(error) => {
                 eprintln!("failed: {error}");
                 std::process::exit(1);

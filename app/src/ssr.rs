@@ -78,6 +78,11 @@ fn site_view(site: &Site) -> SiteView {
         message_credits: s.message_credits,
         photo_credits: s.photo_credits,
         gift_credits: s.gift_credits,
+        minimum_message_cost: s
+            .minimum_message_costs
+            .iter()
+            .find(|c| c.country.eq_ignore_ascii_case(s.visitor_country()))
+            .map(|c| (c.costs, c.currency.clone())),
         refund_days: s.refund_days,
         min_age: s.min_age,
         logged_out_search: s.logged_out_search,
@@ -307,11 +312,11 @@ pub const PANIC_PAGE: &str = "<!DOCTYPE html><html lang=\"nl\"><head><meta chars
 <p><a href=\"/\" style=\"color:#8b0d1a\">Terug naar de startpagina</a> · <a href=\"/\" lang=\"en\" style=\"color:#8b0d1a\">Back to the home page</a></p></body></html>";
 
 /// Grants or takes back the staff role (the `vonk staff` command).
-pub async fn set_staff(config: server::Config, email: &str, grant: bool) -> Result<u64, AppError> {
+pub async fn set_staff(config: server::Config, email: &str, grant: bool, operator: bool) -> Result<u64, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
     let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
     let accounts = server::accounts::Accounts::new(db.clone(), server::clock::Clock::System, outbox, std::sync::Arc::new(server::locales::Catalog::embedded()), page_links());
-    let changed = accounts.set_staff(email, grant).await?;
+    let changed = if operator { accounts.set_operator(email, grant).await? } else { accounts.set_staff(email, grant).await? };
     db.close().await;
     Ok(changed)
 }
@@ -329,8 +334,14 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let app = router(state.clone(), leptos_options(local));
     tracing::info!("Vonk listens on http://{local}");
     println!("Vonk listens on http://{local}");
+    // Chat sockets live outside axum's graceful shutdown: close them (1001) when it begins.
+    let bus = state.chat.bus().clone();
+    let shutdown = async move {
+        shutdown_signal().await;
+        bus.close(Duration::from_secs(3)).await;
+    };
     axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(shutdown)
         .await
         .map_err(|e| AppError::Internal(e.to_string()))?;
     state.db.close().await;

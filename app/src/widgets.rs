@@ -2,6 +2,8 @@
 //! (`/widgets/vonk-widgets.js`, loaded on first use with a dynamic import so pages without
 //! widgets never download React). Props go in as JSON; the widget reports user actions as DOM
 //! CustomEvents dispatched on the mount element, which arrive here as JSON `detail` strings.
+//! Calls for one element run in order: an update that comes while the bundle is still loading
+//! waits for the mount instead of getting lost.
 
 use leptos::prelude::*;
 
@@ -35,9 +37,11 @@ mod bridge {
 
     #[wasm_bindgen(inline_js = "
         const load = () => import('/widgets/vonk-widgets.js');
-        export function vonk_mount(el, name, props) { return load().then(m => m.mount(el, name, props)); }
-        export function vonk_update(el, props) { return load().then(m => m.update(el, props)); }
-        export function vonk_unmount(el) { return load().then(m => m.unmount(el)); }
+        const queue = new WeakMap();
+        const after = (el, f) => { const p = (queue.get(el) || Promise.resolve()).then(load).then(f); queue.set(el, p.catch(() => {})); return p; };
+        export function vonk_mount(el, name, props) { return after(el, m => m.mount(el, name, props)); }
+        export function vonk_update(el, props) { return after(el, m => m.update(el, props)); }
+        export function vonk_unmount(el) { return after(el, m => m.unmount(el)); }
     ")]
     extern "C" {
         fn vonk_mount(el: &web_sys::Element, name: &str, props: &str) -> js_sys::Promise;

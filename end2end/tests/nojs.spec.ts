@@ -2,7 +2,7 @@
 // and every refusal comes back to the page with its translated text.
 import { expect, test } from '@playwright/test';
 
-test('signup, complete-signup, search, like, block and settings work with JavaScript off', async ({ page, context, baseURL }, testInfo) => {
+test('signup, complete-signup, search, like, chat, block and settings work with JavaScript off', async ({ page, context, baseURL }, testInfo) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   const email = `zonder-js-${testInfo.project.name}@example.nl`;
 
@@ -43,6 +43,20 @@ test('signup, complete-signup, search, like, block and settings work with JavaSc
   await page.getByTestId('like-toggle').click();
   await expect(page.getByTestId('saved')).toHaveText(`Je vindt ${name} leuk. We laten het weten!`);
   await expect(page.getByTestId('like-toggle')).toContainText('Like intrekken');
+
+  // Chat through the plain form: the message is stored and waits for Otto's confirmation.
+  const profile = page.url();
+  await page.getByTestId('send-message').click();
+  await expect(page).toHaveURL(/\/members\/\d+\/chat$/);
+  const form = page.locator('form[action="/api/fn/send_message"]');
+  await form.getByLabel('Bericht').fill('Hallo zonder JavaScript!');
+  await form.getByRole('button', { name: 'Versturen' }).click();
+  await expect(page).toHaveURL(/\/chats\/\d+/);
+  const message = page.getByTestId('chat-fallback').locator('li', { hasText: 'Hallo zonder JavaScript!' });
+  await expect(message).toHaveCount(1);
+  await expect(message).toContainText('Wacht op bevestiging');
+  await expect(page.getByTestId('chat-fallback').getByRole('link', { name: new RegExp(name) })).toBeVisible();
+  await page.goto(profile);
 
   // Block: the page says so and offers to unblock.
   await page.getByTestId('block-toggle').click();

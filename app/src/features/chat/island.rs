@@ -73,6 +73,8 @@ mod live {
         typing_seq: Cell<u32>,
         refresh_timer: RefCell<Option<IntervalHandle>>,
         seen_sent: Cell<i64>,
+        /// Which socket is the current one (a late close of an old one changes nothing).
+        generation: Cell<u32>,
     }
 
     type Shared = SendWrapper<Rc<Live>>;
@@ -89,6 +91,7 @@ mod live {
             typing_seq: Cell::new(0),
             refresh_timer: RefCell::new(None),
             seen_sent: Cell::new(0),
+            generation: Cell::new(0),
         });
         // The page is live: the server-rendered view steps aside. The photo event carries a
         // File, which the JSON bridge cannot: it is read here from the event itself.
@@ -115,6 +118,7 @@ mod live {
             listener.forget();
         });
         connect(&SendWrapper::new(live.clone()));
+        watch_network(&SendWrapper::new(live.clone()));
         let shared = SendWrapper::new(live);
         Callback::new(move |detail: String| {
             if let Ok(action) = serde_json::from_str::<ChatAction>(&detail) {
@@ -281,6 +285,8 @@ mod live {
             return;
         }
         live.outbox.borrow_mut().insert(client_id.clone(), content.clone());
+        // Typing after this send is news again for the peer.
+        live.last_typing_sent.set(0.0);
         let (kind, body, gift, photo) = kind_of(&content);
         live.state.update(|s| {
             s.alert = None;
@@ -544,12 +550,44 @@ mod live {
         Some(format!("{scheme}//{}/ws?after={after}", location.host().ok()?))
     }
 
+    /// The browser going offline drops the socket at once (it would linger half-open); coming
+    /// back online reconnects without waiting for the backoff.
+    fn watch_network(live: &Shared) {
+        let Some(window) = web_sys::window() else { return };
+        let on_offline = {
+            let live = live.clone();
+            Closure::<dyn Fn()>::new(move || {
+                if let Some(ws) = live.socket.borrow().as_ref() {
+                    let _ = ws.close();
+                }
+                set_connection(&live, Connection::Offline);
+            })
+        };
+        let on_online = {
+            let live = live.clone();
+            Closure::<dyn Fn()>::new(move || {
+                if live.socket.borrow().is_none() {
+                    connect(&live);
+                }
+            })
+        };
+        let _ = window.add_event_listener_with_callback("offline", on_offline.as_ref().unchecked_ref());
+        let _ = window.add_event_listener_with_callback("online", on_online.as_ref().unchecked_ref());
+        on_offline.forget();
+        on_online.forget();
+    }
+
     fn connect(live: &Shared) {
+        if live.socket.borrow().is_some() {
+            return;
+        }
         let Some(url) = socket_url(live.last_id.get()) else { return };
         let Ok(ws) = web_sys::WebSocket::new(&url) else {
             schedule_reconnect(live);
             return;
         };
+        let generation = live.generation.get() + 1;
+        live.generation.set(generation);
         let on_open = {
             let live = live.clone();
             Closure::<dyn Fn()>::new(move || {
@@ -578,6 +616,9 @@ mod live {
         let on_close = {
             let live = live.clone();
             Closure::<dyn Fn()>::new(move || {
+                if live.generation.get() != generation {
+                    return;
+                }
                 live.socket.borrow_mut().take();
                 schedule_reconnect(&live);
             })

@@ -154,7 +154,8 @@ mod build {
             icebreakers: (1..=6).map(|n| i18n.t(&format!("chat.icebreaker.{n}"))).collect(),
             connection: Connection::Connecting,
             alert: None,
-            fictional_icon: site.fictional_icon.clone(),
+            // An image address; a named icon (the seed's "heart") leaves the widget's drawn mark.
+            fictional_icon: if site.fictional_icon.starts_with('/') || site.fictional_icon.starts_with("https://") { site.fictional_icon.clone() } else { String::new() },
             locale: i18n.locale.code().to_string(),
             labels: labels(i18n, site),
         }

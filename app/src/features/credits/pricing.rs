@@ -134,6 +134,11 @@ pub fn PricingPage() -> impl IntoView {
                         </li>
                     }).collect_view()}
                 </ul>
+                {ctx.site.minimum_message_cost.clone().map(|(minor, currency)| view! {
+                    <p class="muted" data-testid="minimum-message-cost">
+                        {i18n.tf("pricing.minimum_message_cost", &[("amount", &domain::site::format_money(minor, &currency, i18n.decimal_comma()))])}
+                    </p>
+                })}
             </section>
 
             <section class="pricing__methods" aria-labelledby="methods-title">

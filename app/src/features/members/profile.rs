@@ -144,6 +144,11 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                     }
                 })}
                 {page.likes.filter(|_| !p.blocked_by_me).map(|(i_liked, they_liked)| view! { <LikeActions id=p.id name=p.name.clone() i_liked=i_liked they_liked=they_liked/> })}
+                {(member && !p.is_me && !p.blocked_by_me).then(|| view! {
+                    <a class="btn btn--primary member-profile__message" href=format!("/members/{}/chat", p.id) data-testid="send-message">
+                        <crate::layouts::icons::ChatIcon/> {use_i18n().tf("chat.message_to", &[("name", &p.name)])}
+                    </a>
+                })}
                 {(member && !p.is_me).then(|| {
 
                     let form = if p.blocked_by_me {

@@ -1,0 +1,197 @@
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { acceptEntry, activate, member } from './helpers';
+
+// Two browsers talk: these flows run once, on the desktop project.
+test.skip(({ isMobile }) => isMobile, 'two-browser chat flows run on the desktop project');
+
+async function newMember(browser: import('@playwright/test').Browser, baseURL: string, email: string, who: { name: string; gender: 'Vrouw' | 'Man' }) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await acceptEntry(context, baseURL);
+  const page = await context.newPage();
+  await member(page, email, who);
+  await activate(page, email);
+  return { context, page };
+}
+
+/** The chat panel is live: the widget mounted and the socket is open. */
+async function live(page: Page) {
+  await expect(page.getByTestId('chat-panel')).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('.chat--live')).toHaveCount(1);
+  await expect(page.getByTestId('chat-connection')).not.toHaveClass(/--(connecting|reconnecting|offline)/, { timeout: 10_000 });
+}
+
+async function say(page: Page, text: string) {
+  const box = page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' });
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+/** Opens the profile of the newest woman called `name` and the chat with her. */
+async function chatWith(page: Page, gender: 'female' | 'male', name: string) {
+  await page.goto(`/members?gender=${gender}`);
+  await page.getByTestId('results').getByTestId('member-card').filter({ hasText: name }).first().click();
+  await page.getByTestId('send-message').click();
+  await expect(page).toHaveURL(/\/members\/\d+\/chat$/);
+  await live(page);
+}
+
+test('two members chat live: messages, read marks, typing, a gap while offline', async ({ page, browser, baseURL }) => {
+  await page.close();
+  const anna = await newMember(browser, baseURL!, 'anna-chat@example.nl', { name: 'Annelot', gender: 'Vrouw' });
+  const bram = await newMember(browser, baseURL!, 'bram-chat@example.nl', { name: 'Bram', gender: 'Man' });
+
+  await chatWith(bram.page, 'female', 'Annelot');
+  await expect(bram.page.getByTestId('chat-empty')).toBeVisible();
+  await say(bram.page, 'Hoi Annelot, zin in koffie?');
+  await expect(bram.page.getByTestId('chat-log')).toContainText('Hoi Annelot, zin in koffie?');
+  await expect(bram.page).toHaveURL(/\/chats\/\d+$/);
+
+  // Anna's list has it, with an unread pill; opening it shows the message.
+  await anna.page.goto('/chats');
+  await live(anna.page);
+  const item = anna.page.getByTestId('chat-list').getByRole('link', { name: /Bram/ });
+  await expect(item.getByTestId('chat-unread')).toBeVisible();
+  await item.click();
+  await expect(anna.page.getByTestId('chat-log')).toContainText('Hoi Annelot, zin in koffie?');
+
+  // Bram's read mark reaches him once she has it on screen.
+  await expect(bram.page.locator('[data-status="read"]').first()).toBeVisible({ timeout: 5_000 });
+
+  // Anna answers: Bram sees it without a reload within 2 s.
+  await say(anna.page, 'Graag! Morgen om tien uur?');
+  await expect(bram.page.getByTestId('chat-log')).toContainText('Graag! Morgen om tien uur?', { timeout: 2_000 });
+
+  // Typing shows on the other side.
+  await anna.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' }).pressSequentially('Of liever', { delay: 30 });
+  await expect(bram.page.getByTestId('chat-typing')).toBeVisible({ timeout: 3_000 });
+  await anna.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' }).fill('');
+
+  // Bram's socket goes away; Anna sends three; he comes back and sees each once, in order.
+  await bram.context.setOffline(true);
+  await expect(bram.page.getByTestId('chat-connection')).toHaveClass(/--(reconnecting|offline)/, { timeout: 10_000 });
+  for (const text of ['Eén', 'Twee', 'Drie']) await say(anna.page, `Bericht ${text}`);
+  await expect(anna.page.getByTestId('chat-log')).toContainText('Bericht Drie');
+  await bram.context.setOffline(false);
+  const log = bram.page.getByTestId('chat-log');
+  await expect(log).toContainText('Bericht Drie', { timeout: 20_000 });
+  const rows = await log.getByTestId('chat-row').allInnerTexts();
+  const order = ['Bericht Eén', 'Bericht Twee', 'Bericht Drie'].map((t) => rows.findIndex((r) => r.includes(t)));
+  expect(order.every((i) => i >= 0)).toBe(true);
+  expect([...order].sort((a, b) => a - b)).toEqual(order);
+  for (const t of ['Bericht Eén', 'Bericht Twee', 'Bericht Drie']) expect(rows.filter((r) => r.includes(t))).toHaveLength(1);
+
+  await anna.context.close();
+  await bram.context.close();
+});
+
+test('credits run out, free members start two conversations, and a block ends it', async ({ page, browser, baseURL }) => {
+  await page.close();
+  const carla = await newMember(browser, baseURL!, 'carla-chat@example.nl', { name: 'Carlijn', gender: 'Vrouw' });
+  const dirk = await newMember(browser, baseURL!, 'dirk-chat@example.nl', { name: 'Dirk', gender: 'Man' });
+
+  // 3 free messages and 20 signup credits at 10 a message: the sixth is refused.
+  await chatWith(dirk.page, 'female', 'Carlijn');
+  for (let i = 1; i <= 5; i++) {
+    await say(dirk.page, `Bericht nummer ${i}`);
+    await expect(dirk.page.getByTestId('chat-log')).toContainText(`Bericht nummer ${i}`);
+  }
+  await say(dirk.page, 'Nummer zes');
+  const alert = dirk.page.getByTestId('chat-alert');
+  await expect(alert).toContainText('Je hebt onvoldoende credits om dit bericht te versturen');
+  await expect(alert.getByRole('link')).toHaveAttribute('href', '/credits');
+
+  // A second conversation starts (with an operator-run profile), a third asks for premium.
+  await dirk.page.goto('/members?gender=female');
+  const cards = dirk.page.getByTestId('results').getByTestId('member-card').filter({ hasNotText: 'Carlijn' });
+  const hrefs = await cards.evaluateAll((els) => els.slice(0, 2).map((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!));
+  await dirk.page.goto(`${hrefs[0]}/chat`);
+  await live(dirk.page);
+  await dirk.page.getByTestId('chat-icebreakers').click();
+  await dirk.page.getByRole('dialog').getByText(/Je profiel sprong er echt uit/).click();
+  await expect(dirk.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' })).not.toHaveValue('');
+  // No credits left: the start is refused for credits, not for the limit.
+  await dirk.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' }).press('Enter');
+  await expect(dirk.page.getByTestId('chat-alert')).toHaveAttribute('data-code', /insufficient_credits|premium_only/);
+
+  // Carla blocks Dirk: his conversation goes, and writing to her says why.
+  await carla.page.goto('/chats');
+  await live(carla.page);
+  await carla.page.getByTestId('chat-list').getByRole('link', { name: /Dirk/ }).click();
+  await carla.page.getByRole('button', { name: 'Blokkeren' }).first().click();
+  await carla.page.getByRole('dialog').getByRole('button', { name: 'Blokkeren' }).click();
+  await expect(carla.page).toHaveURL(/\/members\/\d+\?blocked=1$/);
+  await dirk.page.goto('/chats');
+  await live(dirk.page);
+  await expect(dirk.page.getByTestId('chat-list').getByRole('link', { name: /Carlijn/ })).toHaveCount(0);
+  await dirk.context.close();
+  await carla.context.close();
+});
+
+test('the premium-only alert on a free member\'s third conversation', async ({ page, browser, baseURL }) => {
+  await page.close();
+  const eva = await newMember(browser, baseURL!, 'eva-chat@example.nl', { name: 'Evelien', gender: 'Vrouw' });
+  await eva.page.goto('/members?gender=male');
+  const hrefs = await eva.page.getByTestId('results').getByTestId('member-card').evaluateAll((els) => els.slice(0, 3).map((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!));
+  for (const [i, href] of hrefs.entries()) {
+    await eva.page.goto(`${href}/chat`);
+    await live(eva.page);
+    await say(eva.page, `Hallo nummer ${i + 1}`);
+    if (i < 2) await expect(eva.page.getByTestId('chat-log')).toContainText(`Hallo nummer ${i + 1}`);
+  }
+  const alert = eva.page.getByTestId('chat-alert');
+  await expect(alert).toContainText('Deze functie is alleen beschikbaar voor premium leden.');
+  await expect(alert.getByRole('link')).toHaveAttribute('href', '/premium');
+  await eva.context.close();
+});
+
+test('an operator answers as a fictional profile', async ({ page, browser, baseURL }) => {
+  await page.close();
+  const fenna = await newMember(browser, baseURL!, 'fenna-chat@example.nl', { name: 'Fenna', gender: 'Vrouw' });
+  // Demo members are fictional (their cards carry the site's mark).
+  await fenna.page.goto('/members?gender=male');
+  const href = await fenna.page.getByTestId('results').getByTestId('member-card').filter({ has: fenna.page.locator('.member-card__fictional') }).first().evaluate((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!);
+  await fenna.page.goto(`${href}/chat`);
+  await live(fenna.page);
+  await say(fenna.page, 'Hoi, ben je echt?');
+  await expect(fenna.page.getByTestId('chat-log')).toContainText('Hoi, ben je echt?');
+
+  const opEmail = 'operator-chat@example.nl';
+  const op = await newMember(browser, baseURL!, opEmail, { name: 'Olga', gender: 'Vrouw' });
+  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+  execFileSync(binary, ['staff', 'grant', opEmail, 'operator'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await op.page.goto('/staff/chats');
+  const thread = op.page.getByTestId('console-thread').filter({ hasText: 'Fenna' });
+  await thread.click();
+  await op.page.getByTestId('console-text').fill('Hoi Fenna! Leuk dat je schrijft.');
+  await op.page.getByTestId('console-send').click();
+  await expect(fenna.page.getByTestId('chat-log')).toContainText('Hoi Fenna! Leuk dat je schrijft.', { timeout: 5_000 });
+  await expect(fenna.page.getByTestId('chat-fictional-warning')).toBeVisible();
+  await op.context.close();
+  await fenna.context.close();
+});
+
+test('on a phone the list and the conversation are two screens', async ({ browser, baseURL }) => {
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  await acceptEntry(context, baseURL!);
+  const page = await context.newPage();
+  await member(page, 'gijs-chat@example.nl', { name: 'Gijs', gender: 'Man' });
+  await activate(page, 'gijs-chat@example.nl');
+  await chatWith(page, 'female', 'Annelot').catch(async () => {
+    // Annelot comes from the first test; any woman will do when run alone.
+    await page.goto('/members?gender=female');
+    await page.getByTestId('results').getByTestId('member-card').first().click();
+    await page.getByTestId('send-message').click();
+    await live(page);
+  });
+  await say(page, 'Hoi vanaf mijn telefoon');
+  await expect(page.getByTestId('chat-log')).toContainText('Hoi vanaf mijn telefoon');
+  await page.getByRole('button', { name: 'Terug' }).click();
+  await expect(page.getByTestId('chat-list')).toBeVisible();
+  await expect(page.getByTestId('chat-conversation')).toBeHidden();
+  await page.getByTestId('chat-list').getByRole('link').first().click();
+  await expect(page.getByTestId('chat-log')).toContainText('Hoi vanaf mijn telefoon');
+  await context.close();
+});
