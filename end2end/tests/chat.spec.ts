@@ -38,7 +38,7 @@ async function chatWith(page: Page, gender: 'female' | 'male', name: string) {
   await live(page);
 }
 
-test('two members chat live: messages, read marks, typing, a gap while offline', async ({ page, browser, baseURL }) => {
+test('two members chat live: messages, read marks, typing, a gap while offline', async ({ page, browser, baseURL }, testInfo) => {
   await page.close();
   const anna = await newMember(browser, baseURL!, 'anna-chat@example.nl', { name: 'Annelot', gender: 'Vrouw' });
   const bram = await newMember(browser, baseURL!, 'bram-chat@example.nl', { name: 'Bram', gender: 'Man' });
@@ -67,6 +67,7 @@ test('two members chat live: messages, read marks, typing, a gap while offline',
   // Typing shows on the other side.
   await anna.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' }).pressSequentially('Of liever', { delay: 30 });
   await expect(bram.page.getByTestId('chat-typing')).toBeVisible({ timeout: 3_000 });
+  await bram.page.screenshot({ path: testInfo.outputPath('chat-desktop.png') });
   await anna.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' }).fill('');
 
   // Bram's socket goes away; Anna sends three; he comes back and sees each once, in order.
@@ -173,7 +174,7 @@ test('an operator answers as a fictional profile', async ({ page, browser, baseU
   await fenna.context.close();
 });
 
-test('on a phone the list and the conversation are two screens', async ({ browser, baseURL }) => {
+test('on a phone the list and the conversation are two screens', async ({ browser, baseURL }, testInfo) => {
   const context: BrowserContext = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
   await acceptEntry(context, baseURL!);
   const page = await context.newPage();
@@ -188,9 +189,11 @@ test('on a phone the list and the conversation are two screens', async ({ browse
   });
   await say(page, 'Hoi vanaf mijn telefoon');
   await expect(page.getByTestId('chat-log')).toContainText('Hoi vanaf mijn telefoon');
+  await page.screenshot({ path: testInfo.outputPath('chat-phone-conversation.png') });
   await page.getByRole('button', { name: 'Terug' }).click();
   await expect(page.getByTestId('chat-list')).toBeVisible();
   await expect(page.getByTestId('chat-conversation')).toBeHidden();
+  await page.screenshot({ path: testInfo.outputPath('chat-phone-list.png') });
   await page.getByTestId('chat-list').getByRole('link').first().click();
   await expect(page.getByTestId('chat-log')).toContainText('Hoi vanaf mijn telefoon');
   await context.close();

@@ -52,7 +52,7 @@ test('signup, complete-signup, search, like, chat, block and settings work with 
   await form.getByLabel('Bericht').fill('Hallo zonder JavaScript!');
   await form.getByRole('button', { name: 'Versturen' }).click();
   await expect(page).toHaveURL(/\/chats\/\d+/);
-  const message = page.getByTestId('chat-fallback').locator('li', { hasText: 'Hallo zonder JavaScript!' });
+  const message = page.getByTestId('chat-fallback').locator('.chat-fallback__message', { hasText: 'Hallo zonder JavaScript!' });
   await expect(message).toHaveCount(1);
   await expect(message).toContainText('Wacht op bevestiging');
   await expect(page.getByTestId('chat-fallback').getByRole('link', { name: new RegExp(name) })).toBeVisible();
