@@ -56,6 +56,7 @@ storybook: tools
 ## Requests per second against a bare axum baseline, and bundle sizes (needs `make build`).
 bench: build
 	cargo run --release -p app --features ssr --bin vonk-bench
+	cargo run --release -p app --features ssr --bin vonk-chat-load
 	@scripts/bundle-sizes.sh
 
 ## Regenerate the TypeScript types of widget props from the Rust types in domain/.

@@ -13,7 +13,8 @@
 //!
 //! Knobs: `CHAT_LOAD_SOCKETS` (1000), `CHAT_LOAD_SECS` (5 per rate), `CHAT_LOAD_BACKENDS`
 //! (`sqlite,postgres`), `CHAT_LOAD_RATES` (`100,250,500,750,1000`), `CHAT_LOAD_PG_OPTIONS`
-//! (extra PostgreSQL server options, e.g. `-c synchronous_commit=off`), `PG_BIN` (PostgreSQL's
+//! (extra PostgreSQL server options, e.g. `-c synchronous_commit=off`), `CHAT_LOAD_PG_STATS=1`
+//! (print the statements that took PostgreSQL's time, from pg_stat_statements), `PG_BIN` (PostgreSQL's
 //! binaries, else /usr/lib/postgresql/<version>/bin). The PostgreSQL cluster keeps its default
 //! durability (fsync on), as in production; SQLite runs as the server configures it (WAL,
 //! synchronous = NORMAL).
@@ -38,6 +39,12 @@ const BUDGET_SOCKETS: usize = 1000;
 const WARMUP: Duration = Duration::from_secs(1);
 /// How long deliveries may still arrive after the last send answered.
 const GRACE: Duration = Duration::from_secs(3);
+/// How long the server may stay busy after a rate before the next one starts anyway.
+const DRAIN_MAX: Duration = Duration::from_secs(30);
+/// The server counts as quiet under 5% of a core over this long.
+const QUIET_WINDOW: Duration = Duration::from_millis(500);
+/// Other processes using more than this share of a core disturb a rate's figures.
+const DISTURBED_PCT: f64 = 25.0;
 /// A rate this far over the budget (or with this share failing) ends the climb.
 const GIVE_UP_P99_MS: f64 = 2000.0;
 const GIVE_UP_FAILED: f64 = 0.05;
@@ -288,11 +295,18 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
         primed.missing
     );
 
+    let pg_stats_url = cluster.as_ref().filter(|_| pg_stats_wanted()).map(|c| c.url.clone());
+    if let Some(url) = &pg_stats_url {
+        if let Err(e) = pg_stats(url, true).await {
+            println!("{e}");
+        }
+    }
     println!("(cpu: % of one core during the measured seconds; db: the PostgreSQL processes; other: the rest of the machine)");
     println!(
-        "{:>6} {:>6} {:>10} {:>8} {:>8} {:>8} {:>12} {:>11} {:>11} {:>7} {:>9} {:>10} {:>10}",
-        "rate/s", "sent", "delivered", "p50 ms", "p99 ms", "max ms", "send p99 ms", "achieved/s", "server cpu", "db cpu", "tool cpu", "other cpu", "srv warns"
+        "{:>6} {:>6} {:>10} {:>8} {:>8} {:>8} {:>12} {:>11} {:>11} {:>7} {:>9} {:>10} {:>10} {:>8}",
+        "rate/s", "sent", "delivered", "p50 ms", "p99 ms", "max ms", "send p99 ms", "achieved/s", "server cpu", "db cpu", "tool cpu", "other cpu", "srv warns", "drain s"
     );
+    let mut disturbed = false;
     let mut rows: Vec<(u32, StepSummary)> = Vec::new();
     let mut skipped = Vec::new();
     for (k, &rate) in settings.rates.iter().enumerate() {
@@ -303,8 +317,6 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
                 break;
             }
         }
-        // Each rate starts from a quiet server (background mails and deliveries done).
-        wait_quiet(&server, Duration::from_secs(10)).await;
         let warm = shared.new_step(&format!("warm-up at {rate}/s"));
         let step = shared.new_step(&format!("{rate}/s"));
         let warnings_before = server.warnings();
@@ -318,12 +330,20 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
             let _ = t.await;
         }
         settle(&shared, &[warm, step], GRACE).await;
+        // The server keeps working after the pushes (delivered marks, unread totals, mails):
+        // the next rate starts from a quiet server, and how long that took is shown.
+        let draining = Instant::now();
+        wait_quiet(&server, DRAIN_MAX).await;
+        let drain = draining.elapsed().saturating_sub(QUIET_WINDOW);
         let warnings = server.warnings() - warnings_before;
         let mut s = shared.step_summary(step);
         s.achieved = s.delivered as f64 / s.span.unwrap_or(window).as_secs_f64().max(window.as_secs_f64());
         let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}%"));
+        let busy = cpu.other.is_some_and(|o| o > DISTURBED_PCT);
+        disturbed |= busy;
+        s.disturbed = busy;
         println!(
-            "{:>6} {:>6} {:>10} {:>8.1} {:>8.1} {:>8.1} {:>12.1} {:>11.1} {:>11} {:>7} {:>9} {:>10} {:>10}",
+            "{:>6} {:>6} {:>10} {:>8.1} {:>8.1} {:>8.1} {:>12.1} {:>11.1} {:>11} {:>7} {:>9} {:>10} {:>10} {:>8.1}{}",
             rate,
             s.sent,
             s.delivered,
@@ -336,12 +356,25 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
             pct(cpu.db),
             pct(cpu.tool),
             pct(cpu.other),
-            warnings
+            warnings,
+            drain.as_secs_f64(),
+            if busy { "  !" } else { "" }
         );
         rows.push((rate, s));
     }
     shared.live.store(false, Ordering::SeqCst);
+    if disturbed {
+        println!(
+            "! other processes used over {DISTURBED_PCT:.0}% of a core during the rates marked !: their figures are disturbed (this machine has {} cores)",
+            std::thread::available_parallelism().map_or(0, |n| n.get())
+        );
+    }
     let rss_after = server.rss_kib().unwrap_or(0);
+    if let Some(url) = &pg_stats_url {
+        if let Err(e) = pg_stats(url, false).await {
+            println!("{e}");
+        }
+    }
 
     // Verdict.
     let held: Vec<u32> = rows.iter().filter(|(_, s)| s.held()).map(|(r, _)| *r).collect();
@@ -354,7 +387,10 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
         Some(s) if s.p99_ms <= BUDGET_P99_MS => (Some(true), format!("ok (p99 {:.1} ms)", s.p99_ms)),
         Some(s) => (Some(false), format!("OVER by {:.1} ms (p99 {:.1} ms)", s.p99_ms - BUDGET_P99_MS, s.p99_ms)),
     };
-    let sockets_note = if n == BUDGET_SOCKETS { String::new() } else { format!(" [with {n} sockets, not {BUDGET_SOCKETS}]") };
+    let mut sockets_note = if n == BUDGET_SOCKETS { String::new() } else { format!(" [with {n} sockets, not {BUDGET_SOCKETS}]") };
+    if budget_row.is_some_and(|s| s.disturbed) {
+        sockets_note.push_str(" [disturbed by other processes: run again on a quiet machine]");
+    }
     println!("highest rate with p99 < {BUDGET_P99_MS:.0} ms: {highest}    budget (p99 ≤ {BUDGET_P99_MS:.0} ms at {BUDGET_RATE}/s): {budget_text}{sockets_note}");
 
     // Everything that went wrong, where it went wrong.
@@ -376,14 +412,14 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
             problems.push(format!("{what}: {count}"));
         }
     }
-    if !skipped.is_empty() {
-        problems.push(format!("rates not run: {skipped:?}"));
-    }
     for p in &problems {
         println!("FAILURES {p}");
     }
     if problems.is_empty() {
         println!("no failed sends, every message delivered");
+    }
+    if !skipped.is_empty() {
+        println!("rates not run (an earlier rate was far over the budget): {skipped:?}");
     }
 
     // Stop: our sockets first, then the server (SIGTERM), then the cluster.
@@ -507,6 +543,8 @@ struct StepSummary {
     achieved: f64,
     /// First send → last delivery.
     span: Option<Duration>,
+    /// Other processes took CPU during the measurement.
+    disturbed: bool,
 }
 
 impl StepSummary {
@@ -613,6 +651,7 @@ impl Shared {
             send_p99_ms: percentile_ms(&answers, 0.99),
             achieved: 0.0,
             span: log.first_start.zip(log.last_delivery).map(|(a, b)| b.duration_since(a)),
+            disturbed: false,
         }
     }
 
@@ -977,16 +1016,25 @@ fn tree_ticks(root: u32) -> Option<u64> {
     Some(total)
 }
 
-/// Busy ticks of the whole machine (all cores), from `/proc/stat`.
-fn machine_busy_ticks() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/stat").ok()?;
-    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
-    let v: Vec<u64> = line.split_whitespace().skip(1).take(8).filter_map(|x| x.parse().ok()).collect();
-    if v.len() < 8 {
-        return None;
+/// CPU of every other process on the machine, in clock ticks: own time plus that of reaped
+/// children (so a short-lived process counts once its parent waited for it). Per-process
+/// accounting, not `/proc/stat`, whose ticks do not add up over a few seconds on a VM.
+fn others_ticks(ours: &[u32], db_root: Option<u32>) -> Option<u64> {
+    let mut total = 0u64;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        let parent: u32 = f.get(1).and_then(|v| v.parse().ok()).unwrap_or(0);
+        if ours.contains(&pid) || db_root.is_some_and(|root| pid == root || parent == root) {
+            continue;
+        }
+        let tick = |i: usize| f.get(i).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0).max(0) as u64;
+        total += tick(11) + tick(12) + tick(13) + tick(14);
     }
-    // user nice system idle iowait irq softirq steal: all but idle and iowait.
-    Some(v.iter().sum::<u64>() - v[3] - v[4])
+    Some(total)
 }
 
 /// Where the machine's CPU went: the server, the database's processes, this tool, the rest.
@@ -994,7 +1042,7 @@ struct CpuSample {
     server: Option<u64>,
     db: Option<u64>,
     tool: Option<u64>,
-    machine: Option<u64>,
+    others: Option<u64>,
 }
 
 /// Percentages of one core over a window.
@@ -1007,27 +1055,31 @@ struct CpuUse {
 
 impl CpuSample {
     fn take(server: &Server, cluster: Option<&PgCluster>) -> CpuSample {
-        CpuSample { server: server.cpu_ticks(), db: cluster.and_then(PgCluster::postmaster_pid).and_then(tree_ticks), tool: self_cpu_ticks(), machine: machine_busy_ticks() }
+        let db_root = cluster.and_then(PgCluster::postmaster_pid);
+        CpuSample {
+            server: server.cpu_ticks(),
+            db: db_root.and_then(tree_ticks),
+            tool: self_cpu_ticks(),
+            others: others_ticks(&[std::process::id(), server.pid], db_root),
+        }
     }
 
     fn since(&self, start: &CpuSample, window: Duration) -> CpuUse {
         let scale = 100.0 / clock_ticks() / window.as_secs_f64();
         let d = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| b.saturating_sub(a));
-        let (server, db, tool, machine) = (d(start.server, self.server), d(start.db, self.db), d(start.tool, self.tool), d(start.machine, self.machine));
-        let other = machine.map(|m| m.saturating_sub(server.unwrap_or(0) + db.unwrap_or(0) + tool.unwrap_or(0)));
+        let (server, db, tool, other) = (d(start.server, self.server), d(start.db, self.db), d(start.tool, self.tool), d(start.others, self.others));
         let pct = |v: Option<u64>| v.map(|v| v as f64 * scale);
         CpuUse { server: pct(server), db: pct(db), tool: pct(tool), other: pct(other) }
     }
 }
 
-/// Waits (up to `max`) until the server uses under 5% of a core over half a second.
+/// Waits (up to `max`) until the server uses under 5% of a core over [`QUIET_WINDOW`].
 async fn wait_quiet(server: &Server, max: Duration) {
     let deadline = Instant::now() + max;
-    let half = Duration::from_millis(500);
     while Instant::now() < deadline {
         let before = server.cpu_ticks();
-        tokio::time::sleep(half).await;
-        let Some(used) = before.zip(server.cpu_ticks()).map(|(a, b)| (b - a) as f64 / clock_ticks() / half.as_secs_f64()) else { return };
+        tokio::time::sleep(QUIET_WINDOW).await;
+        let Some(used) = before.zip(server.cpu_ticks()).map(|(a, b)| (b - a) as f64 / clock_ticks() / QUIET_WINDOW.as_secs_f64()) else { return };
         if used < 0.05 {
             return;
         }
@@ -1076,7 +1128,10 @@ impl PgCluster {
         let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(|e| format!("free port: {e}"))?.port();
         // CHAT_LOAD_PG_OPTIONS adds server options, e.g. `-c synchronous_commit=off` to see
         // what waiting for the WAL flush costs.
-        let extra = std::env::var("CHAT_LOAD_PG_OPTIONS").unwrap_or_default();
+        let mut extra = std::env::var("CHAT_LOAD_PG_OPTIONS").unwrap_or_default();
+        if pg_stats_wanted() {
+            extra.push_str(" -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all");
+        }
         let options = format!("-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=100 {extra}", cluster.dir.path().display());
         let log = cluster.dir.path().join("pg.log");
         // Marked first: a start that fails half-way is still stopped on drop.
@@ -1122,6 +1177,39 @@ impl Drop for PgCluster {
             let _ = self.command("pg_ctl").args(["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]).stdin(Stdio::null()).output();
         }
     }
+}
+
+/// `CHAT_LOAD_PG_STATS=1`: the statements that took the database's time during the rates.
+fn pg_stats_wanted() -> bool {
+    matches!(std::env::var("CHAT_LOAD_PG_STATS").as_deref(), Ok("1" | "true" | "yes"))
+}
+
+async fn pg_stats(url: &str, reset: bool) -> Result<(), String> {
+    let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(url).await.map_err(|e| format!("pg_stat_statements: {e}"))?;
+    let result = async {
+        if reset {
+            sqlx::query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements").execute(&pool).await?;
+            sqlx::query("SELECT CAST(1 AS BIGINT) FROM (SELECT pg_stat_statements_reset()) r").execute(&pool).await?;
+            return Ok(());
+        }
+        let rows: Vec<(i64, f64, f64, String)> = sqlx::query_as(
+            "SELECT calls, total_exec_time, mean_exec_time, regexp_replace(query, '\\s+', ' ', 'g') FROM pg_stat_statements \
+             WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 15",
+        )
+        .fetch_all(&pool)
+        .await?;
+        let total: f64 = rows.iter().map(|r| r.1).sum();
+        println!("PostgreSQL statements during the rates (pg_stat_statements, top 15 by execution time; commit waits not included):");
+        println!("{:>9} {:>10} {:>8}  statement", "calls", "total ms", "mean ms");
+        for (calls, total_ms, mean_ms, query) in rows {
+            println!("{calls:>9} {total_ms:>10.0} {mean_ms:>8.3}  {}", query.trim().chars().take(110).collect::<String>());
+        }
+        println!("{:>9} {total:>10.0}", "");
+        Ok::<(), sqlx::Error>(())
+    }
+    .await;
+    pool.close().await;
+    result.map_err(|e| format!("pg_stat_statements: {e}"))
 }
 
 fn pg_bin() -> Result<PathBuf, String> {
