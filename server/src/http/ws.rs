@@ -58,8 +58,9 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, Extension(cu
     };
     let bus = state.chat.bus().clone();
     let clock = state.clock.clone();
-    // The client sends nothing that matters; small frames only.
-    ws.max_message_size(4096).on_upgrade(move |socket| {
+    // The client sends nothing that matters: small frames, and a small read buffer (the default
+    // 128 KiB buffer is zero-filled on the first read and stays resident per socket).
+    ws.max_message_size(4096).max_frame_size(4096).read_buffer_size(4096).on_upgrade(move |socket| {
         let task_bus = bus.clone();
         async move { task_bus.track(run(bus, member.id, resume.after, socket, clock)) }
     })
