@@ -37,7 +37,10 @@ pub fn ChatsPage(route: ChatRoute) -> impl IntoView {
     };
     // Blocking: the page arrives whole, so it works without JavaScript.
     let data = Resource::new_blocking(move || (conversation, member), |(c, m)| chat_page(c, m));
+    // Outside the Suspense: a title that waits for data does not reach the document's head.
+    let i18n = use_i18n();
     Some(view! {
+        <Title text=i18n.t("chat.title")/>
         <Suspense fallback=|| ()>
             {move || data.get().map(|result| match result {
                 Ok(page) => view! { <ChatView page=page/> }.into_any(),
@@ -48,7 +51,6 @@ pub fn ChatsPage(route: ChatRoute) -> impl IntoView {
                         response.set_status(http::StatusCode::from_u16(error.code.http_status()).unwrap_or(http::StatusCode::NOT_FOUND));
                     }
                     view! {
-                        <Title text=i18n.t("chat.title")/>
                         <div class="container page">
                             <p class="notice notice--error" role="alert">{i18n.error(&error)}</p>
                             <a class="btn btn--primary" href="/chats">{i18n.t("chat.all_conversations")}</a>
@@ -63,10 +65,8 @@ pub fn ChatsPage(route: ChatRoute) -> impl IntoView {
 #[component]
 fn ChatView(page: ChatPageData) -> impl IntoView {
     let i18n = use_i18n();
-    let title = page.title.clone();
     let fallback = fallback_view(&page.props);
     view! {
-        <Title text=title/>
         <div class="chat" data-testid="chat">
             <header class="chat__bar">
                 <a class="chat__home" href="/members">{i18n.t("chat.to_site")}</a>

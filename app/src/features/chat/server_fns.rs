@@ -20,8 +20,6 @@ pub struct ChatPageData {
     pub latest: i64,
     /// Refusal texts the island shows in its alert, by public code.
     pub errors: BTreeMap<String, String>,
-    /// The site's name and the page title.
-    pub title: String,
 }
 
 /// An older page of a conversation.
@@ -205,15 +203,10 @@ pub async fn chat_page(conversation: Option<i64>, member: Option<i64>) -> Result
         })
         .collect();
     let free_left = server::chat::Chat::free_left(&c.site, chat.free_used(me.id).await.map_err(fail)?);
-    let title = match &open {
-        Some(t) => i18n.tf("chat.title_with", &[("name", &t.peer.name)]),
-        None => i18n.t("chat.title"),
-    };
     Ok(ChatPageData {
         props: build::props(&i18n, &c.site, summaries, open.as_ref().map(|t| build::open(me.id, t)), free_left),
         latest: chat.latest_id(me.id).await.map_err(fail)?,
         errors: build::errors(&i18n),
-        title,
     })
 }
 
