@@ -389,3 +389,46 @@ async fn postgres_fan_out_reaches_another_node() {
     db_a.close().await;
     db_b.close().await;
 }
+
+/// New-message mails to `email` in the outbox (links to a conversation).
+fn message_mails(w: &World, email: &str) -> usize {
+    std::fs::read_dir(w.mail.path())
+        .unwrap()
+        .filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok())
+        .map(|m| m.replace("=\r\n", "").replace("=3D", "="))
+        .filter(|m| m.contains(&format!("To: {email}")) && m.contains("/chats/"))
+        .count()
+}
+
+async fn wait_for_mails(w: &World, email: &str, n: usize) -> usize {
+    for _ in 0..50 {
+        if message_mails(w, email) >= n {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    message_mails(w, email)
+}
+
+on_both_databases!(a_new_message_mails_once_until_it_is_read, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w).with_mail(w.accounts.clone(), "http://vonk.test".into());
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let first = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("hoi"), NOW).await.unwrap();
+    assert_eq!(wait_for_mails(&w, "bram@example.nl", 1).await, 1);
+    // More while the first is unread: no more mails.
+    chat.send(&w.site, &anna, To::Member(bram.id), &cid(2), text("nog een"), NOW).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(message_mails(&w, "bram@example.nl"), 1);
+    // He reads; the next message mails again.
+    chat.mark_read(bram.id, first.message.conversation, i64::MAX).await.unwrap();
+    chat.send(&w.site, &anna, To::Member(bram.id), &cid(3), text("en nu?"), NOW).await.unwrap();
+    assert_eq!(wait_for_mails(&w, "bram@example.nl", 2).await, 2);
+    // Not when the preference says no.
+    sqlx::query("UPDATE users SET notify_messages = $1 WHERE id = $2").bind(false).bind(bram.id).execute(db.pool()).await.unwrap();
+    chat.mark_read(bram.id, first.message.conversation, i64::MAX).await.unwrap();
+    chat.send(&w.site, &anna, To::Member(bram.id), &cid(4), text("hallo?"), NOW).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(message_mails(&w, "bram@example.nl"), 2);
+});
