@@ -226,6 +226,40 @@ pub fn fail_back<S: leptos::server_fn::ServerFn>(error: impl Into<AppError>, pag
     public
 }
 
+/// A photo upload form as read: the `photo` file (at most `max` bytes, counted while reading,
+/// before anything is decoded) and its small text fields (at most 1 KiB each).
+pub struct PhotoForm {
+    pub photo: Vec<u8>,
+    pub fields: std::collections::BTreeMap<String, String>,
+}
+
+/// Reads a multipart photo form. Refusals: `photo_too_large` (with `max` in MiB), `photo_no_file`.
+pub async fn read_photo_form(data: leptos::server_fn::codec::MultipartData, max: usize) -> Result<PhotoForm, ApiError> {
+    use domain::photo::UploadError;
+    const FIELD_MAX: usize = 1024;
+    let mut multipart = data.into_inner().ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    let too_large = || fail(ApiError::new(UploadError::TooLarge.code()).with("max", max.div_ceil(1 << 20)));
+    let (mut photo, mut fields) = (None, std::collections::BTreeMap::new());
+    while let Some(mut field) = multipart.next_field().await.map_err(|_| too_large())? {
+        let name = field.name().unwrap_or_default().to_string();
+        let limit = if name == "photo" { max } else { FIELD_MAX };
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.chunk().await.map_err(|_| too_large())? {
+            if bytes.len() + chunk.len() > limit {
+                return Err(if name == "photo" { too_large() } else { fail(domain::ErrorCode::BadRequest) });
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        if name == "photo" {
+            photo = Some(bytes);
+        } else {
+            fields.insert(name, String::from_utf8(bytes).map_err(|_| fail(domain::ErrorCode::BadRequest))?);
+        }
+    }
+    let photo = photo.filter(|b| !b.is_empty()).ok_or_else(|| fail(UploadError::NoFile.code()))?;
+    Ok(PhotoForm { photo, fields })
+}
+
 /// Sets a cookie on the answer of this server function.
 pub fn set_cookie(cookie: String) {
     if let (Some(options), Ok(value)) = (use_context::<leptos_axum::ResponseOptions>(), HeaderValue::from_str(&cookie)) {

@@ -221,9 +221,7 @@ impl Bus {
     /// Inside the writer's transaction: on PostgreSQL the signals become `NOTIFY`s sent at commit.
     pub(crate) async fn stage(&self, tx: &mut Transaction<'_, Any>, signals: &[Signal]) -> Result<(), AppError> {
         if self.inner.postgres {
-            for signal in signals {
-                sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(signal.encode()).execute(&mut **tx).await?;
-            }
+            notify(&mut **tx, signals).await?;
         }
         Ok(())
     }
@@ -240,9 +238,8 @@ impl Bus {
     /// Publishes signals that belong to no write (typing).
     pub(crate) async fn publish(&self, signals: &[Signal]) -> Result<(), AppError> {
         if self.inner.postgres {
-            for signal in signals {
-                sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(signal.encode()).execute(self.db().pool()).await?;
-            }
+            let mut conn = self.db().pool().acquire().await?;
+            notify(&mut *conn, signals).await?;
         } else {
             self.committed(signals);
         }
@@ -312,6 +309,14 @@ impl Bus {
         }
         Ok(())
     }
+}
+
+/// `NOTIFY`s the signals on a connection (inside a transaction they go out at its commit).
+async fn notify(conn: &mut sqlx::AnyConnection, signals: &[Signal]) -> Result<(), AppError> {
+    for signal in signals {
+        sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(signal.encode()).execute(&mut *conn).await?;
+    }
+    Ok(())
 }
 
 fn json(push: &domain::chat::Push) -> Outgoing {

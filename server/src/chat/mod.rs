@@ -249,7 +249,7 @@ impl Chat {
         let kind = content.kind();
         let (body, gift, photo_key) = match &content {
             Content::Text(t) => (t.clone(), None, None),
-            Content::Gift(g) => (String::new(), Some(g.code()), None),
+            Content::Gift(g) => (String::new(), Some(*g), None),
             Content::Photo(key) => (String::new(), None, Some(key.clone())),
         };
 
@@ -332,7 +332,7 @@ impl Chat {
         .bind(peer)
         .bind(kind.as_str())
         .bind(&body)
-        .bind(gift)
+        .bind(gift.map(Gift::code))
         .bind(photo_key.as_deref())
         .bind(client_id)
         .bind(price)
@@ -385,7 +385,7 @@ impl Chat {
             recipient_id: peer,
             kind,
             body,
-            gift: content_gift(&content),
+            gift,
             has_photo: photo_key.is_some(),
             client_id: client_id.to_string(),
             held,
@@ -641,8 +641,7 @@ impl Chat {
         if !MessageRow::from_row(&row)?.visible_to(viewer) {
             return Ok(None);
         }
-        let (key,): (Option<String>,) = sqlx::query_as("SELECT photo_key FROM messages WHERE id = $1").bind(message_id).fetch_one(self.pool()).await?;
-        Ok(key)
+        Ok(row.try_get("photo_key")?)
     }
 
     /// A chat photo's bytes for `viewer` (see [`Chat::photo_key`]).
@@ -681,14 +680,21 @@ impl Chat {
     /// The operator console's conversations: only those with a fictional profile, newest first.
     pub async fn operator_threads(&self, operator: &Member, site_id: i64, now: i64) -> Result<Vec<OperatorThread>, AppError> {
         require_operator(operator)?;
-        let rows = sqlx::query(
+        self.fictional_threads(site_id, None, now).await
+    }
+
+    /// Conversations with a fictional profile on a site (or just the one asked for).
+    async fn fictional_threads(&self, site_id: i64, only: Option<i64>, now: i64) -> Result<Vec<OperatorThread>, AppError> {
+        let one = if only.is_some() { " AND c.id = $3" } else { "" };
+        let sql = format!(
             "SELECT c.id, c.low_id, c.high_id, c.last_message_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $1 LIMIT 1) AS profile_id \
-             FROM conversations c WHERE c.site_id = $2 AND c.fictional = $1 ORDER BY c.last_message_id DESC LIMIT 200",
-        )
-        .bind(true)
-        .bind(site_id)
-        .fetch_all(self.pool())
-        .await?;
+             FROM conversations c WHERE c.site_id = $2 AND c.fictional = $1{one} ORDER BY c.last_message_id DESC LIMIT 200"
+        );
+        let mut query = sqlx::query(&sql).bind(true).bind(site_id);
+        if let Some(id) = only {
+            query = query.bind(id);
+        }
+        let rows = query.fetch_all(self.pool()).await?;
         let mut out = Vec::new();
         for row in rows {
             let id: i64 = row.try_get("id")?;
@@ -717,7 +723,8 @@ impl Chat {
 
     /// An operator's view of one fictional conversation: (profile, member, newest messages as the profile sees them).
     pub async fn operator_thread(&self, operator: &Member, site_id: i64, conversation: i64, now: i64) -> Result<(OperatorThread, Vec<ChatMessage>), AppError> {
-        let thread = self.operator_threads(operator, site_id, now).await?.into_iter().find(|t| t.id == conversation).ok_or(ErrorCode::NotFound)?;
+        require_operator(operator)?;
+        let thread = self.fictional_threads(site_id, Some(conversation), now).await?.pop().ok_or(ErrorCode::NotFound)?;
         let rows = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT 100"))
             .bind(conversation)
             .fetch_all(self.pool())
@@ -734,8 +741,7 @@ impl Chat {
 
     /// The newest message id the member can see, where a new socket starts when the page had none.
     pub async fn latest_id(&self, me: i64) -> Result<i64, AppError> {
-        let (id,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(MAX(last_message_id), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(me).fetch_one(self.pool()).await?;
-        Ok(id)
+        store::latest_id(self.db(), me).await
     }
 
     /// Free text messages the member has left on this site.
@@ -747,13 +753,6 @@ impl Chat {
     pub async fn free_used(&self, me: i64) -> Result<i64, AppError> {
         let (used,): (i64,) = sqlx::query_as("SELECT free_messages_used FROM users WHERE id = $1").bind(me).fetch_one(self.pool()).await?;
         Ok(used)
-    }
-}
-
-fn content_gift(content: &Content) -> Option<Gift> {
-    match content {
-        Content::Gift(g) => Some(*g),
-        _ => None,
     }
 }
 

@@ -84,6 +84,12 @@ pub(crate) async fn unread_total(db: &Db, user: i64) -> Result<i64, AppError> {
     Ok(total)
 }
 
+/// The newest message id the member can see: where a socket starts when the page had none.
+pub(crate) async fn latest_id(db: &Db, user: i64) -> Result<i64, AppError> {
+    let (id,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(MAX(last_message_id), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await?;
+    Ok(id)
+}
+
 /// Records that `user`'s client received the conversation's messages up to `up_to`; true when
 /// that moved the mark.
 pub(crate) async fn mark_delivered(db: &Db, conversation: i64, user: i64, up_to: i64) -> Result<bool, AppError> {

@@ -104,7 +104,7 @@ async fn run(bus: Bus, user: i64, after: Option<i64>, mut socket: WebSocket, clo
         if backlog(&bus, user, after, i64::MAX, &mut sent, &mut socket).await.is_err() {
             return;
         }
-    } else if let Ok(latest) = latest(&bus, user).await {
+    } else if let Ok(latest) = store::latest_id(bus.db(), user).await {
         sent.last = latest;
     }
     let mut ping = tokio::time::interval(PING_EVERY);
@@ -139,11 +139,6 @@ async fn run(bus: Bus, user: i64, after: Option<i64>, mut socket: WebSocket, clo
             }
         }
     }
-}
-
-async fn latest(bus: &Bus, user: i64) -> Result<i64, AppError> {
-    let (id,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(MAX(last_message_id), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(bus.db().pool()).await?;
-    Ok(id)
 }
 
 async fn send_message(socket: &mut WebSocket, row: &MessageRow, user: i64, sent: &mut Sent) -> Result<(), ()> {

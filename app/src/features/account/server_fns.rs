@@ -395,29 +395,9 @@ pub async fn save_details(
 /// checked while reading, before anything is decoded.
 #[server(prefix = "/api/fn", endpoint = "upload_photo", input = leptos::server_fn::codec::MultipartFormData)]
 pub async fn upload_photo(data: leptos::server_fn::codec::MultipartData) -> Result<(), ApiError> {
-    use domain::photo::UploadError;
     let (c, member) = member_call().await?;
-    let mut multipart = data.into_inner().ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
-    let max = c.state.photos.max_bytes();
-    let (mut photo, mut private) = (None, false);
-    let too_large = || fail(ApiError::new(UploadError::TooLarge.code()).with("max", max.div_ceil(1 << 20)));
-    while let Some(mut field) = multipart.next_field().await.map_err(|_| too_large())? {
-        match field.name() {
-            Some("photo") => {
-                let mut bytes = Vec::new();
-                while let Some(chunk) = field.chunk().await.map_err(|_| too_large())? {
-                    if bytes.len() + chunk.len() > max {
-                        return Err(too_large());
-                    }
-                    bytes.extend_from_slice(&chunk);
-                }
-                photo = Some(bytes);
-            }
-            Some("private") => private = true,
-            _ => {}
-        }
-    }
-    let bytes = photo.filter(|b| !b.is_empty()).ok_or_else(|| fail(UploadError::NoFile.code()))?;
+    let form = crate::ssr::read_photo_form(data, c.state.photos.max_bytes()).await?;
+    let (bytes, private) = (form.photo, form.fields.contains_key("private"));
     c.state.photos.upload(&member, bytes, private, c.now()).await.map_err(fail)?;
     redirect("/profile?saved=photo#photos");
     Ok(())

@@ -6,7 +6,7 @@
 //! The server-rendered view beside it (see `page.rs`) works without JavaScript; once the
 //! widget is mounted the island marks the page live and that view steps aside.
 
-use domain::widgets::{ChatPanelProps, CHAT_EVENT};
+use domain::widgets::CHAT_EVENT;
 use leptos::prelude::*;
 
 use super::server_fns::ChatPageData;
@@ -25,7 +25,6 @@ pub fn ChatIsland(page: ChatPageData) -> impl IntoView {
         let _ = (latest, errors);
         None
     };
-    let _ = &state as &RwSignal<ChatPanelProps>;
     view! {
         <div class="chat-island" node_ref=host>
             {match on_event {

@@ -170,6 +170,26 @@ mod build {
     }
 }
 
+/// Who a chat call is about: a conversation of the member's wins over a member.
+#[cfg(feature = "ssr")]
+fn resolve_target(conversation: Option<i64>, member: Option<i64>) -> Option<server::chat::To> {
+    use server::chat::To;
+    match (conversation, member) {
+        (Some(id), _) => Some(To::Conversation(id)),
+        (None, Some(id)) => Some(To::Member(id)),
+        (None, None) => None,
+    }
+}
+
+/// The conversation a target names, newest page; `not_found` for anyone the member cannot write to.
+#[cfg(feature = "ssr")]
+async fn open_thread(chat: &server::chat::Chat, me: i64, to: server::chat::To, now: i64) -> Result<server::chat::Thread, ApiError> {
+    match to {
+        server::chat::To::Conversation(id) => chat.thread(me, id, now).await.map_err(fail),
+        server::chat::To::Member(peer) => chat.thread_with(me, peer, now).await.map_err(fail)?.ok_or_else(|| fail(domain::ErrorCode::NotFound)),
+    }
+}
+
 /// The chat page: the member's conversations and, when one is asked for (by conversation, or
 /// by member for `/members/{id}/chat`), that conversation's newest messages.
 #[server(prefix = "/api/fn", endpoint = "chat_page")]
@@ -179,24 +199,22 @@ pub async fn chat_page(conversation: Option<i64>, member: Option<i64>) -> Result
     let i18n = build::i18n(&c);
     let chat = &c.state.chat;
     let list = chat.conversations(me.id, now).await.map_err(fail)?;
-    let open = match (conversation, member) {
-        (Some(id), _) => Some(chat.thread(me.id, id, now).await.map_err(fail)?),
-        (None, Some(peer)) => Some(chat.thread_with(me.id, peer, now).await.map_err(fail)?.ok_or_else(|| fail(domain::ErrorCode::NotFound))?),
-        (None, None) => None,
+    let open = match resolve_target(conversation, member) {
+        Some(to) => Some(open_thread(chat, me.id, to, now).await?),
+        None => None,
     };
+    let open_id = open.as_ref().and_then(|t| t.id);
     // SPEC §4: opening a conversation sets its unread count to 0.
-    if let Some(Some(id)) = open.as_ref().map(|t| t.id) {
-        if open.as_ref().is_some_and(|t| t.unread > 0) {
-            if let Some(newest) = open.as_ref().and_then(|t| t.messages.last()) {
-                chat.mark_read(me.id, id, newest.id).await.map_err(fail)?;
-            }
+    if let (Some(id), Some(t)) = (open_id, open.as_ref().filter(|t| t.unread > 0)) {
+        if let Some(newest) = t.messages.last() {
+            chat.mark_read(me.id, id, newest.id).await.map_err(fail)?;
         }
     }
     let summaries = list
         .iter()
         .map(|s| {
             let mut view = build::summary(&i18n, me.id, s);
-            if open.as_ref().and_then(|t| t.id) == Some(s.id) {
+            if open_id == Some(s.id) {
                 view.unread = 0;
             }
             view
@@ -223,13 +241,8 @@ pub async fn chat_list() -> Result<Vec<ChatSummary>, ApiError> {
 #[server(prefix = "/api/fn", endpoint = "chat_thread")]
 pub async fn chat_thread(conversation: Option<i64>, member: Option<i64>) -> Result<OpenChat, ApiError> {
     let (c, me) = member_call().await?;
-    let now = c.now();
-    let thread = match (conversation, member) {
-        (Some(id), _) => c.state.chat.thread(me.id, id, now).await.map_err(fail)?,
-        (None, Some(peer)) => c.state.chat.thread_with(me.id, peer, now).await.map_err(fail)?.ok_or_else(|| fail(domain::ErrorCode::NotFound))?,
-        (None, None) => return Err(fail(domain::ErrorCode::BadRequest)),
-    };
-    Ok(build::open(me.id, &thread))
+    let to = resolve_target(conversation, member).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    Ok(build::open(me.id, &open_thread(&c.state.chat, me.id, to, c.now()).await?))
 }
 
 /// Older messages of one of the member's conversations, before message `before`.
@@ -253,18 +266,15 @@ pub async fn send_message(
 ) -> Result<SentMessage, ApiError> {
     use server::chat::{Content, To};
     let (c, me) = member_call().await?;
-    let page = match (conversation, member) {
-        (Some(id), _) => format!("/chats/{id}"),
-        (None, Some(id)) => format!("/members/{id}/chat"),
-        (None, None) => "/chats".to_string(),
+    let target = resolve_target(conversation, member);
+    let page = match target {
+        Some(To::Conversation(id)) => format!("/chats/{id}"),
+        Some(To::Member(id)) => format!("/members/{id}/chat"),
+        None => "/chats".to_string(),
     };
     let back = |e: server::AppError| fail_back::<SendMessage>(e, &page, &[("text", text.as_str())]);
     c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(back)?;
-    let to = match (conversation, member) {
-        (Some(id), _) => To::Conversation(id),
-        (None, Some(id)) => To::Member(id),
-        (None, None) => return Err(back(domain::ErrorCode::BadRequest.into())),
-    };
+    let to = target.ok_or_else(|| back(domain::ErrorCode::BadRequest.into()))?;
     let content = match gift.as_deref() {
         Some(code) => Content::Gift(domain::chat::Gift::parse(code).ok_or_else(|| back(domain::ErrorCode::ChoiceInvalid.into()))?),
         None => Content::Text(text.clone()),
@@ -280,41 +290,14 @@ pub async fn send_message(
 /// through the photo pipeline (re-encoded, EXIF gone) and only the two members can open it.
 #[server(prefix = "/api/fn", endpoint = "send_chat_photo", input = leptos::server_fn::codec::MultipartFormData)]
 pub async fn send_chat_photo(data: leptos::server_fn::codec::MultipartData) -> Result<SentMessage, ApiError> {
-    use domain::photo::UploadError;
-    use server::chat::To;
     let (c, me) = member_call().await?;
     c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(fail)?;
-    let mut multipart = data.into_inner().ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
     let max = c.state.photos.max_bytes();
-    let too_large = || fail(ApiError::new(UploadError::TooLarge.code()).with("max", max.div_ceil(1 << 20)));
-    let (mut photo, mut client_id, mut to) = (None, String::new(), None);
-    while let Some(mut field) = multipart.next_field().await.map_err(|_| too_large())? {
-        match field.name() {
-            Some("photo") => {
-                let mut bytes = Vec::new();
-                while let Some(chunk) = field.chunk().await.map_err(|_| too_large())? {
-                    if bytes.len() + chunk.len() > max {
-                        return Err(too_large());
-                    }
-                    bytes.extend_from_slice(&chunk);
-                }
-                photo = Some(bytes);
-            }
-            Some(name @ ("client_id" | "conversation" | "member")) => {
-                let name = name.to_string();
-                let value = field.text().await.map_err(|_| fail(domain::ErrorCode::BadRequest))?;
-                match name.as_str() {
-                    "client_id" => client_id = value,
-                    "conversation" => to = value.parse().ok().map(To::Conversation),
-                    _ => to = to.or(value.parse().ok().map(To::Member)),
-                }
-            }
-            _ => {}
-        }
-    }
-    let to = to.ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
-    let bytes = photo.filter(|b| !b.is_empty()).ok_or_else(|| fail(UploadError::NoFile.code()))?;
-    let sent = c.state.chat.send_photo(&c.site, &me, to, &client_id, bytes, max, c.now()).await.map_err(fail)?;
+    let form = crate::ssr::read_photo_form(data, max).await?;
+    let number = |name: &str| form.fields.get(name).and_then(|v| v.parse::<i64>().ok());
+    let to = resolve_target(number("conversation"), number("member")).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    let client_id = form.fields.get("client_id").cloned().unwrap_or_default();
+    let sent = c.state.chat.send_photo(&c.site, &me, to, &client_id, form.photo, max, c.now()).await.map_err(fail)?;
     Ok(SentMessage { message: sent.message, balance: sent.balance })
 }
 
