@@ -21,6 +21,7 @@ use crate::features::likes::page::LikesPage;
 use crate::features::likes::swipe::SwipeGamePage;
 use crate::features::likes::finder::{MatchFinderPage, SignupMatchesPage};
 use crate::features::notifications::NotificationsPage;
+use crate::features::credits::pages::{CheckoutPage, CreditsPage, DirectDebitPage, PremiumPage, RepeatOrderPage, TestCheckoutPage, TransactionPage, TransactionsPage};
 use crate::features::credits::pricing::PricingPage;
 use crate::features::members::profile::MemberProfilePage;
 use crate::features::members::search::MembersPage;
@@ -81,6 +82,15 @@ pub fn App() -> impl IntoView {
                 <ParentRoute path=path!("") view=DefaultLayoutOutlet>
                     <Route ssr=SsrMode::InOrder path=StaticSegment("") view=HomePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/pricing") view=PricingPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/credits") view=CreditsPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/credits/repeat-order") view=RepeatOrderPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/credits/:id") view=CheckoutPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/credits/:id/:method") view=CheckoutPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/premium") view=PremiumPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/transactions") view=TransactionsPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/transactions/:id") view=TransactionPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/directdebit") view=DirectDebitPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/checkout/test/:id") view=TestCheckoutPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/lang-config") view=LangConfigPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/login") view=LoginPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/signup") view=|| view! { <SignupPage/> }/>

@@ -54,6 +54,24 @@ async fn run() {
         }
         return;
     }
+    // `vonk payments reverse <payment id>`: the bank reversed a direct debit.
+    if args.first().map(String::as_str) == Some("payments") {
+        let id = match (args.get(1).map(String::as_str), args.get(2).and_then(|v| v.parse::<i64>().ok())) {
+            (Some("reverse"), Some(id)) => id,
+            _ => {
+                eprintln!("usage: vonk payments reverse <payment id>");
+                std::process::exit(2);
+            }
+        };
+        match app::ssr::reverse_direct_debit(config, id).await {
+            Ok(status) => println!("payment {id}: {}", status.code()),
+            Err(error) => {
+                eprintln!("failed: {error}");
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     tracing::info!(?config, "starting");
     if let Err(error) = app::ssr::serve(config).await {
         eprintln!("Vonk stopped: {error}");

@@ -58,6 +58,7 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
             staff: m.is_staff(),
             counters: m.counters,
             auto_like: site.settings.auto_like.count > 0 && m.basics_complete && now - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
+            time_bonus_left: domain::checkout::time_bonus_left(m.signup_date, now, m.paid_user),
         }),
         site: site_view(&site),
     }
@@ -121,6 +122,12 @@ impl server::links::PageLinks for PageLinks {
     }
     fn chat(&self, conversation_id: i64) -> String {
         format!("/chats/{conversation_id}")
+    }
+    fn transaction(&self, payment_id: i64) -> String {
+        format!("/transactions/{payment_id}")
+    }
+    fn test_checkout(&self, checkout_id: &str) -> String {
+        format!("/checkout/test/{checkout_id}")
     }
 }
 
@@ -355,6 +362,15 @@ pub async fn set_staff(config: server::Config, email: &str, grant: bool, operato
     Ok(changed)
 }
 
+/// Records that the bank reversed a direct debit (the `vonk payments reverse <id>` command):
+/// the credits go as far as they are left, and direct debit closes for the member.
+pub async fn reverse_direct_debit(config: server::Config, payment_id: i64) -> Result<domain::checkout::PaymentStatus, AppError> {
+    let state = AppState::start(server::Config { seed: server::config::SeedMode::None, ..config }, page_links()).await?;
+    let status = state.payments.reverse(payment_id, state.clock.now()).await;
+    state.db.close().await;
+    status
+}
+
 /// Starts the app: connect, migrate, seed, cache, serve until Ctrl-C / SIGTERM.
 pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let addr = config.addr;
@@ -362,6 +378,8 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let state = AppState::start(config, page_links()).await?;
     let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
     let _purge = state.accounts.spawn_purge();
+    // Missed webhooks, payments left open by a process that died, receipts: now and every minute.
+    let _recovery = state.payments.spawn_recovery(state.clock.clone(), Duration::from_secs(60));
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;
     let local = listener.local_addr().map_err(|e| AppError::Internal(e.to_string()))?;
     let listener = no_delay(listener);

@@ -24,6 +24,11 @@ pub enum Field {
     City,
     /// A chat message's text box.
     Message,
+    /// Payments: the discount-code box, the direct-debit form's IBAN, phone and SMS code.
+    DiscountCode,
+    Iban,
+    Phone,
+    Code,
     Form,
 }
 

@@ -76,6 +76,8 @@ pub enum ErrorCode {
     DiscountNotFound,
     DiscountUsed,
     SmsCodeInvalid,
+    IbanInvalid,
+    PhoneInvalid,
 
     // Members and likes
     /// SPEC §8: user blocked by another member.
@@ -94,11 +96,16 @@ pub enum ErrorCode {
     // Credits
     InsufficientCredits,
     PremiumOnly,
+
+    // Payments
+    DirectDebitBlocked,
+    DirectDebitLimit,
+    MethodUnavailable,
 }
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 57] = {
+    pub const ALL: [ErrorCode; 62] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
@@ -108,7 +115,7 @@ impl ErrorCode {
             NewEmailInvalid, MessageTooLong, MessageEmpty, GenderRequired, SexualityRequired, CountryRequired, RegionRequired, CityRequired, CityInvalid,
             ChoiceInvalid, TooManyInterests, AboutTooLong, NoneChosen, DiscountNotFound, DiscountUsed, SmsCodeInvalid, BlockedByMember,
             DailyLikesUsed, PhotoLimitReached, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile,
-            InsufficientCredits, PremiumOnly,
+            InsufficientCredits, PremiumOnly, IbanInvalid, PhoneInvalid, DirectDebitBlocked, DirectDebitLimit, MethodUnavailable,
         ]
     };
 
@@ -163,6 +170,11 @@ impl ErrorCode {
             DiscountNotFound => "discount_not_found",
             DiscountUsed => "discount_used",
             SmsCodeInvalid => "sms_code_invalid",
+            IbanInvalid => "iban_invalid",
+            PhoneInvalid => "phone_invalid",
+            DirectDebitBlocked => "direct_debit_blocked",
+            DirectDebitLimit => "direct_debit_limit",
+            MethodUnavailable => "method_unavailable",
             BlockedByMember => "blocked_by_member",
             DailyLikesUsed => "daily_likes_used",
             PhotoLimitReached => "photo_limit_reached",
@@ -226,6 +238,11 @@ impl ErrorCode {
             DiscountNotFound => "validation.discount_not_found",
             DiscountUsed => "validation.discount_used",
             SmsCodeInvalid => "validation.sms_code_invalid",
+            IbanInvalid => "validation.iban_invalid",
+            PhoneInvalid => "validation.phone_invalid",
+            DirectDebitBlocked => "error.direct_debit_blocked",
+            DirectDebitLimit => "error.direct_debit_limit",
+            MethodUnavailable => "error.method_unavailable",
             BlockedByMember => "error.blocked_by_member",
             DailyLikesUsed => "likes.limit_reached",
             PhotoLimitReached => "photo.limit_reached",
@@ -243,7 +260,7 @@ impl ErrorCode {
     pub fn http_status(self) -> u16 {
         use ErrorCode::*;
         match self {
-            AuthenticationRequired | Forbidden | ForbiddenOrigin | BlockedByMember | PremiumOnly => 403,
+            AuthenticationRequired | Forbidden | ForbiddenOrigin | BlockedByMember | PremiumOnly | DirectDebitBlocked => 403,
             NotFound => 404,
             LoginFailed => 401,
             InsufficientCredits => 402,

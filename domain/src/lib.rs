@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod chat;
+pub mod checkout;
 pub mod constants;
 pub mod counters;
 pub mod date;

@@ -122,6 +122,11 @@ pub struct SiteSettings {
     pub message_length: i64,
     /// SPEC §9 "some free messages": text messages a new member sends free of charge.
     pub free_messages: i64,
+    /// The welcome discount of new non-paid members: percentage and hours after signup (0 = none).
+    pub welcome_discount_percent: i64,
+    pub welcome_discount_hours: i64,
+    /// What one member may order by direct debit per calendar month, in minor units (0 = no cap).
+    pub direct_debit_monthly_limit: i64,
     pub search_fields: Vec<String>,
     pub refund_days: i64,
     pub member_resell: bool,

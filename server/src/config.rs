@@ -44,6 +44,20 @@ pub struct Config {
     pub demo_members: u32,
     /// `VONK_PHOTO_MAX_BYTES`, default 10485760 (10 MiB): the largest photo upload accepted.
     pub photo_max_bytes: usize,
+    /// `MOLLIE_API_KEY` (`live_…` or `test_…`): take payments through Mollie. Unset: the
+    /// built-in test provider, whose checkout page on this site lets you choose the outcome.
+    pub mollie_api_key: Option<String>,
+    /// `MOLLIE_API_URL`, default `https://api.mollie.com` (tests point it at a fake).
+    pub mollie_api_url: String,
+    /// `VONK_PAYMENT_RECHECK_SECS`, default 600: an open payment without news for this long is
+    /// read again from the provider by the recovery job (a missed webhook).
+    pub payment_recheck_after: i64,
+    /// `VONK_PAYMENT_EXPIRE_SECS`, default 86400: an open payment this old is expired when the
+    /// provider still has no outcome.
+    pub payment_expire_after: i64,
+    /// `VONK_FAULT`: crash tests only. `pause_before_booking` stops a payment that the provider
+    /// reported paid just before its credits are booked, so a test can kill the process there.
+    pub fault: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +127,22 @@ impl Config {
             None => domain::photo::DEFAULT_MAX_UPLOAD_BYTES,
             Some(v) => v.parse().ok().filter(|n| (1024..=64 << 20).contains(n)).ok_or(ConfigError::Invalid { name: "VONK_PHOTO_MAX_BYTES", reason: v })?,
         };
+        let secs = |name: &'static str, default: i64| -> Result<i64, ConfigError> {
+            match get(name) {
+                None => Ok(default),
+                Some(v) => v.parse().ok().filter(|n: &i64| *n >= 0).ok_or(ConfigError::Invalid { name, reason: v }),
+            }
+        };
+        let mollie_api_key = get("MOLLIE_API_KEY").filter(|k| !k.is_empty());
+        if mollie_api_key.as_ref().is_some_and(|k| !(k.starts_with("live_") || k.starts_with("test_"))) {
+            return Err(ConfigError::Invalid { name: "MOLLIE_API_KEY", reason: "a Mollie API key starts with live_ or test_".into() });
+        }
         Ok(Config {
+            mollie_api_key,
+            mollie_api_url: get("MOLLIE_API_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| "https://api.mollie.com".into()).trim_end_matches('/').to_string(),
+            payment_recheck_after: secs("VONK_PAYMENT_RECHECK_SECS", 600)?,
+            payment_expire_after: secs("VONK_PAYMENT_EXPIRE_SECS", 86_400)?,
+            fault: get("VONK_FAULT").filter(|f| !f.is_empty()),
             photo_max_bytes,
             demo_members,
             addr,
@@ -161,6 +190,11 @@ impl std::fmt::Debug for Config {
             .field("rate_limit_factor", &self.rate_limit_factor)
             .field("demo_members", &self.demo_members)
             .field("photo_max_bytes", &self.photo_max_bytes)
+            .field("mollie_api_key", &self.mollie_api_key.as_ref().map(|_| "***"))
+            .field("mollie_api_url", &self.mollie_api_url)
+            .field("payment_recheck_after", &self.payment_recheck_after)
+            .field("payment_expire_after", &self.payment_expire_after)
+            .field("fault", &self.fault)
             .finish()
     }
 }

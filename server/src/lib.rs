@@ -17,6 +17,7 @@ pub mod mail;
 pub mod media;
 pub mod members;
 pub mod notifications;
+pub mod payments;
 pub mod regions;
 pub mod seed;
 pub mod sites;

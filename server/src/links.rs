@@ -20,6 +20,10 @@ pub trait PageLinks: Send + Sync + std::fmt::Debug {
     fn member(&self, member_id: i64) -> String;
     /// A conversation, as a new-message mail opens it.
     fn chat(&self, conversation_id: i64) -> String;
+    /// A payment's result page, where the provider sends the buyer back.
+    fn transaction(&self, payment_id: i64) -> String;
+    /// The built-in test provider's hosted checkout page.
+    fn test_checkout(&self, checkout_id: &str) -> String;
 }
 
 pub type Links = Arc<dyn PageLinks>;

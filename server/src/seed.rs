@@ -73,6 +73,21 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
             .execute(&mut *tx)
             .await?;
         }
+        // Swiss buyers pay in francs: their own bundles.
+        if site.domain == "vonk.de" {
+            for (order, (credits, price, highlighted)) in [(25_i64, 990_i64, false), (60, 1990, true), (150, 4490, false), (400, 9990, false)].into_iter().enumerate() {
+                sqlx::query("INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order, country) VALUES ($1, $2, $3, 'CHF', $4, $5, 'CH')")
+                    .bind(site_id)
+                    .bind(credits)
+                    .bind(price)
+                    .bind(highlighted)
+                    .bind(order as i64)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        // A demo discount code: 40 % from the 60-credit bundle up.
+        sqlx::query("INSERT INTO discount_codes (site_id, code, percentage, minimum_order) VALUES ($1, 'VONK40', 40, 1995)").bind(site_id).execute(&mut *tx).await?;
     }
     tx.commit().await?;
     tracing::info!("seeded a new database with demo content");

@@ -26,6 +26,7 @@ pub struct AppState {
     pub photos: crate::members::photos::Photos,
     pub likes: crate::likes::Likes,
     pub chat: crate::chat::Chat,
+    pub payments: crate::payments::Payments,
     pub notifications: crate::notifications::Notifications,
     pub rate_limiter: crate::http::rate_limit::RateLimiter,
 }
@@ -58,7 +59,9 @@ impl AppState {
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
         let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone());
+        let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config);
         Ok(AppState {
+            payments,
             rate_limiter: crate::http::rate_limit::RateLimiter::new(config.rate_limit_factor),
             config: Arc::new(config),
             db,

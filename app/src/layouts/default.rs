@@ -17,6 +17,7 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
         <div class="layout layout--default">
             <a class="skip-link" href="#main">{crate::i18n::use_i18n().t("nav.skip")}</a>
             <TopBar/>
+            <crate::layouts::time_bonus::TimeBonus/>
             <ActivationReminder/>
             <NotificationsAlert/>
             <PhotoAlert/>

@@ -32,7 +32,7 @@ fn MemberActions(member: MemberView) -> impl IntoView {
         CreditsBadge::Red => "credits--red",
         CreditsBadge::Yellow => "credits--yellow",
     });
-    let credits_href = if member.paid_user { "/credits/repeat-order" } else { "/pricing" };
+    let credits_href = if member.paid_user { "/credits/repeat-order" } else { "/premium" };
     view! {
         <a class=format!("credits {}", badge.unwrap_or("")) href=credits_href data-testid="credits">
             {i18n.tf("auth.credits_left", &[("credits", &member.credits.to_string())])}

@@ -11,6 +11,7 @@ mod mails;
 mod member;
 pub mod notifications;
 pub mod passwords;
+mod receipts;
 mod recovery;
 mod sessions;
 mod signup;
@@ -56,6 +57,14 @@ impl Accounts {
     pub fn with_media(mut self, media: crate::media::Media) -> Accounts {
         self.media = Some(media);
         self
+    }
+
+    pub fn links(&self) -> &Links {
+        &self.links
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
     }
 
     pub fn clock(&self) -> &Clock {

@@ -1,12 +1,13 @@
 //! HTTP pieces that cannot be Leptos server functions: the session and same-origin
 //! middleware, extractors shared with the server functions, and the few routes of their own —
 //! photo files and the photo upload, the one-click unsubscribe of mail programs (RFC 8058), the
-//! mail provider's reports and the chat socket. Every page's write is a server function in the app.
+//! mail provider's reports, payment providers' webhooks and the chat socket. Every page's write is a server function in the app.
 
 pub mod cookies;
 pub mod extract;
 pub mod guard;
 pub mod mail_routes;
+pub mod payment_routes;
 pub mod photo_routes;
 pub mod rate_limit;
 pub mod session;
@@ -19,5 +20,5 @@ pub use session::{resolve_member, CurrentMember};
 
 /// The routes of the server crate.
 pub fn routes() -> axum::Router<crate::state::AppState> {
-    mail_routes::routes().merge(photo_routes::routes()).merge(ws::routes())
+    mail_routes::routes().merge(photo_routes::routes()).merge(payment_routes::routes()).merge(ws::routes())
 }

@@ -20,6 +20,10 @@ pub enum Limit {
     ChatSend,
     /// Typing marks per member (the browser sends at most one per 3 s).
     ChatTyping,
+    /// Checkouts and direct-debit codes a member starts.
+    Checkout,
+    /// Payment-provider webhook calls per address (each may cost a call to the provider).
+    Webhook,
 }
 
 /// Who a limit counts: an address, or a logged-in member.
@@ -37,6 +41,8 @@ impl Limit {
             Limit::ResetMail => (5, 600),
             Limit::ChatSend => (30, 60),
             Limit::ChatTyping => (40, 60),
+            Limit::Checkout => (20, 600),
+            Limit::Webhook => (300, 60),
         }
     }
 }

@@ -54,6 +54,65 @@ impl LinkMail<'_> {
     }
 }
 
+/// A receipt: a greeting, a line of thanks, the order as a table, a button to the payment, and
+/// the company that sold it (name, address, registration and VAT numbers).
+#[derive(Debug, Clone)]
+pub struct ReceiptMail<'a> {
+    pub lang: &'a str,
+    pub greeting: &'a str,
+    pub intro: &'a str,
+    /// (label, value)
+    pub rows: &'a [(String, String)],
+    pub button: &'a str,
+    pub link: &'a str,
+    pub company: &'a [String],
+    pub footer: &'a str,
+}
+
+impl ReceiptMail<'_> {
+    pub fn html(&self) -> String {
+        html! {
+            (DOCTYPE)
+            html lang=(self.lang) {
+                body style="font-family:system-ui,sans-serif;color:#1f1a1c" {
+                    p { (self.greeting) }
+                    p { (self.intro) }
+                    table style="border-collapse:collapse;margin:12px 0" {
+                        @for (label, value) in self.rows {
+                            tr {
+                                th style="text-align:left;padding:4px 16px 4px 0;font-weight:600" { (label) }
+                                td style="padding:4px 0" { (value) }
+                            }
+                        }
+                    }
+                    p {
+                        a href=(self.link) style={ "display:inline-block;padding:12px 22px;border-radius:999px;background:" (PRIMARY) ";color:#fff;text-decoration:none;font-weight:700" } {
+                            (self.button)
+                        }
+                    }
+                    p style={ "color:" (MUTED) ";font-size:13px" } {
+                        @for (i, line) in self.company.iter().enumerate() {
+                            @if i > 0 { br; }
+                            (line)
+                        }
+                    }
+                    p style={ "color:" (MUTED) ";font-size:13px" } { (self.footer) }
+                }
+            }
+        }
+        .into_string()
+    }
+
+    pub fn text(&self) -> String {
+        let mut text = format!("{}\n\n{}\n\n", self.greeting, self.intro);
+        for (label, value) in self.rows {
+            text.push_str(&format!("{label}: {value}\n"));
+        }
+        text.push_str(&format!("\n{}: {}\n\n{}\n\n{}\n", self.button, self.link, self.company.join("\n"), self.footer));
+        text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,12 @@ impl server::links::PageLinks for TestLinks {
     fn chat(&self, conversation_id: i64) -> String {
         format!("/chats/{conversation_id}")
     }
+    fn transaction(&self, payment_id: i64) -> String {
+        format!("/transactions/{payment_id}")
+    }
+    fn test_checkout(&self, checkout_id: &str) -> String {
+        format!("/checkout/test/{checkout_id}")
+    }
 }
 
 pub fn links() -> server::links::Links {

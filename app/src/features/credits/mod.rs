@@ -1,4 +1,6 @@
-//! Credits: the pricing page and its server functions (payments come with the credits feature).
+//! Credits: the pricing page, buying bundles (checkout, payment results, direct debit, the
+//! test provider's page), premium, and their server functions.
 
+pub mod pages;
 pub mod pricing;
 pub mod server_fns;

@@ -1,11 +1,284 @@
-//! Server functions of the credits feature. Thin: find the site, call `server`, map errors.
+//! Server functions of buying credits. Thin: find the member and their country, call
+//! `server::payments`, map errors. Every amount comes from the server; a form only names a
+//! bundle, a method and perhaps a discount code.
 
+use domain::checkout::{Discount, PaymentSummary, Quote};
+use domain::payment::PaymentMethod;
 use domain::site::CreditPack;
+use domain::ApiError;
 use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
 
-/// The credit packs of the site this request is for.
-#[server(prefix = "/api/fn", endpoint = "credit_packs")]
-pub async fn get_credit_packs() -> Result<Vec<CreditPack>, domain::ApiError> {
+#[cfg(feature = "ssr")]
+use crate::ssr::{fail, fail_back, member_call, redirect};
+
+/// `/credits`: the bundles for the member's country with today's prices.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreditsData {
+    pub balance: i64,
+    pub paid_user: bool,
+    pub packs: Vec<(CreditPack, Quote)>,
+    pub discount: Option<Discount>,
+    pub time_bonus_left: Option<i64>,
+    pub methods: Vec<PaymentMethod>,
+    /// The typed code, when it applies.
+    pub code: Option<String>,
+    /// Why a typed code does not apply ('Code niet gevonden', 'Code reeds gebruikt').
+    pub code_error: Option<ApiError>,
+}
+
+/// `/credits/{id}/{method?}`: one bundle's price and the methods to pay it with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckoutData {
+    pub quote: Quote,
+    pub methods: Vec<PaymentMethod>,
+    pub code: Option<String>,
+    pub country: String,
+}
+
+/// `/transactions/{id}`: a payment and the member's balance now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransactionData {
+    pub payment: PaymentSummary,
+    pub balance: i64,
+    pub paid_user: bool,
+    pub methods: Vec<PaymentMethod>,
+}
+
+/// `/directdebit`: the bundle's price, the company that collects, and the order waiting for
+/// its code (after the first step).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DirectDebitData {
+    pub quote: Quote,
+    pub company: String,
+    pub pending: Option<PendingDebit>,
+    pub code: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingDebit {
+    pub id: i64,
+    pub iban: String,
+    pub phone: String,
+}
+
+/// The test provider's checkout page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestCheckoutData {
+    pub id: String,
+    pub amount: i64,
+    pub currency: String,
+    pub description: String,
+    pub method: Option<PaymentMethod>,
+    pub open: bool,
+    pub back: String,
+}
+
+#[cfg(feature = "ssr")]
+fn typed(code: &Option<String>) -> Option<&str> {
+    code.as_deref().map(str::trim).filter(|c| !c.is_empty())
+}
+
+#[cfg(feature = "ssr")]
+async fn country(c: &crate::ssr::Call, member: &server::accounts::Member) -> Result<String, ApiError> {
+    c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await.map_err(fail)
+}
+
+#[server(prefix = "/api/fn", endpoint = "credits_page")]
+pub async fn get_credits_page(code: Option<String>) -> Result<CreditsData, ApiError> {
+    let (c, member) = member_call().await?;
+    let country = country(&c, &member).await?;
+    let now = c.now();
+    let p = &c.state.payments;
+    let (offer, code_error) = match p.offer(&c.site, &member, typed(&code), &country, now).await {
+        Ok(offer) => (offer, None),
+        Err(server::AppError::Refused(e)) if typed(&code).is_some() => (p.offer(&c.site, &member, None, &country, now).await.map_err(fail)?, Some(e)),
+        Err(e) => return Err(fail(e)),
+    };
+    let code = code_error.is_none().then(|| offer.discount.as_ref().filter(|d| d.kind == domain::checkout::DiscountKind::Code).map(|d| d.code.clone())).flatten();
+    Ok(CreditsData { balance: member.credits, paid_user: member.paid_user, packs: offer.packs, discount: offer.discount, time_bonus_left: offer.time_bonus_left, methods: offer.methods, code, code_error })
+}
+
+#[server(prefix = "/api/fn", endpoint = "checkout_page")]
+pub async fn get_checkout_page(pack: i64, code: Option<String>) -> Result<CheckoutData, ApiError> {
+    let (c, member) = member_call().await?;
+    let country = country(&c, &member).await?;
+    let p = &c.state.payments;
+    // A code that no longer applies (used meanwhile) falls back to the automatic discount.
+    let quote = match p.quote(&c.site, &member, pack, typed(&code), &country, c.now()).await {
+        Ok(q) => q,
+        Err(server::AppError::Refused(e)) if e.field.is_some() => p.quote(&c.site, &member, pack, None, &country, c.now()).await.map_err(fail)?,
+        Err(e) => return Err(fail(e)),
+    };
+    let code = quote.discount.as_ref().filter(|d| d.kind == domain::checkout::DiscountKind::Code).map(|d| d.code.clone());
+    Ok(CheckoutData { methods: p.methods(&country), quote, code, country })
+}
+
+/// Starts paying: answers the provider's checkout page (a form without JavaScript is sent
+/// there). Direct debit has its own form.
+#[server(prefix = "/api/fn", endpoint = "start_checkout")]
+pub async fn start_checkout(pack: i64, method: String, code: Option<String>) -> Result<String, ApiError> {
+    let (c, member) = member_call().await?;
+    let back = format!("/credits/{pack}/{method}");
+    let result: Result<String, server::AppError> = async {
+        let method = PaymentMethod::parse(&method).ok_or(domain::ErrorCode::MethodUnavailable)?;
+        c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now())?;
+        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
+        if method == PaymentMethod::DirectDebit {
+            let code = typed(&code).map(|c| format!("&code={c}")).unwrap_or_default();
+            return Ok(format!("/directdebit?pack={pack}{code}"));
+        }
+        let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
+        let started = c.state.payments.start_checkout(&c.site, &member, pack, method, typed(&code), &country, locale.code(), c.now()).await?;
+        Ok(started.checkout_url)
+    }
+    .await;
+    match result {
+        Ok(url) => {
+            if crate::ssr::accepts_html() {
+                redirect(&url);
+            }
+            Ok(url)
+        }
+        Err(e) => Err(fail_back::<StartCheckout>(e, &back, &[("code", code.as_deref().unwrap_or_default())])),
+    }
+}
+
+/// The repeat order: the member's last paid bundle and method, in one click.
+#[server(prefix = "/api/fn", endpoint = "repeat_order")]
+pub async fn repeat_order() -> Result<String, ApiError> {
+    let (c, member) = member_call().await?;
+    let last = c.state.payments.last_order(member.id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    start_checkout(last.pack_id, last.method.code().to_string(), None).await
+}
+
+#[server(prefix = "/api/fn", endpoint = "last_order")]
+pub async fn get_last_order() -> Result<Option<PaymentSummary>, ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.payments.last_order(member.id).await.map_err(fail)
+}
+
+/// A payment of the member's. An open one is read from the provider first, so the result page
+/// settles it even when the webhook is late (or races it: the booking happens once).
+#[server(prefix = "/api/fn", endpoint = "transaction")]
+pub async fn get_transaction(id: i64) -> Result<TransactionData, ApiError> {
+    let (c, member) = member_call().await?;
+    let p = &c.state.payments;
+    let payment = p.payment(member.id, id).await.map_err(fail)?;
+    if payment.status.is_open() {
+        if let Err(error) = p.sync(id, c.now()).await {
+            tracing::warn!(payment = id, %error, "the result page could not read the payment");
+        }
+    }
+    let payment = p.payment(member.id, id).await.map_err(fail)?;
+    let me = c.state.accounts.member(member.id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::AuthenticationRequired))?;
+    let country = country(&c, &member).await?;
+    Ok(TransactionData { payment, balance: me.credits, paid_user: me.paid_user, methods: p.methods(&country) })
+}
+
+#[server(prefix = "/api/fn", endpoint = "transactions")]
+pub async fn get_transactions() -> Result<Vec<PaymentSummary>, ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.payments.payments(member.id, 100).await.map_err(fail)
+}
+
+#[server(prefix = "/api/fn", endpoint = "direct_debit_page")]
+pub async fn get_direct_debit_page(pack: i64, order: Option<i64>, code: Option<String>) -> Result<DirectDebitData, ApiError> {
+    let (c, member) = member_call().await?;
+    let country = country(&c, &member).await?;
+    let p = &c.state.payments;
+    let quote = match p.quote(&c.site, &member, pack, typed(&code), &country, c.now()).await {
+        Ok(q) => q,
+        Err(server::AppError::Refused(e)) if e.field.is_some() => p.quote(&c.site, &member, pack, None, &country, c.now()).await.map_err(fail)?,
+        Err(e) => return Err(fail(e)),
+    };
+    let pending = match order {
+        Some(order) => p.pending_direct_debit(member.id, order, c.now()).await.map_err(fail)?.map(|d| PendingDebit { id: d.id, iban: d.iban_masked, phone: d.phone_masked }),
+        None => None,
+    };
+    let code = quote.discount.as_ref().filter(|d| d.kind == domain::checkout::DiscountKind::Code).map(|d| d.code.clone());
+    Ok(DirectDebitData { quote, company: c.site.company.name.clone(), pending, code })
+}
+
+/// Direct debit, step one: IBAN and mobile number; texts the code and shows step two.
+#[server(prefix = "/api/fn", endpoint = "start_direct_debit")]
+pub async fn start_direct_debit(pack: i64, iban: String, phone: String, code: Option<String>) -> Result<i64, ApiError> {
+    let (c, member) = member_call().await?;
+    let back = format!("/directdebit?pack={pack}");
+    let kept = [("iban", iban.as_str()), ("phone", phone.as_str()), ("code", code.as_deref().unwrap_or_default())];
+    let result: Result<i64, server::AppError> = async {
+        c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now())?;
+        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
+        Ok(c.state.payments.start_direct_debit(&c.site, &member, pack, &iban, &phone, typed(&code), &country, c.now()).await?.id)
+    }
+    .await;
+    match result {
+        Ok(order) => {
+            let code = typed(&code).map(|c| format!("&code={c}")).unwrap_or_default();
+            redirect(&format!("/directdebit?pack={pack}&order={order}{code}"));
+            Ok(order)
+        }
+        Err(e) => Err(fail_back::<StartDirectDebit>(e, &back, &kept)),
+    }
+}
+
+/// Direct debit, step two: the texted code; the right one books the bundle.
+#[server(prefix = "/api/fn", endpoint = "confirm_direct_debit")]
+pub async fn confirm_direct_debit(pack: i64, order: i64, sms_code: String) -> Result<i64, ApiError> {
+    let (c, member) = member_call().await?;
+    let back = format!("/directdebit?pack={pack}&order={order}");
+    let result: Result<i64, server::AppError> = async {
+        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
+        c.state.payments.confirm_direct_debit(&c.site, &member, order, &sms_code, &country, c.now()).await
+    }
+    .await;
+    match result {
+        Ok(payment) => {
+            redirect(&format!("/transactions/{payment}"));
+            Ok(payment)
+        }
+        Err(e) => Err(fail_back::<ConfirmDirectDebit>(e, &back, &[])),
+    }
+}
+
+/// The test provider's page (only while it is the configured provider).
+#[server(prefix = "/api/fn", endpoint = "test_checkout")]
+pub async fn get_test_checkout(id: String) -> Result<TestCheckoutData, ApiError> {
     let c = crate::ssr::call().await?;
-    server::sites::credit_packs(&c.state.db, c.site.settings.id).await.map_err(crate::ssr::fail)
+    let provider = c.state.payments.test_provider().ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    let checkout = provider.checkout(&id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    Ok(TestCheckoutData {
+        id: checkout.id,
+        amount: checkout.amount,
+        currency: checkout.currency,
+        description: checkout.description,
+        method: PaymentMethod::parse(&checkout.method),
+        open: checkout.status.is_open(),
+        back: checkout.redirect_url,
+    })
+}
+
+/// The tester's outcome on the test provider's page; the buyer returns to our result page.
+#[server(prefix = "/api/fn", endpoint = "test_checkout_outcome")]
+pub async fn test_checkout_outcome(id: String, outcome: String) -> Result<String, ApiError> {
+    let c = crate::ssr::call().await?;
+    let provider = c.state.payments.test_provider().ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    let outcome = domain::checkout::PaymentStatus::parse(&outcome).ok_or_else(|| ApiError::new(domain::ErrorCode::BadRequest))?;
+    let back = provider.choose(&id, outcome).await.map_err(fail)?;
+    redirect(&back);
+    Ok(back)
+}
+
+/// The time-bonus modal's close button stores the dismissal (SPEC §4).
+#[server(prefix = "/api/fn", endpoint = "dismiss_time_bonus")]
+pub async fn dismiss_time_bonus() -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    c.state.accounts.dismiss_alert(member.id, "time_bonus").await.map_err(fail)
+}
+
+/// The credit packs of the site this request is for, for the visitor's country (`/pricing`).
+#[server(prefix = "/api/fn", endpoint = "credit_packs")]
+pub async fn get_credit_packs() -> Result<Vec<CreditPack>, ApiError> {
+    let c = crate::ssr::call().await?;
+    c.state.payments.packs(c.site.settings.id, c.site.settings.visitor_country()).await.map_err(fail)
 }

@@ -1,0 +1,488 @@
+//! Buying credits (SPEC §3, §4, §8, §9): a payment's statuses and how they may move, the price of
+//! a bundle with VAT and a discount, the time bonus and the welcome discount, discount codes, and
+//! the direct-debit form's rules. The server computes every amount with these; the browser never
+//! sends a price.
+
+use serde::{Deserialize, Serialize};
+
+use crate::account::Field;
+use crate::constants::{TIME_BONUS_CODE, TIME_BONUS_WINDOW_SECS};
+use crate::error::{ApiError, ErrorCode};
+use crate::site::CreditPack;
+
+/// The time bonus's discount (SPEC §4: 25 %).
+pub const TIME_BONUS_PERCENT: i64 = 25;
+/// The code under which the welcome discount is booked (once per member, like every code).
+pub const WELCOME_CODE: &str = "WELCOME";
+/// A direct-debit confirmation code: digits, how long it is valid, how many tries it allows.
+pub const SMS_CODE_DIGITS: usize = 6;
+pub const SMS_CODE_TTL_SECS: i64 = 15 * 60;
+pub const SMS_CODE_ATTEMPTS: i64 = 5;
+/// The longest discount code a member can type.
+pub const DISCOUNT_CODE_MAX_CHARS: usize = 32;
+
+/// Where a payment is. Statuses only move forward ([`PaymentStatus::may_become`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentStatus {
+    /// Created; the member has not finished the provider's checkout.
+    Open,
+    /// The provider is waiting for the bank (a transfer, a slow method).
+    Pending,
+    /// Paid: the credits are booked.
+    Paid,
+    Failed,
+    Canceled,
+    Expired,
+    /// A paid direct debit that the bank took back.
+    Reversed,
+}
+
+impl PaymentStatus {
+    pub const ALL: [PaymentStatus; 7] = [
+        PaymentStatus::Open,
+        PaymentStatus::Pending,
+        PaymentStatus::Paid,
+        PaymentStatus::Failed,
+        PaymentStatus::Canceled,
+        PaymentStatus::Expired,
+        PaymentStatus::Reversed,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            PaymentStatus::Open => "open",
+            PaymentStatus::Pending => "pending",
+            PaymentStatus::Paid => "paid",
+            PaymentStatus::Failed => "failed",
+            PaymentStatus::Canceled => "canceled",
+            PaymentStatus::Expired => "expired",
+            PaymentStatus::Reversed => "reversed",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<PaymentStatus> {
+        PaymentStatus::ALL.into_iter().find(|s| s.code() == code)
+    }
+
+    /// Still waiting for an outcome.
+    pub fn is_open(self) -> bool {
+        matches!(self, PaymentStatus::Open | PaymentStatus::Pending)
+    }
+
+    /// Did not bring money: failed, cancelled or expired.
+    pub fn is_failure(self) -> bool {
+        matches!(self, PaymentStatus::Failed | PaymentStatus::Canceled | PaymentStatus::Expired)
+    }
+
+    /// Whether a payment in this status may move to `next`. Open moves to anything but reversed;
+    /// pending to an outcome; paid only to reversed; failures and reversals never move.
+    pub fn may_become(self, next: PaymentStatus) -> bool {
+        use PaymentStatus::*;
+        match self {
+            Open => !matches!(next, Open | Reversed),
+            Pending => matches!(next, Paid | Failed | Canceled | Expired),
+            Paid => next == Reversed,
+            Failed | Canceled | Expired | Reversed => false,
+        }
+    }
+}
+
+/// VAT on digital services is charged at the buyer's country's rate (EU OSS; the UK, Norway,
+/// Switzerland and the others likewise), in basis points (2100 = 21 %).
+pub fn vat_rate_bp(country: &str) -> i64 {
+    match country.to_ascii_uppercase().as_str() {
+        "NL" | "BE" | "ES" => 2100,
+        "DE" => 1900,
+        "AT" | "FR" | "GB" => 2000,
+        "IT" => 2200,
+        "FI" => 2550,
+        "IE" | "PL" => 2300,
+        "DK" | "SE" | "NO" => 2500,
+        "CH" => 810,
+        "AU" => 1000,
+        "NZ" => 1500,
+        "CA" => 500,
+        _ => 0,
+    }
+}
+
+/// The VAT inside a price that includes it, rounded to the nearest minor unit.
+pub fn vat_part(amount_minor: i64, rate_bp: i64) -> i64 {
+    if rate_bp <= 0 || amount_minor <= 0 {
+        return 0;
+    }
+    let divisor = 10_000 + rate_bp;
+    (amount_minor * rate_bp + divisor / 2) / divisor
+}
+
+/// Where a discount comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscountKind {
+    /// A code the member typed.
+    Code,
+    /// The welcome discount of a new, non-paid member.
+    Welcome,
+    /// TIMEBONUS25, the first four hours after signup.
+    TimeBonus,
+}
+
+/// A discount that applies to this member now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Discount {
+    /// Upper case; the once-per-member key.
+    pub code: String,
+    pub percent: i64,
+    pub kind: DiscountKind,
+    /// Orders below this list price (minor units) get no discount.
+    pub minimum_order: i64,
+}
+
+/// A price after a percentage off, rounded to the nearest minor unit, never below one.
+pub fn discounted(price_minor: i64, percent: i64) -> i64 {
+    let percent = percent.clamp(0, 100);
+    let off = (price_minor * percent + 50) / 100;
+    (price_minor - off).max(1)
+}
+
+/// Seconds left of the time bonus (SPEC §4): only a non-paid member, only within 4 hours of
+/// signup. `None` when it is over or does not apply.
+pub fn time_bonus_left(signup_date: i64, now: i64, paid_user: bool) -> Option<i64> {
+    if paid_user {
+        return None;
+    }
+    let left = (signup_date + TIME_BONUS_WINDOW_SECS - now).min(TIME_BONUS_WINDOW_SECS);
+    (left > 0).then_some(left)
+}
+
+/// Seconds left of the welcome discount: a non-paid member, within the site's hours.
+pub fn welcome_left(signup_date: i64, now: i64, paid_user: bool, hours: i64) -> Option<i64> {
+    if paid_user || hours <= 0 {
+        return None;
+    }
+    let window = hours * 3600;
+    let left = (signup_date + window - now).min(window);
+    (left > 0).then_some(left)
+}
+
+/// The countdown text: hours, minutes and seconds as two digits each (SPEC §3).
+pub fn countdown(seconds: i64) -> String {
+    let s = seconds.max(0);
+    format!("{:02}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60)
+}
+
+/// What a member is owed automatically: the time bonus if there is one, else the welcome
+/// discount (SPEC §4). `used` says whether the member already redeemed a code.
+pub fn automatic_discount(signup_date: i64, now: i64, paid_user: bool, welcome_percent: i64, welcome_hours: i64, used: impl Fn(&str) -> bool) -> Option<Discount> {
+    if time_bonus_left(signup_date, now, paid_user).is_some() && !used(TIME_BONUS_CODE) {
+        return Some(Discount { code: TIME_BONUS_CODE.to_string(), percent: TIME_BONUS_PERCENT, kind: DiscountKind::TimeBonus, minimum_order: 0 });
+    }
+    if welcome_percent > 0 && welcome_left(signup_date, now, paid_user, welcome_hours).is_some() && !used(WELCOME_CODE) {
+        return Some(Discount { code: WELCOME_CODE.to_string(), percent: welcome_percent.min(90), kind: DiscountKind::Welcome, minimum_order: 0 });
+    }
+    None
+}
+
+/// One discount per order: the larger; on a tie the code the member typed.
+pub fn better(typed: Option<Discount>, automatic: Option<Discount>) -> Option<Discount> {
+    match (typed, automatic) {
+        (Some(t), Some(a)) => Some(if a.percent > t.percent { a } else { t }),
+        (t, a) => t.or(a),
+    }
+}
+
+/// A typed discount code, trimmed and upper-cased; letters, digits, `-` and `_` only.
+pub fn normalize_code(raw: &str) -> Result<String, ApiError> {
+    let code = raw.trim().to_uppercase();
+    let ok = !code.is_empty() && code.chars().count() <= DISCOUNT_CODE_MAX_CHARS && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(code)
+    } else {
+        Err(ApiError::field(Field::DiscountCode, ErrorCode::DiscountNotFound))
+    }
+}
+
+/// What a bundle costs this member: the list price, the discount, the amount to pay (VAT
+/// included) and the VAT in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Quote {
+    pub pack_id: i64,
+    pub credits: i64,
+    pub list_price: i64,
+    pub amount: i64,
+    pub currency: String,
+    pub vat_rate_bp: i64,
+    pub vat: i64,
+    /// The discount that was applied (none when the order is below its minimum).
+    pub discount: Option<Discount>,
+}
+
+pub fn quote(pack: &CreditPack, discount: Option<&Discount>, country: &str) -> Quote {
+    let applied = discount.filter(|d| pack.price_minor >= d.minimum_order && d.percent > 0).cloned();
+    let amount = applied.as_ref().map(|d| discounted(pack.price_minor, d.percent)).unwrap_or(pack.price_minor);
+    let vat_rate_bp = vat_rate_bp(country);
+    Quote {
+        pack_id: pack.id,
+        credits: pack.credits,
+        list_price: pack.price_minor,
+        amount,
+        currency: pack.currency.clone(),
+        vat_rate_bp,
+        vat: vat_part(amount, vat_rate_bp),
+        discount: applied,
+    }
+}
+
+/// One payment as its member sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentSummary {
+    pub id: i64,
+    pub pack_id: i64,
+    pub credits: i64,
+    pub list_price: i64,
+    pub amount: i64,
+    pub currency: String,
+    pub vat_rate_bp: i64,
+    pub method: crate::payment::PaymentMethod,
+    pub status: PaymentStatus,
+    pub discount_code: Option<String>,
+    pub discount_percent: i64,
+    pub created_at: i64,
+    pub paid_at: Option<i64>,
+    /// Where to finish paying while it is open (the provider's page).
+    pub checkout_url: Option<String>,
+}
+
+/// VAT rate as people write it: 2100 → "21%", 810 → "8.1%" (with the locale's separator).
+pub fn format_rate(rate_bp: i64, decimal_comma: bool) -> String {
+    let whole = rate_bp / 100;
+    let frac = rate_bp % 100;
+    let text = if frac == 0 { whole.to_string() } else if frac % 10 == 0 { format!("{whole}.{}", frac / 10) } else { format!("{whole}.{frac:02}") };
+    format!("{}%", if decimal_comma { text.replace('.', ",") } else { text })
+}
+
+/// Countries whose bank accounts we collect from by direct debit.
+pub const DIRECT_DEBIT_COUNTRIES: [&str; 4] = ["NL", "BE", "DE", "AT"];
+
+/// Checks an IBAN (checksum and the country's format) and that we collect from its country;
+/// returns it in the electronic format (no spaces, upper case).
+pub fn validate_iban(raw: &str) -> Result<String, ApiError> {
+    let invalid = || ApiError::field(Field::Iban, ErrorCode::IbanInvalid);
+    let compact: String = raw.chars().filter(|c| !c.is_whitespace() && *c != '-' && *c != '.').collect::<String>().to_uppercase();
+    if compact.len() > 34 {
+        return Err(invalid());
+    }
+    let iban: iban::Iban = compact.parse().map_err(|_| invalid())?;
+    use iban::IbanLike;
+    if !DIRECT_DEBIT_COUNTRIES.contains(&iban.country_code()) {
+        return Err(invalid());
+    }
+    Ok(iban.electronic_str().to_string())
+}
+
+/// An IBAN as people read it, the account number hidden but the last four: `NL91 •••• •••• 4300`.
+pub fn mask_iban(electronic: &str) -> String {
+    let chars: Vec<char> = electronic.chars().collect();
+    if chars.len() < 8 {
+        return "••••".to_string();
+    }
+    let head: String = chars[..4].iter().collect();
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("{head} •••• •••• {tail}")
+}
+
+/// International dialling codes of the countries we collect from and sell in.
+fn calling_code(country: &str) -> Option<&'static str> {
+    Some(match country.to_ascii_uppercase().as_str() {
+        "NL" => "31",
+        "BE" => "32",
+        "DE" => "49",
+        "AT" => "43",
+        "CH" => "41",
+        "FR" => "33",
+        "IT" => "39",
+        "ES" => "34",
+        "GB" => "44",
+        "IE" => "353",
+        "PL" => "48",
+        "DK" => "45",
+        "SE" => "46",
+        "NO" => "47",
+        "FI" => "358",
+        _ => return None,
+    })
+}
+
+/// A mobile number for the confirmation text, in international form (`+31612345678`). A
+/// national number (`06 1234 5678`) is read for the member's country; dashes, spaces, dots and
+/// brackets are dropped (SPEC §5).
+pub fn normalize_phone(raw: &str, country: &str) -> Result<String, ApiError> {
+    let invalid = || ApiError::field(Field::Phone, ErrorCode::PhoneInvalid);
+    let cleaned: String = raw.chars().filter(|c| !c.is_whitespace() && !matches!(c, '-' | '.' | '(' | ')' | '/')).collect();
+    let digits = if let Some(rest) = cleaned.strip_prefix('+') {
+        rest.to_string()
+    } else if let Some(rest) = cleaned.strip_prefix("00") {
+        rest.to_string()
+    } else if let Some(rest) = cleaned.strip_prefix('0') {
+        format!("{}{}", calling_code(country).ok_or_else(invalid)?, rest)
+    } else {
+        return Err(invalid());
+    };
+    if !(9..=15).contains(&digits.len()) || !digits.chars().all(|c| c.is_ascii_digit()) || digits.starts_with('0') {
+        return Err(invalid());
+    }
+    Ok(format!("+{digits}"))
+}
+
+/// The confirmation code as typed: six digits (spaces allowed between them).
+pub fn validate_sms_code(raw: &str) -> Result<String, ApiError> {
+    let code: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
+    if code.len() == SMS_CODE_DIGITS && code.chars().all(|c| c.is_ascii_digit()) {
+        Ok(code)
+    } else {
+        Err(ApiError::field(Field::Code, ErrorCode::SmsCodeInvalid))
+    }
+}
+
+/// Whether another direct debit of `amount` fits the month's limit (minor units; 0 = none).
+pub fn within_monthly_limit(already_this_month: i64, amount: i64, limit: i64) -> bool {
+    limit <= 0 || already_this_month + amount <= limit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pack(price: i64) -> CreditPack {
+        CreditPack { id: 7, credits: 60, price_minor: price, currency: "EUR".into(), highlighted: false }
+    }
+
+    #[test]
+    fn statuses_round_trip_and_move_forward_only() {
+        for s in PaymentStatus::ALL {
+            assert_eq!(PaymentStatus::parse(s.code()), Some(s));
+            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{}\"", s.code()));
+            assert!(!s.may_become(s), "{s:?} to itself");
+        }
+        assert!(PaymentStatus::Open.may_become(PaymentStatus::Paid));
+        assert!(PaymentStatus::Pending.may_become(PaymentStatus::Expired));
+        assert!(!PaymentStatus::Pending.may_become(PaymentStatus::Open));
+        assert!(!PaymentStatus::Paid.may_become(PaymentStatus::Failed));
+        assert!(PaymentStatus::Paid.may_become(PaymentStatus::Reversed));
+        assert!(!PaymentStatus::Failed.may_become(PaymentStatus::Paid));
+        assert!(!PaymentStatus::Open.may_become(PaymentStatus::Reversed));
+    }
+
+    #[test]
+    fn dutch_vat_and_a_discounted_bundle() {
+        let q = quote(&pack(1995), Some(&Discount { code: "TIMEBONUS25".into(), percent: 25, kind: DiscountKind::TimeBonus, minimum_order: 0 }), "nl");
+        assert_eq!(q.amount, 1496);
+        assert_eq!(q.vat_rate_bp, 2100);
+        assert_eq!(q.vat, 260); // 1496 * 21 / 121 = 259.6
+        let no_discount = quote(&pack(1995), None, "DE");
+        assert_eq!((no_discount.amount, no_discount.vat), (1995, 319));
+        let below_minimum = quote(&pack(995), Some(&Discount { code: "BIG".into(), percent: 10, kind: DiscountKind::Code, minimum_order: 1000 }), "NL");
+        assert_eq!((below_minimum.amount, below_minimum.discount), (995, None));
+    }
+
+    #[test]
+    fn time_bonus_follows_spec_section_4() {
+        let signup = 1_000_000;
+        assert_eq!(time_bonus_left(signup, signup, false), Some(14_400));
+        assert_eq!(time_bonus_left(signup, signup + 14_399, false), Some(1));
+        assert_eq!(time_bonus_left(signup, signup + 14_400, false), None);
+        assert_eq!(time_bonus_left(signup, signup + 10, true), None);
+        assert_eq!(countdown(14_400), "04:00:00");
+        assert_eq!(countdown(3_725), "01:02:05");
+        assert_eq!(countdown(-3), "00:00:00");
+        let auto = automatic_discount(signup, signup + 60, false, 25, 48, |_| false).unwrap();
+        assert_eq!((auto.code.as_str(), auto.kind), ("TIMEBONUS25", DiscountKind::TimeBonus));
+        let later = automatic_discount(signup, signup + 5 * 3600, false, 20, 48, |_| false).unwrap();
+        assert_eq!((later.code.as_str(), later.percent), (WELCOME_CODE, 20));
+        assert_eq!(automatic_discount(signup, signup + 60, false, 20, 48, |c| c == "TIMEBONUS25").unwrap().code, WELCOME_CODE);
+        assert_eq!(automatic_discount(signup, signup + 60, true, 20, 48, |_| false), None);
+        assert_eq!(automatic_discount(signup, signup + 49 * 3600, false, 20, 48, |_| false), None);
+    }
+
+    #[test]
+    fn the_larger_discount_wins() {
+        let code = |p| Some(Discount { code: "X".into(), percent: p, kind: DiscountKind::Code, minimum_order: 0 });
+        let bonus = automatic_discount(0, 1, false, 0, 0, |_| false);
+        assert_eq!(better(code(10), bonus.clone()).unwrap().kind, DiscountKind::TimeBonus);
+        assert_eq!(better(code(25), bonus.clone()).unwrap().kind, DiscountKind::Code);
+        assert_eq!(better(None, bonus).unwrap().percent, 25);
+        assert_eq!(better(None, None), None);
+    }
+
+    #[test]
+    fn codes_ibans_phones_and_sms_codes() {
+        assert_eq!(normalize_code("  welkom-10 ").unwrap(), "WELKOM-10");
+        assert_eq!(normalize_code("<script>").unwrap_err().code, ErrorCode::DiscountNotFound);
+        assert_eq!(normalize_code("").unwrap_err().field, Some(Field::DiscountCode));
+        assert_eq!(validate_iban("nl91 abna 0417 1643 00").unwrap(), "NL91ABNA0417164300");
+        assert_eq!(validate_iban("DE89 3704 0044 0532 0130 00").unwrap(), "DE89370400440532013000");
+        assert_eq!(validate_iban("NL91ABNA0417164301").unwrap_err().code, ErrorCode::IbanInvalid);
+        // A valid IBAN of a country we do not collect from.
+        assert_eq!(validate_iban("GB29 NWBK 6016 1331 9268 19").unwrap_err().field, Some(Field::Iban));
+        assert_eq!(mask_iban("NL91ABNA0417164300"), "NL91 •••• •••• 4300");
+        assert_eq!((format_rate(2100, true), format_rate(810, true), format_rate(2550, false), format_rate(0, false)), ("21%".into(), "8,1%".into(), "25.5%".into(), "0%".into()));
+        assert_eq!(normalize_phone("06-1234 5678", "NL").unwrap(), "+31612345678");
+        assert_eq!(normalize_phone("+49 151 2345 6789", "NL").unwrap(), "+4915123456789");
+        assert_eq!(normalize_phone("0031 6 12345678", "BE").unwrap(), "+31612345678");
+        assert_eq!(normalize_phone("12345", "NL").unwrap_err().code, ErrorCode::PhoneInvalid);
+        assert_eq!(normalize_phone("06abc", "NL").unwrap_err().field, Some(Field::Phone));
+        assert_eq!(validate_sms_code(" 123 456 ").unwrap(), "123456");
+        assert_eq!(validate_sms_code("12345").unwrap_err().code, ErrorCode::SmsCodeInvalid);
+        assert!(within_monthly_limit(10_000, 4_995, 15_000));
+        assert!(!within_monthly_limit(10_000, 5_001, 15_000));
+        assert!(within_monthly_limit(1_000_000, 1, 0));
+    }
+
+    proptest! {
+        #[test]
+        fn a_discount_never_raises_the_price_and_vat_fits_inside(price in 1i64..10_000_000, percent in 0i64..=100, country in "(NL|DE|CH|FI|US|PL)") {
+            let after = discounted(price, percent);
+            prop_assert!(after >= 1 && after <= price);
+            let q = quote(&pack(price), Some(&Discount { code: "P".into(), percent, kind: DiscountKind::Code, minimum_order: 0 }), &country);
+            prop_assert!(q.vat >= 0 && q.vat < q.amount.max(1));
+            // Net plus VAT gives the amount back, to the cent.
+            let rate = q.vat_rate_bp;
+            let net = q.amount - q.vat;
+            prop_assert!((net * (10_000 + rate) / 10_000 - q.amount).abs() <= 1);
+        }
+
+        #[test]
+        fn statuses_never_return_to_an_earlier_one(path in proptest::collection::vec(0usize..7, 0..12)) {
+            // Apply any sequence of proposed moves; only allowed ones happen.
+            let mut status = PaymentStatus::Open;
+            let mut paid_count = 0;
+            for i in path {
+                let next = PaymentStatus::ALL[i];
+                if status.may_become(next) {
+                    status = next;
+                    if next == PaymentStatus::Paid { paid_count += 1; }
+                }
+            }
+            prop_assert!(paid_count <= 1);
+            prop_assert!(!status.may_become(PaymentStatus::Open));
+        }
+
+        #[test]
+        fn the_time_bonus_is_never_longer_than_four_hours(signup in 0i64..2_000_000_000, offset in -100_000i64..100_000, paid in any::<bool>()) {
+            let left = time_bonus_left(signup, signup + offset, paid);
+            if let Some(left) = left {
+                prop_assert!(!paid && left > 0 && left <= TIME_BONUS_WINDOW_SECS);
+                prop_assert_eq!(countdown(left).len(), 8);
+            }
+        }
+
+        #[test]
+        fn national_and_international_forms_agree(rest in "[1-9][0-9]{8}") {
+            let national = normalize_phone(&format!("0{rest}"), "NL").unwrap();
+            let international = normalize_phone(&format!("+31 {rest}"), "DE").unwrap();
+            prop_assert_eq!(national, international);
+        }
+    }
+}

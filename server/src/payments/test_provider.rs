@@ -1,0 +1,136 @@
+//! The built-in test provider, the default when no real provider is configured. It behaves like
+//! a hosted checkout: its page on our own site (`PageLinks::test_checkout`) shows the amount and
+//! lets the tester choose paid, failed, cancelled, expired or pending; then it calls our webhook
+//! over HTTP with only its payment id, like Mollie does, and sends the buyer back. Its records
+//! are its own table; our payments only learn a status by asking [`TestProvider::payment`].
+
+use domain::checkout::PaymentStatus;
+use sqlx::Row;
+
+use super::provider::{CheckoutCreated, CheckoutRequest, ProviderError, ProviderPayment};
+use crate::db::Db;
+use crate::error::AppError;
+use crate::links::Links;
+
+#[derive(Debug, Clone)]
+pub struct TestProvider {
+    db: Db,
+    links: Links,
+    http: reqwest::Client,
+}
+
+/// What the test checkout page shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestCheckout {
+    pub id: String,
+    pub amount: i64,
+    pub currency: String,
+    pub description: String,
+    pub method: String,
+    pub status: PaymentStatus,
+    pub redirect_url: String,
+}
+
+impl TestProvider {
+    pub const NAME: &'static str = "test";
+
+    pub fn new(db: Db, links: Links) -> TestProvider {
+        let http = reqwest::Client::builder().timeout(std::time::Duration::from_secs(10)).build().expect("an HTTP client");
+        TestProvider { db, links, http }
+    }
+
+    pub(super) async fn create(&self, r: &CheckoutRequest) -> Result<CheckoutCreated, ProviderError> {
+        let id = format!("tst_{}", &crate::accounts::tokens::new_token()[..20]);
+        sqlx::query(
+            "INSERT INTO test_checkouts (id, amount, currency, description, method, redirect_url, webhook_url, status, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8)",
+        )
+        .bind(&id)
+        .bind(r.amount)
+        .bind(&r.currency)
+        .bind(&r.description)
+        .bind(r.method.code())
+        .bind(&r.redirect_url)
+        .bind(&r.webhook_url)
+        .bind(crate::seed::now_unix())
+        .execute(self.db.pool())
+        .await
+        .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+        Ok(CheckoutCreated { checkout_url: self.links.test_checkout(&id), provider_id: id })
+    }
+
+    pub(super) async fn payment(&self, id: &str) -> Result<ProviderPayment, ProviderError> {
+        let row = sqlx::query("SELECT amount, currency, status FROM test_checkouts WHERE id = $1")
+            .bind(id)
+            .fetch_optional(self.db.pool())
+            .await
+            .map_err(|e| ProviderError::Unavailable(e.to_string()))?
+            .ok_or_else(|| ProviderError::Refused(format!("no test payment {id}")))?;
+        let status: String = row.try_get("status").map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+        Ok(ProviderPayment {
+            status: PaymentStatus::parse(&status).ok_or_else(|| ProviderError::Unavailable(format!("status {status}")))?,
+            amount: row.try_get("amount").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
+            currency: row.try_get("currency").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
+        })
+    }
+
+    /// The checkout page's data; `None` for an unknown id.
+    pub async fn checkout(&self, id: &str) -> Result<Option<TestCheckout>, AppError> {
+        let row = sqlx::query("SELECT id, amount, currency, description, method, status, redirect_url FROM test_checkouts WHERE id = $1")
+            .bind(id)
+            .fetch_optional(self.db.pool())
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let status: String = row.try_get("status")?;
+        Ok(Some(TestCheckout {
+            id: row.try_get("id")?,
+            amount: row.try_get("amount")?,
+            currency: row.try_get("currency")?,
+            description: row.try_get("description")?,
+            method: row.try_get("method")?,
+            status: PaymentStatus::parse(&status).unwrap_or(PaymentStatus::Failed),
+            redirect_url: row.try_get("redirect_url")?,
+        }))
+    }
+
+    /// The tester's choice on the checkout page: moves the test payment (forward only), then
+    /// reports to the webhook in the background. Answers where the buyer goes next.
+    pub async fn choose(&self, id: &str, outcome: PaymentStatus) -> Result<String, AppError> {
+        let checkout = self.checkout(id).await?.ok_or(domain::ErrorCode::NotFound)?;
+        if !matches!(outcome, PaymentStatus::Paid | PaymentStatus::Failed | PaymentStatus::Canceled | PaymentStatus::Expired | PaymentStatus::Pending) {
+            return Err(domain::ErrorCode::BadRequest.into());
+        }
+        if checkout.status.may_become(outcome) {
+            sqlx::query("UPDATE test_checkouts SET status = $1 WHERE id = $2 AND status = $3")
+                .bind(outcome.code())
+                .bind(id)
+                .bind(checkout.status.code())
+                .execute(self.db.pool())
+                .await?;
+            self.report(id).await;
+        }
+        Ok(checkout.redirect_url)
+    }
+
+    /// Posts `id=…` to the payment's webhook, as a provider would: in the background, a few
+    /// tries with a growing pause. Our result page asks the provider itself as well, so a
+    /// webhook that never arrives delays nothing.
+    async fn report(&self, id: &str) {
+        let Ok(Some((url,))) = sqlx::query_as::<_, (String,)>("SELECT webhook_url FROM test_checkouts WHERE id = $1").bind(id).fetch_optional(self.db.pool()).await else {
+            return;
+        };
+        let http = self.http.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            for attempt in 0..3u32 {
+                let sent = http.post(&url).header("content-type", "application/x-www-form-urlencoded").body(format!("id={id}")).send().await;
+                match sent {
+                    Ok(res) if res.status().is_success() => return,
+                    Ok(res) => tracing::debug!(status = %res.status(), "test provider webhook answered"),
+                    Err(error) => tracing::debug!(%error, "test provider webhook failed"),
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(500 << attempt)).await;
+            }
+        });
+    }
+}
