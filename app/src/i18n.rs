@@ -53,10 +53,11 @@ mod tests {
     use std::collections::BTreeMap;
     use std::path::Path;
 
-    const NAMESPACES: [&str; 37] = [
+    const NAMESPACES: [&str; 47] = [
         "nav", "account", "footer", "entry", "home", "title", "lang", "pricing", "payment", "error", "validation", "date", "pages", "site", "mail",
         "auth", "reset", "settings", "reminder", "activate", "mailchange", "deleted", "complete", "profile", "location", "alert", "unsubscribe",
         "country", "members", "photo", "photos", "staff", "landing", "likes", "swipe", "chat", "console",
+        "receipt", "credits", "checkout", "repeat", "premium", "transaction", "transactions", "directdebit", "testpay", "timebonus",
     ];
 
     fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
