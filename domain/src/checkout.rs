@@ -262,6 +262,19 @@ pub fn format_rate(rate_bp: i64, decimal_comma: bool) -> String {
     format!("{}%", if decimal_comma { text.replace('.', ",") } else { text })
 }
 
+/// The bundle's price with whichever of the discounts makes it cheapest (a typed code below its
+/// minimum order leaves the time bonus or welcome discount in force); on a tie the first.
+pub fn best_quote(pack: &CreditPack, discounts: &[Option<&Discount>], country: &str) -> Quote {
+    let mut best = quote(pack, None, country);
+    for d in discounts.iter().flatten() {
+        let q = quote(pack, Some(d), country);
+        if q.amount < best.amount {
+            best = q;
+        }
+    }
+    best
+}
+
 /// Countries whose bank accounts we collect from by direct debit.
 pub const DIRECT_DEBIT_COUNTRIES: [&str; 4] = ["NL", "BE", "DE", "AT"];
 
@@ -385,6 +398,17 @@ mod tests {
         assert_eq!((no_discount.amount, no_discount.vat), (1995, 319));
         let below_minimum = quote(&pack(995), Some(&Discount { code: "BIG".into(), percent: 10, kind: DiscountKind::Code, minimum_order: 1000 }), "NL");
         assert_eq!((below_minimum.amount, below_minimum.discount), (995, None));
+    }
+
+    #[test]
+    fn a_code_below_its_minimum_leaves_the_bonus_in_force() {
+        let code = Discount { code: "VONK40".into(), percent: 40, kind: DiscountKind::Code, minimum_order: 1995 };
+        let bonus = Discount { code: "TIMEBONUS25".into(), percent: 25, kind: DiscountKind::TimeBonus, minimum_order: 0 };
+        let small = best_quote(&pack(995), &[Some(&code), Some(&bonus)], "NL");
+        assert_eq!((small.amount, small.discount.map(|d| d.kind)), (746, Some(DiscountKind::TimeBonus)));
+        let big = best_quote(&pack(1995), &[Some(&code), Some(&bonus)], "NL");
+        assert_eq!((big.amount, big.discount.map(|d| d.kind)), (1197, Some(DiscountKind::Code)));
+        assert_eq!(best_quote(&pack(995), &[None, None], "NL").amount, 995);
     }
 
     #[test]

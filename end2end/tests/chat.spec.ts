@@ -1,9 +1,8 @@
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { acceptEntry, activate, member } from './helpers';
+import { acceptEntry, activate, axeClean, member } from './helpers';
 
 // Two browsers talk: these flows run once, on the desktop project.
 test.skip(({ isMobile }) => isMobile, 'two-browser chat flows run on the desktop project');
@@ -22,20 +21,6 @@ async function live(page: Page) {
   await expect(page.getByTestId('chat-panel')).toBeVisible({ timeout: 15_000 });
   await expect(page.locator('.chat--live')).toHaveCount(1);
   await expect(page.getByTestId('chat-connection')).not.toHaveClass(/--(connecting|reconnecting|offline)/, { timeout: 10_000 });
-}
-
-const axeSource = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
-
-/** No serious or critical axe finding on the page as it is now. */
-async function axeClean(page: Page) {
-  await page.addScriptTag({ content: axeSource });
-  const found = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(found).toEqual([]);
 }
 
 async function say(page: Page, text: string) {

@@ -50,3 +50,28 @@ export async function member(page: Page, email: string, who: { name?: string; ge
   await page.getByTestId('finder-skip').click();
   await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
 }
+
+const axeSource = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+/** No serious or critical axe finding on the page as it is now. */
+export async function axeClean(page: Page) {
+  await page.addScriptTag({ content: axeSource });
+  const found = await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(found).toEqual([]);
+}
+
+/** The newest text message the server sent to `phone` (the SMS outbox under DATA_DIR). */
+export function lastSms(phone: string): string {
+  const dir = join(process.env.E2E_DATA_DIR!, 'sms');
+  const texts = readdirSync(dir)
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .filter((t) => t.startsWith(`To: ${phone}\n`));
+  if (texts.length === 0) throw new Error(`no text message to ${phone}`);
+  return texts[texts.length - 1];
+}

@@ -22,7 +22,7 @@ pub fn LanguageSwitcher() -> impl IntoView {
     let choices = ctx.switcher.clone();
     view! {
         <details class="lang-switcher">
-            <summary class="lang-switcher__toggle" aria-label=i18n.t("nav.language")>
+            <summary class="lang-switcher__toggle" aria-label=format!("{}: {}", i18n.t("nav.language"), current.code().to_uppercase())>
                 <GlobeIcon/>
                 <span class="lang-switcher__code">{current.code().to_uppercase()}</span>
             </summary>

@@ -25,19 +25,22 @@ pub fn LiveCounters(counts: Counters, labels: CounterLabels) -> impl IntoView {
     let likes_pill = move || domain::counters::pill(counts.get().new_likes).map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> });
     let bell_pill = move || domain::counters::pill(counts.get().notifications).map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> });
     view! {
-        <a class="topbar__link topbar__link--messages" href="/chats" aria-label=labels.messages.clone() data-testid="messages-link">
+        <a class="topbar__link topbar__link--messages" href="/chats" data-testid="messages-link">
             <ChatIcon/>
             <span class="topbar__link-text">{labels.messages.clone()}</span>
+            " "
             {messages_pill}
         </a>
-        <a class="topbar__link topbar__link--likes" href="/likes" aria-label=labels.likes.clone()>
+        <a class="topbar__link topbar__link--likes" href="/likes">
             <HeartIcon/>
             <span class="topbar__link-text">{labels.likes.clone()}</span>
+            " "
             {likes_pill}
         </a>
-        <a class="topbar__link topbar__link--bell" href="/notifications" aria-label=labels.notifications.clone() data-testid="notifications-link">
+        <a class="topbar__link topbar__link--bell" href="/notifications" data-testid="notifications-link">
             <BellIcon/>
             <span class="topbar__link-text">{labels.notifications.clone()}</span>
+            " "
             {bell_pill}
         </a>
     }

@@ -18,7 +18,7 @@ pub fn Logo() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     view! {
-        <a class="logo" href="/" aria-label=i18n.t("nav.home")>
+        <a class="logo" href="/" aria-label=format!("{} – {}", ctx.site.name, i18n.t("nav.home"))>
             <span class="logo__mark"><FlameIcon/></span>
             <span class="logo__name">{ctx.site.name.clone()}</span>
         </a>
@@ -39,7 +39,7 @@ fn MemberActions(member: MemberView) -> impl IntoView {
         </a>
         // The account menu (SPEC §2): a disclosure, so it works without JavaScript.
         <details class="account-menu" data-testid="account-menu">
-            <summary class="account-menu__toggle" aria-label=i18n.t("nav.account_menu") title=i18n.tf("auth.logged_in_as", &[("name", &member.name)])>
+            <summary class="account-menu__toggle" aria-label=format!("{} – {}", i18n.t("nav.account_menu"), member.name) title=i18n.tf("auth.logged_in_as", &[("name", &member.name)])>
                 <span class="account-menu__avatar" aria-hidden="true">{member.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()}</span>
                 <span class="member-name">{member.name.clone()}</span>
             </summary>

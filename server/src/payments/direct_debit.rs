@@ -4,7 +4,7 @@
 //! caps what one member may order by direct debit per calendar month (SPEC §8's blocked and
 //! limit-reached texts).
 
-use domain::checkout::{normalize_phone, quote, validate_iban, validate_sms_code, within_monthly_limit, PaymentStatus, SMS_CODE_ATTEMPTS, SMS_CODE_TTL_SECS};
+use domain::checkout::{best_quote, normalize_phone, validate_iban, validate_sms_code, within_monthly_limit, PaymentStatus, SMS_CODE_ATTEMPTS, SMS_CODE_TTL_SECS};
 use domain::payment::PaymentMethod;
 use domain::ErrorCode;
 use sqlx::Row;
@@ -150,8 +150,8 @@ impl Payments {
         let pack_id: i64 = row.try_get("pack_id")?;
         let typed: Option<String> = row.try_get("discount_code")?;
         let pack = self.packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
-        let discount = self.discount(site, member, typed.as_deref(), country, now).await?;
-        let q = quote(&pack, discount.as_ref(), country);
+        let (typed, automatic) = self.discounts(site, member, typed.as_deref(), country, now).await?;
+        let q = best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country);
         self.direct_debit_allowed(site, member.id, q.amount, now).await?;
         // The order's own id makes the payment unique: a double submit cannot create two.
         let reference = format!("dd_{id}");

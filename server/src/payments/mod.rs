@@ -19,7 +19,7 @@ pub mod provider;
 pub mod sms;
 pub mod test_provider;
 
-use domain::checkout::{automatic_discount, better, normalize_code, quote, Discount, DiscountKind, PaymentStatus, Quote};
+use domain::checkout::{automatic_discount, best_quote, better, normalize_code, Discount, DiscountKind, PaymentStatus, Quote};
 use domain::payment::{methods_for_country, PaymentMethod};
 use domain::site::CreditPack;
 use domain::ErrorCode;
@@ -202,6 +202,13 @@ impl Payments {
     /// The discount for this member now: a typed code (refused with 'Code niet gevonden' or
     /// 'Code reeds gebruikt'), the time bonus or the welcome discount; the larger one wins.
     pub async fn discount(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Option<Discount>, AppError> {
+        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
+        Ok(better(typed, automatic))
+    }
+
+    /// The typed code's discount (refused as above) and the automatic one, apart: each bundle
+    /// takes whichever makes it cheaper ([`domain::checkout::best_quote`]).
+    pub async fn discounts(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<(Option<Discount>, Option<Discount>), AppError> {
         let used = self.used_codes(member.id).await?;
         let typed = match typed.map(str::trim).filter(|t| !t.is_empty()) {
             None => None,
@@ -227,28 +234,32 @@ impl Payments {
         };
         let settings = &site.settings;
         let automatic = automatic_discount(member.signup_date, now, member.paid_user, settings.welcome_discount_percent, settings.welcome_discount_hours, |c| used.iter().any(|u| u == c));
-        Ok(better(typed, automatic))
+        Ok((typed, automatic))
     }
 
     pub async fn offer(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Offer, AppError> {
-        let discount = self.discount(site, member, typed, country, now).await?;
+        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
         let packs = self.packs(site.settings.id, country).await?;
-        let packs = packs.into_iter().map(|p| {
-            let q = quote(&p, discount.as_ref(), country);
-            (p, q)
-        });
+        let packs: Vec<(CreditPack, Quote)> = packs
+            .into_iter()
+            .map(|p| {
+                let q = best_quote(&p, &[typed.as_ref(), automatic.as_ref()], country);
+                (p, q)
+            })
+            .collect();
+        let discount = better(typed, automatic);
         let time_bonus_left = match &discount {
             Some(d) if d.kind == DiscountKind::TimeBonus => domain::checkout::time_bonus_left(member.signup_date, now, member.paid_user),
             _ => None,
         };
-        Ok(Offer { country: country.to_string(), packs: packs.collect(), discount, methods: self.methods(country), time_bonus_left })
+        Ok(Offer { country: country.to_string(), packs, discount, methods: self.methods(country), time_bonus_left })
     }
 
     /// One bundle's price for this member now.
     pub async fn quote(&self, site: &Site, member: &Member, pack_id: i64, typed: Option<&str>, country: &str, now: i64) -> Result<Quote, AppError> {
         let pack = self.packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
-        let discount = self.discount(site, member, typed, country, now).await?;
-        Ok(quote(&pack, discount.as_ref(), country))
+        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
+        Ok(best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country))
     }
 
     /// Where a provider reports changes for this site.

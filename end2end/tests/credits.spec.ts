@@ -1,0 +1,201 @@
+import { expect, test, type Page } from '@playwright/test';
+import { acceptEntry, axeClean, lastSms, member } from './helpers';
+
+// Buying credits through the built-in test provider, at 375 px (mobile) and 1280 px (desktop).
+
+test.beforeEach(async ({ context, baseURL }) => {
+  await acceptEntry(context, baseURL!);
+});
+
+/** An address of its own per test and project. */
+function email(name: string, project: string) {
+  return `${name}-${project}@example.nl`;
+}
+
+/** From `/credits`, opens the 60-credit bundle and picks `method` in the blocks: straight to checkout. */
+async function chooseBundle(page: Page, method: string) {
+  await page.goto('/credits');
+  await page.getByTestId('packs').getByTestId('pack').filter({ hasText: '60 credits' }).click();
+  await expect(page).toHaveURL(/\/credits\/\d+$/);
+  const group = page.getByRole('radiogroup', { name: 'Kies je betaalmethode' });
+  await expect(group).toBeVisible({ timeout: 15_000 });
+  await group.getByRole('radio', { name: method, exact: true }).click();
+}
+
+/** On the test provider's page, picks an outcome; answers the result page's status. */
+async function outcome(page: Page, choice: 'Betaald' | 'Mislukt' | 'Geannuleerd' | 'Verlopen' | 'Nog in behandeling') {
+  await expect(page).toHaveURL(/\/checkout\/test\/tst_/, { timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: 'Testbetaling' })).toBeVisible();
+  await page.getByRole('button', { name: choice, exact: true }).click();
+  await expect(page).toHaveURL(/\/transactions\/\d+$/);
+}
+
+test('buying a bundle: failed, cancelled, expired, pending, then paid makes a premium member', async ({ page }, testInfo) => {
+  await member(page, email('koper', testInfo.project.name));
+  // The time bonus applies in the first 4 hours: 60 credits for € 14,96 instead of € 19,95.
+  await page.goto('/credits');
+  await expect(page.getByTestId('discount')).toContainText('Tijdbonus: 25% korting');
+  const sixty = page.getByTestId('pack').filter({ hasText: '60 credits' });
+  await expect(sixty.getByTestId('pack-price')).toHaveText('€ 14,96');
+  await expect(sixty).toContainText('Normaal € 19,95');
+  await axeClean(page);
+
+  await chooseBundle(page, 'iDEAL');
+  await expect(page.getByTestId('testpay-amount')).toHaveText('€ 14,96');
+  await axeClean(page);
+  await outcome(page, 'Mislukt');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'failed');
+  await expect(page.getByRole('heading', { name: 'Betaling mislukt' })).toBeVisible();
+  await expect(page.getByText('De betaling is mislukt of geannuleeerd.')).toBeVisible();
+  await axeClean(page);
+
+  // Retry goes to the same bundle and method: one button to the provider.
+  await page.getByTestId('retry').click();
+  await expect(page).toHaveURL(/\/credits\/\d+\/ideal$/);
+  await page.getByTestId('pay').click();
+  await outcome(page, 'Geannuleerd');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'canceled');
+
+  // A failed card payment offers PayPal.
+  await chooseBundle(page, 'Visa');
+  await outcome(page, 'Verlopen');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'expired');
+  await expect(page.getByTestId('paypal')).toBeVisible();
+  await page.getByTestId('paypal').click();
+  await expect(page).toHaveURL(/\/credits\/\d+\/paypal$/);
+  await page.getByTestId('pay').click();
+
+  // Pending: the result page waits and follows the payment until it settles.
+  const checkout = await (async () => {
+    await expect(page).toHaveURL(/\/checkout\/test\/tst_/);
+    return page.url();
+  })();
+  await outcome(page, 'Nog in behandeling');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'pending');
+  await expect(page.getByRole('heading', { name: 'We wachten op je betaling' })).toBeVisible();
+  const result = page.url();
+  // The bank confirms (on the provider's side, another tab).
+  const provider = await page.context().newPage();
+  await provider.goto(checkout);
+  await provider.getByRole('button', { name: 'Betaald', exact: true }).click();
+  await provider.close();
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'paid', { timeout: 15_000 });
+  expect(page.url()).toBe(result);
+  await expect(page.getByTestId('paid-body')).toContainText('60 credits zijn toegevoegd');
+  await expect(page.getByText('Je bent nu premium lid.')).toBeVisible();
+  await axeClean(page);
+
+  // Premium: no time bonus any more; the credits link repeats the last order.
+  await page.goto('/members');
+  await expect(page.getByTestId('time-bonus')).toHaveCount(0);
+  if (testInfo.project.name === 'desktop') {
+    await page.getByTestId('credits').click();
+  } else {
+    await page.goto('/credits/repeat-order');
+  }
+  await expect(page).toHaveURL(/\/credits\/repeat-order$/);
+  await page.getByTestId('repeat-order').click();
+  await expect(page).toHaveURL(/\/checkout\/test\/tst_/);
+  await expect(page.getByTestId('testpay-amount')).toHaveText('€ 19,95');
+
+  await page.goto('/transactions');
+  await expect(page.getByTestId('transactions').locator('tbody tr')).toHaveCount(5);
+  await axeClean(page);
+});
+
+test('a discount code: not found, applied, then used', async ({ page }, testInfo) => {
+  await member(page, email('korting', testInfo.project.name));
+  await page.goto('/credits');
+  await page.getByLabel('Kortingscode').fill('zomaar');
+  await page.getByRole('button', { name: 'Toepassen' }).click();
+  await expect(page.getByTestId('code-error')).toHaveText('Code niet gevonden');
+  await page.getByLabel('Kortingscode').fill('vonk40');
+  await page.getByRole('button', { name: 'Toepassen' }).click();
+  await expect(page.getByTestId('discount')).toContainText('40% korting met code VONK40');
+  const sixty = page.getByTestId('pack').filter({ hasText: '60 credits' });
+  await expect(sixty.getByTestId('pack-price')).toHaveText('€ 11,97');
+  // Below its minimum order the small bundle keeps the time bonus' price.
+  await expect(page.getByTestId('pack').filter({ hasText: '25 credits' }).getByTestId('pack-price')).toHaveText('€ 7,46');
+  await sixty.click();
+  await expect(page.getByTestId('order-total')).toHaveText('€ 11,97');
+  const group = page.getByRole('radiogroup', { name: 'Kies je betaalmethode' });
+  await expect(group).toBeVisible({ timeout: 15_000 });
+  await group.getByRole('radio', { name: 'PayPal', exact: true }).click();
+  await outcome(page, 'Betaald');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'paid');
+  await page.goto('/credits?code=VONK40');
+  await expect(page.getByTestId('code-error')).toHaveText('Code reeds gebruikt');
+});
+
+test('the time-bonus banner counts down and its modal comes after 40 s at 0 credits', async ({ page }, testInfo) => {
+  await page.clock.install();
+  await member(page, email('bonus', testInfo.project.name));
+  // Spend the welcome credits: 3 free messages, then 2 × 10 credits.
+  await page.goto('/members');
+  const href = await page.getByTestId('results').getByTestId('member-card').first().getAttribute('href');
+  const to = Number(href!.match(/\/members\/(\d+)/)![1]);
+  const left = await page.evaluate(async (to) => {
+    let balance = -1;
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch('/api/fn/send_message', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: `member=${to}&client_id=bonus-spend-${Date.now()}-${i}&text=Hoi+daar`,
+      });
+      balance = (await res.json()).balance;
+    }
+    return balance;
+  }, to);
+  expect(left).toBe(0);
+
+  await page.goto('/members');
+  const banner = page.getByTestId('time-bonus');
+  await expect(banner).toContainText('Tijdbonus: 25% korting op credits');
+  const countdown = banner.getByTestId('time-bonus-countdown');
+  await expect(countdown).toHaveText(/^0[34]:\d\d:\d\d$/);
+  const before = await countdown.textContent();
+  await page.clock.fastForward(5_000);
+  await expect(countdown).not.toHaveText(before!);
+  await expect(page.getByTestId('time-bonus-modal')).toHaveCount(0);
+  await page.clock.fastForward(36_000);
+  const modal = page.getByTestId('time-bonus-modal');
+  await expect(modal).toBeVisible();
+  await expect(modal.getByRole('heading', { name: 'Snel zijn loont!' })).toBeVisible();
+  await axeClean(page);
+  await page.getByTestId('time-bonus-close').click();
+  await expect(modal).toHaveCount(0);
+  // The dismissal is stored: not again on the next page.
+  await page.waitForTimeout(300);
+  await page.goto('/likes');
+  await page.clock.fastForward(45_000);
+  await expect(page.getByTestId('time-bonus')).toBeVisible();
+  await expect(page.getByTestId('time-bonus-modal')).toHaveCount(0);
+  // The banner leads to the bundles.
+  await page.getByTestId('time-bonus').click();
+  await expect(page).toHaveURL(/\/credits$/);
+});
+
+test('direct debit: a bad IBAN, a wrong code, then the right one', async ({ page }, testInfo) => {
+  await member(page, email('incasso', testInfo.project.name));
+  await chooseBundle(page, 'Automatische incasso');
+  await expect(page).toHaveURL(/\/directdebit\?pack=\d+/);
+  await page.getByLabel('IBAN').fill('NL91 ABNA 0417 1643 01');
+  await page.getByLabel('Mobiel nummer').fill('06 1234 5678');
+  await page.getByRole('button', { name: 'Stuur mij een code' }).click();
+  await expect(page.getByTestId('form-error')).toContainText('Ongeldig IBAN');
+  // What was typed is still there.
+  await expect(page.getByLabel('Mobiel nummer')).toHaveValue('06 1234 5678');
+  await page.getByLabel('IBAN').fill('NL91 ABNA 0417 1643 00');
+  await page.getByRole('button', { name: 'Stuur mij een code' }).click();
+  await expect(page.getByTestId('code-sent')).toBeVisible();
+  await axeClean(page);
+  const code = lastSms('+31612345678').split('\n\n')[1].match(/\b\d{6}\b/)![0];
+  await page.getByLabel('Code uit de sms').fill(code === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Incasso bevestigen' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('Code ongeldig');
+  await page.getByLabel('Code uit de sms').fill(code);
+  await page.getByRole('button', { name: 'Incasso bevestigen' }).click();
+  await expect(page).toHaveURL(/\/transactions\/\d+$/);
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'paid');
+  await expect(page.getByTestId('paid-body')).toContainText('60 credits zijn toegevoegd');
+});
