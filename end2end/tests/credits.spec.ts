@@ -78,6 +78,7 @@ test('buying a bundle: failed, cancelled, expired, pending, then paid makes a pr
   const provider = await page.context().newPage();
   await provider.goto(checkout);
   await provider.getByRole('button', { name: 'Betaald', exact: true }).click();
+  await expect(provider).toHaveURL(/\/transactions\/\d+$/);
   await provider.close();
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'paid', { timeout: 15_000 });
   expect(page.url()).toBe(result);

@@ -2,7 +2,7 @@
 // and every refusal comes back to the page with its translated text.
 import { expect, test } from '@playwright/test';
 
-test('signup, complete-signup, search, like, chat, block and settings work with JavaScript off', async ({ page, context, baseURL }, testInfo) => {
+test('signup, complete-signup, search, like, chat, block, settings and buying credits work with JavaScript off', async ({ page, context, baseURL }, testInfo) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   const email = `zonder-js-${testInfo.project.name}@example.nl`;
 
@@ -75,4 +75,13 @@ test('signup, complete-signup, search, like, chat, block and settings work with 
   await page.locator('form[action="/api/fn/set_invisible"]').getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('saved')).toHaveText('Je instellingen zijn opgeslagen.');
   await expect(page.getByLabel('Onzichtbaar zijn')).toBeChecked();
+
+  // Buying credits: a bundle, a method button (the blocks need JavaScript), the test provider.
+  await page.goto('/credits');
+  await page.getByTestId('pack').filter({ hasText: '60 credits' }).click();
+  await page.getByRole('button', { name: 'Betalen met iDEAL' }).click();
+  await expect(page).toHaveURL(/\/checkout\/test\/tst_/);
+  await page.getByRole('button', { name: 'Betaald', exact: true }).click();
+  await expect(page).toHaveURL(/\/transactions\/\d+$/);
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'paid');
 });

@@ -40,6 +40,16 @@ pub fn HeartIcon() -> impl IntoView {
 }
 
 #[component]
+pub fn ClockIcon() -> impl IntoView {
+    view! {
+        <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <circle cx="12" cy="13" r="8" fill="none" stroke="currentColor" stroke-width="1.9"/>
+            <path d="M12 9v4.2l2.8 1.8M9.5 2.8h5" fill="none" stroke="currentColor" stroke-width="1.9" stroke-linecap="round" stroke-linejoin="round"/>
+        </svg>
+    }
+}
+
+#[component]
 pub fn ShieldIcon() -> impl IntoView {
     view! {
         <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">

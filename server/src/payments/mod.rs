@@ -114,7 +114,10 @@ impl Payments {
     pub fn from_config(db: Db, accounts: Accounts, links: Links, config: &crate::config::Config) -> Payments {
         let provider = match &config.mollie_api_key {
             Some(key) => Provider::Mollie(mollie::Mollie::new(key.clone(), config.mollie_api_url.clone())),
-            None => Provider::Test(test_provider::TestProvider::new(db.clone(), links.clone())),
+            None => {
+                tracing::warn!("payments use the built-in test provider: its checkout page lets anyone choose the outcome; set MOLLIE_API_KEY to take real payments");
+                Provider::Test(test_provider::TestProvider::new(db.clone(), links.clone()))
+            }
         };
         let mut payments = Payments::new(db, provider, accounts, links, sms::SmsOutbox::Files(config.data_dir.join("sms")), config.public_url.clone());
         payments.recheck_after = config.payment_recheck_after;

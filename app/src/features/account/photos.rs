@@ -82,7 +82,7 @@ pub fn PhotoManager(photos: MyPhotos) -> impl IntoView {
                 view! {
                     <div class="notice" data-testid="photo-limit">
                         <strong>{i18n.t("photo.limit_reached")}</strong>
-                        {(!photos.premium).then(|| view! { " " <a href="/pricing">{use_i18n().t("photos.premium_more")}</a> })}
+                        {(!photos.premium).then(|| view! { " " <a href="/premium">{use_i18n().t("photos.premium_more")}</a> })}
                     </div>
                 }
                 .into_any()

@@ -68,7 +68,7 @@ pub fn CreditsPage() -> impl IntoView {
     let data = Resource::new_blocking(move || code.clone(), get_credits_page);
     Some(view! {
         <Title text=i18n.t("title.credits")/>
-        <div class="container page credits">
+        <div class="container page credits-page">
             <header class="page__header">
                 <h1 class="page__title">{i18n.t("credits.title")}</h1>
                 <p class="page__lead">{i18n.t("credits.intro")}</p>

@@ -24,7 +24,7 @@ fn Gallery(name: String, main: Option<String>, photos: Vec<GalleryPhoto>, login_
     let open: Vec<i64> = photos.iter().filter(|p| !p.locked).map(|p| p.id).collect();
     let main_id = photos.first().filter(|p| !p.locked && main.as_deref() == Some(format!("photos/{}", p.id).as_str())).map(|p| p.id);
     let portrait = view! { <Portrait name=name.clone() src=main.clone() class="member-profile__img"/> };
-    let locked_href = login_to.clone().unwrap_or_else(|| "/pricing".to_string());
+    let locked_href = login_to.clone().unwrap_or_else(|| "/premium".to_string());
     let locked_text = if login_to.is_some() { i18n.t("photos.locked_login") } else { i18n.t("photos.locked_premium") };
     let boxes = open
         .iter()
