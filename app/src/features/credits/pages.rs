@@ -370,12 +370,13 @@ pub fn TransactionsPage() -> impl IntoView {
                                     </tr></thead>
                                     <tbody>
                                         {list.into_iter().map(|p| view! {
+                                            // `data-label` names each cell where phones show the rows as cards.
                                             <tr>
-                                                <td>{i18n.date(p.created_at)}</td>
-                                                <td><a href=format!("/transactions/{}", p.id)>{i18n.tf("checkout.bundle", &[("credits", &p.credits.to_string())])}</a></td>
-                                                <td>{money(&i18n, p.amount, &p.currency)}</td>
-                                                <td>{method_label(&i18n, p.method)}</td>
-                                                <td><span class=format!("status status--{}", p.status.code())>{status_label(&i18n, p.status)}</span></td>
+                                                <td data-label=i18n.t("transactions.col_date")>{i18n.date(p.created_at)}</td>
+                                                <td data-label=i18n.t("transactions.col_bundle")><a href=format!("/transactions/{}", p.id)>{i18n.tf("checkout.bundle", &[("credits", &p.credits.to_string())])}</a></td>
+                                                <td data-label=i18n.t("transactions.col_amount")>{money(&i18n, p.amount, &p.currency)}</td>
+                                                <td data-label=i18n.t("transactions.col_method")>{method_label(&i18n, p.method)}</td>
+                                                <td data-label=i18n.t("transactions.col_status")><span class=format!("status status--{}", p.status.code())>{status_label(&i18n, p.status)}</span></td>
                                             </tr>
                                         }).collect_view()}
                                     </tbody>
