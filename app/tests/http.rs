@@ -1563,3 +1563,26 @@ async fn direct_debit_over_http_forms() {
     assert!(result.starts_with("/transactions/") && html.contains("Betaling gelukt!"), "{result}");
     assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn a_blocked_member_is_logged_out_and_sent_to_the_ban_notice() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = signed_up(&app, "anna@example.nl").await;
+    let bart = signed_up(&app, "bart@example.nl").await;
+    // Staff block them in the database; their sessions are still there.
+    sqlx::query("UPDATE users SET status = 'blocked' WHERE email IN ('anna@example.nl', 'bart@example.nl')").execute(app.state.db.pool()).await.unwrap();
+
+    let (status, headers, _) = app.get("/members", &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(status.is_redirection(), "{status}");
+    assert_eq!(headers["location"], "/pages/ban");
+    assert!(headers.get_all("set-cookie").iter().any(|v| v.to_str().unwrap().starts_with("auth.session=;")), "the cookie is cleared");
+    // The session is gone: the same cookie is a visitor's now.
+    let (_, _, html) = app.get("/pages/ban", &[("cookie", &anna)]).await;
+    assert!(!html.contains(r#"data-testid="account-menu""#));
+    // A call as the first request after the block is refused, and ends that session too.
+    let res = app.call("set_invisible", "invisible=1", &[("cookie", &bart), ("origin", &origin)]).await;
+    assert_eq!(json_code(res).await, (StatusCode::FORBIDDEN, "forbidden".to_string()));
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(n, 0);
+}

@@ -88,7 +88,7 @@ test('a member edits the profile, uploads photos, staff approve them and another
   await expect(profile).toContainText('Rood');
   await expect(profile).toContainText('Reizen');
   await expect(bart.getByTestId('locked-photo')).toHaveCount(1);
-  await expect(bart.getByTestId('locked-photo')).toHaveAttribute('href', '/pricing');
+  await expect(bart.getByTestId('locked-photo')).toHaveAttribute('href', '/premium');
   await bart.locator('.member-profile__photo-link').click();
   const viewer = bart.locator('.lightbox:target');
   await expect(viewer).toBeVisible();

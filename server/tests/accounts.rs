@@ -167,6 +167,69 @@ on_both_databases!(login_locks_after_five_failures_and_unlocks_later, |db: Db| a
     assert_eq!(c.accounts.login(c.site.id, "nobody@example.nl", "whatever1", None).await.unwrap_err().code().locale_key(), "error.login_failed");
 });
 
+on_both_databases!(ten_parallel_wrong_logins_lock_the_account, |db: Db| async move {
+    let c = ctx(db).await;
+    c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    // All ten read the counter before any of them wrote it: each still counts.
+    let mut set = tokio::task::JoinSet::new();
+    for _ in 0..10 {
+        let (accounts, site) = (c.accounts.clone(), c.site.id);
+        set.spawn(async move { accounts.login(site, "anna@example.nl", "wrong password", None).await.unwrap_err().code() });
+    }
+    let mut locked = 0;
+    while let Some(code) = set.join_next().await {
+        if code.unwrap() == ErrorCode::TooManyAttempts {
+            locked += 1;
+        }
+    }
+    assert!(locked >= 1, "the fifth failure locks");
+    match c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await {
+        Err(e) if e.code() == ErrorCode::TooManyAttempts => assert_eq!(e.refusal().unwrap().arg_i64("minutes"), Some(15)),
+        other => panic!("the right password must wait while locked, got {other:?}"),
+    }
+});
+
+on_both_databases!(wrong_passwords_in_settings_count_in_the_lockout, |db: Db| async move {
+    let c = ctx(db).await;
+    let (id, _) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    for _ in 0..4 {
+        let e = c.accounts.change_password(id, "not my password", "een nieuw wachtwoord", "een nieuw wachtwoord").await.unwrap_err();
+        assert_eq!(e.code(), ErrorCode::OldPasswordWrong);
+    }
+    let e = c.accounts.delete_account(&c.site, id, "still not it", "", "http://x").await.unwrap_err();
+    assert_eq!(e.code(), ErrorCode::TooManyAttempts, "the fifth wrong password locks, wherever it was typed");
+    // Locked: neither login nor the right password in settings gets through.
+    assert_eq!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.unwrap_err().code(), ErrorCode::TooManyAttempts);
+    assert_eq!(c.accounts.change_password(id, "rode kater op het dak", "een nieuw wachtwoord", "een nieuw wachtwoord").await.unwrap_err().code(), ErrorCode::TooManyAttempts);
+    c.clock.advance(15 * 60);
+    assert!(c.accounts.change_password(id, "rode kater op het dak", "een nieuw wachtwoord", "een nieuw wachtwoord").await.is_ok());
+});
+
+on_both_databases!(blocked_members_lose_their_sessions_and_cannot_come_back, |db: Db| async move {
+    let c = ctx(db).await;
+    let (id, session) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    let activation = activation_token(&mails(&c.mail_dir)[0]);
+    c.accounts.request_password_reset(&c.site, "anna@example.nl", "http://x").await.unwrap();
+    let reset = link_token(&c.mail_dir, "/reset-password/do?token=");
+    let other = c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.unwrap();
+
+    c.accounts.set_blocked(id, true).await.unwrap();
+    for s in [&session, &other] {
+        assert!(c.accounts.member_for_session(s).await.unwrap().is_none(), "every session ends at once");
+    }
+    // No way back in: not with the password, a new or an old reset link, or the activation link.
+    assert_eq!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.unwrap_err().code(), ErrorCode::LoginFailed);
+    assert_eq!(c.accounts.request_password_reset(&c.site, "anna@example.nl", "http://x").await.unwrap_err().code(), ErrorCode::Forbidden);
+    assert_eq!(c.accounts.reset_password(&reset, "nieuw wachtwoord 1", "nieuw wachtwoord 1").await.unwrap_err().code(), ErrorCode::Forbidden);
+    assert_eq!(c.accounts.activate(&activation).await.unwrap_err().code(), ErrorCode::Forbidden);
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM users WHERE id = $1").bind(id).fetch_one(c.db.pool()).await.unwrap();
+    assert_eq!(status, "blocked");
+
+    // Unblocked, the member logs in again.
+    c.accounts.set_blocked(id, false).await.unwrap();
+    assert!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None).await.is_ok());
+});
+
 on_both_databases!(accounts_are_per_site, |db: Db| async move {
     let c = ctx(db.clone()).await;
     c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();

@@ -9,7 +9,7 @@ use sqlx::Row;
 
 use super::mails::LinkMailSpec;
 use super::tokens::{self, Kind};
-use super::{passwords, sessions, Accounts};
+use super::{sessions, Accounts};
 use crate::error::AppError;
 
 impl Accounts {
@@ -20,9 +20,7 @@ impl Accounts {
             .fetch_optional(self.db.pool())
             .await?
             .ok_or(ErrorCode::AuthenticationRequired)?;
-        if !passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await? {
-            return Err(ApiError::field(Field::Password, ErrorCode::OldPasswordWrong).into());
-        }
+        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::OldPasswordWrong)).await?;
         let member = self.member(user_id).await?.ok_or(ErrorCode::AuthenticationRequired)?;
         let now = self.clock.now();
         let reason: String = reason.trim().chars().take(500).collect();

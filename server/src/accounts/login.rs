@@ -16,6 +16,59 @@ fn locked(minutes: i64) -> AppError {
 }
 
 impl Accounts {
+    /// Counts a wrong password in one atomic statement (parallel guesses each count) and locks
+    /// the account when the count reaches the limit. Answers the lockout refusal when the
+    /// account is locked now, else `None` (the caller says what was wrong).
+    pub(super) async fn count_failure(&self, user_id: i64, now: i64) -> Result<Option<AppError>, AppError> {
+        let row: Option<(Option<i64>,)> = sqlx::query_as(
+            "UPDATE users SET \
+             locked_until = CASE WHEN failed_logins + 1 >= $2 THEN $3 ELSE locked_until END, \
+             failed_logins = CASE WHEN failed_logins + 1 >= $2 THEN 0 ELSE failed_logins + 1 END \
+             WHERE id = $1 RETURNING locked_until",
+        )
+        .bind(user_id)
+        .bind(i64::from(LOCKOUT.max_failures))
+        .bind(now + LOCKOUT.lock_secs)
+        .fetch_optional(self.db.pool())
+        .await?;
+        Ok(row.and_then(|(until,)| LOCKOUT.minutes_left(until, now)).map(locked))
+    }
+
+    /// Ends the failure count after a right password, unless the account is locked (then false).
+    pub(super) async fn clear_failures(&self, tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: i64, now: i64) -> Result<bool, AppError> {
+        let cleared = sqlx::query("UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $2)")
+            .bind(user_id)
+            .bind(now)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
+        Ok(cleared == 1)
+    }
+
+    /// The lockout refusal with the minutes left now.
+    pub(super) async fn lock_error(&self, user_id: i64, now: i64) -> Result<AppError, AppError> {
+        let (until,): (Option<i64>,) = sqlx::query_as("SELECT locked_until FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
+        Ok(locked(LOCKOUT.minutes_left(until, now).unwrap_or(1)))
+    }
+
+    /// Checks the password of a logged-in member (changing the password, deleting the account)
+    /// under the same lockout as login: a wrong one counts, and a locked account is refused
+    /// before the check. `wrong` is the refusal for a wrong password.
+    pub(super) async fn check_own_password(&self, user_id: i64, password: &str, hash: String, wrong: ApiError) -> Result<(), AppError> {
+        let now = self.clock.now();
+        let (until,): (Option<i64>,) = sqlx::query_as("SELECT locked_until FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
+        if let Some(minutes) = LOCKOUT.minutes_left(until, now) {
+            return Err(locked(minutes));
+        }
+        if passwords::verify(password.to_string(), Some(hash)).await? {
+            let mut tx = self.db.pool().begin().await?;
+            let ok = self.clear_failures(&mut tx, user_id, now).await?;
+            tx.commit().await?;
+            return if ok { Ok(()) } else { Err(self.lock_error(user_id, now).await?) };
+        }
+        Err(self.count_failure(user_id, now).await?.unwrap_or_else(|| wrong.into()))
+    }
+
     /// Logs in with email and password on one site. Wrong passwords count towards the lockout.
     /// A successful login returns a brand-new session token and ends `previous_session` (no
     /// session fixation).
@@ -43,21 +96,13 @@ impl Accounts {
             return Err(ErrorCode::AccountNotDeletedYet.into());
         }
         if !ok || status == Some(UserStatus::Blocked) {
-            let failures: i64 = row.try_get("failed_logins")?;
-            let (failures, lock) = LOCKOUT.after_failure(u32::try_from(failures).unwrap_or(u32::MAX), now);
-            sqlx::query("UPDATE users SET failed_logins = $1, locked_until = $2 WHERE id = $3")
-                .bind(i64::from(failures))
-                .bind(lock)
-                .bind(user_id)
-                .execute(self.db.pool())
-                .await?;
-            return Err(match lock.and_then(|until| LOCKOUT.minutes_left(Some(until), now)) {
-                Some(minutes) => locked(minutes),
-                None => ErrorCode::LoginFailed.into(),
-            });
+            return Err(self.count_failure(user_id, now).await?.unwrap_or_else(|| ErrorCode::LoginFailed.into()));
         }
         let mut tx = self.db.pool().begin().await?;
-        sqlx::query("UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+        // A lock set by a parallel wrong guess while this password was checked still holds.
+        if !self.clear_failures(&mut tx, user_id, now).await? {
+            return Err(self.lock_error(user_id, now).await?);
+        }
         if let Some(old) = previous_session {
             sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(tokens::hash(old)).execute(&mut *tx).await?;
         }

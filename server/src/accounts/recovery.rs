@@ -20,12 +20,16 @@ impl Accounts {
     pub async fn request_password_reset(&self, site: &SiteSettings, email: &str, base_url: &str) -> Result<(), AppError> {
         let now = self.clock.now();
         let email = validate_email(email)?;
-        let row = sqlx::query("SELECT u.id, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> 'deleted'")
+        let row = sqlx::query("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> 'deleted'")
             .bind(site.id)
             .bind(&email)
             .fetch_optional(self.db.pool())
             .await?
             .ok_or(ErrorCode::EmailNotFound)?;
+        // A blocked member gets no way back in through a reset.
+        if row.try_get::<String, _>("status")? == "blocked" {
+            return Err(ErrorCode::Forbidden.into());
+        }
         let user_id: i64 = row.try_get("id")?;
         if self.tokens_sent_today(user_id, Kind::PasswordReset).await? >= RESETS_PER_DAY {
             return Err(ErrorCode::TooManyResets.into());
@@ -48,7 +52,7 @@ impl Accounts {
         }
         let now = self.clock.now();
         let row = sqlx::query(
-            "SELECT u.id, u.email, p.name FROM account_tokens t JOIN users u ON u.id = t.user_id JOIN profiles p ON p.user_id = u.id \
+            "SELECT u.id, u.email, u.status, p.name FROM account_tokens t JOIN users u ON u.id = t.user_id JOIN profiles p ON p.user_id = u.id \
              WHERE t.token_hash = $1 AND t.kind = 'password_reset' AND t.used_at IS NULL AND t.expires_at > $2",
         )
         .bind(tokens::hash(token))
@@ -56,6 +60,9 @@ impl Accounts {
         .fetch_optional(self.db.pool())
         .await?
         .ok_or(ErrorCode::LinkExpired)?;
+        if row.try_get::<String, _>("status")? == "blocked" {
+            return Err(ErrorCode::Forbidden.into());
+        }
         let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
         // Check before using the link up, so a typo does not cost the member their link.
@@ -83,9 +90,7 @@ impl Accounts {
             .ok_or(ErrorCode::AuthenticationRequired)?;
         let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
-        if !passwords::verify(old.to_string(), Some(row.try_get("password_hash")?)).await? {
-            return Err(ApiError::field(Field::Password, ErrorCode::OldPasswordWrong).into());
-        }
+        self.check_own_password(user_id, old, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::OldPasswordWrong)).await?;
         validate_password_repeat(new, repeat)?;
         validate_password(new, &email, &name)?;
         let hash = passwords::hash(new.to_string()).await?;

@@ -53,6 +53,27 @@ impl Accounts {
     }
 
     /// Ends one session on the server.
+    /// Ends every session of a member (a blocked member, everywhere at once).
+    pub async fn end_sessions(&self, user_id: i64) -> Result<(), AppError> {
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(self.db.pool()).await?;
+        Ok(())
+    }
+
+    /// Blocks or unblocks a member (for staff tools); blocking ends
+    /// their sessions in the same transaction.
+    pub async fn set_blocked(&self, user_id: i64, blocked: bool) -> Result<(), AppError> {
+        let mut tx = self.db.pool().begin().await?;
+        if blocked {
+            sqlx::query("UPDATE users SET status = 'blocked' WHERE id = $1 AND status <> 'deleted'").bind(user_id).execute(&mut *tx).await?;
+            end_all(&mut tx, user_id).await?;
+        } else {
+            sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'blocked'").bind(user_id).execute(&mut *tx).await?;
+        }
+        crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     pub async fn logout(&self, token: &str) -> Result<(), AppError> {
         sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(tokens::hash(token)).execute(self.db.pool()).await?;
         Ok(())

@@ -119,6 +119,16 @@ impl Accounts {
 
     /// Confirms the email address behind an activation link. Single use; expires.
     pub async fn activate(&self, token: &str) -> Result<i64, AppError> {
+        // A blocked member's link activates nothing (and stays unused).
+        if tokens::is_well_formed(token) {
+            let blocked: Option<(String,)> = sqlx::query_as("SELECT u.status FROM account_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1 AND t.kind = 'activation'")
+                .bind(tokens::hash(token))
+                .fetch_optional(self.db.pool())
+                .await?;
+            if blocked.is_some_and(|(s,)| s == "blocked") {
+                return Err(ErrorCode::Forbidden.into());
+            }
+        }
         let (user_id, _) = self.consume_token(token, Kind::Activation).await?;
         let mut tx = self.db.pool().begin().await?;
         sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'not_confirmed'").bind(user_id).execute(&mut *tx).await?;

@@ -34,6 +34,36 @@ pub async fn resolve_member(State(state): State<AppState>, mut request: Request,
     // A session of another site does not count here.
     let site = crate::http::visitor::site(&state.sites, request.headers());
     let member = member.filter(|m| site.as_ref().is_some_and(|s| s.settings.id == m.site_id));
+    if let Some(blocked) = member.as_ref().filter(|m| m.status == domain::account::UserStatus::Blocked) {
+        return blocked_member(&state, blocked.id, request, next).await;
+    }
     request.extensions_mut().insert(CurrentMember(member));
     next.run(request).await
 }
+
+/// A blocked member's session ends at its first request: their sessions are deleted, the cookie
+/// cleared, and they see the ban notice (a call gets `403 forbidden`).
+async fn blocked_member(state: &AppState, user_id: i64, mut request: Request, next: Next) -> Response {
+    use axum::response::IntoResponse;
+    if let Err(error) = state.accounts.end_sessions(user_id).await {
+        tracing::error!(%error, "ending a blocked member's sessions failed");
+    }
+    tracing::info!(target: "security", user_id, "a blocked member's session was ended");
+    let clear = cookies::clear(AUTH_COOKIE, state.config.secure_cookies);
+    let is_get = matches!(*request.method(), http::Method::GET | http::Method::HEAD);
+    let mut response = if request.uri().path() == BAN_PAGE {
+        request.extensions_mut().insert(CurrentMember(None));
+        next.run(request).await
+    } else if is_get {
+        axum::response::Redirect::to(BAN_PAGE).into_response()
+    } else {
+        crate::error::AppError::from(domain::ErrorCode::Forbidden).into_response()
+    };
+    if let Ok(value) = http::HeaderValue::from_str(&clear) {
+        response.headers_mut().append(http::header::SET_COOKIE, value);
+    }
+    response
+}
+
+/// Where a blocked member is sent (SPEC §2's ban notice).
+const BAN_PAGE: &str = "/pages/ban";

@@ -249,6 +249,8 @@ pub async fn reset_password(token: String, password: String, password_repeat: St
 #[server(prefix = "/api/fn", endpoint = "change_password")]
 pub async fn change_password(old_password: String, password: String, password_repeat: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
+    // A password check: the same per-address limit as login (and the same lockout, in `server`).
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
     let session = c.state.accounts.change_password(member.id, &old_password, &password, &password_repeat).await.map_err(fail)?;
     set_cookie(session_cookie(&c, &session));
     redirect("/settings?saved=password");
@@ -276,6 +278,7 @@ pub async fn change_email(email: String) -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "delete_account")]
 pub async fn delete_account(password: String, #[server(default)] reason: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
     c.state.accounts.delete_account(&c.site.settings, member.id, &password, &reason, &c.base_url()).await.map_err(fail)?;
     set_cookie(clear_session_cookie(&c));
     redirect("/account-deleted");
