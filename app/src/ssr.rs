@@ -334,7 +334,7 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         .layer(axum::middleware::from_fn(server_fn_status))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))
-        .layer(axum::middleware::from_fn(server::http::security_headers))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::security_headers))
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(panic_page))
 }

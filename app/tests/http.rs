@@ -1586,3 +1586,20 @@ async fn a_blocked_member_is_logged_out_and_sent_to_the_ban_notice() {
     let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions").fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(n, 0);
 }
+
+#[tokio::test]
+async fn members_answers_are_not_stored_and_https_sites_send_hsts() {
+    let app = start().await;
+    let anna = signed_up(&app, "anna@example.nl").await;
+    let (_, headers, _) = app.get("/members", &[("cookie", &anna)]).await;
+    assert_eq!(headers["cache-control"], "private, no-store");
+    assert!(headers.get("strict-transport-security").is_none(), "no HSTS over plain http");
+    let (_, headers, _) = app.get("/pages/faq", &[]).await;
+    assert!(headers.get("cache-control").is_none_or(|v| !v.to_str().unwrap().contains("no-store")), "a visitor's public page may be cached");
+    let res = app.call("transactions", "", &[("cookie", &anna), ("origin", &app.origin())]).await;
+    assert_eq!(res.headers()["cache-control"], "private, no-store");
+
+    let https = start_with(&[("VONK_SECURE_COOKIES", "true")]).await;
+    let (_, headers, _) = https.get("/", &[]).await;
+    assert_eq!(headers["strict-transport-security"], "max-age=31536000; includeSubDomains");
+}

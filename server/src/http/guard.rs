@@ -50,10 +50,19 @@ pub fn origin_allowed(headers: &http::HeaderMap, public_origins: &[String]) -> b
     !host.is_empty() && origin_host.eq_ignore_ascii_case(host)
 }
 
-/// Adds security headers to every response.
-pub async fn security_headers(request: Request, next: Next) -> Response {
+/// Adds security headers to every response. Answers to a member (a request with a session
+/// cookie) are never stored by the browser or a proxy, unless the route set its own caching
+/// (built assets); over https the browser is told to stay on https (HSTS).
+pub async fn security_headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let member = crate::http::cookies::get(request.headers(), domain::constants::AUTH_COOKIE).is_some();
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
+    if member {
+        headers.entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("private, no-store"));
+    }
+    if state.config.secure_cookies {
+        headers.entry(header::STRICT_TRANSPORT_SECURITY).or_insert(HeaderValue::from_static("max-age=31536000; includeSubDomains"));
+    }
     let pairs = [
         ("x-content-type-options", "nosniff"),
         ("x-frame-options", "DENY"),
