@@ -444,6 +444,36 @@ async fn login_attempts_per_address_are_rate_limited() {
 }
 
 #[tokio::test]
+async fn behind_a_trusted_proxy_each_client_has_its_own_limit() {
+    let app = start_with(&[("VONK_TRUSTED_PROXIES", "127.0.0.1/32")]).await;
+    let origin = app.origin();
+    let login = |client: &'static str, i: usize| {
+        let (app, origin) = (&app, origin.clone());
+        async move {
+            // The client's own X-Forwarded-For entry comes first; the proxy appends the real one.
+            let forwarded = format!("6.6.6.6, {client}");
+            let res = app.form("login", &format!("email=user{i}%40example.nl&password=x"), "/login", &[("origin", &origin), ("x-forwarded-for", &forwarded)]).await;
+            refusal(&res, "login").0.code
+        }
+    };
+    for i in 0..20 {
+        assert_eq!(login("203.0.113.7", i).await, domain::ErrorCode::LoginFailed);
+    }
+    assert_eq!(login("203.0.113.7", 20).await, domain::ErrorCode::TooManyRequests);
+    // Another client behind the same proxy is not punished for the first one.
+    assert_eq!(login("203.0.113.8", 21).await, domain::ErrorCode::LoginFailed);
+
+    // Without trusted proxies the header is ignored: everyone here is 127.0.0.1.
+    let direct = start().await;
+    let origin = direct.origin();
+    for i in 0..21 {
+        let res = direct.form("login", &format!("email=user{i}%40example.nl&password=x"), "/login", &[("origin", &origin), ("x-forwarded-for", &format!("198.51.100.{i}"))]).await;
+        let expected = if i < 20 { domain::ErrorCode::LoginFailed } else { domain::ErrorCode::TooManyRequests };
+        assert_eq!(refusal(&res, "login").0.code, expected);
+    }
+}
+
+#[tokio::test]
 async fn password_reset_over_http() {
     let app = start().await;
     let origin = app.origin();
@@ -1516,6 +1546,14 @@ async fn buying_credits_through_the_test_provider_over_http() {
     assert!(page.contains(r#"href="/credits/repeat-order""#) && !page.contains(r#"data-testid="time-bonus""#), "premium: no time bonus");
     let res = app.form("repeat_order", "", "/credits/repeat-order", &[("cookie", &anna), ("origin", &origin)]).await;
     assert!(location(&res).starts_with("/checkout/test/tst_"));
+    // While a payment is open its page asks again every 3 seconds (with or without JavaScript).
+    let (open,): (i64,) = sqlx::query_as("SELECT MAX(id) FROM payments").fetch_one(app.state.db.pool()).await.unwrap();
+    let (status, headers, page) = app.get(&format!("/transactions/{open}"), &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["refresh"], "3");
+    assert!(page.contains(r#"data-status="open""#) && page.contains("Verder met betalen"));
+    let (_, headers, _) = app.get(&result, &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(headers.get("refresh").is_none(), "a settled payment's page stays put");
 
     // Another member cannot see Anna's payment, nor learn that it exists.
     let bart = signed_up(&app, "bart@example.nl").await;

@@ -58,6 +58,10 @@ pub struct Config {
     /// `VONK_FAULT`: crash tests only. `pause_before_booking` stops a payment that the provider
     /// reported paid just before its credits are booked, so a test can kill the process there.
     pub fault: Option<String>,
+    /// `VONK_TRUSTED_PROXIES`: load balancers in front of the app, as comma-separated ranges
+    /// (`10.0.0.0/8, 2001:db8::/32`). Only from these peers is `X-Forwarded-For` read (its
+    /// right-most untrusted address is the client); unset, the connection's peer is the client.
+    pub trusted_proxies: Vec<crate::http::client_addr::Cidr>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,7 +141,12 @@ impl Config {
         if mollie_api_key.as_ref().is_some_and(|k| !(k.starts_with("live_") || k.starts_with("test_"))) {
             return Err(ConfigError::Invalid { name: "MOLLIE_API_KEY", reason: "a Mollie API key starts with live_ or test_".into() });
         }
+        let trusted_proxies = match get("VONK_TRUSTED_PROXIES") {
+            None => Vec::new(),
+            Some(v) => crate::http::client_addr::parse_list(&v).ok_or(ConfigError::Invalid { name: "VONK_TRUSTED_PROXIES", reason: v })?,
+        };
         Ok(Config {
+            trusted_proxies,
             mollie_api_key,
             mollie_api_url: get("MOLLIE_API_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| "https://api.mollie.com".into()).trim_end_matches('/').to_string(),
             payment_recheck_after: secs("VONK_PAYMENT_RECHECK_SECS", 600)?,
@@ -195,6 +204,7 @@ impl std::fmt::Debug for Config {
             .field("payment_recheck_after", &self.payment_recheck_after)
             .field("payment_expire_after", &self.payment_expire_after)
             .field("fault", &self.fault)
+            .field("trusted_proxies", &self.trusted_proxies)
             .finish()
     }
 }

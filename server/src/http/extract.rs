@@ -62,7 +62,12 @@ impl<S: Send + Sync> FromRequestParts<S> for RequireMember {
 pub struct ClientIp(pub IpAddr);
 
 impl ClientIp {
+    /// The client as the session middleware worked it out (behind trusted proxies, from
+    /// `X-Forwarded-For`), else the connection's peer.
     pub fn from_parts(parts: &Parts) -> ClientIp {
+        if let Some(ip) = parts.extensions.get::<ClientIp>() {
+            return *ip;
+        }
         ClientIp(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0])))
     }
 }

@@ -3,6 +3,7 @@
 //! photo files and the photo upload, the one-click unsubscribe of mail programs (RFC 8058), the
 //! mail provider's reports, payment providers' webhooks and the chat socket. Every page's write is a server function in the app.
 
+pub mod client_addr;
 pub mod cookies;
 pub mod extract;
 pub mod guard;

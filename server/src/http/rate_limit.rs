@@ -61,7 +61,7 @@ impl RateLimiter {
 
     /// Counts one request; false when the caller is over the limit for this window.
     pub fn allow(&self, limit: Limit, ip: IpAddr, now: i64) -> bool {
-        self.count(limit, Subject::Address(ip), now)
+        self.count(limit, Subject::Address(crate::http::client_addr::limit_key(ip)), now)
     }
 
     fn count(&self, limit: Limit, subject: Subject, now: i64) -> bool {

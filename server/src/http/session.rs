@@ -18,6 +18,15 @@ pub struct CurrentMember(pub Option<Member>);
 const STATIC_PREFIXES: [&str; 3] = ["/pkg/", "/widgets/", "/media/public/"];
 
 pub async fn resolve_member(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    // The client's address, once, for every per-address limit (behind trusted proxies).
+    if !state.config.trusted_proxies.is_empty() {
+        let peer = request.extensions().get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
+        if let Some(peer) = peer {
+            let forwarded: Vec<&str> = request.headers().get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
+            let client = crate::http::client_addr::client(peer, &forwarded, &state.config.trusted_proxies);
+            request.extensions_mut().insert(crate::http::extract::ClientIp(client));
+        }
+    }
     if STATIC_PREFIXES.iter().any(|p| request.uri().path().starts_with(p)) {
         return next.run(request).await;
     }

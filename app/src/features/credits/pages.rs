@@ -9,7 +9,7 @@ use domain::payment::{PaymentGroup, PaymentMethod};
 use domain::site::{format_money, CreditPack};
 use domain::widgets::{PaymentMethodSelected, PAYMENT_METHOD_SELECT_EVENT};
 use leptos::prelude::*;
-use leptos_meta::{Meta, Title};
+use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 
 use super::pricing::{method_label, payment_blocks_props};
@@ -397,10 +397,16 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
     let p: PaymentSummary = d.payment;
     let summary = i18n.tf("transaction.summary", &[("credits", &p.credits.to_string()), ("amount", &money(&i18n, p.amount, &p.currency)), ("method", &method_label(&i18n, p.method))]);
     let order = i18n.tf("transaction.order", &[("id", &p.id.to_string())]);
+    // Without JavaScript too, the page asks again in a few seconds while the payment is open: a
+    // `Refresh` header (a `<meta>` from inside this Suspense would not reach the head).
+    #[cfg(feature = "ssr")]
+    if p.status.is_open() {
+        if let Some(res) = use_context::<leptos_axum::ResponseOptions>() {
+            res.insert_header(http::HeaderName::from_static("refresh"), http::HeaderValue::from_static("3"));
+        }
+    }
     let body = match p.status {
         PaymentStatus::Open | PaymentStatus::Pending => view! {
-            // Without JavaScript too: the page asks again in a few seconds.
-            <Meta http_equiv="refresh" content="3"/>
             <div class="result result--pending" role="status" data-testid="result" data-status=p.status.code()>
                 <span class="result__spinner" aria-hidden="true"></span>
                 <h1 class="page__title">{i18n.t("transaction.pending_title")}</h1>
