@@ -391,22 +391,49 @@ pub fn TransactionsPage() -> impl IntoView {
     })
 }
 
+/// Asks for an open payment's status every 2 seconds and reloads the page once it changed.
+#[island]
+fn PaymentWatcher(id: i64, status: String) -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    {
+        let busy = StoredValue::new(false);
+        if let Ok(handle) = set_interval_with_handle(
+            move || {
+                if busy.get_value() {
+                    return;
+                }
+                busy.set_value(true);
+                let status = status.clone();
+                leptos::task::spawn_local(async move {
+                    if let Ok(d) = get_transaction(id).await {
+                        if d.payment.status.code() != status {
+                            let _ = window().location().reload();
+                        }
+                    }
+                    busy.set_value(false);
+                });
+            },
+            std::time::Duration::from_secs(2),
+        ) {
+            on_cleanup(move || handle.clear());
+        }
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = (id, status);
+}
+
 #[component]
 fn TransactionResult(d: TransactionData) -> impl IntoView {
     let i18n = use_i18n();
     let p: PaymentSummary = d.payment;
     let summary = i18n.tf("transaction.summary", &[("credits", &p.credits.to_string()), ("amount", &money(&i18n, p.amount, &p.currency)), ("method", &method_label(&i18n, p.method))]);
     let order = i18n.tf("transaction.order", &[("id", &p.id.to_string())]);
-    // Without JavaScript too, the page asks again in a few seconds while the payment is open: a
-    // `Refresh` header (a `<meta>` from inside this Suspense would not reach the head).
-    #[cfg(feature = "ssr")]
-    if p.status.is_open() {
-        if let Some(res) = use_context::<leptos_axum::ResponseOptions>() {
-            res.insert_header(http::HeaderName::from_static("refresh"), http::HeaderValue::from_static("3"));
-        }
-    }
     let body = match p.status {
         PaymentStatus::Open | PaymentStatus::Pending => view! {
+            // Following the payment: the island asks every 2 s and reloads when it settles;
+            // without JavaScript the page refreshes itself.
+            <PaymentWatcher id=p.id status=p.status.code().to_string()/>
+            <noscript><meta http-equiv="refresh" content="3"/></noscript>
             <div class="result result--pending" role="status" data-testid="result" data-status=p.status.code()>
                 <span class="result__spinner" aria-hidden="true"></span>
                 <h1 class="page__title">{i18n.t("transaction.pending_title")}</h1>
