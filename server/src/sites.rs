@@ -164,17 +164,18 @@ pub async fn credit_packs(db: &Db, site_id: i64) -> Result<Vec<CreditPack>, AppE
     .bind(site_id)
     .fetch_all(db.pool())
     .await?;
-    rows.iter()
-        .map(|row| {
-            Ok(CreditPack {
-                id: row.try_get("id")?,
-                credits: row.try_get("credits")?,
-                price_minor: row.try_get("price_minor")?,
-                currency: row.try_get("currency")?,
-                highlighted: flag(row, "highlighted")?,
-            })
-        })
-        .collect()
+    rows.iter().map(pack_row).collect()
+}
+
+/// A `credit_packs` row (id, credits, price_minor, currency, highlighted).
+pub fn pack_row(row: &sqlx::any::AnyRow) -> Result<CreditPack, AppError> {
+    Ok(CreditPack {
+        id: row.try_get("id")?,
+        credits: row.try_get("credits")?,
+        price_minor: row.try_get("price_minor")?,
+        currency: row.try_get("currency")?,
+        highlighted: flag(row, "highlighted")?,
+    })
 }
 
 /// Normalises a Host header: lower case, no port, no trailing dot, no leading "www.".

@@ -27,7 +27,7 @@ use sqlx::Row;
 
 use crate::accounts::{Accounts, Member};
 use crate::credits::{self, Entry, Reason};
-use crate::db::{flag, Db};
+use crate::db::Db;
 use crate::error::AppError;
 use crate::links::Links;
 use crate::sites::Site;
@@ -172,15 +172,7 @@ impl Payments {
         let own = rows.iter().any(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some());
         rows.iter()
             .filter(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some() == own)
-            .map(|row| {
-                Ok(CreditPack {
-                    id: row.try_get("id")?,
-                    credits: row.try_get("credits")?,
-                    price_minor: row.try_get("price_minor")?,
-                    currency: row.try_get("currency")?,
-                    highlighted: flag(row, "highlighted")?,
-                })
-            })
+            .map(crate::sites::pack_row)
             .collect()
     }
 

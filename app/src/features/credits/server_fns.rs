@@ -84,6 +84,24 @@ async fn country(c: &crate::ssr::Call, member: &server::accounts::Member) -> Res
     c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await.map_err(fail)
 }
 
+/// One bundle's price; a typed code that no longer applies (used meanwhile) falls back to the
+/// automatic discount.
+#[cfg(feature = "ssr")]
+async fn quote_or_automatic(c: &crate::ssr::Call, member: &server::accounts::Member, pack: i64, code: &Option<String>, country: &str) -> Result<Quote, ApiError> {
+    let p = &c.state.payments;
+    match p.quote(&c.site, member, pack, typed(code), country, c.now()).await {
+        Ok(q) => Ok(q),
+        Err(server::AppError::Refused(e)) if e.field.is_some() => p.quote(&c.site, member, pack, None, country, c.now()).await.map_err(fail),
+        Err(e) => Err(fail(e)),
+    }
+}
+
+/// The code the member typed, when it is the discount in force.
+#[cfg(feature = "ssr")]
+fn typed_code(discount: Option<&Discount>) -> Option<String> {
+    discount.filter(|d| d.kind == domain::checkout::DiscountKind::Code).map(|d| d.code.clone())
+}
+
 #[server(prefix = "/api/fn", endpoint = "credits_page")]
 pub async fn get_credits_page(code: Option<String>) -> Result<CreditsData, ApiError> {
     let (c, member) = member_call().await?;
@@ -95,7 +113,7 @@ pub async fn get_credits_page(code: Option<String>) -> Result<CreditsData, ApiEr
         Err(server::AppError::Refused(e)) if typed(&code).is_some() => (p.offer(&c.site, &member, None, &country, now).await.map_err(fail)?, Some(e)),
         Err(e) => return Err(fail(e)),
     };
-    let code = code_error.is_none().then(|| offer.discount.as_ref().filter(|d| d.kind == domain::checkout::DiscountKind::Code).map(|d| d.code.clone())).flatten();
+    let code = code_error.is_none().then(|| typed_code(offer.discount.as_ref())).flatten();
     Ok(CreditsData { balance: member.credits, paid_user: member.paid_user, packs: offer.packs, discount: offer.discount, time_bonus_left: offer.time_bonus_left, methods: offer.methods, code, code_error })
 }
 
@@ -104,13 +122,8 @@ pub async fn get_checkout_page(pack: i64, code: Option<String>) -> Result<Checko
     let (c, member) = member_call().await?;
     let country = country(&c, &member).await?;
     let p = &c.state.payments;
-    // A code that no longer applies (used meanwhile) falls back to the automatic discount.
-    let quote = match p.quote(&c.site, &member, pack, typed(&code), &country, c.now()).await {
-        Ok(q) => q,
-        Err(server::AppError::Refused(e)) if e.field.is_some() => p.quote(&c.site, &member, pack, None, &country, c.now()).await.map_err(fail)?,
-        Err(e) => return Err(fail(e)),
-    };
-    let code = quote.discount.as_ref().filter(|d| d.kind == domain::checkout::DiscountKind::Code).map(|d| d.code.clone());
+    let quote = quote_or_automatic(&c, &member, pack, &code, &country).await?;
+    let code = typed_code(quote.discount.as_ref());
     Ok(CheckoutData { methods: p.methods(&country), quote, code, country })
 }
 
@@ -187,16 +200,12 @@ pub async fn get_direct_debit_page(pack: i64, order: Option<i64>, code: Option<S
     let (c, member) = member_call().await?;
     let country = country(&c, &member).await?;
     let p = &c.state.payments;
-    let quote = match p.quote(&c.site, &member, pack, typed(&code), &country, c.now()).await {
-        Ok(q) => q,
-        Err(server::AppError::Refused(e)) if e.field.is_some() => p.quote(&c.site, &member, pack, None, &country, c.now()).await.map_err(fail)?,
-        Err(e) => return Err(fail(e)),
-    };
+    let quote = quote_or_automatic(&c, &member, pack, &code, &country).await?;
     let pending = match order {
         Some(order) => p.pending_direct_debit(member.id, order, c.now()).await.map_err(fail)?.map(|d| PendingDebit { id: d.id, iban: d.iban_masked, phone: d.phone_masked }),
         None => None,
     };
-    let code = quote.discount.as_ref().filter(|d| d.kind == domain::checkout::DiscountKind::Code).map(|d| d.code.clone());
+    let code = typed_code(quote.discount.as_ref());
     Ok(DirectDebitData { quote, company: c.site.company.name.clone(), pending, code })
 }
 
