@@ -19,6 +19,7 @@ pub mod payment;
 pub mod photo;
 pub mod profile;
 pub mod search;
+pub mod security;
 pub mod site;
 pub mod widgets;
 

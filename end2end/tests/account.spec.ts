@@ -289,10 +289,17 @@ test('a member changes the email address through the link sent to the new one', 
   await page.goto('/settings');
   const form = page.locator('form[action="/api/fn/change_email"]');
   await form.getByLabel('Nieuw e-mailadres').fill('geen-adres');
+  await form.getByLabel('Wachtwoord').fill('een nieuw adres graag');
   await form.evaluate((f: HTMLFormElement) => f.setAttribute('novalidate', ''));
   await form.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('form-error')).toHaveText('Nieuw e-mailadres invalide.');
   await page.locator('form[action="/api/fn/change_email"]').getByLabel('Nieuw e-mailadres').fill(newEmail);
+  await page.locator('form[action="/api/fn/change_email"]').getByLabel('Wachtwoord').fill('geraden');
+  await page.locator('form[action="/api/fn/change_email"]').getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('Dit wachtwoord klopt niet.');
+  // The password is asked: a session alone cannot move the account to another address.
+  await page.locator('form[action="/api/fn/change_email"]').getByLabel('Nieuw e-mailadres').fill(newEmail);
+  await page.locator('form[action="/api/fn/change_email"]').getByLabel('Wachtwoord').fill('een nieuw adres graag');
   await page.locator('form[action="/api/fn/change_email"]').getByRole('button', { name: 'Opslaan' }).click();
   await expect(page.getByTestId('saved')).toContainText('bevestigingslink');
   await expect(page.getByTestId('member-email')).toHaveText(email);

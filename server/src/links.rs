@@ -12,6 +12,8 @@ pub trait PageLinks: Send + Sync + std::fmt::Debug {
     fn password_reset(&self, token: &str) -> String;
     /// Confirms a new email address.
     fn email_change(&self, token: &str) -> String;
+    /// Puts the old address back after an email change (the notice to the old address).
+    fn email_undo(&self, token: &str) -> String;
     /// Undoes the deletion of an account.
     fn reactivation(&self, token: &str) -> String;
     /// Asks before switching notification mails off (the mail's footer link).

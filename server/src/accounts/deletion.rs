@@ -8,20 +8,41 @@ use domain::{ApiError, ErrorCode, Locale};
 use sqlx::Row;
 
 use super::mails::LinkMailSpec;
+use super::security::{record, Client};
 use super::tokens::{self, Kind};
 use super::{sessions, Accounts};
 use crate::error::AppError;
+use domain::security::SecurityEventKind;
 
 impl Accounts {
     /// Deletes an account after checking the password, and mails the link that undoes it.
-    pub async fn delete_account(&self, site: &SiteSettings, user_id: i64, password: &str, reason: &str, base_url: &str) -> Result<(), AppError> {
-        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
-            .bind(user_id)
-            .fetch_optional(self.db.pool())
+    pub async fn delete_account(
+        &self,
+        site: &SiteSettings,
+        user_id: i64,
+        password: &str,
+        reason: &str,
+        base_url: &str,
+        client: &Client,
+    ) -> Result<(), AppError> {
+        let row =
+            sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
+                .bind(user_id)
+                .fetch_optional(self.db.pool())
+                .await?
+                .ok_or(ErrorCode::AuthenticationRequired)?;
+        self.check_own_password(
+            user_id,
+            password,
+            row.try_get("password_hash")?,
+            ApiError::field(Field::Password, ErrorCode::PasswordWrong),
+            client,
+        )
+        .await?;
+        let member = self
+            .member(user_id)
             .await?
             .ok_or(ErrorCode::AuthenticationRequired)?;
-        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::OldPasswordWrong)).await?;
-        let member = self.member(user_id).await?.ok_or(ErrorCode::AuthenticationRequired)?;
         let now = self.clock.now();
         let reason: String = reason.trim().chars().take(500).collect();
         let token = tokens::new_token();
@@ -34,11 +55,41 @@ impl Accounts {
             .await?;
         sessions::end_all(&mut tx, user_id).await?;
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
-        tokens::insert(&mut tx, user_id, Kind::Reactivation, &token, None, now, REACTIVATION_DAYS * 24 * 3600).await?;
+        tokens::insert(
+            &mut tx,
+            user_id,
+            Kind::Reactivation,
+            &token,
+            None,
+            now,
+            REACTIVATION_DAYS * 24 * 3600,
+        )
+        .await?;
+        record(
+            &mut *tx,
+            user_id,
+            SecurityEventKind::AccountDeleted,
+            client,
+            now,
+        )
+        .await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec { prefix: "mail.deleted", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None };
-        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.reactivation(&token)).await
+        let spec = LinkMailSpec {
+            prefix: "mail.deleted",
+            footer: "mail.reset.footer",
+            vars: &[("name", &member.name)],
+            unsubscribe_for: None,
+        };
+        self.send_link_mail(
+            site,
+            base_url,
+            locale,
+            &member.email,
+            spec,
+            &self.links.reactivation(&token),
+        )
+        .await
     }
 
     /// Undoes a deletion within the period. Confirming from the mailed link also proves the address.
@@ -80,9 +131,20 @@ impl Accounts {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
-            sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
-            let files: Vec<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
+            sqlx::query("DELETE FROM account_tokens WHERE user_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM profile_interests WHERE user_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            let files: Vec<(String, String)> = sqlx::query_as(
+                "DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename",
+            )
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?;
             sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
             sessions::end_all(&mut tx, *id).await?;
             tx.commit().await?;
@@ -97,7 +159,7 @@ impl Accounts {
         Ok(ids.len() as u64)
     }
 
-    /// Runs [`Accounts::purge_deleted`] every hour in the background.
+    /// Runs [`Accounts::purge_deleted`] and [`Accounts::remove_expired`] every hour in the background.
     pub fn spawn_purge(&self) -> tokio::task::JoinHandle<()> {
         let accounts = self.clone();
         tokio::spawn(async move {
@@ -106,8 +168,19 @@ impl Accounts {
                 tick.tick().await;
                 match accounts.purge_deleted().await {
                     Ok(0) => {}
-                    Ok(n) => tracing::info!(purged = n, "removed the personal data of deleted accounts"),
+                    Ok(n) => {
+                        tracing::info!(purged = n, "removed the personal data of deleted accounts")
+                    }
                     Err(error) => tracing::error!(%error, "purging deleted accounts failed"),
+                }
+                match accounts.remove_expired().await {
+                    Ok((0, 0)) => {}
+                    Ok((sessions, tokens)) => tracing::info!(
+                        sessions,
+                        tokens,
+                        "removed expired sessions and account tokens"
+                    ),
+                    Err(error) => tracing::error!(%error, "removing expired sessions failed"),
                 }
             }
         })

@@ -1,11 +1,13 @@
 //! Passwords: the reset link for a forgotten one, and changing it with the old one.
 
-use domain::account::{validate_email, validate_password, validate_password_repeat, Field};
+use domain::account::{validate_email, validate_password_repeat, Field};
+use domain::security::SecurityEventKind;
 use domain::site::SiteSettings;
 use domain::{ApiError, ErrorCode, Locale};
 use sqlx::Row;
 
 use super::mails::LinkMailSpec;
+use super::security::{record, Client};
 use super::tokens::{self, Kind};
 use super::{passwords, sessions, Accounts};
 use crate::error::AppError;
@@ -17,7 +19,12 @@ pub const RESETS_PER_DAY: i64 = 3;
 impl Accounts {
     /// Sends a password-reset link. The spec's texts tell when the address is unknown
     /// ('E-mailadres niet gevonden') and when too many mails went out today.
-    pub async fn request_password_reset(&self, site: &SiteSettings, email: &str, base_url: &str) -> Result<(), AppError> {
+    pub async fn request_password_reset(
+        &self,
+        site: &SiteSettings,
+        email: &str,
+        base_url: &str,
+    ) -> Result<(), AppError> {
         let now = self.clock.now();
         let email = validate_email(email)?;
         let row = sqlx::query("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> 'deleted'")
@@ -36,23 +43,53 @@ impl Accounts {
         }
         let token = tokens::new_token();
         let mut tx = self.db.pool().begin().await?;
-        tokens::insert(&mut tx, user_id, Kind::PasswordReset, &token, None, now, RESET_TTL_SECS).await?;
+        tokens::insert(
+            &mut tx,
+            user_id,
+            Kind::PasswordReset,
+            &token,
+            None,
+            now,
+            RESET_TTL_SECS,
+        )
+        .await?;
         tx.commit().await?;
         let name: String = row.try_get("name")?;
-        let locale = Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec { prefix: "mail.reset", footer: "mail.reset.footer", vars: &[("name", &name)], unsubscribe_for: Some(user_id) };
-        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.password_reset(&token)).await
+        let locale =
+            Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(Locale::DEFAULT);
+        let spec = LinkMailSpec {
+            prefix: "mail.reset",
+            footer: "mail.reset.footer",
+            vars: &[("name", &name)],
+            unsubscribe_for: Some(user_id),
+        };
+        self.send_link_mail(
+            site,
+            base_url,
+            locale,
+            &email,
+            spec,
+            &self.links.password_reset(&token),
+        )
+        .await
     }
 
     /// Sets a new password with a reset link. Ends every session of the member (a reset is
-    /// what one does when someone else may know the old password) and returns a new one.
-    pub async fn reset_password(&self, token: &str, password: &str, repeat: &str) -> Result<String, AppError> {
+    /// what one does when someone else may know the old password) and returns a new one, unless
+    /// two-step login is on: then the member logs in with the new password and a code (`None`).
+    pub async fn reset_password(
+        &self,
+        token: &str,
+        password: &str,
+        repeat: &str,
+        client: &Client,
+    ) -> Result<Option<String>, AppError> {
         if !tokens::is_well_formed(token) {
             return Err(ErrorCode::LinkExpired.into());
         }
         let now = self.clock.now();
         let row = sqlx::query(
-            "SELECT u.id, u.email, u.status, p.name FROM account_tokens t JOIN users u ON u.id = t.user_id JOIN profiles p ON p.user_id = u.id \
+            "SELECT u.id, u.email, u.status, u.totp_secret, p.name FROM account_tokens t JOIN users u ON u.id = t.user_id JOIN profiles p ON p.user_id = u.id \
              WHERE t.token_hash = $1 AND t.kind = 'password_reset' AND t.used_at IS NULL AND t.expires_at > $2",
         )
         .bind(tokens::hash(token))
@@ -67,7 +104,8 @@ impl Accounts {
         let name: String = row.try_get("name")?;
         // Check before using the link up, so a typo does not cost the member their link.
         validate_password_repeat(password, repeat)?;
-        validate_password(password, &email, &name)?;
+        passwords::check_new(password, &email, &name)?;
+        let two_step = row.try_get::<Option<String>, _>("totp_secret")?.is_some();
         let hash = passwords::hash(password.to_string()).await?;
         let (user_id, _) = self.consume_token(token, Kind::PasswordReset).await?;
         let mut tx = self.db.pool().begin().await?;
@@ -75,14 +113,33 @@ impl Accounts {
         sessions::end_all(&mut tx, user_id).await?;
         // Older reset links die with this one.
         sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2 AND kind = 'password_reset' AND used_at IS NULL").bind(now).bind(user_id).execute(&mut *tx).await?;
-        let session = sessions::start(&mut tx, user_id, now).await?;
+        record(
+            &mut *tx,
+            user_id,
+            SecurityEventKind::PasswordReset,
+            client,
+            now,
+        )
+        .await?;
+        let session = if two_step {
+            None
+        } else {
+            Some(sessions::start(&mut tx, user_id, now, client).await?)
+        };
         tx.commit().await?;
         Ok(session)
     }
 
     /// Changes the password after checking the old one ('Controleer je oude wachtwoord.').
     /// Other sessions end; the returned session replaces the current one.
-    pub async fn change_password(&self, user_id: i64, old: &str, new: &str, repeat: &str) -> Result<String, AppError> {
+    pub async fn change_password(
+        &self,
+        user_id: i64,
+        old: &str,
+        new: &str,
+        repeat: &str,
+        client: &Client,
+    ) -> Result<String, AppError> {
         let row = sqlx::query("SELECT u.password_hash, u.email, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
             .bind(user_id)
             .fetch_optional(self.db.pool())
@@ -90,15 +147,34 @@ impl Accounts {
             .ok_or(ErrorCode::AuthenticationRequired)?;
         let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
-        self.check_own_password(user_id, old, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::OldPasswordWrong)).await?;
+        self.check_own_password(
+            user_id,
+            old,
+            row.try_get("password_hash")?,
+            ApiError::field(Field::Password, ErrorCode::OldPasswordWrong),
+            client,
+        )
+        .await?;
         validate_password_repeat(new, repeat)?;
-        validate_password(new, &email, &name)?;
+        passwords::check_new(new, &email, &name)?;
         let hash = passwords::hash(new.to_string()).await?;
         let now = self.clock.now();
         let mut tx = self.db.pool().begin().await?;
-        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
+            .bind(&hash)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
         sessions::end_all(&mut tx, user_id).await?;
-        let session = sessions::start(&mut tx, user_id, now).await?;
+        let session = sessions::start(&mut tx, user_id, now, client).await?;
+        record(
+            &mut *tx,
+            user_id,
+            SecurityEventKind::PasswordChanged,
+            client,
+            now,
+        )
+        .await?;
         tx.commit().await?;
         Ok(session)
     }

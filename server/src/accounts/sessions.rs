@@ -1,32 +1,99 @@
 //! Sessions: the browser keeps a random token in the `auth.session` cookie; the database keeps
-//! only its hash, its member and its expiry.
+//! only its hash, its member, its expiry and what settings show of it (device, country, last
+//! use). A session slides with use and ends after 30 idle days.
 
 use domain::constants::AUTH_COOKIE_DAYS;
-use sqlx::{Any, Transaction};
+use domain::security::{Device, SecurityEventKind};
+use sqlx::{Any, Row, Transaction};
 
 use super::member::member_select;
+use super::security::{record, Client};
 use super::{tokens, Accounts, Member};
 use crate::error::AppError;
 
+/// Idle time after which a session ends (the cookie lives as long).
 pub const SESSION_TTL_SECS: i64 = AUTH_COOKIE_DAYS * 24 * 3600;
+/// A session's last use is written at most this often (and the cookie renewed with it).
+pub const SESSION_TOUCH_SECS: i64 = 600;
 
 /// Starts a session inside the caller's transaction; returns the token for the cookie.
-pub(super) async fn start(tx: &mut Transaction<'_, Any>, user_id: i64, now: i64) -> Result<String, sqlx::Error> {
+pub(super) async fn start(
+    tx: &mut Transaction<'_, Any>,
+    user_id: i64,
+    now: i64,
+    client: &Client,
+) -> Result<String, sqlx::Error> {
     let token = tokens::new_token();
-    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at, user_agent, country) VALUES ($1, $2, $3, $4, $3, $5, $6)")
         .bind(tokens::hash(&token))
         .bind(user_id)
         .bind(now)
         .bind(now + SESSION_TTL_SECS)
+        .bind(client.user_agent.as_deref())
+        .bind(client.country.as_deref())
         .execute(&mut **tx)
         .await?;
     Ok(token)
 }
 
 /// Ends every session of a member inside the caller's transaction.
-pub(super) async fn end_all(tx: &mut Transaction<'_, Any>, user_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut **tx).await?;
+pub(super) async fn end_all(
+    tx: &mut Transaction<'_, Any>,
+    user_id: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+        .bind(user_id)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
+}
+
+/// Ends every session of a member but `keep` (a token of the caller's, if any).
+pub(super) async fn end_others(
+    tx: &mut Transaction<'_, Any>,
+    user_id: i64,
+    keep: Option<&str>,
+) -> Result<u64, sqlx::Error> {
+    let keep = keep.map(tokens::hash).unwrap_or_default();
+    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
+        .bind(user_id)
+        .bind(keep)
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected())
+}
+
+/// A session as settings list it. `id` is a short public name of it (a prefix of the token's
+/// hash), enough to end it, useless for anything else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionInfo {
+    pub id: String,
+    pub current: bool,
+    pub device: Option<String>,
+    pub country: Option<String>,
+    pub created_at: i64,
+    pub last_seen_at: i64,
+}
+
+const SESSION_ID_LEN: usize = 16;
+
+fn session_id(token_hash: &str) -> String {
+    token_hash.chars().take(SESSION_ID_LEN).collect()
+}
+
+/// The member and whether this request renewed the session (then the cookie is renewed too).
+#[derive(Debug, Clone)]
+pub struct ResolvedSession {
+    pub member: Member,
+    pub renewed: bool,
+}
+
+fn session_select() -> &'static str {
+    static SELECT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SELECT.get_or_init(|| {
+        let members = member_select().replacen("SELECT ", "SELECT s.last_seen_at AS session_seen, ", 1);
+        format!("{members} JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.status <> 'deleted'")
+    })
 }
 
 impl Accounts {
@@ -34,28 +101,142 @@ impl Accounts {
     /// chat load test logs its members in this way). Returns the cookie's token.
     pub async fn open_session(&self, user_id: i64) -> Result<String, AppError> {
         let mut tx = self.db().pool().begin().await?;
-        let token = start(&mut tx, user_id, self.clock().now()).await?;
+        let token = start(&mut tx, user_id, self.clock().now(), &Client::default()).await?;
         tx.commit().await?;
         Ok(token)
     }
 
     /// The member behind a session cookie, if the session is valid.
     pub async fn member_for_session(&self, token: &str) -> Result<Option<Member>, AppError> {
+        Ok(self.resolve_session(token).await?.map(|s| s.member))
+    }
+
+    /// The member behind a session cookie; a session last used more than
+    /// [`SESSION_TOUCH_SECS`] ago slides: its last use and expiry move to now.
+    pub async fn resolve_session(&self, token: &str) -> Result<Option<ResolvedSession>, AppError> {
         if !tokens::is_well_formed(token) {
             return Ok(None);
         }
-        let row = sqlx::query(&format!("{} JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.status <> 'deleted'", member_select()))
-            .bind(tokens::hash(token))
-            .bind(self.clock.now())
+        let now = self.clock.now();
+        let hash = tokens::hash(token);
+        let row = sqlx::query(session_select())
+            .bind(&hash)
+            .bind(now)
             .fetch_optional(self.db.pool())
             .await?;
-        self.complete_member(row).await
+        let seen: Option<i64> = match &row {
+            Some(row) => Some(row.try_get("session_seen")?),
+            None => None,
+        };
+        let Some(member) = self.complete_member(row).await? else {
+            return Ok(None);
+        };
+        let renewed = seen.is_some_and(|seen| now - seen >= SESSION_TOUCH_SECS);
+        if renewed {
+            sqlx::query(
+                "UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE token_hash = $3",
+            )
+            .bind(now)
+            .bind(now + SESSION_TTL_SECS)
+            .bind(&hash)
+            .execute(self.db.pool())
+            .await?;
+        }
+        Ok(Some(ResolvedSession { member, renewed }))
     }
 
-    /// Ends one session on the server.
+    /// The member's sessions, the current one first, then by last use.
+    pub async fn sessions(
+        &self,
+        user_id: i64,
+        current: Option<&str>,
+    ) -> Result<Vec<SessionInfo>, AppError> {
+        let current = current.map(tokens::hash);
+        let rows = sqlx::query("SELECT token_hash, user_agent, country, created_at, last_seen_at FROM sessions WHERE user_id = $1 AND expires_at > $2 ORDER BY last_seen_at DESC")
+            .bind(user_id)
+            .bind(self.clock.now())
+            .fetch_all(self.db.pool())
+            .await?;
+        let mut list = rows
+            .iter()
+            .map(|row| {
+                let hash: String = row.try_get("token_hash")?;
+                Ok(SessionInfo {
+                    id: session_id(&hash),
+                    current: current.as_deref() == Some(hash.as_str()),
+                    device: row
+                        .try_get::<Option<String>, _>("user_agent")?
+                        .and_then(|ua| Device::from_user_agent(&ua).label()),
+                    country: row.try_get("country")?,
+                    created_at: row.try_get("created_at")?,
+                    last_seen_at: row.try_get("last_seen_at")?,
+                })
+            })
+            .collect::<Result<Vec<_>, AppError>>()?;
+        list.sort_by_key(|s| !s.current);
+        Ok(list)
+    }
+
+    /// Ends one of the member's own sessions by its public id; another member's id ends nothing.
+    pub async fn end_session(
+        &self,
+        user_id: i64,
+        id: &str,
+        client: &Client,
+    ) -> Result<bool, AppError> {
+        if id.len() != SESSION_ID_LEN || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(false);
+        }
+        let mut tx = self.db.pool().begin().await?;
+        let done = sqlx::query(
+            "DELETE FROM sessions WHERE user_id = $1 AND substr(token_hash, 1, 16) = $2",
+        )
+        .bind(user_id)
+        .bind(id.to_ascii_lowercase())
+        .execute(&mut *tx)
+        .await?;
+        let ended = done.rows_affected() > 0;
+        if ended {
+            record(
+                &mut *tx,
+                user_id,
+                SecurityEventKind::SessionEnded,
+                client,
+                self.clock.now(),
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(ended)
+    }
+
+    /// "Log out everywhere else": every session of the member but the current one.
+    pub async fn end_other_sessions(
+        &self,
+        user_id: i64,
+        current: &str,
+        client: &Client,
+    ) -> Result<u64, AppError> {
+        let mut tx = self.db.pool().begin().await?;
+        let ended = end_others(&mut tx, user_id, Some(current)).await?;
+        record(
+            &mut *tx,
+            user_id,
+            SecurityEventKind::OtherSessionsEnded,
+            client,
+            self.clock.now(),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(ended)
+    }
+
     /// Ends every session of a member (a blocked member, everywhere at once).
     pub async fn end_sessions(&self, user_id: i64) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(self.db.pool()).await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+            .bind(user_id)
+            .execute(self.db.pool())
+            .await?;
         Ok(())
     }
 
@@ -64,18 +245,49 @@ impl Accounts {
     pub async fn set_blocked(&self, user_id: i64, blocked: bool) -> Result<(), AppError> {
         let mut tx = self.db.pool().begin().await?;
         if blocked {
-            sqlx::query("UPDATE users SET status = 'blocked' WHERE id = $1 AND status <> 'deleted'").bind(user_id).execute(&mut *tx).await?;
+            sqlx::query(
+                "UPDATE users SET status = 'blocked' WHERE id = $1 AND status <> 'deleted'",
+            )
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
             end_all(&mut tx, user_id).await?;
         } else {
-            sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'blocked'").bind(user_id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'blocked'")
+                .bind(user_id)
+                .execute(&mut *tx)
+                .await?;
         }
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;
         Ok(())
     }
 
+    /// Ends one session on the server (logging out).
     pub async fn logout(&self, token: &str) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(tokens::hash(token)).execute(self.db.pool()).await?;
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(tokens::hash(token))
+            .execute(self.db.pool())
+            .await?;
         Ok(())
+    }
+
+    /// Deletes expired sessions and account tokens (the hourly job). Used tokens stay a day,
+    /// so "how many mails today" still counts them.
+    pub async fn remove_expired(&self) -> Result<(u64, u64), AppError> {
+        let now = self.clock.now();
+        let sessions = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+            .bind(now)
+            .execute(self.db.pool())
+            .await?
+            .rows_affected();
+        let tokens =
+            sqlx::query("DELETE FROM account_tokens WHERE expires_at <= $1 AND created_at <= $2")
+                .bind(now)
+                .bind(now - 24 * 3600)
+                .execute(self.db.pool())
+                .await?
+                .rows_affected();
+        Ok((sessions, tokens))
     }
 }

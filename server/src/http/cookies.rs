@@ -16,7 +16,12 @@ pub fn get(headers: &HeaderMap, name: &str) -> Option<String> {
 
 /// A `Set-Cookie` value: Path=/, SameSite=Lax, HttpOnly, Max-Age in days, Secure when asked.
 pub fn set(name: &str, value: &str, days: i64, secure: bool) -> String {
-    let mut cookie = format!("{name}={value}; Path=/; Max-Age={}; SameSite=Lax; HttpOnly", days * 86_400);
+    set_for_secs(name, value, days * 86_400, secure)
+}
+
+/// [`set`] for a cookie that lives seconds or minutes.
+pub fn set_for_secs(name: &str, value: &str, secs: i64, secure: bool) -> String {
+    let mut cookie = format!("{name}={value}; Path=/; Max-Age={secs}; SameSite=Lax; HttpOnly");
     if secure {
         cookie.push_str("; Secure");
     }
@@ -39,7 +44,10 @@ mod tests {
     #[test]
     fn reads_cookie_among_others() {
         let mut headers = HeaderMap::new();
-        headers.insert(http::header::COOKIE, "a=1; i18n_redirected=de; b=2".parse().unwrap());
+        headers.insert(
+            http::header::COOKIE,
+            "a=1; i18n_redirected=de; b=2".parse().unwrap(),
+        );
         assert_eq!(get(&headers, "i18n_redirected").as_deref(), Some("de"));
         assert_eq!(get(&headers, "c"), None);
     }

@@ -11,7 +11,12 @@ use crate::i18n::use_i18n;
 #[component]
 pub fn LoginPage() -> impl IntoView {
     let i18n = use_i18n();
-    let return_to = use_query_map().get_untracked().get("return_to").filter(|p| p.starts_with('/') && !p.starts_with("//")).unwrap_or_else(|| "/".into());
+    let after_reset = use_query_map().get_untracked().get("reset").is_some();
+    let return_to = use_query_map()
+        .get_untracked()
+        .get("return_to")
+        .filter(|p| p.starts_with('/') && !p.starts_with("//"))
+        .unwrap_or_else(|| "/".into());
     let action = ServerAction::<Login>::new();
     view! {
         <Title text=i18n.t("title.login")/>
@@ -19,6 +24,7 @@ pub fn LoginPage() -> impl IntoView {
             <div class="auth-card">
                 <h1 class="auth-card__title">{i18n.t("auth.login_title")}</h1>
                 <p class="auth-card__intro">{i18n.t("auth.login_intro")}</p>
+                {after_reset.then(|| view! { <p class="notice notice--ok" role="status">{use_i18n().t("security.reset_then_login")}</p> })}
                 <ActionError action=action/>
                 <ActionForm action=action attr:class="form">
                     <input type="hidden" name="return_to" value=return_to/>

@@ -7,11 +7,11 @@ pub mod login;
 pub mod photos;
 pub mod profile;
 pub mod reset;
+pub mod security;
 pub mod server_fns;
 pub mod settings;
 pub mod signup;
 pub mod unsubscribe;
-
 
 /// For member-only pages: the member, or `None` after sending the visitor to the login page,
 /// which brings them back to `path`.

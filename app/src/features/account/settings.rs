@@ -1,5 +1,6 @@
 //! `/settings` (account menu → Settings): email, password, language (top bar), notification
-//! mails, invisible mode, location with the geolocation button, and deleting the account.
+//! mails, invisible mode, location with the geolocation button, sessions, two-step login,
+//! recent security events, and deleting the account.
 //! Visitors are sent to log in and come back here afterwards.
 
 use leptos::prelude::*;
@@ -7,7 +8,11 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
-use crate::features::account::server_fns::{get_my_basics, ChangeEmail, ChangePassword, DeleteAccount, SaveLocation, SaveNotificationPrefs, SetInvisible};
+use crate::features::account::security::SecurityPanels;
+use crate::features::account::server_fns::{
+    get_my_basics, ChangeEmail, ChangePassword, DeleteAccount, SaveLocation, SaveNotificationPrefs,
+    SetInvisible,
+};
 use crate::forms::ActionError;
 use crate::i18n::use_i18n;
 
@@ -17,15 +22,29 @@ pub fn SettingsPage() -> impl IntoView {
     let member = crate::features::account::member_or_login("/settings")?;
     // Blocking: the page arrives whole, so it works without JavaScript.
     let basics = Resource::new_blocking(|| (), |_| get_my_basics());
-    let (prefs, location) = (ServerAction::<SaveNotificationPrefs>::new(), ServerAction::<SaveLocation>::new());
-    let (invisible, email, password, delete) = (ServerAction::<SetInvisible>::new(), ServerAction::<ChangeEmail>::new(), ServerAction::<ChangePassword>::new(), ServerAction::<DeleteAccount>::new());
-    let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
-        "password" => i18n.t("settings.password_saved"),
-        "email" => i18n.t("settings.email_sent"),
-        "notifications" => i18n.t("settings.notifications_saved"),
-        "location" => i18n.t("settings.location_saved"),
-        _ => i18n.t("settings.saved"),
-    });
+    let (prefs, location) = (
+        ServerAction::<SaveNotificationPrefs>::new(),
+        ServerAction::<SaveLocation>::new(),
+    );
+    let (invisible, email, password, delete) = (
+        ServerAction::<SetInvisible>::new(),
+        ServerAction::<ChangeEmail>::new(),
+        ServerAction::<ChangePassword>::new(),
+        ServerAction::<DeleteAccount>::new(),
+    );
+    let saved = use_query_map()
+        .get_untracked()
+        .get("saved")
+        .map(|what| match what.as_str() {
+            "password" => i18n.t("settings.password_saved"),
+            "email" => i18n.t("settings.email_sent"),
+            "notifications" => i18n.t("settings.notifications_saved"),
+            "location" => i18n.t("settings.location_saved"),
+            "sessions" => i18n.t("security.sessions_saved"),
+            "two_step" => i18n.t("security.two_step_saved"),
+            "two_step_off" => i18n.t("security.two_step_off_saved"),
+            _ => i18n.t("settings.saved"),
+        });
     Some(view! {
         <Title text=i18n.t("settings.title")/>
         <div class="container container--narrow page">
@@ -106,6 +125,10 @@ pub fn SettingsPage() -> impl IntoView {
                         <span class="field__label">{use_i18n().t("settings.new_email")}</span>
                         <input type="email" name="email" autocomplete="email" inputmode="email" required/>
                     </label>
+                    <label class="field">
+                        <span class="field__label">{use_i18n().t("auth.password")}</span>
+                        <input type="password" name="password" autocomplete="current-password" required/>
+                    </label>
                     <button type="submit" class="btn btn--ghost">{use_i18n().t("settings.save")}</button>
                 </ActionForm>
             </section>
@@ -128,6 +151,7 @@ pub fn SettingsPage() -> impl IntoView {
                     <button type="submit" class="btn btn--primary">{use_i18n().t("reset.do_submit")}</button>
                 </ActionForm>
             </section>
+            <SecurityPanels/>
             <section class="panel panel--danger" aria-labelledby="delete-title">
                 <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
                 <p class="muted">{i18n.t("settings.delete_body")}</p>
