@@ -7,46 +7,38 @@ use leptos_router::components::{ParentRoute, Route, Router, Routes};
 use leptos_router::{path, SsrMode, StaticSegment};
 
 use crate::context::PageCtx;
-use crate::features::account::activate::{
-    AccountDeletedPage, ActivateDonePage, ActivateErrorPage, ActivatePage, MailChangePage,
-};
-use crate::features::account::basics::CompleteSignupPage;
+use crate::features::account::activate::{AccountDeletedPage, ActivateDonePage, ActivateErrorPage, ActivatePage, MailChangePage};
 use crate::features::account::login::LoginPage;
+use crate::features::account::basics::CompleteSignupPage;
 use crate::features::account::profile::ProfilePage;
-use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::security::{MailUndoPage, TwoStepLoginPage, TwoStepSetupPage};
 use crate::features::account::settings::SettingsPage;
-use crate::features::account::signup::SignupPage;
 use crate::features::account::unsubscribe::UnsubscribePage;
-use crate::features::chat::console::OperatorConsolePage;
-use crate::features::chat::page::{ChatRoute, ChatsPage};
-use crate::features::credits::pages::{
-    CheckoutPage, CreditsPage, DirectDebitPage, PremiumPage, RepeatOrderPage, TestCheckoutPage,
-    TransactionPage, TransactionsPage,
-};
-use crate::features::credits::pricing::PricingPage;
-use crate::features::likes::finder::{MatchFinderPage, SignupMatchesPage};
+use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
+use crate::features::account::signup::SignupPage;
+use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
+use crate::features::staff::photos::PhotoReviewPage;
 use crate::features::likes::page::LikesPage;
 use crate::features::likes::swipe::SwipeGamePage;
-use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
+use crate::features::likes::finder::{MatchFinderPage, SignupMatchesPage};
+use crate::features::notifications::NotificationsPage;
+use crate::features::credits::pages::{CheckoutPage, CreditsPage, DirectDebitPage, PremiumPage, RepeatOrderPage, TestCheckoutPage, TransactionPage, TransactionsPage};
+use crate::features::credits::pricing::PricingPage;
 use crate::features::members::profile::MemberProfilePage;
 use crate::features::members::search::MembersPage;
-use crate::features::notifications::NotificationsPage;
 use crate::features::pages::info::{InfoPage, InfoPageKind};
 use crate::features::site::error_page::NotFoundPage;
 use crate::features::site::home::HomePage;
 use crate::features::site::lang_config::LangConfigPage;
-use crate::features::staff::photos::PhotoReviewPage;
+use crate::features::chat::console::OperatorConsolePage;
+use crate::features::chat::page::{ChatRoute, ChatsPage};
 use crate::layouts::chat::ChatLayout;
 use crate::layouts::default::DefaultLayout;
 
 /// The HTML document. Runs on the server only; `ctx` is embedded for the browser.
 pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
     let theme = &ctx.site.theme;
-    let style = format!(
-        "--color-primary:{};--color-secondary:{};--color-accent:{}",
-        theme.primary, theme.secondary, theme.accent
-    );
+    let style = format!("--color-primary:{};--color-secondary:{};--color-accent:{}", theme.primary, theme.secondary, theme.accent);
     let lang = ctx.locale.code();
     provide_context(ctx);
     view! {
@@ -75,15 +67,9 @@ pub fn App() -> impl IntoView {
     provide_meta_context();
     // Absent only while the route list is generated at start-up.
     let ctx = use_context::<PageCtx>();
-    let site_name = ctx
-        .as_ref()
-        .map(|ctx| ctx.site.name.clone())
-        .unwrap_or_default();
+    let site_name = ctx.as_ref().map(|ctx| ctx.site.name.clone()).unwrap_or_default();
     // SPEC §2: titles start with the count of unread messages plus new likes.
-    let prefix = ctx
-        .and_then(|ctx| ctx.member)
-        .and_then(|m| m.counters.title_prefix())
-        .unwrap_or_default();
+    let prefix = ctx.and_then(|ctx| ctx.member).and_then(|m| m.counters.title_prefix()).unwrap_or_default();
     view! {
         <Stylesheet id="leptos" href="/pkg/vonk.css"/>
         <Title formatter=move |text: String| format!("{prefix}{text} | {site_name}")/>

@@ -41,11 +41,7 @@ pub fn set_badge(count: i64) {
 }
 
 pub async fn push_subscribed() -> bool {
-    JsFuture::from(vonk_push_subscribed())
-        .await
-        .ok()
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false)
+    JsFuture::from(vonk_push_subscribed()).await.ok().and_then(|v| v.as_bool()).unwrap_or(false)
 }
 
 pub fn query_param(name: &str) -> Option<String> {
@@ -59,9 +55,7 @@ pub fn drop_param(name: &str) {
 
 /// SPEC §2: the document title starts with the count of unread messages plus new likes.
 pub fn set_title_count(counters: &domain::counters::Counters) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let title = document.title();
     let base = domain::counters::strip_count(&title);
     let next = match counters.title_prefix() {

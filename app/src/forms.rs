@@ -44,11 +44,7 @@ pub fn current_path() -> String {
     let location = leptos_router::hooks::use_location();
     let path = location.pathname.get_untracked();
     let query = location.search.get_untracked();
-    let query: String = url_pairs(&query)
-        .filter(|(k, _)| k != "__path" && k != "__err")
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join("&");
+    let query: String = url_pairs(&query).filter(|(k, _)| k != "__path" && k != "__err").map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("&");
     if query.is_empty() {
         path
     } else {
@@ -57,22 +53,15 @@ pub fn current_path() -> String {
 }
 
 fn url_pairs(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| match p.split_once('=') {
-            Some((k, v)) => (k.to_string(), v.to_string()),
-            None => (p.to_string(), String::new()),
-        })
+    query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()).map(|p| match p.split_once('=') {
+        Some((k, v)) => (k.to_string(), v.to_string()),
+        None => (p.to_string(), String::new()),
+    })
 }
 
 /// `path` with `param` added to its query, before any `#anchor`.
 pub fn with_param(path: &str, param: &str) -> String {
-    let (path, anchor) = path
-        .split_once('#')
-        .map(|(p, a)| (p, format!("#{a}")))
-        .unwrap_or((path, String::new()));
+    let (path, anchor) = path.split_once('#').map(|(p, a)| (p, format!("#{a}"))).unwrap_or((path, String::new()));
     let sep = if path.contains('?') { '&' } else { '?' };
     format!("{path}{sep}{param}{anchor}")
 }
@@ -84,9 +73,6 @@ mod tests {
     #[test]
     fn parameters_go_before_the_anchor() {
         assert_eq!(with_param("/members/4", "liked=4"), "/members/4?liked=4");
-        assert_eq!(
-            with_param("/members?page=2#results", "match=4"),
-            "/members?page=2&match=4#results"
-        );
+        assert_eq!(with_param("/members?page=2#results", "match=4"), "/members?page=2&match=4#results");
     }
 }

@@ -19,10 +19,7 @@ impl I18n {
 
     /// The text for `key`; a missing key shows the key itself (the locale tests keep that from shipping).
     pub fn t(&self, key: &str) -> String {
-        self.texts
-            .get(key)
-            .cloned()
-            .unwrap_or_else(|| key.to_string())
+        self.texts.get(key).cloned().unwrap_or_else(|| key.to_string())
     }
 
     /// The text for `key` with `{name}` placeholders filled.
@@ -57,54 +54,10 @@ mod tests {
     use std::path::Path;
 
     const NAMESPACES: [&str; 48] = [
-        "nav",
-        "account",
-        "footer",
-        "entry",
-        "home",
-        "title",
-        "lang",
-        "pricing",
-        "payment",
-        "error",
-        "validation",
-        "date",
-        "pages",
-        "site",
-        "mail",
-        "auth",
-        "reset",
-        "settings",
-        "reminder",
-        "activate",
-        "mailchange",
-        "deleted",
-        "complete",
-        "profile",
-        "location",
-        "alert",
-        "unsubscribe",
-        "country",
-        "members",
-        "photo",
-        "photos",
-        "staff",
-        "landing",
-        "likes",
-        "swipe",
-        "chat",
-        "console",
-        "receipt",
-        "credits",
-        "checkout",
-        "repeat",
-        "premium",
-        "transaction",
-        "transactions",
-        "directdebit",
-        "testpay",
-        "timebonus",
-        "security",
+        "nav", "account", "footer", "entry", "home", "title", "lang", "pricing", "payment", "error", "validation", "date", "pages", "site", "mail",
+        "auth", "reset", "settings", "reminder", "activate", "mailchange", "deleted", "complete", "profile", "location", "alert", "unsubscribe",
+        "country", "members", "photo", "photos", "staff", "landing", "likes", "swipe", "chat", "console",
+        "receipt", "credits", "checkout", "repeat", "premium", "transaction", "transactions", "directdebit", "testpay", "timebonus", "security",
     ];
 
     fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -129,18 +82,14 @@ mod tests {
         let first = parts.next().unwrap_or("");
         NAMESPACES.contains(&first)
             && s.contains('.')
-            && s.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+            && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
             && !s.ends_with('.')
     }
 
     #[test]
     fn every_key_used_in_the_app_exists() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let nl: BTreeMap<String, String> = serde_json::from_str(
-            &std::fs::read_to_string(root.join("../locales/nl.json")).unwrap(),
-        )
-        .unwrap();
+        let nl: BTreeMap<String, String> = serde_json::from_str(&std::fs::read_to_string(root.join("../locales/nl.json")).unwrap()).unwrap();
         let mut files = Vec::new();
         rust_files(&root.join("src"), &mut files);
         rust_files(&root.join("../domain/src"), &mut files);
@@ -160,13 +109,7 @@ mod tests {
                 }
             }
         }
-        assert!(
-            checked > 50,
-            "the scan found only {checked} keys: it is not looking at the right files"
-        );
-        assert!(
-            missing.is_empty(),
-            "keys missing from locales/nl.json: {missing:?}"
-        );
+        assert!(checked > 50, "the scan found only {checked} keys: it is not looking at the right files");
+        assert!(missing.is_empty(), "keys missing from locales/nl.json: {missing:?}");
     }
 }

@@ -4,11 +4,7 @@
 fn main() {
     // Server rendering walks deep view trees; 8 MiB per worker leaves a wide margin (the
     // memory is reserved, not used, until a render needs it).
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_stack_size(8 << 20)
-        .build()
-        .expect("the async runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().thread_stack_size(8 << 20).build().expect("the async runtime");
     runtime.block_on(run());
 }
 
@@ -16,9 +12,7 @@ fn main() {
 async fn run() {
     use tracing_subscriber::EnvFilter;
     tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")),
-        )
+        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
         .init();
     let config = match server::Config::from_env() {
         Ok(config) => config,
@@ -52,11 +46,7 @@ async fn run() {
                 eprintln!("no account with the address {email}");
                 std::process::exit(1);
             }
-            Ok(n) => println!(
-                "{} role {} {n} account(s) of {email}",
-                if operator { "operator" } else { "staff" },
-                if grant { "granted to" } else { "taken from" }
-            ),
+            Ok(n) => println!("{} role {} {n} account(s) of {email}", if operator { "operator" } else { "staff" }, if grant { "granted to" } else { "taken from" }),
             Err(error) => {
                 eprintln!("failed: {error}");
                 std::process::exit(1);
@@ -66,10 +56,7 @@ async fn run() {
     }
     // `vonk payments reverse <payment id>`: the bank reversed a direct debit.
     if args.first().map(String::as_str) == Some("payments") {
-        let id = match (
-            args.get(1).map(String::as_str),
-            args.get(2).and_then(|v| v.parse::<i64>().ok()),
-        ) {
+        let id = match (args.get(1).map(String::as_str), args.get(2).and_then(|v| v.parse::<i64>().ok())) {
             (Some("reverse"), Some(id)) => id,
             _ => {
                 eprintln!("usage: vonk payments reverse <payment id>");

@@ -7,12 +7,12 @@ use std::time::Duration;
 use axum::extract::FromRef;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Router;
-use domain::ApiError;
 use http::request::Parts;
 use http::{header, HeaderValue, StatusCode};
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use server::sites::Site;
+use domain::ApiError;
 use server::{AppError, AppState};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -31,8 +31,7 @@ pub struct ServerState {
 
 /// The page context of one request.
 pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
-    let site = server::http::visitor::site(&state.sites, &parts.headers)
-        .expect("the database has at least one site");
+    let site = server::http::visitor::site(&state.sites, &parts.headers).expect("the database has at least one site");
     let locale = server::http::visitor::locale(&parts.headers, &site);
     let country = site.settings.visitor_country().to_string();
     let now = state.clock.now();
@@ -44,27 +43,23 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
         entry_accepted: server::http::visitor::entry_accepted(&parts.headers),
         year: domain::date::from_unix(now).year,
         now,
-        member: server::http::Viewer::from_parts(parts)
-            .0
-            .map(|m| MemberView {
-                name: m.name.clone(),
-                email: m.email.clone(),
-                invisible: m.invisible,
-                credits: m.credits,
-                paid_user: m.paid_user,
-                confirmed: m.is_confirmed(),
-                profile_disabled: m.profile_status == domain::account::ProfileStatus::Disabled,
-                basics_complete: m.basics_complete,
-                notifications_disabled: m.alerts.notifications_disabled.clone(),
-                dismissed_alerts: m.alerts.dismissed.clone(),
-                main_photo: m.main_photo_id,
-                staff: m.is_staff(),
-                counters: m.counters,
-                auto_like: site.settings.auto_like.count > 0
-                    && m.basics_complete
-                    && now - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
-                time_bonus_left: domain::checkout::time_bonus_left(m.signup_date, now, m.paid_user),
-            }),
+        member: server::http::Viewer::from_parts(parts).0.map(|m| MemberView {
+            name: m.name.clone(),
+            email: m.email.clone(),
+            invisible: m.invisible,
+            credits: m.credits,
+            paid_user: m.paid_user,
+            confirmed: m.is_confirmed(),
+            profile_disabled: m.profile_status == domain::account::ProfileStatus::Disabled,
+            basics_complete: m.basics_complete,
+            notifications_disabled: m.alerts.notifications_disabled.clone(),
+            dismissed_alerts: m.alerts.dismissed.clone(),
+            main_photo: m.main_photo_id,
+            staff: m.is_staff(),
+            counters: m.counters,
+            auto_like: site.settings.auto_like.count > 0 && m.basics_complete && now - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
+            time_bonus_left: domain::checkout::time_bonus_left(m.signup_date, now, m.paid_user),
+        }),
         site: site_view(&site),
     }
 }
@@ -173,16 +168,8 @@ impl Call {
 
     /// The address, device and country of this request, for sessions and security events.
     pub fn client(&self) -> server::accounts::Client {
-        let user_agent = self
-            .parts
-            .headers
-            .get(http::header::USER_AGENT)
-            .and_then(|v| v.to_str().ok());
-        server::accounts::Client::new(
-            Some(self.client_ip().to_string()),
-            user_agent,
-            Some(self.site.settings.visitor_country().to_string()),
-        )
+        let user_agent = self.parts.headers.get(http::header::USER_AGENT).and_then(|v| v.to_str().ok());
+        server::accounts::Client::new(Some(self.client_ip().to_string()), user_agent, Some(self.site.settings.visitor_country().to_string()))
     }
 
     /// A cookie of the request.
@@ -195,14 +182,9 @@ impl Call {
 /// handlers use).
 pub async fn call() -> Result<Call, ApiError> {
     use axum::extract::FromRequestParts;
-    let state = use_context::<AppState>()
-        .ok_or_else(|| fail(AppError::Internal("AppState missing".into())))?;
-    let mut parts = use_context::<Parts>()
-        .ok_or_else(|| fail(AppError::Internal("request parts missing".into())))?;
-    let server::http::RequestSite(site) =
-        server::http::RequestSite::from_request_parts(&mut parts, &state)
-            .await
-            .map_err(fail)?;
+    let state = use_context::<AppState>().ok_or_else(|| fail(AppError::Internal("AppState missing".into())))?;
+    let mut parts = use_context::<Parts>().ok_or_else(|| fail(AppError::Internal("request parts missing".into())))?;
+    let server::http::RequestSite(site) = server::http::RequestSite::from_request_parts(&mut parts, &state).await.map_err(fail)?;
     Ok(Call { state, site, parts })
 }
 
@@ -211,10 +193,7 @@ pub async fn call() -> Result<Call, ApiError> {
 pub async fn member_call() -> Result<(Call, server::accounts::Member), ApiError> {
     use axum::extract::FromRequestParts;
     let mut call = call().await?;
-    let server::http::RequireMember(member) =
-        server::http::RequireMember::from_request_parts(&mut call.parts, &call.state)
-            .await
-            .map_err(fail)?;
+    let server::http::RequireMember(member) = server::http::RequireMember::from_request_parts(&mut call.parts, &call.state).await.map_err(fail)?;
     Ok((call, member))
 }
 
@@ -228,71 +207,36 @@ pub fn fail(error: impl Into<AppError>) -> ApiError {
 /// refused or Leptos could not read the arguments. This gives JSON clients the code's own status
 /// (`ErrorCode::http_status`, e.g. SPEC §8's 403 for `authentication_required`). Form posts
 /// without JavaScript are redirects and stay as they are.
-pub async fn server_fn_status(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
+pub async fn server_fn_status(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let response = next.run(request).await;
-    if response.status() != StatusCode::INTERNAL_SERVER_ERROR
-        || !response
-            .headers()
-            .contains_key(leptos::server_fn::error::SERVER_FN_ERROR_HEADER)
-    {
+    if response.status() != StatusCode::INTERNAL_SERVER_ERROR || !response.headers().contains_key(leptos::server_fn::error::SERVER_FN_ERROR_HEADER) {
         return response;
     }
     let (mut parts, body) = response.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024).await else {
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            axum::Json(ApiError::new(domain::ErrorCode::Internal)),
-        )
-            .into_response();
+        return (StatusCode::INTERNAL_SERVER_ERROR, axum::Json(ApiError::new(domain::ErrorCode::Internal))).into_response();
     };
     if let Ok(error) = serde_json::from_slice::<ApiError>(&bytes) {
-        parts.status = StatusCode::from_u16(error.code.http_status())
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        parts.status = StatusCode::from_u16(error.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     }
     Response::from_parts(parts, axum::body::Body::from(bytes))
 }
 
 /// Whether the browser posted a plain form (no JavaScript): it then gets a redirect.
 pub fn accepts_html() -> bool {
-    use_context::<Parts>()
-        .and_then(|p| {
-            p.headers
-                .get(header::ACCEPT)
-                .and_then(|v| v.to_str().ok())
-                .map(|a| a.contains("text/html"))
-        })
-        .unwrap_or(false)
+    use_context::<Parts>().and_then(|p| p.headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).map(|a| a.contains("text/html"))).unwrap_or(false)
 }
 
 /// [`fail`] for a form posted without JavaScript that should keep what was typed: the browser
 /// goes back to `page` with `kept` in its query, beside the error Leptos reads back.
-pub fn fail_back<S: leptos::server_fn::ServerFn>(
-    error: impl Into<AppError>,
-    page: &str,
-    kept: &[(&str, &str)],
-) -> ApiError {
+pub fn fail_back<S: leptos::server_fn::ServerFn>(error: impl Into<AppError>, page: &str, kept: &[(&str, &str)]) -> ApiError {
     let public = fail(error);
     if accepts_html() {
         let base = format!("http://page{page}");
-        if let Ok(mut url) =
-            leptos::server_fn::error::ServerFnUrlError::new(S::PATH, public.clone()).to_url(&base)
-        {
-            let pairs: Vec<(String, String)> = url
-                .query_pairs()
-                .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                .collect();
-            url.query_pairs_mut()
-                .clear()
-                .extend_pairs(kept.iter().copied().filter(|(_, v)| !v.is_empty()))
-                .extend_pairs(pairs);
-            redirect(&format!(
-                "{}?{}",
-                url.path(),
-                url.query().unwrap_or_default()
-            ));
+        if let Ok(mut url) = leptos::server_fn::error::ServerFnUrlError::new(S::PATH, public.clone()).to_url(&base) {
+            let pairs: Vec<(String, String)> = url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+            url.query_pairs_mut().clear().extend_pairs(kept.iter().copied().filter(|(_, v)| !v.is_empty())).extend_pairs(pairs);
+            redirect(&format!("{}?{}", url.path(), url.query().unwrap_or_default()));
         }
     }
     public
@@ -306,17 +250,11 @@ pub struct PhotoForm {
 }
 
 /// Reads a multipart photo form. Refusals: `photo_too_large` (with `max` in MiB), `photo_no_file`.
-pub async fn read_photo_form(
-    data: leptos::server_fn::codec::MultipartData,
-    max: usize,
-) -> Result<PhotoForm, ApiError> {
+pub async fn read_photo_form(data: leptos::server_fn::codec::MultipartData, max: usize) -> Result<PhotoForm, ApiError> {
     use domain::photo::UploadError;
     const FIELD_MAX: usize = 1024;
-    let mut multipart = data
-        .into_inner()
-        .ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
-    let too_large =
-        || fail(ApiError::new(UploadError::TooLarge.code()).with("max", max.div_ceil(1 << 20)));
+    let mut multipart = data.into_inner().ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    let too_large = || fail(ApiError::new(UploadError::TooLarge.code()).with("max", max.div_ceil(1 << 20)));
     let (mut photo, mut fields) = (None, std::collections::BTreeMap::new());
     while let Some(mut field) = multipart.next_field().await.map_err(|_| too_large())? {
         let name = field.name().unwrap_or_default().to_string();
@@ -324,35 +262,23 @@ pub async fn read_photo_form(
         let mut bytes = Vec::new();
         while let Some(chunk) = field.chunk().await.map_err(|_| too_large())? {
             if bytes.len() + chunk.len() > limit {
-                return Err(if name == "photo" {
-                    too_large()
-                } else {
-                    fail(domain::ErrorCode::BadRequest)
-                });
+                return Err(if name == "photo" { too_large() } else { fail(domain::ErrorCode::BadRequest) });
             }
             bytes.extend_from_slice(&chunk);
         }
         if name == "photo" {
             photo = Some(bytes);
         } else {
-            fields.insert(
-                name,
-                String::from_utf8(bytes).map_err(|_| fail(domain::ErrorCode::BadRequest))?,
-            );
+            fields.insert(name, String::from_utf8(bytes).map_err(|_| fail(domain::ErrorCode::BadRequest))?);
         }
     }
-    let photo = photo
-        .filter(|b| !b.is_empty())
-        .ok_or_else(|| fail(UploadError::NoFile.code()))?;
+    let photo = photo.filter(|b| !b.is_empty()).ok_or_else(|| fail(UploadError::NoFile.code()))?;
     Ok(PhotoForm { photo, fields })
 }
 
 /// Sets a cookie on the answer of this server function.
 pub fn set_cookie(cookie: String) {
-    if let (Some(options), Ok(value)) = (
-        use_context::<leptos_axum::ResponseOptions>(),
-        HeaderValue::from_str(&cookie),
-    ) {
+    if let (Some(options), Ok(value)) = (use_context::<leptos_axum::ResponseOptions>(), HeaderValue::from_str(&cookie)) {
         options.append_header(header::SET_COOKIE, value);
     }
 }
@@ -367,21 +293,13 @@ pub fn redirect(path: &str) {
 /// (default `target/site`, as cargo-leptos builds them).
 pub fn leptos_options(addr: std::net::SocketAddr) -> LeptosOptions {
     let site_root = std::env::var("LEPTOS_SITE_ROOT").unwrap_or_else(|_| "target/site".into());
-    LeptosOptions::builder()
-        .output_name("vonk")
-        .site_root(site_root)
-        .site_pkg_dir("pkg")
-        .site_addr(addr)
-        .build()
+    LeptosOptions::builder().output_name("vonk").site_root(site_root).site_pkg_dir("pkg").site_addr(addr).build()
 }
 
 /// The whole application as an axum router.
 pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
     let routes = generate_route_list(App);
-    let state = ServerState {
-        leptos_options: leptos_options.clone(),
-        app: app.clone(),
-    };
+    let state = ServerState { leptos_options: leptos_options.clone(), app: app.clone() };
     let context = {
         let app = app.clone();
         move || provide_context(app.clone())
@@ -390,18 +308,14 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         let options = leptos_options.clone();
         let app = app.clone();
         move || {
-            let parts =
-                use_context::<Parts>().unwrap_or_else(|| http::Request::new(()).into_parts().0);
+            let parts = use_context::<Parts>().unwrap_or_else(|| http::Request::new(()).into_parts().0);
             shell(options.clone(), page_ctx(&app, &parts))
         }
     };
     let site_root = leptos_options.site_root.to_string();
     let cached = |dir: String| {
         tower::ServiceBuilder::new()
-            .layer(SetResponseHeaderLayer::overriding(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("public, max-age=3600"),
-            ))
+            .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")))
             .service(ServeDir::new(dir))
     };
     let not_found = {
@@ -410,8 +324,7 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         leptos_axum::file_and_error_handler_with_context::<ServerState, _>(
             move || provide_context(app_for_context.clone()),
             move |opts: LeptosOptions| {
-                let parts =
-                    use_context::<Parts>().unwrap_or_else(|| http::Request::new(()).into_parts().0);
+                let parts = use_context::<Parts>().unwrap_or_else(|| http::Request::new(()).into_parts().0);
                 shell(opts, page_ctx(&app, &parts))
             },
         )
@@ -420,49 +333,21 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         .leptos_routes_with_context(&state, routes, context, render)
         .merge(server::http::routes().with_state(app.clone()))
         // The link in like mails (SPEC §2 `likes-m-id`): that member's profile, for any client.
-        .route(
-            "/likes/m/{id}",
-            axum::routing::get(
-                |axum::extract::Path(id): axum::extract::Path<i64>| async move {
-                    axum::response::Redirect::to(&format!("/members/{id}"))
-                },
-            ),
-        )
+        .route("/likes/m/{id}", axum::routing::get(|axum::extract::Path(id): axum::extract::Path<i64>| async move { axum::response::Redirect::to(&format!("/members/{id}")) }))
         .nest_service("/pkg", cached(format!("{site_root}/pkg")))
         .nest_service("/widgets", cached(format!("{site_root}/widgets")))
         // Public renditions only (approved, not private); originals never live here.
-        .nest_service(
-            "/media/public",
-            cached(
-                app.config
-                    .data_dir
-                    .join("media/public")
-                    .display()
-                    .to_string(),
-            ),
-        )
+        .nest_service("/media/public", cached(app.config.data_dir.join("media/public").display().to_string()))
         .fallback(not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn(server_fn_status))
-        .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
-            server::http::resolve_member,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
-            server::http::same_origin_guard,
-        ))
-        .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
-            server::http::security_headers,
-        ))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::security_headers))
         .layer(CompressionLayer::new())
         // A request gets this long until its answer starts (a chat socket's upgrade answers at
         // once and is not cut); slow clients cannot hold a worker forever.
-        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            app.config.request_timeout,
-        ))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, app.config.request_timeout))
         .layer(CatchPanicLayer::custom(panic_page))
 }
 
@@ -480,44 +365,19 @@ pub const PANIC_PAGE: &str = "<!DOCTYPE html><html lang=\"nl\"><head><meta chars
 <p><a href=\"/\" style=\"color:#8b0d1a\">Terug naar de startpagina</a> · <a href=\"/\" lang=\"en\" style=\"color:#8b0d1a\">Back to the home page</a></p></body></html>";
 
 /// Grants or takes back the staff role (the `vonk staff` command).
-pub async fn set_staff(
-    config: server::Config,
-    email: &str,
-    grant: bool,
-    operator: bool,
-) -> Result<u64, AppError> {
+pub async fn set_staff(config: server::Config, email: &str, grant: bool, operator: bool) -> Result<u64, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
     let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
-    let accounts = server::accounts::Accounts::new(
-        db.clone(),
-        server::clock::Clock::System,
-        outbox,
-        std::sync::Arc::new(server::locales::Catalog::embedded()),
-        page_links(),
-    );
-    let changed = if operator {
-        accounts.set_operator(email, grant).await?
-    } else {
-        accounts.set_staff(email, grant).await?
-    };
+    let accounts = server::accounts::Accounts::new(db.clone(), server::clock::Clock::System, outbox, std::sync::Arc::new(server::locales::Catalog::embedded()), page_links());
+    let changed = if operator { accounts.set_operator(email, grant).await? } else { accounts.set_staff(email, grant).await? };
     db.close().await;
     Ok(changed)
 }
 
 /// Records that the bank reversed a direct debit (the `vonk payments reverse <id>` command):
 /// the credits go as far as they are left, and direct debit closes for the member.
-pub async fn reverse_direct_debit(
-    config: server::Config,
-    payment_id: i64,
-) -> Result<domain::checkout::PaymentStatus, AppError> {
-    let state = AppState::start(
-        server::Config {
-            seed: server::config::SeedMode::None,
-            ..config
-        },
-        page_links(),
-    )
-    .await?;
+pub async fn reverse_direct_debit(config: server::Config, payment_id: i64) -> Result<domain::checkout::PaymentStatus, AppError> {
+    let state = AppState::start(server::Config { seed: server::config::SeedMode::None, ..config }, page_links()).await?;
     let status = state.payments.reverse(payment_id, state.clock.now()).await;
     state.db.close().await;
     status
@@ -528,20 +388,12 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let addr = config.addr;
     let refresh = config.site_cache_refresh;
     let state = AppState::start(config, page_links()).await?;
-    let _refresh = state
-        .sites
-        .spawn_refresh(refresh.max(Duration::from_secs(1)));
+    let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
     let _purge = state.accounts.spawn_purge();
     // Missed webhooks, payments left open by a process that died, receipts: now and every minute.
-    let _recovery = state
-        .payments
-        .spawn_recovery(state.clock.clone(), Duration::from_secs(60));
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+    let _recovery = state.payments.spawn_recovery(state.clock.clone(), Duration::from_secs(60));
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;
+    let local = listener.local_addr().map_err(|e| AppError::Internal(e.to_string()))?;
     let app = router(state.clone(), leptos_options(local));
     tracing::info!("Vonk listens on http://{local}");
     println!("Vonk listens on http://{local}");
@@ -570,10 +422,7 @@ pub async fn serve_connections(
     use hyper_util::service::TowerToHyperService;
     use tower::ServiceExt;
     let mut builder = Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(header_timeout);
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
     let (done_tx, done_rx) = tokio::sync::watch::channel(());
     tokio::pin!(shutdown);
@@ -593,21 +442,14 @@ pub async fn serve_connections(
         if let Err(error) = tcp.set_nodelay(true) {
             tracing::debug!(%error, "could not set TCP_NODELAY");
         }
-        let service = app.clone().map_request(
-            move |mut request: axum::extract::Request<hyper::body::Incoming>| {
-                request
-                    .extensions_mut()
-                    .insert(axum::extract::ConnectInfo(remote));
-                request
-            },
-        );
+        let service = app.clone().map_request(move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+            request.extensions_mut().insert(axum::extract::ConnectInfo(remote));
+            request
+        });
         let (builder, mut stop, done) = (builder.clone(), stop_rx.clone(), done_rx.clone());
         tokio::spawn(async move {
             // With upgrades: the chat's WebSocket.
-            let connection = builder.serve_connection_with_upgrades(
-                TokioIo::new(tcp),
-                TowerToHyperService::new(service),
-            );
+            let connection = builder.serve_connection_with_upgrades(TokioIo::new(tcp), TowerToHyperService::new(service));
             tokio::pin!(connection);
             tokio::select! {
                 _ = connection.as_mut() => {}
@@ -629,9 +471,7 @@ pub async fn serve_connections(
 
 /// Pages stream in several chunks; without TCP_NODELAY, Nagle's algorithm and delayed ACKs
 /// hold the later chunks back by ~40 ms.
-pub fn no_delay(
-    listener: tokio::net::TcpListener,
-) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
+pub fn no_delay(listener: tokio::net::TcpListener) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
     use axum::serve::ListenerExt;
     fn set(tcp: &mut tokio::net::TcpStream) {
         if let Err(error) = tcp.set_nodelay(true) {
@@ -646,9 +486,7 @@ async fn shutdown_signal() {
         let _ = tokio::signal::ctrl_c().await;
     };
     let terminate = async {
-        if let Ok(mut sig) =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        {
+        if let Ok(mut sig) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
             sig.recv().await;
         }
     };

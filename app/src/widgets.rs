@@ -63,28 +63,23 @@ mod bridge {
             let Some(div) = node.get() else { return };
             let el: web_sys::Element = div.unchecked_into();
             let _ = vonk_mount(&el, name, &props.get_untracked());
-            let listener: Option<(&'static str, Listener)> =
-                event.zip(on_event).map(|(event, callback)| {
-                    let closure = Listener::new(move |e: web_sys::Event| {
-                        let detail = e
-                            .dyn_ref::<web_sys::CustomEvent>()
-                            .and_then(|ce| js_sys::JSON::stringify(&ce.detail()).ok())
-                            .and_then(|s| s.as_string())
-                            .unwrap_or_default();
-                        callback.run(detail);
-                    });
-                    let _ = el
-                        .add_event_listener_with_callback(event, closure.as_ref().unchecked_ref());
-                    (event, closure)
+            let listener: Option<(&'static str, Listener)> = event.zip(on_event).map(|(event, callback)| {
+                let closure = Listener::new(move |e: web_sys::Event| {
+                    let detail = e
+                        .dyn_ref::<web_sys::CustomEvent>()
+                        .and_then(|ce| js_sys::JSON::stringify(&ce.detail()).ok())
+                        .and_then(|s| s.as_string())
+                        .unwrap_or_default();
+                    callback.run(detail);
                 });
+                let _ = el.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref());
+                (event, closure)
+            });
             let held = SendWrapper::new((el, listener));
             on_cleanup(move || {
                 let (el, listener) = held.take();
                 if let Some((event, closure)) = listener {
-                    let _ = el.remove_event_listener_with_callback(
-                        event,
-                        closure.as_ref().unchecked_ref(),
-                    );
+                    let _ = el.remove_event_listener_with_callback(event, closure.as_ref().unchecked_ref());
                 }
                 let _ = vonk_unmount(&el);
             });

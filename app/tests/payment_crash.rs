@@ -12,28 +12,19 @@ use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 fn spawn(vars: &HashMap<&str, String>, extra: &[(&str, &str)]) -> Child {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_vonk"));
-    cmd.env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("RUST_LOG", "warn");
+    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("RUST_LOG", "warn");
     for (k, v) in vars {
         cmd.env(k, v);
     }
     for (k, v) in extra {
         cmd.env(k, v);
     }
-    cmd.stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the vonk binary starts")
+    cmd.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("the vonk binary starts")
 }
 
 fn wait_listening(port: u16) {
@@ -59,65 +50,21 @@ async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
 
     // The database with a member and an open payment through the test provider.
     let config = server::Config::from_lookup(|k| vars.get(k).cloned()).unwrap();
-    let state = server::AppState::start(config, app::ssr::page_links())
-        .await
-        .unwrap();
+    let state = server::AppState::start(config, app::ssr::page_links()).await.unwrap();
     let site = state.sites.for_host(None).unwrap();
-    let form = domain::account::SignupForm {
-        email: "anna@example.nl".into(),
-        name: "Anna".into(),
-        password: "rode kater op het dak".into(),
-        date_of_birth: "1990-05-17".into(),
-        signup_message: String::new(),
-    };
+    let form = domain::account::SignupForm { email: "anna@example.nl".into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
     let (anna, _) = state
         .accounts
-        .signup(server::accounts::SignupRequest {
-            site: &site,
-            form,
-            tracking: Default::default(),
-            locale: domain::Locale::Nl,
-            base_url: "http://x".into(),
-            client: Default::default(),
-        })
+        .signup(server::accounts::SignupRequest { site: &site, form, tracking: Default::default(), locale: domain::Locale::Nl, base_url: "http://x".into(), client: Default::default() })
         .await
         .unwrap();
     let member = state.accounts.member(anna).await.unwrap().unwrap();
-    let pack = state
-        .payments
-        .packs(site.settings.id, "NL")
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|p| p.credits == 60)
-        .unwrap()
-        .id;
+    let pack = state.payments.packs(site.settings.id, "NL").await.unwrap().into_iter().find(|p| p.credits == 60).unwrap().id;
     let now = state.clock.now();
-    let started = state
-        .payments
-        .start_checkout(
-            &site,
-            &member,
-            pack,
-            PaymentMethod::Ideal,
-            None,
-            "NL",
-            "nl",
-            now,
-        )
-        .await
-        .unwrap();
-    let (tr,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1")
-        .bind(started.payment_id)
-        .fetch_one(state.db.pool())
-        .await
-        .unwrap();
+    let started = state.payments.start_checkout(&site, &member, pack, PaymentMethod::Ideal, None, "NL", "nl", now).await.unwrap();
+    let (tr,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(started.payment_id).fetch_one(state.db.pool()).await.unwrap();
     // The buyer paid: the provider's side says so.
-    sqlx::query("UPDATE test_checkouts SET status = 'paid' WHERE id = $1")
-        .bind(&tr)
-        .execute(state.db.pool())
-        .await
-        .unwrap();
+    sqlx::query("UPDATE test_checkouts SET status = 'paid' WHERE id = $1").bind(&tr).execute(state.db.pool()).await.unwrap();
 
     // The server stops after reading "paid" from the provider, before booking.
     let mut server = spawn(&vars, &[("VONK_FAULT", "pause_before_booking")]);
@@ -134,82 +81,39 @@ async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
     let webhook = tokio::spawn({
         let url = format!("http://127.0.0.1:{port}/webhooks/payments/test");
         let body = format!("id={tr}");
-        async move {
-            reqwest::Client::new()
-                .post(url)
-                .header("content-type", "application/x-www-form-urlencoded")
-                .body(body)
-                .send()
-                .await
-        }
+        async move { reqwest::Client::new().post(url).header("content-type", "application/x-www-form-urlencoded").body(body).send().await }
     });
-    let line = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("the server reached the fault point");
-    assert!(
-        line.contains(&format!("payment={}", started.payment_id)),
-        "{line}"
-    );
+    let line = rx.recv_timeout(Duration::from_secs(20)).expect("the server reached the fault point");
+    assert!(line.contains(&format!("payment={}", started.payment_id)), "{line}");
     server.kill().unwrap(); // SIGKILL
     server.wait().unwrap();
-    assert!(
-        webhook.await.unwrap().is_err(),
-        "the provider's webhook call got no answer"
-    );
+    assert!(webhook.await.unwrap().is_err(), "the provider's webhook call got no answer");
 
     let status = |state: server::AppState| async move {
-        let (s,): (String,) = sqlx::query_as("SELECT status FROM payments WHERE id = $1")
-            .bind(started.payment_id)
-            .fetch_one(state.db.pool())
-            .await
-            .unwrap();
+        let (s,): (String,) = sqlx::query_as("SELECT status FROM payments WHERE id = $1").bind(started.payment_id).fetch_one(state.db.pool()).await.unwrap();
         PaymentStatus::parse(&s).unwrap()
     };
-    assert_eq!(
-        status(state.clone()).await,
-        PaymentStatus::Open,
-        "nothing was booked before the kill"
-    );
-    assert_eq!(
-        state.accounts.member(anna).await.unwrap().unwrap().credits,
-        member.credits
-    );
+    assert_eq!(status(state.clone()).await, PaymentStatus::Open, "nothing was booked before the kill");
+    assert_eq!(state.accounts.member(anna).await.unwrap().unwrap().credits, member.credits);
 
     // Restarted (without the fault): the recovery job's first run books it.
     let mut server = spawn(&vars, &[("VONK_PAYMENT_RECHECK_SECS", "0")]);
     let until = Instant::now() + Duration::from_secs(30);
     while status(state.clone()).await != PaymentStatus::Paid {
-        assert!(
-            Instant::now() < until,
-            "the recovery job did not book the payment"
-        );
+        assert!(Instant::now() < until, "the recovery job did not book the payment");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Another webhook after recovery changes nothing.
     wait_listening(port);
-    let res = reqwest::Client::new()
-        .post(format!("http://127.0.0.1:{port}/webhooks/payments/test"))
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(format!("id={tr}"))
-        .send()
-        .await
-        .unwrap();
+    let res = reqwest::Client::new().post(format!("http://127.0.0.1:{port}/webhooks/payments/test")).header("content-type", "application/x-www-form-urlencoded").body(format!("id={tr}")).send().await.unwrap();
     assert!(res.status().is_success());
     server.kill().unwrap();
     server.wait().unwrap();
 
-    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1")
-        .bind(format!("payment:{}", started.payment_id))
-        .fetch_one(state.db.pool())
-        .await
-        .unwrap();
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1").bind(format!("payment:{}", started.payment_id)).fetch_one(state.db.pool()).await.unwrap();
     assert_eq!(rows, 1, "booked once");
     let after = state.accounts.member(anna).await.unwrap().unwrap();
     assert_eq!(after.credits, member.credits + 60);
     assert!(after.paid_user);
-    assert_eq!(
-        server::credits::reconcile(&state.db).await.unwrap(),
-        vec![],
-        "ledger sum = balances"
-    );
+    assert_eq!(server::credits::reconcile(&state.db).await.unwrap(), vec![], "ledger sum = balances");
 }

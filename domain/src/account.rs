@@ -42,40 +42,16 @@ pub const SIGNUP_MESSAGE_MAX_CHARS: usize = 500;
 pub const EMAIL_MAX_CHARS: usize = 254;
 
 const COMMON_PASSWORDS: [&str; 24] = [
-    "12345678",
-    "123456789",
-    "1234567890",
-    "password",
-    "password1",
-    "wachtwoord",
-    "qwertyuiop",
-    "qwerty123",
-    "11111111",
-    "00000000",
-    "iloveyou",
-    "abcd1234",
-    "passwort",
-    "motdepasse",
-    "contraseña",
-    "12341234",
-    "87654321",
-    "sunshine",
-    "princess",
-    "football",
-    "welkom01",
-    "welcome1",
-    "letmein1",
-    "admin123",
+    "12345678", "123456789", "1234567890", "password", "password1", "wachtwoord", "qwertyuiop", "qwerty123", "11111111",
+    "00000000", "iloveyou", "abcd1234", "passwort", "motdepasse", "contraseña", "12341234", "87654321", "sunshine",
+    "princess", "football", "welkom01", "welcome1", "letmein1", "admin123",
 ];
 
 /// Normalises and checks an email address; returns it trimmed and lower-cased.
 pub fn validate_email(raw: &str) -> Result<String, ApiError> {
     let email = raw.trim().to_lowercase();
     let invalid = || ApiError::field(Field::Email, ErrorCode::EmailInvalid);
-    if email.is_empty()
-        || email.chars().count() > EMAIL_MAX_CHARS
-        || email.chars().any(|c| c.is_whitespace() || c.is_control())
-    {
+    if email.is_empty() || email.chars().count() > EMAIL_MAX_CHARS || email.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err(invalid());
     }
     let (local, domain) = email.rsplit_once('@').ok_or_else(invalid)?;
@@ -85,21 +61,11 @@ pub fn validate_email(raw: &str) -> Result<String, ApiError> {
         && !local.starts_with('.')
         && !local.ends_with('.')
         && !local.contains("..")
-        && local
-            .chars()
-            .all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c));
+        && local.chars().all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c));
     let labels: Vec<&str> = domain.split('.').collect();
     let domain_ok = labels.len() >= 2
-        && labels.iter().all(|l| {
-            !l.is_empty()
-                && l.len() <= 63
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-                && l.chars().all(|c| c.is_alphanumeric() || c == '-')
-        })
-        && labels.last().is_some_and(|tld| {
-            tld.chars().count() >= 2 && !tld.chars().all(|c| c.is_ascii_digit())
-        });
+        && labels.iter().all(|l| !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-') && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
+        && labels.last().is_some_and(|tld| tld.chars().count() >= 2 && !tld.chars().all(|c| c.is_ascii_digit()));
     if local_ok && domain_ok {
         Ok(email)
     } else {
@@ -120,14 +86,9 @@ pub fn validate_name(raw: &str, email: &str) -> Result<String, ApiError> {
     }
     let count = name.chars().count();
     if !(NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&count) {
-        return Err(ApiError::field(Field::Name, ErrorCode::NameLength)
-            .with("min", NAME_MIN_CHARS)
-            .with("max", NAME_MAX_CHARS));
+        return Err(ApiError::field(Field::Name, ErrorCode::NameLength).with("min", NAME_MIN_CHARS).with("max", NAME_MAX_CHARS));
     }
-    if !name
-        .chars()
-        .all(|c| c.is_alphanumeric() || c == ' ' || c == '_' || c == '-' || c == '.')
-    {
+    if !name.chars().all(|c| c.is_alphanumeric() || c == ' ' || c == '_' || c == '-' || c == '.') {
         return Err(ApiError::field(Field::Name, ErrorCode::NameChars));
     }
     Ok(name)
@@ -148,11 +109,7 @@ impl Ymd {
         let year: i32 = parts.next()?.parse().ok()?;
         let month: u32 = parts.next()?.parse().ok()?;
         let day: u32 = parts.next()?.parse().ok()?;
-        if parts.next().is_some()
-            || !(1..=12).contains(&month)
-            || day == 0
-            || day > days_in_month(year, month)
-        {
+        if parts.next().is_some() || !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
             return None;
         }
         Some(Ymd { year, month, day })
@@ -160,11 +117,7 @@ impl Ymd {
 
     pub fn from_unix(secs: i64) -> Ymd {
         let d = crate::date::from_unix(secs);
-        Ymd {
-            year: d.year as i32,
-            month: d.month,
-            day: d.day,
-        }
+        Ymd { year: d.year as i32, month: d.month, day: d.day }
     }
 
     /// Whole years from `self` (a birth date) to `today`.
@@ -193,20 +146,14 @@ fn days_in_month(year: i32, month: u32) -> u32 {
 /// Checks a date of birth: required, a real date, not in the future or absurdly old, and the
 /// site's minimum age reached ('Vul uw geboortedatum in ({min_age}+ jaar)').
 pub fn validate_date_of_birth(raw: &str, today: Ymd, min_age: u32) -> Result<Ymd, ApiError> {
-    let required = || {
-        ApiError::field(Field::DateOfBirth, ErrorCode::DateOfBirthRequired).with("min_age", min_age)
-    };
+    let required = || ApiError::field(Field::DateOfBirth, ErrorCode::DateOfBirthRequired).with("min_age", min_age);
     if raw.trim().is_empty() {
         return Err(required());
     }
-    let dob = Ymd::parse(raw)
-        .ok_or_else(|| ApiError::field(Field::DateOfBirth, ErrorCode::DateOfBirthInvalid))?;
+    let dob = Ymd::parse(raw).ok_or_else(|| ApiError::field(Field::DateOfBirth, ErrorCode::DateOfBirthInvalid))?;
     let age = dob.age_on(today);
     if dob > today || age > 120 {
-        return Err(ApiError::field(
-            Field::DateOfBirth,
-            ErrorCode::DateOfBirthInvalid,
-        ));
+        return Err(ApiError::field(Field::DateOfBirth, ErrorCode::DateOfBirthInvalid));
     }
     if age < min_age as i32 {
         return Err(required());
@@ -218,24 +165,16 @@ pub fn validate_date_of_birth(raw: &str, today: Ymd, min_age: u32) -> Result<Ymd
 pub fn validate_password(password: &str, email: &str, name: &str) -> Result<(), ApiError> {
     let count = password.chars().count();
     if count < PASSWORD_MIN_CHARS {
-        return Err(
-            ApiError::field(Field::Password, ErrorCode::PasswordTooShort)
-                .with("min", PASSWORD_MIN_CHARS),
-        );
+        return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooShort).with("min", PASSWORD_MIN_CHARS));
     }
     if count > PASSWORD_MAX_CHARS {
-        return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooLong)
-            .with("max", PASSWORD_MAX_CHARS));
+        return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooLong).with("max", PASSWORD_MAX_CHARS));
     }
     let lower = password.to_lowercase();
-    let same_as_identity = (!email.trim().is_empty() && lower == email.trim().to_lowercase())
-        || (!name.trim().is_empty() && lower == name.trim().to_lowercase());
+    let same_as_identity = (!email.trim().is_empty() && lower == email.trim().to_lowercase()) || (!name.trim().is_empty() && lower == name.trim().to_lowercase());
     let one_char = password.chars().all(|c| password.starts_with(c));
     if same_as_identity || one_char || COMMON_PASSWORDS.contains(&lower.as_str()) {
-        return Err(ApiError::field(
-            Field::Password,
-            ErrorCode::PasswordTooCommon,
-        ));
+        return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooCommon));
     }
     Ok(())
 }
@@ -245,10 +184,7 @@ pub fn validate_password_repeat(password: &str, repeat: &str) -> Result<(), ApiE
     if password == repeat {
         Ok(())
     } else {
-        Err(ApiError::field(
-            Field::PasswordRepeat,
-            ErrorCode::PasswordsDiffer,
-        ))
+        Err(ApiError::field(Field::PasswordRepeat, ErrorCode::PasswordsDiffer))
     }
 }
 
@@ -274,26 +210,15 @@ pub struct ValidSignup {
 }
 
 /// Every rule on the whole form; all errors at once, one per field.
-pub fn validate_signup(
-    form: &SignupForm,
-    today: Ymd,
-    min_age: u32,
-) -> Result<ValidSignup, Vec<ApiError>> {
+pub fn validate_signup(form: &SignupForm, today: Ymd, min_age: u32) -> Result<ValidSignup, Vec<ApiError>> {
     let mut errors = Vec::new();
     let email = validate_email(&form.email).map_err(|e| errors.push(e)).ok();
-    let name = validate_name(&form.name, &form.email)
-        .map_err(|e| errors.push(e))
-        .ok();
+    let name = validate_name(&form.name, &form.email).map_err(|e| errors.push(e)).ok();
     let _ = validate_password(&form.password, &form.email, &form.name).map_err(|e| errors.push(e));
-    let dob = validate_date_of_birth(&form.date_of_birth, today, min_age)
-        .map_err(|e| errors.push(e))
-        .ok();
+    let dob = validate_date_of_birth(&form.date_of_birth, today, min_age).map_err(|e| errors.push(e)).ok();
     let message = form.signup_message.trim();
     if message.chars().count() > SIGNUP_MESSAGE_MAX_CHARS {
-        errors.push(
-            ApiError::field(Field::SignupMessage, ErrorCode::MessageTooLong)
-                .with("max", SIGNUP_MESSAGE_MAX_CHARS),
-        );
+        errors.push(ApiError::field(Field::SignupMessage, ErrorCode::MessageTooLong).with("max", SIGNUP_MESSAGE_MAX_CHARS));
     }
     match (email, name, dob) {
         (Some(email), Some(name), Some(date_of_birth)) if errors.is_empty() => Ok(ValidSignup {
@@ -320,9 +245,7 @@ pub struct Tracking {
 impl Tracking {
     /// A traffic source is present when a network or ref is known.
     pub fn has_source(&self) -> bool {
-        [&self.network, &self.r#ref]
-            .iter()
-            .any(|v| v.as_deref().is_some_and(|s| !s.trim().is_empty()))
+        [&self.network, &self.r#ref].iter().any(|v| v.as_deref().is_some_and(|s| !s.trim().is_empty()))
     }
 }
 
@@ -352,16 +275,11 @@ impl Default for LockoutPolicy {
 
 impl LockoutPolicy {
     /// Five wrong passwords in a row lock the account for 15 minutes.
-    pub const DEFAULT: LockoutPolicy = LockoutPolicy {
-        max_failures: 5,
-        lock_secs: 15 * 60,
-    };
+    pub const DEFAULT: LockoutPolicy = LockoutPolicy { max_failures: 5, lock_secs: 15 * 60 };
 
     /// Minutes left (rounded up) while locked, for 'account voor {minutes} min geblokkeerd'.
     pub fn minutes_left(&self, locked_until: Option<i64>, now: i64) -> Option<i64> {
-        locked_until
-            .filter(|until| *until > now)
-            .map(|until| (until - now + 59) / 60)
+        locked_until.filter(|until| *until > now).map(|until| (until - now + 59) / 60)
     }
 
     /// After a wrong password: the new failure count and, when it reaches the limit, the lock end.
@@ -435,11 +353,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const TODAY: Ymd = Ymd {
-        year: 2026,
-        month: 11,
-        day: 22,
-    };
+    const TODAY: Ymd = Ymd { year: 2026, month: 11, day: 22 };
 
     fn key<T: std::fmt::Debug>(r: Result<T, ApiError>) -> String {
         r.unwrap_err().locale_key().to_string()
@@ -447,52 +361,19 @@ mod tests {
 
     #[test]
     fn emails() {
-        assert_eq!(
-            validate_email("  Anna@Example.NL ").unwrap(),
-            "anna@example.nl"
-        );
-        for bad in [
-            "",
-            "anna",
-            "anna@",
-            "@example.nl",
-            "an na@example.nl",
-            "anna@example",
-            "anna@exa_mple.nl",
-            "anna..b@example.nl",
-            "anna@-x.nl",
-            "a@b.1",
-        ] {
-            assert_eq!(
-                key(validate_email(bad)),
-                "validation.email_invalid",
-                "{bad}"
-            );
+        assert_eq!(validate_email("  Anna@Example.NL ").unwrap(), "anna@example.nl");
+        for bad in ["", "anna", "anna@", "@example.nl", "an na@example.nl", "anna@example", "anna@exa_mple.nl", "anna..b@example.nl", "anna@-x.nl", "a@b.1"] {
+            assert_eq!(key(validate_email(bad)), "validation.email_invalid", "{bad}");
         }
     }
 
     #[test]
     fn names_follow_the_spec() {
-        assert_eq!(
-            key(validate_name("@anna", "anna@example.nl")),
-            "validation.name_starts_with_at"
-        );
-        assert_eq!(
-            key(validate_name("Anna@Example.nl", "anna@example.nl")),
-            "validation.name_equals_email"
-        );
-        assert_eq!(
-            key(validate_name("x", "anna@example.nl")),
-            "validation.name_length"
-        );
-        assert_eq!(
-            key(validate_name("anna<script>", "a@b.nl")),
-            "validation.name_chars"
-        );
-        assert_eq!(
-            validate_name("  Anna B. ", "anna@example.nl").unwrap(),
-            "Anna B."
-        );
+        assert_eq!(key(validate_name("@anna", "anna@example.nl")), "validation.name_starts_with_at");
+        assert_eq!(key(validate_name("Anna@Example.nl", "anna@example.nl")), "validation.name_equals_email");
+        assert_eq!(key(validate_name("x", "anna@example.nl")), "validation.name_length");
+        assert_eq!(key(validate_name("anna<script>", "a@b.nl")), "validation.name_chars");
+        assert_eq!(validate_name("  Anna B. ", "anna@example.nl").unwrap(), "Anna B.");
         assert_eq!(validate_name("Zoë_88", "z@b.nl").unwrap(), "Zoë_88");
     }
 
@@ -501,93 +382,32 @@ mod tests {
         let err = validate_date_of_birth("", TODAY, 18).unwrap_err();
         assert_eq!(err.locale_key(), "validation.date_of_birth_required");
         assert_eq!(err.arg_i64("min_age"), Some(18));
-        assert_eq!(
-            key(validate_date_of_birth("2001-02-29", TODAY, 18)),
-            "validation.date_of_birth_invalid"
-        );
-        assert_eq!(
-            key(validate_date_of_birth("2030-01-01", TODAY, 18)),
-            "validation.date_of_birth_invalid"
-        );
-        assert_eq!(
-            key(validate_date_of_birth("1800-01-01", TODAY, 18)),
-            "validation.date_of_birth_invalid"
-        );
-        assert_eq!(
-            key(validate_date_of_birth("2008-11-23", TODAY, 18)),
-            "validation.date_of_birth_required"
-        );
-        assert!(
-            validate_date_of_birth("2008-11-22", TODAY, 18).is_ok(),
-            "eighteen today"
-        );
-        assert_eq!(
-            key(validate_date_of_birth("2005-01-01", TODAY, 25)),
-            "validation.date_of_birth_required"
-        );
+        assert_eq!(key(validate_date_of_birth("2001-02-29", TODAY, 18)), "validation.date_of_birth_invalid");
+        assert_eq!(key(validate_date_of_birth("2030-01-01", TODAY, 18)), "validation.date_of_birth_invalid");
+        assert_eq!(key(validate_date_of_birth("1800-01-01", TODAY, 18)), "validation.date_of_birth_invalid");
+        assert_eq!(key(validate_date_of_birth("2008-11-23", TODAY, 18)), "validation.date_of_birth_required");
+        assert!(validate_date_of_birth("2008-11-22", TODAY, 18).is_ok(), "eighteen today");
+        assert_eq!(key(validate_date_of_birth("2005-01-01", TODAY, 25)), "validation.date_of_birth_required");
     }
 
     #[test]
     fn password_policy() {
-        assert_eq!(
-            key(validate_password("kort", "a@b.nl", "Anna")),
-            "validation.password_too_short"
-        );
-        assert_eq!(
-            key(validate_password(&"x".repeat(129), "a@b.nl", "Anna")),
-            "validation.password_too_long"
-        );
-        assert_eq!(
-            key(validate_password("Wachtwoord", "a@b.nl", "Anna")),
-            "validation.password_too_common"
-        );
-        assert_eq!(
-            key(validate_password(
-                "anna@example.nl",
-                "anna@example.nl",
-                "Anna"
-            )),
-            "validation.password_too_common"
-        );
-        assert_eq!(
-            key(validate_password("aaaaaaaaaa", "a@b.nl", "Anna")),
-            "validation.password_too_common"
-        );
+        assert_eq!(key(validate_password("kort", "a@b.nl", "Anna")), "validation.password_too_short");
+        assert_eq!(key(validate_password(&"x".repeat(129), "a@b.nl", "Anna")), "validation.password_too_long");
+        assert_eq!(key(validate_password("Wachtwoord", "a@b.nl", "Anna")), "validation.password_too_common");
+        assert_eq!(key(validate_password("anna@example.nl", "anna@example.nl", "Anna")), "validation.password_too_common");
+        assert_eq!(key(validate_password("aaaaaaaaaa", "a@b.nl", "Anna")), "validation.password_too_common");
         assert!(validate_password("rode kater op het dak", "a@b.nl", "Anna").is_ok());
-        assert_eq!(
-            key(validate_password_repeat("abcdefgh1", "abcdefgh2")),
-            "validation.passwords_differ"
-        );
+        assert_eq!(key(validate_password_repeat("abcdefgh1", "abcdefgh2")), "validation.passwords_differ");
     }
 
     #[test]
     fn whole_form_reports_every_field() {
-        let form = SignupForm {
-            email: "nope".into(),
-            name: "@x".into(),
-            password: "1".into(),
-            date_of_birth: "".into(),
-            signup_message: String::new(),
-        };
+        let form = SignupForm { email: "nope".into(), name: "@x".into(), password: "1".into(), date_of_birth: "".into(), signup_message: String::new() };
         let errors = validate_signup(&form, TODAY, 18).unwrap_err();
         let fields: Vec<Option<Field>> = errors.iter().map(|e| e.field).collect();
-        assert_eq!(
-            fields,
-            [
-                Field::Email,
-                Field::Name,
-                Field::Password,
-                Field::DateOfBirth
-            ]
-            .map(Some)
-        );
-        let ok = SignupForm {
-            email: "Anna@Example.nl".into(),
-            name: "Anna".into(),
-            password: "rode kater op het dak".into(),
-            date_of_birth: "1990-05-17".into(),
-            signup_message: " hoi ".into(),
-        };
+        assert_eq!(fields, [Field::Email, Field::Name, Field::Password, Field::DateOfBirth].map(Some));
+        let ok = SignupForm { email: "Anna@Example.nl".into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: " hoi ".into() };
         let valid = validate_signup(&ok, TODAY, 18).unwrap();
         assert_eq!(valid.email, "anna@example.nl");
         assert_eq!(valid.signup_message.as_deref(), Some("hoi"));
@@ -596,20 +416,11 @@ mod tests {
     #[test]
     fn signup_policy() {
         let none = Tracking::default();
-        let source = Tracking {
-            network: Some("adnet".into()),
-            ..Tracking::default()
-        };
+        let source = Tracking { network: Some("adnet".into()), ..Tracking::default() };
         assert!(may_sign_up(SignupPolicy::All, &none).is_ok());
-        assert_eq!(
-            may_sign_up(SignupPolicy::TrafficSourceOnly, &none),
-            Err(ErrorCode::SignupTrafficSourceRequired)
-        );
+        assert_eq!(may_sign_up(SignupPolicy::TrafficSourceOnly, &none), Err(ErrorCode::SignupTrafficSourceRequired));
         assert!(may_sign_up(SignupPolicy::TrafficSourceOnly, &source).is_ok());
-        assert_eq!(
-            may_sign_up(SignupPolicy::InviteOnly, &source),
-            Err(ErrorCode::SignupInviteOnly)
-        );
+        assert_eq!(may_sign_up(SignupPolicy::InviteOnly, &source), Err(ErrorCode::SignupInviteOnly));
     }
 
     #[test]

@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::account::Field;
 use crate::constants::FREE_CONVERSATION_LIMIT;
+use crate::account::Field;
 use crate::error::{ApiError, ErrorCode};
 
 /// Messages in one page of a conversation (and what a page without JavaScript shows).
@@ -37,9 +37,7 @@ impl MessageKind {
     }
 
     pub fn parse(s: &str) -> Option<MessageKind> {
-        [MessageKind::Text, MessageKind::Photo, MessageKind::Gift]
-            .into_iter()
-            .find(|k| k.as_str() == s)
+        [MessageKind::Text, MessageKind::Photo, MessageKind::Gift].into_iter().find(|k| k.as_str() == s)
     }
 }
 
@@ -60,16 +58,7 @@ pub enum Gift {
 }
 
 impl Gift {
-    pub const ALL: [Gift; 8] = [
-        Gift::Rose,
-        Gift::Heart,
-        Gift::Champagne,
-        Gift::Teddy,
-        Gift::Chocolates,
-        Gift::Kiss,
-        Gift::Cocktail,
-        Gift::Star,
-    ];
+    pub const ALL: [Gift; 8] = [Gift::Rose, Gift::Heart, Gift::Champagne, Gift::Teddy, Gift::Chocolates, Gift::Kiss, Gift::Cocktail, Gift::Star];
 
     pub fn code(self) -> &'static str {
         match self {
@@ -111,10 +100,7 @@ pub fn validate_text(text: &str, message_length: i64) -> Result<String, ApiError
 /// The id a client makes for one send (a UUID, or any 8–64 letters, digits, `-` and `_`).
 /// Sending the same id twice stores and charges the message once.
 pub fn validate_client_id(id: &str) -> Result<&str, ApiError> {
-    let ok = (8..=64).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    let ok = (8..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if ok {
         Ok(id)
     } else {
@@ -180,9 +166,7 @@ pub fn preview(text: &str) -> String {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Push {
     /// A message to or from the member (also the member's own, sent from another tab).
-    Message {
-        message: crate::widgets::ChatMessage,
-    },
+    Message { message: crate::widgets::ChatMessage },
     /// The peer's client received the member's messages up to `up_to`.
     Delivered { conversation: i64, up_to: i64 },
     /// The peer read the member's messages up to `up_to`.
@@ -205,10 +189,7 @@ mod tests {
     #[test]
     fn texts() {
         assert_eq!(validate_text("  hoi \n", 10).unwrap(), "hoi");
-        assert_eq!(
-            validate_text(" \n\t", 10).unwrap_err().code,
-            ErrorCode::MessageEmpty
-        );
+        assert_eq!(validate_text(" \n\t", 10).unwrap_err().code, ErrorCode::MessageEmpty);
         let long = validate_text("abcdefghijk", 10).unwrap_err();
         assert_eq!(long.code, ErrorCode::MessageTooLong);
         assert_eq!(long.field, Some(Field::Message));
@@ -219,13 +200,7 @@ mod tests {
     #[test]
     fn client_ids() {
         assert!(validate_client_id("0b9e6d1c-5c1e-4e43-9d52-7c0e2c1a9f00").is_ok());
-        for bad in [
-            "",
-            "short",
-            "has space in it",
-            "quote'quote'",
-            &"x".repeat(65),
-        ] {
+        for bad in ["", "short", "has space in it", "quote'quote'", &"x".repeat(65)] {
             assert!(validate_client_id(bad).is_err(), "{bad}");
         }
     }
@@ -243,10 +218,7 @@ mod tests {
     fn conversation_starts() {
         assert!(may_start_conversation(false, 0).is_ok());
         assert!(may_start_conversation(false, 1).is_ok());
-        assert_eq!(
-            may_start_conversation(false, 2),
-            Err(ErrorCode::PremiumOnly)
-        );
+        assert_eq!(may_start_conversation(false, 2), Err(ErrorCode::PremiumOnly));
         assert!(may_start_conversation(true, 200).is_ok());
     }
 

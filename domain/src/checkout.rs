@@ -72,10 +72,7 @@ impl PaymentStatus {
 
     /// Did not bring money: failed, cancelled or expired.
     pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            PaymentStatus::Failed | PaymentStatus::Canceled | PaymentStatus::Expired
-        )
+        matches!(self, PaymentStatus::Failed | PaymentStatus::Canceled | PaymentStatus::Expired)
     }
 
     /// Whether a payment in this status may move to `next`. Open moves to anything but reversed;
@@ -177,32 +174,12 @@ pub fn countdown(seconds: i64) -> String {
 
 /// What a member is owed automatically: the time bonus if there is one, else the welcome
 /// discount (SPEC §4). `used` says whether the member already redeemed a code.
-pub fn automatic_discount(
-    signup_date: i64,
-    now: i64,
-    paid_user: bool,
-    welcome_percent: i64,
-    welcome_hours: i64,
-    used: impl Fn(&str) -> bool,
-) -> Option<Discount> {
+pub fn automatic_discount(signup_date: i64, now: i64, paid_user: bool, welcome_percent: i64, welcome_hours: i64, used: impl Fn(&str) -> bool) -> Option<Discount> {
     if time_bonus_left(signup_date, now, paid_user).is_some() && !used(TIME_BONUS_CODE) {
-        return Some(Discount {
-            code: TIME_BONUS_CODE.to_string(),
-            percent: TIME_BONUS_PERCENT,
-            kind: DiscountKind::TimeBonus,
-            minimum_order: 0,
-        });
+        return Some(Discount { code: TIME_BONUS_CODE.to_string(), percent: TIME_BONUS_PERCENT, kind: DiscountKind::TimeBonus, minimum_order: 0 });
     }
-    if welcome_percent > 0
-        && welcome_left(signup_date, now, paid_user, welcome_hours).is_some()
-        && !used(WELCOME_CODE)
-    {
-        return Some(Discount {
-            code: WELCOME_CODE.to_string(),
-            percent: welcome_percent.min(90),
-            kind: DiscountKind::Welcome,
-            minimum_order: 0,
-        });
+    if welcome_percent > 0 && welcome_left(signup_date, now, paid_user, welcome_hours).is_some() && !used(WELCOME_CODE) {
+        return Some(Discount { code: WELCOME_CODE.to_string(), percent: welcome_percent.min(90), kind: DiscountKind::Welcome, minimum_order: 0 });
     }
     None
 }
@@ -218,18 +195,11 @@ pub fn better(typed: Option<Discount>, automatic: Option<Discount>) -> Option<Di
 /// A typed discount code, trimmed and upper-cased; letters, digits, `-` and `_` only.
 pub fn normalize_code(raw: &str) -> Result<String, ApiError> {
     let code = raw.trim().to_uppercase();
-    let ok = !code.is_empty()
-        && code.chars().count() <= DISCOUNT_CODE_MAX_CHARS
-        && code
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let ok = !code.is_empty() && code.chars().count() <= DISCOUNT_CODE_MAX_CHARS && code.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if ok {
         Ok(code)
     } else {
-        Err(ApiError::field(
-            Field::DiscountCode,
-            ErrorCode::DiscountNotFound,
-        ))
+        Err(ApiError::field(Field::DiscountCode, ErrorCode::DiscountNotFound))
     }
 }
 
@@ -249,13 +219,8 @@ pub struct Quote {
 }
 
 pub fn quote(pack: &CreditPack, discount: Option<&Discount>, country: &str) -> Quote {
-    let applied = discount
-        .filter(|d| pack.price_minor >= d.minimum_order && d.percent > 0)
-        .cloned();
-    let amount = applied
-        .as_ref()
-        .map(|d| discounted(pack.price_minor, d.percent))
-        .unwrap_or(pack.price_minor);
+    let applied = discount.filter(|d| pack.price_minor >= d.minimum_order && d.percent > 0).cloned();
+    let amount = applied.as_ref().map(|d| discounted(pack.price_minor, d.percent)).unwrap_or(pack.price_minor);
     let vat_rate_bp = vat_rate_bp(country);
     Quote {
         pack_id: pack.id,
@@ -293,21 +258,8 @@ pub struct PaymentSummary {
 pub fn format_rate(rate_bp: i64, decimal_comma: bool) -> String {
     let whole = rate_bp / 100;
     let frac = rate_bp % 100;
-    let text = if frac == 0 {
-        whole.to_string()
-    } else if frac % 10 == 0 {
-        format!("{whole}.{}", frac / 10)
-    } else {
-        format!("{whole}.{frac:02}")
-    };
-    format!(
-        "{}%",
-        if decimal_comma {
-            text.replace('.', ",")
-        } else {
-            text
-        }
-    )
+    let text = if frac == 0 { whole.to_string() } else if frac % 10 == 0 { format!("{whole}.{}", frac / 10) } else { format!("{whole}.{frac:02}") };
+    format!("{}%", if decimal_comma { text.replace('.', ",") } else { text })
 }
 
 /// The bundle's price with whichever of the discounts makes it cheapest (a typed code below its
@@ -330,11 +282,7 @@ pub const DIRECT_DEBIT_COUNTRIES: [&str; 4] = ["NL", "BE", "DE", "AT"];
 /// returns it in the electronic format (no spaces, upper case).
 pub fn validate_iban(raw: &str) -> Result<String, ApiError> {
     let invalid = || ApiError::field(Field::Iban, ErrorCode::IbanInvalid);
-    let compact: String = raw
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != '-' && *c != '.')
-        .collect::<String>()
-        .to_uppercase();
+    let compact: String = raw.chars().filter(|c| !c.is_whitespace() && *c != '-' && *c != '.').collect::<String>().to_uppercase();
     if compact.len() > 34 {
         return Err(invalid());
     }
@@ -384,10 +332,7 @@ fn calling_code(country: &str) -> Option<&'static str> {
 /// brackets are dropped (SPEC §5).
 pub fn normalize_phone(raw: &str, country: &str) -> Result<String, ApiError> {
     let invalid = || ApiError::field(Field::Phone, ErrorCode::PhoneInvalid);
-    let cleaned: String = raw
-        .chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '.' | '(' | ')' | '/'))
-        .collect();
+    let cleaned: String = raw.chars().filter(|c| !c.is_whitespace() && !matches!(c, '-' | '.' | '(' | ')' | '/')).collect();
     let digits = if let Some(rest) = cleaned.strip_prefix('+') {
         rest.to_string()
     } else if let Some(rest) = cleaned.strip_prefix("00") {
@@ -397,10 +342,7 @@ pub fn normalize_phone(raw: &str, country: &str) -> Result<String, ApiError> {
     } else {
         return Err(invalid());
     };
-    if !(9..=15).contains(&digits.len())
-        || !digits.chars().all(|c| c.is_ascii_digit())
-        || digits.starts_with('0')
-    {
+    if !(9..=15).contains(&digits.len()) || !digits.chars().all(|c| c.is_ascii_digit()) || digits.starts_with('0') {
         return Err(invalid());
     }
     Ok(format!("+{digits}"))
@@ -427,23 +369,14 @@ mod tests {
     use proptest::prelude::*;
 
     fn pack(price: i64) -> CreditPack {
-        CreditPack {
-            id: 7,
-            credits: 60,
-            price_minor: price,
-            currency: "EUR".into(),
-            highlighted: false,
-        }
+        CreditPack { id: 7, credits: 60, price_minor: price, currency: "EUR".into(), highlighted: false }
     }
 
     #[test]
     fn statuses_round_trip_and_move_forward_only() {
         for s in PaymentStatus::ALL {
             assert_eq!(PaymentStatus::parse(s.code()), Some(s));
-            assert_eq!(
-                serde_json::to_string(&s).unwrap(),
-                format!("\"{}\"", s.code())
-            );
+            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{}\"", s.code()));
             assert!(!s.may_become(s), "{s:?} to itself");
         }
         assert!(PaymentStatus::Open.may_become(PaymentStatus::Paid));
@@ -457,58 +390,24 @@ mod tests {
 
     #[test]
     fn dutch_vat_and_a_discounted_bundle() {
-        let q = quote(
-            &pack(1995),
-            Some(&Discount {
-                code: "TIMEBONUS25".into(),
-                percent: 25,
-                kind: DiscountKind::TimeBonus,
-                minimum_order: 0,
-            }),
-            "nl",
-        );
+        let q = quote(&pack(1995), Some(&Discount { code: "TIMEBONUS25".into(), percent: 25, kind: DiscountKind::TimeBonus, minimum_order: 0 }), "nl");
         assert_eq!(q.amount, 1496);
         assert_eq!(q.vat_rate_bp, 2100);
         assert_eq!(q.vat, 260); // 1496 * 21 / 121 = 259.6
         let no_discount = quote(&pack(1995), None, "DE");
         assert_eq!((no_discount.amount, no_discount.vat), (1995, 319));
-        let below_minimum = quote(
-            &pack(995),
-            Some(&Discount {
-                code: "BIG".into(),
-                percent: 10,
-                kind: DiscountKind::Code,
-                minimum_order: 1000,
-            }),
-            "NL",
-        );
+        let below_minimum = quote(&pack(995), Some(&Discount { code: "BIG".into(), percent: 10, kind: DiscountKind::Code, minimum_order: 1000 }), "NL");
         assert_eq!((below_minimum.amount, below_minimum.discount), (995, None));
     }
 
     #[test]
     fn a_code_below_its_minimum_leaves_the_bonus_in_force() {
-        let code = Discount {
-            code: "VONK40".into(),
-            percent: 40,
-            kind: DiscountKind::Code,
-            minimum_order: 1995,
-        };
-        let bonus = Discount {
-            code: "TIMEBONUS25".into(),
-            percent: 25,
-            kind: DiscountKind::TimeBonus,
-            minimum_order: 0,
-        };
+        let code = Discount { code: "VONK40".into(), percent: 40, kind: DiscountKind::Code, minimum_order: 1995 };
+        let bonus = Discount { code: "TIMEBONUS25".into(), percent: 25, kind: DiscountKind::TimeBonus, minimum_order: 0 };
         let small = best_quote(&pack(995), &[Some(&code), Some(&bonus)], "NL");
-        assert_eq!(
-            (small.amount, small.discount.map(|d| d.kind)),
-            (746, Some(DiscountKind::TimeBonus))
-        );
+        assert_eq!((small.amount, small.discount.map(|d| d.kind)), (746, Some(DiscountKind::TimeBonus)));
         let big = best_quote(&pack(1995), &[Some(&code), Some(&bonus)], "NL");
-        assert_eq!(
-            (big.amount, big.discount.map(|d| d.kind)),
-            (1197, Some(DiscountKind::Code))
-        );
+        assert_eq!((big.amount, big.discount.map(|d| d.kind)), (1197, Some(DiscountKind::Code)));
         assert_eq!(best_quote(&pack(995), &[None, None], "NL").amount, 995);
     }
 
@@ -523,48 +422,20 @@ mod tests {
         assert_eq!(countdown(3_725), "01:02:05");
         assert_eq!(countdown(-3), "00:00:00");
         let auto = automatic_discount(signup, signup + 60, false, 25, 48, |_| false).unwrap();
-        assert_eq!(
-            (auto.code.as_str(), auto.kind),
-            ("TIMEBONUS25", DiscountKind::TimeBonus)
-        );
-        let later =
-            automatic_discount(signup, signup + 5 * 3600, false, 20, 48, |_| false).unwrap();
+        assert_eq!((auto.code.as_str(), auto.kind), ("TIMEBONUS25", DiscountKind::TimeBonus));
+        let later = automatic_discount(signup, signup + 5 * 3600, false, 20, 48, |_| false).unwrap();
         assert_eq!((later.code.as_str(), later.percent), (WELCOME_CODE, 20));
-        assert_eq!(
-            automatic_discount(signup, signup + 60, false, 20, 48, |c| c == "TIMEBONUS25")
-                .unwrap()
-                .code,
-            WELCOME_CODE
-        );
-        assert_eq!(
-            automatic_discount(signup, signup + 60, true, 20, 48, |_| false),
-            None
-        );
-        assert_eq!(
-            automatic_discount(signup, signup + 49 * 3600, false, 20, 48, |_| false),
-            None
-        );
+        assert_eq!(automatic_discount(signup, signup + 60, false, 20, 48, |c| c == "TIMEBONUS25").unwrap().code, WELCOME_CODE);
+        assert_eq!(automatic_discount(signup, signup + 60, true, 20, 48, |_| false), None);
+        assert_eq!(automatic_discount(signup, signup + 49 * 3600, false, 20, 48, |_| false), None);
     }
 
     #[test]
     fn the_larger_discount_wins() {
-        let code = |p| {
-            Some(Discount {
-                code: "X".into(),
-                percent: p,
-                kind: DiscountKind::Code,
-                minimum_order: 0,
-            })
-        };
+        let code = |p| Some(Discount { code: "X".into(), percent: p, kind: DiscountKind::Code, minimum_order: 0 });
         let bonus = automatic_discount(0, 1, false, 0, 0, |_| false);
-        assert_eq!(
-            better(code(10), bonus.clone()).unwrap().kind,
-            DiscountKind::TimeBonus
-        );
-        assert_eq!(
-            better(code(25), bonus.clone()).unwrap().kind,
-            DiscountKind::Code
-        );
+        assert_eq!(better(code(10), bonus.clone()).unwrap().kind, DiscountKind::TimeBonus);
+        assert_eq!(better(code(25), bonus.clone()).unwrap().kind, DiscountKind::Code);
         assert_eq!(better(None, bonus).unwrap().percent, 25);
         assert_eq!(better(None, None), None);
     }
@@ -572,68 +443,22 @@ mod tests {
     #[test]
     fn codes_ibans_phones_and_sms_codes() {
         assert_eq!(normalize_code("  welkom-10 ").unwrap(), "WELKOM-10");
-        assert_eq!(
-            normalize_code("<script>").unwrap_err().code,
-            ErrorCode::DiscountNotFound
-        );
-        assert_eq!(
-            normalize_code("").unwrap_err().field,
-            Some(Field::DiscountCode)
-        );
-        assert_eq!(
-            validate_iban("nl91 abna 0417 1643 00").unwrap(),
-            "NL91ABNA0417164300"
-        );
-        assert_eq!(
-            validate_iban("DE89 3704 0044 0532 0130 00").unwrap(),
-            "DE89370400440532013000"
-        );
-        assert_eq!(
-            validate_iban("NL91ABNA0417164301").unwrap_err().code,
-            ErrorCode::IbanInvalid
-        );
+        assert_eq!(normalize_code("<script>").unwrap_err().code, ErrorCode::DiscountNotFound);
+        assert_eq!(normalize_code("").unwrap_err().field, Some(Field::DiscountCode));
+        assert_eq!(validate_iban("nl91 abna 0417 1643 00").unwrap(), "NL91ABNA0417164300");
+        assert_eq!(validate_iban("DE89 3704 0044 0532 0130 00").unwrap(), "DE89370400440532013000");
+        assert_eq!(validate_iban("NL91ABNA0417164301").unwrap_err().code, ErrorCode::IbanInvalid);
         // A valid IBAN of a country we do not collect from.
-        assert_eq!(
-            validate_iban("GB29 NWBK 6016 1331 9268 19")
-                .unwrap_err()
-                .field,
-            Some(Field::Iban)
-        );
+        assert_eq!(validate_iban("GB29 NWBK 6016 1331 9268 19").unwrap_err().field, Some(Field::Iban));
         assert_eq!(mask_iban("NL91ABNA0417164300"), "NL91 •••• •••• 4300");
-        assert_eq!(
-            (
-                format_rate(2100, true),
-                format_rate(810, true),
-                format_rate(2550, false),
-                format_rate(0, false)
-            ),
-            ("21%".into(), "8,1%".into(), "25.5%".into(), "0%".into())
-        );
-        assert_eq!(
-            normalize_phone("06-1234 5678", "NL").unwrap(),
-            "+31612345678"
-        );
-        assert_eq!(
-            normalize_phone("+49 151 2345 6789", "NL").unwrap(),
-            "+4915123456789"
-        );
-        assert_eq!(
-            normalize_phone("0031 6 12345678", "BE").unwrap(),
-            "+31612345678"
-        );
-        assert_eq!(
-            normalize_phone("12345", "NL").unwrap_err().code,
-            ErrorCode::PhoneInvalid
-        );
-        assert_eq!(
-            normalize_phone("06abc", "NL").unwrap_err().field,
-            Some(Field::Phone)
-        );
+        assert_eq!((format_rate(2100, true), format_rate(810, true), format_rate(2550, false), format_rate(0, false)), ("21%".into(), "8,1%".into(), "25.5%".into(), "0%".into()));
+        assert_eq!(normalize_phone("06-1234 5678", "NL").unwrap(), "+31612345678");
+        assert_eq!(normalize_phone("+49 151 2345 6789", "NL").unwrap(), "+4915123456789");
+        assert_eq!(normalize_phone("0031 6 12345678", "BE").unwrap(), "+31612345678");
+        assert_eq!(normalize_phone("12345", "NL").unwrap_err().code, ErrorCode::PhoneInvalid);
+        assert_eq!(normalize_phone("06abc", "NL").unwrap_err().field, Some(Field::Phone));
         assert_eq!(validate_sms_code(" 123 456 ").unwrap(), "123456");
-        assert_eq!(
-            validate_sms_code("12345").unwrap_err().code,
-            ErrorCode::SmsCodeInvalid
-        );
+        assert_eq!(validate_sms_code("12345").unwrap_err().code, ErrorCode::SmsCodeInvalid);
         assert!(within_monthly_limit(10_000, 4_995, 15_000));
         assert!(!within_monthly_limit(10_000, 5_001, 15_000));
         assert!(within_monthly_limit(1_000_000, 1, 0));

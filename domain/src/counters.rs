@@ -19,9 +19,7 @@ pub struct Counters {
 impl Counters {
     /// SPEC §2: titles and the app badge count unread messages plus new likes.
     pub fn title_count(&self) -> i64 {
-        self.unread_messages
-            .max(0)
-            .saturating_add(self.new_likes.max(0))
+        self.unread_messages.max(0).saturating_add(self.new_likes.max(0))
     }
 
     /// The prefix of page titles, e.g. "(3) "; nothing for zero.
@@ -49,12 +47,7 @@ pub fn pill(count: i64) -> Option<String> {
 pub fn strip_count(title: &str) -> &str {
     if let Some(rest) = title.strip_prefix('(') {
         if let Some((count, tail)) = rest.split_once(") ") {
-            if !count.is_empty()
-                && count
-                    .trim_end_matches('+')
-                    .chars()
-                    .all(|c| c.is_ascii_digit())
-            {
+            if !count.is_empty() && count.trim_end_matches('+').chars().all(|c| c.is_ascii_digit()) {
                 return tail;
             }
         }
@@ -97,22 +90,10 @@ mod tests {
 
     #[test]
     fn titles_count_messages_and_likes() {
-        let c = Counters {
-            unread_messages: 2,
-            new_likes: 3,
-            notifications: 9,
-        };
+        let c = Counters { unread_messages: 2, new_likes: 3, notifications: 9 };
         assert_eq!(c.title_prefix().as_deref(), Some("(5) "));
         assert_eq!(Counters::default().title_prefix(), None);
-        assert_eq!(
-            Counters {
-                unread_messages: 500,
-                ..c
-            }
-            .title_prefix()
-            .as_deref(),
-            Some("(99+) ")
-        );
+        assert_eq!(Counters { unread_messages: 500, ..c }.title_prefix().as_deref(), Some("(99+) "));
         assert_eq!(c.without_conversation(2).title_count(), 3);
         assert_eq!(c.without_conversation(7).unread_messages, 0);
     }

@@ -23,13 +23,7 @@ pub fn from_unix(secs: i64) -> DateTimeUtc {
     let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let year = yoe + era * 400 + i64::from(month <= 2);
-    DateTimeUtc {
-        year,
-        month,
-        day,
-        hour: (rem / 3600) as u32,
-        minute: ((rem % 3600) / 60) as u32,
-    }
+    DateTimeUtc { year, month, day, hour: (rem / 3600) as u32, minute: ((rem % 3600) / 60) as u32 }
 }
 
 /// Converts a UTC date and time to unix seconds (days_from_civil).
@@ -51,37 +45,10 @@ mod tests {
 
     #[test]
     fn known_dates() {
-        assert_eq!(
-            from_unix(0),
-            DateTimeUtc {
-                year: 1970,
-                month: 1,
-                day: 1,
-                hour: 0,
-                minute: 0
-            }
-        );
+        assert_eq!(from_unix(0), DateTimeUtc { year: 1970, month: 1, day: 1, hour: 0, minute: 0 });
         assert_eq!(to_unix(2023, 12, 1, 12, 0), 1_701_432_000);
-        assert_eq!(
-            from_unix(1_701_432_000),
-            DateTimeUtc {
-                year: 2023,
-                month: 12,
-                day: 1,
-                hour: 12,
-                minute: 0
-            }
-        );
-        assert_eq!(
-            from_unix(951_782_400),
-            DateTimeUtc {
-                year: 2000,
-                month: 2,
-                day: 29,
-                hour: 0,
-                minute: 0
-            }
-        );
+        assert_eq!(from_unix(1_701_432_000), DateTimeUtc { year: 2023, month: 12, day: 1, hour: 12, minute: 0 });
+        assert_eq!(from_unix(951_782_400), DateTimeUtc { year: 2000, month: 2, day: 29, hour: 0, minute: 0 });
     }
 
     proptest! {

@@ -112,61 +112,13 @@ impl ErrorCode {
     pub const ALL: [ErrorCode; 65] = {
         use ErrorCode::*;
         [
-            AuthenticationRequired,
-            Forbidden,
-            ForbiddenOrigin,
-            NotFound,
-            TooManyRequests,
-            BadRequest,
-            Internal,
-            UnsupportedLanguage,
-            LoginFailed,
-            TooManyAttempts,
-            LinkExpired,
-            EmailNotFound,
-            TooManyResets,
-            TooManyMails,
-            AccountNotDeletedYet,
-            SignupInviteOnly,
-            SignupTrafficSourceRequired,
-            ActivationFailed,
-            EmailTaken,
-            EmailInvalid,
-            NameEqualsEmail,
-            NameStartsWithAt,
-            NameLength,
-            NameChars,
-            DateOfBirthRequired,
-            DateOfBirthInvalid,
-            PasswordTooShort,
-            PasswordTooLong,
-            PasswordTooCommon,
-            PasswordsDiffer,
-            OldPasswordWrong,
-            NewEmailInvalid,
-            MessageTooLong,
-            MessageEmpty,
-            GenderRequired,
-            SexualityRequired,
-            CountryRequired,
-            RegionRequired,
-            CityRequired,
-            CityInvalid,
-            ChoiceInvalid,
-            TooManyInterests,
-            AboutTooLong,
-            NoneChosen,
-            DiscountNotFound,
-            DiscountUsed,
-            SmsCodeInvalid,
-            BlockedByMember,
-            DailyLikesUsed,
-            PhotoLimitReached,
-            PhotoTooLarge,
-            PhotoNotAnImage,
-            PhotoUnreadable,
-            PhotoTooManyPixels,
-            PhotoNoFile,
+            AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
+            LoginFailed, TooManyAttempts, LinkExpired, EmailNotFound, TooManyResets, TooManyMails, AccountNotDeletedYet, SignupInviteOnly,
+            SignupTrafficSourceRequired, ActivationFailed, EmailTaken, EmailInvalid, NameEqualsEmail, NameStartsWithAt, NameLength, NameChars,
+            DateOfBirthRequired, DateOfBirthInvalid, PasswordTooShort, PasswordTooLong, PasswordTooCommon, PasswordsDiffer, OldPasswordWrong,
+            NewEmailInvalid, MessageTooLong, MessageEmpty, GenderRequired, SexualityRequired, CountryRequired, RegionRequired, CityRequired, CityInvalid,
+            ChoiceInvalid, TooManyInterests, AboutTooLong, NoneChosen, DiscountNotFound, DiscountUsed, SmsCodeInvalid, BlockedByMember,
+            DailyLikesUsed, PhotoLimitReached, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile,
             InsufficientCredits,
             PremiumOnly,
             IbanInvalid,
@@ -327,20 +279,12 @@ impl ErrorCode {
     pub fn http_status(self) -> u16 {
         use ErrorCode::*;
         match self {
-            AuthenticationRequired
-            | Forbidden
-            | ForbiddenOrigin
-            | BlockedByMember
-            | PremiumOnly
-            | DirectDebitBlocked
-            | InvisibleCannotLike => 403,
+            AuthenticationRequired | Forbidden | ForbiddenOrigin | BlockedByMember | PremiumOnly | DirectDebitBlocked | InvisibleCannotLike => 403,
             NotFound => 404,
             LoginFailed => 401,
             InsufficientCredits => 402,
             PhotoTooLarge => 413,
-            TooManyRequests | TooManyAttempts | TooManyResets | TooManyMails | DailyLikesUsed => {
-                429
-            }
+            TooManyRequests | TooManyAttempts | TooManyResets | TooManyMails | DailyLikesUsed => 429,
             BadRequest => 400,
             Internal => 500,
             _ => 422,
@@ -361,20 +305,12 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(code: ErrorCode) -> ApiError {
-        ApiError {
-            code,
-            field: None,
-            args: BTreeMap::new(),
-        }
+        ApiError { code, field: None, args: BTreeMap::new() }
     }
 
     /// An error that belongs to one field of a form.
     pub fn field(field: Field, code: ErrorCode) -> ApiError {
-        ApiError {
-            code,
-            field: Some(field),
-            args: BTreeMap::new(),
-        }
+        ApiError { code, field: Some(field), args: BTreeMap::new() }
     }
 
     /// Adds a placeholder value, e.g. `with("minutes", 15)` for `{minutes}`.
@@ -394,10 +330,7 @@ impl ApiError {
 
     /// The placeholder values as `interpolate` takes them.
     pub fn arg_pairs(&self) -> Vec<(&str, &str)> {
-        self.args
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect()
+        self.args.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
     }
 }
 
@@ -415,10 +348,7 @@ impl server_fn::error::FromServerFnError for ApiError {
     fn from_server_fn_error(value: server_fn::error::ServerFnErrorErr) -> Self {
         use server_fn::error::ServerFnErrorErr as E;
         match value {
-            E::Args(_)
-            | E::MissingArg(_)
-            | E::Deserialization(_)
-            | E::UnsupportedRequestMethod(_) => ApiError::new(ErrorCode::BadRequest),
+            E::Args(_) | E::MissingArg(_) | E::Deserialization(_) | E::UnsupportedRequestMethod(_) => ApiError::new(ErrorCode::BadRequest),
             _ => ApiError::new(ErrorCode::Internal),
         }
     }
@@ -434,10 +364,7 @@ mod tests {
         for code in ErrorCode::ALL {
             let json = serde_json::to_string(&code).unwrap();
             assert_eq!(json, format!("\"{}\"", code.as_str()));
-            assert!(code
-                .as_str()
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c == '_'));
+            assert!(code.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '_'));
         }
         let distinct: BTreeSet<ErrorCode> = ErrorCode::ALL.into_iter().collect();
         assert_eq!(distinct.len(), ErrorCode::ALL.len(), "no code twice in ALL");
@@ -445,8 +372,7 @@ mod tests {
 
     #[test]
     fn spec_json_shape_for_authentication_required() {
-        let json =
-            serde_json::to_string(&ApiError::new(ErrorCode::AuthenticationRequired)).unwrap();
+        let json = serde_json::to_string(&ApiError::new(ErrorCode::AuthenticationRequired)).unwrap();
         assert_eq!(json, r#"{"code":"authentication_required"}"#);
         assert_eq!(ErrorCode::AuthenticationRequired.http_status(), 403);
     }
@@ -464,16 +390,10 @@ mod tests {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../locales");
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
-            let texts: BTreeMap<String, String> =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let texts: BTreeMap<String, String> = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             for code in ErrorCode::ALL {
                 let text = texts.get(code.locale_key());
-                assert!(
-                    text.is_some_and(|t| !t.trim().is_empty()),
-                    "{}: no text for {code:?} ({})",
-                    path.display(),
-                    code.locale_key()
-                );
+                assert!(text.is_some_and(|t| !t.trim().is_empty()), "{}: no text for {code:?} ({})", path.display(), code.locale_key());
             }
         }
     }
@@ -481,13 +401,7 @@ mod tests {
     #[test]
     fn transport_failures_become_codes() {
         use server_fn::error::{FromServerFnError, ServerFnErrorErr};
-        assert_eq!(
-            ApiError::from_server_fn_error(ServerFnErrorErr::Args("x".into())).code,
-            ErrorCode::BadRequest
-        );
-        assert_eq!(
-            ApiError::from_server_fn_error(ServerFnErrorErr::Request("offline".into())).code,
-            ErrorCode::Internal
-        );
+        assert_eq!(ApiError::from_server_fn_error(ServerFnErrorErr::Args("x".into())).code, ErrorCode::BadRequest);
+        assert_eq!(ApiError::from_server_fn_error(ServerFnErrorErr::Request("offline".into())).code, ErrorCode::Internal);
     }
 }

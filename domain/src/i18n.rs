@@ -43,22 +43,9 @@ pub fn interpolate(template: &str, args: &[(&str, &str)]) -> String {
 /// `date.month.1` … `date.month.12` and its `date.format` pattern ({day} {month} {year}).
 pub fn format_date(texts: &Texts, unix_secs: i64) -> String {
     let d = date::from_unix(unix_secs);
-    let month = texts
-        .get(&format!("date.month.{}", d.month))
-        .cloned()
-        .unwrap_or_else(|| d.month.to_string());
-    let pattern = texts
-        .get("date.format")
-        .map(String::as_str)
-        .unwrap_or("{day} {month} {year}");
-    interpolate(
-        pattern,
-        &[
-            ("day", &d.day.to_string()),
-            ("month", &month),
-            ("year", &d.year.to_string()),
-        ],
-    )
+    let month = texts.get(&format!("date.month.{}", d.month)).cloned().unwrap_or_else(|| d.month.to_string());
+    let pattern = texts.get("date.format").map(String::as_str).unwrap_or("{day} {month} {year}");
+    interpolate(pattern, &[("day", &d.day.to_string()), ("month", &month), ("year", &d.year.to_string())])
 }
 
 /// Placeholder names used in a template, in order.
@@ -83,13 +70,7 @@ mod tests {
 
     #[test]
     fn fills_known_placeholders() {
-        assert_eq!(
-            interpolate(
-                "Vul uw geboortedatum in ({min_age}+ jaar)",
-                &[("min_age", "18")]
-            ),
-            "Vul uw geboortedatum in (18+ jaar)"
-        );
+        assert_eq!(interpolate("Vul uw geboortedatum in ({min_age}+ jaar)", &[("min_age", "18")]), "Vul uw geboortedatum in (18+ jaar)");
         assert_eq!(interpolate("{a}{b}{a}", &[("a", "1"), ("b", "2")]), "121");
         assert_eq!(interpolate("keep {unknown}", &[]), "keep {unknown}");
         assert_eq!(interpolate("open { brace", &[]), "open { brace");
@@ -107,10 +88,7 @@ mod tests {
 
     #[test]
     fn lists_placeholders() {
-        assert_eq!(
-            placeholders("Te veel foute pogingen, account voor {minutes} min geblokkeerd."),
-            vec!["minutes"]
-        );
+        assert_eq!(placeholders("Te veel foute pogingen, account voor {minutes} min geblokkeerd."), vec!["minutes"]);
         assert!(placeholders("geen").is_empty());
     }
 

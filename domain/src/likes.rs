@@ -57,14 +57,7 @@ impl LikeSource {
     }
 
     pub fn parse(code: &str) -> Option<LikeSource> {
-        [
-            LikeSource::Profile,
-            LikeSource::Search,
-            LikeSource::Swipe,
-            LikeSource::Auto,
-        ]
-        .into_iter()
-        .find(|s| s.code() == code)
+        [LikeSource::Profile, LikeSource::Search, LikeSource::Swipe, LikeSource::Auto].into_iter().find(|s| s.code() == code)
     }
 }
 
@@ -91,25 +84,14 @@ pub struct Allowance {
 /// The allowance from the times of the swipe likes given in the last [`SWIPE_WINDOW_SECS`].
 pub fn swipe_allowance(premium: bool, recent: &[i64], now: i64) -> Allowance {
     if premium {
-        return Allowance {
-            remaining: None,
-            next_at: None,
-        };
+        return Allowance { remaining: None, next_at: None };
     }
-    let mut inside: Vec<i64> = recent
-        .iter()
-        .copied()
-        .filter(|t| *t > now - SWIPE_WINDOW_SECS && *t <= now)
-        .collect();
+    let mut inside: Vec<i64> = recent.iter().copied().filter(|t| *t > now - SWIPE_WINDOW_SECS && *t <= now).collect();
     inside.sort_unstable();
     let remaining = SWIPE_LIKES_PER_DAY.saturating_sub(inside.len());
     // The oldest like that must age out before another one fits.
-    let next_at =
-        (remaining == 0).then(|| inside[inside.len() - SWIPE_LIKES_PER_DAY] + SWIPE_WINDOW_SECS);
-    Allowance {
-        remaining: Some(remaining),
-        next_at,
-    }
+    let next_at = (remaining == 0).then(|| inside[inside.len() - SWIPE_LIKES_PER_DAY] + SWIPE_WINDOW_SECS);
+    Allowance { remaining: Some(remaining), next_at }
 }
 
 #[cfg(test)]
@@ -139,18 +121,10 @@ mod tests {
         assert_eq!(a.remaining, Some(0));
         assert_eq!(a.next_at, Some(NOW - 5000 + SWIPE_WINDOW_SECS));
         // A day later the oldest has aged out.
-        assert_eq!(
-            swipe_allowance(false, &times, NOW - 5000 + SWIPE_WINDOW_SECS).remaining,
-            Some(1)
-        );
-        assert_eq!(
-            swipe_allowance(true, &times, NOW),
-            Allowance {
-                remaining: None,
-                next_at: None
-            }
-        );
+        assert_eq!(swipe_allowance(false, &times, NOW - 5000 + SWIPE_WINDOW_SECS).remaining, Some(1));
+        assert_eq!(swipe_allowance(true, &times, NOW), Allowance { remaining: None, next_at: None });
     }
+
 
     proptest! {
         /// Never more than four swipe likes inside any 24 hours, and `next_at` is when one fits.

@@ -90,18 +90,10 @@ impl std::fmt::Display for Locale {
 /// Picks the language of a first render (SPEC §4, issue 2 §4):
 /// the language cookie if set and supported; else the first two letters of the site's
 /// domain_language if supported; else the browser's Accept-Language; else Dutch.
-pub fn negotiate(
-    cookie: Option<&str>,
-    domain_language: Option<&str>,
-    accept_language: Option<&str>,
-) -> Locale {
+pub fn negotiate(cookie: Option<&str>, domain_language: Option<&str>, accept_language: Option<&str>) -> Locale {
     cookie
         .and_then(Locale::parse)
-        .or_else(|| {
-            domain_language
-                .and_then(|d| d.get(..2))
-                .and_then(Locale::parse)
-        })
+        .or_else(|| domain_language.and_then(|d| d.get(..2)).and_then(Locale::parse))
         .or_else(|| accept_language.and_then(from_accept_language))
         .unwrap_or(Locale::DEFAULT)
 }
@@ -111,9 +103,7 @@ pub fn from_accept_language(header: &str) -> Option<Locale> {
     let mut best: Option<(u16, usize, Locale)> = None;
     for (index, part) in header.split(',').enumerate() {
         let mut pieces = part.split(';');
-        let Some(locale) = pieces.next().and_then(Locale::parse) else {
-            continue;
-        };
+        let Some(locale) = pieces.next().and_then(Locale::parse) else { continue };
         let quality = pieces
             .filter_map(|p| p.trim().strip_prefix("q="))
             .filter_map(|q| q.trim().parse::<f32>().ok())
@@ -188,44 +178,26 @@ mod tests {
     fn negotiation_order() {
         assert_eq!(negotiate(Some("de"), Some("fr-FR"), Some("en")), Locale::De);
         assert_eq!(negotiate(Some("xx"), Some("fr-FR"), Some("en")), Locale::Fr);
-        assert_eq!(
-            negotiate(None, Some("pt-BR"), Some("sv,en;q=0.8")),
-            Locale::Sv
-        );
+        assert_eq!(negotiate(None, Some("pt-BR"), Some("sv,en;q=0.8")), Locale::Sv);
         assert_eq!(negotiate(None, None, Some("pt-BR")), Locale::Nl);
         assert_eq!(negotiate(None, None, None), Locale::Nl);
     }
 
     #[test]
     fn accept_language_quality() {
-        assert_eq!(
-            from_accept_language("en;q=0.5, de;q=0.9, pt"),
-            Some(Locale::De)
-        );
-        assert_eq!(
-            from_accept_language("fr-CH, fr;q=0.9, en;q=0.8"),
-            Some(Locale::Fr)
-        );
+        assert_eq!(from_accept_language("en;q=0.5, de;q=0.9, pt"), Some(Locale::De));
+        assert_eq!(from_accept_language("fr-CH, fr;q=0.9, en;q=0.8"), Some(Locale::Fr));
         assert_eq!(from_accept_language("da;q=0, pl;q=0.1"), Some(Locale::Pl));
         assert_eq!(from_accept_language("*"), None);
     }
 
     #[test]
     fn spec_country_table() {
-        assert_eq!(
-            visible_for_country("be"),
-            vec![Locale::Nl, Locale::Fr, Locale::De]
-        );
-        assert_eq!(
-            visible_for_country("CH"),
-            vec![Locale::De, Locale::It, Locale::Fr, Locale::En]
-        );
+        assert_eq!(visible_for_country("be"), vec![Locale::Nl, Locale::Fr, Locale::De]);
+        assert_eq!(visible_for_country("CH"), vec![Locale::De, Locale::It, Locale::Fr, Locale::En]);
         assert_eq!(visible_for_country("FI"), vec![Locale::Fi, Locale::Sv]);
         assert_eq!(visible_for_country("ZZ").len(), 11);
-        assert_eq!(
-            switcher_choices("NL", Locale::En),
-            vec![Locale::En, Locale::Nl]
-        );
+        assert_eq!(switcher_choices("NL", Locale::En), vec![Locale::En, Locale::Nl]);
     }
 
     proptest! {

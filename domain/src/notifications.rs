@@ -19,13 +19,8 @@ pub enum NotificationKind {
 }
 
 impl NotificationKind {
-    pub const ALL: [NotificationKind; 5] = [
-        NotificationKind::Like,
-        NotificationKind::Match,
-        NotificationKind::PhotoApproved,
-        NotificationKind::PhotoRejected,
-        NotificationKind::Welcome,
-    ];
+    pub const ALL: [NotificationKind; 5] =
+        [NotificationKind::Like, NotificationKind::Match, NotificationKind::PhotoApproved, NotificationKind::PhotoRejected, NotificationKind::Welcome];
 
     pub fn code(self) -> &'static str {
         match self {
@@ -62,14 +57,8 @@ pub const PAIR_MAIL_GAP_SECS: i64 = 24 * 3600;
 
 /// Whether a like or match mail about one member may go to another: the pair's spacing first,
 /// then [`like_mail_due`] for the receiver's likes overall.
-pub fn pair_mail_due(
-    matched: bool,
-    last_for_member: Option<i64>,
-    last_for_pair: Option<i64>,
-    now: i64,
-) -> bool {
-    last_for_pair.is_none_or(|at| now - at >= PAIR_MAIL_GAP_SECS)
-        && like_mail_due(matched, last_for_member, now)
+pub fn pair_mail_due(matched: bool, last_for_member: Option<i64>, last_for_pair: Option<i64>, now: i64) -> bool {
+    last_for_pair.is_none_or(|at| now - at >= PAIR_MAIL_GAP_SECS) && like_mail_due(matched, last_for_member, now)
 }
 
 /// Members one member may like at once through "like them all" (the match finder) per day.
@@ -91,6 +80,7 @@ pub fn refresh_interval_secs(push_subscribed: bool) -> u32 {
     }
 }
 
+
 /// Auto-likes: a new member receives likes from fitting operator-run profiles during the first
 /// days, per site setting (how many, and how far apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,30 +100,16 @@ pub const AUTO_LIKE_DELAY_SECS: u32 = 30;
 /// SPEC §2: the member area comprises members, members-id, chats, likes, likes-m-id and premium.
 /// Auto-likes arrive on its pages, where a member is browsing profiles.
 pub fn in_member_area(path: &str) -> bool {
-    ["/members", "/chats", "/likes", "/premium"]
-        .iter()
-        .any(|p| {
-            path == *p
-                || path
-                    .strip_prefix(p)
-                    .is_some_and(|rest| rest.starts_with('/'))
-        })
+    ["/members", "/chats", "/likes", "/premium"].iter().any(|p| path == *p || path.strip_prefix(p).is_some_and(|rest| rest.starts_with('/')))
 }
 
 /// Whether a member who signed up at `signup` and received auto-likes at `received` is due
 /// another one now.
 pub fn auto_like_due(policy: AutoLikePolicy, signup: i64, received: &[i64], now: i64) -> bool {
-    if policy.count == 0
-        || now < signup
-        || now - signup > AUTO_LIKE_WINDOW_SECS
-        || received.len() >= policy.count as usize
-    {
+    if policy.count == 0 || now < signup || now - signup > AUTO_LIKE_WINDOW_SECS || received.len() >= policy.count as usize {
         return false;
     }
-    received
-        .iter()
-        .max()
-        .is_none_or(|last| now - last >= policy.gap_secs)
+    received.iter().max().is_none_or(|last| now - last >= policy.gap_secs)
 }
 
 /// How long ago something happened, as the notifications list says it.
@@ -185,10 +161,7 @@ impl Cursor {
 
     pub fn parse(param: &str) -> Option<Cursor> {
         let (at, id) = param.split_once('-')?;
-        Some(Cursor {
-            at: at.parse().ok().filter(|v: &i64| *v >= 0)?,
-            id: id.parse().ok().filter(|v: &i64| *v > 0)?,
-        })
+        Some(Cursor { at: at.parse().ok().filter(|v: &i64| *v >= 0)?, id: id.parse().ok().filter(|v: &i64| *v > 0)? })
     }
 }
 
@@ -198,10 +171,7 @@ pub const MATCH_FINDER_SIZE: usize = 12;
 /// The sexualities of members of `gender` who look for `target` (a fit both ways needs the
 /// member to look for them too).
 pub fn sexualities_seeking(gender: Gender, target: Gender) -> Vec<Sexuality> {
-    Sexuality::ALL
-        .into_iter()
-        .filter(|s| s.fits(gender) && s.seeks(gender).contains(&target))
-        .collect()
+    Sexuality::ALL.into_iter().filter(|s| s.fits(gender) && s.seeks(gender).contains(&target)).collect()
 }
 
 #[cfg(test)]
@@ -229,18 +199,8 @@ mod tests {
         assert!(like_mail_due(false, Some(NOW - LIKE_MAIL_GAP_SECS), NOW));
         // The pair's spacing holds for matches too.
         assert!(!pair_mail_due(true, None, Some(NOW - 60), NOW));
-        assert!(!pair_mail_due(
-            false,
-            None,
-            Some(NOW - PAIR_MAIL_GAP_SECS + 1),
-            NOW
-        ));
-        assert!(pair_mail_due(
-            true,
-            Some(NOW - 60),
-            Some(NOW - PAIR_MAIL_GAP_SECS),
-            NOW
-        ));
+        assert!(!pair_mail_due(false, None, Some(NOW - PAIR_MAIL_GAP_SECS + 1), NOW));
+        assert!(pair_mail_due(true, Some(NOW - 60), Some(NOW - PAIR_MAIL_GAP_SECS), NOW));
         assert!(pair_mail_due(false, None, None, NOW));
     }
 
@@ -269,69 +229,33 @@ mod tests {
         assert_eq!(refresh_interval_secs(true), 300);
     }
 
+
     #[test]
     fn auto_likes_in_the_first_week_spaced_and_counted() {
-        let p = AutoLikePolicy {
-            count: 2,
-            gap_secs: 3600,
-        };
+        let p = AutoLikePolicy { count: 2, gap_secs: 3600 };
         assert!(auto_like_due(p, NOW, &[], NOW));
         assert!(!auto_like_due(p, NOW, &[NOW], NOW + 10));
         assert!(auto_like_due(p, NOW, &[NOW], NOW + 3600));
         assert!(!auto_like_due(p, NOW, &[NOW, NOW + 3600], NOW + 99_999));
         assert!(!auto_like_due(p, NOW, &[], NOW + AUTO_LIKE_WINDOW_SECS + 1));
-        assert!(!auto_like_due(
-            AutoLikePolicy {
-                count: 0,
-                gap_secs: 0
-            },
-            NOW,
-            &[],
-            NOW
-        ));
+        assert!(!auto_like_due(AutoLikePolicy { count: 0, gap_secs: 0 }, NOW, &[], NOW));
     }
 
     #[test]
     fn the_member_area() {
-        for path in [
-            "/members",
-            "/members/12",
-            "/likes",
-            "/likes/received",
-            "/likes/m/3",
-            "/chats/9",
-            "/premium",
-        ] {
+        for path in ["/members", "/members/12", "/likes", "/likes/received", "/likes/m/3", "/chats/9", "/premium"] {
             assert!(in_member_area(path), "{path}");
         }
-        for path in [
-            "/",
-            "/profile",
-            "/settings",
-            "/activate/done",
-            "/swipe-game",
-            "/membership",
-            "/likes-x",
-            "/notifications",
-        ] {
+        for path in ["/", "/profile", "/settings", "/activate/done", "/swipe-game", "/membership", "/likes-x", "/notifications"] {
             assert!(!in_member_area(path), "{path}");
         }
     }
 
     #[test]
     fn who_seeks_whom() {
-        assert_eq!(
-            sexualities_seeking(Gender::Male, Gender::Female),
-            vec![Sexuality::Hetero, Sexuality::Bi]
-        );
-        assert_eq!(
-            sexualities_seeking(Gender::Female, Gender::Female),
-            vec![Sexuality::Lesbian, Sexuality::Bi]
-        );
-        assert_eq!(
-            sexualities_seeking(Gender::Male, Gender::Male),
-            vec![Sexuality::Gay, Sexuality::Bi]
-        );
+        assert_eq!(sexualities_seeking(Gender::Male, Gender::Female), vec![Sexuality::Hetero, Sexuality::Bi]);
+        assert_eq!(sexualities_seeking(Gender::Female, Gender::Female), vec![Sexuality::Lesbian, Sexuality::Bi]);
+        assert_eq!(sexualities_seeking(Gender::Male, Gender::Male), vec![Sexuality::Gay, Sexuality::Bi]);
     }
 
     proptest! {

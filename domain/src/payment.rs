@@ -115,13 +115,9 @@ impl PaymentMethod {
     pub fn group(self) -> PaymentGroup {
         use PaymentMethod::*;
         match self {
-            CreditCard | Mastercard | Visa | Maestro | Dankort | CarteBancaire | Nexi
-            | Postepay => PaymentGroup::Card,
-            Paypal | ApplePay | Twint | Swish | Vipps | Mobilepay | Satispay | Blik => {
-                PaymentGroup::Wallet
-            }
-            DirectDebit | BankTransfer | Ideal | Bancontact | Giropay | Sofort | Eps
-            | Przelewy24 => PaymentGroup::Bank,
+            CreditCard | Mastercard | Visa | Maestro | Dankort | CarteBancaire | Nexi | Postepay => PaymentGroup::Card,
+            Paypal | ApplePay | Twint | Swish | Vipps | Mobilepay | Satispay | Blik => PaymentGroup::Wallet,
+            DirectDebit | BankTransfer | Ideal | Bancontact | Giropay | Sofort | Eps | Przelewy24 => PaymentGroup::Bank,
             Paysafecard => PaymentGroup::Voucher,
         }
     }
@@ -171,9 +167,7 @@ impl PaymentMethod {
     /// Countries where a local method is offered; `None` means offered everywhere.
     fn countries(self) -> Option<&'static [&'static str]> {
         use PaymentMethod::*;
-        const SEPA: &[&str] = &[
-            "NL", "BE", "DE", "AT", "FR", "IT", "ES", "FI", "IE", "PL", "DK", "SE", "NO", "CH",
-        ];
+        const SEPA: &[&str] = &["NL", "BE", "DE", "AT", "FR", "IT", "ES", "FI", "IE", "PL", "DK", "SE", "NO", "CH"];
         Some(match self {
             CreditCard | Mastercard | Visa | Paypal | ApplePay | Paysafecard => return None,
             Maestro => &["NL", "BE", "DE", "AT", "IT", "ES", "GB", "IE", "CH", "PL"],
@@ -205,10 +199,7 @@ impl PaymentMethod {
 
 /// The methods a visitor from `country` is offered, local ones first, then cards, wallets, vouchers.
 pub fn methods_for_country(country: &str) -> Vec<PaymentMethod> {
-    let mut list: Vec<PaymentMethod> = PaymentMethod::ALL
-        .into_iter()
-        .filter(|m| m.offered_in(country))
-        .collect();
+    let mut list: Vec<PaymentMethod> = PaymentMethod::ALL.into_iter().filter(|m| m.offered_in(country)).collect();
     // Local methods (those with a country list) come before the ones offered everywhere.
     list.sort_by_key(|m| (m.countries().is_none(), group_rank(m.group())));
     list
@@ -235,10 +226,7 @@ mod tests {
             assert!(seen.insert(m.code()));
             assert_eq!(PaymentMethod::parse(m.code()), Some(m));
             // serde uses the same code
-            assert_eq!(
-                serde_json::to_string(&m).unwrap(),
-                format!("\"{}\"", m.code())
-            );
+            assert_eq!(serde_json::to_string(&m).unwrap(), format!("\"{}\"", m.code()));
         }
         assert_eq!(seen.len(), 25);
     }

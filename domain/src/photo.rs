@@ -44,13 +44,7 @@ impl PhotoStatus {
     }
 
     pub fn parse(code: &str) -> Option<PhotoStatus> {
-        [
-            PhotoStatus::UnderInspection,
-            PhotoStatus::Active,
-            PhotoStatus::Disabled,
-        ]
-        .into_iter()
-        .find(|s| s.code() == code)
+        [PhotoStatus::UnderInspection, PhotoStatus::Active, PhotoStatus::Disabled].into_iter().find(|s| s.code() == code)
     }
 }
 
@@ -163,11 +157,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn facts(status: PhotoStatus, private: bool, is_main: bool) -> PhotoFacts {
-        PhotoFacts {
-            status,
-            private,
-            is_main,
-        }
+        PhotoFacts { status, private, is_main }
     }
 
     #[test]
@@ -178,18 +168,9 @@ mod tests {
 
     #[test]
     fn pixel_bombs_are_refused() {
-        assert_eq!(
-            check_dimensions(60_000, 60_000),
-            Err(UploadError::TooManyPixels)
-        );
-        assert_eq!(
-            check_dimensions(12_000, 4_000),
-            Err(UploadError::TooManyPixels)
-        );
-        assert_eq!(
-            check_dimensions(12_001, 10),
-            Err(UploadError::TooManyPixels)
-        );
+        assert_eq!(check_dimensions(60_000, 60_000), Err(UploadError::TooManyPixels));
+        assert_eq!(check_dimensions(12_000, 4_000), Err(UploadError::TooManyPixels));
+        assert_eq!(check_dimensions(12_001, 10), Err(UploadError::TooManyPixels));
         assert_eq!(check_dimensions(0, 10), Err(UploadError::Unreadable));
         assert_eq!(check_dimensions(4000, 3000), Ok(()));
     }
@@ -197,48 +178,28 @@ mod tests {
     #[test]
     fn private_photos_need_premium() {
         let private = facts(PhotoStatus::Active, true, false);
-        assert_eq!(
-            access(Viewer::Member { premium: false }, private),
-            Access::PremiumRequired
-        );
-        assert_eq!(
-            access(Viewer::Member { premium: true }, private),
-            Access::Open
-        );
+        assert_eq!(access(Viewer::Member { premium: false }, private), Access::PremiumRequired);
+        assert_eq!(access(Viewer::Member { premium: true }, private), Access::Open);
         assert_eq!(access(Viewer::Visitor, private), Access::LoginRequired);
         assert_eq!(access(Viewer::Owner, private), Access::Open);
     }
 
     #[test]
     fn visitors_see_the_main_photo_only() {
-        assert_eq!(
-            access(Viewer::Visitor, facts(PhotoStatus::Active, false, true)),
-            Access::Open
-        );
-        assert_eq!(
-            access(Viewer::Visitor, facts(PhotoStatus::Active, false, false)),
-            Access::LoginRequired
-        );
+        assert_eq!(access(Viewer::Visitor, facts(PhotoStatus::Active, false, true)), Access::Open);
+        assert_eq!(access(Viewer::Visitor, facts(PhotoStatus::Active, false, false)), Access::LoginRequired);
     }
 
     #[test]
     fn statuses_round_trip() {
-        for s in [
-            PhotoStatus::UnderInspection,
-            PhotoStatus::Active,
-            PhotoStatus::Disabled,
-        ] {
+        for s in [PhotoStatus::UnderInspection, PhotoStatus::Active, PhotoStatus::Disabled] {
             assert_eq!(PhotoStatus::parse(s.code()), Some(s));
         }
         assert_eq!(PhotoStatus::parse("nope"), None);
     }
 
     fn any_status() -> impl Strategy<Value = PhotoStatus> {
-        prop_oneof![
-            Just(PhotoStatus::UnderInspection),
-            Just(PhotoStatus::Active),
-            Just(PhotoStatus::Disabled)
-        ]
+        prop_oneof![Just(PhotoStatus::UnderInspection), Just(PhotoStatus::Active), Just(PhotoStatus::Disabled)]
     }
 
     proptest! {

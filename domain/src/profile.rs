@@ -39,12 +39,7 @@ pub enum Sexuality {
 }
 
 impl Sexuality {
-    pub const ALL: [Sexuality; 4] = [
-        Sexuality::Hetero,
-        Sexuality::Gay,
-        Sexuality::Lesbian,
-        Sexuality::Bi,
-    ];
+    pub const ALL: [Sexuality; 4] = [Sexuality::Hetero, Sexuality::Gay, Sexuality::Lesbian, Sexuality::Bi];
     pub fn code(self) -> &'static str {
         match self {
             Sexuality::Hetero => "hetero",
@@ -58,17 +53,11 @@ impl Sexuality {
     }
     /// Gay is for men and lesbian for women; hetero and bi fit both.
     pub fn fits(self, gender: Gender) -> bool {
-        !matches!(
-            (self, gender),
-            (Sexuality::Gay, Gender::Female) | (Sexuality::Lesbian, Gender::Male)
-        )
+        !matches!((self, gender), (Sexuality::Gay, Gender::Female) | (Sexuality::Lesbian, Gender::Male))
     }
     /// The choices offered to a member of this gender.
     pub fn choices_for(gender: Gender) -> Vec<Sexuality> {
-        Sexuality::ALL
-            .into_iter()
-            .filter(|s| s.fits(gender))
-            .collect()
+        Sexuality::ALL.into_iter().filter(|s| s.fits(gender)).collect()
     }
     /// Which genders a member of this gender and sexuality is looking for.
     pub fn seeks(self, gender: Gender) -> &'static [Gender] {
@@ -76,10 +65,8 @@ impl Sexuality {
         const FEMALE: &[Gender] = &[Gender::Female];
         match (self, gender) {
             (Sexuality::Bi, _) => &Gender::ALL,
-            (Sexuality::Hetero, Gender::Male)
-            | (Sexuality::Gay | Sexuality::Lesbian, Gender::Female) => FEMALE,
-            (Sexuality::Hetero, Gender::Female)
-            | (Sexuality::Gay | Sexuality::Lesbian, Gender::Male) => MALE,
+            (Sexuality::Hetero, Gender::Male) | (Sexuality::Gay | Sexuality::Lesbian, Gender::Female) => FEMALE,
+            (Sexuality::Hetero, Gender::Female) | (Sexuality::Gay | Sexuality::Lesbian, Gender::Male) => MALE,
         }
     }
 }
@@ -98,14 +85,8 @@ pub enum Attribute {
 }
 
 impl Attribute {
-    pub const ALL: [Attribute; 6] = [
-        Attribute::HairColour,
-        Attribute::EyeColour,
-        Attribute::BodyType,
-        Attribute::RelationshipStatus,
-        Attribute::Tattoos,
-        Attribute::Reason,
-    ];
+    pub const ALL: [Attribute; 6] =
+        [Attribute::HairColour, Attribute::EyeColour, Attribute::BodyType, Attribute::RelationshipStatus, Attribute::Tattoos, Attribute::Reason];
 
     /// The field's name: its column, its locale prefix and its entry in the site's
     /// `visible_profile_fields`.
@@ -125,9 +106,7 @@ impl Attribute {
             Attribute::HairColour => &["black", "brown", "blond", "red", "grey", "other"],
             Attribute::EyeColour => &["brown", "blue", "green", "grey", "hazel"],
             Attribute::BodyType => &["slim", "athletic", "average", "curvy", "full"],
-            Attribute::RelationshipStatus => {
-                &["single", "relationship", "married", "divorced", "widowed"]
-            }
+            Attribute::RelationshipStatus => &["single", "relationship", "married", "divorced", "widowed"],
             Attribute::Tattoos => &["none", "some", "many"],
             Attribute::Reason => &["fun", "chat", "friendship", "relationship", "adventure"],
         }
@@ -139,11 +118,7 @@ impl Attribute {
         if value.is_empty() {
             return Ok(None);
         }
-        self.choices()
-            .iter()
-            .find(|c| **c == value)
-            .map(|c| Some(*c))
-            .ok_or_else(|| ApiError::field(Field::Form, ErrorCode::ChoiceInvalid))
+        self.choices().iter().find(|c| **c == value).map(|c| Some(*c)).ok_or_else(|| ApiError::field(Field::Form, ErrorCode::ChoiceInvalid))
     }
 }
 
@@ -202,12 +177,7 @@ pub fn validate_details(form: &DetailsForm) -> Result<Details, Vec<ApiError>> {
     let mut errors = Vec::new();
     let mut attributes = Vec::new();
     for a in Attribute::ALL {
-        let value = form
-            .attributes
-            .iter()
-            .find(|(f, _)| f == a.field())
-            .map(|(_, v)| v.as_str())
-            .unwrap_or("");
+        let value = form.attributes.iter().find(|(f, _)| f == a.field()).map(|(_, v)| v.as_str()).unwrap_or("");
         match a.check(value) {
             Ok(v) => attributes.push((a, v)),
             Err(e) => errors.push(e),
@@ -222,28 +192,15 @@ pub fn validate_details(form: &DetailsForm) -> Result<Details, Vec<ApiError>> {
         }
     }
     if interests.len() > MAX_INTERESTS {
-        errors.push(
-            ApiError::field(Field::Form, ErrorCode::TooManyInterests).with("max", MAX_INTERESTS),
-        );
+        errors.push(ApiError::field(Field::Form, ErrorCode::TooManyInterests).with("max", MAX_INTERESTS));
     }
-    let about: String = form
-        .about
-        .trim()
-        .chars()
-        .filter(|c| !c.is_control() || *c == '\n')
-        .collect();
+    let about: String = form.about.trim().chars().filter(|c| !c.is_control() || *c == '\n').collect();
     let about = about.replace("\n\n\n", "\n\n");
     if about.chars().count() > ABOUT_MAX_CHARS {
-        errors.push(
-            ApiError::field(Field::Form, ErrorCode::AboutTooLong).with("max", ABOUT_MAX_CHARS),
-        );
+        errors.push(ApiError::field(Field::Form, ErrorCode::AboutTooLong).with("max", ABOUT_MAX_CHARS));
     }
     if errors.is_empty() {
-        Ok(Details {
-            attributes,
-            interests,
-            about: (!about.is_empty()).then_some(about),
-        })
+        Ok(Details { attributes, interests, about: (!about.is_empty()).then_some(about) })
     } else {
         Err(errors)
     }
@@ -276,43 +233,24 @@ pub struct Location {
 /// Checks a location against the site's countries and the region data: the country must be one
 /// of the site's, the region must lie in that country, the city is required, at most
 /// [`CITY_MAX_CHARS`] characters, and made of letters, spaces, hyphens, apostrophes and dots.
-pub fn validate_location(
-    form: &LocationForm,
-    site_countries: &[String],
-    regions: &[Region],
-) -> Result<Location, Vec<ApiError>> {
+pub fn validate_location(form: &LocationForm, site_countries: &[String], regions: &[Region]) -> Result<Location, Vec<ApiError>> {
     let mut errors = Vec::new();
     let country = form.country.trim().to_ascii_uppercase();
-    if !site_countries
-        .iter()
-        .any(|c| c.eq_ignore_ascii_case(&country))
-    {
+    if !site_countries.iter().any(|c| c.eq_ignore_ascii_case(&country)) {
         errors.push(ApiError::field(Field::Country, ErrorCode::CountryRequired));
     }
     let region = form.region.trim().to_string();
-    if !regions
-        .iter()
-        .any(|r| r.code == region && r.country == country)
-    {
+    if !regions.iter().any(|r| r.code == region && r.country == country) {
         errors.push(ApiError::field(Field::Region, ErrorCode::RegionRequired));
     }
     let city = form.city.split_whitespace().collect::<Vec<_>>().join(" ");
     if city.is_empty() {
         errors.push(ApiError::field(Field::City, ErrorCode::CityRequired));
-    } else if city.chars().count() > CITY_MAX_CHARS
-        || !city
-            .chars()
-            .all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.'))
-        || !city.chars().any(char::is_alphabetic)
-    {
+    } else if city.chars().count() > CITY_MAX_CHARS || !city.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.')) || !city.chars().any(char::is_alphabetic) {
         errors.push(ApiError::field(Field::City, ErrorCode::CityInvalid));
     }
     if errors.is_empty() {
-        Ok(Location {
-            country,
-            region,
-            city,
-        })
+        Ok(Location { country, region, city })
     } else {
         Err(errors)
     }
@@ -334,11 +272,7 @@ pub struct Basics {
 }
 
 /// Checks the profile basics; every wrong field gets its own error.
-pub fn validate_basics(
-    form: &BasicsForm,
-    site_countries: &[String],
-    regions: &[Region],
-) -> Result<Basics, Vec<ApiError>> {
+pub fn validate_basics(form: &BasicsForm, site_countries: &[String], regions: &[Region]) -> Result<Basics, Vec<ApiError>> {
     let mut errors = Vec::new();
     let gender = Gender::parse(form.gender.trim());
     if gender.is_none() {
@@ -346,23 +280,13 @@ pub fn validate_basics(
     }
     let sexuality = Sexuality::parse(form.sexuality.trim());
     match (sexuality, gender) {
-        (None, _) => errors.push(ApiError::field(
-            Field::Sexuality,
-            ErrorCode::SexualityRequired,
-        )),
-        (Some(s), Some(g)) if !s.fits(g) => errors.push(ApiError::field(
-            Field::Sexuality,
-            ErrorCode::SexualityRequired,
-        )),
+        (None, _) => errors.push(ApiError::field(Field::Sexuality, ErrorCode::SexualityRequired)),
+        (Some(s), Some(g)) if !s.fits(g) => errors.push(ApiError::field(Field::Sexuality, ErrorCode::SexualityRequired)),
         _ => {}
     }
     let location = validate_location(&form.location, site_countries, regions);
     match (gender, sexuality, location) {
-        (Some(gender), Some(sexuality), Ok(location)) if errors.is_empty() => Ok(Basics {
-            gender,
-            sexuality,
-            location,
-        }),
+        (Some(gender), Some(sexuality), Ok(location)) if errors.is_empty() => Ok(Basics { gender, sexuality, location }),
         (_, _, location) => {
             if let Err(mut more) = location {
                 errors.append(&mut more);
@@ -379,27 +303,15 @@ mod tests {
 
     fn regions() -> Vec<Region> {
         vec![
-            Region {
-                code: "NL-NH".into(),
-                country: "NL".into(),
-                name: "Noord-Holland".into(),
-            },
-            Region {
-                code: "BE-VAN".into(),
-                country: "BE".into(),
-                name: "Antwerpen".into(),
-            },
+            Region { code: "NL-NH".into(), country: "NL".into(), name: "Noord-Holland".into() },
+            Region { code: "BE-VAN".into(), country: "BE".into(), name: "Antwerpen".into() },
         ]
     }
     fn countries() -> Vec<String> {
         vec!["NL".into(), "BE".into()]
     }
     fn location(country: &str, region: &str, city: &str) -> LocationForm {
-        LocationForm {
-            country: country.into(),
-            region: region.into(),
-            city: city.into(),
-        }
+        LocationForm { country: country.into(), region: region.into(), city: city.into() }
     }
     fn keys(errors: &[ApiError]) -> Vec<&str> {
         errors.iter().map(|e| e.locale_key()).collect()
@@ -407,95 +319,42 @@ mod tests {
 
     #[test]
     fn a_full_location_passes_and_is_tidied() {
-        let ok = validate_location(
-            &location("nl", "NL-NH", "  Den   Helder "),
-            &countries(),
-            &regions(),
-        )
-        .unwrap();
-        assert_eq!(
-            ok,
-            Location {
-                country: "NL".into(),
-                region: "NL-NH".into(),
-                city: "Den Helder".into()
-            }
-        );
-        assert!(validate_location(
-            &location("BE", "BE-VAN", "’s-Gravenwezel"),
-            &countries(),
-            &regions()
-        )
-        .is_ok());
-        assert!(validate_location(
-            &location("NL", "NL-NH", "St. Maarten"),
-            &countries(),
-            &regions()
-        )
-        .is_ok());
+        let ok = validate_location(&location("nl", "NL-NH", "  Den   Helder "), &countries(), &regions()).unwrap();
+        assert_eq!(ok, Location { country: "NL".into(), region: "NL-NH".into(), city: "Den Helder".into() });
+        assert!(validate_location(&location("BE", "BE-VAN", "’s-Gravenwezel"), &countries(), &regions()).is_ok());
+        assert!(validate_location(&location("NL", "NL-NH", "St. Maarten"), &countries(), &regions()).is_ok());
     }
 
     #[test]
     fn country_must_be_the_sites_and_region_must_lie_in_it() {
-        let e = validate_location(&location("DE", "NL-NH", "Berlin"), &countries(), &regions())
-            .unwrap_err();
-        assert_eq!(
-            keys(&e),
-            ["validation.country_required", "validation.region_required"]
-        );
-        let e = validate_location(&location("BE", "NL-NH", "Gent"), &countries(), &regions())
-            .unwrap_err();
+        let e = validate_location(&location("DE", "NL-NH", "Berlin"), &countries(), &regions()).unwrap_err();
+        assert_eq!(keys(&e), ["validation.country_required", "validation.region_required"]);
+        let e = validate_location(&location("BE", "NL-NH", "Gent"), &countries(), &regions()).unwrap_err();
         assert_eq!(keys(&e), ["validation.region_required"]);
         assert_eq!(e[0].field, Some(Field::Region));
     }
 
     #[test]
     fn city_required_and_plain() {
-        let e = validate_location(&location("NL", "NL-NH", "   "), &countries(), &regions())
-            .unwrap_err();
+        let e = validate_location(&location("NL", "NL-NH", "   "), &countries(), &regions()).unwrap_err();
         assert_eq!(keys(&e), ["validation.city_required"]);
-        for bad in [
-            "<script>",
-            "Haarlem1",
-            "---",
-            &"a".repeat(CITY_MAX_CHARS + 1),
-        ] {
-            let e = validate_location(&location("NL", "NL-NH", bad), &countries(), &regions())
-                .unwrap_err();
+        for bad in ["<script>", "Haarlem1", "---", &"a".repeat(CITY_MAX_CHARS + 1)] {
+            let e = validate_location(&location("NL", "NL-NH", bad), &countries(), &regions()).unwrap_err();
             assert_eq!(keys(&e), ["validation.city_invalid"], "{bad}");
         }
     }
 
     #[test]
     fn basics_check_gender_and_fitting_sexuality() {
-        let form = |g: &str, s: &str| BasicsForm {
-            gender: g.into(),
-            sexuality: s.into(),
-            location: location("NL", "NL-NH", "Haarlem"),
-        };
+        let form = |g: &str, s: &str| BasicsForm { gender: g.into(), sexuality: s.into(), location: location("NL", "NL-NH", "Haarlem") };
         let ok = validate_basics(&form("female", "lesbian"), &countries(), &regions()).unwrap();
-        assert_eq!(
-            (ok.gender, ok.sexuality),
-            (Gender::Female, Sexuality::Lesbian)
-        );
-        assert_eq!(
-            keys(&validate_basics(&form("male", "lesbian"), &countries(), &regions()).unwrap_err()),
-            ["validation.sexuality_required"]
-        );
-        assert_eq!(
-            keys(&validate_basics(&form("", "bi"), &countries(), &regions()).unwrap_err()),
-            ["validation.gender_required"]
-        );
+        assert_eq!((ok.gender, ok.sexuality), (Gender::Female, Sexuality::Lesbian));
+        assert_eq!(keys(&validate_basics(&form("male", "lesbian"), &countries(), &regions()).unwrap_err()), ["validation.sexuality_required"]);
+        assert_eq!(keys(&validate_basics(&form("", "bi"), &countries(), &regions()).unwrap_err()), ["validation.gender_required"]);
         let all = validate_basics(&BasicsForm::default(), &countries(), &regions()).unwrap_err();
         assert_eq!(
             keys(&all),
-            [
-                "validation.gender_required",
-                "validation.sexuality_required",
-                "validation.country_required",
-                "validation.region_required",
-                "validation.city_required"
-            ]
+            ["validation.gender_required", "validation.sexuality_required", "validation.country_required", "validation.region_required", "validation.city_required"]
         );
     }
 
@@ -506,62 +365,29 @@ mod tests {
                 assert_eq!(a.check(c).unwrap(), Some(*c));
             }
             assert_eq!(a.check("  ").unwrap(), None);
-            assert_eq!(
-                a.check("purple").unwrap_err().locale_key(),
-                "validation.choice_invalid"
-            );
+            assert_eq!(a.check("purple").unwrap_err().locale_key(), "validation.choice_invalid");
         }
     }
 
     #[test]
     fn details_check_choices_interests_and_text() {
         let form = DetailsForm {
-            attributes: vec![
-                ("hair_colour".into(), "red".into()),
-                ("tattoos".into(), "".into()),
-            ],
+            attributes: vec![("hair_colour".into(), "red".into()), ("tattoos".into(), "".into())],
             interests: vec!["music".into(), "travel".into(), "music".into()],
             about: "  Hallo!\u{7}\nIk ben Anna.  ".into(),
         };
         let ok = validate_details(&form).unwrap();
-        assert!(ok
-            .attributes
-            .contains(&(Attribute::HairColour, Some("red"))));
+        assert!(ok.attributes.contains(&(Attribute::HairColour, Some("red"))));
         assert!(ok.attributes.contains(&(Attribute::Tattoos, None)));
         assert_eq!(ok.attributes.len(), Attribute::ALL.len());
         assert_eq!(ok.interests, ["music", "travel"], "duplicates fold");
         assert_eq!(ok.about.as_deref(), Some("Hallo!\nIk ben Anna."));
 
-        let bad = DetailsForm {
-            attributes: vec![("eye_colour".into(), "purple".into())],
-            interests: vec!["knitting".into()],
-            about: "x".repeat(ABOUT_MAX_CHARS + 1),
-        };
-        let keys: Vec<String> = validate_details(&bad)
-            .unwrap_err()
-            .into_iter()
-            .map(|e| e.locale_key().to_string())
-            .collect();
-        assert_eq!(
-            keys,
-            [
-                "validation.choice_invalid",
-                "validation.choice_invalid",
-                "validation.about_too_long"
-            ]
-        );
-        let many = DetailsForm {
-            interests: INTERESTS
-                .iter()
-                .take(MAX_INTERESTS + 1)
-                .map(|(c, _)| c.to_string())
-                .collect(),
-            ..Default::default()
-        };
-        assert_eq!(
-            validate_details(&many).unwrap_err()[0].locale_key(),
-            "validation.too_many_interests"
-        );
+        let bad = DetailsForm { attributes: vec![("eye_colour".into(), "purple".into())], interests: vec!["knitting".into()], about: "x".repeat(ABOUT_MAX_CHARS + 1) };
+        let keys: Vec<String> = validate_details(&bad).unwrap_err().into_iter().map(|e| e.locale_key().to_string()).collect();
+        assert_eq!(keys, ["validation.choice_invalid", "validation.choice_invalid", "validation.about_too_long"]);
+        let many = DetailsForm { interests: INTERESTS.iter().take(MAX_INTERESTS + 1).map(|(c, _)| c.to_string()).collect(), ..Default::default() };
+        assert_eq!(validate_details(&many).unwrap_err()[0].locale_key(), "validation.too_many_interests");
     }
 
     #[test]
@@ -571,10 +397,7 @@ mod tests {
         assert_eq!(Sexuality::Gay.seeks(Gender::Male), [Gender::Male]);
         assert_eq!(Sexuality::Lesbian.seeks(Gender::Female), [Gender::Female]);
         assert_eq!(Sexuality::Bi.seeks(Gender::Male), Gender::ALL);
-        assert_eq!(
-            Sexuality::choices_for(Gender::Male),
-            [Sexuality::Hetero, Sexuality::Gay, Sexuality::Bi]
-        );
+        assert_eq!(Sexuality::choices_for(Gender::Male), [Sexuality::Hetero, Sexuality::Gay, Sexuality::Bi]);
     }
 
     proptest! {

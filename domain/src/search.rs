@@ -27,43 +27,22 @@ impl SearchFilters {
     /// Reads filters from query values, clamped to the site's minimum age and [`MAX_AGE`];
     /// a region only counts together with its country (checked by the caller against the
     /// region data), and a country only when the site serves it.
-    pub fn from_query(
-        get: impl Fn(&str) -> Option<String>,
-        site_countries: &[String],
-        site_min_age: u32,
-    ) -> SearchFilters {
+    pub fn from_query(get: impl Fn(&str) -> Option<String>, site_countries: &[String], site_min_age: u32) -> SearchFilters {
         let number = |key: &str| get(key).and_then(|v| v.trim().parse::<u32>().ok());
         let gender = get("gender").and_then(|g| Gender::parse(g.trim()));
-        let country = get("country")
-            .map(|c| c.trim().to_ascii_uppercase())
-            .filter(|c| site_countries.contains(c));
+        let country = get("country").map(|c| c.trim().to_ascii_uppercase()).filter(|c| site_countries.contains(c));
         let region = if country.is_some() {
-            get("region").map(|r| r.trim().to_string()).filter(|r| {
-                !r.is_empty()
-                    && r.len() <= 16
-                    && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-            })
+            get("region").map(|r| r.trim().to_string()).filter(|r| !r.is_empty() && r.len() <= 16 && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
         } else {
             None
         };
-        let mut min_age = number("min_age")
-            .unwrap_or(site_min_age)
-            .clamp(site_min_age, MAX_AGE);
-        let mut max_age = number("max_age")
-            .unwrap_or(MAX_AGE)
-            .clamp(site_min_age, MAX_AGE);
+        let mut min_age = number("min_age").unwrap_or(site_min_age).clamp(site_min_age, MAX_AGE);
+        let mut max_age = number("max_age").unwrap_or(MAX_AGE).clamp(site_min_age, MAX_AGE);
         if min_age > max_age {
             std::mem::swap(&mut min_age, &mut max_age);
         }
         let page = number("page").unwrap_or(1).clamp(1, MAX_PAGE);
-        SearchFilters {
-            gender,
-            country,
-            region,
-            min_age,
-            max_age,
-            page,
-        }
+        SearchFilters { gender, country, region, min_age, max_age, page }
     }
 
     /// The query string that reproduces these filters (page left out when 1).
@@ -91,14 +70,7 @@ impl SearchFilters {
 /// born after the first (exclusive) and on or before the second (inclusive). Comparing ISO
 /// strings is exact here, 29 February included.
 pub fn birth_date_window(today: Ymd, min_age: u32, max_age: u32) -> (String, String) {
-    let shift = |years: u32| {
-        format!(
-            "{:04}-{:02}-{:02}",
-            today.year - years as i32,
-            today.month,
-            today.day
-        )
-    };
+    let shift = |years: u32| format!("{:04}-{:02}-{:02}", today.year - years as i32, today.month, today.day);
     (shift(max_age + 1), shift(min_age))
 }
 
@@ -109,58 +81,31 @@ mod tests {
     use std::collections::HashMap;
 
     fn filters(pairs: &[(&str, &str)]) -> SearchFilters {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         SearchFilters::from_query(|k| map.get(k).cloned(), &["NL".into(), "BE".into()], 18)
     }
 
     #[test]
     fn defaults_and_clamping() {
         let f = filters(&[]);
-        assert_eq!(
-            (f.gender, f.country.as_deref(), f.min_age, f.max_age, f.page),
-            (None, None, 18, 99, 1)
-        );
+        assert_eq!((f.gender, f.country.as_deref(), f.min_age, f.max_age, f.page), (None, None, 18, 99, 1));
         let f = filters(&[("min_age", "60"), ("max_age", "30"), ("page", "0")]);
-        assert_eq!(
-            (f.min_age, f.max_age, f.page),
-            (30, 60, 1),
-            "swapped, page at least 1"
-        );
+        assert_eq!((f.min_age, f.max_age, f.page), (30, 60, 1), "swapped, page at least 1");
         let f = filters(&[("min_age", "5"), ("max_age", "500"), ("page", "99999")]);
         assert_eq!((f.min_age, f.max_age, f.page), (18, 99, MAX_PAGE));
         let f = filters(&[("gender", "robot"), ("country", "de"), ("region", "DE-BY")]);
-        assert_eq!(
-            (f.gender, f.country, f.region),
-            (None, None, None),
-            "unknown values mean any"
-        );
+        assert_eq!((f.gender, f.country, f.region), (None, None, None), "unknown values mean any");
         let f = filters(&[("gender", "female"), ("country", "nl"), ("region", "NL-NH")]);
-        assert_eq!(
-            (f.gender, f.country.as_deref(), f.region.as_deref()),
-            (Some(Gender::Female), Some("NL"), Some("NL-NH"))
-        );
-        assert_eq!(
-            f.to_query(2),
-            "gender=female&country=NL&region=NL-NH&min_age=18&max_age=99&page=2"
-        );
+        assert_eq!((f.gender, f.country.as_deref(), f.region.as_deref()), (Some(Gender::Female), Some("NL"), Some("NL-NH")));
+        assert_eq!(f.to_query(2), "gender=female&country=NL&region=NL-NH&min_age=18&max_age=99&page=2");
         let f = filters(&[("country", "NL"), ("region", "'; DROP")]);
         assert_eq!(f.region, None);
     }
 
     #[test]
     fn window_edges() {
-        let today = Ymd {
-            year: 2026,
-            month: 11,
-            day: 22,
-        };
-        assert_eq!(
-            birth_date_window(today, 18, 30),
-            ("1995-11-22".to_string(), "2008-11-22".to_string())
-        );
+        let today = Ymd { year: 2026, month: 11, day: 22 };
+        assert_eq!(birth_date_window(today, 18, 30), ("1995-11-22".to_string(), "2008-11-22".to_string()));
     }
 
     proptest! {
@@ -201,11 +146,7 @@ pub struct MemberCard {
 impl MemberCard {
     /// Where the member lives, as cards show it: the city, else the region.
     pub fn place(&self) -> String {
-        if self.city.is_empty() {
-            self.region.clone()
-        } else {
-            self.city.clone()
-        }
+        if self.city.is_empty() { self.region.clone() } else { self.city.clone() }
     }
 }
 
@@ -243,10 +184,7 @@ pub struct ProfileView {
 impl ProfileView {
     /// "City, Region", with a city that equals its region named once.
     pub fn place(&self) -> String {
-        let mut parts: Vec<String> = [self.city.clone(), self.region.clone()]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect();
+        let mut parts: Vec<String> = [self.city.clone(), self.region.clone()].into_iter().filter(|s| !s.is_empty()).collect();
         parts.dedup();
         parts.join(", ")
     }

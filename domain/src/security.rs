@@ -69,10 +69,7 @@ impl SecurityEventKind {
     /// Events a member should look at twice (shown with a warning mark).
     pub fn is_warning(self) -> bool {
         use SecurityEventKind::*;
-        matches!(
-            self,
-            LoginFailed | Locked | EmailChangeUndone | RecoveryCodeUsed
-        )
+        matches!(self, LoginFailed | Locked | EmailChangeUndone | RecoveryCodeUsed)
     }
 
     /// The catalogue key of its description.
@@ -151,10 +148,7 @@ pub enum SecondFactor {
 
 impl SecondFactor {
     pub fn parse(raw: &str) -> Option<SecondFactor> {
-        let compact: String = raw
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '-')
-            .collect();
+        let compact: String = raw.chars().filter(|c| !c.is_whitespace() && *c != '-').collect();
         if compact.len() == 6 && compact.bytes().all(|b| b.is_ascii_digit()) {
             return Some(SecondFactor::Totp(compact));
         }
@@ -182,31 +176,24 @@ mod tests {
     fn devices_are_named_from_common_user_agents() {
         let cases = [
             ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36", "Chrome · Android"),
-            ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1", "Safari · iPhone"),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+                "Safari · iPhone",
+            ),
             ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0", "Edge · Windows"),
             ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:132.0) Gecko/20100101 Firefox/132.0", "Firefox · macOS"),
             ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36", "Chrome · Linux"),
         ];
         for (ua, label) in cases {
-            assert_eq!(
-                Device::from_user_agent(ua).label().as_deref(),
-                Some(label),
-                "{ua}"
-            );
+            assert_eq!(Device::from_user_agent(ua).label().as_deref(), Some(label), "{ua}");
         }
         assert_eq!(Device::from_user_agent("curl/8.5").label(), None);
     }
 
     #[test]
     fn second_factors_are_recognised() {
-        assert_eq!(
-            SecondFactor::parse(" 123 456 "),
-            Some(SecondFactor::Totp("123456".into()))
-        );
-        assert_eq!(
-            SecondFactor::parse("ABCDE-12345"),
-            Some(SecondFactor::Recovery("abcde12345".into()))
-        );
+        assert_eq!(SecondFactor::parse(" 123 456 "), Some(SecondFactor::Totp("123456".into())));
+        assert_eq!(SecondFactor::parse("ABCDE-12345"), Some(SecondFactor::Recovery("abcde12345".into())));
         assert_eq!(SecondFactor::parse("12345"), None);
         assert_eq!(SecondFactor::parse("abc"), None);
     }

@@ -24,13 +24,7 @@ impl SignupPolicy {
         }
     }
     pub fn parse(code: &str) -> Option<SignupPolicy> {
-        [
-            SignupPolicy::All,
-            SignupPolicy::TrafficSourceOnly,
-            SignupPolicy::InviteOnly,
-        ]
-        .into_iter()
-        .find(|p| p.code() == code)
+        [SignupPolicy::All, SignupPolicy::TrafficSourceOnly, SignupPolicy::InviteOnly].into_iter().find(|p| p.code() == code)
     }
 }
 
@@ -82,19 +76,13 @@ impl Theme {
         (hex.len() == 3 || hex.len() == 6) && hex.chars().all(|c| c.is_ascii_hexdigit())
     }
     pub fn is_valid(&self) -> bool {
-        [&self.primary, &self.secondary, &self.accent]
-            .iter()
-            .all(|c| Theme::is_valid_colour(c))
+        [&self.primary, &self.secondary, &self.accent].iter().all(|c| Theme::is_valid_colour(c))
     }
 }
 
 impl Default for Theme {
     fn default() -> Self {
-        Theme {
-            primary: "#8b0d1a".into(),
-            secondary: "#e0263a".into(),
-            accent: "#ff9f1c".into(),
-        }
+        Theme { primary: "#8b0d1a".into(), secondary: "#e0263a".into(), accent: "#ff9f1c".into() }
     }
 }
 
@@ -153,10 +141,7 @@ pub struct SiteSettings {
 impl SiteSettings {
     /// The visitor's country until a GeoIP database is added: the selected country, else the site's.
     pub fn visitor_country(&self) -> &str {
-        self.geoip_selected_country
-            .as_deref()
-            .filter(|c| !c.is_empty())
-            .unwrap_or(&self.geoip_country)
+        self.geoip_selected_country.as_deref().filter(|c| !c.is_empty()).unwrap_or(&self.geoip_country)
     }
     pub fn default_locale(&self) -> Option<Locale> {
         self.domain_language.get(..2).and_then(Locale::parse)
@@ -189,10 +174,7 @@ pub struct CompanyInfo {
 
 /// Removes dashes and white space (SPEC §5).
 pub fn clean_phone(phone: &str) -> String {
-    phone
-        .chars()
-        .filter(|c| *c != '-' && !c.is_whitespace())
-        .collect()
+    phone.chars().filter(|c| *c != '-' && !c.is_whitespace()).collect()
 }
 
 /// Terms version date: 2023-12-01 12:00 UTC, or the company's added date if later (SPEC §5).
@@ -250,21 +232,8 @@ mod tests {
     fn niche_prefixes() {
         assert_eq!(Niche::new(0), None);
         assert_eq!(Niche::new(8), None);
-        let prefixes: Vec<_> = (1..=7)
-            .map(|n| Niche::new(n).unwrap().lander_prefix())
-            .collect();
-        assert_eq!(
-            prefixes,
-            vec![
-                None,
-                Some("she"),
-                Some("bdsm"),
-                Some("bbw"),
-                Some("gilf"),
-                Some("milf"),
-                Some("gay")
-            ]
-        );
+        let prefixes: Vec<_> = (1..=7).map(|n| Niche::new(n).unwrap().lander_prefix()).collect();
+        assert_eq!(prefixes, vec![None, Some("she"), Some("bdsm"), Some("bbw"), Some("gilf"), Some("milf"), Some("gay")]);
     }
 
     #[test]
@@ -285,13 +254,7 @@ mod tests {
         assert_eq!(format_money(1995, "EUR", true), "€ 19,95");
         assert_eq!(format_money(500, "USD", false), "$ 5.00");
         assert_eq!(format_money(12345, "PLN", true), "123,45 PLN");
-        let pack = CreditPack {
-            id: 1,
-            credits: 100,
-            price_minor: 4995,
-            currency: "EUR".into(),
-            highlighted: false,
-        };
+        let pack = CreditPack { id: 1, credits: 100, price_minor: 4995, currency: "EUR".into(), highlighted: false };
         assert_eq!(pack.price_per_credit_minor(), 50);
     }
 
@@ -304,11 +267,7 @@ mod tests {
 
     #[test]
     fn signup_policy_codes() {
-        for p in [
-            SignupPolicy::All,
-            SignupPolicy::TrafficSourceOnly,
-            SignupPolicy::InviteOnly,
-        ] {
+        for p in [SignupPolicy::All, SignupPolicy::TrafficSourceOnly, SignupPolicy::InviteOnly] {
             assert_eq!(SignupPolicy::parse(p.code()), Some(p));
         }
     }

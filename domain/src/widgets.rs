@@ -364,26 +364,14 @@ pub enum ChatAction {
     },
     /// Back to the list (phones).
     Back,
-    Send {
-        client_id: String,
-        text: String,
-    },
-    SendGift {
-        client_id: String,
-        gift: crate::chat::Gift,
-    },
+    Send { client_id: String, text: String },
+    SendGift { client_id: String, gift: crate::chat::Gift },
     /// A photo was chosen; the event's `file` field (not JSON) holds the `File`.
-    SendPhoto {
-        client_id: String,
-    },
+    SendPhoto { client_id: String },
     /// Send a failed message again with the same client id.
-    Retry {
-        client_id: String,
-    },
+    Retry { client_id: String },
     /// Drop a failed message.
-    Discard {
-        client_id: String,
-    },
+    Discard { client_id: String },
     LoadOlder {
         #[cfg_attr(test, ts(type = "number"))]
         before: i64,
@@ -420,110 +408,37 @@ mod tests {
     fn generated() -> Vec<(String, String)> {
         let cfg = ts_rs::Config::default();
         vec![
-            (
-                PaymentMethod::name(&cfg),
-                PaymentMethod::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                PaymentGroup::name(&cfg),
-                PaymentGroup::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                PaymentMethodOption::name(&cfg),
-                PaymentMethodOption::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                PaymentMethodBlocksLabels::name(&cfg),
-                PaymentMethodBlocksLabels::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                PaymentMethodBlocksProps::name(&cfg),
-                PaymentMethodBlocksProps::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                PaymentMethodSelected::name(&cfg),
-                PaymentMethodSelected::export_to_string(&cfg).unwrap(),
-            ),
+            (PaymentMethod::name(&cfg), PaymentMethod::export_to_string(&cfg).unwrap()),
+            (PaymentGroup::name(&cfg), PaymentGroup::export_to_string(&cfg).unwrap()),
+            (PaymentMethodOption::name(&cfg), PaymentMethodOption::export_to_string(&cfg).unwrap()),
+            (PaymentMethodBlocksLabels::name(&cfg), PaymentMethodBlocksLabels::export_to_string(&cfg).unwrap()),
+            (PaymentMethodBlocksProps::name(&cfg), PaymentMethodBlocksProps::export_to_string(&cfg).unwrap()),
+            (PaymentMethodSelected::name(&cfg), PaymentMethodSelected::export_to_string(&cfg).unwrap()),
             (Locale::name(&cfg), Locale::export_to_string(&cfg).unwrap()),
-            (
-                SwipeCard::name(&cfg),
-                SwipeCard::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                SwipeGameLabels::name(&cfg),
-                SwipeGameLabels::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                SwipeGameProps::name(&cfg),
-                SwipeGameProps::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                SwipeDecision::name(&cfg),
-                SwipeDecision::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                crate::chat::MessageKind::name(&cfg),
-                crate::chat::MessageKind::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                crate::chat::Gift::name(&cfg),
-                crate::chat::Gift::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                ChatPeer::name(&cfg),
-                ChatPeer::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                ChatSummary::name(&cfg),
-                ChatSummary::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                ChatMessage::name(&cfg),
-                ChatMessage::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                PendingMessage::name(&cfg),
-                PendingMessage::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                OpenChat::name(&cfg),
-                OpenChat::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                Connection::name(&cfg),
-                Connection::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                ChatAlert::name(&cfg),
-                ChatAlert::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                ChatLink::name(&cfg),
-                ChatLink::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                GiftOption::name(&cfg),
-                GiftOption::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                ChatPanelLabels::name(&cfg),
-                ChatPanelLabels::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                ChatPanelProps::name(&cfg),
-                ChatPanelProps::export_to_string(&cfg).unwrap(),
-            ),
-            (
-                ChatAction::name(&cfg),
-                ChatAction::export_to_string(&cfg).unwrap(),
-            ),
+            (SwipeCard::name(&cfg), SwipeCard::export_to_string(&cfg).unwrap()),
+            (SwipeGameLabels::name(&cfg), SwipeGameLabels::export_to_string(&cfg).unwrap()),
+            (SwipeGameProps::name(&cfg), SwipeGameProps::export_to_string(&cfg).unwrap()),
+            (SwipeDecision::name(&cfg), SwipeDecision::export_to_string(&cfg).unwrap()),
+            (crate::chat::MessageKind::name(&cfg), crate::chat::MessageKind::export_to_string(&cfg).unwrap()),
+            (crate::chat::Gift::name(&cfg), crate::chat::Gift::export_to_string(&cfg).unwrap()),
+            (ChatPeer::name(&cfg), ChatPeer::export_to_string(&cfg).unwrap()),
+            (ChatSummary::name(&cfg), ChatSummary::export_to_string(&cfg).unwrap()),
+            (ChatMessage::name(&cfg), ChatMessage::export_to_string(&cfg).unwrap()),
+            (PendingMessage::name(&cfg), PendingMessage::export_to_string(&cfg).unwrap()),
+            (OpenChat::name(&cfg), OpenChat::export_to_string(&cfg).unwrap()),
+            (Connection::name(&cfg), Connection::export_to_string(&cfg).unwrap()),
+            (ChatAlert::name(&cfg), ChatAlert::export_to_string(&cfg).unwrap()),
+            (ChatLink::name(&cfg), ChatLink::export_to_string(&cfg).unwrap()),
+            (GiftOption::name(&cfg), GiftOption::export_to_string(&cfg).unwrap()),
+            (ChatPanelLabels::name(&cfg), ChatPanelLabels::export_to_string(&cfg).unwrap()),
+            (ChatPanelProps::name(&cfg), ChatPanelProps::export_to_string(&cfg).unwrap()),
+            (ChatAction::name(&cfg), ChatAction::export_to_string(&cfg).unwrap()),
         ]
     }
 
     #[test]
     fn generated_types_are_current() {
-        let dir =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../react-widgets/src/generated");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../react-widgets/src/generated");
         let update = std::env::var("UPDATE_TS_TYPES").is_ok();
         let mut stale = Vec::new();
         for (name, content) in generated() {
@@ -535,20 +450,13 @@ mod tests {
                 stale.push(path.display().to_string());
             }
         }
-        assert!(
-            stale.is_empty(),
-            "generated TypeScript types are stale, run `make types`: {stale:?}"
-        );
+        assert!(stale.is_empty(), "generated TypeScript types are stale, run `make types`: {stale:?}");
     }
 
     #[test]
     fn props_serialize_as_the_widget_expects() {
         let props = PaymentMethodBlocksProps {
-            methods: vec![PaymentMethodOption {
-                method: PaymentMethod::Ideal,
-                group: PaymentGroup::Bank,
-                label: "iDEAL".into(),
-            }],
+            methods: vec![PaymentMethodOption { method: PaymentMethod::Ideal, group: PaymentGroup::Bank, label: "iDEAL".into() }],
             selected: None,
             labels: PaymentMethodBlocksLabels {
                 title: "t".into(),

@@ -89,40 +89,25 @@ impl Config {
     /// Builds the configuration from any variable source (tests pass a map).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
         let addr_text = get("VONK_ADDR").unwrap_or_else(|| "127.0.0.1:3000".into());
-        let addr =
-            addr_text
-                .parse()
-                .map_err(|e: std::net::AddrParseError| ConfigError::Invalid {
-                    name: "VONK_ADDR",
-                    reason: e.to_string(),
-                })?;
+        let addr = addr_text
+            .parse()
+            .map_err(|e: std::net::AddrParseError| ConfigError::Invalid { name: "VONK_ADDR", reason: e.to_string() })?;
         let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "./data".into()));
         let database_url = get("DATABASE_URL")
             .filter(|u| !u.is_empty())
             .unwrap_or_else(|| format!("sqlite://{}/vonk.db", data_dir.display()));
         let max_connections = match get("DATABASE_MAX_CONNECTIONS") {
             None => 16,
-            Some(v) => v.parse().map_err(|_| ConfigError::Invalid {
-                name: "DATABASE_MAX_CONNECTIONS",
-                reason: v,
-            })?,
+            Some(v) => v.parse().map_err(|_| ConfigError::Invalid { name: "DATABASE_MAX_CONNECTIONS", reason: v })?,
         };
         let seed = match get("VONK_SEED").as_deref() {
             None | Some("demo") => SeedMode::Demo,
             Some("none") => SeedMode::None,
-            Some(other) => {
-                return Err(ConfigError::Invalid {
-                    name: "VONK_SEED",
-                    reason: other.into(),
-                })
-            }
+            Some(other) => return Err(ConfigError::Invalid { name: "VONK_SEED", reason: other.into() }),
         };
         let site_cache_refresh = match get("VONK_SITE_CACHE_SECS") {
             None => Duration::from_secs(60),
-            Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid {
-                name: "VONK_SITE_CACHE_SECS",
-                reason: v,
-            })?),
+            Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid { name: "VONK_SITE_CACHE_SECS", reason: v })?),
         };
         let secs = |name: &'static str, default: u64| -> Result<Duration, ConfigError> {
             match get(name) {
@@ -136,106 +121,50 @@ impl Config {
         let header_timeout = secs("VONK_HEADER_TIMEOUT_SECS", 10)?;
         let request_timeout = secs("VONK_REQUEST_TIMEOUT_SECS", 30)?;
         let public_origins = get("VONK_PUBLIC_ORIGINS")
-            .map(|v| {
-                v.split(',')
-                    .map(|s| s.trim().trim_end_matches('/').to_string())
-                    .filter(|s| !s.is_empty())
-                    .collect()
-            })
+            .map(|v| v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect())
             .unwrap_or_default();
-        let secure_cookies = matches!(
-            get("VONK_SECURE_COOKIES").as_deref(),
-            Some("1" | "true" | "yes")
-        );
-        let public_url = get("VONK_PUBLIC_URL")
-            .filter(|u| !u.is_empty())
-            .unwrap_or_else(|| format!("http://{addr}"))
-            .trim_end_matches('/')
-            .to_string();
+        let secure_cookies = matches!(get("VONK_SECURE_COOKIES").as_deref(), Some("1" | "true" | "yes"));
+        let public_url = get("VONK_PUBLIC_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| format!("http://{addr}")).trim_end_matches('/').to_string();
         let smtp_url = get("VONK_SMTP_URL").filter(|u| !u.is_empty());
         if let Some(url) = &smtp_url {
             if !(url.starts_with("smtp://") || url.starts_with("smtps://")) {
-                return Err(ConfigError::Invalid {
-                    name: "VONK_SMTP_URL",
-                    reason: redact_url(url),
-                });
+                return Err(ConfigError::Invalid { name: "VONK_SMTP_URL", reason: redact_url(url) });
             }
         }
         let mail_events_secret = get("VONK_MAIL_EVENTS_SECRET").filter(|s| !s.is_empty());
         if mail_events_secret.as_ref().is_some_and(|s| s.len() < 24) {
-            return Err(ConfigError::Invalid {
-                name: "VONK_MAIL_EVENTS_SECRET",
-                reason: "use at least 24 characters".into(),
-            });
+            return Err(ConfigError::Invalid { name: "VONK_MAIL_EVENTS_SECRET", reason: "use at least 24 characters".into() });
         }
         let rate_limit_factor = match get("VONK_RATE_LIMIT_FACTOR") {
             None => 1,
-            Some(v) => v
-                .parse()
-                .ok()
-                .filter(|f| *f >= 1)
-                .ok_or(ConfigError::Invalid {
-                    name: "VONK_RATE_LIMIT_FACTOR",
-                    reason: v,
-                })?,
+            Some(v) => v.parse().ok().filter(|f| *f >= 1).ok_or(ConfigError::Invalid { name: "VONK_RATE_LIMIT_FACTOR", reason: v })?,
         };
         let demo_members = match get("VONK_DEMO_MEMBERS") {
             None => 2000,
-            Some(v) => v
-                .parse()
-                .ok()
-                .filter(|n| *n <= 1_000_000)
-                .ok_or(ConfigError::Invalid {
-                    name: "VONK_DEMO_MEMBERS",
-                    reason: v,
-                })?,
+            Some(v) => v.parse().ok().filter(|n| *n <= 1_000_000).ok_or(ConfigError::Invalid { name: "VONK_DEMO_MEMBERS", reason: v })?,
         };
         let photo_max_bytes = match get("VONK_PHOTO_MAX_BYTES") {
             None => domain::photo::DEFAULT_MAX_UPLOAD_BYTES,
-            Some(v) => v
-                .parse()
-                .ok()
-                .filter(|n| (1024..=64 << 20).contains(n))
-                .ok_or(ConfigError::Invalid {
-                    name: "VONK_PHOTO_MAX_BYTES",
-                    reason: v,
-                })?,
+            Some(v) => v.parse().ok().filter(|n| (1024..=64 << 20).contains(n)).ok_or(ConfigError::Invalid { name: "VONK_PHOTO_MAX_BYTES", reason: v })?,
         };
         let secs = |name: &'static str, default: i64| -> Result<i64, ConfigError> {
             match get(name) {
                 None => Ok(default),
-                Some(v) => v
-                    .parse()
-                    .ok()
-                    .filter(|n: &i64| *n >= 0)
-                    .ok_or(ConfigError::Invalid { name, reason: v }),
+                Some(v) => v.parse().ok().filter(|n: &i64| *n >= 0).ok_or(ConfigError::Invalid { name, reason: v }),
             }
         };
         let mollie_api_key = get("MOLLIE_API_KEY").filter(|k| !k.is_empty());
-        if mollie_api_key
-            .as_ref()
-            .is_some_and(|k| !(k.starts_with("live_") || k.starts_with("test_")))
-        {
-            return Err(ConfigError::Invalid {
-                name: "MOLLIE_API_KEY",
-                reason: "a Mollie API key starts with live_ or test_".into(),
-            });
+        if mollie_api_key.as_ref().is_some_and(|k| !(k.starts_with("live_") || k.starts_with("test_"))) {
+            return Err(ConfigError::Invalid { name: "MOLLIE_API_KEY", reason: "a Mollie API key starts with live_ or test_".into() });
         }
         let trusted_proxies = match get("VONK_TRUSTED_PROXIES") {
             None => Vec::new(),
-            Some(v) => crate::http::client_addr::parse_list(&v).ok_or(ConfigError::Invalid {
-                name: "VONK_TRUSTED_PROXIES",
-                reason: v,
-            })?,
+            Some(v) => crate::http::client_addr::parse_list(&v).ok_or(ConfigError::Invalid { name: "VONK_TRUSTED_PROXIES", reason: v })?,
         };
         Ok(Config {
             trusted_proxies,
             mollie_api_key,
-            mollie_api_url: get("MOLLIE_API_URL")
-                .filter(|u| !u.is_empty())
-                .unwrap_or_else(|| "https://api.mollie.com".into())
-                .trim_end_matches('/')
-                .to_string(),
+            mollie_api_url: get("MOLLIE_API_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| "https://api.mollie.com".into()).trim_end_matches('/').to_string(),
             payment_recheck_after: secs("VONK_PAYMENT_RECHECK_SECS", 600)?,
             payment_expire_after: secs("VONK_PAYMENT_EXPIRE_SECS", 86_400)?,
             fault: get("VONK_FAULT").filter(|f| !f.is_empty()),
@@ -286,17 +215,11 @@ impl std::fmt::Debug for Config {
             .field("secure_cookies", &self.secure_cookies)
             .field("public_url", &self.public_url)
             .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
-            .field(
-                "mail_events_secret",
-                &self.mail_events_secret.as_ref().map(|_| "***"),
-            )
+            .field("mail_events_secret", &self.mail_events_secret.as_ref().map(|_| "***"))
             .field("rate_limit_factor", &self.rate_limit_factor)
             .field("demo_members", &self.demo_members)
             .field("photo_max_bytes", &self.photo_max_bytes)
-            .field(
-                "mollie_api_key",
-                &self.mollie_api_key.as_ref().map(|_| "***"),
-            )
+            .field("mollie_api_key", &self.mollie_api_key.as_ref().map(|_| "***"))
             .field("mollie_api_url", &self.mollie_api_url)
             .field("payment_recheck_after", &self.payment_recheck_after)
             .field("payment_expire_after", &self.payment_expire_after)
@@ -312,25 +235,15 @@ mod tests {
     use std::collections::HashMap;
 
     fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         Config::from_lookup(|k| map.get(k).cloned())
     }
 
     #[test]
     fn mail_secrets_stay_out_of_debug_output() {
-        let c = cfg(&[
-            ("VONK_SMTP_URL", "smtps://mailer:hunter2@smtp.example.com"),
-            ("VONK_MAIL_EVENTS_SECRET", "a-very-long-shared-secret-value"),
-        ])
-        .unwrap();
+        let c = cfg(&[("VONK_SMTP_URL", "smtps://mailer:hunter2@smtp.example.com"), ("VONK_MAIL_EVENTS_SECRET", "a-very-long-shared-secret-value")]).unwrap();
         let shown = format!("{c:?}");
-        assert!(
-            !shown.contains("hunter2") && !shown.contains("a-very-long-shared-secret-value"),
-            "{shown}"
-        );
+        assert!(!shown.contains("hunter2") && !shown.contains("a-very-long-shared-secret-value"), "{shown}");
         assert!(shown.contains("smtp.example.com"));
     }
 
@@ -358,12 +271,7 @@ mod tests {
         assert!(cfg(&[("VONK_SMTP_URL", "http://mail.example.com")]).is_err());
         assert!(cfg(&[("VONK_MAIL_EVENTS_SECRET", "short")]).is_err());
         assert!(cfg(&[("VONK_RATE_LIMIT_FACTOR", "0")]).is_err());
-        assert_eq!(
-            cfg(&[("VONK_RATE_LIMIT_FACTOR", "10")])
-                .unwrap()
-                .rate_limit_factor,
-            10
-        );
+        assert_eq!(cfg(&[("VONK_RATE_LIMIT_FACTOR", "10")]).unwrap().rate_limit_factor, 10);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use sqlx::any::{install_default_drivers, AnyPoolOptions};
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::migrate::Migrator;
 use sqlx::AnyPool;
 
@@ -30,9 +30,7 @@ impl FromStr for Backend {
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             Ok(Backend::Postgres)
         } else {
-            Err(AppError::Internal(
-                "DATABASE_URL must start with sqlite:// or postgres://".into(),
-            ))
+            Err(AppError::Internal("DATABASE_URL must start with sqlite:// or postgres://".into()))
         }
     }
 }
@@ -58,18 +56,10 @@ impl Db {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
                         // WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
-                        sqlx::query("PRAGMA foreign_keys = ON")
-                            .execute(&mut *conn)
-                            .await?;
-                        sqlx::query("PRAGMA journal_mode = WAL")
-                            .execute(&mut *conn)
-                            .await?;
-                        sqlx::query("PRAGMA synchronous = NORMAL")
-                            .execute(&mut *conn)
-                            .await?;
-                        sqlx::query("PRAGMA busy_timeout = 5000")
-                            .execute(&mut *conn)
-                            .await?;
+                        sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *conn).await?;
+                        sqlx::query("PRAGMA journal_mode = WAL").execute(&mut *conn).await?;
+                        sqlx::query("PRAGMA synchronous = NORMAL").execute(&mut *conn).await?;
+                        sqlx::query("PRAGMA busy_timeout = 5000").execute(&mut *conn).await?;
                     }
                     Ok(())
                 })
@@ -116,21 +106,14 @@ pub fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::Error> 
 
 /// Makes sure the SQLite file's folder exists and asks sqlx to create the file.
 fn prepare_sqlite_url(url: &str) -> Result<String, AppError> {
-    let rest = url
-        .trim_start_matches("sqlite://")
-        .trim_start_matches("sqlite:");
+    let rest = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
     let (path, query) = match rest.split_once('?') {
         Some((p, q)) => (p, Some(q)),
         None => (rest, None),
     };
     if path != ":memory:" {
-        if let Some(parent) = Path::new(path)
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-        {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                AppError::Internal(format!("cannot create {}: {e}", parent.display()))
-            })?;
+        if let Some(parent) = Path::new(path).parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| AppError::Internal(format!("cannot create {}: {e}", parent.display())))?;
         }
     }
     let query = match query {
@@ -148,10 +131,7 @@ mod tests {
     #[test]
     fn backend_from_scheme() {
         assert_eq!("sqlite://x.db".parse::<Backend>().unwrap(), Backend::Sqlite);
-        assert_eq!(
-            "postgres://u@h/d".parse::<Backend>().unwrap(),
-            Backend::Postgres
-        );
+        assert_eq!("postgres://u@h/d".parse::<Backend>().unwrap(), Backend::Postgres);
         assert!("mysql://h/d".parse::<Backend>().is_err());
     }
 

@@ -76,8 +76,7 @@ impl AppError {
 
     /// The HTTP status for this error (one mapping, in `domain`).
     pub fn status(&self) -> http::StatusCode {
-        http::StatusCode::from_u16(self.code().http_status())
-            .unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
+        http::StatusCode::from_u16(self.code().http_status()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
     }
 }
 
@@ -104,16 +103,10 @@ mod tests {
 
     #[test]
     fn refusals_keep_their_code_field_and_arguments() {
-        let err: AppError = ApiError::new(ErrorCode::TooManyAttempts)
-            .with("minutes", 15)
-            .into();
+        let err: AppError = ApiError::new(ErrorCode::TooManyAttempts).with("minutes", 15).into();
         assert_eq!(err.status(), http::StatusCode::TOO_MANY_REQUESTS);
         assert_eq!(err.into_public().arg_i64("minutes"), Some(15));
-        let first: AppError = vec![
-            ApiError::new(ErrorCode::EmailInvalid),
-            ApiError::new(ErrorCode::NameChars),
-        ]
-        .into();
+        let first: AppError = vec![ApiError::new(ErrorCode::EmailInvalid), ApiError::new(ErrorCode::NameChars)].into();
         assert_eq!(first.code(), ErrorCode::EmailInvalid);
     }
 }

@@ -11,13 +11,13 @@ use sqlx::Row;
 
 use crate::accounts::Member;
 use crate::error::AppError;
-use crate::members::search::CARD_COLUMNS;
-use crate::members::Members;
 use crate::notifications;
-use crate::sites::Site;
-use crate::visibility::{BLOCK_DIRECTIONS, NOT_BLOCKED};
 use domain::notifications::NotificationKind;
+use crate::members::search::CARD_COLUMNS;
+use crate::visibility::{BLOCK_DIRECTIONS, NOT_BLOCKED};
 use domain::{ApiError, ErrorCode};
+use crate::members::Members;
+use crate::sites::Site;
 
 /// What a like led to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,13 +49,11 @@ async fn recent_swipes<'e, E>(executor: E, me: i64, now: i64) -> Result<Vec<i64>
 where
     E: sqlx::Executor<'e, Database = sqlx::Any>,
 {
-    let rows: Vec<(i64,)> = sqlx::query_as(
-        "SELECT created_at FROM likes WHERE liker_id = $1 AND source = 'swipe' AND created_at > $2",
-    )
-    .bind(me)
-    .bind(now - domain::likes::SWIPE_WINDOW_SECS)
-    .fetch_all(executor)
-    .await?;
+    let rows: Vec<(i64,)> = sqlx::query_as("SELECT created_at FROM likes WHERE liker_id = $1 AND source = 'swipe' AND created_at > $2")
+        .bind(me)
+        .bind(now - domain::likes::SWIPE_WINDOW_SECS)
+        .fetch_all(executor)
+        .await?;
     Ok(rows.into_iter().map(|(t,)| t).collect())
 }
 
@@ -76,34 +74,19 @@ struct LikeMail {
 
 impl Likes {
     pub fn new(members: Members) -> Likes {
-        Likes {
-            members,
-            mail: None,
-        }
+        Likes { members, mail: None }
     }
 
     /// Every new like or match mails the liked member (through their preferences).
     pub fn with_mail(mut self, accounts: crate::accounts::Accounts, public_url: String) -> Likes {
-        self.mail = Some(LikeMail {
-            accounts,
-            public_url,
-        });
+        self.mail = Some(LikeMail { accounts, public_url });
         self
     }
 
     /// Mails `to` about a new like or match from `from`, in the background: a slow mail server
     /// must not hold up the answer. Repeated likes (`new == false`) tell no one.
-    fn mail_after_like(
-        &self,
-        site: &Site,
-        from: i64,
-        from_name: &str,
-        to: i64,
-        outcome: LikeOutcome,
-    ) {
-        let Some(mail) = self.mail.clone() else {
-            return;
-        };
+    fn mail_after_like(&self, site: &Site, from: i64, from_name: &str, to: i64, outcome: LikeOutcome) {
+        let Some(mail) = self.mail.clone() else { return };
         if !outcome.new {
             return;
         }
@@ -111,11 +94,7 @@ impl Likes {
         let base_url = site.base_url(&mail.public_url);
         let from_name = from_name.to_string();
         tokio::spawn(async move {
-            if let Err(error) = mail
-                .accounts
-                .mail_like(&settings, &base_url, to, from, &from_name, outcome.matched)
-                .await
-            {
+            if let Err(error) = mail.accounts.mail_like(&settings, &base_url, to, from, &from_name, outcome.matched).await {
                 tracing::warn!(%error, to, "could not send the like mail");
             }
         });
@@ -127,14 +106,7 @@ impl Likes {
 
     /// Likes another visible member of the same site; the liked member is told (notification,
     /// and a mail when their preferences allow).
-    pub async fn like(
-        &self,
-        site: &Site,
-        me: &Member,
-        other: i64,
-        source: LikeSource,
-        now: i64,
-    ) -> Result<LikeOutcome, AppError> {
+    pub async fn like(&self, site: &Site, me: &Member, other: i64, source: LikeSource, now: i64) -> Result<LikeOutcome, AppError> {
         let outcome = self.record_like(site, me, other, source, now).await?;
         // An unconfirmed account mails nobody: a throwaway address cannot send '{name} likes
         // you' mails to members (the like itself waits in the app).
@@ -144,14 +116,7 @@ impl Likes {
         Ok(outcome)
     }
 
-    async fn record_like(
-        &self,
-        site: &SiteSettings,
-        me: &Member,
-        other: i64,
-        source: LikeSource,
-        now: i64,
-    ) -> Result<LikeOutcome, AppError> {
+    async fn record_like(&self, site: &SiteSettings, me: &Member, other: i64, source: LikeSource, now: i64) -> Result<LikeOutcome, AppError> {
         if me.id == other {
             return Err(ErrorCode::NotFound.into());
         }
@@ -159,17 +124,13 @@ impl Likes {
         if me.invisible {
             return Err(ErrorCode::InvisibleCannotLike.into());
         }
-        let row = sqlx::query(
-            &format!("SELECT p.searchable, {BLOCK_DIRECTIONS} FROM profiles p WHERE p.user_id = $2 AND p.site_id = $3"),
-        )
+        let row = sqlx::query(&format!("SELECT p.searchable, {BLOCK_DIRECTIONS} FROM profiles p WHERE p.user_id = $2 AND p.site_id = $3"))
         .bind(me.id)
         .bind(other)
         .bind(site.id)
         .fetch_optional(self.pool())
         .await?;
-        let Some(row) = row else {
-            return Err(ErrorCode::NotFound.into());
-        };
+        let Some(row) = row else { return Err(ErrorCode::NotFound.into()) };
         if row.try_get::<i64, _>("blocked_me")? > 0 {
             return Err(ErrorCode::BlockedByMember.into());
         }
@@ -179,16 +140,10 @@ impl Likes {
         let mut tx = self.pool().begin().await?;
         if source == LikeSource::Swipe && !me.paid_user {
             // Under the member's row lock, so that quick swipes cannot pass the allowance.
-            sqlx::query("UPDATE users SET status = status WHERE id = $1")
-                .bind(me.id)
-                .execute(&mut *tx)
-                .await?;
-            let allowance =
-                swipe_allowance(false, &recent_swipes(&mut *tx, me.id, now).await?, now);
+            sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(me.id).execute(&mut *tx).await?;
+            let allowance = swipe_allowance(false, &recent_swipes(&mut *tx, me.id, now).await?, now);
             if allowance.remaining == Some(0) {
-                return Err(ApiError::new(ErrorCode::DailyLikesUsed)
-                    .with("next_at", allowance.next_at.unwrap_or(now))
-                    .into());
+                return Err(ApiError::new(ErrorCode::DailyLikesUsed).with("next_at", allowance.next_at.unwrap_or(now)).into());
             }
         }
         let inserted = sqlx::query(
@@ -203,114 +158,52 @@ impl Likes {
         .await?
         .rows_affected()
             == 1;
-        let back: Option<(i64,)> =
-            sqlx::query_as("SELECT liker_id FROM likes WHERE liker_id = $1 AND liked_id = $2")
-                .bind(other)
-                .bind(me.id)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let back: Option<(i64,)> = sqlx::query_as("SELECT liker_id FROM likes WHERE liker_id = $1 AND liked_id = $2").bind(other).bind(me.id).fetch_optional(&mut *tx).await?;
         let matched = back.is_some();
         if inserted {
             if matched {
-                notifications::record(&mut tx, other, NotificationKind::Match, Some(me.id), now)
-                    .await?;
-                notifications::record(&mut tx, me.id, NotificationKind::Match, Some(other), now)
-                    .await?;
+                notifications::record(&mut tx, other, NotificationKind::Match, Some(me.id), now).await?;
+                notifications::record(&mut tx, me.id, NotificationKind::Match, Some(other), now).await?;
             } else {
-                notifications::record(&mut tx, other, NotificationKind::Like, Some(me.id), now)
-                    .await?;
+                notifications::record(&mut tx, other, NotificationKind::Like, Some(me.id), now).await?;
             }
         }
         tx.commit().await?;
-        Ok(LikeOutcome {
-            matched,
-            new: inserted,
-        })
+        Ok(LikeOutcome { matched, new: inserted })
     }
 
     /// Profiles for the swipe game: visible members of the genders the member looks for, not
     /// liked yet, not passed on in the last week, not blocked either way; most recently active first.
-    pub async fn swipe_candidates(
-        &self,
-        site: &SiteSettings,
-        me: i64,
-        genders: &[&str],
-        now: i64,
-        today: Ymd,
-        limit: i64,
-    ) -> Result<Vec<MemberCard>, AppError> {
-        let wanted: Vec<String> = genders
-            .iter()
-            .filter(|g| ["male", "female"].contains(g))
-            .map(|g| format!("'{g}'"))
-            .collect();
+    pub async fn swipe_candidates(&self, site: &SiteSettings, me: i64, genders: &[&str], now: i64, today: Ymd, limit: i64) -> Result<Vec<MemberCard>, AppError> {
+        let wanted: Vec<String> = genders.iter().filter(|g| ["male", "female"].contains(g)).map(|g| format!("'{g}'")).collect();
         // Gender codes come from our own list above, never from the request.
-        let gender_clause = if wanted.is_empty() {
-            String::new()
-        } else {
-            format!(" AND p.gender IN ({})", wanted.join(", "))
-        };
+        let gender_clause = if wanted.is_empty() { String::new() } else { format!(" AND p.gender IN ({})", wanted.join(", ")) };
         let sql = format!(
             "SELECT {CARD_COLUMNS} FROM profiles p WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1{gender_clause} \
              AND NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id) \
              AND NOT EXISTS (SELECT 1 FROM swipe_passes s WHERE s.user_id = $1 AND s.passed_id = p.user_id AND s.created_at > $4) \
              AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT {limit}"
         );
-        let rows = sqlx::query(&sql)
-            .bind(me)
-            .bind(site.id)
-            .bind(true)
-            .bind(now - 7 * 86_400)
-            .fetch_all(self.pool())
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| self.members.card(r, today))
-            .collect::<Result<_, _>>()?)
+        let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).bind(now - 7 * 86_400).fetch_all(self.pool()).await?;
+        Ok(rows.iter().map(|r| self.members.card(r, today)).collect::<Result<_, _>>()?)
     }
 
     /// Suggestions for the match finder: visible members who fit both ways (of a gender the
     /// member looks for, looking for the member's gender), in the member's country when known,
     /// not liked yet, not blocked either way; most recently active first.
-    pub async fn suggestions(
-        &self,
-        site: &SiteSettings,
-        me: i64,
-        today: Ymd,
-        limit: i64,
-    ) -> Result<Vec<MemberCard>, AppError> {
+    pub async fn suggestions(&self, site: &SiteSettings, me: i64, today: Ymd, limit: i64) -> Result<Vec<MemberCard>, AppError> {
         let basics = self.members.basics(me).await?;
         let country = basics.country.clone().unwrap_or_default();
-        let sql = fitting_sql(
-            &basics,
-            "NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id)",
-            limit,
-        );
-        let rows = sqlx::query(&sql)
-            .bind(me)
-            .bind(site.id)
-            .bind(true)
-            .bind(country)
-            .fetch_all(self.pool())
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| self.members.card(r, today))
-            .collect::<Result<_, _>>()?)
+        let sql = fitting_sql(&basics, "NOT EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id)", limit);
+        let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).bind(country).fetch_all(self.pool()).await?;
+        Ok(rows.iter().map(|r| self.members.card(r, today)).collect::<Result<_, _>>()?)
     }
 
     /// Likes several members at once (the match finder); members who cannot be liked any more
     /// are skipped. Returns the outcome of each like given, with the member's id.
     /// At most [`domain::notifications::BULK_LIKES_PER_DAY`] a day: the day's allowance is
     /// claimed with a compare-and-set before any like, so parallel calls cannot pass it.
-    pub async fn like_many(
-        &self,
-        site: &Site,
-        me: &Member,
-        others: &[i64],
-        source: LikeSource,
-        now: i64,
-    ) -> Result<Vec<(i64, LikeOutcome)>, AppError> {
+    pub async fn like_many(&self, site: &Site, me: &Member, others: &[i64], source: LikeSource, now: i64) -> Result<Vec<(i64, LikeOutcome)>, AppError> {
         use domain::notifications::BULK_LIKES_PER_DAY;
         if me.invisible {
             return Err(ErrorCode::InvisibleCannotLike.into());
@@ -318,10 +211,7 @@ impl Likes {
         let day = now.div_euclid(86_400);
         let take = loop {
             let (used_day, raw): (i64, i64) =
-                sqlx::query_as("SELECT bulk_likes_day, bulk_likes FROM users WHERE id = $1")
-                    .bind(me.id)
-                    .fetch_one(self.pool())
-                    .await?;
+                sqlx::query_as("SELECT bulk_likes_day, bulk_likes FROM users WHERE id = $1").bind(me.id).fetch_one(self.pool()).await?;
             let used = if used_day == day { raw } else { 0 };
             let take = (others.len() as i64).min(BULK_LIKES_PER_DAY - used).max(0);
             if take == 0 {
@@ -357,38 +247,19 @@ impl Likes {
     }
 
     /// Which of these members I have liked (the like buttons on search results).
-    pub async fn liked_among(
-        &self,
-        me: i64,
-        ids: &[i64],
-    ) -> Result<std::collections::HashSet<i64>, AppError> {
+    pub async fn liked_among(&self, me: i64, ids: &[i64]) -> Result<std::collections::HashSet<i64>, AppError> {
         if ids.is_empty() {
             return Ok(Default::default());
         }
         // Ids are numbers from our own query, never text from the request.
-        let list = ids
-            .iter()
-            .map(|id| id.to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let rows: Vec<(i64,)> = sqlx::query_as(&format!(
-            "SELECT liked_id FROM likes WHERE liker_id = $1 AND liked_id IN ({list})"
-        ))
-        .bind(me)
-        .fetch_all(self.pool())
-        .await?;
+        let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(", ");
+        let rows: Vec<(i64,)> = sqlx::query_as(&format!("SELECT liked_id FROM likes WHERE liker_id = $1 AND liked_id IN ({list})")).bind(me).fetch_all(self.pool()).await?;
         Ok(rows.into_iter().map(|(id,)| id).collect())
     }
 
     /// Auto-like (SPEC §3, §7): while a new member is due one by the site's policy, a fitting
     /// operator-run profile likes them. Returns that profile, or `None` when none is due or none fits.
-    pub async fn auto_like(
-        &self,
-        site: &Site,
-        me: &Member,
-        now: i64,
-        today: Ymd,
-    ) -> Result<Option<MemberCard>, AppError> {
+    pub async fn auto_like(&self, site: &Site, me: &Member, now: i64, today: Ymd) -> Result<Option<MemberCard>, AppError> {
         if site.auto_like.count == 0 {
             return Ok(None);
         }
@@ -398,15 +269,8 @@ impl Likes {
         }
         let mut tx = self.pool().begin().await?;
         // Under the member's row lock, so that two pages asking at once give one like.
-        sqlx::query("UPDATE users SET status = status WHERE id = $1")
-            .bind(me.id)
-            .execute(&mut *tx)
-            .await?;
-        let received: Vec<(i64,)> =
-            sqlx::query_as("SELECT created_at FROM likes WHERE liked_id = $1 AND source = 'auto'")
-                .bind(me.id)
-                .fetch_all(&mut *tx)
-                .await?;
+        sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(me.id).execute(&mut *tx).await?;
+        let received: Vec<(i64,)> = sqlx::query_as("SELECT created_at FROM likes WHERE liked_id = $1 AND source = 'auto'").bind(me.id).fetch_all(&mut *tx).await?;
         let received: Vec<i64> = received.into_iter().map(|(t,)| t).collect();
         if !domain::notifications::auto_like_due(site.auto_like, me.signup_date, &received, now) {
             return Ok(None);
@@ -416,13 +280,7 @@ impl Likes {
             "p.fictional = $3 AND NOT EXISTS (SELECT 1 FROM likes l WHERE (l.liker_id = $1 AND l.liked_id = p.user_id) OR (l.liker_id = p.user_id AND l.liked_id = $1))",
             1,
         );
-        let row = sqlx::query(&sql)
-            .bind(me.id)
-            .bind(site.id)
-            .bind(true)
-            .bind(basics.country.clone().unwrap_or_default())
-            .fetch_optional(&mut *tx)
-            .await?;
+        let row = sqlx::query(&sql).bind(me.id).bind(site.id).bind(true).bind(basics.country.clone().unwrap_or_default()).fetch_optional(&mut *tx).await?;
         let Some(row) = row else { return Ok(None) };
         let card = self.members.card(&row, today)?;
         sqlx::query("INSERT INTO likes (liker_id, liked_id, created_at, seen, source) VALUES ($1, $2, $3, $4, 'auto')")
@@ -434,16 +292,7 @@ impl Likes {
             .await?;
         notifications::record(&mut tx, me.id, NotificationKind::Like, Some(card.id), now).await?;
         tx.commit().await?;
-        self.mail_after_like(
-            site,
-            card.id,
-            &card.name,
-            me.id,
-            LikeOutcome {
-                matched: false,
-                new: true,
-            },
-        );
+        self.mail_after_like(site, card.id, &card.name, me.id, LikeOutcome { matched: false, new: true });
         Ok(Some(card))
     }
 
@@ -460,21 +309,13 @@ impl Likes {
 
     /// Takes back my like (a match ends with it).
     pub async fn unlike(&self, me: i64, other: i64) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM likes WHERE liker_id = $1 AND liked_id = $2")
-            .bind(me)
-            .bind(other)
-            .execute(self.pool())
-            .await?;
+        sqlx::query("DELETE FROM likes WHERE liker_id = $1 AND liked_id = $2").bind(me).bind(other).execute(self.pool()).await?;
         Ok(())
     }
 
     /// The swipe game's allowance for this member now.
     pub async fn allowance(&self, me: &Member, now: i64) -> Result<Allowance, AppError> {
-        Ok(swipe_allowance(
-            me.paid_user,
-            &recent_swipes(self.pool(), me.id, now).await?,
-            now,
-        ))
+        Ok(swipe_allowance(me.paid_user, &recent_swipes(self.pool(), me.id, now).await?, now))
     }
 
     /// Whether I liked them and they liked me.
@@ -484,20 +325,12 @@ impl Likes {
             .bind(other)
             .fetch_all(self.pool())
             .await?;
-        Ok(LikeState {
-            i_liked: rows.iter().any(|(l,)| *l == me),
-            they_liked: rows.iter().any(|(l,)| *l == other),
-        })
+        Ok(LikeState { i_liked: rows.iter().any(|(l,)| *l == me), they_liked: rows.iter().any(|(l,)| *l == other) })
     }
 
     /// Opening a profile clears its new-like flag (SPEC §4).
     pub async fn mark_seen(&self, me: i64, other: i64) -> Result<(), AppError> {
-        sqlx::query("UPDATE likes SET seen = $1 WHERE liker_id = $2 AND liked_id = $3")
-            .bind(true)
-            .bind(other)
-            .bind(me)
-            .execute(self.pool())
-            .await?;
+        sqlx::query("UPDATE likes SET seen = $1 WHERE liker_id = $2 AND liked_id = $3").bind(true).bind(other).bind(me).execute(self.pool()).await?;
         Ok(())
     }
 
@@ -518,14 +351,7 @@ impl Likes {
     /// Hidden and blocked members are left out. The walk starts from the member's likes
     /// (`CROSS JOIN` fixes that order on SQLite; PostgreSQL plans it as an inner join): starting
     /// from the profiles instead read the whole site.
-    pub async fn list(
-        &self,
-        site: &SiteSettings,
-        me: i64,
-        kind: LikeKind,
-        today: Ymd,
-        limit: i64,
-    ) -> Result<Vec<LikedCard>, AppError> {
+    pub async fn list(&self, site: &SiteSettings, me: i64, kind: LikeKind, today: Ymd, limit: i64) -> Result<Vec<LikedCard>, AppError> {
         let sql = match kind {
             LikeKind::Received => format!(
                 "SELECT {CARD_COLUMNS}, l.created_at AS liked_at, l.seen FROM likes l CROSS JOIN profiles p \
@@ -541,19 +367,10 @@ impl Likes {
                  WHERE r.liker_id = l.liked_id AND r.liked_id = l.liker_id AND p.user_id = l.liked_id AND l.liker_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY liked_at DESC LIMIT {limit}"
             ),
         };
-        let rows = sqlx::query(&sql)
-            .bind(me)
-            .bind(site.id)
-            .bind(true)
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).fetch_all(self.pool()).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            out.push(LikedCard {
-                card: self.members.card(&row, today)?,
-                new: !crate::db::flag(&row, "seen")?,
-                at: row.try_get("liked_at")?,
-            });
+            out.push(LikedCard { card: self.members.card(&row, today)?, new: !crate::db::flag(&row, "seen")?, at: row.try_get("liked_at")? });
         }
         Ok(out)
     }
@@ -573,21 +390,12 @@ fn fitting_sql(basics: &crate::members::basics::ProfileBasics, extra: &str, limi
 /// Members who fit both ways: of a gender the member looks for, and looking for the member's
 /// gender. Codes come from the domain's enums, never from the request.
 fn fit_clause(basics: &crate::members::basics::ProfileBasics) -> String {
-    let (Some(mine), Some(seeks)) = (basics.gender(), basics.seeks()) else {
-        return String::new();
-    };
+    let (Some(mine), Some(seeks)) = (basics.gender(), basics.seeks()) else { return String::new() };
     let parts: Vec<String> = seeks
         .iter()
         .map(|g| {
-            let sexualities: Vec<String> = domain::notifications::sexualities_seeking(*g, mine)
-                .iter()
-                .map(|s| format!("'{}'", s.code()))
-                .collect();
-            format!(
-                "(p.gender = '{}' AND p.sexuality IN ({}))",
-                g.code(),
-                sexualities.join(", ")
-            )
+            let sexualities: Vec<String> = domain::notifications::sexualities_seeking(*g, mine).iter().map(|s| format!("'{}'", s.code())).collect();
+            format!("(p.gender = '{}' AND p.sexuality IN ({}))", g.code(), sexualities.join(", "))
         })
         .collect();
     format!(" AND ({})", parts.join(" OR "))

@@ -12,8 +12,7 @@ macro_rules! embed_locales {
     };
 }
 
-const SOURCES: [(&str, &str); 11] =
-    embed_locales!("da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv");
+const SOURCES: [(&str, &str); 11] = embed_locales!("da", "de", "en", "es", "fi", "fr", "it", "nb", "nl", "pl", "sv");
 
 #[derive(Debug)]
 pub struct Catalog {
@@ -27,8 +26,7 @@ impl Catalog {
             .iter()
             .map(|(code, json)| {
                 let locale = Locale::parse(code).expect("locale code");
-                let map: Texts = serde_json::from_str(json)
-                    .unwrap_or_else(|e| panic!("locales/{code}.json: {e}"));
+                let map: Texts = serde_json::from_str(json).unwrap_or_else(|e| panic!("locales/{code}.json: {e}"));
                 (locale, Arc::new(map))
             })
             .collect();
@@ -58,29 +56,19 @@ mod tests {
     #[test]
     fn every_locale_has_every_key() {
         let catalog = Catalog::embedded();
-        let all: BTreeSet<String> = Locale::ALL
-            .iter()
-            .flat_map(|l| catalog.texts(*l).keys().cloned().collect::<Vec<_>>())
-            .collect();
+        let all: BTreeSet<String> = Locale::ALL.iter().flat_map(|l| catalog.texts(*l).keys().cloned().collect::<Vec<_>>()).collect();
         let mut problems = Vec::new();
         for locale in Locale::ALL {
             let texts = catalog.texts(locale);
             for key in &all {
                 match texts.get(key) {
                     None => problems.push(format!("{locale}: missing {key}")),
-                    Some(v) if v.trim().is_empty() => {
-                        problems.push(format!("{locale}: empty {key}"))
-                    }
+                    Some(v) if v.trim().is_empty() => problems.push(format!("{locale}: empty {key}")),
                     _ => {}
                 }
             }
         }
-        assert!(
-            problems.is_empty(),
-            "{} problems:\n{}",
-            problems.len(),
-            problems.join("\n")
-        );
+        assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
     }
 
     #[test]
@@ -104,38 +92,14 @@ mod tests {
     #[test]
     fn dutch_texts_quote_the_spec() {
         let c = Catalog::embedded();
-        assert_eq!(
-            c.t(Locale::Nl, "error.generic"),
-            "Er is een fout opgetreden, probeer het later opnieuw."
-        );
-        assert_eq!(
-            c.t(Locale::Nl, "error.login_failed"),
-            "Login mislukt, probeer opnieuw"
-        );
-        assert_eq!(
-            c.t(Locale::Nl, "validation.email_invalid"),
-            "Ongeldige e-mail"
-        );
-        assert_eq!(
-            c.t(Locale::Nl, "validation.name_equals_email"),
-            "Je profielnaam moet anders zijn dan je e-mailadres"
-        );
-        assert_eq!(
-            c.t(Locale::Nl, "validation.name_starts_with_at"),
-            "Je profielnaam mag niet beginnen met een @"
-        );
-        assert_eq!(
-            c.t(Locale::Nl, "validation.date_of_birth_required"),
-            "Vul uw geboortedatum in ({min_age}+ jaar)"
-        );
-        assert_eq!(
-            c.t(Locale::Nl, "validation.date_of_birth_invalid"),
-            "Ongeldige geboortedatum."
-        );
-        assert_eq!(
-            c.t(Locale::Nl, "error.premium_only"),
-            "Deze functie is alleen beschikbaar voor premium leden."
-        );
+        assert_eq!(c.t(Locale::Nl, "error.generic"), "Er is een fout opgetreden, probeer het later opnieuw.");
+        assert_eq!(c.t(Locale::Nl, "error.login_failed"), "Login mislukt, probeer opnieuw");
+        assert_eq!(c.t(Locale::Nl, "validation.email_invalid"), "Ongeldige e-mail");
+        assert_eq!(c.t(Locale::Nl, "validation.name_equals_email"), "Je profielnaam moet anders zijn dan je e-mailadres");
+        assert_eq!(c.t(Locale::Nl, "validation.name_starts_with_at"), "Je profielnaam mag niet beginnen met een @");
+        assert_eq!(c.t(Locale::Nl, "validation.date_of_birth_required"), "Vul uw geboortedatum in ({min_age}+ jaar)");
+        assert_eq!(c.t(Locale::Nl, "validation.date_of_birth_invalid"), "Ongeldige geboortedatum.");
+        assert_eq!(c.t(Locale::Nl, "error.premium_only"), "Deze functie is alleen beschikbaar voor premium leden.");
         assert_eq!(c.t(Locale::Nl, "error.photo_limit"), "Foto-limiet bereikt");
         assert_eq!(c.t(Locale::Nl, "error.payment_failed"), "Betaling mislukt");
     }

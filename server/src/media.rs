@@ -34,12 +34,8 @@ impl LocalStore {
     /// Keys are ours, but a key that could leave the root is refused all the same.
     fn path(&self, key: &str) -> Result<PathBuf, AppError> {
         let safe = !key.is_empty()
-            && Path::new(key)
-                .components()
-                .all(|c| matches!(c, std::path::Component::Normal(_)))
-            && key
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"/-_.".contains(&b));
+            && Path::new(key).components().all(|c| matches!(c, std::path::Component::Normal(_)))
+            && key.bytes().all(|b| b.is_ascii_alphanumeric() || b"/-_.".contains(&b));
         if !safe {
             return Err(AppError::Internal(format!("refused media key {key:?}")));
         }
@@ -56,18 +52,12 @@ impl MediaStore for LocalStore {
     async fn put(&self, key: &str, bytes: Vec<u8>) -> Result<(), AppError> {
         let path = self.path(key)?;
         if let Some(dir) = path.parent() {
-            tokio::fs::create_dir_all(dir)
-                .await
-                .map_err(|e| io("mkdir", key, e))?;
+            tokio::fs::create_dir_all(dir).await.map_err(|e| io("mkdir", key, e))?;
         }
         // Written beside, then renamed: readers see the whole file or none.
         let partial = path.with_extension("partial");
-        tokio::fs::write(&partial, bytes)
-            .await
-            .map_err(|e| io("write", key, e))?;
-        tokio::fs::rename(&partial, &path)
-            .await
-            .map_err(|e| io("rename", key, e))
+        tokio::fs::write(&partial, bytes).await.map_err(|e| io("write", key, e))?;
+        tokio::fs::rename(&partial, &path).await.map_err(|e| io("rename", key, e))
     }
 
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, AppError> {
@@ -96,10 +86,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = LocalStore::new(dir.path());
         store.put("photos/1/a.jpg", b"abc".to_vec()).await.unwrap();
-        assert_eq!(
-            store.get("photos/1/a.jpg").await.unwrap(),
-            Some(b"abc".to_vec())
-        );
+        assert_eq!(store.get("photos/1/a.jpg").await.unwrap(), Some(b"abc".to_vec()));
         store.delete("photos/1/a.jpg").await.unwrap();
         assert_eq!(store.get("photos/1/a.jpg").await.unwrap(), None);
         store.delete("photos/1/a.jpg").await.unwrap();

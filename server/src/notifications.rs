@@ -39,22 +39,14 @@ pub(crate) use visible_notifications;
 const VISIBLE: &str = visible_notifications!("$1");
 
 /// Records a notification inside the caller's transaction.
-pub(crate) async fn record(
-    tx: &mut Transaction<'_, Any>,
-    user_id: i64,
-    kind: NotificationKind,
-    actor: Option<i64>,
-    now: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO notifications (user_id, kind, actor_id, created_at) VALUES ($1, $2, $3, $4)",
-    )
-    .bind(user_id)
-    .bind(kind.code())
-    .bind(actor)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
+pub(crate) async fn record(tx: &mut Transaction<'_, Any>, user_id: i64, kind: NotificationKind, actor: Option<i64>, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO notifications (user_id, kind, actor_id, created_at) VALUES ($1, $2, $3, $4)")
+        .bind(user_id)
+        .bind(kind.code())
+        .bind(actor)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
@@ -73,12 +65,7 @@ impl Notifications {
     }
 
     /// A system notice (no other member involved).
-    pub async fn notify(
-        &self,
-        user_id: i64,
-        kind: NotificationKind,
-        now: i64,
-    ) -> Result<(), AppError> {
+    pub async fn notify(&self, user_id: i64, kind: NotificationKind, now: i64) -> Result<(), AppError> {
         let mut tx = self.pool().begin().await?;
         record(&mut tx, user_id, kind, None, now).await?;
         tx.commit().await?;
@@ -86,50 +73,25 @@ impl Notifications {
     }
 
     /// The member's notifications, newest first.
-    pub async fn list(
-        &self,
-        me: i64,
-        today: Ymd,
-        limit: i64,
-    ) -> Result<Vec<NotificationItem>, AppError> {
+    pub async fn list(&self, me: i64, today: Ymd, limit: i64) -> Result<Vec<NotificationItem>, AppError> {
         self.page(me, today, None, limit).await
     }
 
     /// One page of the member's notifications, newest first, older than `before` when given.
-    pub async fn page(
-        &self,
-        me: i64,
-        today: Ymd,
-        before: Option<Cursor>,
-        limit: i64,
-    ) -> Result<Vec<NotificationItem>, AppError> {
-        let before = before.unwrap_or(Cursor {
-            at: i64::MAX,
-            id: i64::MAX,
-        });
+    pub async fn page(&self, me: i64, today: Ymd, before: Option<Cursor>, limit: i64) -> Result<Vec<NotificationItem>, AppError> {
+        let before = before.unwrap_or(Cursor { at: i64::MAX, id: i64::MAX });
         let sql = format!(
             "SELECT n.id, n.kind, n.created_at, n.read_at, p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional \
              FROM notifications n LEFT JOIN profiles p ON p.user_id = n.actor_id \
              WHERE n.user_id = $1 AND (n.created_at < $2 OR (n.created_at = $2 AND n.id < $3)) AND {VISIBLE} \
              ORDER BY n.created_at DESC, n.id DESC LIMIT {limit}"
         );
-        let rows = sqlx::query(&sql)
-            .bind(me)
-            .bind(before.at)
-            .bind(before.id)
-            .fetch_all(self.pool())
-            .await?;
+        let rows = sqlx::query(&sql).bind(me).bind(before.at).bind(before.id).fetch_all(self.pool()).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let code: String = row.try_get("kind")?;
-            let Some(kind) = NotificationKind::parse(&code) else {
-                continue;
-            };
-            let actor = if kind.has_actor() {
-                Some(self.members.card(&row, today)?)
-            } else {
-                None
-            };
+            let Some(kind) = NotificationKind::parse(&code) else { continue };
+            let actor = if kind.has_actor() { Some(self.members.card(&row, today)?) } else { None };
             out.push(NotificationItem {
                 id: row.try_get("id")?,
                 kind,
@@ -152,13 +114,7 @@ impl Notifications {
 
     /// Marks every notification of the member read; returns how many were unread.
     pub async fn mark_all_read(&self, me: i64, now: i64) -> Result<u64, AppError> {
-        let done = sqlx::query(
-            "UPDATE notifications SET read_at = $1 WHERE user_id = $2 AND read_at IS NULL",
-        )
-        .bind(now)
-        .bind(me)
-        .execute(self.pool())
-        .await?;
+        let done = sqlx::query("UPDATE notifications SET read_at = $1 WHERE user_id = $2 AND read_at IS NULL").bind(now).bind(me).execute(self.pool()).await?;
         Ok(done.rows_affected())
     }
 }

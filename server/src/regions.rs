@@ -32,26 +32,12 @@ pub fn parse(tsv: &str) -> Result<Vec<RegionPoint>, String> {
         let [country, code, name, lat, lon] = cols[..] else {
             return Err(format!("line {}: expected 5 columns", n + 1));
         };
-        let lat: f64 = lat
-            .trim()
-            .parse()
-            .map_err(|_| format!("line {}: bad lat", n + 1))?;
-        let lon: f64 = lon
-            .trim()
-            .parse()
-            .map_err(|_| format!("line {}: bad lon", n + 1))?;
+        let lat: f64 = lat.trim().parse().map_err(|_| format!("line {}: bad lat", n + 1))?;
+        let lon: f64 = lon.trim().parse().map_err(|_| format!("line {}: bad lon", n + 1))?;
         if !domain::geo::valid_position(lat, lon) {
             return Err(format!("line {}: position out of range", n + 1));
         }
-        out.push(RegionPoint {
-            region: Region {
-                code: code.trim().into(),
-                country: country.trim().into(),
-                name: name.trim().into(),
-            },
-            lat,
-            lon,
-        });
+        out.push(RegionPoint { region: Region { code: code.trim().into(), country: country.trim().into(), name: name.trim().into() }, lat, lon });
     }
     Ok(out)
 }
@@ -65,9 +51,7 @@ pub fn shipped() -> Vec<RegionPoint> {
 /// release with more regions); names and centres are updated in place.
 pub async fn sync(db: &Db) -> Result<(), AppError> {
     let shipped = shipped();
-    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM regions")
-        .fetch_one(db.pool())
-        .await?;
+    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM regions").fetch_one(db.pool()).await?;
     if count as usize == shipped.len() {
         return Ok(());
     }
@@ -98,18 +82,11 @@ pub struct Regions {
 
 impl Regions {
     pub async fn load(db: &Db) -> Result<Regions, AppError> {
-        let rows =
-            sqlx::query("SELECT code, country, name, lat, lon FROM regions ORDER BY country, name")
-                .fetch_all(db.pool())
-                .await?;
+        let rows = sqlx::query("SELECT code, country, name, lat, lon FROM regions ORDER BY country, name").fetch_all(db.pool()).await?;
         let mut points = Vec::with_capacity(rows.len());
         for row in rows {
             points.push(RegionPoint {
-                region: Region {
-                    code: row.try_get("code")?,
-                    country: row.try_get("country")?,
-                    name: row.try_get("name")?,
-                },
+                region: Region { code: row.try_get("code")?, country: row.try_get("country")?, name: row.try_get("name")? },
                 lat: row.try_get("lat")?,
                 lon: row.try_get("lon")?,
             });
@@ -120,10 +97,7 @@ impl Regions {
     pub fn from_points(points: Vec<RegionPoint>) -> Regions {
         let mut by_country: BTreeMap<String, Vec<Region>> = BTreeMap::new();
         for p in &points {
-            by_country
-                .entry(p.region.country.clone())
-                .or_default()
-                .push(p.region.clone());
+            by_country.entry(p.region.country.clone()).or_default().push(p.region.clone());
         }
         for list in by_country.values_mut() {
             list.sort_by(|a, b| a.name.cmp(&b.name));
@@ -133,26 +107,16 @@ impl Regions {
 
     /// The regions of these countries, country by country.
     pub fn for_countries(&self, countries: &[String]) -> Vec<Region> {
-        countries
-            .iter()
-            .flat_map(|c| self.by_country.get(c).into_iter().flatten().cloned())
-            .collect()
+        countries.iter().flat_map(|c| self.by_country.get(c).into_iter().flatten().cloned()).collect()
     }
 
     pub fn get(&self, code: &str) -> Option<&Region> {
-        self.points
-            .iter()
-            .map(|p| &p.region)
-            .find(|r| r.code == code)
+        self.points.iter().map(|p| &p.region).find(|r| r.code == code)
     }
 
     /// The region nearest to a browser position, among these countries only.
     pub fn guess(&self, countries: &[String], lat: f64, lon: f64) -> Option<&Region> {
-        let candidates: Vec<&RegionPoint> = self
-            .points
-            .iter()
-            .filter(|p| countries.contains(&p.region.country))
-            .collect();
+        let candidates: Vec<&RegionPoint> = self.points.iter().filter(|p| countries.contains(&p.region.country)).collect();
         let centres: Vec<(f64, f64)> = candidates.iter().map(|p| (p.lat, p.lon)).collect();
         domain::geo::nearest(&centres, lat, lon).map(|i| &candidates[i].region)
     }
@@ -170,37 +134,15 @@ mod tests {
         let n = codes.len();
         codes.dedup();
         assert_eq!(codes.len(), n, "duplicate region codes");
-        for country in [
-            "NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES", "GB", "IE", "US", "CA", "PL", "DK",
-            "FI", "NO", "SE", "AU", "NZ",
-        ] {
-            assert!(
-                all.iter().filter(|r| r.region.country == country).count() >= 4,
-                "{country} has regions"
-            );
+        for country in ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES", "GB", "IE", "US", "CA", "PL", "DK", "FI", "NO", "SE", "AU", "NZ"] {
+            assert!(all.iter().filter(|r| r.region.country == country).count() >= 4, "{country} has regions");
         }
         let regions = Regions::from_points(all);
         let nl = ["NL".to_string()];
-        assert_eq!(
-            regions.guess(&nl, 52.38, 4.64).map(|r| r.code.as_str()),
-            Some("NL-NH")
-        ); // Haarlem
-        assert_eq!(
-            regions.guess(&nl, 51.44, 5.47).map(|r| r.code.as_str()),
-            Some("NL-NB")
-        ); // Eindhoven
-        assert_eq!(
-            regions
-                .guess(&["BE".to_string()], 51.05, 3.72)
-                .map(|r| r.code.as_str()),
-            Some("BE-VOV")
-        ); // Gent
-        assert_eq!(
-            regions
-                .guess(&["DE".to_string()], 48.14, 11.58)
-                .map(|r| r.code.as_str()),
-            Some("DE-BY")
-        ); // München
+        assert_eq!(regions.guess(&nl, 52.38, 4.64).map(|r| r.code.as_str()), Some("NL-NH")); // Haarlem
+        assert_eq!(regions.guess(&nl, 51.44, 5.47).map(|r| r.code.as_str()), Some("NL-NB")); // Eindhoven
+        assert_eq!(regions.guess(&["BE".to_string()], 51.05, 3.72).map(|r| r.code.as_str()), Some("BE-VOV")); // Gent
+        assert_eq!(regions.guess(&["DE".to_string()], 48.14, 11.58).map(|r| r.code.as_str()), Some("DE-BY")); // München
         assert_eq!(regions.guess(&nl, 40.71, -74.0), None);
     }
 

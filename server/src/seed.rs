@@ -7,9 +7,7 @@ use crate::error::AppError;
 /// Returns whether anything was written.
 pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
     let mut tx = db.pool().begin().await?;
-    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sites")
-        .fetch_one(&mut *tx)
-        .await?;
+    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sites").fetch_one(&mut *tx).await?;
     if count > 0 {
         return Ok(false);
     }
@@ -33,24 +31,8 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
     .await?;
 
     let sites = [
-        DemoSite {
-            domain: "localhost",
-            default: true,
-            language: "nl-NL",
-            country: "BE",
-            countries: r#"["NL","BE"]"#,
-            currency: "EUR",
-            theme: ("#8b0d1a", "#e0263a", "#ff9f1c"),
-        },
-        DemoSite {
-            domain: "vonk.de",
-            default: false,
-            language: "de-DE",
-            country: "DE",
-            countries: r#"["DE","AT","CH"]"#,
-            currency: "EUR",
-            theme: ("#6d1140", "#d6336c", "#ffb703"),
-        },
+        DemoSite { domain: "localhost", default: true, language: "nl-NL", country: "BE", countries: r#"["NL","BE"]"#, currency: "EUR", theme: ("#8b0d1a", "#e0263a", "#ff9f1c") },
+        DemoSite { domain: "vonk.de", default: false, language: "de-DE", country: "DE", countries: r#"["DE","AT","CH"]"#, currency: "EUR", theme: ("#6d1140", "#d6336c", "#ffb703") },
     ];
     for site in sites {
         let (site_id,): (i64,) = sqlx::query_as(
@@ -78,15 +60,7 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        for (order, (credits, price, highlighted)) in [
-            (25_i64, 995_i64, false),
-            (60, 1995, true),
-            (150, 4495, false),
-            (400, 9995, false),
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (order, (credits, price, highlighted)) in [(25_i64, 995_i64, false), (60, 1995, true), (150, 4495, false), (400, 9995, false)].into_iter().enumerate() {
             sqlx::query(
                 "INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order) VALUES ($1, $2, $3, $4, $5, $6)",
             )
@@ -101,15 +75,7 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
         }
         // Swiss buyers pay in francs: their own bundles.
         if site.domain == "vonk.de" {
-            for (order, (credits, price, highlighted)) in [
-                (25_i64, 990_i64, false),
-                (60, 1990, true),
-                (150, 4490, false),
-                (400, 9990, false),
-            ]
-            .into_iter()
-            .enumerate()
-            {
+            for (order, (credits, price, highlighted)) in [(25_i64, 990_i64, false), (60, 1990, true), (150, 4490, false), (400, 9990, false)].into_iter().enumerate() {
                 sqlx::query("INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order, country) VALUES ($1, $2, $3, 'CHF', $4, $5, 'CH')")
                     .bind(site_id)
                     .bind(credits)
@@ -139,8 +105,5 @@ struct DemoSite {
 }
 
 pub fn now_unix() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }

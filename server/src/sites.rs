@@ -5,9 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use domain::site::{
-    CompanyInfo, CreditPack, MessageCost, Niche, SignupPolicy, SiteSettings, Theme,
-};
+use domain::site::{CompanyInfo, CreditPack, MessageCost, Niche, SignupPolicy, SiteSettings, Theme};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -51,17 +49,12 @@ const SITE_COLUMNS: &str = "id, domain, is_default, name, domain_language, cdn_p
     message_length, free_messages, welcome_discount_percent, welcome_discount_hours, direct_debit_monthly_limit, search_fields, refund_days, member_resell, company_id, mail_name, min_age, \
     theme_primary, theme_secondary, theme_accent, auto_likes, auto_like_gap_secs";
 
-const COMPANY_COLUMNS: &str =
-    "id, name, address, postal_code, city, country, kvk, tradenames, vat_numbers, \
+const COMPANY_COLUMNS: &str = "id, name, address, postal_code, city, country, kvk, tradenames, vat_numbers, \
     support_phone, delete_discount, added";
 
-fn json_list<T: serde::de::DeserializeOwned>(
-    row: &AnyRow,
-    column: &str,
-) -> Result<Vec<T>, AppError> {
+fn json_list<T: serde::de::DeserializeOwned>(row: &AnyRow, column: &str) -> Result<Vec<T>, AppError> {
     let text: String = row.try_get(column)?;
-    serde_json::from_str(&text)
-        .map_err(|e| AppError::Internal(format!("column {column} holds invalid JSON: {e}")))
+    serde_json::from_str(&text).map_err(|e| AppError::Internal(format!("column {column} holds invalid JSON: {e}")))
 }
 
 fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
@@ -79,12 +72,8 @@ fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
         domain: row.try_get("domain")?,
         domain_language: row.try_get("domain_language")?,
         cdn_prefix: row.try_get("cdn_prefix")?,
-        niche: u8::try_from(niche)
-            .ok()
-            .and_then(Niche::new)
-            .ok_or_else(|| AppError::Internal(format!("niche {niche} out of range")))?,
-        signups: SignupPolicy::parse(&signups)
-            .ok_or_else(|| AppError::Internal(format!("unknown signups policy {signups}")))?,
+        niche: u8::try_from(niche).ok().and_then(Niche::new).ok_or_else(|| AppError::Internal(format!("niche {niche} out of range")))?,
+        signups: SignupPolicy::parse(&signups).ok_or_else(|| AppError::Internal(format!("unknown signups policy {signups}")))?,
         logged_out_search: flag(row, "logged_out_search")?,
         logged_out_search_trafficsource: flag(row, "logged_out_search_trafficsource")?,
         enable_site_entry_popup: flag(row, "enable_site_entry_popup")?,
@@ -119,11 +108,7 @@ fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
         mail_name: row.try_get("mail_name")?,
         min_age: u32::try_from(min_age).unwrap_or(domain::constants::DEFAULT_MIN_AGE),
         // A bad colour in the database must never reach a style attribute.
-        theme: if theme.is_valid() {
-            theme
-        } else {
-            Theme::default()
-        },
+        theme: if theme.is_valid() { theme } else { Theme::default() },
         auto_like: domain::notifications::AutoLikePolicy {
             count: u32::try_from(row.try_get::<i64, _>("auto_likes")?).unwrap_or(0),
             gap_secs: row.try_get("auto_like_gap_secs")?,
@@ -151,30 +136,21 @@ fn company_from_row(row: &AnyRow) -> Result<CompanyInfo, AppError> {
 
 /// Reads every site with its company.
 pub async fn load_all(db: &Db) -> Result<Vec<Site>, AppError> {
-    let companies: HashMap<i64, CompanyInfo> =
-        sqlx::query(&format!("SELECT {COMPANY_COLUMNS} FROM companies"))
-            .fetch_all(db.pool())
-            .await?
-            .iter()
-            .map(|row| company_from_row(row).map(|c| (c.id, c)))
-            .collect::<Result<_, _>>()?;
-    let rows = sqlx::query(&format!("SELECT {SITE_COLUMNS} FROM sites ORDER BY id"))
+    let companies: HashMap<i64, CompanyInfo> = sqlx::query(&format!("SELECT {COMPANY_COLUMNS} FROM companies"))
         .fetch_all(db.pool())
-        .await?;
+        .await?
+        .iter()
+        .map(|row| company_from_row(row).map(|c| (c.id, c)))
+        .collect::<Result<_, _>>()?;
+    let rows = sqlx::query(&format!("SELECT {SITE_COLUMNS} FROM sites ORDER BY id")).fetch_all(db.pool()).await?;
     rows.iter()
         .map(|row| {
             let (settings, is_default) = site_from_row(row)?;
             let company = companies
                 .get(&settings.company_id)
                 .cloned()
-                .ok_or_else(|| {
-                    AppError::Internal(format!("site {} has no company", settings.id))
-                })?;
-            Ok(Site {
-                settings,
-                company,
-                is_default,
-            })
+                .ok_or_else(|| AppError::Internal(format!("site {} has no company", settings.id)))?;
+            Ok(Site { settings, company, is_default })
         })
         .collect()
 }
@@ -206,14 +182,9 @@ pub fn pack_row(row: &sqlx::any::AnyRow) -> Result<CreditPack, AppError> {
 pub fn normalise_host(host: &str) -> String {
     let host = host.trim().to_ascii_lowercase();
     let without_port = if host.starts_with('[') {
-        host.split(']')
-            .next()
-            .map(|h| format!("{h}]"))
-            .unwrap_or(host.clone())
+        host.split(']').next().map(|h| format!("{h}]")).unwrap_or(host.clone())
     } else {
-        host.rsplit_once(':')
-            .map(|(h, _)| h.to_string())
-            .unwrap_or(host.clone())
+        host.rsplit_once(':').map(|(h, _)| h.to_string()).unwrap_or(host.clone())
     };
     let trimmed = without_port.trim_end_matches('.');
     trimmed.strip_prefix("www.").unwrap_or(trimmed).to_string()
@@ -234,8 +205,7 @@ impl Snapshot {
             if site.is_default || snap.default.is_none() {
                 snap.default = Some(site.clone());
             }
-            snap.by_domain
-                .insert(normalise_host(&site.settings.domain), site);
+            snap.by_domain.insert(normalise_host(&site.settings.domain), site);
         }
         snap
     }
@@ -250,10 +220,7 @@ pub struct SiteCache {
 
 impl SiteCache {
     pub async fn load(db: Db) -> Result<SiteCache, AppError> {
-        let cache = SiteCache {
-            db,
-            snapshot: Arc::new(RwLock::new(Arc::new(Snapshot::default()))),
-        };
+        let cache = SiteCache { db, snapshot: Arc::new(RwLock::new(Arc::new(Snapshot::default()))) };
         cache.reload().await?;
         Ok(cache)
     }
@@ -282,14 +249,8 @@ impl SiteCache {
 
     /// The site for a Host header; unknown hosts get the default site.
     pub fn for_host(&self, host: Option<&str>) -> Option<Arc<Site>> {
-        let snap = self
-            .snapshot
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        host.map(normalise_host)
-            .and_then(|h| snap.by_domain.get(&h).cloned())
-            .or_else(|| snap.default.clone())
+        let snap = self.snapshot.read().unwrap_or_else(|e| e.into_inner()).clone();
+        host.map(normalise_host).and_then(|h| snap.by_domain.get(&h).cloned()).or_else(|| snap.default.clone())
     }
 
     pub fn db(&self) -> &Db {

@@ -38,22 +38,12 @@ impl AppState {
         AppState::start_with_clock(config, links, Clock::System).await
     }
 
-    pub async fn start_with_clock(
-        config: Config,
-        links: Links,
-        clock: Clock,
-    ) -> Result<AppState, crate::AppError> {
+    pub async fn start_with_clock(config: Config, links: Links, clock: Clock) -> Result<AppState, crate::AppError> {
         let db = Db::connect(&config.database_url, config.max_connections).await?;
         if config.seed == crate::config::SeedMode::Demo {
             crate::seed::seed_if_empty(&db).await?;
             let media = config.data_dir.join("media");
-            let created = crate::members::demo::seed_demo_members(
-                &db,
-                Some(&media),
-                config.demo_members,
-                clock.now(),
-            )
-            .await?;
+            let created = crate::members::demo::seed_demo_members(&db, Some(&media), config.demo_members, clock.now()).await?;
             if created > 0 {
                 tracing::info!(created, "demo members created");
             }
@@ -62,26 +52,14 @@ impl AppState {
         let catalog = Arc::new(Catalog::embedded());
         let outbox = Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
         // Uploaded photos: outside media/public, so only the checked route serves them.
-        let media: crate::media::Media = Arc::new(crate::media::LocalStore::new(
-            config.data_dir.join("media/private"),
-        ));
-        let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links)
-            .with_media(media.clone());
-        let photos =
-            crate::members::photos::Photos::new(db.clone(), media.clone(), config.photo_max_bytes);
+        let media: crate::media::Media = Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private")));
+        let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone());
+        let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), config.photo_max_bytes);
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?));
-        let likes = crate::likes::Likes::new(members.clone())
-            .with_mail(accounts.clone(), config.public_url.clone());
+        let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
-        let chat = crate::chat::Chat::new(members.clone(), bus)
-            .with_mail(accounts.clone(), config.public_url.clone())
-            .with_media(media.clone());
-        let payments = crate::payments::Payments::from_config(
-            db.clone(),
-            accounts.clone(),
-            accounts.links().clone(),
-            &config,
-        );
+        let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone());
+        let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config);
         Ok(AppState {
             payments,
             rate_limiter: crate::http::rate_limit::RateLimiter::new(config.rate_limit_factor),

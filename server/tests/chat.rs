@@ -16,13 +16,7 @@ use server::Db;
 use support::world::{world, World, NOW};
 
 fn chat(w: &World) -> Chat {
-    Chat::new(
-        w.members.clone(),
-        Bus::start(w.db.clone(), "sqlite://unused"),
-    )
-    .with_media(std::sync::Arc::new(server::media::LocalStore::new(
-        w.media.path(),
-    )))
+    Chat::new(w.members.clone(), Bus::start(w.db.clone(), "sqlite://unused")).with_media(std::sync::Arc::new(server::media::LocalStore::new(w.media.path())))
 }
 
 /// A chat whose bus listens on PostgreSQL when the world runs there.
@@ -36,36 +30,17 @@ async fn fund(w: &World, id: i64, credits: i64) -> Member {
     let mut tx = w.db.pool().begin().await.unwrap();
     let delta = credits - member.credits;
     let reference = format!("adjustment:test:{id}:{credits}");
-    credits::book(
-        &mut tx,
-        Entry {
-            user_id: id,
-            delta,
-            reason: Reason::Adjustment,
-            reference: &reference,
-        },
-        NOW,
-    )
-    .await
-    .unwrap();
+    credits::book(&mut tx, Entry { user_id: id, delta, reason: Reason::Adjustment, reference: &reference }, NOW).await.unwrap();
     tx.commit().await.unwrap();
-    sqlx::query("UPDATE users SET free_messages_used = 1000 WHERE id = $1")
-        .bind(id)
-        .execute(w.db.pool())
-        .await
-        .unwrap();
+    sqlx::query("UPDATE users SET free_messages_used = 1000 WHERE id = $1").bind(id).execute(w.db.pool()).await.unwrap();
     w.reload(id).await
 }
 
 /// A small PNG.
 fn picture() -> Vec<u8> {
-    let img = image::RgbImage::from_fn(40, 30, |x, y| {
-        image::Rgb([(x * 5) as u8, (y * 7) as u8, 90])
-    });
+    let img = image::RgbImage::from_fn(40, 30, |x, y| image::Rgb([(x * 5) as u8, (y * 7) as u8, 90]));
     let mut out = std::io::Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(img)
-        .write_to(&mut out, image::ImageFormat::Png)
-        .unwrap();
+    image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
     out.into_inner()
 }
 
@@ -78,134 +53,71 @@ fn cid(n: usize) -> String {
 }
 
 async fn messages_of(db: &Db, sender: i64) -> i64 {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE sender_id = $1")
-        .bind(sender)
-        .fetch_one(db.pool())
-        .await
-        .unwrap();
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE sender_id = $1").bind(sender).fetch_one(db.pool()).await.unwrap();
     n
 }
 
-on_both_databases!(
-    hundred_parallel_sends_with_credits_for_fifty,
-    |db: Db| async move {
-        let w = world(db.clone()).await;
-        let chat = chat(&w);
-        let anna = w.member("anna@example.nl", "female").await;
-        let bram = w.member("bram@example.nl", "male").await;
-        let price = w.site.message_credits;
-        assert!(price > 0);
-        let anna = fund(&w, anna.id, 50 * price).await;
-        let mut tasks = Vec::new();
-        for i in 0..100 {
-            let (chat, site, anna) = (chat.clone(), w.site.clone(), anna.clone());
-            tasks.push(tokio::spawn(async move {
-                chat.send(
-                    &site,
-                    &anna,
-                    To::Member(bram.id),
-                    &cid(i),
-                    text(&format!("bericht {i}")),
-                    NOW,
-                )
-                .await
-            }));
-        }
-        let (mut sent, mut refused) = (0, 0);
-        for task in tasks {
-            match task.await.unwrap() {
-                Ok(s) => {
-                    assert!(s.new);
-                    sent += 1;
-                }
-                Err(e) => {
-                    assert_eq!(e.code(), ErrorCode::InsufficientCredits, "{e:?}");
-                    refused += 1;
-                }
+on_both_databases!(hundred_parallel_sends_with_credits_for_fifty, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    let anna = w.member("anna@example.nl", "female").await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let price = w.site.message_credits;
+    assert!(price > 0);
+    let anna = fund(&w, anna.id, 50 * price).await;
+    let mut tasks = Vec::new();
+    for i in 0..100 {
+        let (chat, site, anna) = (chat.clone(), w.site.clone(), anna.clone());
+        tasks.push(tokio::spawn(async move { chat.send(&site, &anna, To::Member(bram.id), &cid(i), text(&format!("bericht {i}")), NOW).await }));
+    }
+    let (mut sent, mut refused) = (0, 0);
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(s) => {
+                assert!(s.new);
+                sent += 1;
+            }
+            Err(e) => {
+                assert_eq!(e.code(), ErrorCode::InsufficientCredits, "{e:?}");
+                refused += 1;
             }
         }
-        assert_eq!((sent, refused), (50, 50));
-        assert_eq!(messages_of(&db, anna.id).await, 50);
-        assert_eq!(
-            credits::balance_and_ledger(&db, anna.id).await.unwrap(),
-            (0, 0)
-        );
-        let (charged,): (i64,) = sqlx::query_as(
-            "SELECT COUNT(*) FROM credit_ledger WHERE user_id = $1 AND reason = 'spend'",
-        )
-        .bind(anna.id)
-        .fetch_one(db.pool())
-        .await
-        .unwrap();
-        assert_eq!(charged, 50);
-        assert!(credits::reconcile(&db).await.unwrap().is_empty());
-        // The recipient's unread count saw every stored message once.
-        assert_eq!(w.reload(bram.id).await.counters.unread_messages, 50);
     }
-);
+    assert_eq!((sent, refused), (50, 50));
+    assert_eq!(messages_of(&db, anna.id).await, 50);
+    assert_eq!(credits::balance_and_ledger(&db, anna.id).await.unwrap(), (0, 0));
+    let (charged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE user_id = $1 AND reason = 'spend'").bind(anna.id).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(charged, 50);
+    assert!(credits::reconcile(&db).await.unwrap().is_empty());
+    // The recipient's unread count saw every stored message once.
+    assert_eq!(w.reload(bram.id).await.counters.unread_messages, 50);
+});
 
-on_both_databases!(
-    a_retried_send_is_stored_and_charged_once,
-    |db: Db| async move {
-        let w = world(db.clone()).await;
-        let chat = chat(&w);
-        let anna = w.member("anna@example.nl", "female").await;
-        let bram = w.member("bram@example.nl", "male").await;
-        let anna = fund(&w, anna.id, 100).await;
-        let first = chat
-            .send(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                "retry-me-0001",
-                text("hoi"),
-                NOW,
-            )
-            .await
-            .unwrap();
-        let again = chat
-            .send(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                "retry-me-0001",
-                text("hoi"),
-                NOW + 5,
-            )
-            .await
-            .unwrap();
-        assert!(first.new && !again.new);
-        assert_eq!(first.message.id, again.message.id);
-        // The same id sent in parallel, too.
-        let mut tasks = Vec::new();
-        for _ in 0..10 {
-            let (chat, site, anna) = (chat.clone(), w.site.clone(), anna.clone());
-            tasks.push(tokio::spawn(async move {
-                chat.send(
-                    &site,
-                    &anna,
-                    To::Member(bram.id),
-                    "retry-me-0002",
-                    text("nog een"),
-                    NOW,
-                )
-                .await
-                .unwrap()
-            }));
-        }
-        let mut new = 0;
-        for t in tasks {
-            new += usize::from(t.await.unwrap().new);
-        }
-        assert_eq!(new, 1);
-        assert_eq!(messages_of(&db, anna.id).await, 2);
-        assert_eq!(
-            w.reload(anna.id).await.credits,
-            100 - 2 * w.site.message_credits
-        );
-        assert!(credits::reconcile(&db).await.unwrap().is_empty());
+on_both_databases!(a_retried_send_is_stored_and_charged_once, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    let anna = w.member("anna@example.nl", "female").await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let anna = fund(&w, anna.id, 100).await;
+    let first = chat.send(&w.site, &anna, To::Member(bram.id), "retry-me-0001", text("hoi"), NOW).await.unwrap();
+    let again = chat.send(&w.site, &anna, To::Member(bram.id), "retry-me-0001", text("hoi"), NOW + 5).await.unwrap();
+    assert!(first.new && !again.new);
+    assert_eq!(first.message.id, again.message.id);
+    // The same id sent in parallel, too.
+    let mut tasks = Vec::new();
+    for _ in 0..10 {
+        let (chat, site, anna) = (chat.clone(), w.site.clone(), anna.clone());
+        tasks.push(tokio::spawn(async move { chat.send(&site, &anna, To::Member(bram.id), "retry-me-0002", text("nog een"), NOW).await.unwrap() }));
     }
-);
+    let mut new = 0;
+    for t in tasks {
+        new += usize::from(t.await.unwrap().new);
+    }
+    assert_eq!(new, 1);
+    assert_eq!(messages_of(&db, anna.id).await, 2);
+    assert_eq!(w.reload(anna.id).await.credits, 100 - 2 * w.site.message_credits);
+    assert!(credits::reconcile(&db).await.unwrap().is_empty());
+});
 
 on_both_databases!(free_messages_then_credits_and_gifts, |db: Db| async move {
     let w = world(db.clone()).await;
@@ -213,139 +125,27 @@ on_both_databases!(free_messages_then_credits_and_gifts, |db: Db| async move {
     let anna = w.member("anna@example.nl", "female").await;
     let bram = w.member("bram@example.nl", "male").await;
     let mut tx = db.pool().begin().await.unwrap();
-    credits::book(
-        &mut tx,
-        Entry {
-            user_id: anna.id,
-            delta: 1000,
-            reason: Reason::Purchase,
-            reference: "payment:test",
-        },
-        NOW,
-    )
-    .await
-    .unwrap();
+    credits::book(&mut tx, Entry { user_id: anna.id, delta: 1000, reason: Reason::Purchase, reference: "payment:test" }, NOW).await.unwrap();
     tx.commit().await.unwrap();
     let start = w.reload(anna.id).await.credits;
     let free = w.site.free_messages;
     assert!(free > 0, "the seeded site gives new members free messages");
     for i in 0..free as usize {
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(i),
-            text("gratis"),
-            NOW,
-        )
-        .await
-        .unwrap();
+        chat.send(&w.site, &anna, To::Member(bram.id), &cid(i), text("gratis"), NOW).await.unwrap();
     }
-    assert_eq!(
-        w.reload(anna.id).await.credits,
-        start,
-        "free messages cost nothing"
-    );
-    let paid = chat
-        .send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(100),
-            text("betaald"),
-            NOW,
-        )
-        .await
-        .unwrap();
+    assert_eq!(w.reload(anna.id).await.credits, start, "free messages cost nothing");
+    let paid = chat.send(&w.site, &anna, To::Member(bram.id), &cid(100), text("betaald"), NOW).await.unwrap();
     assert_eq!(paid.balance, start - w.site.message_credits);
-    let gift = chat
-        .send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(101),
-            Content::Gift(Gift::Rose),
-            NOW,
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        gift.balance,
-        start - w.site.message_credits - w.site.gift_credits
-    );
+    let gift = chat.send(&w.site, &anna, To::Member(bram.id), &cid(101), Content::Gift(Gift::Rose), NOW).await.unwrap();
+    assert_eq!(gift.balance, start - w.site.message_credits - w.site.gift_credits);
     assert_eq!(gift.message.gift, Some(Gift::Rose));
     // Bad input changes nothing.
     let long = "x".repeat(w.site.message_length as usize + 1);
-    assert_eq!(
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(102),
-            text(&long),
-            NOW
-        )
-        .await
-        .unwrap_err()
-        .code(),
-        ErrorCode::MessageTooLong
-    );
-    assert_eq!(
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(103),
-            text("   "),
-            NOW
-        )
-        .await
-        .unwrap_err()
-        .code(),
-        ErrorCode::MessageEmpty
-    );
-    assert_eq!(
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            "bad id",
-            text("hoi"),
-            NOW
-        )
-        .await
-        .unwrap_err()
-        .code(),
-        ErrorCode::BadRequest
-    );
-    assert_eq!(
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(anna.id),
-            &cid(104),
-            text("hoi"),
-            NOW
-        )
-        .await
-        .unwrap_err()
-        .code(),
-        ErrorCode::NotFound
-    );
-    assert_eq!(
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(999_999),
-            &cid(105),
-            text("hoi"),
-            NOW
-        )
-        .await
-        .unwrap_err()
-        .code(),
-        ErrorCode::NotFound
-    );
+    assert_eq!(chat.send(&w.site, &anna, To::Member(bram.id), &cid(102), text(&long), NOW).await.unwrap_err().code(), ErrorCode::MessageTooLong);
+    assert_eq!(chat.send(&w.site, &anna, To::Member(bram.id), &cid(103), text("   "), NOW).await.unwrap_err().code(), ErrorCode::MessageEmpty);
+    assert_eq!(chat.send(&w.site, &anna, To::Member(bram.id), "bad id", text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::BadRequest);
+    assert_eq!(chat.send(&w.site, &anna, To::Member(anna.id), &cid(104), text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::NotFound);
+    assert_eq!(chat.send(&w.site, &anna, To::Member(999_999), &cid(105), text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::NotFound);
     assert_eq!(messages_of(&db, anna.id).await, free + 2);
     assert!(credits::reconcile(&db).await.unwrap().is_empty());
 });
@@ -359,103 +159,21 @@ on_both_databases!(free_members_start_two_conversations, |db: Db| async move {
     for i in 0..4 {
         others.push(w.member(&format!("m{i}@example.nl"), "male").await);
     }
-    chat.send(
-        &w.site,
-        &anna,
-        To::Member(others[0].id),
-        &cid(1),
-        text("hoi"),
-        NOW,
-    )
-    .await
-    .unwrap();
-    chat.send(
-        &w.site,
-        &anna,
-        To::Member(others[1].id),
-        &cid(2),
-        text("hoi"),
-        NOW,
-    )
-    .await
-    .unwrap();
-    let third = chat
-        .send(
-            &w.site,
-            &anna,
-            To::Member(others[2].id),
-            &cid(3),
-            text("hoi"),
-            NOW,
-        )
-        .await
-        .unwrap_err();
+    chat.send(&w.site, &anna, To::Member(others[0].id), &cid(1), text("hoi"), NOW).await.unwrap();
+    chat.send(&w.site, &anna, To::Member(others[1].id), &cid(2), text("hoi"), NOW).await.unwrap();
+    let third = chat.send(&w.site, &anna, To::Member(others[2].id), &cid(3), text("hoi"), NOW).await.unwrap_err();
     assert_eq!(third.code(), ErrorCode::PremiumOnly);
     // Writing on in a started conversation is fine, and so is answering one someone else started.
-    chat.send(
-        &w.site,
-        &anna,
-        To::Member(others[0].id),
-        &cid(4),
-        text("nog eens"),
-        NOW,
-    )
-    .await
-    .unwrap();
+    chat.send(&w.site, &anna, To::Member(others[0].id), &cid(4), text("nog eens"), NOW).await.unwrap();
     let m3 = fund(&w, others[3].id, 100).await;
-    chat.send(
-        &w.site,
-        &m3,
-        To::Member(anna.id),
-        &cid(5),
-        text("hallo anna"),
-        NOW,
-    )
-    .await
-    .unwrap();
-    chat.send(
-        &w.site,
-        &anna,
-        To::Member(m3.id),
-        &cid(6),
-        text("hallo terug"),
-        NOW,
-    )
-    .await
-    .unwrap();
+    chat.send(&w.site, &m3, To::Member(anna.id), &cid(5), text("hallo anna"), NOW).await.unwrap();
+    chat.send(&w.site, &anna, To::Member(m3.id), &cid(6), text("hallo terug"), NOW).await.unwrap();
     // Deleting a conversation does not give the start back.
     let list = chat.conversations(anna.id, NOW).await.unwrap();
-    chat.delete(
-        anna.id,
-        list.iter().find(|c| c.peer.id == others[1].id).unwrap().id,
-    )
-    .await
-    .unwrap();
-    assert_eq!(
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(others[2].id),
-            &cid(7),
-            text("hoi"),
-            NOW
-        )
-        .await
-        .unwrap_err()
-        .code(),
-        ErrorCode::PremiumOnly
-    );
+    chat.delete(anna.id, list.iter().find(|c| c.peer.id == others[1].id).unwrap().id).await.unwrap();
+    assert_eq!(chat.send(&w.site, &anna, To::Member(others[2].id), &cid(7), text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::PremiumOnly);
     let anna = w.make_premium(anna.id).await;
-    chat.send(
-        &w.site,
-        &anna,
-        To::Member(others[2].id),
-        &cid(8),
-        text("hoi"),
-        NOW,
-    )
-    .await
-    .unwrap();
+    chat.send(&w.site, &anna, To::Member(others[2].id), &cid(8), text("hoi"), NOW).await.unwrap();
 });
 
 on_both_databases!(reading_unread_and_deleting, |db: Db| async move {
@@ -465,19 +183,7 @@ on_both_databases!(reading_unread_and_deleting, |db: Db| async move {
     let bram = w.member("bram@example.nl", "male").await;
     let mut last = 0;
     for i in 0..3 {
-        last = chat
-            .send(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                &cid(i),
-                text(&format!("{i}")),
-                NOW + i as i64,
-            )
-            .await
-            .unwrap()
-            .message
-            .id;
+        last = chat.send(&w.site, &anna, To::Member(bram.id), &cid(i), text(&format!("{i}")), NOW + i as i64).await.unwrap().message.id;
     }
     let list = chat.conversations(bram.id, NOW).await.unwrap();
     assert_eq!(list.len(), 1);
@@ -486,14 +192,7 @@ on_both_databases!(reading_unread_and_deleting, |db: Db| async move {
     assert_eq!(list[0].last.as_ref().unwrap().body, "2");
     let conversation = list[0].id;
     let thread = chat.thread(bram.id, conversation, NOW).await.unwrap();
-    assert_eq!(
-        thread
-            .messages
-            .iter()
-            .map(|m| m.body.as_str())
-            .collect::<Vec<_>>(),
-        ["0", "1", "2"]
-    );
+    assert_eq!(thread.messages.iter().map(|m| m.body.as_str()).collect::<Vec<_>>(), ["0", "1", "2"]);
     assert_eq!(thread.unread, 3);
     assert_eq!(w.reload(bram.id).await.counters.unread_messages, 3);
     chat.mark_read(bram.id, conversation, last).await.unwrap();
@@ -503,49 +202,18 @@ on_both_databases!(reading_unread_and_deleting, |db: Db| async move {
     assert_eq!(hers.read_up_to, last);
     assert!(hers.delivered_up_to >= last);
     // Reading past the end is read up to the end; a mark never goes back.
-    chat.mark_read(bram.id, conversation, i64::MAX)
-        .await
-        .unwrap();
+    chat.mark_read(bram.id, conversation, i64::MAX).await.unwrap();
     chat.mark_read(bram.id, conversation, 1).await.unwrap();
-    assert_eq!(
-        chat.thread(anna.id, conversation, NOW)
-            .await
-            .unwrap()
-            .read_up_to,
-        last
-    );
+    assert_eq!(chat.thread(anna.id, conversation, NOW).await.unwrap().read_up_to, last);
     // Bram deletes it: gone from his list, not from Anna's; a new message brings it back.
     chat.delete(bram.id, conversation).await.unwrap();
     assert!(chat.conversations(bram.id, NOW).await.unwrap().is_empty());
     assert_eq!(chat.conversations(anna.id, NOW).await.unwrap().len(), 1);
-    assert!(
-        chat.thread(bram.id, conversation, NOW)
-            .await
-            .unwrap()
-            .messages
-            .is_empty(),
-        "deleted messages stay gone for him"
-    );
-    chat.send(
-        &w.site,
-        &anna,
-        To::Conversation(conversation),
-        &cid(9),
-        text("ben je er nog?"),
-        NOW,
-    )
-    .await
-    .unwrap();
+    assert!(chat.thread(bram.id, conversation, NOW).await.unwrap().messages.is_empty(), "deleted messages stay gone for him");
+    chat.send(&w.site, &anna, To::Conversation(conversation), &cid(9), text("ben je er nog?"), NOW).await.unwrap();
     let back = chat.conversations(bram.id, NOW).await.unwrap();
     assert_eq!((back.len(), back[0].unread), (1, 1));
-    assert_eq!(
-        chat.thread(bram.id, conversation, NOW)
-            .await
-            .unwrap()
-            .messages
-            .len(),
-        1
-    );
+    assert_eq!(chat.thread(bram.id, conversation, NOW).await.unwrap().messages.len(), 1);
 });
 
 on_both_databases!(older_messages_page_by_page, |db: Db| async move {
@@ -554,375 +222,116 @@ on_both_databases!(older_messages_page_by_page, |db: Db| async move {
     let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 10_000).await;
     let bram = w.member("bram@example.nl", "male").await;
     for i in 0..120 {
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(i),
-            text(&format!("{i}")),
-            NOW,
-        )
-        .await
-        .unwrap();
+        chat.send(&w.site, &anna, To::Member(bram.id), &cid(i), text(&format!("{i}")), NOW).await.unwrap();
     }
     let conversation = chat.conversations(bram.id, NOW).await.unwrap()[0].id;
     let first = chat.thread(bram.id, conversation, NOW).await.unwrap();
     assert_eq!(first.messages.len(), 50);
     assert!(first.has_older);
     assert_eq!(first.messages.last().unwrap().body, "119");
-    let (older, more) = chat
-        .page(bram.id, conversation, Some(first.messages[0].id))
-        .await
-        .unwrap();
-    assert_eq!(
-        (
-            older.len(),
-            more,
-            older[0].body.as_str(),
-            older[49].body.as_str()
-        ),
-        (50, true, "20", "69")
-    );
-    let (oldest, more) = chat
-        .page(bram.id, conversation, Some(older[0].id))
-        .await
-        .unwrap();
+    let (older, more) = chat.page(bram.id, conversation, Some(first.messages[0].id)).await.unwrap();
+    assert_eq!((older.len(), more, older[0].body.as_str(), older[49].body.as_str()), (50, true, "20", "69"));
+    let (oldest, more) = chat.page(bram.id, conversation, Some(older[0].id)).await.unwrap();
     assert_eq!((oldest.len(), more), (20, false));
 });
 
-on_both_databases!(
-    a_third_member_cannot_touch_the_conversation,
-    |db: Db| async move {
-        let w = world(db.clone()).await;
-        let chat = chat(&w);
-        let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
-        let bram = w.member("bram@example.nl", "male").await;
-        let carl = fund(&w, w.member("carl@example.nl", "male").await.id, 1000).await;
-        let sent = chat
-            .send(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                &cid(1),
-                text("privé"),
-                NOW,
-            )
-            .await
-            .unwrap();
-        let png = picture();
-        let photo = chat
-            .send_photo(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                &cid(2),
-                png,
-                5_000_000,
-                NOW,
-            )
-            .await
-            .unwrap();
-        let conversation = sent.message.conversation;
-        let not_found = |r: Result<_, server::AppError>| r.err().map(|e| e.code());
-        assert_eq!(
-            not_found(chat.thread(carl.id, conversation, NOW).await.map(|_| ())),
-            Some(ErrorCode::NotFound)
-        );
-        assert_eq!(
-            not_found(chat.page(carl.id, conversation, None).await.map(|_| ())),
-            Some(ErrorCode::NotFound)
-        );
-        assert_eq!(
-            not_found(
-                chat.send(
-                    &w.site,
-                    &carl,
-                    To::Conversation(conversation),
-                    &cid(3),
-                    text("ik ook"),
-                    NOW
-                )
-                .await
-                .map(|_| ())
-            ),
-            Some(ErrorCode::NotFound)
-        );
-        assert_eq!(
-            not_found(
-                chat.mark_read(carl.id, conversation, sent.message.id)
-                    .await
-                    .map(|_| ())
-            ),
-            Some(ErrorCode::NotFound)
-        );
-        assert_eq!(
-            not_found(chat.delete(carl.id, conversation).await),
-            Some(ErrorCode::NotFound)
-        );
-        assert_eq!(
-            not_found(chat.typing(carl.id, conversation).await),
-            Some(ErrorCode::NotFound)
-        );
-        assert_eq!(chat.photo(carl.id, photo.message.id).await.unwrap(), None);
-        // The two members see the photo; it was re-encoded.
-        let bytes = chat
-            .photo(bram.id, photo.message.id)
-            .await
-            .unwrap()
-            .expect("the recipient sees it");
-        assert_eq!(&bytes[..2], &[0xFF, 0xD8], "stored as JPEG");
-        assert!(chat
-            .photo(anna.id, photo.message.id)
-            .await
-            .unwrap()
-            .is_some());
-        // Carl's socket hears nothing of it.
-        let bus = chat.bus().clone();
-        let mut carls = bus.subscribe(carl.id);
-        chat.send(
-            &w.site,
-            &anna,
-            To::Conversation(conversation),
-            &cid(4),
-            text("nog een"),
-            NOW,
-        )
-        .await
-        .unwrap();
-        // (A resync request is all a socket may get: it reads its own member's messages again.)
-        while let Ok(Some(out)) =
-            tokio::time::timeout(Duration::from_millis(300), carls.rx.recv()).await
-        {
-            assert!(matches!(out, Outgoing::Resync), "Carl got {out:?}");
-        }
-        assert_eq!(messages_of(&db, carl.id).await, 0);
+on_both_databases!(a_third_member_cannot_touch_the_conversation, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let carl = fund(&w, w.member("carl@example.nl", "male").await.id, 1000).await;
+    let sent = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("privé"), NOW).await.unwrap();
+    let png = picture();
+    let photo = chat.send_photo(&w.site, &anna, To::Member(bram.id), &cid(2), png, 5_000_000, NOW).await.unwrap();
+    let conversation = sent.message.conversation;
+    let not_found = |r: Result<_, server::AppError>| r.err().map(|e| e.code());
+    assert_eq!(not_found(chat.thread(carl.id, conversation, NOW).await.map(|_| ())), Some(ErrorCode::NotFound));
+    assert_eq!(not_found(chat.page(carl.id, conversation, None).await.map(|_| ())), Some(ErrorCode::NotFound));
+    assert_eq!(not_found(chat.send(&w.site, &carl, To::Conversation(conversation), &cid(3), text("ik ook"), NOW).await.map(|_| ())), Some(ErrorCode::NotFound));
+    assert_eq!(not_found(chat.mark_read(carl.id, conversation, sent.message.id).await.map(|_| ())), Some(ErrorCode::NotFound));
+    assert_eq!(not_found(chat.delete(carl.id, conversation).await), Some(ErrorCode::NotFound));
+    assert_eq!(not_found(chat.typing(carl.id, conversation).await), Some(ErrorCode::NotFound));
+    assert_eq!(chat.photo(carl.id, photo.message.id).await.unwrap(), None);
+    // The two members see the photo; it was re-encoded.
+    let bytes = chat.photo(bram.id, photo.message.id).await.unwrap().expect("the recipient sees it");
+    assert_eq!(&bytes[..2], &[0xFF, 0xD8], "stored as JPEG");
+    assert!(chat.photo(anna.id, photo.message.id).await.unwrap().is_some());
+    // Carl's socket hears nothing of it.
+    let bus = chat.bus().clone();
+    let mut carls = bus.subscribe(carl.id);
+    chat.send(&w.site, &anna, To::Conversation(conversation), &cid(4), text("nog een"), NOW).await.unwrap();
+    // (A resync request is all a socket may get: it reads its own member's messages again.)
+    while let Ok(Some(out)) = tokio::time::timeout(Duration::from_millis(300), carls.rx.recv()).await {
+        assert!(matches!(out, Outgoing::Resync), "Carl got {out:?}");
     }
-);
+    assert_eq!(messages_of(&db, carl.id).await, 0);
+});
 
-on_both_databases!(
-    blocking_removes_the_conversation_both_ways,
-    |db: Db| async move {
-        let w = world(db.clone()).await;
-        let chat = chat(&w);
-        let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
-        let bram = fund(&w, w.member("bram@example.nl", "male").await.id, 1000).await;
-        let sent = chat
-            .send(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                &cid(1),
-                text("hoi"),
-                NOW,
-            )
-            .await
-            .unwrap();
-        let removed = w
-            .members
-            .block(&w.site, bram.id, anna.id, NOW)
-            .await
-            .unwrap();
-        assert_eq!(removed, Some(sent.message.conversation));
-        assert!(chat.conversations(anna.id, NOW).await.unwrap().is_empty());
-        assert!(chat.conversations(bram.id, NOW).await.unwrap().is_empty());
-        assert_eq!(
-            chat.send(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                &cid(2),
-                text("hallo?"),
-                NOW
-            )
-            .await
-            .unwrap_err()
-            .code(),
-            ErrorCode::BlockedByMember
-        );
-        assert!(
-            chat.thread_with(anna.id, bram.id, NOW)
-                .await
-                .unwrap()
-                .unwrap()
-                .blocked
-        );
-        // The blocker cannot write to the one they blocked either (unblock first).
-        assert_eq!(
-            chat.send(
-                &w.site,
-                &bram,
-                To::Member(anna.id),
-                &cid(3),
-                text("hoi"),
-                NOW
-            )
-            .await
-            .unwrap_err()
-            .code(),
-            ErrorCode::NotFound
-        );
-        // The paid message stays explained by the ledger.
-        assert!(credits::reconcile(&db).await.unwrap().is_empty());
-    }
-);
+on_both_databases!(blocking_removes_the_conversation_both_ways, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
+    let bram = fund(&w, w.member("bram@example.nl", "male").await.id, 1000).await;
+    let sent = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("hoi"), NOW).await.unwrap();
+    let removed = w.members.block(&w.site, bram.id, anna.id, NOW).await.unwrap();
+    assert_eq!(removed, Some(sent.message.conversation));
+    assert!(chat.conversations(anna.id, NOW).await.unwrap().is_empty());
+    assert!(chat.conversations(bram.id, NOW).await.unwrap().is_empty());
+    assert_eq!(chat.send(&w.site, &anna, To::Member(bram.id), &cid(2), text("hallo?"), NOW).await.unwrap_err().code(), ErrorCode::BlockedByMember);
+    assert!(chat.thread_with(anna.id, bram.id, NOW).await.unwrap().unwrap().blocked);
+    // The blocker cannot write to the one they blocked either (unblock first).
+    assert_eq!(chat.send(&w.site, &bram, To::Member(anna.id), &cid(3), text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::NotFound);
+    // The paid message stays explained by the ledger.
+    assert!(credits::reconcile(&db).await.unwrap().is_empty());
+});
 
-on_both_databases!(
-    messages_wait_for_an_unconfirmed_member,
-    |db: Db| async move {
-        let w = world(db.clone()).await;
-        let chat = chat(&w);
-        let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
-        let bram = w.member("bram@example.nl", "male").await;
-        sqlx::query("UPDATE users SET status = 'not_confirmed' WHERE id = $1")
-            .bind(bram.id)
-            .execute(db.pool())
-            .await
-            .unwrap();
-        let sent = chat
-            .send(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                &cid(1),
-                text("hoi"),
-                NOW,
-            )
-            .await
-            .unwrap();
-        assert!(sent.message.waiting);
-        assert!(
-            chat.thread_with(anna.id, bram.id, NOW)
-                .await
-                .unwrap()
-                .unwrap()
-                .peer_unconfirmed
-        );
-        assert!(
-            chat.conversations(bram.id, NOW).await.unwrap().is_empty(),
-            "nothing reaches him yet"
-        );
-        assert_eq!(w.reload(bram.id).await.counters.unread_messages, 0);
-        // He confirms: the message arrives.
-        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1")
-            .bind(bram.id)
-            .execute(db.pool())
-            .await
-            .unwrap();
-        assert_eq!(chat.release_held(bram.id).await.unwrap(), 1);
-        let list = chat.conversations(bram.id, NOW).await.unwrap();
-        assert_eq!((list.len(), list[0].unread), (1, 1));
-        assert!(
-            !chat
-                .thread(bram.id, list[0].id, NOW)
-                .await
-                .unwrap()
-                .messages[0]
-                .held
-        );
-        assert_eq!(chat.release_held(bram.id).await.unwrap(), 0);
-    }
-);
+on_both_databases!(messages_wait_for_an_unconfirmed_member, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
+    let bram = w.member("bram@example.nl", "male").await;
+    sqlx::query("UPDATE users SET status = 'not_confirmed' WHERE id = $1").bind(bram.id).execute(db.pool()).await.unwrap();
+    let sent = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("hoi"), NOW).await.unwrap();
+    assert!(sent.message.waiting);
+    assert!(chat.thread_with(anna.id, bram.id, NOW).await.unwrap().unwrap().peer_unconfirmed);
+    assert!(chat.conversations(bram.id, NOW).await.unwrap().is_empty(), "nothing reaches him yet");
+    assert_eq!(w.reload(bram.id).await.counters.unread_messages, 0);
+    // He confirms: the message arrives.
+    sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(bram.id).execute(db.pool()).await.unwrap();
+    assert_eq!(chat.release_held(bram.id).await.unwrap(), 1);
+    let list = chat.conversations(bram.id, NOW).await.unwrap();
+    assert_eq!((list.len(), list[0].unread), (1, 1));
+    assert!(!chat.thread(bram.id, list[0].id, NOW).await.unwrap().messages[0].held);
+    assert_eq!(chat.release_held(bram.id).await.unwrap(), 0);
+});
 
-on_both_databases!(
-    operators_answer_as_fictional_profiles_only,
-    |db: Db| async move {
-        let w = world(db.clone()).await;
-        let chat = chat(&w);
-        server::members::demo::seed_demo_members(&db, None, 3, NOW)
-            .await
-            .unwrap();
-        let (fictional,): (i64,) =
-            sqlx::query_as("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 1")
-                .bind(true)
-                .fetch_one(db.pool())
-                .await
-                .unwrap();
-        let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
-        let bram = w.member("bram@example.nl", "male").await;
-        let to_profile = chat
-            .send(
-                &w.site,
-                &anna,
-                To::Member(fictional),
-                &cid(1),
-                text("hoi schat"),
-                NOW,
-            )
-            .await
-            .unwrap();
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(2),
-            text("hoi bram"),
-            NOW,
-        )
-        .await
-        .unwrap();
-        let op = w.member("op@example.nl", "female").await;
-        assert_eq!(
-            chat.operator_threads(&op, w.site.id, NOW)
-                .await
-                .unwrap_err()
-                .code(),
-            ErrorCode::Forbidden
-        );
-        assert_eq!(
-            w.accounts
-                .set_operator("op@example.nl", true)
-                .await
-                .unwrap(),
-            1
-        );
-        let op = w.reload(op.id).await;
-        let threads = chat.operator_threads(&op, w.site.id, NOW).await.unwrap();
-        assert_eq!(
-            threads.len(),
-            1,
-            "only the conversation with the fictional profile"
-        );
-        assert_eq!(
-            (
-                threads[0].profile.id,
-                threads[0].member.id,
-                threads[0].waiting
-            ),
-            (fictional, anna.id, 1)
-        );
-        let answer = chat
-            .operator_send(
-                &w.site,
-                &op,
-                to_profile.message.conversation,
-                &cid(3),
-                "hoi terug!",
-                NOW,
-            )
-            .await
-            .unwrap();
-        assert_eq!(answer.message.body, "hoi terug!");
-        let anna_sees = chat
-            .thread(anna.id, to_profile.message.conversation, NOW)
-            .await
-            .unwrap();
-        assert_eq!(anna_sees.messages.last().unwrap().body, "hoi terug!");
-        assert!(anna_sees.peer.fictional);
-        assert_eq!(
-            chat.operator_threads(&op, w.site.id, NOW).await.unwrap()[0].waiting,
-            0
-        );
-        // Not into a real member's conversation.
-        let real = chat.conversations(bram.id, NOW).await.unwrap()[0].id;
-        assert_eq!(
-            chat.operator_send(&w.site, &op, real, &cid(4), "stiekem", NOW)
-                .await
-                .unwrap_err()
-                .code(),
-            ErrorCode::NotFound
-        );
-    }
-);
+on_both_databases!(operators_answer_as_fictional_profiles_only, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    server::members::demo::seed_demo_members(&db, None, 3, NOW).await.unwrap();
+    let (fictional,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 1").bind(true).fetch_one(db.pool()).await.unwrap();
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let to_profile = chat.send(&w.site, &anna, To::Member(fictional), &cid(1), text("hoi schat"), NOW).await.unwrap();
+    chat.send(&w.site, &anna, To::Member(bram.id), &cid(2), text("hoi bram"), NOW).await.unwrap();
+    let op = w.member("op@example.nl", "female").await;
+    assert_eq!(chat.operator_threads(&op, w.site.id, NOW).await.unwrap_err().code(), ErrorCode::Forbidden);
+    assert_eq!(w.accounts.set_operator("op@example.nl", true).await.unwrap(), 1);
+    let op = w.reload(op.id).await;
+    let threads = chat.operator_threads(&op, w.site.id, NOW).await.unwrap();
+    assert_eq!(threads.len(), 1, "only the conversation with the fictional profile");
+    assert_eq!((threads[0].profile.id, threads[0].member.id, threads[0].waiting), (fictional, anna.id, 1));
+    let answer = chat.operator_send(&w.site, &op, to_profile.message.conversation, &cid(3), "hoi terug!", NOW).await.unwrap();
+    assert_eq!(answer.message.body, "hoi terug!");
+    let anna_sees = chat.thread(anna.id, to_profile.message.conversation, NOW).await.unwrap();
+    assert_eq!(anna_sees.messages.last().unwrap().body, "hoi terug!");
+    assert!(anna_sees.peer.fictional);
+    assert_eq!(chat.operator_threads(&op, w.site.id, NOW).await.unwrap()[0].waiting, 0);
+    // Not into a real member's conversation.
+    let real = chat.conversations(bram.id, NOW).await.unwrap()[0].id;
+    assert_eq!(chat.operator_send(&w.site, &op, real, &cid(4), "stiekem", NOW).await.unwrap_err().code(), ErrorCode::NotFound);
+});
 
 on_both_databases!(the_bus_pushes_to_both_sides, |db: Db| async move {
     let w = world(db.clone()).await;
@@ -935,33 +344,16 @@ on_both_databases!(the_bus_pushes_to_both_sides, |db: Db| async move {
     }
     let mut brams = chat.bus().subscribe(bram.id);
     let mut annas = chat.bus().subscribe(anna.id);
-    let sent = chat
-        .send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(1),
-            text("live"),
-            NOW,
-        )
-        .await
-        .unwrap();
-    let got = tokio::time::timeout(Duration::from_secs(2), brams.rx.recv())
-        .await
-        .unwrap()
-        .unwrap();
+    let sent = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("live"), NOW).await.unwrap();
+    let got = tokio::time::timeout(Duration::from_secs(2), brams.rx.recv()).await.unwrap().unwrap();
     match got {
-        Outgoing::Message(row) => {
-            assert_eq!((row.id, row.view(bram.id).mine), (sent.message.id, false))
-        }
+        Outgoing::Message(row) => assert_eq!((row.id, row.view(bram.id).mine), (sent.message.id, false)),
         other => panic!("expected the message, got {other:?}"),
     }
     // Anna's own tab hears her message, then "delivered" once Bram's socket took it.
     let mut saw_delivered = false;
     for _ in 0..3 {
-        if let Ok(Some(Outgoing::Json(json))) =
-            tokio::time::timeout(Duration::from_secs(2), annas.rx.recv()).await
-        {
+        if let Ok(Some(Outgoing::Json(json))) = tokio::time::timeout(Duration::from_secs(2), annas.rx.recv()).await {
             saw_delivered |= json.contains("\"delivered\"");
         }
     }
@@ -981,17 +373,7 @@ async fn postgres_fan_out_reaches_another_node() {
     let mut on_b = node_b.subscribe(bram.id);
     // Give both listeners a moment to LISTEN.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let sent = node_a
-        .send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(1),
-            text("over de brug"),
-            NOW,
-        )
-        .await
-        .unwrap();
+    let sent = node_a.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("over de brug"), NOW).await.unwrap();
     let heard = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
             match on_b.rx.recv().await {
@@ -1028,74 +410,25 @@ async fn wait_for_mails(w: &World, email: &str, n: usize) -> usize {
     message_mails(w, email)
 }
 
-on_both_databases!(
-    a_new_message_mails_once_until_it_is_read,
-    |db: Db| async move {
-        let w = world(db.clone()).await;
-        let chat = chat(&w).with_mail(w.accounts.clone(), "http://vonk.test".into());
-        let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
-        let bram = w.member("bram@example.nl", "male").await;
-        let first = chat
-            .send(
-                &w.site,
-                &anna,
-                To::Member(bram.id),
-                &cid(1),
-                text("hoi"),
-                NOW,
-            )
-            .await
-            .unwrap();
-        assert_eq!(wait_for_mails(&w, "bram@example.nl", 1).await, 1);
-        // More while the first is unread: no more mails.
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(2),
-            text("nog een"),
-            NOW,
-        )
-        .await
-        .unwrap();
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        assert_eq!(message_mails(&w, "bram@example.nl"), 1);
-        // He reads; the next message mails again.
-        chat.mark_read(bram.id, first.message.conversation, i64::MAX)
-            .await
-            .unwrap();
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(3),
-            text("en nu?"),
-            NOW,
-        )
-        .await
-        .unwrap();
-        assert_eq!(wait_for_mails(&w, "bram@example.nl", 2).await, 2);
-        // Not when the preference says no.
-        sqlx::query("UPDATE users SET notify_messages = $1 WHERE id = $2")
-            .bind(false)
-            .bind(bram.id)
-            .execute(db.pool())
-            .await
-            .unwrap();
-        chat.mark_read(bram.id, first.message.conversation, i64::MAX)
-            .await
-            .unwrap();
-        chat.send(
-            &w.site,
-            &anna,
-            To::Member(bram.id),
-            &cid(4),
-            text("hallo?"),
-            NOW,
-        )
-        .await
-        .unwrap();
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        assert_eq!(message_mails(&w, "bram@example.nl"), 2);
-    }
-);
+on_both_databases!(a_new_message_mails_once_until_it_is_read, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w).with_mail(w.accounts.clone(), "http://vonk.test".into());
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let first = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("hoi"), NOW).await.unwrap();
+    assert_eq!(wait_for_mails(&w, "bram@example.nl", 1).await, 1);
+    // More while the first is unread: no more mails.
+    chat.send(&w.site, &anna, To::Member(bram.id), &cid(2), text("nog een"), NOW).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(message_mails(&w, "bram@example.nl"), 1);
+    // He reads; the next message mails again.
+    chat.mark_read(bram.id, first.message.conversation, i64::MAX).await.unwrap();
+    chat.send(&w.site, &anna, To::Member(bram.id), &cid(3), text("en nu?"), NOW).await.unwrap();
+    assert_eq!(wait_for_mails(&w, "bram@example.nl", 2).await, 2);
+    // Not when the preference says no.
+    sqlx::query("UPDATE users SET notify_messages = $1 WHERE id = $2").bind(false).bind(bram.id).execute(db.pool()).await.unwrap();
+    chat.mark_read(bram.id, first.message.conversation, i64::MAX).await.unwrap();
+    chat.send(&w.site, &anna, To::Member(bram.id), &cid(4), text("hallo?"), NOW).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(message_mails(&w, "bram@example.nl"), 2);
+});

@@ -32,33 +32,13 @@ struct Ctx {
 
 async fn ctx(db: Db, demo: u32) -> Ctx {
     seed_if_empty(&db).await.unwrap();
-    let created = server::members::demo::seed_demo_members(&db, None, demo, NOW)
-        .await
-        .unwrap();
+    let created = server::members::demo::seed_demo_members(&db, None, demo, NOW).await.unwrap();
     assert_eq!(created, demo as u64 * 2, "{demo} per site, two sites");
-    let site = server::sites::load_all(&db)
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|s| s.is_default)
-        .unwrap()
-        .settings;
+    let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap().settings;
     let mail = tempfile::tempdir().unwrap();
-    let accounts = Accounts::new(
-        db.clone(),
-        Clock::fixed(NOW),
-        Outbox::Files(mail.path().to_path_buf()),
-        Arc::new(Catalog::embedded()),
-        support::links(),
-    );
+    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
     let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()));
-    Ctx {
-        db,
-        accounts,
-        members,
-        site,
-        _mail: mail,
-    }
+    Ctx { db, accounts, members, site, _mail: mail }
 }
 
 fn today() -> Ymd {
@@ -67,13 +47,7 @@ fn today() -> Ymd {
 
 /// A confirmed member with basics, found by search.
 async fn member(c: &Ctx, email: &str, gender: &str) -> i64 {
-    let form = SignupForm {
-        email: email.into(),
-        name: "Anna".into(),
-        password: "rode kater op het dak".into(),
-        date_of_birth: "1990-05-17".into(),
-        signup_message: String::new(),
-    };
+    let form = SignupForm { email: email.into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
     let (id, _) = c
         .accounts
         .signup(SignupRequest {
@@ -86,410 +60,155 @@ async fn member(c: &Ctx, email: &str, gender: &str) -> i64 {
         })
         .await
         .unwrap();
-    let basics = BasicsForm {
-        gender: gender.into(),
-        sexuality: "hetero".into(),
-        location: LocationForm {
-            country: "NL".into(),
-            region: "NL-NH".into(),
-            city: "Haarlem".into(),
-        },
-    };
+    let basics = BasicsForm { gender: gender.into(), sexuality: "hetero".into(), location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() } };
     c.members.save_basics(&c.site, id, &basics).await.unwrap();
     id
 }
 
 async fn activate(c: &Ctx, id: i64) {
     // Straight to the state an activation link leaves (the link itself is tested elsewhere).
-    sqlx::query("UPDATE users SET status = 'active' WHERE id = $1")
-        .bind(id)
-        .execute(c.db.pool())
-        .await
-        .unwrap();
-    sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1")
-        .bind(id)
-        .execute(c.db.pool())
-        .await
-        .unwrap();
-    server::members::search::refresh_searchable(c.db.pool(), id)
-        .await
-        .unwrap();
+    sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(c.db.pool()).await.unwrap();
+    sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1").bind(id).execute(c.db.pool()).await.unwrap();
+    server::members::search::refresh_searchable(c.db.pool(), id).await.unwrap();
 }
 
-fn filters(
-    gender: Option<Gender>,
-    country: Option<&str>,
-    region: Option<&str>,
-    min_age: u32,
-    max_age: u32,
-    page: u32,
-) -> SearchFilters {
-    SearchFilters {
-        gender,
-        country: country.map(Into::into),
-        region: region.map(Into::into),
-        min_age,
-        max_age,
-        page,
-    }
+fn filters(gender: Option<Gender>, country: Option<&str>, region: Option<&str>, min_age: u32, max_age: u32, page: u32) -> SearchFilters {
+    SearchFilters { gender, country: country.map(Into::into), region: region.map(Into::into), min_age, max_age, page }
 }
 
-on_both_databases!(
-    search_matches_a_brute_force_answer_page_by_page,
-    |db: Db| async move {
-        let c = ctx(db, 300).await;
-        // Everything search may return on this site, straight from the table.
-        let rows = sqlx::query("SELECT user_id, gender, country, region, date_of_birth, last_active FROM profiles WHERE site_id = $1 AND searchable = $2")
+on_both_databases!(search_matches_a_brute_force_answer_page_by_page, |db: Db| async move {
+    let c = ctx(db, 300).await;
+    // Everything search may return on this site, straight from the table.
+    let rows = sqlx::query("SELECT user_id, gender, country, region, date_of_birth, last_active FROM profiles WHERE site_id = $1 AND searchable = $2")
         .bind(c.site.id)
         .bind(true)
         .fetch_all(c.db.pool())
         .await
         .unwrap();
-        assert_eq!(rows.len(), 300);
-        let all: Vec<(i64, String, String, String, String, i64)> = rows
+    assert_eq!(rows.len(), 300);
+    let all: Vec<(i64, String, String, String, String, i64)> = rows
+        .iter()
+        .map(|r| (r.get("user_id"), r.get("gender"), r.get("country"), r.get("region"), r.get("date_of_birth"), r.get("last_active")))
+        .collect();
+    let cases = [
+        filters(None, None, None, 18, 99, 1),
+        filters(None, None, None, 18, 99, 2),
+        filters(Some(Gender::Female), None, None, 18, 99, 1),
+        filters(Some(Gender::Male), Some("NL"), None, 25, 45, 1),
+        filters(Some(Gender::Female), Some("BE"), None, 30, 60, 2),
+        filters(None, Some("NL"), Some("NL-ZH"), 18, 99, 1),
+        filters(Some(Gender::Female), Some("NL"), Some("NL-NH"), 40, 50, 1),
+        filters(None, Some("BE"), Some("NL-NH"), 18, 99, 1), // a region outside its country is ignored
+    ];
+    for f in cases {
+        let (after, until) = birth_date_window(today(), f.min_age, f.max_age);
+        let region_ok = f.region.as_deref().filter(|r| r.starts_with(f.country.as_deref().unwrap_or("?")));
+        let mut expected: Vec<&(i64, String, String, String, String, i64)> = all
             .iter()
-            .map(|r| {
-                (
-                    r.get("user_id"),
-                    r.get("gender"),
-                    r.get("country"),
-                    r.get("region"),
-                    r.get("date_of_birth"),
-                    r.get("last_active"),
-                )
-            })
+            .filter(|p| f.gender.is_none_or(|g| p.1 == g.code()))
+            .filter(|p| f.country.as_deref().is_none_or(|c| p.2 == c))
+            .filter(|p| region_ok.is_none_or(|r| p.3 == r))
+            .filter(|p| p.4.as_str() > after.as_str() && p.4.as_str() <= until.as_str())
             .collect();
-        let cases = [
-            filters(None, None, None, 18, 99, 1),
-            filters(None, None, None, 18, 99, 2),
-            filters(Some(Gender::Female), None, None, 18, 99, 1),
-            filters(Some(Gender::Male), Some("NL"), None, 25, 45, 1),
-            filters(Some(Gender::Female), Some("BE"), None, 30, 60, 2),
-            filters(None, Some("NL"), Some("NL-ZH"), 18, 99, 1),
-            filters(Some(Gender::Female), Some("NL"), Some("NL-NH"), 40, 50, 1),
-            filters(None, Some("BE"), Some("NL-NH"), 18, 99, 1), // a region outside its country is ignored
-        ];
-        for f in cases {
-            let (after, until) = birth_date_window(today(), f.min_age, f.max_age);
-            let region_ok = f
-                .region
-                .as_deref()
-                .filter(|r| r.starts_with(f.country.as_deref().unwrap_or("?")));
-            let mut expected: Vec<&(i64, String, String, String, String, i64)> = all
-                .iter()
-                .filter(|p| f.gender.is_none_or(|g| p.1 == g.code()))
-                .filter(|p| f.country.as_deref().is_none_or(|c| p.2 == c))
-                .filter(|p| region_ok.is_none_or(|r| p.3 == r))
-                .filter(|p| p.4.as_str() > after.as_str() && p.4.as_str() <= until.as_str())
-                .collect();
-            expected.sort_by(|a, b| b.5.cmp(&a.5));
-            let start = ((f.page - 1) * PAGE_SIZE) as usize;
-            let want: Vec<i64> = expected
-                .iter()
-                .skip(start)
-                .take(PAGE_SIZE as usize)
-                .map(|p| p.5)
-                .collect();
-            let got = c.members.search(&c.site, None, &f, today()).await.unwrap();
-            let got_active: Vec<i64> = got
-                .results
-                .iter()
-                .map(|card| all.iter().find(|p| p.0 == card.id).unwrap().5)
-                .collect();
-            assert_eq!(got_active, want, "order and page for {f:?}");
-            assert_eq!(
-                got.has_more,
-                expected.len() > start + PAGE_SIZE as usize,
-                "has_more for {f:?}"
-            );
-            for card in &got.results {
-                assert!(
-                    (f.min_age as i32..=f.max_age as i32).contains(&card.age),
-                    "age {} in {f:?}",
-                    card.age
-                );
-                assert!(card.fictional, "demo members are marked fictional");
-            }
-            if f.page == 1
-                && got.results.len() < (PAGE_SIZE / 2) as usize
-                && (region_ok.is_some() || f.min_age > 18 || f.max_age < 99)
-            {
-                assert!(
-                    !got.similar.is_empty(),
-                    "similar profiles for a short page {f:?}"
-                );
-                assert!(
-                    got.similar
-                        .iter()
-                        .all(|s| !got.results.iter().any(|r| r.id == s.id)),
-                    "similar excludes results"
-                );
-            }
+        expected.sort_by(|a, b| b.5.cmp(&a.5));
+        let start = ((f.page - 1) * PAGE_SIZE) as usize;
+        let want: Vec<i64> = expected.iter().skip(start).take(PAGE_SIZE as usize).map(|p| p.5).collect();
+        let got = c.members.search(&c.site, None, &f, today()).await.unwrap();
+        let got_active: Vec<i64> = got.results.iter().map(|card| all.iter().find(|p| p.0 == card.id).unwrap().5).collect();
+        assert_eq!(got_active, want, "order and page for {f:?}");
+        assert_eq!(got.has_more, expected.len() > start + PAGE_SIZE as usize, "has_more for {f:?}");
+        for card in &got.results {
+            assert!((f.min_age as i32..=f.max_age as i32).contains(&card.age), "age {} in {f:?}", card.age);
+            assert!(card.fictional, "demo members are marked fictional");
         }
-        // Seeding again adds nothing.
-        assert_eq!(
-            server::members::demo::seed_demo_members(&c.db, None, 300, NOW)
-                .await
-                .unwrap(),
-            0
-        );
+        if f.page == 1 && got.results.len() < (PAGE_SIZE / 2) as usize && (region_ok.is_some() || f.min_age > 18 || f.max_age < 99) {
+            assert!(!got.similar.is_empty(), "similar profiles for a short page {f:?}");
+            assert!(got.similar.iter().all(|s| !got.results.iter().any(|r| r.id == s.id)), "similar excludes results");
+        }
     }
-);
+    // Seeding again adds nothing.
+    assert_eq!(server::members::demo::seed_demo_members(&c.db, None, 300, NOW).await.unwrap(), 0);
+});
 
-on_both_databases!(
-    visibility_and_blocking_between_two_members,
-    |db: Db| async move {
-        let c = ctx(db, 20).await;
-        let anna = member(&c, "anna@example.nl", "female").await;
-        let bart = member(&c, "bart@example.nl", "male").await;
-        let only_nl_nh = filters(None, Some("NL"), Some("NL-NH"), 18, 99, 1);
-        let found =
-            |res: &domain::search::SearchResults, id: i64| res.results.iter().any(|c| c.id == id);
+on_both_databases!(visibility_and_blocking_between_two_members, |db: Db| async move {
+    let c = ctx(db, 20).await;
+    let anna = member(&c, "anna@example.nl", "female").await;
+    let bart = member(&c, "bart@example.nl", "male").await;
+    let only_nl_nh = filters(None, Some("NL"), Some("NL-NH"), 18, 99, 1);
+    let found = |res: &domain::search::SearchResults, id: i64| res.results.iter().any(|c| c.id == id);
 
-        // Unconfirmed members are not shown; their own profile still opens for them.
-        let res = c
-            .members
-            .search(&c.site, Some(bart), &only_nl_nh, today())
-            .await
-            .unwrap();
-        assert!(!found(&res, anna));
-        assert!(c
-            .members
-            .profile(&c.site, Some(bart), anna, today())
-            .await
-            .unwrap()
-            .is_none());
-        assert!(
-            c.members
-                .profile(&c.site, Some(anna), anna, today())
-                .await
-                .unwrap()
-                .unwrap()
-                .is_me
-        );
-        activate(&c, anna).await;
-        activate(&c, bart).await;
-        let res = c
-            .members
-            .search(&c.site, Some(bart), &only_nl_nh, today())
-            .await
-            .unwrap();
-        assert!(
-            found(&res, anna) && !found(&res, bart),
-            "others, never oneself"
-        );
+    // Unconfirmed members are not shown; their own profile still opens for them.
+    let res = c.members.search(&c.site, Some(bart), &only_nl_nh, today()).await.unwrap();
+    assert!(!found(&res, anna));
+    assert!(c.members.profile(&c.site, Some(bart), anna, today()).await.unwrap().is_none());
+    assert!(c.members.profile(&c.site, Some(anna), anna, today()).await.unwrap().unwrap().is_me);
+    activate(&c, anna).await;
+    activate(&c, bart).await;
+    let res = c.members.search(&c.site, Some(bart), &only_nl_nh, today()).await.unwrap();
+    assert!(found(&res, anna) && !found(&res, bart), "others, never oneself");
 
-        // Invisible: gone for others, still there for oneself.
-        c.accounts.set_invisible(anna, true).await.unwrap();
-        assert!(!found(
-            &c.members
-                .search(&c.site, Some(bart), &only_nl_nh, today())
-                .await
-                .unwrap(),
-            anna
-        ));
-        assert!(c
-            .members
-            .profile(&c.site, Some(bart), anna, today())
-            .await
-            .unwrap()
-            .is_none());
-        assert!(c
-            .members
-            .profile(&c.site, Some(anna), anna, today())
-            .await
-            .unwrap()
-            .is_some());
-        c.accounts.set_invisible(anna, false).await.unwrap();
+    // Invisible: gone for others, still there for oneself.
+    c.accounts.set_invisible(anna, true).await.unwrap();
+    assert!(!found(&c.members.search(&c.site, Some(bart), &only_nl_nh, today()).await.unwrap(), anna));
+    assert!(c.members.profile(&c.site, Some(bart), anna, today()).await.unwrap().is_none());
+    assert!(c.members.profile(&c.site, Some(anna), anna, today()).await.unwrap().is_some());
+    c.accounts.set_invisible(anna, false).await.unwrap();
 
-        // Anna blocks Bart: each vanishes for the other; Bart acting on Anna gets the spec's error.
-        c.members.block(&c.site, anna, bart, NOW).await.unwrap();
-        c.members.block(&c.site, anna, bart, NOW).await.unwrap();
-        assert!(!found(
-            &c.members
-                .search(&c.site, Some(bart), &only_nl_nh, today())
-                .await
-                .unwrap(),
-            anna
-        ));
-        assert!(!found(
-            &c.members
-                .search(&c.site, Some(anna), &only_nl_nh, today())
-                .await
-                .unwrap(),
-            bart
-        ));
-        assert!(c
-            .members
-            .profile(&c.site, Some(bart), anna, today())
-            .await
-            .unwrap()
-            .is_none());
-        let seen_by_anna = c
-            .members
-            .profile(&c.site, Some(anna), bart, today())
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(
-            seen_by_anna.blocked_by_me,
-            "the blocker can still reach the page to unblock"
-        );
-        assert!(c
-            .members
-            .block(&c.site, bart, anna, NOW)
-            .await
-            .is_err_and(|e| e.code() == domain::ErrorCode::BlockedByMember));
-        // Only the blocker can lift it.
-        c.members.unblock(bart, anna).await.unwrap();
-        assert!(
-            c.members
-                .profile(&c.site, Some(bart), anna, today())
-                .await
-                .unwrap()
-                .is_none(),
-            "Bart cannot unblock Anna's block"
-        );
-        c.members.unblock(anna, bart).await.unwrap();
-        assert!(c
-            .members
-            .profile(&c.site, Some(bart), anna, today())
-            .await
-            .unwrap()
-            .is_some());
+    // Anna blocks Bart: each vanishes for the other; Bart acting on Anna gets the spec's error.
+    c.members.block(&c.site, anna, bart, NOW).await.unwrap();
+    c.members.block(&c.site, anna, bart, NOW).await.unwrap();
+    assert!(!found(&c.members.search(&c.site, Some(bart), &only_nl_nh, today()).await.unwrap(), anna));
+    assert!(!found(&c.members.search(&c.site, Some(anna), &only_nl_nh, today()).await.unwrap(), bart));
+    assert!(c.members.profile(&c.site, Some(bart), anna, today()).await.unwrap().is_none());
+    let seen_by_anna = c.members.profile(&c.site, Some(anna), bart, today()).await.unwrap().unwrap();
+    assert!(seen_by_anna.blocked_by_me, "the blocker can still reach the page to unblock");
+    assert!(c.members.block(&c.site, bart, anna, NOW).await.is_err_and(|e| e.code() == domain::ErrorCode::BlockedByMember));
+    // Only the blocker can lift it.
+    c.members.unblock(bart, anna).await.unwrap();
+    assert!(c.members.profile(&c.site, Some(bart), anna, today()).await.unwrap().is_none(), "Bart cannot unblock Anna's block");
+    c.members.unblock(anna, bart).await.unwrap();
+    assert!(c.members.profile(&c.site, Some(bart), anna, today()).await.unwrap().is_some());
 
-        // Nobody blocks themselves or members of another site.
-        assert!(c
-            .members
-            .block(&c.site, anna, anna, NOW)
-            .await
-            .is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
-        let (other_site,): (i64,) =
-            sqlx::query_as("SELECT user_id FROM profiles WHERE site_id <> $1 LIMIT 1")
-                .bind(c.site.id)
-                .fetch_one(c.db.pool())
-                .await
-                .unwrap();
-        assert!(c
-            .members
-            .block(&c.site, anna, other_site, NOW)
-            .await
-            .is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
-        assert!(
-            c.members
-                .profile(&c.site, Some(anna), other_site, today())
-                .await
-                .unwrap()
-                .is_none(),
-            "profiles stay on their site"
-        );
+    // Nobody blocks themselves or members of another site.
+    assert!(c.members.block(&c.site, anna, anna, NOW).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    let (other_site,): (i64,) = sqlx::query_as("SELECT user_id FROM profiles WHERE site_id <> $1 LIMIT 1").bind(c.site.id).fetch_one(c.db.pool()).await.unwrap();
+    assert!(c.members.block(&c.site, anna, other_site, NOW).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    assert!(c.members.profile(&c.site, Some(anna), other_site, today()).await.unwrap().is_none(), "profiles stay on their site");
 
-        // A deleted account disappears from search.
-        c.accounts
-            .delete_account(
-                &c.site,
-                anna,
-                "rode kater op het dak",
-                "",
-                "http://x",
-                &Default::default(),
-            )
-            .await
-            .unwrap();
-        assert!(!found(
-            &c.members
-                .search(&c.site, Some(bart), &only_nl_nh, today())
-                .await
-                .unwrap(),
-            anna
-        ));
-    }
-);
+    // A deleted account disappears from search.
+    c.accounts.delete_account(&c.site, anna, "rode kater op het dak", "", "http://x", &Default::default()).await.unwrap();
+    assert!(!found(&c.members.search(&c.site, Some(bart), &only_nl_nh, today()).await.unwrap(), anna));
+});
 
-on_both_databases!(
-    profiles_show_only_the_fields_the_site_shows,
-    |db: Db| async move {
-        let mut c = ctx(db, 20).await;
-        let (id,): (i64,) = sqlx::query_as(
-            "SELECT user_id FROM profiles WHERE site_id = $1 AND hair_colour IS NOT NULL LIMIT 1",
-        )
-        .bind(c.site.id)
-        .fetch_one(c.db.pool())
-        .await
-        .unwrap();
-        let p = c
-            .members
-            .profile(&c.site, None, id, today())
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(p.attributes.iter().any(|(f, _)| f == "hair_colour"));
-        assert!(!p.interests.is_empty() && p.about.is_some());
-        c.site.visible_profile_fields = vec!["gender".into()];
-        c.site.visible_profile_notes = false;
-        let p = c
-            .members
-            .profile(&c.site, None, id, today())
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(p.attributes.is_empty() && p.interests.is_empty() && p.about.is_none());
-    }
-);
+on_both_databases!(profiles_show_only_the_fields_the_site_shows, |db: Db| async move {
+    let mut c = ctx(db, 20).await;
+    let (id,): (i64,) = sqlx::query_as("SELECT user_id FROM profiles WHERE site_id = $1 AND hair_colour IS NOT NULL LIMIT 1").bind(c.site.id).fetch_one(c.db.pool()).await.unwrap();
+    let p = c.members.profile(&c.site, None, id, today()).await.unwrap().unwrap();
+    assert!(p.attributes.iter().any(|(f, _)| f == "hair_colour"));
+    assert!(!p.interests.is_empty() && p.about.is_some());
+    c.site.visible_profile_fields = vec!["gender".into()];
+    c.site.visible_profile_notes = false;
+    let p = c.members.profile(&c.site, None, id, today()).await.unwrap().unwrap();
+    assert!(p.attributes.is_empty() && p.interests.is_empty() && p.about.is_none());
+});
 
-on_both_databases!(
-    details_are_checked_then_shown_on_the_profile,
-    |db: Db| async move {
-        let c = ctx(db, 5).await;
-        let anna = member(&c, "anna@example.nl", "female").await;
-        activate(&c, anna).await;
-        let good = domain::profile::DetailsForm {
-            attributes: vec![
-                ("hair_colour".into(), "red".into()),
-                ("reason".into(), "chat".into()),
-            ],
-            interests: vec!["music".into(), "yoga".into()],
-            about: "Hallo, ik ben Anna.".into(),
-        };
-        c.members.save_details(anna, &good).await.unwrap();
-        let bad = domain::profile::DetailsForm {
-            attributes: vec![("hair_colour".into(), "purple".into())],
-            interests: vec!["music".into()],
-            about: String::new(),
-        };
-        assert_eq!(
-            c.members
-                .save_details(anna, &bad)
-                .await
-                .unwrap_err()
-                .code()
-                .locale_key(),
-            "validation.choice_invalid"
-        );
-        let stored = c.members.details(anna).await.unwrap();
-        assert!(
-            stored
-                .attributes
-                .contains(&("hair_colour".to_string(), "red".to_string())),
-            "the bad save changed nothing"
-        );
-        assert_eq!(stored.interests, ["music", "yoga"]);
-        let seen = c
-            .members
-            .profile(&c.site, None, anna, today())
-            .await
-            .unwrap()
-            .unwrap();
-        assert!(seen
-            .attributes
-            .contains(&("hair_colour".to_string(), "red".to_string())));
-        assert_eq!(
-            seen.interests
-                .iter()
-                .map(|(code, _)| code.as_str())
-                .collect::<Vec<_>>(),
-            ["music", "yoga"]
-        );
-        assert_eq!(seen.about.as_deref(), Some("Hallo, ik ben Anna."));
-    }
-);
+on_both_databases!(details_are_checked_then_shown_on_the_profile, |db: Db| async move {
+    let c = ctx(db, 5).await;
+    let anna = member(&c, "anna@example.nl", "female").await;
+    activate(&c, anna).await;
+    let good = domain::profile::DetailsForm {
+        attributes: vec![("hair_colour".into(), "red".into()), ("reason".into(), "chat".into())],
+        interests: vec!["music".into(), "yoga".into()],
+        about: "Hallo, ik ben Anna.".into(),
+    };
+    c.members.save_details(anna, &good).await.unwrap();
+    let bad = domain::profile::DetailsForm { attributes: vec![("hair_colour".into(), "purple".into())], interests: vec!["music".into()], about: String::new() };
+    assert_eq!(c.members.save_details(anna, &bad).await.unwrap_err().code().locale_key(), "validation.choice_invalid");
+    let stored = c.members.details(anna).await.unwrap();
+    assert!(stored.attributes.contains(&("hair_colour".to_string(), "red".to_string())), "the bad save changed nothing");
+    assert_eq!(stored.interests, ["music", "yoga"]);
+    let seen = c.members.profile(&c.site, None, anna, today()).await.unwrap().unwrap();
+    assert!(seen.attributes.contains(&("hair_colour".to_string(), "red".to_string())));
+    assert_eq!(seen.interests.iter().map(|(code, _)| code.as_str()).collect::<Vec<_>>(), ["music", "yoga"]);
+    assert_eq!(seen.about.as_deref(), Some("Hallo, ik ben Anna."));
+});

@@ -16,21 +16,10 @@ use server::{AppError, Db};
 use support::world::{world, World, NOW};
 
 fn payments(w: &World, sms: &std::path::Path) -> Payments {
-    let provider = Provider::Test(server::payments::test_provider::TestProvider::new(
-        w.db.clone(),
-        support::links(),
-    ));
+    let provider = Provider::Test(server::payments::test_provider::TestProvider::new(w.db.clone(), support::links()));
     // Nothing listens on the discard port: the test provider's own webhook call goes nowhere,
     // so each test drives the webhook itself.
-    Payments::new(
-        w.db.clone(),
-        provider,
-        w.accounts.clone(),
-        support::links(),
-        SmsOutbox::Files(sms.to_path_buf()),
-        "http://127.0.0.1:9".into(),
-    )
-    .with_timing(600, 86_400)
+    Payments::new(w.db.clone(), provider, w.accounts.clone(), support::links(), SmsOutbox::Files(sms.to_path_buf()), "http://127.0.0.1:9".into()).with_timing(600, 86_400)
 }
 
 /// The six-digit code in a text message (after the `To:` line).
@@ -39,10 +28,7 @@ fn sms_code(text: &str) -> String {
     let digits: Vec<char> = body.chars().collect();
     for start in 0..digits.len().saturating_sub(5) {
         let run: String = digits[start..start + 6].iter().collect();
-        let before = start
-            .checked_sub(1)
-            .map(|i| digits[i].is_ascii_digit())
-            .unwrap_or(false);
+        let before = start.checked_sub(1).map(|i| digits[i].is_ascii_digit()).unwrap_or(false);
         let after = digits.get(start + 6).is_some_and(|c| c.is_ascii_digit());
         if run.chars().all(|c| c.is_ascii_digit()) && !before && !after {
             return run;
@@ -59,426 +45,163 @@ fn refused(result: Result<impl std::fmt::Debug, AppError>) -> ErrorCode {
 }
 
 async fn pack_id(w: &World, p: &Payments, credits: i64) -> i64 {
-    p.packs(w.site.settings.id, "NL")
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|pack| pack.credits == credits)
-        .unwrap()
-        .id
+    p.packs(w.site.settings.id, "NL").await.unwrap().into_iter().find(|pack| pack.credits == credits).unwrap().id
 }
 
 async fn ledger_rows(db: &Db, reference: &str) -> i64 {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1")
-        .bind(reference)
-        .fetch_one(db.pool())
-        .await
-        .unwrap();
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1").bind(reference).fetch_one(db.pool()).await.unwrap();
     n
 }
 
 async fn provider_id(db: &Db, payment: i64) -> String {
-    let (id,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1")
-        .bind(payment)
-        .fetch_one(db.pool())
-        .await
-        .unwrap();
+    let (id,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(payment).fetch_one(db.pool()).await.unwrap();
     id
 }
 
 async fn all_explained(db: &Db) {
-    assert_eq!(
-        server::credits::reconcile(db).await.unwrap(),
-        vec![],
-        "the ledger explains every balance"
-    );
+    assert_eq!(server::credits::reconcile(db).await.unwrap(), vec![], "the ledger explains every balance");
 }
 
 /// Pays through the test provider's page: the tester's choice, then the webhook it would send.
-async fn pay(
-    db: &Db,
-    p: &Payments,
-    payment: i64,
-    outcome: PaymentStatus,
-    now: i64,
-) -> Option<PaymentStatus> {
+async fn pay(db: &Db, p: &Payments, payment: i64, outcome: PaymentStatus, now: i64) -> Option<PaymentStatus> {
     let tr = provider_id(db, payment).await;
-    p.test_provider()
-        .unwrap()
-        .choose(&tr, outcome)
-        .await
-        .unwrap();
+    p.test_provider().unwrap().choose(&tr, outcome).await.unwrap();
     p.webhook("test", &tr, now).await.unwrap()
 }
 
-on_both_databases!(
-    a_bundle_with_the_time_bonus_makes_a_premium_member_once,
-    |db: Db| async move {
-        let w = world(db).await;
-        let sms = tempfile::tempdir().unwrap();
-        let p = payments(&w, sms.path());
-        let anna: Member = w.member("anna@example.nl", "female").await;
-        let start_credits = anna.credits;
+on_both_databases!(a_bundle_with_the_time_bonus_makes_a_premium_member_once, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna: Member = w.member("anna@example.nl", "female").await;
+    let start_credits = anna.credits;
 
-        // Within four hours of signup: the time bonus applies to every bundle.
-        let offer = p.offer(&w.site, &anna, None, "NL", NOW + 60).await.unwrap();
-        assert_eq!(
-            offer.discount.as_ref().map(|d| d.code.as_str()),
-            Some("TIMEBONUS25")
-        );
-        assert_eq!(offer.time_bonus_left, Some(14_400 - 60));
-        let (pack, quote) = offer
-            .packs
-            .iter()
-            .find(|(pack, _)| pack.credits == 60)
-            .unwrap();
-        assert_eq!(
-            (quote.list_price, quote.amount, quote.vat_rate_bp),
-            (1995, 1496, 2100)
-        );
-        assert!(
-            offer.methods.contains(&PaymentMethod::Ideal)
-                && offer.methods.contains(&PaymentMethod::DirectDebit)
-        );
-        assert!(!offer.methods.contains(&PaymentMethod::Blik));
+    // Within four hours of signup: the time bonus applies to every bundle.
+    let offer = p.offer(&w.site, &anna, None, "NL", NOW + 60).await.unwrap();
+    assert_eq!(offer.discount.as_ref().map(|d| d.code.as_str()), Some("TIMEBONUS25"));
+    assert_eq!(offer.time_bonus_left, Some(14_400 - 60));
+    let (pack, quote) = offer.packs.iter().find(|(pack, _)| pack.credits == 60).unwrap();
+    assert_eq!((quote.list_price, quote.amount, quote.vat_rate_bp), (1995, 1496, 2100));
+    assert!(offer.methods.contains(&PaymentMethod::Ideal) && offer.methods.contains(&PaymentMethod::DirectDebit));
+    assert!(!offer.methods.contains(&PaymentMethod::Blik));
 
-        // A method not offered in the country is refused and stores nothing.
-        assert_eq!(
-            refused(
-                p.start_checkout(
-                    &w.site,
-                    &anna,
-                    pack.id,
-                    PaymentMethod::Blik,
-                    None,
-                    "NL",
-                    "nl",
-                    NOW + 60
-                )
-                .await
-            ),
-            ErrorCode::MethodUnavailable
-        );
-        assert_eq!(
-            refused(
-                p.start_checkout(
-                    &w.site,
-                    &anna,
-                    999_999,
-                    PaymentMethod::Ideal,
-                    None,
-                    "NL",
-                    "nl",
-                    NOW + 60
-                )
-                .await
-            ),
-            ErrorCode::NotFound
-        );
-        assert!(p.payments(anna.id, 50).await.unwrap().is_empty());
+    // A method not offered in the country is refused and stores nothing.
+    assert_eq!(refused(p.start_checkout(&w.site, &anna, pack.id, PaymentMethod::Blik, None, "NL", "nl", NOW + 60).await), ErrorCode::MethodUnavailable);
+    assert_eq!(refused(p.start_checkout(&w.site, &anna, 999_999, PaymentMethod::Ideal, None, "NL", "nl", NOW + 60).await), ErrorCode::NotFound);
+    assert!(p.payments(anna.id, 50).await.unwrap().is_empty());
 
-        let started = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack.id,
-                PaymentMethod::Ideal,
-                None,
-                "NL",
-                "nl",
-                NOW + 60,
-            )
-            .await
-            .unwrap();
-        assert!(
-            started.checkout_url.starts_with("/checkout/test/tst_"),
-            "{}",
-            started.checkout_url
-        );
-        let open = p.payment(anna.id, started.payment_id).await.unwrap();
-        assert_eq!(
-            (open.status, open.amount, open.discount_code.as_deref()),
-            (PaymentStatus::Open, 1496, Some("TIMEBONUS25"))
-        );
+    let started = p.start_checkout(&w.site, &anna, pack.id, PaymentMethod::Ideal, None, "NL", "nl", NOW + 60).await.unwrap();
+    assert!(started.checkout_url.starts_with("/checkout/test/tst_"), "{}", started.checkout_url);
+    let open = p.payment(anna.id, started.payment_id).await.unwrap();
+    assert_eq!((open.status, open.amount, open.discount_code.as_deref()), (PaymentStatus::Open, 1496, Some("TIMEBONUS25")));
 
-        assert_eq!(
-            pay(
-                &w.db,
-                &p,
-                started.payment_id,
-                PaymentStatus::Paid,
-                NOW + 120
-            )
-            .await,
-            Some(PaymentStatus::Paid)
-        );
-        let anna = w.reload(anna.id).await;
-        assert!(anna.paid_user, "the first bundle makes a premium member");
-        assert_eq!(anna.credits, start_credits + 60);
-        assert_eq!(
-            ledger_rows(&w.db, &format!("payment:{}", started.payment_id)).await,
-            1
-        );
-        all_explained(&w.db).await;
+    assert_eq!(pay(&w.db, &p, started.payment_id, PaymentStatus::Paid, NOW + 120).await, Some(PaymentStatus::Paid));
+    let anna = w.reload(anna.id).await;
+    assert!(anna.paid_user, "the first bundle makes a premium member");
+    assert_eq!(anna.credits, start_credits + 60);
+    assert_eq!(ledger_rows(&w.db, &format!("payment:{}", started.payment_id)).await, 1);
+    all_explained(&w.db).await;
 
-        // The receipt went out once, with the company's details and the VAT.
-        let receipts: Vec<String> = std::fs::read_dir(w.mail.path())
-            .unwrap()
-            .flatten()
-            .map(|e| std::fs::read_to_string(e.path()).unwrap())
-            .filter(|m| m.contains("betaalbewijs"))
-            .collect();
-        assert_eq!(receipts.len(), 1);
-        assert!(
-            receipts[0].contains(&w.site.company.kvk) && receipts[0].contains("14,96"),
-            "{}",
-            receipts[0]
-        );
+    // The receipt went out once, with the company's details and the VAT.
+    let receipts: Vec<String> = std::fs::read_dir(w.mail.path()).unwrap().flatten().map(|e| std::fs::read_to_string(e.path()).unwrap()).filter(|m| m.contains("betaalbewijs")).collect();
+    assert_eq!(receipts.len(), 1);
+    assert!(receipts[0].contains(&w.site.company.kvk) && receipts[0].contains("14,96"), "{}", receipts[0]);
 
-        // Premium now: no time bonus, no welcome discount; the repeat order is the last one.
-        let offer = p
-            .offer(&w.site, &anna, None, "NL", NOW + 180)
-            .await
-            .unwrap();
-        assert_eq!(offer.discount, None);
-        let last = p.last_order(anna.id).await.unwrap().unwrap();
-        assert_eq!((last.pack_id, last.method), (pack.id, PaymentMethod::Ideal));
+    // Premium now: no time bonus, no welcome discount; the repeat order is the last one.
+    let offer = p.offer(&w.site, &anna, None, "NL", NOW + 180).await.unwrap();
+    assert_eq!(offer.discount, None);
+    let last = p.last_order(anna.id).await.unwrap().unwrap();
+    assert_eq!((last.pack_id, last.method), (pack.id, PaymentMethod::Ideal));
+});
+
+on_both_databases!(the_same_webhook_ten_times_and_racing_the_result_page_books_once, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna = w.member("anna@example.nl", "female").await;
+    let pack = pack_id(&w, &p, 150).await;
+    let started = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Visa, None, "NL", "nl", NOW).await.unwrap();
+    let tr = provider_id(&w.db, started.payment_id).await;
+    p.test_provider().unwrap().choose(&tr, PaymentStatus::Paid).await.unwrap();
+
+    // Ten webhooks and ten result-page reads at once.
+    let mut set = tokio::task::JoinSet::new();
+    for i in 0..20 {
+        let (p, tr) = (p.clone(), tr.clone());
+        let id = started.payment_id;
+        set.spawn(async move {
+            if i % 2 == 0 {
+                p.webhook("test", &tr, NOW + 5).await.unwrap().unwrap()
+            } else {
+                p.sync(id, NOW + 5).await.unwrap()
+            }
+        });
     }
-);
-
-on_both_databases!(
-    the_same_webhook_ten_times_and_racing_the_result_page_books_once,
-    |db: Db| async move {
-        let w = world(db).await;
-        let sms = tempfile::tempdir().unwrap();
-        let p = payments(&w, sms.path());
-        let anna = w.member("anna@example.nl", "female").await;
-        let pack = pack_id(&w, &p, 150).await;
-        let started = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Visa,
-                None,
-                "NL",
-                "nl",
-                NOW,
-            )
-            .await
-            .unwrap();
-        let tr = provider_id(&w.db, started.payment_id).await;
-        p.test_provider()
-            .unwrap()
-            .choose(&tr, PaymentStatus::Paid)
-            .await
-            .unwrap();
-
-        // Ten webhooks and ten result-page reads at once.
-        let mut set = tokio::task::JoinSet::new();
-        for i in 0..20 {
-            let (p, tr) = (p.clone(), tr.clone());
-            let id = started.payment_id;
-            set.spawn(async move {
-                if i % 2 == 0 {
-                    p.webhook("test", &tr, NOW + 5).await.unwrap().unwrap()
-                } else {
-                    p.sync(id, NOW + 5).await.unwrap()
-                }
-            });
-        }
-        while let Some(status) = set.join_next().await {
-            assert_eq!(status.unwrap(), PaymentStatus::Paid);
-        }
-        // And ten more, one after the other.
-        for _ in 0..10 {
-            assert_eq!(
-                p.webhook("test", &tr, NOW + 10).await.unwrap(),
-                Some(PaymentStatus::Paid)
-            );
-        }
-        assert_eq!(
-            ledger_rows(&w.db, &format!("payment:{}", started.payment_id)).await,
-            1
-        );
-        assert_eq!(w.reload(anna.id).await.credits, anna.credits + 150);
-        all_explained(&w.db).await;
+    while let Some(status) = set.join_next().await {
+        assert_eq!(status.unwrap(), PaymentStatus::Paid);
     }
-);
-
-on_both_databases!(
-    unknown_lying_and_mismatched_webhooks_book_nothing,
-    |db: Db| async move {
-        let w = world(db).await;
-        let sms = tempfile::tempdir().unwrap();
-        let p = payments(&w, sms.path());
-        let anna = w.member("anna@example.nl", "female").await;
-        let pack = pack_id(&w, &p, 60).await;
-
-        // An id nobody knows, another provider's name, an absurd id: nothing happens, no hint.
-        assert_eq!(
-            p.webhook("test", "tst_doesnotexist", NOW).await.unwrap(),
-            None
-        );
-        assert_eq!(p.webhook("mollie", "tr_abc", NOW).await.unwrap(), None);
-        assert_eq!(
-            p.webhook("test", &"x".repeat(500), NOW).await.unwrap(),
-            None
-        );
-
-        // The webhook comes, but the provider says the payment is still open: nothing is booked.
-        let started = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Ideal,
-                None,
-                "NL",
-                "nl",
-                NOW,
-            )
-            .await
-            .unwrap();
-        let tr = provider_id(&w.db, started.payment_id).await;
-        assert_eq!(
-            p.webhook("test", &tr, NOW).await.unwrap(),
-            Some(PaymentStatus::Open)
-        );
-        assert_eq!(
-            ledger_rows(&w.db, &format!("payment:{}", started.payment_id)).await,
-            0
-        );
-
-        // The provider says paid, but for another amount: not booked.
-        sqlx::query("UPDATE test_checkouts SET amount = 1, status = 'paid' WHERE id = $1")
-            .bind(&tr)
-            .execute(w.db.pool())
-            .await
-            .unwrap();
-        assert_eq!(
-            p.webhook("test", &tr, NOW).await.unwrap(),
-            Some(PaymentStatus::Open)
-        );
-        assert_eq!(w.reload(anna.id).await.credits, anna.credits);
-        all_explained(&w.db).await;
+    // And ten more, one after the other.
+    for _ in 0..10 {
+        assert_eq!(p.webhook("test", &tr, NOW + 10).await.unwrap(), Some(PaymentStatus::Paid));
     }
-);
+    assert_eq!(ledger_rows(&w.db, &format!("payment:{}", started.payment_id)).await, 1);
+    assert_eq!(w.reload(anna.id).await.credits, anna.credits + 150);
+    all_explained(&w.db).await;
+});
 
-on_both_databases!(
-    statuses_only_move_forward_and_a_failure_gives_the_code_back,
-    |db: Db| async move {
-        let w = world(db).await;
-        let sms = tempfile::tempdir().unwrap();
-        let p = payments(&w, sms.path());
-        let anna = w.member("anna@example.nl", "female").await;
-        let pack = pack_id(&w, &p, 60).await;
-        let first = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::CreditCard,
-                None,
-                "NL",
-                "nl",
-                NOW,
-            )
-            .await
-            .unwrap();
-        // While that one is open, the time bonus is taken: a second checkout gets the welcome
-        // discount, and a third none.
-        let second = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Paypal,
-                None,
-                "NL",
-                "nl",
-                NOW,
-            )
-            .await
-            .unwrap();
-        assert_eq!(
-            p.payment(anna.id, second.payment_id)
-                .await
-                .unwrap()
-                .discount_code
-                .as_deref(),
-            Some("WELCOME")
-        );
-        let plain = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Paypal,
-                None,
-                "NL",
-                "nl",
-                NOW,
-            )
-            .await
-            .unwrap();
-        assert_eq!(
-            p.payment(anna.id, plain.payment_id).await.unwrap().amount,
-            1995
-        );
-        assert_eq!(
-            pay(&w.db, &p, second.payment_id, PaymentStatus::Canceled, NOW).await,
-            Some(PaymentStatus::Canceled)
-        );
+on_both_databases!(unknown_lying_and_mismatched_webhooks_book_nothing, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna = w.member("anna@example.nl", "female").await;
+    let pack = pack_id(&w, &p, 60).await;
 
-        assert_eq!(
-            pay(&w.db, &p, first.payment_id, PaymentStatus::Failed, NOW).await,
-            Some(PaymentStatus::Failed)
-        );
-        // Failed stays failed, whatever is reported later.
-        assert_eq!(
-            p.apply(first.payment_id, PaymentStatus::Paid, NOW)
-                .await
-                .unwrap(),
-            PaymentStatus::Failed
-        );
-        let tr = provider_id(&w.db, first.payment_id).await;
-        sqlx::query("UPDATE test_checkouts SET status = 'paid' WHERE id = $1")
-            .bind(&tr)
-            .execute(w.db.pool())
-            .await
-            .unwrap();
-        assert_eq!(
-            p.webhook("test", &tr, NOW).await.unwrap(),
-            Some(PaymentStatus::Failed)
-        );
-        assert_eq!(w.reload(anna.id).await.credits, anna.credits);
+    // An id nobody knows, another provider's name, an absurd id: nothing happens, no hint.
+    assert_eq!(p.webhook("test", "tst_doesnotexist", NOW).await.unwrap(), None);
+    assert_eq!(p.webhook("mollie", "tr_abc", NOW).await.unwrap(), None);
+    assert_eq!(p.webhook("test", &"x".repeat(500), NOW).await.unwrap(), None);
 
-        // The time bonus came back with the failure: a new checkout gets it again.
-        let third = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::CreditCard,
-                None,
-                "NL",
-                "nl",
-                NOW + 30,
-            )
-            .await
-            .unwrap();
-        assert_eq!(
-            p.payment(anna.id, third.payment_id)
-                .await
-                .unwrap()
-                .discount_code
-                .as_deref(),
-            Some("TIMEBONUS25")
-        );
-        all_explained(&w.db).await;
-    }
-);
+    // The webhook comes, but the provider says the payment is still open: nothing is booked.
+    let started = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
+    let tr = provider_id(&w.db, started.payment_id).await;
+    assert_eq!(p.webhook("test", &tr, NOW).await.unwrap(), Some(PaymentStatus::Open));
+    assert_eq!(ledger_rows(&w.db, &format!("payment:{}", started.payment_id)).await, 0);
+
+    // The provider says paid, but for another amount: not booked.
+    sqlx::query("UPDATE test_checkouts SET amount = 1, status = 'paid' WHERE id = $1").bind(&tr).execute(w.db.pool()).await.unwrap();
+    assert_eq!(p.webhook("test", &tr, NOW).await.unwrap(), Some(PaymentStatus::Open));
+    assert_eq!(w.reload(anna.id).await.credits, anna.credits);
+    all_explained(&w.db).await;
+});
+
+on_both_databases!(statuses_only_move_forward_and_a_failure_gives_the_code_back, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna = w.member("anna@example.nl", "female").await;
+    let pack = pack_id(&w, &p, 60).await;
+    let first = p.start_checkout(&w.site, &anna, pack, PaymentMethod::CreditCard, None, "NL", "nl", NOW).await.unwrap();
+    // While that one is open, the time bonus is taken: a second checkout gets the welcome
+    // discount, and a third none.
+    let second = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Paypal, None, "NL", "nl", NOW).await.unwrap();
+    assert_eq!(p.payment(anna.id, second.payment_id).await.unwrap().discount_code.as_deref(), Some("WELCOME"));
+    let plain = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Paypal, None, "NL", "nl", NOW).await.unwrap();
+    assert_eq!(p.payment(anna.id, plain.payment_id).await.unwrap().amount, 1995);
+    assert_eq!(pay(&w.db, &p, second.payment_id, PaymentStatus::Canceled, NOW).await, Some(PaymentStatus::Canceled));
+
+    assert_eq!(pay(&w.db, &p, first.payment_id, PaymentStatus::Failed, NOW).await, Some(PaymentStatus::Failed));
+    // Failed stays failed, whatever is reported later.
+    assert_eq!(p.apply(first.payment_id, PaymentStatus::Paid, NOW).await.unwrap(), PaymentStatus::Failed);
+    let tr = provider_id(&w.db, first.payment_id).await;
+    sqlx::query("UPDATE test_checkouts SET status = 'paid' WHERE id = $1").bind(&tr).execute(w.db.pool()).await.unwrap();
+    assert_eq!(p.webhook("test", &tr, NOW).await.unwrap(), Some(PaymentStatus::Failed));
+    assert_eq!(w.reload(anna.id).await.credits, anna.credits);
+
+    // The time bonus came back with the failure: a new checkout gets it again.
+    let third = p.start_checkout(&w.site, &anna, pack, PaymentMethod::CreditCard, None, "NL", "nl", NOW + 30).await.unwrap();
+    assert_eq!(p.payment(anna.id, third.payment_id).await.unwrap().discount_code.as_deref(), Some("TIMEBONUS25"));
+    all_explained(&w.db).await;
+});
 
 on_both_databases!(discount_codes_follow_their_rules, |db: Db| async move {
     let w = world(db).await;
@@ -486,11 +209,7 @@ on_both_databases!(discount_codes_follow_their_rules, |db: Db| async move {
     let p = payments(&w, sms.path());
     let anna = w.member("anna@example.nl", "female").await;
     let site = w.site.settings.id;
-    for (code, pct, min, country) in [
-        ("ZOMER40", 40, 0, None),
-        ("GROOT30", 30, 4000, None),
-        ("BELG50", 50, 0, Some("BE")),
-    ] {
+    for (code, pct, min, country) in [("ZOMER40", 40, 0, None), ("GROOT30", 30, 4000, None), ("BELG50", 50, 0, Some("BE"))] {
         sqlx::query("INSERT INTO discount_codes (site_id, code, percentage, minimum_order, country) VALUES ($1, $2, $3, $4, $5)")
             .bind(site)
             .bind(code)
@@ -506,151 +225,56 @@ on_both_databases!(discount_codes_follow_their_rules, |db: Db| async move {
         let (p, w, anna) = (p.clone(), &w, anna.clone());
         async move { p.offer(&w.site, &anna, Some(typed), "NL", later).await }
     };
-    assert_eq!(
-        refused(offer("NIETBESTAAND").await),
-        ErrorCode::DiscountNotFound
-    );
-    assert_eq!(
-        refused(offer("BELG50").await),
-        ErrorCode::DiscountNotFound,
-        "a code for another country"
-    );
+    assert_eq!(refused(offer("NIETBESTAAND").await), ErrorCode::DiscountNotFound);
+    assert_eq!(refused(offer("BELG50").await), ErrorCode::DiscountNotFound, "a code for another country");
     assert_eq!(refused(offer("<b>").await), ErrorCode::DiscountNotFound);
     // Typed in lower case with spaces; it beats the 25 % welcome discount.
     let summer = offer(" zomer40 ").await.unwrap();
-    assert_eq!(
-        summer
-            .discount
-            .as_ref()
-            .map(|d| (d.code.as_str(), d.percent)),
-        Some(("ZOMER40", 40))
-    );
+    assert_eq!(summer.discount.as_ref().map(|d| (d.code.as_str(), d.percent)), Some(("ZOMER40", 40)));
     // A minimum order: the small bundles keep the welcome discount (25 %), the big ones get 30 %.
     let big = offer("GROOT30").await.unwrap();
-    let price = |credits: i64| {
-        big.packs
-            .iter()
-            .find(|(pack, _)| pack.credits == credits)
-            .map(|(_, q)| q.amount)
-            .unwrap()
-    };
+    let price = |credits: i64| big.packs.iter().find(|(pack, _)| pack.credits == credits).map(|(_, q)| q.amount).unwrap();
     assert_eq!((price(25), price(150)), (746, 3146));
 
     let pack = pack_id(&w, &p, 60).await;
-    let started = p
-        .start_checkout(
-            &w.site,
-            &anna,
-            pack,
-            PaymentMethod::Ideal,
-            Some("zomer40"),
-            "NL",
-            "nl",
-            later,
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        p.payment(anna.id, started.payment_id).await.unwrap().amount,
-        1197
-    );
+    let started = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, Some("zomer40"), "NL", "nl", later).await.unwrap();
+    assert_eq!(p.payment(anna.id, started.payment_id).await.unwrap().amount, 1197);
     // Once per member: already taken by the open payment, and after it is paid.
     assert_eq!(refused(offer("ZOMER40").await), ErrorCode::DiscountUsed);
     pay(&w.db, &p, started.payment_id, PaymentStatus::Paid, later).await;
-    assert_eq!(
-        refused(
-            p.start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Ideal,
-                Some("ZOMER40"),
-                "NL",
-                "nl",
-                later
-            )
-            .await
-        ),
-        ErrorCode::DiscountUsed
-    );
+    assert_eq!(refused(p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, Some("ZOMER40"), "NL", "nl", later).await), ErrorCode::DiscountUsed);
     // Another member may use it.
     let bea = w.member("bea@example.nl", "female").await;
-    assert!(p
-        .offer(&w.site, &bea, Some("ZOMER40"), "NL", later)
-        .await
-        .is_ok());
+    assert!(p.offer(&w.site, &bea, Some("ZOMER40"), "NL", later).await.is_ok());
 });
 
-on_both_databases!(
-    recovery_books_missed_webhooks_and_expires_stale_payments,
-    |db: Db| async move {
-        let w = world(db).await;
-        let sms = tempfile::tempdir().unwrap();
-        let p = payments(&w, sms.path());
-        let anna = w.member("anna@example.nl", "female").await;
-        let pack = pack_id(&w, &p, 25).await;
-        let missed = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Ideal,
-                None,
-                "NL",
-                "nl",
-                NOW,
-            )
-            .await
-            .unwrap();
-        let stale = p
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Paypal,
-                None,
-                "NL",
-                "nl",
-                NOW,
-            )
-            .await
-            .unwrap();
-        // The provider has it paid, but the webhook never came.
-        let tr = provider_id(&w.db, missed.payment_id).await;
-        sqlx::query("UPDATE test_checkouts SET status = 'paid' WHERE id = $1")
-            .bind(&tr)
-            .execute(w.db.pool())
-            .await
-            .unwrap();
+on_both_databases!(recovery_books_missed_webhooks_and_expires_stale_payments, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna = w.member("anna@example.nl", "female").await;
+    let pack = pack_id(&w, &p, 25).await;
+    let missed = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
+    let stale = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Paypal, None, "NL", "nl", NOW).await.unwrap();
+    // The provider has it paid, but the webhook never came.
+    let tr = provider_id(&w.db, missed.payment_id).await;
+    sqlx::query("UPDATE test_checkouts SET status = 'paid' WHERE id = $1").bind(&tr).execute(w.db.pool()).await.unwrap();
 
-        // Too early: nothing is re-read yet.
-        assert_eq!(p.recover(NOW + 60).await.unwrap().checked, 0);
-        let run = p.recover(NOW + 601).await.unwrap();
-        assert_eq!((run.checked, run.paid, run.expired), (2, 1, 0));
-        assert_eq!(
-            p.payment(anna.id, missed.payment_id).await.unwrap().status,
-            PaymentStatus::Paid
-        );
-        // A day later the other one is still open at the provider: expired.
-        let run = p.recover(NOW + 86_400 + 700).await.unwrap();
-        assert_eq!((run.checked, run.expired), (1, 1));
-        assert_eq!(
-            p.payment(anna.id, stale.payment_id).await.unwrap().status,
-            PaymentStatus::Expired
-        );
-        // Running again changes nothing.
-        assert_eq!(
-            p.recover(NOW + 90_000 + 700).await.unwrap(),
-            Default::default()
-        );
-        assert_eq!(
-            ledger_rows(&w.db, &format!("payment:{}", missed.payment_id)).await,
-            1
-        );
-        assert_eq!(w.reload(anna.id).await.credits, anna.credits + 25);
-        all_explained(&w.db).await;
-    }
-);
+    // Too early: nothing is re-read yet.
+    assert_eq!(p.recover(NOW + 60).await.unwrap().checked, 0);
+    let run = p.recover(NOW + 601).await.unwrap();
+    assert_eq!((run.checked, run.paid, run.expired), (2, 1, 0));
+    assert_eq!(p.payment(anna.id, missed.payment_id).await.unwrap().status, PaymentStatus::Paid);
+    // A day later the other one is still open at the provider: expired.
+    let run = p.recover(NOW + 86_400 + 700).await.unwrap();
+    assert_eq!((run.checked, run.expired), (1, 1));
+    assert_eq!(p.payment(anna.id, stale.payment_id).await.unwrap().status, PaymentStatus::Expired);
+    // Running again changes nothing.
+    assert_eq!(p.recover(NOW + 90_000 + 700).await.unwrap(), Default::default());
+    assert_eq!(ledger_rows(&w.db, &format!("payment:{}", missed.payment_id)).await, 1);
+    assert_eq!(w.reload(anna.id).await.credits, anna.credits + 25);
+    all_explained(&w.db).await;
+});
 
 on_both_databases!(a_member_sees_only_their_own_payments, |db: Db| async move {
     let w = world(db).await;
@@ -659,247 +283,73 @@ on_both_databases!(a_member_sees_only_their_own_payments, |db: Db| async move {
     let anna = w.member("anna@example.nl", "female").await;
     let bart = w.member("bart@example.nl", "male").await;
     let pack = pack_id(&w, &p, 25).await;
-    let started = p
-        .start_checkout(
-            &w.site,
-            &anna,
-            pack,
-            PaymentMethod::Ideal,
-            None,
-            "NL",
-            "nl",
-            NOW,
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        p.payment(anna.id, started.payment_id).await.unwrap().id,
-        started.payment_id
-    );
-    assert_eq!(
-        refused(p.payment(bart.id, started.payment_id).await),
-        ErrorCode::NotFound
-    );
+    let started = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
+    assert_eq!(p.payment(anna.id, started.payment_id).await.unwrap().id, started.payment_id);
+    assert_eq!(refused(p.payment(bart.id, started.payment_id).await), ErrorCode::NotFound);
     assert!(p.payments(bart.id, 50).await.unwrap().is_empty());
     assert_eq!(p.payments(anna.id, 50).await.unwrap().len(), 1);
 });
 
-on_both_databases!(
-    direct_debit_with_iban_sms_code_reversal_and_monthly_limit,
-    |db: Db| async move {
-        let w = world(db).await;
-        let sms = tempfile::tempdir().unwrap();
-        let p = payments(&w, sms.path());
-        let anna = w.member("anna@example.nl", "female").await;
-        let pack = pack_id(&w, &p, 60).await;
-        let site = &w.site;
+on_both_databases!(direct_debit_with_iban_sms_code_reversal_and_monthly_limit, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna = w.member("anna@example.nl", "female").await;
+    let pack = pack_id(&w, &p, 60).await;
+    let site = &w.site;
 
-        assert_eq!(
-            refused(
-                p.start_direct_debit(
-                    site,
-                    &anna,
-                    pack,
-                    "NL91ABNA0417164301",
-                    "0612345678",
-                    None,
-                    "NL",
-                    NOW
-                )
-                .await
-            ),
-            ErrorCode::IbanInvalid
-        );
-        assert_eq!(
-            refused(
-                p.start_direct_debit(
-                    site,
-                    &anna,
-                    pack,
-                    "NL91ABNA0417164300",
-                    "12",
-                    None,
-                    "NL",
-                    NOW
-                )
-                .await
-            ),
-            ErrorCode::PhoneInvalid
-        );
-        assert!(
-            p.sms().sent_to("+31612345678").is_empty(),
-            "a refused form texts nothing"
-        );
+    assert_eq!(refused(p.start_direct_debit(site, &anna, pack, "NL91ABNA0417164301", "0612345678", None, "NL", NOW).await), ErrorCode::IbanInvalid);
+    assert_eq!(refused(p.start_direct_debit(site, &anna, pack, "NL91ABNA0417164300", "12", None, "NL", NOW).await), ErrorCode::PhoneInvalid);
+    assert!(p.sms().sent_to("+31612345678").is_empty(), "a refused form texts nothing");
 
-        let pending = p
-            .start_direct_debit(
-                site,
-                &anna,
-                pack,
-                "nl91 abna 0417 1643 00",
-                "06-12345678",
-                None,
-                "NL",
-                NOW,
-            )
-            .await
-            .unwrap();
-        assert_eq!(pending.iban_masked, "NL91 •••• •••• 4300");
-        let texts = p.sms().sent_to("+31612345678");
-        assert_eq!(texts.len(), 1);
-        let code = sms_code(&texts[0]);
-        assert!(code.chars().all(|c| c.is_ascii_digit()), "{}", texts[0]);
-        let wrong = if code == "000000" { "111111" } else { "000000" };
-        assert_eq!(
-            refused(
-                p.confirm_direct_debit(site, &anna, pending.id, wrong, "NL", NOW + 30)
-                    .await
-            ),
-            ErrorCode::SmsCodeInvalid
-        );
-        assert_eq!(
-            refused(
-                p.confirm_direct_debit(site, &anna, pending.id, "12ab", "NL", NOW + 30)
-                    .await
-            ),
-            ErrorCode::SmsCodeInvalid
-        );
-        // Another member cannot use Anna's order.
-        let bart = w.member("bart@example.nl", "male").await;
-        assert_eq!(
-            refused(
-                p.confirm_direct_debit(site, &bart, pending.id, &code, "NL", NOW + 30)
-                    .await
-            ),
-            ErrorCode::SmsCodeInvalid
-        );
+    let pending = p.start_direct_debit(site, &anna, pack, "nl91 abna 0417 1643 00", "06-12345678", None, "NL", NOW).await.unwrap();
+    assert_eq!(pending.iban_masked, "NL91 •••• •••• 4300");
+    let texts = p.sms().sent_to("+31612345678");
+    assert_eq!(texts.len(), 1);
+    let code = sms_code(&texts[0]);
+    assert!(code.chars().all(|c| c.is_ascii_digit()), "{}", texts[0]);
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    assert_eq!(refused(p.confirm_direct_debit(site, &anna, pending.id, wrong, "NL", NOW + 30).await), ErrorCode::SmsCodeInvalid);
+    assert_eq!(refused(p.confirm_direct_debit(site, &anna, pending.id, "12ab", "NL", NOW + 30).await), ErrorCode::SmsCodeInvalid);
+    // Another member cannot use Anna's order.
+    let bart = w.member("bart@example.nl", "male").await;
+    assert_eq!(refused(p.confirm_direct_debit(site, &bart, pending.id, &code, "NL", NOW + 30).await), ErrorCode::SmsCodeInvalid);
 
-        let paid = p
-            .confirm_direct_debit(site, &anna, pending.id, &code, "NL", NOW + 40)
-            .await
-            .unwrap();
-        // A second submit answers the same payment.
-        assert_eq!(
-            p.confirm_direct_debit(site, &anna, pending.id, &code, "NL", NOW + 41)
-                .await
-                .unwrap(),
-            paid
-        );
-        let payment = p.payment(anna.id, paid).await.unwrap();
-        assert_eq!(
-            (payment.status, payment.method, payment.amount),
-            (PaymentStatus::Paid, PaymentMethod::DirectDebit, 1496)
-        );
-        let after = w.reload(anna.id).await;
-        assert!(after.paid_user);
-        assert_eq!(after.credits, anna.credits + 60);
+    let paid = p.confirm_direct_debit(site, &anna, pending.id, &code, "NL", NOW + 40).await.unwrap();
+    // A second submit answers the same payment.
+    assert_eq!(p.confirm_direct_debit(site, &anna, pending.id, &code, "NL", NOW + 41).await.unwrap(), paid);
+    let payment = p.payment(anna.id, paid).await.unwrap();
+    assert_eq!((payment.status, payment.method, payment.amount), (PaymentStatus::Paid, PaymentMethod::DirectDebit, 1496));
+    let after = w.reload(anna.id).await;
+    assert!(after.paid_user);
+    assert_eq!(after.credits, anna.credits + 60);
 
-        // Five wrong tries use an order up, even for the right code.
-        let second = p
-            .start_direct_debit(
-                site,
-                &after,
-                pack,
-                "NL91ABNA0417164300",
-                "0612345678",
-                None,
-                "NL",
-                NOW + 100,
-            )
-            .await
-            .unwrap();
-        let code2 = sms_code(&p.sms().sent_to("+31612345678")[1]);
-        let wrong2 = if code2 == "000000" {
-            "111111"
-        } else {
-            "000000"
-        };
-        for _ in 0..5 {
-            assert_eq!(
-                refused(
-                    p.confirm_direct_debit(site, &after, second.id, wrong2, "NL", NOW + 110)
-                        .await
-                ),
-                ErrorCode::SmsCodeInvalid
-            );
-        }
-        assert_eq!(
-            refused(
-                p.confirm_direct_debit(site, &after, second.id, &code2, "NL", NOW + 120)
-                    .await
-            ),
-            ErrorCode::SmsCodeInvalid
-        );
-
-        // The month's limit (150.00 by default): 19.95 + 99.95 fits, another 44.95 does not.
-        let big = pack_id(&w, &p, 400).await;
-        let third = p
-            .start_direct_debit(
-                site,
-                &after,
-                big,
-                "NL91ABNA0417164300",
-                "0612345678",
-                None,
-                "NL",
-                NOW + 200,
-            )
-            .await
-            .unwrap();
-        let code3 = sms_code(&p.sms().sent_to("+31612345678")[2]);
-        p.confirm_direct_debit(site, &after, third.id, &code3, "NL", NOW + 210)
-            .await
-            .unwrap();
-        let mid = pack_id(&w, &p, 150).await;
-        assert_eq!(
-            refused(
-                p.start_direct_debit(
-                    site,
-                    &after,
-                    mid,
-                    "NL91ABNA0417164300",
-                    "0612345678",
-                    None,
-                    "NL",
-                    NOW + 300
-                )
-                .await
-            ),
-            ErrorCode::DirectDebitLimit
-        );
-
-        // The bank reverses the first debit: its credits go and direct debit closes.
-        let before = w.reload(anna.id).await.credits;
-        assert_eq!(
-            p.reverse(paid, NOW + 400).await.unwrap(),
-            PaymentStatus::Reversed
-        );
-        assert_eq!(
-            p.reverse(paid, NOW + 401).await.unwrap(),
-            PaymentStatus::Reversed,
-            "a second reversal changes nothing"
-        );
-        assert_eq!(w.reload(anna.id).await.credits, before - 60);
-        let small = pack_id(&w, &p, 25).await;
-        assert_eq!(
-            refused(
-                p.start_direct_debit(
-                    site,
-                    &after,
-                    small,
-                    "NL91ABNA0417164300",
-                    "0612345678",
-                    None,
-                    "NL",
-                    NOW + 500
-                )
-                .await
-            ),
-            ErrorCode::DirectDebitBlocked
-        );
-        all_explained(&w.db).await;
+    // Five wrong tries use an order up, even for the right code.
+    let second = p.start_direct_debit(site, &after, pack, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + 100).await.unwrap();
+    let code2 = sms_code(&p.sms().sent_to("+31612345678")[1]);
+    let wrong2 = if code2 == "000000" { "111111" } else { "000000" };
+    for _ in 0..5 {
+        assert_eq!(refused(p.confirm_direct_debit(site, &after, second.id, wrong2, "NL", NOW + 110).await), ErrorCode::SmsCodeInvalid);
     }
-);
+    assert_eq!(refused(p.confirm_direct_debit(site, &after, second.id, &code2, "NL", NOW + 120).await), ErrorCode::SmsCodeInvalid);
+
+    // The month's limit (150.00 by default): 19.95 + 99.95 fits, another 44.95 does not.
+    let big = pack_id(&w, &p, 400).await;
+    let third = p.start_direct_debit(site, &after, big, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + 200).await.unwrap();
+    let code3 = sms_code(&p.sms().sent_to("+31612345678")[2]);
+    p.confirm_direct_debit(site, &after, third.id, &code3, "NL", NOW + 210).await.unwrap();
+    let mid = pack_id(&w, &p, 150).await;
+    assert_eq!(refused(p.start_direct_debit(site, &after, mid, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + 300).await), ErrorCode::DirectDebitLimit);
+
+    // The bank reverses the first debit: its credits go and direct debit closes.
+    let before = w.reload(anna.id).await.credits;
+    assert_eq!(p.reverse(paid, NOW + 400).await.unwrap(), PaymentStatus::Reversed);
+    assert_eq!(p.reverse(paid, NOW + 401).await.unwrap(), PaymentStatus::Reversed, "a second reversal changes nothing");
+    assert_eq!(w.reload(anna.id).await.credits, before - 60);
+    let small = pack_id(&w, &p, 25).await;
+    assert_eq!(refused(p.start_direct_debit(site, &after, small, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + 500).await), ErrorCode::DirectDebitBlocked);
+    all_explained(&w.db).await;
+});
 
 // ---------------------------------------------------------------------------------------------
 // Mollie against a fake Mollie on loopback.
@@ -921,15 +371,9 @@ async fn fake_mollie() -> (String, Fake) {
     use axum::Json;
     let fake: Fake = Arc::default();
     fn authorised(headers: &HeaderMap) -> bool {
-        headers.get("authorization").and_then(|v| v.to_str().ok())
-            == Some("Bearer test_fakemollie000000000000000000")
+        headers.get("authorization").and_then(|v| v.to_str().ok()) == Some("Bearer test_fakemollie000000000000000000")
     }
-    let problem = |status: u16, detail: &str| {
-        (
-            StatusCode::from_u16(status).unwrap(),
-            Json(serde_json::json!({"status": status, "title": "Error", "detail": detail})),
-        )
-    };
+    let problem = |status: u16, detail: &str| (StatusCode::from_u16(status).unwrap(), Json(serde_json::json!({"status": status, "title": "Error", "detail": detail})));
     let app = axum::Router::new()
         .route(
             "/v2/payments",
@@ -989,148 +433,53 @@ async fn mollie_creates_reads_back_and_maps_failures() {
     let w = world(db).await;
     let sms = tempfile::tempdir().unwrap();
     let (base, fake) = fake_mollie().await;
-    let provider = Provider::Mollie(server::payments::mollie::Mollie::new(
-        "test_fakemollie000000000000000000".into(),
-        base.clone(),
-    ));
-    let p = Payments::new(
-        w.db.clone(),
-        provider,
-        w.accounts.clone(),
-        support::links(),
-        SmsOutbox::Files(sms.path().to_path_buf()),
-        "https://vonk.example".into(),
-    );
+    let provider = Provider::Mollie(server::payments::mollie::Mollie::new("test_fakemollie000000000000000000".into(), base.clone()));
+    let p = Payments::new(w.db.clone(), provider, w.accounts.clone(), support::links(), SmsOutbox::Files(sms.path().to_path_buf()), "https://vonk.example".into());
     let anna = w.member("anna@example.nl", "female").await;
     let pack = pack_id(&w, &p, 60).await;
 
     // Mollie has no Sofort or giropay any more: not offered when Mollie is the provider.
     let methods = p.methods("DE");
-    assert!(
-        !methods.contains(&PaymentMethod::Sofort)
-            && !methods.contains(&PaymentMethod::Giropay)
-            && methods.contains(&PaymentMethod::Paypal)
-    );
+    assert!(!methods.contains(&PaymentMethod::Sofort) && !methods.contains(&PaymentMethod::Giropay) && methods.contains(&PaymentMethod::Paypal));
 
-    let started = p
-        .start_checkout(
-            &w.site,
-            &anna,
-            pack,
-            PaymentMethod::Mastercard,
-            None,
-            "NL",
-            "nl",
-            NOW,
-        )
-        .await
-        .unwrap();
-    assert_eq!(
-        started.checkout_url,
-        "https://www.mollie.com/checkout/select-method/tr_fake1"
-    );
+    let started = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Mastercard, None, "NL", "nl", NOW).await.unwrap();
+    assert_eq!(started.checkout_url, "https://www.mollie.com/checkout/select-method/tr_fake1");
     let body = fake.lock().unwrap().created_bodies[0].clone();
-    assert_eq!(
-        body["amount"],
-        serde_json::json!({"currency": "EUR", "value": "14.96"})
-    );
-    assert_eq!(
-        body["method"], "creditcard",
-        "card brands are card payments"
-    );
-    assert_eq!(
-        body["webhookUrl"],
-        "https://vonk.example/webhooks/payments/mollie"
-    );
-    assert_eq!(
-        body["redirectUrl"],
-        format!("https://vonk.example/transactions/{}", started.payment_id)
-    );
+    assert_eq!(body["amount"], serde_json::json!({"currency": "EUR", "value": "14.96"}));
+    assert_eq!(body["method"], "creditcard", "card brands are card payments");
+    assert_eq!(body["webhookUrl"], "https://vonk.example/webhooks/payments/mollie");
+    assert_eq!(body["redirectUrl"], format!("https://vonk.example/transactions/{}", started.payment_id));
     assert_eq!(body["locale"], "nl_NL");
     assert_eq!(body["metadata"]["payment_id"], started.payment_id);
 
     // Webhook while open; then paid (authorized first counts as pending).
-    assert_eq!(
-        p.webhook("mollie", "tr_fake1", NOW).await.unwrap(),
-        Some(PaymentStatus::Open)
-    );
+    assert_eq!(p.webhook("mollie", "tr_fake1", NOW).await.unwrap(), Some(PaymentStatus::Open));
     set_status(&fake, "tr_fake1", "authorized");
-    assert_eq!(
-        p.webhook("mollie", "tr_fake1", NOW).await.unwrap(),
-        Some(PaymentStatus::Pending)
-    );
+    assert_eq!(p.webhook("mollie", "tr_fake1", NOW).await.unwrap(), Some(PaymentStatus::Pending));
     set_status(&fake, "tr_fake1", "paid");
     for _ in 0..3 {
-        assert_eq!(
-            p.webhook("mollie", "tr_fake1", NOW).await.unwrap(),
-            Some(PaymentStatus::Paid)
-        );
+        assert_eq!(p.webhook("mollie", "tr_fake1", NOW).await.unwrap(), Some(PaymentStatus::Paid));
     }
     assert_eq!(w.reload(anna.id).await.credits, anna.credits + 60);
     // Mollie later says something else: a paid payment stays paid.
     set_status(&fake, "tr_fake1", "failed");
-    assert_eq!(
-        p.webhook("mollie", "tr_fake1", NOW).await.unwrap(),
-        Some(PaymentStatus::Paid)
-    );
+    assert_eq!(p.webhook("mollie", "tr_fake1", NOW).await.unwrap(), Some(PaymentStatus::Paid));
     // An id that is not Mollie's shape never reaches Mollie; an unknown one changes nothing.
     assert_eq!(p.webhook("mollie", "tr_nope", NOW).await.unwrap(), None);
 
     // Mollie refuses a method that is not enabled on the account: the member is told to pick another.
-    assert_eq!(
-        refused(
-            p.start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Paysafecard,
-                None,
-                "NL",
-                "nl",
-                NOW
-            )
-            .await
-        ),
-        ErrorCode::MethodUnavailable
-    );
-    assert_eq!(
-        p.payments(anna.id, 1).await.unwrap()[0].status,
-        PaymentStatus::Failed
-    );
+    assert_eq!(refused(p.start_checkout(&w.site, &anna, pack, PaymentMethod::Paysafecard, None, "NL", "nl", NOW).await), ErrorCode::MethodUnavailable);
+    assert_eq!(p.payments(anna.id, 1).await.unwrap()[0].status, PaymentStatus::Failed);
 
     // Failure answers: a 5xx is our "try later" (the payment fails, nothing is booked)...
     fake.lock().unwrap().fail_with = Some(503);
-    let err = p
-        .start_checkout(
-            &w.site,
-            &anna,
-            pack,
-            PaymentMethod::Ideal,
-            None,
-            "NL",
-            "nl",
-            NOW,
-        )
-        .await
-        .unwrap_err();
+    let err = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap_err();
     assert!(matches!(err, AppError::Internal(_)), "{err:?}");
     let failed = p.payments(anna.id, 1).await.unwrap().remove(0);
     assert_eq!(failed.status, PaymentStatus::Failed);
     // ... and a webhook while Mollie is down answers an error, so Mollie retries later.
     fake.lock().unwrap().fail_with = None;
-    let second = p
-        .start_checkout(
-            &w.site,
-            &anna,
-            pack,
-            PaymentMethod::Ideal,
-            None,
-            "NL",
-            "nl",
-            NOW,
-        )
-        .await
-        .unwrap();
+    let second = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
     let tr2 = provider_id(&w.db, second.payment_id).await;
     fake.lock().unwrap().fail_with = Some(500);
     assert!(p.webhook("mollie", &tr2, NOW).await.is_err());
@@ -1138,29 +487,12 @@ async fn mollie_creates_reads_back_and_maps_failures() {
     // A wrong key is a configuration fault, not the member's: an internal error.
     let wrong_key = Payments::new(
         w.db.clone(),
-        Provider::Mollie(server::payments::mollie::Mollie::new(
-            "test_wrongkey".into(),
-            base,
-        )),
+        Provider::Mollie(server::payments::mollie::Mollie::new("test_wrongkey".into(), base)),
         w.accounts.clone(),
         support::links(),
         SmsOutbox::Files(sms.path().to_path_buf()),
         "https://vonk.example".into(),
     );
-    assert!(matches!(
-        wrong_key
-            .start_checkout(
-                &w.site,
-                &anna,
-                pack,
-                PaymentMethod::Ideal,
-                None,
-                "NL",
-                "nl",
-                NOW
-            )
-            .await,
-        Err(AppError::Internal(_))
-    ));
+    assert!(matches!(wrong_key.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await, Err(AppError::Internal(_))));
     all_explained(&w.db).await;
 }

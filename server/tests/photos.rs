@@ -49,9 +49,7 @@ async fn reload(c: &Ctx, m: &Member) -> Member {
 fn picture(format: ImageFormat, w: u32, h: u32) -> Vec<u8> {
     let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([(x * 3) as u8, (y * 3) as u8, 90]));
     let mut out = Cursor::new(Vec::new());
-    image::DynamicImage::ImageRgb8(img)
-        .write_to(&mut out, format)
-        .unwrap();
+    image::DynamicImage::ImageRgb8(img).write_to(&mut out, format).unwrap();
     out.into_inner()
 }
 
@@ -74,10 +72,7 @@ fn jpeg_with_exif() -> Vec<u8> {
 /// A small JPEG whose header claims 60,000 × 60,000 pixels.
 fn pixel_bomb() -> Vec<u8> {
     let mut jpeg = picture(ImageFormat::Jpeg, 16, 16);
-    let sof = jpeg
-        .windows(2)
-        .position(|w| w == [0xFF, 0xC0])
-        .expect("baseline frame header");
+    let sof = jpeg.windows(2).position(|w| w == [0xFF, 0xC0]).expect("baseline frame header");
     // FF C0, length (2), precision (1), height (2), width (2).
     jpeg[sof + 5..sof + 7].copy_from_slice(&60_000u16.to_be_bytes());
     jpeg[sof + 7..sof + 9].copy_from_slice(&60_000u16.to_be_bytes());
@@ -86,9 +81,7 @@ fn pixel_bomb() -> Vec<u8> {
 
 fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return out;
-    };
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
     for e in entries.flatten() {
         if e.path().is_dir() {
             out.extend(files_under(&e.path()));
@@ -100,10 +93,7 @@ fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 async fn photo_rows(c: &Ctx) -> i64 {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos")
-        .fetch_one(c.db.pool())
-        .await
-        .unwrap();
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos").fetch_one(c.db.pool()).await.unwrap();
     n
 }
 
@@ -120,114 +110,50 @@ on_both_databases!(bad_uploads_store_nothing, |db: Db| async move {
     let png = picture(ImageFormat::Png, 120, 90);
     let jpeg = picture(ImageFormat::Jpeg, 120, 90);
     let cases: Vec<(&str, Vec<u8>, UploadError)> = vec![
-        (
-            "text",
-            b"just some text, not a picture".to_vec(),
-            UploadError::NotAnImage,
-        ),
-        (
-            "pdf",
-            b"%PDF-1.7\n1 0 obj".to_vec(),
-            UploadError::NotAnImage,
-        ),
-        (
-            "gif",
-            b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec(),
-            UploadError::NotAnImage,
-        ),
-        (
-            "truncated png",
-            png[..png.len() / 2].to_vec(),
-            UploadError::Unreadable,
-        ),
-        (
-            "truncated jpeg",
-            jpeg[..jpeg.len() * 2 / 3].to_vec(),
-            UploadError::Unreadable,
-        ),
+        ("text", b"just some text, not a picture".to_vec(), UploadError::NotAnImage),
+        ("pdf", b"%PDF-1.7\n1 0 obj".to_vec(), UploadError::NotAnImage),
+        ("gif", b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec(), UploadError::NotAnImage),
+        ("truncated png", png[..png.len() / 2].to_vec(), UploadError::Unreadable),
+        ("truncated jpeg", jpeg[..jpeg.len() * 2 / 3].to_vec(), UploadError::Unreadable),
         ("pixel bomb", pixel_bomb(), UploadError::TooManyPixels),
-        (
-            "over the size limit",
-            vec![0xFF; MAX + 1],
-            UploadError::TooLarge,
-        ),
+        ("over the size limit", vec![0xFF; MAX + 1], UploadError::TooLarge),
         ("empty", Vec::new(), UploadError::NoFile),
     ];
     for (what, bytes, expected) in cases {
-        assert_eq!(
-            refused(c.photos.upload(&anna, bytes, false, NOW).await),
-            expected.code(),
-            "{what}"
-        );
+        assert_eq!(refused(c.photos.upload(&anna, bytes, false, NOW).await), expected.code(), "{what}");
     }
     assert_eq!(photo_rows(&c).await, 0);
-    assert!(
-        files_under(c.media.path()).is_empty(),
-        "no file stored: {:?}",
-        files_under(c.media.path())
-    );
+    assert!(files_under(c.media.path()).is_empty(), "no file stored: {:?}", files_under(c.media.path()));
     assert_eq!(reload(&c, &anna).await.main_photo_id, None);
 });
 
 on_both_databases!(uploads_are_re_encoded_without_exif, |db: Db| async move {
     let c = ctx(db).await;
     let anna = member(&c, "anna@example.nl").await;
-    let id = c
-        .photos
-        .upload(&anna, jpeg_with_exif(), false, NOW)
-        .await
-        .unwrap();
-    let stored = c
-        .photos
-        .file(Some(&anna), c.site.id, id, false)
-        .await
-        .unwrap()
-        .unwrap();
+    let id = c.photos.upload(&anna, jpeg_with_exif(), false, NOW).await.unwrap();
+    let stored = c.photos.file(Some(&anna), c.site.id, id, false).await.unwrap().unwrap();
     assert_eq!(&stored[..2], &[0xFF, 0xD8]);
     for secret in [&b"secret-camera-serial"[..], b"Exif", b"hidden comment"] {
-        assert!(
-            !stored.windows(secret.len()).any(|w| w == secret),
-            "{:?} survived",
-            String::from_utf8_lossy(secret)
-        );
+        assert!(!stored.windows(secret.len()).any(|w| w == secret), "{:?} survived", String::from_utf8_lossy(secret));
     }
     let decoded = image::load_from_memory(&stored).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (64, 48));
-    let thumb = image::load_from_memory(
-        &c.photos
-            .file(Some(&anna), c.site.id, id, true)
-            .await
-            .unwrap()
-            .unwrap(),
-    )
-    .unwrap();
+    let thumb = image::load_from_memory(&c.photos.file(Some(&anna), c.site.id, id, true).await.unwrap().unwrap()).unwrap();
     assert_eq!((thumb.width(), thumb.height()), (480, 640));
     // PNG and WebP are accepted too.
-    c.photos
-        .upload(&anna, picture(ImageFormat::Png, 50, 50), false, NOW)
-        .await
-        .unwrap();
-    c.photos
-        .upload(&anna, picture(ImageFormat::WebP, 50, 50), true, NOW)
-        .await
-        .unwrap();
+    c.photos.upload(&anna, picture(ImageFormat::Png, 50, 50), false, NOW).await.unwrap();
+    c.photos.upload(&anna, picture(ImageFormat::WebP, 50, 50), true, NOW).await.unwrap();
     assert_eq!(files_under(c.media.path()).len(), 6);
     // The first public photo is the main photo; it waits for review.
     let anna = reload(&c, &anna).await;
     assert_eq!(anna.main_photo_id, Some(id));
     let own = c.photos.own(&anna).await.unwrap();
     assert_eq!(own.limit, 3);
-    assert_eq!(
-        own.photos
-            .iter()
-            .map(|p| (p.status, p.private, p.is_main))
-            .collect::<Vec<_>>(),
-        vec![
-            (PhotoStatus::UnderInspection, false, true),
-            (PhotoStatus::UnderInspection, false, false),
-            (PhotoStatus::UnderInspection, true, false),
-        ]
-    );
+    assert_eq!(own.photos.iter().map(|p| (p.status, p.private, p.is_main)).collect::<Vec<_>>(), vec![
+        (PhotoStatus::UnderInspection, false, true),
+        (PhotoStatus::UnderInspection, false, false),
+        (PhotoStatus::UnderInspection, true, false),
+    ]);
 });
 
 on_both_databases!(limits_free_three_premium_twenty_five, |db: Db| async move {
@@ -235,333 +161,119 @@ on_both_databases!(limits_free_three_premium_twenty_five, |db: Db| async move {
     let anna = member(&c, "anna@example.nl").await;
     let small = picture(ImageFormat::Png, 20, 20);
     for _ in 0..3 {
-        c.photos
-            .upload(&anna, small.clone(), false, NOW)
-            .await
-            .unwrap();
+        c.photos.upload(&anna, small.clone(), false, NOW).await.unwrap();
     }
-    assert_eq!(
-        refused(c.photos.upload(&anna, small.clone(), false, NOW).await),
-        UploadError::LimitReached.code()
-    );
-    assert_eq!(
-        UploadError::LimitReached.code().locale_key(),
-        "photo.limit_reached"
-    );
+    assert_eq!(refused(c.photos.upload(&anna, small.clone(), false, NOW).await), UploadError::LimitReached.code());
+    assert_eq!(UploadError::LimitReached.code().locale_key(), "photo.limit_reached");
     assert_eq!(photo_rows(&c).await, 3);
     let anna = c.make_premium(anna.id).await;
     for _ in 3..25 {
-        c.photos
-            .upload(&anna, small.clone(), false, NOW)
-            .await
-            .unwrap();
+        c.photos.upload(&anna, small.clone(), false, NOW).await.unwrap();
     }
-    assert_eq!(
-        refused(c.photos.upload(&anna, small, false, NOW).await),
-        UploadError::LimitReached.code()
-    );
+    assert_eq!(refused(c.photos.upload(&anna, small, false, NOW).await), UploadError::LimitReached.code());
     assert_eq!(photo_rows(&c).await, 25);
     assert_eq!(c.photos.own(&anna).await.unwrap().limit, 25);
 });
 
-on_both_databases!(
-    review_main_and_private_decide_what_others_see,
-    |db: Db| async move {
-        let c = ctx(db).await;
-        let anna = member(&c, "anna@example.nl").await;
-        let bob = member(&c, "bob@example.nl").await;
-        let staff_member = member(&c, "staff@example.nl").await;
-        assert_eq!(
-            c.accounts
-                .set_staff("staff@example.nl", true)
-                .await
-                .unwrap(),
-            1
-        );
-        let staff = reload(&c, &staff_member).await;
-        assert!(staff.is_staff());
-        let public = c
-            .photos
-            .upload(&anna, picture(ImageFormat::Jpeg, 40, 40), false, NOW)
-            .await
-            .unwrap();
-        let private = c
-            .photos
-            .upload(&anna, picture(ImageFormat::Jpeg, 40, 40), true, NOW)
-            .await
-            .unwrap();
-        let other = c
-            .photos
-            .upload(&anna, picture(ImageFormat::Jpeg, 40, 40), false, NOW)
-            .await
-            .unwrap();
+on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| async move {
+    let c = ctx(db).await;
+    let anna = member(&c, "anna@example.nl").await;
+    let bob = member(&c, "bob@example.nl").await;
+    let staff_member = member(&c, "staff@example.nl").await;
+    assert_eq!(c.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    let staff = reload(&c, &staff_member).await;
+    assert!(staff.is_staff());
+    let public = c.photos.upload(&anna, picture(ImageFormat::Jpeg, 40, 40), false, NOW).await.unwrap();
+    let private = c.photos.upload(&anna, picture(ImageFormat::Jpeg, 40, 40), true, NOW).await.unwrap();
+    let other = c.photos.upload(&anna, picture(ImageFormat::Jpeg, 40, 40), false, NOW).await.unwrap();
 
-        // Under inspection: the owner and staff see it, nobody else, and no card shows it yet.
-        assert!(c
-            .photos
-            .file(Some(&anna), c.site.id, public, false)
-            .await
-            .unwrap()
-            .is_ok());
-        assert!(c
-            .photos
-            .file(Some(&staff), c.site.id, public, false)
-            .await
-            .unwrap()
-            .is_ok());
-        assert_eq!(
-            c.photos
-                .file(Some(&bob), c.site.id, public, false)
-                .await
-                .unwrap()
-                .unwrap_err(),
-            Access::Hidden
-        );
-        assert_eq!(c.photos.gallery(Some(&bob), anna.id).await.unwrap(), vec![]);
-        let queue = c.photos.queue(c.site.id, 50).await.unwrap();
-        assert_eq!(
-            queue.iter().map(|q| q.id).collect::<Vec<_>>(),
-            vec![public, private, other]
-        );
+    // Under inspection: the owner and staff see it, nobody else, and no card shows it yet.
+    assert!(c.photos.file(Some(&anna), c.site.id, public, false).await.unwrap().is_ok());
+    assert!(c.photos.file(Some(&staff), c.site.id, public, false).await.unwrap().is_ok());
+    assert_eq!(c.photos.file(Some(&bob), c.site.id, public, false).await.unwrap().unwrap_err(), Access::Hidden);
+    assert_eq!(c.photos.gallery(Some(&bob), anna.id).await.unwrap(), vec![]);
+    let queue = c.photos.queue(c.site.id, 50).await.unwrap();
+    assert_eq!(queue.iter().map(|q| q.id).collect::<Vec<_>>(), vec![public, private, other]);
 
-        // Only staff may review.
-        assert!(c
-            .photos
-            .review(&bob, c.site.id, public, true, NOW)
-            .await
-            .is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
-        for id in [public, private, other] {
-            c.photos
-                .review(&staff, c.site.id, id, true, NOW)
-                .await
-                .unwrap();
-        }
-        assert!(c.photos.queue(c.site.id, 50).await.unwrap().is_empty());
-        let (main, thumb): (Option<String>, Option<String>) =
-            sqlx::query_as("SELECT main_photo, main_thumb FROM profiles WHERE user_id = $1")
-                .bind(anna.id)
-                .fetch_one(c.db.pool())
-                .await
-                .unwrap();
-        assert_eq!(
-            (main.as_deref(), thumb.as_deref()),
-            (
-                Some(format!("photos/{public}").as_str()),
-                Some(format!("photos/{public}/thumb").as_str())
-            )
-        );
-
-        // Free members see the private photo locked; premium members open it; visitors get the main photo only.
-        assert_eq!(
-            c.photos.gallery(Some(&bob), anna.id).await.unwrap(),
-            vec![
-                GalleryPhoto {
-                    id: public,
-                    locked: false
-                },
-                GalleryPhoto {
-                    id: private,
-                    locked: true
-                },
-                GalleryPhoto {
-                    id: other,
-                    locked: false
-                },
-            ]
-        );
-        assert_eq!(
-            c.photos
-                .file(Some(&bob), c.site.id, private, false)
-                .await
-                .unwrap()
-                .unwrap_err(),
-            Access::PremiumRequired
-        );
-        assert_eq!(
-            c.photos
-                .file(None, c.site.id, other, true)
-                .await
-                .unwrap()
-                .unwrap_err(),
-            Access::LoginRequired
-        );
-        assert!(c
-            .photos
-            .file(None, c.site.id, public, true)
-            .await
-            .unwrap()
-            .is_ok());
-        let bob = c.make_premium(bob.id).await;
-        assert!(c
-            .photos
-            .file(Some(&bob), c.site.id, private, false)
-            .await
-            .unwrap()
-            .is_ok());
-        assert!(c
-            .photos
-            .gallery(Some(&bob), anna.id)
-            .await
-            .unwrap()
-            .iter()
-            .all(|p| !p.locked));
-
-        // A private photo cannot be the main photo; making the main photo private moves the choice.
-        assert!(c
-            .photos
-            .set_main(anna.id, private)
-            .await
-            .is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
-        c.photos.set_private(anna.id, public, true).await.unwrap();
-        assert_eq!(reload(&c, &anna).await.main_photo_id, Some(other));
-        c.photos.set_main(anna.id, other).await.unwrap();
-        // Rejecting the main photo empties what cards show.
-        c.photos
-            .review(&staff, c.site.id, other, false, NOW)
-            .await
-            .unwrap();
-        let anna = reload(&c, &anna).await;
-        assert_eq!(anna.main_photo_id, None);
-        // Each review told Anna (and nobody else): three approvals, then the rejection, newest first.
-        let notes = server::notifications::Notifications::new(c.members.clone());
-        let kinds: Vec<_> = notes
-            .list(anna.id, domain::account::Ymd::from_unix(NOW), 50)
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|n| n.kind)
-            .collect();
-        use domain::notifications::NotificationKind::{PhotoApproved, PhotoRejected, Welcome};
-        assert_eq!(
-            kinds,
-            vec![
-                PhotoRejected,
-                PhotoApproved,
-                PhotoApproved,
-                PhotoApproved,
-                Welcome
-            ]
-        );
-        assert!(notes
-            .list(bob.id, domain::account::Ymd::from_unix(NOW), 50)
-            .await
-            .unwrap()
-            .iter()
-            .all(|n| n.kind == Welcome));
-        let (main,): (Option<String>,) =
-            sqlx::query_as("SELECT main_photo FROM profiles WHERE user_id = $1")
-                .bind(anna.id)
-                .fetch_one(c.db.pool())
-                .await
-                .unwrap();
-        assert_eq!(main, None);
-        assert_eq!(
-            c.photos
-                .file(Some(&bob), c.site.id, other, false)
-                .await
-                .unwrap()
-                .unwrap_err(),
-            Access::Hidden
-        );
-
-        // Blocking hides every photo both ways.
-        c.members
-            .block(&c.site, anna.id, bob.id, NOW)
-            .await
-            .unwrap();
-        assert_eq!(
-            c.photos
-                .file(Some(&bob), c.site.id, private, true)
-                .await
-                .unwrap()
-                .unwrap_err(),
-            Access::Hidden
-        );
+    // Only staff may review.
+    assert!(c.photos.review(&bob, c.site.id, public, true, NOW).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    for id in [public, private, other] {
+        c.photos.review(&staff, c.site.id, id, true, NOW).await.unwrap();
     }
-);
+    assert!(c.photos.queue(c.site.id, 50).await.unwrap().is_empty());
+    let (main, thumb): (Option<String>, Option<String>) = sqlx::query_as("SELECT main_photo, main_thumb FROM profiles WHERE user_id = $1").bind(anna.id).fetch_one(c.db.pool()).await.unwrap();
+    assert_eq!((main.as_deref(), thumb.as_deref()), (Some(format!("photos/{public}").as_str()), Some(format!("photos/{public}/thumb").as_str())));
 
-on_both_databases!(
-    members_cannot_touch_each_others_photos,
-    |db: Db| async move {
-        let c = ctx(db).await;
-        let anna = member(&c, "anna@example.nl").await;
-        let bob = member(&c, "bob@example.nl").await;
-        let id = c
-            .photos
-            .upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW)
-            .await
-            .unwrap();
-        assert!(c
-            .photos
-            .set_main(bob.id, id)
-            .await
-            .is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
-        assert!(c
-            .photos
-            .set_private(bob.id, id, true)
-            .await
-            .is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
-        assert!(c
-            .photos
-            .delete(bob.id, id)
-            .await
-            .is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
-        assert_eq!(c.photos.own(&bob).await.unwrap().photos, vec![]);
-        // Anna's photo is untouched.
-        let own = c.photos.own(&reload(&c, &anna).await).await.unwrap();
-        assert_eq!(own.photos.len(), 1);
-        assert!(own.photos[0].is_main && !own.photos[0].private);
-        assert_eq!(files_under(c.media.path()).len(), 2);
-        // Another site's address never serves it.
-        assert_eq!(
-            c.photos
-                .file(Some(&anna), c.site.id + 1000, id, false)
-                .await
-                .unwrap()
-                .unwrap_err(),
-            Access::Hidden
-        );
-    }
-);
+    // Free members see the private photo locked; premium members open it; visitors get the main photo only.
+    assert_eq!(c.photos.gallery(Some(&bob), anna.id).await.unwrap(), vec![
+        GalleryPhoto { id: public, locked: false },
+        GalleryPhoto { id: private, locked: true },
+        GalleryPhoto { id: other, locked: false },
+    ]);
+    assert_eq!(c.photos.file(Some(&bob), c.site.id, private, false).await.unwrap().unwrap_err(), Access::PremiumRequired);
+    assert_eq!(c.photos.file(None, c.site.id, other, true).await.unwrap().unwrap_err(), Access::LoginRequired);
+    assert!(c.photos.file(None, c.site.id, public, true).await.unwrap().is_ok());
+    let bob = c.make_premium(bob.id).await;
+    assert!(c.photos.file(Some(&bob), c.site.id, private, false).await.unwrap().is_ok());
+    assert!(c.photos.gallery(Some(&bob), anna.id).await.unwrap().iter().all(|p| !p.locked));
+
+    // A private photo cannot be the main photo; making the main photo private moves the choice.
+    assert!(c.photos.set_main(anna.id, private).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    c.photos.set_private(anna.id, public, true).await.unwrap();
+    assert_eq!(reload(&c, &anna).await.main_photo_id, Some(other));
+    c.photos.set_main(anna.id, other).await.unwrap();
+    // Rejecting the main photo empties what cards show.
+    c.photos.review(&staff, c.site.id, other, false, NOW).await.unwrap();
+    let anna = reload(&c, &anna).await;
+    assert_eq!(anna.main_photo_id, None);
+    // Each review told Anna (and nobody else): three approvals, then the rejection, newest first.
+    let notes = server::notifications::Notifications::new(c.members.clone());
+    let kinds: Vec<_> = notes.list(anna.id, domain::account::Ymd::from_unix(NOW), 50).await.unwrap().into_iter().map(|n| n.kind).collect();
+    use domain::notifications::NotificationKind::{PhotoApproved, PhotoRejected, Welcome};
+    assert_eq!(kinds, vec![PhotoRejected, PhotoApproved, PhotoApproved, PhotoApproved, Welcome]);
+    assert!(notes.list(bob.id, domain::account::Ymd::from_unix(NOW), 50).await.unwrap().iter().all(|n| n.kind == Welcome));
+    let (main,): (Option<String>,) = sqlx::query_as("SELECT main_photo FROM profiles WHERE user_id = $1").bind(anna.id).fetch_one(c.db.pool()).await.unwrap();
+    assert_eq!(main, None);
+    assert_eq!(c.photos.file(Some(&bob), c.site.id, other, false).await.unwrap().unwrap_err(), Access::Hidden);
+
+    // Blocking hides every photo both ways.
+    c.members.block(&c.site, anna.id, bob.id, NOW).await.unwrap();
+    assert_eq!(c.photos.file(Some(&bob), c.site.id, private, true).await.unwrap().unwrap_err(), Access::Hidden);
+});
+
+on_both_databases!(members_cannot_touch_each_others_photos, |db: Db| async move {
+    let c = ctx(db).await;
+    let anna = member(&c, "anna@example.nl").await;
+    let bob = member(&c, "bob@example.nl").await;
+    let id = c.photos.upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW).await.unwrap();
+    assert!(c.photos.set_main(bob.id, id).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    assert!(c.photos.set_private(bob.id, id, true).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    assert!(c.photos.delete(bob.id, id).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
+    assert_eq!(c.photos.own(&bob).await.unwrap().photos, vec![]);
+    // Anna's photo is untouched.
+    let own = c.photos.own(&reload(&c, &anna).await).await.unwrap();
+    assert_eq!(own.photos.len(), 1);
+    assert!(own.photos[0].is_main && !own.photos[0].private);
+    assert_eq!(files_under(c.media.path()).len(), 2);
+    // Another site's address never serves it.
+    assert_eq!(c.photos.file(Some(&anna), c.site.id + 1000, id, false).await.unwrap().unwrap_err(), Access::Hidden);
+});
 
 on_both_databases!(delete_and_purge_remove_the_files, |db: Db| async move {
     let c = ctx(db).await;
     let anna = member(&c, "anna@example.nl").await;
-    let first = c
-        .photos
-        .upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW)
-        .await
-        .unwrap();
-    let second = c
-        .photos
-        .upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW)
-        .await
-        .unwrap();
+    let first = c.photos.upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW).await.unwrap();
+    let second = c.photos.upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW).await.unwrap();
     assert_eq!(files_under(c.media.path()).len(), 4);
     c.photos.delete(anna.id, first).await.unwrap();
     assert_eq!(files_under(c.media.path()).len(), 2);
     // The remaining photo becomes the main photo.
     assert_eq!(reload(&c, &anna).await.main_photo_id, Some(second));
 
-    c.accounts
-        .delete_account(
-            &c.site,
-            anna.id,
-            "rode kater op het dak",
-            "",
-            "http://x",
-            &Default::default(),
-        )
-        .await
-        .unwrap();
+    c.accounts.delete_account(&c.site, anna.id, "rode kater op het dak", "", "http://x", &Default::default()).await.unwrap();
     // Deleted accounts keep their files during the reactivation period…
     assert_eq!(files_under(c.media.path()).len(), 2);
-    sqlx::query("UPDATE users SET deleted_at = $1 WHERE id = $2")
-        .bind(NOW - 400 * 86_400)
-        .bind(anna.id)
-        .execute(c.db.pool())
-        .await
-        .unwrap();
+    sqlx::query("UPDATE users SET deleted_at = $1 WHERE id = $2").bind(NOW - 400 * 86_400).bind(anna.id).execute(c.db.pool()).await.unwrap();
     assert_eq!(c.accounts.purge_deleted().await.unwrap(), 1);
     // …and lose them with the purge.
     assert!(files_under(c.media.path()).is_empty());

@@ -18,21 +18,11 @@ async fn sqlite_schema(db: &Db) -> (Columns, BTreeSet<(String, String)>) {
     let mut indexes = BTreeSet::new();
     for (table,) in tables {
         // `pk` columns are NOT NULL in PostgreSQL whatever the declaration says.
-        let cols: Vec<(String, i64, i64)> = sqlx::query_as(&format!(
-            "SELECT name, \"notnull\", pk FROM pragma_table_info('{table}')"
-        ))
-        .fetch_all(db.pool())
-        .await
-        .unwrap();
+        let cols: Vec<(String, i64, i64)> = sqlx::query_as(&format!("SELECT name, \"notnull\", pk FROM pragma_table_info('{table}')")).fetch_all(db.pool()).await.unwrap();
         for (name, not_null, pk) in cols {
             columns.insert((table.clone(), name, not_null == 1 || pk > 0));
         }
-        let idx: Vec<(String,)> = sqlx::query_as(&format!(
-            "SELECT name FROM pragma_index_list('{table}') WHERE origin = 'c'"
-        ))
-        .fetch_all(db.pool())
-        .await
-        .unwrap();
+        let idx: Vec<(String,)> = sqlx::query_as(&format!("SELECT name FROM pragma_index_list('{table}') WHERE origin = 'c'")).fetch_all(db.pool()).await.unwrap();
         for (name,) in idx {
             indexes.insert((table.clone(), name));
         }
@@ -48,10 +38,7 @@ async fn postgres_schema(db: &Db) -> (Columns, BTreeSet<(String, String)>) {
     .fetch_all(db.pool())
     .await
     .unwrap();
-    let columns = cols
-        .into_iter()
-        .map(|(t, c, nullable)| (t, c, nullable == "NO"))
-        .collect();
+    let columns = cols.into_iter().map(|(t, c, nullable)| (t, c, nullable == "NO")).collect();
     // Indexes we created ourselves (not those behind primary keys and UNIQUE constraints).
     let idx: Vec<(String, String)> = sqlx::query_as(
         "SELECT i.tablename::text, i.indexname::text FROM pg_indexes i WHERE i.schemaname = 'public' AND i.tablename NOT LIKE '\\_sqlx%' \
@@ -70,19 +57,12 @@ async fn sqlite_and_postgres_migrate_to_the_same_schema() {
     let postgres = cluster.db().await;
     let (lite_columns, lite_indexes) = sqlite_schema(&sqlite).await;
     let (pg_columns, pg_indexes) = postgres_schema(&postgres).await;
-    assert!(
-        lite_columns.len() > 50,
-        "the SQLite schema was read ({} columns)",
-        lite_columns.len()
-    );
+    assert!(lite_columns.len() > 50, "the SQLite schema was read ({} columns)", lite_columns.len());
     let only_lite: Vec<_> = lite_columns.difference(&pg_columns).collect();
     let only_pg: Vec<_> = pg_columns.difference(&lite_columns).collect();
     assert!(only_lite.is_empty() && only_pg.is_empty(), "columns (table, column, not null) differ:\n only SQLite: {only_lite:?}\n only PostgreSQL: {only_pg:?}");
     let only_lite: Vec<_> = lite_indexes.difference(&pg_indexes).collect();
     let only_pg: Vec<_> = pg_indexes.difference(&lite_indexes).collect();
-    assert!(
-        only_lite.is_empty() && only_pg.is_empty(),
-        "indexes differ:\n only SQLite: {only_lite:?}\n only PostgreSQL: {only_pg:?}"
-    );
+    assert!(only_lite.is_empty() && only_pg.is_empty(), "indexes differ:\n only SQLite: {only_lite:?}\n only PostgreSQL: {only_pg:?}");
     postgres.close().await;
 }

@@ -47,11 +47,7 @@ async fn run(client: &reqwest::Client, url: &str, cookie: &str, duration: Durati
             let mut latencies = Vec::new();
             while Instant::now() < deadline {
                 let start = Instant::now();
-                let res = request(&client, &url)
-                    .header("cookie", &cookie)
-                    .send()
-                    .await
-                    .expect("request");
+                let res = request(&client, &url).header("cookie", &cookie).send().await.expect("request");
                 assert!(res.status().is_success(), "{url}: {}", res.status());
                 let _ = res.bytes().await.expect("body");
                 latencies.push(start.elapsed());
@@ -65,15 +61,8 @@ async fn run(client: &reqwest::Client, url: &str, cookie: &str, duration: Durati
         all.extend(t.await.unwrap());
     }
     all.sort();
-    let pct = |p: f64| {
-        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-    };
-    Figures {
-        rps: count.load(Ordering::Relaxed) as f64 / duration.as_secs_f64(),
-        p50_ms: pct(0.50),
-        p95_ms: pct(0.95),
-    }
+    let pct = |p: f64| all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1))).map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+    Figures { rps: count.load(Ordering::Relaxed) as f64 / duration.as_secs_f64(), p50_ms: pct(0.50), p95_ms: pct(0.95) }
 }
 
 #[tokio::main]
@@ -89,30 +78,19 @@ async fn main() {
     .collect();
     let config = server::Config::from_lookup(|k| vars.get(k).cloned()).expect("config");
     let seeding = Instant::now();
-    let state = server::AppState::start(config, app::ssr::page_links())
-        .await
-        .expect("start");
-    println!(
-        "seeded {members} demo members per site (SQLite) in {:.1}s",
-        seeding.elapsed().as_secs_f64()
-    );
+    let state = server::AppState::start(config, app::ssr::page_links()).await.expect("start");
+    println!("seeded {members} demo members per site (SQLite) in {:.1}s", seeding.elapsed().as_secs_f64());
     search_server_time(&state).await;
     // A logged-in member with likes and notifications: the session, counters and the member's
     // own rows are read on every page.
-    let member_cookie = format!(
-        "entry_accepted=1; auth.session={}",
-        bench_member(&state).await
-    );
+    let member_cookie = format!("entry_accepted=1; auth.session={}", bench_member(&state).await);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let app = app::ssr::router(state, app::ssr::leptos_options(addr));
     let listener = app::ssr::no_delay(listener);
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
 
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(CONNECTIONS)
-        .build()
-        .unwrap();
+    let client = reqwest::Client::builder().pool_max_idle_per_host(CONNECTIONS).build().unwrap();
     let visitor = "entry_accepted=1".to_string();
     let paths: Vec<(&str, &String)> = vec![
         ("/", &visitor),
@@ -127,34 +105,18 @@ async fn main() {
     ];
     let mut bodies = HashMap::new();
     for (path, cookie) in &paths {
-        let res = request(&client, &format!("http://{addr}{path}"))
-            .header("cookie", cookie.as_str())
-            .send()
-            .await
-            .unwrap();
+        let res = request(&client, &format!("http://{addr}{path}")).header("cookie", cookie.as_str()).send().await.unwrap();
         assert!(res.status().is_success(), "{path}: {}", res.status());
         bodies.insert(*path, res.text().await.unwrap());
     }
 
     // The baseline: a bare axum handler returning the very same bytes for each path and query.
-    let canned: Arc<HashMap<String, String>> = Arc::new(
-        bodies
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect(),
-    );
+    let canned: Arc<HashMap<String, String>> = Arc::new(bodies.iter().map(|(k, v)| (k.to_string(), v.clone())).collect());
     let baseline = axum::Router::new().fallback(move |uri: axum::http::Uri| {
         let canned = canned.clone();
         async move {
-            let key = uri
-                .path_and_query()
-                .map(|p| p.as_str().to_string())
-                .unwrap_or_default();
-            (
-                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                canned.get(&key).cloned().unwrap_or_default(),
-            )
-                .into_response()
+            let key = uri.path_and_query().map(|p| p.as_str().to_string()).unwrap_or_default();
+            ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], canned.get(&key).cloned().unwrap_or_default()).into_response()
         }
     });
     let base_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -163,18 +125,11 @@ async fn main() {
     tokio::spawn(async move { axum::serve(base_listener, baseline).await.unwrap() });
 
     println!("SSR against a bare axum handler returning the same bytes ({CONNECTIONS} connections, {}s each, loopback, same process)", DURATION.as_secs());
-    println!(
-        "{:<48} {:>8} {:>10} {:>8} {:>9} {:>9} {:>9}",
-        "page", "bytes", "SSR req/s", "ratio", "base r/s", "SSR p50", "SSR p95"
-    );
+    println!("{:<48} {:>8} {:>10} {:>8} {:>9} {:>9} {:>9}", "page", "bytes", "SSR req/s", "ratio", "base r/s", "SSR p50", "SSR p95");
     for (path, cookie) in &paths {
         let base = load(&client, &format!("http://{base_addr}{path}"), cookie).await;
         let ssr = load(&client, &format!("http://{addr}{path}"), cookie).await;
-        let label = if *cookie == &member_cookie {
-            format!("{path} (member)")
-        } else {
-            path.to_string()
-        };
+        let label = if *cookie == &member_cookie { format!("{path} (member)") } else { path.to_string() };
         println!(
             "{:<48} {:>8} {:>10.0} {:>7.1}% {:>9.0} {:>7.2}ms {:>7.2}ms",
             label,
@@ -192,60 +147,20 @@ async fn main() {
 async fn bench_member(state: &server::AppState) -> String {
     use domain::account::{SignupForm, Tracking};
     use domain::profile::{BasicsForm, LocationForm};
-    let site = state
-        .sites
-        .for_host(Some("localhost"))
-        .expect("default site");
-    let form = SignupForm {
-        email: "bench@example.nl".into(),
-        name: "Bench".into(),
-        password: "rode kater op het dak".into(),
-        date_of_birth: "1990-05-17".into(),
-        signup_message: String::new(),
-    };
-    let request = server::accounts::SignupRequest {
-        site: &site.settings,
-        form,
-        tracking: Tracking::default(),
-        locale: domain::Locale::Nl,
-        base_url: "http://localhost".into(),
-        client: Default::default(),
-    };
+    let site = state.sites.for_host(Some("localhost")).expect("default site");
+    let form = SignupForm { email: "bench@example.nl".into(), name: "Bench".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
+    let request = server::accounts::SignupRequest { site: &site.settings, form, tracking: Tracking::default(), locale: domain::Locale::Nl, base_url: "http://localhost".into(), client: Default::default() };
     let (id, session) = state.accounts.signup(request).await.expect("signup");
-    let basics = BasicsForm {
-        gender: "male".into(),
-        sexuality: "hetero".into(),
-        location: LocationForm {
-            country: "NL".into(),
-            region: "NL-NH".into(),
-            city: "Haarlem".into(),
-        },
-    };
-    state
-        .members
-        .save_basics(&site.settings, id, &basics)
-        .await
-        .expect("basics");
+    let basics = BasicsForm { gender: "male".into(), sexuality: "hetero".into(), location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() } };
+    state.members.save_basics(&site.settings, id, &basics).await.expect("basics");
     let now = server::seed::now_unix();
     let today = domain::account::Ymd::from_unix(now);
     // Auto-likes by a policy that gives many at once stand in for 40 likes from operator profiles.
     let mut bench_site = (*site).clone();
-    bench_site.settings.auto_like = domain::notifications::AutoLikePolicy {
-        count: 40,
-        gap_secs: 0,
-    };
-    let member = state
-        .accounts
-        .member(id)
-        .await
-        .expect("member")
-        .expect("exists");
+    bench_site.settings.auto_like = domain::notifications::AutoLikePolicy { count: 40, gap_secs: 0 };
+    let member = state.accounts.member(id).await.expect("member").expect("exists");
     for _ in 0..40 {
-        state
-            .likes
-            .auto_like(&bench_site, &member, now, today)
-            .await
-            .expect("auto-like");
+        state.likes.auto_like(&bench_site, &member, now, today).await.expect("auto-like");
     }
     session
 }
@@ -255,10 +170,7 @@ async fn bench_member(state: &server::AppState) -> String {
 async fn search_server_time(state: &server::AppState) {
     use domain::profile::Gender;
     use domain::search::SearchFilters;
-    let site = state
-        .sites
-        .for_host(Some("localhost"))
-        .expect("default site");
+    let site = state.sites.for_host(Some("localhost")).expect("default site");
     let today = domain::account::Ymd::from_unix(server::seed::now_unix());
     let regions = state.members.regions_for(&site.settings);
     let mut rng = server::members::avatars::Rng::new(42);
@@ -270,21 +182,13 @@ async fn search_server_time(state: &server::AppState) {
         let filters = SearchFilters {
             gender: [None, Some(Gender::Female), Some(Gender::Male)][rng.below(3) as usize],
             country: (rng.below(3) > 0).then(|| country.clone()),
-            region: (rng.below(2) == 0).then(|| {
-                in_country[rng.below(in_country.len() as u64) as usize]
-                    .code
-                    .clone()
-            }),
+            region: (rng.below(2) == 0).then(|| in_country[rng.below(in_country.len() as u64) as usize].code.clone()),
             min_age,
             max_age: (min_age + 5 + rng.below(30) as u32).min(99),
             page: 1 + rng.below(5) as u32,
         };
         let start = Instant::now();
-        let results = state
-            .members
-            .search(&site.settings, Some(0), &filters, today)
-            .await
-            .expect("search");
+        let results = state.members.search(&site.settings, Some(0), &filters, today).await.expect("search");
         times.push(start.elapsed());
         std::hint::black_box(results);
     }
@@ -296,9 +200,7 @@ async fn search_server_time(state: &server::AppState) {
     }
     times.sort();
     base.sort();
-    let ms = |v: &Vec<Duration>, p: f64| {
-        v[((v.len() as f64 * p) as usize).min(v.len() - 1)].as_secs_f64() * 1000.0
-    };
+    let ms = |v: &Vec<Duration>, p: f64| v[((v.len() as f64 * p) as usize).min(v.len() - 1)].as_secs_f64() * 1000.0;
     println!(
         "search query, 2000 mixed filters: p50 {:.2}ms p95 {:.2}ms max {:.2}ms (baseline member by id: p50 {:.3}ms, p95 {:.3}ms; p95 ratio {:.0}x); budget p95 <= 30ms",
         ms(&times, 0.5),

@@ -51,8 +51,7 @@ const GIVE_UP_FAILED: f64 = 0.05;
 const SHARDS: usize = 16;
 const TEXT_PREFIX: &str = "load ";
 
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Backend {
@@ -80,10 +79,7 @@ struct Settings {
 fn settings() -> Result<Settings, String> {
     fn var<T: std::str::FromStr>(name: &str, default: T) -> Result<T, String> {
         match std::env::var(name) {
-            Ok(v) if !v.trim().is_empty() => v
-                .trim()
-                .parse()
-                .map_err(|_| format!("{name}={v} is not valid")),
+            Ok(v) if !v.trim().is_empty() => v.trim().parse().map_err(|_| format!("{name}={v} is not valid")),
             _ => Ok(default),
         }
     }
@@ -102,39 +98,22 @@ fn settings() -> Result<Settings, String> {
         .map(|b| match b {
             "sqlite" => Ok(Backend::Sqlite),
             "postgres" | "postgresql" | "pg" => Ok(Backend::Postgres),
-            other => Err(format!(
-                "CHAT_LOAD_BACKENDS: unknown backend {other} (sqlite, postgres)"
-            )),
+            other => Err(format!("CHAT_LOAD_BACKENDS: unknown backend {other} (sqlite, postgres)")),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let rates = var("CHAT_LOAD_RATES", "100,250,500,750,1000".to_string())?
         .split(',')
         .map(str::trim)
         .filter(|r| !r.is_empty())
-        .map(|r| {
-            r.parse::<u32>()
-                .ok()
-                .filter(|r| *r > 0)
-                .ok_or(format!("CHAT_LOAD_RATES: {r} is not a rate"))
-        })
+        .map(|r| r.parse::<u32>().ok().filter(|r| *r > 0).ok_or(format!("CHAT_LOAD_RATES: {r} is not a rate")))
         .collect::<Result<Vec<_>, _>>()?;
     let target = std::env::var("CARGO_TARGET_DIR")
         .ok()
         .filter(|t| !t.is_empty())
         .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var("HOME")
-                .ok()
-                .map(|h| PathBuf::from(h).join(".cache/vonk/target"))
-        })
+        .or_else(|| std::env::var("HOME").ok().map(|h| PathBuf::from(h).join(".cache/vonk/target")))
         .unwrap_or_else(|| PathBuf::from("target"));
-    Ok(Settings {
-        sockets,
-        secs,
-        backends,
-        rates,
-        server_bin: target.join("release/vonk"),
-    })
+    Ok(Settings { sockets, secs, backends, rates, server_bin: target.join("release/vonk") })
 }
 
 #[tokio::main]
@@ -147,10 +126,7 @@ async fn main() {
         }
     };
     if !settings.server_bin.exists() {
-        eprintln!(
-            "chat load: the server binary {} is missing.",
-            settings.server_bin.display()
-        );
+        eprintln!("chat load: the server binary {} is missing.", settings.server_bin.display());
         eprintln!("Build it first: `make build` (or `cargo leptos build --release` with CARGO_TARGET_DIR={}).", settings.server_bin.parent().and_then(Path::parent).map_or(String::new(), |p| p.display().to_string()));
         std::process::exit(2);
     }
@@ -220,10 +196,7 @@ struct Member {
 async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, String> {
     let n = settings.sockets;
     // Dropped in reverse order: sockets, server, cluster, then the directory.
-    let dir = tempfile::Builder::new()
-        .prefix("vonk-chat-load-")
-        .tempdir()
-        .map_err(|e| format!("temp dir: {e}"))?;
+    let dir = tempfile::Builder::new().prefix("vonk-chat-load-").tempdir().map_err(|e| format!("temp dir: {e}"))?;
     let cluster = match backend {
         Backend::Postgres => Some(PgCluster::start()?),
         Backend::Sqlite => None,
@@ -237,11 +210,7 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     let members = Arc::new(prepare(&database_url, dir.path(), n).await?);
     let prepared = preparing.elapsed();
 
-    let mut server = Server::start(
-        &settings.server_bin,
-        dir.path(),
-        cluster.as_ref().map(|c| c.url.as_str()),
-    )?;
+    let mut server = Server::start(&settings.server_bin, dir.path(), cluster.as_ref().map(|c| c.url.as_str()))?;
     let base = server.wait_ready(Duration::from_secs(60)).await?;
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(512)
@@ -250,9 +219,7 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
         .build()
         .map_err(|e| format!("http client: {e}"))?;
     // A few pages first, so the pool's connections and the caches exist before the baseline.
-    let warm: Vec<_> = (0..32)
-        .map(|_| client.get(format!("{base}/")).send())
-        .collect();
+    let warm: Vec<_> = (0..32).map(|_| client.get(format!("{base}/")).send()).collect();
     for res in futures_util::future::join_all(warm).await {
         res.map_err(|e| format!("GET / failed: {e}"))?;
     }
@@ -270,20 +237,9 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
             let cookie = members[i].cookie.clone();
             async move {
                 let mut request = url.into_client_request().map_err(|e| e.to_string())?;
-                request.headers_mut().insert(
-                    "cookie",
-                    cookie.parse().map_err(|_| "cookie header".to_string())?,
-                );
-                request.headers_mut().insert(
-                    "origin",
-                    origin.parse().map_err(|_| "origin header".to_string())?,
-                );
-                match tokio::time::timeout(
-                    Duration::from_secs(20),
-                    tokio_tungstenite::connect_async(request),
-                )
-                .await
-                {
+                request.headers_mut().insert("cookie", cookie.parse().map_err(|_| "cookie header".to_string())?);
+                request.headers_mut().insert("origin", origin.parse().map_err(|_| "origin header".to_string())?);
+                match tokio::time::timeout(Duration::from_secs(20), tokio_tungstenite::connect_async(request)).await {
                     Ok(Ok((ws, _))) => Ok((i, ws)),
                     Ok(Err(e)) => Err(format!("member {i}: {e}")),
                     Err(_) => Err(format!("member {i}: no answer in 20s")),
@@ -297,18 +253,12 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     let mut refused = Vec::new();
     for result in opened {
         match result {
-            Ok((i, ws)) => readers
-                .0
-                .push(tokio::spawn(read_socket(i, ws, shared.clone()))),
+            Ok((i, ws)) => readers.0.push(tokio::spawn(read_socket(i, ws, shared.clone()))),
             Err(e) => refused.push(e),
         }
     }
     if !refused.is_empty() {
-        return Err(format!(
-            "{} of {n} sockets did not open (first: {})",
-            refused.len(),
-            refused[0]
-        ));
+        return Err(format!("{} of {n} sockets did not open (first: {})", refused.len(), refused[0]));
     }
     let opened_in = opening.elapsed();
     // Let every socket finish its start (subscribe, read its latest id) before measuring.
@@ -317,14 +267,7 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     let per_socket_kib = (rss_sockets as f64 - rss_before as f64) / n as f64;
     shared.live.store(true, Ordering::SeqCst);
 
-    let ctx = Arc::new(Ctx {
-        client,
-        url: format!("{base}/api/fn/send_message"),
-        origin: base.clone(),
-        members: members.clone(),
-        shared: shared.clone(),
-        seq: AtomicU64::new(0),
-    });
+    let ctx = Arc::new(Ctx { client, url: format!("{base}/api/fn/send_message"), origin: base.clone(), members: members.clone(), shared: shared.clone(), seq: AtomicU64::new(0) });
 
     println!(
         "chat load ({}, {n} sockets)   server RSS {:.1} MB → {:.1} MB: {:.1} KB per socket",
@@ -338,11 +281,7 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     // not timed, so the rates below measure sends into existing conversations.
     let priming = Instant::now();
     let prime_step = shared.new_step("conversations opened");
-    futures_util::stream::iter(0..n)
-        .map(|_| send_one(ctx.clone(), prime_step))
-        .buffer_unordered(16)
-        .collect::<Vec<()>>()
-        .await;
+    futures_util::stream::iter(0..n).map(|_| send_one(ctx.clone(), prime_step)).buffer_unordered(16).collect::<Vec<()>>().await;
     settle(&shared, &[prime_step], GRACE).await;
     // The first message of a conversation also mails its recipient (in the background).
     wait_quiet(&server, Duration::from_secs(20)).await;
@@ -356,10 +295,7 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
         primed.missing
     );
 
-    let pg_stats_url = cluster
-        .as_ref()
-        .filter(|_| pg_stats_wanted())
-        .map(|c| c.url.clone());
+    let pg_stats_url = cluster.as_ref().filter(|_| pg_stats_wanted()).map(|c| c.url.clone());
     if let Some(url) = &pg_stats_url {
         if let Err(e) = pg_stats(url, true).await {
             println!("{e}");
@@ -368,20 +304,7 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     println!("(cpu: % of one core during the measured seconds; db: the PostgreSQL processes; other: the rest of the machine)");
     println!(
         "{:>6} {:>6} {:>10} {:>8} {:>8} {:>8} {:>12} {:>11} {:>11} {:>7} {:>9} {:>10} {:>10} {:>8}",
-        "rate/s",
-        "sent",
-        "delivered",
-        "p50 ms",
-        "p99 ms",
-        "max ms",
-        "send p99 ms",
-        "achieved/s",
-        "server cpu",
-        "db cpu",
-        "tool cpu",
-        "other cpu",
-        "srv warns",
-        "drain s"
+        "rate/s", "sent", "delivered", "p50 ms", "p99 ms", "max ms", "send p99 ms", "achieved/s", "server cpu", "db cpu", "tool cpu", "other cpu", "srv warns", "drain s"
     );
     let mut disturbed = false;
     let mut rows: Vec<(u32, StepSummary)> = Vec::new();
@@ -414,11 +337,7 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
         let drain = draining.elapsed().saturating_sub(QUIET_WINDOW);
         let warnings = server.warnings() - warnings_before;
         let mut s = shared.step_summary(step);
-        s.achieved = s.delivered as f64
-            / s.span
-                .unwrap_or(window)
-                .as_secs_f64()
-                .max(window.as_secs_f64());
+        s.achieved = s.delivered as f64 / s.span.unwrap_or(window).as_secs_f64().max(window.as_secs_f64());
         let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}%"));
         let busy = cpu.other.is_some_and(|o| o > DISTURBED_PCT);
         disturbed |= busy;
@@ -458,49 +377,17 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     }
 
     // Verdict.
-    let held: Vec<u32> = rows
-        .iter()
-        .filter(|(_, s)| s.held())
-        .map(|(r, _)| *r)
-        .collect();
-    let highest = held
-        .iter()
-        .max()
-        .map_or("none".to_string(), |r| format!("{r}/s"));
+    let held: Vec<u32> = rows.iter().filter(|(_, s)| s.held()).map(|(r, _)| *r).collect();
+    let highest = held.iter().max().map_or("none".to_string(), |r| format!("{r}/s"));
     let budget_row = rows.iter().find(|(r, _)| *r == BUDGET_RATE).map(|(_, s)| s);
     let (budget, budget_text) = match budget_row {
-        None if skipped.contains(&BUDGET_RATE) => (
-            Some(false),
-            "OVER (not reached: an earlier rate was already far over)".to_string(),
-        ),
-        None => (
-            None,
-            format!("not measured ({BUDGET_RATE}/s is not in CHAT_LOAD_RATES)"),
-        ),
-        Some(s) if s.failed + s.missing > 0 => (
-            Some(false),
-            format!(
-                "OVER ({} failed, {} not delivered; p99 {:.1} ms)",
-                s.failed, s.missing, s.p99_ms
-            ),
-        ),
-        Some(s) if s.p99_ms <= BUDGET_P99_MS => {
-            (Some(true), format!("ok (p99 {:.1} ms)", s.p99_ms))
-        }
-        Some(s) => (
-            Some(false),
-            format!(
-                "OVER by {:.1} ms (p99 {:.1} ms)",
-                s.p99_ms - BUDGET_P99_MS,
-                s.p99_ms
-            ),
-        ),
+        None if skipped.contains(&BUDGET_RATE) => (Some(false), "OVER (not reached: an earlier rate was already far over)".to_string()),
+        None => (None, format!("not measured ({BUDGET_RATE}/s is not in CHAT_LOAD_RATES)")),
+        Some(s) if s.failed + s.missing > 0 => (Some(false), format!("OVER ({} failed, {} not delivered; p99 {:.1} ms)", s.failed, s.missing, s.p99_ms)),
+        Some(s) if s.p99_ms <= BUDGET_P99_MS => (Some(true), format!("ok (p99 {:.1} ms)", s.p99_ms)),
+        Some(s) => (Some(false), format!("OVER by {:.1} ms (p99 {:.1} ms)", s.p99_ms - BUDGET_P99_MS, s.p99_ms)),
     };
-    let mut sockets_note = if n == BUDGET_SOCKETS {
-        String::new()
-    } else {
-        format!(" [with {n} sockets, not {BUDGET_SOCKETS}]")
-    };
+    let mut sockets_note = if n == BUDGET_SOCKETS { String::new() } else { format!(" [with {n} sockets, not {BUDGET_SOCKETS}]") };
     if budget_row.is_some_and(|s| s.disturbed) {
         sockets_note.push_str(" [disturbed by other processes: run again on a quiet machine]");
     }
@@ -510,37 +397,15 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     let mut problems = Vec::new();
     for (label, s) in shared.all_summaries() {
         if s.failed > 0 || s.missing > 0 {
-            let codes: Vec<String> = s
-                .failures
-                .iter()
-                .map(|(c, k)| format!("{c} ×{k}"))
-                .collect();
-            problems.push(format!(
-                "{label}: {} sends failed [{}], {} sent but not delivered within {}s",
-                s.failed,
-                codes.join(", "),
-                s.missing,
-                GRACE.as_secs()
-            ));
+            let codes: Vec<String> = s.failures.iter().map(|(c, k)| format!("{c} ×{k}")).collect();
+            problems.push(format!("{label}: {} sends failed [{}], {} sent but not delivered within {}s", s.failed, codes.join(", "), s.missing, GRACE.as_secs()));
         }
     }
     let extra = [
-        (
-            "pushes for an unknown or already settled send (late)",
-            shared.late.load(Ordering::Relaxed),
-        ),
-        (
-            "pushes to the wrong member",
-            shared.misrouted.load(Ordering::Relaxed),
-        ),
-        (
-            "resync pushes (a socket fell behind)",
-            shared.resyncs.load(Ordering::Relaxed),
-        ),
-        (
-            "sockets closed by the server during the run",
-            shared.closed.load(Ordering::Relaxed),
-        ),
+        ("pushes for an unknown or already settled send (late)", shared.late.load(Ordering::Relaxed)),
+        ("pushes to the wrong member", shared.misrouted.load(Ordering::Relaxed)),
+        ("resync pushes (a socket fell behind)", shared.resyncs.load(Ordering::Relaxed)),
+        ("sockets closed by the server during the run", shared.closed.load(Ordering::Relaxed)),
     ];
     for (what, count) in extra {
         if count > 0 {
@@ -581,9 +446,7 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
 /// Seeds the site and `n` members on the default site, makes them real premium members with
 /// credits, and logs each in.
 async fn prepare(url: &str, data_dir: &Path, n: usize) -> Result<Vec<Member>, String> {
-    let db = server::Db::connect(url, 4)
-        .await
-        .map_err(|e| format!("connect {}: {e}", server::config::redact_url(url)))?;
+    let db = server::Db::connect(url, 4).await.map_err(|e| format!("connect {}: {e}", server::config::redact_url(url)))?;
     let result = prepare_on(&db, data_dir, n).await;
     db.close().await;
     result
@@ -592,18 +455,10 @@ async fn prepare(url: &str, data_dir: &Path, n: usize) -> Result<Vec<Member>, St
 async fn prepare_on(db: &server::Db, data_dir: &Path, n: usize) -> Result<Vec<Member>, String> {
     let e = |what: &'static str| move |error: server::AppError| format!("{what}: {error}");
     let q = |what: &'static str| move |error: sqlx::Error| format!("{what}: {error}");
-    server::seed::seed_if_empty(db)
-        .await
-        .map_err(e("seed the site"))?;
+    server::seed::seed_if_empty(db).await.map_err(e("seed the site"))?;
     let now = server::seed::now_unix();
-    server::members::demo::seed_demo_members(db, None, n as u32, now)
-        .await
-        .map_err(e("seed members"))?;
-    let (site,): (i64,) = sqlx::query_as("SELECT id FROM sites WHERE is_default = $1")
-        .bind(true)
-        .fetch_one(db.pool())
-        .await
-        .map_err(q("default site"))?;
+    server::members::demo::seed_demo_members(db, None, n as u32, now).await.map_err(e("seed members"))?;
+    let (site,): (i64,) = sqlx::query_as("SELECT id FROM sites WHERE is_default = $1").bind(true).fetch_one(db.pool()).await.map_err(q("default site"))?;
     sqlx::query("UPDATE users SET fictional = $1, paid_user = $2, credits = $3 WHERE site_id = $4")
         .bind(false)
         .bind(true)
@@ -613,37 +468,16 @@ async fn prepare_on(db: &server::Db, data_dir: &Path, n: usize) -> Result<Vec<Me
         .await
         .map_err(q("make members real"))?;
     sqlx::query("UPDATE profiles SET fictional = $1 WHERE user_id IN (SELECT id FROM users WHERE site_id = $2)").bind(false).bind(site).execute(db.pool()).await.map_err(q("make profiles real"))?;
-    let ids: Vec<(i64,)> =
-        sqlx::query_as("SELECT id FROM users WHERE site_id = $1 ORDER BY id LIMIT $2")
-            .bind(site)
-            .bind(n as i64)
-            .fetch_all(db.pool())
-            .await
-            .map_err(q("member ids"))?;
+    let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 ORDER BY id LIMIT $2").bind(site).bind(n as i64).fetch_all(db.pool()).await.map_err(q("member ids"))?;
     if ids.len() < n {
-        return Err(format!(
-            "only {} members on the default site, {n} needed",
-            ids.len()
-        ));
+        return Err(format!("only {} members on the default site, {n} needed", ids.len()));
     }
     let outbox = server::mail::Outbox::from_config(None, data_dir).map_err(e("outbox"))?;
-    let accounts = server::accounts::Accounts::new(
-        db.clone(),
-        server::clock::Clock::System,
-        outbox,
-        Arc::new(server::locales::Catalog::embedded()),
-        app::ssr::page_links(),
-    );
+    let accounts = server::accounts::Accounts::new(db.clone(), server::clock::Clock::System, outbox, Arc::new(server::locales::Catalog::embedded()), app::ssr::page_links());
     let mut members = Vec::with_capacity(n);
     for (id,) in ids {
-        let token = accounts
-            .open_session(id)
-            .await
-            .map_err(e("open a session"))?;
-        members.push(Member {
-            id,
-            cookie: format!("{}={token}", domain::constants::AUTH_COOKIE),
-        });
+        let token = accounts.open_session(id).await.map_err(e("open a session"))?;
+        members.push(Member { id, cookie: format!("{}={token}", domain::constants::AUTH_COOKIE) });
     }
     Ok(members)
 }
@@ -753,48 +587,31 @@ impl Shared {
     }
 
     fn shard(&self, seq: u64) -> std::sync::MutexGuard<'_, HashMap<u64, Pending>> {
-        self.pending[seq as usize % SHARDS]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        self.pending[seq as usize % SHARDS].lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn new_step(&self, label: &str) -> usize {
         let mut steps = self.steps();
-        steps.push(StepLog {
-            label: label.to_string(),
-            ..Default::default()
-        });
+        steps.push(StepLog { label: label.to_string(), ..Default::default() });
         steps.len() - 1
     }
 
     fn pending_in(&self, steps: &[usize]) -> usize {
-        (0..SHARDS)
-            .map(|s| {
-                self.pending[s]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .values()
-                    .filter(|p| steps.contains(&p.step))
-                    .count()
-            })
-            .sum()
+        (0..SHARDS).map(|s| self.pending[s].lock().unwrap_or_else(|e| e.into_inner()).values().filter(|p| steps.contains(&p.step)).count()).sum()
     }
 
     /// Whatever of these steps is still pending is counted as not delivered.
     fn sweep(&self, steps: &[usize]) {
         let mut missing: HashMap<usize, u64> = HashMap::new();
         for s in 0..SHARDS {
-            self.pending[s]
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .retain(|_, p| {
-                    if steps.contains(&p.step) {
-                        *missing.entry(p.step).or_insert(0) += 1;
-                        false
-                    } else {
-                        true
-                    }
-                });
+            self.pending[s].lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| {
+                if steps.contains(&p.step) {
+                    *missing.entry(p.step).or_insert(0) += 1;
+                    false
+                } else {
+                    true
+                }
+            });
         }
         let mut logs = self.steps();
         for (step, count) in missing {
@@ -813,8 +630,7 @@ impl Shared {
         }
         let mut steps = self.steps();
         let log = &mut steps[p.step];
-        log.latencies
-            .push(now.duration_since(p.start).as_micros() as u64);
+        log.latencies.push(now.duration_since(p.start).as_micros() as u64);
         log.last_delivery = Some(log.last_delivery.map_or(now, |l| l.max(now)));
     }
 
@@ -834,10 +650,7 @@ impl Shared {
             max_ms: percentile_ms(&latencies, 1.0),
             send_p99_ms: percentile_ms(&answers, 0.99),
             achieved: 0.0,
-            span: log
-                .first_start
-                .zip(log.last_delivery)
-                .map(|(a, b)| b.duration_since(a)),
+            span: log.first_start.zip(log.last_delivery).map(|(a, b)| b.duration_since(a)),
             disturbed: false,
         }
     }
@@ -847,21 +660,13 @@ impl Shared {
     }
 
     fn all_summaries(&self) -> Vec<(String, StepSummary)> {
-        self.steps()
-            .iter()
-            .map(|l| (l.label.clone(), Shared::summary(l)))
-            .collect()
+        self.steps().iter().map(|l| (l.label.clone(), Shared::summary(l))).collect()
     }
 }
 
 /// Issues `rate` sends a second for `duration` (open loop: a slow answer does not hold the next
 /// send back). Returns the send tasks.
-async fn drive(
-    ctx: &Arc<Ctx>,
-    rate: u32,
-    duration: Duration,
-    step: usize,
-) -> Vec<tokio::task::JoinHandle<()>> {
+async fn drive(ctx: &Arc<Ctx>, rate: u32, duration: Duration, step: usize) -> Vec<tokio::task::JoinHandle<()>> {
     let total = (rate as f64 * duration.as_secs_f64()).round() as u64;
     let start = tokio::time::Instant::now();
     let mut tasks = Vec::with_capacity(total as usize);
@@ -873,8 +678,7 @@ async fn drive(
             issued += 1;
         }
         if issued < total {
-            tokio::time::sleep_until(start + Duration::from_secs_f64(issued as f64 / rate as f64))
-                .await;
+            tokio::time::sleep_until(start + Duration::from_secs_f64(issued as f64 / rate as f64)).await;
         }
     }
     tasks
@@ -885,20 +689,9 @@ async fn send_one(ctx: Arc<Ctx>, step: usize) {
     let n = ctx.members.len();
     let from = (seq % n as u64) as usize;
     let to = (from + 1) % n;
-    let form = [
-        ("member", ctx.members[to].id.to_string()),
-        ("client_id", format!("load{seq:010}")),
-        ("text", format!("{TEXT_PREFIX}{seq}")),
-    ];
+    let form = [("member", ctx.members[to].id.to_string()), ("client_id", format!("load{seq:010}")), ("text", format!("{TEXT_PREFIX}{seq}"))];
     let start = Instant::now();
-    ctx.shared.shard(seq).insert(
-        seq,
-        Pending {
-            start,
-            recipient: to,
-            step,
-        },
-    );
+    ctx.shared.shard(seq).insert(seq, Pending { start, recipient: to, step });
     {
         let mut steps = ctx.shared.steps();
         let log = &mut steps[step];
@@ -919,22 +712,15 @@ async fn send_one(ctx: Arc<Ctx>, step: usize) {
             let status = res.status();
             match res.bytes().await {
                 Ok(body) if status.is_success() => {
-                    if serde_json::from_slice::<serde_json::Value>(&body)
-                        .ok()
-                        .is_some_and(|v| v.get("message").is_some())
-                    {
+                    if serde_json::from_slice::<serde_json::Value>(&body).ok().is_some_and(|v| v.get("message").is_some()) {
                         Ok(())
                     } else {
                         Err(format!("{status} without a message"))
                     }
                 }
                 Ok(body) => {
-                    let code = serde_json::from_slice::<serde_json::Value>(&body)
-                        .ok()
-                        .and_then(|v| v.get("code").and_then(|c| c.as_str()).map(str::to_string));
-                    Err(format!("{} {}", status.as_u16(), code.unwrap_or_default())
-                        .trim()
-                        .to_string())
+                    let code = serde_json::from_slice::<serde_json::Value>(&body).ok().and_then(|v| v.get("code").and_then(|c| c.as_str()).map(str::to_string));
+                    Err(format!("{} {}", status.as_u16(), code.unwrap_or_default()).trim().to_string())
                 }
                 Err(e) => Err(format!("{status}, body: {}", error_kind(&e))),
             }
@@ -997,12 +783,7 @@ async fn read_socket(member: usize, mut ws: Socket, shared: Arc<Shared>) {
                     match serde_json::from_str::<PushIn>(text) {
                         // The sender's own sockets get their message too.
                         Ok(push) if push.message.mine => {}
-                        Ok(push) => match push
-                            .message
-                            .body
-                            .strip_prefix(TEXT_PREFIX)
-                            .and_then(|s| s.parse::<u64>().ok())
-                        {
+                        Ok(push) => match push.message.body.strip_prefix(TEXT_PREFIX).and_then(|s| s.parse::<u64>().ok()) {
                             Some(seq) => shared.delivered(member, seq),
                             None => {
                                 shared.late.fetch_add(1, Ordering::Relaxed);
@@ -1059,21 +840,10 @@ struct ServerLog {
 /// `WARN sqlx::query: slow statement: … summary="UPDATE users …" db.statement=…` →
 /// `WARN sqlx::query: slow statement: … [UPDATE users …]`.
 fn log_kind(line: &str) -> String {
-    let start = line
-        .find(" WARN ")
-        .or_else(|| line.find(" ERROR "))
-        .map_or(0, |i| i + 1);
+    let start = line.find(" WARN ").or_else(|| line.find(" ERROR ")).map_or(0, |i| i + 1);
     let rest = &line[start..];
-    let mut kind: String = rest
-        .split_whitespace()
-        .take_while(|t| !t.contains('='))
-        .collect::<Vec<_>>()
-        .join(" ");
-    if let Some(summary) = rest
-        .split("summary=\"")
-        .nth(1)
-        .and_then(|s| s.split('"').next())
-    {
+    let mut kind: String = rest.split_whitespace().take_while(|t| !t.contains('=')).collect::<Vec<_>>().join(" ");
+    if let Some(summary) = rest.split("summary=\"").nth(1).and_then(|s| s.split('"').next()) {
         kind.push_str(&format!(" [{summary}]"));
     }
     kind.chars().take(200).collect()
@@ -1088,8 +858,7 @@ struct Server {
 
 impl Server {
     fn start(bin: &Path, data_dir: &Path, database_url: Option<&str>) -> Result<Server, String> {
-        let site_root = std::env::var("LEPTOS_SITE_ROOT")
-            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../target/site").to_string());
+        let site_root = std::env::var("LEPTOS_SITE_ROOT").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../target/site").to_string());
         let mut cmd = Command::new(bin);
         cmd.env("VONK_ADDR", "127.0.0.1:0")
             .env("DATA_DIR", data_dir)
@@ -1111,23 +880,9 @@ impl Server {
             Some(url) => cmd.env("DATABASE_URL", url),
             None => cmd.env_remove("DATABASE_URL"),
         };
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+        let mut child = cmd.spawn().map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
         let log = Arc::new(Mutex::new(ServerLog::default()));
-        for stream in [
-            child
-                .stdout
-                .take()
-                .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
-            child
-                .stderr
-                .take()
-                .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        for stream in [child.stdout.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>), child.stderr.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>)].into_iter().flatten() {
             let log = log.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stream).lines() {
@@ -1150,12 +905,7 @@ impl Server {
             });
         }
         let pid = child.id();
-        Ok(Server {
-            child,
-            pid,
-            log,
-            stopped: None,
-        })
+        Ok(Server { child, pid, log, stopped: None })
     }
 
     fn warnings(&self) -> u64 {
@@ -1164,37 +914,19 @@ impl Server {
     }
 
     fn tail(&self) -> String {
-        self.log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .tail
-            .iter()
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).tail.iter().cloned().collect::<Vec<_>>().join("\n")
     }
 
     /// Waits for the listening line and for `GET /` to answer; returns the base URL.
     async fn wait_ready(&mut self, within: Duration) -> Result<String, String> {
         let deadline = Instant::now() + within;
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .build()
-            .map_err(|e| e.to_string())?;
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().map_err(|e| e.to_string())?;
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 self.stopped = Some(Some(status));
-                return Err(format!(
-                    "the server exited ({status}) before it answered:\n{}",
-                    self.tail()
-                ));
+                return Err(format!("the server exited ({status}) before it answered:\n{}", self.tail()));
             }
-            let listen = self
-                .log
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .listen
-                .clone();
+            let listen = self.log.lock().unwrap_or_else(|e| e.into_inner()).listen.clone();
             if let Some(base) = listen {
                 if let Ok(res) = client.get(format!("{base}/")).send().await {
                     if res.status().as_u16() < 500 {
@@ -1203,19 +935,14 @@ impl Server {
                 }
             }
             if Instant::now() > deadline {
-                return Err(format!(
-                    "the server did not answer GET / within {}s:\n{}",
-                    within.as_secs(),
-                    self.tail()
-                ));
+                return Err(format!("the server did not answer GET / within {}s:\n{}", within.as_secs(), self.tail()));
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 
     fn rss_kib(&self) -> Result<u64, String> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid))
-            .map_err(|e| format!("read the server's /proc status: {e}"))?;
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid)).map_err(|e| format!("read the server's /proc status: {e}"))?;
         status
             .lines()
             .find_map(|l| l.strip_prefix("VmRSS:"))
@@ -1236,16 +963,12 @@ impl Server {
         let status = match self.child.try_wait() {
             Ok(Some(status)) => Some(status),
             _ => {
-                let _ = Command::new("kill")
-                    .args(["-TERM", &self.pid.to_string()])
-                    .status();
+                let _ = Command::new("kill").args(["-TERM", &self.pid.to_string()]).status();
                 let deadline = Instant::now() + Duration::from_secs(15);
                 loop {
                     match self.child.try_wait() {
                         Ok(Some(status)) => break Some(status),
-                        Ok(None) if Instant::now() < deadline => {
-                            std::thread::sleep(Duration::from_millis(50))
-                        }
+                        Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
                         _ => {
                             let _ = self.child.kill();
                             let _ = self.child.wait();
@@ -1275,10 +998,7 @@ fn cpu_ticks_of(stat_path: &str) -> Option<u64> {
 fn stat_of(stat_path: &str) -> Option<(u32, u64)> {
     let stat = std::fs::read_to_string(stat_path).ok()?;
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    Some((
-        fields.get(1)?.parse().ok()?,
-        fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?,
-    ))
+    Some((fields.get(1)?.parse().ok()?, fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?))
 }
 
 /// A process and its children (the postmaster and its backends), in clock ticks.
@@ -1286,9 +1006,7 @@ fn tree_ticks(root: u32) -> Option<u64> {
     let mut total = cpu_ticks_of(&format!("/proc/{root}/stat"))?;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
-            continue;
-        };
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
         if let Some((parent, ticks)) = stat_of(&format!("/proc/{pid}/stat")) {
             if parent == root {
                 total += ticks;
@@ -1305,26 +1023,15 @@ fn others_ticks(ours: &[u32], db_root: Option<u32>) -> Option<u64> {
     let mut total = 0u64;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
         let f: Vec<&str> = rest.split_whitespace().collect();
         let parent: u32 = f.get(1).and_then(|v| v.parse().ok()).unwrap_or(0);
         if ours.contains(&pid) || db_root.is_some_and(|root| pid == root || parent == root) {
             continue;
         }
-        let tick = |i: usize| {
-            f.get(i)
-                .and_then(|v| v.parse::<i64>().ok())
-                .unwrap_or(0)
-                .max(0) as u64
-        };
+        let tick = |i: usize| f.get(i).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0).max(0) as u64;
         total += tick(11) + tick(12) + tick(13) + tick(14);
     }
     Some(total)
@@ -1360,19 +1067,9 @@ impl CpuSample {
     fn since(&self, start: &CpuSample, window: Duration) -> CpuUse {
         let scale = 100.0 / clock_ticks() / window.as_secs_f64();
         let d = |a: Option<u64>, b: Option<u64>| a.zip(b).map(|(a, b)| b.saturating_sub(a));
-        let (server, db, tool, other) = (
-            d(start.server, self.server),
-            d(start.db, self.db),
-            d(start.tool, self.tool),
-            d(start.others, self.others),
-        );
+        let (server, db, tool, other) = (d(start.server, self.server), d(start.db, self.db), d(start.tool, self.tool), d(start.others, self.others));
         let pct = |v: Option<u64>| v.map(|v| v as f64 * scale);
-        CpuUse {
-            server: pct(server),
-            db: pct(db),
-            tool: pct(tool),
-            other: pct(other),
-        }
+        CpuUse { server: pct(server), db: pct(db), tool: pct(tool), other: pct(other) }
     }
 }
 
@@ -1382,12 +1079,7 @@ async fn wait_quiet(server: &Server, max: Duration) {
     while Instant::now() < deadline {
         let before = server.cpu_ticks();
         tokio::time::sleep(QUIET_WINDOW).await;
-        let Some(used) = before
-            .zip(server.cpu_ticks())
-            .map(|(a, b)| (b - a) as f64 / clock_ticks() / QUIET_WINDOW.as_secs_f64())
-        else {
-            return;
-        };
+        let Some(used) = before.zip(server.cpu_ticks()).map(|(a, b)| (b - a) as f64 / clock_ticks() / QUIET_WINDOW.as_secs_f64()) else { return };
         if used < 0.05 {
             return;
         }
@@ -1401,13 +1093,7 @@ fn self_cpu_ticks() -> Option<u64> {
 fn clock_ticks() -> f64 {
     static TICKS: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
     *TICKS.get_or_init(|| {
-        Command::new("getconf")
-            .arg("CLK_TCK")
-            .output()
-            .ok()
-            .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
-            .filter(|t: &f64| *t > 0.0)
-            .unwrap_or(100.0)
+        Command::new("getconf").arg("CLK_TCK").output().ok().and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok()).filter(|t: &f64| *t > 0.0).unwrap_or(100.0)
     })
 }
 
@@ -1427,91 +1113,37 @@ struct PgCluster {
 impl PgCluster {
     fn start() -> Result<PgCluster, String> {
         let bin = pg_bin()?;
-        let dir = tempfile::Builder::new()
-            .prefix("vonk-chat-load-pg-")
-            .tempdir()
-            .map_err(|e| format!("temp dir: {e}"))?;
+        let dir = tempfile::Builder::new().prefix("vonk-chat-load-pg-").tempdir().map_err(|e| format!("temp dir: {e}"))?;
         // PostgreSQL refuses to run as root: run it as the 'postgres' system user then.
         let as_postgres_user = is_root();
         if as_postgres_user {
-            let status = Command::new("chown")
-                .args(["-R", "postgres:postgres"])
-                .arg(dir.path())
-                .status()
-                .map_err(|e| format!("chown: {e}"))?;
+            let status = Command::new("chown").args(["-R", "postgres:postgres"]).arg(dir.path()).status().map_err(|e| format!("chown: {e}"))?;
             if !status.success() {
                 return Err("chown of the cluster's directory to postgres failed".into());
             }
         }
         let data = dir.path().join("data");
-        let mut cluster = PgCluster {
-            url: String::new(),
-            dir,
-            bin,
-            as_postgres_user,
-            started: false,
-        };
-        cluster.run(
-            "initdb",
-            &[
-                "-D",
-                path(&data)?,
-                "-U",
-                "postgres",
-                "--auth=trust",
-                "-E",
-                "UTF8",
-                "--no-locale",
-                "--no-sync",
-            ],
-        )?;
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map_err(|e| format!("free port: {e}"))?
-            .port();
+        let mut cluster = PgCluster { url: String::new(), dir, bin, as_postgres_user, started: false };
+        cluster.run("initdb", &["-D", path(&data)?, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"])?;
+        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map_err(|e| format!("free port: {e}"))?.port();
         // CHAT_LOAD_PG_OPTIONS adds server options, e.g. `-c synchronous_commit=off` to see
         // what waiting for the WAL flush costs.
         let mut extra = std::env::var("CHAT_LOAD_PG_OPTIONS").unwrap_or_default();
         if pg_stats_wanted() {
-            extra.push_str(
-                " -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all",
-            );
+            extra.push_str(" -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all");
         }
-        let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=100 {extra}",
-            cluster.dir.path().display()
-        );
+        let options = format!("-p {port} -k {} -c listen_addresses=127.0.0.1 -c max_connections=100 {extra}", cluster.dir.path().display());
         let log = cluster.dir.path().join("pg.log");
         // Marked first: a start that fails half-way is still stopped on drop.
         cluster.started = true;
-        cluster.run(
-            "pg_ctl",
-            &[
-                "-D",
-                path(&data)?,
-                "-o",
-                &options,
-                "-l",
-                path(&log)?,
-                "-w",
-                "-t",
-                "30",
-                "start",
-            ],
-        )?;
+        cluster.run("pg_ctl", &["-D", path(&data)?, "-o", &options, "-l", path(&log)?, "-w", "-t", "30", "start"])?;
         cluster.url = format!("postgres://postgres@127.0.0.1:{port}/postgres");
         Ok(cluster)
     }
 
     /// The postmaster (first line of `postmaster.pid`).
     fn postmaster_pid(&self) -> Option<u32> {
-        std::fs::read_to_string(self.dir.path().join("data/postmaster.pid"))
-            .ok()?
-            .lines()
-            .next()?
-            .trim()
-            .parse()
-            .ok()
+        std::fs::read_to_string(self.dir.path().join("data/postmaster.pid")).ok()?.lines().next()?.trim().parse().ok()
     }
 
     fn command(&self, tool: &str) -> Command {
@@ -1526,20 +1158,11 @@ impl PgCluster {
     }
 
     fn run(&self, tool: &str, args: &[&str]) -> Result<(), String> {
-        let output = self
-            .command(tool)
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run {tool}: {e}"))?;
+        let output = self.command(tool).args(args).stdin(Stdio::null()).output().map_err(|e| format!("cannot run {tool}: {e}"))?;
         if output.status.success() {
             Ok(())
         } else {
-            Err(format!(
-                "{tool} failed: {}\n{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr)
-            ))
+            Err(format!("{tool} failed: {}\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr)))
         }
     }
 }
@@ -1551,29 +1174,18 @@ impl Drop for PgCluster {
         }
         let data = self.dir.path().join("data");
         if let Ok(data) = path(&data) {
-            let _ = self
-                .command("pg_ctl")
-                .args(["-D", data, "-m", "fast", "-w", "-t", "30", "stop"])
-                .stdin(Stdio::null())
-                .output();
+            let _ = self.command("pg_ctl").args(["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]).stdin(Stdio::null()).output();
         }
     }
 }
 
 /// `CHAT_LOAD_PG_STATS=1`: the statements that took the database's time during the rates.
 fn pg_stats_wanted() -> bool {
-    matches!(
-        std::env::var("CHAT_LOAD_PG_STATS").as_deref(),
-        Ok("1" | "true" | "yes")
-    )
+    matches!(std::env::var("CHAT_LOAD_PG_STATS").as_deref(), Ok("1" | "true" | "yes"))
 }
 
 async fn pg_stats(url: &str, reset: bool) -> Result<(), String> {
-    let pool = sqlx::any::AnyPoolOptions::new()
-        .max_connections(1)
-        .connect(url)
-        .await
-        .map_err(|e| format!("pg_stat_statements: {e}"))?;
+    let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(url).await.map_err(|e| format!("pg_stat_statements: {e}"))?;
     let result = async {
         if reset {
             sqlx::query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements").execute(&pool).await?;
@@ -1610,21 +1222,13 @@ fn pg_bin() -> Result<PathBuf, String> {
             return Ok(p);
         }
     }
-    Err(
-        "PostgreSQL server binaries not found: install the 'postgresql' package or set PG_BIN"
-            .into(),
-    )
+    Err("PostgreSQL server binaries not found: install the 'postgresql' package or set PG_BIN".into())
 }
 
 fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
 }
 
 fn path(p: &Path) -> Result<&str, String> {
-    p.to_str()
-        .ok_or_else(|| format!("not a UTF-8 path: {}", p.display()))
+    p.to_str().ok_or_else(|| format!("not a UTF-8 path: {}", p.display()))
 }

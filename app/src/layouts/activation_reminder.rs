@@ -13,9 +13,7 @@ use crate::i18n::use_i18n;
 
 /// Routes where the reminder stays away.
 pub fn reminder_hidden_on(path: &str) -> bool {
-    ["/signup", "/complete-signup", "/settings", "/notifications"]
-        .iter()
-        .any(|p| path == *p || path.starts_with(&format!("{p}/")))
+    ["/signup", "/complete-signup", "/settings", "/notifications"].iter().any(|p| path == *p || path.starts_with(&format!("{p}/")))
 }
 
 #[component]
@@ -23,11 +21,7 @@ pub fn ActivationReminder() -> impl IntoView {
     let ctx = use_page_ctx();
     let member = ctx.member.as_ref()?;
     let path = use_location().pathname.get_untracked();
-    if member.confirmed
-        || !member.profile_disabled
-        || !member.notifications_disabled.is_empty()
-        || reminder_hidden_on(&path)
-    {
+    if member.confirmed || !member.profile_disabled || !member.notifications_disabled.is_empty() || reminder_hidden_on(&path) {
         return None;
     }
     let i18n = use_i18n();

@@ -2,14 +2,14 @@
 
 use leptos::prelude::*;
 
-use crate::features::account::signup::SignupModalForLayout;
-use crate::features::likes::popup::{LikePopup, LikePopupLabels};
 use crate::layouts::activation_reminder::ActivationReminder;
+use crate::features::account::signup::SignupModalForLayout;
 use crate::layouts::entry_warning::EntryWarning;
 use crate::layouts::footer::Footer;
 use crate::layouts::notifications_alert::NotificationsAlert;
 use crate::layouts::photo_alert::PhotoAlert;
 use crate::layouts::top_bar::TopBar;
+use crate::features::likes::popup::{LikePopup, LikePopupLabels};
 
 #[component]
 pub fn DefaultLayout(children: Children) -> impl IntoView {
@@ -35,16 +35,10 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
 fn MemberLikePopup() -> impl IntoView {
     let ctx = crate::context::use_page_ctx();
     let i18n = crate::i18n::use_i18n();
-    let path = leptos_router::hooks::use_location()
-        .pathname
-        .get_untracked();
+    let path = leptos_router::hooks::use_location().pathname.get_untracked();
     ctx.member.map(|m| {
         let auto = m.auto_like && domain::notifications::in_member_area(&path);
-        let labels = LikePopupLabels {
-            title: i18n.t("likes.liked_you"),
-            view_profile: i18n.t("swipe.view_profile"),
-            close: i18n.t("auth.close"),
-        };
+        let labels = LikePopupLabels { title: i18n.t("likes.liked_you"), view_profile: i18n.t("swipe.view_profile"), close: i18n.t("auth.close") };
         view! { <LikePopup auto=auto labels=labels/> }
     })
 }

@@ -3,8 +3,8 @@
 //! subscribed), it calls the `counts` server function and updates the pills, the title's count and the app
 //! badge (SPEC §2, §4, §9). A `vonk:counts` event on the window refreshes at once.
 
-use domain::counters::Counters;
 use leptos::prelude::*;
+use domain::counters::Counters;
 use serde::{Deserialize, Serialize};
 
 use crate::layouts::icons::{BellIcon, ChatIcon, HeartIcon};
@@ -21,19 +21,9 @@ pub fn LiveCounters(counts: Counters, labels: CounterLabels) -> impl IntoView {
     let counts = RwSignal::new(counts);
     #[cfg(feature = "hydrate")]
     refresh::start(counts);
-    let messages_pill = move || {
-        domain::counters::pill(counts.get().unread_messages).map(
-            |p| view! { <span class="pill pill--accent" data-testid="messages-pill">{p}</span> },
-        )
-    };
-    let likes_pill = move || {
-        domain::counters::pill(counts.get().new_likes)
-            .map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> })
-    };
-    let bell_pill = move || {
-        domain::counters::pill(counts.get().notifications)
-            .map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> })
-    };
+    let messages_pill = move || domain::counters::pill(counts.get().unread_messages).map(|p| view! { <span class="pill pill--accent" data-testid="messages-pill">{p}</span> });
+    let likes_pill = move || domain::counters::pill(counts.get().new_likes).map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> });
+    let bell_pill = move || domain::counters::pill(counts.get().notifications).map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> });
     view! {
         <a class="topbar__link topbar__link--messages" href="/chats" data-testid="messages-link">
             <ChatIcon/>
@@ -87,21 +77,14 @@ mod refresh {
                 leptos::task::spawn_local(async move {
                     reload(counts).await;
                     let every = refresh_interval_secs(browser::push_subscribed().await);
-                    set_interval(
-                        move || leptos::task::spawn_local(reload(counts)),
-                        Duration::from_secs(every.into()),
-                    );
+                    set_interval(move || leptos::task::spawn_local(reload(counts)), Duration::from_secs(every.into()));
                 });
             },
             Duration::from_secs(REFRESH_START_SECS.into()),
         );
-        let on_request =
-            Closure::<dyn Fn()>::new(move || leptos::task::spawn_local(reload(counts)));
+        let on_request = Closure::<dyn Fn()>::new(move || leptos::task::spawn_local(reload(counts)));
         if let Some(window) = web_sys::window() {
-            let _ = window.add_event_listener_with_callback(
-                browser::COUNTS_EVENT,
-                on_request.as_ref().unchecked_ref(),
-            );
+            let _ = window.add_event_listener_with_callback(browser::COUNTS_EVENT, on_request.as_ref().unchecked_ref());
         }
         // The listener lives as long as the page.
         on_request.forget();

@@ -11,9 +11,7 @@ use crate::i18n::use_i18n;
 
 /// The reason to explain first: a bounce asks the member to act, a spam report next.
 pub fn main_reason(reasons: &[String]) -> Option<&'static str> {
-    ["bounce", "spam", "list_unsubscribe"]
-        .into_iter()
-        .find(|r| reasons.iter().any(|x| x == r))
+    ["bounce", "spam", "list_unsubscribe"].into_iter().find(|r| reasons.iter().any(|x| x == r))
 }
 
 /// The button that stores an alert's dismissal and comes back to the same page.
@@ -33,11 +31,7 @@ pub fn DismissAlert(alert: &'static str, return_to: String) -> impl IntoView {
 pub fn NotificationsAlert() -> impl IntoView {
     let ctx = use_page_ctx();
     let member = ctx.member.as_ref()?;
-    if member
-        .dismissed_alerts
-        .iter()
-        .any(|a| a == "notifications_disabled")
-    {
+    if member.dismissed_alerts.iter().any(|a| a == "notifications_disabled") {
         return None;
     }
     let reason = main_reason(&member.notifications_disabled)?;
@@ -66,14 +60,8 @@ mod tests {
     #[test]
     fn a_bounce_is_explained_first() {
         let r = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            super::main_reason(&r(&["list_unsubscribe", "bounce"])),
-            Some("bounce")
-        );
-        assert_eq!(
-            super::main_reason(&r(&["list_unsubscribe", "spam"])),
-            Some("spam")
-        );
+        assert_eq!(super::main_reason(&r(&["list_unsubscribe", "bounce"])), Some("bounce"));
+        assert_eq!(super::main_reason(&r(&["list_unsubscribe", "spam"])), Some("spam"));
         assert_eq!(super::main_reason(&r(&[])), None);
     }
 }

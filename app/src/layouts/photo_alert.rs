@@ -11,16 +11,7 @@ use crate::layouts::notifications_alert::DismissAlert;
 
 /// Routes where the alert stays away (the photo form itself is on `/profile`).
 pub fn photo_alert_hidden_on(path: &str) -> bool {
-    [
-        "/signup",
-        "/complete-signup",
-        "/profile",
-        "/settings",
-        "/notifications",
-        "/staff",
-    ]
-    .iter()
-    .any(|p| path == *p || path.starts_with(&format!("{p}/")))
+    ["/signup", "/complete-signup", "/profile", "/settings", "/notifications", "/staff"].iter().any(|p| path == *p || path.starts_with(&format!("{p}/")))
 }
 
 #[component]

@@ -1,5 +1,6 @@
 //! Server-side renders of the four layouts: each shows what SPEC §2 lists for it.
 
+
 use domain::site::{CompanyInfo, Theme};
 use domain::Locale;
 use leptos::prelude::*;
@@ -7,9 +8,7 @@ use leptos_router::components::Router;
 use leptos_router::location::RequestUrl;
 
 use crate::context::{PageCtx, SiteView};
-use crate::layouts::{
-    chat::ChatLayout, default::DefaultLayout, empty::EmptyLayout, lander::LanderLayout,
-};
+use crate::layouts::{chat::ChatLayout, default::DefaultLayout, empty::EmptyLayout, lander::LanderLayout};
 
 fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
     let company = CompanyInfo {
@@ -76,51 +75,30 @@ const WARNING: &str = r#"data-testid="entry-warning""#;
 
 #[test]
 fn default_layout_has_top_bar_footer_disclaimer_and_warning() {
-    let html = render(ctx("BE", true, false), || {
-        view! { <DefaultLayout><p>"page"</p></DefaultLayout> }.into_any()
-    });
+    let html = render(ctx("BE", true, false), || view! { <DefaultLayout><p>"page"</p></DefaultLayout> }.into_any());
     assert!(html.contains("class=\"topbar\"") && html.contains("class=\"footer\""));
     assert!(html.contains("footer__disclaimer"));
     assert!(html.contains("Inloggen"), "visitors see the login button");
     assert!(html.contains(WARNING));
-    assert!(
-        html.contains(r#"name="return_to" value="/somewhere""#),
-        "forms return to the current page"
-    );
-    let html = render(ctx("BE", true, true), || {
-        view! { <DefaultLayout><p>"page"</p></DefaultLayout> }.into_any()
-    });
-    assert!(
-        !html.contains(WARNING),
-        "accepted warning is not shown again"
-    );
-    let html = render(ctx("BE", false, false), || {
-        view! { <DefaultLayout><p>"page"</p></DefaultLayout> }.into_any()
-    });
-    assert!(
-        !html.contains(WARNING),
-        "the site setting turns the warning off"
-    );
+    assert!(html.contains(r#"name="return_to" value="/somewhere""#), "forms return to the current page");
+    let html = render(ctx("BE", true, true), || view! { <DefaultLayout><p>"page"</p></DefaultLayout> }.into_any());
+    assert!(!html.contains(WARNING), "accepted warning is not shown again");
+    let html = render(ctx("BE", false, false), || view! { <DefaultLayout><p>"page"</p></DefaultLayout> }.into_any());
+    assert!(!html.contains(WARNING), "the site setting turns the warning off");
 }
 
 #[test]
 fn chat_layout_is_bare_and_warns_only_in_nl_and_de() {
-    let html = render(ctx("NL", true, false), || {
-        view! { <ChatLayout><p>"chat"</p></ChatLayout> }.into_any()
-    });
+    let html = render(ctx("NL", true, false), || view! { <ChatLayout><p>"chat"</p></ChatLayout> }.into_any());
     assert!(html.contains("layout--chat") && html.contains(WARNING));
     assert!(!html.contains("class=\"topbar\"") && !html.contains("class=\"footer\""));
-    let html = render(ctx("BE", true, false), || {
-        view! { <ChatLayout><p>"chat"</p></ChatLayout> }.into_any()
-    });
+    let html = render(ctx("BE", true, false), || view! { <ChatLayout><p>"chat"</p></ChatLayout> }.into_any());
     assert!(!html.contains(WARNING));
 }
 
 #[test]
 fn lander_layout_has_small_header_and_footer() {
-    let html = render(ctx("NL", true, false), || {
-        view! { <LanderLayout><p>"lander"</p></LanderLayout> }.into_any()
-    });
+    let html = render(ctx("NL", true, false), || view! { <LanderLayout><p>"lander"</p></LanderLayout> }.into_any());
     assert!(html.contains("lander-header") && html.contains("class=\"logo\""));
     assert!(html.contains("class=\"footer\""));
     assert!(!html.contains("class=\"topbar\""));
@@ -128,13 +106,7 @@ fn lander_layout_has_small_header_and_footer() {
 
 #[test]
 fn empty_layout_has_only_the_page() {
-    let html = render(ctx("NL", true, false), || {
-        view! { <EmptyLayout><p>"bare"</p></EmptyLayout> }.into_any()
-    });
+    let html = render(ctx("NL", true, false), || view! { <EmptyLayout><p>"bare"</p></EmptyLayout> }.into_any());
     assert!(html.contains("layout--empty") && html.contains("bare"));
-    assert!(
-        !html.contains("class=\"topbar\"")
-            && !html.contains("class=\"footer\"")
-            && !html.contains(WARNING)
-    );
+    assert!(!html.contains("class=\"topbar\"") && !html.contains("class=\"footer\"") && !html.contains(WARNING));
 }

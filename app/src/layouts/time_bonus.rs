@@ -36,31 +36,15 @@ pub fn TimeBonus() -> impl IntoView {
     let ctx = use_page_ctx();
     let member = ctx.member.as_ref()?;
     let left = member.time_bonus_left?;
-    let path = leptos_router::hooks::use_location()
-        .pathname
-        .get_untracked();
+    let path = leptos_router::hooks::use_location().pathname.get_untracked();
     if !domain::notifications::in_member_area(&path) {
         return None;
     }
     let i18n = use_i18n();
     let percent = TIME_BONUS_PERCENT.to_string();
-    let (before, after) = split(
-        &i18n
-            .tf("timebonus.banner", &[("percent", &percent)])
-            .replace("{time}", "\u{0}")
-            .replace('\u{0}', "{time}"),
-    );
-    let (modal_before, modal_after) =
-        split(&i18n.tf("timebonus.modal_body", &[("percent", &percent)]));
-    let texts = TimeBonusTexts {
-        before,
-        after,
-        modal_title: i18n.t("timebonus.modal_title"),
-        modal_before,
-        modal_after,
-        modal_cta: i18n.t("timebonus.modal_cta"),
-        modal_close: i18n.t("timebonus.modal_close"),
-    };
+    let (before, after) = split(&i18n.tf("timebonus.banner", &[("percent", &percent)]).replace("{time}", "\u{0}").replace('\u{0}', "{time}"));
+    let (modal_before, modal_after) = split(&i18n.tf("timebonus.modal_body", &[("percent", &percent)]));
+    let texts = TimeBonusTexts { before, after, modal_title: i18n.t("timebonus.modal_title"), modal_before, modal_after, modal_cta: i18n.t("timebonus.modal_cta"), modal_close: i18n.t("timebonus.modal_close") };
     let modal = member.credits == 0 && !member.dismissed_alerts.iter().any(|a| a == "time_bonus");
     Some(view! { <TimeBonusIsland left=left modal=modal texts=texts/> })
 }

@@ -8,9 +8,9 @@ use leptos::prelude::*;
 use crate::context::{use_page_ctx, MemberView};
 use crate::i18n::use_i18n;
 use crate::layouts::icons::FlameIcon;
-use crate::layouts::language_switcher::LanguageSwitcher;
 use crate::layouts::live_counters::{CounterLabels, LiveCounters};
 use domain::counters::Counters;
+use crate::layouts::language_switcher::LanguageSwitcher;
 
 /// The site's logo: a flame mark and the site name. Visitors go to the home page.
 #[component]
@@ -32,11 +32,7 @@ fn MemberActions(member: MemberView) -> impl IntoView {
         CreditsBadge::Red => "credits--red",
         CreditsBadge::Yellow => "credits--yellow",
     });
-    let credits_href = if member.paid_user {
-        "/credits/repeat-order"
-    } else {
-        "/premium"
-    };
+    let credits_href = if member.paid_user { "/credits/repeat-order" } else { "/premium" };
     view! {
         <a class=format!("credits {}", badge.unwrap_or("")) href=credits_href data-testid="credits">
             {i18n.tf("auth.credits_left", &[("credits", &member.credits.to_string())])}

@@ -25,24 +25,13 @@ impl Accounts {
         base_url: &str,
         client: &Client,
     ) -> Result<(), AppError> {
-        let row =
-            sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
-                .bind(user_id)
-                .fetch_optional(self.db.pool())
-                .await?
-                .ok_or(ErrorCode::AuthenticationRequired)?;
-        self.check_own_password(
-            user_id,
-            password,
-            row.try_get("password_hash")?,
-            ApiError::field(Field::Password, ErrorCode::PasswordWrong),
-            client,
-        )
-        .await?;
-        let member = self
-            .member(user_id)
+        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
             .await?
             .ok_or(ErrorCode::AuthenticationRequired)?;
+        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
+        let member = self.member(user_id).await?.ok_or(ErrorCode::AuthenticationRequired)?;
         let now = self.clock.now();
         let reason: String = reason.trim().chars().take(500).collect();
         let token = tokens::new_token();
@@ -55,41 +44,12 @@ impl Accounts {
             .await?;
         sessions::end_all(&mut tx, user_id).await?;
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
-        tokens::insert(
-            &mut tx,
-            user_id,
-            Kind::Reactivation,
-            &token,
-            None,
-            now,
-            REACTIVATION_DAYS * 24 * 3600,
-        )
-        .await?;
-        record(
-            &mut *tx,
-            user_id,
-            SecurityEventKind::AccountDeleted,
-            client,
-            now,
-        )
-        .await?;
+        tokens::insert(&mut tx, user_id, Kind::Reactivation, &token, None, now, REACTIVATION_DAYS * 24 * 3600).await?;
+        record(&mut *tx, user_id, SecurityEventKind::AccountDeleted, client, now).await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec {
-            prefix: "mail.deleted",
-            footer: "mail.reset.footer",
-            vars: &[("name", &member.name)],
-            unsubscribe_for: None,
-        };
-        self.send_link_mail(
-            site,
-            base_url,
-            locale,
-            &member.email,
-            spec,
-            &self.links.reactivation(&token),
-        )
-        .await
+        let spec = LinkMailSpec { prefix: "mail.deleted", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None };
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.reactivation(&token)).await
     }
 
     /// Undoes a deletion within the period. Confirming from the mailed link also proves the address.
@@ -131,20 +91,9 @@ impl Accounts {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query("DELETE FROM account_tokens WHERE user_id = $1")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query("DELETE FROM profile_interests WHERE user_id = $1")
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
-            let files: Vec<(String, String)> = sqlx::query_as(
-                "DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename",
-            )
-            .bind(id)
-            .fetch_all(&mut *tx)
-            .await?;
+            sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            let files: Vec<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
             sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
             sessions::end_all(&mut tx, *id).await?;
             tx.commit().await?;
@@ -168,18 +117,12 @@ impl Accounts {
                 tick.tick().await;
                 match accounts.purge_deleted().await {
                     Ok(0) => {}
-                    Ok(n) => {
-                        tracing::info!(purged = n, "removed the personal data of deleted accounts")
-                    }
+                    Ok(n) => tracing::info!(purged = n, "removed the personal data of deleted accounts"),
                     Err(error) => tracing::error!(%error, "purging deleted accounts failed"),
                 }
                 match accounts.remove_expired().await {
                     Ok((0, 0)) => {}
-                    Ok((sessions, tokens)) => tracing::info!(
-                        sessions,
-                        tokens,
-                        "removed expired sessions and account tokens"
-                    ),
+                    Ok((sessions, tokens)) => tracing::info!(sessions, tokens, "removed expired sessions and account tokens"),
                     Err(error) => tracing::error!(%error, "removing expired sessions failed"),
                 }
             }

@@ -36,34 +36,18 @@ impl Accounts {
     ) -> Result<(), AppError> {
         let invalid = || AppError::from(ApiError::field(Field::Email, ErrorCode::NewEmailInvalid));
         let email = validate_email(new_email).map_err(|_| invalid())?;
-        let row =
-            sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
-                .bind(user_id)
-                .fetch_optional(self.db.pool())
-                .await?
-                .ok_or(ErrorCode::AuthenticationRequired)?;
-        // The password first: without it, nothing about other addresses is told.
-        self.check_own_password(
-            user_id,
-            password,
-            row.try_get("password_hash")?,
-            ApiError::field(Field::Password, ErrorCode::PasswordWrong),
-            client,
-        )
-        .await?;
-        let member = self
-            .member(user_id)
+        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
             .await?
             .ok_or(ErrorCode::AuthenticationRequired)?;
+        // The password first: without it, nothing about other addresses is told.
+        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
+        let member = self.member(user_id).await?.ok_or(ErrorCode::AuthenticationRequired)?;
         if member.email == email {
             return Err(invalid());
         }
-        let taken: Option<(i64,)> =
-            sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2")
-                .bind(site.id)
-                .bind(&email)
-                .fetch_optional(self.db.pool())
-                .await?;
+        let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2").bind(site.id).bind(&email).fetch_optional(self.db.pool()).await?;
         if taken.is_some() {
             return Err(ErrorCode::EmailTaken.into());
         }
@@ -73,41 +57,12 @@ impl Accounts {
         let now = self.clock.now();
         let token = tokens::new_token();
         let mut tx = self.db.pool().begin().await?;
-        tokens::insert(
-            &mut tx,
-            user_id,
-            Kind::MailChange,
-            &token,
-            Some(&email),
-            now,
-            MAIL_CHANGE_TTL_SECS,
-        )
-        .await?;
-        record(
-            &mut *tx,
-            user_id,
-            SecurityEventKind::EmailChangeRequested,
-            client,
-            now,
-        )
-        .await?;
+        tokens::insert(&mut tx, user_id, Kind::MailChange, &token, Some(&email), now, MAIL_CHANGE_TTL_SECS).await?;
+        record(&mut *tx, user_id, SecurityEventKind::EmailChangeRequested, client, now).await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec {
-            prefix: "mail.change",
-            footer: "mail.reset.footer",
-            vars: &[("name", &member.name)],
-            unsubscribe_for: None,
-        };
-        self.send_link_mail(
-            site,
-            base_url,
-            locale,
-            &email,
-            spec,
-            &self.links.email_change(&token),
-        )
-        .await
+        let spec = LinkMailSpec { prefix: "mail.change", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None };
+        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.email_change(&token)).await
     }
 
     /// Completes an email change from the link in the mail (single use, expires). Every session
@@ -122,44 +77,20 @@ impl Accounts {
         client: &Client,
     ) -> Result<i64, AppError> {
         let (user_id, email) = self.consume_token(token, Kind::MailChange).await?;
-        let email = email
-            .ok_or_else(|| AppError::Internal("email-change token without an address".into()))?;
+        let email = email.ok_or_else(|| AppError::Internal("email-change token without an address".into()))?;
         let now = self.clock.now();
         let member = self.member(user_id).await?.ok_or(ErrorCode::LinkExpired)?;
         let undo = tokens::new_token();
         let mut tx = self.db.pool().begin().await?;
-        match sqlx::query("UPDATE users SET email = $1 WHERE id = $2")
-            .bind(&email)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await
-        {
+        match sqlx::query("UPDATE users SET email = $1 WHERE id = $2").bind(&email).bind(user_id).execute(&mut *tx).await {
             Ok(_) => {}
             // Someone took the address between request and confirmation.
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(ErrorCode::EmailTaken.into())
-            }
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
             Err(e) => return Err(e.into()),
         }
         sessions::end_others(&mut tx, user_id, current).await?;
-        tokens::insert(
-            &mut tx,
-            user_id,
-            Kind::MailUndo,
-            &undo,
-            Some(&member.email),
-            now,
-            MAIL_UNDO_TTL_SECS,
-        )
-        .await?;
-        record(
-            &mut *tx,
-            user_id,
-            SecurityEventKind::EmailChanged,
-            client,
-            now,
-        )
-        .await?;
+        tokens::insert(&mut tx, user_id, Kind::MailUndo, &undo, Some(&member.email), now, MAIL_UNDO_TTL_SECS).await?;
+        record(&mut *tx, user_id, SecurityEventKind::EmailChanged, client, now).await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
         let spec = LinkMailSpec {
@@ -168,15 +99,7 @@ impl Accounts {
             vars: &[("name", &member.name), ("email", &email)],
             unsubscribe_for: None,
         };
-        self.send_link_mail(
-            site,
-            base_url,
-            locale,
-            &member.email,
-            spec,
-            &self.links.email_undo(&undo),
-        )
-        .await?;
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.email_undo(&undo)).await?;
         Ok(user_id)
     }
 
@@ -188,16 +111,9 @@ impl Accounts {
         let old = old.ok_or_else(|| AppError::Internal("undo token without an address".into()))?;
         let now = self.clock.now();
         let mut tx = self.db.pool().begin().await?;
-        match sqlx::query("UPDATE users SET email = $1 WHERE id = $2")
-            .bind(&old)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await
-        {
+        match sqlx::query("UPDATE users SET email = $1 WHERE id = $2").bind(&old).bind(user_id).execute(&mut *tx).await {
             Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(ErrorCode::EmailTaken.into())
-            }
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
             Err(e) => return Err(e.into()),
         }
         sessions::end_all(&mut tx, user_id).await?;
@@ -206,14 +122,7 @@ impl Accounts {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        record(
-            &mut *tx,
-            user_id,
-            SecurityEventKind::EmailChangeUndone,
-            client,
-            now,
-        )
-        .await?;
+        record(&mut *tx, user_id, SecurityEventKind::EmailChangeUndone, client, now).await?;
         tx.commit().await?;
         Ok(user_id)
     }

@@ -35,21 +35,14 @@ pub const SECOND_STEP_TTL_SECS: i64 = 300;
 pub const LOCKOUT: LockoutPolicy = LockoutPolicy::DEFAULT;
 
 fn locked(minutes: i64) -> AppError {
-    ApiError::new(ErrorCode::TooManyAttempts)
-        .with("minutes", minutes)
-        .into()
+    ApiError::new(ErrorCode::TooManyAttempts).with("minutes", minutes).into()
 }
 
 impl Accounts {
     /// Counts a wrong password in one atomic statement (parallel guesses each count) and locks
     /// the account when the count reaches the limit. Answers the lockout refusal when the
     /// account is locked now, else `None` (the caller says what was wrong).
-    pub(super) async fn count_failure(
-        &self,
-        user_id: i64,
-        now: i64,
-        client: &Client,
-    ) -> Result<Option<AppError>, AppError> {
+    pub(super) async fn count_failure(&self, user_id: i64, now: i64, client: &Client) -> Result<Option<AppError>, AppError> {
         let row: Option<(Option<i64>, i64)> = sqlx::query_as(
             "UPDATE users SET \
              locked_until = CASE WHEN failed_logins + 1 >= $2 THEN $3 ELSE locked_until END, \
@@ -63,28 +56,14 @@ impl Accounts {
         .await?;
         // The statement that locked leaves the count at 0 and the lock at now's.
         let until = row.and_then(|(until, _)| until);
-        if row.is_some_and(|(until, failures)| {
-            failures == 0 && until == Some(now + LOCKOUT.lock_secs)
-        }) {
-            record(
-                self.db.pool(),
-                user_id,
-                SecurityEventKind::Locked,
-                client,
-                now,
-            )
-            .await?;
+        if row.is_some_and(|(until, failures)| failures == 0 && until == Some(now + LOCKOUT.lock_secs)) {
+            record(self.db.pool(), user_id, SecurityEventKind::Locked, client, now).await?;
         }
         Ok(LOCKOUT.minutes_left(until, now).map(locked))
     }
 
     /// Ends the failure count after a right password, unless the account is locked (then false).
-    pub(super) async fn clear_failures(
-        &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        user_id: i64,
-        now: i64,
-    ) -> Result<bool, AppError> {
+    pub(super) async fn clear_failures(&self, tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: i64, now: i64) -> Result<bool, AppError> {
         let cleared = sqlx::query("UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = $1 AND (locked_until IS NULL OR locked_until <= $2)")
             .bind(user_id)
             .bind(now)
@@ -96,31 +75,16 @@ impl Accounts {
 
     /// The lockout refusal with the minutes left now.
     pub(super) async fn lock_error(&self, user_id: i64, now: i64) -> Result<AppError, AppError> {
-        let (until,): (Option<i64>,) =
-            sqlx::query_as("SELECT locked_until FROM users WHERE id = $1")
-                .bind(user_id)
-                .fetch_one(self.db.pool())
-                .await?;
+        let (until,): (Option<i64>,) = sqlx::query_as("SELECT locked_until FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
         Ok(locked(LOCKOUT.minutes_left(until, now).unwrap_or(1)))
     }
 
     /// Checks the password of a logged-in member (changing the password, deleting the account)
     /// under the same lockout as login: a wrong one counts, and a locked account is refused
     /// before the check. `wrong` is the refusal for a wrong password.
-    pub(super) async fn check_own_password(
-        &self,
-        user_id: i64,
-        password: &str,
-        hash: String,
-        wrong: ApiError,
-        client: &Client,
-    ) -> Result<(), AppError> {
+    pub(super) async fn check_own_password(&self, user_id: i64, password: &str, hash: String, wrong: ApiError, client: &Client) -> Result<(), AppError> {
         let now = self.clock.now();
-        let (until,): (Option<i64>,) =
-            sqlx::query_as("SELECT locked_until FROM users WHERE id = $1")
-                .bind(user_id)
-                .fetch_one(self.db.pool())
-                .await?;
+        let (until,): (Option<i64>,) = sqlx::query_as("SELECT locked_until FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
         if let Some(minutes) = LOCKOUT.minutes_left(until, now) {
             return Err(locked(minutes));
         }
@@ -128,37 +92,16 @@ impl Accounts {
             let mut tx = self.db.pool().begin().await?;
             let ok = self.clear_failures(&mut tx, user_id, now).await?;
             tx.commit().await?;
-            return if ok {
-                Ok(())
-            } else {
-                Err(self.lock_error(user_id, now).await?)
-            };
+            return if ok { Ok(()) } else { Err(self.lock_error(user_id, now).await?) };
         }
-        record(
-            self.db.pool(),
-            user_id,
-            SecurityEventKind::LoginFailed,
-            client,
-            now,
-        )
-        .await?;
-        Err(self
-            .count_failure(user_id, now, client)
-            .await?
-            .unwrap_or_else(|| wrong.into()))
+        record(self.db.pool(), user_id, SecurityEventKind::LoginFailed, client, now).await?;
+        Err(self.count_failure(user_id, now, client).await?.unwrap_or_else(|| wrong.into()))
     }
 
     /// Logs in with email and password on one site. Wrong passwords count towards the lockout.
     /// A successful login returns a brand-new session token and ends `previous_session` (no
     /// session fixation); with two-step login on, it returns the second step's token instead.
-    pub async fn login(
-        &self,
-        site_id: i64,
-        email: &str,
-        password: &str,
-        previous_session: Option<&str>,
-        client: &Client,
-    ) -> Result<LoginOutcome, AppError> {
+    pub async fn login(&self, site_id: i64, email: &str, password: &str, previous_session: Option<&str>, client: &Client) -> Result<LoginOutcome, AppError> {
         let now = self.clock.now();
         let email = email.trim().to_lowercase();
         let row = sqlx::query("SELECT id, password_hash, status, failed_logins, locked_until, totp_secret FROM users WHERE site_id = $1 AND email = $2")
@@ -177,51 +120,23 @@ impl Accounts {
             return Err(locked(minutes));
         }
         let status = UserStatus::parse(&row.try_get::<String, _>("status")?);
-        let ok =
-            passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await?;
+        let ok = passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await?;
         if ok && status == Some(UserStatus::Deleted) {
             return Err(ErrorCode::AccountNotDeletedYet.into());
         }
         if !ok || status == Some(UserStatus::Blocked) {
-            record(
-                self.db.pool(),
-                user_id,
-                SecurityEventKind::LoginFailed,
-                client,
-                now,
-            )
-            .await?;
-            return Err(self
-                .count_failure(user_id, now, client)
-                .await?
-                .unwrap_or_else(|| ErrorCode::LoginFailed.into()));
+            record(self.db.pool(), user_id, SecurityEventKind::LoginFailed, client, now).await?;
+            return Err(self.count_failure(user_id, now, client).await?.unwrap_or_else(|| ErrorCode::LoginFailed.into()));
         }
         if row.try_get::<Option<String>, _>("totp_secret")?.is_some() {
             // The failure count stays until the code is right too.
             let token = tokens::new_token();
             let mut tx = self.db.pool().begin().await?;
-            tokens::insert(
-                &mut tx,
-                user_id,
-                tokens::Kind::TwoStep,
-                &token,
-                None,
-                now,
-                SECOND_STEP_TTL_SECS,
-            )
-            .await?;
+            tokens::insert(&mut tx, user_id, tokens::Kind::TwoStep, &token, None, now, SECOND_STEP_TTL_SECS).await?;
             tx.commit().await?;
             return Ok(LoginOutcome::SecondStep(token));
         }
-        self.finish_login(
-            user_id,
-            previous_session,
-            client,
-            now,
-            SecurityEventKind::Login,
-        )
-        .await
-        .map(LoginOutcome::Session)
+        self.finish_login(user_id, previous_session, client, now, SecurityEventKind::Login).await.map(LoginOutcome::Session)
     }
 
     /// The last part of every login: the failure count ends (unless a parallel wrong guess
@@ -239,10 +154,7 @@ impl Accounts {
             return Err(self.lock_error(user_id, now).await?);
         }
         if let Some(old) = previous_session {
-            sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-                .bind(tokens::hash(old))
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(tokens::hash(old)).execute(&mut *tx).await?;
         }
         let session = sessions::start(&mut tx, user_id, now, client).await?;
         record(&mut *tx, user_id, event, client, now).await?;

@@ -21,15 +21,7 @@ pub(super) struct LinkMailSpec<'a> {
 
 impl Accounts {
     /// Sends a link mail to `to` in `locale`; `link` is a path of the app, made absolute here.
-    pub(super) async fn send_link_mail(
-        &self,
-        site: &SiteSettings,
-        base_url: &str,
-        locale: Locale,
-        to: &str,
-        spec: LinkMailSpec<'_>,
-        link: &str,
-    ) -> Result<(), AppError> {
+    pub(super) async fn send_link_mail(&self, site: &SiteSettings, base_url: &str, locale: Locale, to: &str, spec: LinkMailSpec<'_>, link: &str) -> Result<(), AppError> {
         let mut vars = vec![("site", site.name.as_str())];
         vars.extend_from_slice(spec.vars);
         let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &vars);
@@ -37,26 +29,12 @@ impl Accounts {
         let (unsubscribe_page, one_click) = match spec.unsubscribe_for {
             Some(user_id) => {
                 let token = self.unsubscribe_token(user_id).await?;
-                (
-                    Some(crate::links::absolute(
-                        base_url,
-                        &self.links.unsubscribe(&token),
-                    )),
-                    Some(crate::links::absolute(
-                        base_url,
-                        &crate::links::one_click_unsubscribe(&token),
-                    )),
-                )
+                (Some(crate::links::absolute(base_url, &self.links.unsubscribe(&token))), Some(crate::links::absolute(base_url, &crate::links::one_click_unsubscribe(&token))))
             }
             None => (None, None),
         };
         let unsubscribe_label = t("mail.unsubscribe");
-        let (greeting, body, button, footer) = (
-            t("mail.greeting"),
-            t(&format!("{}.body", spec.prefix)),
-            t(&format!("{}.button", spec.prefix)),
-            t(spec.footer),
-        );
+        let (greeting, body, button, footer) = (t("mail.greeting"), t(&format!("{}.body", spec.prefix)), t(&format!("{}.button", spec.prefix)), t(spec.footer));
         let layout = LinkMail {
             lang: locale.code(),
             greeting: &greeting,
@@ -64,9 +42,7 @@ impl Accounts {
             button: &button,
             link: &link,
             footer: &footer,
-            unsubscribe: unsubscribe_page
-                .as_deref()
-                .map(|url| (url, unsubscribe_label.as_str())),
+            unsubscribe: unsubscribe_page.as_deref().map(|url| (url, unsubscribe_label.as_str())),
         };
         self.outbox
             .send(Mail {

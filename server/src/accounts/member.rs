@@ -69,16 +69,13 @@ fn member_from_row(row: &AnyRow) -> Result<Member, AppError> {
         site_id: row.try_get("site_id")?,
         email: row.try_get("email")?,
         name: row.try_get("name")?,
-        status: UserStatus::parse(&status)
-            .ok_or_else(|| AppError::Internal(format!("unknown user status {status}")))?,
+        status: UserStatus::parse(&status).ok_or_else(|| AppError::Internal(format!("unknown user status {status}")))?,
         language: row.try_get("language")?,
         credits: row.try_get("credits")?,
         paid_user: flag(row, "paid_user")?,
         invisible: flag(row, "invisible")?,
         signup_date: row.try_get("signup_date")?,
-        profile_status: ProfileStatus::parse(&profile_status).ok_or_else(|| {
-            AppError::Internal(format!("unknown profile status {profile_status}"))
-        })?,
+        profile_status: ProfileStatus::parse(&profile_status).ok_or_else(|| AppError::Internal(format!("unknown profile status {profile_status}")))?,
         basics_complete: row.try_get::<Option<String>, _>("gender")?.is_some()
             && row.try_get::<Option<String>, _>("sexuality")?.is_some()
             && row.try_get::<Option<String>, _>("region")?.is_some(),
@@ -92,18 +89,12 @@ fn member_from_row(row: &AnyRow) -> Result<Member, AppError> {
 
 impl Accounts {
     pub async fn member(&self, user_id: i64) -> Result<Option<Member>, AppError> {
-        let row = sqlx::query(&format!("{} WHERE u.id = $1", member_select()))
-            .bind(user_id)
-            .fetch_optional(self.db().pool())
-            .await?;
+        let row = sqlx::query(&format!("{} WHERE u.id = $1", member_select())).bind(user_id).fetch_optional(self.db().pool()).await?;
         self.complete_member(row).await
     }
 
     /// Reads the row, and the alert state only when the row says there is one.
-    pub(super) async fn complete_member(
-        &self,
-        row: Option<AnyRow>,
-    ) -> Result<Option<Member>, AppError> {
+    pub(super) async fn complete_member(&self, row: Option<AnyRow>) -> Result<Option<Member>, AppError> {
         let Some(row) = row else { return Ok(None) };
         let mut member = member_from_row(&row)?;
         let alert_rows: i64 = row.try_get("alert_rows")?;

@@ -54,21 +54,8 @@ pub struct Accounts {
 }
 
 impl Accounts {
-    pub fn new(
-        db: Db,
-        clock: Clock,
-        outbox: Outbox,
-        catalog: Arc<Catalog>,
-        links: Links,
-    ) -> Accounts {
-        Accounts {
-            db,
-            clock,
-            outbox,
-            catalog,
-            links,
-            media: None,
-        }
+    pub fn new(db: Db, clock: Clock, outbox: Outbox, catalog: Arc<Catalog>, links: Links) -> Accounts {
+        Accounts { db, clock, outbox, catalog, links, media: None }
     }
 
     /// Purging an account also deletes its photo files from this store.
@@ -97,52 +84,39 @@ impl Accounts {
     /// Returns how many accounts changed; run from the command line (`vonk staff grant …`).
     pub async fn set_staff(&self, email: &str, staff: bool) -> Result<u64, AppError> {
         let role = if staff { Role::Staff } else { Role::Member };
-        let done =
-            sqlx::query("UPDATE users SET role = $1 WHERE email = $2 AND status <> 'deleted'")
-                .bind(role.as_str())
-                .bind(email.trim().to_lowercase())
-                .execute(self.db.pool())
-                .await?;
+        let done = sqlx::query("UPDATE users SET role = $1 WHERE email = $2 AND status <> 'deleted'")
+            .bind(role.as_str())
+            .bind(email.trim().to_lowercase())
+            .execute(self.db.pool())
+            .await?;
         Ok(done.rows_affected())
     }
 
     /// Grants or takes back the operator role: answering as fictional profiles on `/staff/chats`.
     pub async fn set_operator(&self, email: &str, operator: bool) -> Result<u64, AppError> {
-        let done =
-            sqlx::query("UPDATE users SET operator = $1 WHERE email = $2 AND status <> 'deleted'")
-                .bind(operator)
-                .bind(email.trim().to_lowercase())
-                .execute(self.db.pool())
-                .await?;
+        let done = sqlx::query("UPDATE users SET operator = $1 WHERE email = $2 AND status <> 'deleted'")
+            .bind(operator)
+            .bind(email.trim().to_lowercase())
+            .execute(self.db.pool())
+            .await?;
         Ok(done.rows_affected())
     }
 
     /// Remembers the member's language (for mails and the next login on another device).
     pub async fn set_language(&self, user_id: i64, locale: Locale) -> Result<(), AppError> {
-        sqlx::query("UPDATE users SET language = $1 WHERE id = $2")
-            .bind(locale.code())
-            .bind(user_id)
-            .execute(self.db.pool())
-            .await?;
+        sqlx::query("UPDATE users SET language = $1 WHERE id = $2").bind(locale.code()).bind(user_id).execute(self.db.pool()).await?;
         Ok(())
     }
 
     /// Invisible members do not appear to others (search, likes, visitors).
     pub async fn set_invisible(&self, user_id: i64, invisible: bool) -> Result<(), AppError> {
-        sqlx::query("UPDATE users SET invisible = $1 WHERE id = $2")
-            .bind(invisible)
-            .bind(user_id)
-            .execute(self.db.pool())
-            .await?;
+        sqlx::query("UPDATE users SET invisible = $1 WHERE id = $2").bind(invisible).bind(user_id).execute(self.db.pool()).await?;
         crate::members::search::refresh_searchable(self.db.pool(), user_id).await?;
         Ok(())
     }
 
     pub async fn is_invisible(&self, user_id: i64) -> Result<bool, AppError> {
-        let row = sqlx::query("SELECT invisible FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_one(self.db.pool())
-            .await?;
+        let row = sqlx::query("SELECT invisible FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
         Ok(crate::db::flag(&row, "invisible")?)
     }
 }

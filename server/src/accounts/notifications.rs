@@ -6,8 +6,8 @@ use domain::site::SiteSettings;
 use sqlx::Row;
 
 use super::mails::LinkMailSpec;
-use super::tokens;
 use super::Accounts;
+use super::tokens;
 use crate::db::flag;
 use crate::error::AppError;
 
@@ -44,13 +44,7 @@ impl DisabledReason {
         }
     }
     pub fn parse(code: &str) -> Option<DisabledReason> {
-        [
-            DisabledReason::Spam,
-            DisabledReason::Bounce,
-            DisabledReason::ListUnsubscribe,
-        ]
-        .into_iter()
-        .find(|r| r.code() == code)
+        [DisabledReason::Spam, DisabledReason::Bounce, DisabledReason::ListUnsubscribe].into_iter().find(|r| r.code() == code)
     }
 }
 
@@ -66,27 +60,14 @@ pub struct AlertState {
 
 impl Accounts {
     pub async fn notification_prefs(&self, user_id: i64) -> Result<NotificationPrefs, AppError> {
-        let row = sqlx::query(
-            "SELECT notify_messages, notify_likes, notify_news FROM users WHERE id = $1",
-        )
-        .bind(user_id)
-        .fetch_one(self.db().pool())
-        .await?;
-        Ok(NotificationPrefs {
-            messages: flag(&row, "notify_messages")?,
-            likes: flag(&row, "notify_likes")?,
-            news: flag(&row, "notify_news")?,
-        })
+        let row = sqlx::query("SELECT notify_messages, notify_likes, notify_news FROM users WHERE id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
+        Ok(NotificationPrefs { messages: flag(&row, "notify_messages")?, likes: flag(&row, "notify_likes")?, news: flag(&row, "notify_news")? })
     }
 
     /// Saves the member's choices. Saving from the settings also lifts a list-unsubscribe (the
     /// member chose again); bounces and spam complaints are lifted only by
     /// [`Accounts::enable_notifications`].
-    pub async fn set_notification_prefs(
-        &self,
-        user_id: i64,
-        prefs: NotificationPrefs,
-    ) -> Result<(), AppError> {
+    pub async fn set_notification_prefs(&self, user_id: i64, prefs: NotificationPrefs) -> Result<(), AppError> {
         let mut tx = self.db().pool().begin().await?;
         sqlx::query("UPDATE users SET notify_messages = $1, notify_likes = $2, notify_news = $3 WHERE id = $4")
             .bind(prefs.messages)
@@ -95,12 +76,7 @@ impl Accounts {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(
-            "DELETE FROM notifications_disabled WHERE user_id = $1 AND reason = 'list_unsubscribe'",
-        )
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query("DELETE FROM notifications_disabled WHERE user_id = $1 AND reason = 'list_unsubscribe'").bind(user_id).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -127,49 +103,27 @@ impl Accounts {
     /// Tells a member about a like or a match by mail, if the member's preferences and the
     /// disabled reasons allow it. Likes mail at most once in
     /// [`domain::notifications::LIKE_MAIL_GAP_SECS`], matches always. Returns whether a mail went out.
-    pub async fn mail_like(
-        &self,
-        site: &SiteSettings,
-        base_url: &str,
-        to_user: i64,
-        other_id: i64,
-        other_name: &str,
-        matched: bool,
-    ) -> Result<bool, AppError> {
+    pub async fn mail_like(&self, site: &SiteSettings, base_url: &str, to_user: i64, other_id: i64, other_name: &str, matched: bool) -> Result<bool, AppError> {
         if !self.may_mail(to_user, NotificationKind::Like).await? {
             return Ok(false);
         }
         let now = self.clock().now();
         let mut tx = self.db().pool().begin().await?;
         // Under the member's row lock, so that likes arriving together send one mail.
-        sqlx::query("UPDATE users SET like_mailed_at = like_mailed_at WHERE id = $1")
-            .bind(to_user)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("UPDATE users SET like_mailed_at = like_mailed_at WHERE id = $1").bind(to_user).execute(&mut *tx).await?;
         let row = sqlx::query("SELECT u.email, u.language, u.like_mailed_at, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
             .bind(to_user)
             .fetch_one(&mut *tx)
             .await?;
-        let pair: Option<(i64,)> = sqlx::query_as(
-            "SELECT mailed_at FROM like_mails WHERE to_user = $1 AND from_user = $2",
-        )
-        .bind(to_user)
-        .bind(other_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        if !domain::notifications::pair_mail_due(
-            matched,
-            row.try_get("like_mailed_at")?,
-            pair.map(|(at,)| at),
-            now,
-        ) {
+        let pair: Option<(i64,)> = sqlx::query_as("SELECT mailed_at FROM like_mails WHERE to_user = $1 AND from_user = $2")
+            .bind(to_user)
+            .bind(other_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if !domain::notifications::pair_mail_due(matched, row.try_get("like_mailed_at")?, pair.map(|(at,)| at), now) {
             return Ok(false);
         }
-        sqlx::query("UPDATE users SET like_mailed_at = $1 WHERE id = $2")
-            .bind(now)
-            .bind(to_user)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("UPDATE users SET like_mailed_at = $1 WHERE id = $2").bind(now).bind(to_user).execute(&mut *tx).await?;
         sqlx::query("INSERT INTO like_mails (to_user, from_user, mailed_at) VALUES ($1, $2, $3) ON CONFLICT (to_user, from_user) DO UPDATE SET mailed_at = excluded.mailed_at")
             .bind(to_user)
             .bind(other_id)
@@ -179,38 +133,17 @@ impl Accounts {
         tx.commit().await?;
         let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
-        let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?)
-            .unwrap_or(domain::Locale::DEFAULT);
+        let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
         let prefix = if matched { "mail.match" } else { "mail.like" };
-        let spec = LinkMailSpec {
-            prefix,
-            footer: "mail.notification_footer",
-            vars: &[("name", &name), ("other", other_name)],
-            unsubscribe_for: Some(to_user),
-        };
-        self.send_link_mail(
-            site,
-            base_url,
-            locale,
-            &email,
-            spec,
-            &self.links.member(other_id),
-        )
-        .await?;
+        let spec = LinkMailSpec { prefix, footer: "mail.notification_footer", vars: &[("name", &name), ("other", other_name)], unsubscribe_for: Some(to_user) };
+        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.member(other_id)).await?;
         Ok(true)
     }
 
     /// Tells a member about a new message by mail (SPEC §4 'messages' preference): at most one
     /// mail per conversation until the member reads it, never to fictional profiles. Returns
     /// whether a mail went out.
-    pub async fn mail_message(
-        &self,
-        site: &SiteSettings,
-        base_url: &str,
-        to_user: i64,
-        from_user: i64,
-        conversation: i64,
-    ) -> Result<bool, AppError> {
+    pub async fn mail_message(&self, site: &SiteSettings, base_url: &str, to_user: i64, from_user: i64, conversation: i64) -> Result<bool, AppError> {
         if !self.may_mail(to_user, NotificationKind::Message).await? {
             return Ok(false);
         }
@@ -234,35 +167,15 @@ impl Accounts {
             .await?;
         let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
-        let other: String = row
-            .try_get::<Option<String>, _>("other")?
-            .unwrap_or_default();
-        let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?)
-            .unwrap_or(domain::Locale::DEFAULT);
-        let spec = LinkMailSpec {
-            prefix: "mail.message",
-            footer: "mail.notification_footer",
-            vars: &[("name", &name), ("other", &other)],
-            unsubscribe_for: Some(to_user),
-        };
-        self.send_link_mail(
-            site,
-            base_url,
-            locale,
-            &email,
-            spec,
-            &self.links.chat(conversation),
-        )
-        .await?;
+        let other: String = row.try_get::<Option<String>, _>("other")?.unwrap_or_default();
+        let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
+        let spec = LinkMailSpec { prefix: "mail.message", footer: "mail.notification_footer", vars: &[("name", &name), ("other", &other)], unsubscribe_for: Some(to_user) };
+        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.chat(conversation)).await?;
         Ok(true)
     }
 
     /// Records a reason; idempotent.
-    pub async fn disable_notifications(
-        &self,
-        user_id: i64,
-        reason: DisabledReason,
-    ) -> Result<(), AppError> {
+    pub async fn disable_notifications(&self, user_id: i64, reason: DisabledReason) -> Result<(), AppError> {
         sqlx::query("INSERT INTO notifications_disabled (user_id, reason, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, reason) DO NOTHING")
             .bind(user_id)
             .bind(reason.code())
@@ -270,21 +183,13 @@ impl Accounts {
             .execute(self.db().pool())
             .await?;
         // The alert returns even if an earlier one was dismissed: this is news.
-        sqlx::query(
-            "DELETE FROM alert_dismissals WHERE user_id = $1 AND alert = 'notifications_disabled'",
-        )
-        .bind(user_id)
-        .execute(self.db().pool())
-        .await?;
+        sqlx::query("DELETE FROM alert_dismissals WHERE user_id = $1 AND alert = 'notifications_disabled'").bind(user_id).execute(self.db().pool()).await?;
         Ok(())
     }
 
     /// The member turns notification mails back on (after fixing the address, say).
     pub async fn enable_notifications(&self, user_id: i64) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM notifications_disabled WHERE user_id = $1")
-            .bind(user_id)
-            .execute(self.db().pool())
-            .await?;
+        sqlx::query("DELETE FROM notifications_disabled WHERE user_id = $1").bind(user_id).execute(self.db().pool()).await?;
         Ok(())
     }
 
@@ -293,16 +198,10 @@ impl Accounts {
         if !tokens::is_well_formed(token) {
             return Ok(false);
         }
-        let row: Option<(i64,)> = sqlx::query_as(
-            "SELECT id FROM users WHERE unsubscribe_token = $1 AND status <> 'deleted'",
-        )
-        .bind(token)
-        .fetch_optional(self.db().pool())
-        .await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE unsubscribe_token = $1 AND status <> 'deleted'").bind(token).fetch_optional(self.db().pool()).await?;
         match row {
             Some((id,)) => {
-                self.disable_notifications(id, DisabledReason::ListUnsubscribe)
-                    .await?;
+                self.disable_notifications(id, DisabledReason::ListUnsubscribe).await?;
                 Ok(true)
             }
             None => Ok(false),
@@ -312,11 +211,7 @@ impl Accounts {
     /// A bounce or spam complaint reported by the mail provider for an address: every account
     /// with that address (on any site) stops getting notification mails. Returns how many.
     pub async fn mail_event(&self, email: &str, reason: DisabledReason) -> Result<u64, AppError> {
-        let ids: Vec<(i64,)> =
-            sqlx::query_as("SELECT id FROM users WHERE email = $1 AND status <> 'deleted'")
-                .bind(email.trim().to_lowercase())
-                .fetch_all(self.db().pool())
-                .await?;
+        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email = $1 AND status <> 'deleted'").bind(email.trim().to_lowercase()).fetch_all(self.db().pool()).await?;
         for (id,) in &ids {
             self.disable_notifications(*id, reason).await?;
         }
@@ -325,27 +220,13 @@ impl Accounts {
 
     /// The member's unsubscribe token (created on first use), for the links in mails.
     pub async fn unsubscribe_token(&self, user_id: i64) -> Result<String, AppError> {
-        let existing: Option<(Option<String>,)> =
-            sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1")
-                .bind(user_id)
-                .fetch_optional(self.db().pool())
-                .await?;
+        let existing: Option<(Option<String>,)> = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_optional(self.db().pool()).await?;
         if let Some((Some(token),)) = existing {
             return Ok(token);
         }
         let token = tokens::new_token();
-        sqlx::query(
-            "UPDATE users SET unsubscribe_token = $1 WHERE id = $2 AND unsubscribe_token IS NULL",
-        )
-        .bind(&token)
-        .bind(user_id)
-        .execute(self.db().pool())
-        .await?;
-        let (token,): (Option<String>,) =
-            sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1")
-                .bind(user_id)
-                .fetch_one(self.db().pool())
-                .await?;
+        sqlx::query("UPDATE users SET unsubscribe_token = $1 WHERE id = $2 AND unsubscribe_token IS NULL").bind(&token).bind(user_id).execute(self.db().pool()).await?;
+        let (token,): (Option<String>,) = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
         token.ok_or_else(|| AppError::Internal("unsubscribe token missing".into()))
     }
 

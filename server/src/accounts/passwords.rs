@@ -16,13 +16,7 @@ const COMMON: &str = include_str!("../../data/common-passwords.txt");
 
 fn common() -> &'static std::collections::HashSet<String> {
     static SET: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();
-    SET.get_or_init(|| {
-        COMMON
-            .lines()
-            .map(|l| l.trim().to_lowercase())
-            .filter(|l| !l.is_empty())
-            .collect()
-    })
+    SET.get_or_init(|| COMMON.lines().map(|l| l.trim().to_lowercase()).filter(|l| !l.is_empty()).collect())
 }
 
 /// Whether a password is among the most common ones (letter case does not matter).
@@ -34,29 +28,19 @@ pub fn is_common(password: &str) -> bool {
 pub fn check_new(password: &str, email: &str, name: &str) -> Result<(), ApiError> {
     validate_password(password, email, name)?;
     if is_common(password) {
-        return Err(ApiError::field(
-            Field::Password,
-            ErrorCode::PasswordTooCommon,
-        ));
+        return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooCommon));
     }
     Ok(())
 }
 
 fn argon() -> Argon2<'static> {
-    Argon2::new(
-        Algorithm::Argon2id,
-        Version::V0x13,
-        Params::new(19_456, 2, 1, None).expect("valid argon2 parameters"),
-    )
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, Params::new(19_456, 2, 1, None).expect("valid argon2 parameters"))
 }
 
 pub async fn hash(password: String) -> Result<String, AppError> {
     tokio::task::spawn_blocking(move || {
         let salt = SaltString::generate(&mut OsRng);
-        argon()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| AppError::Internal(format!("hashing failed: {e}")))
+        argon().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| AppError::Internal(format!("hashing failed: {e}")))
     })
     .await
     .map_err(|e| AppError::Internal(format!("hashing task failed: {e}")))?
@@ -68,12 +52,8 @@ pub async fn verify(password: String, stored: Option<String>) -> Result<bool, Ap
     tokio::task::spawn_blocking(move || {
         let known = stored.is_some();
         let stored = stored.unwrap_or_else(|| DUMMY_HASH.to_string());
-        let parsed = PasswordHash::new(&stored)
-            .map_err(|e| AppError::Internal(format!("stored hash unreadable: {e}")))?;
-        Ok(argon()
-            .verify_password(password.as_bytes(), &parsed)
-            .is_ok()
-            && known)
+        let parsed = PasswordHash::new(&stored).map_err(|e| AppError::Internal(format!("stored hash unreadable: {e}")))?;
+        Ok(argon().verify_password(password.as_bytes(), &parsed).is_ok() && known)
     })
     .await
     .map_err(|e| AppError::Internal(format!("verify task failed: {e}")))?
@@ -90,12 +70,8 @@ mod tests {
     async fn hashes_are_argon2id_with_our_parameters_and_verify() {
         let h = hash("rode kater op het dak".into()).await.unwrap();
         assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
-        assert!(verify("rode kater op het dak".into(), Some(h.clone()))
-            .await
-            .unwrap());
-        assert!(!verify("Rode kater op het dak".into(), Some(h.clone()))
-            .await
-            .unwrap());
+        assert!(verify("rode kater op het dak".into(), Some(h.clone())).await.unwrap());
+        assert!(!verify("Rode kater op het dak".into(), Some(h.clone())).await.unwrap());
         let again = hash("rode kater op het dak".into()).await.unwrap();
         assert_ne!(h, again, "salted");
     }
@@ -103,19 +79,9 @@ mod tests {
     #[test]
     fn the_ten_thousand_most_common_passwords_are_refused() {
         assert!(common().len() >= 9_900, "{}", common().len());
-        for password in [
-            "password1",
-            "Qwertyuiop",
-            "iloveyou2",
-            "starwars",
-            "12345678",
-        ] {
+        for password in ["password1", "Qwertyuiop", "iloveyou2", "starwars", "12345678"] {
             assert!(is_common(password), "{password}");
-            assert_eq!(
-                check_new(password, "a@b.nl", "Anna").unwrap_err().code,
-                ErrorCode::PasswordTooCommon,
-                "{password}"
-            );
+            assert_eq!(check_new(password, "a@b.nl", "Anna").unwrap_err().code, ErrorCode::PasswordTooCommon, "{password}");
         }
         // Not on the short list the browser knows, but on the long one.
         assert!(validate_password("football1", "a@b.nl", "Anna").is_ok());

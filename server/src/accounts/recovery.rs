@@ -19,12 +19,7 @@ pub const RESETS_PER_DAY: i64 = 3;
 impl Accounts {
     /// Sends a password-reset link. The spec's texts tell when the address is unknown
     /// ('E-mailadres niet gevonden') and when too many mails went out today.
-    pub async fn request_password_reset(
-        &self,
-        site: &SiteSettings,
-        email: &str,
-        base_url: &str,
-    ) -> Result<(), AppError> {
+    pub async fn request_password_reset(&self, site: &SiteSettings, email: &str, base_url: &str) -> Result<(), AppError> {
         let now = self.clock.now();
         let email = validate_email(email)?;
         let row = sqlx::query("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> 'deleted'")
@@ -43,47 +38,18 @@ impl Accounts {
         }
         let token = tokens::new_token();
         let mut tx = self.db.pool().begin().await?;
-        tokens::insert(
-            &mut tx,
-            user_id,
-            Kind::PasswordReset,
-            &token,
-            None,
-            now,
-            RESET_TTL_SECS,
-        )
-        .await?;
+        tokens::insert(&mut tx, user_id, Kind::PasswordReset, &token, None, now, RESET_TTL_SECS).await?;
         tx.commit().await?;
         let name: String = row.try_get("name")?;
-        let locale =
-            Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec {
-            prefix: "mail.reset",
-            footer: "mail.reset.footer",
-            vars: &[("name", &name)],
-            unsubscribe_for: Some(user_id),
-        };
-        self.send_link_mail(
-            site,
-            base_url,
-            locale,
-            &email,
-            spec,
-            &self.links.password_reset(&token),
-        )
-        .await
+        let locale = Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(Locale::DEFAULT);
+        let spec = LinkMailSpec { prefix: "mail.reset", footer: "mail.reset.footer", vars: &[("name", &name)], unsubscribe_for: Some(user_id) };
+        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.password_reset(&token)).await
     }
 
     /// Sets a new password with a reset link. Ends every session of the member (a reset is
     /// what one does when someone else may know the old password) and returns a new one, unless
     /// two-step login is on: then the member logs in with the new password and a code (`None`).
-    pub async fn reset_password(
-        &self,
-        token: &str,
-        password: &str,
-        repeat: &str,
-        client: &Client,
-    ) -> Result<Option<String>, AppError> {
+    pub async fn reset_password(&self, token: &str, password: &str, repeat: &str, client: &Client) -> Result<Option<String>, AppError> {
         if !tokens::is_well_formed(token) {
             return Err(ErrorCode::LinkExpired.into());
         }
@@ -112,34 +78,20 @@ impl Accounts {
         sqlx::query("UPDATE users SET password_hash = $1, failed_logins = 0, locked_until = NULL WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
         sessions::end_all(&mut tx, user_id).await?;
         // Older reset links die with this one.
-        sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2 AND kind = 'password_reset' AND used_at IS NULL").bind(now).bind(user_id).execute(&mut *tx).await?;
-        record(
-            &mut *tx,
-            user_id,
-            SecurityEventKind::PasswordReset,
-            client,
-            now,
-        )
-        .await?;
-        let session = if two_step {
-            None
-        } else {
-            Some(sessions::start(&mut tx, user_id, now, client).await?)
-        };
+        sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2 AND kind = 'password_reset' AND used_at IS NULL")
+            .bind(now)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
+        record(&mut *tx, user_id, SecurityEventKind::PasswordReset, client, now).await?;
+        let session = if two_step { None } else { Some(sessions::start(&mut tx, user_id, now, client).await?) };
         tx.commit().await?;
         Ok(session)
     }
 
     /// Changes the password after checking the old one ('Controleer je oude wachtwoord.').
     /// Other sessions end; the returned session replaces the current one.
-    pub async fn change_password(
-        &self,
-        user_id: i64,
-        old: &str,
-        new: &str,
-        repeat: &str,
-        client: &Client,
-    ) -> Result<String, AppError> {
+    pub async fn change_password(&self, user_id: i64, old: &str, new: &str, repeat: &str, client: &Client) -> Result<String, AppError> {
         let row = sqlx::query("SELECT u.password_hash, u.email, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
             .bind(user_id)
             .fetch_optional(self.db.pool())
@@ -147,34 +99,16 @@ impl Accounts {
             .ok_or(ErrorCode::AuthenticationRequired)?;
         let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
-        self.check_own_password(
-            user_id,
-            old,
-            row.try_get("password_hash")?,
-            ApiError::field(Field::Password, ErrorCode::OldPasswordWrong),
-            client,
-        )
-        .await?;
+        self.check_own_password(user_id, old, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::OldPasswordWrong), client).await?;
         validate_password_repeat(new, repeat)?;
         passwords::check_new(new, &email, &name)?;
         let hash = passwords::hash(new.to_string()).await?;
         let now = self.clock.now();
         let mut tx = self.db.pool().begin().await?;
-        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
-            .bind(&hash)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
         sessions::end_all(&mut tx, user_id).await?;
         let session = sessions::start(&mut tx, user_id, now, client).await?;
-        record(
-            &mut *tx,
-            user_id,
-            SecurityEventKind::PasswordChanged,
-            client,
-            now,
-        )
-        .await?;
+        record(&mut *tx, user_id, SecurityEventKind::PasswordChanged, client, now).await?;
         tx.commit().await?;
         Ok(session)
     }

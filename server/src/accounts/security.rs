@@ -20,14 +20,8 @@ pub struct Client {
 impl Client {
     /// User agents are kept short: they are shown, not parsed again in full.
     pub fn new(ip: Option<String>, user_agent: Option<&str>, country: Option<String>) -> Client {
-        let user_agent = user_agent
-            .map(|ua| ua.chars().take(300).collect::<String>())
-            .filter(|ua| !ua.trim().is_empty());
-        Client {
-            ip,
-            user_agent,
-            country,
-        }
+        let user_agent = user_agent.map(|ua| ua.chars().take(300).collect::<String>()).filter(|ua| !ua.trim().is_empty());
+        Client { ip, user_agent, country }
     }
 }
 
@@ -66,12 +60,7 @@ pub(super) async fn record<'e, E: Executor<'e, Database = Any>>(
 
 impl Accounts {
     /// Records an event outside any transaction (a failure that changes nothing else).
-    pub async fn record_event(
-        &self,
-        user_id: i64,
-        kind: SecurityEventKind,
-        client: &Client,
-    ) -> Result<(), AppError> {
+    pub async fn record_event(&self, user_id: i64, kind: SecurityEventKind, client: &Client) -> Result<(), AppError> {
         record(self.db.pool(), user_id, kind, client, self.clock.now()).await
     }
 
@@ -86,12 +75,7 @@ impl Accounts {
         Ok(rows
             .into_iter()
             .filter_map(|(kind, at, country, ua)| {
-                Some(SecurityEvent {
-                    kind: SecurityEventKind::parse(&kind)?,
-                    at,
-                    country,
-                    device: ua.and_then(|ua| Device::from_user_agent(&ua).label()),
-                })
+                Some(SecurityEvent { kind: SecurityEventKind::parse(&kind)?, at, country, device: ua.and_then(|ua| Device::from_user_agent(&ua).label()) })
             })
             .collect())
     }

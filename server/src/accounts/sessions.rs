@@ -17,12 +17,7 @@ pub const SESSION_TTL_SECS: i64 = AUTH_COOKIE_DAYS * 24 * 3600;
 pub const SESSION_TOUCH_SECS: i64 = 600;
 
 /// Starts a session inside the caller's transaction; returns the token for the cookie.
-pub(super) async fn start(
-    tx: &mut Transaction<'_, Any>,
-    user_id: i64,
-    now: i64,
-    client: &Client,
-) -> Result<String, sqlx::Error> {
+pub(super) async fn start(tx: &mut Transaction<'_, Any>, user_id: i64, now: i64, client: &Client) -> Result<String, sqlx::Error> {
     let token = tokens::new_token();
     sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at, last_seen_at, user_agent, country) VALUES ($1, $2, $3, $4, $3, $5, $6)")
         .bind(tokens::hash(&token))
@@ -37,29 +32,15 @@ pub(super) async fn start(
 }
 
 /// Ends every session of a member inside the caller's transaction.
-pub(super) async fn end_all(
-    tx: &mut Transaction<'_, Any>,
-    user_id: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM sessions WHERE user_id = $1")
-        .bind(user_id)
-        .execute(&mut **tx)
-        .await?;
+pub(super) async fn end_all(tx: &mut Transaction<'_, Any>, user_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut **tx).await?;
     Ok(())
 }
 
 /// Ends every session of a member but `keep` (a token of the caller's, if any).
-pub(super) async fn end_others(
-    tx: &mut Transaction<'_, Any>,
-    user_id: i64,
-    keep: Option<&str>,
-) -> Result<u64, sqlx::Error> {
+pub(super) async fn end_others(tx: &mut Transaction<'_, Any>, user_id: i64, keep: Option<&str>) -> Result<u64, sqlx::Error> {
     let keep = keep.map(tokens::hash).unwrap_or_default();
-    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
-        .bind(user_id)
-        .bind(keep)
-        .execute(&mut **tx)
-        .await?;
+    let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2").bind(user_id).bind(keep).execute(&mut **tx).await?;
     Ok(done.rows_affected())
 }
 
@@ -119,11 +100,7 @@ impl Accounts {
         }
         let now = self.clock.now();
         let hash = tokens::hash(token);
-        let row = sqlx::query(session_select())
-            .bind(&hash)
-            .bind(now)
-            .fetch_optional(self.db.pool())
-            .await?;
+        let row = sqlx::query(session_select()).bind(&hash).bind(now).fetch_optional(self.db.pool()).await?;
         let seen: Option<i64> = match &row {
             Some(row) => Some(row.try_get("session_seen")?),
             None => None,
@@ -133,30 +110,26 @@ impl Accounts {
         };
         let renewed = seen.is_some_and(|seen| now - seen >= SESSION_TOUCH_SECS);
         if renewed {
-            sqlx::query(
-                "UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE token_hash = $3",
-            )
-            .bind(now)
-            .bind(now + SESSION_TTL_SECS)
-            .bind(&hash)
-            .execute(self.db.pool())
-            .await?;
+            sqlx::query("UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE token_hash = $3")
+                .bind(now)
+                .bind(now + SESSION_TTL_SECS)
+                .bind(&hash)
+                .execute(self.db.pool())
+                .await?;
         }
         Ok(Some(ResolvedSession { member, renewed }))
     }
 
     /// The member's sessions, the current one first, then by last use.
-    pub async fn sessions(
-        &self,
-        user_id: i64,
-        current: Option<&str>,
-    ) -> Result<Vec<SessionInfo>, AppError> {
+    pub async fn sessions(&self, user_id: i64, current: Option<&str>) -> Result<Vec<SessionInfo>, AppError> {
         let current = current.map(tokens::hash);
-        let rows = sqlx::query("SELECT token_hash, user_agent, country, created_at, last_seen_at FROM sessions WHERE user_id = $1 AND expires_at > $2 ORDER BY last_seen_at DESC")
-            .bind(user_id)
-            .bind(self.clock.now())
-            .fetch_all(self.db.pool())
-            .await?;
+        let rows = sqlx::query(
+            "SELECT token_hash, user_agent, country, created_at, last_seen_at FROM sessions WHERE user_id = $1 AND expires_at > $2 ORDER BY last_seen_at DESC",
+        )
+        .bind(user_id)
+        .bind(self.clock.now())
+        .fetch_all(self.db.pool())
+        .await?;
         let mut list = rows
             .iter()
             .map(|row| {
@@ -164,9 +137,7 @@ impl Accounts {
                 Ok(SessionInfo {
                     id: session_id(&hash),
                     current: current.as_deref() == Some(hash.as_str()),
-                    device: row
-                        .try_get::<Option<String>, _>("user_agent")?
-                        .and_then(|ua| Device::from_user_agent(&ua).label()),
+                    device: row.try_get::<Option<String>, _>("user_agent")?.and_then(|ua| Device::from_user_agent(&ua).label()),
                     country: row.try_get("country")?,
                     created_at: row.try_get("created_at")?,
                     last_seen_at: row.try_get("last_seen_at")?,
@@ -178,65 +149,35 @@ impl Accounts {
     }
 
     /// Ends one of the member's own sessions by its public id; another member's id ends nothing.
-    pub async fn end_session(
-        &self,
-        user_id: i64,
-        id: &str,
-        client: &Client,
-    ) -> Result<bool, AppError> {
+    pub async fn end_session(&self, user_id: i64, id: &str, client: &Client) -> Result<bool, AppError> {
         if id.len() != SESSION_ID_LEN || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Ok(false);
         }
         let mut tx = self.db.pool().begin().await?;
-        let done = sqlx::query(
-            "DELETE FROM sessions WHERE user_id = $1 AND substr(token_hash, 1, 16) = $2",
-        )
-        .bind(user_id)
-        .bind(id.to_ascii_lowercase())
-        .execute(&mut *tx)
-        .await?;
+        let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND substr(token_hash, 1, 16) = $2")
+            .bind(user_id)
+            .bind(id.to_ascii_lowercase())
+            .execute(&mut *tx)
+            .await?;
         let ended = done.rows_affected() > 0;
         if ended {
-            record(
-                &mut *tx,
-                user_id,
-                SecurityEventKind::SessionEnded,
-                client,
-                self.clock.now(),
-            )
-            .await?;
+            record(&mut *tx, user_id, SecurityEventKind::SessionEnded, client, self.clock.now()).await?;
         }
         tx.commit().await?;
         Ok(ended)
     }
 
     /// "Log out everywhere else": every session of the member but the current one.
-    pub async fn end_other_sessions(
-        &self,
-        user_id: i64,
-        current: &str,
-        client: &Client,
-    ) -> Result<u64, AppError> {
+    pub async fn end_other_sessions(&self, user_id: i64, current: &str, client: &Client) -> Result<u64, AppError> {
         let mut tx = self.db.pool().begin().await?;
         let ended = end_others(&mut tx, user_id, Some(current)).await?;
-        record(
-            &mut *tx,
-            user_id,
-            SecurityEventKind::OtherSessionsEnded,
-            client,
-            self.clock.now(),
-        )
-        .await?;
+        record(&mut *tx, user_id, SecurityEventKind::OtherSessionsEnded, client, self.clock.now()).await?;
         tx.commit().await?;
         Ok(ended)
     }
-
     /// Ends every session of a member (a blocked member, everywhere at once).
     pub async fn end_sessions(&self, user_id: i64) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1")
-            .bind(user_id)
-            .execute(self.db.pool())
-            .await?;
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(self.db.pool()).await?;
         Ok(())
     }
 
@@ -245,18 +186,10 @@ impl Accounts {
     pub async fn set_blocked(&self, user_id: i64, blocked: bool) -> Result<(), AppError> {
         let mut tx = self.db.pool().begin().await?;
         if blocked {
-            sqlx::query(
-                "UPDATE users SET status = 'blocked' WHERE id = $1 AND status <> 'deleted'",
-            )
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query("UPDATE users SET status = 'blocked' WHERE id = $1 AND status <> 'deleted'").bind(user_id).execute(&mut *tx).await?;
             end_all(&mut tx, user_id).await?;
         } else {
-            sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'blocked'")
-                .bind(user_id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'blocked'").bind(user_id).execute(&mut *tx).await?;
         }
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;
@@ -265,10 +198,7 @@ impl Accounts {
 
     /// Ends one session on the server (logging out).
     pub async fn logout(&self, token: &str) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-            .bind(tokens::hash(token))
-            .execute(self.db.pool())
-            .await?;
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(tokens::hash(token)).execute(self.db.pool()).await?;
         Ok(())
     }
 
@@ -276,18 +206,13 @@ impl Accounts {
     /// so "how many mails today" still counts them.
     pub async fn remove_expired(&self) -> Result<(u64, u64), AppError> {
         let now = self.clock.now();
-        let sessions = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+        let sessions = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1").bind(now).execute(self.db.pool()).await?.rows_affected();
+        let tokens = sqlx::query("DELETE FROM account_tokens WHERE expires_at <= $1 AND created_at <= $2")
             .bind(now)
+            .bind(now - 24 * 3600)
             .execute(self.db.pool())
             .await?
             .rows_affected();
-        let tokens =
-            sqlx::query("DELETE FROM account_tokens WHERE expires_at <= $1 AND created_at <= $2")
-                .bind(now)
-                .bind(now - 24 * 3600)
-                .execute(self.db.pool())
-                .await?
-                .rows_affected();
         Ok((sessions, tokens))
     }
 }

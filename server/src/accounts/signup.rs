@@ -36,21 +36,16 @@ impl Accounts {
         let now = self.clock.now();
         let valid = validate_signup(&request.form, Ymd::from_unix(now), site.min_age)?;
         if super::passwords::is_common(&valid.password) {
-            return Err(domain::ApiError::field(
-                domain::account::Field::Password,
-                domain::ErrorCode::PasswordTooCommon,
-            )
-            .into());
+            return Err(domain::ApiError::field(domain::account::Field::Password, domain::ErrorCode::PasswordTooCommon).into());
         }
         let hash = super::passwords::hash(valid.password.clone()).await?;
 
         let mut tx = self.db.pool().begin().await?;
-        let taken: Option<(String,)> =
-            sqlx::query_as("SELECT status FROM users WHERE site_id = $1 AND email = $2")
-                .bind(site.id)
-                .bind(&valid.email)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let taken: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE site_id = $1 AND email = $2")
+            .bind(site.id)
+            .bind(&valid.email)
+            .fetch_optional(&mut *tx)
+            .await?;
         match taken.map(|(s,)| UserStatus::parse(&s)) {
             Some(Some(UserStatus::Deleted)) => return Err(ErrorCode::AccountNotDeletedYet.into()),
             Some(_) => return Err(ErrorCode::EmailTaken.into()),
@@ -76,9 +71,7 @@ impl Accounts {
         let (user_id,) = match inserted {
             Ok(row) => row,
             // Two signups with one address at the same moment: the unique index decides.
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(ErrorCode::EmailTaken.into())
-            }
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
             Err(e) => return Err(e.into()),
         };
         // The profile stays out of sight until the address is confirmed (SPEC §4).
@@ -93,88 +86,26 @@ impl Accounts {
             .await?;
         if site.signup_credits > 0 {
             let reference = format!("signup:{user_id}");
-            credits::book(
-                &mut tx,
-                Entry {
-                    user_id,
-                    delta: site.signup_credits,
-                    reason: Reason::Signup,
-                    reference: &reference,
-                },
-                now,
-            )
-            .await?;
+            credits::book(&mut tx, Entry { user_id, delta: site.signup_credits, reason: Reason::Signup, reference: &reference }, now).await?;
         }
-        crate::notifications::record(
-            &mut tx,
-            user_id,
-            domain::notifications::NotificationKind::Welcome,
-            None,
-            now,
-        )
-        .await?;
+        crate::notifications::record(&mut tx, user_id, domain::notifications::NotificationKind::Welcome, None, now).await?;
         let activation = tokens::new_token();
-        tokens::insert(
-            &mut tx,
-            user_id,
-            Kind::Activation,
-            &activation,
-            None,
-            now,
-            ACTIVATION_TTL_SECS,
-        )
-        .await?;
+        tokens::insert(&mut tx, user_id, Kind::Activation, &activation, None, now, ACTIVATION_TTL_SECS).await?;
         let session = sessions::start(&mut tx, user_id, now, &request.client).await?;
         tx.commit().await?;
 
-        self.send_activation_mail(
-            site,
-            &request.base_url,
-            request.locale,
-            user_id,
-            &valid.email,
-            &valid.name,
-            &activation,
-        )
-        .await?;
+        self.send_activation_mail(site, &request.base_url, request.locale, user_id, &valid.email, &valid.name, &activation).await?;
         Ok((user_id, session))
     }
 
     #[allow(clippy::too_many_arguments)]
-    async fn send_activation_mail(
-        &self,
-        site: &SiteSettings,
-        base_url: &str,
-        locale: Locale,
-        user_id: i64,
-        to: &str,
-        name: &str,
-        token: &str,
-    ) -> Result<(), AppError> {
-        let spec = LinkMailSpec {
-            prefix: "mail.activation",
-            footer: "mail.footer",
-            vars: &[("name", name)],
-            unsubscribe_for: Some(user_id),
-        };
-        self.send_link_mail(
-            site,
-            base_url,
-            locale,
-            to,
-            spec,
-            &self.links.activation(token),
-        )
-        .await
+    async fn send_activation_mail(&self, site: &SiteSettings, base_url: &str, locale: Locale, user_id: i64, to: &str, name: &str, token: &str) -> Result<(), AppError> {
+        let spec = LinkMailSpec { prefix: "mail.activation", footer: "mail.footer", vars: &[("name", name)], unsubscribe_for: Some(user_id) };
+        self.send_link_mail(site, base_url, locale, to, spec, &self.links.activation(token)).await
     }
 
     /// Sends a fresh activation link to a member who has not confirmed yet (at most three a day).
-    pub async fn resend_activation(
-        &self,
-        site: &SiteSettings,
-        user_id: i64,
-        base_url: &str,
-    ) -> Result<(), AppError> {
+    pub async fn resend_activation(&self, site: &SiteSettings, user_id: i64, base_url: &str) -> Result<(), AppError> {
         let now = self.clock.now();
         let member = self.member(user_id).await?.ok_or(ErrorCode::LinkExpired)?;
         if member.is_confirmed() {
@@ -185,28 +116,10 @@ impl Accounts {
         }
         let token = tokens::new_token();
         let mut tx = self.db.pool().begin().await?;
-        tokens::insert(
-            &mut tx,
-            user_id,
-            Kind::Activation,
-            &token,
-            None,
-            now,
-            ACTIVATION_TTL_SECS,
-        )
-        .await?;
+        tokens::insert(&mut tx, user_id, Kind::Activation, &token, None, now, ACTIVATION_TTL_SECS).await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        self.send_activation_mail(
-            site,
-            base_url,
-            locale,
-            user_id,
-            &member.email,
-            &member.name,
-            &token,
-        )
-        .await
+        self.send_activation_mail(site, base_url, locale, user_id, &member.email, &member.name, &token).await
     }
 
     /// Confirms the email address behind an activation link. Single use; expires.
@@ -223,18 +136,8 @@ impl Accounts {
         }
         let (user_id, _) = self.consume_token(token, Kind::Activation).await?;
         let mut tx = self.db.pool().begin().await?;
-        sqlx::query(
-            "UPDATE users SET status = 'active' WHERE id = $1 AND status = 'not_confirmed'",
-        )
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "UPDATE profiles SET status = 'active' WHERE user_id = $1 AND status = 'disabled'",
-        )
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
+        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'not_confirmed'").bind(user_id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1 AND status = 'disabled'").bind(user_id).execute(&mut *tx).await?;
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;
         Ok(user_id)

@@ -25,10 +25,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// Tokens arrive from URLs and cookies: only 64 lowercase hex characters are worth a lookup.
 pub fn is_well_formed(token: &str) -> bool {
-    token.len() == 64
-        && token
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    token.len() == 64 && token.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// What an account token is for (`account_tokens.kind`).
@@ -58,15 +55,7 @@ impl Kind {
 }
 
 /// Stores a new token's hash with its expiry; `payload` is what the link confirms (a new address).
-pub(super) async fn insert(
-    tx: &mut Transaction<'_, Any>,
-    user_id: i64,
-    kind: Kind,
-    token: &str,
-    payload: Option<&str>,
-    now: i64,
-    ttl: i64,
-) -> Result<(), sqlx::Error> {
+pub(super) async fn insert(tx: &mut Transaction<'_, Any>, user_id: i64, kind: Kind, token: &str, payload: Option<&str>, now: i64, ttl: i64) -> Result<(), sqlx::Error> {
     sqlx::query("INSERT INTO account_tokens (token_hash, user_id, kind, payload, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(hash(token))
         .bind(user_id)
@@ -82,11 +71,7 @@ pub(super) async fn insert(
 impl Accounts {
     /// Uses a token up: its member and payload, or `link_expired`. One statement marks it used,
     /// so two clicks at once cannot both succeed.
-    pub(super) async fn consume_token(
-        &self,
-        token: &str,
-        kind: Kind,
-    ) -> Result<(i64, Option<String>), AppError> {
+    pub(super) async fn consume_token(&self, token: &str, kind: Kind) -> Result<(i64, Option<String>), AppError> {
         if !is_well_formed(token) {
             return Err(ErrorCode::LinkExpired.into());
         }
@@ -102,11 +87,7 @@ impl Accounts {
     }
 
     /// How many links of one kind went to a member in the last 24 hours.
-    pub(super) async fn tokens_sent_today(
-        &self,
-        user_id: i64,
-        kind: Kind,
-    ) -> Result<i64, AppError> {
+    pub(super) async fn tokens_sent_today(&self, user_id: i64, kind: Kind) -> Result<i64, AppError> {
         let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM account_tokens WHERE user_id = $1 AND kind = $2 AND created_at > $3")
             .bind(user_id)
             .bind(kind.as_str())

@@ -7,9 +7,7 @@
 //! codes count in the password lockout.
 
 use domain::account::Field;
-use domain::security::{
-    SecondFactor, SecurityEventKind, RECOVERY_CODES, TOTP_SKEW_STEPS, TOTP_STEP_SECS,
-};
+use domain::security::{SecondFactor, SecurityEventKind, RECOVERY_CODES, TOTP_SKEW_STEPS, TOTP_STEP_SECS};
 use domain::{ApiError, ErrorCode};
 use sqlx::Row;
 use totp_rs::{Builder, Secret, Totp};
@@ -31,8 +29,7 @@ pub struct TwoStepSetup {
 }
 
 fn totp(secret: &str, issuer: &str, account: &str) -> Result<Totp, AppError> {
-    let bytes = Secret::try_from_base32(secret)
-        .map_err(|e| AppError::Internal(format!("stored two-step secret unreadable: {e:?}")))?;
+    let bytes = Secret::try_from_base32(secret).map_err(|e| AppError::Internal(format!("stored two-step secret unreadable: {e:?}")))?;
     Builder::new()
         .with_secret(bytes.to_vec())
         .with_skew(u16::from(TOTP_SKEW_STEPS))
@@ -52,10 +49,7 @@ fn new_recovery_code() -> String {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
     let mut bytes = [0u8; 10];
     getrandom::getrandom(&mut bytes).expect("the operating system's random source");
-    let code: String = bytes
-        .iter()
-        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
-        .collect();
+    let code: String = bytes.iter().map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char).collect();
     format!("{}-{}", &code[..5], &code[5..])
 }
 
@@ -66,10 +60,7 @@ impl Accounts {
             .bind(user_id)
             .fetch_one(self.db.pool())
             .await?;
-        Ok((
-            crate::db::flag(&row, "enabled")?,
-            row.try_get("codes_left")?,
-        ))
+        Ok((crate::db::flag(&row, "enabled")?, row.try_get("codes_left")?))
     }
 
     /// Starts switching two-step login on: a new secret and new recovery codes, kept aside
@@ -91,76 +82,41 @@ impl Accounts {
     /// What the set-up page shows (after [`Accounts::two_step_begin`]): the secret, its
     /// `otpauth://` link and QR code, and the recovery codes to keep. `None` when nothing is
     /// being set up.
-    pub async fn two_step_setup(
-        &self,
-        user_id: i64,
-        issuer: &str,
-    ) -> Result<Option<TwoStepSetup>, AppError> {
-        let row = sqlx::query("SELECT email, totp_pending_secret, totp_pending_codes FROM users WHERE id = $1 AND totp_secret IS NULL").bind(user_id).fetch_optional(self.db.pool()).await?;
+    pub async fn two_step_setup(&self, user_id: i64, issuer: &str) -> Result<Option<TwoStepSetup>, AppError> {
+        let row = sqlx::query("SELECT email, totp_pending_secret, totp_pending_codes FROM users WHERE id = $1 AND totp_secret IS NULL")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
+            .await?;
         let Some(row) = row else { return Ok(None) };
-        let (Some(secret), Some(codes)) = (
-            row.try_get::<Option<String>, _>("totp_pending_secret")?,
-            row.try_get::<Option<String>, _>("totp_pending_codes")?,
-        ) else {
+        let (Some(secret), Some(codes)) = (row.try_get::<Option<String>, _>("totp_pending_secret")?, row.try_get::<Option<String>, _>("totp_pending_codes")?)
+        else {
             return Ok(None);
         };
         let email: String = row.try_get("email")?;
-        let url = totp(&secret, issuer, &email)?
-            .to_url()
-            .map_err(|e| AppError::Internal(format!("otpauth link: {e:?}")))?;
-        let qr = qrcode::QrCode::new(url.as_bytes())
-            .map_err(|e| AppError::Internal(format!("QR code: {e}")))?;
-        let svg = qr
-            .render::<qrcode::render::svg::Color>()
-            .min_dimensions(200, 200)
-            .quiet_zone(true)
-            .build();
+        let url = totp(&secret, issuer, &email)?.to_url().map_err(|e| AppError::Internal(format!("otpauth link: {e:?}")))?;
+        let qr = qrcode::QrCode::new(url.as_bytes()).map_err(|e| AppError::Internal(format!("QR code: {e}")))?;
+        let svg = qr.render::<qrcode::render::svg::Color>().min_dimensions(200, 200).quiet_zone(true).build();
         // Inline in the page: the SVG element itself, without the XML prolog.
-        let qr_svg = svg
-            .find("<svg")
-            .map(|at| svg[at..].to_string())
-            .unwrap_or(svg);
-        Ok(Some(TwoStepSetup {
-            secret,
-            url,
-            qr_svg,
-            recovery_codes: codes.split(' ').map(str::to_string).collect(),
-        }))
+        let qr_svg = svg.find("<svg").map(|at| svg[at..].to_string()).unwrap_or(svg);
+        Ok(Some(TwoStepSetup { secret, url, qr_svg, recovery_codes: codes.split(' ').map(str::to_string).collect() }))
     }
 
     /// Switches two-step login on with the password and a code from the app for the secret of
     /// [`Accounts::two_step_begin`]; the recovery codes shown with it start to count.
-    pub async fn two_step_enable(
-        &self,
-        user_id: i64,
-        password: &str,
-        code: &str,
-        client: &Client,
-    ) -> Result<(), AppError> {
-        let row = sqlx::query("SELECT password_hash, totp_pending_secret, totp_pending_codes FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
-        self.check_own_password(
-            user_id,
-            password,
-            row.try_get("password_hash")?,
-            ApiError::field(Field::Password, ErrorCode::PasswordWrong),
-            client,
-        )
-        .await?;
+    pub async fn two_step_enable(&self, user_id: i64, password: &str, code: &str, client: &Client) -> Result<(), AppError> {
+        let row = sqlx::query("SELECT password_hash, totp_pending_secret, totp_pending_codes FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_one(self.db.pool())
+            .await?;
+        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
         let pending: Option<String> = row.try_get("totp_pending_secret")?;
         let pending = pending.ok_or_else(wrong_code)?;
         let Some(SecondFactor::Totp(code)) = SecondFactor::parse(code) else {
             return Err(wrong_code());
         };
-        let step = totp(&pending, "-", "-")?
-            .check(&code, self.clock.now().max(0) as u64)
-            .ok_or_else(wrong_code)?;
+        let step = totp(&pending, "-", "-")?.check(&code, self.clock.now().max(0) as u64).ok_or_else(wrong_code)?;
         let codes: Option<String> = row.try_get("totp_pending_codes")?;
-        let codes: Vec<String> = codes
-            .unwrap_or_default()
-            .split(' ')
-            .filter(|c| !c.is_empty())
-            .map(str::to_string)
-            .collect();
+        let codes: Vec<String> = codes.unwrap_or_default().split(' ').filter(|c| !c.is_empty()).map(str::to_string).collect();
         let now = self.clock.now();
         let mut tx = self.db.pool().begin().await?;
         let done = sqlx::query("UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, totp_pending_codes = NULL, totp_last_step = $1 WHERE id = $2 AND totp_pending_secret = $3")
@@ -172,10 +128,7 @@ impl Accounts {
         if done.rows_affected() != 1 {
             return Err(wrong_code());
         }
-        sqlx::query("DELETE FROM recovery_codes WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("DELETE FROM recovery_codes WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
         for code in &codes {
             sqlx::query("INSERT INTO recovery_codes (user_id, code_hash) VALUES ($1, $2)")
                 .bind(user_id)
@@ -189,38 +142,16 @@ impl Accounts {
     }
 
     /// Switches two-step login off (with the password); the recovery codes go too.
-    pub async fn two_step_disable(
-        &self,
-        user_id: i64,
-        password: &str,
-        client: &Client,
-    ) -> Result<(), AppError> {
-        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_one(self.db.pool())
-            .await?;
-        self.check_own_password(
-            user_id,
-            password,
-            row.try_get("password_hash")?,
-            ApiError::field(Field::Password, ErrorCode::PasswordWrong),
-            client,
-        )
-        .await?;
+    pub async fn two_step_disable(&self, user_id: i64, password: &str, client: &Client) -> Result<(), AppError> {
+        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
+        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
         let mut tx = self.db.pool().begin().await?;
-        sqlx::query("UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_pending_codes = NULL WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
-        sqlx::query("DELETE FROM recovery_codes WHERE user_id = $1")
+        sqlx::query("UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_pending_codes = NULL WHERE id = $1")
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        record(
-            &mut *tx,
-            user_id,
-            SecurityEventKind::TwoStepOff,
-            client,
-            self.clock.now(),
-        )
-        .await?;
+        sqlx::query("DELETE FROM recovery_codes WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+        record(&mut *tx, user_id, SecurityEventKind::TwoStepOff, client, self.clock.now()).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -228,13 +159,7 @@ impl Accounts {
     /// The second step of a login: the token from [`super::LoginOutcome::SecondStep`] and a code
     /// from the app or a recovery code. Right: a new session (and the token is used up). Wrong:
     /// counts in the lockout; the token stays for another try until it expires.
-    pub async fn second_step(
-        &self,
-        token: &str,
-        code: &str,
-        previous_session: Option<&str>,
-        client: &Client,
-    ) -> Result<String, AppError> {
+    pub async fn second_step(&self, token: &str, code: &str, previous_session: Option<&str>, client: &Client) -> Result<String, AppError> {
         if !tokens::is_well_formed(token) {
             return Err(ErrorCode::LinkExpired.into());
         }
@@ -250,59 +175,48 @@ impl Accounts {
         .ok_or(ErrorCode::LinkExpired)?;
         let user_id: i64 = row.try_get("id")?;
         if let Some(minutes) = LOCKOUT.minutes_left(row.try_get("locked_until")?, now) {
-            return Err(ApiError::new(ErrorCode::TooManyAttempts)
-                .with("minutes", minutes)
-                .into());
+            return Err(ApiError::new(ErrorCode::TooManyAttempts).with("minutes", minutes).into());
         }
-        if row.try_get::<String, _>("status")? != "active"
-            && row.try_get::<String, _>("status")? != "not_confirmed"
-        {
+        if row.try_get::<String, _>("status")? != "active" && row.try_get::<String, _>("status")? != "not_confirmed" {
             return Err(ErrorCode::LoginFailed.into());
         }
         let secret: Option<String> = row.try_get("totp_secret")?;
         let accepted = match (SecondFactor::parse(code), secret) {
             (Some(SecondFactor::Totp(code)), Some(secret)) => match totp(&secret, "-", "-")?.check(&code, now.max(0) as u64) {
                 // The step is taken once: a replayed code (or a parallel login with it) fails.
-                Some(step) => sqlx::query("UPDATE users SET totp_last_step = $1 WHERE id = $2 AND totp_last_step < $1")
-                    .bind(step as i64)
-                    .bind(user_id)
-                    .execute(self.db.pool())
-                    .await?
-                    .rows_affected()
-                    == 1,
+                Some(step) => {
+                    sqlx::query("UPDATE users SET totp_last_step = $1 WHERE id = $2 AND totp_last_step < $1")
+                        .bind(step as i64)
+                        .bind(user_id)
+                        .execute(self.db.pool())
+                        .await?
+                        .rows_affected()
+                        == 1
+                }
                 None => false,
             }
             .then_some(SecurityEventKind::Login),
-            (Some(SecondFactor::Recovery(code)), Some(_)) => (sqlx::query("UPDATE recovery_codes SET used_at = $1 WHERE user_id = $2 AND code_hash = $3 AND used_at IS NULL")
-                .bind(now)
-                .bind(user_id)
-                .bind(tokens::hash(&code))
-                .execute(self.db.pool())
-                .await?
-                .rows_affected()
-                == 1)
-                .then_some(SecurityEventKind::RecoveryCodeUsed),
+            (Some(SecondFactor::Recovery(code)), Some(_)) => {
+                (sqlx::query("UPDATE recovery_codes SET used_at = $1 WHERE user_id = $2 AND code_hash = $3 AND used_at IS NULL")
+                    .bind(now)
+                    .bind(user_id)
+                    .bind(tokens::hash(&code))
+                    .execute(self.db.pool())
+                    .await?
+                    .rows_affected()
+                    == 1)
+                    .then_some(SecurityEventKind::RecoveryCodeUsed)
+            }
             // Two-step login was switched off meanwhile: the password was right, so was this.
             (_, None) => Some(SecurityEventKind::Login),
             (None, Some(_)) => None,
         };
         let Some(event) = accepted else {
-            record(
-                self.db.pool(),
-                user_id,
-                SecurityEventKind::LoginFailed,
-                client,
-                now,
-            )
-            .await?;
-            return Err(self
-                .count_failure(user_id, now, client)
-                .await?
-                .unwrap_or_else(wrong_code));
+            record(self.db.pool(), user_id, SecurityEventKind::LoginFailed, client, now).await?;
+            return Err(self.count_failure(user_id, now, client).await?.unwrap_or_else(wrong_code));
         };
         self.consume_token(token, Kind::TwoStep).await?;
-        self.finish_login(user_id, previous_session, client, now, event)
-            .await
+        self.finish_login(user_id, previous_session, client, now, event).await
     }
 }
 
@@ -314,9 +228,7 @@ mod tests {
     fn recovery_codes_are_ten_characters_in_two_halves() {
         let code = new_recovery_code();
         assert_eq!(code.len(), 11);
-        assert!(
-            matches!(SecondFactor::parse(&code), Some(SecondFactor::Recovery(c)) if c.len() == 10)
-        );
+        assert!(matches!(SecondFactor::parse(&code), Some(SecondFactor::Recovery(c)) if c.len() == 10));
         assert_ne!(new_recovery_code(), code);
     }
 }

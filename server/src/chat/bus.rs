@@ -27,30 +27,13 @@ pub const SOCKET_QUEUE: usize = 256;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Signal {
     /// A message was stored (or released after a confirmation).
-    Message {
-        id: i64,
-        conversation: i64,
-        sender: i64,
-        recipient: i64,
-    },
+    Message { id: i64, conversation: i64, sender: i64, recipient: i64 },
     /// `to`'s messages in the conversation reached the peer's client up to `up_to`.
-    Delivered {
-        conversation: i64,
-        to: i64,
-        up_to: i64,
-    },
+    Delivered { conversation: i64, to: i64, up_to: i64 },
     /// `to`'s messages in the conversation were read up to `up_to`.
-    Read {
-        conversation: i64,
-        to: i64,
-        up_to: i64,
-    },
+    Read { conversation: i64, to: i64, up_to: i64 },
     /// `from` is typing to `to` (not stored; the client lets it expire).
-    Typing {
-        conversation: i64,
-        from: i64,
-        to: i64,
-    },
+    Typing { conversation: i64, from: i64, to: i64 },
     /// The conversation is gone from `user`'s list (deleted, or a block).
     Removed { conversation: i64, user: i64 },
     /// `user`'s unread total changed.
@@ -60,27 +43,10 @@ pub enum Signal {
 impl Signal {
     pub fn encode(&self) -> String {
         match *self {
-            Signal::Message {
-                id,
-                conversation,
-                sender,
-                recipient,
-            } => format!("m,{id},{conversation},{sender},{recipient}"),
-            Signal::Delivered {
-                conversation,
-                to,
-                up_to,
-            } => format!("d,{conversation},{to},{up_to}"),
-            Signal::Read {
-                conversation,
-                to,
-                up_to,
-            } => format!("r,{conversation},{to},{up_to}"),
-            Signal::Typing {
-                conversation,
-                from,
-                to,
-            } => format!("t,{conversation},{from},{to}"),
+            Signal::Message { id, conversation, sender, recipient } => format!("m,{id},{conversation},{sender},{recipient}"),
+            Signal::Delivered { conversation, to, up_to } => format!("d,{conversation},{to},{up_to}"),
+            Signal::Read { conversation, to, up_to } => format!("r,{conversation},{to},{up_to}"),
+            Signal::Typing { conversation, from, to } => format!("t,{conversation},{from},{to}"),
             Signal::Removed { conversation, user } => format!("x,{conversation},{user}"),
             Signal::Counters { user } => format!("c,{user}"),
         }
@@ -91,27 +57,10 @@ impl Signal {
         let tag = parts.next()?;
         let n: Vec<i64> = parts.map(|p| p.parse().ok()).collect::<Option<_>>()?;
         Some(match (tag, n.as_slice()) {
-            ("m", &[id, conversation, sender, recipient]) => Signal::Message {
-                id,
-                conversation,
-                sender,
-                recipient,
-            },
-            ("d", &[conversation, to, up_to]) => Signal::Delivered {
-                conversation,
-                to,
-                up_to,
-            },
-            ("r", &[conversation, to, up_to]) => Signal::Read {
-                conversation,
-                to,
-                up_to,
-            },
-            ("t", &[conversation, from, to]) => Signal::Typing {
-                conversation,
-                from,
-                to,
-            },
+            ("m", &[id, conversation, sender, recipient]) => Signal::Message { id, conversation, sender, recipient },
+            ("d", &[conversation, to, up_to]) => Signal::Delivered { conversation, to, up_to },
+            ("r", &[conversation, to, up_to]) => Signal::Read { conversation, to, up_to },
+            ("t", &[conversation, from, to]) => Signal::Typing { conversation, from, to },
             ("x", &[conversation, user]) => Signal::Removed { conversation, user },
             ("c", &[user]) => Signal::Counters { user },
             _ => return None,
@@ -154,10 +103,7 @@ pub struct Bus {
 
 impl std::fmt::Debug for Bus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Bus")
-            .field("postgres", &self.inner.postgres)
-            .field("sockets", &self.socket_count())
-            .finish()
+        f.debug_struct("Bus").field("postgres", &self.inner.postgres).field("sockets", &self.socket_count()).finish()
     }
 }
 
@@ -171,12 +117,7 @@ pub struct Subscription {
 
 impl Drop for Subscription {
     fn drop(&mut self) {
-        let mut sockets = self
-            .bus
-            .inner
-            .sockets
-            .write()
-            .unwrap_or_else(|e| e.into_inner());
+        let mut sockets = self.bus.inner.sockets.write().unwrap_or_else(|e| e.into_inner());
         if let Some(list) = sockets.get_mut(&self.user) {
             list.retain(|s| s.id != self.id);
             if list.is_empty() {
@@ -191,16 +132,14 @@ impl Bus {
     /// (it reconnects with backoff for as long as the process runs).
     pub fn start(db: Db, database_url: &str) -> Bus {
         let postgres = db.backend() == Backend::Postgres;
-        let bus = Bus {
-            inner: Arc::new(Inner {
+        let bus = Bus { inner: Arc::new(Inner {
                 db,
                 sockets: RwLock::new(HashMap::new()),
                 next_id: AtomicU64::new(1),
                 postgres,
                 tracker: tokio_util::task::TaskTracker::new(),
                 shutdown: tokio_util::sync::CancellationToken::new(),
-            }),
-        };
+            }) };
         if postgres {
             tokio::spawn(listen(bus.clone(), database_url.to_string()));
         }
@@ -235,37 +174,16 @@ impl Bus {
     pub fn subscribe(&self, user: i64) -> Subscription {
         let (tx, rx) = mpsc::channel(SOCKET_QUEUE);
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-        self.inner
-            .sockets
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(user)
-            .or_default()
-            .push(Socket { id, tx });
-        Subscription {
-            bus: self.clone(),
-            user,
-            id,
-            rx,
-        }
+        self.inner.sockets.write().unwrap_or_else(|e| e.into_inner()).entry(user).or_default().push(Socket { id, tx });
+        Subscription { bus: self.clone(), user, id, rx }
     }
 
     pub fn socket_count(&self) -> usize {
-        self.inner
-            .sockets
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .values()
-            .map(Vec::len)
-            .sum()
+        self.inner.sockets.read().unwrap_or_else(|e| e.into_inner()).values().map(Vec::len).sum()
     }
 
     fn has_sockets(&self, user: i64) -> bool {
-        self.inner
-            .sockets
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains_key(&user)
+        self.inner.sockets.read().unwrap_or_else(|e| e.into_inner()).contains_key(&user)
     }
 
     /// Hands `out` to every socket of `user`; a socket whose queue is full is dropped from the
@@ -275,9 +193,7 @@ impl Bus {
         let mut sent = 0;
         {
             let sockets = self.inner.sockets.read().unwrap_or_else(|e| e.into_inner());
-            let Some(list) = sockets.get(&user) else {
-                return 0;
-            };
+            let Some(list) = sockets.get(&user) else { return 0 };
             for socket in list {
                 match socket.tx.try_send(out.clone()) {
                     Ok(()) => sent += 1,
@@ -286,11 +202,7 @@ impl Bus {
             }
         }
         if !full.is_empty() {
-            let mut sockets = self
-                .inner
-                .sockets
-                .write()
-                .unwrap_or_else(|e| e.into_inner());
+            let mut sockets = self.inner.sockets.write().unwrap_or_else(|e| e.into_inner());
             if let Some(list) = sockets.get_mut(&user) {
                 list.retain(|s| !full.contains(&s.id));
             }
@@ -300,25 +212,14 @@ impl Bus {
 
     /// Every local socket reads again from its last id (after the listener lost its connection).
     pub fn resync_all(&self) {
-        let users: Vec<i64> = self
-            .inner
-            .sockets
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .keys()
-            .copied()
-            .collect();
+        let users: Vec<i64> = self.inner.sockets.read().unwrap_or_else(|e| e.into_inner()).keys().copied().collect();
         for user in users {
             self.send_to(user, Outgoing::Resync);
         }
     }
 
     /// Inside the writer's transaction: on PostgreSQL the signals become `NOTIFY`s sent at commit.
-    pub(crate) async fn stage(
-        &self,
-        tx: &mut Transaction<'_, Any>,
-        signals: &[Signal],
-    ) -> Result<(), AppError> {
+    pub(crate) async fn stage(&self, tx: &mut Transaction<'_, Any>, signals: &[Signal]) -> Result<(), AppError> {
         if self.inner.postgres {
             notify(&mut **tx, signals).await?;
         }
@@ -350,12 +251,7 @@ impl Bus {
     pub fn dispatch(&self, signal: Signal) {
         use domain::chat::Push;
         match signal {
-            Signal::Message {
-                id,
-                sender,
-                recipient,
-                ..
-            } => {
+            Signal::Message { id, sender, recipient, .. } => {
                 if !self.has_sockets(sender) && !self.has_sockets(recipient) {
                     return;
                 }
@@ -366,35 +262,13 @@ impl Bus {
                     }
                 });
             }
-            Signal::Delivered {
-                conversation,
-                to,
-                up_to,
-            } => {
-                self.send_to(
-                    to,
-                    json(&Push::Delivered {
-                        conversation,
-                        up_to,
-                    }),
-                );
+            Signal::Delivered { conversation, to, up_to } => {
+                self.send_to(to, json(&Push::Delivered { conversation, up_to }));
             }
-            Signal::Read {
-                conversation,
-                to,
-                up_to,
-            } => {
-                self.send_to(
-                    to,
-                    json(&Push::Read {
-                        conversation,
-                        up_to,
-                    }),
-                );
+            Signal::Read { conversation, to, up_to } => {
+                self.send_to(to, json(&Push::Read { conversation, up_to }));
             }
-            Signal::Typing {
-                conversation, to, ..
-            } => {
+            Signal::Typing { conversation, to, .. } => {
                 self.send_to(to, json(&Push::Typing { conversation }));
             }
             Signal::Removed { conversation, user } => {
@@ -410,9 +284,7 @@ impl Bus {
                         Ok(total) => {
                             bus.send_to(user, json(&Push::Unread { total }));
                         }
-                        Err(error) => {
-                            tracing::warn!(%error, user, "could not read an unread total")
-                        }
+                        Err(error) => tracing::warn!(%error, user, "could not read an unread total"),
                     }
                 });
             }
@@ -420,9 +292,7 @@ impl Bus {
     }
 
     async fn deliver_message(&self, id: i64, sender: i64, recipient: i64) -> Result<(), AppError> {
-        let Some(row) = store::message_row(self.db(), id).await? else {
-            return Ok(());
-        };
+        let Some(row) = store::message_row(self.db(), id).await? else { return Ok(()) };
         let row = Arc::new(row);
         self.send_to(sender, Outgoing::Message(row.clone()));
         if row.held {
@@ -432,12 +302,7 @@ impl Bus {
         if reached > 0 {
             // The recipient's client has it: the sender's tick turns to "delivered".
             if store::mark_delivered(self.db(), row.conversation_id, recipient, id).await? {
-                self.publish(&[Signal::Delivered {
-                    conversation: row.conversation_id,
-                    to: sender,
-                    up_to: id,
-                }])
-                .await?;
+                self.publish(&[Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id }]).await?;
             }
             let total = store::unread_total(self.db(), recipient).await?;
             self.send_to(recipient, json(&domain::chat::Push::Unread { total }));
@@ -449,11 +314,7 @@ impl Bus {
 /// `NOTIFY`s the signals on a connection (inside a transaction they go out at its commit).
 async fn notify(conn: &mut sqlx::AnyConnection, signals: &[Signal]) -> Result<(), AppError> {
     for signal in signals {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
-            .bind(signal.encode())
-            .execute(&mut *conn)
-            .await?;
+        sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(signal.encode()).execute(&mut *conn).await?;
     }
     Ok(())
 }
@@ -477,15 +338,10 @@ async fn listen(bus: Bus, url: String) {
                     bus.resync_all();
                     loop {
                         match listener.try_recv().await {
-                            Ok(Some(notification)) => {
-                                match Signal::decode(notification.payload()) {
-                                    Some(signal) => bus.dispatch(signal),
-                                    None => tracing::warn!(
-                                        payload = notification.payload(),
-                                        "unknown chat signal"
-                                    ),
-                                }
-                            }
+                            Ok(Some(notification)) => match Signal::decode(notification.payload()) {
+                                Some(signal) => bus.dispatch(signal),
+                                None => tracing::warn!(payload = notification.payload(), "unknown chat signal"),
+                            },
                             Ok(None) => {
                                 tracing::warn!("chat listener reconnected; sockets resync");
                                 bus.resync_all();
@@ -513,31 +369,11 @@ mod tests {
     #[test]
     fn signals_round_trip() {
         for s in [
-            Signal::Message {
-                id: 9,
-                conversation: 2,
-                sender: 3,
-                recipient: 4,
-            },
-            Signal::Delivered {
-                conversation: 2,
-                to: 3,
-                up_to: 9,
-            },
-            Signal::Read {
-                conversation: 2,
-                to: 3,
-                up_to: 9,
-            },
-            Signal::Typing {
-                conversation: 2,
-                from: 3,
-                to: 4,
-            },
-            Signal::Removed {
-                conversation: 2,
-                user: 4,
-            },
+            Signal::Message { id: 9, conversation: 2, sender: 3, recipient: 4 },
+            Signal::Delivered { conversation: 2, to: 3, up_to: 9 },
+            Signal::Read { conversation: 2, to: 3, up_to: 9 },
+            Signal::Typing { conversation: 2, from: 3, to: 4 },
+            Signal::Removed { conversation: 2, user: 4 },
             Signal::Counters { user: 4 },
         ] {
             assert_eq!(Signal::decode(&s.encode()), Some(s));

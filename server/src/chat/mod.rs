@@ -10,9 +10,7 @@ pub mod bus;
 pub mod store;
 
 use domain::account::{UserStatus, Ymd};
-use domain::chat::{
-    charge, may_start_conversation, validate_client_id, validate_text, Charge, Gift, MessageKind,
-};
+use domain::chat::{charge, may_start_conversation, validate_client_id, validate_text, Charge, Gift, MessageKind};
 use domain::widgets::{ChatMessage, ChatPeer};
 use domain::{ApiError, ErrorCode};
 use sqlx::any::AnyRow;
@@ -88,15 +86,7 @@ pub struct PeerRow {
 
 impl PeerRow {
     pub fn to_peer(&self, href: String) -> ChatPeer {
-        ChatPeer {
-            id: self.id,
-            name: self.name.clone(),
-            age: (self.age > 0).then_some(self.age),
-            place: self.place.clone(),
-            photo: self.thumb.clone(),
-            fictional: self.fictional,
-            href,
-        }
+        ChatPeer { id: self.id, name: self.name.clone(), age: (self.age > 0).then_some(self.age), place: self.place.clone(), photo: self.thumb.clone(), fictional: self.fictional, href }
     }
 }
 
@@ -145,12 +135,7 @@ fn today(now: i64) -> Ymd {
 
 impl Chat {
     pub fn new(members: Members, bus: Bus) -> Chat {
-        Chat {
-            members,
-            bus,
-            mail: None,
-            media: None,
-        }
+        Chat { members, bus, mail: None, media: None }
     }
 
     /// New messages mail the recipient (through their preferences); `public_url` is the base of links.
@@ -180,15 +165,7 @@ impl Chat {
     /// Sends a message. Refusals: `not_found` (no such conversation of the member's, or an
     /// unknown member), `blocked_by_member`, `premium_only` (a third conversation of a free
     /// member), `insufficient_credits`, and the text's own.
-    pub async fn send(
-        &self,
-        site: &Site,
-        me: &Member,
-        to: To,
-        client_id: &str,
-        content: Content,
-        now: i64,
-    ) -> Result<Sent, AppError> {
+    pub async fn send(&self, site: &Site, me: &Member, to: To, client_id: &str, content: Content, now: i64) -> Result<Sent, AppError> {
         validate_client_id(client_id)?;
         let content = match content {
             Content::Text(text) => Content::Text(validate_text(&text, site.message_length)?),
@@ -201,31 +178,11 @@ impl Chat {
             To::Conversation(id) => self.peer_in(id, me.id).await?.ok_or(ErrorCode::NotFound)?,
             To::Member(id) => id,
         };
-        self.store(
-            site,
-            me.id,
-            peer,
-            client_id,
-            content,
-            Payer::Member {
-                premium: me.paid_user,
-                confirmed: me.is_confirmed(),
-            },
-            now,
-        )
-        .await
+        self.store(site, me.id, peer, client_id, content, Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() }, now).await
     }
 
     /// Operators answer as a fictional profile in one of its conversations (free of charge).
-    pub async fn operator_send(
-        &self,
-        site: &Site,
-        operator: &Member,
-        conversation: i64,
-        client_id: &str,
-        text: &str,
-        now: i64,
-    ) -> Result<Sent, AppError> {
+    pub async fn operator_send(&self, site: &Site, operator: &Member, conversation: i64, client_id: &str, text: &str, now: i64) -> Result<Sent, AppError> {
         require_operator(operator)?;
         validate_client_id(client_id)?;
         let text = validate_text(text, site.message_length)?;
@@ -239,26 +196,13 @@ impl Chat {
         .fetch_optional(self.pool())
         .await?
         .ok_or(ErrorCode::NotFound)?;
-        let profile: i64 = row
-            .try_get::<Option<i64>, _>("profile_id")?
-            .ok_or(ErrorCode::NotFound)?;
+        let profile: i64 = row.try_get::<Option<i64>, _>("profile_id")?.ok_or(ErrorCode::NotFound)?;
         let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
         let member = if low == profile { high } else { low };
         if let Some(sent) = self.already_sent(profile, client_id).await? {
             return Ok(sent);
         }
-        self.store(
-            site,
-            profile,
-            member,
-            client_id,
-            Content::Text(text),
-            Payer::Operator {
-                operator: operator.id,
-            },
-            now,
-        )
-        .await
+        self.store(site, profile, member, client_id, Content::Text(text), Payer::Operator { operator: operator.id }, now).await
     }
 
     async fn already_sent(&self, sender: i64, client_id: &str) -> Result<Option<Sent>, AppError> {
@@ -269,36 +213,17 @@ impl Chat {
             .await?;
         let Some(row) = row else { return Ok(None) };
         let message = MessageRow::from_row(&row)?;
-        Ok(Some(Sent {
-            message: message.view(sender),
-            balance: row.try_get("credits")?,
-            new: false,
-        }))
+        Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false }))
     }
 
     /// The other member of a conversation of `me`'s.
     async fn peer_in(&self, conversation: i64, me: i64) -> Result<Option<i64>, AppError> {
-        let row: Option<(i64,)> = sqlx::query_as(
-            "SELECT peer_id FROM chat_members WHERE conversation_id = $1 AND user_id = $2",
-        )
-        .bind(conversation)
-        .bind(me)
-        .fetch_optional(self.pool())
-        .await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT peer_id FROM chat_members WHERE conversation_id = $1 AND user_id = $2").bind(conversation).bind(me).fetch_optional(self.pool()).await?;
         Ok(row.map(|(p,)| p))
     }
 
     #[allow(clippy::too_many_arguments)]
-    async fn store(
-        &self,
-        site: &Site,
-        sender: i64,
-        peer: i64,
-        client_id: &str,
-        content: Content,
-        payer: Payer,
-        now: i64,
-    ) -> Result<Sent, AppError> {
+    async fn store(&self, site: &Site, sender: i64, peer: i64, client_id: &str, content: Content, payer: Payer, now: i64) -> Result<Sent, AppError> {
         if sender == peer {
             return Err(ErrorCode::NotFound.into());
         }
@@ -316,12 +241,7 @@ impl Chat {
             return Err(ErrorCode::BlockedByMember.into());
         }
         let peer_status: String = target.try_get("status")?;
-        if target.try_get::<i64, _>("blocked_by_me")? > 0
-            || !matches!(
-                UserStatus::parse(&peer_status),
-                Some(UserStatus::Active | UserStatus::NotConfirmed)
-            )
-        {
+        if target.try_get::<i64, _>("blocked_by_me")? > 0 || !matches!(UserStatus::parse(&peer_status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
             return Err(ErrorCode::NotFound.into());
         }
         let peer_confirmed = peer_status == UserStatus::Active.as_str();
@@ -342,26 +262,13 @@ impl Chat {
                 .fetch_one(&mut *tx)
                 .await?;
         // A parallel retry of the same send may have committed while we waited for the lock.
-        let repeat: Option<(i64,)> =
-            sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2")
-                .bind(sender)
-                .bind(client_id)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let repeat: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2").bind(sender).bind(client_id).fetch_optional(&mut *tx).await?;
         if repeat.is_some() {
             drop(tx);
-            return self
-                .already_sent(sender, client_id)
-                .await?
-                .ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
+            return self.already_sent(sender, client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
         }
         let (low, high) = (sender.min(peer), sender.max(peer));
-        let existing: Option<(i64,)> =
-            sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2")
-                .bind(low)
-                .bind(high)
-                .fetch_optional(&mut *tx)
-                .await?;
+        let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut *tx).await?;
         let conversation = match existing {
             Some((id,)) => id,
             None => {
@@ -391,13 +298,7 @@ impl Chat {
                     }
                     // The peer started it at the same moment: theirs, not a start of ours.
                     None => {
-                        let (id,): (i64,) = sqlx::query_as(
-                            "SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2",
-                        )
-                        .bind(low)
-                        .bind(high)
-                        .fetch_one(&mut *tx)
-                        .await?;
+                        let (id,): (i64,) = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_one(&mut *tx).await?;
                         id
                     }
                 }
@@ -406,12 +307,7 @@ impl Chat {
         let (price, free) = match payer {
             Payer::Operator { .. } => (0, false),
             Payer::Member { .. } => {
-                let price = domain::chat::cost(
-                    kind,
-                    site.message_credits,
-                    site.photo_credits,
-                    site.gift_credits,
-                );
+                let price = domain::chat::cost(kind, site.message_credits, site.photo_credits, site.gift_credits);
                 match charge(kind, price, site.free_messages, free_used) {
                     Charge::Free => (0, true),
                     Charge::Credits(n) => (n, false),
@@ -449,34 +345,14 @@ impl Chat {
         let balance = if price > 0 {
             // Refuses with `insufficient_credits`; dropping the transaction then undoes the message.
             let reference = format!("message:{id}");
-            credits::book(
-                &mut tx,
-                Entry {
-                    user_id: sender,
-                    delta: -price,
-                    reason: Reason::Spend,
-                    reference: &reference,
-                },
-                now,
-            )
-            .await?
-            .balance()
+            credits::book(&mut tx, Entry { user_id: sender, delta: -price, reason: Reason::Spend, reference: &reference }, now).await?.balance()
         } else {
             if free {
-                sqlx::query(
-                    "UPDATE users SET free_messages_used = free_messages_used + 1 WHERE id = $1",
-                )
-                .bind(sender)
-                .execute(&mut *tx)
-                .await?;
+                sqlx::query("UPDATE users SET free_messages_used = free_messages_used + 1 WHERE id = $1").bind(sender).execute(&mut *tx).await?;
             }
             credits
         };
-        sqlx::query("UPDATE conversations SET last_message_id = $1 WHERE id = $2")
-            .bind(id)
-            .bind(conversation)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("UPDATE conversations SET last_message_id = $1 WHERE id = $2").bind(id).bind(conversation).execute(&mut *tx).await?;
         // The sender's own messages count as read by them.
         sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, read_up_to = $1 WHERE conversation_id = $3 AND user_id = $4")
             .bind(id)
@@ -495,12 +371,7 @@ impl Chat {
                 .await?;
         }
         // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
-        let signals = [Signal::Message {
-            id,
-            conversation,
-            sender,
-            recipient: peer,
-        }];
+        let signals = [Signal::Message { id, conversation, sender, recipient: peer }];
         self.bus.stage(&mut tx, &signals).await?;
         tx.commit().await?;
         self.bus.committed(&signals);
@@ -520,24 +391,15 @@ impl Chat {
             held,
             created_at: now,
         };
-        Ok(Sent {
-            message: message.view(sender),
-            balance,
-            new: true,
-        })
+        Ok(Sent { message: message.view(sender), balance, new: true })
     }
 
     fn mail_after_send(&self, site: &Site, sender: i64, to: i64, conversation: i64) {
-        let Some((accounts, public_url)) = self.mail.clone() else {
-            return;
-        };
+        let Some((accounts, public_url)) = self.mail.clone() else { return };
         let settings = site.settings.clone();
         let base_url = site.base_url(&public_url);
         tokio::spawn(async move {
-            if let Err(error) = accounts
-                .mail_message(&settings, &base_url, to, sender, conversation)
-                .await
-            {
+            if let Err(error) = accounts.mail_message(&settings, &base_url, to, sender, conversation).await {
                 tracing::warn!(%error, to, "could not send the new-message mail");
             }
         });
@@ -554,20 +416,12 @@ impl Chat {
         .fetch_all(self.pool())
         .await?;
         let mut out = Vec::with_capacity(rows.len());
-        let last_ids: Vec<i64> = rows
-            .iter()
-            .filter_map(|r| r.try_get::<Option<i64>, _>("m_id").ok().flatten())
-            .collect();
+        let last_ids: Vec<i64> = rows.iter().filter_map(|r| r.try_get::<Option<i64>, _>("m_id").ok().flatten()).collect();
         let lasts = self.rows_by_id(&last_ids).await?;
         for row in &rows {
             let id: i64 = row.try_get("conversation_id")?;
             let last_id: Option<i64> = row.try_get("m_id")?;
-            out.push(Summary {
-                id,
-                peer: self.peer_row(row, now)?,
-                unread: row.try_get("unread")?,
-                last: last_id.and_then(|l| lasts.iter().find(|m| m.id == l).cloned()),
-            });
+            out.push(Summary { id, peer: self.peer_row(row, now)?, unread: row.try_get("unread")?, last: last_id.and_then(|l| lasts.iter().find(|m| m.id == l).cloned()) });
         }
         Ok(out)
     }
@@ -577,51 +431,25 @@ impl Chat {
             return Ok(Vec::new());
         }
         // Ids are numbers from our own query, never text from the request.
-        let list = ids
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let rows = sqlx::query(&format!(
-            "SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.id IN ({list})"
-        ))
-        .fetch_all(self.pool())
-        .await?;
+        let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        let rows = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.id IN ({list})")).fetch_all(self.pool()).await?;
         rows.iter().map(MessageRow::from_row).collect()
     }
 
     fn peer_row(&self, row: &AnyRow, now: i64) -> Result<PeerRow, AppError> {
         let card = self.members.card(row, today(now))?;
-        Ok(PeerRow {
-            id: card.id,
-            place: card.place(),
-            name: card.name,
-            age: card.age,
-            thumb: card.thumb,
-            fictional: card.fictional,
-        })
+        Ok(PeerRow { id: card.id, place: card.place(), name: card.name, age: card.age, thumb: card.thumb, fictional: card.fictional })
     }
 
     /// One of the member's conversations with its newest page of messages.
     pub async fn thread(&self, me: i64, conversation: i64, now: i64) -> Result<Thread, AppError> {
-        let peer = self
-            .peer_in(conversation, me)
-            .await?
-            .ok_or(ErrorCode::NotFound)?;
-        self.thread_with(me, peer, now)
-            .await?
-            .filter(|t| t.id == Some(conversation))
-            .ok_or_else(|| ErrorCode::NotFound.into())
+        let peer = self.peer_in(conversation, me).await?.ok_or(ErrorCode::NotFound)?;
+        self.thread_with(me, peer, now).await?.filter(|t| t.id == Some(conversation)).ok_or_else(|| ErrorCode::NotFound.into())
     }
 
     /// The conversation with a member, or an empty one when none exists yet. None when the
     /// member is not someone `me` can write to (unknown, another site, gone, or blocked by `me`).
-    pub async fn thread_with(
-        &self,
-        me: i64,
-        peer: i64,
-        now: i64,
-    ) -> Result<Option<Thread>, AppError> {
+    pub async fn thread_with(&self, me: i64, peer: i64, now: i64) -> Result<Option<Thread>, AppError> {
         if me == peer {
             return Ok(None);
         }
@@ -639,12 +467,7 @@ impl Chat {
         .await?;
         let Some(row) = row else { return Ok(None) };
         let status: String = row.try_get("status")?;
-        if row.try_get::<i64, _>("blocked_by_me")? > 0
-            || !matches!(
-                UserStatus::parse(&status),
-                Some(UserStatus::Active | UserStatus::NotConfirmed)
-            )
-        {
+        if row.try_get::<i64, _>("blocked_by_me")? > 0 || !matches!(UserStatus::parse(&status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
             return Ok(None);
         }
         let blocked = row.try_get::<i64, _>("blocked_me")? > 0;
@@ -667,9 +490,7 @@ impl Chat {
                 let user: i64 = side.try_get("user_id")?;
                 if user == peer {
                     thread.read_up_to = side.try_get("read_up_to")?;
-                    thread.delivered_up_to = side
-                        .try_get::<i64, _>("delivered_up_to")?
-                        .max(thread.read_up_to);
+                    thread.delivered_up_to = side.try_get::<i64, _>("delivered_up_to")?.max(thread.read_up_to);
                 } else {
                     thread.unread = side.try_get("unread")?;
                 }
@@ -683,20 +504,13 @@ impl Chat {
 
     /// A page of the member's conversation before message `before` (the newest page without),
     /// oldest first, and whether older ones exist.
-    pub async fn page(
-        &self,
-        me: i64,
-        conversation: i64,
-        before: Option<i64>,
-    ) -> Result<(Vec<MessageRow>, bool), AppError> {
-        let (cleared,): (i64,) = sqlx::query_as(
-            "SELECT cleared_up_to FROM chat_members WHERE conversation_id = $1 AND user_id = $2",
-        )
-        .bind(conversation)
-        .bind(me)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(ErrorCode::NotFound)?;
+    pub async fn page(&self, me: i64, conversation: i64, before: Option<i64>) -> Result<(Vec<MessageRow>, bool), AppError> {
+        let (cleared,): (i64,) = sqlx::query_as("SELECT cleared_up_to FROM chat_members WHERE conversation_id = $1 AND user_id = $2")
+            .bind(conversation)
+            .bind(me)
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(ErrorCode::NotFound)?;
         let size = domain::chat::PAGE_SIZE;
         let rows = sqlx::query(&format!(
             "SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = $1 AND m.id > $2 AND m.id < $3 AND (m.sender_id = $4 OR m.held = $5) \
@@ -710,10 +524,7 @@ impl Chat {
         .bind(false)
         .fetch_all(self.pool())
         .await?;
-        let mut messages = rows
-            .iter()
-            .map(MessageRow::from_row)
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut messages = rows.iter().map(MessageRow::from_row).collect::<Result<Vec<_>, _>>()?;
         let has_older = messages.len() as i64 > size;
         messages.truncate(size as usize);
         messages.reverse();
@@ -723,10 +534,7 @@ impl Chat {
     /// The member read the conversation up to `up_to` (SPEC §4: opening it sets its unread
     /// count to 0). The peer's client is told (their read mark), and the member's other tabs.
     pub async fn mark_read(&self, me: i64, conversation: i64, up_to: i64) -> Result<i64, AppError> {
-        let peer = self
-            .peer_in(conversation, me)
-            .await?
-            .ok_or(ErrorCode::NotFound)?;
+        let peer = self.peer_in(conversation, me).await?.ok_or(ErrorCode::NotFound)?;
         let mut tx = self.pool().begin().await?;
         let (last,): (i64,) = sqlx::query_as("UPDATE chat_members SET mailed = $1 WHERE conversation_id = $2 AND user_id = $3 RETURNING last_message_id")
             .bind(false)
@@ -749,18 +557,7 @@ impl Chat {
         .await?
         .rows_affected()
             == 1;
-        let signals = if moved {
-            vec![
-                Signal::Read {
-                    conversation,
-                    to: peer,
-                    up_to,
-                },
-                Signal::Counters { user: me },
-            ]
-        } else {
-            Vec::new()
-        };
+        let signals = if moved { vec![Signal::Read { conversation, to: peer, up_to }, Signal::Counters { user: me }] } else { Vec::new() };
         self.bus.stage(&mut tx, &signals).await?;
         tx.commit().await?;
         self.bus.committed(&signals);
@@ -779,13 +576,7 @@ impl Chat {
         if done.rows_affected() == 0 {
             return Err(ErrorCode::NotFound.into());
         }
-        let signals = [
-            Signal::Removed {
-                conversation,
-                user: me,
-            },
-            Signal::Counters { user: me },
-        ];
+        let signals = [Signal::Removed { conversation, user: me }, Signal::Counters { user: me }];
         self.bus.stage(&mut tx, &signals).await?;
         tx.commit().await?;
         self.bus.committed(&signals);
@@ -794,44 +585,15 @@ impl Chat {
 
     /// The member is typing in a conversation of theirs (not stored; the peer's client lets it expire).
     pub async fn typing(&self, me: i64, conversation: i64) -> Result<(), AppError> {
-        let peer = self
-            .peer_in(conversation, me)
-            .await?
-            .ok_or(ErrorCode::NotFound)?;
-        self.bus
-            .publish(&[Signal::Typing {
-                conversation,
-                from: me,
-                to: peer,
-            }])
-            .await
+        let peer = self.peer_in(conversation, me).await?.ok_or(ErrorCode::NotFound)?;
+        self.bus.publish(&[Signal::Typing { conversation, from: me, to: peer }]).await
     }
 
     /// After a block: tell both members' clients that their conversation is gone (the block's
     /// transaction removed it, see `Members::block`).
-    pub async fn removed_by_block(
-        &self,
-        conversation: Option<i64>,
-        a: i64,
-        b: i64,
-    ) -> Result<(), AppError> {
-        let Some(conversation) = conversation else {
-            return Ok(());
-        };
-        self.bus
-            .publish(&[
-                Signal::Removed {
-                    conversation,
-                    user: a,
-                },
-                Signal::Removed {
-                    conversation,
-                    user: b,
-                },
-                Signal::Counters { user: a },
-                Signal::Counters { user: b },
-            ])
-            .await
+    pub async fn removed_by_block(&self, conversation: Option<i64>, a: i64, b: i64) -> Result<(), AppError> {
+        let Some(conversation) = conversation else { return Ok(()) };
+        self.bus.publish(&[Signal::Removed { conversation, user: a }, Signal::Removed { conversation, user: b }, Signal::Counters { user: a }, Signal::Counters { user: b }]).await
     }
 
     /// Messages that waited for `user`'s confirmation go out once both sides are confirmed.
@@ -845,17 +607,10 @@ impl Chat {
         .bind(user)
         .fetch_all(&mut *tx)
         .await?;
-        let released = rows
-            .iter()
-            .map(MessageRow::from_row)
-            .collect::<Result<Vec<_>, _>>()?;
+        let released = rows.iter().map(MessageRow::from_row).collect::<Result<Vec<_>, _>>()?;
         let mut signals = Vec::new();
         for m in &released {
-            sqlx::query("UPDATE messages SET held = $1 WHERE id = $2")
-                .bind(false)
-                .bind(m.id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query("UPDATE messages SET held = $1 WHERE id = $2").bind(false).bind(m.id).execute(&mut *tx).await?;
             sqlx::query(
                 "UPDATE chat_members SET unread = unread + 1, last_message_id = CASE WHEN last_message_id > $1 THEN last_message_id ELSE $1 END, \
                  last_at = CASE WHEN last_at > $2 THEN last_at ELSE $2 END WHERE conversation_id = $3 AND user_id = $4",
@@ -866,12 +621,7 @@ impl Chat {
             .bind(m.recipient_id)
             .execute(&mut *tx)
             .await?;
-            signals.push(Signal::Message {
-                id: m.id,
-                conversation: m.conversation_id,
-                sender: m.sender_id,
-                recipient: m.recipient_id,
-            });
+            signals.push(Signal::Message { id: m.id, conversation: m.conversation_id, sender: m.sender_id, recipient: m.recipient_id });
         }
         self.bus.stage(&mut tx, &signals).await?;
         tx.commit().await?;
@@ -881,11 +631,7 @@ impl Chat {
 
     /// The stored key of a chat photo, for one of the conversation's two members only (and not
     /// while it waits for the recipient). None for everyone else.
-    pub async fn photo_key(
-        &self,
-        viewer: i64,
-        message_id: i64,
-    ) -> Result<Option<String>, AppError> {
+    pub async fn photo_key(&self, viewer: i64, message_id: i64) -> Result<Option<String>, AppError> {
         let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m JOIN chat_members c ON c.conversation_id = m.conversation_id AND c.user_id = $2 WHERE m.id = $1 AND m.id > c.cleared_up_to"))
             .bind(message_id)
             .bind(viewer)
@@ -900,50 +646,24 @@ impl Chat {
 
     /// A chat photo's bytes for `viewer` (see [`Chat::photo_key`]).
     pub async fn photo(&self, viewer: i64, message_id: i64) -> Result<Option<Vec<u8>>, AppError> {
-        let (Some(key), Some(media)) = (
-            self.photo_key(viewer, message_id).await?,
-            self.media.as_ref(),
-        ) else {
-            return Ok(None);
-        };
+        let (Some(key), Some(media)) = (self.photo_key(viewer, message_id).await?, self.media.as_ref()) else { return Ok(None) };
         media.get(&key).await
     }
 
     /// Re-encodes an uploaded photo (EXIF gone) and sends it. A repeated client id sends nothing.
-    pub async fn send_photo(
-        &self,
-        site: &Site,
-        me: &Member,
-        to: To,
-        client_id: &str,
-        bytes: Vec<u8>,
-        max_bytes: usize,
-        now: i64,
-    ) -> Result<Sent, AppError> {
+    pub async fn send_photo(&self, site: &Site, me: &Member, to: To, client_id: &str, bytes: Vec<u8>, max_bytes: usize, now: i64) -> Result<Sent, AppError> {
         validate_client_id(client_id)?;
         if let Some(sent) = self.already_sent(me.id, client_id).await? {
             return Ok(sent);
         }
-        let media = self
-            .media
-            .clone()
-            .ok_or_else(|| AppError::Internal("chat photos need a media store".into()))?;
-        let renditions = tokio::task::spawn_blocking(move || {
-            crate::members::photo_decode::decode_upload(&bytes, max_bytes)
-        })
-        .await
-        .map_err(|e| AppError::Internal(format!("photo decoding stopped: {e}")))?
-        .map_err(|e| AppError::from(e.code()))?;
-        let key = format!(
-            "chat/{}/{}.jpg",
-            me.id,
-            crate::members::photos::random_suffix()
-        );
-        media.put(&key, renditions.full).await?;
-        match self
-            .send(site, me, to, client_id, Content::Photo(key.clone()), now)
+        let media = self.media.clone().ok_or_else(|| AppError::Internal("chat photos need a media store".into()))?;
+        let renditions = tokio::task::spawn_blocking(move || crate::members::photo_decode::decode_upload(&bytes, max_bytes))
             .await
-        {
+            .map_err(|e| AppError::Internal(format!("photo decoding stopped: {e}")))?
+            .map_err(|e| AppError::from(e.code()))?;
+        let key = format!("chat/{}/{}.jpg", me.id, crate::members::photos::random_suffix());
+        media.put(&key, renditions.full).await?;
+        match self.send(site, me, to, client_id, Content::Photo(key.clone()), now).await {
             Ok(sent) => {
                 if !sent.new {
                     let _ = media.delete(&key).await;
@@ -958,23 +678,13 @@ impl Chat {
     }
 
     /// The operator console's conversations: only those with a fictional profile, newest first.
-    pub async fn operator_threads(
-        &self,
-        operator: &Member,
-        site_id: i64,
-        now: i64,
-    ) -> Result<Vec<OperatorThread>, AppError> {
+    pub async fn operator_threads(&self, operator: &Member, site_id: i64, now: i64) -> Result<Vec<OperatorThread>, AppError> {
         require_operator(operator)?;
         self.fictional_threads(site_id, None, now).await
     }
 
     /// Conversations with a fictional profile on a site (or just the one asked for).
-    async fn fictional_threads(
-        &self,
-        site_id: i64,
-        only: Option<i64>,
-        now: i64,
-    ) -> Result<Vec<OperatorThread>, AppError> {
+    async fn fictional_threads(&self, site_id: i64, only: Option<i64>, now: i64) -> Result<Vec<OperatorThread>, AppError> {
         let one = if only.is_some() { " AND c.id = $3" } else { "" };
         let sql = format!(
             "SELECT c.id, c.low_id, c.high_id, c.last_message_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $1 LIMIT 1) AS profile_id \
@@ -988,9 +698,7 @@ impl Chat {
         let mut out = Vec::new();
         for row in rows {
             let id: i64 = row.try_get("id")?;
-            let Some(profile) = row.try_get::<Option<i64>, _>("profile_id")? else {
-                continue;
-            };
+            let Some(profile) = row.try_get::<Option<i64>, _>("profile_id")? else { continue };
             let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
             let member = if low == profile { high } else { low };
             let (waiting,): (i64,) = sqlx::query_as(
@@ -1014,38 +722,20 @@ impl Chat {
     }
 
     /// An operator's view of one fictional conversation: (profile, member, newest messages as the profile sees them).
-    pub async fn operator_thread(
-        &self,
-        operator: &Member,
-        site_id: i64,
-        conversation: i64,
-        now: i64,
-    ) -> Result<(OperatorThread, Vec<ChatMessage>), AppError> {
+    pub async fn operator_thread(&self, operator: &Member, site_id: i64, conversation: i64, now: i64) -> Result<(OperatorThread, Vec<ChatMessage>), AppError> {
         require_operator(operator)?;
-        let thread = self
-            .fictional_threads(site_id, Some(conversation), now)
-            .await?
-            .pop()
-            .ok_or(ErrorCode::NotFound)?;
+        let thread = self.fictional_threads(site_id, Some(conversation), now).await?.pop().ok_or(ErrorCode::NotFound)?;
         let rows = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT 100"))
             .bind(conversation)
             .fetch_all(self.pool())
             .await?;
-        let mut messages = rows
-            .iter()
-            .map(|r| MessageRow::from_row(r).map(|m| m.view(thread.profile.id)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut messages = rows.iter().map(|r| MessageRow::from_row(r).map(|m| m.view(thread.profile.id))).collect::<Result<Vec<_>, _>>()?;
         messages.reverse();
         Ok((thread, messages))
     }
 
     async fn card_of(&self, user: i64, now: i64) -> Result<PeerRow, AppError> {
-        let row = sqlx::query(&format!(
-            "SELECT {CARD_COLUMNS} FROM profiles p WHERE p.user_id = $1"
-        ))
-        .bind(user)
-        .fetch_one(self.pool())
-        .await?;
+        let row = sqlx::query(&format!("SELECT {CARD_COLUMNS} FROM profiles p WHERE p.user_id = $1")).bind(user).fetch_one(self.pool()).await?;
         self.peer_row(&row, now)
     }
 
@@ -1061,10 +751,7 @@ impl Chat {
 
     /// How many free messages the member used.
     pub async fn free_used(&self, me: i64) -> Result<i64, AppError> {
-        let (used,): (i64,) = sqlx::query_as("SELECT free_messages_used FROM users WHERE id = $1")
-            .bind(me)
-            .fetch_one(self.pool())
-            .await?;
+        let (used,): (i64,) = sqlx::query_as("SELECT free_messages_used FROM users WHERE id = $1").bind(me).fetch_one(self.pool()).await?;
         Ok(used)
     }
 }
@@ -1072,14 +759,9 @@ impl Chat {
 /// Who pays for a send.
 #[derive(Debug, Clone, Copy)]
 enum Payer {
-    Member {
-        premium: bool,
-        confirmed: bool,
-    },
+    Member { premium: bool, confirmed: bool },
     /// An operator answering as a fictional profile: free, never held.
-    Operator {
-        operator: i64,
-    },
+    Operator { operator: i64 },
 }
 
 fn require_operator(member: &Member) -> Result<(), ApiError> {

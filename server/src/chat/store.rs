@@ -36,8 +36,7 @@ impl MessageRow {
             conversation_id: row.try_get("conversation_id")?,
             sender_id: row.try_get("sender_id")?,
             recipient_id: row.try_get("recipient_id")?,
-            kind: MessageKind::parse(&kind)
-                .ok_or_else(|| AppError::Internal(format!("unknown message kind {kind}")))?,
+            kind: MessageKind::parse(&kind).ok_or_else(|| AppError::Internal(format!("unknown message kind {kind}")))?,
             body: row.try_get("body")?,
             gift: gift.as_deref().and_then(Gift::parse),
             has_photo: row.try_get::<Option<String>, _>("photo_key")?.is_some(),
@@ -63,11 +62,7 @@ impl MessageRow {
             photo: self.has_photo.then(|| photo_path(self.id)),
             gift: self.gift,
             at: self.created_at,
-            client_id: if self.sender_id == viewer {
-                self.client_id.clone()
-            } else {
-                String::new()
-            },
+            client_id: if self.sender_id == viewer { self.client_id.clone() } else { String::new() },
             waiting: self.held,
         }
     }
@@ -79,23 +74,13 @@ pub fn photo_path(message_id: i64) -> String {
 }
 
 pub(crate) async fn message_row(db: &Db, id: i64) -> Result<Option<MessageRow>, AppError> {
-    let row = sqlx::query(&format!(
-        "SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.id = $1"
-    ))
-    .bind(id)
-    .fetch_optional(db.pool())
-    .await?;
+    let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.id = $1")).bind(id).fetch_optional(db.pool()).await?;
     row.as_ref().map(MessageRow::from_row).transpose()
 }
 
 /// The member's unread messages over all conversations.
 pub(crate) async fn unread_total(db: &Db, user: i64) -> Result<i64, AppError> {
-    let (total,): (i64,) = sqlx::query_as(
-        "SELECT CAST(COALESCE(SUM(unread), 0) AS BIGINT) FROM chat_members WHERE user_id = $1",
-    )
-    .bind(user)
-    .fetch_one(db.pool())
-    .await?;
+    let (total,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(unread), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await?;
     Ok(total)
 }
 
@@ -107,12 +92,7 @@ pub(crate) async fn latest_id(db: &Db, user: i64) -> Result<i64, AppError> {
 
 /// Records that `user`'s client received the conversation's messages up to `up_to`; true when
 /// that moved the mark.
-pub(crate) async fn mark_delivered(
-    db: &Db,
-    conversation: i64,
-    user: i64,
-    up_to: i64,
-) -> Result<bool, AppError> {
+pub(crate) async fn mark_delivered(db: &Db, conversation: i64, user: i64, up_to: i64) -> Result<bool, AppError> {
     let done = sqlx::query("UPDATE chat_members SET delivered_up_to = $1 WHERE conversation_id = $2 AND user_id = $3 AND delivered_up_to < $1")
         .bind(up_to)
         .bind(conversation)
@@ -124,13 +104,7 @@ pub(crate) async fn mark_delivered(
 
 /// Messages for `user` newer than `after` (or sent in the last `since` seconds, which covers
 /// ids that committed out of order), in every conversation still in their list, oldest first.
-pub(crate) async fn messages_after(
-    db: &Db,
-    user: i64,
-    after: i64,
-    since: i64,
-    limit: i64,
-) -> Result<Vec<MessageRow>, AppError> {
+pub(crate) async fn messages_after(db: &Db, user: i64, after: i64, since: i64, limit: i64) -> Result<Vec<MessageRow>, AppError> {
     let rows = sqlx::query(&format!(
         "SELECT {MESSAGE_COLUMNS} FROM messages m JOIN chat_members c ON c.conversation_id = m.conversation_id AND c.user_id = $1 \
          WHERE (m.id > $2 OR m.created_at >= $3) AND m.id > c.cleared_up_to AND (m.sender_id = $1 OR m.held = $4) ORDER BY m.id LIMIT {limit}"

@@ -69,25 +69,16 @@ impl Booking {
 
 /// Books an entry inside the caller's transaction. Refuses with `insufficient_credits` when the
 /// balance would go below zero (the caller's transaction then changes nothing).
-pub async fn book(
-    tx: &mut Transaction<'_, Any>,
-    entry: Entry<'_>,
-    now: i64,
-) -> Result<Booking, AppError> {
+pub async fn book(tx: &mut Transaction<'_, Any>, entry: Entry<'_>, now: i64) -> Result<Booking, AppError> {
     if entry.reference.trim().is_empty() {
-        return Err(AppError::Internal(
-            "a ledger booking needs a reference".into(),
-        ));
+        return Err(AppError::Internal("a ledger booking needs a reference".into()));
     }
     // Lock the member's row first: bookings for one member happen one after the other.
-    let (balance,): (i64,) =
-        sqlx::query_as("UPDATE users SET credits = credits WHERE id = $1 RETURNING credits")
-            .bind(entry.user_id)
-            .fetch_optional(&mut **tx)
-            .await?
-            .ok_or_else(|| {
-                AppError::Internal(format!("booking for unknown member {}", entry.user_id))
-            })?;
+    let (balance,): (i64,) = sqlx::query_as("UPDATE users SET credits = credits WHERE id = $1 RETURNING credits")
+        .bind(entry.user_id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| AppError::Internal(format!("booking for unknown member {}", entry.user_id)))?;
     let after = balance + entry.delta;
     if after < 0 {
         return match already_booked(tx, &entry).await? {
@@ -111,35 +102,20 @@ pub async fn book(
         already_booked(tx, &entry).await?;
         return Ok(Booking::AlreadyBooked { balance });
     }
-    sqlx::query("UPDATE users SET credits = $1 WHERE id = $2")
-        .bind(after)
-        .bind(entry.user_id)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query("UPDATE users SET credits = $1 WHERE id = $2").bind(after).bind(entry.user_id).execute(&mut **tx).await?;
     Ok(Booking::Booked { balance: after })
 }
 
 /// Whether the reference is in the ledger; a reference booked for another member, amount or
 /// reason is a bug in the caller, not a repeat.
-async fn already_booked(
-    tx: &mut Transaction<'_, Any>,
-    entry: &Entry<'_>,
-) -> Result<bool, AppError> {
-    let row = sqlx::query("SELECT user_id, delta, reason FROM credit_ledger WHERE reference = $1")
-        .bind(entry.reference)
-        .fetch_optional(&mut **tx)
-        .await?;
+async fn already_booked(tx: &mut Transaction<'_, Any>, entry: &Entry<'_>) -> Result<bool, AppError> {
+    let row = sqlx::query("SELECT user_id, delta, reason FROM credit_ledger WHERE reference = $1").bind(entry.reference).fetch_optional(&mut **tx).await?;
     let Some(row) = row else { return Ok(false) };
-    let same = row.try_get::<i64, _>("user_id")? == entry.user_id
-        && row.try_get::<i64, _>("delta")? == entry.delta
-        && row.try_get::<String, _>("reason")? == entry.reason.as_str();
+    let same = row.try_get::<i64, _>("user_id")? == entry.user_id && row.try_get::<i64, _>("delta")? == entry.delta && row.try_get::<String, _>("reason")? == entry.reason.as_str();
     if same {
         Ok(true)
     } else {
-        Err(AppError::Internal(format!(
-            "ledger reference {} was booked with other values",
-            entry.reference
-        )))
+        Err(AppError::Internal(format!("ledger reference {} was booked with other values", entry.reference)))
     }
 }
 
@@ -161,14 +137,9 @@ pub async fn reconcile(db: &Db) -> Result<Vec<Mismatch>, AppError> {
     .await?;
     let mut out = Vec::new();
     for row in rows {
-        let (credits, ledger_sum): (i64, i64) =
-            (row.try_get("credits")?, row.try_get("ledger_sum")?);
+        let (credits, ledger_sum): (i64, i64) = (row.try_get("credits")?, row.try_get("ledger_sum")?);
         if credits != ledger_sum {
-            out.push(Mismatch {
-                user_id: row.try_get("id")?,
-                credits,
-                ledger_sum,
-            });
+            out.push(Mismatch { user_id: row.try_get("id")?, credits, ledger_sum });
         }
     }
     Ok(out)
@@ -176,15 +147,7 @@ pub async fn reconcile(db: &Db) -> Result<Vec<Mismatch>, AppError> {
 
 /// A member's balance and the sum of their ledger, for tests and audits.
 pub async fn balance_and_ledger(db: &Db, user_id: i64) -> Result<(i64, i64), AppError> {
-    let (credits,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1")
-        .bind(user_id)
-        .fetch_one(db.pool())
-        .await?;
-    let (sum,): (i64,) = sqlx::query_as(
-        "SELECT CAST(COALESCE(SUM(delta), 0) AS BIGINT) FROM credit_ledger WHERE user_id = $1",
-    )
-    .bind(user_id)
-    .fetch_one(db.pool())
-    .await?;
+    let (credits,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(user_id).fetch_one(db.pool()).await?;
+    let (sum,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(delta), 0) AS BIGINT) FROM credit_ledger WHERE user_id = $1").bind(user_id).fetch_one(db.pool()).await?;
     Ok((credits, sum))
 }

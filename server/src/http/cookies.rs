@@ -44,10 +44,7 @@ mod tests {
     #[test]
     fn reads_cookie_among_others() {
         let mut headers = HeaderMap::new();
-        headers.insert(
-            http::header::COOKIE,
-            "a=1; i18n_redirected=de; b=2".parse().unwrap(),
-        );
+        headers.insert(http::header::COOKIE, "a=1; i18n_redirected=de; b=2".parse().unwrap());
         assert_eq!(get(&headers, "i18n_redirected").as_deref(), Some("de"));
         assert_eq!(get(&headers, "c"), None);
     }

@@ -22,13 +22,8 @@ pub struct RequestSite(pub Arc<Site>);
 impl FromRequestParts<AppState> for RequestSite {
     type Rejection = AppError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        crate::http::visitor::site(&state.sites, &parts.headers)
-            .map(RequestSite)
-            .ok_or(AppError::from(ErrorCode::NotFound))
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        crate::http::visitor::site(&state.sites, &parts.headers).map(RequestSite).ok_or(AppError::from(ErrorCode::NotFound))
     }
 }
 
@@ -38,12 +33,7 @@ pub struct Viewer(pub Option<Member>);
 
 impl Viewer {
     pub fn from_parts(parts: &Parts) -> Viewer {
-        Viewer(
-            parts
-                .extensions
-                .get::<CurrentMember>()
-                .and_then(|m| m.0.clone()),
-        )
+        Viewer(parts.extensions.get::<CurrentMember>().and_then(|m| m.0.clone()))
     }
 }
 
@@ -63,10 +53,7 @@ impl<S: Send + Sync> FromRequestParts<S> for RequireMember {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Viewer::from_parts(parts)
-            .0
-            .map(RequireMember)
-            .ok_or(AppError::from(ErrorCode::AuthenticationRequired))
+        Viewer::from_parts(parts).0.map(RequireMember).ok_or(AppError::from(ErrorCode::AuthenticationRequired))
     }
 }
 
@@ -81,13 +68,7 @@ impl ClientIp {
         if let Some(ip) = parts.extensions.get::<ClientIp>() {
             return *ip;
         }
-        ClientIp(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip())
-                .unwrap_or(IpAddr::from([0, 0, 0, 0])),
-        )
+        ClientIp(parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0])))
     }
 }
 

@@ -20,9 +20,7 @@ use crate::state::AppState;
 pub const TOKEN_AUTHORISED_PATHS: [&str; 2] = ["/api/unsubscribe", "/api/mail-events"];
 
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/unsubscribe", post(unsubscribe))
-        .route("/api/mail-events", post(mail_event))
+    Router::new().route("/api/unsubscribe", post(unsubscribe)).route("/api/mail-events", post(mail_event))
 }
 
 #[derive(Deserialize)]
@@ -48,25 +46,11 @@ pub struct MailEvent {
 
 /// A mail provider reports a hard bounce or a spam complaint. Authorised by
 /// `Authorization: Bearer {VONK_MAIL_EVENTS_SECRET}`; without that setting the endpoint is off.
-async fn mail_event(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Json(event): Json<MailEvent>,
-) -> Response {
-    let Some(secret) = state.config.mail_events_secret.as_deref() else {
-        return AppError::from(ErrorCode::NotFound).into_response();
-    };
-    let given = headers
-        .get(http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
+async fn mail_event(State(state): State<AppState>, headers: HeaderMap, Json(event): Json<MailEvent>) -> Response {
+    let Some(secret) = state.config.mail_events_secret.as_deref() else { return AppError::from(ErrorCode::NotFound).into_response() };
+    let given = headers.get(http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).unwrap_or("");
     if !constant_time_eq(given.as_bytes(), secret.as_bytes()) {
-        return (
-            StatusCode::UNAUTHORIZED,
-            Json(ApiError::new(ErrorCode::Forbidden)),
-        )
-            .into_response();
+        return (StatusCode::UNAUTHORIZED, Json(ApiError::new(ErrorCode::Forbidden))).into_response();
     }
     let reason = match event.event.as_str() {
         "bounce" => DisabledReason::Bounce,

@@ -21,8 +21,5 @@ pub use session::{resolve_member, CurrentMember};
 
 /// The routes of the server crate.
 pub fn routes() -> axum::Router<crate::state::AppState> {
-    mail_routes::routes()
-        .merge(photo_routes::routes())
-        .merge(payment_routes::routes())
-        .merge(ws::routes())
+    mail_routes::routes().merge(photo_routes::routes()).merge(payment_routes::routes()).merge(ws::routes())
 }

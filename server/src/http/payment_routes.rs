@@ -18,9 +18,7 @@ use crate::state::AppState;
 pub const WEBHOOK_PREFIX: &str = "/webhooks/payments/";
 
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/webhooks/payments/{provider}", post(webhook))
-        .layer(DefaultBodyLimit::max(4096))
+    Router::new().route("/webhooks/payments/{provider}", post(webhook)).layer(DefaultBodyLimit::max(4096))
 }
 
 #[derive(Deserialize)]
@@ -29,19 +27,12 @@ pub struct WebhookForm {
     id: String,
 }
 
-async fn webhook(
-    State(state): State<AppState>,
-    ClientIp(ip): ClientIp,
-    Path(provider): Path<String>,
-    form: Result<Form<WebhookForm>, axum::extract::rejection::FormRejection>,
-) -> Response {
+async fn webhook(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(provider): Path<String>, form: Result<Form<WebhookForm>, axum::extract::rejection::FormRejection>) -> Response {
     let now = state.clock.now();
     if state.rate_limiter.check(Limit::Webhook, ip, now).is_err() {
         return StatusCode::TOO_MANY_REQUESTS.into_response();
     }
-    let Ok(Form(form)) = form else {
-        return StatusCode::BAD_REQUEST.into_response();
-    };
+    let Ok(Form(form)) = form else { return StatusCode::BAD_REQUEST.into_response() };
     match state.payments.webhook(&provider, form.id.trim(), now).await {
         Ok(_) => StatusCode::OK.into_response(),
         Err(error) => {

@@ -56,19 +56,12 @@ pub struct RateLimiter {
 impl RateLimiter {
     /// `factor` multiplies every limit (`VONK_RATE_LIMIT_FACTOR`).
     pub fn new(factor: u32) -> RateLimiter {
-        RateLimiter {
-            windows: Default::default(),
-            factor: factor.max(1),
-        }
+        RateLimiter { windows: Default::default(), factor: factor.max(1) }
     }
 
     /// Counts one request; false when the caller is over the limit for this window.
     pub fn allow(&self, limit: Limit, ip: IpAddr, now: i64) -> bool {
-        self.count(
-            limit,
-            Subject::Address(crate::http::client_addr::limit_key(ip)),
-            now,
-        )
+        self.count(limit, Subject::Address(crate::http::client_addr::limit_key(ip)), now)
     }
 
     fn count(&self, limit: Limit, subject: Subject, now: i64) -> bool {
@@ -121,18 +114,9 @@ mod tests {
             assert!(limiter.allow(Limit::Login, a, 1000));
         }
         assert!(!limiter.allow(Limit::Login, a, 1010), "21st in the window");
-        assert_eq!(
-            limiter.check(Limit::Login, a, 1010).unwrap_err().code(),
-            ErrorCode::TooManyRequests
-        );
-        assert!(
-            limiter.allow(Limit::Login, b, 1010),
-            "another address has its own count"
-        );
-        assert!(
-            limiter.allow(Limit::Signup, a, 1010),
-            "another action has its own count"
-        );
+        assert_eq!(limiter.check(Limit::Login, a, 1010).unwrap_err().code(), ErrorCode::TooManyRequests);
+        assert!(limiter.allow(Limit::Login, b, 1010), "another address has its own count");
+        assert!(limiter.allow(Limit::Signup, a, 1010), "another action has its own count");
         assert!(limiter.allow(Limit::Login, a, 1060), "a new window");
         let relaxed = RateLimiter::new(2);
         assert!((0..40).all(|_| relaxed.allow(Limit::Login, a, 1000)));

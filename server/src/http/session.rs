@@ -17,35 +17,17 @@ pub struct CurrentMember(pub Option<Member>);
 /// Built assets never depend on who asks; they skip the session lookup.
 const STATIC_PREFIXES: [&str; 3] = ["/pkg/", "/widgets/", "/media/public/"];
 
-pub async fn resolve_member(
-    State(state): State<AppState>,
-    mut request: Request,
-    next: Next,
-) -> Response {
+pub async fn resolve_member(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     // The client's address, once, for every per-address limit (behind trusted proxies).
     if !state.config.trusted_proxies.is_empty() {
-        let peer = request
-            .extensions()
-            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-            .map(|c| c.0.ip());
+        let peer = request.extensions().get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
         if let Some(peer) = peer {
-            let forwarded: Vec<&str> = request
-                .headers()
-                .get_all("x-forwarded-for")
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .collect();
-            let client =
-                crate::http::client_addr::client(peer, &forwarded, &state.config.trusted_proxies);
-            request
-                .extensions_mut()
-                .insert(crate::http::extract::ClientIp(client));
+            let forwarded: Vec<&str> = request.headers().get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
+            let client = crate::http::client_addr::client(peer, &forwarded, &state.config.trusted_proxies);
+            request.extensions_mut().insert(crate::http::extract::ClientIp(client));
         }
     }
-    if STATIC_PREFIXES
-        .iter()
-        .any(|p| request.uri().path().starts_with(p))
-    {
+    if STATIC_PREFIXES.iter().any(|p| request.uri().path().starts_with(p)) {
         return next.run(request).await;
     }
     let token = cookies::get(request.headers(), AUTH_COOKIE);
@@ -63,10 +45,7 @@ pub async fn resolve_member(
     // A session of another site does not count here.
     let site = crate::http::visitor::site(&state.sites, request.headers());
     let member = member.filter(|m| site.as_ref().is_some_and(|s| s.settings.id == m.site_id));
-    if let Some(blocked) = member
-        .as_ref()
-        .filter(|m| m.status == domain::account::UserStatus::Blocked)
-    {
+    if let Some(blocked) = member.as_ref().filter(|m| m.status == domain::account::UserStatus::Blocked) {
         return blocked_member(&state, blocked.id, request, next).await;
     }
     let renew = renewed && member.is_some();
@@ -75,25 +54,11 @@ pub async fn resolve_member(
     // A session slides with use: its cookie lives 30 days from the last use too. A response
     // that sets the session cookie itself (login, logout) keeps its own.
     if let (true, Some(token)) = (renew, token) {
-        let sets_session = response
-            .headers()
-            .get_all(http::header::SET_COOKIE)
-            .iter()
-            .any(|v| {
-                v.as_bytes()
-                    .starts_with(format!("{AUTH_COOKIE}=").as_bytes())
-            });
+        let sets_session = response.headers().get_all(http::header::SET_COOKIE).iter().any(|v| v.as_bytes().starts_with(format!("{AUTH_COOKIE}=").as_bytes()));
         if !sets_session {
-            let cookie = cookies::set(
-                AUTH_COOKIE,
-                &token,
-                domain::constants::AUTH_COOKIE_DAYS,
-                state.config.secure_cookies,
-            );
+            let cookie = cookies::set(AUTH_COOKIE, &token, domain::constants::AUTH_COOKIE_DAYS, state.config.secure_cookies);
             if let Ok(value) = http::HeaderValue::from_str(&cookie) {
-                response
-                    .headers_mut()
-                    .append(http::header::SET_COOKIE, value);
+                response.headers_mut().append(http::header::SET_COOKIE, value);
             }
         }
     }
@@ -102,12 +67,7 @@ pub async fn resolve_member(
 
 /// A blocked member's session ends at its first request: their sessions are deleted, the cookie
 /// cleared, and they see the ban notice (a call gets `403 forbidden`).
-async fn blocked_member(
-    state: &AppState,
-    user_id: i64,
-    mut request: Request,
-    next: Next,
-) -> Response {
+async fn blocked_member(state: &AppState, user_id: i64, mut request: Request, next: Next) -> Response {
     use axum::response::IntoResponse;
     if let Err(error) = state.accounts.end_sessions(user_id).await {
         tracing::error!(%error, "ending a blocked member's sessions failed");
@@ -124,9 +84,7 @@ async fn blocked_member(
         crate::error::AppError::from(domain::ErrorCode::Forbidden).into_response()
     };
     if let Ok(value) = http::HeaderValue::from_str(&clear) {
-        response
-            .headers_mut()
-            .append(http::header::SET_COOKIE, value);
+        response.headers_mut().append(http::header::SET_COOKIE, value);
     }
     response
 }

@@ -21,14 +21,8 @@ pub fn site(sites: &SiteCache, headers: &HeaderMap) -> Option<Arc<Site>> {
 /// The language of this render: cookie, else the site's domain language, else Accept-Language, else Dutch.
 pub fn locale(headers: &HeaderMap, site: &Site) -> Locale {
     let cookie = cookies::get(headers, LANGUAGE_COOKIE);
-    let accept = headers
-        .get(header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok());
-    domain::locale::negotiate(
-        cookie.as_deref(),
-        Some(&site.settings.domain_language),
-        accept,
-    )
+    let accept = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+    domain::locale::negotiate(cookie.as_deref(), Some(&site.settings.domain_language), accept)
 }
 
 /// Whether the visitor has accepted the adult-content entry warning.
@@ -40,14 +34,7 @@ pub fn entry_accepted(headers: &HeaderMap) -> bool {
 /// Blocks open redirects such as `//evil.example` or `https://evil.example`.
 pub fn safe_return_path(candidate: Option<&str>) -> String {
     match candidate {
-        Some(p)
-            if p.starts_with('/')
-                && !p.starts_with("//")
-                && !p.starts_with("/\\")
-                && !p.chars().any(char::is_control) =>
-        {
-            p.to_string()
-        }
+        Some(p) if p.starts_with('/') && !p.starts_with("//") && !p.starts_with("/\\") && !p.chars().any(char::is_control) => p.to_string(),
         _ => "/".to_string(),
     }
 }

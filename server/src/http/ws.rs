@@ -48,13 +48,7 @@ pub fn socket_origin_allowed(headers: &HeaderMap, public_origins: &[String]) -> 
     crate::http::guard::origin_allowed(&without_fetch_site, public_origins)
 }
 
-async fn upgrade(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    Extension(current): Extension<CurrentMember>,
-    Query(resume): Query<Resume>,
-    ws: WebSocketUpgrade,
-) -> Response {
+async fn upgrade(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Query(resume): Query<Resume>, ws: WebSocketUpgrade) -> Response {
     if !socket_origin_allowed(&headers, &state.config.public_origins) {
         tracing::warn!("refused a chat socket from another origin");
         return AppError::from(domain::ErrorCode::ForbiddenOrigin).into_response();
@@ -66,13 +60,10 @@ async fn upgrade(
     let clock = state.clock.clone();
     // The client sends nothing that matters: small frames, and a small read buffer (the default
     // 128 KiB buffer is zero-filled on the first read and stays resident per socket).
-    ws.max_message_size(4096)
-        .max_frame_size(4096)
-        .read_buffer_size(4096)
-        .on_upgrade(move |socket| {
-            let task_bus = bus.clone();
-            async move { task_bus.track(run(bus, member.id, resume.after, socket, clock)) }
-        })
+    ws.max_message_size(4096).max_frame_size(4096).read_buffer_size(4096).on_upgrade(move |socket| {
+        let task_bus = bus.clone();
+        async move { task_bus.track(run(bus, member.id, resume.after, socket, clock)) }
+    })
 }
 
 /// Remembers the ids a socket sent, to drop repeats (a message can arrive from the backlog and
@@ -86,11 +77,7 @@ struct Sent {
 
 impl Sent {
     fn new(last: i64) -> Sent {
-        Sent {
-            ids: HashSet::new(),
-            order: VecDeque::new(),
-            last,
-        }
+        Sent { ids: HashSet::new(), order: VecDeque::new(), last }
     }
 
     /// True the first time an id is seen.
@@ -109,21 +96,12 @@ impl Sent {
     }
 }
 
-async fn run(
-    bus: Bus,
-    user: i64,
-    after: Option<i64>,
-    mut socket: WebSocket,
-    clock: crate::clock::Clock,
-) {
+async fn run(bus: Bus, user: i64, after: Option<i64>, mut socket: WebSocket, clock: crate::clock::Clock) {
     let mut subscription = bus.subscribe(user);
     let shutdown = bus.shutdown_token();
     let mut sent = Sent::new(after.unwrap_or(0));
     if let Some(after) = after {
-        if backlog(&bus, user, after, i64::MAX, &mut sent, &mut socket)
-            .await
-            .is_err()
-        {
+        if backlog(&bus, user, after, i64::MAX, &mut sent, &mut socket).await.is_err() {
             return;
         }
     } else if let Ok(latest) = store::latest_id(bus.db(), user).await {
@@ -163,35 +141,17 @@ async fn run(
     }
 }
 
-async fn send_message(
-    socket: &mut WebSocket,
-    row: &MessageRow,
-    user: i64,
-    sent: &mut Sent,
-) -> Result<(), ()> {
+async fn send_message(socket: &mut WebSocket, row: &MessageRow, user: i64, sent: &mut Sent) -> Result<(), ()> {
     if !row.visible_to(user) || !sent.first(row.id) {
         return Ok(());
     }
-    let json = serde_json::to_string(&Push::Message {
-        message: row.view(user),
-    })
-    .map_err(|_| ())?;
-    socket
-        .send(Message::Text(json.into()))
-        .await
-        .map_err(|_| ())
+    let json = serde_json::to_string(&Push::Message { message: row.view(user) }).map_err(|_| ())?;
+    socket.send(Message::Text(json.into())).await.map_err(|_| ())
 }
 
 /// Sends what is newer than `after` (or at least as recent as `since`); too much → `resync`.
 /// Messages that reach the recipient this way count as delivered.
-async fn backlog(
-    bus: &Bus,
-    user: i64,
-    after: i64,
-    since: i64,
-    sent: &mut Sent,
-    socket: &mut WebSocket,
-) -> Result<(), ()> {
+async fn backlog(bus: &Bus, user: i64, after: i64, since: i64, sent: &mut Sent, socket: &mut WebSocket) -> Result<(), ()> {
     let rows = match store::messages_after(bus.db(), user, after, since, BACKLOG + 1).await {
         Ok(rows) => rows,
         Err(error) => {
@@ -201,30 +161,19 @@ async fn backlog(
     };
     if rows.len() as i64 > BACKLOG {
         let json = serde_json::to_string(&Push::Resync).map_err(|_| ())?;
-        return socket
-            .send(Message::Text(json.into()))
-            .await
-            .map_err(|_| ());
+        return socket.send(Message::Text(json.into())).await.map_err(|_| ());
     }
     let mut received: BTreeMap<(i64, i64), i64> = BTreeMap::new();
     for row in &rows {
         send_message(socket, row, user, sent).await?;
         if row.recipient_id == user {
-            let mark = received
-                .entry((row.conversation_id, row.sender_id))
-                .or_insert(0);
+            let mark = received.entry((row.conversation_id, row.sender_id)).or_insert(0);
             *mark = (*mark).max(row.id);
         }
     }
     for ((conversation, sender), up_to) in received {
         if let Ok(true) = store::mark_delivered(bus.db(), conversation, user, up_to).await {
-            let _ = bus
-                .publish(&[Signal::Delivered {
-                    conversation,
-                    to: sender,
-                    up_to,
-                }])
-                .await;
+            let _ = bus.publish(&[Signal::Delivered { conversation, to: sender, up_to }]).await;
         }
     }
     Ok(())
@@ -241,10 +190,7 @@ mod tests {
         assert!(!socket_origin_allowed(&h, &[]), "no Origin: refused");
         h.insert("origin", "http://evil.example".parse().unwrap());
         h.insert("sec-fetch-site", "same-origin".parse().unwrap());
-        assert!(
-            !socket_origin_allowed(&h, &[]),
-            "a lying Sec-Fetch-Site does not help"
-        );
+        assert!(!socket_origin_allowed(&h, &[]), "a lying Sec-Fetch-Site does not help");
         h.insert("origin", "http://vonk.test".parse().unwrap());
         assert!(socket_origin_allowed(&h, &[]));
     }

@@ -47,10 +47,7 @@ impl std::fmt::Debug for Outbox {
 
 impl Outbox {
     /// The outbox the configuration asks for.
-    pub fn from_config(
-        smtp_url: Option<&str>,
-        data_dir: &std::path::Path,
-    ) -> Result<Outbox, AppError> {
+    pub fn from_config(smtp_url: Option<&str>, data_dir: &std::path::Path) -> Result<Outbox, AppError> {
         match smtp_url {
             None => Ok(Outbox::Files(data_dir.join("mail"))),
             Some(url) => {
@@ -67,23 +64,12 @@ impl Outbox {
         let message = build_message(mail)?;
         match self {
             Outbox::Files(dir) => {
-                tokio::fs::create_dir_all(dir)
-                    .await
-                    .map_err(|e| AppError::Internal(format!("mail folder: {e}")))?;
-                let name = format!(
-                    "{}-{}.eml",
-                    crate::seed::now_unix(),
-                    &crate::accounts::tokens::new_token()[..12]
-                );
-                tokio::fs::write(dir.join(name), message.formatted())
-                    .await
-                    .map_err(|e| AppError::Internal(format!("writing mail: {e}")))?;
+                tokio::fs::create_dir_all(dir).await.map_err(|e| AppError::Internal(format!("mail folder: {e}")))?;
+                let name = format!("{}-{}.eml", crate::seed::now_unix(), &crate::accounts::tokens::new_token()[..12]);
+                tokio::fs::write(dir.join(name), message.formatted()).await.map_err(|e| AppError::Internal(format!("writing mail: {e}")))?;
             }
             Outbox::Smtp(transport) => {
-                transport
-                    .send(message)
-                    .await
-                    .map_err(|e| AppError::Internal(format!("smtp: {e}")))?;
+                transport.send(message).await.map_err(|e| AppError::Internal(format!("smtp: {e}")))?;
             }
         }
         Ok(())
@@ -92,41 +78,22 @@ impl Outbox {
 
 /// The MIME message: text and HTML alternatives, and the unsubscribe headers when given.
 pub fn build_message(mail: Mail) -> Result<Message, AppError> {
-    let from: Mailbox = format!("{} <{}>", mail.from_name, mail.from_address)
-        .parse()
-        .map_err(|e| AppError::Internal(format!("bad sender: {e}")))?;
-    let to: Mailbox = mail
-        .to
-        .parse()
-        .map_err(|e| AppError::Internal(format!("bad recipient: {e}")))?;
+    let from: Mailbox = format!("{} <{}>", mail.from_name, mail.from_address).parse().map_err(|e| AppError::Internal(format!("bad sender: {e}")))?;
+    let to: Mailbox = mail.to.parse().map_err(|e| AppError::Internal(format!("bad recipient: {e}")))?;
     let mut message = Message::builder()
         .from(from)
         .to(to)
         .subject(mail.subject)
         .multipart(
             MultiPart::alternative()
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_PLAIN)
-                        .body(mail.text),
-                )
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_HTML)
-                        .body(mail.html),
-                ),
+                .singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(mail.text))
+                .singlepart(SinglePart::builder().header(ContentType::TEXT_HTML).body(mail.html)),
         )
         .map_err(|e| AppError::Internal(format!("cannot build mail: {e}")))?;
     if let Some(url) = mail.unsubscribe {
         let name = |n: &str| HeaderName::new_from_ascii(n.to_string()).expect("ascii header name");
-        message.headers_mut().insert_raw(HeaderValue::new(
-            name("List-Unsubscribe"),
-            format!("<{url}>"),
-        ));
-        message.headers_mut().insert_raw(HeaderValue::new(
-            name("List-Unsubscribe-Post"),
-            "List-Unsubscribe=One-Click".into(),
-        ));
+        message.headers_mut().insert_raw(HeaderValue::new(name("List-Unsubscribe"), format!("<{url}>")));
+        message.headers_mut().insert_raw(HeaderValue::new(name("List-Unsubscribe-Post"), "List-Unsubscribe=One-Click".into()));
     }
     Ok(message)
 }

@@ -46,10 +46,7 @@ impl LinkMail<'_> {
     }
 
     pub fn text(&self) -> String {
-        let mut text = format!(
-            "{}\n\n{}\n\n{}: {}\n\n{}\n",
-            self.greeting, self.body, self.button, self.link, self.footer
-        );
+        let mut text = format!("{}\n\n{}\n\n{}: {}\n\n{}\n", self.greeting, self.body, self.button, self.link, self.footer);
         if let Some((url, label)) = self.unsubscribe {
             text.push_str(&format!("\n{label}: {url}\n"));
         }
@@ -111,13 +108,7 @@ impl ReceiptMail<'_> {
         for (label, value) in self.rows {
             text.push_str(&format!("{label}: {value}\n"));
         }
-        text.push_str(&format!(
-            "\n{}: {}\n\n{}\n\n{}\n",
-            self.button,
-            self.link,
-            self.company.join("\n"),
-            self.footer
-        ));
+        text.push_str(&format!("\n{}: {}\n\n{}\n\n{}\n", self.button, self.link, self.company.join("\n"), self.footer));
         text
     }
 }
@@ -142,17 +133,8 @@ mod tests {
         assert!(html.contains("Hoi &lt;b&gt;Anna&lt;/b&gt;") && html.contains("Klik &amp; ga"));
         assert!(html.contains("href=\"https://vonk.nl/activate?token=ab&quot;cd\""));
         assert!(html.contains("Afmelden"));
-        assert!(
-            mail.text()
-                .contains("Activeer: https://vonk.nl/activate?token=ab\"cd")
-                && mail
-                    .text()
-                    .contains("Afmelden: https://vonk.nl/unsubscribe")
-        );
-        let plain = LinkMail {
-            unsubscribe: None,
-            ..mail
-        };
+        assert!(mail.text().contains("Activeer: https://vonk.nl/activate?token=ab\"cd") && mail.text().contains("Afmelden: https://vonk.nl/unsubscribe"));
+        let plain = LinkMail { unsubscribe: None, ..mail };
         assert!(!plain.html().contains("Afmelden"));
     }
 }

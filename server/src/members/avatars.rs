@@ -30,35 +30,9 @@ impl Rng {
     }
 }
 
-const SKIN: [[u8; 3]; 8] = [
-    [255, 224, 196],
-    [241, 194, 160],
-    [224, 172, 135],
-    [198, 134, 95],
-    [161, 102, 68],
-    [121, 77, 52],
-    [250, 211, 176],
-    [232, 183, 148],
-];
-const HAIR: [[u8; 3]; 7] = [
-    [35, 25, 20],
-    [70, 45, 30],
-    [110, 70, 40],
-    [190, 150, 90],
-    [225, 195, 130],
-    [150, 60, 30],
-    [150, 150, 150],
-];
-const SHIRT: [[u8; 3]; 8] = [
-    [139, 13, 26],
-    [40, 70, 120],
-    [30, 110, 90],
-    [230, 230, 230],
-    [50, 50, 60],
-    [200, 120, 40],
-    [120, 60, 140],
-    [220, 80, 110],
-];
+const SKIN: [[u8; 3]; 8] = [[255, 224, 196], [241, 194, 160], [224, 172, 135], [198, 134, 95], [161, 102, 68], [121, 77, 52], [250, 211, 176], [232, 183, 148]];
+const HAIR: [[u8; 3]; 7] = [[35, 25, 20], [70, 45, 30], [110, 70, 40], [190, 150, 90], [225, 195, 130], [150, 60, 30], [150, 150, 150]];
+const SHIRT: [[u8; 3]; 8] = [[139, 13, 26], [40, 70, 120], [30, 110, 90], [230, 230, 230], [50, 50, 60], [200, 120, 40], [120, 60, 140], [220, 80, 110]];
 
 fn ellipse(img: &mut RgbImage, cx: f32, cy: f32, rx: f32, ry: f32, colour: [u8; 3]) {
     let (w, h) = img.dimensions();
@@ -82,11 +56,7 @@ fn shade(c: [u8; 3], f: f32) -> [u8; 3] {
 /// Draws one portrait of `size`×`size` pixels. `feminine` picks longer hair more often.
 pub fn portrait(seed: u64, feminine: bool, size: u32) -> RgbImage {
     let mut rng = Rng::new(seed);
-    let hue_a = [
-        rng.below(80) as u8 + 150,
-        rng.below(80) as u8 + 150,
-        rng.below(80) as u8 + 160,
-    ];
+    let hue_a = [rng.below(80) as u8 + 150, rng.below(80) as u8 + 150, rng.below(80) as u8 + 160];
     let hue_b = shade(hue_a, 0.75);
     let mut img: RgbImage = ImageBuffer::from_fn(size, size, |_, y| {
         let t = y as f32 / size as f32;
@@ -96,116 +66,38 @@ pub fn portrait(seed: u64, feminine: bool, size: u32) -> RgbImage {
     let skin = *rng.pick(&SKIN);
     let hair = *rng.pick(&HAIR);
     let shirt = *rng.pick(&SHIRT);
-    let long_hair = if feminine {
-        rng.below(10) < 8
-    } else {
-        rng.below(10) < 1
-    };
+    let long_hair = if feminine { rng.below(10) < 8 } else { rng.below(10) < 1 };
     let face_w = (56.0 + rng.unit() * 12.0) * s;
     let face_h = (72.0 + rng.unit() * 10.0) * s;
     let cx = 160.0 * s + (rng.unit() - 0.5) * 16.0 * s;
     let cy = 150.0 * s;
     if long_hair {
-        ellipse(
-            &mut img,
-            cx,
-            cy + 40.0 * s,
-            face_w * 1.45,
-            face_h * 1.5,
-            shade(hair, 0.9),
-        );
+        ellipse(&mut img, cx, cy + 40.0 * s, face_w * 1.45, face_h * 1.5, shade(hair, 0.9));
     }
     // Shoulders and neck.
     ellipse(&mut img, 160.0 * s, 335.0 * s, 135.0 * s, 95.0 * s, shirt);
-    ellipse(
-        &mut img,
-        cx,
-        cy + face_h * 0.95,
-        face_w * 0.45,
-        face_h * 0.55,
-        shade(skin, 0.88),
-    );
+    ellipse(&mut img, cx, cy + face_h * 0.95, face_w * 0.45, face_h * 0.55, shade(skin, 0.88));
     // Hair cap, then the face over its lower part.
-    ellipse(
-        &mut img,
-        cx,
-        cy - face_h * 0.22,
-        face_w * 1.12,
-        face_h * 0.92,
-        hair,
-    );
-    ellipse(
-        &mut img,
-        cx,
-        cy + face_h * 0.08,
-        face_w,
-        face_h * 0.92,
-        skin,
-    );
+    ellipse(&mut img, cx, cy - face_h * 0.22, face_w * 1.12, face_h * 0.92, hair);
+    ellipse(&mut img, cx, cy + face_h * 0.08, face_w, face_h * 0.92, skin);
     if !long_hair && !feminine && rng.below(3) == 0 {
         // A beard.
-        ellipse(
-            &mut img,
-            cx,
-            cy + face_h * 0.55,
-            face_w * 0.8,
-            face_h * 0.42,
-            shade(hair, 1.05),
-        );
-        ellipse(
-            &mut img,
-            cx,
-            cy + face_h * 0.38,
-            face_w * 0.55,
-            face_h * 0.18,
-            skin,
-        );
+        ellipse(&mut img, cx, cy + face_h * 0.55, face_w * 0.8, face_h * 0.42, shade(hair, 1.05));
+        ellipse(&mut img, cx, cy + face_h * 0.38, face_w * 0.55, face_h * 0.18, skin);
     }
     // Fringe.
-    ellipse(
-        &mut img,
-        cx - face_w * 0.2,
-        cy - face_h * 0.62,
-        face_w * 0.85,
-        face_h * 0.32,
-        hair,
-    );
+    ellipse(&mut img, cx - face_w * 0.2, cy - face_h * 0.62, face_w * 0.85, face_h * 0.32, hair);
     // Eyes, brows, mouth.
     let eye_y = cy + face_h * 0.05;
     let eye_dx = face_w * 0.4;
     for dx in [-eye_dx, eye_dx] {
         ellipse(&mut img, cx + dx, eye_y, 8.0 * s, 5.5 * s, [250, 250, 250]);
         ellipse(&mut img, cx + dx, eye_y, 4.2 * s, 4.2 * s, [45, 35, 30]);
-        ellipse(
-            &mut img,
-            cx + dx,
-            eye_y - 13.0 * s,
-            11.0 * s,
-            2.6 * s,
-            shade(hair, 0.8),
-        );
+        ellipse(&mut img, cx + dx, eye_y - 13.0 * s, 11.0 * s, 2.6 * s, shade(hair, 0.8));
     }
-    let lips = if feminine {
-        [190, 70, 85]
-    } else {
-        shade(skin, 0.7)
-    };
-    ellipse(
-        &mut img,
-        cx,
-        cy + face_h * 0.52,
-        face_w * 0.32,
-        5.0 * s,
-        lips,
-    );
-    ellipse(
-        &mut img,
-        cx,
-        cy + face_h * 0.28,
-        4.0 * s,
-        7.0 * s,
-        shade(skin, 0.9),
-    );
+    let lips = if feminine { [190, 70, 85] } else { shade(skin, 0.7) };
+    ellipse(&mut img, cx, cy + face_h * 0.52, face_w * 0.32, 5.0 * s, lips);
+    ellipse(&mut img, cx, cy + face_h * 0.28, 4.0 * s, 7.0 * s, shade(skin, 0.9));
     imageops::blur(&img, 1.1 * s)
 }
 
@@ -214,8 +106,7 @@ pub fn portrait_jpeg(seed: u64, feminine: bool, size: u32) -> Vec<u8> {
     let img = portrait(seed, feminine, size);
     let mut out = Vec::new();
     let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 82);
-    img.write_with_encoder(encoder)
-        .expect("encoding to memory cannot fail");
+    img.write_with_encoder(encoder).expect("encoding to memory cannot fail");
     out
 }
 
@@ -230,11 +121,7 @@ mod tests {
         assert_ne!(a, portrait_jpeg(8, true, 160));
         let decoded = image::load_from_memory(&a).unwrap();
         assert_eq!((decoded.width(), decoded.height()), (160, 160));
-        assert!(
-            a.len() < 20_000,
-            "a thumbnail stays small: {} bytes",
-            a.len()
-        );
+        assert!(a.len() < 20_000, "a thumbnail stays small: {} bytes", a.len());
     }
 
     #[test]

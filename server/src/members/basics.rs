@@ -1,10 +1,7 @@
 //! Profile basics: gender, sexuality and location, asked right after signup
 //! (`/complete-signup`) and changeable later (location in the settings).
 
-use domain::profile::{
-    validate_basics, validate_details, validate_location, Attribute, BasicsForm, DetailsForm,
-    LocationForm, Region,
-};
+use domain::profile::{validate_basics, validate_details, validate_location, Attribute, BasicsForm, DetailsForm, LocationForm, Region};
 use domain::site::SiteSettings;
 use sqlx::Row;
 
@@ -27,20 +24,12 @@ pub struct ProfileBasics {
 
 impl ProfileBasics {
     pub fn gender(&self) -> Option<domain::profile::Gender> {
-        self.gender
-            .as_deref()
-            .and_then(domain::profile::Gender::parse)
+        self.gender.as_deref().and_then(domain::profile::Gender::parse)
     }
 
     /// The genders the member looks for; `None` until gender and sexuality are filled in.
     pub fn seeks(&self) -> Option<&'static [domain::profile::Gender]> {
-        self.gender()
-            .zip(
-                self.sexuality
-                    .as_deref()
-                    .and_then(domain::profile::Sexuality::parse),
-            )
-            .map(|(g, s)| s.seeks(g))
+        self.gender().zip(self.sexuality.as_deref().and_then(domain::profile::Sexuality::parse)).map(|(g, s)| s.seeks(g))
     }
 }
 
@@ -54,9 +43,7 @@ impl ProfileBasics {
 impl Members {
     pub async fn basics(&self, user_id: i64) -> Result<ProfileBasics, AppError> {
         let row = sqlx::query("SELECT name, date_of_birth, gender, sexuality, country, region, city, status FROM profiles WHERE user_id = $1").bind(user_id).fetch_optional(self.db.pool()).await?;
-        let Some(row) = row else {
-            return Err(domain::ErrorCode::NotFound.into());
-        };
+        let Some(row) = row else { return Err(domain::ErrorCode::NotFound.into()) };
         Ok(ProfileBasics {
             name: row.try_get("name")?,
             date_of_birth: row.try_get("date_of_birth")?,
@@ -70,12 +57,7 @@ impl Members {
     }
 
     /// Saves gender, sexuality and location after checking them all; nothing changes on error.
-    pub async fn save_basics(
-        &self,
-        site: &SiteSettings,
-        user_id: i64,
-        form: &BasicsForm,
-    ) -> Result<(), AppError> {
+    pub async fn save_basics(&self, site: &SiteSettings, user_id: i64, form: &BasicsForm) -> Result<(), AppError> {
         let valid = validate_basics(form, &site.countries, &self.regions_for(site))?;
         sqlx::query("UPDATE profiles SET gender = $1, sexuality = $2, country = $3, region = $4, city = $5 WHERE user_id = $6")
             .bind(valid.gender.code())
@@ -91,12 +73,7 @@ impl Members {
     }
 
     /// Saves where the member lives; nothing changes on error.
-    pub async fn save_location(
-        &self,
-        site: &SiteSettings,
-        user_id: i64,
-        form: &LocationForm,
-    ) -> Result<(), AppError> {
+    pub async fn save_location(&self, site: &SiteSettings, user_id: i64, form: &LocationForm) -> Result<(), AppError> {
         let valid = validate_location(form, &site.countries, &self.regions_for(site))?;
         sqlx::query("UPDATE profiles SET country = $1, region = $2, city = $3 WHERE user_id = $4")
             .bind(&valid.country)
@@ -117,38 +94,17 @@ impl Members {
             .ok_or(domain::ErrorCode::NotFound)?;
         let mut attributes = Vec::new();
         for a in Attribute::ALL {
-            attributes.push((
-                a.field().to_string(),
-                row.try_get::<Option<String>, _>(a.field())?
-                    .unwrap_or_default(),
-            ));
+            attributes.push((a.field().to_string(), row.try_get::<Option<String>, _>(a.field())?.unwrap_or_default()));
         }
-        let interests: Vec<(String,)> = sqlx::query_as(
-            "SELECT interest FROM profile_interests WHERE user_id = $1 ORDER BY interest",
-        )
-        .bind(user_id)
-        .fetch_all(self.db.pool())
-        .await?;
-        Ok(DetailsForm {
-            attributes,
-            interests: interests.into_iter().map(|(i,)| i).collect(),
-            about: row
-                .try_get::<Option<String>, _>("about")?
-                .unwrap_or_default(),
-        })
+        let interests: Vec<(String,)> = sqlx::query_as("SELECT interest FROM profile_interests WHERE user_id = $1 ORDER BY interest").bind(user_id).fetch_all(self.db.pool()).await?;
+        Ok(DetailsForm { attributes, interests: interests.into_iter().map(|(i,)| i).collect(), about: row.try_get::<Option<String>, _>("about")?.unwrap_or_default() })
     }
 
     /// Saves the details after checking them all; nothing changes on error.
     pub async fn save_details(&self, user_id: i64, form: &DetailsForm) -> Result<(), AppError> {
         let valid = validate_details(form)?;
         let mut tx = self.db.pool().begin().await?;
-        let value = |a: Attribute| {
-            valid
-                .attributes
-                .iter()
-                .find(|(x, _)| *x == a)
-                .and_then(|(_, v)| *v)
-        };
+        let value = |a: Attribute| valid.attributes.iter().find(|(x, _)| *x == a).and_then(|(_, v)| *v);
         sqlx::query("UPDATE profiles SET hair_colour = $1, eye_colour = $2, body_type = $3, relationship_status = $4, tattoos = $5, reason = $6, about = $7 WHERE user_id = $8")
             .bind(value(Attribute::HairColour))
             .bind(value(Attribute::EyeColour))
@@ -160,16 +116,9 @@ impl Members {
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM profile_interests WHERE user_id = $1")
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
         for interest in &valid.interests {
-            sqlx::query("INSERT INTO profile_interests (user_id, interest) VALUES ($1, $2)")
-                .bind(user_id)
-                .bind(*interest)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query("INSERT INTO profile_interests (user_id, interest) VALUES ($1, $2)").bind(user_id).bind(*interest).execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(())

@@ -18,52 +18,14 @@ fn portraits_per_gender(count: u32) -> u64 {
 }
 
 const FEMALE: [&str; 40] = [
-    "Anna",
-    "Sanne",
-    "Lotte",
-    "Emma",
-    "Julia",
-    "Sophie",
-    "Lisa",
-    "Eva",
-    "Fleur",
-    "Iris",
-    "Noor",
-    "Lieke",
-    "Femke",
-    "Marloes",
-    "Ilse",
-    "Nina",
-    "Laura",
-    "Sarah",
-    "Hanna",
-    "Mila",
-    "Lena",
-    "Marie",
-    "Leonie",
-    "Clara",
-    "Amelie",
-    "Charlotte",
-    "Camille",
-    "Chloé",
-    "Manon",
-    "Elise",
-    "Inès",
-    "Léa",
-    "Nathalie",
-    "Petra",
-    "Sabine",
-    "Yasmin",
-    "Zoë",
-    "Roos",
-    "Britt",
-    "Esmee",
+    "Anna", "Sanne", "Lotte", "Emma", "Julia", "Sophie", "Lisa", "Eva", "Fleur", "Iris", "Noor", "Lieke", "Femke", "Marloes", "Ilse", "Nina", "Laura", "Sarah",
+    "Hanna", "Mila", "Lena", "Marie", "Leonie", "Clara", "Amelie", "Charlotte", "Camille", "Chloé", "Manon", "Elise", "Inès", "Léa", "Nathalie", "Petra", "Sabine",
+    "Yasmin", "Zoë", "Roos", "Britt", "Esmee",
 ];
 const MALE: [&str; 40] = [
-    "Daan", "Bram", "Lucas", "Sem", "Thijs", "Jesse", "Ruben", "Tim", "Stijn", "Niels", "Koen",
-    "Jeroen", "Bas", "Mark", "Pieter", "Wout", "Lars", "Max", "Jonas", "Felix", "Paul", "Leon",
-    "Elias", "Noah", "Finn", "Lukas", "Tobias", "Hugo", "Louis", "Arthur", "Jules", "Théo",
-    "Mathis", "Karim", "Sven", "Milan", "Dries", "Wouter", "Robin", "Ivo",
+    "Daan", "Bram", "Lucas", "Sem", "Thijs", "Jesse", "Ruben", "Tim", "Stijn", "Niels", "Koen", "Jeroen", "Bas", "Mark", "Pieter", "Wout", "Lars", "Max",
+    "Jonas", "Felix", "Paul", "Leon", "Elias", "Noah", "Finn", "Lukas", "Tobias", "Hugo", "Louis", "Arthur", "Jules", "Théo", "Mathis", "Karim", "Sven",
+    "Milan", "Dries", "Wouter", "Robin", "Ivo",
 ];
 const ABOUT: [&str; 6] = [
     "Spontaan, nieuwsgierig en altijd in voor een goed gesprek.",
@@ -76,12 +38,7 @@ const ABOUT: [&str; 6] = [
 
 /// Creates `count` demo members on each site that has none yet (0: none). Portraits go to
 /// `media_dir/public/demo/` when a folder is given. Returns how many members were created.
-pub async fn seed_demo_members(
-    db: &Db,
-    media_dir: Option<&Path>,
-    count: u32,
-    now: i64,
-) -> Result<u64, AppError> {
+pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, now: i64) -> Result<u64, AppError> {
     if count == 0 {
         return Ok(0);
     }
@@ -89,31 +46,17 @@ pub async fn seed_demo_members(
         write_portraits(&dir.join("public/demo"), portraits_per_gender(count)).await?;
     }
     let regions = super::super::regions::shipped();
-    let interests: Vec<&str> = domain::profile::INTERESTS
-        .iter()
-        .map(|(code, _)| *code)
-        .collect();
-    let sites = sqlx::query("SELECT id, countries FROM sites ORDER BY id")
-        .fetch_all(db.pool())
-        .await?;
+    let interests: Vec<&str> = domain::profile::INTERESTS.iter().map(|(code, _)| *code).collect();
+    let sites = sqlx::query("SELECT id, countries FROM sites ORDER BY id").fetch_all(db.pool()).await?;
     let mut created = 0;
     for site in sites {
         let site_id: i64 = site.try_get("id")?;
-        let countries: Vec<String> =
-            serde_json::from_str(&site.try_get::<String, _>("countries")?).unwrap_or_default();
-        let (existing,): (i64,) =
-            sqlx::query_as("SELECT COUNT(*) FROM users WHERE site_id = $1 AND fictional = $2")
-                .bind(site_id)
-                .bind(true)
-                .fetch_one(db.pool())
-                .await?;
+        let countries: Vec<String> = serde_json::from_str(&site.try_get::<String, _>("countries")?).unwrap_or_default();
+        let (existing,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE site_id = $1 AND fictional = $2").bind(site_id).bind(true).fetch_one(db.pool()).await?;
         if existing > 0 || countries.is_empty() {
             continue;
         }
-        let site_regions: Vec<_> = regions
-            .iter()
-            .filter(|r| countries.contains(&r.region.country))
-            .collect();
+        let site_regions: Vec<_> = regions.iter().filter(|r| countries.contains(&r.region.country)).collect();
         let mut rng = Rng::new(site_id as u64 * 7919);
         let mut n = 0u32;
         while n < count {
@@ -121,16 +64,9 @@ pub async fn seed_demo_members(
             let mut tx = db.pool().begin().await?;
             for i in n..n + batch {
                 let female = rng.below(100) < 55;
-                let name = if female {
-                    *rng.pick(&FEMALE)
-                } else {
-                    *rng.pick(&MALE)
-                };
+                let name = if female { *rng.pick(&FEMALE) } else { *rng.pick(&MALE) };
                 let age = 18 + (rng.below(45) + rng.below(20)) as i64;
-                let birth = domain::account::Ymd::from_unix(
-                    now - (age * 365 + rng.below(360) as i64) * 86_400,
-                )
-                .iso();
+                let birth = domain::account::Ymd::from_unix(now - (age * 365 + rng.below(360) as i64) * 86_400).iso();
                 let region = rng.pick(&site_regions);
                 let sexuality = match rng.below(20) {
                     0 => "bi",
@@ -147,10 +83,7 @@ pub async fn seed_demo_members(
                 let portrait = rng.below(portraits_per_gender(count));
                 let gender = if female { "female" } else { "male" };
                 let (photo, thumb) = match media_dir {
-                    Some(_) => (
-                        Some(format!("public/demo/{gender}-{portrait}.jpg")),
-                        Some(format!("public/demo/{gender}-{portrait}-thumb.jpg")),
-                    ),
+                    Some(_) => (Some(format!("public/demo/{gender}-{portrait}.jpg")), Some(format!("public/demo/{gender}-{portrait}-thumb.jpg"))),
                     None => (None, None),
                 };
                 let (user_id,): (i64,) = sqlx::query_as(
@@ -165,11 +98,7 @@ pub async fn seed_demo_members(
                 .await?;
                 let mut attrs: Vec<Option<&str>> = Vec::new();
                 for a in Attribute::ALL {
-                    attrs.push(if rng.below(5) == 0 {
-                        None
-                    } else {
-                        Some(*rng.pick(a.choices()))
-                    });
+                    attrs.push(if rng.below(5) == 0 { None } else { Some(*rng.pick(a.choices())) });
                 }
                 sqlx::query(
                     "INSERT INTO profiles (user_id, name, date_of_birth, gender, sexuality, country, region, city, status, site_id, searchable, last_active, \
@@ -229,10 +158,7 @@ async fn write_portraits(dir: &Path, per_gender: u64) -> Result<(), AppError> {
                     continue;
                 }
                 let seed = i * 2 + feminine as u64;
-                std::fs::write(
-                    dir.join(format!("{gender}-{i}-thumb.jpg")),
-                    portrait_jpeg(seed, feminine, 240),
-                )?;
+                std::fs::write(dir.join(format!("{gender}-{i}-thumb.jpg")), portrait_jpeg(seed, feminine, 240))?;
                 std::fs::write(&big, portrait_jpeg(seed, feminine, 640))?;
             }
         }

@@ -4,9 +4,7 @@
 
 use std::io::Cursor;
 
-use domain::photo::{
-    check_dimensions, UploadError, FULL_SIDE, MAX_PIXELS, MAX_SIDE, THUMB_HEIGHT, THUMB_WIDTH,
-};
+use domain::photo::{check_dimensions, UploadError, FULL_SIDE, MAX_PIXELS, MAX_SIDE, THUMB_HEIGHT, THUMB_WIDTH};
 use image::imageops::FilterType;
 use image::{DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Limits};
 
@@ -28,14 +26,9 @@ pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, Uploa
     if bytes.len() > max_bytes {
         return Err(UploadError::TooLarge);
     }
-    let mut reader = ImageReader::new(Cursor::new(bytes))
-        .with_guessed_format()
-        .map_err(|_| UploadError::NotAnImage)?;
+    let mut reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|_| UploadError::NotAnImage)?;
     let format = reader.format();
-    if !matches!(
-        format,
-        Some(ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP)
-    ) {
+    if !matches!(format, Some(ImageFormat::Jpeg | ImageFormat::Png | ImageFormat::WebP)) {
         return Err(UploadError::NotAnImage);
     }
     if !complete(format, bytes) {
@@ -57,18 +50,9 @@ pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, Uploa
         picture.apply_orientation(o);
     }
     let picture = flatten(picture);
-    let full = if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE {
-        picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom)
-    } else {
-        picture
-    };
+    let full = if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE { picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom) } else { picture };
     let thumb = full.resize_to_fill(THUMB_WIDTH, THUMB_HEIGHT, FilterType::Triangle);
-    Ok(Renditions {
-        width: full.width(),
-        height: full.height(),
-        full: jpeg(&full)?,
-        thumb: jpeg(&thumb)?,
-    })
+    Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)? })
 }
 
 fn classify(e: ImageError) -> UploadError {
@@ -98,9 +82,7 @@ fn flatten(picture: DynamicImage) -> DynamicImage {
 fn jpeg(picture: &DynamicImage) -> Result<Vec<u8>, UploadError> {
     let mut out = Vec::new();
     let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY);
-    picture
-        .write_with_encoder(encoder)
-        .map_err(|_| UploadError::Unreadable)?;
+    picture.write_with_encoder(encoder).map_err(|_| UploadError::Unreadable)?;
     Ok(out)
 }
 
@@ -109,11 +91,7 @@ fn jpeg(picture: &DynamicImage) -> Result<Vec<u8>, UploadError> {
 fn complete(format: Option<ImageFormat>, bytes: &[u8]) -> bool {
     match format {
         Some(ImageFormat::Jpeg) => jpeg_has_end(bytes),
-        Some(ImageFormat::WebP) => {
-            bytes.len() >= 12
-                && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize + 8
-                    <= bytes.len()
-        }
+        Some(ImageFormat::WebP) => bytes.len() >= 12 && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize + 8 <= bytes.len(),
         // PNG's decoder checks its chunks and fails on a short file by itself.
         _ => true,
     }
@@ -147,15 +125,9 @@ pub mod tests {
 
     /// A gradient picture in the given format.
     pub fn sample(format: ImageFormat, width: u32, height: u32) -> Vec<u8> {
-        let img = image::RgbaImage::from_fn(width, height, |x, y| {
-            image::Rgba([(x * 7) as u8, (y * 5) as u8, 128, 255])
-        });
+        let img = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba([(x * 7) as u8, (y * 5) as u8, 128, 255]));
         let mut out = Cursor::new(Vec::new());
-        let picture = if format == ImageFormat::Jpeg {
-            DynamicImage::ImageRgb8(DynamicImage::ImageRgba8(img).into_rgb8())
-        } else {
-            DynamicImage::ImageRgba8(img)
-        };
+        let picture = if format == ImageFormat::Jpeg { DynamicImage::ImageRgb8(DynamicImage::ImageRgba8(img).into_rgb8()) } else { DynamicImage::ImageRgba8(img) };
         picture.write_to(&mut out, format).unwrap();
         out.into_inner()
     }
@@ -163,8 +135,7 @@ pub mod tests {
     #[test]
     fn every_accepted_format_becomes_jpeg() {
         for format in [ImageFormat::Jpeg, ImageFormat::Png, ImageFormat::WebP] {
-            let r = decode_upload(&sample(format, 300, 200), 1 << 20)
-                .unwrap_or_else(|e| panic!("{format:?}: {e:?}"));
+            let r = decode_upload(&sample(format, 300, 200), 1 << 20).unwrap_or_else(|e| panic!("{format:?}: {e:?}"));
             assert_eq!((r.width, r.height), (300, 200));
             assert_eq!(&r.full[..2], &[0xFF, 0xD8]);
             let thumb = image::load_from_memory(&r.thumb).unwrap();
@@ -182,25 +153,13 @@ pub mod tests {
     fn truncated_jpeg_is_refused() {
         let jpeg = sample(ImageFormat::Jpeg, 200, 200);
         assert!(jpeg_has_end(&jpeg));
-        assert_eq!(
-            decode_upload(&jpeg[..jpeg.len() / 2], 1 << 20).unwrap_err(),
-            UploadError::Unreadable
-        );
+        assert_eq!(decode_upload(&jpeg[..jpeg.len() / 2], 1 << 20).unwrap_err(), UploadError::Unreadable);
     }
 
     #[test]
     fn other_files_are_refused() {
-        assert_eq!(
-            decode_upload(b"%PDF-1.4 hello", 1 << 20).unwrap_err(),
-            UploadError::NotAnImage
-        );
-        assert_eq!(
-            decode_upload(b"", 1 << 20).unwrap_err(),
-            UploadError::NoFile
-        );
-        assert_eq!(
-            decode_upload(&sample(ImageFormat::Png, 100, 100), 10).unwrap_err(),
-            UploadError::TooLarge
-        );
+        assert_eq!(decode_upload(b"%PDF-1.4 hello", 1 << 20).unwrap_err(), UploadError::NotAnImage);
+        assert_eq!(decode_upload(b"", 1 << 20).unwrap_err(), UploadError::NoFile);
+        assert_eq!(decode_upload(&sample(ImageFormat::Png, 100, 100), 10).unwrap_err(), UploadError::TooLarge);
     }
 }

@@ -6,10 +6,7 @@
 //! their own photos, and a file is only read after [`domain::photo::access`] allowed it.
 
 use domain::notifications::NotificationKind;
-use domain::photo::{
-    access, photo_limit, Access, GalleryPhoto, OwnPhoto, PhotoFacts, PhotoStatus, UploadError,
-    Viewer,
-};
+use domain::photo::{access, photo_limit, Access, GalleryPhoto, OwnPhoto, PhotoFacts, PhotoStatus, UploadError, Viewer};
 use sqlx::{Any, Row, Transaction};
 
 use super::photo_decode::{decode_upload, Renditions};
@@ -37,10 +34,7 @@ pub struct QueuedPhoto {
 
 /// How many photos a member has, counted inside the upload's transaction.
 async fn count(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<usize, sqlx::Error> {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1")
-        .bind(user_id)
-        .fetch_one(&mut **tx)
-        .await?;
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(user_id).fetch_one(&mut **tx).await?;
     Ok(n as usize)
 }
 
@@ -59,11 +53,7 @@ pub struct Photos {
 
 impl Photos {
     pub fn new(db: Db, media: Media, max_bytes: usize) -> Photos {
-        Photos {
-            db,
-            media,
-            max_bytes,
-        }
+        Photos { db, media, max_bytes }
     }
 
     pub fn max_bytes(&self) -> usize {
@@ -72,39 +62,22 @@ impl Photos {
 
     /// Stores a new photo, under inspection until staff approve it. The first public photo
     /// becomes the main photo. Refused uploads store nothing.
-    pub async fn upload(
-        &self,
-        member: &Member,
-        bytes: Vec<u8>,
-        private: bool,
-        now: i64,
-    ) -> Result<i64, AppError> {
+    pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, AppError> {
         let limit = photo_limit(member.paid_user);
         // Cheap refusal before the decoding work; checked again under the lock below.
-        let (have,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1")
-            .bind(member.id)
-            .fetch_one(self.db.pool())
-            .await?;
+        let (have,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(member.id).fetch_one(self.db.pool()).await?;
         if have as usize >= limit {
             return Err(AppError::from(UploadError::LimitReached.code()));
         }
         let max = self.max_bytes;
-        let Renditions {
-            full,
-            thumb,
-            width,
-            height,
-        } = tokio::task::spawn_blocking(move || decode_upload(&bytes, max))
+        let Renditions { full, thumb, width, height } = tokio::task::spawn_blocking(move || decode_upload(&bytes, max))
             .await
             .map_err(|e| AppError::Internal(format!("photo decoding stopped: {e}")))?
             .map_err(|e| AppError::from(e.code()))?;
 
         let mut tx = self.db.pool().begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.
-        sqlx::query("UPDATE users SET status = status WHERE id = $1")
-            .bind(member.id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(member.id).execute(&mut *tx).await?;
         if count(&mut tx, member.id).await? >= limit {
             return Err(AppError::from(UploadError::LimitReached.code()));
         }
@@ -120,12 +93,7 @@ impl Photos {
         .await?;
         let stem = format!("photos/{}/{id}-{}", member.id, random_suffix());
         let (file, thumb_file) = (format!("{stem}.jpg"), format!("{stem}-thumb.jpg"));
-        sqlx::query("UPDATE photos SET filename = $1, thumb_filename = $2 WHERE id = $3")
-            .bind(&file)
-            .bind(&thumb_file)
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query("UPDATE photos SET filename = $1, thumb_filename = $2 WHERE id = $3").bind(&file).bind(&thumb_file).bind(id).execute(&mut *tx).await?;
         if !private {
             sqlx::query("UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND main_photo_id IS NULL").bind(id).bind(member.id).execute(&mut *tx).await?;
         }
@@ -165,14 +133,10 @@ impl Photos {
                 id: row.try_get("id")?,
                 status: PhotoStatus::parse(&status).unwrap_or(PhotoStatus::UnderInspection),
                 private: flag(&row, "private")?,
-                is_main: row.try_get::<Option<i64>, _>("main_photo_id")?
-                    == Some(row.try_get("id")?),
+                is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(row.try_get("id")?),
             });
         }
-        Ok(OwnPhotos {
-            photos,
-            limit: photo_limit(member.paid_user),
-        })
+        Ok(OwnPhotos { photos, limit: photo_limit(member.paid_user) })
     }
 
     /// Makes one of the member's public photos the main photo.
@@ -196,19 +160,9 @@ impl Photos {
     }
 
     /// Marks a photo private or public. A private photo cannot stay the main photo.
-    pub async fn set_private(
-        &self,
-        user_id: i64,
-        photo_id: i64,
-        private: bool,
-    ) -> Result<(), AppError> {
+    pub async fn set_private(&self, user_id: i64, photo_id: i64, private: bool) -> Result<(), AppError> {
         let mut tx = self.db.pool().begin().await?;
-        let done = sqlx::query("UPDATE photos SET private = $1 WHERE id = $2 AND user_id = $3")
-            .bind(private)
-            .bind(photo_id)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
+        let done = sqlx::query("UPDATE photos SET private = $1 WHERE id = $2 AND user_id = $3").bind(private).bind(photo_id).bind(user_id).execute(&mut *tx).await?;
         if done.rows_affected() == 0 {
             return Err(AppError::from(domain::ErrorCode::NotFound));
         }
@@ -220,23 +174,13 @@ impl Photos {
 
     pub async fn delete(&self, user_id: i64, photo_id: i64) -> Result<(), AppError> {
         let mut tx = self.db.pool().begin().await?;
-        let row: Option<(String, String)> = sqlx::query_as(
-            "DELETE FROM photos WHERE id = $1 AND user_id = $2 RETURNING filename, thumb_filename",
-        )
-        .bind(photo_id)
-        .bind(user_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((file, thumb)) = row else {
-            return Err(AppError::from(domain::ErrorCode::NotFound));
-        };
-        sqlx::query(
-            "UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2",
-        )
-        .bind(user_id)
-        .bind(photo_id)
-        .execute(&mut *tx)
-        .await?;
+        let row: Option<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE id = $1 AND user_id = $2 RETURNING filename, thumb_filename")
+            .bind(photo_id)
+            .bind(user_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some((file, thumb)) = row else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
+        sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(user_id).bind(photo_id).execute(&mut *tx).await?;
         choose_main_if_needed(&mut tx, user_id).await?;
         refresh_main(&mut tx, user_id).await?;
         tx.commit().await?;
@@ -247,11 +191,7 @@ impl Photos {
     /// The photos others see on a profile page: active ones, the main photo first; private
     /// ones come locked unless the viewer may open them. The caller has checked that the
     /// viewer may see the profile at all.
-    pub async fn gallery(
-        &self,
-        viewer: Option<&Member>,
-        owner_id: i64,
-    ) -> Result<Vec<GalleryPhoto>, AppError> {
+    pub async fn gallery(&self, viewer: Option<&Member>, owner_id: i64) -> Result<Vec<GalleryPhoto>, AppError> {
         let rows = sqlx::query(
             "SELECT ph.id, ph.private, p.main_photo_id FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
              WHERE ph.user_id = $1 AND ph.status = 'active' ORDER BY CASE WHEN p.main_photo_id = ph.id THEN 0 ELSE 1 END, ph.id",
@@ -263,16 +203,10 @@ impl Photos {
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let id: i64 = row.try_get("id")?;
-            let facts = PhotoFacts {
-                status: PhotoStatus::Active,
-                private: flag(&row, "private")?,
-                is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(id),
-            };
+            let facts = PhotoFacts { status: PhotoStatus::Active, private: flag(&row, "private")?, is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(id) };
             match access(who, facts) {
                 Access::Open => out.push(GalleryPhoto { id, locked: false }),
-                Access::PremiumRequired | Access::LoginRequired => {
-                    out.push(GalleryPhoto { id, locked: true })
-                }
+                Access::PremiumRequired | Access::LoginRequired => out.push(GalleryPhoto { id, locked: true }),
                 Access::Hidden => {}
             }
         }
@@ -281,13 +215,7 @@ impl Photos {
 
     /// The bytes of a photo (or its thumbnail) if this viewer may see it on this site.
     /// Profiles that are hidden or blocked either way hide their photos too.
-    pub async fn file(
-        &self,
-        viewer: Option<&Member>,
-        site_id: i64,
-        photo_id: i64,
-        thumb: bool,
-    ) -> Result<Result<Vec<u8>, Access>, AppError> {
+    pub async fn file(&self, viewer: Option<&Member>, site_id: i64, photo_id: i64, thumb: bool) -> Result<Result<Vec<u8>, Access>, AppError> {
         let row = sqlx::query(concat!(
             "SELECT ph.user_id, ph.status, ph.private, ph.filename, ph.thumb_filename, p.searchable, p.main_photo_id, \
              CAST(CASE WHEN ",
@@ -299,9 +227,7 @@ impl Photos {
         .bind(site_id)
         .fetch_optional(self.db.pool())
         .await?;
-        let Some(row) = row else {
-            return Ok(Err(Access::Hidden));
-        };
+        let Some(row) = row else { return Ok(Err(Access::Hidden)) };
         let owner: i64 = row.try_get("user_id")?;
         let status: String = row.try_get("status")?;
         let facts = PhotoFacts {
@@ -347,14 +273,7 @@ impl Photos {
 
     /// Staff approve (active) or reject (disabled) a photo of their site. Only staff members
     /// get here; the check is repeated so that no route can forget it.
-    pub async fn review(
-        &self,
-        staff: &Member,
-        site_id: i64,
-        photo_id: i64,
-        approve: bool,
-        now: i64,
-    ) -> Result<(), AppError> {
+    pub async fn review(&self, staff: &Member, site_id: i64, photo_id: i64, approve: bool, now: i64) -> Result<(), AppError> {
         if !staff.is_staff() {
             return Err(AppError::from(domain::ErrorCode::NotFound));
         }
@@ -370,19 +289,13 @@ impl Photos {
         .bind(site_id)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((owner,)) = owner else {
-            return Err(AppError::from(domain::ErrorCode::NotFound));
-        };
+        let Some((owner,)) = owner else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
         if !approve {
             sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(owner).bind(photo_id).execute(&mut *tx).await?;
             choose_main_if_needed(&mut tx, owner).await?;
         }
         refresh_main(&mut tx, owner).await?;
-        let notice = if approve {
-            NotificationKind::PhotoApproved
-        } else {
-            NotificationKind::PhotoRejected
-        };
+        let notice = if approve { NotificationKind::PhotoApproved } else { NotificationKind::PhotoRejected };
         crate::notifications::record(&mut tx, owner, notice, None, now).await?;
         tx.commit().await?;
         Ok(())
@@ -394,18 +307,13 @@ fn viewer_of(viewer: Option<&Member>, owner: i64) -> Viewer {
         None => Viewer::Visitor,
         Some(m) if m.id == owner => Viewer::Owner,
         Some(m) if m.is_staff() => Viewer::Staff,
-        Some(m) => Viewer::Member {
-            premium: m.paid_user,
-        },
+        Some(m) => Viewer::Member { premium: m.paid_user },
     }
 }
 
 /// When the main photo went (deleted, made private, rejected), the oldest public photo that
 /// is not rejected takes its place.
-async fn choose_main_if_needed(
-    tx: &mut Transaction<'static, Any>,
-    user_id: i64,
-) -> Result<(), sqlx::Error> {
+async fn choose_main_if_needed(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id IS NOT NULL AND NOT EXISTS \
          (SELECT 1 FROM photos ph WHERE ph.id = profiles.main_photo_id AND ph.private = $2 AND ph.status <> 'disabled')",
@@ -436,17 +344,9 @@ async fn refresh_main(tx: &mut Transaction<'static, Any>, user_id: i64) -> Resul
     .fetch_optional(&mut **tx)
     .await?;
     let (photo, thumb) = match main {
-        Some((id,)) => (
-            Some(format!("photos/{id}")),
-            Some(format!("photos/{id}/thumb")),
-        ),
+        Some((id,)) => (Some(format!("photos/{id}")), Some(format!("photos/{id}/thumb"))),
         None => (None, None),
     };
-    sqlx::query("UPDATE profiles SET main_photo = $1, main_thumb = $2 WHERE user_id = $3")
-        .bind(photo)
-        .bind(thumb)
-        .bind(user_id)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query("UPDATE profiles SET main_photo = $1, main_thumb = $2 WHERE user_id = $3").bind(photo).bind(thumb).bind(user_id).execute(&mut **tx).await?;
     Ok(())
 }

@@ -4,9 +4,7 @@
 
 use domain::account::Ymd;
 use domain::profile::Attribute;
-use domain::search::{
-    birth_date_window, MemberCard, ProfileView, SearchFilters, SearchResults, PAGE_SIZE,
-};
+use domain::search::{birth_date_window, MemberCard, ProfileView, SearchFilters, SearchResults, PAGE_SIZE};
 use domain::site::SiteSettings;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row};
@@ -36,9 +34,7 @@ where
 
 /// Writes the interest list into the `interests` table (reference data).
 pub async fn sync_interests(db: &Db) -> Result<(), AppError> {
-    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM interests")
-        .fetch_one(db.pool())
-        .await?;
+    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM interests").fetch_one(db.pool()).await?;
     if count as usize == domain::profile::INTERESTS.len() {
         return Ok(());
     }
@@ -55,8 +51,8 @@ pub async fn sync_interests(db: &Db) -> Result<(), AppError> {
     Ok(())
 }
 
-pub(crate) const CARD_COLUMNS: &str =
-    "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
+pub(crate) const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
+
 
 impl Members {
     pub(crate) fn card(&self, row: &AnyRow, today: Ymd) -> Result<MemberCard, sqlx::Error> {
@@ -66,14 +62,8 @@ impl Members {
             id: row.try_get("user_id")?,
             name: row.try_get("name")?,
             age: Ymd::parse(&dob).map(|d| d.age_on(today)).unwrap_or(0),
-            city: row
-                .try_get::<Option<String>, _>("city")?
-                .unwrap_or_default(),
-            region: region
-                .as_deref()
-                .and_then(|r| self.regions().get(r))
-                .map(|r| r.name.clone())
-                .unwrap_or_default(),
+            city: row.try_get::<Option<String>, _>("city")?.unwrap_or_default(),
+            region: region.as_deref().and_then(|r| self.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default(),
             thumb: row.try_get("main_thumb")?,
             fictional: flag(row, "fictional")?,
         })
@@ -82,69 +72,23 @@ impl Members {
     /// One page of results, newest activity first, without the viewer and anyone blocked
     /// either way. A short first page comes with similar profiles (same gender and country,
     /// any region and age).
-    pub async fn search(
-        &self,
-        site: &SiteSettings,
-        viewer: Option<i64>,
-        filters: &SearchFilters,
-        today: Ymd,
-    ) -> Result<SearchResults, AppError> {
+    pub async fn search(&self, site: &SiteSettings, viewer: Option<i64>, filters: &SearchFilters, today: Ymd) -> Result<SearchResults, AppError> {
         let (after, until) = birth_date_window(today, filters.min_age, filters.max_age);
         // A region counts only inside its country.
-        let region = filters.region.as_deref().filter(|r| {
-            self.regions()
-                .get(r)
-                .is_some_and(|reg| Some(&reg.country) == filters.country.as_ref())
-        });
+        let region = filters.region.as_deref().filter(|r| self.regions().get(r).is_some_and(|reg| Some(&reg.country) == filters.country.as_ref()));
         let offset = (filters.page.saturating_sub(1) * PAGE_SIZE) as i64;
-        let rows = self
-            .query_cards(
-                site.id,
-                viewer,
-                filters.gender.map(|g| g.code()),
-                filters.country.as_deref(),
-                region,
-                Some((&after, &until)),
-                &[],
-                PAGE_SIZE as i64 + 1,
-                offset,
-            )
-            .await?;
-        let mut results: Vec<MemberCard> = rows
-            .iter()
-            .map(|r| self.card(r, today))
-            .collect::<Result<_, _>>()?;
+        let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), region, Some((&after, &until)), &[], PAGE_SIZE as i64 + 1, offset).await?;
+        let mut results: Vec<MemberCard> = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
         let has_more = results.len() > PAGE_SIZE as usize;
         results.truncate(PAGE_SIZE as usize);
         let mut similar = Vec::new();
-        let narrowed = region.is_some()
-            || filters.min_age > site.min_age
-            || filters.max_age < domain::search::MAX_AGE;
+        let narrowed = region.is_some() || filters.min_age > site.min_age || filters.max_age < domain::search::MAX_AGE;
         if filters.page == 1 && results.len() < PAGE_SIZE as usize / 2 && narrowed {
             let shown: Vec<i64> = results.iter().map(|c| c.id).collect();
-            let rows = self
-                .query_cards(
-                    site.id,
-                    viewer,
-                    filters.gender.map(|g| g.code()),
-                    filters.country.as_deref(),
-                    None,
-                    None,
-                    &shown,
-                    12,
-                    0,
-                )
-                .await?;
-            similar = rows
-                .iter()
-                .map(|r| self.card(r, today))
-                .collect::<Result<_, _>>()?;
+            let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), None, None, &shown, 12, 0).await?;
+            similar = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
         }
-        Ok(SearchResults {
-            results,
-            has_more,
-            similar,
-        })
+        Ok(SearchResults { results, has_more, similar })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -168,11 +112,7 @@ impl Members {
             (None, None, Some(_)) => "profiles_search_gender",
             (None, None, None) => "profiles_search_all",
         };
-        let hint = if self.db().backend() == crate::db::Backend::Sqlite {
-            format!(" INDEXED BY {index}")
-        } else {
-            String::new()
-        };
+        let hint = if self.db().backend() == crate::db::Backend::Sqlite { format!(" INDEXED BY {index}") } else { String::new() };
         let mut sql = format!("SELECT {CARD_COLUMNS} FROM profiles p{hint} WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1");
         let mut n = 3;
         let mut next = |sql: &mut String, clause: &str| {
@@ -197,13 +137,8 @@ impl Members {
             sql.push_str(&format!(" AND p.user_id <> {id}"));
         }
         // Last: only rows that match everything else pay for the block lookups.
-        sql.push_str(&format!(
-            " AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT {limit} OFFSET {offset}"
-        ));
-        let mut q = sqlx::query(&sql)
-            .bind(viewer.unwrap_or(0))
-            .bind(site_id)
-            .bind(true);
+        sql.push_str(&format!(" AND {NOT_BLOCKED} ORDER BY p.last_active DESC LIMIT {limit} OFFSET {offset}"));
+        let mut q = sqlx::query(&sql).bind(viewer.unwrap_or(0)).bind(site_id).bind(true);
         if let Some(g) = gender {
             q = q.bind(g);
         }
@@ -221,13 +156,7 @@ impl Members {
 
     /// A profile as `viewer` sees it: `None` when it does not exist on this site, is hidden
     /// (invisible, not active) or either member blocked the other. Members always see their own.
-    pub async fn profile(
-        &self,
-        site: &SiteSettings,
-        viewer: Option<i64>,
-        id: i64,
-        today: Ymd,
-    ) -> Result<Option<ProfileView>, AppError> {
+    pub async fn profile(&self, site: &SiteSettings, viewer: Option<i64>, id: i64, today: Ymd) -> Result<Option<ProfileView>, AppError> {
         let row = sqlx::query(&format!(
             "SELECT p.*, {BLOCK_DIRECTIONS} FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3 AND u.status <> 'deleted'"
         ))
@@ -267,89 +196,37 @@ impl Members {
             id,
             name: row.try_get("name")?,
             age: Ymd::parse(&dob).map(|d| d.age_on(today)).unwrap_or(0),
-            gender: row
-                .try_get::<Option<String>, _>("gender")?
-                .unwrap_or_default(),
-            sexuality: row
-                .try_get::<Option<String>, _>("sexuality")?
-                .unwrap_or_default(),
-            country: row
-                .try_get::<Option<String>, _>("country")?
-                .unwrap_or_default(),
-            region: region
-                .as_deref()
-                .and_then(|r| self.regions().get(r))
-                .map(|r| r.name.clone())
-                .unwrap_or_default(),
-            city: row
-                .try_get::<Option<String>, _>("city")?
-                .unwrap_or_default(),
+            gender: row.try_get::<Option<String>, _>("gender")?.unwrap_or_default(),
+            sexuality: row.try_get::<Option<String>, _>("sexuality")?.unwrap_or_default(),
+            country: row.try_get::<Option<String>, _>("country")?.unwrap_or_default(),
+            region: region.as_deref().and_then(|r| self.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default(),
+            city: row.try_get::<Option<String>, _>("city")?.unwrap_or_default(),
             photo: row.try_get("main_photo")?,
             fictional: flag(&row, "fictional")?,
             attributes,
             interests,
-            about: if site.visible_profile_notes {
-                row.try_get("about")?
-            } else {
-                None
-            },
+            about: if site.visible_profile_notes { row.try_get("about")? } else { None },
             blocked_by_me: blocked_by_me > 0,
             is_me,
         }))
     }
 
     /// Profiles near this one (same site, gender and country) for the profile page.
-    pub async fn related(
-        &self,
-        site: &SiteSettings,
-        viewer: Option<i64>,
-        profile: &ProfileView,
-        today: Ymd,
-    ) -> Result<Vec<MemberCard>, AppError> {
+    pub async fn related(&self, site: &SiteSettings, viewer: Option<i64>, profile: &ProfileView, today: Ymd) -> Result<Vec<MemberCard>, AppError> {
         let gender = (!profile.gender.is_empty()).then_some(profile.gender.as_str());
         let country = (!profile.country.is_empty()).then_some(profile.country.as_str());
-        let rows = self
-            .query_cards(
-                site.id,
-                viewer,
-                gender,
-                country,
-                None,
-                None,
-                &[profile.id],
-                6,
-                0,
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| self.card(r, today))
-            .collect::<Result<_, _>>()?)
+        let rows = self.query_cards(site.id, viewer, gender, country, None, None, &[profile.id], 6, 0).await?;
+        Ok(rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?)
     }
 
     /// Keeps the last profile a member opened (SPEC §3 chat state: last opened profile and date).
-    pub async fn remember_opened(
-        &self,
-        viewer: i64,
-        profile: i64,
-        now: i64,
-    ) -> Result<(), AppError> {
-        sqlx::query("UPDATE users SET last_opened_profile = $1, last_opened_at = $2 WHERE id = $3")
-            .bind(profile)
-            .bind(now)
-            .bind(viewer)
-            .execute(self.db().pool())
-            .await?;
+    pub async fn remember_opened(&self, viewer: i64, profile: i64, now: i64) -> Result<(), AppError> {
+        sqlx::query("UPDATE users SET last_opened_profile = $1, last_opened_at = $2 WHERE id = $3").bind(profile).bind(now).bind(viewer).execute(self.db().pool()).await?;
         Ok(())
     }
 
     /// The last profile the member opened, while it is still visible to them.
-    pub async fn last_opened(
-        &self,
-        site: &SiteSettings,
-        viewer: i64,
-        today: Ymd,
-    ) -> Result<Option<(MemberCard, i64)>, AppError> {
+    pub async fn last_opened(&self, site: &SiteSettings, viewer: i64, today: Ymd) -> Result<Option<(MemberCard, i64)>, AppError> {
         let row = sqlx::query(&format!(
             "SELECT {CARD_COLUMNS}, u.last_opened_at FROM users u JOIN profiles p ON p.user_id = u.last_opened_profile \
              WHERE u.id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED}"
@@ -360,11 +237,7 @@ impl Members {
         .fetch_optional(self.db().pool())
         .await?;
         match row {
-            Some(row) => Ok(Some((
-                self.card(&row, today)?,
-                row.try_get::<Option<i64>, _>("last_opened_at")?
-                    .unwrap_or(0),
-            ))),
+            Some(row) => Ok(Some((self.card(&row, today)?, row.try_get::<Option<i64>, _>("last_opened_at")?.unwrap_or(0)))),
             None => Ok(None),
         }
     }
@@ -372,22 +245,11 @@ impl Members {
     /// Blocks another member of the same site (SPEC §6): each disappears for the other.
     /// Blocks a member. Returns the conversation between the two that went with it, if any
     /// (the caller tells both members' open chats, see `Chat::removed_by_block`).
-    pub async fn block(
-        &self,
-        site: &SiteSettings,
-        me: i64,
-        other: i64,
-        now: i64,
-    ) -> Result<Option<i64>, AppError> {
+    pub async fn block(&self, site: &SiteSettings, me: i64, other: i64, now: i64) -> Result<Option<i64>, AppError> {
         if me == other {
             return Err(domain::ErrorCode::NotFound.into());
         }
-        let exists: Option<(i64,)> =
-            sqlx::query_as("SELECT user_id FROM profiles WHERE user_id = $1 AND site_id = $2")
-                .bind(other)
-                .bind(site.id)
-                .fetch_optional(self.db().pool())
-                .await?;
+        let exists: Option<(i64,)> = sqlx::query_as("SELECT user_id FROM profiles WHERE user_id = $1 AND site_id = $2").bind(other).bind(site.id).fetch_optional(self.db().pool()).await?;
         if exists.is_none() {
             return Err(domain::ErrorCode::NotFound.into());
         }
@@ -406,35 +268,20 @@ impl Members {
             .await?;
         sqlx::query("DELETE FROM likes WHERE (liker_id = $1 AND liked_id = $2) OR (liker_id = $2 AND liked_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
         sqlx::query("DELETE FROM notifications WHERE (user_id = $1 AND actor_id = $2) OR (user_id = $2 AND actor_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
-        let conversation: Option<(i64,)> = sqlx::query_as(
-            "DELETE FROM conversations WHERE low_id = $1 AND high_id = $2 RETURNING id",
-        )
-        .bind(me.min(other))
-        .bind(me.max(other))
-        .fetch_optional(&mut *tx)
-        .await?;
+        let conversation: Option<(i64,)> =
+            sqlx::query_as("DELETE FROM conversations WHERE low_id = $1 AND high_id = $2 RETURNING id").bind(me.min(other)).bind(me.max(other)).fetch_optional(&mut *tx).await?;
         tx.commit().await?;
         Ok(conversation.map(|(id,)| id))
     }
 
     pub async fn unblock(&self, me: i64, other: i64) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2")
-            .bind(me)
-            .bind(other)
-            .execute(self.db().pool())
-            .await?;
+        sqlx::query("DELETE FROM blocks WHERE blocker_id = $1 AND blocked_id = $2").bind(me).bind(other).execute(self.db().pool()).await?;
         Ok(())
     }
 
     /// Whether `blocker` blocked `blocked`.
     pub async fn blocked(&self, blocker: i64, blocked: i64) -> Result<bool, AppError> {
-        let row: Option<(i64,)> = sqlx::query_as(
-            "SELECT blocker_id FROM blocks WHERE blocker_id = $1 AND blocked_id = $2",
-        )
-        .bind(blocker)
-        .bind(blocked)
-        .fetch_optional(self.db().pool())
-        .await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT blocker_id FROM blocks WHERE blocker_id = $1 AND blocked_id = $2").bind(blocker).bind(blocked).fetch_optional(self.db().pool()).await?;
         Ok(row.is_some())
     }
 }

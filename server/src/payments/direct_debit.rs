@@ -4,10 +4,7 @@
 //! caps what one member may order by direct debit per calendar month (SPEC §8's blocked and
 //! limit-reached texts).
 
-use domain::checkout::{
-    best_quote, normalize_phone, validate_iban, validate_sms_code, within_monthly_limit,
-    PaymentStatus, SMS_CODE_ATTEMPTS, SMS_CODE_TTL_SECS,
-};
+use domain::checkout::{best_quote, normalize_phone, validate_iban, validate_sms_code, within_monthly_limit, PaymentStatus, SMS_CODE_ATTEMPTS, SMS_CODE_TTL_SECS};
 use domain::payment::PaymentMethod;
 use domain::ErrorCode;
 use sqlx::Row;
@@ -51,21 +48,12 @@ fn month_start(now: i64) -> i64 {
 impl Payments {
     /// Whether direct debit is closed for the member (after a reversed debit).
     pub async fn direct_debit_blocked(&self, member_id: i64) -> Result<bool, AppError> {
-        let row = sqlx::query("SELECT direct_debit_blocked FROM users WHERE id = $1")
-            .bind(member_id)
-            .fetch_one(self.pool())
-            .await?;
+        let row = sqlx::query("SELECT direct_debit_blocked FROM users WHERE id = $1").bind(member_id).fetch_one(self.pool()).await?;
         Ok(flag(&row, "direct_debit_blocked")?)
     }
 
     /// Refuses when direct debit is closed for the member or `amount` does not fit the month.
-    async fn direct_debit_allowed(
-        &self,
-        site: &Site,
-        member_id: i64,
-        amount: i64,
-        now: i64,
-    ) -> Result<(), AppError> {
+    async fn direct_debit_allowed(&self, site: &Site, member_id: i64, amount: i64, now: i64) -> Result<(), AppError> {
         if self.direct_debit_blocked(member_id).await? {
             return Err(ErrorCode::DirectDebitBlocked.into());
         }
@@ -86,34 +74,15 @@ impl Payments {
     /// Step one: checks the IBAN, the number, the block and the month's limit, then texts a
     /// code. Nothing is stored when a check fails.
     #[allow(clippy::too_many_arguments)]
-    pub async fn start_direct_debit(
-        &self,
-        site: &Site,
-        member: &Member,
-        pack_id: i64,
-        iban: &str,
-        phone: &str,
-        typed: Option<&str>,
-        country: &str,
-        now: i64,
-    ) -> Result<Pending, AppError> {
+    pub async fn start_direct_debit(&self, site: &Site, member: &Member, pack_id: i64, iban: &str, phone: &str, typed: Option<&str>, country: &str, now: i64) -> Result<Pending, AppError> {
         if !self.methods(country).contains(&PaymentMethod::DirectDebit) {
             return Err(ErrorCode::MethodUnavailable.into());
         }
         let iban = validate_iban(iban)?;
         let phone = normalize_phone(phone, country)?;
-        let q = self
-            .quote(site, member, pack_id, typed, country, now)
-            .await?;
-        self.direct_debit_allowed(site, member.id, q.amount, now)
-            .await?;
-        let (today,): (i64,) = sqlx::query_as(
-            "SELECT COUNT(*) FROM direct_debits WHERE user_id = $1 AND created_at > $2",
-        )
-        .bind(member.id)
-        .bind(now - 86_400)
-        .fetch_one(self.pool())
-        .await?;
+        let q = self.quote(site, member, pack_id, typed, country, now).await?;
+        self.direct_debit_allowed(site, member.id, q.amount, now).await?;
+        let (today,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM direct_debits WHERE user_id = $1 AND created_at > $2").bind(member.id).bind(now - 86_400).fetch_one(self.pool()).await?;
         if today >= CODES_PER_DAY {
             return Err(ErrorCode::TooManyRequests.into());
         }
@@ -132,26 +101,13 @@ impl Payments {
         .fetch_one(self.pool())
         .await?;
         let locale = domain::Locale::parse(&member.language).unwrap_or(domain::Locale::DEFAULT);
-        let text = domain::i18n::interpolate(
-            &self.accounts.catalog().t(locale, "directdebit.sms"),
-            &[("code", &code), ("site", &site.settings.name)],
-        );
+        let text = domain::i18n::interpolate(&self.accounts.catalog().t(locale, "directdebit.sms"), &[("code", &code), ("site", &site.settings.name)]);
         self.sms.send(&phone, &text).await?;
-        Ok(Pending {
-            id,
-            pack_id,
-            iban_masked: domain::checkout::mask_iban(&iban),
-            phone_masked: mask_phone(&phone),
-        })
+        Ok(Pending { id, pack_id, iban_masked: domain::checkout::mask_iban(&iban), phone_masked: mask_phone(&phone) })
     }
 
     /// The member's order waiting for a code (for the form's second step).
-    pub async fn pending_direct_debit(
-        &self,
-        member_id: i64,
-        id: i64,
-        now: i64,
-    ) -> Result<Option<Pending>, AppError> {
+    pub async fn pending_direct_debit(&self, member_id: i64, id: i64, now: i64) -> Result<Option<Pending>, AppError> {
         let row = sqlx::query("SELECT id, pack_id, iban, phone FROM direct_debits WHERE id = $1 AND user_id = $2 AND payment_id IS NULL AND expires_at > $3 AND attempts < $4")
             .bind(id)
             .bind(member_id)
@@ -161,12 +117,7 @@ impl Payments {
             .await?;
         row.map(|r| {
             let (iban, phone): (String, String) = (r.try_get("iban")?, r.try_get("phone")?);
-            Ok(Pending {
-                id: r.try_get("id")?,
-                pack_id: r.try_get("pack_id")?,
-                iban_masked: domain::checkout::mask_iban(&iban),
-                phone_masked: mask_phone(&phone),
-            })
+            Ok(Pending { id: r.try_get("id")?, pack_id: r.try_get("pack_id")?, iban_masked: domain::checkout::mask_iban(&iban), phone_masked: mask_phone(&phone) })
         })
         .transpose()
     }
@@ -174,21 +125,8 @@ impl Payments {
     /// Step two: the code. A wrong, expired or used-up code is 'Code ongeldig' (five tries);
     /// the right one creates the payment once (a second submit answers the same payment) and
     /// books it. Answers the payment id.
-    pub async fn confirm_direct_debit(
-        &self,
-        site: &Site,
-        member: &Member,
-        id: i64,
-        code: &str,
-        country: &str,
-        now: i64,
-    ) -> Result<i64, AppError> {
-        let invalid = || {
-            AppError::from(domain::ApiError::field(
-                domain::account::Field::Code,
-                ErrorCode::SmsCodeInvalid,
-            ))
-        };
+    pub async fn confirm_direct_debit(&self, site: &Site, member: &Member, id: i64, code: &str, country: &str, now: i64) -> Result<i64, AppError> {
+        let invalid = || AppError::from(domain::ApiError::field(domain::account::Field::Code, ErrorCode::SmsCodeInvalid));
         let row = sqlx::query("SELECT pack_id, code_hash, attempts, expires_at, payment_id, discount_code FROM direct_debits WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(member.id)
@@ -199,8 +137,7 @@ impl Payments {
             return Ok(payment_id);
         }
         let code = validate_sms_code(code)?;
-        let (attempts, expires_at): (i64, i64) =
-            (row.try_get("attempts")?, row.try_get("expires_at")?);
+        let (attempts, expires_at): (i64, i64) = (row.try_get("attempts")?, row.try_get("expires_at")?);
         if attempts >= SMS_CODE_ATTEMPTS || expires_at <= now {
             return Err(invalid());
         }
@@ -212,50 +149,20 @@ impl Payments {
         }
         let pack_id: i64 = row.try_get("pack_id")?;
         let typed: Option<String> = row.try_get("discount_code")?;
-        let pack = self
-            .packs(site.settings.id, country)
-            .await?
-            .into_iter()
-            .find(|p| p.id == pack_id)
-            .ok_or(ErrorCode::NotFound)?;
-        let (typed, automatic) = self
-            .discounts(site, member, typed.as_deref(), country, now)
-            .await?;
+        let pack = self.packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
+        let (typed, automatic) = self.discounts(site, member, typed.as_deref(), country, now).await?;
         let q = best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country);
-        self.direct_debit_allowed(site, member.id, q.amount, now)
-            .await?;
+        self.direct_debit_allowed(site, member.id, q.amount, now).await?;
         // The order's own id makes the payment unique: a double submit cannot create two.
         let reference = format!("dd_{id}");
-        let payment_id = match self
-            .insert_payment(
-                site,
-                member,
-                &q,
-                PaymentMethod::DirectDebit,
-                country,
-                DIRECT_DEBIT,
-                Some(&reference),
-                now,
-            )
-            .await
-        {
+        let payment_id = match self.insert_payment(site, member, &q, PaymentMethod::DirectDebit, country, DIRECT_DEBIT, Some(&reference), now).await {
             Ok(payment_id) => payment_id,
             Err(error) => {
-                let existing: Option<(i64,)> = sqlx::query_as(
-                    "SELECT id FROM payments WHERE provider = $1 AND provider_id = $2",
-                )
-                .bind(DIRECT_DEBIT)
-                .bind(&reference)
-                .fetch_optional(self.pool())
-                .await?;
+                let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE provider = $1 AND provider_id = $2").bind(DIRECT_DEBIT).bind(&reference).fetch_optional(self.pool()).await?;
                 return existing.map(|(p,)| p).ok_or(error);
             }
         };
-        sqlx::query("UPDATE direct_debits SET payment_id = $1 WHERE id = $2")
-            .bind(payment_id)
-            .bind(id)
-            .execute(self.pool())
-            .await?;
+        sqlx::query("UPDATE direct_debits SET payment_id = $1 WHERE id = $2").bind(payment_id).bind(id).execute(self.pool()).await?;
         self.apply(payment_id, PaymentStatus::Paid, now).await?;
         Ok(payment_id)
     }

@@ -19,10 +19,7 @@ pub mod provider;
 pub mod sms;
 pub mod test_provider;
 
-use domain::checkout::{
-    automatic_discount, best_quote, better, normalize_code, Discount, DiscountKind, PaymentStatus,
-    Quote,
-};
+use domain::checkout::{automatic_discount, best_quote, better, normalize_code, Discount, DiscountKind, PaymentStatus, Quote};
 use domain::payment::{methods_for_country, PaymentMethod};
 use domain::site::CreditPack;
 use domain::ErrorCode;
@@ -98,10 +95,8 @@ fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
         amount: row.try_get("amount")?,
         currency: row.try_get("currency")?,
         vat_rate_bp: row.try_get("vat_rate")?,
-        method: PaymentMethod::parse(&method)
-            .ok_or_else(|| AppError::Internal(format!("payment method {method}")))?,
-        status: PaymentStatus::parse(&status)
-            .ok_or_else(|| AppError::Internal(format!("payment status {status}")))?,
+        method: PaymentMethod::parse(&method).ok_or_else(|| AppError::Internal(format!("payment method {method}")))?,
+        status: PaymentStatus::parse(&status).ok_or_else(|| AppError::Internal(format!("payment status {status}")))?,
         discount_code: row.try_get("discount_code")?,
         discount_percent: row.try_get("discount_percent")?,
         created_at: row.try_get("created_at")?,
@@ -111,52 +106,20 @@ fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
 }
 
 impl Payments {
-    pub fn new(
-        db: Db,
-        provider: Provider,
-        accounts: Accounts,
-        links: Links,
-        sms: sms::SmsOutbox,
-        public_url: String,
-    ) -> Payments {
-        Payments {
-            db,
-            provider,
-            accounts,
-            links,
-            sms,
-            public_url,
-            recheck_after: 600,
-            expire_after: 86_400,
-            pause_before_booking: false,
-        }
+    pub fn new(db: Db, provider: Provider, accounts: Accounts, links: Links, sms: sms::SmsOutbox, public_url: String) -> Payments {
+        Payments { db, provider, accounts, links, sms, public_url, recheck_after: 600, expire_after: 86_400, pause_before_booking: false }
     }
 
     /// The provider the configuration asks for: Mollie with an API key, else the test provider.
-    pub fn from_config(
-        db: Db,
-        accounts: Accounts,
-        links: Links,
-        config: &crate::config::Config,
-    ) -> Payments {
+    pub fn from_config(db: Db, accounts: Accounts, links: Links, config: &crate::config::Config) -> Payments {
         let provider = match &config.mollie_api_key {
-            Some(key) => Provider::Mollie(mollie::Mollie::new(
-                key.clone(),
-                config.mollie_api_url.clone(),
-            )),
+            Some(key) => Provider::Mollie(mollie::Mollie::new(key.clone(), config.mollie_api_url.clone())),
             None => {
                 tracing::warn!("payments use the built-in test provider: its checkout page lets anyone choose the outcome; set MOLLIE_API_KEY to take real payments");
                 Provider::Test(test_provider::TestProvider::new(db.clone(), links.clone()))
             }
         };
-        let mut payments = Payments::new(
-            db,
-            provider,
-            accounts,
-            links,
-            sms::SmsOutbox::Files(config.data_dir.join("sms")),
-            config.public_url.clone(),
-        );
+        let mut payments = Payments::new(db, provider, accounts, links, sms::SmsOutbox::Files(config.data_dir.join("sms")), config.public_url.clone());
         payments.recheck_after = config.payment_recheck_after;
         payments.expire_after = config.payment_expire_after;
         payments.pause_before_booking = config.fault.as_deref() == Some("pause_before_booking");
@@ -191,21 +154,9 @@ impl Payments {
     }
 
     /// The country a member buys in: their profile's, else the visitor's (GeoIP).
-    pub async fn buyer_country(
-        &self,
-        member_id: i64,
-        visitor_country: &str,
-    ) -> Result<String, AppError> {
-        let row: Option<(Option<String>,)> =
-            sqlx::query_as("SELECT country FROM profiles WHERE user_id = $1")
-                .bind(member_id)
-                .fetch_optional(self.pool())
-                .await?;
-        Ok(row
-            .and_then(|(c,)| c)
-            .filter(|c| c.len() == 2)
-            .unwrap_or_else(|| visitor_country.to_string())
-            .to_ascii_uppercase())
+    pub async fn buyer_country(&self, member_id: i64, visitor_country: &str) -> Result<String, AppError> {
+        let row: Option<(Option<String>,)> = sqlx::query_as("SELECT country FROM profiles WHERE user_id = $1").bind(member_id).fetch_optional(self.pool()).await?;
+        Ok(row.and_then(|(c,)| c).filter(|c| c.len() == 2).unwrap_or_else(|| visitor_country.to_string()).to_ascii_uppercase())
     }
 
     /// A site's active bundles for a country: the country's own, else the site's general ones.
@@ -218,20 +169,9 @@ impl Payments {
         .bind(country.to_ascii_uppercase())
         .fetch_all(self.pool())
         .await?;
-        let own = rows.iter().any(|r| {
-            r.try_get::<Option<String>, _>("country")
-                .ok()
-                .flatten()
-                .is_some()
-        });
+        let own = rows.iter().any(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some());
         rows.iter()
-            .filter(|r| {
-                r.try_get::<Option<String>, _>("country")
-                    .ok()
-                    .flatten()
-                    .is_some()
-                    == own
-            })
+            .filter(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some() == own)
             .map(crate::sites::pack_row)
             .collect()
     }
@@ -242,8 +182,7 @@ impl Payments {
         methods_for_country(country)
             .into_iter()
             .filter(|m| match m {
-                PaymentMethod::DirectDebit => domain::checkout::DIRECT_DEBIT_COUNTRIES
-                    .contains(&country.to_ascii_uppercase().as_str()),
+                PaymentMethod::DirectDebit => domain::checkout::DIRECT_DEBIT_COUNTRIES.contains(&country.to_ascii_uppercase().as_str()),
                 m => self.provider.supports(*m),
             })
             .collect()
@@ -251,38 +190,20 @@ impl Payments {
 
     /// Codes the member has redeemed (or holds for an open payment).
     async fn used_codes(&self, member_id: i64) -> Result<Vec<String>, AppError> {
-        let rows: Vec<(String,)> =
-            sqlx::query_as("SELECT code FROM discount_redemptions WHERE user_id = $1")
-                .bind(member_id)
-                .fetch_all(self.pool())
-                .await?;
+        let rows: Vec<(String,)> = sqlx::query_as("SELECT code FROM discount_redemptions WHERE user_id = $1").bind(member_id).fetch_all(self.pool()).await?;
         Ok(rows.into_iter().map(|(c,)| c).collect())
     }
 
     /// The discount for this member now: a typed code (refused with 'Code niet gevonden' or
     /// 'Code reeds gebruikt'), the time bonus or the welcome discount; the larger one wins.
-    pub async fn discount(
-        &self,
-        site: &Site,
-        member: &Member,
-        typed: Option<&str>,
-        country: &str,
-        now: i64,
-    ) -> Result<Option<Discount>, AppError> {
+    pub async fn discount(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Option<Discount>, AppError> {
         let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
         Ok(better(typed, automatic))
     }
 
     /// The typed code's discount (refused as above) and the automatic one, apart: each bundle
     /// takes whichever makes it cheaper ([`domain::checkout::best_quote`]).
-    pub async fn discounts(
-        &self,
-        site: &Site,
-        member: &Member,
-        typed: Option<&str>,
-        country: &str,
-        now: i64,
-    ) -> Result<(Option<Discount>, Option<Discount>), AppError> {
+    pub async fn discounts(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<(Option<Discount>, Option<Discount>), AppError> {
         let used = self.used_codes(member.id).await?;
         let typed = match typed.map(str::trim).filter(|t| !t.is_empty()) {
             None => None,
@@ -293,55 +214,25 @@ impl Payments {
                     .bind(&code)
                     .fetch_optional(self.pool())
                     .await?;
-                let not_found = || {
-                    domain::ApiError::field(
-                        domain::account::Field::DiscountCode,
-                        ErrorCode::DiscountNotFound,
-                    )
-                };
+                let not_found = || domain::ApiError::field(domain::account::Field::DiscountCode, ErrorCode::DiscountNotFound);
                 let row = row.ok_or_else(not_found)?;
                 let for_country: Option<String> = row.try_get("country")?;
                 let expires_at: Option<i64> = row.try_get("expires_at")?;
-                if for_country.is_some_and(|c| !c.eq_ignore_ascii_case(country))
-                    || expires_at.is_some_and(|e| e <= now)
-                {
+                if for_country.is_some_and(|c| !c.eq_ignore_ascii_case(country)) || expires_at.is_some_and(|e| e <= now) {
                     return Err(not_found().into());
                 }
                 if used.contains(&code) {
-                    return Err(domain::ApiError::field(
-                        domain::account::Field::DiscountCode,
-                        ErrorCode::DiscountUsed,
-                    )
-                    .into());
+                    return Err(domain::ApiError::field(domain::account::Field::DiscountCode, ErrorCode::DiscountUsed).into());
                 }
-                Some(Discount {
-                    code,
-                    percent: row.try_get("percentage")?,
-                    kind: DiscountKind::Code,
-                    minimum_order: row.try_get("minimum_order")?,
-                })
+                Some(Discount { code, percent: row.try_get("percentage")?, kind: DiscountKind::Code, minimum_order: row.try_get("minimum_order")? })
             }
         };
         let settings = &site.settings;
-        let automatic = automatic_discount(
-            member.signup_date,
-            now,
-            member.paid_user,
-            settings.welcome_discount_percent,
-            settings.welcome_discount_hours,
-            |c| used.iter().any(|u| u == c),
-        );
+        let automatic = automatic_discount(member.signup_date, now, member.paid_user, settings.welcome_discount_percent, settings.welcome_discount_hours, |c| used.iter().any(|u| u == c));
         Ok((typed, automatic))
     }
 
-    pub async fn offer(
-        &self,
-        site: &Site,
-        member: &Member,
-        typed: Option<&str>,
-        country: &str,
-        now: i64,
-    ) -> Result<Offer, AppError> {
+    pub async fn offer(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Offer, AppError> {
         let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
         let packs = self.packs(site.settings.id, country).await?;
         let packs: Vec<(CreditPack, Quote)> = packs
@@ -353,66 +244,28 @@ impl Payments {
             .collect();
         let discount = better(typed, automatic);
         let time_bonus_left = match &discount {
-            Some(d) if d.kind == DiscountKind::TimeBonus => {
-                domain::checkout::time_bonus_left(member.signup_date, now, member.paid_user)
-            }
+            Some(d) if d.kind == DiscountKind::TimeBonus => domain::checkout::time_bonus_left(member.signup_date, now, member.paid_user),
             _ => None,
         };
-        Ok(Offer {
-            country: country.to_string(),
-            packs,
-            discount,
-            methods: self.methods(country),
-            time_bonus_left,
-        })
+        Ok(Offer { country: country.to_string(), packs, discount, methods: self.methods(country), time_bonus_left })
     }
 
     /// One bundle's price for this member now.
-    pub async fn quote(
-        &self,
-        site: &Site,
-        member: &Member,
-        pack_id: i64,
-        typed: Option<&str>,
-        country: &str,
-        now: i64,
-    ) -> Result<Quote, AppError> {
-        let pack = self
-            .packs(site.settings.id, country)
-            .await?
-            .into_iter()
-            .find(|p| p.id == pack_id)
-            .ok_or(ErrorCode::NotFound)?;
+    pub async fn quote(&self, site: &Site, member: &Member, pack_id: i64, typed: Option<&str>, country: &str, now: i64) -> Result<Quote, AppError> {
+        let pack = self.packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
         let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
-        Ok(best_quote(
-            &pack,
-            &[typed.as_ref(), automatic.as_ref()],
-            country,
-        ))
+        Ok(best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country))
     }
 
     /// Where a provider reports changes for this site.
     fn webhook_url(&self, site: &Site) -> String {
-        crate::links::absolute(
-            &site.base_url(&self.public_url),
-            &format!("/webhooks/payments/{}", self.provider.name()),
-        )
+        crate::links::absolute(&site.base_url(&self.public_url), &format!("/webhooks/payments/{}", self.provider.name()))
     }
 
     /// Inserts an open payment and takes its discount code; `DiscountUsed` when another
     /// payment took it first.
     #[allow(clippy::too_many_arguments)]
-    async fn insert_payment(
-        &self,
-        site: &Site,
-        member: &Member,
-        q: &Quote,
-        method: PaymentMethod,
-        country: &str,
-        provider: &str,
-        provider_id: Option<&str>,
-        now: i64,
-    ) -> Result<i64, AppError> {
+    async fn insert_payment(&self, site: &Site, member: &Member, q: &Quote, method: PaymentMethod, country: &str, provider: &str, provider_id: Option<&str>, now: i64) -> Result<i64, AppError> {
         let mut tx = self.pool().begin().await?;
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO payments (user_id, site_id, pack_id, credits, list_price, amount, currency, vat_rate, country, method, provider, provider_id, \
@@ -445,11 +298,7 @@ impl Payments {
                 .await?
                 .rows_affected();
             if taken == 0 {
-                return Err(domain::ApiError::field(
-                    domain::account::Field::DiscountCode,
-                    ErrorCode::DiscountUsed,
-                )
-                .into());
+                return Err(domain::ApiError::field(domain::account::Field::DiscountCode, ErrorCode::DiscountUsed).into());
             }
         }
         tx.commit().await?;
@@ -460,62 +309,31 @@ impl Payments {
     /// provider's checkout and answers where the buyer goes. Refusals: `method_unavailable`,
     /// `not_found` (no such bundle here), the discount code's.
     #[allow(clippy::too_many_arguments)]
-    pub async fn start_checkout(
-        &self,
-        site: &Site,
-        member: &Member,
-        pack_id: i64,
-        method: PaymentMethod,
-        typed: Option<&str>,
-        country: &str,
-        locale: &str,
-        now: i64,
-    ) -> Result<Started, AppError> {
+    pub async fn start_checkout(&self, site: &Site, member: &Member, pack_id: i64, method: PaymentMethod, typed: Option<&str>, country: &str, locale: &str, now: i64) -> Result<Started, AppError> {
         if method == PaymentMethod::DirectDebit || !self.methods(country).contains(&method) {
             return Err(ErrorCode::MethodUnavailable.into());
         }
-        let q = self
-            .quote(site, member, pack_id, typed, country, now)
-            .await?;
-        let id = self
-            .insert_payment(
-                site,
-                member,
-                &q,
-                method,
-                country,
-                self.provider.name(),
-                None,
-                now,
-            )
-            .await?;
+        let q = self.quote(site, member, pack_id, typed, country, now).await?;
+        let id = self.insert_payment(site, member, &q, method, country, self.provider.name(), None, now).await?;
         let request = CheckoutRequest {
             payment_id: id,
             amount: q.amount,
             currency: q.currency.clone(),
             description: format!("{} – {} credits (#{id})", site.settings.name, q.credits),
             method,
-            redirect_url: crate::links::absolute(
-                &site.base_url(&self.public_url),
-                &self.links.transaction(id),
-            ),
+            redirect_url: crate::links::absolute(&site.base_url(&self.public_url), &self.links.transaction(id)),
             webhook_url: self.webhook_url(site),
             locale: locale.to_string(),
         };
         match self.provider.create(&request).await {
             Ok(created) => {
-                sqlx::query(
-                    "UPDATE payments SET provider_id = $1, checkout_url = $2 WHERE id = $3",
-                )
-                .bind(&created.provider_id)
-                .bind(&created.checkout_url)
-                .bind(id)
-                .execute(self.pool())
-                .await?;
-                Ok(Started {
-                    payment_id: id,
-                    checkout_url: created.checkout_url,
-                })
+                sqlx::query("UPDATE payments SET provider_id = $1, checkout_url = $2 WHERE id = $3")
+                    .bind(&created.provider_id)
+                    .bind(&created.checkout_url)
+                    .bind(id)
+                    .execute(self.pool())
+                    .await?;
+                Ok(Started { payment_id: id, checkout_url: created.checkout_url })
             }
             Err(error) => {
                 tracing::warn!(payment = id, %error, "creating a checkout failed");
@@ -531,21 +349,11 @@ impl Payments {
     /// A provider's webhook: `provider_id` is all it says. Unknown ids change nothing (and get
     /// no hint); a known open payment is read from the provider and moved. Errors only when the
     /// provider could not be asked (the provider then tries again).
-    pub async fn webhook(
-        &self,
-        provider: &str,
-        provider_id: &str,
-        now: i64,
-    ) -> Result<Option<PaymentStatus>, AppError> {
+    pub async fn webhook(&self, provider: &str, provider_id: &str, now: i64) -> Result<Option<PaymentStatus>, AppError> {
         if provider != self.provider.name() || provider_id.is_empty() || provider_id.len() > 128 {
             return Ok(None);
         }
-        let row: Option<(i64,)> =
-            sqlx::query_as("SELECT id FROM payments WHERE provider = $1 AND provider_id = $2")
-                .bind(provider)
-                .bind(provider_id)
-                .fetch_optional(self.pool())
-                .await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE provider = $1 AND provider_id = $2").bind(provider).bind(provider_id).fetch_optional(self.pool()).await?;
         match row {
             Some((id,)) => self.sync(id, now).await.map(Some),
             None => Ok(None),
@@ -555,15 +363,8 @@ impl Payments {
     /// Asks the provider for an open payment's status and moves it; a settled payment is
     /// answered from our own row.
     pub async fn sync(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
-        let row = sqlx::query(
-            "SELECT status, provider, provider_id, amount, currency FROM payments WHERE id = $1",
-        )
-        .bind(payment_id)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(ErrorCode::NotFound)?;
-        let status = PaymentStatus::parse(&row.try_get::<String, _>("status")?)
-            .ok_or_else(|| AppError::Internal("payment status".into()))?;
+        let row = sqlx::query("SELECT status, provider, provider_id, amount, currency FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
+        let status = PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
         if !status.is_open() {
             return Ok(status);
         }
@@ -573,44 +374,25 @@ impl Payments {
             // A direct debit is created open only after its SMS code matched: the mandate is given.
             return self.apply(payment_id, PaymentStatus::Paid, now).await;
         }
-        let Some(provider_id) = provider_id else {
-            return Ok(status);
-        };
+        let Some(provider_id) = provider_id else { return Ok(status) };
         if provider != self.provider.name() {
-            tracing::warn!(
-                payment = payment_id,
-                provider,
-                "an open payment of a provider that is no longer configured"
-            );
+            tracing::warn!(payment = payment_id, provider, "an open payment of a provider that is no longer configured");
             return Ok(status);
         }
         let reported = match self.provider.payment(&provider_id).await {
             Ok(p) => p,
             Err(ProviderError::Refused(reason)) => {
-                tracing::warn!(
-                    payment = payment_id,
-                    reason,
-                    "the provider does not know this payment"
-                );
+                tracing::warn!(payment = payment_id, reason, "the provider does not know this payment");
                 return Ok(status);
             }
             Err(ProviderError::Unavailable(reason)) => return Err(AppError::Internal(reason)),
         };
         let (amount, currency): (i64, String) = (row.try_get("amount")?, row.try_get("currency")?);
         if reported.amount != amount || !reported.currency.eq_ignore_ascii_case(&currency) {
-            tracing::error!(
-                payment = payment_id,
-                ours = amount,
-                theirs = reported.amount,
-                "the provider's amount differs from ours: not booked"
-            );
+            tracing::error!(payment = payment_id, ours = amount, theirs = reported.amount, "the provider's amount differs from ours: not booked");
             return Ok(status);
         }
-        sqlx::query("UPDATE payments SET checked_at = $1 WHERE id = $2")
-            .bind(now)
-            .bind(payment_id)
-            .execute(self.pool())
-            .await?;
+        sqlx::query("UPDATE payments SET checked_at = $1 WHERE id = $2").bind(now).bind(payment_id).execute(self.pool()).await?;
         if reported.status == status {
             return Ok(status);
         }
@@ -620,12 +402,7 @@ impl Payments {
     /// Moves a payment to `next` if that is forward, in one transaction: a paid payment books
     /// its credits and makes the member premium; a failed one gives its discount code back.
     /// Answers the status it has afterwards.
-    pub async fn apply(
-        &self,
-        payment_id: i64,
-        next: PaymentStatus,
-        now: i64,
-    ) -> Result<PaymentStatus, AppError> {
+    pub async fn apply(&self, payment_id: i64, next: PaymentStatus, now: i64) -> Result<PaymentStatus, AppError> {
         if next == PaymentStatus::Paid && self.pause_before_booking {
             // Crash tests kill the process here: the provider said paid, nothing is booked yet.
             eprintln!("FAULT pause_before_booking payment={payment_id}");
@@ -637,8 +414,7 @@ impl Payments {
             .fetch_optional(&mut *tx)
             .await?
             .ok_or(ErrorCode::NotFound)?;
-        let current = PaymentStatus::parse(&row.try_get::<String, _>("status")?)
-            .ok_or_else(|| AppError::Internal("payment status".into()))?;
+        let current = PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
         if !current.may_become(next) {
             return Ok(current);
         }
@@ -651,54 +427,22 @@ impl Payments {
             .await?;
         match next {
             PaymentStatus::Paid => {
-                credits::book(
-                    &mut tx,
-                    Entry {
-                        user_id,
-                        delta: credits,
-                        reason: Reason::Purchase,
-                        reference: &format!("payment:{payment_id}"),
-                    },
-                    now,
-                )
-                .await?;
+                credits::book(&mut tx, Entry { user_id, delta: credits, reason: Reason::Purchase, reference: &format!("payment:{payment_id}") }, now).await?;
                 // The first bundle makes the member premium (SPEC §1), in the same transaction.
-                sqlx::query("UPDATE users SET paid_user = TRUE WHERE id = $1")
-                    .bind(user_id)
-                    .execute(&mut *tx)
-                    .await?;
+                sqlx::query("UPDATE users SET paid_user = TRUE WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
             }
             PaymentStatus::Reversed => {
                 // The bank took the money back: the credits go, as far as they are left, and
                 // direct debit closes for this member (SPEC §8).
-                let (balance,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1")
-                    .bind(user_id)
-                    .fetch_one(&mut *tx)
-                    .await?;
+                let (balance,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(user_id).fetch_one(&mut *tx).await?;
                 let take = credits.min(balance);
                 if take > 0 {
-                    credits::book(
-                        &mut tx,
-                        Entry {
-                            user_id,
-                            delta: -take,
-                            reason: Reason::Refund,
-                            reference: &format!("reversal:{payment_id}"),
-                        },
-                        now,
-                    )
-                    .await?;
+                    credits::book(&mut tx, Entry { user_id, delta: -take, reason: Reason::Refund, reference: &format!("reversal:{payment_id}") }, now).await?;
                 }
-                sqlx::query("UPDATE users SET direct_debit_blocked = TRUE WHERE id = $1")
-                    .bind(user_id)
-                    .execute(&mut *tx)
-                    .await?;
+                sqlx::query("UPDATE users SET direct_debit_blocked = TRUE WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
             }
             s if s.is_failure() => {
-                sqlx::query("DELETE FROM discount_redemptions WHERE payment_id = $1")
-                    .bind(payment_id)
-                    .execute(&mut *tx)
-                    .await?;
+                sqlx::query("DELETE FROM discount_redemptions WHERE payment_id = $1").bind(payment_id).execute(&mut *tx).await?;
             }
             _ => {}
         }
@@ -720,38 +464,18 @@ impl Payments {
         }
         let sent = self.mail_receipt(payment_id).await;
         if sent.is_err() {
-            sqlx::query("UPDATE payments SET receipt_sent_at = NULL WHERE id = $1")
-                .bind(payment_id)
-                .execute(self.pool())
-                .await?;
+            sqlx::query("UPDATE payments SET receipt_sent_at = NULL WHERE id = $1").bind(payment_id).execute(self.pool()).await?;
         }
         sent.map(|_| true)
     }
 
     async fn mail_receipt(&self, payment_id: i64) -> Result<(), AppError> {
-        let row = sqlx::query(&format!(
-            "SELECT {PAYMENT_COLUMNS}, user_id, site_id FROM payments WHERE id = $1"
-        ))
-        .bind(payment_id)
-        .fetch_one(self.pool())
-        .await?;
+        let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS}, user_id, site_id FROM payments WHERE id = $1")).bind(payment_id).fetch_one(self.pool()).await?;
         let payment = view(&row)?;
         let site_id: i64 = row.try_get("site_id")?;
-        let site = crate::sites::load_all(&self.db)
-            .await?
-            .into_iter()
-            .find(|s| s.settings.id == site_id)
-            .ok_or_else(|| AppError::Internal(format!("site {site_id}")))?;
+        let site = crate::sites::load_all(&self.db).await?.into_iter().find(|s| s.settings.id == site_id).ok_or_else(|| AppError::Internal(format!("site {site_id}")))?;
         let base_url = site.base_url(&self.public_url);
-        self.accounts
-            .mail_receipt(
-                &site,
-                &base_url,
-                row.try_get("user_id")?,
-                &payment,
-                &self.links.transaction(payment_id),
-            )
-            .await
+        self.accounts.mail_receipt(&site, &base_url, row.try_get("user_id")?, &payment, &self.links.transaction(payment_id)).await
     }
 
     /// The recovery job's run: open payments without news for a while are read again from the
@@ -781,10 +505,7 @@ impl Payments {
             };
             if status == PaymentStatus::Paid {
                 report.paid += 1;
-            } else if status.is_open()
-                && created_at <= now - self.expire_after
-                && self.apply(id, PaymentStatus::Expired, now).await? == PaymentStatus::Expired
-            {
+            } else if status.is_open() && created_at <= now - self.expire_after && self.apply(id, PaymentStatus::Expired, now).await? == PaymentStatus::Expired {
                 report.expired += 1;
             }
             sqlx::query("UPDATE payments SET checked_at = $1 WHERE id = $2 AND status IN ('open', 'pending')").bind(now).bind(id).execute(self.pool()).await?;
@@ -799,24 +520,14 @@ impl Payments {
     }
 
     /// Runs [`Payments::recover`] now and then every `every`.
-    pub fn spawn_recovery(
-        &self,
-        clock: crate::clock::Clock,
-        every: std::time::Duration,
-    ) -> tokio::task::JoinHandle<()> {
+    pub fn spawn_recovery(&self, clock: crate::clock::Clock, every: std::time::Duration) -> tokio::task::JoinHandle<()> {
         let payments = self.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(every);
             loop {
                 tick.tick().await;
                 match payments.recover(clock.now()).await {
-                    Ok(r) if r != Recovery::default() => tracing::info!(
-                        checked = r.checked,
-                        paid = r.paid,
-                        expired = r.expired,
-                        receipts = r.receipts,
-                        "payment recovery"
-                    ),
+                    Ok(r) if r != Recovery::default() => tracing::info!(checked = r.checked, paid = r.paid, expired = r.expired, receipts = r.receipts, "payment recovery"),
                     Ok(_) => {}
                     Err(error) => tracing::warn!(%error, "payment recovery failed"),
                 }
@@ -826,26 +537,22 @@ impl Payments {
 
     /// One of the member's own payments; another member's is `not_found`.
     pub async fn payment(&self, member_id: i64, payment_id: i64) -> Result<PaymentView, AppError> {
-        let row = sqlx::query(&format!(
-            "SELECT {PAYMENT_COLUMNS} FROM payments WHERE id = $1 AND user_id = $2"
-        ))
-        .bind(payment_id)
-        .bind(member_id)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(ErrorCode::NotFound)?;
+        let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE id = $1 AND user_id = $2"))
+            .bind(payment_id)
+            .bind(member_id)
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(ErrorCode::NotFound)?;
         view(&row)
     }
 
     /// The member's payments, newest first.
     pub async fn payments(&self, member_id: i64, limit: i64) -> Result<Vec<PaymentView>, AppError> {
-        let rows = sqlx::query(&format!(
-            "SELECT {PAYMENT_COLUMNS} FROM payments WHERE user_id = $1 ORDER BY id DESC LIMIT $2"
-        ))
-        .bind(member_id)
-        .bind(limit.clamp(1, 200))
-        .fetch_all(self.pool())
-        .await?;
+        let rows = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE user_id = $1 ORDER BY id DESC LIMIT $2"))
+            .bind(member_id)
+            .bind(limit.clamp(1, 200))
+            .fetch_all(self.pool())
+            .await?;
         rows.iter().map(view).collect()
     }
 
@@ -860,11 +567,7 @@ impl Payments {
 
     /// A bank reversed a direct debit (staff records it, `vonk payments reverse <id>`).
     pub async fn reverse(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
-        let (provider,): (String,) = sqlx::query_as("SELECT provider FROM payments WHERE id = $1")
-            .bind(payment_id)
-            .fetch_optional(self.pool())
-            .await?
-            .ok_or(ErrorCode::NotFound)?;
+        let (provider,): (String,) = sqlx::query_as("SELECT provider FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
         if provider != DIRECT_DEBIT {
             return Err(ErrorCode::BadRequest.into());
         }

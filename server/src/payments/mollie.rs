@@ -18,9 +18,7 @@ pub struct Mollie {
 impl std::fmt::Debug for Mollie {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The key never reaches a log.
-        f.debug_struct("Mollie")
-            .field("base_url", &self.base_url)
-            .finish()
+        f.debug_struct("Mollie").field("base_url", &self.base_url).finish()
     }
 }
 
@@ -32,13 +30,7 @@ pub fn amount_value(minor: i64) -> String {
 /// Mollie's amount string back to minor units; `None` for anything but `digits.two digits`.
 pub fn parse_amount(value: &str) -> Option<i64> {
     let (units, cents) = value.split_once('.')?;
-    if cents.len() != 2
-        || units.is_empty()
-        || !units
-            .chars()
-            .chain(cents.chars())
-            .all(|c| c.is_ascii_digit())
-    {
+    if cents.len() != 2 || units.is_empty() || !units.chars().chain(cents.chars()).all(|c| c.is_ascii_digit()) {
         return None;
     }
     Some(units.parse::<i64>().ok()? * 100 + cents.parse::<i64>().ok()?)
@@ -61,15 +53,8 @@ impl Mollie {
     pub const NAME: &'static str = "mollie";
 
     pub fn new(api_key: String, base_url: String) -> Mollie {
-        let http = reqwest::Client::builder()
-            .timeout(std::time::Duration::from_secs(20))
-            .build()
-            .expect("an HTTP client");
-        Mollie {
-            http,
-            api_key,
-            base_url,
-        }
+        let http = reqwest::Client::builder().timeout(std::time::Duration::from_secs(20)).build().expect("an HTTP client");
+        Mollie { http, api_key, base_url }
     }
 
     /// Mollie's method id for each of our methods; card brands are card payments. Giropay and
@@ -77,8 +62,7 @@ impl Mollie {
     pub fn method_id(method: PaymentMethod) -> Option<&'static str> {
         use PaymentMethod::*;
         Some(match method {
-            CreditCard | Mastercard | Visa | Maestro | CarteBancaire | Dankort | Nexi
-            | Postepay => "creditcard",
+            CreditCard | Mastercard | Visa | Maestro | CarteBancaire | Dankort | Nexi | Postepay => "creditcard",
             Paypal => "paypal",
             Ideal => "ideal",
             Bancontact => "bancontact",
@@ -113,13 +97,8 @@ impl Mollie {
         }
     }
 
-    pub(super) async fn create(
-        &self,
-        r: &CheckoutRequest,
-    ) -> Result<CheckoutCreated, ProviderError> {
-        let method = Mollie::method_id(r.method).ok_or_else(|| {
-            ProviderError::Refused(format!("Mollie has no method for {}", r.method.code()))
-        })?;
+    pub(super) async fn create(&self, r: &CheckoutRequest) -> Result<CheckoutCreated, ProviderError> {
+        let method = Mollie::method_id(r.method).ok_or_else(|| ProviderError::Refused(format!("Mollie has no method for {}", r.method.code())))?;
         let body = json!({
             "amount": { "currency": r.currency, "value": amount_value(r.amount) },
             "description": r.description,
@@ -129,85 +108,34 @@ impl Mollie {
             "locale": Mollie::locale(&r.locale),
             "metadata": { "payment_id": r.payment_id },
         });
-        let answer = self
-            .send(
-                self.http
-                    .post(format!("{}/v2/payments", self.base_url))
-                    .header("content-type", "application/json")
-                    .body(body.to_string()),
-            )
-            .await?;
-        let provider_id = answer["id"]
-            .as_str()
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| ProviderError::Unavailable("Mollie answered without an id".into()))?;
-        let checkout_url = answer["_links"]["checkout"]["href"]
-            .as_str()
-            .ok_or_else(|| {
-                ProviderError::Unavailable("Mollie answered without a checkout link".into())
-            })?;
-        Ok(CheckoutCreated {
-            provider_id: provider_id.to_string(),
-            checkout_url: checkout_url.to_string(),
-        })
+        let answer = self.send(self.http.post(format!("{}/v2/payments", self.base_url)).header("content-type", "application/json").body(body.to_string())).await?;
+        let provider_id = answer["id"].as_str().filter(|id| !id.is_empty()).ok_or_else(|| ProviderError::Unavailable("Mollie answered without an id".into()))?;
+        let checkout_url = answer["_links"]["checkout"]["href"].as_str().ok_or_else(|| ProviderError::Unavailable("Mollie answered without a checkout link".into()))?;
+        Ok(CheckoutCreated { provider_id: provider_id.to_string(), checkout_url: checkout_url.to_string() })
     }
 
     pub(super) async fn payment(&self, id: &str) -> Result<ProviderPayment, ProviderError> {
         // Only ids of Mollie's shape go into the URL.
-        if !id.starts_with("tr_")
-            || id.len() > 64
-            || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        {
-            return Err(ProviderError::Refused(format!(
-                "not a Mollie payment id: {id:.64}"
-            )));
+        if !id.starts_with("tr_") || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(ProviderError::Refused(format!("not a Mollie payment id: {id:.64}")));
         }
-        let answer = self
-            .send(self.http.get(format!("{}/v2/payments/{id}", self.base_url)))
-            .await?;
-        let status = answer["status"]
-            .as_str()
-            .and_then(map_status)
-            .ok_or_else(|| {
-                ProviderError::Unavailable(format!("unknown Mollie status {}", answer["status"]))
-            })?;
-        let amount = answer["amount"]["value"]
-            .as_str()
-            .and_then(parse_amount)
-            .ok_or_else(|| {
-                ProviderError::Unavailable("Mollie answered without an amount".into())
-            })?;
-        let currency = answer["amount"]["currency"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        Ok(ProviderPayment {
-            status,
-            amount,
-            currency,
-        })
+        let answer = self.send(self.http.get(format!("{}/v2/payments/{id}", self.base_url))).await?;
+        let status = answer["status"].as_str().and_then(map_status).ok_or_else(|| ProviderError::Unavailable(format!("unknown Mollie status {}", answer["status"])))?;
+        let amount = answer["amount"]["value"].as_str().and_then(parse_amount).ok_or_else(|| ProviderError::Unavailable("Mollie answered without an amount".into()))?;
+        let currency = answer["amount"]["currency"].as_str().unwrap_or_default().to_string();
+        Ok(ProviderPayment { status, amount, currency })
     }
 
     async fn send(&self, request: reqwest::RequestBuilder) -> Result<Value, ProviderError> {
-        let res = request
-            .bearer_auth(&self.api_key)
-            .send()
-            .await
-            .map_err(|e| ProviderError::Unavailable(format!("Mollie: {e}")))?;
+        let res = request.bearer_auth(&self.api_key).send().await.map_err(|e| ProviderError::Unavailable(format!("Mollie: {e}")))?;
         let status = res.status();
-        let text = res
-            .text()
-            .await
-            .map_err(|e| ProviderError::Unavailable(format!("Mollie: {e}")))?;
+        let text = res.text().await.map_err(|e| ProviderError::Unavailable(format!("Mollie: {e}")))?;
         let body: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
         if status.is_success() {
             return Ok(body);
         }
         // Mollie's errors are problem+json: {"status":422,"title":"…","detail":"…","field":"…"}.
-        let detail = format!(
-            "Mollie {status}: {}",
-            body["detail"].as_str().unwrap_or("no detail")
-        );
+        let detail = format!("Mollie {status}: {}", body["detail"].as_str().unwrap_or("no detail"));
         match status.as_u16() {
             400 | 404 | 410 | 422 => Err(ProviderError::Refused(detail)),
             _ => Err(ProviderError::Unavailable(detail)),
@@ -232,10 +160,7 @@ mod tests {
         assert_eq!(Mollie::method_id(PaymentMethod::Visa), Some("creditcard"));
         assert_eq!(Mollie::method_id(PaymentMethod::Sofort), None);
         // Every method but the three Mollie does not take maps somewhere.
-        let mapped = PaymentMethod::ALL
-            .iter()
-            .filter(|m| Mollie::method_id(**m).is_some())
-            .count();
+        let mapped = PaymentMethod::ALL.iter().filter(|m| Mollie::method_id(**m).is_some()).count();
         assert_eq!(mapped, 22);
     }
 }

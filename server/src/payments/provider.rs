@@ -75,10 +75,7 @@ impl Provider {
         }
     }
 
-    pub async fn create(
-        &self,
-        request: &CheckoutRequest,
-    ) -> Result<CheckoutCreated, ProviderError> {
+    pub async fn create(&self, request: &CheckoutRequest) -> Result<CheckoutCreated, ProviderError> {
         match self {
             Provider::Test(p) => p.create(request).await,
             Provider::Mollie(p) => p.create(request).await,

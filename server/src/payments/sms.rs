@@ -16,17 +16,9 @@ impl SmsOutbox {
     pub async fn send(&self, to: &str, text: &str) -> Result<(), AppError> {
         match self {
             SmsOutbox::Files(dir) => {
-                tokio::fs::create_dir_all(dir)
-                    .await
-                    .map_err(|e| AppError::Internal(format!("sms folder: {e}")))?;
-                let name = format!(
-                    "{}-{}.txt",
-                    crate::seed::now_unix(),
-                    &crate::accounts::tokens::new_token()[..12]
-                );
-                tokio::fs::write(dir.join(name), format!("To: {to}\n\n{text}\n"))
-                    .await
-                    .map_err(|e| AppError::Internal(format!("writing sms: {e}")))?;
+                tokio::fs::create_dir_all(dir).await.map_err(|e| AppError::Internal(format!("sms folder: {e}")))?;
+                let name = format!("{}-{}.txt", crate::seed::now_unix(), &crate::accounts::tokens::new_token()[..12]);
+                tokio::fs::write(dir.join(name), format!("To: {to}\n\n{text}\n")).await.map_err(|e| AppError::Internal(format!("writing sms: {e}")))?;
                 Ok(())
             }
         }
@@ -39,12 +31,7 @@ impl SmsOutbox {
             .into_iter()
             .flatten()
             .flatten()
-            .filter_map(|e| {
-                Some((
-                    e.metadata().ok()?.modified().ok()?,
-                    std::fs::read_to_string(e.path()).ok()?,
-                ))
-            })
+            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, std::fs::read_to_string(e.path()).ok()?)))
             .filter(|(_, text)| text.starts_with(&format!("To: {to}\n")))
             .collect();
         files.sort_by_key(|(time, _)| *time);

@@ -35,17 +35,11 @@ impl TestProvider {
     pub const NAME: &'static str = "test";
 
     pub fn new(db: Db, links: Links) -> TestProvider {
-        let http = reqwest::Client::builder()
-            .timeout(std::time::Duration::from_secs(10))
-            .build()
-            .expect("an HTTP client");
+        let http = reqwest::Client::builder().timeout(std::time::Duration::from_secs(10)).build().expect("an HTTP client");
         TestProvider { db, links, http }
     }
 
-    pub(super) async fn create(
-        &self,
-        r: &CheckoutRequest,
-    ) -> Result<CheckoutCreated, ProviderError> {
+    pub(super) async fn create(&self, r: &CheckoutRequest) -> Result<CheckoutCreated, ProviderError> {
         let id = format!("tst_{}", &crate::accounts::tokens::new_token()[..20]);
         sqlx::query(
             "INSERT INTO test_checkouts (id, amount, currency, description, method, redirect_url, webhook_url, status, created_at) \
@@ -62,10 +56,7 @@ impl TestProvider {
         .execute(self.db.pool())
         .await
         .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
-        Ok(CheckoutCreated {
-            checkout_url: self.links.test_checkout(&id),
-            provider_id: id,
-        })
+        Ok(CheckoutCreated { checkout_url: self.links.test_checkout(&id), provider_id: id })
     }
 
     pub(super) async fn payment(&self, id: &str) -> Result<ProviderPayment, ProviderError> {
@@ -75,18 +66,11 @@ impl TestProvider {
             .await
             .map_err(|e| ProviderError::Unavailable(e.to_string()))?
             .ok_or_else(|| ProviderError::Refused(format!("no test payment {id}")))?;
-        let status: String = row
-            .try_get("status")
-            .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+        let status: String = row.try_get("status").map_err(|e| ProviderError::Unavailable(e.to_string()))?;
         Ok(ProviderPayment {
-            status: PaymentStatus::parse(&status)
-                .ok_or_else(|| ProviderError::Unavailable(format!("status {status}")))?,
-            amount: row
-                .try_get("amount")
-                .map_err(|e| ProviderError::Unavailable(e.to_string()))?,
-            currency: row
-                .try_get("currency")
-                .map_err(|e| ProviderError::Unavailable(e.to_string()))?,
+            status: PaymentStatus::parse(&status).ok_or_else(|| ProviderError::Unavailable(format!("status {status}")))?,
+            amount: row.try_get("amount").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
+            currency: row.try_get("currency").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
         })
     }
 
@@ -112,18 +96,8 @@ impl TestProvider {
     /// The tester's choice on the checkout page: moves the test payment (forward only), then
     /// reports to the webhook in the background. Answers where the buyer goes next.
     pub async fn choose(&self, id: &str, outcome: PaymentStatus) -> Result<String, AppError> {
-        let checkout = self
-            .checkout(id)
-            .await?
-            .ok_or(domain::ErrorCode::NotFound)?;
-        if !matches!(
-            outcome,
-            PaymentStatus::Paid
-                | PaymentStatus::Failed
-                | PaymentStatus::Canceled
-                | PaymentStatus::Expired
-                | PaymentStatus::Pending
-        ) {
+        let checkout = self.checkout(id).await?.ok_or(domain::ErrorCode::NotFound)?;
+        if !matches!(outcome, PaymentStatus::Paid | PaymentStatus::Failed | PaymentStatus::Canceled | PaymentStatus::Expired | PaymentStatus::Pending) {
             return Err(domain::ErrorCode::BadRequest.into());
         }
         if checkout.status.may_become(outcome) {
@@ -142,29 +116,17 @@ impl TestProvider {
     /// tries with a growing pause. Our result page asks the provider itself as well, so a
     /// webhook that never arrives delays nothing.
     async fn report(&self, id: &str) {
-        let Ok(Some((url,))) =
-            sqlx::query_as::<_, (String,)>("SELECT webhook_url FROM test_checkouts WHERE id = $1")
-                .bind(id)
-                .fetch_optional(self.db.pool())
-                .await
-        else {
+        let Ok(Some((url,))) = sqlx::query_as::<_, (String,)>("SELECT webhook_url FROM test_checkouts WHERE id = $1").bind(id).fetch_optional(self.db.pool()).await else {
             return;
         };
         let http = self.http.clone();
         let id = id.to_string();
         tokio::spawn(async move {
             for attempt in 0..3u32 {
-                let sent = http
-                    .post(&url)
-                    .header("content-type", "application/x-www-form-urlencoded")
-                    .body(format!("id={id}"))
-                    .send()
-                    .await;
+                let sent = http.post(&url).header("content-type", "application/x-www-form-urlencoded").body(format!("id={id}")).send().await;
                 match sent {
                     Ok(res) if res.status().is_success() => return,
-                    Ok(res) => {
-                        tracing::debug!(status = %res.status(), "test provider webhook answered")
-                    }
+                    Ok(res) => tracing::debug!(status = %res.status(), "test provider webhook answered"),
                     Err(error) => tracing::debug!(%error, "test provider webhook failed"),
                 }
                 tokio::time::sleep(std::time::Duration::from_millis(500 << attempt)).await;

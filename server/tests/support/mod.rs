@@ -81,80 +81,30 @@ fn pg_bin() -> PathBuf {
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
 }
 
 impl PgCluster {
     pub fn start() -> PgCluster {
         let bin = pg_bin();
-        let dir = tempfile::Builder::new()
-            .prefix("vonk-pg-")
-            .tempdir()
-            .expect("tempdir");
+        let dir = tempfile::Builder::new().prefix("vonk-pg-").tempdir().expect("tempdir");
         // PostgreSQL refuses to run as root: run it as the 'postgres' system user then.
         let as_postgres_user = is_root();
         if as_postgres_user {
-            let status = Command::new("chown")
-                .args(["-R", "postgres:postgres"])
-                .arg(dir.path())
-                .status()
-                .unwrap();
+            let status = Command::new("chown").args(["-R", "postgres:postgres"]).arg(dir.path()).status().unwrap();
             assert!(status.success(), "chown failed");
         }
         let data = dir.path().join("data");
-        let mut cluster = PgCluster {
-            url: String::new(),
-            dir,
-            bin,
-            as_postgres_user,
-        };
-        cluster.run(
-            "initdb",
-            &[
-                "-D",
-                path(&data),
-                "-U",
-                "postgres",
-                "--auth=trust",
-                "-E",
-                "UTF8",
-                "--no-locale",
-                "--no-sync",
-            ],
-        );
+        let mut cluster = PgCluster { url: String::new(), dir, bin, as_postgres_user };
+        cluster.run("initdb", &["-D", path(&data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
         let port = free_port();
-        let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off",
-            cluster.dir.path().display()
-        );
+        let options = format!("-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", cluster.dir.path().display());
         let log = cluster.dir.path().join("pg.log");
-        cluster.run(
-            "pg_ctl",
-            &[
-                "-D",
-                path(&data),
-                "-o",
-                &options,
-                "-l",
-                path(&log),
-                "-w",
-                "-t",
-                "30",
-                "start",
-            ],
-        );
+        cluster.run("pg_ctl", &["-D", path(&data), "-o", &options, "-l", path(&log), "-w", "-t", "30", "start"]);
         cluster.url = format!("postgres://postgres@127.0.0.1:{port}/postgres");
         cluster
     }
@@ -162,21 +112,12 @@ impl PgCluster {
     fn run(&self, tool: &str, args: &[&str]) {
         let program = self.bin.join(tool);
         let output = if self.as_postgres_user {
-            Command::new("runuser")
-                .args(["-u", "postgres", "--"])
-                .arg(&program)
-                .args(args)
-                .output()
+            Command::new("runuser").args(["-u", "postgres", "--"]).arg(&program).args(args).output()
         } else {
             Command::new(&program).args(args).output()
         }
         .unwrap_or_else(|e| panic!("cannot run {tool}: {e}"));
-        assert!(
-            output.status.success(),
-            "{tool} failed: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert!(output.status.success(), "{tool} failed: {}\n{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     }
 
     pub async fn db(&self) -> Db {
@@ -194,11 +135,7 @@ impl Drop for PgCluster {
         let program = self.bin.join("pg_ctl");
         let args = ["-D", path(&data), "-m", "immediate", "-w", "stop"];
         let _ = if self.as_postgres_user {
-            Command::new("runuser")
-                .args(["-u", "postgres", "--"])
-                .arg(&program)
-                .args(args)
-                .output()
+            Command::new("runuser").args(["-u", "postgres", "--"]).arg(&program).args(args).output()
         } else {
             Command::new(&program).args(args).output()
         };

@@ -27,44 +27,19 @@ pub struct World {
 
 pub async fn world(db: Db) -> World {
     server::seed::seed_if_empty(&db).await.unwrap();
-    let site = server::sites::load_all(&db)
-        .await
-        .unwrap()
-        .into_iter()
-        .find(|s| s.is_default)
-        .unwrap();
+    let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap();
     let mail = tempfile::tempdir().unwrap();
     let media = tempfile::tempdir().unwrap();
     let store: server::media::Media = Arc::new(server::media::LocalStore::new(media.path()));
-    let accounts = Accounts::new(
-        db.clone(),
-        Clock::fixed(NOW),
-        Outbox::Files(mail.path().to_path_buf()),
-        Arc::new(Catalog::embedded()),
-        super::links(),
-    )
-    .with_media(store);
+    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), super::links()).with_media(store);
     let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()));
-    World {
-        db,
-        accounts,
-        members,
-        site,
-        media,
-        mail,
-    }
+    World { db, accounts, members, site, media, mail }
 }
 
 impl World {
     /// A confirmed member with basics, found by search.
     pub async fn member(&self, email: &str, gender: &str) -> Member {
-        let form = SignupForm {
-            email: email.into(),
-            name: "Anna".into(),
-            password: "rode kater op het dak".into(),
-            date_of_birth: "1990-05-17".into(),
-            signup_message: String::new(),
-        };
+        let form = SignupForm { email: email.into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
         let (id, _) = self
             .accounts
             .signup(SignupRequest {
@@ -77,32 +52,11 @@ impl World {
             })
             .await
             .unwrap();
-        let basics = BasicsForm {
-            gender: gender.into(),
-            sexuality: "hetero".into(),
-            location: LocationForm {
-                country: "NL".into(),
-                region: "NL-NH".into(),
-                city: "Haarlem".into(),
-            },
-        };
-        self.members
-            .save_basics(&self.site, id, &basics)
-            .await
-            .unwrap();
-        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1")
-            .bind(id)
-            .execute(self.db.pool())
-            .await
-            .unwrap();
-        sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1")
-            .bind(id)
-            .execute(self.db.pool())
-            .await
-            .unwrap();
-        server::members::search::refresh_searchable(self.db.pool(), id)
-            .await
-            .unwrap();
+        let basics = BasicsForm { gender: gender.into(), sexuality: "hetero".into(), location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() } };
+        self.members.save_basics(&self.site, id, &basics).await.unwrap();
+        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(self.db.pool()).await.unwrap();
+        sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1").bind(id).execute(self.db.pool()).await.unwrap();
+        server::members::search::refresh_searchable(self.db.pool(), id).await.unwrap();
         self.reload(id).await
     }
 
@@ -111,12 +65,7 @@ impl World {
     }
 
     pub async fn make_premium(&self, id: i64) -> Member {
-        sqlx::query("UPDATE users SET paid_user = $1 WHERE id = $2")
-            .bind(true)
-            .bind(id)
-            .execute(self.db.pool())
-            .await
-            .unwrap();
+        sqlx::query("UPDATE users SET paid_user = $1 WHERE id = $2").bind(true).bind(id).execute(self.db.pool()).await.unwrap();
         self.reload(id).await
     }
 }

@@ -15,10 +15,7 @@ use crate::layouts::icons::CheckIcon;
 
 /// The link's token, if it looks like one (64 hex characters).
 fn link_token() -> Option<String> {
-    use_query_map()
-        .get_untracked()
-        .get("token")
-        .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+    use_query_map().get_untracked().get("token").filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// `/activate?token=…`: the activation mail's link.

@@ -96,11 +96,7 @@ pub fn BasicsForm(basics: MyBasics, from: &'static str, submit: String) -> impl 
 
 /// The profile a visitor signed up from (`/members/{id}/signup`), carried to the end of signup.
 fn entry_profile() -> Option<i64> {
-    leptos_router::hooks::use_query_map()
-        .get_untracked()
-        .get("profile")
-        .and_then(|v| v.parse().ok())
-        .filter(|id: &i64| *id > 0)
+    leptos_router::hooks::use_query_map().get_untracked().get("profile").and_then(|v| v.parse().ok()).filter(|id: &i64| *id > 0)
 }
 
 #[component]

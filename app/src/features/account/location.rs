@@ -43,10 +43,7 @@ impl LocationTexts {
 
 /// The countries of the site with their names in the page's language.
 pub fn country_choices(i18n: &I18n, countries: &[String]) -> Vec<(String, String)> {
-    countries
-        .iter()
-        .map(|c| (c.clone(), i18n.t(&format!("country.{c}"))))
-        .collect()
+    countries.iter().map(|c| (c.clone(), i18n.t(&format!("country.{c}")))).collect()
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -108,14 +105,7 @@ pub fn LocationFields(
     // island runs, the other countries' groups are hidden; the markup stays the same.
     let groups: Vec<(String, String, Vec<Region>)> = countries
         .iter()
-        .map(|(code, name)| {
-            (
-                code.clone(),
-                name.clone(),
-                regions
-                    .with_value(|all| all.iter().filter(|r| &r.country == code).cloned().collect()),
-            )
-        })
+        .map(|(code, name)| (code.clone(), name.clone(), regions.with_value(|all| all.iter().filter(|r| &r.country == code).cloned().collect())))
         .collect();
     let texts = StoredValue::new(texts);
     let t = move |f: fn(&LocationTexts) -> String| texts.with_value(f);
@@ -127,11 +117,7 @@ pub fn LocationFields(
             let done = Closure::once_into_js(move |json: String| {
                 let position: Option<Position> = serde_json::from_str(&json).ok();
                 match position {
-                    Some(Position {
-                        lat: Some(lat),
-                        lon: Some(lon),
-                        ..
-                    }) => leptos::task::spawn_local(async move {
+                    Some(Position { lat: Some(lat), lon: Some(lon), .. }) => leptos::task::spawn_local(async move {
                         // Our own server turns the position into one of the site's regions.
                         match crate::features::account::server_fns::geocode(lat, lon).await {
                             Ok(Some(r)) => {
@@ -143,9 +129,7 @@ pub fn LocationFields(
                             Err(_) => geo.set(GeoState::Failed("failed")),
                         }
                     }),
-                    Some(Position { error: Some(e), .. }) if e == "denied" => {
-                        geo.set(GeoState::Failed("denied"))
-                    }
+                    Some(Position { error: Some(e), .. }) if e == "denied" => geo.set(GeoState::Failed("denied")),
                     _ => geo.set(GeoState::Failed("failed")),
                 }
             });
@@ -155,10 +139,7 @@ pub fn LocationFields(
     let status = move || match geo.get() {
         GeoState::Idle => None,
         GeoState::Locating => Some(("notice", t(|t| t.locating.clone()))),
-        GeoState::Found(name) => Some((
-            "notice notice--ok",
-            domain::i18n::interpolate(&t(|t| t.found.clone()), &[("region", &name)]),
-        )),
+        GeoState::Found(name) => Some(("notice notice--ok", domain::i18n::interpolate(&t(|t| t.found.clone()), &[("region", &name)]))),
         GeoState::Failed(kind) => Some((
             "notice notice--error",
             t(match kind {

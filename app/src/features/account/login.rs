@@ -12,11 +12,7 @@ use crate::i18n::use_i18n;
 pub fn LoginPage() -> impl IntoView {
     let i18n = use_i18n();
     let after_reset = use_query_map().get_untracked().get("reset").is_some();
-    let return_to = use_query_map()
-        .get_untracked()
-        .get("return_to")
-        .filter(|p| p.starts_with('/') && !p.starts_with("//"))
-        .unwrap_or_else(|| "/".into());
+    let return_to = use_query_map().get_untracked().get("return_to").filter(|p| p.starts_with('/') && !p.starts_with("//")).unwrap_or_else(|| "/".into());
     let action = ServerAction::<Login>::new();
     view! {
         <Title text=i18n.t("title.login")/>

@@ -6,12 +6,10 @@ use domain::photo::{photo_url, OwnPhoto, PhotoStatus};
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::features::account::server_fns::{
-    DeletePhoto, MyPhotos, SetMainPhoto, SetPhotoPrivate, UploadPhoto,
-};
+use crate::features::account::server_fns::{DeletePhoto, MyPhotos, SetMainPhoto, SetPhotoPrivate, UploadPhoto};
 use crate::forms::ActionError;
-use crate::i18n::use_i18n;
 use leptos::server_fn::ServerFn;
+use crate::i18n::use_i18n;
 
 #[component]
 fn PhotoTile(photo: OwnPhoto) -> impl IntoView {
@@ -61,10 +59,7 @@ pub fn PhotoManager(photos: MyPhotos) -> impl IntoView {
     let count = photos.photos.len();
     let full = count >= photos.limit;
     let max_mb = photos.max_mb.to_string();
-    let waiting = photos
-        .photos
-        .iter()
-        .any(|p| p.status == PhotoStatus::UnderInspection);
+    let waiting = photos.photos.iter().any(|p| p.status == PhotoStatus::UnderInspection);
     view! {
         <section class="panel" id="photos" aria-labelledby="photos-title" data-testid="photos">
             <header class="panel__head">

@@ -18,20 +18,10 @@ fn ProfileCard(basics: MyBasics) -> impl IntoView {
     let i18n = use_i18n();
     let ctx = use_page_ctx();
     let age = Ymd::parse(&basics.date_of_birth).map(|dob| dob.age_on(Ymd::from_unix(ctx.now)));
-    let initial = basics
-        .name
-        .chars()
-        .next()
-        .map(|c| c.to_uppercase().to_string())
-        .unwrap_or_default();
-    let gender =
-        (!basics.gender.is_empty()).then(|| i18n.t(&format!("profile.gender.{}", basics.gender)));
-    let sexuality = (!basics.sexuality.is_empty())
-        .then(|| i18n.t(&format!("profile.sexuality.{}", basics.sexuality)));
-    let mut parts: Vec<String> = [basics.city.clone(), basics.region_name.clone()]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect();
+    let initial = basics.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+    let gender = (!basics.gender.is_empty()).then(|| i18n.t(&format!("profile.gender.{}", basics.gender)));
+    let sexuality = (!basics.sexuality.is_empty()).then(|| i18n.t(&format!("profile.sexuality.{}", basics.sexuality)));
+    let mut parts: Vec<String> = [basics.city.clone(), basics.region_name.clone()].into_iter().filter(|s| !s.is_empty()).collect();
     parts.dedup();
     let place = parts.join(", ");
     let not_set = i18n.t("profile.not_set");
@@ -68,10 +58,7 @@ pub fn ProfilePage() -> impl IntoView {
     });
     // A refused editor opens again with its error.
     let refused = query.get("__path").unwrap_or_default();
-    let (editing_basics, editing_details) = (
-        refused.ends_with("/save_basics"),
-        refused.ends_with("/save_details"),
-    );
+    let (editing_basics, editing_details) = (refused.ends_with("/save_basics"), refused.ends_with("/save_details"));
     // Blocking: the page arrives whole, so it works without JavaScript.
     let basics = Resource::new_blocking(|| (), |_| get_my_basics());
     let photos = Resource::new_blocking(|| (), |_| get_my_photos());

@@ -43,11 +43,7 @@ pub fn ResetPasswordPage() -> impl IntoView {
 #[component]
 pub fn ResetPasswordDoPage() -> impl IntoView {
     let i18n = use_i18n();
-    let token = use_query_map()
-        .get_untracked()
-        .get("token")
-        .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
-        .unwrap_or_default();
+    let token = use_query_map().get_untracked().get("token").filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit())).unwrap_or_default();
     let action = ServerAction::<ResetPassword>::new();
     view! {
         <Title text=i18n.t("reset.do_title")/>

@@ -49,33 +49,15 @@ pub async fn get_my_security() -> Result<MySecurity, ApiError> {
     let (c, member) = member_call().await?;
     let current = c.cookie(domain::constants::AUTH_COOKIE);
     let accounts = &c.state.accounts;
-    let sessions = accounts
-        .sessions(member.id, current.as_deref())
-        .await
-        .map_err(fail)?;
+    let sessions = accounts.sessions(member.id, current.as_deref()).await.map_err(fail)?;
     let events = accounts.security_events(member.id).await.map_err(fail)?;
-    let (two_step, recovery_codes_left) =
-        accounts.two_step_status(member.id).await.map_err(fail)?;
+    let (two_step, recovery_codes_left) = accounts.two_step_status(member.id).await.map_err(fail)?;
     Ok(MySecurity {
         sessions: sessions
             .into_iter()
-            .map(|s| SessionView {
-                id: s.id,
-                current: s.current,
-                device: s.device,
-                country: s.country,
-                last_seen_at: s.last_seen_at,
-            })
+            .map(|s| SessionView { id: s.id, current: s.current, device: s.device, country: s.country, last_seen_at: s.last_seen_at })
             .collect(),
-        events: events
-            .into_iter()
-            .map(|e| EventView {
-                kind: e.kind,
-                at: e.at,
-                device: e.device,
-                country: e.country,
-            })
-            .collect(),
+        events: events.into_iter().map(|e| EventView { kind: e.kind, at: e.at, device: e.device, country: e.country }).collect(),
         two_step,
         recovery_codes_left,
     })
@@ -85,11 +67,7 @@ pub async fn get_my_security() -> Result<MySecurity, ApiError> {
 #[server(prefix = "/api/fn", endpoint = "end_session")]
 pub async fn end_session(session: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .accounts
-        .end_session(member.id, &session, &c.client())
-        .await
-        .map_err(fail)?;
+    c.state.accounts.end_session(member.id, &session, &c.client()).await.map_err(fail)?;
     redirect("/settings?saved=sessions#sessions");
     Ok(())
 }
@@ -98,16 +76,8 @@ pub async fn end_session(session: String) -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "end_other_sessions")]
 pub async fn end_other_sessions() -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    let current = c.cookie(domain::constants::AUTH_COOKIE).ok_or_else(|| {
-        fail(server::AppError::from(
-            domain::ErrorCode::AuthenticationRequired,
-        ))
-    })?;
-    c.state
-        .accounts
-        .end_other_sessions(member.id, &current, &c.client())
-        .await
-        .map_err(fail)?;
+    let current = c.cookie(domain::constants::AUTH_COOKIE).ok_or_else(|| fail(server::AppError::from(domain::ErrorCode::AuthenticationRequired)))?;
+    c.state.accounts.end_other_sessions(member.id, &current, &c.client()).await.map_err(fail)?;
     redirect("/settings?saved=sessions#sessions");
     Ok(())
 }
@@ -116,11 +86,7 @@ pub async fn end_other_sessions() -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "start_two_step")]
 pub async fn start_two_step() -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .accounts
-        .two_step_begin(member.id)
-        .await
-        .map_err(fail)?;
+    c.state.accounts.two_step_begin(member.id).await.map_err(fail)?;
     redirect("/settings/two-step");
     Ok(())
 }
@@ -137,37 +103,16 @@ pub struct TwoStepSetupView {
 #[server(prefix = "/api/fn", endpoint = "two_step_setup")]
 pub async fn get_two_step_setup() -> Result<Option<TwoStepSetupView>, ApiError> {
     let (c, member) = member_call().await?;
-    let setup = c
-        .state
-        .accounts
-        .two_step_setup(member.id, &c.site.settings.name)
-        .await
-        .map_err(fail)?;
-    Ok(setup.map(|s| TwoStepSetupView {
-        secret: s.secret,
-        url: s.url,
-        qr_svg: s.qr_svg,
-        recovery_codes: s.recovery_codes,
-    }))
+    let setup = c.state.accounts.two_step_setup(member.id, &c.site.settings.name).await.map_err(fail)?;
+    Ok(setup.map(|s| TwoStepSetupView { secret: s.secret, url: s.url, qr_svg: s.qr_svg, recovery_codes: s.recovery_codes }))
 }
 
 /// Switches two-step login on: the password and a code from the app.
 #[server(prefix = "/api/fn", endpoint = "enable_two_step")]
 pub async fn enable_two_step(password: String, code: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::Login,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
-    c.state
-        .accounts
-        .two_step_enable(member.id, &password, &code, &c.client())
-        .await
-        .map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.accounts.two_step_enable(member.id, &password, &code, &c.client()).await.map_err(fail)?;
     redirect("/settings?saved=two_step#two-step");
     Ok(())
 }
@@ -176,19 +121,8 @@ pub async fn enable_two_step(password: String, code: String) -> Result<(), ApiEr
 #[server(prefix = "/api/fn", endpoint = "disable_two_step")]
 pub async fn disable_two_step(password: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::Login,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
-    c.state
-        .accounts
-        .two_step_disable(member.id, &password, &c.client())
-        .await
-        .map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.accounts.two_step_disable(member.id, &password, &c.client()).await.map_err(fail)?;
     redirect("/settings?saved=two_step_off#two-step");
     Ok(())
 }
@@ -207,13 +141,7 @@ fn country_name(i18n: &I18n, code: &str) -> String {
 /// "12 november 2026, 14:05 (UTC)"
 fn moment(i18n: &I18n, at: i64) -> String {
     let t = domain::date::from_unix(at);
-    i18n.tf(
-        "security.moment",
-        &[
-            ("date", &i18n.date(at)),
-            ("time", &format!("{:02}:{:02}", t.hour, t.minute)),
-        ],
-    )
+    i18n.tf("security.moment", &[("date", &i18n.date(at)), ("time", &format!("{:02}:{:02}", t.hour, t.minute))])
 }
 
 fn device_and_place(i18n: &I18n, device: Option<String>, country: Option<String>) -> String {
@@ -228,14 +156,8 @@ fn device_and_place(i18n: &I18n, device: Option<String>, country: Option<String>
 #[component]
 pub fn SecurityPanels() -> impl IntoView {
     let data = Resource::new_blocking(|| (), |_| get_my_security());
-    let (end_one, end_others) = (
-        ServerAction::<EndSession>::new(),
-        ServerAction::<EndOtherSessions>::new(),
-    );
-    let (start, disable) = (
-        ServerAction::<StartTwoStep>::new(),
-        ServerAction::<DisableTwoStep>::new(),
-    );
+    let (end_one, end_others) = (ServerAction::<EndSession>::new(), ServerAction::<EndOtherSessions>::new());
+    let (start, disable) = (ServerAction::<StartTwoStep>::new(), ServerAction::<DisableTwoStep>::new());
     view! {
         <Suspense fallback=|| ()>
             {move || data.get().map(|result| {
@@ -402,11 +324,7 @@ pub fn TwoStepSetupPage() -> impl IntoView {
 #[component]
 pub fn TwoStepLoginPage() -> impl IntoView {
     let i18n = use_i18n();
-    let return_to = use_query_map()
-        .get_untracked()
-        .get("return_to")
-        .filter(|p| p.starts_with('/') && !p.starts_with("//"))
-        .unwrap_or_else(|| "/".into());
+    let return_to = use_query_map().get_untracked().get("return_to").filter(|p| p.starts_with('/') && !p.starts_with("//")).unwrap_or_else(|| "/".into());
     let action = ServerAction::<SecondStep>::new();
     view! {
         <Title text=i18n.t("security.login_title")/>
@@ -447,10 +365,7 @@ pub fn MailUndoPage() -> impl IntoView {
         }
         .into_any();
     }
-    let token = query
-        .get("token")
-        .filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
-        .unwrap_or_default();
+    let token = query.get("token").filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit())).unwrap_or_default();
     view! {
         <Title text=i18n.t("security.undo_title")/>
         <section class="result-page" data-testid="confirm-link">
@@ -470,15 +385,8 @@ pub fn MailUndoPage() -> impl IntoView {
 #[server(prefix = "/api/fn", endpoint = "undo_email_change")]
 pub async fn undo_email_change(token: String) -> Result<(), ApiError> {
     let c = call().await?;
-    c.state
-        .accounts
-        .undo_email_change(&token, &c.client())
-        .await
-        .map_err(fail)?;
-    set_cookie(server::http::cookies::clear(
-        domain::constants::AUTH_COOKIE,
-        c.state.config.secure_cookies,
-    ));
+    c.state.accounts.undo_email_change(&token, &c.client()).await.map_err(fail)?;
+    set_cookie(server::http::cookies::clear(domain::constants::AUTH_COOKIE, c.state.config.secure_cookies));
     redirect("/mail-change/undo?done=1");
     Ok(())
 }
@@ -491,34 +399,13 @@ pub const TWO_STEP_COOKIE: &str = "vonk.two_step";
 #[server(prefix = "/api/fn", endpoint = "second_step")]
 pub async fn second_step(code: String, return_to: Option<String>) -> Result<(), ApiError> {
     let c = call().await?;
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::Login,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
-    let step = c
-        .cookie(TWO_STEP_COOKIE)
-        .ok_or_else(|| fail(server::AppError::from(domain::ErrorCode::LinkExpired)))?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    let step = c.cookie(TWO_STEP_COOKIE).ok_or_else(|| fail(server::AppError::from(domain::ErrorCode::LinkExpired)))?;
     let previous = c.cookie(domain::constants::AUTH_COOKIE);
-    let session = c
-        .state
-        .accounts
-        .second_step(&step, &code, previous.as_deref(), &c.client())
-        .await
-        .map_err(fail)?;
+    let session = c.state.accounts.second_step(&step, &code, previous.as_deref(), &c.client()).await.map_err(fail)?;
     let secure = c.state.config.secure_cookies;
     set_cookie(server::http::cookies::clear(TWO_STEP_COOKIE, secure));
-    set_cookie(server::http::cookies::set(
-        domain::constants::AUTH_COOKIE,
-        &session,
-        domain::constants::AUTH_COOKIE_DAYS,
-        secure,
-    ));
-    redirect(&server::http::visitor::safe_return_path(
-        return_to.as_deref(),
-    ));
+    set_cookie(server::http::cookies::set(domain::constants::AUTH_COOKIE, &session, domain::constants::AUTH_COOKIE_DAYS, secure));
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }

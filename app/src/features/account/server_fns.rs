@@ -39,18 +39,9 @@ pub async fn get_my_basics() -> Result<MyBasics, ApiError> {
     let (c, member) = member_call().await?;
     let (state, site) = (&c.state, &c.site);
     let basics = state.members.basics(member.id).await.map_err(fail)?;
-    let prefs = state
-        .accounts
-        .notification_prefs(member.id)
-        .await
-        .map_err(fail)?;
+    let prefs = state.accounts.notification_prefs(member.id).await.map_err(fail)?;
     let details = state.members.details(member.id).await.map_err(fail)?;
-    let region_name = basics
-        .region
-        .as_deref()
-        .and_then(|r| state.members.regions().get(r))
-        .map(|r| r.name.clone())
-        .unwrap_or_default();
+    let region_name = basics.region.as_deref().and_then(|r| state.members.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default();
     Ok(MyBasics {
         name: basics.name,
         date_of_birth: basics.date_of_birth,
@@ -83,12 +74,7 @@ pub struct MyPhotos {
 pub async fn get_my_photos() -> Result<MyPhotos, ApiError> {
     let (c, member) = member_call().await?;
     let own = c.state.photos.own(&member).await.map_err(fail)?;
-    Ok(MyPhotos {
-        photos: own.photos,
-        limit: own.limit,
-        premium: member.paid_user,
-        max_mb: c.state.photos.max_bytes().div_ceil(1 << 20),
-    })
+    Ok(MyPhotos { photos: own.photos, limit: own.limit, premium: member.paid_user, max_mb: c.state.photos.max_bytes().div_ceil(1 << 20) })
 }
 
 /// One photo in the staff review queue.
@@ -108,22 +94,8 @@ pub async fn photo_queue() -> Result<Vec<QueuedPhotoView>, ApiError> {
     if !member.is_staff() {
         return Err(fail(domain::ErrorCode::Forbidden));
     }
-    let queue = c
-        .state
-        .photos
-        .queue(c.site.settings.id, 100)
-        .await
-        .map_err(fail)?;
-    Ok(queue
-        .into_iter()
-        .map(|q| QueuedPhotoView {
-            id: q.id,
-            user_id: q.user_id,
-            name: q.name,
-            created_at: q.created_at,
-            private: q.private,
-        })
-        .collect())
+    let queue = c.state.photos.queue(c.site.settings.id, 100).await.map_err(fail)?;
+    Ok(queue.into_iter().map(|q| QueuedPhotoView { id: q.id, user_id: q.user_id, name: q.name, created_at: q.created_at, private: q.private }).collect())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,35 +120,13 @@ pub async fn signup(
 ) -> Result<(), ApiError> {
     use domain::account::{SignupForm, Tracking};
     let c = call().await?;
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::Signup,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
-    let clip = |v: Option<String>| {
-        v.map(|s| s.chars().take(100).collect::<String>())
-            .filter(|s| !s.trim().is_empty())
-    };
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Signup, c.client_ip(), c.now()).map_err(fail)?;
+    let clip = |v: Option<String>| v.map(|s| s.chars().take(100).collect::<String>()).filter(|s| !s.trim().is_empty());
     let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
     let request = server::accounts::SignupRequest {
         site: &c.site.settings,
-        form: SignupForm {
-            email,
-            name,
-            password,
-            date_of_birth,
-            signup_message,
-        },
-        tracking: Tracking {
-            network: clip(network),
-            r#ref: clip(r#ref),
-            sub1: clip(sub1),
-            sub2: clip(sub2),
-            sub3: clip(sub3),
-        },
+        form: SignupForm { email, name, password, date_of_birth, signup_message },
+        tracking: Tracking { network: clip(network), r#ref: clip(r#ref), sub1: clip(sub1), sub2: clip(sub2), sub3: clip(sub3) },
         locale,
         base_url: c.base_url(),
         client: c.client(),
@@ -184,10 +134,7 @@ pub async fn signup(
     let (_, session) = c.state.accounts.signup(request).await.map_err(fail)?;
     set_cookie(session_cookie(&c, &session));
     // Signing up from one member's page (`/members/{id}/signup`) leads back to that member.
-    match profile
-        .and_then(|v| v.parse::<i64>().ok())
-        .filter(|id| *id > 0)
-    {
+    match profile.and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0) {
         Some(id) => redirect(&format!("/complete-signup?profile={id}")),
         None => redirect("/complete-signup"),
     }
@@ -197,53 +144,22 @@ pub async fn signup(
 #[cfg(feature = "ssr")]
 fn session_cookie(c: &crate::ssr::Call, token: &str) -> String {
     use domain::constants::{AUTH_COOKIE, AUTH_COOKIE_DAYS};
-    server::http::cookies::set(
-        AUTH_COOKIE,
-        token,
-        AUTH_COOKIE_DAYS,
-        c.state.config.secure_cookies,
-    )
+    server::http::cookies::set(AUTH_COOKIE, token, AUTH_COOKIE_DAYS, c.state.config.secure_cookies)
 }
 
 #[cfg(feature = "ssr")]
 fn clear_session_cookie(c: &crate::ssr::Call) -> String {
-    server::http::cookies::clear(
-        domain::constants::AUTH_COOKIE,
-        c.state.config.secure_cookies,
-    )
+    server::http::cookies::clear(domain::constants::AUTH_COOKIE, c.state.config.secure_cookies)
 }
 
 /// Login with a new session (the old one ends), back to where the visitor came from.
 #[server(prefix = "/api/fn", endpoint = "login")]
-pub async fn login(
-    email: String,
-    password: String,
-    return_to: Option<String>,
-) -> Result<(), ApiError> {
+pub async fn login(email: String, password: String, return_to: Option<String>) -> Result<(), ApiError> {
     let c = call().await?;
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::Login,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
     let previous = c.cookie(domain::constants::AUTH_COOKIE);
     let return_to = server::http::visitor::safe_return_path(return_to.as_deref());
-    match c
-        .state
-        .accounts
-        .login(
-            c.site.settings.id,
-            &email,
-            &password,
-            previous.as_deref(),
-            &c.client(),
-        )
-        .await
-        .map_err(fail)?
-    {
+    match c.state.accounts.login(c.site.settings.id, &email, &password, previous.as_deref(), &c.client()).await.map_err(fail)? {
         server::accounts::LoginOutcome::Session(session) => {
             set_cookie(session_cookie(&c, &session));
             redirect(&return_to);
@@ -256,10 +172,7 @@ pub async fn login(
                 server::accounts::SECOND_STEP_TTL_SECS,
                 c.state.config.secure_cookies,
             ));
-            redirect(&crate::forms::with_param(
-                "/login/two-step",
-                &format!("return_to={}", urlencoding_path(&return_to)),
-            ));
+            redirect(&crate::forms::with_param("/login/two-step", &format!("return_to={}", urlencoding_path(&return_to))));
         }
     }
     Ok(())
@@ -269,9 +182,7 @@ pub async fn login(
 fn urlencoding_path(path: &str) -> String {
     path.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
             _ => format!("%{b:02X}"),
         })
         .collect()
@@ -313,17 +224,7 @@ pub async fn activate(token: String) -> Result<(), ApiError> {
 pub async fn confirm_email_change(token: String) -> Result<(), ApiError> {
     let c = call().await?;
     let current = c.cookie(domain::constants::AUTH_COOKIE);
-    c.state
-        .accounts
-        .confirm_email_change(
-            &c.site.settings,
-            &token,
-            current.as_deref(),
-            &c.base_url(),
-            &c.client(),
-        )
-        .await
-        .map_err(fail)?;
+    c.state.accounts.confirm_email_change(&c.site.settings, &token, current.as_deref(), &c.base_url(), &c.client()).await.map_err(fail)?;
     redirect("/mail-change/do?done=1");
     Ok(())
 }
@@ -352,38 +253,17 @@ pub async fn unsubscribe(token: String) -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "request_password_reset")]
 pub async fn request_password_reset(email: String) -> Result<(), ApiError> {
     let c = call().await?;
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::ResetMail,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
-    c.state
-        .accounts
-        .request_password_reset(&c.site.settings, &email, &c.base_url())
-        .await
-        .map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::ResetMail, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.accounts.request_password_reset(&c.site.settings, &email, &c.base_url()).await.map_err(fail)?;
     redirect("/reset-password?sent=1");
     Ok(())
 }
 
 /// A new password from the reset link; every other session ends and the member is logged in.
 #[server(prefix = "/api/fn", endpoint = "reset_password")]
-pub async fn reset_password(
-    token: String,
-    password: String,
-    password_repeat: String,
-) -> Result<(), ApiError> {
+pub async fn reset_password(token: String, password: String, password_repeat: String) -> Result<(), ApiError> {
     let c = call().await?;
-    match c
-        .state
-        .accounts
-        .reset_password(&token, &password, &password_repeat, &c.client())
-        .await
-        .map_err(fail)?
-    {
+    match c.state.accounts.reset_password(&token, &password, &password_repeat, &c.client()).await.map_err(fail)? {
         Some(session) => {
             set_cookie(session_cookie(&c, &session));
             redirect("/");
@@ -401,33 +281,11 @@ pub async fn reset_password(
 // Settings
 
 #[server(prefix = "/api/fn", endpoint = "change_password")]
-pub async fn change_password(
-    old_password: String,
-    password: String,
-    password_repeat: String,
-) -> Result<(), ApiError> {
+pub async fn change_password(old_password: String, password: String, password_repeat: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     // A password check: the same per-address limit as login (and the same lockout, in `server`).
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::Login,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
-    let session = c
-        .state
-        .accounts
-        .change_password(
-            member.id,
-            &old_password,
-            &password,
-            &password_repeat,
-            &c.client(),
-        )
-        .await
-        .map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    let session = c.state.accounts.change_password(member.id, &old_password, &password, &password_repeat, &c.client()).await.map_err(fail)?;
     set_cookie(session_cookie(&c, &session));
     redirect("/settings?saved=password");
     Ok(())
@@ -437,11 +295,7 @@ pub async fn change_password(
 #[server(prefix = "/api/fn", endpoint = "set_invisible")]
 pub async fn set_invisible(invisible: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .accounts
-        .set_invisible(member.id, invisible.is_some())
-        .await
-        .map_err(fail)?;
+    c.state.accounts.set_invisible(member.id, invisible.is_some()).await.map_err(fail)?;
     redirect("/settings?saved=invisible");
     Ok(())
 }
@@ -450,57 +304,18 @@ pub async fn set_invisible(invisible: Option<String>) -> Result<(), ApiError> {
 pub async fn change_email(email: String, password: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     // A password check: the same per-address limit as login (and the same lockout).
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::Login,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
-    c.state
-        .accounts
-        .request_email_change(
-            &c.site.settings,
-            member.id,
-            &email,
-            &password,
-            &c.base_url(),
-            &c.client(),
-        )
-        .await
-        .map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.accounts.request_email_change(&c.site.settings, member.id, &email, &password, &c.base_url(), &c.client()).await.map_err(fail)?;
     redirect("/settings?saved=email");
     Ok(())
 }
 
 /// Deletes the account after checking the password; the member can undo it for 14 days.
 #[server(prefix = "/api/fn", endpoint = "delete_account")]
-pub async fn delete_account(
-    password: String,
-    #[server(default)] reason: String,
-) -> Result<(), ApiError> {
+pub async fn delete_account(password: String, #[server(default)] reason: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .rate_limiter
-        .check(
-            server::http::rate_limit::Limit::Login,
-            c.client_ip(),
-            c.now(),
-        )
-        .map_err(fail)?;
-    c.state
-        .accounts
-        .delete_account(
-            &c.site.settings,
-            member.id,
-            &password,
-            &reason,
-            &c.base_url(),
-            &c.client(),
-        )
-        .await
-        .map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.accounts.delete_account(&c.site.settings, member.id, &password, &reason, &c.base_url(), &c.client()).await.map_err(fail)?;
     set_cookie(clear_session_cookie(&c));
     redirect("/account-deleted");
     Ok(())
@@ -510,36 +325,17 @@ pub async fn delete_account(
 #[server(prefix = "/api/fn", endpoint = "resend_activation")]
 pub async fn resend_activation(return_to: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .accounts
-        .resend_activation(&c.site.settings, member.id, &c.base_url())
-        .await
-        .map_err(fail)?;
-    redirect(&crate::forms::with_param(
-        &server::http::visitor::safe_return_path(return_to.as_deref()),
-        "activation=sent",
-    ));
+    c.state.accounts.resend_activation(&c.site.settings, member.id, &c.base_url()).await.map_err(fail)?;
+    redirect(&crate::forms::with_param(&server::http::visitor::safe_return_path(return_to.as_deref()), "activation=sent"));
     Ok(())
 }
 
 /// Which notification mails the member wants (ticked boxes are on).
 #[server(prefix = "/api/fn", endpoint = "save_notification_prefs")]
-pub async fn save_notification_prefs(
-    messages: Option<String>,
-    likes: Option<String>,
-    news: Option<String>,
-) -> Result<(), ApiError> {
+pub async fn save_notification_prefs(messages: Option<String>, likes: Option<String>, news: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    let prefs = server::accounts::NotificationPrefs {
-        messages: messages.is_some(),
-        likes: likes.is_some(),
-        news: news.is_some(),
-    };
-    c.state
-        .accounts
-        .set_notification_prefs(member.id, prefs)
-        .await
-        .map_err(fail)?;
+    let prefs = server::accounts::NotificationPrefs { messages: messages.is_some(), likes: likes.is_some(), news: news.is_some() };
+    c.state.accounts.set_notification_prefs(member.id, prefs).await.map_err(fail)?;
     redirect("/settings?saved=notifications#notifications");
     Ok(())
 }
@@ -548,14 +344,8 @@ pub async fn save_notification_prefs(
 #[server(prefix = "/api/fn", endpoint = "enable_notifications")]
 pub async fn enable_notifications(return_to: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .accounts
-        .enable_notifications(member.id)
-        .await
-        .map_err(fail)?;
-    redirect(&server::http::visitor::safe_return_path(
-        return_to.as_deref(),
-    ));
+    c.state.accounts.enable_notifications(member.id).await.map_err(fail)?;
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }
 
@@ -563,35 +353,17 @@ pub async fn enable_notifications(return_to: Option<String>) -> Result<(), ApiEr
 #[server(prefix = "/api/fn", endpoint = "dismiss_alert")]
 pub async fn dismiss_alert(alert: String, return_to: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .accounts
-        .dismiss_alert(member.id, &alert)
-        .await
-        .map_err(fail)?;
-    redirect(&server::http::visitor::safe_return_path(
-        return_to.as_deref(),
-    ));
+    c.state.accounts.dismiss_alert(member.id, &alert).await.map_err(fail)?;
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }
 
 /// The country, region and city of the settings page.
 #[server(prefix = "/api/fn", endpoint = "save_location")]
-pub async fn save_location(
-    #[server(default)] country: String,
-    #[server(default)] region: String,
-    #[server(default)] city: String,
-) -> Result<(), ApiError> {
+pub async fn save_location(#[server(default)] country: String, #[server(default)] region: String, #[server(default)] city: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    let form = domain::profile::LocationForm {
-        country,
-        region,
-        city,
-    };
-    c.state
-        .members
-        .save_location(&c.site.settings, member.id, &form)
-        .await
-        .map_err(fail)?;
+    let form = domain::profile::LocationForm { country, region, city };
+    c.state.members.save_location(&c.site.settings, member.id, &form).await.map_err(fail)?;
     redirect("/settings?saved=location#location");
     Ok(())
 }
@@ -623,40 +395,14 @@ pub async fn save_basics(
 ) -> Result<(), ApiError> {
     use domain::profile::{BasicsForm, LocationForm};
     let (c, member) = member_call().await?;
-    let entry = profile
-        .and_then(|v| v.parse::<i64>().ok())
-        .filter(|id| *id > 0 && *id != member.id);
-    let form = BasicsForm {
-        gender,
-        sexuality,
-        location: LocationForm {
-            country,
-            region,
-            city,
-        },
-    };
-    if let Err(error) = c
-        .state
-        .members
-        .save_basics(&c.site.settings, member.id, &form)
-        .await
-    {
+    let entry = profile.and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0 && *id != member.id);
+    let form = BasicsForm { gender, sexuality, location: LocationForm { country, region, city } };
+    if let Err(error) = c.state.members.save_basics(&c.site.settings, member.id, &form).await {
         // The form keeps what was chosen and typed.
-        let page = if from == "profile" {
-            "/profile"
-        } else {
-            "/complete-signup"
-        };
+        let page = if from == "profile" { "/profile" } else { "/complete-signup" };
         let entry = entry.map(|id| id.to_string()).unwrap_or_default();
         let l = &form.location;
-        let kept = [
-            ("gender", form.gender.as_str()),
-            ("sexuality", form.sexuality.as_str()),
-            ("country", l.country.as_str()),
-            ("region", l.region.as_str()),
-            ("city", l.city.as_str()),
-            ("profile", entry.as_str()),
-        ];
+        let kept = [("gender", form.gender.as_str()), ("sexuality", form.sexuality.as_str()), ("country", l.country.as_str()), ("region", l.region.as_str()), ("city", l.city.as_str()), ("profile", entry.as_str())];
         return Err(crate::ssr::fail_back::<SaveBasics>(error, page, &kept));
     }
     match (from.as_str(), entry) {
@@ -675,16 +421,8 @@ pub async fn save_details(
     #[server(default)] about: String,
 ) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    let form = domain::profile::DetailsForm {
-        attributes: attributes.into_iter().collect(),
-        interests: interests.into_keys().collect(),
-        about,
-    };
-    c.state
-        .members
-        .save_details(member.id, &form)
-        .await
-        .map_err(fail)?;
+    let form = domain::profile::DetailsForm { attributes: attributes.into_iter().collect(), interests: interests.into_keys().collect(), about };
+    c.state.members.save_details(member.id, &form).await.map_err(fail)?;
     redirect("/profile?saved=profile");
     Ok(())
 }
@@ -699,11 +437,7 @@ pub async fn upload_photo(data: leptos::server_fn::codec::MultipartData) -> Resu
     let (c, member) = member_call().await?;
     let form = crate::ssr::read_photo_form(data, c.state.photos.max_bytes()).await?;
     let (bytes, private) = (form.photo, form.fields.contains_key("private"));
-    c.state
-        .photos
-        .upload(&member, bytes, private, c.now())
-        .await
-        .map_err(fail)?;
+    c.state.photos.upload(&member, bytes, private, c.now()).await.map_err(fail)?;
     redirect("/profile?saved=photo#photos");
     Ok(())
 }
@@ -720,11 +454,7 @@ pub async fn set_main_photo(id: i64) -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "set_photo_private")]
 pub async fn set_photo_private(id: i64, private: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .photos
-        .set_private(member.id, id, private.is_some())
-        .await
-        .map_err(fail)?;
+    c.state.photos.set_private(member.id, id, private.is_some()).await.map_err(fail)?;
     redirect("/profile?saved=photo#photos");
     Ok(())
 }
@@ -745,16 +475,8 @@ pub async fn review_photo(id: i64, approve: Option<String>) -> Result<(), ApiErr
         return Err(fail(domain::ErrorCode::Forbidden));
     }
     let approve = approve.is_some();
-    c.state
-        .photos
-        .review(&member, c.site.settings.id, id, approve, c.now())
-        .await
-        .map_err(fail)?;
-    redirect(if approve {
-        "/staff/photos?saved=approved"
-    } else {
-        "/staff/photos?saved=rejected"
-    });
+    c.state.photos.review(&member, c.site.settings.id, id, approve, c.now()).await.map_err(fail)?;
+    redirect(if approve { "/staff/photos?saved=approved" } else { "/staff/photos?saved=rejected" });
     Ok(())
 }
 
@@ -766,25 +488,12 @@ pub async fn review_photo(id: i64, approve: Option<String>) -> Result<(), ApiErr
 pub async fn set_language(lang: String, return_to: Option<String>) -> Result<(), ApiError> {
     use domain::constants::{LANGUAGE_COOKIE, LANGUAGE_COOKIE_DAYS};
     let c = call().await?;
-    let locale = domain::Locale::parse(&lang)
-        .filter(|l| l.code() == lang)
-        .ok_or_else(|| fail(domain::ErrorCode::UnsupportedLanguage))?;
+    let locale = domain::Locale::parse(&lang).filter(|l| l.code() == lang).ok_or_else(|| fail(domain::ErrorCode::UnsupportedLanguage))?;
     if let Some(member) = c.viewer() {
-        c.state
-            .accounts
-            .set_language(member.id, locale)
-            .await
-            .map_err(fail)?;
+        c.state.accounts.set_language(member.id, locale).await.map_err(fail)?;
     }
-    set_cookie(server::http::cookies::set(
-        LANGUAGE_COOKIE,
-        locale.code(),
-        LANGUAGE_COOKIE_DAYS,
-        c.state.config.secure_cookies,
-    ));
-    redirect(&server::http::visitor::safe_return_path(
-        return_to.as_deref(),
-    ));
+    set_cookie(server::http::cookies::set(LANGUAGE_COOKIE, locale.code(), LANGUAGE_COOKIE_DAYS, c.state.config.secure_cookies));
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }
 
@@ -793,14 +502,7 @@ pub async fn set_language(lang: String, return_to: Option<String>) -> Result<(),
 pub async fn accept_entry_warning(return_to: Option<String>) -> Result<(), ApiError> {
     use domain::constants::{ENTRY_WARNING_COOKIE, ENTRY_WARNING_COOKIE_DAYS};
     let c = call().await?;
-    set_cookie(server::http::cookies::set(
-        ENTRY_WARNING_COOKIE,
-        "1",
-        ENTRY_WARNING_COOKIE_DAYS,
-        c.state.config.secure_cookies,
-    ));
-    redirect(&server::http::visitor::safe_return_path(
-        return_to.as_deref(),
-    ));
+    set_cookie(server::http::cookies::set(ENTRY_WARNING_COOKIE, "1", ENTRY_WARNING_COOKIE_DAYS, c.state.config.secure_cookies));
+    redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }

@@ -9,10 +9,7 @@ use leptos_router::hooks::use_query_map;
 
 use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
 use crate::features::account::security::SecurityPanels;
-use crate::features::account::server_fns::{
-    get_my_basics, ChangeEmail, ChangePassword, DeleteAccount, SaveLocation, SaveNotificationPrefs,
-    SetInvisible,
-};
+use crate::features::account::server_fns::{get_my_basics, ChangeEmail, ChangePassword, DeleteAccount, SaveLocation, SaveNotificationPrefs, SetInvisible};
 use crate::forms::ActionError;
 use crate::i18n::use_i18n;
 
@@ -22,29 +19,18 @@ pub fn SettingsPage() -> impl IntoView {
     let member = crate::features::account::member_or_login("/settings")?;
     // Blocking: the page arrives whole, so it works without JavaScript.
     let basics = Resource::new_blocking(|| (), |_| get_my_basics());
-    let (prefs, location) = (
-        ServerAction::<SaveNotificationPrefs>::new(),
-        ServerAction::<SaveLocation>::new(),
-    );
-    let (invisible, email, password, delete) = (
-        ServerAction::<SetInvisible>::new(),
-        ServerAction::<ChangeEmail>::new(),
-        ServerAction::<ChangePassword>::new(),
-        ServerAction::<DeleteAccount>::new(),
-    );
-    let saved = use_query_map()
-        .get_untracked()
-        .get("saved")
-        .map(|what| match what.as_str() {
-            "password" => i18n.t("settings.password_saved"),
-            "email" => i18n.t("settings.email_sent"),
-            "notifications" => i18n.t("settings.notifications_saved"),
-            "location" => i18n.t("settings.location_saved"),
-            "sessions" => i18n.t("security.sessions_saved"),
-            "two_step" => i18n.t("security.two_step_saved"),
-            "two_step_off" => i18n.t("security.two_step_off_saved"),
-            _ => i18n.t("settings.saved"),
-        });
+    let (prefs, location) = (ServerAction::<SaveNotificationPrefs>::new(), ServerAction::<SaveLocation>::new());
+    let (invisible, email, password, delete) = (ServerAction::<SetInvisible>::new(), ServerAction::<ChangeEmail>::new(), ServerAction::<ChangePassword>::new(), ServerAction::<DeleteAccount>::new());
+    let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
+        "password" => i18n.t("settings.password_saved"),
+        "email" => i18n.t("settings.email_sent"),
+        "notifications" => i18n.t("settings.notifications_saved"),
+        "location" => i18n.t("settings.location_saved"),
+        "sessions" => i18n.t("security.sessions_saved"),
+        "two_step" => i18n.t("security.two_step_saved"),
+        "two_step_off" => i18n.t("security.two_step_off_saved"),
+        _ => i18n.t("settings.saved"),
+    });
     Some(view! {
         <Title text=i18n.t("settings.title")/>
         <div class="container container--narrow page">

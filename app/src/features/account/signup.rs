@@ -2,13 +2,11 @@
 //! JavaScript); the island checks every field with the same rules as the server while the
 //! visitor types and before it sends.
 
-use domain::account::{
-    validate_date_of_birth, validate_email, validate_name, validate_password, Ymd,
-};
+use domain::account::{validate_date_of_birth, validate_email, validate_name, validate_password, Ymd};
 use domain::i18n::interpolate;
 use domain::ApiError;
-use leptos::prelude::*;
 use leptos::server_fn::ServerFn;
+use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
@@ -21,23 +19,9 @@ use crate::i18n::{use_i18n, I18n};
 fn validation_texts(i18n: &I18n) -> Vec<(String, String)> {
     use domain::ErrorCode::*;
     [
-        EmailInvalid,
-        NameEqualsEmail,
-        NameStartsWithAt,
-        NameLength,
-        NameChars,
-        DateOfBirthRequired,
-        DateOfBirthInvalid,
-        PasswordTooShort,
-        PasswordTooLong,
-        PasswordTooCommon,
-        MessageTooLong,
-        EmailTaken,
-        AccountNotDeletedYet,
-        SignupInviteOnly,
-        SignupTrafficSourceRequired,
-        TooManyRequests,
-        Internal,
+        EmailInvalid, NameEqualsEmail, NameStartsWithAt, NameLength, NameChars, DateOfBirthRequired, DateOfBirthInvalid, PasswordTooShort,
+        PasswordTooLong, PasswordTooCommon, MessageTooLong, EmailTaken, AccountNotDeletedYet, SignupInviteOnly, SignupTrafficSourceRequired,
+        TooManyRequests, Internal,
     ]
     .into_iter()
     .map(|code| (code.locale_key().to_string(), i18n.t(code.locale_key())))
@@ -45,11 +29,7 @@ fn validation_texts(i18n: &I18n) -> Vec<(String, String)> {
 }
 
 fn message(texts: &[(String, String)], error: &ApiError) -> String {
-    let template = texts
-        .iter()
-        .find(|(k, _)| k == error.locale_key())
-        .map(|(_, v)| v.as_str())
-        .unwrap_or(error.locale_key());
+    let template = texts.iter().find(|(k, _)| k == error.locale_key()).map(|(_, v)| v.as_str()).unwrap_or(error.locale_key());
     interpolate(template, &error.arg_pairs())
 }
 
@@ -123,18 +103,12 @@ fn SignupForm(
     let action = ServerAction::<Signup>::new();
     let refused = RwSignal::new(refused);
     let show = move |i: usize| {
-        let error = touched.get()[i]
-            .then(|| values.with(|v| v.errors(today, min_age))[i].clone())
-            .flatten();
+        let error = touched.get()[i].then(|| values.with(|v| v.errors(today, min_age))[i].clone()).flatten();
         error.map(|e| texts.with_value(|t| message(t, &e)))
     };
     let server_error = move || {
-        let latest = action
-            .value()
-            .with(|v| v.as_ref().and_then(|r| r.as_ref().err().cloned()));
-        latest
-            .or_else(|| refused.get())
-            .map(|e| texts.with_value(|t| message(t, &e)))
+        let latest = action.value().with(|v| v.as_ref().and_then(|r| r.as_ref().err().cloned()));
+        latest.or_else(|| refused.get()).map(|e| texts.with_value(|t| message(t, &e)))
     };
     // Effects run only in the browser: take in what was typed before the script loaded, and
     // say when the live checks are active.
@@ -165,24 +139,14 @@ fn SignupForm(
         ev.prevent_default();
         #[cfg(feature = "hydrate")]
         {
-            let Some(form) = form.get_untracked() else {
-                return;
-            };
+            let Some(form) = form.get_untracked() else { return };
             read_fields(&form, values, touched);
             touched.set([true; 4]);
-            if values
-                .with_untracked(|v| v.errors(today, min_age))
-                .iter()
-                .any(Option::is_some)
-            {
+            if values.with_untracked(|v| v.errors(today, min_age)).iter().any(Option::is_some) {
                 return;
             }
             refused.set(None);
-            match web_sys::FormData::new_with_form(&form)
-                .map_err(|_| ())
-                .and_then(|data| {
-                    <Signup as leptos::form::FromFormData>::from_form_data(&data).map_err(|_| ())
-                }) {
+            match web_sys::FormData::new_with_form(&form).map_err(|_| ()).and_then(|data| <Signup as leptos::form::FromFormData>::from_form_data(&data).map_err(|_| ())) {
                 Ok(call) => {
                     action.dispatch(call);
                 }
@@ -242,14 +206,8 @@ fn SignupForm(
 /// Copies what the fields hold into `values`; fields that hold something count as touched
 /// (typed before the script loaded, or filled in by the browser).
 #[cfg(feature = "hydrate")]
-fn read_fields(
-    form: &web_sys::HtmlFormElement,
-    values: RwSignal<Values>,
-    touched: RwSignal<[bool; 4]>,
-) {
-    let Ok(data) = web_sys::FormData::new_with_form(form) else {
-        return;
-    };
+fn read_fields(form: &web_sys::HtmlFormElement, values: RwSignal<Values>, touched: RwSignal<[bool; 4]>) {
+    let Ok(data) = web_sys::FormData::new_with_form(form) else { return };
     for (i, field) in FIELDS.iter().enumerate() {
         let value = data.get(field).as_string().unwrap_or_default();
         if !value.is_empty() {
@@ -261,23 +219,13 @@ fn read_fields(
 
 /// The signup page's form (an island: this part runs in the browser).
 #[island]
-fn SignupFormIsland(
-    labels: SignupLabels,
-    texts: Vec<(String, String)>,
-    min_age: u32,
-    now: i64,
-    tracking: Vec<(String, String)>,
-    refused: Option<ApiError>,
-) -> impl IntoView {
+fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age: u32, now: i64, tracking: Vec<(String, String)>, refused: Option<ApiError>) -> impl IntoView {
     view! { <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking refused=refused/> }
 }
 
 /// The refusal of a signup posted without JavaScript, read on the server from the page's URL.
 fn refused_signup() -> Option<ApiError> {
-    ServerAction::<Signup>::new()
-        .value()
-        .get_untracked()
-        .and_then(Result::err)
+    ServerAction::<Signup>::new().value().get_untracked().and_then(Result::err)
 }
 
 /// Texts of the desktop signup modal around the form.
@@ -310,21 +258,15 @@ fn SignupModal(
         let Some(el) = dialog.get() else { return };
         let el: web_sys::HtmlDialogElement = el.unchecked_into();
         let open = Closure::<dyn Fn(web_sys::MouseEvent)>::new(move |ev: web_sys::MouseEvent| {
-            let link = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|t| t.closest("[data-signup-link]").ok().flatten());
-            let wide = web_sys::window()
-                .and_then(|w| w.match_media("(min-width: 768px)").ok().flatten())
-                .is_some_and(|m| m.matches());
+            let link = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|t| t.closest("[data-signup-link]").ok().flatten());
+            let wide = web_sys::window().and_then(|w| w.match_media("(min-width: 768px)").ok().flatten()).is_some_and(|m| m.matches());
             if link.is_some() && wide {
                 ev.prevent_default();
                 let _ = el.show_modal();
             }
         });
         // The island lives as long as the page (navigation is a full page load).
-        let _ = leptos::prelude::document()
-            .add_event_listener_with_callback("click", open.as_ref().unchecked_ref());
+        let _ = leptos::prelude::document().add_event_listener_with_callback("click", open.as_ref().unchecked_ref());
         open.forget();
     });
     let close = move || {
@@ -339,14 +281,11 @@ fn SignupModal(
     };
     let on_backdrop = move |ev: leptos::ev::MouseEvent| {
         // A click on the dialog element itself (not its content) is a click on the backdrop.
-        let on_dialog = dialog
-            .get_untracked()
-            .zip(ev.target())
-            .is_some_and(|(d, t)| {
-                let d: &wasm_bindgen::JsValue = d.as_ref();
-                let t: &wasm_bindgen::JsValue = t.as_ref();
-                d == t
-            });
+        let on_dialog = dialog.get_untracked().zip(ev.target()).is_some_and(|(d, t)| {
+            let d: &wasm_bindgen::JsValue = d.as_ref();
+            let t: &wasm_bindgen::JsValue = t.as_ref();
+            d == t
+        });
         if on_dialog && !in_progress.get_untracked() {
             close();
         }
@@ -365,42 +304,21 @@ fn SignupModal(
 }
 
 /// Account pages have their own forms; the signup modal stays off them.
-const NO_MODAL_ON: [&str; 6] = [
-    "/signup",
-    "/login",
-    "/reset-password",
-    "/account-deleted",
-    "/activate",
-    "/mail-change",
-];
+const NO_MODAL_ON: [&str; 6] = ["/signup", "/login", "/reset-password", "/account-deleted", "/activate", "/mail-change"];
 
 /// The modal for the layouts: present for visitors, not on the account pages.
 #[component]
 pub fn SignupModalForLayout() -> impl IntoView {
     let ctx = use_page_ctx();
-    let path = leptos_router::hooks::use_location()
-        .pathname
-        .get_untracked();
+    let path = leptos_router::hooks::use_location().pathname.get_untracked();
     // Also off `/members/{id}/signup`, which is a signup page itself.
-    if ctx.member.is_some()
-        || path.ends_with("/signup")
-        || NO_MODAL_ON
-            .iter()
-            .any(|p| path == *p || path.starts_with(&format!("{p}/")))
-    {
+    if ctx.member.is_some() || path.ends_with("/signup") || NO_MODAL_ON.iter().any(|p| path == *p || path.starts_with(&format!("{p}/"))) {
         return None;
     }
     let i18n = use_i18n();
     let (labels, tracking) = signup_form_props(&i18n);
-    let modal = SignupModalTexts {
-        title: i18n.t("auth.signup_title"),
-        intro: i18n.t("auth.signup_intro"),
-        terms: i18n.t("auth.terms_note"),
-        close: i18n.t("auth.close"),
-    };
-    Some(
-        view! { <SignupModal labels=labels texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking modal=modal/> },
-    )
+    let modal = SignupModalTexts { title: i18n.t("auth.signup_title"), intro: i18n.t("auth.signup_intro"), terms: i18n.t("auth.terms_note"), close: i18n.t("auth.close") };
+    Some(view! { <SignupModal labels=labels texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking modal=modal/> })
 }
 
 /// Labels of the form and the tracking parameters of the current URL (SPEC §3 tracking data).
@@ -408,11 +326,7 @@ fn signup_form_props(i18n: &I18n) -> (SignupLabels, Vec<(String, String)>) {
     let query = use_query_map().get_untracked();
     let tracking: Vec<(String, String)> = ["network", "ref", "sub1", "sub2", "sub3"]
         .into_iter()
-        .filter_map(|k| {
-            query
-                .get(k)
-                .map(|v| (k.to_string(), v.chars().take(100).collect()))
-        })
+        .filter_map(|k| query.get(k).map(|v| (k.to_string(), v.chars().take(100).collect())))
         .collect();
     let labels = SignupLabels {
         email: i18n.t("auth.email"),
@@ -429,10 +343,7 @@ fn signup_form_props(i18n: &I18n) -> (SignupLabels, Vec<(String, String)>) {
 /// `/signup`, and `/members/{id}/signup` with that member's teaser as `children` and the
 /// profile carried through signup.
 #[component]
-pub fn SignupPage(
-    #[prop(optional)] profile: Option<i64>,
-    #[prop(optional)] children: Option<Children>,
-) -> impl IntoView {
+pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let (labels, mut tracking) = signup_form_props(&i18n);

@@ -17,13 +17,7 @@ pub fn UnsubscribePage() -> impl IntoView {
     let i18n = use_i18n();
     let query = use_query_map().get_untracked();
     let done = query.get("done").is_some();
-    let token: String = query
-        .get("token")
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-        .take(100)
-        .collect();
+    let token: String = query.get("token").unwrap_or_default().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').take(100).collect();
     let action = ServerAction::<Unsubscribe>::new();
     view! {
         <Title text=i18n.t("unsubscribe.title")/>

@@ -40,41 +40,18 @@ pub async fn operator_console(conversation: Option<i64>) -> Result<Console, ApiE
         profile: t.profile.name.clone(),
         member: t.member.name.clone(),
         member_id: t.member.id,
-        last: t
-            .last
-            .as_ref()
-            .map(|m| {
-                if m.kind == MessageKind::Text {
-                    domain::chat::preview(&m.body)
-                } else {
-                    format!("[{}]", m.kind.as_str())
-                }
-            })
-            .unwrap_or_default(),
+        last: t.last.as_ref().map(|m| if m.kind == MessageKind::Text { domain::chat::preview(&m.body) } else { format!("[{}]", m.kind.as_str()) }).unwrap_or_default(),
         waiting: t.waiting,
     };
-    let threads = c
-        .state
-        .chat
-        .operator_threads(&me, c.site.id, now)
-        .await
-        .map_err(fail)?;
+    let threads = c.state.chat.operator_threads(&me, c.site.id, now).await.map_err(fail)?;
     let open = match conversation {
         Some(id) => {
-            let (thread, messages) = c
-                .state
-                .chat
-                .operator_thread(&me, c.site.id, id, now)
-                .await
-                .map_err(fail)?;
+            let (thread, messages) = c.state.chat.operator_thread(&me, c.site.id, id, now).await.map_err(fail)?;
             Some((view(&thread), messages))
         }
         None => None,
     };
-    Ok(Console {
-        threads: threads.iter().map(view).collect(),
-        open,
-    })
+    Ok(Console { threads: threads.iter().map(view).collect(), open })
 }
 
 #[component]
@@ -82,10 +59,7 @@ pub fn OperatorConsolePage() -> impl IntoView {
     let i18n = use_i18n();
     let member = crate::features::account::member_or_login("/staff/chats")?;
     let _ = member;
-    let conversation = use_query_map()
-        .get_untracked()
-        .get("c")
-        .and_then(|v| v.parse::<i64>().ok());
+    let conversation = use_query_map().get_untracked().get("c").and_then(|v| v.parse::<i64>().ok());
     let data = Resource::new_blocking(move || conversation, operator_console);
     Some(view! {
         <Title text=i18n.t("console.title")/>
@@ -121,10 +95,7 @@ fn ConsoleView(console: Console) -> impl IntoView {
             }
         })
         .collect_view();
-    let empty = console
-        .threads
-        .is_empty()
-        .then(|| view! { <p class="muted">{use_i18n().t("console.empty")}</p> });
+    let empty = console.threads.is_empty().then(|| view! { <p class="muted">{use_i18n().t("console.empty")}</p> });
     let open = console.open.map(|(thread, messages)| {
         let rows = messages
             .into_iter()

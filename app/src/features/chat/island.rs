@@ -14,12 +14,7 @@ use crate::widgets::ReactWidget;
 
 #[island]
 pub fn ChatIsland(page: ChatPageData) -> impl IntoView {
-    let ChatPageData {
-        props,
-        latest,
-        errors,
-        ..
-    } = page;
+    let ChatPageData { props, latest, errors, .. } = page;
     let state = RwSignal::new(props);
     let json = Signal::derive(move || serde_json::to_string(&state.get()).unwrap_or_default());
     let host = NodeRef::<leptos::html::Div>::new();
@@ -48,10 +43,7 @@ mod live {
     use std::time::Duration;
 
     use domain::chat::{Gift, MessageKind, Push, TYPING_EXPIRY_SECS, TYPING_THROTTLE_SECS};
-    use domain::widgets::{
-        ChatAction, ChatAlert, ChatLink, ChatMessage, ChatPanelProps, Connection, OpenChat,
-        PendingMessage,
-    };
+    use domain::widgets::{ChatAction, ChatAlert, ChatLink, ChatMessage, ChatPanelProps, Connection, OpenChat, PendingMessage};
     use domain::ApiError;
     use leptos::prelude::*;
     use send_wrapper::SendWrapper;
@@ -86,12 +78,7 @@ mod live {
 
     type Shared = SendWrapper<Rc<Live>>;
 
-    pub fn start(
-        state: RwSignal<ChatPanelProps>,
-        latest: i64,
-        errors: BTreeMap<String, String>,
-        host: NodeRef<leptos::html::Div>,
-    ) -> Callback<String> {
+    pub fn start(state: RwSignal<ChatPanelProps>, latest: i64, errors: BTreeMap<String, String>, host: NodeRef<leptos::html::Div>) -> Callback<String> {
         let live = Rc::new(Live {
             state,
             errors,
@@ -116,30 +103,17 @@ mod live {
             }
             let for_photo = shared.clone();
             let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
-                let Some(detail) = e.dyn_ref::<web_sys::CustomEvent>().map(|ce| ce.detail()) else {
-                    return;
-                };
-                let action = js_sys::Reflect::get(&detail, &"action".into())
-                    .ok()
-                    .and_then(|a| a.as_string());
+                let Some(detail) = e.dyn_ref::<web_sys::CustomEvent>().map(|ce| ce.detail()) else { return };
+                let action = js_sys::Reflect::get(&detail, &"action".into()).ok().and_then(|a| a.as_string());
                 if action.as_deref() != Some("send_photo") {
                     return;
                 }
-                let client_id = js_sys::Reflect::get(&detail, &"client_id".into())
-                    .ok()
-                    .and_then(|a| a.as_string())
-                    .unwrap_or_default();
-                if let Some(file) = js_sys::Reflect::get(&detail, &"file".into())
-                    .ok()
-                    .and_then(|f| f.dyn_into::<web_sys::File>().ok())
-                {
+                let client_id = js_sys::Reflect::get(&detail, &"client_id".into()).ok().and_then(|a| a.as_string()).unwrap_or_default();
+                if let Some(file) = js_sys::Reflect::get(&detail, &"file".into()).ok().and_then(|f| f.dyn_into::<web_sys::File>().ok()) {
                     send(&for_photo, client_id, Outbox::Photo(SendWrapper::new(file)));
                 }
             });
-            let _ = el.add_event_listener_with_callback(
-                domain::widgets::CHAT_EVENT,
-                listener.as_ref().unchecked_ref(),
-            );
+            let _ = el.add_event_listener_with_callback(domain::widgets::CHAT_EVENT, listener.as_ref().unchecked_ref());
             listener.forget();
         });
         connect(&SendWrapper::new(live.clone()));
@@ -157,13 +131,11 @@ mod live {
     }
 
     fn open_id(live: &Live) -> Option<i64> {
-        live.state
-            .with_untracked(|s| s.open.as_ref().and_then(|o| o.id))
+        live.state.with_untracked(|s| s.open.as_ref().and_then(|o| o.id))
     }
 
     fn open_member(live: &Live) -> Option<i64> {
-        live.state
-            .with_untracked(|s| s.open.as_ref().map(|o| o.peer.id))
+        live.state.with_untracked(|s| s.open.as_ref().map(|o| o.peer.id))
     }
 
     fn push_url(path: &str) {
@@ -173,31 +145,17 @@ mod live {
     }
 
     fn error_text(live: &Live, error: &ApiError) -> String {
-        live.errors
-            .get(error.code.as_str())
-            .map(|t| domain::i18n::interpolate(t, &error.arg_pairs()))
-            .or_else(|| live.errors.get("internal").cloned())
-            .unwrap_or_default()
+        live.errors.get(error.code.as_str()).map(|t| domain::i18n::interpolate(t, &error.arg_pairs())).or_else(|| live.errors.get("internal").cloned()).unwrap_or_default()
     }
 
     /// A refusal in the alert above the footer, with the way out it offers.
     fn show_alert(live: &Live, error: &ApiError) {
         let link = match error.code {
-            domain::ErrorCode::InsufficientCredits => Some(ChatLink {
-                href: "/credits".into(),
-                text: live.errors.get("credits_link").cloned().unwrap_or_default(),
-            }),
-            domain::ErrorCode::PremiumOnly => Some(ChatLink {
-                href: "/premium".into(),
-                text: live.errors.get("premium_link").cloned().unwrap_or_default(),
-            }),
+            domain::ErrorCode::InsufficientCredits => Some(ChatLink { href: "/credits".into(), text: live.errors.get("credits_link").cloned().unwrap_or_default() }),
+            domain::ErrorCode::PremiumOnly => Some(ChatLink { href: "/premium".into(), text: live.errors.get("premium_link").cloned().unwrap_or_default() }),
             _ => None,
         };
-        let alert = ChatAlert {
-            code: error.code.as_str().to_string(),
-            text: error_text(live, error),
-            link,
-        };
+        let alert = ChatAlert { code: error.code.as_str().to_string(), text: error_text(live, error), link };
         live.state.update(|s| {
             s.alert = Some(alert);
             if error.code == domain::ErrorCode::BlockedByMember {
@@ -239,18 +197,13 @@ mod live {
                 leptos::task::spawn_local(async move {
                     let _ = crate::features::members::server_fns::block(member).await;
                     if let Some(w) = web_sys::window() {
-                        let _ = w
-                            .location()
-                            .set_href(&format!("/members/{member}?blocked=1"));
+                        let _ = w.location().set_href(&format!("/members/{member}?blocked=1"));
                     }
                 });
             }
             ChatAction::Typing => {
-                let Some(conversation) = open_id(live) else {
-                    return;
-                };
-                if now_ms() - live.last_typing_sent.get() < f64::from(TYPING_THROTTLE_SECS) * 1000.0
-                {
+                let Some(conversation) = open_id(live) else { return };
+                if now_ms() - live.last_typing_sent.get() < f64::from(TYPING_THROTTLE_SECS) * 1000.0 {
                     return;
                 }
                 live.last_typing_sent.set(now_ms());
@@ -259,19 +212,13 @@ mod live {
                 });
             }
             ChatAction::Seen { up_to } => {
-                let Some(conversation) = open_id(live) else {
-                    return;
-                };
+                let Some(conversation) = open_id(live) else { return };
                 if up_to <= live.seen_sent.get() {
                     return;
                 }
                 live.seen_sent.set(up_to);
                 live.state.update(|s| {
-                    if let Some(item) = s
-                        .conversations
-                        .as_mut()
-                        .and_then(|l| l.iter_mut().find(|c| c.id == conversation))
-                    {
+                    if let Some(item) = s.conversations.as_mut().and_then(|l| l.iter_mut().find(|c| c.id == conversation)) {
                         item.unread = 0;
                     }
                 });
@@ -287,11 +234,7 @@ mod live {
         push_url(&format!("/chats/{conversation}"));
         live.state.update(|s| {
             s.alert = None;
-            if let Some(item) = s
-                .conversations
-                .as_mut()
-                .and_then(|l| l.iter_mut().find(|c| c.id == conversation))
-            {
+            if let Some(item) = s.conversations.as_mut().and_then(|l| l.iter_mut().find(|c| c.id == conversation)) {
                 // SPEC §4: opening a conversation sets its unread count to 0.
                 item.unread = 0;
                 s.open = Some(OpenChat {
@@ -331,12 +274,7 @@ mod live {
         match content {
             Outbox::Text(t) => (MessageKind::Text, t.clone(), None, None),
             Outbox::Gift(g) => (MessageKind::Gift, String::new(), Some(*g), None),
-            Outbox::Photo(file) => (
-                MessageKind::Photo,
-                String::new(),
-                None,
-                web_sys::Url::create_object_url_with_blob(file).ok(),
-            ),
+            Outbox::Photo(file) => (MessageKind::Photo, String::new(), None, web_sys::Url::create_object_url_with_blob(file).ok()),
         }
     }
 
@@ -345,9 +283,7 @@ mod live {
         if conversation.is_none() && member.is_none() {
             return;
         }
-        live.outbox
-            .borrow_mut()
-            .insert(client_id.clone(), content.clone());
+        live.outbox.borrow_mut().insert(client_id.clone(), content.clone());
         // Typing after this send is news again for the peer.
         live.last_typing_sent.set(0.0);
         let (kind, body, gift, photo) = kind_of(&content);
@@ -355,39 +291,14 @@ mod live {
             s.alert = None;
             if let Some(open) = s.open.as_mut() {
                 open.pending.retain(|p| p.client_id != client_id);
-                open.pending.push(PendingMessage {
-                    client_id: client_id.clone(),
-                    kind,
-                    body,
-                    gift,
-                    photo,
-                    failed: false,
-                });
+                open.pending.push(PendingMessage { client_id: client_id.clone(), kind, body, gift, photo, failed: false });
             }
         });
         let live = live.clone();
         leptos::task::spawn_local(async move {
             let result = match content {
-                Outbox::Text(text) => {
-                    api::send_message(
-                        conversation,
-                        member.filter(|_| conversation.is_none()),
-                        client_id.clone(),
-                        text,
-                        None,
-                    )
-                    .await
-                }
-                Outbox::Gift(gift) => {
-                    api::send_message(
-                        conversation,
-                        member.filter(|_| conversation.is_none()),
-                        client_id.clone(),
-                        String::new(),
-                        Some(gift.code().to_string()),
-                    )
-                    .await
-                }
+                Outbox::Text(text) => api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), text, None).await,
+                Outbox::Gift(gift) => api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), String::new(), Some(gift.code().to_string())).await,
                 Outbox::Photo(file) => {
                     let form = web_sys::FormData::new().expect("FormData");
                     let _ = form.append_with_str("client_id", &client_id);
@@ -396,8 +307,7 @@ mod live {
                             let _ = form.append_with_str("conversation", &id.to_string());
                         }
                         None => {
-                            let _ = form
-                                .append_with_str("member", &member.unwrap_or_default().to_string());
+                            let _ = form.append_with_str("member", &member.unwrap_or_default().to_string());
                         }
                     }
                     let _ = form.append_with_blob("photo", &file);
@@ -416,27 +326,12 @@ mod live {
                 }
                 Err(error) => {
                     use domain::ErrorCode::*;
-                    let final_refusal = matches!(
-                        error.code,
-                        InsufficientCredits
-                            | PremiumOnly
-                            | BlockedByMember
-                            | MessageTooLong
-                            | MessageEmpty
-                            | NotFound
-                            | PhotoTooLarge
-                            | PhotoNotAnImage
-                            | PhotoUnreadable
-                            | PhotoTooManyPixels
-                            | PhotoNoFile
-                    );
+                    let final_refusal = matches!(error.code, InsufficientCredits | PremiumOnly | BlockedByMember | MessageTooLong | MessageEmpty | NotFound | PhotoTooLarge | PhotoNotAnImage | PhotoUnreadable | PhotoTooManyPixels | PhotoNoFile);
                     live.state.update(|s| {
                         if let Some(open) = s.open.as_mut() {
                             if final_refusal {
                                 open.pending.retain(|p| p.client_id != client_id);
-                            } else if let Some(p) =
-                                open.pending.iter_mut().find(|p| p.client_id == client_id)
-                            {
+                            } else if let Some(p) = open.pending.iter_mut().find(|p| p.client_id == client_id) {
                                 p.failed = true;
                             }
                         }
@@ -456,10 +351,7 @@ mod live {
         let mut list_knows = false;
         live.state.update(|s| {
             let is_open = match s.open.as_mut() {
-                Some(open)
-                    if open.id == Some(message.conversation)
-                        || (open.id.is_none() && message.mine) =>
-                {
+                Some(open) if open.id == Some(message.conversation) || (open.id.is_none() && message.mine) => {
                     open.id = Some(message.conversation);
                     if !message.client_id.is_empty() {
                         open.pending.retain(|p| p.client_id != message.client_id);
@@ -483,17 +375,7 @@ mod live {
                         item.last = match message.kind {
                             MessageKind::Text => domain::chat::preview(&message.body),
                             MessageKind::Photo => s.labels.photo_sent.clone(),
-                            MessageKind::Gift => domain::i18n::interpolate(
-                                &s.labels.gift_sent,
-                                &[(
-                                    "gift",
-                                    &message
-                                        .gift
-                                        .and_then(|g| s.gifts.iter().find(|o| o.gift == g))
-                                        .map(|o| o.label.clone())
-                                        .unwrap_or_default(),
-                                )],
-                            ),
+                            MessageKind::Gift => domain::i18n::interpolate(&s.labels.gift_sent, &[("gift", &message.gift.and_then(|g| s.gifts.iter().find(|o| o.gift == g)).map(|o| o.label.clone()).unwrap_or_default())]),
                         };
                         item.last_at = message.at;
                         item.last_mine = message.mine;
@@ -516,16 +398,12 @@ mod live {
             if let Ok(list) = api::chat_list().await {
                 let open = open_id(&live);
                 live.state.update(|s| {
-                    s.conversations = Some(
-                        list.into_iter()
-                            .map(|mut c| {
-                                if Some(c.id) == open {
-                                    c.unread = 0;
-                                }
-                                c
-                            })
-                            .collect(),
-                    );
+                    s.conversations = Some(list.into_iter().map(|mut c| {
+                        if Some(c.id) == open {
+                            c.unread = 0;
+                        }
+                        c
+                    }).collect());
                 });
             }
         });
@@ -538,9 +416,7 @@ mod live {
         }
         let live = live.clone();
         leptos::task::spawn_local(async move {
-            if let Ok(mut thread) =
-                api::chat_thread(conversation, member.filter(|_| conversation.is_none())).await
-            {
+            if let Ok(mut thread) = api::chat_thread(conversation, member.filter(|_| conversation.is_none())).await {
                 live.state.update(|s| {
                     if let Some(open) = s.open.as_ref() {
                         if open.peer.id == thread.peer.id {
@@ -554,9 +430,7 @@ mod live {
     }
 
     fn load_older(live: &Shared, before: i64) {
-        let Some(conversation) = open_id(live) else {
-            return;
-        };
+        let Some(conversation) = open_id(live) else { return };
         live.state.update(|s| {
             if let Some(open) = s.open.as_mut() {
                 open.loading_older = true;
@@ -566,19 +440,12 @@ mod live {
         leptos::task::spawn_local(async move {
             let result = api::chat_older(conversation, before).await;
             live.state.update(|s| {
-                let Some(open) = s.open.as_mut().filter(|o| o.id == Some(conversation)) else {
-                    return;
-                };
+                let Some(open) = s.open.as_mut().filter(|o| o.id == Some(conversation)) else { return };
                 open.loading_older = false;
                 if let Ok(older) = result {
                     open.has_older = older.has_older;
-                    let known: std::collections::HashSet<i64> =
-                        open.messages.iter().map(|m| m.id).collect();
-                    let mut merged: Vec<ChatMessage> = older
-                        .messages
-                        .into_iter()
-                        .filter(|m| !known.contains(&m.id))
-                        .collect();
+                    let known: std::collections::HashSet<i64> = open.messages.iter().map(|m| m.id).collect();
+                    let mut merged: Vec<ChatMessage> = older.messages.into_iter().filter(|m| !known.contains(&m.id)).collect();
                     merged.append(&mut open.messages);
                     open.messages = merged;
                 }
@@ -619,18 +486,12 @@ mod live {
             Push::Message { message } => {
                 add_message(live, message);
             }
-            Push::Delivered {
-                conversation,
-                up_to,
-            } => live.state.update(|s| {
+            Push::Delivered { conversation, up_to } => live.state.update(|s| {
                 if let Some(open) = s.open.as_mut().filter(|o| o.id == Some(conversation)) {
                     open.delivered_up_to = open.delivered_up_to.max(up_to);
                 }
             }),
-            Push::Read {
-                conversation,
-                up_to,
-            } => live.state.update(|s| {
+            Push::Read { conversation, up_to } => live.state.update(|s| {
                 if let Some(open) = s.open.as_mut().filter(|o| o.id == Some(conversation)) {
                     open.read_up_to = open.read_up_to.max(up_to);
                     open.delivered_up_to = open.delivered_up_to.max(up_to);
@@ -684,23 +545,14 @@ mod live {
 
     fn socket_url(after: i64) -> Option<String> {
         let location = web_sys::window()?.location();
-        let scheme = if location.protocol().ok()? == "https:" {
-            "wss:"
-        } else {
-            "ws:"
-        };
-        Some(format!(
-            "{scheme}//{}/ws?after={after}",
-            location.host().ok()?
-        ))
+        let scheme = if location.protocol().ok()? == "https:" { "wss:" } else { "ws:" };
+        Some(format!("{scheme}//{}/ws?after={after}", location.host().ok()?))
     }
 
     /// The browser going offline drops the socket at once (it would linger half-open); coming
     /// back online reconnects without waiting for the backoff.
     fn watch_network(live: &Shared) {
-        let Some(window) = web_sys::window() else {
-            return;
-        };
+        let Some(window) = web_sys::window() else { return };
         let on_offline = {
             let live = live.clone();
             Closure::<dyn Fn()>::new(move || {
@@ -718,10 +570,8 @@ mod live {
                 }
             })
         };
-        let _ =
-            window.add_event_listener_with_callback("offline", on_offline.as_ref().unchecked_ref());
-        let _ =
-            window.add_event_listener_with_callback("online", on_online.as_ref().unchecked_ref());
+        let _ = window.add_event_listener_with_callback("offline", on_offline.as_ref().unchecked_ref());
+        let _ = window.add_event_listener_with_callback("online", on_online.as_ref().unchecked_ref());
         on_offline.forget();
         on_online.forget();
     }
@@ -730,9 +580,7 @@ mod live {
         if live.socket.borrow().is_some() {
             return;
         }
-        let Some(url) = socket_url(live.last_id.get()) else {
-            return;
-        };
+        let Some(url) = socket_url(live.last_id.get()) else { return };
         let Ok(ws) = web_sys::WebSocket::new(&url) else {
             schedule_reconnect(live);
             return;
@@ -788,17 +636,8 @@ mod live {
     fn schedule_reconnect(live: &Shared) {
         let attempt = live.attempts.get() + 1;
         live.attempts.set(attempt);
-        let online = web_sys::window()
-            .map(|w| w.navigator().on_line())
-            .unwrap_or(true);
-        set_connection(
-            live,
-            if online {
-                Connection::Reconnecting
-            } else {
-                Connection::Offline
-            },
-        );
+        let online = web_sys::window().map(|w| w.navigator().on_line()).unwrap_or(true);
+        set_connection(live, if online { Connection::Reconnecting } else { Connection::Offline });
         if live.refresh_timer.borrow().is_none() {
             // SPEC §9: the periodic refresh stands in while the socket is down.
             let every = Duration::from_secs(domain::notifications::REFRESH_SECS.into());

@@ -23,10 +23,7 @@ pub enum ChatRoute {
 
 #[component]
 pub fn ChatsPage(route: ChatRoute) -> impl IntoView {
-    let id = use_params_map()
-        .get_untracked()
-        .get("id")
-        .and_then(|v| v.parse::<i64>().ok());
+    let id = use_params_map().get_untracked().get("id").and_then(|v| v.parse::<i64>().ok());
     let path = match (route, id) {
         (ChatRoute::Conversation, Some(id)) => format!("/chats/{id}"),
         (ChatRoute::Member, Some(id)) => format!("/members/{id}/chat"),

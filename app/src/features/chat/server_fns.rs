@@ -58,13 +58,7 @@ mod build {
         match m.kind {
             MessageKind::Text => domain::chat::preview(&m.body),
             MessageKind::Photo => i18n.t("chat.photo_sent"),
-            MessageKind::Gift => i18n.tf(
-                "chat.gift_sent",
-                &[(
-                    "gift",
-                    &m.gift.map(|g| gift_label(i18n, g)).unwrap_or_default(),
-                )],
-            ),
+            MessageKind::Gift => i18n.tf("chat.gift_sent", &[("gift", &m.gift.map(|g| gift_label(i18n, g)).unwrap_or_default())]),
         }
     }
 
@@ -72,11 +66,7 @@ mod build {
         ChatSummary {
             id: s.id,
             peer: s.peer.to_peer(format!("/members/{}", s.peer.id)),
-            last: s
-                .last
-                .as_ref()
-                .map(|m| last_line(i18n, m))
-                .unwrap_or_default(),
+            last: s.last.as_ref().map(|m| last_line(i18n, m)).unwrap_or_default(),
             last_at: s.last.as_ref().map(|m| m.created_at).unwrap_or(0),
             last_mine: s.last.as_ref().is_some_and(|m| m.sender_id == me),
             unread: s.unread,
@@ -140,14 +130,7 @@ mod build {
             reconnecting: t("reconnecting"),
             offline: t("offline"),
             fictional: site.fictional_singular.clone(),
-            fictional_warning: if site.fictional_warning {
-                i18n.tf(
-                    "chat.fictional_warning",
-                    &[("fictional", &site.fictional_singular)],
-                )
-            } else {
-                String::new()
-            },
+            fictional_warning: if site.fictional_warning { i18n.tf("chat.fictional_warning", &[("fictional", &site.fictional_singular)]) } else { String::new() },
             gift_sent: t("gift_sent"),
             photo_sent: t("photo_sent"),
             today: t("today"),
@@ -156,13 +139,7 @@ mod build {
         }
     }
 
-    pub fn props(
-        i18n: &I18n,
-        site: &server::sites::Site,
-        conversations: Vec<ChatSummary>,
-        open: Option<OpenChat>,
-        free_left: i64,
-    ) -> ChatPanelProps {
+    pub fn props(i18n: &I18n, site: &server::sites::Site, conversations: Vec<ChatSummary>, open: Option<OpenChat>, free_left: i64) -> ChatPanelProps {
         ChatPanelProps {
             conversations: Some(conversations),
             open,
@@ -171,26 +148,12 @@ mod build {
             photo_credits: site.photo_credits,
             gift_credits: site.gift_credits,
             free_messages: free_left,
-            gifts: Gift::ALL
-                .into_iter()
-                .map(|gift| GiftOption {
-                    gift,
-                    label: gift_label(i18n, gift),
-                })
-                .collect(),
-            icebreakers: (1..=6)
-                .map(|n| i18n.t(&format!("chat.icebreaker.{n}")))
-                .collect(),
+            gifts: Gift::ALL.into_iter().map(|gift| GiftOption { gift, label: gift_label(i18n, gift) }).collect(),
+            icebreakers: (1..=6).map(|n| i18n.t(&format!("chat.icebreaker.{n}"))).collect(),
             connection: Connection::Connecting,
             alert: None,
             // An image address; a named icon (the seed's "heart") leaves the widget's drawn mark.
-            fictional_icon: if site.fictional_icon.starts_with('/')
-                || site.fictional_icon.starts_with("https://")
-            {
-                site.fictional_icon.clone()
-            } else {
-                String::new()
-            },
+            fictional_icon: if site.fictional_icon.starts_with('/') || site.fictional_icon.starts_with("https://") { site.fictional_icon.clone() } else { String::new() },
             locale: i18n.locale.code().to_string(),
             labels: labels(i18n, site),
         }
@@ -199,28 +162,11 @@ mod build {
     /// Texts of the refusals a send can meet, for the island's alert.
     pub fn errors(i18n: &I18n) -> BTreeMap<String, String> {
         use domain::ErrorCode::*;
-        [
-            InsufficientCredits,
-            PremiumOnly,
-            BlockedByMember,
-            MessageTooLong,
-            MessageEmpty,
-            TooManyRequests,
-            NotFound,
-            PhotoTooLarge,
-            PhotoNotAnImage,
-            PhotoUnreadable,
-            PhotoTooManyPixels,
-            PhotoNoFile,
-            Internal,
-        ]
-        .into_iter()
-        .map(|code| (code.as_str().to_string(), i18n.t(code.locale_key())))
-        .chain([
-            ("premium_link".to_string(), i18n.t("chat.premium_link")),
-            ("credits_link".to_string(), i18n.t("chat.credits_link")),
-        ])
-        .collect()
+        [InsufficientCredits, PremiumOnly, BlockedByMember, MessageTooLong, MessageEmpty, TooManyRequests, NotFound, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile, Internal]
+            .into_iter()
+            .map(|code| (code.as_str().to_string(), i18n.t(code.locale_key())))
+            .chain([("premium_link".to_string(), i18n.t("chat.premium_link")), ("credits_link".to_string(), i18n.t("chat.credits_link"))])
+            .collect()
     }
 }
 
@@ -237,29 +183,17 @@ fn resolve_target(conversation: Option<i64>, member: Option<i64>) -> Option<serv
 
 /// The conversation a target names, newest page; `not_found` for anyone the member cannot write to.
 #[cfg(feature = "ssr")]
-async fn open_thread(
-    chat: &server::chat::Chat,
-    me: i64,
-    to: server::chat::To,
-    now: i64,
-) -> Result<server::chat::Thread, ApiError> {
+async fn open_thread(chat: &server::chat::Chat, me: i64, to: server::chat::To, now: i64) -> Result<server::chat::Thread, ApiError> {
     match to {
         server::chat::To::Conversation(id) => chat.thread(me, id, now).await.map_err(fail),
-        server::chat::To::Member(peer) => chat
-            .thread_with(me, peer, now)
-            .await
-            .map_err(fail)?
-            .ok_or_else(|| fail(domain::ErrorCode::NotFound)),
+        server::chat::To::Member(peer) => chat.thread_with(me, peer, now).await.map_err(fail)?.ok_or_else(|| fail(domain::ErrorCode::NotFound)),
     }
 }
 
 /// The chat page: the member's conversations and, when one is asked for (by conversation, or
 /// by member for `/members/{id}/chat`), that conversation's newest messages.
 #[server(prefix = "/api/fn", endpoint = "chat_page")]
-pub async fn chat_page(
-    conversation: Option<i64>,
-    member: Option<i64>,
-) -> Result<ChatPageData, ApiError> {
+pub async fn chat_page(conversation: Option<i64>, member: Option<i64>) -> Result<ChatPageData, ApiError> {
     let (c, me) = member_call().await?;
     let now = c.now();
     let i18n = build::i18n(&c);
@@ -286,16 +220,9 @@ pub async fn chat_page(
             view
         })
         .collect();
-    let free_left =
-        server::chat::Chat::free_left(&c.site, chat.free_used(me.id).await.map_err(fail)?);
+    let free_left = server::chat::Chat::free_left(&c.site, chat.free_used(me.id).await.map_err(fail)?);
     Ok(ChatPageData {
-        props: build::props(
-            &i18n,
-            &c.site,
-            summaries,
-            open.as_ref().map(|t| build::open(me.id, t)),
-            free_left,
-        ),
+        props: build::props(&i18n, &c.site, summaries, open.as_ref().map(|t| build::open(me.id, t)), free_left),
         latest: chat.latest_id(me.id).await.map_err(fail)?,
         errors: build::errors(&i18n),
     })
@@ -306,47 +233,24 @@ pub async fn chat_page(
 pub async fn chat_list() -> Result<Vec<ChatSummary>, ApiError> {
     let (c, me) = member_call().await?;
     let i18n = build::i18n(&c);
-    let list = c
-        .state
-        .chat
-        .conversations(me.id, c.now())
-        .await
-        .map_err(fail)?;
-    Ok(list
-        .iter()
-        .map(|s| build::summary(&i18n, me.id, s))
-        .collect())
+    let list = c.state.chat.conversations(me.id, c.now()).await.map_err(fail)?;
+    Ok(list.iter().map(|s| build::summary(&i18n, me.id, s)).collect())
 }
 
 /// One conversation of the member's (by id, or with a member), newest page.
 #[server(prefix = "/api/fn", endpoint = "chat_thread")]
-pub async fn chat_thread(
-    conversation: Option<i64>,
-    member: Option<i64>,
-) -> Result<OpenChat, ApiError> {
+pub async fn chat_thread(conversation: Option<i64>, member: Option<i64>) -> Result<OpenChat, ApiError> {
     let (c, me) = member_call().await?;
-    let to =
-        resolve_target(conversation, member).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
-    Ok(build::open(
-        me.id,
-        &open_thread(&c.state.chat, me.id, to, c.now()).await?,
-    ))
+    let to = resolve_target(conversation, member).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    Ok(build::open(me.id, &open_thread(&c.state.chat, me.id, to, c.now()).await?))
 }
 
 /// Older messages of one of the member's conversations, before message `before`.
 #[server(prefix = "/api/fn", endpoint = "chat_older")]
 pub async fn chat_older(conversation: i64, before: i64) -> Result<OlderMessages, ApiError> {
     let (c, me) = member_call().await?;
-    let (rows, has_older) = c
-        .state
-        .chat
-        .page(me.id, conversation, Some(before))
-        .await
-        .map_err(fail)?;
-    Ok(OlderMessages {
-        messages: rows.iter().map(|m| m.view(me.id)).collect(),
-        has_older,
-    })
+    let (rows, has_older) = c.state.chat.page(me.id, conversation, Some(before)).await.map_err(fail)?;
+    Ok(OlderMessages { messages: rows.iter().map(|m| m.view(me.id)).collect(), has_older })
 }
 
 /// Sends a text or a gift into one of the member's conversations, or to a member (the first
@@ -369,85 +273,46 @@ pub async fn send_message(
         None => "/chats".to_string(),
     };
     let back = |e: server::AppError| fail_back::<SendMessage>(e, &page, &[("text", text.as_str())]);
-    c.state
-        .rate_limiter
-        .check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now())
-        .map_err(back)?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(back)?;
     let to = target.ok_or_else(|| back(domain::ErrorCode::BadRequest.into()))?;
     let content = match gift.as_deref() {
-        Some(code) => Content::Gift(
-            domain::chat::Gift::parse(code)
-                .ok_or_else(|| back(domain::ErrorCode::ChoiceInvalid.into()))?,
-        ),
+        Some(code) => Content::Gift(domain::chat::Gift::parse(code).ok_or_else(|| back(domain::ErrorCode::ChoiceInvalid.into()))?),
         None => Content::Text(text.clone()),
     };
-    let sent = c
-        .state
-        .chat
-        .send(&c.site, &me, to, &client_id, content, c.now())
-        .await
-        .map_err(back)?;
+    let sent = c.state.chat.send(&c.site, &me, to, &client_id, content, c.now()).await.map_err(back)?;
     if crate::ssr::accepts_html() {
-        redirect(&format!(
-            "/chats/{}#m-{}",
-            sent.message.conversation, sent.message.id
-        ));
+        redirect(&format!("/chats/{}#m-{}", sent.message.conversation, sent.message.id));
     }
-    Ok(SentMessage {
-        message: sent.message,
-        balance: sent.balance,
-    })
+    Ok(SentMessage { message: sent.message, balance: sent.balance })
 }
 
 /// Sends a photo (multipart: `photo`, `client_id`, and `conversation` or `member`). It goes
 /// through the photo pipeline (re-encoded, EXIF gone) and only the two members can open it.
 #[server(prefix = "/api/fn", endpoint = "send_chat_photo", input = leptos::server_fn::codec::MultipartFormData)]
-pub async fn send_chat_photo(
-    data: leptos::server_fn::codec::MultipartData,
-) -> Result<SentMessage, ApiError> {
+pub async fn send_chat_photo(data: leptos::server_fn::codec::MultipartData) -> Result<SentMessage, ApiError> {
     let (c, me) = member_call().await?;
-    c.state
-        .rate_limiter
-        .check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now())
-        .map_err(fail)?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(fail)?;
     let max = c.state.photos.max_bytes();
     let form = crate::ssr::read_photo_form(data, max).await?;
     let number = |name: &str| form.fields.get(name).and_then(|v| v.parse::<i64>().ok());
-    let to = resolve_target(number("conversation"), number("member"))
-        .ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
+    let to = resolve_target(number("conversation"), number("member")).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
     let client_id = form.fields.get("client_id").cloned().unwrap_or_default();
-    let sent = c
-        .state
-        .chat
-        .send_photo(&c.site, &me, to, &client_id, form.photo, max, c.now())
-        .await
-        .map_err(fail)?;
-    Ok(SentMessage {
-        message: sent.message,
-        balance: sent.balance,
-    })
+    let sent = c.state.chat.send_photo(&c.site, &me, to, &client_id, form.photo, max, c.now()).await.map_err(fail)?;
+    Ok(SentMessage { message: sent.message, balance: sent.balance })
 }
 
 /// The member read a conversation up to a message.
 #[server(prefix = "/api/fn", endpoint = "mark_chat_read")]
 pub async fn mark_chat_read(conversation: i64, up_to: i64) -> Result<i64, ApiError> {
     let (c, me) = member_call().await?;
-    c.state
-        .chat
-        .mark_read(me.id, conversation, up_to)
-        .await
-        .map_err(fail)
+    c.state.chat.mark_read(me.id, conversation, up_to).await.map_err(fail)
 }
 
 /// Deletes a conversation from the member's list (SPEC §4, §7).
 #[server(prefix = "/api/fn", endpoint = "delete_chat")]
 pub async fn delete_chat(conversation: i64) -> Result<(), ApiError> {
     let (c, me) = member_call().await?;
-    c.state
-        .chat
-        .delete(me.id, conversation)
-        .await
-        .map_err(fail)?;
+    c.state.chat.delete(me.id, conversation).await.map_err(fail)?;
     if crate::ssr::accepts_html() {
         redirect("/chats");
     }
@@ -458,27 +323,16 @@ pub async fn delete_chat(conversation: i64) -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "chat_typing")]
 pub async fn chat_typing(conversation: i64) -> Result<(), ApiError> {
     let (c, me) = member_call().await?;
-    c.state
-        .rate_limiter
-        .check_member(server::http::rate_limit::Limit::ChatTyping, me.id, c.now())
-        .map_err(fail)?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatTyping, me.id, c.now()).map_err(fail)?;
     c.state.chat.typing(me.id, conversation).await.map_err(fail)
 }
 
 /// An operator answers as the fictional profile of a conversation (`/staff/chats`).
 #[server(prefix = "/api/fn", endpoint = "operator_reply")]
-pub async fn operator_reply(
-    conversation: i64,
-    client_id: String,
-    #[server(default)] text: String,
-) -> Result<(), ApiError> {
+pub async fn operator_reply(conversation: i64, client_id: String, #[server(default)] text: String) -> Result<(), ApiError> {
     let (c, me) = member_call().await?;
     let page = format!("/staff/chats?c={conversation}");
-    c.state
-        .chat
-        .operator_send(&c.site, &me, conversation, &client_id, &text, c.now())
-        .await
-        .map_err(|e| fail_back::<OperatorReply>(e, &page, &[("text", text.as_str())]))?;
+    c.state.chat.operator_send(&c.site, &me, conversation, &client_id, &text, c.now()).await.map_err(|e| fail_back::<OperatorReply>(e, &page, &[("text", text.as_str())]))?;
     redirect(&page);
     Ok(())
 }

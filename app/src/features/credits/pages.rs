@@ -23,19 +23,14 @@ fn money(i18n: &I18n, minor: i64, currency: &str) -> String {
 }
 
 fn code_query(code: &Option<String>) -> String {
-    code.as_ref()
-        .map(|c| format!("?code={c}"))
-        .unwrap_or_default()
+    code.as_ref().map(|c| format!("?code={c}")).unwrap_or_default()
 }
 
 /// The line that names the discount in force.
 fn discount_line(i18n: &I18n, quote_discount: &domain::checkout::Discount) -> String {
     let percent = quote_discount.percent.to_string();
     match quote_discount.kind {
-        DiscountKind::Code => i18n.tf(
-            "credits.discount_code",
-            &[("percent", &percent), ("code", &quote_discount.code)],
-        ),
+        DiscountKind::Code => i18n.tf("credits.discount_code", &[("percent", &percent), ("code", &quote_discount.code)]),
         DiscountKind::Welcome => i18n.tf("credits.discount_welcome", &[("percent", &percent)]),
         DiscountKind::TimeBonus => i18n.tf("credits.discount_time_bonus", &[("percent", &percent)]),
     }
@@ -46,23 +41,10 @@ fn discount_line(i18n: &I18n, quote_discount: &domain::checkout::Discount) -> St
 fn OfferCard(pack: CreditPack, quote: Quote, href: String) -> impl IntoView {
     let i18n = use_i18n();
     let price = money(&i18n, quote.amount, &quote.currency);
-    let per_credit = money(
-        &i18n,
-        (quote.amount + quote.credits / 2) / quote.credits.max(1),
-        &quote.currency,
-    );
+    let per_credit = money(&i18n, (quote.amount + quote.credits / 2) / quote.credits.max(1), &quote.currency);
     let discounted = quote.amount < quote.list_price;
-    let was = i18n.tf(
-        "credits.was",
-        &[("price", &money(&i18n, quote.list_price, &quote.currency))],
-    );
-    let vat = i18n.tf(
-        "credits.vat_included",
-        &[(
-            "rate",
-            &format_rate(quote.vat_rate_bp, i18n.decimal_comma()),
-        )],
-    );
+    let was = i18n.tf("credits.was", &[("price", &money(&i18n, quote.list_price, &quote.currency))]);
+    let vat = i18n.tf("credits.vat_included", &[("rate", &format_rate(quote.vat_rate_bp, i18n.decimal_comma()))]);
     view! {
         <li>
             <a class="pack pack--link" class:pack--highlighted=pack.highlighted href=href data-credits=pack.credits data-testid="pack">
@@ -82,10 +64,7 @@ fn OfferCard(pack: CreditPack, quote: Quote, href: String) -> impl IntoView {
 pub fn CreditsPage() -> impl IntoView {
     let i18n = use_i18n();
     crate::features::account::member_or_login("/credits")?;
-    let code = use_query_map()
-        .get_untracked()
-        .get("code")
-        .filter(|c| !c.trim().is_empty());
+    let code = use_query_map().get_untracked().get("code").filter(|c| !c.trim().is_empty());
     let data = Resource::new_blocking(move || code.clone(), get_credits_page);
     Some(view! {
         <Title text=i18n.t("title.credits")/>
@@ -148,18 +127,10 @@ pub fn CreditsPage() -> impl IntoView {
 /// The payment-method blocks of the checkout page (an island): picking a method starts the
 /// checkout at once and sends the browser to the provider.
 #[island]
-fn CheckoutPicker(
-    props_json: String,
-    pack: i64,
-    code: Option<String>,
-    redirecting: String,
-    errors: Vec<(String, String)>,
-) -> impl IntoView {
+fn CheckoutPicker(props_json: String, pack: i64, code: Option<String>, redirecting: String, errors: Vec<(String, String)>) -> impl IntoView {
     let (status, set_status) = signal(None::<(bool, String)>);
     let on_select = Callback::new(move |detail: String| {
-        let Ok(event) = serde_json::from_str::<PaymentMethodSelected>(&detail) else {
-            return;
-        };
+        let Ok(event) = serde_json::from_str::<PaymentMethodSelected>(&detail) else { return };
         set_status.set(Some((false, redirecting.clone())));
         let (code, errors) = (code.clone(), errors.clone());
         leptos::task::spawn_local(async move {
@@ -168,12 +139,7 @@ fn CheckoutPicker(
                     let _ = window().location().assign(&url);
                 }
                 Err(e) => {
-                    let text = errors
-                        .iter()
-                        .find(|(k, _)| k == e.code.as_str())
-                        .or_else(|| errors.iter().find(|(k, _)| k == "internal"))
-                        .map(|(_, t)| t.clone())
-                        .unwrap_or_default();
+                    let text = errors.iter().find(|(k, _)| k == e.code.as_str()).or_else(|| errors.iter().find(|(k, _)| k == "internal")).map(|(_, t)| t.clone()).unwrap_or_default();
                     set_status.set(Some((true, text)));
                 }
             }
@@ -194,14 +160,8 @@ pub fn CheckoutPage() -> impl IntoView {
     let pack: i64 = params.get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
     let chosen = params.get("method").and_then(|m| PaymentMethod::parse(&m));
     crate::features::account::member_or_login(&format!("/credits/{pack}"))?;
-    let code = use_query_map()
-        .get_untracked()
-        .get("code")
-        .filter(|c| !c.trim().is_empty());
-    let data = Resource::new_blocking(
-        move || code.clone(),
-        move |code| get_checkout_page(pack, code),
-    );
+    let code = use_query_map().get_untracked().get("code").filter(|c| !c.trim().is_empty());
+    let data = Resource::new_blocking(move || code.clone(), move |code| get_checkout_page(pack, code));
     let action = ServerAction::<StartCheckout>::new();
     Some(view! {
         <Title text=i18n.t("title.checkout")/>
@@ -319,9 +279,7 @@ pub fn RepeatOrderPage() -> impl IntoView {
 fn MethodPicker(props_json: String, base: String) -> impl IntoView {
     let on_select = Callback::new(move |detail: String| {
         if let Ok(event) = serde_json::from_str::<PaymentMethodSelected>(&detail) {
-            let _ = window()
-                .location()
-                .assign(&format!("{base}/{}", event.method.code()));
+            let _ = window().location().assign(&format!("{base}/{}", event.method.code()));
         }
     });
     view! { <ReactWidget name="PaymentMethodBlocks" props=Signal::derive(move || props_json.clone()) event=PAYMENT_METHOD_SELECT_EVENT on_event=on_select class="widget--payment-methods"/> }
@@ -332,12 +290,7 @@ pub fn PremiumPage() -> impl IntoView {
     let i18n = use_i18n();
     let member = crate::features::account::member_or_login("/premium")?;
     let data = Resource::new_blocking(|| (), |_| get_credits_page(None));
-    let benefits = [
-        "premium.benefit_photos",
-        "premium.benefit_chats",
-        "premium.benefit_limits",
-        "premium.benefit_match",
-    ];
+    let benefits = ["premium.benefit_photos", "premium.benefit_chats", "premium.benefit_limits", "premium.benefit_match"];
     Some(view! {
         <Title text=i18n.t("title.premium")/>
         <div class="container page premium">
@@ -473,14 +426,7 @@ fn PaymentWatcher(id: i64, status: String) -> impl IntoView {
 fn TransactionResult(d: TransactionData) -> impl IntoView {
     let i18n = use_i18n();
     let p: PaymentSummary = d.payment;
-    let summary = i18n.tf(
-        "transaction.summary",
-        &[
-            ("credits", &p.credits.to_string()),
-            ("amount", &money(&i18n, p.amount, &p.currency)),
-            ("method", &method_label(&i18n, p.method)),
-        ],
-    );
+    let summary = i18n.tf("transaction.summary", &[("credits", &p.credits.to_string()), ("amount", &money(&i18n, p.amount, &p.currency)), ("method", &method_label(&i18n, p.method))]);
     let order = i18n.tf("transaction.order", &[("id", &p.id.to_string())]);
     let body = match p.status {
         PaymentStatus::Open | PaymentStatus::Pending => view! {
@@ -548,11 +494,7 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
 #[component]
 pub fn TransactionPage() -> impl IntoView {
     let i18n = use_i18n();
-    let id: i64 = use_params_map()
-        .get_untracked()
-        .get("id")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let id: i64 = use_params_map().get_untracked().get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
     crate::features::account::member_or_login(&format!("/transactions/{id}"))?;
     let data = Resource::new_blocking(|| (), move |_| get_transaction(id));
     Some(view! {
@@ -581,16 +523,10 @@ pub fn DirectDebitPage() -> impl IntoView {
     let i18n = use_i18n();
     let query = use_query_map().get_untracked();
     let pack: Option<i64> = query.get("pack").and_then(|v| v.parse().ok());
-    crate::features::account::member_or_login(&format!(
-        "/directdebit{}",
-        pack.map(|p| format!("?pack={p}")).unwrap_or_default()
-    ))?;
+    crate::features::account::member_or_login(&format!("/directdebit{}", pack.map(|p| format!("?pack={p}")).unwrap_or_default()))?;
     let order: Option<i64> = query.get("order").and_then(|v| v.parse().ok());
     let code = query.get("code").filter(|c| !c.trim().is_empty());
-    let (kept_iban, kept_phone) = (
-        query.get("iban").unwrap_or_default(),
-        query.get("phone").unwrap_or_default(),
-    );
+    let (kept_iban, kept_phone) = (query.get("iban").unwrap_or_default(), query.get("phone").unwrap_or_default());
     let Some(pack) = pack else {
         return Some(view! {
             <Title text=i18n.t("title.directdebit")/>
@@ -602,14 +538,8 @@ pub fn DirectDebitPage() -> impl IntoView {
         }
         .into_any());
     };
-    let data = Resource::new_blocking(
-        move || code.clone(),
-        move |code| get_direct_debit_page(pack, order, code),
-    );
-    let (start, confirm) = (
-        ServerAction::<StartDirectDebit>::new(),
-        ServerAction::<ConfirmDirectDebit>::new(),
-    );
+    let data = Resource::new_blocking(move || code.clone(), move |code| get_direct_debit_page(pack, order, code));
+    let (start, confirm) = (ServerAction::<StartDirectDebit>::new(), ServerAction::<ConfirmDirectDebit>::new());
     Some(view! {
         <Title text=i18n.t("title.directdebit")/>
         <div class="container container--narrow page directdebit">
@@ -679,10 +609,7 @@ pub fn DirectDebitPage() -> impl IntoView {
 #[component]
 pub fn TestCheckoutPage() -> impl IntoView {
     let i18n = use_i18n();
-    let id = use_params_map()
-        .get_untracked()
-        .get("id")
-        .unwrap_or_default();
+    let id = use_params_map().get_untracked().get("id").unwrap_or_default();
     let data = Resource::new_blocking(move || id.clone(), get_test_checkout);
     let action = ServerAction::<TestCheckoutOutcome>::new();
     view! {

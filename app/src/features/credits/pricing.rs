@@ -1,13 +1,10 @@
 //! `/pricing`: credit packs from the database, what things cost, and the payment methods
 //! offered in the visitor's country (the PaymentMethodBlocks widget).
 
-use domain::i18n::interpolate;
 use domain::payment::{methods_for_country, PaymentMethod};
+use domain::i18n::interpolate;
 use domain::site::{format_money, CreditPack};
-use domain::widgets::{
-    PaymentMethodBlocksLabels, PaymentMethodBlocksProps, PaymentMethodOption,
-    PaymentMethodSelected, PAYMENT_METHOD_SELECT_EVENT,
-};
+use domain::widgets::{PaymentMethodBlocksLabels, PaymentMethodBlocksProps, PaymentMethodOption, PaymentMethodSelected, PAYMENT_METHOD_SELECT_EVENT};
 use leptos::prelude::*;
 use leptos_meta::Title;
 
@@ -19,26 +16,15 @@ use crate::widgets::ReactWidget;
 
 /// A method's display name: translated for generic methods, the brand's own name otherwise.
 pub fn method_label(i18n: &I18n, method: PaymentMethod) -> String {
-    method
-        .label_key()
-        .map(|k| i18n.t(k))
-        .unwrap_or_else(|| method.brand_name().to_string())
+    method.label_key().map(|k| i18n.t(k)).unwrap_or_else(|| method.brand_name().to_string())
 }
 
 /// The widget's props for a country, with texts in the page's language.
-pub fn payment_blocks_props(
-    i18n: &I18n,
-    country: &str,
-    selected: Option<PaymentMethod>,
-) -> PaymentMethodBlocksProps {
+pub fn payment_blocks_props(i18n: &I18n, country: &str, selected: Option<PaymentMethod>) -> PaymentMethodBlocksProps {
     PaymentMethodBlocksProps {
         methods: methods_for_country(country)
             .into_iter()
-            .map(|method| PaymentMethodOption {
-                method,
-                group: method.group(),
-                label: method_label(i18n, method),
-            })
+            .map(|method| PaymentMethodOption { method, group: method.group(), label: method_label(i18n, method) })
             .collect(),
         selected,
         labels: PaymentMethodBlocksLabels {
@@ -85,11 +71,7 @@ fn PaymentMethodPicker(
     });
     let chosen = move || match selected.get() {
         Some(method) => {
-            let label = method_labels
-                .iter()
-                .find(|(m, _)| *m == method)
-                .map(|(_, l)| l.as_str())
-                .unwrap_or(method.code());
+            let label = method_labels.iter().find(|(m, _)| *m == method).map(|(_, l)| l.as_str()).unwrap_or(method.code());
             interpolate(&chosen_template, &[("method", label)])
         }
         None => hint.clone(),
@@ -112,28 +94,12 @@ pub fn PricingPage() -> impl IntoView {
     let i18n = use_i18n();
     let packs = Resource::new(|| (), |_| get_credit_packs());
     let props = payment_blocks_props(&i18n, &ctx.country, None);
-    let method_labels: Vec<(PaymentMethod, String)> = props
-        .methods
-        .iter()
-        .map(|m| (m.method, m.label.clone()))
-        .collect();
+    let method_labels: Vec<(PaymentMethod, String)> = props.methods.iter().map(|m| (m.method, m.label.clone())).collect();
     let props_json = serde_json::to_string(&props).unwrap_or_default();
     let costs = [
-        (
-            "pricing.cost_message",
-            ctx.site.message_credits,
-            view! { <ChatIcon/> }.into_any(),
-        ),
-        (
-            "pricing.cost_photo",
-            ctx.site.photo_credits,
-            view! { <ShieldIcon/> }.into_any(),
-        ),
-        (
-            "pricing.cost_gift",
-            ctx.site.gift_credits,
-            view! { <GiftIcon/> }.into_any(),
-        ),
+        ("pricing.cost_message", ctx.site.message_credits, view! { <ChatIcon/> }.into_any()),
+        ("pricing.cost_photo", ctx.site.photo_credits, view! { <ShieldIcon/> }.into_any()),
+        ("pricing.cost_gift", ctx.site.gift_credits, view! { <GiftIcon/> }.into_any()),
     ];
     let empty_text = i18n.t("pricing.empty");
     let error_text = i18n.t("error.generic");
@@ -202,20 +168,10 @@ mod tests {
         texts.insert("payment.method.credit_card".into(), "Creditcard".into());
         let i18n = I18n::new(domain::Locale::Nl, Arc::new(texts));
         let props = payment_blocks_props(&i18n, "NL", None);
-        let card = props
-            .methods
-            .iter()
-            .find(|m| m.method == PaymentMethod::CreditCard)
-            .unwrap();
+        let card = props.methods.iter().find(|m| m.method == PaymentMethod::CreditCard).unwrap();
         assert_eq!(card.label, "Creditcard");
         assert_eq!(card.group, PaymentGroup::Card);
-        assert!(props
-            .methods
-            .iter()
-            .any(|m| m.method == PaymentMethod::Ideal && m.label == "iDEAL"));
-        assert!(!props
-            .methods
-            .iter()
-            .any(|m| m.method == PaymentMethod::Blik));
+        assert!(props.methods.iter().any(|m| m.method == PaymentMethod::Ideal && m.label == "iDEAL"));
+        assert!(!props.methods.iter().any(|m| m.method == PaymentMethod::Blik));
     }
 }

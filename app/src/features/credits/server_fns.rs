@@ -80,37 +80,18 @@ fn typed(code: &Option<String>) -> Option<&str> {
 }
 
 #[cfg(feature = "ssr")]
-async fn country(
-    c: &crate::ssr::Call,
-    member: &server::accounts::Member,
-) -> Result<String, ApiError> {
-    c.state
-        .payments
-        .buyer_country(member.id, c.site.settings.visitor_country())
-        .await
-        .map_err(fail)
+async fn country(c: &crate::ssr::Call, member: &server::accounts::Member) -> Result<String, ApiError> {
+    c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await.map_err(fail)
 }
 
 /// One bundle's price; a typed code that no longer applies (used meanwhile) falls back to the
 /// automatic discount.
 #[cfg(feature = "ssr")]
-async fn quote_or_automatic(
-    c: &crate::ssr::Call,
-    member: &server::accounts::Member,
-    pack: i64,
-    code: &Option<String>,
-    country: &str,
-) -> Result<Quote, ApiError> {
+async fn quote_or_automatic(c: &crate::ssr::Call, member: &server::accounts::Member, pack: i64, code: &Option<String>, country: &str) -> Result<Quote, ApiError> {
     let p = &c.state.payments;
-    match p
-        .quote(&c.site, member, pack, typed(code), country, c.now())
-        .await
-    {
+    match p.quote(&c.site, member, pack, typed(code), country, c.now()).await {
         Ok(q) => Ok(q),
-        Err(server::AppError::Refused(e)) if e.field.is_some() => p
-            .quote(&c.site, member, pack, None, country, c.now())
-            .await
-            .map_err(fail),
+        Err(server::AppError::Refused(e)) if e.field.is_some() => p.quote(&c.site, member, pack, None, country, c.now()).await.map_err(fail),
         Err(e) => Err(fail(e)),
     }
 }
@@ -118,9 +99,7 @@ async fn quote_or_automatic(
 /// The code the member typed, when it is the discount in force.
 #[cfg(feature = "ssr")]
 fn typed_code(discount: Option<&Discount>) -> Option<String> {
-    discount
-        .filter(|d| d.kind == domain::checkout::DiscountKind::Code)
-        .map(|d| d.code.clone())
+    discount.filter(|d| d.kind == domain::checkout::DiscountKind::Code).map(|d| d.code.clone())
 }
 
 #[server(prefix = "/api/fn", endpoint = "credits_page")]
@@ -131,28 +110,11 @@ pub async fn get_credits_page(code: Option<String>) -> Result<CreditsData, ApiEr
     let p = &c.state.payments;
     let (offer, code_error) = match p.offer(&c.site, &member, typed(&code), &country, now).await {
         Ok(offer) => (offer, None),
-        Err(server::AppError::Refused(e)) if typed(&code).is_some() => (
-            p.offer(&c.site, &member, None, &country, now)
-                .await
-                .map_err(fail)?,
-            Some(e),
-        ),
+        Err(server::AppError::Refused(e)) if typed(&code).is_some() => (p.offer(&c.site, &member, None, &country, now).await.map_err(fail)?, Some(e)),
         Err(e) => return Err(fail(e)),
     };
-    let code = code_error
-        .is_none()
-        .then(|| typed_code(offer.discount.as_ref()))
-        .flatten();
-    Ok(CreditsData {
-        balance: member.credits,
-        paid_user: member.paid_user,
-        packs: offer.packs,
-        discount: offer.discount,
-        time_bonus_left: offer.time_bonus_left,
-        methods: offer.methods,
-        code,
-        code_error,
-    })
+    let code = code_error.is_none().then(|| typed_code(offer.discount.as_ref())).flatten();
+    Ok(CreditsData { balance: member.credits, paid_user: member.paid_user, packs: offer.packs, discount: offer.discount, time_bonus_left: offer.time_bonus_left, methods: offer.methods, code, code_error })
 }
 
 #[server(prefix = "/api/fn", endpoint = "checkout_page")]
@@ -162,57 +124,25 @@ pub async fn get_checkout_page(pack: i64, code: Option<String>) -> Result<Checko
     let p = &c.state.payments;
     let quote = quote_or_automatic(&c, &member, pack, &code, &country).await?;
     let code = typed_code(quote.discount.as_ref());
-    Ok(CheckoutData {
-        methods: p.methods(&country),
-        quote,
-        code,
-        country,
-    })
+    Ok(CheckoutData { methods: p.methods(&country), quote, code, country })
 }
 
 /// Starts paying: answers the provider's checkout page (a form without JavaScript is sent
 /// there). Direct debit has its own form.
 #[server(prefix = "/api/fn", endpoint = "start_checkout")]
-pub async fn start_checkout(
-    pack: i64,
-    method: String,
-    code: Option<String>,
-) -> Result<String, ApiError> {
+pub async fn start_checkout(pack: i64, method: String, code: Option<String>) -> Result<String, ApiError> {
     let (c, member) = member_call().await?;
     let back = format!("/credits/{pack}/{method}");
     let result: Result<String, server::AppError> = async {
         let method = PaymentMethod::parse(&method).ok_or(domain::ErrorCode::MethodUnavailable)?;
-        c.state.rate_limiter.check_member(
-            server::http::rate_limit::Limit::Checkout,
-            member.id,
-            c.now(),
-        )?;
-        let country = c
-            .state
-            .payments
-            .buyer_country(member.id, c.site.settings.visitor_country())
-            .await?;
+        c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now())?;
+        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
         if method == PaymentMethod::DirectDebit {
-            let code = typed(&code)
-                .map(|c| format!("&code={c}"))
-                .unwrap_or_default();
+            let code = typed(&code).map(|c| format!("&code={c}")).unwrap_or_default();
             return Ok(format!("/directdebit?pack={pack}{code}"));
         }
         let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
-        let started = c
-            .state
-            .payments
-            .start_checkout(
-                &c.site,
-                &member,
-                pack,
-                method,
-                typed(&code),
-                &country,
-                locale.code(),
-                c.now(),
-            )
-            .await?;
+        let started = c.state.payments.start_checkout(&c.site, &member, pack, method, typed(&code), &country, locale.code(), c.now()).await?;
         Ok(started.checkout_url)
     }
     .await;
@@ -223,11 +153,7 @@ pub async fn start_checkout(
             }
             Ok(url)
         }
-        Err(e) => Err(fail_back::<StartCheckout>(
-            e,
-            &back,
-            &[("code", code.as_deref().unwrap_or_default())],
-        )),
+        Err(e) => Err(fail_back::<StartCheckout>(e, &back, &[("code", code.as_deref().unwrap_or_default())])),
     }
 }
 
@@ -235,13 +161,7 @@ pub async fn start_checkout(
 #[server(prefix = "/api/fn", endpoint = "repeat_order")]
 pub async fn repeat_order() -> Result<String, ApiError> {
     let (c, member) = member_call().await?;
-    let last = c
-        .state
-        .payments
-        .last_order(member.id)
-        .await
-        .map_err(fail)?
-        .ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    let last = c.state.payments.last_order(member.id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
     start_checkout(last.pack_id, last.method.code().to_string(), None).await
 }
 
@@ -264,110 +184,46 @@ pub async fn get_transaction(id: i64) -> Result<TransactionData, ApiError> {
         }
     }
     let payment = p.payment(member.id, id).await.map_err(fail)?;
-    let me = c
-        .state
-        .accounts
-        .member(member.id)
-        .await
-        .map_err(fail)?
-        .ok_or_else(|| ApiError::new(domain::ErrorCode::AuthenticationRequired))?;
+    let me = c.state.accounts.member(member.id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::AuthenticationRequired))?;
     let country = country(&c, &member).await?;
-    Ok(TransactionData {
-        payment,
-        balance: me.credits,
-        paid_user: me.paid_user,
-        methods: p.methods(&country),
-    })
+    Ok(TransactionData { payment, balance: me.credits, paid_user: me.paid_user, methods: p.methods(&country) })
 }
 
 #[server(prefix = "/api/fn", endpoint = "transactions")]
 pub async fn get_transactions() -> Result<Vec<PaymentSummary>, ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .payments
-        .payments(member.id, 100)
-        .await
-        .map_err(fail)
+    c.state.payments.payments(member.id, 100).await.map_err(fail)
 }
 
 #[server(prefix = "/api/fn", endpoint = "direct_debit_page")]
-pub async fn get_direct_debit_page(
-    pack: i64,
-    order: Option<i64>,
-    code: Option<String>,
-) -> Result<DirectDebitData, ApiError> {
+pub async fn get_direct_debit_page(pack: i64, order: Option<i64>, code: Option<String>) -> Result<DirectDebitData, ApiError> {
     let (c, member) = member_call().await?;
     let country = country(&c, &member).await?;
     let p = &c.state.payments;
     let quote = quote_or_automatic(&c, &member, pack, &code, &country).await?;
     let pending = match order {
-        Some(order) => p
-            .pending_direct_debit(member.id, order, c.now())
-            .await
-            .map_err(fail)?
-            .map(|d| PendingDebit {
-                id: d.id,
-                iban: d.iban_masked,
-                phone: d.phone_masked,
-            }),
+        Some(order) => p.pending_direct_debit(member.id, order, c.now()).await.map_err(fail)?.map(|d| PendingDebit { id: d.id, iban: d.iban_masked, phone: d.phone_masked }),
         None => None,
     };
     let code = typed_code(quote.discount.as_ref());
-    Ok(DirectDebitData {
-        quote,
-        company: c.site.company.name.clone(),
-        pending,
-        code,
-    })
+    Ok(DirectDebitData { quote, company: c.site.company.name.clone(), pending, code })
 }
 
 /// Direct debit, step one: IBAN and mobile number; texts the code and shows step two.
 #[server(prefix = "/api/fn", endpoint = "start_direct_debit")]
-pub async fn start_direct_debit(
-    pack: i64,
-    iban: String,
-    phone: String,
-    code: Option<String>,
-) -> Result<i64, ApiError> {
+pub async fn start_direct_debit(pack: i64, iban: String, phone: String, code: Option<String>) -> Result<i64, ApiError> {
     let (c, member) = member_call().await?;
     let back = format!("/directdebit?pack={pack}");
-    let kept = [
-        ("iban", iban.as_str()),
-        ("phone", phone.as_str()),
-        ("code", code.as_deref().unwrap_or_default()),
-    ];
+    let kept = [("iban", iban.as_str()), ("phone", phone.as_str()), ("code", code.as_deref().unwrap_or_default())];
     let result: Result<i64, server::AppError> = async {
-        c.state.rate_limiter.check_member(
-            server::http::rate_limit::Limit::Checkout,
-            member.id,
-            c.now(),
-        )?;
-        let country = c
-            .state
-            .payments
-            .buyer_country(member.id, c.site.settings.visitor_country())
-            .await?;
-        Ok(c.state
-            .payments
-            .start_direct_debit(
-                &c.site,
-                &member,
-                pack,
-                &iban,
-                &phone,
-                typed(&code),
-                &country,
-                c.now(),
-            )
-            .await?
-            .id)
+        c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now())?;
+        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
+        Ok(c.state.payments.start_direct_debit(&c.site, &member, pack, &iban, &phone, typed(&code), &country, c.now()).await?.id)
     }
     .await;
     match result {
         Ok(order) => {
-            let code = typed(&code)
-                .map(|c| format!("&code={c}"))
-                .unwrap_or_default();
+            let code = typed(&code).map(|c| format!("&code={c}")).unwrap_or_default();
             redirect(&format!("/directdebit?pack={pack}&order={order}{code}"));
             Ok(order)
         }
@@ -377,23 +233,12 @@ pub async fn start_direct_debit(
 
 /// Direct debit, step two: the texted code; the right one books the bundle.
 #[server(prefix = "/api/fn", endpoint = "confirm_direct_debit")]
-pub async fn confirm_direct_debit(
-    pack: i64,
-    order: i64,
-    sms_code: String,
-) -> Result<i64, ApiError> {
+pub async fn confirm_direct_debit(pack: i64, order: i64, sms_code: String) -> Result<i64, ApiError> {
     let (c, member) = member_call().await?;
     let back = format!("/directdebit?pack={pack}&order={order}");
     let result: Result<i64, server::AppError> = async {
-        let country = c
-            .state
-            .payments
-            .buyer_country(member.id, c.site.settings.visitor_country())
-            .await?;
-        c.state
-            .payments
-            .confirm_direct_debit(&c.site, &member, order, &sms_code, &country, c.now())
-            .await
+        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
+        c.state.payments.confirm_direct_debit(&c.site, &member, order, &sms_code, &country, c.now()).await
     }
     .await;
     match result {
@@ -409,16 +254,8 @@ pub async fn confirm_direct_debit(
 #[server(prefix = "/api/fn", endpoint = "test_checkout")]
 pub async fn get_test_checkout(id: String) -> Result<TestCheckoutData, ApiError> {
     let c = crate::ssr::call().await?;
-    let provider = c
-        .state
-        .payments
-        .test_provider()
-        .ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
-    let checkout = provider
-        .checkout(&id)
-        .await
-        .map_err(fail)?
-        .ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    let provider = c.state.payments.test_provider().ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    let checkout = provider.checkout(&id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
     Ok(TestCheckoutData {
         id: checkout.id,
         amount: checkout.amount,
@@ -434,13 +271,8 @@ pub async fn get_test_checkout(id: String) -> Result<TestCheckoutData, ApiError>
 #[server(prefix = "/api/fn", endpoint = "test_checkout_outcome")]
 pub async fn test_checkout_outcome(id: String, outcome: String) -> Result<String, ApiError> {
     let c = crate::ssr::call().await?;
-    let provider = c
-        .state
-        .payments
-        .test_provider()
-        .ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
-    let outcome = domain::checkout::PaymentStatus::parse(&outcome)
-        .ok_or_else(|| ApiError::new(domain::ErrorCode::BadRequest))?;
+    let provider = c.state.payments.test_provider().ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    let outcome = domain::checkout::PaymentStatus::parse(&outcome).ok_or_else(|| ApiError::new(domain::ErrorCode::BadRequest))?;
     let back = provider.choose(&id, outcome).await.map_err(fail)?;
     redirect(&back);
     Ok(back)
@@ -450,20 +282,12 @@ pub async fn test_checkout_outcome(id: String, outcome: String) -> Result<String
 #[server(prefix = "/api/fn", endpoint = "dismiss_time_bonus")]
 pub async fn dismiss_time_bonus() -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state
-        .accounts
-        .dismiss_alert(member.id, "time_bonus")
-        .await
-        .map_err(fail)
+    c.state.accounts.dismiss_alert(member.id, "time_bonus").await.map_err(fail)
 }
 
 /// The credit packs of the site this request is for, for the visitor's country (`/pricing`).
 #[server(prefix = "/api/fn", endpoint = "credit_packs")]
 pub async fn get_credit_packs() -> Result<Vec<CreditPack>, ApiError> {
     let c = crate::ssr::call().await?;
-    c.state
-        .payments
-        .packs(c.site.settings.id, c.site.settings.visitor_country())
-        .await
-        .map_err(fail)
+    c.state.payments.packs(c.site.settings.id, c.site.settings.visitor_country()).await.map_err(fail)
 }

@@ -30,36 +30,15 @@ pub async fn match_suggestions(matched: Option<i64>) -> Result<Suggestions, doma
     let (c, member) = member_call().await?;
     let (state, site) = (&c.state, &c.site);
     let today = domain::account::Ymd::from_unix(c.now());
-    let cards = state
-        .likes
-        .suggestions(
-            &site.settings,
-            member.id,
-            today,
-            domain::notifications::MATCH_FINDER_SIZE as i64,
-        )
-        .await
-        .map_err(public_error)?;
+    let cards = state.likes.suggestions(&site.settings, member.id, today, domain::notifications::MATCH_FINDER_SIZE as i64).await.map_err(public_error)?;
     let mut shown = None;
     if let Some(id) = matched {
-        let both = state
-            .likes
-            .state(member.id, id)
-            .await
-            .map_err(public_error)?;
+        let both = state.likes.state(member.id, id).await.map_err(public_error)?;
         if both.i_liked && both.they_liked {
-            shown = state
-                .members
-                .profile(&site.settings, Some(member.id), id, today)
-                .await
-                .map_err(public_error)?
-                .map(|p| (p.name, p.photo));
+            shown = state.members.profile(&site.settings, Some(member.id), id, today).await.map_err(public_error)?.map(|p| (p.name, p.photo));
         }
     }
-    Ok(Suggestions {
-        cards,
-        matched: shown,
-    })
+    Ok(Suggestions { cards, matched: shown })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,11 +50,7 @@ enum Mode {
 #[component]
 fn Finder(mode: Mode) -> impl IntoView {
     let i18n = use_i18n();
-    let path = if mode == Mode::Finder {
-        "/match-finder"
-    } else {
-        "/signup-matches"
-    };
+    let path = if mode == Mode::Finder { "/match-finder" } else { "/signup-matches" };
     crate::features::account::member_or_login(path)?;
     let query = use_query_map().get_untracked();
     let matched = query.get("match").and_then(|v| v.parse::<i64>().ok());
@@ -85,11 +60,7 @@ fn Finder(mode: Mode) -> impl IntoView {
     // After signup the member goes on to the profile, liked or not.
     let (return_to, title_key, intro_key) = match mode {
         Mode::Finder => (path.to_string(), "finder.title", "finder.intro"),
-        Mode::Signup => (
-            "/profile?saved=welcome".to_string(),
-            "finder.signup_title",
-            "finder.signup_intro",
-        ),
+        Mode::Signup => ("/profile?saved=welcome".to_string(), "finder.signup_title", "finder.signup_intro"),
     };
     Some(view! {
         <Title text=i18n.t(title_key)/>

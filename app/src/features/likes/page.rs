@@ -7,8 +7,8 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::context::use_page_ctx;
-use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::likes::server_fns::my_likes;
+use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::members::card::{CardLike, MemberCardView};
 use crate::i18n::use_i18n;
 
@@ -17,10 +17,7 @@ pub fn LikesPage() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let kind_param = use_params_map().get_untracked().get("type");
-    let matched_id = leptos_router::hooks::use_query_map()
-        .get_untracked()
-        .get("match")
-        .and_then(|v| v.parse::<i64>().ok());
+    let matched_id = leptos_router::hooks::use_query_map().get_untracked().get("match").and_then(|v| v.parse::<i64>().ok());
     crate::features::account::member_or_login("/likes")?;
     let kind = match kind_param.as_deref() {
         None => LikeKind::Received,
@@ -35,11 +32,7 @@ pub fn LikesPage() -> impl IntoView {
             }
         },
     };
-    let new_likes = ctx
-        .member
-        .as_ref()
-        .map(|m| m.counters.new_likes)
-        .unwrap_or(0);
+    let new_likes = ctx.member.as_ref().map(|m| m.counters.new_likes).unwrap_or(0);
     // Blocking: the page arrives whole, so it works without JavaScript.
     let list = Resource::new_blocking(move || kind, my_likes);
     let tabs = LikeKind::ALL
@@ -103,3 +96,4 @@ pub fn LikesPage() -> impl IntoView {
         </div>
     }.into_any())
 }
+

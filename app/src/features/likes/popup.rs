@@ -72,9 +72,7 @@ mod ask {
 
     pub fn start(auto: bool, shown: RwSignal<Option<Liker>>) {
         // `t` wins; values beyond an hour are not meant seriously.
-        let t = browser::query_param("t")
-            .and_then(|v| v.parse::<u32>().ok())
-            .map(|t| t.min(3600));
+        let t = browser::query_param("t").and_then(|v| v.parse::<u32>().ok()).map(|t| t.min(3600));
         let delay = match (t, auto) {
             (Some(t), _) => t,
             (None, true) => AUTO_LIKE_DELAY_SECS,
@@ -89,10 +87,7 @@ mod ask {
                     if t.is_some() {
                         browser::drop_param("t");
                     }
-                    set_timeout(
-                        browser::request_counts_refresh,
-                        Duration::from_millis(LIKES_RELOAD_MS.into()),
-                    );
+                    set_timeout(browser::request_counts_refresh, Duration::from_millis(LIKES_RELOAD_MS.into()));
                 });
             },
             Duration::from_secs(delay.into()),

@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "ssr")]
 use crate::forms::with_param;
 #[cfg(feature = "ssr")]
-use crate::ssr::{fail, member_call, redirect};
-#[cfg(feature = "ssr")]
 use server::http::visitor::safe_return_path as safe_return;
+#[cfg(feature = "ssr")]
+use crate::ssr::{fail, member_call, redirect};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LikeItem {
@@ -32,31 +32,13 @@ pub async fn my_likes(kind: domain::likes::LikeKind) -> Result<Vec<LikeItem>, Ap
     let (c, member) = member_call().await?;
     let (state, site) = (&c.state, &c.site);
     let today = domain::account::Ymd::from_unix(c.now());
-    let list = state
-        .likes
-        .list(&site.settings, member.id, kind, today, 200)
-        .await
-        .map_err(public_error)?;
+    let list = state.likes.list(&site.settings, member.id, kind, today, 200).await.map_err(public_error)?;
     // Given likes and matches are liked by definition; received ones may be liked back.
     let liked_back = match kind {
-        domain::likes::LikeKind::Received => state
-            .likes
-            .liked_among(
-                member.id,
-                &list.iter().map(|l| l.card.id).collect::<Vec<_>>(),
-            )
-            .await
-            .map_err(public_error)?,
+        domain::likes::LikeKind::Received => state.likes.liked_among(member.id, &list.iter().map(|l| l.card.id).collect::<Vec<_>>()).await.map_err(public_error)?,
         _ => list.iter().map(|l| l.card.id).collect(),
     };
-    Ok(list
-        .into_iter()
-        .map(|l| LikeItem {
-            liked: liked_back.contains(&l.card.id),
-            card: l.card,
-            new: l.new,
-        })
-        .collect())
+    Ok(list.into_iter().map(|l| LikeItem { liked: liked_back.contains(&l.card.id), card: l.card, new: l.new }).collect())
 }
 
 /// Where a like form comes back to: its `return_to`, else the profile.
@@ -71,27 +53,12 @@ fn back(return_to: Option<String>, id: i64) -> String {
 /// Likes a member (from a profile, a search card or a likes card) and comes back with `liked=`
 /// or, on a like back, `match=` (the match dialog).
 #[server(prefix = "/api/fn", endpoint = "like")]
-pub async fn like(
-    id: i64,
-    #[server(default)] source: String,
-    return_to: Option<String>,
-) -> Result<bool, ApiError> {
+pub async fn like(id: i64, #[server(default)] source: String, return_to: Option<String>) -> Result<bool, ApiError> {
     use domain::likes::LikeSource;
     let (c, member) = member_call().await?;
-    let source = LikeSource::parse(&source)
-        .filter(|s| *s != LikeSource::Auto)
-        .unwrap_or(LikeSource::Profile);
-    let outcome = c
-        .state
-        .likes
-        .like(&c.site, &member, id, source, c.now())
-        .await
-        .map_err(fail)?;
-    let param = if outcome.matched {
-        format!("match={id}")
-    } else {
-        format!("liked={id}")
-    };
+    let source = LikeSource::parse(&source).filter(|s| *s != LikeSource::Auto).unwrap_or(LikeSource::Profile);
+    let outcome = c.state.likes.like(&c.site, &member, id, source, c.now()).await.map_err(fail)?;
+    let param = if outcome.matched { format!("match={id}") } else { format!("liked={id}") };
     redirect(&with_param(&back(return_to, id), &param));
     Ok(outcome.matched)
 }
@@ -109,32 +76,14 @@ pub async fn unlike(id: i64, return_to: Option<String>) -> Result<(), ApiError> 
 /// cannot be liked any more are skipped; the page comes back with how many were liked and the
 /// first match.
 #[server(prefix = "/api/fn", endpoint = "like_many")]
-pub async fn like_many(
-    #[server(default)] ids: BTreeMap<String, String>,
-    return_to: Option<String>,
-) -> Result<usize, ApiError> {
+pub async fn like_many(#[server(default)] ids: BTreeMap<String, String>, return_to: Option<String>) -> Result<usize, ApiError> {
     let (c, member) = member_call().await?;
-    let mut ids: Vec<i64> = ids
-        .keys()
-        .filter_map(|k| k.parse().ok())
-        .filter(|id: &i64| *id > 0)
-        .collect();
+    let mut ids: Vec<i64> = ids.keys().filter_map(|k| k.parse().ok()).filter(|id: &i64| *id > 0).collect();
     ids.truncate(domain::notifications::MATCH_FINDER_SIZE);
     if ids.is_empty() {
         return Err(fail(domain::ErrorCode::NoneChosen));
     }
-    let done = c
-        .state
-        .likes
-        .like_many(
-            &c.site,
-            &member,
-            &ids,
-            domain::likes::LikeSource::Search,
-            c.now(),
-        )
-        .await
-        .map_err(fail)?;
+    let done = c.state.likes.like_many(&c.site, &member, &ids, domain::likes::LikeSource::Search, c.now()).await.map_err(fail)?;
     let mut param = format!("liked_many={}", done.len());
     if let Some((id, _)) = done.iter().find(|(_, o)| o.matched) {
         param.push_str(&format!("&match={id}"));
@@ -149,19 +98,8 @@ pub async fn like_many(
 pub async fn auto_like() -> Result<Option<domain::likes::Liker>, ApiError> {
     let (c, member) = member_call().await?;
     let now = c.now();
-    let card = c
-        .state
-        .likes
-        .auto_like(&c.site, &member, now, domain::account::Ymd::from_unix(now))
-        .await
-        .map_err(fail)?;
-    Ok(card.map(|c| domain::likes::Liker {
-        id: c.id,
-        place: c.place(),
-        photo: c.thumb.map(|t| format!("/media/{t}")),
-        name: c.name,
-        age: c.age,
-    }))
+    let card = c.state.likes.auto_like(&c.site, &member, now, domain::account::Ymd::from_unix(now)).await.map_err(fail)?;
+    Ok(card.map(|c| domain::likes::Liker { id: c.id, place: c.place(), photo: c.thumb.map(|t| format!("/media/{t}")), name: c.name, age: c.age }))
 }
 
 /// The top bar's counters (SPEC §4, §9), read with the member's row by the session middleware.
@@ -169,10 +107,7 @@ pub async fn auto_like() -> Result<Option<domain::likes::Liker>, ApiError> {
 pub async fn counts() -> Result<domain::counters::Counters, ApiError> {
     let (_, member) = member_call().await?;
     if let Some(options) = use_context::<leptos_axum::ResponseOptions>() {
-        options.insert_header(
-            http::header::CACHE_CONTROL,
-            http::HeaderValue::from_static("no-store"),
-        );
+        options.insert_header(http::header::CACHE_CONTROL, http::HeaderValue::from_static("no-store"));
     }
     Ok(member.counters)
 }
@@ -180,13 +115,7 @@ pub async fn counts() -> Result<domain::counters::Counters, ApiError> {
 /// A like or unlike form for one member: the `like` server function, or `unlike` when the
 /// member likes them already. `children` is the button.
 #[component]
-pub fn LikeForm(
-    id: i64,
-    liked: bool,
-    source: &'static str,
-    return_to: String,
-    children: Children,
-) -> impl IntoView {
+pub fn LikeForm(id: i64, liked: bool, source: &'static str, return_to: String, children: Children) -> impl IntoView {
     let fields = view! {
         <input type="hidden" name="id" value=id.to_string()/>
         <input type="hidden" name="source" value=source/>
@@ -194,8 +123,7 @@ pub fn LikeForm(
         {children()}
     };
     if liked {
-        view! { <ActionForm action={ServerAction::<Unlike>::new()}>{fields}</ActionForm> }
-            .into_any()
+        view! { <ActionForm action={ServerAction::<Unlike>::new()}>{fields}</ActionForm> }.into_any()
     } else {
         view! { <ActionForm action={ServerAction::<Like>::new()}>{fields}</ActionForm> }.into_any()
     }

@@ -33,36 +33,14 @@ pub async fn swipe_stack() -> Result<SwipeDeck, domain::ApiError> {
     let (state, site) = (&c.state, &c.site);
     let now = c.now();
     let today = domain::account::Ymd::from_unix(now);
-    let basics = state
-        .members
-        .basics(member.id)
-        .await
-        .map_err(public_error)?;
-    let genders: Vec<&str> = basics
-        .seeks()
-        .map(|seeks| seeks.iter().map(|g| g.code()).collect())
-        .unwrap_or_default();
-    let cards = state
-        .likes
-        .swipe_candidates(&site.settings, member.id, &genders, now, today, 30)
-        .await
-        .map_err(public_error)?;
-    let allowance = state
-        .likes
-        .allowance(&member, now)
-        .await
-        .map_err(public_error)?;
+    let basics = state.members.basics(member.id).await.map_err(public_error)?;
+    let genders: Vec<&str> = basics.seeks().map(|seeks| seeks.iter().map(|g| g.code()).collect()).unwrap_or_default();
+    let cards = state.likes.swipe_candidates(&site.settings, member.id, &genders, now, today, 30).await.map_err(public_error)?;
+    let allowance = state.likes.allowance(&member, now).await.map_err(public_error)?;
     Ok(SwipeDeck {
         cards: cards
             .iter()
-            .map(|c| SwipeCard {
-                id: c.id,
-                name: c.name.clone(),
-                age: c.age,
-                place: c.place(),
-                photo: c.thumb.as_ref().map(|t| format!("/media/{t}")),
-                href: format!("/members/{}", c.id),
-            })
+            .map(|c| SwipeCard { id: c.id, name: c.name.clone(), age: c.age, place: c.place(), photo: c.thumb.as_ref().map(|t| format!("/media/{t}")), href: format!("/members/{}", c.id) })
             .collect(),
         remaining: allowance.remaining.map(|r| r as u32),
         next_at: allowance.next_at,
@@ -78,33 +56,17 @@ pub async fn swipe(id: i64, like: bool) -> Result<SwipeResult, domain::ApiError>
     let now = c.now();
     let mut matched = false;
     if like {
-        match state
-            .likes
-            .like(site, &member, id, domain::likes::LikeSource::Swipe, now)
-            .await
-        {
+        match state.likes.like(site, &member, id, domain::likes::LikeSource::Swipe, now).await {
             Ok(outcome) => matched = outcome.matched,
             // Used up, gone or blocked meanwhile: the new allowance below tells the widget.
             Err(server::AppError::Refused(_)) => {}
             Err(e) => return Err(public_error(e)),
         }
     } else {
-        state
-            .likes
-            .pass(member.id, id, now)
-            .await
-            .map_err(public_error)?;
+        state.likes.pass(member.id, id, now).await.map_err(public_error)?;
     }
-    let allowance = state
-        .likes
-        .allowance(&member, now)
-        .await
-        .map_err(public_error)?;
-    Ok(SwipeResult {
-        remaining: allowance.remaining.map(|r| r as u32),
-        next_at: allowance.next_at,
-        matched,
-    })
+    let allowance = state.likes.allowance(&member, now).await.map_err(public_error)?;
+    Ok(SwipeResult { remaining: allowance.remaining.map(|r| r as u32), next_at: allowance.next_at, matched })
 }
 
 fn labels(i18n: &I18n) -> SwipeGameLabels {
@@ -131,9 +93,7 @@ fn SwipeHost(props: SwipeGameProps) -> impl IntoView {
     let state = RwSignal::new(props);
     let json = Signal::derive(move || serde_json::to_string(&state.get()).unwrap_or_default());
     let on_swipe = Callback::new(move |detail: String| {
-        let Ok(decision) = serde_json::from_str::<SwipeDecision>(&detail) else {
-            return;
-        };
+        let Ok(decision) = serde_json::from_str::<SwipeDecision>(&detail) else { return };
         leptos::task::spawn_local(async move {
             if let Ok(result) = swipe(decision.id, decision.like).await {
                 state.update(|p| {

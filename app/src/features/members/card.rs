@@ -9,11 +9,7 @@ use crate::layouts::icons::HeartIcon;
 
 /// The portrait, or the first letter on a coloured ground when there is no photo.
 #[component]
-pub fn Portrait(
-    name: String,
-    src: Option<String>,
-    #[prop(optional)] class: &'static str,
-) -> impl IntoView {
+pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'static str) -> impl IntoView {
     match src {
         Some(file) => view! { <img class=format!("portrait {class}") src=format!("/media/{file}") alt="" loading="lazy" decoding="async"/> }.into_any(),
         None => {
@@ -35,11 +31,7 @@ pub struct CardLike {
 #[component]
 fn CardLikeButton(id: i64, name: String, like: CardLike) -> impl IntoView {
     let i18n = use_i18n();
-    let label = if like.liked {
-        i18n.tf("likes.unlike_name", &[("name", &name)])
-    } else {
-        i18n.tf("likes.like_name", &[("name", &name)])
-    };
+    let label = if like.liked { i18n.tf("likes.unlike_name", &[("name", &name)]) } else { i18n.tf("likes.like_name", &[("name", &name)]) };
     let pressed = if like.liked { "true" } else { "false" };
     view! {
         <div class="member-card__like">
@@ -65,8 +57,7 @@ pub fn MemberCardView(
     let i18n = use_i18n();
     let ctx = crate::context::use_page_ctx();
     let place = card.place();
-    let like_button =
-        like.map(|like| view! { <CardLikeButton id=card.id name=card.name.clone() like=like/> });
+    let like_button = like.map(|like| view! { <CardLikeButton id=card.id name=card.name.clone() like=like/> });
     view! {
         <li class="member-card" id=format!("m-{}", card.id)>
             <a href=format!("/members/{}", card.id) class="member-card__link" data-testid="member-card">

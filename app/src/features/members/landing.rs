@@ -14,11 +14,7 @@ use crate::features::members::server_fns::{member_profile, ProfilePage};
 use crate::i18n::use_i18n;
 
 fn route_id() -> i64 {
-    use_params_map()
-        .get_untracked()
-        .get("id")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
+    use_params_map().get_untracked().get("id").and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
 /// Logged-in members see the profile itself.

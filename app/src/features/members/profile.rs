@@ -19,26 +19,13 @@ use domain::photo::{photo_url, GalleryPhoto};
 /// The main portrait, a strip of the other photos and a lightbox per open photo. The lightbox
 /// is CSS `:target` with plain links: it works before and without JavaScript.
 #[component]
-fn Gallery(
-    name: String,
-    main: Option<String>,
-    photos: Vec<GalleryPhoto>,
-    login_to: Option<String>,
-) -> impl IntoView {
+fn Gallery(name: String, main: Option<String>, photos: Vec<GalleryPhoto>, login_to: Option<String>) -> impl IntoView {
     let i18n = use_i18n();
     let open: Vec<i64> = photos.iter().filter(|p| !p.locked).map(|p| p.id).collect();
-    let main_id = photos
-        .first()
-        .filter(|p| !p.locked && main.as_deref() == Some(format!("photos/{}", p.id).as_str()))
-        .map(|p| p.id);
-    let portrait =
-        view! { <Portrait name=name.clone() src=main.clone() class="member-profile__img"/> };
+    let main_id = photos.first().filter(|p| !p.locked && main.as_deref() == Some(format!("photos/{}", p.id).as_str())).map(|p| p.id);
+    let portrait = view! { <Portrait name=name.clone() src=main.clone() class="member-profile__img"/> };
     let locked_href = login_to.clone().unwrap_or_else(|| "/premium".to_string());
-    let locked_text = if login_to.is_some() {
-        i18n.t("photos.locked_login")
-    } else {
-        i18n.t("photos.locked_premium")
-    };
+    let locked_text = if login_to.is_some() { i18n.t("photos.locked_login") } else { i18n.t("photos.locked_premium") };
     let boxes = open
         .iter()
         .enumerate()
@@ -98,10 +85,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
     let notice = if query.get("liked").is_some() {
         Some(i18n.tf("likes.liked_notice", &[("name", &p.name)]))
     } else if query.get("welcome").is_some() {
-        Some(i18n.tf(
-            "members.welcome_profile",
-            &[("site", &ctx.site.name), ("name", &p.name)],
-        ))
+        Some(i18n.tf("members.welcome_profile", &[("site", &ctx.site.name), ("name", &p.name)]))
     } else if query.get("blocked").is_some() {
         Some(i18n.tf("members.blocked_notice", &[("name", &p.name)]))
     } else if query.get("unblocked").is_some() {
@@ -110,26 +94,13 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
         None
     };
     let place = p.place();
-    let facts: Vec<(String, String)> = [
-        ("gender", p.gender.clone()),
-        ("sexuality", p.sexuality.clone()),
-    ]
-    .into_iter()
-    .filter(|(_, v)| !v.is_empty())
-    .filter(|(f, _)| *f != "gender" || ctx.site_shows("gender"))
-    .map(|(f, v)| {
-        (
-            i18n.t(&format!("profile.{f}")),
-            i18n.t(&format!("profile.{f}.{v}")),
-        )
-    })
-    .chain(p.attributes.iter().map(|(f, v)| {
-        (
-            i18n.t(&format!("profile.{f}")),
-            i18n.t(&format!("profile.{f}.{v}")),
-        )
-    }))
-    .collect();
+    let facts: Vec<(String, String)> = [("gender", p.gender.clone()), ("sexuality", p.sexuality.clone())]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .filter(|(f, _)| *f != "gender" || ctx.site_shows("gender"))
+        .map(|(f, v)| (i18n.t(&format!("profile.{f}")), i18n.t(&format!("profile.{f}.{v}"))))
+        .chain(p.attributes.iter().map(|(f, v)| (i18n.t(&format!("profile.{f}")), i18n.t(&format!("profile.{f}.{v}")))))
+        .collect();
     let member = ctx.member.is_some();
     view! {
         <Title text=format!("{}, {}", p.name, p.age)/>
@@ -221,11 +192,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
 #[component]
 fn LikeActions(id: i64, name: String, i_liked: bool, they_liked: bool) -> impl IntoView {
     let i18n = use_i18n();
-    let (label, class) = if i_liked {
-        (i18n.t("likes.unlike"), "btn btn--ghost")
-    } else {
-        (i18n.t("likes.like"), "btn btn--primary")
-    };
+    let (label, class) = if i_liked { (i18n.t("likes.unlike"), "btn btn--ghost") } else { (i18n.t("likes.like"), "btn btn--primary") };
     let status = match (i_liked, they_liked) {
         (true, true) => Some(i18n.tf("likes.is_match", &[("name", &name)])),
         (true, false) => Some(i18n.tf("likes.you_liked", &[("name", &name)])),
@@ -253,11 +220,7 @@ pub(crate) fn profile_not_found() -> AnyView {
 
 #[component]
 pub fn MemberProfilePage() -> impl IntoView {
-    let id: i64 = use_params_map()
-        .get_untracked()
-        .get("id")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let id: i64 = use_params_map().get_untracked().get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
     // Blocking: the status (404 for hidden profiles) must be known before the headers go out.
     let data = Resource::new_blocking(move || id, member_profile);
     view! {

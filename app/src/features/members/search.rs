@@ -22,9 +22,7 @@ fn Filters(page: SearchPage) -> impl IntoView {
     let f = page.filters.clone();
     let gender = f.gender.map(|g| g.code()).unwrap_or("any");
     let ages = (ctx.site.min_age..=MAX_AGE).collect::<Vec<_>>();
-    let age_options = move |selected: u32| {
-        ages.iter().map(|a| view! { <option value=a.to_string() selected=*a == selected>{a.to_string()}</option> }).collect_view()
-    };
+    let age_options = move |selected: u32| ages.iter().map(|a| view! { <option value=a.to_string() selected=*a == selected>{a.to_string()}</option> }).collect_view();
     let countries = country_choices(&i18n, &page.countries);
     let regions = page.regions.clone();
     view! {
@@ -76,9 +74,7 @@ fn Results(page: SearchPage) -> impl IntoView {
     let r = page.results.clone();
     let empty = r.results.is_empty();
     let prev = (f.page > 1).then(|| format!("/members?{}", f.to_query(f.page - 1)));
-    let next = r
-        .has_more
-        .then(|| format!("/members?{}", f.to_query(f.page + 1)));
+    let next = r.has_more.then(|| format!("/members?{}", f.to_query(f.page + 1)));
     let last = page.last_opened.clone();
     let here = format!("/members?{}", f.to_query(f.page));
     let liked = page.liked.clone();
@@ -86,10 +82,7 @@ fn Results(page: SearchPage) -> impl IntoView {
     let cards = move |list: Vec<domain::search::MemberCard>| {
         list.into_iter()
             .map(|card| {
-                let like = liked.as_ref().map(|l| CardLike {
-                    liked: l.contains(&card.id),
-                    return_to: here.clone(),
-                });
+                let like = liked.as_ref().map(|l| CardLike { liked: l.contains(&card.id), return_to: here.clone() });
                 view! { <MemberCardView card=card like=like/> }
             })
             .collect_view()
@@ -97,18 +90,7 @@ fn Results(page: SearchPage) -> impl IntoView {
     let similar_cards = cards.clone();
     // Back from a like on a card: a notice, or the match dialog for a mutual like.
     let query = use_query_map().get_untracked();
-    let shown = |key: &str| {
-        query
-            .get(key)
-            .and_then(|v| v.parse::<i64>().ok())
-            .and_then(|id| {
-                r.results
-                    .iter()
-                    .chain(&r.similar)
-                    .find(|c| c.id == id)
-                    .cloned()
-            })
-    };
+    let shown = |key: &str| query.get(key).and_then(|v| v.parse::<i64>().ok()).and_then(|id| r.results.iter().chain(&r.similar).find(|c| c.id == id).cloned());
     let matched = shown("match").map(|card| {
         let close = format!("/members?{}#m-{}", f.to_query(f.page), card.id);
         view! { <MatchDialog name=card.name.clone() photo=card.thumb.clone() close_href=close/> }
@@ -154,15 +136,10 @@ pub fn MembersPage() -> impl IntoView {
     let i18n = use_i18n();
     let query: Vec<(String, String)> = {
         let map = use_query_map().get_untracked();
-        [
-            "gender", "country", "region", "min_age", "max_age", "page", "network", "ref",
-        ]
-        .into_iter()
-        .filter_map(|k| {
-            map.get(k)
-                .map(|v| (k.to_string(), v.chars().take(40).collect()))
-        })
-        .collect()
+        ["gender", "country", "region", "min_age", "max_age", "page", "network", "ref"]
+            .into_iter()
+            .filter_map(|k| map.get(k).map(|v| (k.to_string(), v.chars().take(40).collect())))
+            .collect()
     };
     // Blocking: the results arrive with the page, so it works without JavaScript.
     let data = Resource::new_blocking(move || query.clone(), search_members);

@@ -35,28 +35,12 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
     let member = c.viewer();
     let settings = &site.settings;
     let get = |key: &str| query.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    let empty = SearchResults {
-        results: vec![],
-        has_more: false,
-        similar: vec![],
-    };
+    let empty = SearchResults { results: vec![], has_more: false, similar: vec![] };
     let mut filters = SearchFilters::from_query(get, &settings.countries, settings.min_age);
     let regions = state.members.regions_for(settings);
-    let has_source = ["network", "ref"]
-        .iter()
-        .any(|k| get(k).is_some_and(|v| !v.is_empty()));
-    if member.is_none()
-        && !(settings.logged_out_search || (settings.logged_out_search_trafficsource && has_source))
-    {
-        return Ok(SearchPage {
-            visitor_refused: true,
-            filters,
-            countries: settings.countries.clone(),
-            regions,
-            results: empty,
-            last_opened: None,
-            liked: None,
-        });
+    let has_source = ["network", "ref"].iter().any(|k| get(k).is_some_and(|v| !v.is_empty()));
+    if member.is_none() && !(settings.logged_out_search || (settings.logged_out_search_trafficsource && has_source)) {
+        return Ok(SearchPage { visitor_refused: true, filters, countries: settings.countries.clone(), regions, results: empty, last_opened: None, liked: None });
     }
     if let Some(m) = &member {
         if get("gender").is_none() {
@@ -67,49 +51,19 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
         }
     }
     let today = domain::account::Ymd::from_unix(c.now());
-    let results = state
-        .members
-        .search(settings, member.as_ref().map(|m| m.id), &filters, today)
-        .await
-        .map_err(public_error)?;
+    let results = state.members.search(settings, member.as_ref().map(|m| m.id), &filters, today).await.map_err(public_error)?;
     let last_opened = match &member {
-        Some(m) => state
-            .members
-            .last_opened(settings, m.id, today)
-            .await
-            .map_err(public_error)?
-            .map(|(card, _)| card),
+        Some(m) => state.members.last_opened(settings, m.id, today).await.map_err(public_error)?.map(|(card, _)| card),
         None => None,
     };
     let liked = match &member {
         Some(m) => {
-            let ids: Vec<i64> = results
-                .results
-                .iter()
-                .chain(&results.similar)
-                .map(|c| c.id)
-                .collect();
-            Some(
-                state
-                    .likes
-                    .liked_among(m.id, &ids)
-                    .await
-                    .map_err(public_error)?
-                    .into_iter()
-                    .collect(),
-            )
+            let ids: Vec<i64> = results.results.iter().chain(&results.similar).map(|c| c.id).collect();
+            Some(state.likes.liked_among(m.id, &ids).await.map_err(public_error)?.into_iter().collect())
         }
         None => None,
     };
-    Ok(SearchPage {
-        visitor_refused: false,
-        filters,
-        countries: settings.countries.clone(),
-        regions,
-        results,
-        last_opened,
-        liked,
-    })
+    Ok(SearchPage { visitor_refused: false, filters, countries: settings.countries.clone(), regions, results, last_opened, liked })
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -132,42 +86,18 @@ pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ApiError> {
     let viewer = member.as_ref().map(|m| m.id);
     let now = c.now();
     let today = domain::account::Ymd::from_unix(now);
-    let Some(profile) = state
-        .members
-        .profile(&site.settings, viewer, id, today)
-        .await
-        .map_err(public_error)?
-    else {
-        return Ok(None);
-    };
-    let related = state
-        .members
-        .related(&site.settings, viewer, &profile, today)
-        .await
-        .map_err(public_error)?;
-    let photos = state
-        .photos
-        .gallery(member.as_ref(), id)
-        .await
-        .map_err(public_error)?;
+    let Some(profile) = state.members.profile(&site.settings, viewer, id, today).await.map_err(public_error)? else { return Ok(None) };
+    let related = state.members.related(&site.settings, viewer, &profile, today).await.map_err(public_error)?;
+    let photos = state.photos.gallery(member.as_ref(), id).await.map_err(public_error)?;
     let mut likes = None;
     if let Some(me) = viewer.filter(|me| *me != id && !profile.blocked_by_me) {
-        state
-            .members
-            .remember_opened(me, id, now)
-            .await
-            .map_err(public_error)?;
+        state.members.remember_opened(me, id, now).await.map_err(public_error)?;
         // Opening a profile clears its new-like flag (SPEC §4).
         state.likes.mark_seen(me, id).await.map_err(public_error)?;
         let s = state.likes.state(me, id).await.map_err(public_error)?;
         likes = Some((s.i_liked, s.they_liked));
     }
-    Ok(Some(ProfilePage {
-        profile,
-        related,
-        photos,
-        likes,
-    }))
+    Ok(Some(ProfilePage { profile, related, photos, likes }))
 }
 
 /// Blocks a member (SPEC §6): chats and likes between the two go; back on their page, which
@@ -175,17 +105,8 @@ pub async fn member_profile(id: i64) -> Result<Option<ProfilePage>, ApiError> {
 #[server(prefix = "/api/fn", endpoint = "block")]
 pub async fn block(id: i64) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    let conversation = c
-        .state
-        .members
-        .block(&c.site.settings, member.id, id, c.now())
-        .await
-        .map_err(fail)?;
-    c.state
-        .chat
-        .removed_by_block(conversation, member.id, id)
-        .await
-        .map_err(fail)?;
+    let conversation = c.state.members.block(&c.site.settings, member.id, id, c.now()).await.map_err(fail)?;
+    c.state.chat.removed_by_block(conversation, member.id, id).await.map_err(fail)?;
     redirect(&format!("/members/{id}?blocked=1"));
     Ok(())
 }

@@ -32,81 +32,33 @@ pub struct NotificationsPage {
 
 /// The member's notifications, a page at a time; reading them marks them all read.
 #[server(prefix = "/api/fn", endpoint = "my_notifications")]
-pub async fn my_notifications(
-    before: Option<String>,
-) -> Result<NotificationsPage, domain::ApiError> {
+pub async fn my_notifications(before: Option<String>) -> Result<NotificationsPage, domain::ApiError> {
     use crate::ssr::{fail as public_error, member_call};
     use domain::notifications::{Cursor, NOTIFICATIONS_PAGE};
     let (c, member) = member_call().await?;
     let state = &c.state;
     let now = c.now();
     let before = before.as_deref().and_then(Cursor::parse);
-    let mut list = state
-        .notifications
-        .page(
-            member.id,
-            domain::account::Ymd::from_unix(now),
-            before,
-            NOTIFICATIONS_PAGE as i64 + 1,
-        )
-        .await
-        .map_err(public_error)?;
+    let mut list = state.notifications.page(member.id, domain::account::Ymd::from_unix(now), before, NOTIFICATIONS_PAGE as i64 + 1).await.map_err(public_error)?;
     let older = (list.len() > NOTIFICATIONS_PAGE).then(|| {
         list.truncate(NOTIFICATIONS_PAGE);
-        list.last().map(|n| {
-            Cursor {
-                at: n.created_at,
-                id: n.id,
-            }
-            .to_param()
-        })
+        list.last().map(|n| Cursor { at: n.created_at, id: n.id }.to_param())
     });
-    state
-        .notifications
-        .mark_all_read(member.id, now)
-        .await
-        .map_err(public_error)?;
-    let items = list
-        .into_iter()
-        .map(|n| NotificationView {
-            id: n.id,
-            kind: n.kind,
-            actor: n.actor,
-            at: n.created_at,
-            new: !n.read,
-        })
-        .collect();
-    Ok(NotificationsPage {
-        items,
-        older: older.flatten(),
-    })
+    state.notifications.mark_all_read(member.id, now).await.map_err(public_error)?;
+    let items = list.into_iter().map(|n| NotificationView { id: n.id, kind: n.kind, actor: n.actor, at: n.created_at, new: !n.read }).collect();
+    Ok(NotificationsPage { items, older: older.flatten() })
 }
 
 /// The line's text and where it leads.
 fn text_and_link(i18n: &I18n, site: &str, n: &NotificationView) -> (String, String) {
-    let name = n
-        .actor
-        .as_ref()
-        .map(|a| a.name.as_str())
-        .unwrap_or_default();
-    let to_actor = n
-        .actor
-        .as_ref()
-        .map(|a| format!("/likes/m/{}", a.id))
-        .unwrap_or_else(|| "/likes".into());
+    let name = n.actor.as_ref().map(|a| a.name.as_str()).unwrap_or_default();
+    let to_actor = n.actor.as_ref().map(|a| format!("/likes/m/{}", a.id)).unwrap_or_else(|| "/likes".into());
     match n.kind {
         NotificationKind::Like => (i18n.tf("notifications.like", &[("name", name)]), to_actor),
         NotificationKind::Match => (i18n.tf("notifications.match", &[("name", name)]), to_actor),
-        NotificationKind::PhotoApproved => {
-            (i18n.t("notifications.photo_approved"), "/profile".into())
-        }
-        NotificationKind::PhotoRejected => {
-            (i18n.t("notifications.photo_rejected"), "/profile".into())
-        }
-        NotificationKind::Welcome => (
-            i18n.tf("notifications.welcome", &[("site", site)]),
-            "/profile".into(),
-        ),
+        NotificationKind::PhotoApproved => (i18n.t("notifications.photo_approved"), "/profile".into()),
+        NotificationKind::PhotoRejected => (i18n.t("notifications.photo_rejected"), "/profile".into()),
+        NotificationKind::Welcome => (i18n.tf("notifications.welcome", &[("site", site)]), "/profile".into()),
     }
 }
 
@@ -145,9 +97,7 @@ pub fn NotificationsPage() -> impl IntoView {
     let i18n = use_i18n();
     crate::features::account::member_or_login("/notifications")?;
     let now = ctx.now;
-    let before = leptos_router::hooks::use_query_map()
-        .get_untracked()
-        .get("before");
+    let before = leptos_router::hooks::use_query_map().get_untracked().get("before");
     let list = Resource::new_blocking(move || before.clone(), my_notifications);
     Some(view! {
         <Title text=i18n.t("notifications.title")/>

@@ -7,17 +7,12 @@ use leptos_meta::Title;
 use crate::i18n::use_i18n;
 
 #[component]
-pub fn ErrorPage(
-    #[prop(optional)] status: Option<u16>,
-    #[prop(optional, into)] message: Option<String>,
-) -> impl IntoView {
+pub fn ErrorPage(#[prop(optional)] status: Option<u16>, #[prop(optional, into)] message: Option<String>) -> impl IntoView {
     let i18n = use_i18n();
     let status = status.unwrap_or(500);
     #[cfg(feature = "ssr")]
     if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-        response.set_status(
-            http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR),
-        );
+        response.set_status(http::StatusCode::from_u16(status).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR));
     }
     let not_found = status == 404;
     let heading = match (&message, not_found) {
@@ -25,11 +20,7 @@ pub fn ErrorPage(
         (_, true) => i18n.t("error.not_found_title"),
         _ => i18n.t("error.title"),
     };
-    let title = if not_found {
-        i18n.t("title.not_found")
-    } else {
-        i18n.t("title.error")
-    };
+    let title = if not_found { i18n.t("title.not_found") } else { i18n.t("title.error") };
     view! {
         <Title text=title/>
         <section class="error-page" data-status=status>

@@ -32,10 +32,7 @@ pub fn LangConfigPage() -> impl IntoView {
     let i18n = use_i18n();
     let current = ctx.locale;
     let country_langs = domain::locale::visible_for_country(&ctx.country);
-    let others: Vec<Locale> = Locale::ALL
-        .into_iter()
-        .filter(|l| !country_langs.contains(l))
-        .collect();
+    let others: Vec<Locale> = Locale::ALL.into_iter().filter(|l| !country_langs.contains(l)).collect();
     view! {
         <Title text=i18n.t("title.lang_config")/>
         <div class="container container--narrow page">

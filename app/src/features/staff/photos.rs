@@ -14,10 +14,7 @@ use crate::i18n::use_i18n;
 fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
     let i18n = use_i18n();
     let when = domain::date::from_unix(item.created_at);
-    let when = format!(
-        "{:04}-{:02}-{:02} {:02}:{:02} UTC",
-        when.year, when.month, when.day, when.hour, when.minute
-    );
+    let when = format!("{:04}-{:02}-{:02} {:02}:{:02} UTC", when.year, when.month, when.day, when.hour, when.minute);
     view! {
         <li class="review-card" data-testid="review-item">
             <a href=photo_url(item.id, false) target="_blank" rel="noopener" class="review-card__photo">
@@ -62,11 +59,7 @@ pub fn PhotoReviewPage() -> impl IntoView {
         }
         Some(_) => {}
     }
-    let saved = use_query_map()
-        .get_untracked()
-        .get("saved")
-        .filter(|s| s == "approved" || s == "rejected")
-        .map(|s| i18n.t(&format!("staff.{s}")));
+    let saved = use_query_map().get_untracked().get("saved").filter(|s| s == "approved" || s == "rejected").map(|s| i18n.t(&format!("staff.{s}")));
     let queue = Resource::new_blocking(|| (), |_| photo_queue());
     Some(view! {
         <Title text=i18n.t("staff.title")/>
