@@ -421,7 +421,8 @@ pub async fn serve_connections(
     use hyper_util::server::conn::auto::Builder;
     use hyper_util::service::TowerToHyperService;
     use tower::ServiceExt;
-    let mut builder = Builder::new(TokioExecutor::new());
+    // HTTP/1.1 only (TLS and HTTP/2 end at the load balancer): no protocol sniffing.
+    let mut builder = Builder::new(TokioExecutor::new()).http1_only();
     builder.http1().timer(TokioTimer::new()).header_read_timeout(header_timeout);
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
     let (done_tx, done_rx) = tokio::sync::watch::channel(());

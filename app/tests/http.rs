@@ -31,7 +31,9 @@ async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
     // The production accept loop (header-read timeout, TCP_NODELAY, the peer's address).
     tokio::spawn(app::ssr::serve_connections(listener, router, state.config.header_timeout, std::future::pending()));
     // A request that hangs fails the test with its address instead of stalling the whole run.
-    let client = Client::builder().redirect(Policy::none()).timeout(std::time::Duration::from_secs(30)).build().unwrap();
+    // Idle connections are dropped well before the server closes them (the header-read timeout
+    // also ends idle keep-alive connections), so a reused connection is never one being closed.
+    let client = Client::builder().redirect(Policy::none()).timeout(std::time::Duration::from_secs(30)).pool_idle_timeout(std::time::Duration::from_secs(5)).build().unwrap();
     TestApp { base: format!("http://{addr}"), client, state, _dir: dir }
 }
 

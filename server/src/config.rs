@@ -20,7 +20,9 @@ pub struct Config {
     /// `VONK_SITE_CACHE_SECS`, default 60: how often site settings are re-read from the database,
     /// so that a change made on one node reaches every node.
     pub site_cache_refresh: Duration,
-    /// How long a client may take to send a request's headers (`VONK_HEADER_TIMEOUT_SECS`, 10).
+    /// How long a client may take to send a request's headers (`VONK_HEADER_TIMEOUT_SECS`, 30).
+    /// hyper counts it from the end of the previous request, so an idle keep-alive connection
+    /// is closed after it too: pools in front of the app must drop idle connections sooner.
     pub header_timeout: Duration,
     /// How long a request may take until its answer starts (`VONK_REQUEST_TIMEOUT_SECS`, 30);
     /// a chat socket, once open, is not limited by it.
@@ -118,7 +120,7 @@ impl Config {
                 },
             }
         };
-        let header_timeout = secs("VONK_HEADER_TIMEOUT_SECS", 10)?;
+        let header_timeout = secs("VONK_HEADER_TIMEOUT_SECS", 30)?;
         let request_timeout = secs("VONK_REQUEST_TIMEOUT_SECS", 30)?;
         let public_origins = get("VONK_PUBLIC_ORIGINS")
             .map(|v| v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect())

@@ -22,6 +22,15 @@ pub const MAIL_UNDO_TTL_SECS: i64 = 7 * 24 * 3600;
 /// At most this many email-change mails a day.
 pub const MAIL_CHANGES_PER_DAY: i64 = 3;
 
+/// Gives the member an address, unless another account of the site took it meanwhile.
+async fn set_email(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: i64, email: &str) -> Result<(), AppError> {
+    match sqlx::query("UPDATE users SET email = $1 WHERE id = $2").bind(email).bind(user_id).execute(&mut **tx).await {
+        Ok(_) => Ok(()),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(ErrorCode::EmailTaken.into()),
+        Err(e) => Err(e.into()),
+    }
+}
+
 impl Accounts {
     /// Starts an email change after checking the password (the same lockout as login): a
     /// confirmation link goes to the new address.
@@ -82,12 +91,7 @@ impl Accounts {
         let member = self.member(user_id).await?.ok_or(ErrorCode::LinkExpired)?;
         let undo = tokens::new_token();
         let mut tx = self.db.pool().begin().await?;
-        match sqlx::query("UPDATE users SET email = $1 WHERE id = $2").bind(&email).bind(user_id).execute(&mut *tx).await {
-            Ok(_) => {}
-            // Someone took the address between request and confirmation.
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
-            Err(e) => return Err(e.into()),
-        }
+        set_email(&mut tx, user_id, &email).await?;
         sessions::end_others(&mut tx, user_id, current).await?;
         tokens::insert(&mut tx, user_id, Kind::MailUndo, &undo, Some(&member.email), now, MAIL_UNDO_TTL_SECS).await?;
         record(&mut *tx, user_id, SecurityEventKind::EmailChanged, client, now).await?;
@@ -111,11 +115,7 @@ impl Accounts {
         let old = old.ok_or_else(|| AppError::Internal("undo token without an address".into()))?;
         let now = self.clock.now();
         let mut tx = self.db.pool().begin().await?;
-        match sqlx::query("UPDATE users SET email = $1 WHERE id = $2").bind(&old).bind(user_id).execute(&mut *tx).await {
-            Ok(_) => {}
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
-            Err(e) => return Err(e.into()),
-        }
+        set_email(&mut tx, user_id, &old).await?;
         sessions::end_all(&mut tx, user_id).await?;
         sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2 AND kind IN ('password_reset', 'mail_change', 'two_step') AND used_at IS NULL")
             .bind(now)

@@ -39,10 +39,12 @@ fn locked(minutes: i64) -> AppError {
 }
 
 impl Accounts {
-    /// Counts a wrong password in one atomic statement (parallel guesses each count) and locks
-    /// the account when the count reaches the limit. Answers the lockout refusal when the
-    /// account is locked now, else `None` (the caller says what was wrong).
+    /// Counts a wrong password (or second-step code) in one atomic statement (parallel guesses
+    /// each count) and locks the account when the count reaches the limit; both are security
+    /// events. Answers the lockout refusal when the account is locked now, else `None` (the
+    /// caller says what was wrong).
     pub(super) async fn count_failure(&self, user_id: i64, now: i64, client: &Client) -> Result<Option<AppError>, AppError> {
+        record(self.db.pool(), user_id, SecurityEventKind::LoginFailed, client, now).await?;
         let row: Option<(Option<i64>, i64)> = sqlx::query_as(
             "UPDATE users SET \
              locked_until = CASE WHEN failed_logins + 1 >= $2 THEN $3 ELSE locked_until END, \
@@ -94,7 +96,6 @@ impl Accounts {
             tx.commit().await?;
             return if ok { Ok(()) } else { Err(self.lock_error(user_id, now).await?) };
         }
-        record(self.db.pool(), user_id, SecurityEventKind::LoginFailed, client, now).await?;
         Err(self.count_failure(user_id, now, client).await?.unwrap_or_else(|| wrong.into()))
     }
 
@@ -125,7 +126,6 @@ impl Accounts {
             return Err(ErrorCode::AccountNotDeletedYet.into());
         }
         if !ok || status == Some(UserStatus::Blocked) {
-            record(self.db.pool(), user_id, SecurityEventKind::LoginFailed, client, now).await?;
             return Err(self.count_failure(user_id, now, client).await?.unwrap_or_else(|| ErrorCode::LoginFailed.into()));
         }
         if row.try_get::<Option<String>, _>("totp_secret")?.is_some() {

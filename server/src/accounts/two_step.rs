@@ -6,7 +6,7 @@
 //! one conditional statement, so two parallel logins with one code cannot both pass. Wrong
 //! codes count in the password lockout.
 
-use domain::account::Field;
+use domain::account::{Field, UserStatus};
 use domain::security::{SecondFactor, SecurityEventKind, RECOVERY_CODES, TOTP_SKEW_STEPS, TOTP_STEP_SECS};
 use domain::{ApiError, ErrorCode};
 use sqlx::Row;
@@ -177,7 +177,8 @@ impl Accounts {
         if let Some(minutes) = LOCKOUT.minutes_left(row.try_get("locked_until")?, now) {
             return Err(ApiError::new(ErrorCode::TooManyAttempts).with("minutes", minutes).into());
         }
-        if row.try_get::<String, _>("status")? != "active" && row.try_get::<String, _>("status")? != "not_confirmed" {
+        // Blocked or deleted since the password was checked.
+        if matches!(UserStatus::parse(&row.try_get::<String, _>("status")?), Some(UserStatus::Blocked | UserStatus::Deleted)) {
             return Err(ErrorCode::LoginFailed.into());
         }
         let secret: Option<String> = row.try_get("totp_secret")?;
@@ -212,7 +213,6 @@ impl Accounts {
             (None, Some(_)) => None,
         };
         let Some(event) = accepted else {
-            record(self.db.pool(), user_id, SecurityEventKind::LoginFailed, client, now).await?;
             return Err(self.count_failure(user_id, now, client).await?.unwrap_or_else(wrong_code));
         };
         self.consume_token(token, Kind::TwoStep).await?;

@@ -14,6 +14,8 @@ use crate::i18n::{use_i18n, I18n};
 use crate::layouts::icons::CheckIcon;
 
 #[cfg(feature = "ssr")]
+use crate::features::account::server_fns::{clear_session_cookie, session_cookie};
+#[cfg(feature = "ssr")]
 use crate::ssr::{call, fail, member_call, redirect, set_cookie};
 
 /// One session as settings list it.
@@ -386,7 +388,7 @@ pub fn MailUndoPage() -> impl IntoView {
 pub async fn undo_email_change(token: String) -> Result<(), ApiError> {
     let c = call().await?;
     c.state.accounts.undo_email_change(&token, &c.client()).await.map_err(fail)?;
-    set_cookie(server::http::cookies::clear(domain::constants::AUTH_COOKIE, c.state.config.secure_cookies));
+    set_cookie(clear_session_cookie(&c));
     redirect("/mail-change/undo?done=1");
     Ok(())
 }
@@ -403,9 +405,8 @@ pub async fn second_step(code: String, return_to: Option<String>) -> Result<(), 
     let step = c.cookie(TWO_STEP_COOKIE).ok_or_else(|| fail(server::AppError::from(domain::ErrorCode::LinkExpired)))?;
     let previous = c.cookie(domain::constants::AUTH_COOKIE);
     let session = c.state.accounts.second_step(&step, &code, previous.as_deref(), &c.client()).await.map_err(fail)?;
-    let secure = c.state.config.secure_cookies;
-    set_cookie(server::http::cookies::clear(TWO_STEP_COOKIE, secure));
-    set_cookie(server::http::cookies::set(domain::constants::AUTH_COOKIE, &session, domain::constants::AUTH_COOKIE_DAYS, secure));
+    set_cookie(server::http::cookies::clear(TWO_STEP_COOKIE, c.state.config.secure_cookies));
+    set_cookie(session_cookie(&c, &session));
     redirect(&server::http::visitor::safe_return_path(return_to.as_deref()));
     Ok(())
 }

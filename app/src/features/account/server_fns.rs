@@ -141,14 +141,15 @@ pub async fn signup(
     Ok(())
 }
 
+/// The `Set-Cookie` of a new session.
 #[cfg(feature = "ssr")]
-fn session_cookie(c: &crate::ssr::Call, token: &str) -> String {
+pub(crate) fn session_cookie(c: &crate::ssr::Call, token: &str) -> String {
     use domain::constants::{AUTH_COOKIE, AUTH_COOKIE_DAYS};
     server::http::cookies::set(AUTH_COOKIE, token, AUTH_COOKIE_DAYS, c.state.config.secure_cookies)
 }
 
 #[cfg(feature = "ssr")]
-fn clear_session_cookie(c: &crate::ssr::Call) -> String {
+pub(crate) fn clear_session_cookie(c: &crate::ssr::Call) -> String {
     server::http::cookies::clear(domain::constants::AUTH_COOKIE, c.state.config.secure_cookies)
 }
 
