@@ -1030,6 +1030,32 @@ async fn photos_upload_review_and_who_sees_what() {
 }
 
 #[tokio::test]
+async fn uploads_are_rate_limited_and_a_full_account_is_refused_before_its_body_is_read() {
+    let app = start_with(&[("VONK_RATE_LIMITS", "photo_upload=5/3600"), ("VONK_PHOTO_MAX_BYTES", "65536")]).await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    for _ in 0..3 {
+        let res = app.upload(&[("origin", &origin), ("cookie", &anna)], &png(40, 40), false).await;
+        assert_eq!(location(&res), "/profile?saved=photo#photos");
+    }
+    // Full: the answer is the photo limit, not the size of a body over the size limit, because
+    // the count is asked before the body is read.
+    let oversized = vec![0x5a_u8; 200_000];
+    let res = app.upload(&[("origin", &origin), ("cookie", &anna)], &oversized, false).await;
+    assert_eq!(refusal(&res, "upload_photo").0.code, domain::ErrorCode::PhotoLimitReached);
+    let res = app.upload(&[("origin", &origin), ("cookie", &anna), ("accept", "application/json")], &png(40, 40), false).await;
+    assert_eq!(json_code(res).await, (StatusCode::UNPROCESSABLE_ENTITY, "photo_limit_reached".to_string()));
+    // The sixth upload in the hour is one too many, whatever it holds; another member has her own count.
+    let res = app.upload(&[("origin", &origin), ("cookie", &anna)], &png(40, 40), false).await;
+    assert_eq!(refusal(&res, "upload_photo").0.code, domain::ErrorCode::TooManyRequests);
+    let (_, html) = app.follow(&res, &anna).await;
+    assert!(html.contains("3 van 3 foto"), "nothing stored");
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let res = app.upload(&[("origin", &origin), ("cookie", &bart)], &png(40, 40), false).await;
+    assert_eq!(location(&res), "/profile?saved=photo#photos");
+}
+
+#[tokio::test]
 async fn photo_alert_landing_pages_and_the_last_opened_profile() {
     let app = start().await;
     let origin = app.origin();

@@ -46,11 +46,18 @@ pub struct Config {
     /// `VONK_RATE_LIMIT_FACTOR`, default 1: multiplies the per-IP limits on login, signup and
     /// reset requests (for a site behind a shared address, or a test run that signs up a lot).
     pub rate_limit_factor: u32,
+    /// `VONK_RATE_LIMITS`: limits other than the defaults, as `name=count/seconds` separated by
+    /// commas (`login=50/60, photo_upload=10/3600`). Names: login, signup, reset_mail (per
+    /// address), chat_send, chat_typing, checkout, photo_upload (per member), webhook.
+    pub rate_limits: crate::http::rate_limit::RateLimits,
     /// `VONK_DEMO_MEMBERS`, default 2000: how many demo members the demo seed creates per site
     /// (`make run DEMO_MEMBERS=100000` for benchmarks).
     pub demo_members: u32,
     /// `VONK_PHOTO_MAX_BYTES`, default 10485760 (10 MiB): the largest photo upload accepted.
     pub photo_max_bytes: usize,
+    /// `VONK_PHOTO_DECODES`, default 0 = one per core: how many uploads are decoded at once;
+    /// the others wait. Each may hold a few hundred MB while it is decoded.
+    pub photo_decodes: usize,
     /// `MOLLIE_API_KEY` (`live_…` or `test_…`): take payments through Mollie. Unset: the
     /// built-in test provider, whose checkout page on this site lets you choose the outcome.
     pub mollie_api_key: Option<String>,
@@ -141,6 +148,10 @@ impl Config {
             None => 1,
             Some(v) => v.parse().ok().filter(|f| *f >= 1).ok_or(ConfigError::Invalid { name: "VONK_RATE_LIMIT_FACTOR", reason: v })?,
         };
+        let rate_limits = match get("VONK_RATE_LIMITS") {
+            None => Default::default(),
+            Some(v) => crate::http::rate_limit::RateLimits::parse(&v).map_err(|reason| ConfigError::Invalid { name: "VONK_RATE_LIMITS", reason })?,
+        };
         let demo_members = match get("VONK_DEMO_MEMBERS") {
             None => 2000,
             Some(v) => v.parse().ok().filter(|n| *n <= 1_000_000).ok_or(ConfigError::Invalid { name: "VONK_DEMO_MEMBERS", reason: v })?,
@@ -148,6 +159,10 @@ impl Config {
         let photo_max_bytes = match get("VONK_PHOTO_MAX_BYTES") {
             None => domain::photo::DEFAULT_MAX_UPLOAD_BYTES,
             Some(v) => v.parse().ok().filter(|n| (1024..=64 << 20).contains(n)).ok_or(ConfigError::Invalid { name: "VONK_PHOTO_MAX_BYTES", reason: v })?,
+        };
+        let photo_decodes = match get("VONK_PHOTO_DECODES") {
+            None => 0,
+            Some(v) => v.parse().ok().filter(|n| *n <= 256).ok_or(ConfigError::Invalid { name: "VONK_PHOTO_DECODES", reason: v })?,
         };
         let secs = |name: &'static str, default: i64| -> Result<i64, ConfigError> {
             match get(name) {
@@ -171,6 +186,7 @@ impl Config {
             payment_expire_after: secs("VONK_PAYMENT_EXPIRE_SECS", 86_400)?,
             fault: get("VONK_FAULT").filter(|f| !f.is_empty()),
             photo_max_bytes,
+            photo_decodes,
             demo_members,
             addr,
             data_dir,
@@ -186,6 +202,7 @@ impl Config {
             smtp_url,
             mail_events_secret,
             rate_limit_factor,
+            rate_limits,
         })
     }
 }
@@ -219,6 +236,7 @@ impl std::fmt::Debug for Config {
             .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
             .field("mail_events_secret", &self.mail_events_secret.as_ref().map(|_| "***"))
             .field("rate_limit_factor", &self.rate_limit_factor)
+            .field("rate_limits", &self.rate_limits)
             .field("demo_members", &self.demo_members)
             .field("photo_max_bytes", &self.photo_max_bytes)
             .field("mollie_api_key", &self.mollie_api_key.as_ref().map(|_| "***"))
@@ -274,6 +292,9 @@ mod tests {
         assert!(cfg(&[("VONK_MAIL_EVENTS_SECRET", "short")]).is_err());
         assert!(cfg(&[("VONK_RATE_LIMIT_FACTOR", "0")]).is_err());
         assert_eq!(cfg(&[("VONK_RATE_LIMIT_FACTOR", "10")]).unwrap().rate_limit_factor, 10);
+        assert!(cfg(&[("VONK_RATE_LIMITS", "login=ten/60")]).is_err());
+        let limits = cfg(&[("VONK_RATE_LIMITS", "login=50/60")]).unwrap().rate_limits;
+        assert_eq!(limits.per_window(crate::http::rate_limit::Limit::Login), (50, 60));
     }
 
     #[test]

@@ -54,7 +54,7 @@ impl AppState {
         // Uploaded photos: outside media/public, so only the checked route serves them.
         let media: crate::media::Media = Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private")));
         let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone());
-        let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), config.photo_max_bytes);
+        let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes));
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?));
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
@@ -62,7 +62,7 @@ impl AppState {
         let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config);
         Ok(AppState {
             payments,
-            rate_limiter: crate::http::rate_limit::RateLimiter::new(config.rate_limit_factor),
+            rate_limiter: crate::http::rate_limit::RateLimiter::with_limits(config.rate_limit_factor, config.rate_limits.clone()),
             config: Arc::new(config),
             db,
             clock,

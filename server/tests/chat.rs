@@ -243,7 +243,7 @@ on_both_databases!(a_third_member_cannot_touch_the_conversation, |db: Db| async 
     let carl = fund(&w, w.member("carl@example.nl", "male").await.id, 1000).await;
     let sent = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("privé"), NOW).await.unwrap();
     let png = picture();
-    let photo = chat.send_photo(&w.site, &anna, To::Member(bram.id), &cid(2), png, 5_000_000, NOW).await.unwrap();
+    let photo = chat.send_photo(&w.site, &anna, To::Member(bram.id), &cid(2), png, &server::members::photo_decode::PhotoDecoder::new(5_000_000, 2), NOW).await.unwrap();
     let conversation = sent.message.conversation;
     let not_found = |r: Result<_, server::AppError>| r.err().map(|e| e.code());
     assert_eq!(not_found(chat.thread(carl.id, conversation, NOW).await.map(|_| ())), Some(ErrorCode::NotFound));

@@ -34,7 +34,7 @@ impl std::ops::Deref for Ctx {
 async fn ctx(db: Db) -> Ctx {
     let w = world(db).await;
     let media: Media = Arc::new(LocalStore::new(w.media.path()));
-    let photos = Photos::new(w.db.clone(), media, MAX);
+    let photos = Photos::new(w.db.clone(), media, server::members::photo_decode::PhotoDecoder::new(MAX, 2));
     Ctx { w, photos }
 }
 

@@ -651,16 +651,13 @@ impl Chat {
     }
 
     /// Re-encodes an uploaded photo (EXIF gone) and sends it. A repeated client id sends nothing.
-    pub async fn send_photo(&self, site: &Site, me: &Member, to: To, client_id: &str, bytes: Vec<u8>, max_bytes: usize, now: i64) -> Result<Sent, AppError> {
+    pub async fn send_photo(&self, site: &Site, me: &Member, to: To, client_id: &str, bytes: Vec<u8>, decoder: &crate::members::photo_decode::PhotoDecoder, now: i64) -> Result<Sent, AppError> {
         validate_client_id(client_id)?;
         if let Some(sent) = self.already_sent(me.id, client_id).await? {
             return Ok(sent);
         }
         let media = self.media.clone().ok_or_else(|| AppError::Internal("chat photos need a media store".into()))?;
-        let renditions = tokio::task::spawn_blocking(move || crate::members::photo_decode::decode_upload(&bytes, max_bytes))
-            .await
-            .map_err(|e| AppError::Internal(format!("photo decoding stopped: {e}")))?
-            .map_err(|e| AppError::from(e.code()))?;
+        let renditions = decoder.decode(bytes).await?;
         let key = format!("chat/{}/{}.jpg", me.id, crate::members::photos::random_suffix());
         media.put(&key, renditions.full).await?;
         match self.send(site, me, to, client_id, Content::Photo(key.clone()), now).await {

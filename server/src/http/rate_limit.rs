@@ -1,6 +1,8 @@
 //! Rate limits on what attackers hammer: per address (login, signup, reset mails) and per
-//! member (chat sends, typing marks). Counted per node in memory, in fixed windows; the login
-//! lockout per account is separate and lives in the database. Server functions call [`RateLimiter::check`] before they do the work.
+//! member (chat sends, typing marks, photo uploads). Counted per node in memory, in fixed
+//! windows; the login lockout per account is separate and lives in the database. Server
+//! functions call [`RateLimiter::check`] before they do the work. Every limit has a default
+//! here and can be set by configuration (`VONK_RATE_LIMITS`, see [`RateLimits::parse`]).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -24,6 +26,8 @@ pub enum Limit {
     Checkout,
     /// Payment-provider webhook calls per address (each may cost a call to the provider).
     Webhook,
+    /// Photo uploads per member (profile and chat photos; each one is a decode).
+    PhotoUpload,
 }
 
 /// Who a limit counts: an address, or a logged-in member.
@@ -34,7 +38,24 @@ enum Subject {
 }
 
 impl Limit {
-    pub fn per_window(self) -> (u32, i64) {
+    pub const ALL: [Limit; 8] = [Limit::Login, Limit::Signup, Limit::ResetMail, Limit::ChatSend, Limit::ChatTyping, Limit::Checkout, Limit::Webhook, Limit::PhotoUpload];
+
+    /// The name configuration uses for this limit.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Login => "login",
+            Limit::Signup => "signup",
+            Limit::ResetMail => "reset_mail",
+            Limit::ChatSend => "chat_send",
+            Limit::ChatTyping => "chat_typing",
+            Limit::Checkout => "checkout",
+            Limit::Webhook => "webhook",
+            Limit::PhotoUpload => "photo_upload",
+        }
+    }
+
+    /// The default: requests allowed per window, and the window in seconds.
+    pub fn default_window(self) -> (u32, i64) {
         match self {
             Limit::Login => (20, 60),
             Limit::Signup => (10, 600),
@@ -43,20 +64,53 @@ impl Limit {
             Limit::ChatTyping => (40, 60),
             Limit::Checkout => (20, 600),
             Limit::Webhook => (300, 60),
+            Limit::PhotoUpload => (20, 3600),
         }
+    }
+}
+
+/// Limits set by configuration, over the defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RateLimits(HashMap<Limit, (u32, i64)>);
+
+impl RateLimits {
+    /// Reads `name=count/seconds` pairs separated by commas, e.g.
+    /// `login=50/60, photo_upload=10/3600`. Unknown names, a count of 0 or a window of 0 are refused.
+    pub fn parse(text: &str) -> Result<RateLimits, String> {
+        let mut limits = HashMap::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let bad = || format!("'{part}' is not name=count/seconds with a known name");
+            let (name, value) = part.split_once('=').ok_or_else(bad)?;
+            let limit = Limit::ALL.into_iter().find(|l| l.name() == name.trim()).ok_or_else(bad)?;
+            let (count, secs) = value.split_once('/').ok_or_else(bad)?;
+            let count: u32 = count.trim().parse().ok().filter(|c| *c > 0).ok_or_else(bad)?;
+            let secs: i64 = secs.trim().parse().ok().filter(|s| (1..=86_400).contains(s)).ok_or_else(bad)?;
+            limits.insert(limit, (count, secs));
+        }
+        Ok(RateLimits(limits))
+    }
+
+    pub fn per_window(&self, limit: Limit) -> (u32, i64) {
+        self.0.get(&limit).copied().unwrap_or_else(|| limit.default_window())
     }
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct RateLimiter {
     windows: Arc<Mutex<HashMap<(Limit, Subject), (i64, u32)>>>,
+    limits: RateLimits,
     factor: u32,
 }
 
 impl RateLimiter {
     /// `factor` multiplies every limit (`VONK_RATE_LIMIT_FACTOR`).
     pub fn new(factor: u32) -> RateLimiter {
-        RateLimiter { windows: Default::default(), factor: factor.max(1) }
+        RateLimiter::with_limits(factor, RateLimits::default())
+    }
+
+    /// `limits` replace the defaults they name (`VONK_RATE_LIMITS`); `factor` multiplies all.
+    pub fn with_limits(factor: u32, limits: RateLimits) -> RateLimiter {
+        RateLimiter { windows: Default::default(), limits, factor: factor.max(1) }
     }
 
     /// Counts one request; false when the caller is over the limit for this window.
@@ -65,12 +119,13 @@ impl RateLimiter {
     }
 
     fn count(&self, limit: Limit, subject: Subject, now: i64) -> bool {
-        let (allowed, window_secs) = limit.per_window();
+        let (allowed, window_secs) = self.limits.per_window(limit);
         let allowed = allowed.saturating_mul(self.factor.max(1));
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
         if windows.len() > 100_000 {
             // Old windows are worthless; drop them rather than grow without bound.
-            windows.retain(|(l, _), (start, _)| now - *start < l.per_window().1);
+            let limits = &self.limits;
+            windows.retain(|(l, _), (start, _)| now - *start < limits.per_window(*l).1);
         }
         let entry = windows.entry((limit, subject)).or_insert((now, 0));
         if now - entry.0 >= window_secs {
@@ -120,5 +175,27 @@ mod tests {
         assert!(limiter.allow(Limit::Login, a, 1060), "a new window");
         let relaxed = RateLimiter::new(2);
         assert!((0..40).all(|_| relaxed.allow(Limit::Login, a, 1000)));
+    }
+
+    #[test]
+    fn limits_come_from_configuration() {
+        let limits = RateLimits::parse(" login=3/10, photo_upload=2/3600 ,").unwrap();
+        assert_eq!(limits.per_window(Limit::Login), (3, 10));
+        assert_eq!(limits.per_window(Limit::PhotoUpload), (2, 3600));
+        assert_eq!(limits.per_window(Limit::Signup), Limit::Signup.default_window(), "unnamed limits keep their default");
+        for bad in ["login", "login=3", "login=0/10", "login=3/0", "logins=3/10", "login=x/10", "login=3/90000"] {
+            assert!(RateLimits::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(RateLimits::parse("").unwrap(), RateLimits::default());
+        let limiter = RateLimiter::with_limits(1, limits);
+        let a = IpAddr::from([10, 0, 0, 1]);
+        assert!((0..3).all(|_| limiter.allow(Limit::Login, a, 1000)));
+        assert!(!limiter.allow(Limit::Login, a, 1005));
+        assert!(limiter.allow(Limit::Login, a, 1010), "the configured window is 10 s");
+        assert!(limiter.check_member(Limit::PhotoUpload, 7, 1000).is_ok() && limiter.check_member(Limit::PhotoUpload, 7, 1000).is_ok());
+        assert!(limiter.check_member(Limit::PhotoUpload, 7, 1000).is_err());
+        assert!(limiter.check_member(Limit::PhotoUpload, 8, 1000).is_ok(), "per member");
+        let names: std::collections::HashSet<_> = Limit::ALL.iter().map(|l| l.name()).collect();
+        assert_eq!(names.len(), Limit::ALL.len());
     }
 }

@@ -1,8 +1,10 @@
 //! Turning an uploaded file into the two renditions we store. Every upload is decoded and
 //! encoded anew as JPEG: EXIF (location, camera serials), comments, trailing data and anything
-//! hidden in the original go no further than this function. Runs in `spawn_blocking`.
+//! hidden in the original go no further than this function. [`PhotoDecoder`] runs it off the
+//! async threads, a bounded number at a time.
 
 use std::io::Cursor;
+use std::sync::Arc;
 
 use domain::photo::{check_dimensions, UploadError, FULL_SIDE, MAX_PIXELS, MAX_SIDE, THUMB_HEIGHT, THUMB_WIDTH};
 use image::imageops::FilterType;
@@ -18,6 +20,44 @@ pub struct Renditions {
 }
 
 const JPEG_QUALITY: u8 = 85;
+
+/// Decodes uploads (profile and chat photos) at most `parallel` at a time. A decode is CPU
+/// work and a picture near the pixel limit holds a few hundred MB while it is turned into
+/// renditions, so more decodes at once than cores add memory, not speed: the others wait
+/// their turn (a waiting upload holds only its file, at most `max_bytes`).
+#[derive(Clone, Debug)]
+pub struct PhotoDecoder {
+    permits: Arc<tokio::sync::Semaphore>,
+    max_bytes: usize,
+}
+
+impl PhotoDecoder {
+    /// `parallel` 0 means one per core.
+    pub fn new(max_bytes: usize, parallel: usize) -> PhotoDecoder {
+        let parallel = if parallel == 0 { std::thread::available_parallelism().map_or(2, |n| n.get()) } else { parallel };
+        PhotoDecoder { permits: Arc::new(tokio::sync::Semaphore::new(parallel)), max_bytes }
+    }
+
+    /// The largest file accepted.
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// Decodes and re-encodes one upload when a decode slot is free. The slot goes with the
+    /// blocking work: a request given up while its picture is decoded keeps the slot until the
+    /// decode ends, so the bound holds.
+    pub async fn decode(&self, bytes: Vec<u8>) -> Result<Renditions, crate::AppError> {
+        let permit = self.permits.clone().acquire_owned().await.map_err(|_| crate::AppError::Internal("the photo decoder is closed".into()))?;
+        let max = self.max_bytes;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            decode_upload(&bytes, max)
+        })
+        .await
+        .map_err(|e| crate::AppError::Internal(format!("photo decoding stopped: {e}")))?
+        .map_err(|e| crate::AppError::from(e.code()))
+    }
+}
 
 pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, UploadError> {
     if bytes.is_empty() {
@@ -49,8 +89,14 @@ pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, Uploa
     if let Some(o) = orientation {
         picture.apply_orientation(o);
     }
-    let picture = flatten(picture);
-    let full = if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE { picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom) } else { picture };
+    // Scaled down before the transparent parts are flattened: the blend then touches at most
+    // FULL_SIDE² pixels and no full-size copy is made.
+    // A picture more than twice that size is first averaged down to twice it: the filter's
+    // working copy (4-byte floats per channel) of a full-size picture would weigh more than
+    // the picture itself.
+    let picture = if picture.width() > 2 * FULL_SIDE || picture.height() > 2 * FULL_SIDE { picture.thumbnail(2 * FULL_SIDE, 2 * FULL_SIDE) } else { picture };
+    let picture = if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE { picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom) } else { picture };
+    let full = flatten(picture);
     let thumb = full.resize_to_fill(THUMB_WIDTH, THUMB_HEIGHT, FilterType::Triangle);
     Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)? })
 }

@@ -9,7 +9,7 @@ use domain::notifications::NotificationKind;
 use domain::photo::{access, photo_limit, Access, GalleryPhoto, OwnPhoto, PhotoFacts, PhotoStatus, UploadError, Viewer};
 use sqlx::{Any, Row, Transaction};
 
-use super::photo_decode::{decode_upload, Renditions};
+use super::photo_decode::{PhotoDecoder, Renditions};
 use crate::accounts::Member;
 use crate::db::{flag, Db};
 use crate::error::AppError;
@@ -48,16 +48,31 @@ pub(crate) fn random_suffix() -> String {
 pub struct Photos {
     db: Db,
     media: Media,
-    max_bytes: usize,
+    decoder: PhotoDecoder,
 }
 
 impl Photos {
-    pub fn new(db: Db, media: Media, max_bytes: usize) -> Photos {
-        Photos { db, media, max_bytes }
+    pub fn new(db: Db, media: Media, decoder: PhotoDecoder) -> Photos {
+        Photos { db, media, decoder }
     }
 
     pub fn max_bytes(&self) -> usize {
-        self.max_bytes
+        self.decoder.max_bytes()
+    }
+
+    /// The decoder uploads share (chat photos go through it too).
+    pub fn decoder(&self) -> &PhotoDecoder {
+        &self.decoder
+    }
+
+    /// Refuses with `photo_limit_reached` when the member has no room for another photo: asked
+    /// before an upload's body is read, so a full account costs no reading or decoding.
+    pub async fn check_room(&self, member: &Member) -> Result<(), AppError> {
+        let (have,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(member.id).fetch_one(self.db.pool()).await?;
+        if have as usize >= photo_limit(member.paid_user) {
+            return Err(AppError::from(UploadError::LimitReached.code()));
+        }
+        Ok(())
     }
 
     /// Stores a new photo, under inspection until staff approve it. The first public photo
@@ -65,15 +80,8 @@ impl Photos {
     pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, AppError> {
         let limit = photo_limit(member.paid_user);
         // Cheap refusal before the decoding work; checked again under the lock below.
-        let (have,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(member.id).fetch_one(self.db.pool()).await?;
-        if have as usize >= limit {
-            return Err(AppError::from(UploadError::LimitReached.code()));
-        }
-        let max = self.max_bytes;
-        let Renditions { full, thumb, width, height } = tokio::task::spawn_blocking(move || decode_upload(&bytes, max))
-            .await
-            .map_err(|e| AppError::Internal(format!("photo decoding stopped: {e}")))?
-            .map_err(|e| AppError::from(e.code()))?;
+        self.check_room(member).await?;
+        let Renditions { full, thumb, width, height } = self.decoder.decode(bytes).await?;
 
         let mut tx = self.db.pool().begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.

@@ -431,11 +431,14 @@ pub async fn save_details(
 // ---------------------------------------------------------------------------------------------
 // Photos
 
-/// The upload form (multipart: the `photo` file and the `private` box). The size limit is
-/// checked while reading, before anything is decoded.
+/// The upload form (multipart: the `photo` file and the `private` box). The upload rate and
+/// the member's photo count are checked before the body is read, the size limit while it is
+/// read, and only then is anything decoded.
 #[server(prefix = "/api/fn", endpoint = "upload_photo", input = leptos::server_fn::codec::MultipartFormData)]
 pub async fn upload_photo(data: leptos::server_fn::codec::MultipartData) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, member.id, c.now()).map_err(fail)?;
+    c.state.photos.check_room(&member).await.map_err(fail)?;
     let form = crate::ssr::read_photo_form(data, c.state.photos.max_bytes()).await?;
     let (bytes, private) = (form.photo, form.fields.contains_key("private"));
     c.state.photos.upload(&member, bytes, private, c.now()).await.map_err(fail)?;

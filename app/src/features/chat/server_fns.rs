@@ -292,12 +292,12 @@ pub async fn send_message(
 pub async fn send_chat_photo(data: leptos::server_fn::codec::MultipartData) -> Result<SentMessage, ApiError> {
     let (c, me) = member_call().await?;
     c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(fail)?;
-    let max = c.state.photos.max_bytes();
-    let form = crate::ssr::read_photo_form(data, max).await?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, me.id, c.now()).map_err(fail)?;
+    let form = crate::ssr::read_photo_form(data, c.state.photos.max_bytes()).await?;
     let number = |name: &str| form.fields.get(name).and_then(|v| v.parse::<i64>().ok());
     let to = resolve_target(number("conversation"), number("member")).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
     let client_id = form.fields.get("client_id").cloned().unwrap_or_default();
-    let sent = c.state.chat.send_photo(&c.site, &me, to, &client_id, form.photo, max, c.now()).await.map_err(fail)?;
+    let sent = c.state.chat.send_photo(&c.site, &me, to, &client_id, form.photo, c.state.photos.decoder(), c.now()).await.map_err(fail)?;
     Ok(SentMessage { message: sent.message, balance: sent.balance })
 }
 

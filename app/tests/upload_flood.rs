@@ -1,0 +1,167 @@
+//! Sixteen parallel uploads of a small PNG that claims 6000×6000 px (a "pixel bomb": under
+//! 1 MB on the wire, 144 MB once decoded) against the real `vonk` binary in its own process:
+//! the server keeps answering pages meanwhile, stores no more photos than the member may have,
+//! and its peak resident memory stays under the budget the README states.
+
+use std::collections::HashMap;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Peak resident memory the server may reach during the flood (README, "Uploads").
+const BUDGET_MIB: u64 = 900;
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn spawn(vars: &HashMap<&str, String>) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vonk"));
+    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("RUST_LOG", "error");
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("the vonk binary starts")
+}
+
+/// A figure from `/proc/{pid}/status` in MiB (`VmRSS` now, `VmHWM` the peak so far).
+fn memory_mib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with(field)).unwrap_or_else(|| panic!("no {field}"));
+    let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib / 1024
+}
+
+/// 6000×6000 px with an alpha channel, one colour: compresses to almost nothing.
+fn pixel_bomb() -> Vec<u8> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+    use image::ImageEncoder;
+    let picture = image::RgbaImage::from_pixel(6000, 6000, image::Rgba([200, 60, 90, 160]));
+    let mut out = Vec::new();
+    PngEncoder::new_with_quality(&mut out, CompressionType::Best, FilterType::NoFilter).write_image(picture.as_raw(), 6000, 6000, image::ExtendedColorType::Rgba8).unwrap();
+    out
+}
+
+fn multipart(bytes: &[u8]) -> (String, Vec<u8>) {
+    let boundary = "----vonk-flood-boundary-Q2x9".to_string();
+    let mut body = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"bomb.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (boundary, body)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sixteen_parallel_pixel_bombs_leave_the_server_answering_within_its_memory_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let vars: HashMap<&str, String> = [
+        ("DATA_DIR", dir.path().display().to_string()),
+        ("VONK_ADDR", format!("127.0.0.1:{port}")),
+        ("VONK_PUBLIC_URL", base.clone()),
+        ("VONK_DEMO_MEMBERS", "0".to_string()),
+        // As on a two-core machine, whatever runs the test.
+        ("VONK_PHOTO_DECODES", std::env::var("FLOOD_DECODES").unwrap_or("2".into())),
+        ("VONK_REQUEST_TIMEOUT_SECS", "300".to_string()),
+    ]
+    .into_iter()
+    .collect();
+
+    // A member, made in the database the server will open.
+    let config = server::Config::from_lookup(|k| vars.get(k).cloned()).unwrap();
+    let state = server::AppState::start(config, app::ssr::page_links()).await.unwrap();
+    let site = state.sites.for_host(None).unwrap();
+    let form = domain::account::SignupForm { email: "anna@example.nl".into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
+    let (anna, _) = state
+        .accounts
+        .signup(server::accounts::SignupRequest { site: &site, form, tracking: Default::default(), locale: domain::Locale::Nl, base_url: base.clone(), client: Default::default() })
+        .await
+        .unwrap();
+
+    let bomb = pixel_bomb();
+    assert!(bomb.len() < 1 << 20, "the bomb is small on the wire: {} bytes", bomb.len());
+
+    let mut server = spawn(&vars);
+    let pid = server.id();
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(Duration::from_secs(280)).pool_idle_timeout(Duration::from_secs(5)).build().unwrap();
+    let until = Instant::now() + Duration::from_secs(30);
+    while client.get(format!("{base}/")).send().await.is_err() {
+        assert!(Instant::now() < until, "the server did not start");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let res = client
+        .post(format!("{base}/api/fn/login"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("accept", "text/html")
+        .header("origin", &base)
+        .header("referer", format!("{base}/login"))
+        .body("email=anna%40example.nl&password=rode+kater+op+het+dak")
+        .send()
+        .await
+        .unwrap();
+    let cookie = res.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()).find(|c| c.starts_with("auth.session=")).expect("logged in").split(';').next().unwrap().to_string();
+    let idle = memory_mib(pid, "VmRSS:");
+
+    let (boundary, body) = multipart(&bomb);
+    let started = Instant::now();
+    let uploads: Vec<_> = (0..16)
+        .map(|_| {
+            let req = client
+                .post(format!("{base}/api/fn/upload_photo"))
+                .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+                .header("accept", "application/json")
+                .header("origin", &base)
+                .header("cookie", &cookie)
+                .body(body.clone());
+            tokio::spawn(async move {
+                let res = req.send().await.expect("every upload is answered");
+                let status = res.status();
+                (status, res.text().await.unwrap())
+            })
+        })
+        .collect();
+
+    // Meanwhile, pages keep coming.
+    let mut slowest = Duration::ZERO;
+    let mut probes = 0;
+    while !uploads.iter().all(|u| u.is_finished()) {
+        let asked = Instant::now();
+        let res = client.get(format!("{base}/")).header("accept", "text/html").send().await.expect("the home page answers during the flood");
+        assert!(res.status().is_success());
+        res.bytes().await.unwrap();
+        slowest = slowest.max(asked.elapsed());
+        probes += 1;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let took = started.elapsed();
+    let mut stored = 0;
+    for upload in uploads {
+        let (status, text) = upload.await.unwrap();
+        if status.is_success() {
+            stored += 1;
+        } else {
+            assert_eq!(text, r#"{"code":"photo_limit_reached"}"#, "{status}");
+        }
+    }
+    let peak = memory_mib(pid, "VmHWM:");
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(anna).fetch_one(state.db.pool()).await.unwrap();
+    // Full now: a further upload is refused before its body is read.
+    let res = client
+        .post(format!("{base}/api/fn/upload_photo"))
+        .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+        .header("accept", "application/json")
+        .header("origin", &base)
+        .header("cookie", &cookie)
+        .body(body.clone())
+        .send()
+        .await
+        .unwrap();
+    let refused = (res.status(), res.text().await.unwrap());
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    eprintln!("upload flood: 16 bombs of {} KiB in {:.1} s; resident memory idle {idle} MiB, peak {peak} MiB (budget {BUDGET_MIB} MiB); {probes} page probes, slowest {} ms", bomb.len() / 1024, took.as_secs_f64(), slowest.as_millis());
+    assert_eq!((stored, rows), (3, 3), "a free member's three photos, no more");
+    assert_eq!(refused.1, r#"{"code":"photo_limit_reached"}"#);
+    assert!(peak < BUDGET_MIB, "peak resident memory {peak} MiB is over the budget of {BUDGET_MIB} MiB");
+    assert!(slowest < Duration::from_secs(5), "a page took {} ms during the flood", slowest.as_millis());
+}
