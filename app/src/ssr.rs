@@ -296,13 +296,22 @@ pub fn leptos_options(addr: std::net::SocketAddr) -> LeptosOptions {
     LeptosOptions::builder().output_name("vonk").site_root(site_root).site_pkg_dir("pkg").site_addr(addr).build()
 }
 
+/// The contexts every page and server function gets: the state, and this request's CSP nonce
+/// (set by `server::http::security_headers`), which Leptos writes on each of its scripts.
+fn provide_page_context(app: &AppState) {
+    provide_context(app.clone());
+    if let Some(nonce) = use_context::<Parts>().and_then(|parts| parts.extensions.get::<server::http::CspNonce>().cloned()) {
+        provide_context(leptos::nonce::Nonce::from_value(nonce.0));
+    }
+}
+
 /// The whole application as an axum router.
 pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
     let routes = generate_route_list(App);
     let state = ServerState { leptos_options: leptos_options.clone(), app: app.clone() };
     let context = {
         let app = app.clone();
-        move || provide_context(app.clone())
+        move || provide_page_context(&app)
     };
     let render = {
         let options = leptos_options.clone();
@@ -322,7 +331,7 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         let app = app.clone();
         let app_for_context = app.clone();
         leptos_axum::file_and_error_handler_with_context::<ServerState, _>(
-            move || provide_context(app_for_context.clone()),
+            move || provide_page_context(&app_for_context),
             move |opts: LeptosOptions| {
                 let parts = use_context::<Parts>().unwrap_or_else(|| http::Request::new(()).into_parts().0);
                 shell(opts, page_ctx(&app, &parts))

@@ -152,6 +152,39 @@ async fn home_renders_in_dutch_with_shell_and_entry_warning() {
     assert!(!html.contains(r#"data-testid="entry-warning""#), "accepted warning stays away");
 }
 
+/// The nonce in a page's Content-Security-Policy, after checking that scripts need it.
+fn csp_nonce(headers: &reqwest::header::HeaderMap) -> String {
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    let script_src = policy.split(';').map(str::trim).find(|d| d.starts_with("script-src ")).unwrap_or_else(|| panic!("no script-src in {policy}"));
+    assert!(!script_src.contains("unsafe-inline") && script_src.contains("'strict-dynamic'"), "{script_src}");
+    assert!(policy.contains("default-src 'self'") && policy.contains("object-src 'none'") && policy.contains("form-action 'self'"), "{policy}");
+    let start = script_src.find("'nonce-").expect("a nonce") + "'nonce-".len();
+    script_src[start..].split('\'').next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn every_script_on_a_page_carries_the_nonce_of_its_policy() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let mut seen = std::collections::HashSet::new();
+    // A visitor's page, a member's pages with islands and resources, the not-found page.
+    for (path, cookie) in [("/", ""), ("/members", anna.as_str()), ("/profile", anna.as_str()), ("/settings", anna.as_str()), ("/chats", anna.as_str()), ("/no-such-page", "")] {
+        let (_, headers, html) = app.get(path, &[("cookie", cookie), ("accept", "text/html")]).await;
+        let nonce = csp_nonce(&headers);
+        assert!(nonce.len() >= 32 && seen.insert(nonce.clone()), "{path}: a fresh nonce per answer");
+        let scripts: Vec<&str> = html.match_indices("<script").map(|(i, _)| &html[i..i + html[i..].find('>').unwrap()]).collect();
+        assert!(!scripts.is_empty(), "{path}: the hydration scripts");
+        for tag in scripts {
+            assert!(tag.contains(&format!(r#"nonce="{nonce}""#)), "{path}: {tag} runs without the nonce");
+        }
+        assert!(!html.contains(" onclick=") && !html.contains(" onload=") && !html.contains("javascript:"), "{path}: no inline handlers");
+    }
+    // Server-function answers get a policy too.
+    let res = app.call("logout", "", &[("origin", &origin), ("cookie", &anna)]).await;
+    csp_nonce(res.headers());
+}
+
 #[tokio::test]
 async fn language_follows_cookie_then_site_then_browser() {
     let app = start().await;

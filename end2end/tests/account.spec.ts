@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './helpers';
 import { activate, mailLink } from './helpers';
 
 /** Logs out through the account menu (My profile, Settings, Logout). */

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './helpers';
 import { acceptEntry, axeClean, lastSms, member } from './helpers';
 
 // Buying credits through the built-in test provider, at 375 px (mobile) and 1280 px (desktop).

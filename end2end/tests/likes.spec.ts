@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './helpers';
 import { acceptEntry, activate, mailLink, member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './helpers';
 import { member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {

@@ -1,6 +1,7 @@
 // A member without JavaScript: every write is a server function that a plain form post reaches,
 // and every refusal comes back to the page with its translated text.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './helpers';
 
 test('signup, complete-signup, search, like, chat, block, settings and buying credits work with JavaScript off', async ({ page, context, baseURL }, testInfo) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);

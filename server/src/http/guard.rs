@@ -50,11 +50,53 @@ pub fn origin_allowed(headers: &http::HeaderMap, public_origins: &[String]) -> b
     !host.is_empty() && origin_host.eq_ignore_ascii_case(host)
 }
 
-/// Adds security headers to every response. Answers to a member (a request with a session
-/// cookie) are never stored by the browser or a proxy, unless the route set its own caching
-/// (built assets); over https the browser is told to stay on https (HSTS).
-pub async fn security_headers(State(state): State<AppState>, request: Request, next: Next) -> Response {
+/// The nonce of this request's Content-Security-Policy, in the request's extensions: the page
+/// renderer gives it to Leptos, which puts it on every script it writes (hydration, islands,
+/// streamed resources). Scripts without it do not run.
+#[derive(Clone, Debug)]
+pub struct CspNonce(pub String);
+
+impl CspNonce {
+    /// 16 random bytes from the operating system, hex encoded.
+    pub fn new() -> CspNonce {
+        let mut bytes = [0u8; 16];
+        getrandom::getrandom(&mut bytes).expect("the operating system's random source");
+        CspNonce(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    }
+}
+
+impl Default for CspNonce {
+    fn default() -> CspNonce {
+        CspNonce::new()
+    }
+}
+
+/// The Content-Security-Policy for an answer. Scripts run only with the nonce, and what they
+/// load (the wasm glue, the widget bundle, the service worker) by `'strict-dynamic'`; the wasm
+/// needs `'wasm-unsafe-eval'`. Styles may be inline (the site's theme colours are a `style`
+/// attribute). Forms post to this site, and to the payment provider's checkout when a checkout
+/// post is redirected there.
+pub fn content_security_policy(nonce: &str, form_targets: &[&str]) -> String {
+    let mut form_action = String::from("'self'");
+    for target in form_targets {
+        form_action.push(' ');
+        form_action.push_str(target);
+    }
+    format!(
+        "default-src 'self'; script-src 'nonce-{nonce}' 'strict-dynamic' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; worker-src 'self'; manifest-src 'self'; \
+         frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action {form_action}"
+    )
+}
+
+/// Adds security headers to every response: the Content-Security-Policy with a fresh nonce
+/// (see [`CspNonce`]), and more. Answers to a member (a request with a session cookie) are never
+/// stored by the browser or a proxy, unless the route set its own caching (built assets); over
+/// https the browser is told to stay on https (HSTS).
+pub async fn security_headers(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let member = crate::http::cookies::get(request.headers(), domain::constants::AUTH_COOKIE).is_some();
+    let nonce = CspNonce::new();
+    request.extensions_mut().insert(nonce.clone());
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     if member {
@@ -63,12 +105,14 @@ pub async fn security_headers(State(state): State<AppState>, request: Request, n
     if state.config.secure_cookies {
         headers.entry(header::STRICT_TRANSPORT_SECURITY).or_insert(HeaderValue::from_static("max-age=31536000; includeSubDomains"));
     }
+    if let Ok(policy) = HeaderValue::from_str(&content_security_policy(&nonce.0, state.payments.provider().checkout_origins())) {
+        headers.entry(header::CONTENT_SECURITY_POLICY).or_insert(policy);
+    }
     let pairs = [
         ("x-content-type-options", "nosniff"),
         ("x-frame-options", "DENY"),
         ("referrer-policy", "strict-origin-when-cross-origin"),
         ("permissions-policy", "camera=(), microphone=(), geolocation=(self), payment=(self)"),
-        ("content-security-policy", "frame-ancestors 'none'; object-src 'none'; base-uri 'self'; form-action 'self'"),
         ("cross-origin-opener-policy", "same-origin"),
     ];
     for (name, value) in pairs {
@@ -88,6 +132,20 @@ mod tests {
             h.insert(*k, v.parse().unwrap());
         }
         h
+    }
+
+    #[test]
+    fn the_policy_allows_scripts_only_with_the_nonce() {
+        let a = CspNonce::new();
+        assert_eq!(a.0.len(), 32);
+        assert_ne!(a.0, CspNonce::new().0, "a fresh nonce per answer");
+        let policy = content_security_policy(&a.0, &[]);
+        assert!(policy.contains(&format!("script-src 'nonce-{}' 'strict-dynamic' 'wasm-unsafe-eval';", a.0)), "{policy}");
+        assert!(!policy.split(';').find(|d| d.trim().starts_with("script-src")).unwrap().contains("unsafe-inline"));
+        assert!(policy.contains("default-src 'self'") && policy.contains("frame-ancestors 'none'") && policy.contains("object-src 'none'"));
+        assert!(policy.ends_with("form-action 'self'"));
+        assert!(content_security_policy("n", &["https://www.mollie.com"]).ends_with("form-action 'self' https://www.mollie.com"));
+        assert!(HeaderValue::from_str(&policy).is_ok(), "one header line");
     }
 
     #[test]

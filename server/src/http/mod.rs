@@ -16,7 +16,7 @@ pub mod visitor;
 pub mod ws;
 
 pub use extract::{ClientIp, RequestSite, RequireMember, Viewer};
-pub use guard::{same_origin_guard, security_headers};
+pub use guard::{same_origin_guard, security_headers, CspNonce};
 pub use session::{resolve_member, CurrentMember};
 
 /// The routes of the server crate.

@@ -67,6 +67,15 @@ impl Provider {
         }
     }
 
+    /// Where a checkout form's post may be sent on (the page's `form-action`): the provider's
+    /// hosted checkout. The test provider's page is on this site.
+    pub fn checkout_origins(&self) -> &'static [&'static str] {
+        match self {
+            Provider::Test(_) => &[],
+            Provider::Mollie(_) => &["https://www.mollie.com"],
+        }
+    }
+
     /// Whether this provider takes payments with `method`.
     pub fn supports(&self, method: PaymentMethod) -> bool {
         match self {
