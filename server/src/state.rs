@@ -13,8 +13,21 @@ use crate::members::Members;
 use crate::regions::Regions;
 use crate::sites::{Site, SiteCache};
 
+/// Cloned for every request and server function: one reference count, not one per service.
 #[derive(Clone, Debug)]
-pub struct AppState {
+pub struct AppState(Arc<Services>);
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.0
+    }
+}
+
+/// What [`AppState`] holds.
+#[derive(Debug)]
+pub struct Services {
     pub config: Arc<Config>,
     pub db: Db,
     /// The one clock of the services and the pages (a fixed one in tests).
@@ -60,7 +73,7 @@ impl AppState {
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
         let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone());
         let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config);
-        Ok(AppState {
+        Ok(AppState(Arc::new(Services {
             payments,
             rate_limiter: crate::http::rate_limit::RateLimiter::with_limits(config.rate_limit_factor, config.rate_limits.clone()),
             config: Arc::new(config),
@@ -74,7 +87,7 @@ impl AppState {
             notifications: crate::notifications::Notifications::new(members.clone()),
             members,
             photos,
-        })
+        })))
     }
 
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).
