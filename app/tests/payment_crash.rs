@@ -3,29 +3,16 @@
 //! balance. The server is the real `vonk` binary in its own process; `VONK_FAULT` stops it at
 //! exactly that point so the test can kill it there.
 
-use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-fn spawn(vars: &HashMap<&str, String>, extra: &[(&str, &str)]) -> Child {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vonk"));
-    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("RUST_LOG", "warn");
-    for (k, v) in vars {
-        cmd.env(k, v);
-    }
-    for (k, v) in extra {
-        cmd.env(k, v);
-    }
-    cmd.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("the vonk binary starts")
-}
+#[path = "support/binary.rs"]
+mod binary;
+use binary::free_port;
 
 fn wait_listening(port: u16) {
     let until = Instant::now() + Duration::from_secs(30);
@@ -39,25 +26,12 @@ fn wait_listening(port: u16) {
 async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let vars: HashMap<&str, String> = [
-        ("DATA_DIR", dir.path().display().to_string()),
-        ("VONK_ADDR", format!("127.0.0.1:{port}")),
-        ("VONK_PUBLIC_URL", format!("http://127.0.0.1:{port}")),
-        ("VONK_DEMO_MEMBERS", "0".to_string()),
-    ]
-    .into_iter()
-    .collect();
+    let vars = binary::vars(dir.path(), port, &[]);
 
     // The database with a member and an open payment through the test provider.
-    let config = server::Config::from_lookup(|k| vars.get(k).cloned()).unwrap();
-    let state = server::AppState::start(config, app::ssr::page_links()).await.unwrap();
+    let state = binary::state(&vars).await;
     let site = state.sites.for_host(None).unwrap();
-    let form = domain::account::SignupForm { email: "anna@example.nl".into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
-    let (anna, _) = state
-        .accounts
-        .signup(server::accounts::SignupRequest { site: &site, form, tracking: Default::default(), locale: domain::Locale::Nl, base_url: "http://x".into(), client: Default::default() })
-        .await
-        .unwrap();
+    let anna = binary::signup_anna(&state, "http://x").await;
     let member = state.accounts.member(anna).await.unwrap().unwrap();
     let pack = state.payments.packs(site.settings.id, "NL").await.unwrap().into_iter().find(|p| p.credits == 60).unwrap().id;
     let now = state.clock.now();
@@ -67,7 +41,7 @@ async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
     sqlx::query("UPDATE test_checkouts SET status = 'paid' WHERE id = $1").bind(&tr).execute(state.db.pool()).await.unwrap();
 
     // The server stops after reading "paid" from the provider, before booking.
-    let mut server = spawn(&vars, &[("VONK_FAULT", "pause_before_booking")]);
+    let mut server = binary::spawn(&vars, &[("VONK_FAULT", "pause_before_booking")], "warn", Stdio::piped());
     wait_listening(port);
     let stderr = server.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -97,7 +71,7 @@ async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
     assert_eq!(state.accounts.member(anna).await.unwrap().unwrap().credits, member.credits);
 
     // Restarted (without the fault): the recovery job's first run books it.
-    let mut server = spawn(&vars, &[("VONK_PAYMENT_RECHECK_SECS", "0")]);
+    let mut server = binary::spawn(&vars, &[("VONK_PAYMENT_RECHECK_SECS", "0")], "warn", Stdio::piped());
     let until = Instant::now() + Duration::from_secs(30);
     while status(state.clone()).await != PaymentStatus::Paid {
         assert!(Instant::now() < until, "the recovery job did not book the payment");

@@ -1,27 +1,17 @@
 //! Sixteen parallel uploads of a small PNG that claims 6000×6000 px (a "pixel bomb": under
 //! 1 MB on the wire, 144 MB once decoded) against the real `vonk` binary in its own process:
 //! the server keeps answering pages meanwhile, stores no more photos than the member may have,
-//! and its peak resident memory stays under the budget the README states.
+//! and its peak resident memory stays under the budget the README states. `FLOOD_DECODES=16`
+//! runs the same flood without the decode bound, for the README's comparison figure.
 
-use std::collections::HashMap;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
+
+#[path = "support/binary.rs"]
+mod binary;
 
 /// Peak resident memory the server may reach during the flood (README, "Uploads").
 const BUDGET_MIB: u64 = 900;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-fn spawn(vars: &HashMap<&str, String>) -> Child {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vonk"));
-    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("RUST_LOG", "error");
-    for (k, v) in vars {
-        cmd.env(k, v);
-    }
-    cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("the vonk binary starts")
-}
 
 /// A figure from `/proc/{pid}/status` in MiB (`VmRSS` now, `VmHWM` the peak so far).
 fn memory_mib(pid: u32, field: &str) -> u64 {
@@ -52,35 +42,26 @@ fn multipart(bytes: &[u8]) -> (String, Vec<u8>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sixteen_parallel_pixel_bombs_leave_the_server_answering_within_its_memory_budget() {
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
+    let port = binary::free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let vars: HashMap<&str, String> = [
-        ("DATA_DIR", dir.path().display().to_string()),
-        ("VONK_ADDR", format!("127.0.0.1:{port}")),
-        ("VONK_PUBLIC_URL", base.clone()),
-        ("VONK_DEMO_MEMBERS", "0".to_string()),
-        // As on a two-core machine, whatever runs the test.
-        ("VONK_PHOTO_DECODES", std::env::var("FLOOD_DECODES").unwrap_or("2".into())),
-        ("VONK_REQUEST_TIMEOUT_SECS", "300".to_string()),
-    ]
-    .into_iter()
-    .collect();
+    let vars = binary::vars(
+        dir.path(),
+        port,
+        &[
+            // As on a two-core machine, whatever runs the test.
+            ("VONK_PHOTO_DECODES", std::env::var("FLOOD_DECODES").unwrap_or("2".into())),
+            ("VONK_REQUEST_TIMEOUT_SECS", "300".to_string()),
+        ],
+    );
 
     // A member, made in the database the server will open.
-    let config = server::Config::from_lookup(|k| vars.get(k).cloned()).unwrap();
-    let state = server::AppState::start(config, app::ssr::page_links()).await.unwrap();
-    let site = state.sites.for_host(None).unwrap();
-    let form = domain::account::SignupForm { email: "anna@example.nl".into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
-    let (anna, _) = state
-        .accounts
-        .signup(server::accounts::SignupRequest { site: &site, form, tracking: Default::default(), locale: domain::Locale::Nl, base_url: base.clone(), client: Default::default() })
-        .await
-        .unwrap();
+    let state = binary::state(&vars).await;
+    let anna = binary::signup_anna(&state, &base).await;
 
     let bomb = pixel_bomb();
     assert!(bomb.len() < 1 << 20, "the bomb is small on the wire: {} bytes", bomb.len());
 
-    let mut server = spawn(&vars);
+    let mut server = binary::spawn(&vars, &[], "error", Stdio::null());
     let pid = server.id();
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(Duration::from_secs(280)).pool_idle_timeout(Duration::from_secs(5)).build().unwrap();
     let until = Instant::now() + Duration::from_secs(30);

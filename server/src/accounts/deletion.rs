@@ -5,7 +5,6 @@ use domain::account::Field;
 use domain::constants::REACTIVATION_DAYS;
 use domain::site::SiteSettings;
 use domain::{ApiError, ErrorCode, Locale};
-use sqlx::Row;
 
 use super::mails::LinkMailSpec;
 use super::security::{record, Client};
@@ -25,12 +24,7 @@ impl Accounts {
         base_url: &str,
         client: &Client,
     ) -> Result<(), AppError> {
-        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
-            .bind(user_id)
-            .fetch_optional(self.db.pool())
-            .await?
-            .ok_or(ErrorCode::AuthenticationRequired)?;
-        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
+        self.check_own_password(user_id, password, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
         let member = self.member(user_id).await?.ok_or(ErrorCode::AuthenticationRequired)?;
         let now = self.clock.now();
         let reason: String = reason.trim().chars().take(500).collect();

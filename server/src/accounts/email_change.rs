@@ -7,7 +7,6 @@ use domain::account::{validate_email, Field};
 use domain::security::SecurityEventKind;
 use domain::site::SiteSettings;
 use domain::{ApiError, ErrorCode, Locale};
-use sqlx::Row;
 
 use super::mails::LinkMailSpec;
 use super::security::{record, Client};
@@ -45,13 +44,8 @@ impl Accounts {
     ) -> Result<(), AppError> {
         let invalid = || AppError::from(ApiError::field(Field::Email, ErrorCode::NewEmailInvalid));
         let email = validate_email(new_email).map_err(|_| invalid())?;
-        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1 AND status <> 'deleted'")
-            .bind(user_id)
-            .fetch_optional(self.db.pool())
-            .await?
-            .ok_or(ErrorCode::AuthenticationRequired)?;
         // The password first: without it, nothing about other addresses is told.
-        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
+        self.check_own_password(user_id, password, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
         let member = self.member(user_id).await?.ok_or(ErrorCode::AuthenticationRequired)?;
         if member.email == email {
             return Err(invalid());

@@ -81,12 +81,17 @@ impl Accounts {
         Ok(locked(LOCKOUT.minutes_left(until, now).unwrap_or(1)))
     }
 
-    /// Checks the password of a logged-in member (changing the password, deleting the account)
-    /// under the same lockout as login: a wrong one counts, and a locked account is refused
-    /// before the check. `wrong` is the refusal for a wrong password.
-    pub(super) async fn check_own_password(&self, user_id: i64, password: &str, hash: String, wrong: ApiError, client: &Client) -> Result<(), AppError> {
+    /// Checks the password of a logged-in member (changing the password or the email, two-step
+    /// login on or off, deleting the account) under the same lockout as login: a wrong one
+    /// counts, and a locked account is refused before the check. `wrong` is the refusal for a
+    /// wrong password; a deleted account needs a login again.
+    pub(super) async fn check_own_password(&self, user_id: i64, password: &str, wrong: ApiError, client: &Client) -> Result<(), AppError> {
         let now = self.clock.now();
-        let (until,): (Option<i64>,) = sqlx::query_as("SELECT locked_until FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
+        let (hash, until): (String, Option<i64>) = sqlx::query_as("SELECT password_hash, locked_until FROM users WHERE id = $1 AND status <> 'deleted'")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
+            .await?
+            .ok_or(ErrorCode::AuthenticationRequired)?;
         if let Some(minutes) = LOCKOUT.minutes_left(until, now) {
             return Err(locked(minutes));
         }

@@ -92,14 +92,14 @@ impl Accounts {
     /// Changes the password after checking the old one ('Controleer je oude wachtwoord.').
     /// Other sessions end; the returned session replaces the current one.
     pub async fn change_password(&self, user_id: i64, old: &str, new: &str, repeat: &str, client: &Client) -> Result<String, AppError> {
-        let row = sqlx::query("SELECT u.password_hash, u.email, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
+        let row = sqlx::query("SELECT u.email, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
             .bind(user_id)
             .fetch_optional(self.db.pool())
             .await?
             .ok_or(ErrorCode::AuthenticationRequired)?;
         let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
-        self.check_own_password(user_id, old, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::OldPasswordWrong), client).await?;
+        self.check_own_password(user_id, old, ApiError::field(Field::Password, ErrorCode::OldPasswordWrong), client).await?;
         validate_password_repeat(new, repeat)?;
         passwords::check_new(new, &email, &name)?;
         let hash = passwords::hash(new.to_string()).await?;

@@ -10,7 +10,12 @@ use crate::error::AppError;
 
 /// 32 random bytes from the operating system, hex encoded.
 pub fn new_token() -> String {
-    let mut bytes = [0u8; 32];
+    random_hex::<32>()
+}
+
+/// `N` random bytes from the operating system, hex encoded.
+pub fn random_hex<const N: usize>() -> String {
+    let mut bytes = [0u8; N];
     getrandom::getrandom(&mut bytes).expect("the operating system's random source");
     hex(&bytes)
 }

@@ -104,11 +104,8 @@ impl Accounts {
     /// Switches two-step login on with the password and a code from the app for the secret of
     /// [`Accounts::two_step_begin`]; the recovery codes shown with it start to count.
     pub async fn two_step_enable(&self, user_id: i64, password: &str, code: &str, client: &Client) -> Result<(), AppError> {
-        let row = sqlx::query("SELECT password_hash, totp_pending_secret, totp_pending_codes FROM users WHERE id = $1")
-            .bind(user_id)
-            .fetch_one(self.db.pool())
-            .await?;
-        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
+        self.check_own_password(user_id, password, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
+        let row = sqlx::query("SELECT totp_pending_secret, totp_pending_codes FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
         let pending: Option<String> = row.try_get("totp_pending_secret")?;
         let pending = pending.ok_or_else(wrong_code)?;
         let Some(SecondFactor::Totp(code)) = SecondFactor::parse(code) else {
@@ -143,8 +140,7 @@ impl Accounts {
 
     /// Switches two-step login off (with the password); the recovery codes go too.
     pub async fn two_step_disable(&self, user_id: i64, password: &str, client: &Client) -> Result<(), AppError> {
-        let row = sqlx::query("SELECT password_hash FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
-        self.check_own_password(user_id, password, row.try_get("password_hash")?, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
+        self.check_own_password(user_id, password, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
         let mut tx = self.db.pool().begin().await?;
         sqlx::query("UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_pending_codes = NULL WHERE id = $1")
             .bind(user_id)

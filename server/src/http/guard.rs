@@ -59,9 +59,7 @@ pub struct CspNonce(pub String);
 impl CspNonce {
     /// 16 random bytes from the operating system, hex encoded.
     pub fn new() -> CspNonce {
-        let mut bytes = [0u8; 16];
-        getrandom::getrandom(&mut bytes).expect("the operating system's random source");
-        CspNonce(bytes.iter().map(|b| format!("{b:02x}")).collect())
+        CspNonce(crate::accounts::tokens::random_hex::<16>())
     }
 }
 

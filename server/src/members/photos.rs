@@ -33,15 +33,13 @@ pub struct QueuedPhoto {
 }
 
 /// How many photos a member has, counted inside the upload's transaction.
-async fn count(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<usize, sqlx::Error> {
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(user_id).fetch_one(&mut **tx).await?;
+async fn count<'e>(db: impl sqlx::Executor<'e, Database = Any>, user_id: i64) -> Result<usize, sqlx::Error> {
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(user_id).fetch_one(db).await?;
     Ok(n as usize)
 }
 
 pub(crate) fn random_suffix() -> String {
-    let mut bytes = [0u8; 8];
-    getrandom::getrandom(&mut bytes).expect("the operating system's random source");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::accounts::tokens::random_hex::<8>()
 }
 
 #[derive(Clone, Debug)]
@@ -68,25 +66,23 @@ impl Photos {
     /// Refuses with `photo_limit_reached` when the member has no room for another photo: asked
     /// before an upload's body is read, so a full account costs no reading or decoding.
     pub async fn check_room(&self, member: &Member) -> Result<(), AppError> {
-        let (have,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM photos WHERE user_id = $1").bind(member.id).fetch_one(self.db.pool()).await?;
-        if have as usize >= photo_limit(member.paid_user) {
+        if count(self.db.pool(), member.id).await? >= photo_limit(member.paid_user) {
             return Err(AppError::from(UploadError::LimitReached.code()));
         }
         Ok(())
     }
 
     /// Stores a new photo, under inspection until staff approve it. The first public photo
-    /// becomes the main photo. Refused uploads store nothing.
+    /// becomes the main photo. Refused uploads store nothing. Callers ask [`Photos::check_room`]
+    /// before they read the upload; the limit is checked again here, under a lock.
     pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, AppError> {
         let limit = photo_limit(member.paid_user);
-        // Cheap refusal before the decoding work; checked again under the lock below.
-        self.check_room(member).await?;
         let Renditions { full, thumb, width, height } = self.decoder.decode(bytes).await?;
 
         let mut tx = self.db.pool().begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.
         sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(member.id).execute(&mut *tx).await?;
-        if count(&mut tx, member.id).await? >= limit {
+        if count(&mut *tx, member.id).await? >= limit {
             return Err(AppError::from(UploadError::LimitReached.code()));
         }
         let (id,): (i64,) = sqlx::query_as(
