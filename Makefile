@@ -14,7 +14,7 @@ DATA_DIR ?= ./data
 DEMO_MEMBERS ?= 2000
 SERVER_BIN := $(CARGO_TARGET_DIR)/release/vonk
 
-.PHONY: run build tools test test-rust test-widgets test-e2e storybook bench types fmt clean
+.PHONY: run build tools test test-rust test-widgets test-e2e storybook bench flamegraph types fmt clean
 
 ## Build in release mode and serve at http://$(ADDR) (database in $(DATA_DIR), seeded when new).
 run: build
@@ -27,6 +27,7 @@ tools:
 build: tools
 	npm run --silent build:widgets
 	cargo leptos build --release
+	node scripts/precompress.mjs $(LEPTOS_SITE_ROOT)
 
 ## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP), widgets from stories,
 ## Storybook build, Playwright flows in Chromium against the release build.
@@ -52,6 +53,14 @@ test-e2e:
 ## Storybook for the React widgets at http://127.0.0.1:6006
 storybook: tools
 	npm run storybook
+
+## A flame graph of one page under load (PAGE=/members): the bench built with line tables
+## (profile `profiling`), `perf record --call-graph dwarf`, inferno (installed from crates.io).
+PAGE ?= /members?gender=female&min
+flamegraph:
+	command -v inferno-flamegraph >/dev/null || cargo install inferno --locked
+	cargo build --profile profiling -p app --features ssr --bin vonk-bench
+	scripts/flamegraph.sh "$(PAGE)"
 
 ## Requests per second against a bare axum baseline, and bundle sizes (needs `make build`).
 bench: build

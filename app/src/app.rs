@@ -40,20 +40,22 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
     let theme = &ctx.site.theme;
     let style = format!("--color-primary:{};--color-secondary:{};--color-accent:{}", theme.primary, theme.secondary, theme.accent);
     let lang = ctx.locale.code();
-    provide_context(ctx);
+    provide_context(std::sync::Arc::new(ctx));
+    let assets = crate::context::use_asset_urls();
     view! {
         <!DOCTYPE html>
-        <html lang=lang style=style>
+        <html lang=lang style=style data-widgets=assets.widgets.clone()>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
                 <meta name="theme-color" content="#8b0d1a"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="manifest" href="/manifest.webmanifest"/>
-                <HydrationScripts options islands=true/>
+                <HydrationScripts options islands=true root=assets.script_root.clone()/>
                 <MetaTags/>
             </head>
             <body>
+                <crate::layouts::icons::IconSprite/>
                 <App/>
             </body>
         </html>
@@ -66,12 +68,12 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
 pub fn App() -> impl IntoView {
     provide_meta_context();
     // Absent only while the route list is generated at start-up.
-    let ctx = use_context::<PageCtx>();
+    let ctx = use_context::<std::sync::Arc<PageCtx>>();
     let site_name = ctx.as_ref().map(|ctx| ctx.site.name.clone()).unwrap_or_default();
     // SPEC §2: titles start with the count of unread messages plus new likes.
-    let prefix = ctx.and_then(|ctx| ctx.member).and_then(|m| m.counters.title_prefix()).unwrap_or_default();
+    let prefix = ctx.and_then(|ctx| ctx.member.clone()).and_then(|m| m.counters.title_prefix()).unwrap_or_default();
     view! {
-        <Stylesheet id="leptos" href="/pkg/vonk.css"/>
+        <Stylesheet id="leptos" href=crate::context::use_asset_urls().stylesheet.clone()/>
         <Title formatter=move |text: String| format!("{prefix}{text} | {site_name}")/>
         <Router>
             <Routes fallback=|| view! { <DefaultLayout><NotFoundPage/></DefaultLayout> }>

@@ -95,7 +95,21 @@ impl PageCtx {
     }
 }
 
-/// The page context of this render.
-pub fn use_page_ctx() -> PageCtx {
-    use_context::<PageCtx>().expect("PageCtx is provided by the shell")
+/// Where the page finds the built site's files (versioned URLs, see `assets`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AssetUrls {
+    pub stylesheet: String,
+    /// The root below which `pkg/vonk.js` and its wasm live (the hydration loader's `root`).
+    pub script_root: String,
+    pub widgets: String,
+}
+
+pub fn use_asset_urls() -> Arc<AssetUrls> {
+    use_context::<Arc<AssetUrls>>().unwrap_or_default()
+}
+
+/// The page context of this render: one shared value, so components and every card of a list
+/// take a reference count rather than a copy of the site's settings and the member.
+pub fn use_page_ctx() -> Arc<PageCtx> {
+    use_context::<Arc<PageCtx>>().expect("PageCtx is provided by the shell")
 }

@@ -44,7 +44,7 @@ impl I18n {
 
 pub fn use_i18n() -> I18n {
     let ctx = use_page_ctx();
-    I18n::new(ctx.locale, ctx.texts)
+    I18n::new(ctx.locale, ctx.texts.clone())
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ pub mod layouts;
 pub mod widgets;
 
 #[cfg(feature = "ssr")]
+pub mod assets;
+#[cfg(feature = "ssr")]
 pub mod ssr;
 
 /// Browser entry point. Pages are rendered on the server; only the interactive parts

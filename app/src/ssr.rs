@@ -298,8 +298,9 @@ pub fn leptos_options(addr: std::net::SocketAddr) -> LeptosOptions {
 
 /// The contexts every page and server function gets: the state, and this request's CSP nonce
 /// (set by `server::http::security_headers`), which Leptos writes on each of its scripts.
-fn provide_page_context(app: &AppState) {
+fn provide_page_context(app: &AppState, assets: &Arc<crate::context::AssetUrls>) {
     provide_context(app.clone());
+    provide_context(assets.clone());
     if let Some(nonce) = use_context::<Parts>().and_then(|parts| parts.extensions.get::<server::http::CspNonce>().cloned()) {
         provide_context(leptos::nonce::Nonce::from_value(nonce.0));
     }
@@ -309,9 +310,16 @@ fn provide_page_context(app: &AppState) {
 pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
     let routes = generate_route_list(App);
     let state = ServerState { leptos_options: leptos_options.clone(), app: app.clone() };
+    let site_root = leptos_options.site_root.to_string();
+    let assets = Arc::new(crate::assets::Assets::load(std::path::Path::new(&site_root)));
+    let urls = Arc::new(crate::context::AssetUrls {
+        stylesheet: assets.url("pkg/vonk.css"),
+        script_root: assets.script_root(),
+        widgets: assets.url("widgets/vonk-widgets.js"),
+    });
     let context = {
-        let app = app.clone();
-        move || provide_page_context(&app)
+        let (app, urls) = (app.clone(), urls.clone());
+        move || provide_page_context(&app, &urls)
     };
     let render = {
         let options = leptos_options.clone();
@@ -321,7 +329,6 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
             shell(options.clone(), page_ctx(&app, &parts))
         }
     };
-    let site_root = leptos_options.site_root.to_string();
     let cached = |dir: String| {
         tower::ServiceBuilder::new()
             .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")))
@@ -331,7 +338,7 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         let app = app.clone();
         let app_for_context = app.clone();
         leptos_axum::file_and_error_handler_with_context::<ServerState, _>(
-            move || provide_page_context(&app_for_context),
+            move || provide_page_context(&app_for_context, &urls),
             move |opts: LeptosOptions| {
                 let parts = use_context::<Parts>().unwrap_or_else(|| http::Request::new(()).into_parts().0);
                 shell(opts, page_ctx(&app, &parts))
@@ -343,8 +350,6 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         .merge(server::http::routes().with_state(app.clone()))
         // The link in like mails (SPEC §2 `likes-m-id`): that member's profile, for any client.
         .route("/likes/m/{id}", axum::routing::get(|axum::extract::Path(id): axum::extract::Path<i64>| async move { axum::response::Redirect::to(&format!("/members/{id}")) }))
-        .nest_service("/pkg", cached(format!("{site_root}/pkg")))
-        .nest_service("/widgets", cached(format!("{site_root}/widgets")))
         // Public renditions only (approved, not private); originals never live here.
         .nest_service("/media/public", cached(app.config.data_dir.join("media/public").display().to_string()))
         .fallback(not_found)
@@ -358,6 +363,8 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         // once and is not cut); slow clients cannot hold a worker forever.
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, app.config.request_timeout))
         .layer(CatchPanicLayer::custom(panic_page))
+        // The site's files from memory, outside the page layers (no session, nonce or compression).
+        .merge(crate::assets::router(assets))
 }
 
 /// What a visitor sees when rendering a page (or the error page) failed outright.

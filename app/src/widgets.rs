@@ -1,5 +1,5 @@
 //! The React bridge. A widget is mounted into a `<div>` after hydration by the widget bundle
-//! (`/widgets/vonk-widgets.js`, loaded on first use with a dynamic import so pages without
+//! (`/assets/{hash}/widgets/vonk-widgets.js` as the page's `data-widgets` names it, loaded on first use with a dynamic import so pages without
 //! widgets never download React). Props go in as JSON; the widget reports user actions as DOM
 //! CustomEvents dispatched on the mount element, which arrive here as JSON `detail` strings.
 //! Calls for one element run in order: an update that comes while the bundle is still loading
@@ -36,7 +36,7 @@ mod bridge {
     use wasm_bindgen::JsCast;
 
     #[wasm_bindgen(inline_js = "
-        const load = () => import('/widgets/vonk-widgets.js');
+        const load = () => import(document.documentElement.dataset.widgets || '/widgets/vonk-widgets.js');
         const queue = new WeakMap();
         const after = (el, f) => { const p = (queue.get(el) || Promise.resolve()).then(load).then(f); queue.set(el, p.catch(() => {})); return p; };
         export function vonk_mount(el, name, props) { return after(el, m => m.mount(el, name, props)); }

@@ -11,8 +11,8 @@ test('search with filters keeps them in the URL and pages through results', asyn
   const filters = page.getByTestId('search-filters');
   await filters.getByRole('combobox', { name: 'Ik zoek', exact: true }).selectOption('female');
   await filters.getByRole('combobox', { name: 'Land', exact: true }).selectOption('NL');
-  await filters.getByRole('combobox', { name: 'Van', exact: true }).selectOption('25');
-  await filters.getByRole('combobox', { name: 'Tot en met', exact: true }).selectOption('45');
+  await filters.getByRole('spinbutton', { name: 'Van', exact: true }).fill('25');
+  await filters.getByRole('spinbutton', { name: 'Tot en met', exact: true }).fill('45');
   await filters.getByRole('button', { name: 'Zoeken' }).click();
   await expect(page).toHaveURL(/gender=female/);
   await expect(page).toHaveURL(/country=NL/);
@@ -63,4 +63,24 @@ test('a member opens a profile, blocks it and no longer finds it', async ({ page
   await expect(page.getByTestId('saved')).toContainText('gedeblokkeerd');
   await page.goto('/members?gender=male');
   await expect(page.getByTestId('results').locator(`a[href="${href}"]`)).toHaveCount(1);
+});
+
+test("the site's files come versioned, precompressed and cached for a year", async ({ page }) => {
+  await page.goto('/');
+  const css = await page.locator('link[rel="stylesheet"]').first().getAttribute('href');
+  const wasm = await page.locator('link[rel="preload"][as="fetch"]').getAttribute('href');
+  expect(css).toMatch(/^\/assets\/[0-9a-f]{16}\/pkg\/vonk\.css$/);
+  expect(wasm).toMatch(/^\/assets\/[0-9a-f]{16}\/pkg\/vonk\.wasm$/);
+  for (const [href, type] of [[css!, 'text/css'], [wasm!, 'application/wasm']]) {
+    const res = await page.request.get(href, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toContain(type);
+    expect(res.headers()['content-encoding']).toBe('br');
+    expect(res.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  }
+  // Another version of the same file is not served under a year-long lifetime.
+  const stale = await page.request.get(css!.replace(/\/assets\/[0-9a-f]{16}\//, '/assets/0000000000000000/'));
+  expect(stale.status()).toBe(404);
+  // The stylesheet reached the page: the grid of the home page is styled.
+  expect(await page.evaluate(() => getComputedStyle(document.body).margin)).toBe('0px');
 });

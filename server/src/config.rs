@@ -20,6 +20,8 @@ pub struct Config {
     /// `VONK_SITE_CACHE_SECS`, default 60: how often site settings are re-read from the database,
     /// so that a change made on one node reaches every node.
     pub site_cache_refresh: Duration,
+    /// How long a visitor's search result page is reused (`VONK_SEARCH_CACHE_SECS`, 0: off).
+    pub search_cache: Duration,
     /// How long a client may take to send a request's headers (`VONK_HEADER_TIMEOUT_SECS`, 30).
     /// hyper counts it from the end of the previous request, so an idle keep-alive connection
     /// is closed after it too: pools in front of the app must drop idle connections sooner.
@@ -118,6 +120,10 @@ impl Config {
             None => Duration::from_secs(60),
             Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid { name: "VONK_SITE_CACHE_SECS", reason: v })?),
         };
+        let search_cache = match get("VONK_SEARCH_CACHE_SECS") {
+            None => Duration::from_secs(5),
+            Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid { name: "VONK_SEARCH_CACHE_SECS", reason: v })?),
+        };
         let secs = |name: &'static str, default: u64| -> Result<Duration, ConfigError> {
             match get(name) {
                 None => Ok(Duration::from_secs(default)),
@@ -194,6 +200,7 @@ impl Config {
             max_connections,
             seed,
             site_cache_refresh,
+            search_cache,
             header_timeout,
             request_timeout,
             public_origins,
@@ -228,6 +235,7 @@ impl std::fmt::Debug for Config {
             .field("max_connections", &self.max_connections)
             .field("seed", &self.seed)
             .field("site_cache_refresh", &self.site_cache_refresh)
+            .field("search_cache", &self.search_cache)
             .field("header_timeout", &self.header_timeout)
             .field("request_timeout", &self.request_timeout)
             .field("public_origins", &self.public_origins)
@@ -274,6 +282,7 @@ mod tests {
         assert_eq!(c.database_url, "sqlite://./data/vonk.db");
         assert_eq!(c.seed, SeedMode::Demo);
         assert_eq!(c.site_cache_refresh, Duration::from_secs(60));
+        assert_eq!(c.search_cache, Duration::from_secs(5));
     }
 
     #[test]

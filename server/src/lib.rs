@@ -22,6 +22,7 @@ pub mod regions;
 pub mod seed;
 pub mod sites;
 pub mod state;
+pub mod ttl_cache;
 pub mod visibility;
 
 pub use config::Config;

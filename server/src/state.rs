@@ -68,7 +68,7 @@ impl AppState {
         let media: crate::media::Media = Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private")));
         let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone());
         let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes));
-        let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?));
+        let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache);
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
         let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone());

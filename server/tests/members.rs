@@ -37,7 +37,7 @@ async fn ctx(db: Db, demo: u32) -> Ctx {
     let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap().settings;
     let mail = tempfile::tempdir().unwrap();
     let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
-    let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()));
+    let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()), std::time::Duration::ZERO);
     Ctx { db, accounts, members, site, _mail: mail }
 }
 

@@ -36,7 +36,7 @@ fn MemberLikePopup() -> impl IntoView {
     let ctx = crate::context::use_page_ctx();
     let i18n = crate::i18n::use_i18n();
     let path = leptos_router::hooks::use_location().pathname.get_untracked();
-    ctx.member.map(|m| {
+    ctx.member.as_ref().map(|m| {
         let auto = m.auto_like && domain::notifications::in_member_area(&path);
         let labels = LikePopupLabels { title: i18n.t("likes.liked_you"), view_profile: i18n.t("swipe.view_profile"), close: i18n.t("auth.close") };
         view! { <LikePopup auto=auto labels=labels/> }

@@ -30,12 +30,22 @@ pub fn CheckIcon() -> impl IntoView {
     }
 }
 
+/// Icons that repeat on a page (a heart on every card) are drawn once here and referenced.
+#[component]
+pub fn IconSprite() -> impl IntoView {
+    view! {
+        <svg class="icon-sprite" aria-hidden="true" focusable="false" width="0" height="0">
+            <symbol id="i-heart" viewBox="0 0 24 24">
+                <path fill="currentColor" d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.5 4.5 7 4.5c2 0 3.6 1.1 5 2.9 1.4-1.8 3-2.9 5-2.9 3.5 0 5.5 3.5 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z"/>
+            </symbol>
+        </svg>
+    }
+}
+
 #[component]
 pub fn HeartIcon() -> impl IntoView {
     view! {
-        <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path fill="currentColor" d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.5 4.5 7 4.5c2 0 3.6 1.1 5 2.9 1.4-1.8 3-2.9 5-2.9 3.5 0 5.5 3.5 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z"/>
-        </svg>
+        <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><use href="#i-heart"></use></svg>
     }
 }
 

@@ -65,7 +65,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
 fn render(ctx: PageCtx, layout: fn() -> AnyView) -> String {
     let owner = Owner::new();
     owner.with(|| {
-        provide_context(ctx);
+        provide_context(std::sync::Arc::new(ctx));
         provide_context(RequestUrl::new("/somewhere"));
         view! { <Router>{layout()}</Router> }.to_html()
     })

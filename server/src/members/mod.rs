@@ -6,6 +6,7 @@ pub mod demo;
 pub mod photo_decode;
 pub mod photos;
 pub mod search;
+pub mod search_cache;
 mod service;
 
 pub use basics::ProfileBasics;

@@ -8,6 +8,7 @@ use domain::search::{birth_date_window, MemberCard, ProfileView, SearchFilters, 
 use domain::site::SiteSettings;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row};
+use std::sync::Arc;
 
 use super::Members;
 use crate::db::{flag, Db};
@@ -29,6 +30,7 @@ where
     .bind(true)
     .execute(executor)
     .await?;
+    super::search_cache::invalidate();
     Ok(())
 }
 
@@ -72,7 +74,21 @@ impl Members {
     /// One page of results, newest activity first, without the viewer and anyone blocked
     /// either way. A short first page comes with similar profiles (same gender and country,
     /// any region and age).
-    pub async fn search(&self, site: &SiteSettings, viewer: Option<i64>, filters: &SearchFilters, today: Ymd) -> Result<SearchResults, AppError> {
+    /// A page of search results; a visitor's (`viewer` none) may come from the search cache.
+    pub async fn search(&self, site: &SiteSettings, viewer: Option<i64>, filters: &SearchFilters, today: Ymd) -> Result<Arc<SearchResults>, AppError> {
+        if viewer.is_some() || !self.search_cache.enabled() {
+            return Ok(Arc::new(self.search_database(site, viewer, filters, today).await?));
+        }
+        if let Some(hit) = self.search_cache.get(site.id, filters, today) {
+            return Ok(hit);
+        }
+        let generation = super::search_cache::SearchCache::generation();
+        let results = Arc::new(self.search_database(site, viewer, filters, today).await?);
+        self.search_cache.put(site.id, filters, today, generation, results.clone());
+        Ok(results)
+    }
+
+    async fn search_database(&self, site: &SiteSettings, viewer: Option<i64>, filters: &SearchFilters, today: Ymd) -> Result<SearchResults, AppError> {
         let (after, until) = birth_date_window(today, filters.min_age, filters.max_age);
         // A region counts only inside its country.
         let region = filters.region.as_deref().filter(|r| self.regions().get(r).is_some_and(|reg| Some(&reg.country) == filters.country.as_ref()));

@@ -13,11 +13,13 @@ use crate::regions::Regions;
 pub struct Members {
     pub(super) db: Db,
     pub(super) regions: Arc<Regions>,
+    pub(super) search_cache: Arc<super::search_cache::SearchCache>,
 }
 
 impl Members {
-    pub fn new(db: Db, regions: Arc<Regions>) -> Members {
-        Members { db, regions }
+    /// `search_cache`: how long a visitor's result page is reused (zero: never).
+    pub fn new(db: Db, regions: Arc<Regions>, search_cache: std::time::Duration) -> Members {
+        Members { db, regions, search_cache: Arc::new(super::search_cache::SearchCache::new(search_cache)) }
     }
 
     pub(crate) fn db(&self) -> &Db {

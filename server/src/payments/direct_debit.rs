@@ -149,7 +149,7 @@ impl Payments {
         }
         let pack_id: i64 = row.try_get("pack_id")?;
         let typed: Option<String> = row.try_get("discount_code")?;
-        let pack = self.packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
+        let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
         let (typed, automatic) = self.discounts(site, member, typed.as_deref(), country, now).await?;
         let q = best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country);
         self.direct_debit_allowed(site, member.id, q.amount, now).await?;

@@ -49,6 +49,9 @@ pub struct Payments {
     expire_after: i64,
     /// Crash tests: stop before booking a verified payment (`VONK_FAULT=pause_before_booking`).
     pause_before_booking: bool,
+    /// The packs on offer per site and country, as `/pricing` and `/credits` list them; kept
+    /// as long as the site settings (`VONK_SITE_CACHE_SECS`). A purchase reads its pack anew.
+    packs_cache: std::sync::Arc<crate::ttl_cache::TtlCache<(i64, String), Vec<CreditPack>>>,
 }
 
 /// What `/credits` shows: the bundles for the buyer's country with their prices now, the
@@ -107,7 +110,8 @@ fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
 
 impl Payments {
     pub fn new(db: Db, provider: Provider, accounts: Accounts, links: Links, sms: sms::SmsOutbox, public_url: String) -> Payments {
-        Payments { db, provider, accounts, links, sms, public_url, recheck_after: 600, expire_after: 86_400, pause_before_booking: false }
+        let packs_cache = std::sync::Arc::new(crate::ttl_cache::TtlCache::new(std::time::Duration::ZERO, 256));
+        Payments { db, provider, accounts, links, sms, public_url, recheck_after: 600, expire_after: 86_400, pause_before_booking: false, packs_cache }
     }
 
     /// The provider the configuration asks for: Mollie with an API key, else the test provider.
@@ -123,6 +127,7 @@ impl Payments {
         payments.recheck_after = config.payment_recheck_after;
         payments.expire_after = config.payment_expire_after;
         payments.pause_before_booking = config.fault.as_deref() == Some("pause_before_booking");
+        payments.packs_cache = std::sync::Arc::new(crate::ttl_cache::TtlCache::new(config.site_cache_refresh, 256));
         payments
     }
 
@@ -161,6 +166,16 @@ impl Payments {
 
     /// A site's active bundles for a country: the country's own, else the site's general ones.
     pub async fn packs(&self, site_id: i64, country: &str) -> Result<Vec<CreditPack>, AppError> {
+        let key = (site_id, country.to_ascii_uppercase());
+        if let Some(packs) = self.packs_cache.get(&key, 0) {
+            return Ok(packs);
+        }
+        let packs = self.read_packs(site_id, country).await?;
+        self.packs_cache.put(key, 0, packs.clone());
+        Ok(packs)
+    }
+
+    async fn read_packs(&self, site_id: i64, country: &str) -> Result<Vec<CreditPack>, AppError> {
         let rows = sqlx::query(
             "SELECT id, credits, price_minor, currency, highlighted, country FROM credit_packs \
              WHERE site_id = $1 AND active = TRUE AND (country IS NULL OR country = $2) ORDER BY sort_order, credits",
@@ -252,7 +267,7 @@ impl Payments {
 
     /// One bundle's price for this member now.
     pub async fn quote(&self, site: &Site, member: &Member, pack_id: i64, typed: Option<&str>, country: &str, now: i64) -> Result<Quote, AppError> {
-        let pack = self.packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
+        let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
         let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
         Ok(best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country))
     }

@@ -17,7 +17,7 @@ pub mod unsubscribe;
 /// For member-only pages: the member, or `None` after sending the visitor to the login page,
 /// which brings them back to `path`.
 pub fn member_or_login(path: &str) -> Option<crate::context::MemberView> {
-    let member = crate::context::use_page_ctx().member;
+    let member = crate::context::use_page_ctx().member.clone();
     if member.is_none() {
         #[cfg(feature = "ssr")]
         leptos_axum::redirect(&format!("/login?return_to={path}"));

@@ -314,7 +314,7 @@ pub fn PremiumPage() -> impl IntoView {
                         Err(e) => view! { <p class="notice notice--error" role="alert">{i18n.error(&e)}</p> }.into_any(),
                         Ok(d) => {
                             let popular = d.packs.iter().find(|(p, _)| p.highlighted).or(d.packs.first()).map(|(p, _)| p.id).unwrap_or(0);
-                            let country = crate::context::use_page_ctx().country;
+                            let country = crate::context::use_page_ctx().country.clone();
                             let mut props = payment_blocks_props(&i18n, &country, None);
                             props.methods.retain(|o| d.methods.contains(&o.method));
                             view! {

@@ -54,7 +54,6 @@ pub fn MemberCardView(
     #[prop(default = None)]
     like: Option<CardLike>,
 ) -> impl IntoView {
-    let i18n = use_i18n();
     let ctx = crate::context::use_page_ctx();
     let place = card.place();
     let like_button = like.map(|like| view! { <CardLikeButton id=card.id name=card.name.clone() like=like/> });
@@ -63,10 +62,9 @@ pub fn MemberCardView(
             <a href=format!("/members/{}", card.id) class="member-card__link" data-testid="member-card">
                 <Portrait name=card.name.clone() src=card.thumb.clone() class="member-card__photo"/>
                 {badge.map(|b| view! { <span class="badge badge--main member-card__badge" data-testid="card-badge">{b}</span> })}
+                // The heart is drawn by the stylesheet: a grid repeats it on most cards.
                 {card.fictional.then(|| view! {
-                    <span class="member-card__fictional" title=ctx.site.fictional_singular.clone()>
-                        <HeartIcon/><span class="visually-hidden">{ctx.site.fictional_singular.clone()}</span>
-                    </span>
+                    <span class="member-card__fictional" role="img" aria-label=ctx.site.fictional_singular.clone() title=ctx.site.fictional_singular.clone()></span>
                 })}
                 <span class="member-card__text">
                     <span class="member-card__name">{card.name.clone()}<span class="member-card__age">", " {card.age}</span></span>
@@ -74,7 +72,6 @@ pub fn MemberCardView(
                 </span>
             </a>
             {like_button}
-            <span class="visually-hidden">{i18n.tf("profile.age", &[("age", &card.age.to_string())])}</span>
         </li>
     }
 }

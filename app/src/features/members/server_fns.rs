@@ -51,7 +51,7 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
         }
     }
     let today = domain::account::Ymd::from_unix(c.now());
-    let results = state.members.search(settings, member.as_ref().map(|m| m.id), &filters, today).await.map_err(public_error)?;
+    let results = SearchResults::clone(&*state.members.search(settings, member.as_ref().map(|m| m.id), &filters, today).await.map_err(public_error)?);
     let last_opened = match &member {
         Some(m) => state.members.last_opened(settings, m.id, today).await.map_err(public_error)?.map(|(card, _)| card),
         None => None,

@@ -1,0 +1,250 @@
+//! The built site's files (stylesheet, hydration script and wasm, widget bundle, icons), read
+//! into memory at start-up and served from there: no file system call, no session lookup and
+//! no compression per request.
+//!
+//! - Versioned URLs: `/assets/{hash}/pkg/vonk.js`. The hash is over the content of the file's
+//!   group (the stylesheet; the script with its wasm and snippets, which load each other by
+//!   relative path; the widget bundle), so a group's URL changes exactly when its bytes do and
+//!   browsers may keep it for a year (`immutable`). A URL with another hash is not found.
+//! - Precompressed: `X.br` and `X.gz` written beside `X` by the build (`scripts/precompress.mjs`)
+//!   are sent as they are to clients that accept them.
+//! - The unversioned paths (`/pkg/…`, `/widgets/…`, `/favicon.svg`, `/manifest.webmanifest`)
+//!   answer too, cached for an hour.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use axum::body::Bytes;
+use sha2::{Digest, Sha256};
+
+/// A year: versioned URLs never change their content.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+const HOUR: &str = "public, max-age=3600";
+
+#[derive(Debug)]
+struct File {
+    content_type: &'static str,
+    identity: Bytes,
+    gzip: Option<Bytes>,
+    brotli: Option<Bytes>,
+    /// The group's hash: the version in the file's URL.
+    version: String,
+}
+
+/// The files of the built site, by path below the site root (`pkg/vonk.css`).
+#[derive(Debug, Default)]
+pub struct Assets {
+    files: HashMap<String, File>,
+    versions: HashMap<&'static str, String>,
+}
+
+/// Which files change together (see the module's notes).
+fn group(path: &str) -> &'static str {
+    if path.ends_with(".css") && path.starts_with("pkg/") {
+        "style"
+    } else if path.starts_with("pkg/") {
+        "script"
+    } else if path.starts_with("widgets/") {
+        "widgets"
+    } else {
+        "root"
+    }
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "wasm" => "application/wasm",
+        "svg" => "image/svg+xml",
+        "webmanifest" => "application/manifest+json",
+        "json" => "application/json",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "woff2" => "font/woff2",
+        "txt" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+impl Assets {
+    /// Reads every file below `root` (TypeScript declarations and compressed copies aside).
+    /// A missing root gives an empty set: pages still render, their assets are not found.
+    pub fn load(root: &Path) -> Assets {
+        let mut paths = Vec::new();
+        collect(root, root, &mut paths);
+        paths.sort();
+        let mut hashers: HashMap<&'static str, Sha256> = HashMap::new();
+        let mut files = HashMap::new();
+        for path in paths {
+            let Ok(identity) = std::fs::read(root.join(&path)) else { continue };
+            let hasher = hashers.entry(group(&path)).or_default();
+            hasher.update(path.as_bytes());
+            hasher.update(&identity);
+            let sibling = |ext: &str| std::fs::read(root.join(format!("{path}.{ext}"))).ok().map(Bytes::from);
+            let file = File { content_type: content_type(&path), gzip: sibling("gz"), brotli: sibling("br"), identity: Bytes::from(identity), version: String::new() };
+            files.insert(path, file);
+        }
+        let versions: HashMap<&'static str, String> = hashers.into_iter().map(|(g, h)| (g, h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect())).collect();
+        for (path, file) in files.iter_mut() {
+            file.version = versions.get(group(path)).cloned().unwrap_or_default();
+        }
+        Assets { files, versions }
+    }
+
+    /// The versioned URL of a file of the site (`pkg/vonk.css`), for pages to link to.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/{path}", self.root(group(path)))
+    }
+
+    /// `/assets/{hash}` for a group: the script's root as the hydration loader wants it.
+    pub fn root(&self, group: &str) -> String {
+        format!("/assets/{}", self.versions.get(group).map(String::as_str).unwrap_or("none"))
+    }
+
+    /// The script group's root (`/assets/{hash}`), below which `pkg/vonk.js` and its wasm live.
+    pub fn script_root(&self) -> String {
+        self.root("script")
+    }
+
+    fn respond(&self, path: &str, version: Option<&str>, headers: &HeaderMap) -> Response {
+        let Some(file) = self.files.get(path).filter(|f| version.is_none_or(|v| v == f.version)) else {
+            return StatusCode::NOT_FOUND.into_response();
+        };
+        let accepts = |coding: &str| {
+            headers.get_all(header::ACCEPT_ENCODING).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(|part| {
+                let mut it = part.split(';');
+                it.next().is_some_and(|c| c.trim().eq_ignore_ascii_case(coding)) && !it.any(|p| matches!(p.trim(), "q=0" | "q=0.0" | "q=0.00" | "q=0.000"))
+            })
+        };
+        let (body, coding) = match (&file.brotli, &file.gzip) {
+            (Some(br), _) if accepts("br") => (br.clone(), Some("br")),
+            (_, Some(gz)) if accepts("gzip") => (gz.clone(), Some("gzip")),
+            _ => (file.identity.clone(), None),
+        };
+        let etag = format!("\"{}-{}\"", file.version, coding.unwrap_or("id"));
+        let cache = if version.is_some() { IMMUTABLE } else { HOUR };
+        let matches = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+        let mut response = if matches { StatusCode::NOT_MODIFIED.into_response() } else { Response::new(Body::from(body)) };
+        let h = response.headers_mut();
+        h.insert(header::CONTENT_TYPE, HeaderValue::from_static(file.content_type));
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+        h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        if let Ok(value) = HeaderValue::from_str(&etag) {
+            h.insert(header::ETAG, value);
+        }
+        if let Some(coding) = coding {
+            h.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
+        }
+        response
+    }
+}
+
+fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(root, &path, out);
+        } else if let Ok(relative) = path.strip_prefix(root) {
+            let name = relative.to_string_lossy().replace('\\', "/");
+            if !(name.ends_with(".gz") || name.ends_with(".br") || name.ends_with(".d.ts")) {
+                out.push(name);
+            }
+        }
+    }
+}
+
+async fn versioned(State(assets): State<Arc<Assets>>, axum::extract::Path((version, path)): axum::extract::Path<(String, String)>, headers: HeaderMap) -> Response {
+    assets.respond(&path, Some(&version), &headers)
+}
+
+async fn unversioned(State(assets): State<Arc<Assets>>, uri: Uri, headers: HeaderMap) -> Response {
+    assets.respond(uri.path().trim_start_matches('/'), None, &headers)
+}
+
+/// The routes of the site's files. Merged beside the page router, outside its layers.
+pub fn router(assets: Arc<Assets>) -> Router {
+    Router::new()
+        .route("/assets/{version}/{*path}", axum::routing::get(versioned))
+        .route("/pkg/{*path}", axum::routing::get(unversioned))
+        .route("/widgets/{*path}", axum::routing::get(unversioned))
+        .route("/favicon.svg", axum::routing::get(unversioned))
+        .route("/manifest.webmanifest", axum::routing::get(unversioned))
+        .with_state(assets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("pkg")).unwrap();
+        std::fs::write(dir.path().join("pkg/vonk.js"), "export default 1").unwrap();
+        std::fs::write(dir.path().join("pkg/vonk.js.br"), "BR").unwrap();
+        std::fs::write(dir.path().join("pkg/vonk.js.gz"), "GZ").unwrap();
+        std::fs::write(dir.path().join("pkg/vonk.wasm"), [0u8, 97, 115, 109]).unwrap();
+        std::fs::write(dir.path().join("pkg/vonk.css"), "body{}").unwrap();
+        dir
+    }
+
+    fn accept(coding: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_ENCODING, HeaderValue::from_str(coding).unwrap());
+        h
+    }
+
+    async fn body(r: Response) -> Vec<u8> {
+        axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap().to_vec()
+    }
+
+    #[tokio::test]
+    async fn a_file_is_served_precompressed_under_its_groups_hash_and_nowhere_else() {
+        let dir = site();
+        let assets = Assets::load(dir.path());
+        let js = assets.url("pkg/vonk.js");
+        assert!(js.starts_with("/assets/") && js.ends_with("/pkg/vonk.js"), "{js}");
+        assert_eq!(assets.url("pkg/vonk.wasm").rsplit_once('/').unwrap().0.replace("/pkg", ""), assets.script_root(), "the wasm shares the script's root");
+        assert_ne!(assets.url("pkg/vonk.css").split('/').nth(2), js.split('/').nth(2), "the stylesheet has its own version");
+        let version = js.split('/').nth(2).unwrap().to_string();
+
+        let r = assets.respond("pkg/vonk.js", Some(&version), &accept("gzip, deflate, br"));
+        assert_eq!(r.headers()[header::CONTENT_ENCODING], "br");
+        assert_eq!(r.headers()[header::CACHE_CONTROL], IMMUTABLE);
+        assert_eq!(r.headers()[header::CONTENT_TYPE], "text/javascript; charset=utf-8");
+        assert_eq!(body(r).await, b"BR");
+        let r = assets.respond("pkg/vonk.js", Some(&version), &accept("gzip;q=1, br;q=0"));
+        assert_eq!(r.headers()[header::CONTENT_ENCODING], "gzip");
+        assert_eq!(body(r).await, b"GZ");
+        let r = assets.respond("pkg/vonk.js", Some(&version), &HeaderMap::new());
+        assert!(r.headers().get(header::CONTENT_ENCODING).is_none());
+        let etag = r.headers()[header::ETAG].clone();
+        assert_eq!(body(r).await, b"export default 1");
+
+        let mut again = HeaderMap::new();
+        again.insert(header::IF_NONE_MATCH, etag);
+        assert_eq!(assets.respond("pkg/vonk.js", Some(&version), &again).status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(assets.respond("pkg/vonk.js", Some("0123456789abcdef"), &HeaderMap::new()).status(), StatusCode::NOT_FOUND, "an old version");
+        assert_eq!(assets.respond("pkg/missing.js", Some(&version), &HeaderMap::new()).status(), StatusCode::NOT_FOUND);
+        assert_eq!(assets.respond("pkg/vonk.js.br", None, &HeaderMap::new()).status(), StatusCode::NOT_FOUND, "compressed copies are not files of their own");
+        assert_eq!(assets.respond("pkg/vonk.css", None, &HeaderMap::new()).headers()[header::CACHE_CONTROL], HOUR);
+    }
+
+    #[test]
+    fn a_changed_file_changes_its_groups_url_only() {
+        let dir = site();
+        let before = Assets::load(dir.path());
+        std::fs::write(dir.path().join("pkg/vonk.css"), "body{color:red}").unwrap();
+        let after = Assets::load(dir.path());
+        assert_ne!(before.url("pkg/vonk.css"), after.url("pkg/vonk.css"));
+        assert_eq!(before.url("pkg/vonk.js"), after.url("pkg/vonk.js"));
+    }
+}
