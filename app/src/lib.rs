@@ -11,6 +11,7 @@ pub mod features;
 pub mod forms;
 pub mod i18n;
 pub mod layouts;
+pub mod render;
 pub mod widgets;
 
 #[cfg(feature = "ssr")]

@@ -157,6 +157,9 @@ pub struct SearchResults {
     pub has_more: bool,
     /// Profiles like the ones asked for, when the page came out short.
     pub similar: Vec<MemberCard>,
+    /// For a member: which of the profiles shown (results and similar) they have liked.
+    #[serde(default)]
+    pub liked: Vec<i64>,
 }
 
 /// A member's profile as another member (or a visitor) sees it.

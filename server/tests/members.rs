@@ -146,6 +146,13 @@ on_both_databases!(visibility_and_blocking_between_two_members, |db: Db| async m
     activate(&c, bart).await;
     let res = c.members.search(&c.site, Some(bart), &only_nl_nh, today()).await.unwrap();
     assert!(found(&res, anna) && !found(&res, bart), "others, never oneself");
+    assert!(res.liked.is_empty());
+
+    // A member's likes come with the cards; a visitor's results carry none.
+    sqlx::query("INSERT INTO likes (liker_id, liked_id, created_at) VALUES ($1, $2, $3)").bind(bart).bind(anna).bind(NOW).execute(c.db.pool()).await.unwrap();
+    assert_eq!(c.members.search(&c.site, Some(bart), &only_nl_nh, today()).await.unwrap().liked, vec![anna]);
+    assert!(c.members.search(&c.site, None, &only_nl_nh, today()).await.unwrap().liked.is_empty());
+    assert!(c.members.search(&c.site, Some(anna), &only_nl_nh, today()).await.unwrap().liked.is_empty(), "bart liked anna, not the other way");
 
     // Invisible: gone for others, still there for oneself.
     c.accounts.set_invisible(anna, true).await.unwrap();

@@ -53,6 +53,17 @@ pub async fn sync_interests(db: &Db) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The ids of rows whose `liked` column (there for a viewer, see `query_cards`) is set.
+fn liked_ids(rows: &[AnyRow], viewer: Option<i64>) -> Result<Vec<i64>, sqlx::Error> {
+    let mut ids = Vec::new();
+    for row in rows.iter().filter(|_| viewer.is_some()) {
+        if row.try_get::<i64, _>("liked")? == 1 {
+            ids.push(row.try_get("user_id")?);
+        }
+    }
+    Ok(ids)
+}
+
 pub(crate) const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
 
 
@@ -97,17 +108,20 @@ impl Members {
         let mut results: Vec<MemberCard> = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
         let has_more = results.len() > PAGE_SIZE as usize;
         results.truncate(PAGE_SIZE as usize);
+        let mut liked = liked_ids(&rows[..results.len()], viewer)?;
         let mut similar = Vec::new();
         let narrowed = region.is_some() || filters.min_age > site.min_age || filters.max_age < domain::search::MAX_AGE;
         if filters.page == 1 && results.len() < PAGE_SIZE as usize / 2 && narrowed {
             let shown: Vec<i64> = results.iter().map(|c| c.id).collect();
             let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), None, None, &shown, 12, 0).await?;
             similar = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
+            liked.extend(liked_ids(&rows, viewer)?);
         }
-        Ok(SearchResults { results, has_more, similar })
+        Ok(SearchResults { results, has_more, similar, liked })
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// Rows of cards in last-active order; for a viewer with a `liked` column (1 or 0).
     async fn query_cards(
         &self,
         site_id: i64,
@@ -129,7 +143,9 @@ impl Members {
             (None, None, None) => "profiles_search_all",
         };
         let hint = if self.db().backend() == crate::db::Backend::Sqlite { format!(" INDEXED BY {index}") } else { String::new() };
-        let mut sql = format!("SELECT {CARD_COLUMNS} FROM profiles p{hint} WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1");
+        // A member's likes come with the cards (their like buttons), not from a second query.
+        let liked = if viewer.is_some() { ", CAST(CASE WHEN EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id) THEN 1 ELSE 0 END AS BIGINT) AS liked" } else { "" };
+        let mut sql = format!("SELECT {CARD_COLUMNS}{liked} FROM profiles p{hint} WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1");
         let mut n = 3;
         let mut next = |sql: &mut String, clause: &str| {
             n += 1;

@@ -91,7 +91,7 @@ mod tests {
 
     fn results(id: i64) -> Arc<SearchResults> {
         let card = domain::search::MemberCard { id, name: "A".into(), age: 30, city: "Haarlem".into(), region: String::new(), thumb: None, fictional: false };
-        Arc::new(SearchResults { results: vec![card], has_more: false, similar: vec![] })
+        Arc::new(SearchResults { results: vec![card], has_more: false, similar: vec![], liked: vec![] })
     }
 
     const TODAY: Ymd = Ymd { year: 2026, month: 11, day: 23 };

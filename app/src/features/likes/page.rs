@@ -78,15 +78,14 @@ pub fn LikesPage() -> impl IntoView {
                             let close = format!("/likes/{}#m-{}", kind.code(), i.card.id);
                             view! { <MatchDialog name=i.card.name.clone() photo=i.card.thumb.clone() close_href=close/> }
                         });
+                        let cards = crate::render::html_now(items.into_iter().map(|item| {
+                            let badge = item.new.then(|| use_i18n().t("likes.new"));
+                            let like = Some(CardLike { liked: item.liked, return_to: format!("/likes/{}", kind.code()) });
+                            view! { <MemberCardView card=item.card badge=badge like=like/> }
+                        }).collect_view());
                         view! {
                         {matched}
-                        <ul class="member-grid" data-testid="likes-list">
-                            {items.into_iter().map(|item| {
-                                let badge = item.new.then(|| use_i18n().t("likes.new"));
-                                let like = Some(CardLike { liked: item.liked, return_to: format!("/likes/{}", kind.code()) });
-                                view! { <MemberCardView card=item.card badge=badge like=like/> }
-                            }).collect_view()}
-                        </ul>
+                        <ul class="member-grid" data-testid="likes-list" inner_html=cards></ul>
                         }
                         .into_any()
                     }

@@ -173,14 +173,11 @@ pub fn MembersPage() -> impl IntoView {
                     }
                     Ok(page) => {
                         let page = Arc::new(page);
-                        // The form and the grid are hundreds of elements: rendered at once into
-                        // one string, not resolved element by element as futures (the profile
-                        // in the README's Performance section).
-                        let html = view! {
+                        // The form and the grid are hundreds of elements: rendered at once.
+                        let html = crate::render::html_now(view! {
                             <aside class="members-layout__filters"><Filters page=page.clone()/></aside>
                             <div class="members-layout__results"><Results page=page/></div>
-                        }
-                        .to_html();
+                        });
                         view! { <div class="members-layout" inner_html=html></div> }.into_any()
                     }
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),

@@ -35,7 +35,7 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
     let member = c.viewer();
     let settings = &site.settings;
     let get = |key: &str| query.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    let empty = SearchResults { results: vec![], has_more: false, similar: vec![] };
+    let empty = SearchResults { results: vec![], has_more: false, similar: vec![], liked: vec![] };
     let mut filters = SearchFilters::from_query(get, &settings.countries, settings.min_age);
     let regions = state.members.regions_for(settings);
     let has_source = ["network", "ref"].iter().any(|k| get(k).is_some_and(|v| !v.is_empty()));
@@ -56,13 +56,7 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
         Some(m) => state.members.last_opened(settings, m.id, today).await.map_err(public_error)?.map(|(card, _)| card),
         None => None,
     };
-    let liked = match &member {
-        Some(m) => {
-            let ids: Vec<i64> = results.results.iter().chain(&results.similar).map(|c| c.id).collect();
-            Some(state.likes.liked_among(m.id, &ids).await.map_err(public_error)?.into_iter().collect())
-        }
-        None => None,
-    };
+    let liked = member.as_ref().map(|_| results.liked.clone());
     Ok(SearchPage { visitor_refused: false, filters, countries: settings.countries.clone(), regions, results, last_opened, liked })
 }
 
