@@ -17,6 +17,8 @@ pub mod widgets;
 #[cfg(feature = "ssr")]
 pub mod assets;
 #[cfg(feature = "ssr")]
+pub mod page_cache;
+#[cfg(feature = "ssr")]
 pub mod ssr;
 
 /// Browser entry point. Pages are rendered on the server; only the interactive parts

@@ -308,6 +308,13 @@ fn provide_page_context(app: &AppState, assets: &Arc<crate::context::AssetUrls>)
 
 /// The whole application as an axum router.
 pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
+    let page_cache = app.config.page_cache;
+    router_with_page_cache(app, leptos_options, page_cache)
+}
+
+/// The application with visitors' pages kept `page_cache` long (zero: every page rendered;
+/// `make bench` measures both).
+pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page_cache: std::time::Duration) -> Router {
     let routes = generate_route_list(App);
     let state = ServerState { leptos_options: leptos_options.clone(), app: app.clone() };
     let site_root = leptos_options.site_root.to_string();
@@ -355,6 +362,7 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
         .fallback(not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn(server_fn_status))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(crate::page_cache::PageCache::new(page_cache)), crate::page_cache::serve))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::security_headers))

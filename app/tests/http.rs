@@ -152,6 +152,26 @@ async fn home_renders_in_dutch_with_shell_and_entry_warning() {
     assert!(!html.contains(r#"data-testid="entry-warning""#), "accepted warning stays away");
 }
 
+#[tokio::test]
+async fn the_signup_modal_brings_its_form_when_it_opens_in_the_pages_language() {
+    let app = start().await;
+    // A visitor's page carries the modal's frame only; the form's labels and checks are not on it.
+    let (_, _, html) = app.get("/", &[("cookie", "entry_accepted=1")]).await;
+    assert!(html.contains(r#"data-testid="signup-modal""#));
+    assert!(html.contains("Aanmeldformulier laden…"));
+    assert!(!html.contains(r#"autocomplete="new-password""#), "no signup form on the page");
+    // Opening it reads them, in the language the page is in.
+    let (status, _, body) = app.get("/api/fn/signup_modal", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    let content: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(content["labels"]["password"], "Wachtwoord");
+    assert_eq!(content["intro"], "Binnen een minuut klaar. Je e-mailadres blijft privé.");
+    assert!(content["texts"].as_array().unwrap().iter().any(|t| t[0] == "validation.email_taken"), "{body}");
+    let (_, _, body) = app.get("/api/fn/signup_modal", &[("cookie", "i18n_redirected=en")]).await;
+    let content: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(content["labels"]["password"], "Password");
+}
+
 /// The nonce in a page's Content-Security-Policy, after checking that scripts need it.
 fn csp_nonce(headers: &reqwest::header::HeaderMap) -> String {
     let policy = headers["content-security-policy"].to_str().unwrap();

@@ -193,7 +193,7 @@ test('signup opens as a modal on desktop and as a page on phones', async ({ page
   await page.goto('/');
   const modal = page.getByTestId('signup-modal');
   // Wait until the modal's island is live.
-  await expect(modal.locator('form[data-ready="true"]')).toBeAttached({ timeout: 15_000 });
+  await expect(modal).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
   await page.getByRole('link', { name: 'Meld je gratis aan' }).first().click();
   if (testInfo.project.name === 'mobile') {
     await expect(page).toHaveURL(/\/signup$/);
@@ -208,6 +208,7 @@ test('signup opens as a modal on desktop and as a page on phones', async ({ page
   // Once signup is in progress, neither Esc nor the backdrop closes it.
   await page.getByRole('link', { name: 'Meld je gratis aan' }).first().click();
   await expect(modal).toBeVisible();
+  await expect(modal.locator('form[data-ready="true"]')).toBeAttached();
   await modal.getByLabel('E-mailadres').fill('bezig@example.nl');
   await page.keyboard.press('Escape');
   await expect(modal).toBeVisible();
@@ -270,9 +271,11 @@ test('on desktop a visitor signs up in the modal without leaving the page first'
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   await page.goto('/pricing');
   const modal = page.getByTestId('signup-modal');
-  await expect(modal.locator('form[data-ready="true"]')).toBeAttached({ timeout: 15_000 });
+  await expect(modal).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
   await page.getByRole('link', { name: 'Gratis aanmelden' }).first().click();
   await expect(modal).toBeVisible();
+  // The form comes with the first opening; its checks are live once it says so.
+  await expect(modal.locator('form[data-ready="true"]')).toBeAttached();
   await modal.getByLabel('E-mailadres').fill('modal-desktop@example.nl');
   await modal.getByLabel('Profielnaam').fill('Femke');
   await modal.getByLabel('Wachtwoord').fill('vanuit het venster');

@@ -1,13 +1,20 @@
 // Storybook's project annotations (our preview plus the React renderer's) for composeStories, and
 // a clean DOM between tests.
 import { setProjectAnnotations } from '@storybook/react-vite';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+import { configure as configureStoryTest } from 'storybook/test';
 import { afterEach, beforeAll } from 'vitest';
 import preview from '../../stories/.storybook/preview';
 
 const annotations = setProjectAnnotations([preview]);
 
 beforeAll(annotations.beforeAll);
+
+// findBy*/waitFor give up after 1 s by default; on a busy CI machine a first render of the chat
+// panel can take longer. Both copies of testing-library (ours and the one inside storybook/test,
+// used by the stories' play functions) wait up to 8 s.
+configure({ asyncUtilTimeout: 8_000 });
+configureStoryTest({ asyncUtilTimeout: 8_000 });
 
 afterEach(() => {
   cleanup();

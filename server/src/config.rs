@@ -22,6 +22,9 @@ pub struct Config {
     pub site_cache_refresh: Duration,
     /// How long a visitor's search result page is reused (`VONK_SEARCH_CACHE_SECS`, 0: off).
     pub search_cache: Duration,
+    /// How long a visitor's rendered page (`/`, info pages, `/pricing`, `/members`, profiles) is
+    /// reused for the same address, language and cookies (`VONK_PAGE_CACHE_SECS`, 0: off).
+    pub page_cache: Duration,
     /// How long a client may take to send a request's headers (`VONK_HEADER_TIMEOUT_SECS`, 30).
     /// hyper counts it from the end of the previous request, so an idle keep-alive connection
     /// is closed after it too: pools in front of the app must drop idle connections sooner.
@@ -124,6 +127,10 @@ impl Config {
             None => Duration::from_secs(5),
             Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid { name: "VONK_SEARCH_CACHE_SECS", reason: v })?),
         };
+        let page_cache = match get("VONK_PAGE_CACHE_SECS") {
+            None => Duration::from_secs(5),
+            Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid { name: "VONK_PAGE_CACHE_SECS", reason: v })?),
+        };
         let secs = |name: &'static str, default: u64| -> Result<Duration, ConfigError> {
             match get(name) {
                 None => Ok(Duration::from_secs(default)),
@@ -201,6 +208,7 @@ impl Config {
             seed,
             site_cache_refresh,
             search_cache,
+            page_cache,
             header_timeout,
             request_timeout,
             public_origins,
@@ -236,6 +244,7 @@ impl std::fmt::Debug for Config {
             .field("seed", &self.seed)
             .field("site_cache_refresh", &self.site_cache_refresh)
             .field("search_cache", &self.search_cache)
+            .field("page_cache", &self.page_cache)
             .field("header_timeout", &self.header_timeout)
             .field("request_timeout", &self.request_timeout)
             .field("public_origins", &self.public_origins)
@@ -283,6 +292,7 @@ mod tests {
         assert_eq!(c.seed, SeedMode::Demo);
         assert_eq!(c.site_cache_refresh, Duration::from_secs(60));
         assert_eq!(c.search_cache, Duration::from_secs(5));
+        assert_eq!(c.page_cache, Duration::from_secs(5));
     }
 
     #[test]

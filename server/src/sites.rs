@@ -211,6 +211,8 @@ impl Snapshot {
     }
 }
 
+static RELOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Site settings cached in memory, refreshed from the database in the background.
 #[derive(Clone, Debug)]
 pub struct SiteCache {
@@ -229,7 +231,13 @@ impl SiteCache {
     pub async fn reload(&self) -> Result<(), AppError> {
         let snapshot = Arc::new(Snapshot::new(load_all(&self.db).await?));
         *self.snapshot.write().unwrap_or_else(|e| e.into_inner()) = snapshot;
+        RELOADS.fetch_add(1, std::sync::atomic::Ordering::Release);
         Ok(())
+    }
+
+    /// Counts the reloads in this process: what was rendered from older settings is stale.
+    pub fn generation() -> u64 {
+        RELOADS.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Keeps the cache fresh; errors are logged and the old snapshot stays in use.

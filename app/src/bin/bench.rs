@@ -99,30 +99,44 @@ async fn main() {
     let member_cookie = format!("entry_accepted=1; auth.session={}", bench_member(&state).await);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = app::ssr::router(state, app::ssr::leptos_options(addr));
+    let app = app::ssr::router(state.clone(), app::ssr::leptos_options(addr));
     let listener = app::ssr::no_delay(listener);
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    // The same application with every visitor page rendered (no page cache): what a miss costs.
+    let render_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let render_addr = render_listener.local_addr().unwrap();
+    let rendering = app::ssr::router_with_page_cache(state, app::ssr::leptos_options(render_addr), Duration::ZERO);
+    let render_listener = app::ssr::no_delay(render_listener);
+    tokio::spawn(async move { axum::serve(render_listener, rendering).await.unwrap() });
 
     let client = reqwest::Client::builder().pool_max_idle_per_host(BUSY_CONNECTIONS).build().unwrap();
     let visitor = "entry_accepted=1".to_string();
-    let paths: Vec<(&str, &String)> = vec![
-        ("/", &visitor),
-        ("/pages/terms", &visitor),
-        ("/pricing", &visitor),
-        ("/favicon.svg", &visitor),
-        ("/members?gender=female&min_age=25&max_age=45", &visitor),
-        ("/members?country=NL&region=NL-NH&gender=male", &visitor),
-        ("/members?page=5", &visitor),
-        ("/members?gender=female&country=NL", &member_cookie),
-        ("/likes", &member_cookie),
-        ("/notifications", &member_cookie),
-        ("/api/fn/counts", &member_cookie),
+    // Visitor pages twice: as served (the page cache keeps them a few seconds) and rendered
+    // on every request.
+    let (served, rendered) = (false, true);
+    let paths: Vec<(&str, &String, bool)> = vec![
+        ("/", &visitor, served),
+        ("/", &visitor, rendered),
+        ("/pages/terms", &visitor, served),
+        ("/pages/terms", &visitor, rendered),
+        ("/pricing", &visitor, served),
+        ("/pricing", &visitor, rendered),
+        ("/favicon.svg", &visitor, served),
+        ("/members?gender=female&min_age=25&max_age=45", &visitor, served),
+        ("/members?gender=female&min_age=25&max_age=45", &visitor, rendered),
+        ("/members?country=NL&region=NL-NH&gender=male", &visitor, served),
+        ("/members?page=5", &visitor, served),
+        ("/members?page=5", &visitor, rendered),
+        ("/members?gender=female&country=NL", &member_cookie, served),
+        ("/likes", &member_cookie, served),
+        ("/notifications", &member_cookie, served),
+        ("/api/fn/counts", &member_cookie, served),
     ];
     // `BENCH_ONLY=/members` measures only the paths that contain it (for profiling one page).
     let only = std::env::var("BENCH_ONLY").unwrap_or_default();
-    let paths: Vec<_> = paths.into_iter().filter(|(p, _)| p.contains(only.as_str())).collect();
+    let paths: Vec<_> = paths.into_iter().filter(|(p, _, _)| p.contains(only.as_str())).collect();
     let mut bodies = HashMap::new();
-    for (path, cookie) in &paths {
+    for (path, cookie, _) in &paths {
         let res = request(&client, &format!("http://{addr}{path}")).header("cookie", cookie.as_str()).send().await.unwrap();
         assert!(res.status().is_success(), "{path}: {}", res.status());
         bodies.insert(*path, res.text().await.unwrap());
@@ -153,14 +167,19 @@ async fn main() {
         "SSR against a bare axum handler returning the same bytes ({CONNECTIONS} connections, {}s each, loopback, same process); p99 also at {BUSY_CONNECTIONS} connections",
         duration().as_secs()
     );
-    println!("{:<48} {:>8} {:>10} {:>8} {:>9} {:>9} {:>9} {:>12}", "page", "bytes", "SSR req/s", "ratio", "base r/s", "SSR p50", "SSR p95", "p99 @64");
-    for (path, cookie) in &paths {
+    println!("{:<58} {:>8} {:>10} {:>8} {:>9} {:>9} {:>9} {:>12}", "page", "bytes", "SSR req/s", "ratio", "base r/s", "SSR p50", "SSR p95", "p99 @64");
+    for (path, cookie, rendered) in &paths {
+        let server = if *rendered { render_addr } else { addr };
         let base = load(&client, &format!("http://{base_addr}{path}"), cookie, CONNECTIONS).await;
-        let ssr = load(&client, &format!("http://{addr}{path}"), cookie, CONNECTIONS).await;
-        let busy = load(&client, &format!("http://{addr}{path}"), cookie, BUSY_CONNECTIONS).await;
-        let label = if *cookie == &member_cookie { format!("{path} (member)") } else { path.to_string() };
+        let ssr = load(&client, &format!("http://{server}{path}"), cookie, CONNECTIONS).await;
+        let busy = load(&client, &format!("http://{server}{path}"), cookie, BUSY_CONNECTIONS).await;
+        let label = match (*cookie == &member_cookie, *rendered) {
+            (true, _) => format!("{path} (member)"),
+            (false, true) => format!("{path} (rendered)"),
+            (false, false) => path.to_string(),
+        };
         println!(
-            "{:<48} {:>8} {:>10.0} {:>7.1}% {:>9.0} {:>7.2}ms {:>7.2}ms {:>10.2}ms",
+            "{:<58} {:>8} {:>10.0} {:>7.1}% {:>9.0} {:>7.2}ms {:>7.2}ms {:>10.2}ms",
             label,
             bodies[path].len(),
             ssr.rps,

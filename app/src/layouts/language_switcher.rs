@@ -1,8 +1,8 @@
-//! Language switcher: the languages visible for the visitor's country, each a small form that
+//! Language switcher: the languages visible for the visitor's country as the buttons of one form that
 //! posts to the `set_language` server function (works without JavaScript), and a link to all languages.
 
 use leptos::prelude::*;
-use leptos_router::hooks::use_location;
+use leptos::server_fn::ServerFn;
 
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::SetLanguage;
@@ -13,13 +13,12 @@ use crate::layouts::icons::GlobeIcon;
 pub fn LanguageSwitcher() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    let location = use_location();
     // Rendered on the server (pages are not hydrated), so the value is the request's path.
-    let _ = location;
     let return_to = crate::forms::current_path();
-    let action = ServerAction::<SetLanguage>::new();
     let current = ctx.locale;
     let choices = ctx.switcher.clone();
+    // One form for all choices: the pressed button sends its `lang` (a form per language repeated
+    // the return address on every page).
     view! {
         <details class="lang-switcher">
             <summary class="lang-switcher__toggle" aria-label=format!("{}: {}", i18n.t("nav.language"), current.code().to_uppercase())>
@@ -27,19 +26,19 @@ pub fn LanguageSwitcher() -> impl IntoView {
                 <span class="lang-switcher__code">{current.code().to_uppercase()}</span>
             </summary>
             <div class="lang-switcher__menu">
-                <ul class="lang-switcher__list">
-                    {choices
-                        .into_iter()
-                        .map(|locale| {
-                            let active = locale == current;
-                            let return_to = return_to.clone();
-                            view! {
-                                <li>
-                                    <ActionForm action=action>
-                                        <input type="hidden" name="lang" value=locale.code()/>
-                                        <input type="hidden" name="return_to" value=return_to/>
+                <form method="post" action=SetLanguage::url()>
+                    <input type="hidden" name="return_to" value=return_to/>
+                    <ul class="lang-switcher__list">
+                        {choices
+                            .into_iter()
+                            .map(|locale| {
+                                let active = locale == current;
+                                view! {
+                                    <li>
                                         <button
                                             type="submit"
+                                            name="lang"
+                                            value=locale.code()
                                             class="lang-switcher__choice"
                                             class:is-active=active
                                             lang=locale.code()
@@ -48,12 +47,12 @@ pub fn LanguageSwitcher() -> impl IntoView {
                                         >
                                             {locale.autonym()}
                                         </button>
-                                    </ActionForm>
-                                </li>
-                            }
-                        })
-                        .collect_view()}
-                </ul>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                </form>
                 <a class="lang-switcher__more" href="/lang-config">{i18n.t("lang.other")}</a>
             </div>
         </details>

@@ -41,6 +41,8 @@ impl Accounts {
         tokens::insert(&mut tx, user_id, Kind::Reactivation, &token, None, now, REACTIVATION_DAYS * 24 * 3600).await?;
         record(&mut *tx, user_id, SecurityEventKind::AccountDeleted, client, now).await?;
         tx.commit().await?;
+        // Again once committed: a visitor search between the two may have read the old state.
+        crate::members::search_cache::invalidate();
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
         let spec = LinkMailSpec { prefix: "mail.deleted", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None };
         self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.reactivation(&token)).await

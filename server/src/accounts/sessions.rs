@@ -193,6 +193,8 @@ impl Accounts {
         }
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;
+        // Again once committed: a visitor search between the two may have read the old state.
+        crate::members::search_cache::invalidate();
         Ok(())
     }
 

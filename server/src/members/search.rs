@@ -30,6 +30,8 @@ where
     .bind(true)
     .execute(executor)
     .await?;
+    // Inside a transaction this runs before the commit: callers that hide a profile in one
+    // invalidate again after committing.
     super::search_cache::invalidate();
     Ok(())
 }

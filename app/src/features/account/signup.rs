@@ -228,46 +228,77 @@ fn refused_signup() -> Option<ApiError> {
     ServerAction::<Signup>::new().value().get_untracked().and_then(Result::err)
 }
 
-/// Texts of the desktop signup modal around the form.
+/// Texts of the desktop signup modal that are on the page from the start.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SignupModalTexts {
     title: String,
+    close: String,
+    loading: String,
+}
+
+/// The rest of the modal: its form's labels and checks and the texts around them. Every visitor
+/// page has the modal, few visitors open it, so this comes from `signup_modal` when it first
+/// opens instead of weighing on every page (about 5 KB of HTML).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SignupModalForm {
+    labels: SignupLabels,
+    texts: Vec<(String, String)>,
     intro: String,
     terms: String,
-    close: String,
+}
+
+/// The signup modal's form texts in the visitor's language (a read: `GET`).
+#[server(prefix = "/api/fn", endpoint = "signup_modal", input = leptos::server_fn::codec::GetUrl)]
+pub async fn signup_modal_content() -> Result<SignupModalForm, ApiError> {
+    let c = crate::ssr::call().await?;
+    let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
+    let i18n = I18n::new(locale, c.state.catalog.texts(locale));
+    Ok(SignupModalForm { labels: signup_labels(&i18n), texts: validation_texts(&i18n), intro: i18n.t("auth.signup_intro"), terms: i18n.t("auth.terms_note") })
 }
 
 /// Signup as a large modal on desktop (SPEC §2): links marked `data-signup-link` open it from
 /// 768 px up; on phones they lead to the `/signup` page. Once the visitor starts filling in the
-/// form, neither the backdrop nor Esc closes it; the close button still does.
+/// form, neither the backdrop nor Esc closes it; the close button still does. The form comes
+/// with the first opening; should that fail, the link's own page takes over.
 #[island]
-fn SignupModal(
-    labels: SignupLabels,
-    texts: Vec<(String, String)>,
-    min_age: u32,
-    now: i64,
-    tracking: Vec<(String, String)>,
-    modal: SignupModalTexts,
-) -> impl IntoView {
+fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: SignupModalTexts) -> impl IntoView {
     let dialog = NodeRef::<leptos::html::Dialog>::new();
     let in_progress = RwSignal::new(false);
+    let content = RwSignal::new(None::<SignupModalForm>);
+    let ready = RwSignal::new(false);
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
         use wasm_bindgen::prelude::*;
         use wasm_bindgen::JsCast;
         let Some(el) = dialog.get() else { return };
         let el: web_sys::HtmlDialogElement = el.unchecked_into();
+        let requested = std::rc::Rc::new(std::cell::Cell::new(false));
         let open = Closure::<dyn Fn(web_sys::MouseEvent)>::new(move |ev: web_sys::MouseEvent| {
             let link = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|t| t.closest("[data-signup-link]").ok().flatten());
             let wide = web_sys::window().and_then(|w| w.match_media("(min-width: 768px)").ok().flatten()).is_some_and(|m| m.matches());
-            if link.is_some() && wide {
-                ev.prevent_default();
-                let _ = el.show_modal();
+            let Some(link) = link.filter(|_| wide) else { return };
+            ev.prevent_default();
+            let _ = el.show_modal();
+            if !requested.replace(true) {
+                let href = link.get_attribute("href").unwrap_or_else(|| "/signup".into());
+                let requested = requested.clone();
+                leptos::task::spawn_local(async move {
+                    match signup_modal_content().await {
+                        Ok(c) => content.set(Some(c)),
+                        Err(_) => {
+                            requested.set(false);
+                            if let Some(window) = web_sys::window() {
+                                let _ = window.location().set_href(&href);
+                            }
+                        }
+                    }
+                });
             }
         });
         // The island lives as long as the page (navigation is a full page load).
         let _ = leptos::prelude::document().add_event_listener_with_callback("click", open.as_ref().unchecked_ref());
         open.forget();
+        ready.set(true);
     });
     let close = move || {
         if let Some(el) = dialog.get_untracked() {
@@ -290,14 +321,22 @@ fn SignupModal(
             close();
         }
     };
+    let tracking = StoredValue::new(tracking);
+    let loading = modal.loading.clone();
     view! {
-        <dialog node_ref=dialog class="signup-modal" aria-labelledby="signup-modal-title" on:cancel=on_cancel on:click=on_backdrop data-testid="signup-modal">
+        <dialog node_ref=dialog class="signup-modal" aria-labelledby="signup-modal-title" on:cancel=on_cancel on:click=on_backdrop data-testid="signup-modal" data-ready=move || ready.get().to_string()>
             <div class="signup-modal__body">
                 <button type="button" class="signup-modal__close" aria-label=modal.close.clone() on:click=move |_| close()>"×"</button>
                 <h2 id="signup-modal-title" class="auth-card__title">{modal.title.clone()}</h2>
-                <p class="auth-card__intro">{modal.intro.clone()}</p>
-                <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking refused=None on_start=Callback::new(move |_| in_progress.set(true))/>
-                <p class="auth-card__terms">{modal.terms.clone()}</p>
+                {move || match content.get() {
+                    None => view! { <p class="signup-modal__loading" role="status">{loading.clone()}</p> }.into_any(),
+                    Some(c) => view! {
+                        <p class="auth-card__intro">{c.intro}</p>
+                        <SignupForm labels=c.labels texts=c.texts min_age=min_age now=now tracking=tracking.get_value() refused=None on_start=Callback::new(move |_| in_progress.set(true))/>
+                        <p class="auth-card__terms">{c.terms}</p>
+                    }
+                    .into_any(),
+                }}
             </div>
         </dialog>
     }
@@ -316,19 +355,19 @@ pub fn SignupModalForLayout() -> impl IntoView {
         return None;
     }
     let i18n = use_i18n();
-    let (labels, tracking) = signup_form_props(&i18n);
-    let modal = SignupModalTexts { title: i18n.t("auth.signup_title"), intro: i18n.t("auth.signup_intro"), terms: i18n.t("auth.terms_note"), close: i18n.t("auth.close") };
-    Some(view! { <SignupModal labels=labels texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking modal=modal/> })
+    let modal = SignupModalTexts { title: i18n.t("auth.signup_title"), close: i18n.t("auth.close"), loading: i18n.t("auth.signup_loading") };
+    Some(view! { <SignupModal min_age=ctx.site.min_age now=ctx.now tracking=tracking_params() modal=modal/> })
 }
 
-/// Labels of the form and the tracking parameters of the current URL (SPEC §3 tracking data).
-fn signup_form_props(i18n: &I18n) -> (SignupLabels, Vec<(String, String)>) {
+/// The tracking parameters of the current URL (SPEC §3 tracking data).
+fn tracking_params() -> Vec<(String, String)> {
     let query = use_query_map().get_untracked();
-    let tracking: Vec<(String, String)> = ["network", "ref", "sub1", "sub2", "sub3"]
-        .into_iter()
-        .filter_map(|k| query.get(k).map(|v| (k.to_string(), v.chars().take(100).collect())))
-        .collect();
-    let labels = SignupLabels {
+    ["network", "ref", "sub1", "sub2", "sub3"].into_iter().filter_map(|k| query.get(k).map(|v| (k.to_string(), v.chars().take(100).collect()))).collect()
+}
+
+/// The labels of the signup form.
+fn signup_labels(i18n: &I18n) -> SignupLabels {
+    SignupLabels {
         email: i18n.t("auth.email"),
         name: i18n.t("auth.name"),
         password: i18n.t("auth.password"),
@@ -336,8 +375,7 @@ fn signup_form_props(i18n: &I18n) -> (SignupLabels, Vec<(String, String)>) {
         date_of_birth: i18n.t("auth.date_of_birth"),
         signup_message: i18n.t("auth.signup_message"),
         submit: i18n.t("auth.signup_submit"),
-    };
-    (labels, tracking)
+    }
 }
 
 /// `/signup`, and `/members/{id}/signup` with that member's teaser as `children` and the
@@ -346,7 +384,7 @@ fn signup_form_props(i18n: &I18n) -> (SignupLabels, Vec<(String, String)>) {
 pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    let (labels, mut tracking) = signup_form_props(&i18n);
+    let (labels, mut tracking) = (signup_labels(&i18n), tracking_params());
     if let Some(id) = profile {
         tracking.push(("profile".into(), id.to_string()));
     }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { CloseIcon } from './icons';
 
 const FOCUSABLE =
@@ -29,7 +29,8 @@ export function Dialog({ title, closeLabel, onClose, children, className, descri
   const returnRef = useRef(returnFocus);
   returnRef.current = returnFocus;
 
-  useEffect(() => {
+  // A layout effect: focus moves into the dialog before the next key press can reach the opener.
+  useLayoutEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const el = box.current;
     // The first choice, or the dialog itself; the close button only as a last resort.
