@@ -1198,7 +1198,9 @@ async fn likes_matches_pills_and_blocking() {
     assert!(html.contains(r#"data-testid="likes-pill""#) && html.contains("<title>(1) Likes | Vonk</title>"), "pill and title");
     assert!(html.contains(r#"data-testid="card-badge""#) && html.contains(&format!("/members/{bart_id}")));
     // Anna can like back from the card, and comes back to the same list.
-    assert!(html.contains(r#"action="/api/fn/like""#) && html.contains(&format!(r#"name="id" value="{bart_id}""#)) && html.contains(&format!(r#"value="/likes/received#m-{bart_id}""#)));
+    // The list's like form is written once; each card's heart submits it with its member's id.
+    assert!(html.contains(r#"id="card-like-form" method="post" action="/api/fn/like""#) && html.contains(r#"name="return_to" value="/likes/received""#));
+    assert!(html.contains(&format!(r#"form="card-like-form" name="id" value="{bart_id}""#)), "the card's heart");
     let (_, _, html) = app.get(&format!("/members/{bart_id}"), &[("cookie", &anna)]).await;
     assert!(html.contains("Bart vindt jou leuk!") || html.contains("vindt jou leuk!"));
     let (_, _, html) = app.get("/likes", &[("cookie", &anna)]).await;
@@ -1215,7 +1217,7 @@ async fn likes_matches_pills_and_blocking() {
     assert!(html.contains(r#"data-testid="match-dialog""#) && html.contains("Nieuwe like!"));
     let (_, _, html) = app.get("/likes/matches", &[("cookie", &bart)]).await;
     assert!(html.contains(&format!("/members/{anna_id}")));
-    assert!(html.contains(r#"action="/api/fn/unlike""#) && html.contains(&format!(r#"name="id" value="{anna_id}""#)), "a match's heart takes the like back");
+    assert!(html.contains(r#"action="/api/fn/unlike""#) && html.contains(&format!(r#"form="card-unlike-form" name="id" value="{anna_id}""#)), "a match's heart takes the like back");
     let (_, _, html) = app.get(&format!("/likes/received?match={bart_id}"), &[("cookie", &anna)]).await;
     assert!(html.contains(r#"data-testid="match-dialog""#), "the list shows the match dialog");
     let (status, _, _) = app.get("/likes/nonsense", &[("cookie", &bart)]).await;
@@ -1318,20 +1320,19 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     };
     let (anna_id, bart_id) = (user_id("anna@example.nl").await, user_id("bart@example.nl").await);
     let (_, _, html) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
-    assert!(html.contains(r#"action="/api/fn/like""#) && html.contains(&format!(r#"name="id" value="{anna_id}""#)) && html.contains(r#"aria-pressed="false""#), "a like button on the card");
+    assert!(html.contains(r#"action="/api/fn/like""#) && html.contains(&format!(r#"form="card-like-form" name="id" value="{anna_id}""#)) && html.contains(r#"aria-pressed="false""#), "a like button on the card");
 
     // Counters need a session.
     let res = app.call("counts", "", &[("origin", &origin)]).await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     assert_eq!(res.text().await.unwrap(), r#"{"code":"authentication_required"}"#);
 
-    // Bart likes Anna from a search card and comes back to the same card.
-    let back = "/members?gender=female#m-".to_string() + &anna_id.to_string();
-    let body = format!("id={anna_id}&source=search&return_to={}", back.replace('?', "%3F").replace('=', "%3D").replace('#', "%23"));
+    // Bart likes Anna from a search card (what the heart sends) and comes back to the same card.
+    let body = format!("source=search&return_to=%2Fmembers%3Fgender%3Dfemale&card=true&id={anna_id}");
     let res = app.form("like", &body, "/members?gender=female", &[("origin", &origin), ("cookie", &bart)]).await;
     assert_eq!(location(&res), format!("/members?gender=female&liked={anna_id}#m-{anna_id}"));
     let (_, _, html) = app.get(&format!("/members?gender=female&liked={anna_id}"), &[("cookie", &bart)]).await;
-    assert!(html.contains("Je vindt Anna leuk") && html.contains(r#"action="/api/fn/unlike""#) && html.contains(r#"aria-pressed="true""#));
+    assert!(html.contains("Je vindt Anna leuk") && html.contains(&format!(r#"form="card-unlike-form" name="id" value="{anna_id}""#)) && html.contains(r#"aria-pressed="true""#));
     assert!(wait_for_mail(&app, &format!("/likes/m/{bart_id}")).await, "Anna is mailed about the like");
 
     // Anna: one new like and two notifications (welcome and the like), in the bar and from the API.

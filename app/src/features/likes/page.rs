@@ -80,11 +80,12 @@ pub fn LikesPage() -> impl IntoView {
                         });
                         let cards = crate::render::html_now(items.into_iter().map(|item| {
                             let badge = item.new.then(|| use_i18n().t("likes.new"));
-                            let like = Some(CardLike { liked: item.liked, return_to: format!("/likes/{}", kind.code()) });
+                            let like = Some(CardLike { liked: item.liked });
                             view! { <MemberCardView card=item.card badge=badge like=like/> }
                         }).collect_view());
                         view! {
                         {matched}
+                        <crate::features::likes::server_fns::CardLikeForms return_to=format!("/likes/{}", kind.code())/>
                         <ul class="member-grid" data-testid="likes-list" inner_html=cards></ul>
                         }
                         .into_any()

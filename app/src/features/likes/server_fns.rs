@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use domain::search::MemberCard;
 use domain::ApiError;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
@@ -50,25 +51,35 @@ fn back(return_to: Option<String>, id: i64) -> String {
     }
 }
 
+/// With `card` (a grid's heart), back to that card in the list: `#m-{id}`.
+#[cfg(feature = "ssr")]
+fn to_card(path: String, card: bool, id: i64) -> String {
+    if card && !path.contains('#') {
+        format!("{path}#m-{id}")
+    } else {
+        path
+    }
+}
+
 /// Likes a member (from a profile, a search card or a likes card) and comes back with `liked=`
 /// or, on a like back, `match=` (the match dialog).
 #[server(prefix = "/api/fn", endpoint = "like")]
-pub async fn like(id: i64, #[server(default)] source: String, return_to: Option<String>) -> Result<bool, ApiError> {
+pub async fn like(id: i64, #[server(default)] source: String, return_to: Option<String>, #[server(default)] card: bool) -> Result<bool, ApiError> {
     use domain::likes::LikeSource;
     let (c, member) = member_call().await?;
     let source = LikeSource::parse(&source).filter(|s| *s != LikeSource::Auto).unwrap_or(LikeSource::Profile);
     let outcome = c.state.likes.like(&c.site, &member, id, source, c.now()).await.map_err(fail)?;
     let param = if outcome.matched { format!("match={id}") } else { format!("liked={id}") };
-    redirect(&with_param(&back(return_to, id), &param));
+    redirect(&to_card(with_param(&back(return_to, id), &param), card, id));
     Ok(outcome.matched)
 }
 
 /// Takes a like back.
 #[server(prefix = "/api/fn", endpoint = "unlike")]
-pub async fn unlike(id: i64, return_to: Option<String>) -> Result<(), ApiError> {
+pub async fn unlike(id: i64, return_to: Option<String>, #[server(default)] card: bool) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     c.state.likes.unlike(member.id, id).await.map_err(fail)?;
-    redirect(&with_param(&back(return_to, id), "unliked=1"));
+    redirect(&to_card(with_param(&back(return_to, id), "unliked=1"), card, id));
     Ok(())
 }
 
@@ -128,6 +139,27 @@ pub fn LikeForm(id: i64, liked: bool, source: &'static str, return_to: String, c
         view! { <ActionForm action={ServerAction::<Like>::new()}>{fields}</ActionForm> }.into_any()
     }
 }
+
+/// The like and unlike forms a grid's hearts submit (`<button form=… name="id">`): the list
+/// and where to come back to are written once, not on each of its cards.
+#[component]
+pub fn CardLikeForms(return_to: String) -> impl IntoView {
+    let fields = move || {
+        view! {
+            <input type="hidden" name="source" value="search"/>
+            <input type="hidden" name="return_to" value=return_to.clone()/>
+            <input type="hidden" name="card" value="true"/>
+        }
+    };
+    view! {
+        <form id=CARD_LIKE method="post" action=Like::url() hidden>{fields()}</form>
+        <form id=CARD_UNLIKE method="post" action=Unlike::url() hidden>{fields()}</form>
+    }
+}
+
+/// The ids of [`CardLikeForms`].
+pub const CARD_LIKE: &str = "card-like-form";
+pub const CARD_UNLIKE: &str = "card-unlike-form";
 
 /// The refusal of the last like or unlike, for the pages that carry like buttons.
 #[component]

@@ -19,27 +19,26 @@ pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'st
     }
 }
 
-/// The like button on a card: whether the member likes this profile, and the page to come back to.
+/// The like button on a card: whether the member likes this profile. The grid around the cards
+/// carries the forms (`CardLikeForms`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CardLike {
     pub liked: bool,
-    pub return_to: String,
 }
 
-/// A heart in the card's corner: a form (works without JavaScript) that likes or unlikes and
-/// comes back to the same place in the list.
+/// A heart in the card's corner: the submit button of the grid's like or unlike form (works
+/// without JavaScript), which comes back to the same place in the list.
 #[component]
 fn CardLikeButton(id: i64, name: String, like: CardLike) -> impl IntoView {
+    use crate::features::likes::server_fns::{CARD_LIKE, CARD_UNLIKE};
     let i18n = use_i18n();
     let label = if like.liked { i18n.tf("likes.unlike_name", &[("name", &name)]) } else { i18n.tf("likes.like_name", &[("name", &name)]) };
     let pressed = if like.liked { "true" } else { "false" };
     view! {
         <div class="member-card__like">
-            <crate::features::likes::server_fns::LikeForm id=id liked=like.liked source="search" return_to=format!("{}#m-{id}", like.return_to)>
-                <button type="submit" class="like-button" class:like-button--on=like.liked aria-pressed=pressed aria-label=label.clone() title=label data-testid="card-like">
-                    <HeartIcon/>
-                </button>
-            </crate::features::likes::server_fns::LikeForm>
+            <button type="submit" form=if like.liked { CARD_UNLIKE } else { CARD_LIKE } name="id" value=id.to_string() class="like-button" class:like-button--on=like.liked aria-pressed=pressed aria-label=label.clone() title=label data-testid="card-like">
+                <HeartIcon/>
+            </button>
         </div>
     }
 }

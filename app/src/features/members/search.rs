@@ -88,11 +88,12 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
     let last = page.last_opened.clone();
     let here = format!("/members?{}", f.to_query(f.page));
     let liked = page.liked.clone();
+    let member = liked.is_some();
     // Cards with their like buttons (members only).
     let cards = move |list: Vec<domain::search::MemberCard>| {
         list.into_iter()
             .map(|card| {
-                let like = liked.as_ref().map(|l| CardLike { liked: l.contains(&card.id), return_to: here.clone() });
+                let like = liked.as_ref().map(|l| CardLike { liked: l.contains(&card.id) });
                 view! { <MemberCardView card=card like=like/> }
             })
             .collect_view()
@@ -120,6 +121,7 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
             }
         })}
         {empty.then(|| view! { <p class="notice" data-testid="no-results">{i18n.t("members.no_results")}</p> })}
+        {member.then(|| view! { <crate::features::likes::server_fns::CardLikeForms return_to=here.clone()/> })}
         <ul class="member-grid" data-testid="results">
             {cards(r.results)}
         </ul>
