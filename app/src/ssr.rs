@@ -371,8 +371,13 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         // once and is not cut); slow clients cannot hold a worker forever.
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, app.config.request_timeout))
         .layer(CatchPanicLayer::custom(panic_page))
-        // The site's files from memory, outside the page layers (no session, nonce or compression).
+        .layer(axum::middleware::from_fn(server::metrics::track))
+        // The site's files from memory, and the operators' /health, /ready and /metrics, outside
+        // the page layers (no session, nonce or compression).
         .merge(crate::assets::router(assets))
+        .merge(server::http::ops::routes(app.clone()))
+        // Outermost: every request (files included) has an id that its log lines carry.
+        .layer(axum::middleware::from_fn(server::http::ops::request_id))
 }
 
 /// What a visitor sees when rendering a page (or the error page) failed outright.

@@ -1886,3 +1886,57 @@ async fn a_client_that_sends_its_headers_slowly_is_disconnected() {
     let (status, _, _) = app.get("/", &[]).await;
     assert_eq!(status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn operators_see_health_readiness_and_metrics_with_their_token() {
+    let token = "scrape-token-0123456789";
+    let app = start_with(&[("VONK_METRICS_TOKEN", token)]).await;
+    let (status, headers, body) = app.get("/health", &[]).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, "ok"));
+    assert_eq!(headers["cache-control"], "no-store");
+    let (status, _, body) = app.get("/ready", &[]).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, "ready"));
+    assert_eq!(app.get("/pages/terms", &[]).await.0, StatusCode::OK);
+    assert_eq!(app.get("/members/999999999", &[]).await.0, StatusCode::NOT_FOUND);
+
+    // Without the token, or with another, nothing is shown.
+    assert_eq!(app.get("/metrics", &[]).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(app.get("/metrics", &[("authorization", "Bearer scrape-token-0123456780")]).await.0, StatusCode::UNAUTHORIZED);
+    let bearer = format!("Bearer {token}");
+    let (status, headers, body) = app.get("/metrics", &[("authorization", &bearer)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/plain"));
+    // Routes are patterns, not addresses: the profile id is not a label.
+    for line in ["route=\"/pages/terms\",status=\"200\"", "route=\"/members/{id}\",status=\"404\"", "vonk_db_pool_connections{state=\"idle\"}", "vonk_http_request_duration_seconds_bucket{route=\"/pages/terms\",le=\"0.05\"}"] {
+        assert!(body.contains(line), "{line} missing from:\n{body}");
+    }
+    assert!(!body.contains("999999999"));
+}
+
+#[tokio::test]
+async fn without_a_metrics_token_there_is_no_metrics_page_and_readiness_follows_the_database() {
+    let app = start().await;
+    assert_eq!(app.get("/metrics", &[("authorization", "Bearer anything-at-all-here")]).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(app.get("/ready", &[]).await.0, StatusCode::OK);
+    app.state.db.close().await;
+    let (status, _, body) = app.get("/ready", &[]).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(!body.contains("closed"), "no internal error text: {body}");
+    assert_eq!(app.get("/health", &[]).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn every_answer_carries_its_request_id() {
+    let app = start().await;
+    let id = |headers: &reqwest::header::HeaderMap| headers.get("x-request-id").expect("x-request-id").to_str().unwrap().to_string();
+    let (_, first, _) = app.get("/", &[]).await;
+    let (_, second, _) = app.get("/favicon.svg", &[]).await;
+    assert!(!id(&first).is_empty());
+    assert_ne!(id(&first), id(&second));
+    // A proxy's id is kept when it looks like one, replaced when not.
+    let (_, kept, _) = app.get("/pages/terms", &[("x-request-id", "lb-7f3a.42_x")]).await;
+    assert_eq!(id(&kept), "lb-7f3a.42_x");
+    let long = "a".repeat(65);
+    let (_, replaced, _) = app.get("/pages/terms", &[("x-request-id", &long)]).await;
+    assert_ne!(id(&replaced), long);
+}

@@ -63,6 +63,9 @@ pub struct Config {
     /// `VONK_PHOTO_DECODES`, default 0 = one per core: how many uploads are decoded at once;
     /// the others wait. Each may hold a few hundred MB while it is decoded.
     pub photo_decodes: usize,
+    /// `VONK_METRICS_TOKEN`: `/metrics` answers Prometheus with `Authorization: Bearer <token>`.
+    /// Unset: there is no `/metrics`.
+    pub metrics_token: Option<String>,
     /// `MOLLIE_API_KEY` (`live_…` or `test_…`): take payments through Mollie. Unset: the
     /// built-in test provider, whose checkout page on this site lets you choose the outcome.
     pub mollie_api_key: Option<String>,
@@ -191,7 +194,12 @@ impl Config {
             None => Vec::new(),
             Some(v) => crate::http::client_addr::parse_list(&v).ok_or(ConfigError::Invalid { name: "VONK_TRUSTED_PROXIES", reason: v })?,
         };
+        let metrics_token = get("VONK_METRICS_TOKEN").filter(|t| !t.is_empty());
+        if metrics_token.as_ref().is_some_and(|t| t.len() < 16) {
+            return Err(ConfigError::Invalid { name: "VONK_METRICS_TOKEN", reason: "at least 16 characters".into() });
+        }
         Ok(Config {
+            metrics_token,
             trusted_proxies,
             mollie_api_key,
             mollie_api_url: get("MOLLIE_API_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| "https://api.mollie.com".into()).trim_end_matches('/').to_string(),
@@ -256,6 +264,7 @@ impl std::fmt::Debug for Config {
             .field("rate_limits", &self.rate_limits)
             .field("demo_members", &self.demo_members)
             .field("photo_max_bytes", &self.photo_max_bytes)
+            .field("metrics_token", &self.metrics_token.as_ref().map(|_| "***"))
             .field("mollie_api_key", &self.mollie_api_key.as_ref().map(|_| "***"))
             .field("mollie_api_url", &self.mollie_api_url)
             .field("payment_recheck_after", &self.payment_recheck_after)

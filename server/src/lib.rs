@@ -16,6 +16,7 @@ pub mod locales;
 pub mod mail;
 pub mod media;
 pub mod members;
+pub mod metrics;
 pub mod notifications;
 pub mod payments;
 pub mod regions;

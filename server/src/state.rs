@@ -52,6 +52,8 @@ impl AppState {
     }
 
     pub async fn start_with_clock(config: Config, links: Links, clock: Clock) -> Result<AppState, crate::AppError> {
+        // The metrics recorder, before anything is counted.
+        crate::metrics::handle();
         let db = Db::connect(&config.database_url, config.max_connections).await?;
         if config.seed == crate::config::SeedMode::Demo {
             crate::seed::seed_if_empty(&db).await?;

@@ -20,6 +20,11 @@ pub fn random_hex<const N: usize>() -> String {
     hex(&bytes)
 }
 
+/// Compares secrets without stopping at the first differing byte.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 pub fn hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }

@@ -391,6 +391,7 @@ impl Chat {
             held,
             created_at: now,
         };
+        crate::metrics::message_sent();
         Ok(Sent { message: message.view(sender), balance, new: true })
     }
 

@@ -12,6 +12,7 @@ use domain::{ApiError, ErrorCode};
 use http::StatusCode;
 use serde::Deserialize;
 
+use crate::accounts::tokens::constant_time_eq;
 use crate::accounts::DisabledReason;
 use crate::error::AppError;
 use crate::state::AppState;
@@ -63,6 +64,3 @@ async fn mail_event(State(state): State<AppState>, headers: HeaderMap, Json(even
     }
 }
 
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}

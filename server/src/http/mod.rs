@@ -8,6 +8,7 @@ pub mod cookies;
 pub mod extract;
 pub mod guard;
 pub mod mail_routes;
+pub mod ops;
 pub mod payment_routes;
 pub mod photo_routes;
 pub mod rate_limit;

@@ -62,7 +62,13 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, Extension(cu
     // 128 KiB buffer is zero-filled on the first read and stays resident per socket).
     ws.max_message_size(4096).max_frame_size(4096).read_buffer_size(4096).on_upgrade(move |socket| {
         let task_bus = bus.clone();
-        async move { task_bus.track(run(bus, member.id, resume.after, socket, clock)) }
+        async move {
+            let open = crate::metrics::SocketGauge::open();
+            task_bus.track(async move {
+                run(bus, member.id, resume.after, socket, clock).await;
+                drop(open);
+            })
+        }
     })
 }
 

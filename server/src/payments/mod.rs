@@ -317,6 +317,7 @@ impl Payments {
             }
         }
         tx.commit().await?;
+        crate::metrics::payment(PaymentStatus::Open.code());
         Ok(id)
     }
 
@@ -462,6 +463,7 @@ impl Payments {
             _ => {}
         }
         tx.commit().await?;
+        crate::metrics::payment(next.code());
         if next == PaymentStatus::Paid {
             if let Err(error) = self.send_receipt(payment_id, now).await {
                 tracing::warn!(payment = payment_id, %error, "the receipt did not go out; the recovery job tries again");
