@@ -49,6 +49,13 @@ if $want_test; then
     echo "==> installing Chromium from Debian"
     apt_install chromium chromium-driver
   fi
+  # The load-balancer test runs its own nginx on a loopback port; the system service the
+  # package may start is stopped again.
+  if [[ ! -x /usr/sbin/nginx ]]; then
+    echo "==> installing nginx from Debian"
+    apt_install nginx
+    as_root systemctl disable --now nginx >/dev/null 2>&1 || as_root service nginx stop >/dev/null 2>&1 || true
+  fi
   if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     echo "==> installing the PostgreSQL server from Debian"
     apt_install postgresql

@@ -418,7 +418,21 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let refresh = config.site_cache_refresh;
     let state = AppState::start(config, page_links()).await?;
     let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
+    let _listen = state.sites.spawn_listen(&state.config.database_url);
     let _purge = state.accounts.spawn_purge();
+    let _counters = state.rate_limiter.is_shared().then(|| {
+        // Shared rate counts whose window ended, every hour.
+        let (limiter, clock) = (state.rate_limiter.clone(), state.clock.clone());
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(3600));
+            loop {
+                tick.tick().await;
+                if let Err(error) = limiter.purge(clock.now()).await {
+                    tracing::warn!(%error, "removing old rate counts failed");
+                }
+            }
+        })
+    });
     // Missed webhooks, payments left open by a process that died, receipts: now and every minute.
     let _recovery = state.payments.spawn_recovery(state.clock.clone(), Duration::from_secs(60));
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;
@@ -426,13 +440,11 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let app = router(state.clone(), leptos_options(local));
     tracing::info!("Vonk listens on http://{local}");
     println!("Vonk listens on http://{local}");
-    // Chat sockets live outside axum's graceful shutdown: close them (1001) when it begins.
+    // Chat sockets live outside the connections' graceful shutdown: once the node has stopped
+    // accepting, they close with 1001 and their clients reconnect, through the load balancer, to
+    // another node.
     let bus = state.chat.bus().clone();
-    let shutdown = async move {
-        shutdown_signal().await;
-        bus.close(Duration::from_secs(3)).await;
-    };
-    serve_connections(listener, app, state.config.header_timeout, shutdown).await;
+    serve_connections_then(listener, app, state.config.header_timeout, shutdown_signal(), async move { bus.close(Duration::from_secs(3)).await }).await;
     state.db.close().await;
     Ok(())
 }
@@ -445,6 +457,18 @@ pub async fn serve_connections(
     app: Router,
     header_timeout: Duration,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) {
+    serve_connections_then(listener, app, header_timeout, shutdown, async {}).await
+}
+
+/// [`serve_connections`], running `stopped` as soon as the listener is closed (new connections
+/// are refused from then on), while the open requests finish.
+pub async fn serve_connections_then(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    header_timeout: Duration,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    stopped: impl std::future::Future<Output = ()> + Send + 'static,
 ) {
     use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
     use hyper_util::server::conn::auto::Builder;
@@ -496,7 +520,7 @@ pub async fn serve_connections(
     let _ = stop_tx.send(());
     drop(done_rx);
     // Every connection task holds a receiver: wait until the last one finished.
-    done_tx.closed().await;
+    tokio::join!(stopped, done_tx.closed());
 }
 
 /// Pages stream in several chunks; without TCP_NODELAY, Nagle's algorithm and delayed ACKs

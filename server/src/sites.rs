@@ -211,6 +211,9 @@ impl Snapshot {
     }
 }
 
+/// The channel on which PostgreSQL announces changed settings (the triggers of migration 20261128000014).
+pub const SETTINGS_CHANNEL: &str = "vonk_settings";
+
 static RELOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Site settings cached in memory, refreshed from the database in the background.
@@ -253,6 +256,48 @@ impl SiteCache {
                 }
             }
         })
+    }
+
+    /// On PostgreSQL: reloads as soon as the database announces a change of companies, sites or
+    /// credit packs (`NOTIFY vonk_settings`, sent by triggers, whoever made the change), so every
+    /// node follows within moments; the periodic refresh stays as a safety net. After a lost
+    /// connection it reloads once, since announcements may have been missed meanwhile.
+    pub fn spawn_listen(&self, database_url: &str) -> Option<tokio::task::JoinHandle<()>> {
+        if self.db.backend() != crate::db::Backend::Postgres {
+            return None;
+        }
+        let (cache, url) = (self.clone(), database_url.to_string());
+        Some(tokio::spawn(async move {
+            let mut backoff = Duration::from_millis(200);
+            loop {
+                match sqlx::postgres::PgListener::connect(&url).await {
+                    Ok(mut listener) => match listener.listen(SETTINGS_CHANNEL).await {
+                        Ok(()) => {
+                            backoff = Duration::from_millis(200);
+                            loop {
+                                match listener.try_recv().await {
+                                    // A reconnect (`None`) may have missed announcements.
+                                    Ok(_) => {
+                                        if let Err(error) = cache.reload().await {
+                                            tracing::warn!(%error, "site settings reload failed; keeping the previous settings");
+                                        }
+                                    }
+                                    Err(error) => {
+                                        tracing::warn!(%error, "site settings listener lost its connection");
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                        Err(error) => tracing::warn!(%error, "could not listen for site settings changes"),
+                    },
+                    Err(error) => tracing::warn!(%error, "site settings listener cannot connect"),
+                }
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(10));
+                let _ = cache.reload().await;
+            }
+        }))
     }
 
     /// The site for a Host header; unknown hosts get the default site.

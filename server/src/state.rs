@@ -77,7 +77,7 @@ impl AppState {
         let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config);
         Ok(AppState(Arc::new(Services {
             payments,
-            rate_limiter: crate::http::rate_limit::RateLimiter::with_limits(config.rate_limit_factor, config.rate_limits.clone()),
+            rate_limiter: crate::http::rate_limit::RateLimiter::with_limits(config.rate_limit_factor, config.rate_limits.clone()).shared_through(&db),
             config: Arc::new(config),
             db,
             clock,

@@ -29,7 +29,7 @@ pub struct WebhookForm {
 
 async fn webhook(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(provider): Path<String>, form: Result<Form<WebhookForm>, axum::extract::rejection::FormRejection>) -> Response {
     let now = state.clock.now();
-    if state.rate_limiter.check(Limit::Webhook, ip, now).is_err() {
+    if state.rate_limiter.check(Limit::Webhook, ip, now).await.is_err() {
         return StatusCode::TOO_MANY_REQUESTS.into_response();
     }
     let Ok(Form(form)) = form else { return StatusCode::BAD_REQUEST.into_response() };

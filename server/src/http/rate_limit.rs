@@ -1,8 +1,11 @@
 //! Rate limits on what attackers hammer: per address (login, signup, reset mails) and per
-//! member (chat sends, typing marks, photo uploads). Counted per node in memory, in fixed
-//! windows; the login lockout per account is separate and lives in the database. Server
-//! functions call [`RateLimiter::check`] before they do the work. Every limit has a default
-//! here and can be set by configuration (`VONK_RATE_LIMITS`, see [`RateLimits::parse`]).
+//! member (chat sends, typing marks, photo uploads), in fixed windows. On PostgreSQL, where
+//! several nodes share one database, the counts live in it (`rate_counters`, one row per limit
+//! and subject, counted by one atomic upsert), so an attacker spread over the nodes of a load
+//! balancer meets one limit; on SQLite (one node) they live in this node's memory. The login
+//! lockout per account is separate and lives in the database either way. Server functions call
+//! [`RateLimiter::check`] before they do the work. Every limit has a default here and can be
+//! set by configuration (`VONK_RATE_LIMITS`, see [`RateLimits::parse`]).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -10,7 +13,9 @@ use std::sync::{Arc, Mutex};
 
 use domain::ErrorCode;
 
+use crate::db::Backend;
 use crate::error::AppError;
+use crate::Db;
 
 /// A limited action: requests allowed per window (before `VONK_RATE_LIMIT_FACTOR`), window in seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -98,6 +103,8 @@ impl RateLimits {
 #[derive(Clone, Debug, Default)]
 pub struct RateLimiter {
     windows: Arc<Mutex<HashMap<(Limit, Subject), (i64, u32)>>>,
+    /// The database the counts are shared through (PostgreSQL only).
+    shared: Option<Db>,
     limits: RateLimits,
     factor: u32,
 }
@@ -110,17 +117,38 @@ impl RateLimiter {
 
     /// `limits` replace the defaults they name (`VONK_RATE_LIMITS`); `factor` multiplies all.
     pub fn with_limits(factor: u32, limits: RateLimits) -> RateLimiter {
-        RateLimiter { windows: Default::default(), limits, factor: factor.max(1) }
+        RateLimiter { windows: Default::default(), shared: None, limits, factor: factor.max(1) }
+    }
+
+    /// Counts in `db` when it is PostgreSQL (every node of the site sees the same counts); a
+    /// SQLite database serves one node, whose memory is enough.
+    pub fn shared_through(mut self, db: &Db) -> RateLimiter {
+        if db.backend() == Backend::Postgres {
+            self.shared = Some(db.clone());
+        }
+        self
+    }
+
+    /// Whether the counts are shared between nodes.
+    pub fn is_shared(&self) -> bool {
+        self.shared.is_some()
     }
 
     /// Counts one request; false when the caller is over the limit for this window.
-    pub fn allow(&self, limit: Limit, ip: IpAddr, now: i64) -> bool {
-        self.count(limit, Subject::Address(crate::http::client_addr::limit_key(ip)), now)
+    pub async fn allow(&self, limit: Limit, ip: IpAddr, now: i64) -> bool {
+        self.count(limit, Subject::Address(crate::http::client_addr::limit_key(ip)), now).await
     }
 
-    fn count(&self, limit: Limit, subject: Subject, now: i64) -> bool {
+    async fn count(&self, limit: Limit, subject: Subject, now: i64) -> bool {
         let (allowed, window_secs) = self.limits.per_window(limit);
         let allowed = allowed.saturating_mul(self.factor.max(1));
+        if let Some(db) = &self.shared {
+            match count_shared(db, limit, subject, now, window_secs).await {
+                Ok(hits) => return hits <= i64::from(allowed),
+                // The limit still holds on this node while the database does not answer.
+                Err(error) => tracing::warn!(%error, "shared rate counters unavailable; counting on this node"),
+            }
+        }
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
         if windows.len() > 100_000 {
             // Old windows are worthless; drop them rather than grow without bound.
@@ -136,8 +164,8 @@ impl RateLimiter {
     }
 
     /// [`RateLimiter::allow`] as an error: `too_many_requests`.
-    pub fn check(&self, limit: Limit, ip: IpAddr, now: i64) -> Result<(), AppError> {
-        if self.allow(limit, ip, now) {
+    pub async fn check(&self, limit: Limit, ip: IpAddr, now: i64) -> Result<(), AppError> {
+        if self.allow(limit, ip, now).await {
             Ok(())
         } else {
             tracing::warn!(%ip, ?limit, "rate limit reached");
@@ -146,39 +174,70 @@ impl RateLimiter {
     }
 
     /// [`RateLimiter::check`] per member rather than per address.
-    pub fn check_member(&self, limit: Limit, member: i64, now: i64) -> Result<(), AppError> {
-        if self.count(limit, Subject::Member(member), now) {
+    pub async fn check_member(&self, limit: Limit, member: i64, now: i64) -> Result<(), AppError> {
+        if self.count(limit, Subject::Member(member), now).await {
             Ok(())
         } else {
             tracing::warn!(member, ?limit, "rate limit reached");
             Err(ErrorCode::TooManyRequests.into())
         }
     }
+
+    /// Removes shared counts whose window ended (none lasts more than a day); the number removed.
+    pub async fn purge(&self, now: i64) -> Result<u64, AppError> {
+        let Some(db) = &self.shared else { return Ok(0) };
+        Ok(sqlx::query("DELETE FROM rate_counters WHERE window_start < $1").bind(now - 86_400).execute(db.pool()).await?.rows_affected())
+    }
+}
+
+/// One more hit for `subject` on `limit`, in one statement (parallel requests on any node
+/// each get their own count); the hits in the current window, this one included.
+async fn count_shared(db: &Db, limit: Limit, subject: Subject, now: i64, window_secs: i64) -> Result<i64, sqlx::Error> {
+    let subject = match subject {
+        Subject::Address(ip) => ip.to_string(),
+        Subject::Member(id) => format!("member:{id}"),
+    };
+    let (hits,): (i64,) = sqlx::query_as(
+        "INSERT INTO rate_counters (name, subject, window_start, hits) VALUES ($1, $2, $3, 1) \
+         ON CONFLICT (name, subject) DO UPDATE SET \
+           hits = CASE WHEN rate_counters.window_start <= $4 THEN 1 ELSE rate_counters.hits + 1 END, \
+           window_start = CASE WHEN rate_counters.window_start <= $4 THEN $3 ELSE rate_counters.window_start END \
+         RETURNING hits",
+    )
+    .bind(limit.name())
+    .bind(subject)
+    .bind(now)
+    .bind(now - window_secs)
+    .fetch_one(db.pool())
+    .await?;
+    Ok(hits)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn fixed_window_per_address_and_action() {
+    #[tokio::test]
+    async fn fixed_window_per_address_and_action() {
         let limiter = RateLimiter::new(1);
         let a = IpAddr::from([10, 0, 0, 1]);
         let b = IpAddr::from([10, 0, 0, 2]);
         for _ in 0..20 {
-            assert!(limiter.allow(Limit::Login, a, 1000));
+            assert!(limiter.allow(Limit::Login, a, 1000).await);
         }
-        assert!(!limiter.allow(Limit::Login, a, 1010), "21st in the window");
-        assert_eq!(limiter.check(Limit::Login, a, 1010).unwrap_err().code(), ErrorCode::TooManyRequests);
-        assert!(limiter.allow(Limit::Login, b, 1010), "another address has its own count");
-        assert!(limiter.allow(Limit::Signup, a, 1010), "another action has its own count");
-        assert!(limiter.allow(Limit::Login, a, 1060), "a new window");
+        assert!(!limiter.allow(Limit::Login, a, 1010).await, "21st in the window");
+        assert_eq!(limiter.check(Limit::Login, a, 1010).await.unwrap_err().code(), ErrorCode::TooManyRequests);
+        assert!(limiter.allow(Limit::Login, b, 1010).await, "another address has its own count");
+        assert!(limiter.allow(Limit::Signup, a, 1010).await, "another action has its own count");
+        assert!(limiter.allow(Limit::Login, a, 1060).await, "a new window");
         let relaxed = RateLimiter::new(2);
-        assert!((0..40).all(|_| relaxed.allow(Limit::Login, a, 1000)));
+        for _ in 0..40 {
+            assert!(relaxed.allow(Limit::Login, a, 1000).await);
+        }
     }
 
-    #[test]
-    fn limits_come_from_configuration() {
+    #[tokio::test]
+    async fn limits_come_from_configuration() {
         let limits = RateLimits::parse(" login=3/10, photo_upload=2/3600 ,").unwrap();
         assert_eq!(limits.per_window(Limit::Login), (3, 10));
         assert_eq!(limits.per_window(Limit::PhotoUpload), (2, 3600));
@@ -189,12 +248,14 @@ mod tests {
         assert_eq!(RateLimits::parse("").unwrap(), RateLimits::default());
         let limiter = RateLimiter::with_limits(1, limits);
         let a = IpAddr::from([10, 0, 0, 1]);
-        assert!((0..3).all(|_| limiter.allow(Limit::Login, a, 1000)));
-        assert!(!limiter.allow(Limit::Login, a, 1005));
-        assert!(limiter.allow(Limit::Login, a, 1010), "the configured window is 10 s");
-        assert!(limiter.check_member(Limit::PhotoUpload, 7, 1000).is_ok() && limiter.check_member(Limit::PhotoUpload, 7, 1000).is_ok());
-        assert!(limiter.check_member(Limit::PhotoUpload, 7, 1000).is_err());
-        assert!(limiter.check_member(Limit::PhotoUpload, 8, 1000).is_ok(), "per member");
+        for _ in 0..3 {
+            assert!(limiter.allow(Limit::Login, a, 1000).await);
+        }
+        assert!(!limiter.allow(Limit::Login, a, 1005).await);
+        assert!(limiter.allow(Limit::Login, a, 1010).await, "the configured window is 10 s");
+        assert!(limiter.check_member(Limit::PhotoUpload, 7, 1000).await.is_ok() && limiter.check_member(Limit::PhotoUpload, 7, 1000).await.is_ok());
+        assert!(limiter.check_member(Limit::PhotoUpload, 7, 1000).await.is_err());
+        assert!(limiter.check_member(Limit::PhotoUpload, 8, 1000).await.is_ok(), "per member");
         let names: std::collections::HashSet<_> = Limit::ALL.iter().map(|l| l.name()).collect();
         assert_eq!(names.len(), Limit::ALL.len());
     }

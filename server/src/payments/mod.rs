@@ -167,11 +167,13 @@ impl Payments {
     /// A site's active bundles for a country: the country's own, else the site's general ones.
     pub async fn packs(&self, site_id: i64, country: &str) -> Result<Vec<CreditPack>, AppError> {
         let key = (site_id, country.to_ascii_uppercase());
-        if let Some(packs) = self.packs_cache.get(&key, 0) {
+        // A reload of the site settings (a change announced by the database) drops these too.
+        let generation = crate::sites::SiteCache::generation();
+        if let Some(packs) = self.packs_cache.get(&key, generation) {
             return Ok(packs);
         }
         let packs = self.read_packs(site_id, country).await?;
-        self.packs_cache.put(key, 0, packs.clone());
+        self.packs_cache.put(key, generation, packs.clone());
         Ok(packs)
     }
 

@@ -113,7 +113,7 @@ pub async fn get_two_step_setup() -> Result<Option<TwoStepSetupView>, ApiError> 
 #[server(prefix = "/api/fn", endpoint = "enable_two_step")]
 pub async fn enable_two_step(password: String, code: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).await.map_err(fail)?;
     c.state.accounts.two_step_enable(member.id, &password, &code, &c.client()).await.map_err(fail)?;
     redirect("/settings?saved=two_step#two-step");
     Ok(())
@@ -123,7 +123,7 @@ pub async fn enable_two_step(password: String, code: String) -> Result<(), ApiEr
 #[server(prefix = "/api/fn", endpoint = "disable_two_step")]
 pub async fn disable_two_step(password: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).await.map_err(fail)?;
     c.state.accounts.two_step_disable(member.id, &password, &c.client()).await.map_err(fail)?;
     redirect("/settings?saved=two_step_off#two-step");
     Ok(())
@@ -401,7 +401,7 @@ pub const TWO_STEP_COOKIE: &str = "vonk.two_step";
 #[server(prefix = "/api/fn", endpoint = "second_step")]
 pub async fn second_step(code: String, return_to: Option<String>) -> Result<(), ApiError> {
     let c = call().await?;
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).await.map_err(fail)?;
     let step = c.cookie(TWO_STEP_COOKIE).ok_or_else(|| fail(server::AppError::from(domain::ErrorCode::LinkExpired)))?;
     let previous = c.cookie(domain::constants::AUTH_COOKIE);
     let session = c.state.accounts.second_step(&step, &code, previous.as_deref(), &c.client()).await.map_err(fail)?;

@@ -120,7 +120,7 @@ pub async fn signup(
 ) -> Result<(), ApiError> {
     use domain::account::{SignupForm, Tracking};
     let c = call().await?;
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Signup, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Signup, c.client_ip(), c.now()).await.map_err(fail)?;
     let clip = |v: Option<String>| v.map(|s| s.chars().take(100).collect::<String>()).filter(|s| !s.trim().is_empty());
     let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
     let request = server::accounts::SignupRequest {
@@ -157,7 +157,7 @@ pub(crate) fn clear_session_cookie(c: &crate::ssr::Call) -> String {
 #[server(prefix = "/api/fn", endpoint = "login")]
 pub async fn login(email: String, password: String, return_to: Option<String>) -> Result<(), ApiError> {
     let c = call().await?;
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).await.map_err(fail)?;
     let previous = c.cookie(domain::constants::AUTH_COOKIE);
     let return_to = server::http::visitor::safe_return_path(return_to.as_deref());
     match c.state.accounts.login(c.site.settings.id, &email, &password, previous.as_deref(), &c.client()).await.map_err(fail)? {
@@ -254,7 +254,7 @@ pub async fn unsubscribe(token: String) -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "request_password_reset")]
 pub async fn request_password_reset(email: String) -> Result<(), ApiError> {
     let c = call().await?;
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::ResetMail, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::ResetMail, c.client_ip(), c.now()).await.map_err(fail)?;
     c.state.accounts.request_password_reset(&c.site.settings, &email, &c.base_url()).await.map_err(fail)?;
     redirect("/reset-password?sent=1");
     Ok(())
@@ -285,7 +285,7 @@ pub async fn reset_password(token: String, password: String, password_repeat: St
 pub async fn change_password(old_password: String, password: String, password_repeat: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     // A password check: the same per-address limit as login (and the same lockout, in `server`).
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).await.map_err(fail)?;
     let session = c.state.accounts.change_password(member.id, &old_password, &password, &password_repeat, &c.client()).await.map_err(fail)?;
     set_cookie(session_cookie(&c, &session));
     redirect("/settings?saved=password");
@@ -305,7 +305,7 @@ pub async fn set_invisible(invisible: Option<String>) -> Result<(), ApiError> {
 pub async fn change_email(email: String, password: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     // A password check: the same per-address limit as login (and the same lockout).
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).await.map_err(fail)?;
     c.state.accounts.request_email_change(&c.site.settings, member.id, &email, &password, &c.base_url(), &c.client()).await.map_err(fail)?;
     redirect("/settings?saved=email");
     Ok(())
@@ -315,7 +315,7 @@ pub async fn change_email(email: String, password: String) -> Result<(), ApiErro
 #[server(prefix = "/api/fn", endpoint = "delete_account")]
 pub async fn delete_account(password: String, #[server(default)] reason: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).map_err(fail)?;
+    c.state.rate_limiter.check(server::http::rate_limit::Limit::Login, c.client_ip(), c.now()).await.map_err(fail)?;
     c.state.accounts.delete_account(&c.site.settings, member.id, &password, &reason, &c.base_url(), &c.client()).await.map_err(fail)?;
     set_cookie(clear_session_cookie(&c));
     redirect("/account-deleted");
@@ -437,7 +437,7 @@ pub async fn save_details(
 #[server(prefix = "/api/fn", endpoint = "upload_photo", input = leptos::server_fn::codec::MultipartFormData)]
 pub async fn upload_photo(data: leptos::server_fn::codec::MultipartData) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
-    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, member.id, c.now()).map_err(fail)?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, member.id, c.now()).await.map_err(fail)?;
     c.state.photos.check_room(&member).await.map_err(fail)?;
     let form = crate::ssr::read_photo_form(data, c.state.photos.max_bytes()).await?;
     let (bytes, private) = (form.photo, form.fields.contains_key("private"));

@@ -273,7 +273,7 @@ pub async fn send_message(
         None => "/chats".to_string(),
     };
     let back = |e: server::AppError| fail_back::<SendMessage>(e, &page, &[("text", text.as_str())]);
-    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(back)?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).await.map_err(back)?;
     let to = target.ok_or_else(|| back(domain::ErrorCode::BadRequest.into()))?;
     let content = match gift.as_deref() {
         Some(code) => Content::Gift(domain::chat::Gift::parse(code).ok_or_else(|| back(domain::ErrorCode::ChoiceInvalid.into()))?),
@@ -291,8 +291,8 @@ pub async fn send_message(
 #[server(prefix = "/api/fn", endpoint = "send_chat_photo", input = leptos::server_fn::codec::MultipartFormData)]
 pub async fn send_chat_photo(data: leptos::server_fn::codec::MultipartData) -> Result<SentMessage, ApiError> {
     let (c, me) = member_call().await?;
-    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).map_err(fail)?;
-    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, me.id, c.now()).map_err(fail)?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).await.map_err(fail)?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, me.id, c.now()).await.map_err(fail)?;
     let form = crate::ssr::read_photo_form(data, c.state.photos.max_bytes()).await?;
     let number = |name: &str| form.fields.get(name).and_then(|v| v.parse::<i64>().ok());
     let to = resolve_target(number("conversation"), number("member")).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
@@ -323,7 +323,7 @@ pub async fn delete_chat(conversation: i64) -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "chat_typing")]
 pub async fn chat_typing(conversation: i64) -> Result<(), ApiError> {
     let (c, me) = member_call().await?;
-    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatTyping, me.id, c.now()).map_err(fail)?;
+    c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatTyping, me.id, c.now()).await.map_err(fail)?;
     c.state.chat.typing(me.id, conversation).await.map_err(fail)
 }
 

@@ -135,7 +135,7 @@ pub async fn start_checkout(pack: i64, method: String, code: Option<String>) -> 
     let back = format!("/credits/{pack}/{method}");
     let result: Result<String, server::AppError> = async {
         let method = PaymentMethod::parse(&method).ok_or(domain::ErrorCode::MethodUnavailable)?;
-        c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now())?;
+        c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now()).await?;
         let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
         if method == PaymentMethod::DirectDebit {
             let code = typed(&code).map(|c| format!("&code={c}")).unwrap_or_default();
@@ -216,7 +216,7 @@ pub async fn start_direct_debit(pack: i64, iban: String, phone: String, code: Op
     let back = format!("/directdebit?pack={pack}");
     let kept = [("iban", iban.as_str()), ("phone", phone.as_str()), ("code", code.as_deref().unwrap_or_default())];
     let result: Result<i64, server::AppError> = async {
-        c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now())?;
+        c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now()).await?;
         let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
         Ok(c.state.payments.start_direct_debit(&c.site, &member, pack, &iban, &phone, typed(&code), &country, c.now()).await?.id)
     }
