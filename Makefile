@@ -29,8 +29,9 @@ build: tools
 	cargo leptos build --release
 	node scripts/precompress.mjs $(LEPTOS_SITE_ROOT)
 
-## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP), widgets from stories,
-## Storybook build, Playwright flows in Chromium against the release build.
+## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP, two nodes behind nginx),
+## widgets from stories, Storybook build, Playwright flows in Chromium against the release build
+## on SQLite and on PostgreSQL.
 test:
 	@scripts/install-tools.sh --test
 	$(MAKE) --no-print-directory test-rust
@@ -49,6 +50,8 @@ test-widgets:
 
 test-e2e:
 	npx playwright test -c end2end/playwright.config.ts
+	@echo "==> the same flows on PostgreSQL"
+	E2E_PORT=3108 scripts/with-postgres.sh npx playwright test -c end2end/playwright.config.ts
 
 ## Storybook for the React widgets at http://127.0.0.1:6006
 storybook: tools

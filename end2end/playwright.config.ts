@@ -53,6 +53,8 @@ export default defineConfig({
       RUST_LOG: 'warn',
       // Every flow signs up from 127.0.0.1; the per-IP limits themselves are tested over HTTP.
       VONK_RATE_LIMIT_FACTOR: '10',
+      // `make test-e2e` runs the suite a second time on PostgreSQL (scripts/with-postgres.sh).
+      ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },
   },
 });

@@ -2,8 +2,9 @@
 //! that has outgrown one machine runs: a session made through node A works on node B and
 //! through the balancer; the password lockout and the rate limits count across both; a chat
 //! message sent through one node reaches a socket on the other; a settings change reaches both;
-//! a node stopped with SIGTERM closes its sockets with 1001 and the client reconnects, through
-//! nginx, to the node that is left.
+//! a node stopped with SIGTERM under load fails none of the requests (visitors keep loading
+//! pages through nginx all along), closes its sockets with 1001, and the client reconnects,
+//! through nginx, to the node that is left.
 
 #[path = "../../server/tests/support/mod.rs"]
 mod support;
@@ -233,7 +234,26 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
 
     // SIGTERM to the node that holds Lex's socket: it closes with 1001 (going away) and Lex
     // reconnects through nginx, to the other node, where messages still reach him.
-    let (victim, survivor_base) = if lex_node == node_a_prefix { (node_a, base_b.clone()) } else { (node_b, base_a.clone()) };
+    let (mut victim, survivor_base) = if lex_node == node_a_prefix { (node_a, base_b.clone()) } else { (node_b, base_a.clone()) };
+    // Meanwhile visitors keep loading pages through nginx: none of them may fail.
+    let load = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let loaders: Vec<_> = (0..4)
+        .map(|_| {
+            let (client, base, load) = (client.clone(), base_lb.clone(), load.clone());
+            tokio::spawn(async move {
+                let (mut ok, mut failed) = (0, Vec::new());
+                while load.load(std::sync::atomic::Ordering::Relaxed) {
+                    match client.get(format!("{base}/members?page=2")).send().await {
+                        Ok(res) if res.status() == StatusCode::OK && res.text().await.is_ok() => ok += 1,
+                        Ok(res) => failed.push(res.status().to_string()),
+                        Err(error) => failed.push(error.to_string()),
+                    }
+                }
+                (ok, failed)
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let pid = victim.0.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
     let close = tokio::time::timeout(Duration::from_secs(10), async {
@@ -255,6 +275,20 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
     let res = call(&client, &survivor_base, "send_message", &format!("member={lex}&client_id=across-nodes-0002&text=Nog+steeds+hier"), Some(&kim_cookie)).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(next_message(&mut again).await["message"]["body"], "Nog steeds hier");
+    // The stopped node is gone for good by now; the pages loaded all along.
+    let until = Instant::now() + Duration::from_secs(10);
+    while victim.0.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < until, "the node exits within 10 s of SIGTERM");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    load.store(false, std::sync::atomic::Ordering::Relaxed);
+    let mut pages = 0;
+    for loader in loaders {
+        let (ok, failed) = loader.await.unwrap();
+        assert!(failed.is_empty(), "requests failed while a node stopped: {failed:?}");
+        pages += ok;
+    }
+    assert!(pages > 20, "the visitors loaded {pages} pages meanwhile");
     drop(victim);
     state.db.close().await;
 }
