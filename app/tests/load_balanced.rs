@@ -244,7 +244,10 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
                 let (mut ok, mut failed) = (0, Vec::new());
                 while load.load(std::sync::atomic::Ordering::Relaxed) {
                     match client.get(format!("{base}/members?page=2")).send().await {
-                        Ok(res) if res.status() == StatusCode::OK && res.text().await.is_ok() => ok += 1,
+                        Ok(res) if res.status() == StatusCode::OK => match res.text().await {
+                            Ok(_) => ok += 1,
+                            Err(error) => failed.push(error.to_string()),
+                        },
                         Ok(res) => failed.push(res.status().to_string()),
                         Err(error) => failed.push(error.to_string()),
                     }
