@@ -56,6 +56,14 @@ if $want_test; then
     apt_install nginx
     as_root systemctl disable --now nginx >/dev/null 2>&1 || as_root service nginx stop >/dev/null 2>&1 || true
   fi
+  # A local S3-compatible server for the photo-storage tests, from PyPI in a venv of its own.
+  moto_dir="$HOME/.cache/vonk/moto"
+  if [[ ! -x $moto_dir/bin/moto_server ]]; then
+    echo "==> installing moto (a local S3 server) from PyPI"
+    need_cmd python3 || apt_install python3 python3-venv
+    python3 -m venv "$moto_dir" 2>/dev/null || { apt_install python3-venv; python3 -m venv "$moto_dir"; }
+    "$moto_dir/bin/pip" install -q --disable-pip-version-check 'moto[server]==5.2.1'
+  fi
   if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     echo "==> installing the PostgreSQL server from Debian"
     apt_install postgresql

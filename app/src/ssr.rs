@@ -419,20 +419,7 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let state = AppState::start(config, page_links()).await?;
     let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
     let _listen = state.sites.spawn_listen(&state.config.database_url);
-    let _purge = state.accounts.spawn_purge();
-    let _counters = state.rate_limiter.is_shared().then(|| {
-        // Shared rate counts whose window ended, every hour.
-        let (limiter, clock) = (state.rate_limiter.clone(), state.clock.clone());
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(3600));
-            loop {
-                tick.tick().await;
-                if let Err(error) = limiter.purge(clock.now()).await {
-                    tracing::warn!(%error, "removing old rate counts failed");
-                }
-            }
-        })
-    });
+    let _housekeeping = state.spawn_housekeeping();
     // Missed webhooks, payments left open by a process that died, receipts: now and every minute.
     let _recovery = state.payments.spawn_recovery(state.clock.clone(), Duration::from_secs(60));
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;

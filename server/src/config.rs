@@ -84,6 +84,11 @@ pub struct Config {
     /// (`10.0.0.0/8, 2001:db8::/32`). Only from these peers is `X-Forwarded-For` read (its
     /// right-most untrusted address is the client); unset, the connection's peer is the client.
     pub trusted_proxies: Vec<crate::http::client_addr::Cidr>,
+    /// `VONK_S3_BUCKET` (with `VONK_S3_ENDPOINT`, `VONK_S3_REGION` default `us-east-1`,
+    /// `VONK_S3_PREFIX`, and the keys in `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY`): keep
+    /// photos in that S3-compatible bucket, which several nodes share. Unset: files under
+    /// `DATA_DIR/media/private`.
+    pub media_s3: Option<crate::media::S3Config>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,7 +203,26 @@ impl Config {
         if metrics_token.as_ref().is_some_and(|t| t.len() < 16) {
             return Err(ConfigError::Invalid { name: "VONK_METRICS_TOKEN", reason: "at least 16 characters".into() });
         }
+        let media_s3 = match get("VONK_S3_BUCKET").filter(|b| !b.is_empty()) {
+            None => None,
+            Some(bucket) => {
+                let key = |name: &'static str| get(name).filter(|v| !v.is_empty()).ok_or(ConfigError::Invalid { name, reason: "needed with VONK_S3_BUCKET".into() });
+                let endpoint = get("VONK_S3_ENDPOINT").unwrap_or_default().trim_end_matches('/').to_string();
+                if !(endpoint.is_empty() || endpoint.starts_with("https://") || endpoint.starts_with("http://")) {
+                    return Err(ConfigError::Invalid { name: "VONK_S3_ENDPOINT", reason: "an http:// or https:// address".into() });
+                }
+                Some(crate::media::S3Config {
+                    bucket,
+                    endpoint,
+                    region: get("VONK_S3_REGION").filter(|r| !r.is_empty()).unwrap_or_else(|| "us-east-1".into()),
+                    access_key_id: key("AWS_ACCESS_KEY_ID")?,
+                    secret_access_key: key("AWS_SECRET_ACCESS_KEY")?,
+                    prefix: get("VONK_S3_PREFIX").unwrap_or_default(),
+                })
+            }
+        };
         Ok(Config {
+            media_s3,
             metrics_token,
             trusted_proxies,
             mollie_api_key,
@@ -271,6 +295,7 @@ impl std::fmt::Debug for Config {
             .field("payment_expire_after", &self.payment_expire_after)
             .field("fault", &self.fault)
             .field("trusted_proxies", &self.trusted_proxies)
+            .field("media_s3", &self.media_s3)
             .finish()
     }
 }
@@ -291,6 +316,17 @@ mod tests {
         let shown = format!("{c:?}");
         assert!(!shown.contains("hunter2") && !shown.contains("a-very-long-shared-secret-value"), "{shown}");
         assert!(shown.contains("smtp.example.com"));
+    }
+
+    #[test]
+    fn s3_needs_its_keys_and_hides_the_secret() {
+        assert!(cfg(&[]).unwrap().media_s3.is_none());
+        assert!(cfg(&[("VONK_S3_BUCKET", "photos")]).is_err());
+        assert!(cfg(&[("VONK_S3_BUCKET", "photos"), ("AWS_ACCESS_KEY_ID", "AK"), ("AWS_SECRET_ACCESS_KEY", "s3cr3t-value"), ("VONK_S3_ENDPOINT", "minio:9000")]).is_err());
+        let c = cfg(&[("VONK_S3_BUCKET", "photos"), ("AWS_ACCESS_KEY_ID", "AK"), ("AWS_SECRET_ACCESS_KEY", "s3cr3t-value"), ("VONK_S3_ENDPOINT", "http://10.0.0.5:9000/")]).unwrap();
+        let s3 = c.media_s3.clone().unwrap();
+        assert_eq!((s3.endpoint.as_str(), s3.region.as_str()), ("http://10.0.0.5:9000", "us-east-1"));
+        assert!(!format!("{c:?}").contains("s3cr3t-value"));
     }
 
     #[test]

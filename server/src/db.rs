@@ -104,6 +104,54 @@ pub fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::Error> 
     }
 }
 
+/// What a PostgreSQL `LISTEN` loop hears: a notification's payload, or word that announcements
+/// may have been missed (the listener has just started, or reconnected after a lost connection).
+pub enum Heard {
+    Notification(String),
+    MayHaveMissed,
+}
+
+/// Listens on `channel` for as long as the node runs: connects, reconnects with a backoff from
+/// 200 ms to 10 s, and hands every notification to `on`. Whenever announcements may have been
+/// lost (at the start and after each reconnect) `on` hears [`Heard::MayHaveMissed`] so the
+/// caller can catch up. `what` names the listener in the log.
+pub async fn listen_forever<F, Fut>(url: String, channel: &'static str, what: &'static str, mut on: F)
+where
+    F: FnMut(Heard) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let mut backoff = std::time::Duration::from_millis(200);
+    loop {
+        match sqlx::postgres::PgListener::connect(&url).await {
+            Ok(mut listener) => match listener.listen(channel).await {
+                Ok(()) => {
+                    backoff = std::time::Duration::from_millis(200);
+                    on(Heard::MayHaveMissed).await;
+                    loop {
+                        match listener.try_recv().await {
+                            Ok(Some(notification)) => on(Heard::Notification(notification.payload().to_string())).await,
+                            // sqlx reconnected and listens again; whatever was sent meanwhile is lost.
+                            Ok(None) => {
+                                tracing::warn!(listener = what, "listener reconnected");
+                                on(Heard::MayHaveMissed).await;
+                            }
+                            Err(error) => {
+                                tracing::warn!(listener = what, %error, "listener lost its connection");
+                                break;
+                            }
+                        }
+                    }
+                }
+                Err(error) => tracing::warn!(listener = what, %error, "could not listen"),
+            },
+            Err(error) => tracing::warn!(listener = what, %error, "listener cannot connect"),
+        }
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(std::time::Duration::from_secs(10));
+        on(Heard::MayHaveMissed).await;
+    }
+}
+
 /// Makes sure the SQLite file's folder exists and asks sqlx to create the file.
 fn prepare_sqlite_url(url: &str) -> Result<String, AppError> {
     let rest = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");

@@ -266,38 +266,15 @@ impl SiteCache {
         if self.db.backend() != crate::db::Backend::Postgres {
             return None;
         }
-        let (cache, url) = (self.clone(), database_url.to_string());
-        Some(tokio::spawn(async move {
-            let mut backoff = Duration::from_millis(200);
-            loop {
-                match sqlx::postgres::PgListener::connect(&url).await {
-                    Ok(mut listener) => match listener.listen(SETTINGS_CHANNEL).await {
-                        Ok(()) => {
-                            backoff = Duration::from_millis(200);
-                            loop {
-                                match listener.try_recv().await {
-                                    // A reconnect (`None`) may have missed announcements.
-                                    Ok(_) => {
-                                        if let Err(error) = cache.reload().await {
-                                            tracing::warn!(%error, "site settings reload failed; keeping the previous settings");
-                                        }
-                                    }
-                                    Err(error) => {
-                                        tracing::warn!(%error, "site settings listener lost its connection");
-                                        break;
-                                    }
-                                }
-                            }
-                        }
-                        Err(error) => tracing::warn!(%error, "could not listen for site settings changes"),
-                    },
-                    Err(error) => tracing::warn!(%error, "site settings listener cannot connect"),
+        let cache = self.clone();
+        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), SETTINGS_CHANNEL, "site settings", move |_| {
+            let cache = cache.clone();
+            async move {
+                if let Err(error) = cache.reload().await {
+                    tracing::warn!(%error, "site settings reload failed; keeping the previous settings");
                 }
-                tokio::time::sleep(backoff).await;
-                backoff = (backoff * 2).min(Duration::from_secs(10));
-                let _ = cache.reload().await;
             }
-        }))
+        })))
     }
 
     /// The site for a Host header; unknown hosts get the default site.

@@ -67,7 +67,10 @@ impl AppState {
         let catalog = Arc::new(Catalog::embedded());
         let outbox = Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
         // Uploaded photos: outside media/public, so only the checked route serves them.
-        let media: crate::media::Media = Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private")));
+        let media: crate::media::Media = match &config.media_s3 {
+            Some(s3) => Arc::new(crate::media::S3Store::new(s3)?),
+            None => Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private"))),
+        };
         let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone());
         let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes));
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache);
@@ -90,6 +93,22 @@ impl AppState {
             members,
             photos,
         })))
+    }
+
+    /// The node's hourly housekeeping, one background job: deleted accounts purged, expired
+    /// sessions and tokens removed, shared rate counts whose window ended dropped.
+    pub fn spawn_housekeeping(&self) -> tokio::task::JoinHandle<()> {
+        let state = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+            loop {
+                tick.tick().await;
+                state.accounts.housekeeping().await;
+                if let Err(error) = state.rate_limiter.purge(state.clock.now()).await {
+                    tracing::warn!(%error, "removing old rate counts failed");
+                }
+            }
+        })
     }
 
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).

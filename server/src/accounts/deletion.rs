@@ -89,39 +89,41 @@ impl Accounts {
                 .await?;
             sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
-            let files: Vec<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
+            let photos: Vec<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
+            // Photos they sent in chats go too; the message stays, without its picture.
+            let chat_photos: Vec<(String,)> = sqlx::query_as("SELECT photo_key FROM messages WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).fetch_all(&mut *tx).await?;
+            sqlx::query("UPDATE messages SET photo_key = NULL WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).execute(&mut *tx).await?;
             sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
             sessions::end_all(&mut tx, *id).await?;
+            let files: Vec<String> = photos.into_iter().flat_map(|(f, t)| [f, t]).chain(chat_photos.into_iter().map(|(k,)| k)).collect();
+            crate::media::trash(&mut tx, &files).await?;
             tx.commit().await?;
-            if let Some(media) = &self.media {
-                for key in files.iter().flat_map(|(f, t)| [f, t]) {
-                    if let Err(error) = media.delete(key).await {
-                        tracing::warn!(%error, user = id, "could not delete a purged member's photo");
-                    }
-                }
-            }
         }
+        self.empty_trash().await;
         Ok(ids.len() as u64)
     }
 
-    /// Runs [`Accounts::purge_deleted`] and [`Accounts::remove_expired`] every hour in the background.
-    pub fn spawn_purge(&self) -> tokio::task::JoinHandle<()> {
-        let accounts = self.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
-            loop {
-                tick.tick().await;
-                match accounts.purge_deleted().await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::info!(purged = n, "removed the personal data of deleted accounts"),
-                    Err(error) => tracing::error!(%error, "purging deleted accounts failed"),
-                }
-                match accounts.remove_expired().await {
-                    Ok((0, 0)) => {}
-                    Ok((sessions, tokens)) => tracing::info!(sessions, tokens, "removed expired sessions and account tokens"),
-                    Err(error) => tracing::error!(%error, "removing expired sessions failed"),
-                }
-            }
-        })
+    /// Removes the files of purged members from the media store (see [`crate::media::trash`]).
+    async fn empty_trash(&self) {
+        let Some(media) = &self.media else { return };
+        if let Err(error) = crate::media::empty_trash(&self.db, media).await {
+            tracing::warn!(%error, "could not empty the media trash");
+        }
+    }
+
+    /// The accounts' part of the hourly housekeeping: [`Accounts::purge_deleted`],
+    /// [`Accounts::remove_expired`] and files left in the media trash, failures logged.
+    pub async fn housekeeping(&self) {
+        self.empty_trash().await;
+        match self.purge_deleted().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(purged = n, "removed the personal data of deleted accounts"),
+            Err(error) => tracing::error!(%error, "purging deleted accounts failed"),
+        }
+        match self.remove_expired().await {
+            Ok((0, 0)) => {}
+            Ok((sessions, tokens)) => tracing::info!(sessions, tokens, "removed expired sessions and account tokens"),
+            Err(error) => tracing::error!(%error, "removing expired sessions failed"),
+        }
     }
 }

@@ -14,7 +14,7 @@ use sqlx::{Any, Transaction};
 use tokio::sync::mpsc;
 
 use super::store::{self, MessageRow};
-use crate::db::{Backend, Db};
+use crate::db::{Backend, Db, Heard};
 use crate::error::AppError;
 
 /// The PostgreSQL channel of chat signals.
@@ -327,39 +327,17 @@ fn json(push: &domain::chat::Push) -> Outgoing {
 /// (sqlx has reconnected and listens again by then): whatever was sent meanwhile is lost, so
 /// every local socket resyncs.
 async fn listen(bus: Bus, url: String) {
-    let mut backoff = Duration::from_millis(200);
-    loop {
-        match sqlx::postgres::PgListener::connect(&url).await {
-            Ok(mut listener) => {
-                if let Err(error) = listener.listen(CHANNEL).await {
-                    tracing::warn!(%error, "could not listen for chat signals");
-                } else {
-                    backoff = Duration::from_millis(200);
-                    bus.resync_all();
-                    loop {
-                        match listener.try_recv().await {
-                            Ok(Some(notification)) => match Signal::decode(notification.payload()) {
-                                Some(signal) => bus.dispatch(signal),
-                                None => tracing::warn!(payload = notification.payload(), "unknown chat signal"),
-                            },
-                            Ok(None) => {
-                                tracing::warn!("chat listener reconnected; sockets resync");
-                                bus.resync_all();
-                            }
-                            Err(error) => {
-                                tracing::warn!(%error, "chat listener lost its connection");
-                                break;
-                            }
-                        }
-                    }
-                }
-            }
-            Err(error) => tracing::warn!(%error, "chat listener cannot connect"),
+    crate::db::listen_forever(url, CHANNEL, "chat signals", move |heard| {
+        match heard {
+            Heard::Notification(payload) => match Signal::decode(&payload) {
+                Some(signal) => bus.dispatch(signal),
+                None => tracing::warn!(%payload, "unknown chat signal"),
+            },
+            Heard::MayHaveMissed => bus.resync_all(),
         }
-        tokio::time::sleep(backoff).await;
-        backoff = (backoff * 2).min(Duration::from_secs(10));
-        bus.resync_all();
-    }
+        std::future::ready(())
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -29,17 +29,13 @@ async fn health() -> Response {
 /// to a node that is not.
 async fn ready(State(state): State<AppState>) -> Response {
     let ping = sqlx::query("SELECT 1").execute(state.db.pool());
-    match tokio::time::timeout(Duration::from_secs(2), ping).await {
-        Ok(Ok(_)) => ([(header::CACHE_CONTROL, "no-store")], "ready").into_response(),
-        Ok(Err(error)) => {
-            tracing::warn!(%error, "not ready: the database refused");
-            (StatusCode::SERVICE_UNAVAILABLE, [(header::CACHE_CONTROL, "no-store")], "database unavailable").into_response()
-        }
-        Err(_) => {
-            tracing::warn!("not ready: the database did not answer within 2 s");
-            (StatusCode::SERVICE_UNAVAILABLE, [(header::CACHE_CONTROL, "no-store")], "database unavailable").into_response()
-        }
-    }
+    let problem = match tokio::time::timeout(Duration::from_secs(2), ping).await {
+        Ok(Ok(_)) => return ([(header::CACHE_CONTROL, "no-store")], "ready").into_response(),
+        Ok(Err(error)) => error.to_string(),
+        Err(_) => "no answer within 2 s".to_string(),
+    };
+    tracing::warn!(%problem, "not ready: the database is unavailable");
+    (StatusCode::SERVICE_UNAVAILABLE, [(header::CACHE_CONTROL, "no-store")], "database unavailable").into_response()
 }
 
 /// Prometheus's scrape, for whoever holds `VONK_METRICS_TOKEN` (as a bearer token). Without a

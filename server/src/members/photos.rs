@@ -187,8 +187,11 @@ impl Photos {
         sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(user_id).bind(photo_id).execute(&mut *tx).await?;
         choose_main_if_needed(&mut tx, user_id).await?;
         refresh_main(&mut tx, user_id).await?;
+        crate::media::trash(&mut tx, &[file, thumb]).await?;
         tx.commit().await?;
-        self.forget(&[file, thumb]).await;
+        if let Err(error) = crate::media::empty_trash(&self.db, &self.media).await {
+            tracing::warn!(%error, "could not empty the media trash");
+        }
         Ok(())
     }
 

@@ -165,3 +165,66 @@ macro_rules! on_both_databases {
         }
     };
 }
+
+/// A local S3-compatible server (`moto_server` from PyPI; `make test` installs it into
+/// `~/.cache/vonk/moto`), on a free loopback port, stopped on drop.
+pub struct S3Server {
+    child: std::process::Child,
+    pub endpoint: String,
+}
+
+fn moto_binary() -> PathBuf {
+    if let Ok(path) = std::env::var("MOTO_SERVER") {
+        return PathBuf::from(path);
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        let cached = Path::new(&home).join(".cache/vonk/moto/bin/moto_server");
+        if cached.exists() {
+            return cached;
+        }
+    }
+    PathBuf::from("moto_server")
+}
+
+impl S3Server {
+    pub async fn start() -> S3Server {
+        let port = free_port();
+        let child = Command::new(moto_binary())
+            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("moto_server not found: run scripts/install-tools.sh --test (make test does) or set MOTO_SERVER");
+        let endpoint = format!("http://127.0.0.1:{port}");
+        let server = S3Server { child, endpoint };
+        let client = reqwest::Client::new();
+        for _ in 0..200 {
+            if client.get(&server.endpoint).send().await.is_ok() {
+                return server;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("moto_server did not answer on {}", server.endpoint);
+    }
+
+    /// Makes a bucket and answers the configuration of a store in it.
+    pub async fn bucket(&self, name: &str, prefix: &str) -> server::media::S3Config {
+        let made = reqwest::Client::new().put(format!("{}/{name}", self.endpoint)).send().await.unwrap();
+        assert!(made.status().is_success(), "bucket {name}: {}", made.status());
+        server::media::S3Config {
+            bucket: name.into(),
+            endpoint: self.endpoint.clone(),
+            region: "us-east-1".into(),
+            access_key_id: "testing".into(),
+            secret_access_key: "testing".into(),
+            prefix: prefix.into(),
+        }
+    }
+}
+
+impl Drop for S3Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
