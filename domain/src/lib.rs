@@ -18,6 +18,7 @@ pub mod notifications;
 pub mod payment;
 pub mod photo;
 pub mod profile;
+pub mod push;
 pub mod search;
 pub mod security;
 pub mod site;

@@ -89,6 +89,10 @@ pub struct Config {
     /// photos in that S3-compatible bucket, which several nodes share. Unset: files under
     /// `DATA_DIR/media/private`.
     pub media_s3: Option<crate::media::S3Config>,
+    /// `VONK_VAPID_PRIVATE_KEY` with `VONK_VAPID_SUBJECT` (`mailto:…` or `https://…`): web push
+    /// for new messages and likes. `VONK_PUSH_SERVICES`: the push services subscriptions may
+    /// use, comma-separated origins (default: the browsers' own). Unset key: no push.
+    pub push: Option<crate::push::PushConfig>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -221,7 +225,22 @@ impl Config {
                 })
             }
         };
+        let push = match get("VONK_VAPID_PRIVATE_KEY").filter(|k| !k.is_empty()) {
+            None => None,
+            Some(private_key) => {
+                let subject = get("VONK_VAPID_SUBJECT").unwrap_or_default();
+                if !(subject.starts_with("mailto:") || subject.starts_with("https://")) {
+                    return Err(ConfigError::Invalid { name: "VONK_VAPID_SUBJECT", reason: "mailto:… or https://…, needed with VONK_VAPID_PRIVATE_KEY".into() });
+                }
+                let services = match get("VONK_PUSH_SERVICES").filter(|s| !s.trim().is_empty()) {
+                    Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+                    None => crate::push::DEFAULT_SERVICES.iter().map(|s| s.to_string()).collect(),
+                };
+                Some(crate::push::PushConfig { private_key, subject, services })
+            }
+        };
         Ok(Config {
+            push,
             media_s3,
             metrics_token,
             trusted_proxies,
@@ -296,6 +315,7 @@ impl std::fmt::Debug for Config {
             .field("fault", &self.fault)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("media_s3", &self.media_s3)
+            .field("push", &self.push)
             .finish()
     }
 }

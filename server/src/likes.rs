@@ -62,6 +62,7 @@ pub struct Likes {
     members: Members,
     /// Tells the liked member by mail; absent in tests that do not look at mails.
     mail: Option<LikeMail>,
+    push: Option<crate::push::Pusher>,
 }
 
 /// What sending like and match mails needs.
@@ -74,7 +75,7 @@ struct LikeMail {
 
 impl Likes {
     pub fn new(members: Members) -> Likes {
-        Likes { members, mail: None }
+        Likes { members, mail: None, push: None }
     }
 
     /// Every new like or match mails the liked member (through their preferences).
@@ -83,13 +84,22 @@ impl Likes {
         self
     }
 
+    /// New likes and matches also go to the liked member's browsers by web push.
+    pub fn with_push(mut self, push: crate::push::Pusher) -> Likes {
+        self.push = Some(push);
+        self
+    }
+
     /// Mails `to` about a new like or match from `from`, in the background: a slow mail server
     /// must not hold up the answer. Repeated likes (`new == false`) tell no one.
     fn mail_after_like(&self, site: &Site, from: i64, from_name: &str, to: i64, outcome: LikeOutcome) {
-        let Some(mail) = self.mail.clone() else { return };
         if !outcome.new {
             return;
         }
+        if let Some(push) = &self.push {
+            push.send_later(&site.name, to, from, crate::push::PushKind::Like { matched: outcome.matched });
+        }
+        let Some(mail) = self.mail.clone() else { return };
         let settings = site.settings.clone();
         let base_url = site.base_url(&mail.public_url);
         let from_name = from_name.to_string();

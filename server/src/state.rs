@@ -42,6 +42,7 @@ pub struct Services {
     pub payments: crate::payments::Payments,
     pub notifications: crate::notifications::Notifications,
     pub rate_limiter: crate::http::rate_limit::RateLimiter,
+    pub push: crate::push::Pusher,
 }
 
 impl AppState {
@@ -74,9 +75,10 @@ impl AppState {
         let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone());
         let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes));
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache);
-        let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone());
+        let push = crate::push::Pusher::new(db.clone(), config.push.as_ref(), catalog.clone(), accounts.links().clone())?;
+        let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone()).with_push(push.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
-        let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone());
+        let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone()).with_push(push.clone());
         let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config);
         Ok(AppState(Arc::new(Services {
             payments,
@@ -92,6 +94,7 @@ impl AppState {
             notifications: crate::notifications::Notifications::new(members.clone()),
             members,
             photos,
+            push,
         })))
     }
 

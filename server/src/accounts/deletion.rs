@@ -89,6 +89,7 @@ impl Accounts {
                 .await?;
             sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
             let photos: Vec<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
             // Photos they sent in chats go too; the message stays, without its picture.
             let chat_photos: Vec<(String,)> = sqlx::query_as("SELECT photo_key FROM messages WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).fetch_all(&mut *tx).await?;

@@ -127,6 +127,7 @@ pub struct Chat {
     /// New-message mails; absent in tests that do not look at mails.
     mail: Option<(Accounts, String)>,
     media: Option<crate::media::Media>,
+    push: Option<crate::push::Pusher>,
 }
 
 fn today(now: i64) -> Ymd {
@@ -135,12 +136,18 @@ fn today(now: i64) -> Ymd {
 
 impl Chat {
     pub fn new(members: Members, bus: Bus) -> Chat {
-        Chat { members, bus, mail: None, media: None }
+        Chat { members, bus, mail: None, media: None, push: None }
     }
 
     /// New messages mail the recipient (through their preferences); `public_url` is the base of links.
     pub fn with_mail(mut self, accounts: Accounts, public_url: String) -> Chat {
         self.mail = Some((accounts, public_url));
+        self
+    }
+
+    /// New messages also go to the recipient's browsers by web push.
+    pub fn with_push(mut self, push: crate::push::Pusher) -> Chat {
+        self.push = Some(push);
         self
     }
 
@@ -377,6 +384,9 @@ impl Chat {
         self.bus.committed(&signals);
         if !held && !peer_fictional {
             self.mail_after_send(site, sender, peer, conversation);
+            if let Some(push) = &self.push {
+                push.send_later(&site.name, peer, sender, crate::push::PushKind::Message { conversation });
+            }
         }
         let message = MessageRow {
             id,
