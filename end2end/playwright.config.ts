@@ -53,6 +53,11 @@ export default defineConfig({
       RUST_LOG: 'warn',
       // Every flow signs up from 127.0.0.1; the per-IP limits themselves are tested over HTTP.
       VONK_RATE_LIMIT_FACTOR: '10',
+      // Web push with a key made for these tests only (`vonk vapid-keys`), and the stand-in push
+      // service of push.spec.ts as the one listed.
+      VONK_VAPID_PRIVATE_KEY: 'LNSbFxErq2T0ypquJNAlU11o96oZYJLg__LsjcXwITk',
+      VONK_VAPID_SUBJECT: 'mailto:support@vonk.example',
+      VONK_PUSH_SERVICES: 'https://push.e2e.example',
       // `make test-e2e` runs the suite a second time on PostgreSQL (scripts/with-postgres.sh).
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },

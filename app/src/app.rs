@@ -35,6 +35,22 @@ use crate::features::chat::page::{ChatRoute, ChatsPage};
 use crate::layouts::chat::ChatLayout;
 use crate::layouts::default::DefaultLayout;
 
+/// SPEC §7–§9, before any other script: a script or wasm that failed to load (a deploy replaced
+/// it, the network dropped) reloads the page once, and not again within 60 s; and a loading bar
+/// while the next page is on its way, from 200 ms after the click or submit, for at most 5 s.
+pub const CLIENT_RESILIENCE: &str = r#"(function(){
+var K='vonk-reloaded-at';
+function broken(){try{var t=+sessionStorage.getItem(K)||0;if(Date.now()-t>60000){sessionStorage.setItem(K,String(Date.now()));location.reload();}}catch(x){}}
+addEventListener('unhandledrejection',function(e){if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))broken();});
+addEventListener('error',function(e){var t=e.target;if(t&&(t.tagName==='SCRIPT'||(t.tagName==='LINK'&&t.rel==='modulepreload')))broken();},true);
+var timer,bar;
+function stop(){clearTimeout(timer);if(bar){bar.remove();bar=null;}}
+function start(e){stop();timer=setTimeout(function(){if(e.defaultPrevented)return;bar=document.createElement('div');bar.className='loading-bar';bar.setAttribute('aria-hidden','true');document.body.appendChild(bar);timer=setTimeout(stop,5000);},200);}
+document.addEventListener('click',function(e){var a=e.target&&e.target.closest?e.target.closest('a[href]'):null;if(!a||e.button||e.metaKey||e.ctrlKey||e.shiftKey||e.altKey||a.target||a.hasAttribute('download'))return;var u=new URL(a.href,location.href);if(u.origin!==location.origin||(u.pathname===location.pathname&&u.search===location.search))return;start(e);});
+document.addEventListener('submit',function(e){start(e);});
+addEventListener('pageshow',stop);
+})();"#;
+
 /// The HTML document. Runs on the server only; `ctx` is embedded for the browser.
 pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
     let theme = &ctx.site.theme;
@@ -51,6 +67,7 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
                 <meta name="theme-color" content="#8b0d1a"/>
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="manifest" href="/manifest.webmanifest"/>
+                <script nonce=leptos::nonce::use_nonce() inner_html=CLIENT_RESILIENCE></script>
                 <HydrationScripts options islands=true root=assets.script_root.clone()/>
                 <MetaTags/>
             </head>

@@ -8,7 +8,7 @@
 //!   browsers may keep it for a year (`immutable`). A URL with another hash is not found.
 //! - Precompressed: `X.br` and `X.gz` written beside `X` by the build (`scripts/precompress.mjs`)
 //!   are sent as they are to clients that accept them.
-//! - The unversioned paths (`/pkg/…`, `/widgets/…`, `/favicon.svg`, `/manifest.webmanifest`)
+//! - The unversioned paths (`/pkg/…`, `/widgets/…`, `/favicon.svg`, `/sw.js`, the app icons)
 //!   answer too, cached for an hour.
 
 use std::collections::HashMap;
@@ -177,7 +177,11 @@ pub fn router(assets: Arc<Assets>) -> Router {
         .route("/pkg/{*path}", axum::routing::get(unversioned))
         .route("/widgets/{*path}", axum::routing::get(unversioned))
         .route("/favicon.svg", axum::routing::get(unversioned))
-        .route("/manifest.webmanifest", axum::routing::get(unversioned))
+        // The service worker must live at the root to control every page.
+        .route("/sw.js", axum::routing::get(unversioned))
+        .route("/icon-192.png", axum::routing::get(unversioned))
+        .route("/icon-512.png", axum::routing::get(unversioned))
+        .route("/icon-maskable-512.png", axum::routing::get(unversioned))
         .with_state(assets)
 }
 
@@ -236,6 +240,24 @@ mod tests {
         assert_eq!(assets.respond("pkg/missing.js", Some(&version), &HeaderMap::new()).status(), StatusCode::NOT_FOUND);
         assert_eq!(assets.respond("pkg/vonk.js.br", None, &HeaderMap::new()).status(), StatusCode::NOT_FOUND, "compressed copies are not files of their own");
         assert_eq!(assets.respond("pkg/vonk.css", None, &HeaderMap::new()).headers()[header::CACHE_CONTROL], HOUR);
+    }
+
+    #[tokio::test]
+    async fn the_service_worker_is_served_at_the_root() {
+        use tower::ServiceExt;
+        let public = Path::new(env!("CARGO_MANIFEST_DIR")).join("../public");
+        let app = router(Arc::new(Assets::load(&public)));
+        let r = app.oneshot(axum::http::Request::get("/sw.js?v=2").body(axum::body::Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        assert_eq!(r.headers()[header::CONTENT_TYPE], "text/javascript; charset=utf-8");
+        let js = String::from_utf8(body(r).await).unwrap();
+        assert!(js.contains("'NEW_PUSH_MESSAGE'") && js.contains("'NEW_PUSH_CLICK'") && js.contains("showNotification"));
+        // The manifest's launcher icons.
+        for icon in ["/icon-192.png", "/icon-512.png", "/icon-maskable-512.png"] {
+            let r = router(Arc::new(Assets::load(&public))).oneshot(axum::http::Request::get(icon).body(axum::body::Body::empty()).unwrap()).await.unwrap();
+            assert_eq!((r.status(), r.headers()[header::CONTENT_TYPE].to_str().unwrap()), (StatusCode::OK, "image/png"), "{icon}");
+            assert!(body(r).await.starts_with(b"\x89PNG"), "{icon}");
+        }
     }
 
     #[test]

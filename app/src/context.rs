@@ -57,6 +57,8 @@ pub struct PageCtx {
     pub member: Option<MemberView>,
     /// Now, in unix seconds (for date rules such as the minimum age).
     pub now: i64,
+    /// The VAPID public key browsers subscribe to web push with; `None` when push is off.
+    pub push_key: Option<String>,
 }
 
 /// What the shell shows of the logged-in member.

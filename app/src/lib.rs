@@ -28,4 +28,8 @@ pub mod ssr;
 pub fn hydrate() {
     console_error_panic_hook::set_once();
     leptos::mount::hydrate_islands();
+    // Loaded: from here on a failed fetch is the network's, not a reason to reload (`app::CLIENT_RESILIENCE`).
+    if let Some(window) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&window, &"vonkLoaded".into(), &true.into());
+    }
 }

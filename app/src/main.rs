@@ -17,6 +17,12 @@ fn main() {
 #[cfg(feature = "ssr")]
 async fn run() {
     use tracing_subscriber::EnvFilter;
+    // `vonk vapid-keys`: a new key pair for web push (see the README).
+    if std::env::args().nth(1).as_deref() == Some("vapid-keys") {
+        let (private_key, public_key) = server::push::new_vapid_keys();
+        println!("VONK_VAPID_PRIVATE_KEY={private_key}\n# public key (browsers subscribe with it): {public_key}");
+        return;
+    }
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
         .init();

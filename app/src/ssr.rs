@@ -43,6 +43,7 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
         entry_accepted: server::http::visitor::entry_accepted(&parts.headers),
         year: domain::date::from_unix(now).year,
         now,
+        push_key: state.push.public_key().map(str::to_string),
         member: server::http::Viewer::from_parts(parts).0.map(|m| MemberView {
             name: m.name.clone(),
             email: m.email.clone(),

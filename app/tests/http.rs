@@ -1940,3 +1940,114 @@ async fn every_answer_carries_its_request_id() {
     let (_, replaced, _) = app.get("/pages/terms", &[("x-request-id", &long)]).await;
     assert_ne!(id(&replaced), long);
 }
+
+#[tokio::test]
+async fn a_member_stores_a_push_subscription_for_the_session_and_the_page_offers_push() {
+    let (private_key, public_key) = server::push::new_vapid_keys();
+    let app = start_with(&[("VONK_VAPID_PRIVATE_KEY", private_key.as_str()), ("VONK_VAPID_SUBJECT", "mailto:support@vonk.example"), ("VONK_PUSH_SERVICES", "https://push.example")]).await;
+    let origin = app.origin();
+    let p256dh = "BLn9b-VR0ca83knDNZ32dCHGyjJp-1riX9ZTN40MqV8K_LpQmLqxC_DoHvqvFXO_nGdAB4W9dogZb_sM-uV4JbY";
+    let body = |endpoint: &str| format!("endpoint={}&p256dh={p256dh}&auth=_ordMnz7uTCmrpBTeUV4Bw", endpoint.replace(':', "%3A").replace('/', "%2F"));
+    let count = || async {
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM push_subscriptions").fetch_one(app.state.db.pool()).await.unwrap();
+        n
+    };
+
+    // Visitors cannot store one.
+    let res = app.call("save_push_subscription", &body("https://push.example/s/1"), &[("origin", &origin)]).await;
+    assert_eq!(json_code(res).await, (StatusCode::FORBIDDEN, "authentication_required".into()));
+
+    let cookie = signed_up(&app, "push@example.nl").await;
+    // A service that is not listed, or a key that is not one, stores nothing.
+    for bad in [body("https://evil.example/s/1"), body("http://127.0.0.1:6379/"), format!("endpoint=https%3A%2F%2Fpush.example%2Fs%2F1&p256dh=BAAA&auth=x")] {
+        let res = app.call("save_push_subscription", &bad, &[("origin", &origin), ("cookie", &cookie)]).await;
+        assert_eq!(json_code(res).await, (StatusCode::BAD_REQUEST, "bad_request".into()), "{bad}");
+    }
+    // From another site: refused before anything is read.
+    let res = app.call("save_push_subscription", &body("https://push.example/s/1"), &[("origin", "https://evil.example"), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    assert_eq!(count().await, 0);
+
+    let res = app.call("save_push_subscription", &body("https://push.example/s/1"), &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    // Stored again (every page load of a subscribed browser does): still one.
+    let res = app.call("save_push_subscription", &body("https://push.example/s/1"), &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(count().await, 1);
+
+    // Member pages carry the alert, hidden until the browser has said where push stands, with
+    // the key to subscribe with; while the profile photo alert shows, it waits its turn.
+    let link = mail_link(&app, "/activate?token=");
+    assert_eq!(app.press(&link, "activate").await.status(), StatusCode::FOUND);
+    let basics = "from=complete&gender=female&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem";
+    assert_eq!(app.form("save_basics", basics, "/complete-signup", &[("origin", &origin), ("cookie", &cookie)]).await.status(), StatusCode::FOUND);
+    let (_, _, html) = app.get("/members", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"data-testid="photo-alert""#) && !html.contains(r#"data-testid="push-alert""#), "one alert at a time");
+    assert_eq!(app.call("dismiss_alert", "alert=profile_photo", &[("origin", &origin), ("cookie", &cookie)]).await.status(), StatusCode::OK);
+    let (_, _, html) = app.get("/members", &[("cookie", &cookie)]).await;
+    let alert = &html[html.find(r#"data-testid="push-alert""#).expect("the push alert") - 60..];
+    assert!(alert[..200].contains("hidden"), "{}", &alert[..200]);
+    assert!(html.contains(&public_key), "the island gets the public key");
+    assert!(html.contains("Zet meldingen aan op dit apparaat."));
+
+    // Logging out ends the session, and with it this browser's subscription.
+    let res = app.form("logout", "", "/members", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::FOUND);
+    assert_eq!(count().await, 0);
+}
+
+#[tokio::test]
+async fn the_app_manifest_is_the_sites() {
+    let app = start().await;
+    let (status, headers, body) = app.get("/manifest.webmanifest", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "application/manifest+json");
+    let manifest: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((manifest["name"].as_str(), manifest["display"].as_str(), manifest["start_url"].as_str()), (Some("Vonk"), Some("standalone"), Some("/members")));
+    let sizes: Vec<&str> = manifest["icons"].as_array().unwrap().iter().map(|i| i["sizes"].as_str().unwrap()).collect();
+    assert_eq!(sizes, vec!["any", "192x192", "512x512", "512x512"]);
+    // The installed app's back button is on a member's profile, not on search.
+    let (_, _, html) = app.get("/members", &[]).await;
+    assert!(!html.contains("data-app-back"));
+}
+
+#[tokio::test]
+async fn a_member_downloads_their_data_and_only_their_own() {
+    let app = start_with(&[("VONK_RATE_LIMITS", "data_export=2/3600")]).await;
+    // Visitors are sent to log in.
+    let res = app.client.get(format!("{}/settings/data-export", app.base)).send().await.unwrap();
+    assert_eq!((res.status(), location(&res)), (StatusCode::SEE_OTHER, "/login".to_string()));
+
+    let anna = signed_up(&app, "anna@example.nl").await;
+    let bob = signed_up(&app, "bob@example.nl").await;
+    let (_, _, html) = app.get("/settings", &[("cookie", &anna)]).await;
+    assert!(html.contains(r#"href="/settings/data-export""#) && html.contains("Mijn gegevens downloaden"));
+    let download = |cookie: String| {
+        let (client, url) = (app.client.clone(), format!("{}/settings/data-export", app.base));
+        async move { client.get(url).header("cookie", cookie).send().await.unwrap() }
+    };
+    let res = download(anna.clone()).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/zip");
+    assert!(res.headers()["content-disposition"].to_str().unwrap().starts_with("attachment; filename=\"vonk-data-"));
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let bytes = res.bytes().await.unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    let mut account = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("account.json").unwrap(), &mut account).unwrap();
+    assert!(account.contains("anna@example.nl") && !account.contains("bob@example.nl"));
+
+    // Bob's download is Bob's.
+    let res = download(bob).await;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(res.bytes().await.unwrap().to_vec())).unwrap();
+    let mut account = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("account.json").unwrap(), &mut account).unwrap();
+    assert!(account.contains("bob@example.nl") && !account.contains("anna@example.nl"));
+
+    // Each download reads every photo: a few an hour, then the settings page says why not.
+    assert_eq!(download(anna.clone()).await.status(), StatusCode::OK);
+    let res = download(anna.clone()).await;
+    assert_eq!((res.status(), location(&res)), (StatusCode::SEE_OTHER, "/settings?export=too_many#data".to_string()));
+    let (_, _, html) = app.get("/settings?export=too_many", &[("cookie", &anna)]).await;
+    assert!(html.contains("Je hebt je gegevens net al een paar keer gedownload."));
+}

@@ -42,3 +42,21 @@ pub const DEFAULT_MIN_AGE: u32 = 18;
 pub const TERMS_VERSION_DATE: i64 = 1_701_432_000;
 /// Responsive breakpoints in CSS pixels.
 pub const BREAKPOINTS_PX: [u32; 4] = [576, 768, 992, 1200];
+
+/// SPEC §7, §9: a failed read from the browser is tried again up to this many times, waiting
+/// `RETRY_FIRST_DELAY_MS` and then twice as long each time.
+pub const REQUEST_RETRIES: u32 = 5;
+pub const RETRY_FIRST_DELAY_MS: u32 = 500;
+
+/// The waits before each retry, in milliseconds.
+pub fn retry_delays_ms() -> impl Iterator<Item = u32> {
+    (0..REQUEST_RETRIES).map(|i| RETRY_FIRST_DELAY_MS << i)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn retries_wait_longer_each_time() {
+        assert_eq!(super::retry_delays_ms().collect::<Vec<_>>(), vec![500, 1000, 2000, 4000, 8000]);
+    }
+}

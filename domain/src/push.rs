@@ -108,6 +108,16 @@ impl PushState {
         }
     }
 
+    pub fn code(self) -> &'static str {
+        match self {
+            PushState::Unsupported => "unsupported",
+            PushState::Unknown => "unknown",
+            PushState::Denied => "denied",
+            PushState::Subscribed => "subscribed",
+            PushState::NotSubscribed => "not_subscribed",
+        }
+    }
+
     /// The opt-in alert asks while asking can still lead somewhere, and not after a dismissal.
     pub fn alert_shows(self, dismissed: bool) -> bool {
         !dismissed && matches!(self, PushState::Unknown | PushState::NotSubscribed)

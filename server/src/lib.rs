@@ -19,6 +19,7 @@ pub mod members;
 pub mod metrics;
 pub mod notifications;
 pub mod payments;
+pub mod privacy;
 pub mod push;
 pub mod regions;
 pub mod seed;

@@ -24,6 +24,9 @@ use crate::locales::Catalog;
 pub const DEFAULT_SERVICES: [&str; 5] =
     ["https://fcm.googleapis.com", "https://updates.push.services.mozilla.com", "https://web.push.apple.com", "https://*.push.apple.com", "https://*.notify.windows.com"];
 
+/// The most browsers one member keeps subscribed; older subscriptions make way.
+pub const MAX_SUBSCRIPTIONS: i64 = 20;
+
 /// `VONK_VAPID_PRIVATE_KEY`, `VONK_VAPID_SUBJECT`, `VONK_PUSH_SERVICES`.
 #[derive(Clone)]
 pub struct PushConfig {
@@ -106,9 +109,10 @@ impl Pusher {
         self.keys.as_ref().map(|k| k.public_key.as_str())
     }
 
-    /// Stores this browser's subscription for the member (SPEC §7 `{subscription}`). The same
-    /// browser subscribing again, or for another member after a new login, keeps one row.
-    pub async fn subscribe(&self, user_id: i64, subscription: Subscription, now: i64) -> Result<(), AppError> {
+    /// Stores this browser's subscription for the member and the session it came with (SPEC §7
+    /// `{subscription}`). The same browser subscribing again, or for another member after a new
+    /// login, keeps one row; when the session ends, the row goes with it.
+    pub async fn subscribe(&self, user_id: i64, session_token: &str, subscription: Subscription, now: i64) -> Result<(), AppError> {
         let Some(keys) = &self.keys else { return Err(domain::ErrorCode::NotFound.into()) };
         let subscription = subscription.validate()?;
         if !subscription.served_by(&keys.services) {
@@ -116,22 +120,24 @@ impl Pusher {
             return Err(domain::ErrorCode::BadRequest.into());
         }
         sqlx::query(
-            "INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, created_at) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at",
+            "INSERT INTO push_subscriptions (user_id, session_hash, endpoint, p256dh, auth, created_at) \
+             SELECT $1, s.token_hash, $3, $4, $5, $6 FROM sessions s WHERE s.token_hash = $2 AND s.user_id = $1 \
+             ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, session_hash = excluded.session_hash, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at",
         )
         .bind(user_id)
+        .bind(crate::accounts::tokens::hash(session_token))
         .bind(&subscription.endpoint)
         .bind(&subscription.p256dh)
         .bind(&subscription.auth)
         .bind(now)
         .execute(self.db.pool())
         .await?;
-        Ok(())
-    }
-
-    /// Forgets one of the member's own subscriptions (the browser unsubscribed, or logs out).
-    pub async fn unsubscribe(&self, user_id: i64, endpoint: &str) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2").bind(user_id).bind(endpoint).execute(self.db.pool()).await?;
+        // A member has a handful of browsers; a flood of made-up endpoints keeps only the newest.
+        sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1 AND id NOT IN (SELECT id FROM push_subscriptions WHERE user_id = $1 ORDER BY id DESC LIMIT $2)")
+            .bind(user_id)
+            .bind(MAX_SUBSCRIPTIONS)
+            .execute(self.db.pool())
+            .await?;
         Ok(())
     }
 

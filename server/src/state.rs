@@ -43,6 +43,8 @@ pub struct Services {
     pub notifications: crate::notifications::Notifications,
     pub rate_limiter: crate::http::rate_limit::RateLimiter,
     pub push: crate::push::Pusher,
+    /// Where photos are kept (the data export reads them).
+    pub media: crate::media::Media,
 }
 
 impl AppState {
@@ -95,6 +97,7 @@ impl AppState {
             members,
             photos,
             push,
+            media,
         })))
     }
 

@@ -1,8 +1,8 @@
 //! Web push against a fake push service started by the test: it checks every request's VAPID
 //! signature (audience, subject, key) and decrypts the payload with the browser's keys. New
 //! likes, matches and messages arrive in the member's language and as their preferences allow;
-//! a 410 removes the subscription; subscriptions for unlisted services, bad keys and other
-//! members' endpoints are refused or left alone.
+//! a 410 removes the subscription, and so does the end of its session; subscriptions for
+//! unlisted services, bad keys or another member's session are refused.
 
 mod support;
 
@@ -176,6 +176,11 @@ async fn rows(db: &Db) -> i64 {
     n
 }
 
+/// A logged-in session of the member, as a browser holds it.
+async fn session(w: &World, email: &str) -> String {
+    w.accounts.login(w.site.id, email, "rode kater op het dak", None, &Default::default()).await.unwrap().session().unwrap()
+}
+
 async fn fund(w: &World, id: i64) -> server::accounts::Member {
     let mut tx = w.db.pool().begin().await.unwrap();
     credits::book(&mut tx, Entry { user_id: id, delta: 1000, reason: Reason::Adjustment, reference: &format!("adjustment:push:{id}") }, NOW).await.unwrap();
@@ -192,9 +197,10 @@ on_both_databases!(likes_matches_and_messages_reach_the_browser_signed_and_encry
     let anna = fund(&w, w.member("anna@example.nl", "female").await.id).await;
     let bob = fund(&w, w.member("bob@example.nl", "male").await.id).await;
     sqlx::query("UPDATE users SET language = 'en' WHERE id = $1").bind(bob.id).execute(db.pool()).await.unwrap();
-    push.subscribe(anna.id, service.browser("anna-phone"), NOW).await.unwrap();
-    push.subscribe(bob.id, service.browser("bob-laptop"), NOW).await.unwrap();
-    push.subscribe(bob.id, service.browser("bob-phone"), NOW).await.unwrap();
+    let (anna_session, bob_laptop, bob_phone) = (session(&w, "anna@example.nl").await, session(&w, "bob@example.nl").await, session(&w, "bob@example.nl").await);
+    push.subscribe(anna.id, &anna_session, service.browser("anna-phone"), NOW).await.unwrap();
+    push.subscribe(bob.id, &bob_laptop, service.browser("bob-laptop"), NOW).await.unwrap();
+    push.subscribe(bob.id, &bob_phone, service.browser("bob-phone"), NOW).await.unwrap();
     assert_eq!(push.subscriptions(bob.id).await.unwrap(), 2);
 
     // Anna likes Bob: both of Bob's browsers hear it, in English, and nobody else.
@@ -228,6 +234,12 @@ on_both_databases!(likes_matches_and_messages_reach_the_browser_signed_and_encry
     assert_eq!(push.send(&w.site.name, bob.id, anna.id, PushKind::Message { conversation: sent.message.conversation }).await.unwrap(), 0);
     assert_eq!(push.send(&w.site.name, bob.id, anna.id, PushKind::Like { matched: false }).await.unwrap(), 2);
     assert_eq!(service.pushes_to("bob-phone").len(), 3);
+
+    // Bob logs out on his laptop: that browser gets no more of his pushes; the phone does.
+    w.accounts.logout(&bob_laptop).await.unwrap();
+    assert_eq!(push.subscriptions(bob.id).await.unwrap(), 1);
+    assert_eq!(push.send(&w.site.name, bob.id, anna.id, PushKind::Like { matched: false }).await.unwrap(), 1);
+    assert_eq!((service.pushes_to("bob-laptop").len(), service.pushes_to("bob-phone").len()), (3, 4));
     db.close().await;
 });
 
@@ -236,25 +248,32 @@ on_both_databases!(gone_subscriptions_are_removed_and_others_left_alone, |db: Db
     let (service, push) = setup(&w).await;
     let anna = w.member("anna@example.nl", "female").await;
     let bob = w.member("bob@example.nl", "male").await;
+    let (anna_session, bob_session) = (session(&w, "anna@example.nl").await, session(&w, "bob@example.nl").await);
     let phone = service.browser("anna-phone");
-    push.subscribe(anna.id, phone.clone(), NOW).await.unwrap();
+    push.subscribe(anna.id, &anna_session, phone.clone(), NOW).await.unwrap();
     let mut old = service.browser("anna-old");
     old.endpoint = format!("{}/gone/anna-old", service.base);
-    push.subscribe(anna.id, old, NOW).await.unwrap();
+    push.subscribe(anna.id, &anna_session, old, NOW).await.unwrap();
     assert_eq!(rows(&db).await, 2);
     // The service answers 410 for the old browser: that subscription goes, the phone stays.
     assert_eq!(push.send(&w.site.name, anna.id, bob.id, PushKind::Like { matched: false }).await.unwrap(), 1);
     assert_eq!(rows(&db).await, 1);
     assert_eq!(service.pushes_to("anna-phone").len(), 1);
 
-    // Bob cannot remove Anna's subscription; Anna can.
-    push.unsubscribe(bob.id, &phone.endpoint).await.unwrap();
-    assert_eq!(push.subscriptions(anna.id).await.unwrap(), 1);
+    // Bob cannot store a subscription with Anna's session.
+    push.subscribe(bob.id, &anna_session, service.browser("bob-sneaky"), NOW).await.unwrap();
+    assert_eq!(push.subscriptions(bob.id).await.unwrap(), 0);
     // The same browser logging in as Bob takes the subscription along: Anna's pushes stop there.
-    push.subscribe(bob.id, phone.clone(), NOW).await.unwrap();
+    push.subscribe(bob.id, &bob_session, phone.clone(), NOW).await.unwrap();
     assert_eq!((push.subscriptions(anna.id).await.unwrap(), push.subscriptions(bob.id).await.unwrap()), (0, 1));
-    push.unsubscribe(bob.id, &phone.endpoint).await.unwrap();
-    assert_eq!(rows(&db).await, 0);
+
+    // Made-up endpoints in bulk keep only the newest few.
+    for i in 0..30 {
+        let mut sub = service.browser("flood");
+        sub.endpoint = format!("{}/push/flood-{i}", service.base);
+        push.subscribe(bob.id, &bob_session, sub, NOW).await.unwrap();
+    }
+    assert_eq!(push.subscriptions(bob.id).await.unwrap(), server::push::MAX_SUBSCRIPTIONS);
     db.close().await;
 });
 
@@ -262,6 +281,7 @@ on_both_databases!(bad_or_foreign_subscriptions_store_nothing, |db: Db| async mo
     let w = world(db.clone()).await;
     let (service, push) = setup(&w).await;
     let anna = w.member("anna@example.nl", "female").await;
+    let anna_session = session(&w, "anna@example.nl").await;
     let good = service.browser("anna-phone");
     let refused = |r: Result<(), server::AppError>| r.err().map(|e| e.code());
     for bad in [
@@ -272,14 +292,14 @@ on_both_databases!(bad_or_foreign_subscriptions_store_nothing, |db: Db| async mo
         Subscription { p256dh: "BAAA".into(), ..good.clone() },
         Subscription { auth: "x".into(), ..good.clone() },
     ] {
-        assert_eq!(refused(push.subscribe(anna.id, bad.clone(), NOW).await), Some(domain::ErrorCode::BadRequest), "{bad:?}");
+        assert_eq!(refused(push.subscribe(anna.id, &anna_session, bad.clone(), NOW).await), Some(domain::ErrorCode::BadRequest), "{bad:?}");
     }
     assert_eq!(rows(&db).await, 0);
 
     // Without a key, push is off: nothing stored, nothing sent.
     let off = Pusher::new(w.db.clone(), None, Arc::new(Catalog::embedded()), support::links()).unwrap();
     assert_eq!(off.public_key(), None);
-    assert!(off.subscribe(anna.id, good, NOW).await.is_err());
+    assert!(off.subscribe(anna.id, &anna_session, good, NOW).await.is_err());
     assert_eq!(rows(&db).await, 0);
     db.close().await;
 });

@@ -1,4 +1,4 @@
-//! Default layout: top navigation, warning banners (activation reminder, disabled notification mails, profile photo), the page, footer with disclaimer, entry warning.
+//! Default layout: top navigation, warning banners (activation reminder, disabled notification mails, profile photo, push opt-in), the page, footer with disclaimer, entry warning.
 
 use leptos::prelude::*;
 
@@ -21,6 +21,7 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
             <ActivationReminder/>
             <NotificationsAlert/>
             <PhotoAlert/>
+            <crate::layouts::push_alert::PushOptIn/>
             <main id="main" class="layout__main">{children()}</main>
             <Footer/>
             <EntryWarning/>

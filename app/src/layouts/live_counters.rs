@@ -59,8 +59,8 @@ mod refresh {
     use crate::browser;
 
     async fn reload(counts: RwSignal<Counters>) {
-        // A failed refresh keeps what is shown; the next one tries again.
-        if let Ok(fresh) = crate::features::likes::server_fns::counts().await {
+        // Retried a few times; if it still fails, what is shown stays until the next refresh.
+        if let Ok(fresh) = browser::with_retries(crate::features::likes::server_fns::counts).await {
             counts.set(fresh);
         }
     }
@@ -72,9 +72,17 @@ mod refresh {
             browser::set_title_count(&c);
             browser::set_badge(c.title_count());
         });
+        // A push shown or clicked refreshes the counts at once.
+        browser::refresh_counts_on_push();
+        browser::app_back_button();
         set_timeout(
             move || {
                 leptos::task::spawn_local(async move {
+                    // This browser's push subscription belongs to the current session: stored
+                    // again after each login (and after the push service renewed it).
+                    if let Some(sub) = browser::push_current().await {
+                        let _ = crate::features::account::server_fns::save_push_subscription(sub.endpoint, sub.p256dh, sub.auth).await;
+                    }
                     reload(counts).await;
                     let every = refresh_interval_secs(browser::push_subscribed().await);
                     set_interval(move || leptos::task::spawn_local(reload(counts)), Duration::from_secs(every.into()));

@@ -12,6 +12,7 @@ pub mod language_switcher;
 pub mod live_counters;
 pub mod notifications_alert;
 pub mod photo_alert;
+pub mod push_alert;
 pub mod time_bonus;
 pub mod top_bar;
 

@@ -14,19 +14,23 @@ pub fn photo_alert_hidden_on(path: &str) -> bool {
     ["/signup", "/complete-signup", "/profile", "/settings", "/notifications", "/staff"].iter().any(|p| path == *p || path.starts_with(&format!("{p}/")))
 }
 
+/// Whether the banner shows for this member on this page.
+pub fn photo_alert_shows(member: &crate::context::MemberView, path: &str) -> bool {
+    let reminder_shows = !member.confirmed && member.profile_disabled;
+    !(member.main_photo.is_some()
+        || !member.basics_complete
+        || reminder_shows
+        || !member.notifications_disabled.is_empty()
+        || member.dismissed_alerts.iter().any(|a| a == "profile_photo")
+        || photo_alert_hidden_on(path))
+}
+
 #[component]
 pub fn PhotoAlert() -> impl IntoView {
     let ctx = use_page_ctx();
     let member = ctx.member.as_ref()?;
     let path = use_location().pathname.get_untracked();
-    let reminder_shows = !member.confirmed && member.profile_disabled;
-    if member.main_photo.is_some()
-        || !member.basics_complete
-        || reminder_shows
-        || !member.notifications_disabled.is_empty()
-        || member.dismissed_alerts.iter().any(|a| a == "profile_photo")
-        || photo_alert_hidden_on(&path)
-    {
+    if !photo_alert_shows(member, &path) {
         return None;
     }
     let i18n = use_i18n();

@@ -58,6 +58,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
         entry_accepted,
         year: 2026,
         member: None,
+        push_key: None,
         now: 1_795_348_800,
     }
 }

@@ -54,10 +54,38 @@ fn MemberActions(member: MemberView) -> impl IntoView {
     }
 }
 
+/// SPEC §2: the back button of the installed app, on member, likes and credits screens, and
+/// where it leads when there is no page to go back to.
+pub fn app_back_target(path: &str) -> Option<&'static str> {
+    let under = |prefix: &str| path.strip_prefix(prefix).is_some_and(|rest| rest.starts_with('/'));
+    if under("/members") {
+        Some("/members")
+    } else if under("/likes") {
+        Some("/likes")
+    } else if path == "/likes" || path == "/credits" || path == "/premium" || path == "/transactions" {
+        Some("/members")
+    } else if under("/credits") {
+        Some("/credits")
+    } else if under("/transactions") {
+        Some("/transactions")
+    } else {
+        None
+    }
+}
+
 #[component]
 pub fn TopBar() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
+    // Shown only in the installed app (`display-mode: standalone`, in the stylesheet); the
+    // counters' island makes it go back in history when there is history to go back to.
+    let back = app_back_target(&leptos_router::hooks::use_location().pathname.get_untracked()).map(|to| {
+        view! {
+            <a class="topbar__back" href=to data-app-back="" aria-label=i18n.t("nav.back")>
+                <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/></svg>
+            </a>
+        }
+    });
     let actions = match ctx.member.clone() {
         Some(member) => view! { <MemberActions member=member/> }.into_any(),
         None => view! {
@@ -69,6 +97,7 @@ pub fn TopBar() -> impl IntoView {
     view! {
         <header class="topbar" class:topbar--member=ctx.member.is_some()>
             <div class="topbar__inner">
+                {back}
                 <Logo/>
                 <nav class="topbar__nav" aria-label=i18n.t("nav.main")>
                     <a class="topbar__link topbar__link--search" href="/members" aria-label=i18n.t("nav.search")>
@@ -90,5 +119,22 @@ pub fn TopBar() -> impl IntoView {
                 </div>
             </div>
         </header>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::app_back_target;
+
+    #[test]
+    fn the_app_back_button_is_on_member_likes_and_credits_screens() {
+        assert_eq!(app_back_target("/members/12"), Some("/members"));
+        assert_eq!(app_back_target("/likes/m/12"), Some("/likes"));
+        assert_eq!(app_back_target("/likes"), Some("/members"));
+        assert_eq!(app_back_target("/credits/3/ideal"), Some("/credits"));
+        assert_eq!(app_back_target("/premium"), Some("/members"));
+        for other in ["/", "/members", "/membersx/1", "/chats/1", "/settings", "/pages/terms"] {
+            assert_eq!(app_back_target(other), None, "{other}");
+        }
     }
 }

@@ -49,7 +49,7 @@ impl DisabledReason {
 }
 
 /// Alerts a member can dismiss for good (SPEC §4).
-pub const DISMISSIBLE_ALERTS: [&str; 3] = ["notifications_disabled", "profile_photo", "time_bonus"];
+pub const DISMISSIBLE_ALERTS: [&str; 4] = ["notifications_disabled", "profile_photo", "time_bonus", domain::push::ALERT];
 
 /// The member's alert state: why mails are off, and which alerts were dismissed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

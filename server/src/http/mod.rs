@@ -3,6 +3,7 @@
 //! photo files and the photo upload, the one-click unsubscribe of mail programs (RFC 8058), the
 //! mail provider's reports, payment providers' webhooks and the chat socket. Every page's write is a server function in the app.
 
+pub mod app_manifest;
 pub mod client_addr;
 pub mod cookies;
 pub mod extract;
@@ -11,6 +12,7 @@ pub mod mail_routes;
 pub mod ops;
 pub mod payment_routes;
 pub mod photo_routes;
+pub mod privacy_routes;
 pub mod rate_limit;
 pub mod session;
 pub mod visitor;
@@ -22,5 +24,5 @@ pub use session::{resolve_member, CurrentMember};
 
 /// The routes of the server crate.
 pub fn routes() -> axum::Router<crate::state::AppState> {
-    mail_routes::routes().merge(photo_routes::routes()).merge(payment_routes::routes()).merge(ws::routes())
+    mail_routes::routes().merge(app_manifest::routes()).merge(photo_routes::routes()).merge(privacy_routes::routes()).merge(payment_routes::routes()).merge(ws::routes())
 }

@@ -33,6 +33,8 @@ pub enum Limit {
     Webhook,
     /// Photo uploads per member (profile and chat photos; each one is a decode).
     PhotoUpload,
+    /// Data downloads per member (each reads every photo).
+    DataExport,
 }
 
 /// Who a limit counts: an address, or a logged-in member.
@@ -43,7 +45,7 @@ enum Subject {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 8] = [Limit::Login, Limit::Signup, Limit::ResetMail, Limit::ChatSend, Limit::ChatTyping, Limit::Checkout, Limit::Webhook, Limit::PhotoUpload];
+    pub const ALL: [Limit; 9] = [Limit::Login, Limit::Signup, Limit::ResetMail, Limit::ChatSend, Limit::ChatTyping, Limit::Checkout, Limit::Webhook, Limit::PhotoUpload, Limit::DataExport];
 
     /// The name configuration uses for this limit.
     pub fn name(self) -> &'static str {
@@ -56,6 +58,7 @@ impl Limit {
             Limit::Checkout => "checkout",
             Limit::Webhook => "webhook",
             Limit::PhotoUpload => "photo_upload",
+            Limit::DataExport => "data_export",
         }
     }
 
@@ -70,6 +73,7 @@ impl Limit {
             Limit::Checkout => (20, 600),
             Limit::Webhook => (300, 60),
             Limit::PhotoUpload => (20, 3600),
+            Limit::DataExport => (5, 3600),
         }
     }
 }

@@ -359,6 +359,17 @@ pub async fn dismiss_alert(alert: String, return_to: Option<String>) -> Result<(
     Ok(())
 }
 
+/// Stores this browser's web push subscription (SPEC §7 `{subscription}`) for the member and
+/// the current session. Checked by `domain::push::Subscription::validate` here and in the
+/// browser before it is sent.
+#[server(prefix = "/api/fn", endpoint = "save_push_subscription")]
+pub async fn save_push_subscription(endpoint: String, p256dh: String, auth: String) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    let session = c.cookie(domain::constants::AUTH_COOKIE).ok_or_else(|| fail(server::AppError::from(domain::ErrorCode::AuthenticationRequired)))?;
+    let subscription = domain::push::Subscription { endpoint, p256dh, auth };
+    c.state.push.subscribe(member.id, &session, subscription, c.state.clock.now()).await.map_err(fail)
+}
+
 /// The country, region and city of the settings page.
 #[server(prefix = "/api/fn", endpoint = "save_location")]
 pub async fn save_location(#[server(default)] country: String, #[server(default)] region: String, #[server(default)] city: String) -> Result<(), ApiError> {

@@ -31,6 +31,10 @@ pub fn SettingsPage() -> impl IntoView {
         "two_step_off" => i18n.t("security.two_step_off_saved"),
         _ => i18n.t("settings.saved"),
     });
+    let export_problem = use_query_map().get_untracked().get("export").map(|why| match why.as_str() {
+        "too_many" => i18n.t("settings.data_too_many"),
+        _ => i18n.t("error.generic"),
+    });
     Some(view! {
         <Title text=i18n.t("settings.title")/>
         <div class="container container--narrow page">
@@ -138,6 +142,12 @@ pub fn SettingsPage() -> impl IntoView {
                 </ActionForm>
             </section>
             <SecurityPanels/>
+            <section class="panel" id="data" aria-labelledby="data-title">
+                <h2 id="data-title">{i18n.t("settings.data_title")}</h2>
+                <p class="muted">{i18n.t("settings.data_body")}</p>
+                {export_problem.map(|text| view! { <p class="notice notice--error" role="alert" data-testid="export-error">{text}</p> })}
+                <a class="btn btn--ghost" href="/settings/data-export" download="" data-testid="data-export">{i18n.t("settings.data_download")}</a>
+            </section>
             <section class="panel panel--danger" aria-labelledby="delete-title">
                 <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
                 <p class="muted">{i18n.t("settings.delete_body")}</p>
