@@ -38,7 +38,10 @@ use crate::layouts::default::DefaultLayout;
 /// SPEC §7–§9, before any other script: a script or wasm that failed to load (a deploy replaced
 /// it, the network dropped) reloads the page once, and not again within 60 s; and a loading bar
 /// while the next page is on its way, from 200 ms after the click or submit, for at most 5 s.
+/// It also marks the installed app (`installed-app` on the root, for iOS's `navigator.standalone`
+/// as well as `display-mode: standalone`), which shows SPEC §2's back button.
 pub const CLIENT_RESILIENCE: &str = r#"(function(){
+try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)document.documentElement.classList.add('installed-app');}catch(x){}
 var K='vonk-reloaded-at';
 function broken(){try{var t=+sessionStorage.getItem(K)||0;if(Date.now()-t>60000){sessionStorage.setItem(K,String(Date.now()));location.reload();}}catch(x){}}
 addEventListener('unhandledrejection',function(e){if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))broken();});

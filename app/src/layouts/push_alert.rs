@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::use_page_ctx;
 use crate::i18n::use_i18n;
-use crate::layouts::notifications_alert::DismissAlert;
+use crate::features::account::server_fns::DismissAlert as DismissAlertFn;
 use crate::layouts::photo_alert::{photo_alert_hidden_on, photo_alert_shows};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,6 +18,7 @@ pub struct PushAlertLabels {
     pub text: String,
     pub enable: String,
     pub failed: String,
+    pub dismiss: String,
 }
 
 #[component]
@@ -37,7 +38,7 @@ pub fn PushOptIn() -> impl IntoView {
         return None;
     }
     let i18n = use_i18n();
-    let labels = PushAlertLabels { text: i18n.t("alert.push"), enable: i18n.t("alert.push_enable"), failed: i18n.t("alert.push_failed") };
+    let labels = PushAlertLabels { text: i18n.t("alert.push"), enable: i18n.t("alert.push_enable"), failed: i18n.t("alert.push_failed"), dismiss: i18n.t("alert.dismiss") };
     Some(view! { <PushAlert key=key labels=labels return_to=path/> })
 }
 
@@ -47,6 +48,7 @@ pub fn PushAlert(key: String, labels: PushAlertLabels, return_to: String) -> imp
     let state = RwSignal::new(None::<domain::push::PushState>);
     let failed = RwSignal::new(false);
     let busy = RwSignal::new(false);
+    let dismiss = ServerAction::<DismissAlertFn>::new();
     #[cfg(feature = "hydrate")]
     leptos::task::spawn_local(async move { state.set(Some(crate::browser::push_state().await)) });
     let enable = move |_| {
@@ -82,7 +84,12 @@ pub fn PushAlert(key: String, labels: PushAlertLabels, return_to: String) -> imp
                     <button type="button" class="btn btn--light btn--small" data-testid="push-enable" on:click=enable disabled=move || busy.get()>
                         {labels.enable.clone()}
                     </button>
-                    <DismissAlert alert=domain::push::ALERT return_to=return_to.clone()/>
+                    // The same dismissal as the other alerts' (an island has no page context for theirs).
+                    <ActionForm action=dismiss attr:class="inline-form">
+                        <input type="hidden" name="alert" value=domain::push::ALERT/>
+                        <input type="hidden" name="return_to" value=return_to.clone()/>
+                        <button type="submit" class="btn btn--ghost btn--small banner__dismiss">{labels.dismiss.clone()}</button>
+                    </ActionForm>
                 </div>
             </div>
         </div>
