@@ -119,7 +119,7 @@ pub fn LocationFields(
                 match position {
                     Some(Position { lat: Some(lat), lon: Some(lon), .. }) => leptos::task::spawn_local(async move {
                         // Our own server turns the position into one of the site's regions.
-                        match crate::features::account::server_fns::geocode(lat, lon).await {
+                        match crate::browser::with_retries(|| crate::features::account::server_fns::geocode(lat, lon)).await {
                             Ok(Some(r)) => {
                                 country.set(r.country);
                                 region.set(r.code);

@@ -254,7 +254,7 @@ mod live {
         });
         let live = live.clone();
         leptos::task::spawn_local(async move {
-            match api::chat_thread(Some(conversation), None).await {
+            match crate::browser::with_retries(|| api::chat_thread(Some(conversation), None)).await {
                 Ok(thread) => {
                     if let Some(newest) = thread.messages.iter().map(|m| m.id).max() {
                         live.last_id.set(live.last_id.get().max(newest));
@@ -395,7 +395,7 @@ mod live {
     fn reload_list(live: &Shared) {
         let live = live.clone();
         leptos::task::spawn_local(async move {
-            if let Ok(list) = api::chat_list().await {
+            if let Ok(list) = crate::browser::with_retries(api::chat_list).await {
                 let open = open_id(&live);
                 live.state.update(|s| {
                     s.conversations = Some(list.into_iter().map(|mut c| {
@@ -416,7 +416,7 @@ mod live {
         }
         let live = live.clone();
         leptos::task::spawn_local(async move {
-            if let Ok(mut thread) = api::chat_thread(conversation, member.filter(|_| conversation.is_none())).await {
+            if let Ok(mut thread) = crate::browser::with_retries(|| api::chat_thread(conversation, member.filter(|_| conversation.is_none()))).await {
                 live.state.update(|s| {
                     if let Some(open) = s.open.as_ref() {
                         if open.peer.id == thread.peer.id {
@@ -438,7 +438,7 @@ mod live {
         });
         let live = live.clone();
         leptos::task::spawn_local(async move {
-            let result = api::chat_older(conversation, before).await;
+            let result = crate::browser::with_retries(|| api::chat_older(conversation, before)).await;
             live.state.update(|s| {
                 let Some(open) = s.open.as_mut().filter(|o| o.id == Some(conversation)) else { return };
                 open.loading_older = false;
