@@ -58,7 +58,7 @@ if $want_test; then
   fi
   # A local S3-compatible server for the photo-storage tests, from PyPI in a venv of its own.
   moto_dir="$HOME/.cache/vonk/moto"
-  if [[ ! -x $moto_dir/bin/moto_server ]]; then
+  if [[ ! -x $moto_dir/bin/moto_server ]] && ! need_cmd moto_server; then
     echo "==> installing moto (a local S3 server) from PyPI"
     need_cmd python3 || apt_install python3 python3-venv
     python3 -m venv "$moto_dir" 2>/dev/null || { apt_install python3-venv; python3 -m venv "$moto_dir"; }
