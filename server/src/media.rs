@@ -33,8 +33,14 @@ pub async fn trash(tx: &mut sqlx::Transaction<'_, sqlx::Any>, keys: &[String]) -
 /// What fails stays marked for the next run (the hourly housekeeping). Returns how many went.
 pub async fn empty_trash(db: &crate::Db, media: &Media) -> Result<u64, AppError> {
     let keys: Vec<(String,)> = sqlx::query_as("SELECT key FROM media_trash ORDER BY key LIMIT 1000").fetch_all(db.pool()).await?;
+    remove_trashed(db, media, keys.into_iter().map(|(key,)| key)).await
+}
+
+/// [`empty_trash`] for just these marked keys: what a request removes itself, without taking
+/// on whatever else waits in the trash.
+pub async fn remove_trashed(db: &crate::Db, media: &Media, keys: impl IntoIterator<Item = String>) -> Result<u64, AppError> {
     let mut removed = 0;
-    for (key,) in keys {
+    for key in keys {
         match media.delete(&key).await {
             Ok(()) => {
                 sqlx::query("DELETE FROM media_trash WHERE key = $1").bind(&key).execute(db.pool()).await?;

@@ -68,6 +68,14 @@ impl Accounts {
     /// Removes the personal data of accounts deleted longer than the reactivation period ago.
     /// Returns how many were purged.
     pub async fn purge_deleted(&self) -> Result<u64, AppError> {
+        let purged = self.purge_rows().await;
+        // Their files, and any left from earlier runs, even when a purge failed part-way.
+        self.empty_trash().await;
+        purged
+    }
+
+    /// The database part of [`Accounts::purge_deleted`]: files are marked in the media trash.
+    async fn purge_rows(&self) -> Result<u64, AppError> {
         let cutoff = self.clock.now() - REACTIVATION_DAYS * 24 * 3600;
         let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE status = 'deleted' AND deleted_at <= $1 AND email NOT LIKE 'purged-%'")
             .bind(cutoff)
@@ -100,7 +108,6 @@ impl Accounts {
             crate::media::trash(&mut tx, &files).await?;
             tx.commit().await?;
         }
-        self.empty_trash().await;
         Ok(ids.len() as u64)
     }
 
@@ -112,10 +119,9 @@ impl Accounts {
         }
     }
 
-    /// The accounts' part of the hourly housekeeping: [`Accounts::purge_deleted`],
-    /// [`Accounts::remove_expired`] and files left in the media trash, failures logged.
+    /// The accounts' part of the hourly housekeeping: [`Accounts::purge_deleted`] (which also
+    /// empties the media trash) and [`Accounts::remove_expired`], failures logged.
     pub async fn housekeeping(&self) {
-        self.empty_trash().await;
         match self.purge_deleted().await {
             Ok(0) => {}
             Ok(n) => tracing::info!(purged = n, "removed the personal data of deleted accounts"),

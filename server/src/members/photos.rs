@@ -187,9 +187,10 @@ impl Photos {
         sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(user_id).bind(photo_id).execute(&mut *tx).await?;
         choose_main_if_needed(&mut tx, user_id).await?;
         refresh_main(&mut tx, user_id).await?;
-        crate::media::trash(&mut tx, &[file, thumb]).await?;
+        let files = [file, thumb];
+        crate::media::trash(&mut tx, &files).await?;
         tx.commit().await?;
-        if let Err(error) = crate::media::empty_trash(&self.db, &self.media).await {
+        if let Err(error) = crate::media::remove_trashed(&self.db, &self.media, files).await {
             tracing::warn!(%error, "could not empty the media trash");
         }
         Ok(())
