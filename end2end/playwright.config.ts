@@ -58,6 +58,10 @@ export default defineConfig({
       VONK_VAPID_PRIVATE_KEY: 'LNSbFxErq2T0ypquJNAlU11o96oZYJLg__LsjcXwITk',
       VONK_VAPID_SUBJECT: 'mailto:support@vonk.example',
       VONK_PUSH_SERVICES: 'https://push.e2e.example',
+      // The browser stands behind a proxy that names its country (as Cloudflare's CF-IPCountry);
+      // without the header, a visitor gets the site's own country (NL for the Dutch site).
+      VONK_TRUSTED_PROXIES: '127.0.0.1',
+      VONK_GEOIP_HEADER: 'CF-IPCountry',
       // `make test-e2e` runs the suite a second time on PostgreSQL (scripts/with-postgres.sh).
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },

@@ -17,7 +17,6 @@ pub struct SiteView {
     pub niche: u8,
     pub theme: Theme,
     pub enable_site_entry_popup: bool,
-    pub geoip_country: String,
     pub support_email: String,
     pub support_phone: String,
     pub support_phone_clean: String,

@@ -1,7 +1,8 @@
 //! Visitors' pages, rendered once and reused for a few seconds (README, Performance).
 //!
 //! What a visitor sees on `/`, the info pages, `/pricing`, `/members` and a profile depends on the
-//! address (host, path and query), the language asked for and the visitor's cookies, and on data
+//! address (host, path and query), the language asked for, the visitor's cookies and country
+//! (`server::geoip`), and on data
 //! that changes rarely. So the rendered page is kept under exactly those inputs for
 //! `VONK_PAGE_CACHE_SECS` (default 5, 0: off). Members' pages are never kept: they carry the
 //! member's counters, likes and blocks.
@@ -37,6 +38,8 @@ struct Key {
     uri: String,
     language: String,
     cookies: String,
+    /// The visitor's country (languages offered, packs and payment methods on `/pricing`).
+    country: Option<String>,
 }
 
 impl Key {
@@ -48,6 +51,7 @@ impl Key {
             uri: request.uri().path_and_query().map(|p| p.as_str().to_string()).unwrap_or_default(),
             language: text(header::ACCEPT_LANGUAGE),
             cookies: text(header::COOKIE),
+            country: request.extensions().get::<server::geoip::DetectedCountry>().and_then(|c| c.0.clone()),
         }
     }
 }

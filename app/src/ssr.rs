@@ -33,8 +33,9 @@ pub struct ServerState {
 pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
     let site = server::http::visitor::site(&state.sites, &parts.headers).expect("the database has at least one site");
     let locale = server::http::visitor::locale(&parts.headers, &site);
-    let country = site.settings.visitor_country().to_string();
+    let country = server::http::visitor::country(&parts.extensions, &site);
     let now = state.clock.now();
+    let site_view = site_view(&site, &country);
     PageCtx {
         locale,
         texts: state.catalog.texts(locale),
@@ -61,11 +62,11 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
             auto_like: site.settings.auto_like.count > 0 && m.basics_complete && now - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
             time_bonus_left: domain::checkout::time_bonus_left(m.signup_date, now, m.paid_user),
         }),
-        site: site_view(&site),
+        site: site_view,
     }
 }
 
-fn site_view(site: &Site) -> SiteView {
+fn site_view(site: &Site, country: &str) -> SiteView {
     let s = &site.settings;
     SiteView {
         name: s.name.clone(),
@@ -73,7 +74,6 @@ fn site_view(site: &Site) -> SiteView {
         niche: s.niche.number(),
         theme: s.theme.clone(),
         enable_site_entry_popup: s.enable_site_entry_popup,
-        geoip_country: s.geoip_country.clone(),
         support_email: s.support_email.clone(),
         support_phone: s.support_phone.clone(),
         support_phone_clean: s.support_phone_clean(),
@@ -83,7 +83,7 @@ fn site_view(site: &Site) -> SiteView {
         minimum_message_cost: s
             .minimum_message_costs
             .iter()
-            .find(|c| c.country.eq_ignore_ascii_case(s.visitor_country()))
+            .find(|c| c.country.eq_ignore_ascii_case(country))
             .map(|c| (c.costs, c.currency.clone())),
         refund_days: s.refund_days,
         min_age: s.min_age,
@@ -170,7 +170,12 @@ impl Call {
     /// The address, device and country of this request, for sessions and security events.
     pub fn client(&self) -> server::accounts::Client {
         let user_agent = self.parts.headers.get(http::header::USER_AGENT).and_then(|v| v.to_str().ok());
-        server::accounts::Client::new(Some(self.client_ip().to_string()), user_agent, Some(self.site.settings.visitor_country().to_string()))
+        server::accounts::Client::new(Some(self.client_ip().to_string()), user_agent, Some(self.country()))
+    }
+
+    /// The country of this request (the member's, else GeoIP's, else the site's).
+    pub fn country(&self) -> String {
+        server::http::visitor::country(&self.parts.extensions, &self.site)
     }
 
     /// A cookie of the request.

@@ -37,6 +37,22 @@ async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
     TestApp { base: format!("http://{addr}"), client, state, _dir: dir }
 }
 
+/// With a GeoIP database that places every loopback visitor in `country` (the demo site's own
+/// country is NL).
+async fn start_in(country: &str) -> TestApp {
+    start_in_with(country, &[]).await
+}
+
+async fn start_in_with(country: &str, extra: &[(&'static str, &str)]) -> TestApp {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), server::geoip::country_database(&[("127.0.0.0".parse().unwrap(), 8, country)])).unwrap();
+    let path = file.path().display().to_string();
+    let mut vars = vec![("VONK_GEOIP_DB", path.as_str())];
+    vars.extend_from_slice(extra);
+    // The database is read at start.
+    start_with(&vars).await
+}
+
 impl TestApp {
     async fn get(&self, path: &str, headers: &[(&str, &str)]) -> (StatusCode, reqwest::header::HeaderMap, String) {
         let mut req = self.client.get(format!("{}{path}", self.base));
@@ -224,9 +240,9 @@ async fn language_follows_cookie_then_site_then_browser() {
 
 #[tokio::test]
 async fn switcher_offers_the_countrys_languages() {
-    let app = start().await;
+    let app = start_in("BE").await;
     let (_, _, html) = app.get("/", &[]).await;
-    // The demo site's visitor country is BE: nl, fr, de.
+    // A visitor from Belgium: nl, fr, de.
     for lang in ["nl", "fr", "de"] {
         assert!(html.contains(&format!(r#"data-lang="{lang}""#)), "switcher offers {lang}");
     }
@@ -703,15 +719,52 @@ async fn signed_up(app: &TestApp, email: &str) -> String {
 }
 
 #[tokio::test]
-async fn complete_signup_keeps_input_on_error_and_fills_the_profile() {
+async fn geoip_picks_the_visitors_country() {
+    let methods = |page: &str| (page.contains("iDEAL"), page.contains("Bancontact"));
+    // Nothing configured: the Dutch site's own country, the Netherlands.
     let app = start().await;
+    let (_, _, page) = app.get("/pricing", &[("cf-ipcountry", "BE")]).await;
+    assert_eq!(methods(&page), (true, false), "iDEAL, no Bancontact; no proxy is trusted, so the header is not read");
+    let (_, _, page) = app.get("/complete-signup", &[("cookie", &signed_up(&app, "nina@example.nl").await)]).await;
+    assert!(page.contains(r#"<option value="NL" selected>"#), "the signup's country starts Dutch");
+
+    // A database places loopback in Belgium; a trusted proxy's header comes first.
+    let app = start_in_with("BE", &[("VONK_TRUSTED_PROXIES", "127.0.0.1"), ("VONK_GEOIP_HEADER", "CF-IPCountry")]).await;
+    let (_, _, page) = app.get("/pricing", &[]).await;
+    assert_eq!(methods(&page), (false, true), "Bancontact for Belgium");
+    let (_, _, page) = app.get("/pricing", &[("cf-ipcountry", "NL")]).await;
+    assert_eq!(methods(&page), (true, false), "the proxy's country, not the kept Belgian page");
+    let (_, _, page) = app.get("/pricing", &[("cf-ipcountry", "XX")]).await;
+    assert_eq!(methods(&page), (false, true), "an unknown country falls back to the database");
+    let (_, _, page) = app.get("/", &[("cf-ipcountry", "PL")]).await;
+    assert!(page.contains(r#"data-lang="pl""#) && !page.contains(r#"data-lang="fr""#), "Polish visitors are offered Polish");
+
+    // A member's country is their profile's, wherever they are.
+    let origin = app.origin();
+    let cookie = signed_up(&app, "anna@example.nl").await;
+    let (_, _, page) = app.get("/complete-signup", &[("cookie", &cookie)]).await;
+    assert!(page.contains(r#"<option value="BE" selected>"#), "before a country is chosen, the visitor's is the first guess");
+    let res = app.form("save_basics", "from=complete&gender=female&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem", "/complete-signup", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::FOUND);
+    let (_, _, page) = app.get("/pricing", &[("cookie", &cookie)]).await;
+    assert_eq!(methods(&page), (true, false), "the member lives in the Netherlands");
+
+    // A header from a peer that is not a trusted proxy is not believed.
+    let app = start_in_with("BE", &[("VONK_TRUSTED_PROXIES", "10.0.0.1"), ("VONK_GEOIP_HEADER", "CF-IPCountry")]).await;
+    let (_, _, page) = app.get("/pricing", &[("cf-ipcountry", "NL")]).await;
+    assert_eq!(methods(&page), (false, true));
+}
+
+#[tokio::test]
+async fn complete_signup_keeps_input_on_error_and_fills_the_profile() {
+    let app = start_in("BE").await;
     let origin = app.origin();
     let cookie = signed_up(&app, "anna@example.nl").await;
     let (status, _, html) = app.get("/complete-signup", &[("cookie", &cookie)]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("Maak je profiel af") && html.contains(r#"name="gender""#) && html.contains(r#"name="sexuality""#));
-    // The visitor's country (BE for this site) is the first guess; its provinces are offered.
-    assert!(html.contains("Oost-Vlaanderen") && html.contains("Gebruik mijn locatie"));
+    // The visitor's country (BE here) is the first guess; its provinces are offered.
+    assert!(html.contains(r#"<option value="BE" selected>"#) && html.contains("Oost-Vlaanderen") && html.contains("Gebruik mijn locatie"));
     assert!(!html.contains(r#"data-testid="activation-reminder""#), "no reminder during signup");
 
     let bad = "from=complete&gender=male&sexuality=lesbian&country=NL&region=NL-NH&city=Haarlem";
@@ -1584,7 +1637,7 @@ fn payment_id(location: &str) -> i64 {
 
 #[tokio::test]
 async fn buying_credits_through_the_test_provider_over_http() {
-    let app = start().await;
+    let app = start_in("BE").await;
     let origin = app.origin();
     let anna = signed_up(&app, "anna@example.nl").await;
     let html = |path: &'static str, cookie: String| {
@@ -1680,7 +1733,7 @@ async fn buying_credits_through_the_test_provider_over_http() {
 
 #[tokio::test]
 async fn direct_debit_over_http_forms() {
-    let app = start().await;
+    let app = start_in("BE").await;
     let origin = app.origin();
     let anna = signed_up(&app, "anna@example.nl").await;
     let pack = app.state.payments.packs(app.state.sites.for_host(None).unwrap().settings.id, "BE").await.unwrap().into_iter().find(|p| p.credits == 25).unwrap().id;

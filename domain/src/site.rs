@@ -139,9 +139,10 @@ pub struct SiteSettings {
 }
 
 impl SiteSettings {
-    /// The visitor's country until a GeoIP database is added: the selected country, else the site's.
-    pub fn visitor_country(&self) -> &str {
-        self.geoip_selected_country.as_deref().filter(|c| !c.is_empty()).unwrap_or(&self.geoip_country)
+    /// A visitor's country: the country the site is pinned to (`geoip_selected_country`, for a
+    /// one-country site), else the one GeoIP `detected`, else the site's `geoip_country`.
+    pub fn visitor_country<'a>(&'a self, detected: Option<&'a str>) -> &'a str {
+        self.geoip_selected_country.as_deref().filter(|c| !c.is_empty()).or(detected.filter(|c| !c.is_empty())).unwrap_or(&self.geoip_country)
     }
     pub fn default_locale(&self) -> Option<Locale> {
         self.domain_language.get(..2).and_then(Locale::parse)

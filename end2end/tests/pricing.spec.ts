@@ -22,9 +22,9 @@ test.describe('pricing', () => {
     await expect(group).toBeVisible({ timeout: 15_000 });
     const chosen = page.getByTestId('chosen-method');
     await expect(chosen).toHaveText('Kies een betaalmethode om die hier te zien.');
-    await group.getByRole('radio', { name: 'Bancontact' }).click();
-    await expect(group.getByRole('radio', { name: 'Bancontact' })).toHaveAttribute('aria-checked', 'true');
-    await expect(chosen).toHaveText('Gekozen betaalmethode: Bancontact');
+    await group.getByRole('radio', { name: 'iDEAL' }).click();
+    await expect(group.getByRole('radio', { name: 'iDEAL' })).toHaveAttribute('aria-checked', 'true');
+    await expect(chosen).toHaveText('Gekozen betaalmethode: iDEAL');
   });
 
   test('the hydrated widget answers the keyboard', async ({ page }) => {
@@ -48,8 +48,24 @@ test.describe('pricing', () => {
     await page.goto('/pricing');
     const group = page.getByRole('radiogroup', { name: 'Kies je betaalmethode' });
     await expect(group).toBeVisible({ timeout: 15_000 });
-    // The demo site serves Belgium: Bancontact yes, Polish BLIK no.
-    await expect(group.getByRole('radio', { name: 'Bancontact' })).toBeVisible();
+    // No country known: the Dutch site's own, the Netherlands: iDEAL, no Bancontact, no BLIK.
+    await expect(group.getByRole('radio', { name: 'iDEAL' })).toBeVisible();
+    await expect(group.getByRole('radio', { name: 'Bancontact' })).toHaveCount(0);
     await expect(group.getByRole('radio', { name: 'BLIK' })).toHaveCount(0);
+  });
+
+  test('a visitor from Belgium gets Belgian methods and languages', async ({ page }) => {
+    await page.setExtraHTTPHeaders({ 'CF-IPCountry': 'BE' });
+    await page.goto('/pricing');
+    const group = page.getByRole('radiogroup', { name: 'Kies je betaalmethode' });
+    await expect(group).toBeVisible({ timeout: 15_000 });
+    await expect(group.getByRole('radio', { name: 'Bancontact' })).toBeVisible();
+    await expect(group.getByRole('radio', { name: 'iDEAL' })).toHaveCount(0);
+    // SPEC §9: Belgium's languages are Dutch, French and German; the Netherlands' only Dutch.
+    await page.goto('/lang-config');
+    await expect(page.locator('.lang-grid').first().locator('[data-lang]')).toHaveText([/Nederlands/, /Français/, /Deutsch/]);
+    await page.setExtraHTTPHeaders({});
+    await page.goto('/lang-config');
+    await expect(page.locator('.lang-grid').first().locator('[data-lang]')).toHaveText([/Nederlands/]);
   });
 });

@@ -93,6 +93,11 @@ pub struct Config {
     /// for new messages and likes. `VONK_PUSH_SERVICES`: the push services subscriptions may
     /// use, comma-separated origins (default: the browsers' own). Unset key: no push.
     pub push: Option<crate::push::PushConfig>,
+    /// `VONK_GEOIP_DB`: a MaxMind-format country database file; `VONK_GEOIP_HEADER`: a country
+    /// header set by the proxy in front (`CF-IPCountry`), read only from `VONK_TRUSTED_PROXIES`.
+    /// Neither: every visitor gets their site's `geoip_country`.
+    pub geoip_db: Option<PathBuf>,
+    pub geoip_header: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -239,7 +244,18 @@ impl Config {
                 Some(crate::push::PushConfig { private_key, subject, services })
             }
         };
+        let geoip_header = get("VONK_GEOIP_HEADER").map(|h| h.trim().to_ascii_lowercase()).filter(|h| !h.is_empty());
+        if let Some(h) = &geoip_header {
+            if http::HeaderName::from_bytes(h.as_bytes()).is_err() {
+                return Err(ConfigError::Invalid { name: "VONK_GEOIP_HEADER", reason: h.clone() });
+            }
+            if trusted_proxies.is_empty() {
+                return Err(ConfigError::Invalid { name: "VONK_GEOIP_HEADER", reason: "needs VONK_TRUSTED_PROXIES (only a proxy's header is believed)".into() });
+            }
+        }
         Ok(Config {
+            geoip_db: get("VONK_GEOIP_DB").filter(|p| !p.is_empty()).map(PathBuf::from),
+            geoip_header,
             push,
             media_s3,
             metrics_token,
@@ -316,6 +332,8 @@ impl std::fmt::Debug for Config {
             .field("trusted_proxies", &self.trusted_proxies)
             .field("media_s3", &self.media_s3)
             .field("push", &self.push)
+            .field("geoip_db", &self.geoip_db)
+            .field("geoip_header", &self.geoip_header)
             .finish()
     }
 }

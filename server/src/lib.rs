@@ -9,6 +9,7 @@ pub mod counters;
 pub mod credits;
 pub mod db;
 pub mod error;
+pub mod geoip;
 pub mod http;
 pub mod likes;
 pub mod links;

@@ -31,7 +31,7 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
     .await?;
 
     let sites = [
-        DemoSite { domain: "localhost", default: true, language: "nl-NL", country: "BE", countries: r#"["NL","BE"]"#, currency: "EUR", theme: ("#8b0d1a", "#e0263a", "#ff9f1c") },
+        DemoSite { domain: "localhost", default: true, language: "nl-NL", country: "NL", countries: r#"["NL","BE"]"#, currency: "EUR", theme: ("#8b0d1a", "#e0263a", "#ff9f1c") },
         DemoSite { domain: "vonk.de", default: false, language: "de-DE", country: "DE", countries: r#"["DE","AT","CH"]"#, currency: "EUR", theme: ("#6d1140", "#d6336c", "#ffb703") },
     ];
     for site in sites {
@@ -51,7 +51,7 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
         .bind(site.default)
         .bind(site.language)
         .bind(site.country)
-        .bind(format!(r#"[{{"country":"{}","costs":10,"currency":"{}"}}]"#, site.country, site.currency))
+        .bind(message_costs(site.countries, site.currency))
         .bind(site.countries)
         .bind(company_id)
         .bind(site.theme.0)
@@ -106,4 +106,10 @@ struct DemoSite {
 
 pub fn now_unix() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
+
+/// The least a message costs, the same in each of a demo site's countries.
+fn message_costs(countries: &str, currency: &str) -> String {
+    let countries: Vec<String> = serde_json::from_str(countries).unwrap_or_default();
+    serde_json::to_string(&countries.iter().map(|c| serde_json::json!({"country": c, "costs": 10, "currency": currency})).collect::<Vec<_>>()).unwrap_or_default()
 }

@@ -45,6 +45,8 @@ pub struct Services {
     pub push: crate::push::Pusher,
     /// Where photos are kept (the data export reads them).
     pub media: crate::media::Media,
+    /// The visitor's country (`VONK_GEOIP_DB`, `VONK_GEOIP_HEADER`).
+    pub geoip: crate::geoip::GeoIp,
 }
 
 impl AppState {
@@ -82,7 +84,9 @@ impl AppState {
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
         let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone()).with_push(push.clone());
         let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config);
+        let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
         Ok(AppState(Arc::new(Services {
+            geoip,
             payments,
             rate_limiter: crate::http::rate_limit::RateLimiter::with_limits(config.rate_limit_factor, config.rate_limits.clone()).shared_through(&db),
             config: Arc::new(config),

@@ -12,7 +12,7 @@ pub fn chat_shows_entry_warning(country: &str) -> bool {
 
 #[component]
 pub fn ChatLayout(children: Children) -> impl IntoView {
-    let warn = chat_shows_entry_warning(&use_page_ctx().site.geoip_country);
+    let warn = chat_shows_entry_warning(&use_page_ctx().country);
     view! {
         <div class="layout layout--chat">
             <main id="main" class="layout__main layout__main--bare">{children()}</main>

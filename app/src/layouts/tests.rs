@@ -34,7 +34,6 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             niche: 1,
             theme: Theme::default(),
             enable_site_entry_popup: entry_popup,
-            geoip_country: country.into(),
             support_email: "support@vonk.example".into(),
             support_phone: "+31 20 123".into(),
             support_phone_clean: "+3120123".into(),

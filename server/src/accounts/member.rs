@@ -34,6 +34,8 @@ pub struct Member {
     pub main_photo_id: Option<i64>,
     /// The top bar's counters (see [`crate::counters`]).
     pub counters: domain::counters::Counters,
+    /// The profile's country (two letters), once chosen: the member's country everywhere.
+    pub country: Option<String>,
 }
 
 impl Member {
@@ -52,7 +54,7 @@ pub(super) fn member_select() -> &'static str {
     SELECT.get_or_init(|| {
         format!(
             "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.role, u.operator, p.name, \
-             p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, \
+             p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, p.country, \
              (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows, \
              {counters} FROM users u JOIN profiles p ON p.user_id = u.id",
             counters = crate::counters::COLUMNS
@@ -84,6 +86,7 @@ fn member_from_row(row: &AnyRow) -> Result<Member, AppError> {
         operator: flag(row, "operator")?,
         main_photo_id: row.try_get("main_photo_id")?,
         counters: crate::counters::from_row(row)?,
+        country: row.try_get::<Option<String>, _>("country")?.filter(|c| c.len() == 2),
     })
 }
 

@@ -54,10 +54,16 @@ pub fn parse_list(text: &str) -> Option<Vec<Cidr>> {
     text.split(',').map(str::trim).filter(|p| !p.is_empty()).map(Cidr::parse).collect()
 }
 
+/// Whether `peer` is one of the trusted proxies.
+pub fn is_trusted(peer: IpAddr, trusted: &[Cidr]) -> bool {
+    let peer = canonical(peer);
+    trusted.iter().any(|c| c.contains(peer))
+}
+
 /// The client of a request that arrived from `peer` with these `X-Forwarded-For` values.
 pub fn client(peer: IpAddr, forwarded_for: &[&str], trusted: &[Cidr]) -> IpAddr {
     let peer = canonical(peer);
-    if !trusted.iter().any(|c| c.contains(peer)) {
+    if !is_trusted(peer, trusted) {
         return peer;
     }
     let hops: Vec<IpAddr> = forwarded_for.iter().flat_map(|v| v.split(',')).filter_map(|h| h.trim().parse::<IpAddr>().ok()).map(canonical).collect();

@@ -19,16 +19,24 @@ const STATIC_PREFIXES: [&str; 3] = ["/pkg/", "/widgets/", "/media/public/"];
 
 pub async fn resolve_member(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     // The client's address, once, for every per-address limit (behind trusted proxies).
+    let peer = request.extensions().get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
+    let mut client = peer;
     if !state.config.trusted_proxies.is_empty() {
-        let peer = request.extensions().get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
         if let Some(peer) = peer {
             let forwarded: Vec<&str> = request.headers().get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
-            let client = crate::http::client_addr::client(peer, &forwarded, &state.config.trusted_proxies);
-            request.extensions_mut().insert(crate::http::extract::ClientIp(client));
+            let found = crate::http::client_addr::client(peer, &forwarded, &state.config.trusted_proxies);
+            client = Some(found);
+            request.extensions_mut().insert(crate::http::extract::ClientIp(found));
         }
     }
     if STATIC_PREFIXES.iter().any(|p| request.uri().path().starts_with(p)) {
         return next.run(request).await;
+    }
+    // The visitor's country: a trusted proxy's header, else the GeoIP database.
+    if state.geoip.is_configured() {
+        let from_proxy = peer.is_some_and(|p| crate::http::client_addr::is_trusted(p, &state.config.trusted_proxies));
+        let country = client.and_then(|ip| state.geoip.country(from_proxy.then(|| request.headers()), ip));
+        request.extensions_mut().insert(crate::geoip::DetectedCountry(country));
     }
     let token = cookies::get(request.headers(), AUTH_COOKIE);
     let (member, renewed) = match &token {

@@ -25,6 +25,17 @@ pub fn locale(headers: &HeaderMap, site: &Site) -> Locale {
     domain::locale::negotiate(cookie.as_deref(), Some(&site.settings.domain_language), accept)
 }
 
+/// The country of this request: a member's profile country, else the site's rule (see
+/// [`domain::site::SiteSettings::visitor_country`]) with what GeoIP found.
+pub fn country(extensions: &http::Extensions, site: &Site) -> String {
+    let member = extensions.get::<crate::http::CurrentMember>().and_then(|m| m.0.as_ref()).and_then(|m| m.country.as_deref());
+    if let Some(c) = member {
+        return c.to_string();
+    }
+    let detected = extensions.get::<crate::geoip::DetectedCountry>().and_then(|c| c.0.as_deref());
+    site.settings.visitor_country(detected).to_string()
+}
+
 /// Whether the visitor has accepted the adult-content entry warning.
 pub fn entry_accepted(headers: &HeaderMap) -> bool {
     cookies::get(headers, ENTRY_WARNING_COOKIE).as_deref() == Some("1")

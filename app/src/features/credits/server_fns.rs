@@ -81,7 +81,7 @@ fn typed(code: &Option<String>) -> Option<&str> {
 
 #[cfg(feature = "ssr")]
 async fn country(c: &crate::ssr::Call, member: &server::accounts::Member) -> Result<String, ApiError> {
-    c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await.map_err(fail)
+    c.state.payments.buyer_country(member.id, &c.country()).await.map_err(fail)
 }
 
 /// One bundle's price; a typed code that no longer applies (used meanwhile) falls back to the
@@ -136,7 +136,7 @@ pub async fn start_checkout(pack: i64, method: String, code: Option<String>) -> 
     let result: Result<String, server::AppError> = async {
         let method = PaymentMethod::parse(&method).ok_or(domain::ErrorCode::MethodUnavailable)?;
         c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now()).await?;
-        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
+        let country = c.state.payments.buyer_country(member.id, &c.country()).await?;
         if method == PaymentMethod::DirectDebit {
             let code = typed(&code).map(|c| format!("&code={c}")).unwrap_or_default();
             return Ok(format!("/directdebit?pack={pack}{code}"));
@@ -217,7 +217,7 @@ pub async fn start_direct_debit(pack: i64, iban: String, phone: String, code: Op
     let kept = [("iban", iban.as_str()), ("phone", phone.as_str()), ("code", code.as_deref().unwrap_or_default())];
     let result: Result<i64, server::AppError> = async {
         c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now()).await?;
-        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
+        let country = c.state.payments.buyer_country(member.id, &c.country()).await?;
         Ok(c.state.payments.start_direct_debit(&c.site, &member, pack, &iban, &phone, typed(&code), &country, c.now()).await?.id)
     }
     .await;
@@ -237,7 +237,7 @@ pub async fn confirm_direct_debit(pack: i64, order: i64, sms_code: String) -> Re
     let (c, member) = member_call().await?;
     let back = format!("/directdebit?pack={pack}&order={order}");
     let result: Result<i64, server::AppError> = async {
-        let country = c.state.payments.buyer_country(member.id, c.site.settings.visitor_country()).await?;
+        let country = c.state.payments.buyer_country(member.id, &c.country()).await?;
         c.state.payments.confirm_direct_debit(&c.site, &member, order, &sms_code, &country, c.now()).await
     }
     .await;
@@ -289,5 +289,5 @@ pub async fn dismiss_time_bonus() -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "credit_packs")]
 pub async fn get_credit_packs() -> Result<Vec<CreditPack>, ApiError> {
     let c = crate::ssr::call().await?;
-    c.state.payments.packs(c.site.settings.id, c.site.settings.visitor_country()).await.map_err(fail)
+    c.state.payments.packs(c.site.settings.id, &c.country()).await.map_err(fail)
 }
