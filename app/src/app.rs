@@ -17,6 +17,8 @@ use crate::features::account::unsubscribe::UnsubscribePage;
 use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::signup::SignupPage;
 use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
+use crate::features::complaints::ComplaintsPage;
+use crate::features::staff::complaints::{StaffComplaintsPage, StaffHomePage};
 use crate::features::staff::photos::PhotoReviewPage;
 use crate::features::likes::page::LikesPage;
 use crate::features::likes::swipe::SwipeGamePage;
@@ -125,6 +127,8 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::InOrder path=path!("/members/:id") view=MemberProfilePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing") view=MemberLandingPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/members/:id/signup") view=MemberSignupPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/staff") view=StaffHomePage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/staff/complaints") view=StaffComplaintsPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/staff/photos") view=PhotoReviewPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/staff/chats") view=OperatorConsolePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/likes") view=LikesPage/>
@@ -143,7 +147,7 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::InOrder path=path!("/mail-change/do") view=MailChangePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/mail-change/undo") view=MailUndoPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/account-deleted") view=AccountDeletedPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/complaints") view=|| view! { <InfoPage kind=InfoPageKind::Complaints/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/complaints") view=ComplaintsPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/pages/terms") view=|| view! { <InfoPage kind=InfoPageKind::Terms/> }/>
                     <Route ssr=SsrMode::InOrder path=path!("/pages/privacy") view=|| view! { <InfoPage kind=InfoPageKind::Privacy/> }/>
                     <Route ssr=SsrMode::InOrder path=path!("/pages/cookies") view=|| view! { <InfoPage kind=InfoPageKind::Cookies/> }/>

@@ -1038,6 +1038,89 @@ fn photo_id(location: &str, html: &str) -> i64 {
 }
 
 #[tokio::test]
+async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bram = ready_member(&app, "bram@example.nl", "male").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    let bram_id: (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'bram@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    let bram_id = bram_id.0;
+
+    // The profile's report link opens the form about that member, the member's name and address filled in.
+    let (_, _, profile) = app.get(&format!("/members/{bram_id}"), &[("cookie", &anna)]).await;
+    assert!(profile.contains(&format!(r#"href="/complaints?member={bram_id}#complaint""#)) && profile.contains("Profiel melden"));
+    let (status, _, page) = app.get(&format!("/complaints?member={bram_id}"), &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Je meldt het profiel van Anna.") && page.contains(&format!(r#"name="member" value="{bram_id}""#)), "the subject");
+    assert!(page.contains(r#"value="anna@example.nl""#), "the member's address");
+
+    // Bad input: a translated refusal, what was typed comes back, nothing is stored or mailed.
+    let before = mails(&app).len();
+    let body = format!("name=Anna&email=anna%40example.nl&category=harassment&concerning=&text=rude&member={bram_id}");
+    let res = app.form("file_complaint", &body, "/complaints", &[("origin", &origin), ("cookie", &anna)]).await;
+    let (error, page_path) = refusal(&res, "file_complaint");
+    assert_eq!(error.code, domain::ErrorCode::ComplaintLength);
+    assert!(page_path.contains("text=rude") && page_path.contains(&format!("member={bram_id}")), "{page_path}");
+    let (_, html) = app.follow(&res, &anna).await;
+    assert!(html.contains("Beschrijf je klacht in 10 tot 4000 tekens.") && html.contains(">rude</textarea>") && html.contains("Je meldt het profiel van"));
+    for bad in ["name=&email=anna%40example.nl&category=harassment&text=ten+characters+at+least", "name=A&email=nope&category=harassment&text=ten+characters+at+least", "name=A&email=a%40b.nl&category=made_up&text=ten+characters+at+least"] {
+        let res = app.form("file_complaint", bad, "/complaints", &[("origin", &origin)]).await;
+        assert_eq!(res.status(), StatusCode::FOUND, "{bad}");
+        assert!(location(&res).contains("__err"), "{bad}");
+    }
+    assert_eq!(mails(&app).len(), before, "nothing mailed");
+    // Another site's form cannot post here.
+    let res = app.form("file_complaint", &body.replace("text=rude", "text=He+keeps+sending+rude+messages"), "/complaints", &[("origin", "https://evil.example"), ("cookie", &anna)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+
+    // Filed: a reference on the page, a mail to support, a record for staff.
+    let res = app.form("file_complaint", &body.replace("text=rude", "text=He+keeps+sending+rude+messages"), "/complaints", &[("origin", &origin), ("cookie", &anna)]).await;
+    let to = location(&res);
+    let reference = to.strip_prefix("/complaints?sent=").unwrap_or_else(|| panic!("{to}")).to_string();
+    assert!(domain::complaint::is_reference(&reference));
+    let (_, _, page) = app.get(&to, &[("cookie", &anna)]).await;
+    assert!(page.contains("Bedankt, we hebben je bericht ontvangen") && page.contains(&reference));
+    let mail = mails(&app).into_iter().rev().find(|m| m.contains(&reference)).expect("support was mailed");
+    assert!(mail.contains("To: support@vonk.example") && mail.contains("He keeps sending rude messages"));
+
+    // Staff pages: a visitor is sent to log in, a member gets a 404, staff see the complaint.
+    let (status, headers, _) = app.get("/staff/complaints", &[("accept", "text/html")]).await;
+    assert!(status.is_redirection() && headers["location"].to_str().unwrap().starts_with("/login"), "{status}");
+    for path in ["/staff", "/staff/complaints"] {
+        let (status, _, page) = app.get(path, &[("cookie", &bram)]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(!page.contains(&reference));
+    }
+    let res = app.call("staff_complaints", "status=open", &[("origin", &origin), ("cookie", &bram)]).await;
+    assert!(res.status().is_client_error(), "{}", res.status());
+    let (status, _, page) = app.get("/staff/complaints", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(&reference) && page.contains("He keeps sending rude messages") && page.contains("Intimidatie of ongewenste berichten"));
+    let id: (i64,) = sqlx::query_as("SELECT id FROM complaints WHERE reference = $1").bind(&reference).fetch_one(app.state.db.pool()).await.unwrap();
+    let res = app.form("set_complaint_status", &format!("id={}&handled=1", id.0), "/staff/complaints", &[("origin", &origin), ("cookie", &bram)]).await;
+    assert!(location(&res).contains("__err"), "a member cannot handle it");
+    let res = app.form("set_complaint_status", &format!("id={}&handled=1", id.0), "/staff/complaints", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/complaints?saved=1");
+    let (_, _, page) = app.get("/staff/complaints?status=handled", &[("cookie", &staff)]).await;
+    assert!(page.contains(&reference) && page.contains("Afgehandeld door"));
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(page.contains("complaint.handled") && page.contains(&reference), "the staff log");
+
+    // The form's limit per address.
+    let mut limited = false;
+    for i in 0..12 {
+        let res = app.form("file_complaint", &format!("name=A&email=a%40b.nl&category=other&text=complaint+number+{i}+here"), "/complaints", &[("origin", &origin)]).await;
+        if location(&res).contains("__err") {
+            limited = true;
+            break;
+        }
+    }
+    assert!(limited, "too many complaints from one address are refused");
+}
+
+#[tokio::test]
 async fn photos_upload_review_and_who_sees_what() {
     let app = start().await;
     let origin = app.origin();

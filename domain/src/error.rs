@@ -105,11 +105,16 @@ pub enum ErrorCode {
     PasswordWrong,
     TwoStepCodeInvalid,
     InvisibleCannotLike,
+    // Complaints
+    /// A complaint without the complainant's name.
+    NameRequired,
+    /// A complaint's text shorter or longer than allowed (`{min}`, `{max}`).
+    ComplaintLength,
 }
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 65] = {
+    pub const ALL: [ErrorCode; 67] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
@@ -129,6 +134,8 @@ impl ErrorCode {
             PasswordWrong,
             TwoStepCodeInvalid,
             InvisibleCannotLike,
+            NameRequired,
+            ComplaintLength,
         ]
     };
 
@@ -191,6 +198,8 @@ impl ErrorCode {
             PasswordWrong => "password_wrong",
             TwoStepCodeInvalid => "two_step_code_invalid",
             InvisibleCannotLike => "invisible_cannot_like",
+            NameRequired => "name_required",
+            ComplaintLength => "complaint_length",
             BlockedByMember => "blocked_by_member",
             DailyLikesUsed => "daily_likes_used",
             PhotoLimitReached => "photo_limit_reached",
@@ -262,6 +271,8 @@ impl ErrorCode {
             PasswordWrong => "validation.password_wrong",
             TwoStepCodeInvalid => "validation.two_step_code_invalid",
             InvisibleCannotLike => "error.invisible_cannot_like",
+            NameRequired => "validation.name_required",
+            ComplaintLength => "validation.complaint_length",
             BlockedByMember => "error.blocked_by_member",
             DailyLikesUsed => "likes.limit_reached",
             PhotoLimitReached => "photo.limit_reached",

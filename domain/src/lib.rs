@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod chat;
+pub mod complaint;
 pub mod checkout;
 pub mod constants;
 pub mod counters;

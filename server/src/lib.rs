@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod chat;
 pub mod clock;
+pub mod complaints;
 pub mod config;
 pub mod counters;
 pub mod credits;

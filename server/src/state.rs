@@ -47,6 +47,7 @@ pub struct Services {
     pub media: crate::media::Media,
     /// The visitor's country (`VONK_GEOIP_DB`, `VONK_GEOIP_HEADER`).
     pub geoip: crate::geoip::GeoIp,
+    pub complaints: crate::complaints::Complaints,
 }
 
 impl AppState {
@@ -76,6 +77,7 @@ impl AppState {
             Some(s3) => Arc::new(crate::media::S3Store::new(s3)?),
             None => Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private"))),
         };
+        let complaints = crate::complaints::Complaints::new(db.clone(), outbox.clone(), catalog.clone());
         let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone());
         let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes));
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache);
@@ -87,6 +89,7 @@ impl AppState {
         let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
         Ok(AppState(Arc::new(Services {
             geoip,
+            complaints,
             payments,
             rate_limiter: crate::http::rate_limit::RateLimiter::with_limits(config.rate_limit_factor, config.rate_limits.clone()).shared_through(&db),
             config: Arc::new(config),
@@ -106,7 +109,8 @@ impl AppState {
     }
 
     /// The node's hourly housekeeping, one background job: deleted accounts purged, expired
-    /// sessions and tokens removed, shared rate counts whose window ended dropped.
+    /// sessions and tokens removed, shared rate counts whose window ended dropped, complaints
+    /// whose mail to support failed sent again.
     pub fn spawn_housekeeping(&self) -> tokio::task::JoinHandle<()> {
         let state = self.clone();
         tokio::spawn(async move {
@@ -114,6 +118,9 @@ impl AppState {
             loop {
                 tick.tick().await;
                 state.accounts.housekeeping().await;
+                if let Err(error) = state.complaints.send_due(state.clock.now()).await {
+                    tracing::warn!(%error, "mailing complaints to support failed");
+                }
                 if let Err(error) = state.rate_limiter.purge(state.clock.now()).await {
                     tracing::warn!(%error, "removing old rate counts failed");
                 }

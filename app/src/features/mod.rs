@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod chat;
+pub mod complaints;
 pub mod credits;
 pub mod likes;
 pub mod members;

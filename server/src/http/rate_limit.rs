@@ -35,6 +35,8 @@ pub enum Limit {
     PhotoUpload,
     /// Data downloads per member (each reads every photo).
     DataExport,
+    /// Complaints per address (each mails support).
+    Complaint,
 }
 
 /// Who a limit counts: an address, or a logged-in member.
@@ -45,7 +47,7 @@ enum Subject {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 9] = [Limit::Login, Limit::Signup, Limit::ResetMail, Limit::ChatSend, Limit::ChatTyping, Limit::Checkout, Limit::Webhook, Limit::PhotoUpload, Limit::DataExport];
+    pub const ALL: [Limit; 10] = [Limit::Login, Limit::Signup, Limit::ResetMail, Limit::ChatSend, Limit::ChatTyping, Limit::Checkout, Limit::Webhook, Limit::PhotoUpload, Limit::DataExport, Limit::Complaint];
 
     /// The name configuration uses for this limit.
     pub fn name(self) -> &'static str {
@@ -59,6 +61,7 @@ impl Limit {
             Limit::Webhook => "webhook",
             Limit::PhotoUpload => "photo_upload",
             Limit::DataExport => "data_export",
+            Limit::Complaint => "complaint",
         }
     }
 
@@ -74,6 +77,7 @@ impl Limit {
             Limit::Webhook => (300, 60),
             Limit::PhotoUpload => (20, 3600),
             Limit::DataExport => (5, 3600),
+            Limit::Complaint => (5, 3600),
         }
     }
 }

@@ -175,6 +175,9 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                         </section>
                     }
                 })}
+                {(!p.is_me).then(|| view! {
+                    <p class="member-profile__report"><a href=format!("/complaints?member={}#complaint", p.id) data-testid="report-member">{use_i18n().t("members.report")}</a></p>
+                })}
             </div>
         </article>
         {(!page.related.is_empty()).then(|| view! {

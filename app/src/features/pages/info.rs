@@ -15,7 +15,6 @@ pub enum InfoPageKind {
     ReturnPolicy,
     Faq,
     Service,
-    Complaints,
 }
 
 impl InfoPageKind {
@@ -29,7 +28,6 @@ impl InfoPageKind {
             InfoPageKind::ReturnPolicy => ("title.return_policy", "pages.return_policy", 3),
             InfoPageKind::Faq => ("title.faq", "pages.faq", 6),
             InfoPageKind::Service => ("title.service", "pages.service", 0),
-            InfoPageKind::Complaints => ("title.complaints", "pages.complaints", 3),
         }
     }
 }
@@ -115,7 +113,7 @@ pub fn InfoPage(kind: InfoPageKind) -> impl IntoView {
 
 /// Company details from the database, at the foot of every information page.
 #[component]
-fn CompanyDetails() -> impl IntoView {
+pub fn CompanyDetails() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let c = ctx.site.company.clone();

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::context::use_page_ctx;
+use crate::features::staff::refuse_non_staff;
 use crate::features::account::server_fns::{photo_queue, QueuedPhotoView};
 use crate::i18n::use_i18n;
 
@@ -42,23 +42,10 @@ fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
 
 #[component]
 pub fn PhotoReviewPage() -> impl IntoView {
-    let ctx = use_page_ctx();
-    let i18n = use_i18n();
-    match ctx.member.as_ref() {
-        None => {
-            #[cfg(feature = "ssr")]
-            leptos_axum::redirect("/login?return_to=/staff/photos");
-            return None;
-        }
-        Some(m) if !m.staff => {
-            #[cfg(feature = "ssr")]
-            if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-                response.set_status(http::StatusCode::NOT_FOUND);
-            }
-            return Some(view! { <div class="container page"><p class="notice">{i18n.t("members.not_found")}</p></div> }.into_any());
-        }
-        Some(_) => {}
+    if let Some(refused) = refuse_non_staff("/staff/photos") {
+        return Some(refused);
     }
+    let i18n = use_i18n();
     let saved = use_query_map().get_untracked().get("saved").filter(|s| s == "approved" || s == "rejected").map(|s| i18n.t(&format!("staff.{s}")));
     let queue = Resource::new_blocking(|| (), |_| photo_queue());
     Some(view! {

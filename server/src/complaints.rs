@@ -1,0 +1,325 @@
+//! Complaints and reports: stored with a reference, mailed to the site's support address, and
+//! handled by staff (`/staff/complaints`). Every staff change is written to `staff_actions`.
+
+use std::sync::Arc;
+
+use domain::complaint::{Category, Complaint};
+use domain::Locale;
+use sqlx::Row;
+
+use crate::accounts::Member;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::locales::Catalog;
+use crate::mail::{Mail, Outbox};
+
+/// Where a complaint stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Open,
+    Handled,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Handled => "handled",
+        }
+    }
+}
+
+/// A complaint as staff see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredComplaint {
+    pub id: i64,
+    pub reference: String,
+    pub created_at: i64,
+    pub name: String,
+    pub email: String,
+    pub category: Category,
+    pub concerning: String,
+    pub body: String,
+    pub reporter_id: Option<i64>,
+    /// The reported member and their profile name, when reported from their page.
+    pub member: Option<(i64, String)>,
+    pub conversation_id: Option<i64>,
+    pub status: Status,
+    pub handled_by: Option<String>,
+    pub handled_at: Option<i64>,
+}
+
+/// One line of the staff log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaffAction {
+    pub staff_name: String,
+    pub action: String,
+    pub target: String,
+    pub detail: String,
+    pub created_at: i64,
+}
+
+/// What a complaint points at, as the page sent it (checked before it is stored).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Subject {
+    pub member_id: Option<i64>,
+    pub conversation_id: Option<i64>,
+}
+
+/// [`Subject`] as checked, with names: (member id, profile name), (conversation id, the other
+/// member's name).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SubjectNames {
+    pub member: Option<(i64, String)>,
+    pub conversation: Option<(i64, String)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Complaints {
+    db: Db,
+    outbox: Outbox,
+    catalog: Arc<Catalog>,
+}
+
+impl Complaints {
+    pub fn new(db: Db, outbox: Outbox, catalog: Arc<Catalog>) -> Complaints {
+        Complaints { db, outbox, catalog }
+    }
+
+    /// The names behind a report link: the member if they are of this site, the other member
+    /// of the conversation if it is the reporter's own.
+    pub async fn describe(&self, site_id: i64, reporter: Option<&Member>, subject: Subject) -> Result<SubjectNames, AppError> {
+        let member = match subject.member_id {
+            Some(id) => sqlx::query_as::<_, (i64, String)>("SELECT user_id, name FROM profiles WHERE user_id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(self.db.pool()).await?,
+            None => None,
+        };
+        let conversation = match (subject.conversation_id, reporter) {
+            (Some(id), Some(r)) => sqlx::query_as::<_, (i64, String)>(
+                "SELECT c.id, p.name FROM conversations c JOIN profiles p ON p.user_id = CASE WHEN c.low_id = $3 THEN c.high_id ELSE c.low_id END \
+                 WHERE c.id = $1 AND c.site_id = $2 AND (c.low_id = $3 OR c.high_id = $3)",
+            )
+            .bind(id)
+            .bind(site_id)
+            .bind(r.id)
+            .fetch_optional(self.db.pool())
+            .await?,
+            _ => None,
+        };
+        Ok(SubjectNames { member, conversation })
+    }
+
+    /// Stores a complaint and mails support; returns its reference. A reported member must be
+    /// of this site, a reported conversation the reporter's own; otherwise the link is dropped
+    /// (the complaint itself is kept). A failed mail is sent again by [`Complaints::send_due`].
+    pub async fn file(&self, site_id: i64, complaint: &Complaint, reporter: Option<&Member>, subject: Subject, language: Locale, now: i64) -> Result<String, AppError> {
+        let names = self.describe(site_id, reporter, subject).await?;
+        let (member_id, conversation_id) = (names.member.map(|m| m.0), names.conversation.map(|c| c.0));
+        let mut attempt = 0;
+        let (id, reference) = loop {
+            let mut bytes = [0u8; 8];
+            getrandom::getrandom(&mut bytes).map_err(|e| AppError::Internal(format!("random: {e}")))?;
+            let reference = domain::complaint::reference(bytes);
+            let inserted = sqlx::query_as::<_, (i64,)>(
+                "INSERT INTO complaints (site_id, reference, created_at, language, name, email, category, concerning, body, reporter_id, member_id, conversation_id) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (reference) DO NOTHING RETURNING id",
+            )
+            .bind(site_id)
+            .bind(&reference)
+            .bind(now)
+            .bind(language.code())
+            .bind(&complaint.name)
+            .bind(&complaint.email)
+            .bind(complaint.category.as_str())
+            .bind(&complaint.concerning)
+            .bind(&complaint.text)
+            .bind(reporter.map(|m| m.id))
+            .bind(member_id)
+            .bind(conversation_id)
+            .fetch_optional(self.db.pool())
+            .await?;
+            match inserted {
+                Some((id,)) => break (id, reference),
+                None if attempt < 5 => attempt += 1,
+                None => return Err(AppError::Internal("no free complaint reference".into())),
+            }
+        };
+        tracing::info!(target: "complaints", id, site_id, category = complaint.category.as_str(), "complaint filed");
+        if let Err(error) = self.mail_support(id, now).await {
+            tracing::error!(%error, id, "mailing a complaint to support failed; housekeeping sends it again");
+        }
+        Ok(reference)
+    }
+
+    /// Mails every complaint whose mail did not go out yet (housekeeping).
+    pub async fn send_due(&self, now: i64) -> Result<usize, AppError> {
+        let due: Vec<(i64,)> = sqlx::query_as("SELECT id FROM complaints WHERE mailed_at IS NULL AND created_at < $1 ORDER BY id LIMIT 200").bind(now - 60).fetch_all(self.db.pool()).await?;
+        let mut sent = 0;
+        for (id,) in due {
+            match self.mail_support(id, now).await {
+                Ok(()) => sent += 1,
+                Err(error) => {
+                    tracing::error!(%error, id, "mailing a complaint to support failed again");
+                    break;
+                }
+            }
+        }
+        Ok(sent)
+    }
+
+    /// The mail to the site's support address, in the site's language, then `mailed_at`.
+    async fn mail_support(&self, id: i64, now: i64) -> Result<(), AppError> {
+        let row = sqlx::query(
+            "SELECT c.reference, c.name, c.email, c.category, c.concerning, c.body, c.member_id, c.conversation_id, c.language, \
+             s.name AS site_name, s.domain, s.domain_language, s.support_email, s.mail_name, p.name AS member_name \
+             FROM complaints c JOIN sites s ON s.id = c.site_id LEFT JOIN profiles p ON p.user_id = c.member_id WHERE c.id = $1",
+        )
+        .bind(id)
+        .fetch_one(self.db.pool())
+        .await?;
+        let get = |c: &str| row.try_get::<String, _>(c);
+        let locale = domain::locale::negotiate(None, Some(&get("domain_language")?), None);
+        let t = |key: &str| self.catalog.t(locale, key);
+        let reference = get("reference")?;
+        let category = Category::parse(&get("category")?).map(|c| t(&c.label_key())).unwrap_or_default();
+        let member = row.try_get::<Option<i64>, _>("member_id")?.map(|mid| format!("{} (#{mid}, https://{}/members/{mid})", row.try_get::<Option<String>, _>("member_name").ok().flatten().unwrap_or_default(), get("domain").unwrap_or_default()));
+        let conversation = row.try_get::<Option<i64>, _>("conversation_id")?.map(|cid| format!("#{cid}"));
+        let lines: Vec<(String, String)> = [
+            (t("complaints.reference"), Some(reference.clone())),
+            (t("complaints.name"), Some(get("name")?)),
+            (t("complaints.email"), Some(get("email")?)),
+            (t("complaints.category"), Some(category.clone())),
+            (t("complaints.concerning"), Some(get("concerning")?).filter(|c| !c.is_empty())),
+            (t("complaints.reported_member"), member),
+            (t("complaints.reported_conversation"), conversation),
+            (t("complaints.language"), Some(get("language")?)),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k, v)))
+        .collect();
+        let body = get("body")?;
+        let intro = domain::i18n::interpolate(&t("mail.complaint.intro"), &[("site", &get("site_name")?)]);
+        let text = format!("{intro}\n\n{}\n\n{body}\n", lines.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("\n"));
+        let html = maud::html! {
+            p { (intro) }
+            table { @for (k, v) in &lines { tr { th align="left" { (k) } td { (v) } } } }
+            p style="white-space:pre-wrap" { (body) }
+        }
+        .into_string();
+        self.outbox
+            .send(Mail {
+                from_name: get("mail_name")?,
+                from_address: get("support_email")?,
+                to: get("support_email")?,
+                subject: domain::i18n::interpolate(&t("mail.complaint.subject"), &[("reference", &reference), ("category", &category)]),
+                text,
+                html,
+                unsubscribe: None,
+            })
+            .await?;
+        sqlx::query("UPDATE complaints SET mailed_at = $1 WHERE id = $2").bind(now).bind(id).execute(self.db.pool()).await?;
+        Ok(())
+    }
+
+    /// The site's complaints in one status, newest first (staff only).
+    pub async fn list(&self, staff: &Member, site_id: i64, status: Status, limit: i64) -> Result<Vec<StoredComplaint>, AppError> {
+        require_staff(staff, site_id)?;
+        let rows = sqlx::query(
+            "SELECT c.id, c.reference, c.created_at, c.name, c.email, c.category, c.concerning, c.body, c.reporter_id, c.member_id, c.conversation_id, \
+             c.status, c.handled_at, p.name AS member_name, h.name AS handled_name \
+             FROM complaints c LEFT JOIN profiles p ON p.user_id = c.member_id LEFT JOIN profiles h ON h.user_id = c.handled_by \
+             WHERE c.site_id = $1 AND c.status = $2 ORDER BY c.created_at DESC, c.id DESC LIMIT $3",
+        )
+        .bind(site_id)
+        .bind(status.as_str())
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let member_id: Option<i64> = r.try_get("member_id")?;
+                Ok(StoredComplaint {
+                    id: r.try_get("id")?,
+                    reference: r.try_get("reference")?,
+                    created_at: r.try_get("created_at")?,
+                    name: r.try_get("name")?,
+                    email: r.try_get("email")?,
+                    category: Category::parse(&r.try_get::<String, _>("category")?).unwrap_or(Category::Other),
+                    concerning: r.try_get("concerning")?,
+                    body: r.try_get("body")?,
+                    reporter_id: r.try_get("reporter_id")?,
+                    member: member_id.map(|id| (id, r.try_get::<Option<String>, _>("member_name").ok().flatten().unwrap_or_default())),
+                    conversation_id: r.try_get("conversation_id")?,
+                    status: if r.try_get::<String, _>("status")? == "handled" { Status::Handled } else { Status::Open },
+                    handled_by: r.try_get("handled_name")?,
+                    handled_at: r.try_get("handled_at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Marks a complaint handled or open again; logged. Only a change is logged: pressing the
+    /// same button twice changes nothing the second time.
+    pub async fn set_status(&self, staff: &Member, site_id: i64, id: i64, status: Status, now: i64) -> Result<(), AppError> {
+        require_staff(staff, site_id)?;
+        let mut tx = self.db.pool().begin().await?;
+        let (handled_by, handled_at) = match status {
+            Status::Handled => (Some(staff.id), Some(now)),
+            Status::Open => (None, None),
+        };
+        let changed: Option<(String,)> = sqlx::query_as("UPDATE complaints SET status = $1, handled_by = $2, handled_at = $3 WHERE id = $4 AND site_id = $5 AND status <> $1 RETURNING reference")
+            .bind(status.as_str())
+            .bind(handled_by)
+            .bind(handled_at)
+            .bind(id)
+            .bind(site_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        match changed {
+            Some((reference,)) => {
+                record(&mut tx, site_id, staff, &format!("complaint.{}", status.as_str()), &reference, "", now).await?;
+                tx.commit().await?;
+                Ok(())
+            }
+            None => {
+                let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM complaints WHERE id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(&mut *tx).await?;
+                exists.map(|_| ()).ok_or_else(|| AppError::from(domain::ErrorCode::NotFound))
+            }
+        }
+    }
+
+    /// The staff log of a site, newest first.
+    pub async fn staff_log(&self, staff: &Member, site_id: i64, limit: i64) -> Result<Vec<StaffAction>, AppError> {
+        require_staff(staff, site_id)?;
+        let rows: Vec<(String, String, String, String, i64)> =
+            sqlx::query_as("SELECT staff_name, action, target, detail, created_at FROM staff_actions WHERE site_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2")
+                .bind(site_id)
+                .bind(limit)
+                .fetch_all(self.db.pool())
+                .await?;
+        Ok(rows.into_iter().map(|(staff_name, action, target, detail, created_at)| StaffAction { staff_name, action, target, detail, created_at }).collect())
+    }
+}
+
+/// Staff of this site only; anyone else is told the thing does not exist.
+fn require_staff(staff: &Member, site_id: i64) -> Result<(), AppError> {
+    if staff.is_staff() && staff.site_id == site_id {
+        Ok(())
+    } else {
+        Err(AppError::from(domain::ErrorCode::NotFound))
+    }
+}
+
+/// Writes one line of the staff log inside the transaction of the change it describes.
+pub async fn record(tx: &mut sqlx::Transaction<'_, sqlx::Any>, site_id: i64, staff: &Member, action: &str, target: &str, detail: &str, now: i64) -> Result<(), AppError> {
+    sqlx::query("INSERT INTO staff_actions (site_id, staff_id, staff_name, action, target, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+        .bind(site_id)
+        .bind(staff.id)
+        .bind(format!("{} (#{})", staff.name, staff.id))
+        .bind(action)
+        .bind(target)
+        .bind(detail)
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
