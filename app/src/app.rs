@@ -19,6 +19,7 @@ use crate::features::account::signup::SignupPage;
 use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
 use crate::features::complaints::ComplaintsPage;
 use crate::features::staff::complaints::{StaffComplaintsPage, StaffHomePage};
+use crate::features::staff::members::StaffMembersPage;
 use crate::features::staff::photos::PhotoReviewPage;
 use crate::features::likes::page::LikesPage;
 use crate::features::likes::swipe::SwipeGamePage;
@@ -54,6 +55,10 @@ function start(e){stop();timer=setTimeout(function(){if(e.defaultPrevented)retur
 document.addEventListener('click',function(e){var a=e.target&&e.target.closest?e.target.closest('a[href]'):null;if(!a||e.button||e.metaKey||e.ctrlKey||e.shiftKey||e.altKey||a.target||a.hasAttribute('download'))return;var u=new URL(a.href,location.href);if(u.origin!==location.origin||(u.pathname===location.pathname&&u.search===location.search))return;start(e);});
 document.addEventListener('submit',function(e){start(e);});
 addEventListener('pageshow',stop);
+if(/(^|&)lb(=|&|$)/.test(location.search.slice(1))){var gone=false;
+document.addEventListener('click',function(e){if(e.target&&e.target.closest&&e.target.closest('a[href],button,input,select,textarea,label'))gone=true;},true);
+document.addEventListener('submit',function(){gone=true;},true);
+document.addEventListener('visibilitychange',function(){if(document.visibilityState!=='hidden'||gone)return;gone=true;try{navigator.sendBeacon('/api/fn/page_bounce',new Blob(['{}'],{type:'application/json'}));}catch(x){}});}
 })();"#;
 
 /// The HTML document. Runs on the server only; `ctx` is embedded for the browser.
@@ -129,6 +134,7 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::InOrder path=path!("/members/:id/signup") view=MemberSignupPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/staff") view=StaffHomePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/staff/complaints") view=StaffComplaintsPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/staff/members") view=StaffMembersPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/staff/photos") view=PhotoReviewPage/>
                     <Route ssr=SsrMode::InOrder path=path!("/staff/chats") view=OperatorConsolePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/likes") view=LikesPage/>

@@ -719,6 +719,56 @@ async fn signed_up(app: &TestApp, email: &str) -> String {
 }
 
 #[tokio::test]
+async fn tracking_from_the_landing_page_reaches_the_member() {
+    let app = start().await;
+    let origin = app.origin();
+    let stored = |email: &'static str| {
+        let pool = app.state.db.pool().clone();
+        async move {
+            let row: (Option<String>, Option<String>, Option<String>, Option<String>, Option<String>) =
+                sqlx::query_as("SELECT tracking_network, tracking_ref, tracking_sub1, tracking_sub2, tracking_sub3 FROM users WHERE email = $1").bind(email).fetch_one(&pool).await.unwrap();
+            row
+        }
+    };
+    let form = |email: &str| format!("email={}&name=Lena&password=rode+kater+op+het+dak&date_of_birth=1990-05-17&signup_message=", email.replace('@', "%40"));
+
+    // A landing page with parameters leaves them in a cookie; one without leaves none.
+    let (_, headers, _) = app.get("/members?gender=female&network=adnet&ref=r7&sub2=blue%20banner", &[]).await;
+    let kept = cookie_value_of(&headers, "vonk_tracking").expect("the landing's tracking is kept");
+    assert!(headers.get_all("set-cookie").iter().any(|c| c.to_str().unwrap().contains("HttpOnly") && c.to_str().unwrap().contains("Max-Age=2592000")));
+    let (_, headers, _) = app.get("/members?gender=female", &[]).await;
+    assert!(cookie_value_of(&headers, "vonk_tracking").is_none());
+
+    // The visitor signs up later from another page: the cookie's tracking is stored on the member.
+    let cookie = format!("vonk_tracking={kept}");
+    let res = app.form("signup", &form("lena@example.nl"), "/pages/faq", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.headers()["location"], "/complete-signup");
+    assert_eq!(stored("lena@example.nl").await, (Some("adnet".into()), Some("r7".into()), None, Some("blue banner".into()), None));
+
+    // The signup page and the modal carry the URL's parameters, and those win over the cookie.
+    let (_, _, page) = app.get("/signup?network=partner&sub1=s1", &[("cookie", &cookie)]).await;
+    assert!(page.contains(r#"name="network" value="partner""#) && page.contains(r#"name="sub1" value="s1""#));
+    let res = app.form("signup", &format!("{}&network=partner&sub1=s1", form("mila@example.nl")), "/signup?network=partner&sub1=s1", &[("origin", &origin), ("cookie", &cookie)]).await;
+    assert_eq!(res.status(), StatusCode::FOUND);
+    assert_eq!(stored("mila@example.nl").await, (Some("partner".into()), None, Some("s1".into()), None, None));
+
+    // No tracking anywhere: none stored.
+    let res = app.form("signup", &form("noor@example.nl"), "/signup", &[("origin", &origin)]).await;
+    assert_eq!(res.status(), StatusCode::FOUND);
+    assert_eq!(stored("noor@example.nl").await, (None, None, None, None, None));
+    // An oversized or hostile value is cut and cannot break the cookie.
+    let (_, headers, _) = app.get(&format!("/?network={}%3B%20Secure%0D%0Ax&sub3=%22q%22", "n".repeat(300)), &[]).await;
+    let value = cookie_value_of(&headers, "vonk_tracking").unwrap();
+    let tracking = domain::account::Tracking::from_query(&value);
+    assert_eq!(tracking.network.as_ref().map(|n| n.chars().count()), Some(100));
+    assert_eq!(tracking.sub3.as_deref(), Some("\"q\""));
+}
+
+fn cookie_value_of(headers: &reqwest::header::HeaderMap, name: &str) -> Option<String> {
+    headers.get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()).find(|c| c.starts_with(&format!("{name}="))).map(|c| c[name.len() + 1..].split(';').next().unwrap_or("").to_string())
+}
+
+#[tokio::test]
 async fn geoip_picks_the_visitors_country() {
     let methods = |page: &str| (page.contains("iDEAL"), page.contains("Bancontact"));
     // Nothing configured: the Dutch site's own country, the Netherlands.
@@ -1038,6 +1088,82 @@ fn photo_id(location: &str, html: &str) -> i64 {
 }
 
 #[tokio::test]
+async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+
+    let (status, _, _) = app.get("/staff/members?q=anna%40example.nl", &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "members do not see the page");
+    let res = app.form("staff_change_member", &format!("id={anna_id}&change=staff"), "/staff/members", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"), "nor use its function");
+
+    let (status, _, page) = app.get("/staff/members?q=anna%40example.nl", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(&format!("(#{anna_id})")) && page.contains("Actief") && page.contains("Blokkeren"), "the member, their status and the actions");
+    let (_, _, page) = app.get("/staff/members?q=nobody%40example.nl", &[("cookie", &staff)]).await;
+    assert!(page.contains("Geen lid gevonden"));
+
+    // Without a reason: refused in Dutch, nothing changed.
+    let res = app.form("staff_change_member", &format!("id={anna_id}&change=block&reason="), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (error, back) = refusal(&res, "staff_change_member");
+    assert_eq!(error.code, domain::ErrorCode::ReasonRequired);
+    assert!(back.starts_with(&format!("/staff/members?q={anna_id}")), "{back}");
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Geef een reden op (hoogstens 500 tekens)."));
+    let (status, _, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK, "still logged in");
+
+    let res = app.form("staff_change_member", &format!("id={anna_id}&change=block&reason=Scam+messages"), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), format!("/staff/members?q={anna_id}&saved=1"));
+    let (_, _, page) = app.get(&location(&res), &[("cookie", &staff)]).await;
+    assert!(page.contains("Geblokkeerd") && page.contains("Deblokkeren"));
+    let (status, headers, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(status.is_redirection() && headers["location"].to_str().unwrap().starts_with("/login"), "the blocked member's session is gone");
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(page.contains("Lid geblokkeerd") && page.contains("Scam messages") && page.contains(&format!("member #{anna_id}")), "the staff log says who, what and why");
+}
+
+#[tokio::test]
+async fn the_lb_beacon_stores_a_bounce_and_staff_see_the_count() {
+    let app = start().await;
+    let origin = app.origin();
+    let beacon = |referer: String, origin: String| {
+        let client = app.client.clone();
+        let url = format!("{}/api/fn/page_bounce", app.base);
+        async move { client.post(url).header("content-type", "application/json").header("origin", origin).header("referer", referer).body("{}").send().await.unwrap() }
+    };
+    // The page's script sends the beacon only with `lb` in the URL.
+    let (_, _, page) = app.get("/members/1/landing?lb=1", &[]).await;
+    assert!(page.contains("/api/fn/page_bounce") && page.contains("visibilitychange"));
+
+    let res = beacon(format!("{}/members/7/landing?lb=1&network=adnet&sub1=s", app.base), origin.clone()).await;
+    assert!(res.status().is_success(), "{}", res.status());
+    beacon(format!("{}/landers/gallery/milf-amsterdam?lb", app.base), origin.clone()).await;
+    beacon(format!("{}/landers/gallery?lb=1&ref=r", app.base), origin.clone()).await;
+    // Without `lb`, from another site's page, or posted by another site: nothing is stored.
+    beacon(format!("{}/landers/gallery?network=x", app.base), origin.clone()).await;
+    beacon("https://evil.example/landers/gallery?lb=1".to_string(), origin.clone()).await;
+    let res = beacon(format!("{}/landers/gallery?lb=1", app.base), "https://evil.example".into()).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let rows: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as("SELECT lander, slug, network, sub1 FROM page_bounces ORDER BY id").fetch_all(app.state.db.pool()).await.unwrap();
+    assert_eq!(rows, [
+        ("landing".to_string(), String::new(), Some("adnet".to_string()), Some("s".to_string())),
+        ("gallery".to_string(), "milf-amsterdam".to_string(), None, None),
+        ("gallery".to_string(), String::new(), None, None),
+    ]);
+
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    let table = &page[page.find(r#"data-testid="staff-bounces""#).expect("the bounce figures")..];
+    assert!(table.contains("<td>gallery</td><td>2</td><td>1</td>") && table.contains("<td>landing</td><td>1</td><td>1</td>"), "{}", &table[..600.min(table.len())]);
+}
+
+#[tokio::test]
 async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
     let app = start().await;
     let origin = app.origin();
@@ -1106,7 +1232,7 @@ async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
     let (_, _, page) = app.get("/staff/complaints?status=handled", &[("cookie", &staff)]).await;
     assert!(page.contains(&reference) && page.contains("Afgehandeld door"));
     let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
-    assert!(page.contains("complaint.handled") && page.contains(&reference), "the staff log");
+    assert!(page.contains("Klacht afgehandeld") && page.contains(&reference), "the staff log");
 
     // The form's limit per address.
     let mut limited = false;

@@ -40,6 +40,8 @@ pub const PASSWORD_MIN_CHARS: usize = 8;
 pub const PASSWORD_MAX_CHARS: usize = 128;
 pub const SIGNUP_MESSAGE_MAX_CHARS: usize = 500;
 pub const EMAIL_MAX_CHARS: usize = 254;
+/// Longest reason staff give for blocking or unblocking a member.
+pub const STAFF_REASON_MAX_CHARS: usize = 500;
 
 const COMMON_PASSWORDS: [&str; 24] = [
     "12345678", "123456789", "1234567890", "password", "password1", "wachtwoord", "qwertyuiop", "qwerty123", "11111111",
@@ -243,10 +245,100 @@ pub struct Tracking {
 }
 
 impl Tracking {
+    /// The parameters of a landing URL that carry it.
+    pub const KEYS: [&'static str; 5] = ["network", "ref", "sub1", "sub2", "sub3"];
+    /// Longest value kept, in characters.
+    pub const MAX_CHARS: usize = 100;
+
     /// A traffic source is present when a network or ref is known.
     pub fn has_source(&self) -> bool {
         [&self.network, &self.r#ref].iter().any(|v| v.as_deref().is_some_and(|s| !s.trim().is_empty()))
     }
+
+    pub fn is_empty(&self) -> bool {
+        self.fields().iter().all(|(_, v)| v.is_none())
+    }
+
+    fn fields(&self) -> [(&'static str, &Option<String>); 5] {
+        [("network", &self.network), ("ref", &self.r#ref), ("sub1", &self.sub1), ("sub2", &self.sub2), ("sub3", &self.sub3)]
+    }
+
+    /// From decoded key/value pairs (a query string's, a form's): known keys only, each value
+    /// trimmed, without control characters, at most [`Tracking::MAX_CHARS`]; empty values are absent.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Tracking {
+        let mut t = Tracking::default();
+        for (k, v) in pairs {
+            let v: String = v.trim().chars().filter(|c| !c.is_control()).take(Self::MAX_CHARS).collect();
+            let slot = match k {
+                "network" => &mut t.network,
+                "ref" => &mut t.r#ref,
+                "sub1" => &mut t.sub1,
+                "sub2" => &mut t.sub2,
+                "sub3" => &mut t.sub3,
+                _ => continue,
+            };
+            if !v.is_empty() && slot.is_none() {
+                *slot = Some(v);
+            }
+        }
+        t
+    }
+
+    /// As a query string (`network=a&sub1=b`, percent-encoded): the tracking cookie's value.
+    pub fn to_query(&self) -> String {
+        self.fields().iter().filter_map(|(k, v)| v.as_deref().map(|v| format!("{k}={}", percent_encode(v)))).collect::<Vec<_>>().join("&")
+    }
+
+    /// Reads [`Tracking::to_query`] (or any query string) back.
+    pub fn from_query(query: &str) -> Tracking {
+        let pairs: Vec<(String, String)> = query
+            .trim_start_matches('?')
+            .split('&')
+            .filter_map(|p| p.split_once('='))
+            .map(|(k, v)| (percent_decode(k), percent_decode(v)))
+            .collect();
+        Tracking::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+    }
+}
+
+/// Everything but unreserved URL characters as `%XX` (UTF-8 bytes).
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `%XX` and `+` (a space, in forms) decoded; broken escapes stay as written; invalid UTF-8 is replaced.
+pub fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(high), Some(low)) => {
+                    out.push(high * 16 + low);
+                    i += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b'+' => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
 }
 
 /// Whether the site lets this visitor sign up (SPEC §6).
@@ -439,7 +531,26 @@ mod tests {
         assert_eq!(policy.minutes_left(lock, 1000 + 900), None);
     }
 
+    #[test]
+    fn tracking_from_a_landing_url() {
+        let t = Tracking::from_query("?network=ad%20net&ref=r1&sub1=&sub2=a+b&other=x&network=second");
+        assert_eq!(t, Tracking { network: Some("ad net".into()), r#ref: Some("r1".into()), sub1: None, sub2: Some("a b".into()), sub3: None });
+        assert_eq!(Tracking::from_query(&t.to_query()), t);
+        assert!(Tracking::from_query("page=2").is_empty());
+        assert_eq!(Tracking::from_query(&format!("sub3={}", "x".repeat(300))).sub3.map(|s| s.len()), Some(Tracking::MAX_CHARS));
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+    }
+
     proptest! {
+        #[test]
+        fn tracking_survives_its_cookie(network in ".{0,120}", sub1 in "[a-z%&=;, ]{0,30}") {
+            let t = Tracking::from_pairs([("network", network.as_str()), ("sub1", sub1.as_str())]);
+            let cookie = t.to_query();
+            prop_assert!(!cookie.contains([';', ',', ' ', '"', '\\']), "{}", cookie);
+            prop_assert_eq!(Tracking::from_query(&cookie), t);
+        }
+
         #[test]
         fn valid_emails_are_normalised_and_idempotent(local in "[a-z0-9]{1,20}", domain in "[a-z]{1,20}", tld in "[a-z]{2,6}") {
             let email = format!("{local}@{domain}.{tld}");

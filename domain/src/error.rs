@@ -110,11 +110,13 @@ pub enum ErrorCode {
     NameRequired,
     /// A complaint's text shorter or longer than allowed (`{min}`, `{max}`).
     ComplaintLength,
+    /// A staff block or unblock without a reason (`{max}`).
+    ReasonRequired,
 }
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 67] = {
+    pub const ALL: [ErrorCode; 68] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
@@ -136,6 +138,7 @@ impl ErrorCode {
             InvisibleCannotLike,
             NameRequired,
             ComplaintLength,
+            ReasonRequired,
         ]
     };
 
@@ -200,6 +203,7 @@ impl ErrorCode {
             InvisibleCannotLike => "invisible_cannot_like",
             NameRequired => "name_required",
             ComplaintLength => "complaint_length",
+            ReasonRequired => "reason_required",
             BlockedByMember => "blocked_by_member",
             DailyLikesUsed => "daily_likes_used",
             PhotoLimitReached => "photo_limit_reached",
@@ -273,6 +277,7 @@ impl ErrorCode {
             InvisibleCannotLike => "error.invisible_cannot_like",
             NameRequired => "validation.name_required",
             ComplaintLength => "validation.complaint_length",
+            ReasonRequired => "validation.reason_required",
             BlockedByMember => "error.blocked_by_member",
             DailyLikesUsed => "likes.limit_reached",
             PhotoLimitReached => "photo.limit_reached",

@@ -13,6 +13,7 @@ pub mod date;
 pub mod error;
 pub mod geo;
 pub mod i18n;
+pub mod lander;
 pub mod likes;
 pub mod locale;
 pub mod notifications;

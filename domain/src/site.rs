@@ -51,6 +51,21 @@ impl Niche {
             _ => None,
         }
     }
+
+    /// A lander slug as this niche writes it (SPEC §9): any niche's prefix taken off, this
+    /// niche's put on (`amsterdam` → `milf-amsterdam` on a niche-6 site, `she-amsterdam` →
+    /// `amsterdam` on a niche-1 site). A request with another slug is sent to this one.
+    pub fn canonical_slug(self, slug: &str) -> String {
+        let mut bare = slug.trim_matches('-');
+        while let Some(rest) = (2..=7).filter_map(|n| Niche(n).lander_prefix()).find_map(|p| if bare == p { Some("") } else { bare.strip_prefix(p).and_then(|r| r.strip_prefix('-')) }) {
+            bare = rest;
+        }
+        match self.lander_prefix() {
+            Some(prefix) if bare.is_empty() => prefix.to_string(),
+            Some(prefix) => format!("{prefix}-{bare}"),
+            None => bare.to_string(),
+        }
+    }
 }
 
 /// Minimum message cost for one country.
@@ -228,6 +243,28 @@ pub fn format_money(minor: i64, currency: &str, decimal_comma: bool) -> String {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn slugs_take_the_niches_prefix() {
+        let n = |x| Niche::new(x).unwrap();
+        assert_eq!(n(6).canonical_slug("amsterdam"), "milf-amsterdam");
+        assert_eq!(n(6).canonical_slug("she-amsterdam"), "milf-amsterdam");
+        assert_eq!(n(6).canonical_slug("milf-amsterdam"), "milf-amsterdam");
+        assert_eq!(n(1).canonical_slug("she-amsterdam"), "amsterdam");
+        assert_eq!(n(2).canonical_slug("sheila"), "she-sheila", "a word that merely starts like a prefix keeps it");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn canonical_slugs_are_stable(niche in 1u8..=7, slug in "[a-z-]{0,30}") {
+            let n = Niche::new(niche).unwrap();
+            let once = n.canonical_slug(&slug);
+            proptest::prop_assert_eq!(n.canonical_slug(&once), once.clone());
+            if let Some(prefix) = n.lander_prefix() {
+                proptest::prop_assert!(once.starts_with(prefix));
+            }
+        }
+    }
 
     #[test]
     fn niche_prefixes() {

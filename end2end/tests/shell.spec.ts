@@ -60,6 +60,8 @@ test.describe('site shell', () => {
 
   test('switching language sets the cookie and translates the page', async ({ page, context, baseURL }) => {
     await acceptEntry(context, baseURL!);
+    // A visitor from Belgium is offered Dutch, French and German (SPEC §9).
+    await page.setExtraHTTPHeaders({ 'CF-IPCountry': 'BE' });
     await page.goto('/pages/faq');
     await page.locator('.lang-switcher summary').click();
     await page.getByRole('button', { name: 'Français' }).click();

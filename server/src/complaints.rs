@@ -1,5 +1,6 @@
 //! Complaints and reports: stored with a reference, mailed to the site's support address, and
-//! handled by staff (`/staff/complaints`). Every staff change is written to `staff_actions`.
+//! handled by staff (`/staff/complaints`). Every staff change is written to the staff log
+//! ([`crate::staff::record`]).
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use crate::db::Db;
 use crate::error::AppError;
 use crate::locales::Catalog;
 use crate::mail::{Mail, Outbox};
+use crate::staff::{record, require_staff};
 
 /// Where a complaint stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,16 +49,6 @@ pub struct StoredComplaint {
     pub status: Status,
     pub handled_by: Option<String>,
     pub handled_at: Option<i64>,
-}
-
-/// One line of the staff log.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StaffAction {
-    pub staff_name: String,
-    pub action: String,
-    pub target: String,
-    pub detail: String,
-    pub created_at: i64,
 }
 
 /// What a complaint points at, as the page sent it (checked before it is stored).
@@ -276,7 +268,7 @@ impl Complaints {
             .await?;
         match changed {
             Some((reference,)) => {
-                record(&mut tx, site_id, staff, &format!("complaint.{}", status.as_str()), &reference, "", now).await?;
+                record(&mut tx, site_id, staff, &format!("complaint_{}", status.as_str()), &reference, "", now).await?;
                 tx.commit().await?;
                 Ok(())
             }
@@ -286,40 +278,4 @@ impl Complaints {
             }
         }
     }
-
-    /// The staff log of a site, newest first.
-    pub async fn staff_log(&self, staff: &Member, site_id: i64, limit: i64) -> Result<Vec<StaffAction>, AppError> {
-        require_staff(staff, site_id)?;
-        let rows: Vec<(String, String, String, String, i64)> =
-            sqlx::query_as("SELECT staff_name, action, target, detail, created_at FROM staff_actions WHERE site_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2")
-                .bind(site_id)
-                .bind(limit)
-                .fetch_all(self.db.pool())
-                .await?;
-        Ok(rows.into_iter().map(|(staff_name, action, target, detail, created_at)| StaffAction { staff_name, action, target, detail, created_at }).collect())
-    }
-}
-
-/// Staff of this site only; anyone else is told the thing does not exist.
-fn require_staff(staff: &Member, site_id: i64) -> Result<(), AppError> {
-    if staff.is_staff() && staff.site_id == site_id {
-        Ok(())
-    } else {
-        Err(AppError::from(domain::ErrorCode::NotFound))
-    }
-}
-
-/// Writes one line of the staff log inside the transaction of the change it describes.
-pub async fn record(tx: &mut sqlx::Transaction<'_, sqlx::Any>, site_id: i64, staff: &Member, action: &str, target: &str, detail: &str, now: i64) -> Result<(), AppError> {
-    sqlx::query("INSERT INTO staff_actions (site_id, staff_id, staff_name, action, target, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-        .bind(site_id)
-        .bind(staff.id)
-        .bind(format!("{} (#{})", staff.name, staff.id))
-        .bind(action)
-        .bind(target)
-        .bind(detail)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
 }

@@ -48,6 +48,10 @@ pub struct Services {
     /// The visitor's country (`VONK_GEOIP_DB`, `VONK_GEOIP_HEADER`).
     pub geoip: crate::geoip::GeoIp,
     pub complaints: crate::complaints::Complaints,
+    /// Staff's member administration and the staff log.
+    pub staff: crate::staff::Staff,
+    /// Landers' bounce log.
+    pub landers: crate::landers::Landers,
 }
 
 impl AppState {
@@ -90,6 +94,8 @@ impl AppState {
         Ok(AppState(Arc::new(Services {
             geoip,
             complaints,
+            staff: crate::staff::Staff::new(db.clone()),
+            landers: crate::landers::Landers::new(db.clone()),
             payments,
             rate_limiter: crate::http::rate_limit::RateLimiter::with_limits(config.rate_limit_factor, config.rate_limits.clone()).shared_through(&db),
             config: Arc::new(config),

@@ -106,7 +106,7 @@ on_both_databases!(only_staff_of_the_site_handle_complaints_and_each_change_is_l
     complaints.file(site, &complaint("Something went wrong with my credits."), Some(&member), Subject::default(), Locale::Nl, NOW).await.unwrap();
 
     assert_eq!(refused(complaints.list(&member, site, Status::Open, 10).await), Some(domain::ErrorCode::NotFound), "a member is told nothing exists");
-    assert_eq!(refused(complaints.staff_log(&member, site, 10).await), Some(domain::ErrorCode::NotFound));
+    assert_eq!(refused(server::staff::Staff::new(db.clone()).log(&member, site, 10).await), Some(domain::ErrorCode::NotFound));
     let id = complaints.list(&staff, site, Status::Open, 10).await.unwrap()[0].id;
     assert_eq!(refused(complaints.set_status(&member, site, id, Status::Handled, NOW).await), Some(domain::ErrorCode::NotFound));
     let other_site: (i64,) = sqlx::query_as("SELECT id FROM sites WHERE id <> $1").bind(site).fetch_one(db.pool()).await.unwrap();
@@ -119,8 +119,8 @@ on_both_databases!(only_staff_of_the_site_handle_complaints_and_each_change_is_l
     let handled = complaints.list(&staff, site, Status::Handled, 10).await.unwrap();
     assert_eq!((handled[0].handled_by.as_deref(), handled[0].handled_at), (Some("Anna"), Some(NOW + 10)), "who and when");
     complaints.set_status(&staff, site, id, Status::Open, NOW + 20).await.unwrap();
-    let log = complaints.staff_log(&staff, site, 10).await.unwrap();
-    assert_eq!(log.iter().map(|a| a.action.as_str()).collect::<Vec<_>>(), ["complaint.open", "complaint.handled"], "a repeated press changes nothing and is not logged");
+    let log = server::staff::Staff::new(db.clone()).log(&staff, site, 10).await.unwrap();
+    assert_eq!(log.iter().map(|a| a.action.as_str()).collect::<Vec<_>>(), ["complaint_open", "complaint_handled"], "a repeated press changes nothing and is not logged");
     assert!(log.iter().all(|a| a.staff_name.contains(&format!("#{}", staff.id)) && a.target == handled[0].reference));
 });
 

@@ -37,6 +37,8 @@ pub enum Limit {
     DataExport,
     /// Complaints per address (each mails support).
     Complaint,
+    /// Lander bounce beacons per address.
+    Bounce,
 }
 
 /// Who a limit counts: an address, or a logged-in member.
@@ -47,7 +49,19 @@ enum Subject {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 10] = [Limit::Login, Limit::Signup, Limit::ResetMail, Limit::ChatSend, Limit::ChatTyping, Limit::Checkout, Limit::Webhook, Limit::PhotoUpload, Limit::DataExport, Limit::Complaint];
+    pub const ALL: [Limit; 11] = [
+        Limit::Login,
+        Limit::Signup,
+        Limit::ResetMail,
+        Limit::ChatSend,
+        Limit::ChatTyping,
+        Limit::Checkout,
+        Limit::Webhook,
+        Limit::PhotoUpload,
+        Limit::DataExport,
+        Limit::Complaint,
+        Limit::Bounce,
+    ];
 
     /// The name configuration uses for this limit.
     pub fn name(self) -> &'static str {
@@ -62,6 +76,7 @@ impl Limit {
             Limit::PhotoUpload => "photo_upload",
             Limit::DataExport => "data_export",
             Limit::Complaint => "complaint",
+            Limit::Bounce => "bounce",
         }
     }
 
@@ -78,6 +93,7 @@ impl Limit {
             Limit::PhotoUpload => (20, 3600),
             Limit::DataExport => (5, 3600),
             Limit::Complaint => (5, 3600),
+            Limit::Bounce => (30, 60),
         }
     }
 }

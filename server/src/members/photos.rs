@@ -305,8 +305,8 @@ impl Photos {
         refresh_main(&mut tx, owner).await?;
         let notice = if approve { NotificationKind::PhotoApproved } else { NotificationKind::PhotoRejected };
         crate::notifications::record(&mut tx, owner, notice, None, now).await?;
-        let action = if approve { "photo.approve" } else { "photo.reject" };
-        crate::complaints::record(&mut tx, site_id, staff, action, &format!("photo #{photo_id}"), &format!("member #{owner}"), now).await?;
+        let action = if approve { "photo_approve" } else { "photo_reject" };
+        crate::staff::record(&mut tx, site_id, staff, action, &format!("photo #{photo_id}"), &format!("member #{owner}"), now).await?;
         tx.commit().await?;
         Ok(())
     }

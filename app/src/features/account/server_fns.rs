@@ -121,12 +121,17 @@ pub async fn signup(
     use domain::account::{SignupForm, Tracking};
     let c = call().await?;
     c.state.rate_limiter.check(server::http::rate_limit::Limit::Signup, c.client_ip(), c.now()).await.map_err(fail)?;
-    let clip = |v: Option<String>| v.map(|s| s.chars().take(100).collect::<String>()).filter(|s| !s.trim().is_empty());
+    // The form's tracking fields (the page's URL), else what the landing page left in the cookie.
+    let fields = [("network", network), ("ref", r#ref), ("sub1", sub1), ("sub2", sub2), ("sub3", sub3)];
+    let mut tracking = Tracking::from_pairs(fields.iter().filter_map(|(k, v)| v.as_deref().map(|v| (*k, v))));
+    if tracking.is_empty() {
+        tracking = server::http::tracking::from_cookie(&c.parts.headers);
+    }
     let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
     let request = server::accounts::SignupRequest {
         site: &c.site.settings,
         form: SignupForm { email, name, password, date_of_birth, signup_message },
-        tracking: Tracking { network: clip(network), r#ref: clip(r#ref), sub1: clip(sub1), sub2: clip(sub2), sub3: clip(sub3) },
+        tracking,
         locale,
         base_url: c.base_url(),
         client: c.client(),

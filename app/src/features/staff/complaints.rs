@@ -83,8 +83,24 @@ pub async fn set_complaint_status(id: i64, handled: Option<String>) -> Result<()
 #[server(prefix = "/api/fn", endpoint = "staff_log", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_log() -> Result<Vec<StaffActionView>, ApiError> {
     let (c, member) = member_call().await?;
-    let log = c.state.complaints.staff_log(&member, c.site.settings.id, 100).await.map_err(fail)?;
+    let log = c.state.staff.log(&member, c.site.settings.id, 100).await.map_err(fail)?;
     Ok(log.into_iter().map(|a| StaffActionView { staff_name: a.staff_name, action: a.action, target: a.target, detail: a.detail, created_at: a.created_at }).collect())
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BounceFigureView {
+    pub lander: String,
+    pub bounces: i64,
+    pub with_source: i64,
+}
+
+/// Bounces per lander over the last 30 days; staff only.
+#[server(prefix = "/api/fn", endpoint = "staff_bounces", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_bounces() -> Result<Vec<BounceFigureView>, ApiError> {
+    let (c, member) = member_call().await?;
+    let since = c.now() - 30 * 86_400;
+    let figures = c.state.landers.bounce_figures(&member, c.site.settings.id, since).await.map_err(fail)?;
+    Ok(figures.into_iter().map(|f| BounceFigureView { lander: f.lander, bounces: f.bounces, with_source: f.with_source }).collect())
 }
 
 fn when(unix: i64) -> String {
@@ -171,15 +187,37 @@ pub fn StaffHomePage() -> impl IntoView {
     }
     let i18n = use_i18n();
     let log = Resource::new_blocking(|| (), |_| staff_log());
+    let bounces = Resource::new_blocking(|| (), |_| staff_bounces());
     view! {
         <Title text=i18n.t("staff.home.title")/>
         <div class="container page">
             <h1>{i18n.t("staff.home.title")}</h1>
             <ul class="staff-links">
                 <li><a class="btn btn--ghost" href="/staff/complaints">{i18n.t("staff.home.complaints")}</a></li>
+                <li><a class="btn btn--ghost" href="/staff/members">{i18n.t("staff.home.members")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/photos">{i18n.t("staff.home.photos")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/chats">{i18n.t("staff.home.chats")}</a></li>
             </ul>
+            <h2>{i18n.t("staff.bounces.title")}</h2>
+            <Suspense fallback=|| ()>
+                {move || bounces.get().map(|result| match result {
+                    Ok(rows) if rows.is_empty() => view! { <p class="notice">{use_i18n().t("staff.bounces.none")}</p> }.into_any(),
+                    Ok(rows) => {
+                        let i18n = use_i18n();
+                        view! {
+                            <div class="table-scroll">
+                                <table class="staff-log" data-testid="staff-bounces">
+                                    <thead><tr><th scope="col">{i18n.t("staff.bounces.lander")}</th><th scope="col">{i18n.t("staff.bounces.count")}</th><th scope="col">{i18n.t("staff.bounces.with_source")}</th></tr></thead>
+                                    <tbody>
+                                        {rows.into_iter().map(|r| view! { <tr><td>{r.lander}</td><td>{r.bounces.to_string()}</td><td>{r.with_source.to_string()}</td></tr> }).collect_view()}
+                                    </tbody>
+                                </table>
+                            </div>
+                        }.into_any()
+                    }
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
             <h2>{i18n.t("staff.log.title")}</h2>
             <Suspense fallback=|| ()>
                 {move || log.get().map(|result| match result {
@@ -192,7 +230,7 @@ pub fn StaffHomePage() -> impl IntoView {
                                     <thead><tr><th scope="col">{i18n.t("staff.log.when")}</th><th scope="col">{i18n.t("staff.log.who")}</th><th scope="col">{i18n.t("staff.log.what")}</th><th scope="col">{i18n.t("staff.log.target")}</th></tr></thead>
                                     <tbody>
                                         {lines.into_iter().map(|l| view! {
-                                            <tr><td>{when(l.created_at)}</td><td>{l.staff_name}</td><td>{l.action}</td><td>{l.target}{(!l.detail.is_empty()).then(|| format!(" · {}", l.detail))}</td></tr>
+                                            <tr><td>{when(l.created_at)}</td><td>{l.staff_name}</td><td>{use_i18n().t(&format!("staff.action.{}", l.action))}</td><td>{l.target}{(!l.detail.is_empty()).then(|| format!(" · {}", l.detail))}</td></tr>
                                         }).collect_view()}
                                     </tbody>
                                 </table>

@@ -3,6 +3,7 @@
 //! not-found page, so the pages do not announce themselves; the server functions check again.
 
 pub mod complaints;
+pub mod members;
 pub mod photos;
 
 use leptos::prelude::*;

@@ -1,0 +1,90 @@
+import { expect, type Browser, type Page } from '@playwright/test';
+import { test } from './helpers';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { acceptEntry, axeClean, member } from './helpers';
+
+const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+
+async function otherMember(browser: Browser, baseURL: string, email: string, who: { name: string; gender: 'Vrouw' | 'Man' }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await acceptEntry(context, baseURL);
+  const page = await context.newPage();
+  await member(page, email, who);
+  return page;
+}
+
+function mailsWith(text: string): string[] {
+  const dir = join(process.env.E2E_DATA_DIR!, 'mail');
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .filter((m) => m.includes(text));
+}
+
+test.beforeEach(async ({ context, baseURL }) => {
+  await acceptEntry(context, baseURL!);
+});
+
+test('a visitor reports a profile, gets a reference, and staff handle it', async ({ page, browser, baseURL }, testInfo) => {
+  const run = Date.now();
+  // A profile from the search; its report link leads to the form about that member.
+  await page.goto('/members');
+  const card = page.locator('.member-card a[href^="/members/"]').first();
+  const href = (await card.getAttribute('href'))!;
+  await page.goto(href);
+  await page.getByTestId('report-member').click();
+  await expect(page).toHaveURL(/\/complaints\?member=\d+#complaint$/);
+  await expect(page.getByTestId('complaint-subject')).toContainText('Je meldt het profiel van');
+  await axeClean(page);
+
+  // Too short: the translated refusal, and what was typed is still there.
+  const form = page.getByTestId('complaint-form');
+  await form.getByLabel('Je naam').fill('Petra');
+  await form.getByLabel('Je e-mailadres').fill(`petra-${run}@example.nl`);
+  await form.getByLabel('Waar gaat het over?').selectOption('fake_profile');
+  await form.getByLabel('Wat is er gebeurd?').evaluate((el: HTMLTextAreaElement) => el.removeAttribute('minlength'));
+  await form.getByLabel('Wat is er gebeurd?').fill('nep');
+  await form.getByRole('button', { name: 'Versturen' }).click();
+  await expect(page.getByTestId('form-error')).toHaveText('Beschrijf je klacht in 10 tot 4000 tekens.');
+  await expect(page.getByTestId('complaint-form').getByLabel('Je naam')).toHaveValue('Petra');
+  await expect(page.getByTestId('complaint-form').getByLabel('Waar gaat het over?')).toHaveValue('fake_profile');
+  await expect(page.getByTestId('complaint-subject')).toContainText('Je meldt het profiel van');
+
+  const text = `These photos belong to someone else (${run}).`;
+  await page.getByTestId('complaint-form').getByLabel('Wat is er gebeurd?').fill(text);
+  await page.getByTestId('complaint-form').getByRole('button', { name: 'Versturen' }).click();
+  await expect(page.getByTestId('complaint-sent')).toContainText('Bedankt, we hebben je bericht ontvangen');
+  const reference = (await page.getByTestId('complaint-reference').textContent())!.trim();
+  expect(reference).toMatch(/^K-[A-Z0-9]{8}$/);
+  await axeClean(page);
+  await page.screenshot({ path: testInfo.outputPath('complaint-sent.png'), fullPage: true });
+  expect(mailsWith(reference).some((m) => m.includes('To: support@vonk.example') && m.includes(text))).toBe(true);
+
+  // A lander opened with `lb` reports the visitor leaving without a click.
+  await page.goto(`${href}/landing?lb=1&network=e2e`);
+  await page.goto('/pages/faq');
+
+  // A member who is not staff finds no staff page; staff handle the complaint.
+  const staffEmail = `klacht-staf-${run}@example.nl`;
+  const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Sander', gender: 'Man' });
+  const notFound = await staff.goto('/staff/complaints');
+  expect(notFound?.status()).toBe(404);
+  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await staff.goto('/staff/complaints');
+  const item = staff.getByTestId('staff-complaint').filter({ hasText: reference });
+  await expect(item).toContainText(text);
+  await expect(item).toContainText('Nepprofiel');
+  await axeClean(staff);
+  await item.getByTestId('mark-handled').click();
+  await expect(staff.getByTestId('saved')).toBeVisible();
+  await expect(staff.getByTestId('staff-complaint').filter({ hasText: reference })).toHaveCount(0);
+  await staff.getByRole('link', { name: 'Afgehandeld' }).click();
+  await expect(staff.getByTestId('staff-complaint').filter({ hasText: reference })).toContainText('Afgehandeld door Sander');
+  await staff.goto('/staff');
+  await expect(staff.getByTestId('staff-log')).toContainText(reference);
+  await expect(staff.getByTestId('staff-log')).toContainText('Klacht afgehandeld');
+  await expect(staff.getByTestId('staff-bounces').locator('tr', { hasText: 'landing' })).toBeVisible();
+  await axeClean(staff);
+});
