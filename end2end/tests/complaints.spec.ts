@@ -88,3 +88,32 @@ test('a visitor reports a profile, gets a reference, and staff handle it', async
   await expect(staff.getByTestId('staff-bounces').locator('tr', { hasText: 'landing' })).toBeVisible();
   await axeClean(staff);
 });
+
+test('tracking from the landing page reaches the member through the modal or the signup page', async ({ page, browser, baseURL }, testInfo) => {
+  const run = Date.now();
+  const network = `e2e-${testInfo.project.name}`;
+  await page.goto(`/members?network=${network}&sub1=m1`);
+  // The visitor moves on; the landing's parameters are no longer in the address.
+  await page.goto('/');
+  const modal = page.getByTestId('signup-modal');
+  await expect(modal).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
+  await page.getByRole('link', { name: 'Meld je gratis aan' }).first().click();
+  const form = testInfo.project.name === 'mobile' ? page.locator('main') : modal;
+  await expect(form.locator('form[data-ready="true"]')).toBeAttached({ timeout: 15_000 });
+  const email = `bron-${run}@example.nl`;
+  await form.getByLabel('E-mailadres').fill(email);
+  await form.getByLabel('Profielnaam').fill('Bente');
+  await form.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
+  await form.getByLabel('Geboortedatum').fill('1990-03-14');
+  await form.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
+
+  const staffEmail = `bron-staf-${run}@example.nl`;
+  const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Stijn', gender: 'Man' });
+  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await staff.goto('/staff/members');
+  await staff.getByLabel('E-mailadres of lidnummer').fill(email);
+  await staff.getByRole('button', { name: 'Zoeken' }).click();
+  await expect(staff.getByTestId('staff-member')).toContainText(network);
+  await axeClean(staff);
+});
