@@ -362,12 +362,7 @@ async fn server_function_answers_same_origin_only() {
 }
 
 fn cookie_value(res: &reqwest::Response, name: &str) -> Option<String> {
-    res.headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|c| c.starts_with(&format!("{name}=")))
-        .map(|c| c[name.len() + 1..].split(';').next().unwrap_or("").to_string())
+    cookie_value_of(res.headers(), name)
 }
 
 /// The mails in the outbox (DATA_DIR/mail), oldest first, quoted-printable undone.

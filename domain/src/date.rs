@@ -26,6 +26,13 @@ pub fn from_unix(secs: i64) -> DateTimeUtc {
     DateTimeUtc { year, month, day, hour: (rem / 3600) as u32, minute: ((rem % 3600) / 60) as u32 }
 }
 
+impl std::fmt::Display for DateTimeUtc {
+    /// `2026-11-25 22:45 UTC`: staff pages and the data download's README.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}-{:02} {:02}:{:02} UTC", self.year, self.month, self.day, self.hour, self.minute)
+    }
+}
+
 /// Converts a UTC date and time to unix seconds (days_from_civil).
 pub fn to_unix(year: i64, month: u32, day: u32, hour: u32, minute: u32) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };

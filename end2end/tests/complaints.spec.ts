@@ -1,20 +1,12 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { test } from './helpers';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { acceptEntry, axeClean, member } from './helpers';
+import { acceptEntry, axeClean, otherMember } from './helpers';
 
 const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-
-async function otherMember(browser: Browser, baseURL: string, email: string, who: { name: string; gender: 'Vrouw' | 'Man' }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await acceptEntry(context, baseURL);
-  const page = await context.newPage();
-  await member(page, email, who);
-  return page;
-}
 
 function mailsWith(text: string): string[] {
   const dir = join(process.env.E2E_DATA_DIR!, 'mail');

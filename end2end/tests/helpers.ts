@@ -1,4 +1,4 @@
-import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test as base, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -69,6 +69,15 @@ export async function member(page: Page, email: string, who: { name?: string; ge
   await expect(page).toHaveURL(/\/signup-matches$/);
   await page.getByTestId('finder-skip').click();
   await expect(page).toHaveURL(/\/profile\?saved=welcome$/);
+}
+
+/** A second member in a browser of their own (1280 px wide). */
+export async function otherMember(browser: Browser, baseURL: string, email: string, who: { name: string; gender: 'Vrouw' | 'Man' }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await acceptEntry(context, baseURL);
+  const page = await context.newPage();
+  await member(page, email, who);
+  return page;
 }
 
 const axeSource = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');

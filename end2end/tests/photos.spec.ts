@@ -1,22 +1,13 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { acceptEntry, activate, mailLink, member } from './helpers';
+import { acceptEntry, activate, mailLink, member, otherMember } from './helpers';
 
 const dataDir = () => process.env.E2E_DATA_DIR!;
 const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-
-/** A second member in a browser of their own. */
-async function otherMember(browser: Browser, baseURL: string, email: string, who: { name: string; gender: 'Vrouw' | 'Man' }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await acceptEntry(context, baseURL);
-  const page = await context.newPage();
-  await member(page, email, who);
-  return page;
-}
 
 async function upload(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, isPrivate = false) {
   const form = page.getByTestId('upload-form');

@@ -94,8 +94,7 @@ pub async fn export(db: &Db, media: &Media, catalog: &crate::locales::Catalog, l
     let photos: Vec<(i64, String)> = sqlx::query_as("SELECT id, filename FROM photos WHERE user_id = $1 ORDER BY id").bind(user_id).fetch_all(db.pool()).await?;
     let chat_photos: Vec<(i64, String)> =
         sqlx::query_as("SELECT id, photo_key FROM messages WHERE sender_id = $1 AND photo_key IS NOT NULL ORDER BY id").bind(user_id).fetch_all(db.pool()).await?;
-    let d = domain::date::from_unix(now);
-    let date = format!("{:04}-{:02}-{:02} {:02}:{:02} UTC", d.year, d.month, d.day, d.hour, d.minute);
+    let date = domain::date::from_unix(now).to_string();
     let readme = catalog.t(locale, "privacy.export_readme").replace("{date}", &date);
     files.insert(0, ("README.txt".into(), readme.into_bytes()));
 

@@ -31,8 +31,8 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
     .await?;
 
     let sites = [
-        DemoSite { domain: "localhost", default: true, language: "nl-NL", country: "NL", countries: r#"["NL","BE"]"#, currency: "EUR", theme: ("#8b0d1a", "#e0263a", "#ff9f1c") },
-        DemoSite { domain: "vonk.de", default: false, language: "de-DE", country: "DE", countries: r#"["DE","AT","CH"]"#, currency: "EUR", theme: ("#6d1140", "#d6336c", "#ffb703") },
+        DemoSite { domain: "localhost", default: true, language: "nl-NL", country: "NL", countries: &["NL", "BE"], currency: "EUR", theme: ("#8b0d1a", "#e0263a", "#ff9f1c") },
+        DemoSite { domain: "vonk.de", default: false, language: "de-DE", country: "DE", countries: &["DE", "AT", "CH"], currency: "EUR", theme: ("#6d1140", "#d6336c", "#ffb703") },
     ];
     for site in sites {
         let (site_id,): (i64,) = sqlx::query_as(
@@ -52,7 +52,7 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
         .bind(site.language)
         .bind(site.country)
         .bind(message_costs(site.countries, site.currency))
-        .bind(site.countries)
+        .bind(serde_json::json!(site.countries).to_string())
         .bind(company_id)
         .bind(site.theme.0)
         .bind(site.theme.1)
@@ -99,7 +99,7 @@ struct DemoSite {
     default: bool,
     language: &'static str,
     country: &'static str,
-    countries: &'static str,
+    countries: &'static [&'static str],
     currency: &'static str,
     theme: (&'static str, &'static str, &'static str),
 }
@@ -109,7 +109,6 @@ pub fn now_unix() -> i64 {
 }
 
 /// The least a message costs, the same in each of a demo site's countries.
-fn message_costs(countries: &str, currency: &str) -> String {
-    let countries: Vec<String> = serde_json::from_str(countries).unwrap_or_default();
-    serde_json::to_string(&countries.iter().map(|c| serde_json::json!({"country": c, "costs": 10, "currency": currency})).collect::<Vec<_>>()).unwrap_or_default()
+fn message_costs(countries: &[&str], currency: &str) -> String {
+    serde_json::json!(countries.iter().map(|c| serde_json::json!({"country": c, "costs": 10, "currency": currency})).collect::<Vec<_>>()).to_string()
 }

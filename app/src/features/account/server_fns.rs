@@ -186,12 +186,8 @@ pub async fn login(email: String, password: String, return_to: Option<String>) -
 
 #[cfg(feature = "ssr")]
 fn urlencoding_path(path: &str) -> String {
-    path.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+    // Slashes stay readable in a path.
+    domain::account::percent_encode(path).replace("%2F", "/")
 }
 
 /// Ends the session on the server and in the browser.

@@ -362,7 +362,8 @@ pub fn SignupModalForLayout() -> impl IntoView {
 /// The tracking parameters of the current URL (SPEC §3 tracking data).
 fn tracking_params() -> Vec<(String, String)> {
     let query = use_query_map().get_untracked();
-    ["network", "ref", "sub1", "sub2", "sub3"].into_iter().filter_map(|k| query.get(k).map(|v| (k.to_string(), v.chars().take(100).collect()))).collect()
+    let max = domain::account::Tracking::MAX_CHARS;
+    domain::account::Tracking::KEYS.into_iter().filter_map(|k| query.get(k).map(|v| (k.to_string(), v.chars().take(max).collect()))).collect()
 }
 
 /// The labels of the signup form.

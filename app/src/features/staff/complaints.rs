@@ -104,8 +104,7 @@ pub async fn staff_bounces() -> Result<Vec<BounceFigureView>, ApiError> {
 }
 
 fn when(unix: i64) -> String {
-    let d = domain::date::from_unix(unix);
-    format!("{:04}-{:02}-{:02} {:02}:{:02} UTC", d.year, d.month, d.day, d.hour, d.minute)
+    domain::date::from_unix(unix).to_string()
 }
 
 #[component]

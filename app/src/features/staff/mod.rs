@@ -8,27 +8,12 @@ pub mod photos;
 
 use leptos::prelude::*;
 
-use crate::context::use_page_ctx;
-use crate::i18n::use_i18n;
-
 /// For a staff page: a visitor is sent to log in (and back to `path`), a member who is not
-/// staff gets a 404 with the not-found text; staff get `None` and see the page.
+/// staff gets the not-found answer (404 and its notice); staff get `None` and see the page.
 pub fn refuse_non_staff(path: &str) -> Option<AnyView> {
-    let ctx = use_page_ctx();
-    match ctx.member.as_ref() {
-        None => {
-            #[cfg(feature = "ssr")]
-            leptos_axum::redirect(&format!("/login?return_to={path}"));
-            let _ = path;
-            Some(().into_any())
-        }
-        Some(m) if !m.staff => {
-            #[cfg(feature = "ssr")]
-            if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-                response.set_status(http::StatusCode::NOT_FOUND);
-            }
-            Some(view! { <div class="container page"><p class="notice">{use_i18n().t("members.not_found")}</p></div> }.into_any())
-        }
+    match crate::features::account::member_or_login(path) {
+        None => Some(().into_any()),
+        Some(m) if !m.staff => Some(view! { <div class="container page">{crate::features::members::profile::profile_not_found()}</div> }.into_any()),
         Some(_) => None,
     }
 }

@@ -13,8 +13,7 @@ use crate::i18n::use_i18n;
 #[component]
 fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
     let i18n = use_i18n();
-    let when = domain::date::from_unix(item.created_at);
-    let when = format!("{:04}-{:02}-{:02} {:02}:{:02} UTC", when.year, when.month, when.day, when.hour, when.minute);
+    let when = domain::date::from_unix(item.created_at).to_string();
     view! {
         <li class="review-card" data-testid="review-item">
             <a href=photo_url(item.id, false) target="_blank" rel="noopener" class="review-card__photo">
