@@ -268,7 +268,9 @@ impl Tracking {
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Tracking {
         let mut t = Tracking::default();
         for (k, v) in pairs {
-            let v: String = v.trim().chars().filter(|c| !c.is_control()).take(Self::MAX_CHARS).collect();
+            let kept: String = v.chars().filter(|c| !c.is_control()).collect();
+            let cut: String = kept.trim().chars().take(Self::MAX_CHARS).collect();
+            let v = cut.trim_end().to_string();
             let slot = match k {
                 "network" => &mut t.network,
                 "ref" => &mut t.r#ref,
@@ -533,6 +535,9 @@ mod tests {
 
     #[test]
     fn tracking_from_a_landing_url() {
+        assert!(Tracking::from_pairs([("network", "\0 \u{e}")]).is_empty());
+        let long = format!("a{}b", " ".repeat(120));
+        assert_eq!(Tracking::from_pairs([("sub1", long.as_str())]).sub1.as_deref(), Some("a"));
         let t = Tracking::from_query("?network=ad%20net&ref=r1&sub1=&sub2=a+b&other=x&network=second");
         assert_eq!(t, Tracking { network: Some("ad net".into()), r#ref: Some("r1".into()), sub1: None, sub2: Some("a b".into()), sub3: None });
         assert_eq!(Tracking::from_query(&t.to_query()), t);
