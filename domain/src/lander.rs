@@ -1,4 +1,97 @@
-//! Landing pages: which lander a path is, for bounce figures (SPEC §9 `lb`).
+//! Landing pages (SPEC §2): the designs and their routes, slugs, and which lander a path is
+//! for the bounce figures (SPEC §9 `lb`).
+
+/// The lander designs of `/landers/{name}`; each is a React widget of the same name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Design {
+    AloneTonight,
+    Collage,
+    Gallery,
+    Icons,
+    Map,
+    SocialNetwork,
+    TransitionsVideo,
+    Video,
+    TinderSwipe,
+}
+
+impl Design {
+    pub const ALL: [Design; 9] = [
+        Design::AloneTonight,
+        Design::Collage,
+        Design::Gallery,
+        Design::Icons,
+        Design::Map,
+        Design::SocialNetwork,
+        Design::TransitionsVideo,
+        Design::Video,
+        Design::TinderSwipe,
+    ];
+
+    /// The name in the address (`/landers/{route}`), also the key of its texts.
+    pub fn route(self) -> &'static str {
+        match self {
+            Design::AloneTonight => "alonetonight",
+            Design::Collage => "collagelanding",
+            Design::Gallery => "gallery",
+            Design::Icons => "iconslanding",
+            Design::Map => "maplanding",
+            Design::SocialNetwork => "socialnetwork",
+            Design::TransitionsVideo => "transitionsvideolanding",
+            Design::Video => "video",
+            Design::TinderSwipe => "tinderswipe",
+        }
+    }
+
+    pub fn from_route(route: &str) -> Option<Design> {
+        Design::ALL.into_iter().find(|d| d.route() == route)
+    }
+
+    /// The widget's name in the bundle's registry.
+    pub fn widget(self) -> &'static str {
+        match self {
+            Design::AloneTonight => "AloneTonight",
+            Design::Collage => "CollageLanding",
+            Design::Gallery => "GalleryLanding",
+            Design::Icons => "IconsLanding",
+            Design::Map => "MapLanding",
+            Design::SocialNetwork => "SocialNetwork",
+            Design::TransitionsVideo => "TransitionsVideo",
+            Design::Video => "VideoLanding",
+            Design::TinderSwipe => "TinderSwipe",
+        }
+    }
+
+    /// Every design but the swipe stack may carry a slug (SPEC §2).
+    pub fn takes_slug(self) -> bool {
+        self != Design::TinderSwipe
+    }
+
+    /// The designs that play the looping clip.
+    pub fn plays_clip(self) -> bool {
+        matches!(self, Design::TransitionsVideo | Design::Video)
+    }
+
+    /// The design of `/members/{id}/landing2` and `landing3` (one profile up front).
+    pub fn for_profile_lander(kind: &str) -> Option<Design> {
+        match kind {
+            "landing2" => Some(Design::Gallery),
+            "landing3" => Some(Design::SocialNetwork),
+            _ => None,
+        }
+    }
+}
+
+/// The longest slug we answer to.
+pub const SLUG_MAX_CHARS: usize = 60;
+
+/// A slug is lower-case letters, digits and single dashes, at most [`SLUG_MAX_CHARS`].
+pub fn valid_slug(slug: &str) -> bool {
+    !slug.is_empty()
+        && slug.len() <= SLUG_MAX_CHARS
+        && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !slug.contains("--")
+}
 
 /// The lander and slug of a page path: `/landers/{name}/{slug}`, `/members/{id}/landing2/{slug}`
 /// (the profile's id is not part of the lander), `/` as `home`; any other page by its path.
@@ -27,6 +120,20 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    fn designs_and_slugs() {
+        for d in Design::ALL {
+            assert_eq!(Design::from_route(d.route()), Some(d));
+        }
+        assert_eq!(Design::from_route("nope"), None);
+        assert!(!Design::TinderSwipe.takes_slug() && Design::Video.takes_slug());
+        assert!(Design::Video.plays_clip() && Design::TransitionsVideo.plays_clip() && !Design::Gallery.plays_clip());
+        assert_eq!(Design::for_profile_lander("landing2"), Some(Design::Gallery));
+        assert_eq!(Design::for_profile_lander("landing4"), None);
+        assert!(valid_slug("milf-amsterdam") && valid_slug("she") && valid_slug("2024"));
+        assert!(!valid_slug("") && !valid_slug("Amsterdam") && !valid_slug("a--b") && !valid_slug("a b") && !valid_slug(&"a".repeat(61)));
+    }
+
+    #[test]
     fn landers_from_paths() {
         let l = |p: &str| from_path(p);
         assert_eq!(l("/landers/gallery"), ("gallery".into(), "".into()));
@@ -39,6 +146,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn canonical_slugs_of_valid_slugs_are_valid(niche in 1u8..=7, slug in "[a-z0-9]{1,10}(-[a-z0-9]{1,10}){0,3}") {
+            prop_assert!(valid_slug(&slug));
+            let canonical = crate::site::Niche::new(niche).unwrap().canonical_slug(&slug);
+            prop_assert!(canonical.is_empty() || valid_slug(&canonical), "{}", canonical);
+        }
+
         #[test]
         fn any_path_gives_a_short_lander(path in ".{0,300}") {
             let (lander, slug) = from_path(&path);

@@ -1,0 +1,1 @@
+export { AloneTonight, CollageLanding, GalleryLanding, IconsLanding, LANDERS, MapLanding, SocialNetwork, TinderSwipe, TransitionsVideo, VideoLanding } from './Landers';
