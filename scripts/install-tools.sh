@@ -44,6 +44,13 @@ if [[ ! -f $stamp || package-lock.json -nt $stamp ]]; then
   touch "$stamp"
 fi
 
+# The video landers' looping clip is made from the demo portraits with ffmpeg when the demo
+# members are seeded (without it those landers cross-fade the portraits instead).
+if ! command -v ffmpeg >/dev/null; then
+  echo "==> installing ffmpeg from Debian"
+  apt_install --no-install-recommends ffmpeg
+fi
+
 if $want_test; then
   if [[ ! -x /usr/bin/chromium ]]; then
     echo "==> installing Chromium from Debian"

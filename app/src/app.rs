@@ -17,6 +17,7 @@ use crate::features::account::unsubscribe::UnsubscribePage;
 use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::signup::SignupPage;
 use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
+use crate::features::landers::{LanderPage, ProfileLanderPage};
 use crate::features::complaints::ComplaintsPage;
 use crate::features::staff::complaints::{StaffComplaintsPage, StaffHomePage};
 use crate::features::staff::members::StaffMembersPage;
@@ -109,6 +110,14 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::InOrder path=path!("/chats/:id") view=|| view! { <ChatsPage route=ChatRoute::Conversation/> }/>
                     <Route ssr=SsrMode::InOrder path=path!("/members/:id/chat") view=|| view! { <ChatsPage route=ChatRoute::Member/> }/>
                 </ParentRoute>
+                <ParentRoute path=path!("") view=LanderLayoutOutlet>
+                    <Route ssr=SsrMode::InOrder path=path!("/landers/:design") view=LanderPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/landers/:design/:slug") view=LanderPage/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing2") view=|| view! { <ProfileLanderPage kind="landing2"/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing2/:slug") view=|| view! { <ProfileLanderPage kind="landing2"/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing3") view=|| view! { <ProfileLanderPage kind="landing3"/> }/>
+                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing3/:slug") view=|| view! { <ProfileLanderPage kind="landing3"/> }/>
+                </ParentRoute>
                 <ParentRoute path=path!("") view=DefaultLayoutOutlet>
                     <Route ssr=SsrMode::InOrder path=StaticSegment("") view=HomePage/>
                     <Route ssr=SsrMode::InOrder path=path!("/pricing") view=PricingPage/>
@@ -170,6 +179,11 @@ pub fn App() -> impl IntoView {
 #[component]
 fn ChatLayoutOutlet() -> impl IntoView {
     view! { <ChatLayout><leptos_router::components::Outlet/></ChatLayout> }
+}
+
+#[component]
+fn LanderLayoutOutlet() -> impl IntoView {
+    view! { <crate::layouts::lander::LanderLayout><leptos_router::components::Outlet/></crate::layouts::lander::LanderLayout> }
 }
 
 #[component]

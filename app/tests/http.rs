@@ -19,6 +19,9 @@ async fn start() -> TestApp {
 }
 
 async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
+    // The server's log beside a failing test's output (VONK_TEST_LOG=debug for more).
+    let filter = std::env::var("VONK_TEST_LOG").unwrap_or_else(|_| "warn".into());
+    let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter(tracing_subscriber::EnvFilter::new(filter)).try_init();
     let dir = tempfile::tempdir().unwrap();
     let mut vars: HashMap<&str, String> =
         [("VONK_ADDR", "127.0.0.1:0".to_string()), ("DATA_DIR", dir.path().display().to_string()), ("VONK_DEMO_MEMBERS", "0".to_string())].into_iter().collect();

@@ -82,6 +82,9 @@ impl Design {
     }
 }
 
+/// A member counts as online on the landers when last active this recently (seconds).
+pub const ONLINE_SECS: i64 = 3_600;
+
 /// The longest slug we answer to.
 pub const SLUG_MAX_CHARS: usize = 60;
 

@@ -76,6 +76,8 @@ export function mount(el: HTMLElement, name: string, propsJson: string): void {
   const entry: Mounted = { root: createRoot(el), name, dispatch };
   mounted.set(el, entry);
   render(entry, props);
+  // The page may hide what the server rendered in its place (the landers do).
+  el.setAttribute('data-mounted', '');
 }
 
 /** Re-renders the widget mounted in `el` with new JSON props. */
@@ -91,4 +93,5 @@ export function unmount(el: HTMLElement): void {
   if (!entry) return;
   mounted.delete(el);
   entry.root.unmount();
+  el.removeAttribute('data-mounted');
 }

@@ -65,4 +65,89 @@ impl Landers {
         .await?;
         Ok(rows.into_iter().map(|(lander, bounces, with_source)| BounceFigure { lander, bounces, with_source }).collect())
     }
+
+    /// How many findable members of the site were active since `since` (the landers' "online").
+    pub async fn online_count(&self, site_id: i64, since: i64) -> Result<i64, AppError> {
+        let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM profiles WHERE site_id = $1 AND searchable = $2 AND last_active >= $3")
+            .bind(site_id)
+            .bind(true)
+            .bind(since)
+            .fetch_one(self.db.pool())
+            .await?;
+        Ok(count)
+    }
+
+    /// Which of `ids` were active since `since`.
+    pub async fn online_among(&self, site_id: i64, ids: &[i64], since: i64) -> Result<std::collections::HashSet<i64>, AppError> {
+        if ids.is_empty() {
+            return Ok(Default::default());
+        }
+        let list = ids.iter().take(100).map(|id| id.to_string()).collect::<Vec<_>>().join(",");
+        let rows: Vec<(i64,)> = sqlx::query_as(&format!("SELECT user_id FROM profiles WHERE site_id = $1 AND last_active >= $2 AND user_id IN ({list})"))
+            .bind(site_id)
+            .bind(since)
+            .fetch_all(self.db.pool())
+            .await?;
+        Ok(rows.into_iter().map(|(id,)| id).collect())
+    }
+}
+
+/// The looping clip of the video landers, under the media folder's public part.
+pub const CLIP_PATH: &str = "public/demo/lander-clip.webm";
+/// Its poster, the first portrait of the clip.
+pub const CLIP_POSTER: &str = "public/demo/female-0.jpg";
+
+/// Makes the video landers' clip from four portraits of `dir` once (SPEC §2 "landing page with
+/// video"): each slowly zoomed for three seconds, cross-faded into the next, VP8 in WebM, no
+/// sound. Needs `ffmpeg` on the PATH; without it (or on any failure) there is no clip and the
+/// landers cross-fade the portraits themselves. Returns whether the clip exists afterwards.
+pub async fn make_clip(dir: &std::path::Path) -> bool {
+    let out = dir.join("lander-clip.webm");
+    if out.exists() {
+        return true;
+    }
+    let inputs: Vec<std::path::PathBuf> = (0..4).map(|i| dir.join(format!("female-{i}.jpg"))).collect();
+    if inputs.iter().any(|p| !p.exists()) {
+        return false;
+    }
+    let tmp = dir.join("lander-clip.tmp.webm");
+    let mut cmd = tokio::process::Command::new("ffmpeg");
+    cmd.args(["-y", "-nostdin", "-loglevel", "error"]);
+    for input in &inputs {
+        cmd.arg("-i").arg(input);
+    }
+    let zoom = |i: usize| format!("[{i}:v]scale=480:480,zoompan=z='min(zoom+0.0015,1.2)':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=75:s=480x480:fps=25,setsar=1[v{i}]");
+    let filter = format!(
+        "{};{};{};{};[v0][v1]xfade=transition=fade:duration=0.6:offset=2.4[x1];[x1][v2]xfade=transition=fade:duration=0.6:offset=4.8[x2];[x2][v3]xfade=transition=fade:duration=0.6:offset=7.2,format=yuv420p[v]",
+        zoom(0),
+        zoom(1),
+        zoom(2),
+        zoom(3)
+    );
+    cmd.args(["-filter_complex", &filter, "-map", "[v]", "-an", "-c:v", "libvpx", "-b:v", "400k", "-deadline", "good", "-cpu-used", "4", "-f", "webm"]).arg(&tmp);
+    cmd.kill_on_drop(true).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());
+    let result = tokio::time::timeout(std::time::Duration::from_secs(120), cmd.output()).await;
+    match result {
+        Ok(Ok(output)) if output.status.success() => match std::fs::rename(&tmp, &out) {
+            Ok(()) => true,
+            Err(error) => {
+                tracing::warn!(%error, "lander clip: could not move it in place");
+                false
+            }
+        },
+        Ok(Ok(output)) => {
+            tracing::warn!(stderr = %String::from_utf8_lossy(&output.stderr).chars().take(400).collect::<String>(), "lander clip: ffmpeg failed");
+            let _ = std::fs::remove_file(&tmp);
+            false
+        }
+        Ok(Err(error)) => {
+            tracing::info!(%error, "lander clip: ffmpeg is not available; the video landers cross-fade the portraits");
+            false
+        }
+        Err(_) => {
+            tracing::warn!("lander clip: ffmpeg took too long");
+            let _ = std::fs::remove_file(&tmp);
+            false
+        }
+    }
 }

@@ -4,6 +4,7 @@ pub mod account;
 pub mod chat;
 pub mod complaints;
 pub mod credits;
+pub mod landers;
 pub mod likes;
 pub mod members;
 pub mod notifications;

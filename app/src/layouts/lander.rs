@@ -1,4 +1,5 @@
-//! Lander layout: a small header with the logo, the page, the footer.
+//! Lander layout: a small header with the logo, the page, the footer (and the signup modal
+//! every lander leads to).
 
 use leptos::prelude::*;
 
@@ -12,6 +13,7 @@ pub fn LanderLayout(children: Children) -> impl IntoView {
             <header class="lander-header"><Logo/></header>
             <main id="main" class="layout__main">{children()}</main>
             <Footer/>
+            <crate::features::account::signup::SignupModalForLayout/>
         </div>
     }
 }

@@ -44,6 +44,7 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
     }
     if let Some(dir) = media_dir {
         write_portraits(&dir.join("public/demo"), portraits_per_gender(count)).await?;
+        crate::landers::make_clip(&dir.join("public/demo")).await;
     }
     let regions = super::super::regions::shipped();
     let interests: Vec<&str> = domain::profile::INTERESTS.iter().map(|(code, _)| *code).collect();
@@ -79,7 +80,9 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
                     }
                     _ => "hetero",
                 };
-                let active = now - rng.below(30 * 86_400) as i64;
+                // Most were last here some time in the past month, one in eight in the last hour.
+                let ago = rng.below(30 * 86_400) as i64;
+                let active = now - if i % 8 == 0 { ago % 3_600 } else { ago };
                 let portrait = rng.below(portraits_per_gender(count));
                 let gender = if female { "female" } else { "male" };
                 let (photo, thumb) = match media_dir {

@@ -1,0 +1,270 @@
+//! Landing pages (SPEC §2): `/landers/{design}/{slug?}`, `/landers/tinderswipe` and
+//! `/members/{id}/landing2|3/{slug?}` (one profile up front). Each design is a React widget
+//! (`react-widgets/src/widgets/Landers`) in the lander layout; the server renders a plain,
+//! indexable version first (headline, profiles, signup button), which is the whole page without
+//! JavaScript and gives way to the widget once it is mounted. A slug with another niche's prefix
+//! is sent on to this site's (`Niche::canonical_slug`).
+
+use domain::lander::Design;
+use domain::widgets::{LanderClip, LanderLabels, LanderProfile, LanderProps};
+use leptos::prelude::*;
+use leptos_meta::{Meta, Title};
+use leptos_router::hooks::{use_location, use_params_map, use_query_map};
+use serde::{Deserialize, Serialize};
+
+use crate::context::use_page_ctx;
+use crate::features::site::error_page::NotFoundPage;
+use crate::i18n::{use_i18n, I18n};
+use crate::widgets::ReactWidget;
+
+/// What a lander shows: members of the site (the visitor's country first), the featured member
+/// of a profile lander, the clip and how many members are online.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LanderData {
+    pub profiles: Vec<LanderProfile>,
+    pub featured: Option<LanderProfile>,
+    pub clip: Option<LanderClip>,
+    pub online_count: u32,
+}
+
+/// `None` when the featured member is not to be found.
+#[server(prefix = "/api/fn", endpoint = "lander_page", input = leptos::server_fn::codec::GetUrl)]
+pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<LanderData>, domain::ApiError> {
+    use crate::ssr::{call, fail};
+    use domain::search::SearchFilters;
+    let c = call().await?;
+    let (state, site) = (&c.state, &c.site);
+    let design = Design::from_route(&design).ok_or_else(|| domain::ApiError::new(domain::ErrorCode::NotFound))?;
+    let now = c.now();
+    let today = domain::account::Ymd::from_unix(now);
+    let settings = &site.settings;
+    let featured = match member {
+        Some(id) => match state.members.profile(settings, None, id, today).await.map_err(fail)? {
+            Some(p) => Some(p),
+            None => return Ok(None),
+        },
+        None => None,
+    };
+    // Who the niche is about: men on the gay niche, women elsewhere; the visitor's country first.
+    let gender = if settings.niche.lander_prefix() == Some("gay") { domain::profile::Gender::Male } else { domain::profile::Gender::Female };
+    let country = Some(c.country()).filter(|c| settings.countries.contains(c));
+    let mut filters = SearchFilters { gender: Some(gender), country, region: None, min_age: settings.min_age, max_age: domain::search::MAX_AGE, page: 1 };
+    let mut found = state.members.search(settings, None, &filters, today).await.map_err(fail)?;
+    if found.results.len() < 4 && filters.country.is_some() {
+        filters.country = None;
+        found = state.members.search(settings, None, &filters, today).await.map_err(fail)?;
+    }
+    let cards: Vec<&domain::search::MemberCard> = found.results.iter().chain(found.similar.iter()).filter(|c| Some(c.id) != member).take(12).collect();
+    let since = now - domain::lander::ONLINE_SECS;
+    let mut ids: Vec<i64> = cards.iter().map(|c| c.id).collect();
+    ids.extend(member);
+    let online = state.landers.online_among(settings.id, &ids, since).await.map_err(fail)?;
+    let online_count = state.landers.online_count(settings.id, since).await.map_err(fail)?;
+    let media = |path: &Option<String>| path.as_ref().map(|p| format!("/media/{p}"));
+    let profiles = cards
+        .iter()
+        .map(|c| LanderProfile { id: c.id, name: c.name.clone(), age: c.age, place: c.place(), photo: media(&c.thumb), online: online.contains(&c.id), href: format!("/members/{}/signup", c.id) })
+        .collect();
+    let featured = featured.map(|p| LanderProfile {
+        id: p.id,
+        name: p.name.clone(),
+        age: p.age,
+        place: p.place(),
+        photo: p.photo.clone(),
+        online: online.contains(&p.id),
+        href: format!("/members/{}/signup", p.id),
+    });
+    let clip = (design.plays_clip() && state.config.data_dir.join("media").join(server::landers::CLIP_PATH).exists())
+        .then(|| LanderClip { src: format!("/media/{}", server::landers::CLIP_PATH), poster: Some(format!("/media/{}", server::landers::CLIP_POSTER)) });
+    Ok(Some(LanderData { profiles, featured, clip, online_count: online_count.clamp(0, u32::MAX as i64) as u32 }))
+}
+
+fn labels(i18n: &I18n, design: Design, featured: Option<&LanderProfile>) -> LanderLabels {
+    let (headline, intro) = match featured {
+        Some(p) => (i18n.tf("lander.profile.headline", &[("name", &p.name)]), i18n.tf("lander.profile.intro", &[("name", &p.name)])),
+        None => (i18n.t(&format!("lander.{}.headline", design.route())), i18n.t(&format!("lander.{}.intro", design.route()))),
+    };
+    LanderLabels {
+        headline,
+        intro,
+        cta: i18n.t("lander.cta"),
+        have_account: i18n.t("auth.have_account"),
+        login: i18n.t("auth.login_submit"),
+        free: i18n.t("lander.free"),
+        online: i18n.t("lander.online"),
+        members_online: i18n.t("lander.members_online"),
+        nearby: i18n.t("lander.nearby"),
+        live: i18n.t("lander.live"),
+        live_now: i18n.t("lander.live_now"),
+        watching: i18n.t("lander.watching"),
+        liked_you: i18n.t("likes.liked_you"),
+        view_profile: i18n.t("swipe.view_profile"),
+        close: i18n.t("auth.close"),
+        point_discreet: i18n.t("lander.point_discreet"),
+        point_discreet_body: i18n.t("lander.point_discreet_body"),
+        point_match: i18n.t("lander.point_match"),
+        point_match_body: i18n.t("lander.point_match_body"),
+        point_chat: i18n.t("lander.point_chat"),
+        point_chat_body: i18n.t("lander.point_chat_body"),
+        react_like: i18n.t("swipe.like"),
+        react_message: i18n.t("lander.react_message"),
+        swipe_stack: i18n.t("swipe.stack"),
+        swipe_like: i18n.t("swipe.like"),
+        swipe_pass: i18n.t("swipe.pass"),
+        swipe_done: i18n.t("lander.swipe_done"),
+    }
+}
+
+/// Runs in the browser: mounts the design's widget (props arrive as one JSON text).
+#[island]
+fn LanderHost(design: String, props: String) -> impl IntoView {
+    let name = Design::from_route(&design).unwrap_or(Design::Gallery).widget();
+    view! { <ReactWidget name=name props=Signal::stored(props) class="widget--lander"/> }
+}
+
+/// The page as the server renders it: usable on its own, replaced by the widget once mounted.
+#[component]
+fn Fallback(props: LanderProps) -> impl IntoView {
+    let l = props.labels.clone();
+    view! {
+        <section class="lander-fallback container" data-testid="lander-fallback">
+            {props.featured.clone().map(|p| view! {
+                <a class="lander-fallback__featured" href=p.href.clone() data-signup-link="">
+                    {p.photo.clone().map(|src| view! { <img src=src alt="" width="120" height="120"/> })}
+                    <strong>{format!("{}, {}", p.name, p.age)}</strong>
+                    <span>{p.place.clone()}</span>
+                </a>
+            })}
+            <h1 class="lander-fallback__title">{l.headline.clone()}</h1>
+            <p class="lander-fallback__intro">{l.intro.clone()}</p>
+            <a class="btn btn--primary btn--large" href=props.signup_href.clone() data-signup-link="" data-testid="lander-signup">{l.cta.clone()}</a>
+            <ul class="lander-fallback__profiles">
+                {props.profiles.iter().take(8).map(|p| view! {
+                    <li>
+                        <a href=p.href.clone() data-signup-link="" data-testid="lander-profile">
+                            {match p.photo.clone() {
+                                Some(src) => view! { <img src=src alt="" width="160" height="160" loading="lazy"/> }.into_any(),
+                                None => view! { <span class="portrait--empty" aria-hidden="true">{p.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()}</span> }.into_any(),
+                            }}
+                            <span class="lander-fallback__name">{format!("{}, {}", p.name, p.age)}</span>
+                            <span class="lander-fallback__place">{p.place.clone()}</span>
+                        </a>
+                    </li>
+                }).collect_view()}
+            </ul>
+            <p>{l.have_account.clone()} " " <a href=props.login_href.clone()>{l.login.clone()}</a></p>
+        </section>
+    }
+}
+
+/// Visitors only: a member is sent into the site.
+fn members_go_in(to: String) -> bool {
+    if use_page_ctx().member.is_some() {
+        #[cfg(feature = "ssr")]
+        leptos_axum::redirect(&to);
+        let _ = to;
+        return true;
+    }
+    false
+}
+
+/// Sends a slug with the wrong niche prefix on to the right one, permanently, with the query.
+fn redirect_to_canonical(base: &str, slug: &str) -> bool {
+    let niche = domain::site::Niche::new(use_page_ctx().site.niche).or(domain::site::Niche::new(1)).expect("niche 1 exists");
+    let canonical = niche.canonical_slug(slug);
+    if canonical == slug {
+        return false;
+    }
+    let query = use_location().search.get_untracked();
+    let path = if canonical.is_empty() { base.to_string() } else { format!("{base}/{canonical}") };
+    let to = if query.is_empty() { path } else { format!("{path}?{}", query.trim_start_matches('?')) };
+    #[cfg(feature = "ssr")]
+    {
+        leptos_axum::redirect(&to);
+        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+            response.set_status(http::StatusCode::MOVED_PERMANENTLY);
+        }
+    }
+    let _ = to;
+    true
+}
+
+fn lander(design: Design, member: Option<i64>) -> AnyView {
+    let data = Resource::new_blocking(move || (design, member), |(design, member)| lander_page(design.route().to_string(), member));
+    let like_after = use_query_map().get_untracked().get("t").and_then(|t| t.trim().parse::<u32>().ok()).map(|t| t.min(600));
+    view! {
+        <Suspense fallback=|| ()>
+            {move || data.get().map(|result| match result {
+                Ok(Some(d)) => {
+                    let i18n = use_i18n();
+                    let labels = labels(&i18n, design, d.featured.as_ref());
+                    let props = LanderProps {
+                        profiles: d.profiles,
+                        featured: d.featured,
+                        clip: d.clip,
+                        online_count: d.online_count,
+                        signup_href: "/signup".into(),
+                        login_href: "/login".into(),
+                        like_after,
+                        labels,
+                    };
+                    let json = serde_json::to_string(&props).unwrap_or_default();
+                    view! {
+                        <Title text=props.labels.headline.clone()/>
+                        <Meta name="description" content=props.labels.intro.clone()/>
+                        <div class="lander" data-design=design.route()>
+                            <Fallback props=props/>
+                            <LanderHost design=design.route().to_string() props=json/>
+                        </div>
+                    }
+                    .into_any()
+                }
+                Ok(None) => view! { <NotFoundPage/> }.into_any(),
+                Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+            })}
+        </Suspense>
+    }
+    .into_any()
+}
+
+/// `/landers/{design}` and `/landers/{design}/{slug}`.
+#[component]
+pub fn LanderPage() -> impl IntoView {
+    let params = use_params_map().get_untracked();
+    let design = params.get("design").and_then(|d| Design::from_route(&d));
+    let slug = params.get("slug");
+    if members_go_in("/members".into()) {
+        return None;
+    }
+    let Some(design) = design else { return Some(view! { <NotFoundPage/> }.into_any()) };
+    if let Some(slug) = slug {
+        if !design.takes_slug() || !domain::lander::valid_slug(&slug) {
+            return Some(view! { <NotFoundPage/> }.into_any());
+        }
+        if redirect_to_canonical(&format!("/landers/{}", design.route()), &slug) {
+            return None;
+        }
+    }
+    Some(lander(design, None))
+}
+
+/// `/members/{id}/landing2|3` and with a slug: the member up front.
+#[component]
+pub fn ProfileLanderPage(kind: &'static str) -> impl IntoView {
+    let params = use_params_map().get_untracked();
+    let id: i64 = params.get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let slug = params.get("slug");
+    if members_go_in(format!("/members/{id}")) {
+        return None;
+    }
+    let Some(design) = Design::for_profile_lander(kind) else { return Some(view! { <NotFoundPage/> }.into_any()) };
+    if let Some(slug) = slug {
+        if !domain::lander::valid_slug(&slug) {
+            return Some(view! { <NotFoundPage/> }.into_any());
+        }
+        if redirect_to_canonical(&format!("/members/{id}/{kind}"), &slug) {
+            return None;
+        }
+    }
+    Some(lander(design, Some(id)))
+}
