@@ -151,8 +151,10 @@ export const TinderSwipePhone: Story = {
     await leadsToSignup(canvasElement);
   },
 };
+/** Signing up is one click away from the first card too. */
 export const TinderSwipeDesktop: Story = { ...story('tinderswipe'), ...desktop, play: async ({ canvasElement }) => {
   await expect(within(canvasElement).getByTestId('lander-swipe-card')).toBeInTheDocument();
+  await leadsToSignup(canvasElement);
 } };
 /** `?t=2`: after two seconds someone "likes" the visitor; the button leads to signup. */
 export const LikePopup: Story = {

@@ -90,8 +90,10 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
     }
 }
 
-/// The application: layouts and routes (SPEC §2). Every route renders its blocking resources in
-/// place on the server (`InOrder` streaming), so a page arrives whole and works without JavaScript.
+/// The application: layouts and routes (SPEC §2). Every route is rendered whole on the server
+/// once its data is there (`SsrMode::Async`), so a page arrives complete, works without
+/// JavaScript, and its `<title>` and meta tags, which often depend on that data, are in the head
+/// (with in-order streaming they were missing from about half the responses of data pages).
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
@@ -106,70 +108,70 @@ pub fn App() -> impl IntoView {
         <Router>
             <Routes fallback=|| view! { <DefaultLayout><NotFoundPage/></DefaultLayout> }>
                 <ParentRoute path=path!("") view=ChatLayoutOutlet>
-                    <Route ssr=SsrMode::InOrder path=path!("/chats") view=|| view! { <ChatsPage route=ChatRoute::List/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/chats/:id") view=|| view! { <ChatsPage route=ChatRoute::Conversation/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/chat") view=|| view! { <ChatsPage route=ChatRoute::Member/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/chats") view=|| view! { <ChatsPage route=ChatRoute::List/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/chats/:id") view=|| view! { <ChatsPage route=ChatRoute::Conversation/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/members/:id/chat") view=|| view! { <ChatsPage route=ChatRoute::Member/> }/>
                 </ParentRoute>
                 <ParentRoute path=path!("") view=LanderLayoutOutlet>
-                    <Route ssr=SsrMode::InOrder path=path!("/landers/:design") view=LanderPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/landers/:design/:slug") view=LanderPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing2") view=|| view! { <ProfileLanderPage kind="landing2"/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing2/:slug") view=|| view! { <ProfileLanderPage kind="landing2"/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing3") view=|| view! { <ProfileLanderPage kind="landing3"/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing3/:slug") view=|| view! { <ProfileLanderPage kind="landing3"/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/landers/:design") view=LanderPage/>
+                    <Route ssr=SsrMode::Async path=path!("/landers/:design/:slug") view=LanderPage/>
+                    <Route ssr=SsrMode::Async path=path!("/members/:id/landing2") view=|| view! { <ProfileLanderPage kind="landing2"/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/members/:id/landing2/:slug") view=|| view! { <ProfileLanderPage kind="landing2"/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/members/:id/landing3") view=|| view! { <ProfileLanderPage kind="landing3"/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/members/:id/landing3/:slug") view=|| view! { <ProfileLanderPage kind="landing3"/> }/>
                 </ParentRoute>
                 <ParentRoute path=path!("") view=DefaultLayoutOutlet>
-                    <Route ssr=SsrMode::InOrder path=StaticSegment("") view=HomePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/pricing") view=PricingPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/credits") view=CreditsPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/credits/repeat-order") view=RepeatOrderPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/credits/:id") view=CheckoutPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/credits/:id/:method") view=CheckoutPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/premium") view=PremiumPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/transactions") view=TransactionsPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/transactions/:id") view=TransactionPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/directdebit") view=DirectDebitPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/checkout/test/:id") view=TestCheckoutPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/lang-config") view=LangConfigPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/login") view=LoginPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/login/two-step") view=TwoStepLoginPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/signup") view=|| view! { <SignupPage/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/profile") view=ProfilePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/settings") view=SettingsPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/settings/two-step") view=TwoStepSetupPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members") view=MembersPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members/:id") view=MemberProfilePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/landing") view=MemberLandingPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/members/:id/signup") view=MemberSignupPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/staff") view=StaffHomePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/staff/complaints") view=StaffComplaintsPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/staff/members") view=StaffMembersPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/staff/photos") view=PhotoReviewPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/staff/chats") view=OperatorConsolePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/likes") view=LikesPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/likes/:type") view=LikesPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/swipe-game") view=SwipeGamePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/match-finder") view=MatchFinderPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/signup-matches") view=SignupMatchesPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/notifications") view=NotificationsPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/complete-signup") view=CompleteSignupPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/unsubscribe") view=UnsubscribePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/reset-password") view=ResetPasswordPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/reset-password/do") view=ResetPasswordDoPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/activate") view=ActivatePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/activate/done") view=ActivateDonePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/activate/error") view=ActivateErrorPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/mail-change/do") view=MailChangePage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/mail-change/undo") view=MailUndoPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/account-deleted") view=AccountDeletedPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/complaints") view=ComplaintsPage/>
-                    <Route ssr=SsrMode::InOrder path=path!("/pages/terms") view=|| view! { <InfoPage kind=InfoPageKind::Terms/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/pages/privacy") view=|| view! { <InfoPage kind=InfoPageKind::Privacy/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/pages/cookies") view=|| view! { <InfoPage kind=InfoPageKind::Cookies/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/pages/ban") view=|| view! { <InfoPage kind=InfoPageKind::Ban/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/pages/return-policy") view=|| view! { <InfoPage kind=InfoPageKind::ReturnPolicy/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/pages/faq") view=|| view! { <InfoPage kind=InfoPageKind::Faq/> }/>
-                    <Route ssr=SsrMode::InOrder path=path!("/pages/service") view=|| view! { <InfoPage kind=InfoPageKind::Service/> }/>
+                    <Route ssr=SsrMode::Async path=StaticSegment("") view=HomePage/>
+                    <Route ssr=SsrMode::Async path=path!("/pricing") view=PricingPage/>
+                    <Route ssr=SsrMode::Async path=path!("/credits") view=CreditsPage/>
+                    <Route ssr=SsrMode::Async path=path!("/credits/repeat-order") view=RepeatOrderPage/>
+                    <Route ssr=SsrMode::Async path=path!("/credits/:id") view=CheckoutPage/>
+                    <Route ssr=SsrMode::Async path=path!("/credits/:id/:method") view=CheckoutPage/>
+                    <Route ssr=SsrMode::Async path=path!("/premium") view=PremiumPage/>
+                    <Route ssr=SsrMode::Async path=path!("/transactions") view=TransactionsPage/>
+                    <Route ssr=SsrMode::Async path=path!("/transactions/:id") view=TransactionPage/>
+                    <Route ssr=SsrMode::Async path=path!("/directdebit") view=DirectDebitPage/>
+                    <Route ssr=SsrMode::Async path=path!("/checkout/test/:id") view=TestCheckoutPage/>
+                    <Route ssr=SsrMode::Async path=path!("/lang-config") view=LangConfigPage/>
+                    <Route ssr=SsrMode::Async path=path!("/login") view=LoginPage/>
+                    <Route ssr=SsrMode::Async path=path!("/login/two-step") view=TwoStepLoginPage/>
+                    <Route ssr=SsrMode::Async path=path!("/signup") view=|| view! { <SignupPage/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/profile") view=ProfilePage/>
+                    <Route ssr=SsrMode::Async path=path!("/settings") view=SettingsPage/>
+                    <Route ssr=SsrMode::Async path=path!("/settings/two-step") view=TwoStepSetupPage/>
+                    <Route ssr=SsrMode::Async path=path!("/members") view=MembersPage/>
+                    <Route ssr=SsrMode::Async path=path!("/members/:id") view=MemberProfilePage/>
+                    <Route ssr=SsrMode::Async path=path!("/members/:id/landing") view=MemberLandingPage/>
+                    <Route ssr=SsrMode::Async path=path!("/members/:id/signup") view=MemberSignupPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff") view=StaffHomePage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/complaints") view=StaffComplaintsPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/members") view=StaffMembersPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/photos") view=PhotoReviewPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/chats") view=OperatorConsolePage/>
+                    <Route ssr=SsrMode::Async path=path!("/likes") view=LikesPage/>
+                    <Route ssr=SsrMode::Async path=path!("/likes/:type") view=LikesPage/>
+                    <Route ssr=SsrMode::Async path=path!("/swipe-game") view=SwipeGamePage/>
+                    <Route ssr=SsrMode::Async path=path!("/match-finder") view=MatchFinderPage/>
+                    <Route ssr=SsrMode::Async path=path!("/signup-matches") view=SignupMatchesPage/>
+                    <Route ssr=SsrMode::Async path=path!("/notifications") view=NotificationsPage/>
+                    <Route ssr=SsrMode::Async path=path!("/complete-signup") view=CompleteSignupPage/>
+                    <Route ssr=SsrMode::Async path=path!("/unsubscribe") view=UnsubscribePage/>
+                    <Route ssr=SsrMode::Async path=path!("/reset-password") view=ResetPasswordPage/>
+                    <Route ssr=SsrMode::Async path=path!("/reset-password/do") view=ResetPasswordDoPage/>
+                    <Route ssr=SsrMode::Async path=path!("/activate") view=ActivatePage/>
+                    <Route ssr=SsrMode::Async path=path!("/activate/done") view=ActivateDonePage/>
+                    <Route ssr=SsrMode::Async path=path!("/activate/error") view=ActivateErrorPage/>
+                    <Route ssr=SsrMode::Async path=path!("/mail-change/do") view=MailChangePage/>
+                    <Route ssr=SsrMode::Async path=path!("/mail-change/undo") view=MailUndoPage/>
+                    <Route ssr=SsrMode::Async path=path!("/account-deleted") view=AccountDeletedPage/>
+                    <Route ssr=SsrMode::Async path=path!("/complaints") view=ComplaintsPage/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/terms") view=|| view! { <InfoPage kind=InfoPageKind::Terms/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/privacy") view=|| view! { <InfoPage kind=InfoPageKind::Privacy/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/cookies") view=|| view! { <InfoPage kind=InfoPageKind::Cookies/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/ban") view=|| view! { <InfoPage kind=InfoPageKind::Ban/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/return-policy") view=|| view! { <InfoPage kind=InfoPageKind::ReturnPolicy/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/faq") view=|| view! { <InfoPage kind=InfoPageKind::Faq/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/service") view=|| view! { <InfoPage kind=InfoPageKind::Service/> }/>
                 </ParentRoute>
             </Routes>
         </Router>

@@ -2337,6 +2337,12 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
         assert!(html.contains(r#"class="lander-header""#) && html.contains(r#"data-testid="signup-modal""#), "{route}: lander layout with the signup modal");
         assert!(!html.contains("topbar__signup"), "{route}: the small lander header, not the top bar");
     }
+    // The title and description are in the head every time (they come from blocking data).
+    for _ in 0..8 {
+        let (_, _, html) = app.get("/landers/gallery", &[]).await;
+        assert!(html.contains("<title>Ontdek wie er bij jou in de buurt is | Vonk</title>"), "{}", &html[..html.find("</head>").unwrap_or(0)]);
+        assert!(html.contains(r#"<meta name="description" content="Echte profielen met foto’s."#));
+    }
     // The video landers carry the clip when ffmpeg made it from the demo portraits.
     let clip = app.state.config.data_dir.join("media").join(server::landers::CLIP_PATH);
     let (_, _, html) = app.get("/landers/video", &[]).await;
@@ -2384,8 +2390,14 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
     for kind in ["landing2", "landing3"] {
         let (status, _, html) = app.get(&format!("/members/{id}/{kind}"), &[]).await;
         assert_eq!(status, StatusCode::OK, "{kind}");
+        for _ in 0..6 {
+            let (_, _, html) = app.get(&format!("/members/{id}/{kind}"), &[]).await;
+            assert!(html.contains(&format!("<title>{name} wil je leren kennen | Vonk</title>")), "{kind}: the title in the head");
+        }
         assert!(html.contains(&format!("{name} wil je leren kennen")), "{kind} puts the member up front");
         assert!(html.contains(&format!(r#"href="/members/{id}/signup""#)), "{kind} leads to signup about them");
+        let featured = &html[html.find("lander-fallback__featured").unwrap()..];
+        assert!(featured[..featured.find("</a>").unwrap()].contains(r#"<img src="/media/public/demo/"#), "{kind}: the member's photo");
         let (status, headers, _) = app.get(&format!("/members/{id}/{kind}/she-utrecht"), &[("accept", "text/html")]).await;
         assert_eq!(status, StatusCode::MOVED_PERMANENTLY);
         assert_eq!(headers.get("location").unwrap().to_str().unwrap(), format!("/members/{id}/{kind}/milf-utrecht"));

@@ -17,7 +17,7 @@ use crate::error::AppError;
 use crate::media::Media;
 
 /// What goes into the archive: a file name and the query that fills it (`$1` is the member).
-const TABLES: [(&str, &str); 11] = [
+const TABLES: [(&str, &str); 12] = [
     (
         "account.json",
         "SELECT u.id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.notify_messages, u.notify_likes, u.notify_news, \
@@ -56,6 +56,13 @@ const TABLES: [(&str, &str); 11] = [
     ),
     ("credits.json", "SELECT delta, balance_after, reason, created_at FROM credit_ledger WHERE user_id = $1 ORDER BY id"),
     ("security-events.json", "SELECT kind, ip, country, user_agent, created_at FROM security_events WHERE user_id = $1 ORDER BY id"),
+    // Complaints the member filed (logged in, or with their address on their site); never
+    // complaints about them, which would name who complained.
+    (
+        "complaints.json",
+        "SELECT c.reference, c.created_at, c.category, c.concerning, c.body, c.status, c.handled_at FROM complaints c JOIN users u ON u.id = $1 \
+         WHERE c.reporter_id = $1 OR (c.reporter_id IS NULL AND c.site_id = u.site_id AND LOWER(c.email) = LOWER(u.email)) ORDER BY c.id",
+    ),
 ];
 
 /// One row as a JSON object, whatever the database made of each column.

@@ -66,13 +66,32 @@ on_both_databases!(the_archive_holds_the_members_own_data_and_no_one_elses, |db:
     chat.send(&w.site, &bob, To::Member(anna.id), "client-id-export-3", Content::Text("Graag!".into()), NOW).await.unwrap();
     chat.send_photo(&w.site, &bob, To::Member(anna.id), "client-id-export-4", picture(), &PhotoDecoder::new(1 << 20, 2), NOW).await.unwrap();
 
+    // Anna's own complaint (and one she sent before logging in, with her address) are hers;
+    // Bob's complaint about her names Bob and stays out.
+    for (reference, reporter, email, member, body) in [
+        ("K-ANNA0001", Some(anna.id), "anna@example.nl", Some(bob.id), "Bob stuurt vervelende berichten."),
+        ("K-ANNA0002", None, "Anna@Example.nl", None, "Ik kan mijn foto niet wijzigen."),
+        ("K-BOB00001", Some(bob.id), "bob@example.nl", Some(anna.id), "Anna is niet wie ze zegt."),
+    ] {
+        sqlx::query("INSERT INTO complaints (site_id, reference, created_at, language, name, email, category, body, reporter_id, member_id) VALUES ($1, $2, $3, 'nl', 'x', $4, 'other', $5, $6, $7)")
+            .bind(w.site.settings.id)
+            .bind(reference)
+            .bind(NOW)
+            .bind(email)
+            .bind(body)
+            .bind(reporter)
+            .bind(member)
+            .execute(db.pool())
+            .await
+            .unwrap();
+    }
     let file = server::privacy::export(&db, &media, &Catalog::embedded(), domain::Locale::En, anna.id, NOW).await.unwrap();
     let files = unzip(file);
     let names: Vec<&str> = files.keys().map(String::as_str).collect();
     assert_eq!(
         names,
         vec![
-            "README.txt", "account.json", "blocks.json", &format!("chat-photos/{}.jpg", sent_photo.message.id), "credits.json", "interests.json", "likes.json",
+            "README.txt", "account.json", "blocks.json", &format!("chat-photos/{}.jpg", sent_photo.message.id), "complaints.json", "credits.json", "interests.json", "likes.json",
             "messages.json", "notifications.json", "payments.json", &format!("photos/{own_photo}.jpg"), "photos.json", "profile.json", "security-events.json",
         ]
         .into_iter()
@@ -91,6 +110,8 @@ on_both_databases!(the_archive_holds_the_members_own_data_and_no_one_elses, |db:
     assert!(messages.as_array().unwrap().iter().all(|m| m["other_member"] == "Bob" && m["other_member_id"] == bob.id));
     assert_eq!(messages[1]["photo"], format!("chat-photos/{}.jpg", sent_photo.message.id));
     assert!(messages[3]["photo"].is_null(), "Bob's photo is his, not part of Anna's archive");
+    let complaints: Vec<String> = json(&files, "complaints.json").as_array().unwrap().iter().map(|c| c["reference"].as_str().unwrap().to_string()).collect();
+    assert_eq!(complaints, vec!["K-ANNA0001", "K-ANNA0002"]);
     let likes = json(&files, "likes.json");
     assert_eq!(likes.as_array().unwrap().len(), 2);
     assert!(files[&format!("photos/{own_photo}.jpg")].starts_with(&[0xFF, 0xD8]));

@@ -70,7 +70,7 @@ pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<L
         name: p.name.clone(),
         age: p.age,
         place: p.place(),
-        photo: p.photo.clone(),
+        photo: media(&p.photo),
         online: online.contains(&p.id),
         href: format!("/members/{}/signup", p.id),
     });

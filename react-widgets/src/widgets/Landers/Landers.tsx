@@ -334,7 +334,9 @@ export function TinderSwipe({ dispatch: _dispatch, ...props }: Props) {
                 {l.swipe_like}
               </button>
             </div>
+            <SignupButton props={props} className="vw-lander__cta--quiet" />
             <p className="vw-lander__free">{l.free}</p>
+            <LoginLine props={props} />
           </>
         )}
       </div>

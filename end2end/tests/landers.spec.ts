@@ -1,0 +1,95 @@
+import { expect, type Page } from '@playwright/test';
+import { acceptEntry, axeClean, test } from './helpers';
+
+const designs: [string, string][] = [
+  ['alonetonight', 'Alleen vannacht?'],
+  ['collagelanding', 'Zoveel leuke mensen, één klik verwijderd'],
+  ['gallery', 'Ontdek wie er bij jou in de buurt is'],
+  ['iconslanding', 'Daten zoals jij het wilt'],
+  ['maplanding', 'Singles bij jou om de hoek'],
+  ['socialnetwork', 'Wat er vandaag gebeurt'],
+  ['transitionsvideolanding', 'Jouw volgende date is al online'],
+  ['video', 'Zie wie er nu live is'],
+  ['tinderswipe', 'Swipe, like, date'],
+];
+
+/** Script errors of the page, collected from now on. */
+function errorsOf(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test.beforeEach(async ({ context, baseURL }) => {
+  await acceptEntry(context, baseURL!);
+});
+
+test('every lander mounts its design over the server page, without sideways scrolling or script errors', async ({ page }) => {
+  const errors = errorsOf(page);
+  for (const [route, headline] of designs) {
+    const response = await page.goto(`/landers/${route}`);
+    expect(response?.status(), route).toBe(200);
+    await expect(page.locator('.widget[data-mounted]'), route).toBeVisible();
+    await expect(page.getByTestId('lander-fallback'), `${route}: the server page gives way`).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1 }), route).toHaveText(headline);
+    await expect(page.locator(`.widget [data-design="${route}"] [data-testid="lander-signup"]`).first(), route).toBeVisible();
+    await expect(page.locator('.lander-header .logo'), route).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${route} scrolls sideways`).toBeLessThanOrEqual(0);
+    await axeClean(page);
+  }
+  expect(errors).toEqual([]);
+});
+
+test('a lander leads to signup: the modal on desktop, the page on a phone', async ({ page, isMobile }) => {
+  await page.goto('/landers/gallery?network=lander-net&sub1=s1');
+  await expect(page.locator('.widget[data-mounted]')).toBeVisible();
+  await page.locator(".widget [data-design=\"gallery\"] [data-testid=\"lander-signup\"]").first().click();
+  if (isMobile) {
+    await expect(page).toHaveURL(/\/signup/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  } else {
+    await expect(page.getByTestId('signup-modal')).toBeVisible();
+    await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true');
+  }
+});
+
+test('?t=N shows the like popup on a lander and leaves the address', async ({ page }) => {
+  await page.goto('/landers/alonetonight?t=1&network=n');
+  const popup = page.getByTestId('like-popup');
+  await expect(popup).toBeVisible({ timeout: 5000 });
+  await expect(popup).toContainText('vindt jou leuk!');
+  await expect(page).toHaveURL(/\/landers\/alonetonight\?network=n$/);
+  await expect(page.getByTestId('like-popup-view')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(popup).toHaveCount(0);
+});
+
+test('the video lander plays its muted looping clip; the swipe stack asks for signup after a few cards', async ({ page }) => {
+  await page.goto('/landers/video');
+  const clip = page.getByTestId('lander-clip');
+  await expect(clip).toHaveAttribute('src', /lander-clip\.webm$/);
+  await expect.poll(() => clip.evaluate((v: HTMLVideoElement) => v.muted && v.loop && !v.paused && v.readyState >= 2), { timeout: 10_000 }).toBe(true);
+  await expect(page.getByTestId('lander-live')).toHaveCount(4);
+
+  await page.goto('/landers/tinderswipe');
+  const card = page.getByTestId('lander-swipe-card');
+  const first = await card.getAttribute('data-id');
+  await page.getByRole('button', { name: 'Volgende' }).click();
+  await expect(card).not.toHaveAttribute('data-id', first!);
+  await page.getByRole('button', { name: 'Leuk' }).click();
+  await expect(page.getByTestId('lander-swipe-done')).toBeVisible();
+  await expect(page.getByTestId('lander-swipe-done').getByTestId('lander-signup')).toHaveAttribute('href', '/signup');
+});
+
+test('a profile lander puts the member up front; a wrong niche prefix is sent on', async ({ page }) => {
+  await page.goto('/members?gender=female');
+  const href = (await page.locator('.member-card a[href^="/members/"]').first().getAttribute('href'))!;
+  const id = href.split('/')[2];
+  await page.goto(`/members/${id}/landing3/she-utrecht`);
+  await expect(page).toHaveURL(new RegExp(`/members/${id}/landing3/utrecht$`));
+  await expect(page.locator('.widget[data-mounted]')).toBeVisible();
+  await expect(page.getByTestId('lander-featured')).toHaveAttribute('href', `/members/${id}/signup`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('wil je leren kennen');
+  await axeClean(page);
+});
