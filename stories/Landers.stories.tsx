@@ -143,6 +143,8 @@ export const TinderSwipePhone: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(canvas.getByTestId('lander-swipe-card')).toHaveTextContent('Sanne, 29');
+    // A card this big takes the larger photo.
+    await expect(canvas.getByTestId('lander-swipe-card').querySelector('img')?.getAttribute('src')).toMatch(/#large$/);
     await userEvent.click(canvas.getByRole('button', { name: labelsNl.swipe_pass }));
     await expect(canvas.getByTestId('lander-swipe-card')).toHaveTextContent('Lotte, 34');
     canvas.getByRole('group', { name: labelsNl.swipe_stack }).focus();

@@ -318,10 +318,19 @@ pub fn router(app: AppState, leptos_options: LeptosOptions) -> Router {
     router_with_page_cache(app, leptos_options, page_cache)
 }
 
+/// The routes, generated once per process. Generating them switches resource loading off for
+/// the whole process while it runs (leptos_server's `SuppressResourceLoad` is a global flag), and
+/// a resource first polled in that window never loads: a page rendered at that moment by another
+/// router of the same process (the HTTP tests start dozens; the bench starts two) waited forever.
+fn route_list() -> Vec<leptos_axum::AxumRouteListing> {
+    static ROUTES: std::sync::OnceLock<Vec<leptos_axum::AxumRouteListing>> = std::sync::OnceLock::new();
+    ROUTES.get_or_init(|| generate_route_list(App)).clone()
+}
+
 /// The application with visitors' pages kept `page_cache` long (zero: every page rendered;
 /// `make bench` measures both).
 pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page_cache: std::time::Duration) -> Router {
-    let routes = generate_route_list(App);
+    let routes = route_list();
     let state = ServerState { leptos_options: leptos_options.clone(), app: app.clone() };
     let site_root = leptos_options.site_root.to_string();
     let assets = Arc::new(crate::assets::Assets::load(std::path::Path::new(&site_root)));

@@ -2407,3 +2407,24 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
     let (status, _, _) = app.get(&format!("/members/{id}/landing4"), &[]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// Building a router while another serves pages (the tests start dozens in one process) must not
+/// leave a page waiting: route generation switches resource loading off process-wide while it
+/// runs, so the routes are generated once per process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_render_while_another_router_is_built() {
+    // Every page rendered (none from the visitor page cache).
+    let app = start_with(&[("VONK_DEMO_MEMBERS", "20"), ("VONK_PAGE_CACHE_SECS", "0")]).await;
+    let state = app.state.clone();
+    let builder = tokio::task::spawn_blocking(move || {
+        for _ in 0..40 {
+            drop(app::ssr::router(state.clone(), app::ssr::leptos_options("127.0.0.1:0".parse().unwrap())));
+        }
+    });
+    for path in ["/landers/gallery", "/members", "/landers/video", "/pages/faq"].iter().cycle().take(40) {
+        let (status, _, html) = tokio::time::timeout(std::time::Duration::from_secs(10), app.get(path, &[])).await.unwrap_or_else(|_| panic!("{path} did not render"));
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(html.contains("</html>"), "{path}");
+    }
+    builder.await.unwrap();
+}

@@ -406,8 +406,10 @@ pub struct LanderProfile {
     pub name: String,
     pub age: i32,
     pub place: String,
-    /// Photo address, or none (the tile shows the initial).
+    /// Photo address (a thumbnail), or none (the tile shows the initial).
     pub photo: Option<String>,
+    /// The same photo larger, for the designs that show one member big.
+    pub large: Option<String>,
     pub online: bool,
     /// Where the tile leads: signup about this member.
     pub href: String,

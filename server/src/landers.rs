@@ -18,6 +18,14 @@ pub struct BounceFigure {
     pub with_source: i64,
 }
 
+/// What a lander shows of one member besides their card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LanderDetails {
+    pub online: bool,
+    /// The main photo's file (not the thumbnail).
+    pub photo: Option<String>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Landers {
     db: Db,
@@ -77,18 +85,18 @@ impl Landers {
         Ok(count)
     }
 
-    /// Which of `ids` were active since `since`.
-    pub async fn online_among(&self, site_id: i64, ids: &[i64], since: i64) -> Result<std::collections::HashSet<i64>, AppError> {
+    /// For each of `ids` (at most 100): whether they were active since `since`, and their main
+    /// photo (the landers show some members larger than a card's thumbnail).
+    pub async fn details(&self, site_id: i64, ids: &[i64], since: i64) -> Result<std::collections::HashMap<i64, LanderDetails>, AppError> {
         if ids.is_empty() {
             return Ok(Default::default());
         }
         let list = ids.iter().take(100).map(|id| id.to_string()).collect::<Vec<_>>().join(",");
-        let rows: Vec<(i64,)> = sqlx::query_as(&format!("SELECT user_id FROM profiles WHERE site_id = $1 AND last_active >= $2 AND user_id IN ({list})"))
+        let rows: Vec<(i64, i64, Option<String>)> = sqlx::query_as(&format!("SELECT user_id, last_active, main_photo FROM profiles WHERE site_id = $1 AND user_id IN ({list})"))
             .bind(site_id)
-            .bind(since)
             .fetch_all(self.db.pool())
             .await?;
-        Ok(rows.into_iter().map(|(id,)| id).collect())
+        Ok(rows.into_iter().map(|(id, active, photo)| (id, LanderDetails { online: active >= since, photo })).collect())
     }
 }
 

@@ -58,12 +58,23 @@ pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<L
     let since = now - domain::lander::ONLINE_SECS;
     let mut ids: Vec<i64> = cards.iter().map(|c| c.id).collect();
     ids.extend(member);
-    let online = state.landers.online_among(settings.id, &ids, since).await.map_err(fail)?;
+    let details = state.landers.details(settings.id, &ids, since).await.map_err(fail)?;
+    let online = |id: i64| details.get(&id).is_some_and(|d| d.online);
+    let large = |id: i64| details.get(&id).and_then(|d| d.photo.as_ref()).map(|p| format!("/media/{p}"));
     let online_count = state.landers.online_count(settings.id, since).await.map_err(fail)?;
     let media = |path: &Option<String>| path.as_ref().map(|p| format!("/media/{p}"));
     let profiles = cards
         .iter()
-        .map(|c| LanderProfile { id: c.id, name: c.name.clone(), age: c.age, place: c.place(), photo: media(&c.thumb), online: online.contains(&c.id), href: format!("/members/{}/signup", c.id) })
+        .map(|c| LanderProfile {
+            id: c.id,
+            name: c.name.clone(),
+            age: c.age,
+            place: c.place(),
+            photo: media(&c.thumb),
+            large: large(c.id).or_else(|| media(&c.thumb)),
+            online: online(c.id),
+            href: format!("/members/{}/signup", c.id),
+        })
         .collect();
     let featured = featured.map(|p| LanderProfile {
         id: p.id,
@@ -71,7 +82,8 @@ pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<L
         age: p.age,
         place: p.place(),
         photo: media(&p.photo),
-        online: online.contains(&p.id),
+        large: media(&p.photo),
+        online: online(p.id),
         href: format!("/members/{}/signup", p.id),
     });
     let clip = (design.plays_clip() && state.config.data_dir.join("media").join(server::landers::CLIP_PATH).exists())

@@ -5,9 +5,13 @@
  */
 export type LanderProfile = { id: number, name: string, age: number, place: string, 
 /**
- * Photo address, or none (the tile shows the initial).
+ * Photo address (a thumbnail), or none (the tile shows the initial).
  */
-photo: string | null, online: boolean, 
+photo: string | null, 
+/**
+ * The same photo larger, for the designs that show one member big.
+ */
+large: string | null, online: boolean, 
 /**
  * Where the tile leads: signup about this member.
  */

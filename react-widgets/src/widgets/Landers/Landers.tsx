@@ -28,7 +28,7 @@ function OnlineCount({ props }: { props: LanderProps }) {
 function Featured({ profile, props }: { profile: LanderProfile; props: LanderProps }) {
   return (
     <a className="vw-lander__featured" href={profile.href} data-signup-link="" data-testid="lander-featured">
-      <Photo profile={profile} className="vw-lander__featured-photo" eager />
+      <Photo profile={profile} className="vw-lander__featured-photo" eager big />
       <span className="vw-lander__featured-text">
         <strong>
           {profile.name}, {profile.age}
@@ -224,7 +224,7 @@ export function SocialNetwork({ dispatch: _dispatch, ...props }: Props) {
                 <span>{p.place}</span>
               </span>
             </header>
-            <Photo profile={p} className="vw-lander__post-photo" eager={i === 0} />
+            <Photo profile={p} className="vw-lander__post-photo" eager={i === 0} big />
             <footer>
               <a href={p.href} data-signup-link="">
                 {l.react_like}
@@ -315,9 +315,9 @@ export function TinderSwipe({ dispatch: _dispatch, ...props }: Props) {
         ) : (
           <>
             <div className="vw-lander__stack" role="group" tabIndex={0} aria-label={l.swipe_stack} onKeyDown={onKey}>
-              {cards[index + 1] ? <Photo profile={cards[index + 1]} className="vw-lander__stack-next" /> : null}
+              {cards[index + 1] ? <Photo profile={cards[index + 1]} className="vw-lander__stack-next" big /> : null}
               <div className="vw-lander__stack-card" data-testid="lander-swipe-card" data-id={card.id} key={card.id}>
-                <Photo profile={card} className="vw-lander__stack-photo" eager />
+                <Photo profile={card} className="vw-lander__stack-photo" eager big />
                 <span className="vw-lander__stack-text">
                   <strong>
                     {card.name}, {card.age}

@@ -7,9 +7,11 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (all, key: string) => (key in values ? String(values[key]) : all));
 }
 
-export function Photo({ profile, className, eager = false }: { profile: LanderProfile; className: string; eager?: boolean }) {
-  return profile.photo ? (
-    <img className={className} src={profile.photo} alt="" loading={eager ? 'eager' : 'lazy'} decoding="async" draggable={false} />
+/** The member's photo; `big` takes the larger one where the design shows it large. */
+export function Photo({ profile, className, eager = false, big = false }: { profile: LanderProfile; className: string; eager?: boolean; big?: boolean }) {
+  const src = big ? (profile.large ?? profile.photo) : profile.photo;
+  return src ? (
+    <img className={className} src={src} alt="" loading={eager ? 'eager' : 'lazy'} decoding="async" draggable={false} />
   ) : (
     <span className={`${className} vw-lander__initial`} aria-hidden="true">
       {profile.name.slice(0, 1).toUpperCase()}
@@ -80,7 +82,7 @@ export function LikePopup({ props }: { props: LanderProps }) {
   return (
     <div className="vw-lander__like" role="dialog" aria-modal="true" aria-labelledby="vw-lander-like-title" data-testid="like-popup" onKeyDown={(e) => e.key === 'Escape' && close()}>
       <div className="vw-lander__like-body">
-        <Photo profile={liker} className="vw-lander__like-photo" eager />
+        <Photo profile={liker} className="vw-lander__like-photo" eager big />
         <h2 id="vw-lander-like-title">{fill(props.labels.liked_you, { name: liker.name })}</h2>
         <p>
           {liker.age}, {liker.place}
@@ -107,11 +109,11 @@ export function Clip({ props, className }: { props: LanderProps; className: stri
       <video className={className} src={props.clip.src} poster={props.clip.poster ?? undefined} autoPlay muted loop playsInline preload="metadata" aria-hidden="true" data-testid="lander-clip" />
     );
   }
-  const slides = props.profiles.filter((p) => p.photo).slice(0, 4);
+  const slides = props.profiles.filter((p) => p.large ?? p.photo).slice(0, 4);
   return (
     <div className={`${className} vw-lander__slides`} aria-hidden="true" data-testid="lander-slides">
       {slides.map((p, i) => (
-        <img key={p.id} src={p.photo ?? ''} alt="" loading={i === 0 ? 'eager' : 'lazy'} style={{ animationDelay: `${i * 3}s` }} />
+        <img key={p.id} src={p.large ?? p.photo ?? ''} alt="" loading={i === 0 ? 'eager' : 'lazy'} style={{ animationDelay: `${i * 3}s` }} />
       ))}
     </div>
   );
@@ -125,7 +127,7 @@ export function LiveTiles({ props, count = 4 }: { props: LanderProps; count?: nu
       {live.map((p, i) => (
         <li key={p.id}>
           <a className="vw-lander__cam" href={p.href} data-signup-link="" data-testid="lander-live">
-            <Photo profile={p} className="vw-lander__cam-photo" />
+            <Photo profile={p} className="vw-lander__cam-photo" big />
             <span className="vw-lander__badge">{props.labels.live}</span>
             <span className="vw-lander__cam-name">
               {p.name}, {p.age}
