@@ -169,8 +169,8 @@ fn Fallback(props: LanderProps) -> impl IntoView {
     }
 }
 
-/// Visitors only: a member is sent into the site.
-fn members_go_in(to: String) -> bool {
+/// Visitors only: a member is sent into the site (to `to`); true when they were.
+pub(crate) fn members_go_in(to: String) -> bool {
     if use_page_ctx().member.is_some() {
         #[cfg(feature = "ssr")]
         leptos_axum::redirect(&to);

@@ -17,17 +17,6 @@ fn route_id() -> i64 {
     use_params_map().get_untracked().get("id").and_then(|v| v.parse().ok()).unwrap_or(0)
 }
 
-/// Logged-in members see the profile itself.
-fn members_go_to_profile(id: i64) -> bool {
-    let _ = id;
-    if use_page_ctx().member.is_some() {
-        #[cfg(feature = "ssr")]
-        leptos_axum::redirect(&format!("/members/{id}"));
-        return true;
-    }
-    false
-}
-
 #[component]
 fn Landing(page: ProfilePage) -> impl IntoView {
     let i18n = use_i18n();
@@ -75,7 +64,7 @@ fn Landing(page: ProfilePage) -> impl IntoView {
 #[component]
 pub fn MemberLandingPage() -> impl IntoView {
     let id = route_id();
-    if members_go_to_profile(id) {
+    if crate::features::landers::members_go_in(format!("/members/{id}")) {
         return None;
     }
     let data = Resource::new_blocking(move || id, member_profile);
@@ -108,7 +97,7 @@ fn SignupTeaser(page: ProfilePage) -> impl IntoView {
 #[component]
 pub fn MemberSignupPage() -> impl IntoView {
     let id = route_id();
-    if members_go_to_profile(id) {
+    if crate::features::landers::members_go_in(format!("/members/{id}")) {
         return None;
     }
     let data = Resource::new_blocking(move || id, member_profile);

@@ -2,7 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import type { LanderProfile } from '../../generated/LanderProfile';
 import type { LanderProps } from '../../generated/LanderProps';
 import type { WidgetProps } from '../../types';
-import { Clip, LikePopup, LiveTiles, LoginLine, Photo, ProfileTile, SignupButton, fill } from './shared';
+import { Clip, LikePopup, LiveTiles, LoginLine, Photo, ProfileTile, SignupBlock, SignupButton, fill } from './shared';
 import './Landers.css';
 
 type Props = WidgetProps<LanderProps>;
@@ -60,9 +60,7 @@ export function AloneTonight({ dispatch: _dispatch, ...props }: Props) {
             </li>
           ))}
         </ul>
-        <SignupButton props={props} className="vw-lander__cta--glow" />
-        <p className="vw-lander__free">{props.labels.free}</p>
-        <LoginLine props={props} />
+        <SignupBlock props={props} className="vw-lander__cta--glow" />
       </div>
       <LikePopup props={props} />
     </div>
@@ -82,9 +80,7 @@ export function CollageLanding({ dispatch: _dispatch, ...props }: Props) {
       </ul>
       <div className="vw-lander__card">
         <Headline props={props} />
-        <SignupButton props={props} />
-        <p className="vw-lander__free">{props.labels.free}</p>
-        <LoginLine props={props} />
+        <SignupBlock props={props} />
       </div>
       <LikePopup props={props} />
     </div>
@@ -334,9 +330,7 @@ export function TinderSwipe({ dispatch: _dispatch, ...props }: Props) {
                 {l.swipe_like}
               </button>
             </div>
-            <SignupButton props={props} className="vw-lander__cta--quiet" />
-            <p className="vw-lander__free">{l.free}</p>
-            <LoginLine props={props} />
+            <SignupBlock props={props} className="vw-lander__cta--quiet" />
           </>
         )}
       </div>

@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LanderProfile } from '../../generated/LanderProfile';
 import type { LanderProps } from '../../generated/LanderProps';
+import { fill } from '../ChatPanel/util';
 
-/** Replaces `{name}`-style placeholders. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (all, key: string) => (key in values ? String(values[key]) : all));
-}
+export { fill } from '../ChatPanel/util';
 
 /** The member's photo; `big` takes the larger one where the design shows it large. */
 export function Photo({ profile, className, eager = false, big = false }: { profile: LanderProfile; className: string; eager?: boolean; big?: boolean }) {
@@ -25,6 +23,17 @@ export function SignupButton({ props, className = '', testId = 'lander-signup' }
     <a className={`vw-lander__cta ${className}`} href={props.signup_href} data-signup-link="" data-testid={testId}>
       {props.labels.cta}
     </a>
+  );
+}
+
+/** The end of most designs: the signup button, "free, discreet", the login line. */
+export function SignupBlock({ props, className }: { props: LanderProps; className?: string }) {
+  return (
+    <>
+      <SignupButton props={props} className={className} />
+      <p className="vw-lander__free">{props.labels.free}</p>
+      <LoginLine props={props} />
+    </>
   );
 }
 
