@@ -2315,6 +2315,8 @@ async fn a_member_downloads_their_data_and_only_their_own() {
 #[tokio::test]
 async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
     let app = start_with(&[("VONK_DEMO_MEMBERS", "60")]).await;
+    // Half the members have no photo (new signups): the landers show those with one first.
+    sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL WHERE user_id % 2 = 0").execute(app.state.db.pool()).await.unwrap();
     // Every design renders its headline, members and the way to signup before any script runs,
     // and hosts its widget.
     for (route, widget, headline) in [
@@ -2334,6 +2336,7 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
         assert!(html.contains(&format!(r#"data-widget="{widget}""#)), "{route} hosts its widget");
         assert!(html.contains(r#"href="/signup" data-signup-link="""#), "{route} leads to signup");
         assert!(html.contains(r#"data-testid="lander-profile""#) && html.contains("/media/public/demo/female-"), "{route} shows members");
+        assert!(!html.contains("portrait--empty"), "{route}: members with a photo come first");
         assert!(html.contains(r#"class="lander-header""#) && html.contains(r#"data-testid="signup-modal""#), "{route}: lander layout with the signup modal");
         assert!(!html.contains("topbar__signup"), "{route}: the small lander header, not the top bar");
     }

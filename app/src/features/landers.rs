@@ -54,7 +54,10 @@ pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<L
         filters.country = None;
         found = state.members.search(settings, None, &filters, today).await.map_err(fail)?;
     }
-    let cards: Vec<&domain::search::MemberCard> = found.results.iter().chain(found.similar.iter()).filter(|c| Some(c.id) != member).take(12).collect();
+    // Members with a photo first (a lander sells faces); the search's order otherwise.
+    let mut cards: Vec<&domain::search::MemberCard> = found.results.iter().chain(found.similar.iter()).filter(|c| Some(c.id) != member).collect();
+    cards.sort_by_key(|c| c.thumb.is_none());
+    cards.truncate(12);
     let since = now - domain::lander::ONLINE_SECS;
     let mut ids: Vec<i64> = cards.iter().map(|c| c.id).collect();
     ids.extend(member);
