@@ -22,6 +22,7 @@ use crate::features::complaints::ComplaintsPage;
 use crate::features::staff::complaints::{StaffComplaintsPage, StaffHomePage};
 use crate::features::staff::members::StaffMembersPage;
 use crate::features::staff::photos::PhotoReviewPage;
+use crate::features::staff::site::{StaffPricingPage, StaffSitePage};
 use crate::features::likes::page::LikesPage;
 use crate::features::likes::swipe::SwipeGamePage;
 use crate::features::likes::finder::{MatchFinderPage, SignupMatchesPage};
@@ -147,6 +148,8 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/staff/complaints") view=StaffComplaintsPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/members") view=StaffMembersPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/photos") view=PhotoReviewPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/site") view=StaffSitePage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/pricing") view=StaffPricingPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/chats") view=OperatorConsolePage/>
                     <Route ssr=SsrMode::Async path=path!("/likes") view=LikesPage/>
                     <Route ssr=SsrMode::Async path=path!("/likes/:type") view=LikesPage/>

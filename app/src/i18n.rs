@@ -27,9 +27,14 @@ impl I18n {
         interpolate(&self.t(key), args)
     }
 
-    /// The text of a refusal, its placeholders filled with the values it carries.
+    /// The text of a refusal, its placeholders filled with the values it carries; a refusal
+    /// about one site setting (staff forms) starts with that setting's label.
     pub fn error(&self, error: &domain::ApiError) -> String {
-        interpolate(&self.t(error.locale_key()), &error.arg_pairs())
+        let text = interpolate(&self.t(error.locale_key()), &error.arg_pairs());
+        match error.args.get("setting") {
+            Some(setting) => format!("{}: {text}", self.t(&format!("staff.setting.{setting}"))),
+            None => text,
+        }
     }
 
     pub fn date(&self, unix_secs: i64) -> String {

@@ -1126,6 +1126,91 @@ async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
 }
 
 #[tokio::test]
+async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let credits = "message_credits=12&photo_credits=15&gift_credits=25&signup_credits=0&free_messages=2&message_length=800&welcome_discount_percent=30&welcome_discount_hours=6&refund_days=14";
+
+    // Members: not found, and the functions refuse them without changing anything.
+    for path in ["/staff/site", "/staff/pricing"] {
+        let (status, _, _) = app.get(path, &[("cookie", &anna)]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+    }
+    let res = app.form("staff_site_credits", credits, "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"));
+    assert_ne!(app.state.sites.for_host(None).unwrap().settings.message_credits, 12);
+
+    // The page shows the current values with the rule's limits.
+    let (status, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    let input = &page[page.find(r#"name="message_credits""#).expect("the message price field")..];
+    assert!(input[..120].contains(r#"min="0" max="1000""#), "limits from domain::staff: {}", &input[..120]);
+    assert!(page.contains("Credits per bericht") && page.contains("Cadeaus in de chat") && page.contains(r#"type="color""#));
+
+    // Out of range: refused in Dutch, naming the field; nothing changed.
+    let res = app.form("staff_site_credits", &credits.replace("gift_credits=25", "gift_credits=5000"), "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (error, _) = refusal(&res, "staff_site_credits");
+    assert_eq!(error.code, domain::ErrorCode::OutOfRange);
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Credits per cadeau: Kies een waarde van 0 tot en met 1000."), "the setting named, translated");
+
+    // Saved: the site's prices change for everyone at once (the pricing page shows them).
+    let res = app.form("staff_site_credits", credits, "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=credits#credits");
+    assert_eq!(app.state.sites.for_host(None).unwrap().settings.message_credits, 12);
+    let (_, _, pricing) = app.get("/pricing", &[]).await;
+    let message_cost = &pricing[pricing.find("Een bericht sturen").unwrap()..];
+    assert!(message_cost[..200].contains(r#"<span class="cost__value">12 credits</span>"#), "the pricing page lists the new message price: {}", &message_cost[..200]);
+
+    // Countries: the default must be among them; a pinned country makes every visitor Belgian.
+    let res = app.form("staff_site_countries", "countries%5BNL%5D=on&geoip_country=BE&geoip_selected_country=&min_age=18", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_site_countries").0.code, domain::ErrorCode::ChoiceInvalid);
+    let res = app.form("staff_site_countries", "countries%5BNL%5D=on&countries%5BBE%5D=on&geoip_country=NL&geoip_selected_country=BE&min_age=21", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=countries#countries");
+    let settings = app.state.sites.for_host(None).unwrap();
+    assert_eq!((settings.settings.countries.clone(), settings.settings.geoip_selected_country.clone(), settings.settings.min_age), (vec!["NL".to_string(), "BE".to_string()], Some("BE".to_string()), 21));
+
+    // Theme colours reach the page; a bad one does not.
+    let res = app.form("staff_site_theme", "primary=%23123456&secondary=%23abcdef&accent=red%3B%7D", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_site_theme").0.code, domain::ErrorCode::ColourInvalid);
+    app.form("staff_site_theme", "primary=%23123456&secondary=%23abcdef&accent=%23ff9f1c", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (_, _, home) = app.get("/", &[]).await;
+    assert!(home.contains("#123456"), "the new colour is on the page");
+
+    // A bundle added with a price typed the Dutch way; a discount code; switched off again.
+    let res = app.form("staff_save_pack", "credits=777&price=59%2C95&currency=eur&sort_order=5&active=on", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert!(location(&res).starts_with("/staff/pricing?saved=pack-"), "{}", location(&res));
+    let (_, _, pricing) = app.get("/pricing", &[]).await;
+    assert!(pricing.contains("777") && pricing.contains("59,95"), "on offer at once");
+    let res = app.form("staff_save_pack", "credits=777&price=gratis&currency=EUR&sort_order=5", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_save_pack").0.code, domain::ErrorCode::OutOfRange);
+    let res = app.form("staff_add_discount", "code=lente10&percentage=10&minimum_order=20&country=NL&expires=2099-12-31", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/pricing?saved=codes#codes");
+    let res = app.form("staff_add_discount", "code=LENTE10&percentage=10", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (error, _) = refusal(&res, "staff_add_discount");
+    assert_eq!(error.code, domain::ErrorCode::CodeTaken);
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Deze code bestaat al."));
+    let (_, _, page) = app.get("/staff/pricing", &[("cookie", &staff)]).await;
+    assert!(page.contains("LENTE10") && page.contains("10 %") && page.contains("20.00") && page.contains("777 credits"));
+    let (code_id, minimum): (i64, i64) = sqlx::query_as("SELECT id, minimum_order FROM discount_codes WHERE code = 'LENTE10'").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(minimum, 2000);
+    app.form("staff_discount_active", &format!("id={code_id}&active=false"), "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (active,): (i64,) = sqlx::query_as("SELECT CASE WHEN active THEN 1 ELSE 0 END FROM discount_codes WHERE id = $1").bind(code_id).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(active, 0, "switched off");
+
+    // Every change is in the staff log with its values.
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    for line in ["Credits gewijzigd", "message_credits: ", "→ 12", "Landen gewijzigd", "Kleuren gewijzigd", "Bundel toegevoegd", "Kortingscode toegevoegd", "Kortingscode uitgezet"] {
+        assert!(page.contains(line), "{line}");
+    }
+    assert!(page.contains(r#"href="/staff/site""#) && page.contains(r#"href="/staff/pricing""#));
+}
+
+#[tokio::test]
 async fn the_lb_beacon_stores_a_bounce_and_staff_see_the_count() {
     let app = start().await;
     let origin = app.origin();

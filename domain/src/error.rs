@@ -112,11 +112,24 @@ pub enum ErrorCode {
     ComplaintLength,
     /// A staff block or unblock without a reason (`{max}`).
     ReasonRequired,
+    // Staff settings (`{setting}` names the setting)
+    /// A number outside `{min}`..=`{max}`.
+    OutOfRange,
+    /// A text longer than `{max}` characters.
+    TextTooLong,
+    /// An empty text that must be filled in.
+    Required,
+    /// Not a `#rrggbb` colour.
+    ColourInvalid,
+    /// A discount code not of `{min}`–`{max}` letters, digits, `-` or `_`.
+    CodeInvalid,
+    /// A discount code the site already has.
+    CodeTaken,
 }
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 68] = {
+    pub const ALL: [ErrorCode; 74] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
@@ -139,6 +152,12 @@ impl ErrorCode {
             NameRequired,
             ComplaintLength,
             ReasonRequired,
+            OutOfRange,
+            TextTooLong,
+            Required,
+            ColourInvalid,
+            CodeInvalid,
+            CodeTaken,
         ]
     };
 
@@ -204,6 +223,12 @@ impl ErrorCode {
             NameRequired => "name_required",
             ComplaintLength => "complaint_length",
             ReasonRequired => "reason_required",
+            OutOfRange => "out_of_range",
+            TextTooLong => "text_too_long",
+            Required => "required",
+            ColourInvalid => "colour_invalid",
+            CodeInvalid => "code_invalid",
+            CodeTaken => "code_taken",
             BlockedByMember => "blocked_by_member",
             DailyLikesUsed => "daily_likes_used",
             PhotoLimitReached => "photo_limit_reached",
@@ -278,6 +303,12 @@ impl ErrorCode {
             NameRequired => "validation.name_required",
             ComplaintLength => "validation.complaint_length",
             ReasonRequired => "validation.reason_required",
+            OutOfRange => "validation.out_of_range",
+            TextTooLong => "validation.text_too_long",
+            Required => "validation.required",
+            ColourInvalid => "validation.colour_invalid",
+            CodeInvalid => "validation.code_invalid",
+            CodeTaken => "validation.code_taken",
             BlockedByMember => "error.blocked_by_member",
             DailyLikesUsed => "likes.limit_reached",
             PhotoLimitReached => "photo.limit_reached",

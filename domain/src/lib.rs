@@ -24,6 +24,7 @@ pub mod push;
 pub mod search;
 pub mod security;
 pub mod site;
+pub mod staff;
 pub mod widgets;
 
 pub use error::{ApiError, ErrorCode};

@@ -151,6 +151,8 @@ pub struct SiteSettings {
     pub theme: Theme,
     /// Auto-likes for new members from fitting operator-run profiles (how many, how far apart).
     pub auto_like: crate::notifications::AutoLikePolicy,
+    /// The gifts members can send here (empty: every gift).
+    pub gifts: Vec<crate::chat::Gift>,
 }
 
 impl SiteSettings {
@@ -161,6 +163,17 @@ impl SiteSettings {
     }
     pub fn default_locale(&self) -> Option<Locale> {
         self.domain_language.get(..2).and_then(Locale::parse)
+    }
+    /// The gifts on offer, in the catalogue's order.
+    pub fn offered_gifts(&self) -> Vec<crate::chat::Gift> {
+        if self.gifts.is_empty() {
+            crate::chat::Gift::ALL.to_vec()
+        } else {
+            crate::chat::Gift::ALL.into_iter().filter(|g| self.gifts.contains(g)).collect()
+        }
+    }
+    pub fn offers_gift(&self, gift: crate::chat::Gift) -> bool {
+        self.gifts.is_empty() || self.gifts.contains(&gift)
     }
     /// Support phone as dialled: dashes and white space removed (SPEC §5).
     pub fn support_phone_clean(&self) -> String {

@@ -182,3 +182,347 @@ impl Staff {
         Ok(())
     }
 }
+
+/// A staff change to the site's settings (each part is its own form on `/staff/site`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteChange {
+    Texts(domain::staff::SiteTexts),
+    Credits(domain::staff::CreditSettings),
+    Countries(domain::staff::CountrySettings),
+    Theme(domain::site::Theme),
+    Gifts(Vec<String>),
+}
+
+/// A column value of `sites` as the settings forms write it.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Int(i64),
+    Text(String),
+    Flag(bool),
+    MaybeText(Option<String>),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Text(t) => write!(f, "{:?}", t.chars().take(60).collect::<String>()),
+            Value::Flag(b) => write!(f, "{}", if *b { "on" } else { "off" }),
+            Value::MaybeText(t) => write!(f, "{}", t.as_deref().unwrap_or("-")),
+        }
+    }
+}
+
+impl SiteChange {
+    /// The checked change as (action for the log, columns and their new values).
+    fn columns(self) -> Result<(&'static str, Vec<(&'static str, Value)>), AppError> {
+        use Value::*;
+        Ok(match self {
+            SiteChange::Texts(t) => {
+                let t = t.validate()?;
+                (
+                    "site_texts",
+                    vec![
+                        ("name", Text(t.name)),
+                        ("index_title", Text(t.index_title)),
+                        ("description", Text(t.description)),
+                        ("support_email", Text(t.support_email)),
+                        ("support_phone", Text(t.support_phone)),
+                        ("mail_name", Text(t.mail_name)),
+                        ("fictional_singular", Text(t.fictional_singular)),
+                        ("fictional_plural", Text(t.fictional_plural)),
+                        ("fictional_warning", Flag(t.fictional_warning)),
+                    ],
+                )
+            }
+            SiteChange::Credits(c) => {
+                let c = c.validate()?;
+                (
+                    "site_credits",
+                    vec![
+                        ("message_credits", Int(c.message_credits)),
+                        ("photo_credits", Int(c.photo_credits)),
+                        ("gift_credits", Int(c.gift_credits)),
+                        ("signup_credits", Int(c.signup_credits)),
+                        ("free_messages", Int(c.free_messages)),
+                        ("message_length", Int(c.message_length)),
+                        ("welcome_discount_percent", Int(c.welcome_discount_percent)),
+                        ("welcome_discount_hours", Int(c.welcome_discount_hours)),
+                        ("refund_days", Int(c.refund_days)),
+                    ],
+                )
+            }
+            SiteChange::Countries(c) => {
+                let c = c.validate()?;
+                (
+                    "site_countries",
+                    vec![
+                        ("countries", Text(serde_json::to_string(&c.countries).map_err(|e| AppError::Internal(e.to_string()))?)),
+                        ("geoip_country", Text(c.geoip_country)),
+                        ("geoip_selected_country", MaybeText(c.geoip_selected_country)),
+                        ("min_age", Int(c.min_age)),
+                    ],
+                )
+            }
+            SiteChange::Theme(t) => {
+                let t = t.validate()?;
+                ("site_theme", vec![("theme_primary", Text(t.primary)), ("theme_secondary", Text(t.secondary)), ("theme_accent", Text(t.accent))])
+            }
+            SiteChange::Gifts(codes) => {
+                let gifts = domain::staff::validate_gifts(&codes)?;
+                // Every gift chosen is stored as the empty list: new gifts are then offered too.
+                let list: Vec<&str> = if gifts.len() == domain::chat::Gift::ALL.len() { vec![] } else { gifts.iter().map(|g| g.code()).collect() };
+                ("site_gifts", vec![("gifts", Text(serde_json::to_string(&list).map_err(|e| AppError::Internal(e.to_string()))?))])
+            }
+        })
+    }
+}
+
+/// A credit bundle as staff see it (inactive ones too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackRecord {
+    pub id: i64,
+    pub credits: i64,
+    pub price_minor: i64,
+    pub currency: String,
+    pub highlighted: bool,
+    pub sort_order: i64,
+    pub active: bool,
+    /// Payments made for it (a bundle that was sold is never deleted, only switched off).
+    pub sold: i64,
+}
+
+/// A discount code as staff see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiscountRecord {
+    pub id: i64,
+    pub code: String,
+    pub percentage: i64,
+    pub minimum_order: i64,
+    pub country: Option<String>,
+    pub active: bool,
+    pub expires_at: Option<i64>,
+    pub redeemed: i64,
+}
+
+impl Staff {
+    /// Changes part of the site's settings and logs what changed (old → new). Nothing changed:
+    /// nothing written, nothing logged. Every node reloads its settings (here at once; others on
+    /// PostgreSQL's announcement or their periodic refresh).
+    pub async fn change_site(&self, staff: &Member, site_id: i64, change: SiteChange, now: i64) -> Result<bool, AppError> {
+        require_staff(staff, site_id)?;
+        let (action, columns) = change.columns()?;
+        let names: Vec<&str> = columns.iter().map(|(c, _)| *c).collect();
+        let mut tx = self.db.pool().begin().await?;
+        // Lock the row first (a write), so two staff saving at once are applied one after the other.
+        sqlx::query("UPDATE sites SET name = name WHERE id = $1").bind(site_id).execute(&mut *tx).await?;
+        let row = sqlx::query(&format!("SELECT {} FROM sites WHERE id = $1", names.join(", "))).bind(site_id).fetch_one(&mut *tx).await?;
+        let mut changed = Vec::new();
+        for (column, new) in &columns {
+            let old = match new {
+                Value::Int(_) => Value::Int(row.try_get(*column)?),
+                Value::Text(_) => Value::Text(row.try_get(*column)?),
+                Value::Flag(_) => Value::Flag(flag(&row, column)?),
+                Value::MaybeText(_) => Value::MaybeText(row.try_get::<Option<String>, _>(*column)?.filter(|c| !c.is_empty())),
+            };
+            if &old != new {
+                changed.push((*column, old, new.clone()));
+            }
+        }
+        if changed.is_empty() {
+            return Ok(false);
+        }
+        let sets: Vec<String> = changed.iter().enumerate().map(|(i, (c, _, _))| format!("{c} = ${}", i + 1)).collect();
+        let sql = format!("UPDATE sites SET {} WHERE id = ${}", sets.join(", "), changed.len() + 1);
+        let mut query = sqlx::query(&sql);
+        for (_, _, new) in &changed {
+            query = match new {
+                Value::Int(n) => query.bind(*n),
+                Value::Text(t) => query.bind(t.clone()),
+                Value::Flag(b) => query.bind(*b),
+                Value::MaybeText(t) => query.bind(t.clone()),
+            };
+        }
+        query.bind(site_id).execute(&mut *tx).await?;
+        let detail = changed.iter().map(|(c, old, new)| format!("{c}: {old} → {new}")).collect::<Vec<_>>().join("; ");
+        record(&mut tx, site_id, staff, action, "site", &detail, now).await?;
+        tx.commit().await?;
+        tracing::info!(target: "security", staff = staff.id, site_id, action, "staff changed site settings");
+        Ok(true)
+    }
+
+    /// Every credit bundle of the site, in display order, with how often each was sold.
+    pub async fn packs(&self, staff: &Member, site_id: i64) -> Result<Vec<PackRecord>, AppError> {
+        require_staff(staff, site_id)?;
+        let rows = sqlx::query(
+            "SELECT c.id, c.credits, c.price_minor, c.currency, c.highlighted, c.sort_order, c.active, \
+             (SELECT COUNT(*) FROM payments p WHERE p.pack_id = c.id AND p.status = 'paid') AS sold \
+             FROM credit_packs c WHERE c.site_id = $1 ORDER BY c.sort_order, c.id",
+        )
+        .bind(site_id)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(PackRecord {
+                    id: r.try_get("id")?,
+                    credits: r.try_get("credits")?,
+                    price_minor: r.try_get("price_minor")?,
+                    currency: r.try_get("currency")?,
+                    highlighted: flag(r, "highlighted")?,
+                    sort_order: r.try_get("sort_order")?,
+                    active: flag(r, "active")?,
+                    sold: r.try_get("sold")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Adds a bundle (`id` none) or changes one of the site's; logged. Bundles are never
+    /// deleted (payments refer to them): staff switch them off.
+    pub async fn save_pack(&self, staff: &Member, site_id: i64, edit: domain::staff::PackEdit, now: i64) -> Result<i64, AppError> {
+        require_staff(staff, site_id)?;
+        let p = edit.validate()?;
+        let mut tx = self.db.pool().begin().await?;
+        let describe = |p: &domain::staff::PackEdit| {
+            format!(
+                "{} credits, {} {}{}{}, order {}",
+                p.credits,
+                domain::site::format_money(p.price_minor, "", false).trim(),
+                p.currency,
+                if p.highlighted { ", highlighted" } else { "" },
+                if p.active { "" } else { ", off" },
+                p.sort_order
+            )
+        };
+        let (id, action, detail) = match p.id {
+            None => {
+                let (id,): (i64,) = sqlx::query_as(
+                    "INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order, active) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                )
+                .bind(site_id)
+                .bind(p.credits)
+                .bind(p.price_minor)
+                .bind(&p.currency)
+                .bind(p.highlighted)
+                .bind(p.sort_order)
+                .bind(p.active)
+                .fetch_one(&mut *tx)
+                .await?;
+                (id, "pack_add", describe(&p))
+            }
+            Some(id) => {
+                let row = sqlx::query("SELECT credits, price_minor, currency, highlighted, sort_order, active FROM credit_packs WHERE id = $1 AND site_id = $2")
+                    .bind(id)
+                    .bind(site_id)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .ok_or(domain::ErrorCode::NotFound)?;
+                let old = domain::staff::PackEdit {
+                    id: Some(id),
+                    credits: row.try_get("credits")?,
+                    price_minor: row.try_get("price_minor")?,
+                    currency: row.try_get("currency")?,
+                    highlighted: flag(&row, "highlighted")?,
+                    sort_order: row.try_get("sort_order")?,
+                    active: flag(&row, "active")?,
+                };
+                if old == p {
+                    return Ok(id);
+                }
+                sqlx::query("UPDATE credit_packs SET credits = $1, price_minor = $2, currency = $3, highlighted = $4, sort_order = $5, active = $6 WHERE id = $7 AND site_id = $8")
+                    .bind(p.credits)
+                    .bind(p.price_minor)
+                    .bind(&p.currency)
+                    .bind(p.highlighted)
+                    .bind(p.sort_order)
+                    .bind(p.active)
+                    .bind(id)
+                    .bind(site_id)
+                    .execute(&mut *tx)
+                    .await?;
+                (id, "pack_change", format!("{} → {}", describe(&old), describe(&p)))
+            }
+        };
+        record(&mut tx, site_id, staff, action, &format!("bundle #{id}"), &detail, now).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// The site's discount codes, newest first, with how often each was redeemed.
+    pub async fn discounts(&self, staff: &Member, site_id: i64) -> Result<Vec<DiscountRecord>, AppError> {
+        require_staff(staff, site_id)?;
+        let rows = sqlx::query(
+            "SELECT d.id, d.code, d.percentage, d.minimum_order, d.country, d.active, d.expires_at, \
+             (SELECT COUNT(*) FROM discount_redemptions r JOIN payments p ON p.id = r.payment_id WHERE r.code = d.code AND p.site_id = d.site_id) AS redeemed \
+             FROM discount_codes d WHERE d.site_id = $1 ORDER BY d.id DESC",
+        )
+        .bind(site_id)
+        .fetch_all(self.db.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(DiscountRecord {
+                    id: r.try_get("id")?,
+                    code: r.try_get("code")?,
+                    percentage: r.try_get("percentage")?,
+                    minimum_order: r.try_get("minimum_order")?,
+                    country: r.try_get("country")?,
+                    active: flag(r, "active")?,
+                    expires_at: r.try_get("expires_at")?,
+                    redeemed: r.try_get("redeemed")?,
+                })
+            })
+            .collect()
+    }
+
+    /// A new discount code; `CodeTaken` when the site has it already (in any state).
+    pub async fn add_discount(&self, staff: &Member, site_id: i64, edit: domain::staff::DiscountEdit, now: i64) -> Result<i64, AppError> {
+        require_staff(staff, site_id)?;
+        let d = edit.validate(now)?;
+        let mut tx = self.db.pool().begin().await?;
+        let inserted: Option<(i64,)> = sqlx::query_as(
+            "INSERT INTO discount_codes (site_id, code, percentage, minimum_order, country, active, expires_at) VALUES ($1, $2, $3, $4, $5, TRUE, $6) \
+             ON CONFLICT (site_id, code) DO NOTHING RETURNING id",
+        )
+        .bind(site_id)
+        .bind(&d.code)
+        .bind(d.percentage)
+        .bind(d.minimum_order)
+        .bind(&d.country)
+        .bind(d.expires_at)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((id,)) = inserted else {
+            return Err(domain::ApiError::new(domain::ErrorCode::CodeTaken).into());
+        };
+        let detail = format!(
+            "{}%, minimum {}, {}{}",
+            d.percentage,
+            d.minimum_order,
+            d.country.as_deref().unwrap_or("all countries"),
+            d.expires_at.map(|at| {
+                let day = domain::account::Ymd::from_unix(at);
+                format!(", until {:04}-{:02}-{:02}", day.year, day.month, day.day)
+            }).unwrap_or_default()
+        );
+        record(&mut tx, site_id, staff, "discount_add", &d.code, &detail, now).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Switches a discount code on or off (codes are kept: redemptions refer to them); logged.
+    pub async fn set_discount_active(&self, staff: &Member, site_id: i64, id: i64, active: bool, now: i64) -> Result<(), AppError> {
+        require_staff(staff, site_id)?;
+        let mut tx = self.db.pool().begin().await?;
+        let found: Option<(String,)> = sqlx::query_as("SELECT code FROM discount_codes WHERE id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(&mut *tx).await?;
+        let Some((code,)) = found else { return Err(domain::ErrorCode::NotFound.into()) };
+        let changed = sqlx::query("UPDATE discount_codes SET active = $1 WHERE id = $2 AND active <> $1").bind(active).bind(id).execute(&mut *tx).await?;
+        if changed.rows_affected() == 0 {
+            return Ok(());
+        }
+        record(&mut tx, site_id, staff, if active { "discount_on" } else { "discount_off" }, &code, "", now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}

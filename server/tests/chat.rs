@@ -146,7 +146,13 @@ on_both_databases!(free_messages_then_credits_and_gifts, |db: Db| async move {
     assert_eq!(chat.send(&w.site, &anna, To::Member(bram.id), "bad id", text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::BadRequest);
     assert_eq!(chat.send(&w.site, &anna, To::Member(anna.id), &cid(104), text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::NotFound);
     assert_eq!(chat.send(&w.site, &anna, To::Member(999_999), &cid(105), text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::NotFound);
-    assert_eq!(messages_of(&db, anna.id).await, free + 2);
+    // A gift the site does not offer (staff chose the gifts) is refused and costs nothing.
+    let mut roses_only = w.site.clone();
+    roses_only.settings.gifts = vec![Gift::Rose];
+    assert_eq!(chat.send(&roses_only, &anna, To::Member(bram.id), &cid(106), Content::Gift(Gift::Kiss), NOW).await.unwrap_err().code(), ErrorCode::ChoiceInvalid);
+    chat.send(&roses_only, &anna, To::Member(bram.id), &cid(107), Content::Gift(Gift::Rose), NOW).await.unwrap();
+    assert_eq!(messages_of(&db, anna.id).await, free + 3);
+    assert_eq!(w.reload(anna.id).await.credits, start - w.site.message_credits - 2 * w.site.gift_credits);
     assert!(credits::reconcile(&db).await.unwrap().is_empty());
 });
 

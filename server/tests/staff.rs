@@ -73,10 +73,120 @@ on_both_databases!(staff_find_block_unblock_and_grant_and_every_change_is_logged
 #[test]
 fn every_staff_action_has_a_label_in_every_language() {
     let catalog = server::locales::Catalog::embedded();
-    let actions = ["photo_approve", "photo_reject", "complaint_handled", "complaint_open", "member_block", "member_unblock", "member_role", "member_operator"];
+    let actions = [
+        "photo_approve", "photo_reject", "complaint_handled", "complaint_open", "member_block", "member_unblock", "member_role", "member_operator",
+        "site_texts", "site_credits", "site_countries", "site_theme", "site_gifts", "pack_add", "pack_change", "discount_add", "discount_on", "discount_off",
+    ];
     for locale in domain::Locale::ALL {
         for a in actions {
             assert!(catalog.texts(locale).contains_key(&format!("staff.action.{a}")), "{locale:?} {a}");
         }
+        for s in domain::staff::SETTINGS {
+            assert!(catalog.texts(locale).contains_key(&format!("staff.setting.{s}")), "{locale:?} {s}");
+        }
     }
 }
+
+on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_change_is_logged, |db: Db| async move {
+    use domain::staff::{CountrySettings, CreditSettings, DiscountEdit, PackEdit, SiteTexts};
+    use server::staff::SiteChange;
+    let w = world(db.clone()).await;
+    let site = w.site.settings.id;
+    let admin = Staff::new(db.clone());
+    let anna = w.member("anna@example.nl", "female").await;
+    let boss = w.member("boss@example.nl", "male").await;
+    w.accounts.set_staff("boss@example.nl", true).await.unwrap();
+    let boss = w.reload(boss.id).await;
+    let cache = server::sites::SiteCache::load(db.clone()).await.unwrap();
+    let settings = || cache.for_host(Some(&w.site.settings.domain)).unwrap();
+    let s = settings();
+    let credits = CreditSettings {
+        message_credits: s.message_credits,
+        photo_credits: s.photo_credits,
+        gift_credits: s.gift_credits,
+        signup_credits: s.signup_credits,
+        free_messages: s.free_messages,
+        message_length: s.message_length,
+        welcome_discount_percent: s.welcome_discount_percent,
+        welcome_discount_hours: s.welcome_discount_hours,
+        refund_days: s.refund_days,
+    };
+
+    // Members are told it does not exist; nothing changes.
+    let change = SiteChange::Credits(CreditSettings { message_credits: 12, ..credits });
+    assert_eq!(refused(admin.change_site(&anna, site, change.clone(), NOW).await), Some(ErrorCode::NotFound));
+    let other_site: (i64,) = sqlx::query_as("SELECT id FROM sites WHERE id <> $1").bind(site).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(refused(admin.change_site(&boss, other_site.0, change.clone(), NOW).await), Some(ErrorCode::NotFound));
+    // Out of range: refused, naming the setting, nothing written.
+    let bad = admin.change_site(&boss, site, SiteChange::Credits(CreditSettings { gift_credits: 5000, ..credits }), NOW).await.unwrap_err();
+    assert_eq!(bad.code(), ErrorCode::OutOfRange);
+    cache.reload().await.unwrap();
+    assert_eq!(settings().gift_credits, s.gift_credits);
+
+    // A change is written, logged with old and new, and the settings follow after a reload.
+    assert!(admin.change_site(&boss, site, change.clone(), NOW + 1).await.unwrap());
+    assert!(!admin.change_site(&boss, site, change, NOW + 2).await.unwrap(), "the same values again: nothing to do");
+    cache.reload().await.unwrap();
+    assert_eq!(settings().message_credits, 12);
+    let texts = SiteTexts {
+        name: "Vonk Zuid".into(),
+        index_title: s.index_title.clone(),
+        description: "Daten in het zuiden.".into(),
+        support_email: "Hulp@Vonk.nl".into(),
+        support_phone: "+31 40-123 45 67".into(),
+        mail_name: s.mail_name.clone(),
+        fictional_singular: s.fictional_singular.clone(),
+        fictional_plural: s.fictional_plural.clone(),
+        fictional_warning: s.fictional_warning,
+    };
+    admin.change_site(&boss, site, SiteChange::Texts(texts), NOW + 3).await.unwrap();
+    admin.change_site(&boss, site, SiteChange::Countries(CountrySettings { countries: vec!["BE".into(), "NL".into()], geoip_country: "NL".into(), geoip_selected_country: None, min_age: 21 }), NOW + 4).await.unwrap();
+    admin.change_site(&boss, site, SiteChange::Theme(domain::site::Theme { primary: "#123".into(), secondary: "#224466".into(), accent: "#FFAA00".into() }), NOW + 5).await.unwrap();
+    admin.change_site(&boss, site, SiteChange::Gifts(vec!["rose".into(), "kiss".into()]), NOW + 6).await.unwrap();
+    assert_eq!(refused(admin.change_site(&boss, site, SiteChange::Gifts(vec![]), NOW).await), Some(ErrorCode::Required));
+    cache.reload().await.unwrap();
+    let now = settings();
+    assert_eq!((now.name.as_str(), now.support_email.as_str(), now.support_phone_clean().as_str()), ("Vonk Zuid", "hulp@vonk.nl", "+31401234567"));
+    assert_eq!((now.countries.clone(), now.geoip_country.as_str(), now.min_age), (vec!["NL".to_string(), "BE".to_string()], "NL", 21));
+    assert_eq!((now.theme.primary.as_str(), now.theme.accent.as_str()), ("#112233", "#ffaa00"));
+    assert_eq!(now.offered_gifts(), vec![domain::chat::Gift::Rose, domain::chat::Gift::Kiss]);
+    // All gifts chosen: stored as "all", so gifts added later are offered too.
+    admin.change_site(&boss, site, SiteChange::Gifts(domain::chat::Gift::ALL.iter().map(|g| g.code().to_string()).collect()), NOW + 7).await.unwrap();
+    cache.reload().await.unwrap();
+    assert!(settings().gifts.is_empty());
+
+    // Bundles: added, changed, switched off (never deleted); only the site's own.
+    let before = server::sites::credit_packs(&db, site).await.unwrap().len();
+    let pack = PackEdit { id: None, credits: 500, price_minor: 14995, currency: "eur".into(), highlighted: false, sort_order: 9, active: true };
+    let id = admin.save_pack(&boss, site, pack.clone(), NOW + 8).await.unwrap();
+    assert_eq!(server::sites::credit_packs(&db, site).await.unwrap().len(), before + 1);
+    assert_eq!(refused(admin.save_pack(&boss, site, PackEdit { price_minor: 0, ..pack.clone() }, NOW).await), Some(ErrorCode::OutOfRange));
+    assert_eq!(refused(admin.save_pack(&anna, site, pack.clone(), NOW).await), Some(ErrorCode::NotFound));
+    let foreign: (i64,) = sqlx::query_as("INSERT INTO credit_packs (site_id, credits, price_minor, currency) VALUES ($1, 10, 100, 'EUR') RETURNING id").bind(other_site.0).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(refused(admin.save_pack(&boss, site, PackEdit { id: Some(foreign.0), ..pack.clone() }, NOW).await), Some(ErrorCode::NotFound));
+    admin.save_pack(&boss, site, PackEdit { id: Some(id), price_minor: 12995, active: false, ..pack.clone() }, NOW + 9).await.unwrap();
+    admin.save_pack(&boss, site, PackEdit { id: Some(id), price_minor: 12995, active: false, ..pack.clone() }, NOW + 10).await.unwrap();
+    assert_eq!(server::sites::credit_packs(&db, site).await.unwrap().len(), before, "switched off: not on offer");
+    let mine = admin.packs(&boss, site).await.unwrap();
+    let saved = mine.iter().find(|p| p.id == id).unwrap();
+    assert_eq!((saved.price_minor, saved.currency.as_str(), saved.active, saved.sold), (12995, "EUR", false, 0));
+    assert!(!mine.iter().any(|p| p.id == foreign.0));
+
+    // Discount codes: unique per site, switched on and off.
+    let code = DiscountEdit { code: "zomer25".into(), percentage: 25, minimum_order: 1000, country: Some("nl".into()), expires_at: Some(NOW + 86_400) };
+    let did = admin.add_discount(&boss, site, code.clone(), NOW + 11).await.unwrap();
+    assert_eq!(refused(admin.add_discount(&boss, site, code.clone(), NOW + 12).await), Some(ErrorCode::CodeTaken));
+    assert_eq!(refused(admin.add_discount(&boss, site, DiscountEdit { code: "x y".into(), ..code.clone() }, NOW).await), Some(ErrorCode::CodeInvalid));
+    admin.add_discount(&boss, other_site.0, code.clone(), NOW).await.map(|_| ()).unwrap_err();
+    admin.set_discount_active(&boss, site, did, false, NOW + 13).await.unwrap();
+    admin.set_discount_active(&boss, site, did, false, NOW + 14).await.unwrap();
+    let codes = admin.discounts(&boss, site).await.unwrap();
+    assert_eq!((codes[0].code.as_str(), codes[0].percentage, codes[0].country.as_deref(), codes[0].active), ("ZOMER25", 25, Some("NL"), false));
+
+    let log = admin.log(&boss, site, 50).await.unwrap();
+    let actions: Vec<&str> = log.iter().map(|a| a.action.as_str()).collect();
+    assert_eq!(actions, ["discount_off", "discount_add", "pack_change", "pack_add", "site_gifts", "site_gifts", "site_theme", "site_countries", "site_texts", "site_credits"], "newest first, each change once");
+    let credits_line = log.iter().find(|a| a.action == "site_credits").unwrap();
+    assert_eq!(credits_line.detail, format!("message_credits: {} → 12", s.message_credits));
+    assert!(log.iter().find(|a| a.action == "pack_change").unwrap().detail.contains("149.95 EUR") );
+});

@@ -234,6 +234,11 @@ impl Chat {
         if sender == peer {
             return Err(ErrorCode::NotFound.into());
         }
+        if let Content::Gift(gift) = &content {
+            if !site.offers_gift(*gift) {
+                return Err(ErrorCode::ChoiceInvalid.into());
+            }
+        }
         let target = sqlx::query(&format!(
             "SELECT u.status, u.fictional, {blocks} FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $2 AND u.site_id = $3",
             blocks = crate::visibility::BLOCK_DIRECTIONS

@@ -148,7 +148,7 @@ mod build {
             photo_credits: site.photo_credits,
             gift_credits: site.gift_credits,
             free_messages: free_left,
-            gifts: Gift::ALL.into_iter().map(|gift| GiftOption { gift, label: gift_label(i18n, gift) }).collect(),
+            gifts: site.offered_gifts().into_iter().map(|gift| GiftOption { gift, label: gift_label(i18n, gift) }).collect(),
             icebreakers: (1..=6).map(|n| i18n.t(&format!("chat.icebreaker.{n}"))).collect(),
             connection: Connection::Connecting,
             alert: None,

@@ -5,6 +5,7 @@
 pub mod complaints;
 pub mod members;
 pub mod photos;
+pub mod site;
 
 use leptos::prelude::*;
 

@@ -1,0 +1,570 @@
+//! `/staff/site` (the site's texts, credit prices, countries, colours and gifts) and
+//! `/staff/pricing` (credit bundles and discount codes). Each form is its own server function;
+//! the rules are `domain::staff`'s, the input limits on the page come from the same constants.
+//! Every change lands in the staff log with its old and new values, and this node reloads the
+//! settings at once (other nodes follow on PostgreSQL's announcement or their refresh).
+
+use std::collections::BTreeMap;
+
+use domain::staff as rules;
+use domain::ApiError;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::ssr::{fail, fail_back, member_call, redirect};
+
+use crate::features::staff::refuse_non_staff;
+use crate::forms::ActionError;
+use crate::i18n::use_i18n;
+
+/// The settings as the forms show them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SiteSettingsView {
+    pub domain: String,
+    pub texts: rules::SiteTexts,
+    pub credits: rules::CreditSettings,
+    pub countries: rules::CountrySettings,
+    pub theme: domain::site::Theme,
+    /// Every gift with whether it is on offer.
+    pub gifts: Vec<(domain::chat::Gift, bool)>,
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_site", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
+    let (c, member) = member_call().await?;
+    let s = &c.site.settings;
+    server::staff::require_staff(&member, s.id).map_err(fail)?;
+    let offered = s.offered_gifts();
+    Ok(SiteSettingsView {
+        domain: s.domain.clone(),
+        texts: rules::SiteTexts {
+            name: s.name.clone(),
+            index_title: s.index_title.clone(),
+            description: s.description.clone(),
+            support_email: s.support_email.clone(),
+            support_phone: s.support_phone.clone(),
+            mail_name: s.mail_name.clone(),
+            fictional_singular: s.fictional_singular.clone(),
+            fictional_plural: s.fictional_plural.clone(),
+            fictional_warning: s.fictional_warning,
+        },
+        credits: rules::CreditSettings {
+            message_credits: s.message_credits,
+            photo_credits: s.photo_credits,
+            gift_credits: s.gift_credits,
+            signup_credits: s.signup_credits,
+            free_messages: s.free_messages,
+            message_length: s.message_length,
+            welcome_discount_percent: s.welcome_discount_percent,
+            welcome_discount_hours: s.welcome_discount_hours,
+            refund_days: s.refund_days,
+        },
+        countries: rules::CountrySettings {
+            countries: s.countries.clone(),
+            geoip_country: s.geoip_country.clone(),
+            geoip_selected_country: s.geoip_selected_country.clone(),
+            min_age: i64::from(s.min_age),
+        },
+        theme: s.theme.clone(),
+        gifts: domain::chat::Gift::ALL.into_iter().map(|g| (g, offered.contains(&g))).collect(),
+    })
+}
+
+/// Applies one settings form: refusals come back to the page with the error, success with `saved`.
+#[cfg(feature = "ssr")]
+async fn apply<S: leptos::server_fn::ServerFn>(change: server::staff::SiteChange, anchor: &str) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    if let Err(error) = c.state.staff.change_site(&member, c.site.settings.id, change, c.now()).await {
+        return Err(fail_back::<S>(error, "/staff/site", &[]));
+    }
+    c.state.sites.reload().await.map_err(fail)?;
+    redirect(&format!("/staff/site?saved={anchor}#{anchor}"));
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+#[server(prefix = "/api/fn", endpoint = "staff_site_texts")]
+pub async fn staff_site_texts(
+    name: String,
+    index_title: String,
+    description: String,
+    support_email: String,
+    support_phone: String,
+    mail_name: String,
+    fictional_singular: String,
+    fictional_plural: String,
+    #[server(default)] fictional_warning: Option<String>,
+) -> Result<(), ApiError> {
+    let texts = rules::SiteTexts { name, index_title, description, support_email, support_phone, mail_name, fictional_singular, fictional_plural, fictional_warning: fictional_warning.is_some() };
+    apply::<StaffSiteTexts>(server::staff::SiteChange::Texts(texts), "texts").await
+}
+
+#[allow(clippy::too_many_arguments)]
+#[server(prefix = "/api/fn", endpoint = "staff_site_credits")]
+pub async fn staff_site_credits(
+    message_credits: i64,
+    photo_credits: i64,
+    gift_credits: i64,
+    signup_credits: i64,
+    free_messages: i64,
+    message_length: i64,
+    welcome_discount_percent: i64,
+    welcome_discount_hours: i64,
+    refund_days: i64,
+) -> Result<(), ApiError> {
+    let credits = rules::CreditSettings { message_credits, photo_credits, gift_credits, signup_credits, free_messages, message_length, welcome_discount_percent, welcome_discount_hours, refund_days };
+    apply::<StaffSiteCredits>(server::staff::SiteChange::Credits(credits), "credits").await
+}
+
+/// `countries[NL]=on` for each country served.
+#[server(prefix = "/api/fn", endpoint = "staff_site_countries")]
+pub async fn staff_site_countries(#[server(default)] countries: BTreeMap<String, String>, geoip_country: String, #[server(default)] geoip_selected_country: String, min_age: i64) -> Result<(), ApiError> {
+    let settings = rules::CountrySettings { countries: countries.into_keys().collect(), geoip_country, geoip_selected_country: Some(geoip_selected_country), min_age };
+    apply::<StaffSiteCountries>(server::staff::SiteChange::Countries(settings), "countries").await
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_site_theme")]
+pub async fn staff_site_theme(primary: String, secondary: String, accent: String) -> Result<(), ApiError> {
+    apply::<StaffSiteTheme>(server::staff::SiteChange::Theme(domain::site::Theme { primary, secondary, accent }), "theme").await
+}
+
+/// `gifts[rose]=on` for each gift on offer.
+#[server(prefix = "/api/fn", endpoint = "staff_site_gifts")]
+pub async fn staff_site_gifts(#[server(default)] gifts: BTreeMap<String, String>) -> Result<(), ApiError> {
+    apply::<StaffSiteGifts>(server::staff::SiteChange::Gifts(gifts.into_keys().collect()), "gifts").await
+}
+
+#[component]
+fn Saved(anchor: &'static str) -> impl IntoView {
+    let saved = use_query_map().get_untracked().get("saved").as_deref() == Some(anchor);
+    saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.site.saved")}</p> })
+}
+
+/// A labelled number input whose limits are the rule's.
+#[component]
+fn NumberField(range: rules::Range, value: i64, #[prop(optional)] name: Option<&'static str>) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field__label">{use_i18n().t(&format!("staff.setting.{}", range.setting))}</span>
+            <input type="number" name=name.unwrap_or(range.setting) required min=range.min.to_string() max=range.max.to_string() step="1" value=value.to_string()/>
+        </label>
+    }
+}
+
+#[component]
+fn TextField(setting: &'static str, value: String, #[prop(optional)] required: bool, #[prop(default = rules::LINE_MAX_CHARS)] max: usize, #[prop(optional)] kind: Option<&'static str>) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field__label">{use_i18n().t(&format!("staff.setting.{setting}"))}</span>
+            <input type=kind.unwrap_or("text") name=setting value=value required=required maxlength=max.to_string()/>
+        </label>
+    }
+}
+
+fn country_options(selected: &str, with_none: Option<String>) -> impl IntoView {
+    let selected = selected.to_string();
+    view! {
+        {with_none.map(|label| view! { <option value="" selected=selected.is_empty()>{label}</option> })}
+        {rules::COUNTRIES.iter().map(|c| view! { <option value=*c selected=selected == *c>{use_i18n().t(&format!("country.{c}"))}</option> }).collect_view()}
+    }
+}
+
+#[component]
+fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
+    let t = v.texts;
+    let c = v.credits;
+    let k = v.countries;
+    let pinned = k.geoip_selected_country.clone().unwrap_or_default();
+    view! {
+        <section class="card staff-settings" id="texts" aria-labelledby="texts-title">
+            <h2 id="texts-title">{use_i18n().t("staff.site.texts")}</h2>
+            <Saved anchor="texts"/>
+            <ActionError action={ServerAction::<StaffSiteTexts>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteTexts>::new()} attr:class="form" attr:data-testid="form-texts">
+                <TextField setting="name" value=t.name required=true/>
+                <TextField setting="index_title" value=t.index_title/>
+                <label class="field">
+                    <span class="field__label">{use_i18n().t("staff.setting.description")}</span>
+                    <textarea name="description" rows="3" maxlength=rules::DESCRIPTION_MAX_CHARS.to_string()>{t.description}</textarea>
+                </label>
+                <TextField setting="support_email" value=t.support_email required=true kind="email"/>
+                <TextField setting="support_phone" value=t.support_phone required=true max=30 kind="tel"/>
+                <TextField setting="mail_name" value=t.mail_name required=true/>
+                <TextField setting="fictional_singular" value=t.fictional_singular max=40/>
+                <TextField setting="fictional_plural" value=t.fictional_plural max=40/>
+                <label class="check">
+                    <input type="checkbox" name="fictional_warning" value="on" checked=t.fictional_warning/>
+                    <span>{use_i18n().t("staff.setting.fictional_warning")}</span>
+                </label>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="credits" aria-labelledby="credits-title">
+            <h2 id="credits-title">{use_i18n().t("staff.site.credits")}</h2>
+            <Saved anchor="credits"/>
+            <ActionError action={ServerAction::<StaffSiteCredits>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteCredits>::new()} attr:class="form staff-settings__grid" attr:data-testid="form-credits">
+                <NumberField range=rules::MESSAGE_CREDITS value=c.message_credits/>
+                <NumberField range=rules::PHOTO_CREDITS value=c.photo_credits/>
+                <NumberField range=rules::GIFT_CREDITS value=c.gift_credits/>
+                <NumberField range=rules::SIGNUP_CREDITS value=c.signup_credits/>
+                <NumberField range=rules::FREE_MESSAGES value=c.free_messages/>
+                <NumberField range=rules::MESSAGE_LENGTH value=c.message_length/>
+                <NumberField range=rules::WELCOME_PERCENT value=c.welcome_discount_percent/>
+                <NumberField range=rules::WELCOME_HOURS value=c.welcome_discount_hours/>
+                <NumberField range=rules::REFUND_DAYS value=c.refund_days/>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="countries" aria-labelledby="countries-title">
+            <h2 id="countries-title">{use_i18n().t("staff.site.countries")}</h2>
+            <Saved anchor="countries"/>
+            <ActionError action={ServerAction::<StaffSiteCountries>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteCountries>::new()} attr:class="form" attr:data-testid="form-countries">
+                <fieldset class="staff-settings__checks">
+                    <legend>{use_i18n().t("staff.setting.countries")}</legend>
+                    {rules::COUNTRIES.iter().map(|code| {
+                        let on = k.countries.iter().any(|x| x == code);
+                        view! {
+                            <label class="check">
+                                <input type="checkbox" name=format!("countries[{code}]") value="on" checked=on/>
+                                <span>{use_i18n().t(&format!("country.{code}"))}</span>
+                            </label>
+                        }
+                    }).collect_view()}
+                </fieldset>
+                <label class="field">
+                    <span class="field__label">{use_i18n().t("staff.setting.geoip_country")}</span>
+                    <select name="geoip_country" required>{country_options(&k.geoip_country, None)}</select>
+                </label>
+                <label class="field">
+                    <span class="field__label">{use_i18n().t("staff.setting.geoip_selected_country")}</span>
+                    <select name="geoip_selected_country">{country_options(&pinned, Some(use_i18n().t("staff.site.pinned_none")))}</select>
+                </label>
+                <NumberField range=rules::MIN_AGE value=k.min_age/>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="theme" aria-labelledby="theme-title">
+            <h2 id="theme-title">{use_i18n().t("staff.site.theme")}</h2>
+            <Saved anchor="theme"/>
+            <ActionError action={ServerAction::<StaffSiteTheme>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteTheme>::new()} attr:class="form staff-settings__grid" attr:data-testid="form-theme">
+                {[("primary", "theme_primary", v.theme.primary.clone()), ("secondary", "theme_secondary", v.theme.secondary.clone()), ("accent", "theme_accent", v.theme.accent.clone())]
+                    .into_iter()
+                    .map(|(name, setting, value)| view! {
+                        <label class="field">
+                            <span class="field__label">{use_i18n().t(&format!("staff.setting.{setting}"))}</span>
+                            <input type="color" name=name value=value required/>
+                        </label>
+                    })
+                    .collect_view()}
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="gifts" aria-labelledby="gifts-title">
+            <h2 id="gifts-title">{use_i18n().t("staff.site.gifts")}</h2>
+            <Saved anchor="gifts"/>
+            <ActionError action={ServerAction::<StaffSiteGifts>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteGifts>::new()} attr:class="form" attr:data-testid="form-gifts">
+                <fieldset class="staff-settings__checks">
+                    <legend>{use_i18n().t("staff.setting.gifts")}</legend>
+                    {v.gifts.into_iter().map(|(gift, on)| view! {
+                        <label class="check">
+                            <input type="checkbox" name=format!("gifts[{}]", gift.code()) value="on" checked=on/>
+                            <span>{use_i18n().t(&gift.locale_key())}</span>
+                        </label>
+                    }).collect_view()}
+                </fieldset>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+    }
+}
+
+#[component]
+pub fn StaffSitePage() -> impl IntoView {
+    if let Some(refused) = refuse_non_staff("/staff/site") {
+        return refused;
+    }
+    let i18n = use_i18n();
+    let settings = Resource::new_blocking(|| (), |_| staff_site());
+    view! {
+        <Title text=i18n.t("staff.site.title")/>
+        <div class="container container--narrow page">
+            <p><a href="/staff">{use_i18n().t("staff.home.title")}</a></p>
+            <h1>{use_i18n().t("staff.site.title")}</h1>
+            <Suspense fallback=|| ()>
+                {move || settings.get().map(|result| match result {
+                    Ok(v) => view! {
+                        <p class="muted">{v.domain.clone()}</p>
+                        <SettingsForms v=v/>
+                    }.into_any(),
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+    .into_any()
+}
+
+// ---- Credit bundles and discount codes ----
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PackView {
+    pub id: i64,
+    pub credits: i64,
+    pub price_minor: i64,
+    pub currency: String,
+    pub highlighted: bool,
+    pub sort_order: i64,
+    pub active: bool,
+    pub sold: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DiscountView {
+    pub id: i64,
+    pub code: String,
+    pub percentage: i64,
+    pub minimum_order: i64,
+    pub country: Option<String>,
+    pub active: bool,
+    pub expires_at: Option<i64>,
+    pub redeemed: i64,
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_pricing", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_pricing() -> Result<(Vec<PackView>, Vec<DiscountView>), ApiError> {
+    let (c, member) = member_call().await?;
+    let site = c.site.settings.id;
+    let packs = c.state.staff.packs(&member, site).await.map_err(fail)?;
+    let codes = c.state.staff.discounts(&member, site).await.map_err(fail)?;
+    Ok((
+        packs
+            .into_iter()
+            .map(|p| PackView { id: p.id, credits: p.credits, price_minor: p.price_minor, currency: p.currency, highlighted: p.highlighted, sort_order: p.sort_order, active: p.active, sold: p.sold })
+            .collect(),
+        codes
+            .into_iter()
+            .map(|d| DiscountView { id: d.id, code: d.code, percentage: d.percentage, minimum_order: d.minimum_order, country: d.country, active: d.active, expires_at: d.expires_at, redeemed: d.redeemed })
+            .collect(),
+    ))
+}
+
+/// A price field's refusal (not a price at all).
+#[cfg(feature = "ssr")]
+fn price_of(text: &str, setting: &'static str) -> Result<i64, ApiError> {
+    rules::parse_price(text).ok_or_else(|| ApiError::new(domain::ErrorCode::OutOfRange).with("setting", setting).with("min", "0,01").with("max", "10.000,00"))
+}
+
+/// Adds a bundle (no `id`) or changes one.
+#[allow(clippy::too_many_arguments)]
+#[server(prefix = "/api/fn", endpoint = "staff_save_pack")]
+pub async fn staff_save_pack(
+    #[server(default)] id: Option<i64>,
+    credits: i64,
+    price: String,
+    currency: String,
+    sort_order: i64,
+    #[server(default)] highlighted: Option<String>,
+    #[server(default)] active: Option<String>,
+) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    let result = async {
+        let edit = rules::PackEdit { id, credits, price_minor: price_of(&price, "price")?, currency, highlighted: highlighted.is_some(), sort_order, active: active.is_some() };
+        c.state.staff.save_pack(&member, c.site.settings.id, edit, c.now()).await.map_err(fail)
+    }
+    .await;
+    match result {
+        Ok(id) => {
+            c.state.sites.reload().await.map_err(fail)?;
+            redirect(&format!("/staff/pricing?saved=pack-{id}#pack-{id}"));
+            Ok(())
+        }
+        Err(error) => Err(fail_back::<StaffSavePack>(error, "/staff/pricing", &[])),
+    }
+}
+
+/// A new discount code; `expires` is the last day it works (`YYYY-MM-DD`, through the end of that day UTC).
+#[server(prefix = "/api/fn", endpoint = "staff_add_discount")]
+pub async fn staff_add_discount(code: String, percentage: i64, #[server(default)] minimum_order: String, #[server(default)] country: String, #[server(default)] expires: String) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    let result = async {
+        let minimum_order = if minimum_order.trim().is_empty() { 0 } else { price_of(&minimum_order, "minimum_order")? };
+        let expires_at = match expires.trim() {
+            "" => None,
+            day => Some(
+                domain::account::Ymd::parse(day)
+                    .map(|d| domain::date::to_unix(i64::from(d.year), d.month, d.day, 23, 59) + 59)
+                    .ok_or_else(|| ApiError::new(domain::ErrorCode::ChoiceInvalid).with("setting", "expires_at"))?,
+            ),
+        };
+        let edit = rules::DiscountEdit { code, percentage, minimum_order, country: Some(country), expires_at };
+        c.state.staff.add_discount(&member, c.site.settings.id, edit, c.now()).await.map_err(fail)
+    }
+    .await;
+    match result {
+        Ok(_) => {
+            redirect("/staff/pricing?saved=codes#codes");
+            Ok(())
+        }
+        Err(error) => Err(fail_back::<StaffAddDiscount>(error, "/staff/pricing", &[])),
+    }
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_discount_active")]
+pub async fn staff_discount_active(id: i64, active: bool) -> Result<(), ApiError> {
+    let (c, member) = member_call().await?;
+    if let Err(error) = c.state.staff.set_discount_active(&member, c.site.settings.id, id, active, c.now()).await {
+        return Err(fail_back::<StaffDiscountActive>(error, "/staff/pricing", &[]));
+    }
+    redirect("/staff/pricing?saved=codes#codes");
+    Ok(())
+}
+
+fn money(minor: i64) -> String {
+    format!("{}.{:02}", minor / 100, minor % 100)
+}
+
+#[component]
+fn PackForm(pack: Option<PackView>) -> impl IntoView {
+    let i18n = use_i18n();
+    let id = pack.as_ref().map(|p| p.id);
+    let p = pack.clone().unwrap_or(PackView { id: 0, credits: 100, price_minor: 0, currency: "EUR".into(), highlighted: false, sort_order: 0, active: true, sold: 0 });
+    let anchor = id.map(|id| format!("pack-{id}")).unwrap_or_else(|| "pack-new".into());
+    let saved = use_query_map().get_untracked().get("saved").as_deref() == Some(anchor.as_str());
+    let title = match &pack {
+        Some(p) => i18n.tf("staff.pricing.pack", &[("credits", &p.credits.to_string()), ("id", &p.id.to_string())]),
+        None => i18n.t("staff.pricing.add_pack"),
+    };
+    let currency = p.currency.clone();
+    view! {
+        <section class="card staff-pack" id=anchor.clone() data-testid="staff-pack" data-id=id.map(|i| i.to_string())>
+            <h3>{title}{pack.as_ref().map(|p| format!(" · {}", use_i18n().tf("staff.pricing.sold", &[("count", &p.sold.to_string())])))}</h3>
+            {saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.site.saved")}</p> })}
+            <ActionForm action={ServerAction::<StaffSavePack>::new()} attr:class="form staff-settings__grid">
+                {id.map(|id| view! { <input type="hidden" name="id" value=id.to_string()/> })}
+                <NumberField range=rules::PACK_CREDITS value=p.credits/>
+                <label class="field">
+                    <span class="field__label">{use_i18n().t("staff.setting.price")}</span>
+                    <input type="text" inputmode="decimal" name="price" required maxlength="16" pattern="[0-9.,]+" value=(p.price_minor > 0).then(|| money(p.price_minor))/>
+                </label>
+                <label class="field">
+                    <span class="field__label">{use_i18n().t("staff.setting.currency")}</span>
+                    <select name="currency">{rules::CURRENCIES.iter().map(|c| view! { <option value=*c selected=currency == *c>{*c}</option> }).collect_view()}</select>
+                </label>
+                <NumberField range=rules::PACK_SORT value=p.sort_order/>
+                <label class="check"><input type="checkbox" name="highlighted" value="on" checked=p.highlighted/><span>{use_i18n().t("staff.setting.highlighted")}</span></label>
+                <label class="check"><input type="checkbox" name="active" value="on" checked=p.active/><span>{use_i18n().t("staff.setting.active")}</span></label>
+                <button type="submit" class="btn btn--primary">{if id.is_some() { i18n.t("staff.site.save") } else { i18n.t("staff.pricing.add_pack") }}</button>
+            </ActionForm>
+        </section>
+    }
+}
+
+#[component]
+fn DiscountRow(d: DiscountView) -> impl IntoView {
+    let i18n = use_i18n();
+    let country = d.country.as_ref().map(|c| i18n.t(&format!("country.{c}"))).unwrap_or_else(|| i18n.t("staff.pricing.all_countries"));
+    let until = d.expires_at.map(|at| i18n.date(at)).unwrap_or_else(|| i18n.t("staff.pricing.no_end"));
+    let (label, next) = if d.active { (i18n.t("staff.pricing.turn_off"), "false") } else { (i18n.t("staff.pricing.turn_on"), "true") };
+    view! {
+        <tr data-testid="staff-code" data-active=d.active.to_string()>
+            <td><strong>{d.code.clone()}</strong></td>
+            <td>{format!("{} %", d.percentage)}</td>
+            <td>{money(d.minimum_order)}</td>
+            <td>{country}</td>
+            <td>{until}</td>
+            <td>{d.redeemed.to_string()}</td>
+            <td>
+                <ActionForm action={ServerAction::<StaffDiscountActive>::new()}>
+                    <input type="hidden" name="id" value=d.id.to_string()/>
+                    <input type="hidden" name="active" value=next/>
+                    <button type="submit" class="btn btn--ghost btn--small">{label}</button>
+                </ActionForm>
+            </td>
+        </tr>
+    }
+}
+
+#[component]
+pub fn StaffPricingPage() -> impl IntoView {
+    if let Some(refused) = refuse_non_staff("/staff/pricing") {
+        return refused;
+    }
+    let i18n = use_i18n();
+    let data = Resource::new_blocking(|| (), |_| staff_pricing());
+    let codes_saved = use_query_map().get_untracked().get("saved").as_deref() == Some("codes");
+    view! {
+        <Title text=i18n.t("staff.pricing.title")/>
+        <div class="container container--narrow page">
+            <p><a href="/staff">{use_i18n().t("staff.home.title")}</a></p>
+            <h1>{use_i18n().t("staff.pricing.title")}</h1>
+            <Suspense fallback=|| ()>
+                {move || data.get().map(|result| match result {
+                    Ok((packs, codes)) => {
+                        view! {
+                            <h2>{use_i18n().t("staff.pricing.packs")}</h2>
+                            <ActionError action={ServerAction::<StaffSavePack>::new()}/>
+                            {packs.into_iter().map(|p| view! { <PackForm pack=Some(p)/> }).collect_view()}
+                            <PackForm pack=None/>
+                            <h2 id="codes">{use_i18n().t("staff.pricing.codes")}</h2>
+                            {codes_saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.site.saved")}</p> })}
+                            <ActionError action={ServerAction::<StaffAddDiscount>::new()}/>
+                            <ActionError action={ServerAction::<StaffDiscountActive>::new()}/>
+                            {if codes.is_empty() {
+                                view! { <p class="notice">{use_i18n().t("staff.pricing.no_codes")}</p> }.into_any()
+                            } else {
+                                view! {
+                                    <div class="table-scroll">
+                                        <table class="staff-log" data-testid="staff-codes">
+                                            <thead><tr>
+                                                <th scope="col">{use_i18n().t("staff.setting.code")}</th>
+                                                <th scope="col">{use_i18n().t("staff.setting.percentage")}</th>
+                                                <th scope="col">{use_i18n().t("staff.setting.minimum_order")}</th>
+                                                <th scope="col">{use_i18n().t("staff.setting.country")}</th>
+                                                <th scope="col">{use_i18n().t("staff.setting.expires_at")}</th>
+                                                <th scope="col">{use_i18n().t("staff.pricing.redeemed")}</th>
+                                                <th scope="col">{use_i18n().t("staff.setting.active")}</th>
+                                            </tr></thead>
+                                            <tbody>{codes.into_iter().map(|d| view! { <DiscountRow d=d/> }).collect_view()}</tbody>
+                                        </table>
+                                    </div>
+                                }.into_any()
+                            }}
+                            <section class="card" aria-labelledby="add-code-title">
+                                <h3 id="add-code-title">{use_i18n().t("staff.pricing.add_code")}</h3>
+                                <ActionForm action={ServerAction::<StaffAddDiscount>::new()} attr:class="form staff-settings__grid" attr:data-testid="form-code">
+                                    <label class="field">
+                                        <span class="field__label">{use_i18n().t("staff.setting.code")}</span>
+                                        <input type="text" name="code" required minlength=rules::CODE_MIN_CHARS.to_string() maxlength=rules::CODE_MAX_CHARS.to_string() pattern="[A-Za-z0-9_\\-]+" autocapitalize="characters"/>
+                                    </label>
+                                    <NumberField range=rules::DISCOUNT_PERCENT value=25/>
+                                    <label class="field">
+                                        <span class="field__label">{use_i18n().t("staff.setting.minimum_order")}</span>
+                                        <input type="text" inputmode="decimal" name="minimum_order" maxlength="16" pattern="[0-9.,]*"/>
+                                    </label>
+                                    <label class="field">
+                                        <span class="field__label">{use_i18n().t("staff.setting.country")}</span>
+                                        <select name="country">{country_options("", Some(use_i18n().t("staff.pricing.all_countries")))}</select>
+                                    </label>
+                                    <label class="field">
+                                        <span class="field__label">{use_i18n().t("staff.setting.expires_at")}</span>
+                                        <input type="date" name="expires"/>
+                                    </label>
+                                    <button type="submit" class="btn btn--primary">{use_i18n().t("staff.pricing.add_code")}</button>
+                                </ActionForm>
+                            </section>
+                        }.into_any()
+                    }
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+    .into_any()
+}
