@@ -109,3 +109,43 @@ test('tracking from the landing page reaches the member through the modal or the
   await expect(staff.getByTestId('staff-member')).toContainText(network);
   await axeClean(staff);
 });
+
+test('staff see the site settings and add a discount code, then switch it off', async ({ browser, baseURL }, testInfo) => {
+  const run = `${Date.now()}${testInfo.project.name === 'mobile' ? 'm' : 'd'}`;
+  const staffEmail = `instellingen-staf-${run}@example.nl`;
+  const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Sofie', gender: 'Vrouw' });
+  if (testInfo.project.name === 'mobile') await staff.setViewportSize({ width: 375, height: 800 });
+  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await staff.goto('/staff/site');
+  await expect(staff.getByRole('heading', { level: 1 })).toHaveText('Site-instellingen');
+  await expect(staff.getByLabel('Credits per bericht')).toHaveAttribute('max', '1000');
+  await expect(staff.getByTestId('form-gifts').getByRole('checkbox')).toHaveCount(8);
+  // Saving what is there changes nothing (other flows run on this site meanwhile) and says so.
+  await staff.getByTestId('form-credits').getByRole('button', { name: 'Opslaan' }).click();
+  await expect(staff).toHaveURL(/\/staff\/site\?saved=credits#credits$/);
+  await expect(staff.locator('#credits').getByTestId('saved')).toBeVisible();
+  await expect.poll(() => staff.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await axeClean(staff);
+
+  const code = `E2E${run}`.toUpperCase().slice(0, 32);
+  await staff.goto('/staff/pricing');
+  await expect(staff.getByTestId('staff-pack').first()).toBeVisible();
+  const form = staff.getByTestId('form-code');
+  await form.getByLabel('Code').fill(code.toLowerCase());
+  await form.getByLabel('Korting (%)').fill('15');
+  await form.getByLabel('Minimale bestelling').fill('19,95');
+  await form.getByRole('button', { name: 'Code toevoegen' }).click();
+  await expect(staff).toHaveURL(/saved=codes#codes$/);
+  const row = staff.getByTestId('staff-code').filter({ hasText: code });
+  await expect(row).toContainText('15 %');
+  await expect(row).toContainText('19.95');
+  await expect(row).toHaveAttribute('data-active', 'true');
+  await row.getByRole('button', { name: 'Uitzetten' }).click();
+  await expect(staff.getByTestId('staff-code').filter({ hasText: code })).toHaveAttribute('data-active', 'false');
+  await expect.poll(() => staff.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await axeClean(staff);
+  await staff.goto('/staff');
+  await expect(staff.getByTestId('staff-log')).toContainText(code);
+  await expect(staff.getByTestId('staff-log')).toContainText('Kortingscode uitgezet');
+  await staff.context().close();
+});

@@ -63,6 +63,8 @@ pub struct Subject {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SubjectNames {
     pub member: Option<(i64, String)>,
+    /// Whether the reporter may see the member's name (the link is kept either way: staff need it).
+    pub member_visible: bool,
     pub conversation: Option<(i64, String)>,
 }
 
@@ -81,9 +83,27 @@ impl Complaints {
     /// The names behind a report link: the member if they are of this site, the other member
     /// of the conversation if it is the reporter's own.
     pub async fn describe(&self, site_id: i64, reporter: Option<&Member>, subject: Subject) -> Result<SubjectNames, AppError> {
-        let member = match subject.member_id {
-            Some(id) => sqlx::query_as::<_, (i64, String)>("SELECT user_id, name FROM profiles WHERE user_id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(self.db.pool()).await?,
-            None => None,
+        let (member, member_visible) = match subject.member_id {
+            Some(id) => {
+                let row = sqlx::query(&format!(
+                    "SELECT p.user_id, p.name, p.searchable, u.status, {} FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3",
+                    crate::visibility::BLOCK_DIRECTIONS
+                ))
+                .bind(reporter.map(|r| r.id).unwrap_or(0))
+                .bind(id)
+                .bind(site_id)
+                .fetch_optional(self.db.pool())
+                .await?;
+                match row {
+                    Some(row) => {
+                        // Whom the reporter could look up themselves: findable, not deleted, not blocking them.
+                        let visible = crate::db::flag(&row, "searchable")? && row.try_get::<String, _>("status")? != "deleted" && row.try_get::<i64, _>("blocked_me")? == 0;
+                        (Some((row.try_get("user_id")?, row.try_get("name")?)), visible)
+                    }
+                    None => (None, false),
+                }
+            }
+            None => (None, false),
         };
         let conversation = match (subject.conversation_id, reporter) {
             (Some(id), Some(r)) => sqlx::query_as::<_, (i64, String)>(
@@ -97,7 +117,7 @@ impl Complaints {
             .await?,
             _ => None,
         };
-        Ok(SubjectNames { member, conversation })
+        Ok(SubjectNames { member, member_visible, conversation })
     }
 
     /// Stores a complaint and mails support; returns its reference. A reported member must be

@@ -74,6 +74,17 @@ on_both_databases!(a_complaint_is_stored_mailed_and_linked_only_to_what_the_repo
     assert_eq!((by_ref(&foreign).member, by_ref(&foreign).conversation_id), (None, None), "an unknown member and someone else's conversation are not linked");
     assert_eq!(by_ref(&own).category, Category::Harassment);
     assert_eq!(by_ref(&own).email, "anna@example.nl");
+
+    // The form names a member only to someone who could look them up; the link stays either way.
+    let names = complaints.describe(site, Some(&anna), Subject { member_id: Some(bram.id), conversation_id: None }).await.unwrap();
+    assert!(names.member_visible && names.member.is_some());
+    sqlx::query("UPDATE profiles SET searchable = FALSE WHERE user_id = $1").bind(bram.id).execute(db.pool()).await.unwrap();
+    let names = complaints.describe(site, None, Subject { member_id: Some(bram.id), conversation_id: None }).await.unwrap();
+    assert_eq!((names.member.map(|m| m.0), names.member_visible), (Some(bram.id), false), "hidden: not named, still linked");
+    sqlx::query("UPDATE profiles SET searchable = TRUE WHERE user_id = $1").bind(bram.id).execute(db.pool()).await.unwrap();
+    sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)").bind(bram.id).bind(anna.id).bind(NOW).execute(db.pool()).await.unwrap();
+    assert!(!complaints.describe(site, Some(&anna), Subject { member_id: Some(bram.id), conversation_id: None }).await.unwrap().member_visible, "blocked the asker");
+    assert!(complaints.describe(site, Some(&carl), Subject { member_id: Some(bram.id), conversation_id: None }).await.unwrap().member_visible);
 });
 
 on_both_databases!(a_failed_mail_is_sent_again_by_housekeeping, |db: Db| async move {

@@ -32,7 +32,8 @@ pub async fn complaint_subject(member: Option<i64>, conversation: Option<i64>) -
     let viewer = c.viewer();
     let subject = server::complaints::Subject { member_id: member, conversation_id: conversation };
     let names = c.state.complaints.describe(c.site.settings.id, viewer.as_ref(), subject).await.map_err(fail)?;
-    Ok(SubjectView { member: names.member, conversation: names.conversation })
+    // An invisible member (hidden, blocked the asker, deleted) is not named to whoever has the link.
+    Ok(SubjectView { member: names.member.filter(|_| names.member_visible), conversation: names.conversation })
 }
 
 /// Files a complaint (visitors and members); answers with the page showing its reference.
