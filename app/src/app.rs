@@ -175,6 +175,8 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/pages/return-policy") view=|| view! { <InfoPage kind=InfoPageKind::ReturnPolicy/> }/>
                     <Route ssr=SsrMode::Async path=path!("/pages/faq") view=|| view! { <InfoPage kind=InfoPageKind::Faq/> }/>
                     <Route ssr=SsrMode::Async path=path!("/pages/service") view=|| view! { <InfoPage kind=InfoPageKind::Service/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/2257") view=|| view! { <InfoPage kind=InfoPageKind::Statement2257/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/pages/privacy-choices") view=|| view! { <InfoPage kind=InfoPageKind::PrivacyChoices/> }/>
                 </ParentRoute>
             </Routes>
         </Router>

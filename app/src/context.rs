@@ -38,6 +38,8 @@ pub struct SiteView {
     pub company: CompanyInfo,
     /// Terms version date (unix seconds).
     pub terms_date: i64,
+    /// The US edition's footer (2257 statement, privacy choices).
+    pub us_edition: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -95,6 +95,7 @@ fn site_view(site: &Site, country: &str) -> SiteView {
         visible_profile_fields: s.visible_profile_fields.clone(),
         company: site.company.clone(),
         terms_date: domain::site::terms_version_date(Some(site.company.added)),
+        us_edition: s.us_edition(),
     }
 }
 

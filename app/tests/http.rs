@@ -1211,6 +1211,25 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
 }
 
 #[tokio::test]
+async fn a_us_edition_footer_has_the_2257_statement_and_privacy_choices() {
+    let app = start_with(&[("VONK_PAGE_CACHE_SECS", "0")]).await;
+    let (_, _, page) = app.get("/pages/terms", &[]).await;
+    assert!(!page.contains(r#"href="/pages/2257""#) && !page.contains("footer-us"), "not on the Dutch site");
+    sqlx::query("UPDATE sites SET geoip_country = 'US'").execute(app.state.db.pool()).await.unwrap();
+    app.state.sites.reload().await.unwrap();
+    let (_, _, page) = app.get("/pages/terms", &[("accept-language", "en")]).await;
+    assert!(page.contains(r#"href="/pages/2257""#) && page.contains(r#"href="/pages/privacy-choices""#), "the US footer links");
+    assert!(page.contains(r#"data-testid="footer-us""#) && page.contains("18 U.S.C. 2257"));
+    for (path, title) in [("/pages/2257", "Verklaring 18 U.S.C. 2257"), ("/pages/privacy-choices", "Jouw privacykeuzes")] {
+        let (status, _, page) = app.get(path, &[]).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(page.contains(&format!("<h1 class=\"page__title\">{title}</h1>")), "{path}");
+        assert!(page.contains("support@"), "{path}: the support address filled in");
+        assert!(!page.contains("{company}") && !page.contains("{email}") && !page.contains("{site}"), "{path}: every placeholder filled");
+    }
+}
+
+#[tokio::test]
 async fn the_lb_beacon_stores_a_bounce_and_staff_see_the_count() {
     let app = start().await;
     let origin = app.origin();

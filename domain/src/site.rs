@@ -164,6 +164,12 @@ impl SiteSettings {
     pub fn default_locale(&self) -> Option<Locale> {
         self.domain_language.get(..2).and_then(Locale::parse)
     }
+    /// The US edition (SPEC §1 "footer variants exist for a US edition"): a site whose home
+    /// market is the United States. Its footer adds the 18 U.S.C. 2257 statement and the
+    /// privacy-choices link.
+    pub fn us_edition(&self) -> bool {
+        self.geoip_country == "US" || self.geoip_selected_country.as_deref() == Some("US")
+    }
     /// The gifts on offer, in the catalogue's order.
     pub fn offered_gifts(&self) -> Vec<crate::chat::Gift> {
         if self.gifts.is_empty() {

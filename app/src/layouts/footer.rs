@@ -19,12 +19,16 @@ pub const FOOTER_LINKS: [(&str, &str); 9] = [
     ("footer.support", "/pages/service"),
 ];
 
+/// The US edition's extra links (SPEC §1).
+pub const US_FOOTER_LINKS: [(&str, &str); 2] = [("footer.statement_2257", "/pages/2257"), ("footer.privacy_choices", "/pages/privacy-choices")];
+
 #[component]
 pub fn Footer() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let site = ctx.site.name.clone();
     let year = ctx.year.to_string();
+    let us = ctx.site.us_edition;
     view! {
         <footer class="footer">
             <div class="footer__inner">
@@ -39,11 +43,13 @@ pub fn Footer() -> impl IntoView {
                             .iter()
                             .map(|(key, href)| view! { <li><a href=*href>{i18n.t(key)}</a></li> })
                             .collect_view()}
+                        {us.then(|| US_FOOTER_LINKS.iter().map(|(key, href)| view! { <li><a href=*href>{use_i18n().t(key)}</a></li> }).collect_view())}
                     </ul>
                 </nav>
             </div>
             <div class="footer__legal">
                 <p class="footer__disclaimer">{i18n.tf("footer.disclaimer", &[("site", &site)])}</p>
+                {us.then(|| view! { <p class="footer__disclaimer" data-testid="footer-us">{use_i18n().tf("footer.us_records", &[("site", &use_page_ctx().site.name), ("company", &use_page_ctx().site.company.name)])}</p> })}
                 <p class="footer__copyright">{i18n.tf("footer.copyright", &[("year", &year), ("company", &ctx.site.company.name)])}</p>
             </div>
         </footer>

@@ -15,6 +15,10 @@ pub enum InfoPageKind {
     ReturnPolicy,
     Faq,
     Service,
+    /// The US edition's 18 U.S.C. 2257 statement.
+    Statement2257,
+    /// The US edition's "your privacy choices".
+    PrivacyChoices,
 }
 
 impl InfoPageKind {
@@ -28,6 +32,8 @@ impl InfoPageKind {
             InfoPageKind::ReturnPolicy => ("title.return_policy", "pages.return_policy", 3),
             InfoPageKind::Faq => ("title.faq", "pages.faq", 6),
             InfoPageKind::Service => ("title.service", "pages.service", 0),
+            InfoPageKind::Statement2257 => ("title.statement_2257", "pages.statement_2257", 3),
+            InfoPageKind::PrivacyChoices => ("title.privacy_choices", "pages.privacy_choices", 3),
         }
     }
 }
