@@ -51,6 +51,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             visible_profile_fields: vec!["gender".into()],
             company,
             terms_date: domain::constants::TERMS_VERSION_DATE,
+            us_edition: false,
         },
         country: country.into(),
         switcher: vec![Locale::Nl],
