@@ -85,6 +85,7 @@ export const EmptyConversation: Story = {
     await expect(icebreakers).toHaveClass('vonk-chat__tool--highlight');
     await expect(icebreakers).toHaveTextContent('Openingszinnen');
     await expect(chat.queryByRole('button', { name: 'Verwijderen' })).toBeNull();
+    await expect(chat.queryByRole('link', { name: 'Gesprek melden' })).toBeNull();
     await expect(chat.queryAllByTestId('chat-row')).toHaveLength(0);
   },
 };
@@ -102,6 +103,8 @@ export const TextPhotoGiftMessages: Story = {
     await expect(chat.getByText('Gisteren')).toBeVisible();
     await expect(chat.getByText('Vandaag')).toBeVisible();
     await expect(chat.getByRole('log', { name: 'Sanne' })).toHaveAttribute('aria-live', 'polite');
+    // The conversation can be reported from its header (the complaint form knows which one).
+    await expect(chat.getByRole('link', { name: 'Gesprek melden' })).toHaveAttribute('href', `/complaints?conversation=${args.open!.id}#complaint`);
     await waitFor(() => expect(args.dispatch).toHaveBeenCalledWith(CHAT, { action: 'seen', up_to: 509 }));
   },
 };

@@ -272,6 +272,8 @@ pub struct ChatPanelLabels {
     pub back: String,
     pub view_profile: String,
     pub block: String,
+    /// The link to the complaint form about this conversation.
+    pub report: String,
     pub delete: String,
     /// Asked before deleting, with `{name}`.
     pub delete_confirm: String,

@@ -15,7 +15,11 @@ find_members: string,
 /**
  * An empty conversation, with `{name}`.
  */
-empty_chat: string, back: string, view_profile: string, block: string, delete: string, 
+empty_chat: string, back: string, view_profile: string, block: string, 
+/**
+ * The link to the complaint form about this conversation.
+ */
+report: string, delete: string, 
 /**
  * Asked before deleting, with `{name}`.
  */

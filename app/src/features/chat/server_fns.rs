@@ -101,6 +101,7 @@ mod build {
             back: t("back"),
             view_profile: t("view_profile"),
             block: t("block"),
+            report: t("report"),
             delete: t("delete"),
             delete_confirm: t("delete_confirm"),
             cancel: t("cancel"),

@@ -24,6 +24,7 @@ import {
   AlertIcon,
   BackIcon,
   BlockIcon,
+  FlagIcon,
   ChatsIcon,
   CloseIcon,
   GiftIcon,
@@ -488,6 +489,12 @@ function Conversation({ props, open, now, send }: { props: ChatPanelProps; open:
             <BlockIcon />
             <span className="vonk-chat__action-text">{labels.block}</span>
           </button>
+          {open.id !== null && (
+            <a className="vonk-chat__action" href={`/complaints?conversation=${open.id}#complaint`} title={labels.report} data-testid="chat-report">
+              <FlagIcon />
+              <span className="vonk-chat__action-text">{labels.report}</span>
+            </a>
+          )}
           {open.id !== null && (
             <button type="button" className="vonk-chat__action" title={labels.delete} aria-haspopup="dialog" onClick={() => setConfirm('delete')}>
               <TrashIcon />

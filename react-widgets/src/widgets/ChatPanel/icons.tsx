@@ -59,6 +59,11 @@ export const BlockIcon = () => (
     <path d="M6 6l12 12" />
   </Icon>
 );
+export const FlagIcon = () => (
+  <Icon>
+    <path d="M5 21V4M5 4h11l-2 4 2 4H5" />
+  </Icon>
+);
 export const TrashIcon = () => (
   <Icon>
     <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 002 2h6a2 2 0 002-2l1-12M9 7V4.5h6V7" />
