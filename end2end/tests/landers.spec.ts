@@ -54,6 +54,28 @@ test('a lander leads to signup: the modal on desktop, the page on a phone', asyn
   }
 });
 
+test('a member tile on a lander leads to signup about that member, in the modal too', async ({ page, isMobile }, testInfo) => {
+  await page.goto('/landers/gallery?network=tile-net');
+  await expect(page.locator('.widget[data-mounted]')).toBeVisible();
+  const tile = page.locator('.widget [data-testid="lander-profile"]').first();
+  const id = (await tile.getAttribute('href'))!.split('/')[2];
+  await tile.click();
+  if (isMobile) {
+    await expect(page).toHaveURL(new RegExp(`/members/${id}/signup`));
+    return;
+  }
+  const modal = page.getByTestId('signup-modal');
+  await expect(modal.locator('form[data-ready="true"]')).toBeVisible();
+  await expect(modal.locator('input[name="profile"]')).toHaveValue(id);
+  await expect(modal.locator('input[name="network"]')).toHaveValue('tile-net');
+  await modal.getByLabel('E-mailadres').fill(`tegel-${Date.now()}-${testInfo.project.name}@example.nl`);
+  await modal.getByLabel('Profielnaam').fill('Tessa');
+  await modal.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
+  await modal.getByLabel('Geboortedatum').fill('1988-03-14');
+  await modal.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}$`));
+});
+
 test('?t=N shows the like popup on a lander and leaves the address', async ({ page }) => {
   await page.goto('/landers/alonetonight?t=1&network=n');
   const popup = page.getByTestId('like-popup');

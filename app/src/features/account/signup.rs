@@ -266,6 +266,7 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
     let in_progress = RwSignal::new(false);
     let content = RwSignal::new(None::<SignupModalForm>);
     let ready = RwSignal::new(false);
+    let profile = RwSignal::new(None::<i64>);
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
         use wasm_bindgen::prelude::*;
@@ -278,9 +279,11 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
             let wide = web_sys::window().and_then(|w| w.match_media("(min-width: 768px)").ok().flatten()).is_some_and(|m| m.matches());
             let Some(link) = link.filter(|_| wide) else { return };
             ev.prevent_default();
+            let href = link.get_attribute("href").unwrap_or_else(|| "/signup".into());
+            // A member's signup link (`/members/{id}/signup`) carries that member through signup, as its page does.
+            profile.set(href.strip_prefix("/members/").and_then(|r| r.strip_suffix("/signup")).and_then(|id| id.parse::<i64>().ok()));
             let _ = el.show_modal();
             if !requested.replace(true) {
-                let href = link.get_attribute("href").unwrap_or_else(|| "/signup".into());
                 let requested = requested.clone();
                 leptos::task::spawn_local(async move {
                     match signup_modal_content().await {
@@ -332,7 +335,7 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
                     None => view! { <p class="signup-modal__loading" role="status">{loading.clone()}</p> }.into_any(),
                     Some(c) => view! {
                         <p class="auth-card__intro">{c.intro}</p>
-                        <SignupForm labels=c.labels texts=c.texts min_age=min_age now=now tracking=tracking.get_value() refused=None on_start=Callback::new(move |_| in_progress.set(true))/>
+                        <SignupForm labels=c.labels texts=c.texts min_age=min_age now=now tracking=with_profile(tracking.get_value(), profile.get()) refused=None on_start=Callback::new(move |_| in_progress.set(true))/>
                         <p class="auth-card__terms">{c.terms}</p>
                     }
                     .into_any(),
@@ -340,6 +343,14 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
             </div>
         </dialog>
     }
+}
+
+/// The form's hidden fields: the tracking, and the member the visitor came for (if any).
+fn with_profile(mut tracking: Vec<(String, String)>, profile: Option<i64>) -> Vec<(String, String)> {
+    if let Some(id) = profile {
+        tracking.push(("profile".into(), id.to_string()));
+    }
+    tracking
 }
 
 /// Account pages have their own forms; the signup modal stays off them.
@@ -385,10 +396,7 @@ fn signup_labels(i18n: &I18n) -> SignupLabels {
 pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    let (labels, mut tracking) = (signup_labels(&i18n), tracking_params());
-    if let Some(id) = profile {
-        tracking.push(("profile".into(), id.to_string()));
-    }
+    let (labels, tracking) = (signup_labels(&i18n), with_profile(tracking_params(), profile));
     view! {
         <Title text=i18n.t("title.signup")/>
         <div class="auth-page">
