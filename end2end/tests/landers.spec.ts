@@ -97,8 +97,8 @@ test('the video lander plays its muted looping clip; the swipe stack asks for si
   await page.goto('/landers/tinderswipe');
   const card = page.getByTestId('lander-swipe-card');
   const first = await card.getAttribute('data-id');
-  // The card is big: the main photo, not the thumbnail.
-  await expect(card.locator('img')).toHaveAttribute('src', /\/media\/public\/demo\/(fe)?male-\d+\.jpg$/);
+  // The card is big: the main photo (a demo portrait or a member's upload), not the thumbnail.
+  await expect(card.locator('img')).toHaveAttribute('src', /^\/media\/(public\/demo\/(fe)?male-\d+\.jpg|photos\/\d+)$/);
   await page.getByRole('button', { name: 'Volgende' }).click();
   await expect(card).not.toHaveAttribute('data-id', first!);
   await page.getByRole('button', { name: 'Leuk' }).click();
