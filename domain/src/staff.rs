@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chat::Gift;
-use crate::site::Theme;
+use crate::site::{SiteSettings, Theme};
 use crate::{ApiError, ErrorCode};
 
 /// The countries a site can serve (labels `country.XX` in `locales/`).
@@ -263,6 +263,71 @@ impl PackEdit {
             active: self.active,
         })
     }
+}
+
+impl From<&SiteSettings> for SiteTexts {
+    fn from(s: &SiteSettings) -> SiteTexts {
+        SiteTexts {
+            name: s.name.clone(),
+            index_title: s.index_title.clone(),
+            description: s.description.clone(),
+            support_email: s.support_email.clone(),
+            support_phone: s.support_phone.clone(),
+            mail_name: s.mail_name.clone(),
+            fictional_singular: s.fictional_singular.clone(),
+            fictional_plural: s.fictional_plural.clone(),
+            fictional_warning: s.fictional_warning,
+        }
+    }
+}
+
+impl From<&SiteSettings> for CreditSettings {
+    fn from(s: &SiteSettings) -> CreditSettings {
+        CreditSettings {
+            message_credits: s.message_credits,
+            photo_credits: s.photo_credits,
+            gift_credits: s.gift_credits,
+            signup_credits: s.signup_credits,
+            free_messages: s.free_messages,
+            message_length: s.message_length,
+            welcome_discount_percent: s.welcome_discount_percent,
+            welcome_discount_hours: s.welcome_discount_hours,
+            refund_days: s.refund_days,
+        }
+    }
+}
+
+impl From<&SiteSettings> for CountrySettings {
+    fn from(s: &SiteSettings) -> CountrySettings {
+        CountrySettings { countries: s.countries.clone(), geoip_country: s.geoip_country.clone(), geoip_selected_country: s.geoip_selected_country.clone(), min_age: i64::from(s.min_age) }
+    }
+}
+
+/// A credit bundle as staff see it (inactive ones too).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackRecord {
+    pub id: i64,
+    pub credits: i64,
+    pub price_minor: i64,
+    pub currency: String,
+    pub highlighted: bool,
+    pub sort_order: i64,
+    pub active: bool,
+    /// Payments made for it (a bundle that was sold is never deleted, only switched off).
+    pub sold: i64,
+}
+
+/// A discount code as staff see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiscountRecord {
+    pub id: i64,
+    pub code: String,
+    pub percentage: i64,
+    pub minimum_order: i64,
+    pub country: Option<String>,
+    pub active: bool,
+    pub expires_at: Option<i64>,
+    pub redeemed: i64,
 }
 
 /// A price as typed: `49,95`, `49.95`, `49` or `€ 1.049,95` → minor units; `None` when it is not a price.

@@ -4,6 +4,7 @@
 //! transaction; only staff of the member's own site get anywhere.
 
 use domain::account::Role;
+pub use domain::staff::{DiscountRecord, PackRecord};
 use sqlx::Row;
 
 use crate::accounts::Member;
@@ -276,33 +277,6 @@ impl SiteChange {
             }
         })
     }
-}
-
-/// A credit bundle as staff see it (inactive ones too).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PackRecord {
-    pub id: i64,
-    pub credits: i64,
-    pub price_minor: i64,
-    pub currency: String,
-    pub highlighted: bool,
-    pub sort_order: i64,
-    pub active: bool,
-    /// Payments made for it (a bundle that was sold is never deleted, only switched off).
-    pub sold: i64,
-}
-
-/// A discount code as staff see it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiscountRecord {
-    pub id: i64,
-    pub code: String,
-    pub percentage: i64,
-    pub minimum_order: i64,
-    pub country: Option<String>,
-    pub active: bool,
-    pub expires_at: Option<i64>,
-    pub redeemed: i64,
 }
 
 impl Staff {

@@ -100,17 +100,7 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
     let cache = server::sites::SiteCache::load(db.clone()).await.unwrap();
     let settings = || cache.for_host(Some(&w.site.settings.domain)).unwrap();
     let s = settings();
-    let credits = CreditSettings {
-        message_credits: s.message_credits,
-        photo_credits: s.photo_credits,
-        gift_credits: s.gift_credits,
-        signup_credits: s.signup_credits,
-        free_messages: s.free_messages,
-        message_length: s.message_length,
-        welcome_discount_percent: s.welcome_discount_percent,
-        welcome_discount_hours: s.welcome_discount_hours,
-        refund_days: s.refund_days,
-    };
+    let credits = CreditSettings::from(&s.settings);
 
     // Members are told it does not exist; nothing changes.
     let change = SiteChange::Credits(CreditSettings { message_credits: 12, ..credits });

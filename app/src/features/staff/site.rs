@@ -40,34 +40,9 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
     let offered = s.offered_gifts();
     Ok(SiteSettingsView {
         domain: s.domain.clone(),
-        texts: rules::SiteTexts {
-            name: s.name.clone(),
-            index_title: s.index_title.clone(),
-            description: s.description.clone(),
-            support_email: s.support_email.clone(),
-            support_phone: s.support_phone.clone(),
-            mail_name: s.mail_name.clone(),
-            fictional_singular: s.fictional_singular.clone(),
-            fictional_plural: s.fictional_plural.clone(),
-            fictional_warning: s.fictional_warning,
-        },
-        credits: rules::CreditSettings {
-            message_credits: s.message_credits,
-            photo_credits: s.photo_credits,
-            gift_credits: s.gift_credits,
-            signup_credits: s.signup_credits,
-            free_messages: s.free_messages,
-            message_length: s.message_length,
-            welcome_discount_percent: s.welcome_discount_percent,
-            welcome_discount_hours: s.welcome_discount_hours,
-            refund_days: s.refund_days,
-        },
-        countries: rules::CountrySettings {
-            countries: s.countries.clone(),
-            geoip_country: s.geoip_country.clone(),
-            geoip_selected_country: s.geoip_selected_country.clone(),
-            min_age: i64::from(s.min_age),
-        },
+        texts: s.into(),
+        credits: s.into(),
+        countries: s.into(),
         theme: s.theme.clone(),
         gifts: domain::chat::Gift::ALL.into_iter().map(|g| (g, offered.contains(&g))).collect(),
     })
@@ -313,46 +288,13 @@ pub fn StaffSitePage() -> impl IntoView {
 
 // ---- Credit bundles and discount codes ----
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PackView {
-    pub id: i64,
-    pub credits: i64,
-    pub price_minor: i64,
-    pub currency: String,
-    pub highlighted: bool,
-    pub sort_order: i64,
-    pub active: bool,
-    pub sold: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DiscountView {
-    pub id: i64,
-    pub code: String,
-    pub percentage: i64,
-    pub minimum_order: i64,
-    pub country: Option<String>,
-    pub active: bool,
-    pub expires_at: Option<i64>,
-    pub redeemed: i64,
-}
-
 #[server(prefix = "/api/fn", endpoint = "staff_pricing", input = leptos::server_fn::codec::GetUrl)]
-pub async fn staff_pricing() -> Result<(Vec<PackView>, Vec<DiscountView>), ApiError> {
+pub async fn staff_pricing() -> Result<(Vec<rules::PackRecord>, Vec<rules::DiscountRecord>), ApiError> {
     let (c, member) = member_call().await?;
     let site = c.site.settings.id;
     let packs = c.state.staff.packs(&member, site).await.map_err(fail)?;
     let codes = c.state.staff.discounts(&member, site).await.map_err(fail)?;
-    Ok((
-        packs
-            .into_iter()
-            .map(|p| PackView { id: p.id, credits: p.credits, price_minor: p.price_minor, currency: p.currency, highlighted: p.highlighted, sort_order: p.sort_order, active: p.active, sold: p.sold })
-            .collect(),
-        codes
-            .into_iter()
-            .map(|d| DiscountView { id: d.id, code: d.code, percentage: d.percentage, minimum_order: d.minimum_order, country: d.country, active: d.active, expires_at: d.expires_at, redeemed: d.redeemed })
-            .collect(),
-    ))
+    Ok((packs, codes))
 }
 
 /// A price field's refusal (not a price at all).
@@ -431,10 +373,10 @@ fn money(minor: i64) -> String {
 }
 
 #[component]
-fn PackForm(pack: Option<PackView>) -> impl IntoView {
+fn PackForm(pack: Option<rules::PackRecord>) -> impl IntoView {
     let i18n = use_i18n();
     let id = pack.as_ref().map(|p| p.id);
-    let p = pack.clone().unwrap_or(PackView { id: 0, credits: 100, price_minor: 0, currency: "EUR".into(), highlighted: false, sort_order: 0, active: true, sold: 0 });
+    let p = pack.clone().unwrap_or(rules::PackRecord { id: 0, credits: 100, price_minor: 0, currency: "EUR".into(), highlighted: false, sort_order: 0, active: true, sold: 0 });
     let anchor = id.map(|id| format!("pack-{id}")).unwrap_or_else(|| "pack-new".into());
     let saved = use_query_map().get_untracked().get("saved").as_deref() == Some(anchor.as_str());
     let title = match &pack {
@@ -467,7 +409,7 @@ fn PackForm(pack: Option<PackView>) -> impl IntoView {
 }
 
 #[component]
-fn DiscountRow(d: DiscountView) -> impl IntoView {
+fn DiscountRow(d: rules::DiscountRecord) -> impl IntoView {
     let i18n = use_i18n();
     let country = d.country.as_ref().map(|c| i18n.t(&format!("country.{c}"))).unwrap_or_else(|| i18n.t("staff.pricing.all_countries"));
     let until = d.expires_at.map(|at| i18n.date(at)).unwrap_or_else(|| i18n.t("staff.pricing.no_end"));
