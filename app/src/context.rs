@@ -35,6 +35,8 @@ pub struct SiteView {
     pub fictional_warning: bool,
     pub fictional_singular: String,
     pub visible_profile_fields: Vec<String>,
+    /// The uploaded logo (else the flame mark and the name).
+    pub logo: Option<domain::site::Logo>,
     pub company: CompanyInfo,
     /// Terms version date (unix seconds).
     pub terms_date: i64,

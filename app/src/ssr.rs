@@ -93,6 +93,7 @@ fn site_view(site: &Site, country: &str) -> SiteView {
         fictional_warning: s.fictional_warning,
         fictional_singular: s.fictional_singular.clone(),
         visible_profile_fields: s.visible_profile_fields.clone(),
+        logo: s.logo.clone(),
         company: site.company.clone(),
         terms_date: domain::site::terms_version_date(Some(site.company.added)),
         us_edition: s.us_edition(),
@@ -258,6 +259,12 @@ pub struct PhotoForm {
 
 /// Reads a multipart photo form. Refusals: `photo_too_large` (with `max` in MiB), `photo_no_file`.
 pub async fn read_photo_form(data: leptos::server_fn::codec::MultipartData, max: usize) -> Result<PhotoForm, ApiError> {
+    read_upload_form(data, "photo", max).await
+}
+
+/// Reads a multipart form with one picture file named `file` (at most `max` bytes, counted
+/// while reading); refusals as [`read_photo_form`]'s.
+pub async fn read_upload_form(data: leptos::server_fn::codec::MultipartData, file: &str, max: usize) -> Result<PhotoForm, ApiError> {
     use domain::photo::UploadError;
     const FIELD_MAX: usize = 1024;
     let mut multipart = data.into_inner().ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
@@ -265,15 +272,15 @@ pub async fn read_photo_form(data: leptos::server_fn::codec::MultipartData, max:
     let (mut photo, mut fields) = (None, std::collections::BTreeMap::new());
     while let Some(mut field) = multipart.next_field().await.map_err(|_| too_large())? {
         let name = field.name().unwrap_or_default().to_string();
-        let limit = if name == "photo" { max } else { FIELD_MAX };
+        let limit = if name == file { max } else { FIELD_MAX };
         let mut bytes = Vec::new();
         while let Some(chunk) = field.chunk().await.map_err(|_| too_large())? {
             if bytes.len() + chunk.len() > limit {
-                return Err(if name == "photo" { too_large() } else { fail(domain::ErrorCode::BadRequest) });
+                return Err(if name == file { too_large() } else { fail(domain::ErrorCode::BadRequest) });
             }
             bytes.extend_from_slice(&chunk);
         }
-        if name == "photo" {
+        if name == file {
             photo = Some(bytes);
         } else {
             fields.insert(name, String::from_utf8(bytes).map_err(|_| fail(domain::ErrorCode::BadRequest))?);
@@ -393,6 +400,7 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         // the page layers (no session, nonce or compression).
         .merge(crate::assets::router(assets))
         .merge(server::http::ops::routes(app.clone()))
+        .merge(server::http::site_logo::routes(app.clone()))
         // Outermost: every request (files included) has an id that its log lines carry.
         .layer(axum::middleware::from_fn(server::http::ops::request_id))
 }

@@ -1211,6 +1211,137 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
 }
 
 #[tokio::test]
+async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
+    let app = start_with(&[("VONK_PAGE_CACHE_SECS", "0")]).await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let post = |name: &'static str, body: String, cookie: String| {
+        let app = &app;
+        let origin = origin.clone();
+        async move { app.form(name, &body, "/staff/site", &[("origin", &origin), ("cookie", &cookie)]).await }
+    };
+    let rules = "niche=6&signups=all&domain_language=nl-NL&logged_out_search=on&visible_profile_fields%5Bhair_colour%5D=on&visible_profile_fields%5Btattoos%5D=on";
+
+    // A member cannot; nothing changes.
+    let res = post("staff_site_rules", rules.into(), anna.clone()).await;
+    assert!(location(&res).contains("__err"));
+    assert_eq!(app.state.sites.for_host(None).unwrap().niche.number(), 1);
+
+    // The page has every new part, and a member tile link on a lander uses the niche's prefix after saving.
+    let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
+    for part in [r#"id="rules""#, r#"id="costs""#, r#"id="company""#, r#"id="logo""#, r#"id="new-site""#, "Bezoekers en aanmelden", "Bedrijfsgegevens", r#"name="cost[NL]""#] {
+        assert!(page.contains(part), "{part}");
+    }
+    let res = post("staff_site_rules", rules.replace("niche=6", "niche=8"), staff.clone()).await;
+    assert_eq!(refusal(&res, "staff_site_rules").0.code, domain::ErrorCode::OutOfRange);
+    let res = post("staff_site_rules", rules.into(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=rules#rules");
+    let site = app.state.sites.for_host(None).unwrap();
+    assert_eq!((site.niche.number(), site.enable_site_entry_popup, site.visible_profile_fields.clone()), (6, false, vec!["hair_colour".to_string(), "tattoos".to_string()]));
+    let (status, headers, _) = app.get("/landers/gallery/amsterdam", &[]).await;
+    assert!(status.is_redirection() && headers.get("location").unwrap().to_str().unwrap().ends_with("/landers/gallery/milf-amsterdam"), "the niche's prefix");
+
+    // Minimum message price: typed the Dutch way, shown on the pricing page; a bad price refused.
+    let res = post("staff_site_message_costs", "cost%5BNL%5D=gratis&currency%5BNL%5D=EUR".into(), staff.clone()).await;
+    let (error, _) = refusal(&res, "staff_site_message_costs");
+    assert_eq!(error.code, domain::ErrorCode::OutOfRange);
+    let res = post("staff_site_message_costs", "cost%5BNL%5D=0%2C89&currency%5BNL%5D=EUR&cost%5BBE%5D=&currency%5BBE%5D=EUR".into(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=costs#costs");
+    assert_eq!(app.state.sites.for_host(None).unwrap().minimum_message_costs, vec![domain::site::MessageCost { country: "NL".into(), costs: 89, currency: "EUR".into() }]);
+    let (_, _, pricing) = app.get("/pricing", &[("cookie", &anna)]).await;
+    assert!(pricing.contains("0,89"), "the minimum price is stated");
+
+    // Company details: on the legal pages at once; a bad VAT number is refused, naming the field.
+    let company = "company_name=Vonk+Holding+B.V.&address=Keizersgracht+1&postal_code=1015+AA&city=Amsterdam&company_country=NL&kvk=87654321&tradenames=Vonk%0AVonk+Zuid&vat_numbers=NL001234567B01&company_phone=020-123+4567&delete_discount=40";
+    let res = post("staff_site_company", company.replace("NL001234567B01", "%3Cb%3E"), staff.clone()).await;
+    let (error, _) = refusal(&res, "staff_site_company");
+    assert_eq!(error.code, domain::ErrorCode::ChoiceInvalid);
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Btw-nummers (één per regel):"), "the field is named");
+    let res = post("staff_site_company", company.into(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=company#company");
+    let (_, _, terms) = app.get("/pages/terms", &[]).await;
+    assert!(terms.contains("Vonk Holding B.V.") && terms.contains("87654321"), "the terms name the company");
+
+    // A logo: a picture is stored as PNG and shown in the header; other files are refused.
+    let upload = |bytes: Vec<u8>| {
+        let app = &app;
+        let staff = staff.clone();
+        async move {
+            let boundary = "----vonk-logo-boundary-7MA4YWxk";
+            let mut body = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
+            body.extend_from_slice(&bytes);
+            body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+            app.client
+                .post(format!("{}/api/fn/staff_site_logo", app.base))
+                .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+                .header("accept", "text/html")
+                .header("referer", format!("{}/staff/site", app.base))
+                .header("origin", app.origin())
+                .header("cookie", staff)
+                .body(body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let res = upload(b"<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'/>".to_vec()).await;
+    assert_eq!(refusal(&res, "staff_site_logo").0.code, domain::ErrorCode::PhotoNotAnImage);
+    let res = upload(png(960, 240)).await;
+    assert_eq!(location(&res), "/staff/site?saved=logo#logo");
+    let logo = app.state.sites.for_host(None).unwrap().logo.clone().expect("a logo");
+    assert_eq!((logo.width, logo.height), (480, 120));
+    let (_, _, home) = app.get("/", &[]).await;
+    assert!(home.contains(&format!(r#"src="{}""#, logo.url())) && home.contains(r#"class="logo__image""#), "the header shows it");
+    let (status, headers, _) = app.get(&logo.url(), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers.get("content-type").unwrap(), "image/png");
+    assert!(headers.get("cache-control").unwrap().to_str().unwrap().contains("immutable"));
+    let res = post("staff_site_logo_remove", String::new(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=logo#logo");
+    let (status, _, _) = app.get(&logo.url(), &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // A new site: refused on a taken or bad domain; then it answers on its domain, and the
+    // staff member logs in there with the same password.
+    let res = post("staff_new_site", "domain=vonk.de&name=Vonk+Zuid&domain_language=nl-NL".into(), staff.clone()).await;
+    let (error, _) = refusal(&res, "staff_new_site");
+    assert_eq!(error.code, domain::ErrorCode::DomainTaken);
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Op dit domein draait al een site."));
+    let res = post("staff_new_site", "domain=vonk+zuid&name=Vonk+Zuid&domain_language=nl-NL".into(), staff.clone()).await;
+    assert_eq!(refusal(&res, "staff_new_site").0.code, domain::ErrorCode::DomainInvalid);
+    let res = post("staff_new_site", "domain=https%3A%2F%2Fwww.Vonk-Zuid.nl%2F&name=Vonk+Zuid&domain_language=nl-BE".into(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?created=vonk-zuid.nl#new-site");
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Site vonk-zuid.nl is aangemaakt.") && html.contains(r#"href="https://vonk-zuid.nl/login""#));
+    let (_, _, spoofed) = app.get("/staff/site?created=evil.example", &[("cookie", &staff)]).await;
+    assert!(!spoofed.contains("site-created") && !spoofed.contains("https://evil.example"), "only a site of this company is announced");
+    let (_, _, home) = app.get("/", &[("host", "vonk-zuid.nl")]).await;
+    assert!(home.contains("Vonk Zuid"), "the new site answers on its domain");
+    let login = app
+        .client
+        .post(format!("{}/api/fn/login", app.base))
+        .header("host", "vonk-zuid.nl")
+        .header("origin", "http://vonk-zuid.nl")
+        .header("accept", "text/html")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("email=staff%40example.nl&password=rode+kater+op+het+dak")
+        .send()
+        .await
+        .unwrap();
+    assert!(cookie_value(&login, "auth.session").is_some(), "logged in on the new site: {:?}", login.headers());
+
+    // Each change is logged.
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    for line in ["Bezoekers en aanmelden gewijzigd", "Minimale berichtprijzen gewijzigd", "Bedrijfsgegevens gewijzigd", "Nieuw logo geplaatst", "Logo verwijderd", "Nieuwe site aangemaakt"] {
+        assert!(page.contains(line), "{line}");
+    }
+}
+
+#[tokio::test]
 async fn a_us_edition_footer_has_the_2257_statement_and_privacy_choices() {
     let app = start_with(&[("VONK_PAGE_CACHE_SECS", "0")]).await;
     let (_, _, page) = app.get("/pages/terms", &[]).await;

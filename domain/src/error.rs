@@ -125,11 +125,15 @@ pub enum ErrorCode {
     CodeInvalid,
     /// A discount code the site already has.
     CodeTaken,
+    /// Not a host name a site can answer on.
+    DomainInvalid,
+    /// A domain another site already answers on.
+    DomainTaken,
 }
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 74] = {
+    pub const ALL: [ErrorCode; 76] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
@@ -158,6 +162,8 @@ impl ErrorCode {
             ColourInvalid,
             CodeInvalid,
             CodeTaken,
+            DomainInvalid,
+            DomainTaken,
         ]
     };
 
@@ -229,6 +235,8 @@ impl ErrorCode {
             ColourInvalid => "colour_invalid",
             CodeInvalid => "code_invalid",
             CodeTaken => "code_taken",
+            DomainInvalid => "domain_invalid",
+            DomainTaken => "domain_taken",
             BlockedByMember => "blocked_by_member",
             DailyLikesUsed => "daily_likes_used",
             PhotoLimitReached => "photo_limit_reached",
@@ -309,6 +317,8 @@ impl ErrorCode {
             ColourInvalid => "validation.colour_invalid",
             CodeInvalid => "validation.code_invalid",
             CodeTaken => "validation.code_taken",
+            DomainInvalid => "validation.domain_invalid",
+            DomainTaken => "validation.domain_taken",
             BlockedByMember => "error.blocked_by_member",
             DailyLikesUsed => "likes.limit_reached",
             PhotoLimitReached => "photo.limit_reached",

@@ -153,6 +153,23 @@ pub struct SiteSettings {
     pub auto_like: crate::notifications::AutoLikePolicy,
     /// The gifts members can send here (empty: every gift).
     pub gifts: Vec<crate::chat::Gift>,
+    /// The site's own logo, when staff uploaded one (else the flame mark with the name).
+    pub logo: Option<Logo>,
+}
+
+/// An uploaded logo: its version (a hash of the PNG, part of its address) and size in pixels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Logo {
+    pub version: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Logo {
+    /// Where browsers fetch it; the version makes the address change with the picture.
+    pub fn url(&self) -> String {
+        format!("/site-logo/{}.png", self.version)
+    }
 }
 
 impl SiteSettings {

@@ -8,7 +8,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::chat::Gift;
-use crate::site::{SiteSettings, Theme};
+use crate::locale::Locale;
+use crate::profile::Attribute;
+use crate::site::{CompanyInfo, MessageCost, SignupPolicy, SiteSettings, Theme};
 use crate::{ApiError, ErrorCode};
 
 /// The countries a site can serve (labels `country.XX` in `locales/`).
@@ -18,12 +20,14 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
-pub const SETTINGS: [&str; 37] = [
+pub const SETTINGS: [&str; 57] = [
     "name", "index_title", "description", "support_email", "support_phone", "mail_name", "fictional_singular", "fictional_plural", "fictional_warning",
     "message_credits", "photo_credits", "gift_credits", "signup_credits", "free_messages", "message_length", "welcome_discount_percent",
     "welcome_discount_hours", "refund_days", "countries", "geoip_country", "geoip_selected_country", "min_age", "theme_primary", "theme_secondary",
     "theme_accent", "gifts", "credits", "price", "currency", "highlighted", "sort_order", "active", "code", "percentage", "minimum_order", "country",
-    "expires_at",
+    "expires_at", "niche", "signups", "logged_out_search", "logged_out_search_trafficsource", "enable_site_entry_popup", "domain_language",
+    "visible_profile_fields", "visible_profile_notes", "minimum_message_costs", "company_name", "address", "postal_code", "city", "company_country", "kvk",
+    "tradenames", "vat_numbers", "company_phone", "delete_discount", "domain",
 ];
 
 /// Longest one-line text (site name, titles, mail sender name).
@@ -117,10 +121,7 @@ impl SiteTexts {
     /// Trimmed and checked; the support address lower-cased.
     pub fn validate(self) -> Result<SiteTexts, ApiError> {
         let support_email = crate::account::validate_email(&self.support_email).map_err(|_| ApiError::new(ErrorCode::EmailInvalid).with("setting", "support_email"))?;
-        let support_phone = line("support_phone", &self.support_phone, true, 30)?;
-        if !crate::site::clean_phone(&support_phone).chars().enumerate().all(|(i, c)| c.is_ascii_digit() || (i == 0 && c == '+')) || crate::site::clean_phone(&support_phone).len() < 6 {
-            return Err(ApiError::new(ErrorCode::PhoneInvalid).with("setting", "support_phone"));
-        }
+        let support_phone = phone("support_phone", &self.support_phone)?;
         Ok(SiteTexts {
             name: line("name", &self.name, true, LINE_MAX_CHARS)?,
             index_title: line("index_title", &self.index_title, false, LINE_MAX_CHARS)?,
@@ -397,6 +398,234 @@ impl DiscountEdit {
     }
 }
 
+/// How the site meets visitors: its niche, who may join, what visitors may see before they
+/// join, the first language, and which profile details are shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteRules {
+    pub niche: i64,
+    /// [`SignupPolicy::code`].
+    pub signups: String,
+    pub logged_out_search: bool,
+    pub logged_out_search_trafficsource: bool,
+    pub enable_site_entry_popup: bool,
+    /// `nl-NL`: the language of a first visit without a choice of its own.
+    pub domain_language: String,
+    /// Fields of [`Attribute::ALL`] shown on profiles and cards.
+    pub visible_profile_fields: Vec<String>,
+    pub visible_profile_notes: bool,
+}
+
+pub const NICHE: Range = Range::new("niche", 1, 7);
+
+/// The first-visit languages staff choose from: each language with its usual country.
+pub const DOMAIN_LANGUAGES: [&str; 11] = ["nl-NL", "en-GB", "de-DE", "fr-FR", "es-ES", "it-IT", "pl-PL", "da-DK", "sv-SE", "nb-NO", "fi-FI"];
+
+/// A language tag as `domain_language` holds it: a language of ours, optionally with a country
+/// (`nl`, `nl-BE`), written `xx-YY`.
+pub fn normalise_language_tag(tag: &str) -> Result<String, ApiError> {
+    let invalid = || ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "domain_language");
+    let tag = tag.trim().replace('_', "-");
+    let mut parts = tag.split('-');
+    let language = parts.next().unwrap_or_default().to_ascii_lowercase();
+    let region = parts.next().map(str::to_ascii_uppercase);
+    if parts.next().is_some() || language.len() != 2 || Locale::parse(&language).map(Locale::code) != Some(language.as_str()) {
+        return Err(invalid());
+    }
+    match region {
+        None => Ok(language),
+        Some(r) if r.len() == 2 && r.chars().all(|c| c.is_ascii_uppercase()) => Ok(format!("{language}-{r}")),
+        Some(_) => Err(invalid()),
+    }
+}
+
+impl SiteRules {
+    /// Profile fields each once, in [`Attribute::ALL`]'s order.
+    pub fn validate(self) -> Result<SiteRules, ApiError> {
+        let niche = NICHE.check(self.niche)?;
+        let signups = SignupPolicy::parse(self.signups.trim()).ok_or_else(|| ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "signups"))?;
+        for f in &self.visible_profile_fields {
+            if !Attribute::ALL.iter().any(|a| a.field() == f.trim()) {
+                return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "visible_profile_fields"));
+            }
+        }
+        let visible_profile_fields = Attribute::ALL.iter().map(|a| a.field()).filter(|f| self.visible_profile_fields.iter().any(|x| x.trim() == *f)).map(str::to_string).collect();
+        Ok(SiteRules {
+            niche,
+            signups: signups.code().to_string(),
+            logged_out_search: self.logged_out_search,
+            logged_out_search_trafficsource: self.logged_out_search_trafficsource,
+            enable_site_entry_popup: self.enable_site_entry_popup,
+            domain_language: normalise_language_tag(&self.domain_language)?,
+            visible_profile_fields,
+            visible_profile_notes: self.visible_profile_notes,
+        })
+    }
+}
+
+impl From<&SiteSettings> for SiteRules {
+    fn from(s: &SiteSettings) -> SiteRules {
+        SiteRules {
+            niche: i64::from(s.niche.number()),
+            signups: s.signups.code().to_string(),
+            logged_out_search: s.logged_out_search,
+            logged_out_search_trafficsource: s.logged_out_search_trafficsource,
+            enable_site_entry_popup: s.enable_site_entry_popup,
+            domain_language: s.domain_language.clone(),
+            visible_profile_fields: s.visible_profile_fields.clone(),
+            visible_profile_notes: s.visible_profile_notes,
+        }
+    }
+}
+
+/// The smallest price of one message in a country, in minor units (what `/pricing` states).
+pub const MESSAGE_COST: Range = Range::new("minimum_message_costs", 1, 10_000);
+
+/// The minimum message costs as staff set them: one row per country at most (a country left
+/// empty has none), each country one of the site's, each price in range, each currency known.
+pub fn validate_message_costs(rows: &[MessageCost], countries: &[String]) -> Result<Vec<MessageCost>, ApiError> {
+    let mut out: Vec<MessageCost> = Vec::new();
+    for row in rows {
+        let c = country("minimum_message_costs", &row.country)?;
+        if !countries.contains(&c) || out.iter().any(|r| r.country == c) {
+            return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "minimum_message_costs"));
+        }
+        let currency = row.currency.trim().to_ascii_uppercase();
+        if !CURRENCIES.contains(&currency.as_str()) {
+            return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "currency"));
+        }
+        out.push(MessageCost { country: c, costs: MESSAGE_COST.check(row.costs)?, currency });
+    }
+    out.sort_by_key(|r| COUNTRIES.iter().position(|c| *c == r.country));
+    Ok(out)
+}
+
+/// The company behind the site as the legal pages, mails and invoices name it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompanyDetails {
+    pub name: String,
+    pub address: String,
+    pub postal_code: String,
+    pub city: String,
+    pub country: String,
+    /// Chamber of commerce number.
+    pub kvk: String,
+    /// One per line (or comma-separated as typed).
+    pub tradenames: Vec<String>,
+    pub vat_numbers: Vec<String>,
+    pub support_phone: String,
+    pub delete_discount: i64,
+}
+
+pub const DELETE_DISCOUNT: Range = Range::new("delete_discount", 0, 90);
+/// At most this many trade names or VAT numbers.
+pub const LIST_MAX: usize = 10;
+
+/// Splits a list typed one per line or comma-separated.
+pub fn split_list(text: &str) -> Vec<String> {
+    text.split(['\n', ',', ';']).map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+fn phone(setting: &'static str, value: &str) -> Result<String, ApiError> {
+    let value = line(setting, value, true, 30)?;
+    let clean = crate::site::clean_phone(&value);
+    if clean.len() < 6 || !clean.chars().enumerate().all(|(i, c)| c.is_ascii_digit() || (i == 0 && c == '+')) {
+        return Err(ApiError::new(ErrorCode::PhoneInvalid).with("setting", setting));
+    }
+    Ok(value)
+}
+
+impl CompanyDetails {
+    pub fn validate(self) -> Result<CompanyDetails, ApiError> {
+        let list = |setting: &'static str, items: &[String], code: bool| -> Result<Vec<String>, ApiError> {
+            if items.len() > LIST_MAX {
+                return Err(ApiError::new(ErrorCode::TextTooLong).with("setting", setting).with("max", LIST_MAX));
+            }
+            items
+                .iter()
+                .map(|i| {
+                    let v = line(setting, i, true, LINE_MAX_CHARS)?;
+                    if code {
+                        let v: String = v.chars().filter(|c| !c.is_whitespace() && *c != '.').collect::<String>().to_ascii_uppercase();
+                        if !(4..=20).contains(&v.len()) || !v.chars().all(|c| c.is_ascii_alphanumeric()) {
+                            return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", setting));
+                        }
+                        return Ok(v);
+                    }
+                    Ok(v)
+                })
+                .collect()
+        };
+        Ok(CompanyDetails {
+            name: line("company_name", &self.name, true, LINE_MAX_CHARS)?,
+            address: line("address", &self.address, true, LINE_MAX_CHARS)?,
+            postal_code: line("postal_code", &self.postal_code, true, 12)?,
+            city: line("city", &self.city, true, LINE_MAX_CHARS)?,
+            country: country("company_country", &self.country)?,
+            kvk: line("kvk", &self.kvk, true, 20)?,
+            tradenames: list("tradenames", &self.tradenames, false)?,
+            vat_numbers: list("vat_numbers", &self.vat_numbers, true)?,
+            support_phone: phone("company_phone", &self.support_phone)?,
+            delete_discount: DELETE_DISCOUNT.check(self.delete_discount)?,
+        })
+    }
+}
+
+impl From<&CompanyInfo> for CompanyDetails {
+    fn from(c: &CompanyInfo) -> CompanyDetails {
+        CompanyDetails {
+            name: c.name.clone(),
+            address: c.address.clone(),
+            postal_code: c.postal_code.clone(),
+            city: c.city.clone(),
+            country: c.country.clone(),
+            kvk: c.kvk.clone(),
+            tradenames: c.tradenames.clone(),
+            vat_numbers: c.vat_numbers.clone(),
+            support_phone: c.support_phone.clone(),
+            delete_discount: c.delete_discount,
+        }
+    }
+}
+
+/// The largest logo file accepted, before decoding.
+pub const LOGO_MAX_BYTES: usize = 2 * 1024 * 1024;
+
+/// A new site as staff start it: its domain, name and first language; everything else is
+/// copied from the site they start it from and can be changed there afterwards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewSite {
+    pub domain: String,
+    pub name: String,
+    pub domain_language: String,
+}
+
+/// A host name as a site answers on it: lower case, no scheme, path, port or leading `www.`;
+/// labels of letters, digits and inner hyphens; at least one dot.
+pub fn normalise_domain(raw: &str) -> Result<String, ApiError> {
+    let invalid = || ApiError::new(ErrorCode::DomainInvalid).with("setting", "domain");
+    let mut d = raw.trim().to_ascii_lowercase();
+    for scheme in ["https://", "http://"] {
+        if let Some(rest) = d.strip_prefix(scheme) {
+            d = rest.to_string();
+        }
+    }
+    let d = d.split('/').next().unwrap_or_default().trim_end_matches('.');
+    let d = d.strip_prefix("www.").unwrap_or(d).to_string();
+    let labels: Vec<&str> = d.split('.').collect();
+    let label_ok = |l: &&str| !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-') && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if d.len() > 253 || labels.len() < 2 || !labels.iter().all(label_ok) || labels.last().is_some_and(|tld| tld.chars().all(|c| c.is_ascii_digit())) {
+        return Err(invalid());
+    }
+    Ok(d)
+}
+
+impl NewSite {
+    pub fn validate(self) -> Result<NewSite, ApiError> {
+        Ok(NewSite { domain: normalise_domain(&self.domain)?, name: line("name", &self.name, true, LINE_MAX_CHARS)?, domain_language: normalise_language_tag(&self.domain_language)? })
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -535,6 +764,95 @@ mod tests {
                 prop_assert!(!v.name.is_empty() && v.name.chars().count() <= LINE_MAX_CHARS);
                 prop_assert!(v.description.chars().count() <= DESCRIPTION_MAX_CHARS);
                 prop_assert!(!v.name.chars().any(char::is_control));
+            }
+        }
+    }
+
+    fn rules() -> SiteRules {
+        SiteRules {
+            niche: 6,
+            signups: "traffic_source_only".into(),
+            logged_out_search: false,
+            logged_out_search_trafficsource: true,
+            enable_site_entry_popup: true,
+            domain_language: "nl_be".into(),
+            visible_profile_fields: vec!["tattoos".into(), "hair_colour".into(), "tattoos".into()],
+            visible_profile_notes: false,
+        }
+    }
+
+    #[test]
+    fn site_rules_are_checked_and_written_the_way_the_site_reads_them() {
+        let r = rules().validate().unwrap();
+        assert_eq!((r.niche, r.signups.as_str(), r.domain_language.as_str()), (6, "traffic_source_only", "nl-BE"));
+        assert_eq!(r.visible_profile_fields, vec!["hair_colour".to_string(), "tattoos".to_string()]);
+        assert_eq!(SiteRules { niche: 8, ..rules() }.validate().unwrap_err().args["setting"], "niche");
+        assert_eq!(SiteRules { signups: "everyone".into(), ..rules() }.validate().unwrap_err().args["setting"], "signups");
+        assert_eq!(SiteRules { visible_profile_fields: vec!["password_hash".into()], ..rules() }.validate().unwrap_err().args["setting"], "visible_profile_fields");
+        for bad in ["xx", "nl-BEL", "dutch", "nl-B1", "", "nl-BE-x"] {
+            assert_eq!(SiteRules { domain_language: bad.into(), ..rules() }.validate().unwrap_err().args["setting"], "domain_language", "{bad}");
+        }
+        for tag in DOMAIN_LANGUAGES {
+            assert_eq!(normalise_language_tag(tag).as_deref(), Ok(tag));
+        }
+    }
+
+    #[test]
+    fn message_costs_are_one_per_served_country_in_range() {
+        let served = vec!["NL".to_string(), "BE".to_string()];
+        let row = |c: &str, costs: i64, cur: &str| MessageCost { country: c.into(), costs, currency: cur.into() };
+        let ok = validate_message_costs(&[row("be", 99, "eur"), row("NL", 149, "EUR")], &served).unwrap();
+        assert_eq!(ok, vec![row("NL", 149, "EUR"), row("BE", 99, "EUR")]);
+        assert_eq!(validate_message_costs(&[], &served), Ok(vec![]));
+        assert_eq!(validate_message_costs(&[row("DE", 99, "EUR")], &served).unwrap_err().code, ErrorCode::ChoiceInvalid);
+        assert_eq!(validate_message_costs(&[row("NL", 99, "EUR"), row("NL", 1, "EUR")], &served).unwrap_err().code, ErrorCode::ChoiceInvalid);
+        assert_eq!(validate_message_costs(&[row("NL", 0, "EUR")], &served).unwrap_err().code, ErrorCode::OutOfRange);
+        assert_eq!(validate_message_costs(&[row("NL", 99, "XYZ")], &served).unwrap_err().args["setting"], "currency");
+    }
+
+    fn company() -> CompanyDetails {
+        CompanyDetails {
+            name: "Vonk B.V.".into(),
+            address: "Keizersgracht 1".into(),
+            postal_code: "1015 AA".into(),
+            city: "Amsterdam".into(),
+            country: "nl".into(),
+            kvk: "12345678".into(),
+            tradenames: split_list("Vonk\nVonk Dating, "),
+            vat_numbers: split_list("nl 0012.34.567.B01"),
+            support_phone: "020-123 4567".into(),
+            delete_discount: 50,
+        }
+    }
+
+    #[test]
+    fn company_details_are_checked() {
+        let c = company().validate().unwrap();
+        assert_eq!((c.country.as_str(), c.tradenames.len(), c.vat_numbers[0].as_str()), ("NL", 2, "NL001234567B01"));
+        assert_eq!(CompanyDetails { name: " ".into(), ..company() }.validate().unwrap_err().args["setting"], "company_name");
+        assert_eq!(CompanyDetails { country: "XX".into(), ..company() }.validate().unwrap_err().args["setting"], "company_country");
+        assert_eq!(CompanyDetails { vat_numbers: vec!["<script>".into()], ..company() }.validate().unwrap_err().args["setting"], "vat_numbers");
+        assert_eq!(CompanyDetails { tradenames: vec!["a".into(); 11], ..company() }.validate().unwrap_err().code, ErrorCode::TextTooLong);
+        assert_eq!(CompanyDetails { support_phone: "bel".into(), ..company() }.validate().unwrap_err().args["setting"], "company_phone");
+        assert_eq!(CompanyDetails { delete_discount: 91, ..company() }.validate().unwrap_err().args["setting"], "delete_discount");
+    }
+
+    #[test]
+    fn domains_are_host_names() {
+        for (raw, want) in [("Flirt.Example.COM", "flirt.example.com"), ("https://www.vonk.be/", "vonk.be"), ("vonk-dating.nl.", "vonk-dating.nl"), ("xn--vnk-sna.nl", "xn--vnk-sna.nl")] {
+            assert_eq!(normalise_domain(raw).as_deref(), Ok(want), "{raw}");
+        }
+        for bad in ["localhost", "vonk", "-vonk.nl", "vonk-.nl", "vo nk.nl", "vonk..nl", "1.2.3.4", "vonk.nl:8080", "", "<b>.nl"] {
+            assert_eq!(normalise_domain(bad).map_err(|e| e.code), Err(ErrorCode::DomainInvalid), "{bad}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn a_normalised_domain_normalises_to_itself(raw in "[a-zA-Z0-9.:/-]{0,40}") {
+            if let Ok(d) = normalise_domain(&raw) {
+                prop_assert_eq!(normalise_domain(&d), Ok(d.clone()));
+                prop_assert!(d.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'));
             }
         }
     }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use domain::site::{CompanyInfo, CreditPack, MessageCost, Niche, SignupPolicy, SiteSettings, Theme};
+use domain::site::{CompanyInfo, CreditPack, Logo, MessageCost, Niche, SignupPolicy, SiteSettings, Theme};
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
@@ -18,6 +18,8 @@ pub struct Site {
     pub settings: SiteSettings,
     pub company: CompanyInfo,
     pub is_default: bool,
+    /// The uploaded logo's PNG (its size and version are in `settings.logo`).
+    pub logo_png: Option<Arc<[u8]>>,
 }
 
 /// A site is mostly its settings: `&site` works where `&SiteSettings` is asked for.
@@ -41,7 +43,7 @@ impl Site {
     }
 }
 
-const SITE_COLUMNS: &str = "id, domain, is_default, name, domain_language, cdn_prefix, niche, signups, \
+pub(crate) const SITE_COLUMNS: &str = "id, domain, is_default, name, domain_language, cdn_prefix, niche, signups, \
     logged_out_search, logged_out_search_trafficsource, enable_site_entry_popup, geoip_country, \
     geoip_selected_country, minimum_message_costs, support_phone, support_email, push_key, fictional_icon, \
     fictional_warning, fictional_singular, fictional_plural, description, index_title, countries, \
@@ -115,6 +117,7 @@ fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
         },
         // Unknown codes (a gift since retired) are skipped.
         gifts: json_list::<String>(row, "gifts")?.iter().filter_map(|c| domain::chat::Gift::parse(c)).collect(),
+        logo: None,
     };
     Ok((settings, flag(row, "is_default")?))
 }
@@ -144,15 +147,27 @@ pub async fn load_all(db: &Db) -> Result<Vec<Site>, AppError> {
         .iter()
         .map(|row| company_from_row(row).map(|c| (c.id, c)))
         .collect::<Result<_, _>>()?;
+    let mut logos: HashMap<i64, (Logo, Arc<[u8]>)> = HashMap::new();
+    for row in sqlx::query("SELECT l.site_id, l.png, l.width, l.height, s.logo_version FROM site_logos l JOIN sites s ON s.id = l.site_id WHERE s.logo_version IS NOT NULL")
+        .fetch_all(db.pool())
+        .await?
+    {
+        let png: Vec<u8> = row.try_get("png")?;
+        let size = |c: &str| -> Result<u32, AppError> { Ok(u32::try_from(row.try_get::<i64, _>(c)?).unwrap_or(0)) };
+        let logo = Logo { version: row.try_get("logo_version")?, width: size("width")?, height: size("height")? };
+        logos.insert(row.try_get("site_id")?, (logo, Arc::from(png)));
+    }
     let rows = sqlx::query(&format!("SELECT {SITE_COLUMNS} FROM sites ORDER BY id")).fetch_all(db.pool()).await?;
     rows.iter()
         .map(|row| {
-            let (settings, is_default) = site_from_row(row)?;
+            let (mut settings, is_default) = site_from_row(row)?;
+            let (logo, logo_png) = logos.remove(&settings.id).map_or((None, None), |(l, png)| (Some(l), Some(png)));
+            settings.logo = logo;
             let company = companies
                 .get(&settings.company_id)
                 .cloned()
                 .ok_or_else(|| AppError::Internal(format!("site {} has no company", settings.id)))?;
-            Ok(Site { settings, company, is_default })
+            Ok(Site { settings, company, is_default, logo_png })
         })
         .collect()
 }

@@ -192,6 +192,8 @@ pub enum SiteChange {
     Countries(domain::staff::CountrySettings),
     Theme(domain::site::Theme),
     Gifts(Vec<String>),
+    Rules(domain::staff::SiteRules),
+    MessageCosts(Vec<domain::site::MessageCost>),
 }
 
 /// A column value of `sites` as the settings forms write it.
@@ -216,7 +218,8 @@ impl std::fmt::Display for Value {
 
 impl SiteChange {
     /// The checked change as (action for the log, columns and their new values).
-    fn columns(self) -> Result<(&'static str, Vec<(&'static str, Value)>), AppError> {
+    /// `countries`: the countries the site serves now (minimum message costs are for those).
+    fn columns(self, countries: &[String]) -> Result<(&'static str, Vec<(&'static str, Value)>), AppError> {
         use Value::*;
         Ok(match self {
             SiteChange::Texts(t) => {
@@ -275,6 +278,26 @@ impl SiteChange {
                 let list: Vec<&str> = if gifts.len() == domain::chat::Gift::ALL.len() { vec![] } else { gifts.iter().map(|g| g.code()).collect() };
                 ("site_gifts", vec![("gifts", Text(serde_json::to_string(&list).map_err(|e| AppError::Internal(e.to_string()))?))])
             }
+            SiteChange::Rules(r) => {
+                let r = r.validate()?;
+                (
+                    "site_rules",
+                    vec![
+                        ("niche", Int(r.niche)),
+                        ("signups", Text(r.signups)),
+                        ("logged_out_search", Flag(r.logged_out_search)),
+                        ("logged_out_search_trafficsource", Flag(r.logged_out_search_trafficsource)),
+                        ("enable_site_entry_popup", Flag(r.enable_site_entry_popup)),
+                        ("domain_language", Text(r.domain_language)),
+                        ("visible_profile_fields", Text(serde_json::to_string(&r.visible_profile_fields).map_err(|e| AppError::Internal(e.to_string()))?)),
+                        ("visible_profile_notes", Flag(r.visible_profile_notes)),
+                    ],
+                )
+            }
+            SiteChange::MessageCosts(rows) => {
+                let rows = domain::staff::validate_message_costs(&rows, countries)?;
+                ("site_message_costs", vec![("minimum_message_costs", Text(serde_json::to_string(&rows).map_err(|e| AppError::Internal(e.to_string()))?))])
+            }
         })
     }
 }
@@ -285,7 +308,9 @@ impl Staff {
     /// PostgreSQL's announcement or their periodic refresh).
     pub async fn change_site(&self, staff: &Member, site_id: i64, change: SiteChange, now: i64) -> Result<bool, AppError> {
         require_staff(staff, site_id)?;
-        let (action, columns) = change.columns()?;
+        let (countries,): (String,) = sqlx::query_as("SELECT countries FROM sites WHERE id = $1").bind(site_id).fetch_one(self.db.pool()).await?;
+        let countries: Vec<String> = serde_json::from_str(&countries).unwrap_or_default();
+        let (action, columns) = change.columns(&countries)?;
         let names: Vec<&str> = columns.iter().map(|(c, _)| *c).collect();
         let mut tx = self.db.pool().begin().await?;
         // Lock the row first (a write), so two staff saving at once are applied one after the other.
@@ -498,5 +523,191 @@ impl Staff {
         record(&mut tx, site_id, staff, if active { "discount_on" } else { "discount_off" }, &code, "", now).await?;
         tx.commit().await?;
         Ok(())
+    }
+}
+
+pub use domain::staff::LOGO_MAX_BYTES;
+
+impl Staff {
+    /// The domains of the other sites that name the same company (a change shows there too).
+    pub async fn company_shared_with(&self, staff: &Member, site_id: i64) -> Result<Vec<String>, AppError> {
+        require_staff(staff, site_id)?;
+        let rows: Vec<(String,)> = sqlx::query_as("SELECT o.domain FROM sites s JOIN sites o ON o.company_id = s.company_id AND o.id <> s.id WHERE s.id = $1 ORDER BY o.domain")
+            .bind(site_id)
+            .fetch_all(self.db.pool())
+            .await?;
+        Ok(rows.into_iter().map(|(d,)| d).collect())
+    }
+
+    /// Changes the details of the company behind the site (shown on every site that names it);
+    /// the change is logged on each of those sites. Nothing changed: nothing written or logged.
+    pub async fn change_company(&self, staff: &Member, site_id: i64, details: domain::staff::CompanyDetails, now: i64) -> Result<bool, AppError> {
+        use Value::*;
+        require_staff(staff, site_id)?;
+        let d = details.validate()?;
+        let json = |v: &Vec<String>| serde_json::to_string(v).map_err(|e| AppError::Internal(e.to_string()));
+        let columns = vec![
+            ("name", Text(d.name)),
+            ("address", Text(d.address)),
+            ("postal_code", Text(d.postal_code)),
+            ("city", Text(d.city)),
+            ("country", Text(d.country)),
+            ("kvk", Text(d.kvk)),
+            ("tradenames", Text(json(&d.tradenames)?)),
+            ("vat_numbers", Text(json(&d.vat_numbers)?)),
+            ("support_phone", Text(d.support_phone)),
+            ("delete_discount", Int(d.delete_discount)),
+        ];
+        let mut tx = self.db.pool().begin().await?;
+        let (company_id,): (i64,) = sqlx::query_as("SELECT company_id FROM sites WHERE id = $1").bind(site_id).fetch_one(&mut *tx).await?;
+        sqlx::query("UPDATE companies SET name = name WHERE id = $1").bind(company_id).execute(&mut *tx).await?;
+        let names: Vec<&str> = columns.iter().map(|(c, _)| *c).collect();
+        let row = sqlx::query(&format!("SELECT {} FROM companies WHERE id = $1", names.join(", "))).bind(company_id).fetch_one(&mut *tx).await?;
+        let mut changed = Vec::new();
+        for (column, new) in &columns {
+            let old = match new {
+                Int(_) => Int(row.try_get(*column)?),
+                _ => Text(row.try_get(*column)?),
+            };
+            if &old != new {
+                changed.push((*column, old, new.clone()));
+            }
+        }
+        if changed.is_empty() {
+            return Ok(false);
+        }
+        let sets: Vec<String> = changed.iter().enumerate().map(|(i, (c, _, _))| format!("{c} = ${}", i + 1)).collect();
+        let sql = format!("UPDATE companies SET {} WHERE id = ${}", sets.join(", "), changed.len() + 1);
+        let mut query = sqlx::query(&sql);
+        for (_, _, new) in &changed {
+            query = match new {
+                Int(n) => query.bind(*n),
+                Text(t) => query.bind(t.clone()),
+                Flag(b) => query.bind(*b),
+                MaybeText(t) => query.bind(t.clone()),
+            };
+        }
+        query.bind(company_id).execute(&mut *tx).await?;
+        // Touch the sites that show it: on PostgreSQL their trigger tells every node at once.
+        sqlx::query("UPDATE sites SET company_id = company_id WHERE company_id = $1").bind(company_id).execute(&mut *tx).await?;
+        let detail = changed.iter().map(|(c, old, new)| format!("{c}: {old} → {new}")).collect::<Vec<_>>().join("; ");
+        let sites: Vec<(i64,)> = sqlx::query_as("SELECT id FROM sites WHERE company_id = $1").bind(company_id).fetch_all(&mut *tx).await?;
+        for (id,) in sites {
+            record(&mut tx, id, staff, "site_company", &format!("company #{company_id}"), &detail, now).await?;
+        }
+        tx.commit().await?;
+        tracing::info!(target: "security", staff = staff.id, site_id, company_id, "staff changed company details");
+        Ok(true)
+    }
+
+    /// Puts up a new logo (`Some`: an upload, decoded and written anew as PNG) or takes it down
+    /// (`None`: back to the flame mark); logged.
+    pub async fn set_logo(&self, staff: &Member, site_id: i64, upload: Option<Vec<u8>>, now: i64) -> Result<(), AppError> {
+        require_staff(staff, site_id)?;
+        let logo = match upload {
+            None => None,
+            Some(bytes) => Some(
+                tokio::task::spawn_blocking(move || crate::members::photo_decode::decode_logo(&bytes, LOGO_MAX_BYTES))
+                    .await
+                    .map_err(|e| AppError::Internal(format!("logo decoding stopped: {e}")))?
+                    .map_err(|e| AppError::from(e.code()))?,
+            ),
+        };
+        let mut tx = self.db.pool().begin().await?;
+        let detail = match &logo {
+            Some(l) => {
+                use sha2::Digest;
+                let version: String = sha2::Sha256::digest(&l.png).iter().take(8).map(|b| format!("{b:02x}")).collect();
+                sqlx::query("DELETE FROM site_logos WHERE site_id = $1").bind(site_id).execute(&mut *tx).await?;
+                sqlx::query("INSERT INTO site_logos (site_id, png, width, height) VALUES ($1, $2, $3, $4)")
+                    .bind(site_id)
+                    .bind(l.png.clone())
+                    .bind(i64::from(l.width))
+                    .bind(i64::from(l.height))
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("UPDATE sites SET logo_version = $1 WHERE id = $2").bind(&version).bind(site_id).execute(&mut *tx).await?;
+                format!("{} × {} px, {} bytes", l.width, l.height, l.png.len())
+            }
+            None => {
+                let removed = sqlx::query("UPDATE sites SET logo_version = NULL WHERE id = $1 AND logo_version IS NOT NULL").bind(site_id).execute(&mut *tx).await?;
+                sqlx::query("DELETE FROM site_logos WHERE site_id = $1").bind(site_id).execute(&mut *tx).await?;
+                if removed.rows_affected() == 0 {
+                    return Ok(());
+                }
+                String::new()
+            }
+        };
+        record(&mut tx, site_id, staff, if logo.is_some() { "site_logo" } else { "site_logo_removed" }, "site", &detail, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Starts a new site on its own domain: settings, company and active credit bundles copied
+    /// from this site (changed there afterwards), no members but a copy of the staff member's
+    /// account (same address, password and second step, staff, out of the search), so they can log in on it.
+    /// Logged on both sites. `DomainTaken` when a site already answers on the domain.
+    pub async fn create_site(&self, staff: &Member, site_id: i64, new: domain::staff::NewSite, now: i64) -> Result<i64, AppError> {
+        require_staff(staff, site_id)?;
+        let new = new.validate()?;
+        let copied: Vec<&str> = crate::sites::SITE_COLUMNS
+            .split(',')
+            .map(str::trim)
+            .filter(|c| !["id", "domain", "is_default", "name", "domain_language", "push_key"].contains(c))
+            .collect();
+        let mut tx = self.db.pool().begin().await?;
+        let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM sites WHERE domain = $1").bind(&new.domain).fetch_optional(&mut *tx).await?;
+        if taken.is_some() {
+            return Err(domain::ApiError::new(domain::ErrorCode::DomainTaken).with("setting", "domain").into());
+        }
+        let inserted: Result<(i64,), sqlx::Error> = sqlx::query_as(&format!(
+            "INSERT INTO sites (domain, is_default, name, domain_language, {cols}, created_at) SELECT $1, FALSE, $2, $3, {cols}, $4 FROM sites WHERE id = $5 RETURNING id",
+            cols = copied.join(", ")
+        ))
+        .bind(&new.domain)
+        .bind(&new.name)
+        .bind(&new.domain_language)
+        .bind(now)
+        .bind(site_id)
+        .fetch_one(&mut *tx)
+        .await;
+        let (new_id,) = match inserted {
+            Ok(row) => row,
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(domain::ApiError::new(domain::ErrorCode::DomainTaken).with("setting", "domain").into()),
+            Err(e) => return Err(e.into()),
+        };
+        sqlx::query(
+            "INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order, active) \
+             SELECT $1, credits, price_minor, currency, highlighted, sort_order, active FROM credit_packs WHERE site_id = $2 AND active",
+        )
+        .bind(new_id)
+        .bind(site_id)
+        .execute(&mut *tx)
+        .await?;
+        let (user_id,): (i64,) = sqlx::query_as(
+            "INSERT INTO users (site_id, email, password_hash, totp_secret, status, language, signup_date, role, invisible) \
+             SELECT $1, email, password_hash, totp_secret, 'active', language, $2, 'staff', TRUE FROM users WHERE id = $3 RETURNING id",
+        )
+        .bind(new_id)
+        .bind(now)
+        .bind(staff.id)
+        .fetch_one(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO profiles (user_id, name, date_of_birth, gender, sexuality, country, status, site_id, last_active) \
+             SELECT $1, name, date_of_birth, gender, sexuality, country, status, $2, $3 FROM profiles WHERE user_id = $4",
+        )
+        .bind(user_id)
+        .bind(new_id)
+        .bind(now)
+        .bind(staff.id)
+        .execute(&mut *tx)
+        .await?;
+        crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
+        record(&mut tx, site_id, staff, "site_created", &new.domain, &format!("site #{new_id}, {}, {}", new.name, new.domain_language), now).await?;
+        record(&mut tx, new_id, staff, "site_created", &new.domain, &format!("copied from site #{site_id}; staff account #{user_id}"), now).await?;
+        tx.commit().await?;
+        tracing::info!(target: "security", staff = staff.id, site_id, new_id, "staff created a site");
+        Ok(new_id)
     }
 }

@@ -76,6 +76,7 @@ fn every_staff_action_has_a_label_in_every_language() {
     let actions = [
         "photo_approve", "photo_reject", "complaint_handled", "complaint_open", "member_block", "member_unblock", "member_role", "member_operator",
         "site_texts", "site_credits", "site_countries", "site_theme", "site_gifts", "pack_add", "pack_change", "discount_add", "discount_on", "discount_off",
+        "site_rules", "site_message_costs", "site_company", "site_logo", "site_logo_removed", "site_created",
     ];
     for locale in domain::Locale::ALL {
         for a in actions {
@@ -179,4 +180,100 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
     let credits_line = log.iter().find(|a| a.action == "site_credits").unwrap();
     assert_eq!(credits_line.detail, format!("message_credits: {} → 12", s.message_credits));
     assert!(log.iter().find(|a| a.action == "pack_change").unwrap().detail.contains("149.95 EUR") );
+});
+
+on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, |db: Db| async move {
+    use domain::site::MessageCost;
+    use domain::staff::{CompanyDetails, NewSite, SiteRules};
+    use server::staff::SiteChange;
+    let w = world(db.clone()).await;
+    let site = w.site.settings.id;
+    let admin = Staff::new(db.clone());
+    let anna = w.member("anna@example.nl", "female").await;
+    let boss = w.member("boss@example.nl", "male").await;
+    w.accounts.set_staff("boss@example.nl", true).await.unwrap();
+    let boss = w.reload(boss.id).await;
+    let cache = server::sites::SiteCache::load(db.clone()).await.unwrap();
+    let settings = || cache.for_host(Some(&w.site.settings.domain)).unwrap();
+    let s = settings();
+
+    // Niche, who may join, what visitors see, first language, profile fields.
+    let rules = SiteRules { niche: 6, signups: "traffic_source_only".into(), logged_out_search: false, logged_out_search_trafficsource: true, enable_site_entry_popup: false, domain_language: "nl-be".into(), visible_profile_fields: vec!["tattoos".into(), "hair_colour".into()], visible_profile_notes: false };
+    assert_eq!(refused(admin.change_site(&anna, site, SiteChange::Rules(rules.clone()), NOW).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(admin.change_site(&boss, site, SiteChange::Rules(SiteRules { niche: 9, ..rules.clone() }), NOW).await), Some(ErrorCode::OutOfRange));
+    assert!(admin.change_site(&boss, site, SiteChange::Rules(rules.clone()), NOW + 1).await.unwrap());
+    cache.reload().await.unwrap();
+    let now = settings();
+    assert_eq!((now.niche.number(), now.signups, now.logged_out_search, now.logged_out_search_trafficsource, now.enable_site_entry_popup), (6, domain::site::SignupPolicy::TrafficSourceOnly, false, true, false));
+    assert_eq!((now.domain_language.as_str(), now.visible_profile_fields.clone(), now.visible_profile_notes), ("nl-BE", vec!["hair_colour".to_string(), "tattoos".to_string()], false));
+    assert_eq!(now.niche.canonical_slug("amsterdam"), "milf-amsterdam");
+
+    // Minimum message costs: only for countries served.
+    let cost = |c: &str, costs: i64| MessageCost { country: c.into(), costs, currency: "EUR".into() };
+    assert_eq!(refused(admin.change_site(&boss, site, SiteChange::MessageCosts(vec![cost("US", 99)]), NOW).await), Some(ErrorCode::ChoiceInvalid));
+    admin.change_site(&boss, site, SiteChange::MessageCosts(vec![cost("BE", 119), cost("NL", 99)]), NOW + 2).await.unwrap();
+    cache.reload().await.unwrap();
+    assert_eq!(settings().minimum_message_costs, vec![cost("NL", 99), cost("BE", 119)]);
+
+    // Company details: shown on every site of the company, logged on each.
+    let mut details = CompanyDetails::from(&s.company);
+    details.name = "Vonk Holding B.V.".into();
+    details.tradenames = domain::staff::split_list("Vonk, Vonk Zuid");
+    assert_eq!(refused(admin.change_company(&anna, site, details.clone(), NOW).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(admin.change_company(&boss, site, CompanyDetails { kvk: " ".into(), ..details.clone() }, NOW).await), Some(ErrorCode::Required));
+    assert!(admin.change_company(&boss, site, details.clone(), NOW + 3).await.unwrap());
+    assert!(!admin.change_company(&boss, site, details.clone(), NOW + 4).await.unwrap());
+    cache.reload().await.unwrap();
+    assert_eq!((settings().company.name.as_str(), settings().company.tradenames.clone()), ("Vonk Holding B.V.", vec!["Vonk".to_string(), "Vonk Zuid".to_string()]));
+    let shared = admin.company_shared_with(&boss, site).await.unwrap();
+    for domain in &shared {
+        assert_eq!(cache.for_host(Some(domain)).unwrap().company.name, "Vonk Holding B.V.", "{domain} names the same company");
+    }
+
+    // A logo: decoded, scaled to fit 480 x 160, kept as PNG with its version; taken down again.
+    let big = image::RgbaImage::from_fn(1200, 300, |x, _| image::Rgba([(x % 255) as u8, 20, 40, if x < 600 { 255 } else { 0 }]));
+    let mut upload = Vec::new();
+    image::DynamicImage::ImageRgba8(big).write_to(&mut std::io::Cursor::new(&mut upload), image::ImageFormat::Png).unwrap();
+    assert_eq!(refused(admin.set_logo(&anna, site, Some(upload.clone()), NOW).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(admin.set_logo(&boss, site, Some(b"<svg onload=alert(1)>".to_vec()), NOW).await), Some(ErrorCode::PhotoNotAnImage));
+    admin.set_logo(&boss, site, Some(upload), NOW + 5).await.unwrap();
+    cache.reload().await.unwrap();
+    let with_logo = settings();
+    let logo = with_logo.logo.clone().expect("a logo");
+    assert_eq!((logo.width, logo.height, logo.version.len()), (480, 120, 16));
+    let png = image::load_from_memory(with_logo.logo_png.as_deref().unwrap()).unwrap();
+    assert_eq!((png.width(), png.height(), png.color().has_alpha()), (480, 120, true));
+    admin.set_logo(&boss, site, None, NOW + 6).await.unwrap();
+    admin.set_logo(&boss, site, None, NOW + 7).await.unwrap();
+    cache.reload().await.unwrap();
+    assert!(settings().logo.is_none() && settings().logo_png.is_none());
+
+    // A new site: its own domain, this site's settings and bundles, the staff member's account.
+    let new = NewSite { domain: "https://www.Vonk-Zuid.nl/".into(), name: "Vonk Zuid".into(), domain_language: "nl-NL".into() };
+    assert_eq!(refused(admin.create_site(&anna, site, new.clone(), NOW).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(admin.create_site(&boss, site, NewSite { domain: "WWW.vonk.de".into(), ..new.clone() }, NOW).await), Some(ErrorCode::DomainTaken));
+    assert_eq!(refused(admin.create_site(&boss, site, NewSite { domain: "vonk zuid".into(), ..new.clone() }, NOW).await), Some(ErrorCode::DomainInvalid));
+    let id = admin.create_site(&boss, site, new.clone(), NOW + 8).await.unwrap();
+    assert_eq!(refused(admin.create_site(&boss, site, new.clone(), NOW + 9).await), Some(ErrorCode::DomainTaken));
+    cache.reload().await.unwrap();
+    let created = cache.for_host(Some("vonk-zuid.nl")).unwrap();
+    assert_eq!((created.settings.id, created.name.as_str(), created.is_default, created.niche.number()), (id, "Vonk Zuid", false, 6));
+    assert_eq!((created.message_credits, created.company.name.as_str(), created.minimum_message_costs.len()), (settings().message_credits, "Vonk Holding B.V.", 2));
+    assert_eq!(server::sites::credit_packs(&db, id).await.unwrap().len(), server::sites::credit_packs(&db, site).await.unwrap().len());
+    let login = w.accounts.login(id, "boss@example.nl", "rode kater op het dak", None, &Default::default()).await.unwrap();
+    assert!(matches!(login, server::accounts::LoginOutcome::Session(_)), "the staff member logs in on the new site");
+    let (role, invisible, searchable): (String, i64, i64) = sqlx::query_as("SELECT u.role, CASE WHEN u.invisible THEN 1 ELSE 0 END, CASE WHEN p.searchable THEN 1 ELSE 0 END FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1")
+        .bind(id)
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!((role.as_str(), invisible, searchable), ("staff", 1, 0));
+    assert!(w.accounts.login(id, "anna@example.nl", "rode kater op het dak", None, &Default::default()).await.is_err(), "members are not copied");
+
+    let log = admin.log(&boss, site, 50).await.unwrap();
+    let actions: Vec<&str> = log.iter().map(|a| a.action.as_str()).collect();
+    assert_eq!(actions, ["site_created", "site_logo_removed", "site_logo", "site_company", "site_message_costs", "site_rules"]);
+    assert!(log[3].detail.starts_with("name: ") && log[3].detail.contains("→ \"Vonk Holding B.V.\"; tradenames: "), "{}", log[3].detail);
+    let theirs = admin.log(&w.reload(boss.id).await, site, 1).await.unwrap();
+    assert_eq!(theirs[0].target, "vonk-zuid.nl");
 });

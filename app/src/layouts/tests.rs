@@ -41,6 +41,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             photo_credits: 15,
             gift_credits: 25,
             minimum_message_cost: None,
+        logo: None,
             refund_days: 14,
             min_age: 18,
             logged_out_search: true,

@@ -12,16 +12,27 @@ use crate::layouts::live_counters::{CounterLabels, LiveCounters};
 use domain::counters::Counters;
 use crate::layouts::language_switcher::LanguageSwitcher;
 
-/// The site's logo: a flame mark and the site name. Visitors go to the home page.
+/// The site's logo: the one staff uploaded, else a flame mark and the site name. Visitors go
+/// to the home page.
 #[component]
 pub fn Logo() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    view! {
-        <a class="logo" href="/" aria-label=format!("{} – {}", ctx.site.name, i18n.t("nav.home"))>
-            <span class="logo__mark"><FlameIcon/></span>
-            <span class="logo__name">{ctx.site.name.clone()}</span>
-        </a>
+    let label = format!("{} – {}", ctx.site.name, i18n.t("nav.home"));
+    match ctx.site.logo.clone() {
+        Some(logo) => view! {
+            <a class="logo logo--image" href="/" aria-label=label>
+                <img class="logo__image" src=logo.url() width=logo.width.to_string() height=logo.height.to_string() alt=ctx.site.name.clone()/>
+            </a>
+        }
+        .into_any(),
+        None => view! {
+            <a class="logo" href="/" aria-label=label>
+                <span class="logo__mark"><FlameIcon/></span>
+                <span class="logo__name">{ctx.site.name.clone()}</span>
+            </a>
+        }
+        .into_any(),
     }
 }
 

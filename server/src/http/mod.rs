@@ -15,6 +15,7 @@ pub mod photo_routes;
 pub mod privacy_routes;
 pub mod rate_limit;
 pub mod session;
+pub mod site_logo;
 pub mod tracking;
 pub mod visitor;
 pub mod ws;

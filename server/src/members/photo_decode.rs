@@ -59,7 +59,9 @@ impl PhotoDecoder {
     }
 }
 
-pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, UploadError> {
+/// Decodes an upload (JPEG, PNG or WebP, complete, within the size and pixel limits), turned
+/// the way its EXIF says. Nothing else of the file goes further.
+fn read_picture(bytes: &[u8], max_bytes: usize) -> Result<DynamicImage, UploadError> {
     if bytes.is_empty() {
         return Err(UploadError::NoFile);
     }
@@ -89,6 +91,11 @@ pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, Uploa
     if let Some(o) = orientation {
         picture.apply_orientation(o);
     }
+    Ok(picture)
+}
+
+pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, UploadError> {
+    let picture = read_picture(bytes, max_bytes)?;
     // Scaled down before the transparent parts are flattened: the blend then touches at most
     // FULL_SIDE² pixels and no full-size copy is made.
     // A picture more than twice that size is first averaged down to twice it: the filter's
@@ -99,6 +106,33 @@ pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, Uploa
     let full = flatten(picture);
     let thumb = full.resize_to_fill(THUMB_WIDTH, THUMB_HEIGHT, FilterType::Triangle);
     Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)? })
+}
+
+/// The largest logo kept, in pixels: wide enough for a sharp header on high-density screens.
+pub const LOGO_MAX_WIDTH: u32 = 480;
+pub const LOGO_MAX_HEIGHT: u32 = 160;
+
+/// A site's logo as stored: a new PNG (transparency kept) at most 480 × 160.
+#[derive(Debug)]
+pub struct LogoPng {
+    pub png: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Decodes an uploaded logo and writes it anew as PNG, scaled down to fit 480 × 160.
+pub fn decode_logo(bytes: &[u8], max_bytes: usize) -> Result<LogoPng, UploadError> {
+    let picture = read_picture(bytes, max_bytes)?;
+    let picture = if picture.width() > LOGO_MAX_WIDTH || picture.height() > LOGO_MAX_HEIGHT {
+        let picture = if picture.width() > 4 * LOGO_MAX_WIDTH || picture.height() > 4 * LOGO_MAX_HEIGHT { picture.thumbnail(4 * LOGO_MAX_WIDTH, 4 * LOGO_MAX_HEIGHT) } else { picture };
+        picture.resize(LOGO_MAX_WIDTH, LOGO_MAX_HEIGHT, FilterType::CatmullRom)
+    } else {
+        picture
+    };
+    let picture = DynamicImage::ImageRgba8(picture.into_rgba8());
+    let mut png = Vec::new();
+    picture.write_to(&mut Cursor::new(&mut png), ImageFormat::Png).map_err(|_| UploadError::Unreadable)?;
+    Ok(LogoPng { width: picture.width(), height: picture.height(), png })
 }
 
 fn classify(e: ImageError) -> UploadError {

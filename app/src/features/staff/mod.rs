@@ -6,6 +6,7 @@ pub mod complaints;
 pub mod members;
 pub mod photos;
 pub mod site;
+pub mod site_setup;
 
 use leptos::prelude::*;
 

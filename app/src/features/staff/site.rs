@@ -30,6 +30,12 @@ pub struct SiteSettingsView {
     pub theme: domain::site::Theme,
     /// Every gift with whether it is on offer.
     pub gifts: Vec<(domain::chat::Gift, bool)>,
+    pub rules: rules::SiteRules,
+    pub message_costs: Vec<domain::site::MessageCost>,
+    pub company: rules::CompanyDetails,
+    /// The other sites of the same company (their domains).
+    pub company_shared: Vec<String>,
+    pub logo: Option<domain::site::Logo>,
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site", input = leptos::server_fn::codec::GetUrl)]
@@ -45,12 +51,17 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
         countries: s.into(),
         theme: s.theme.clone(),
         gifts: domain::chat::Gift::ALL.into_iter().map(|g| (g, offered.contains(&g))).collect(),
+        rules: s.into(),
+        message_costs: s.minimum_message_costs.clone(),
+        company: (&c.site.company).into(),
+        company_shared: c.state.staff.company_shared_with(&member, s.id).await.map_err(fail)?,
+        logo: s.logo.clone(),
     })
 }
 
 /// Applies one settings form: refusals come back to the page with the error, success with `saved`.
 #[cfg(feature = "ssr")]
-async fn apply<S: leptos::server_fn::ServerFn>(change: server::staff::SiteChange, anchor: &str) -> Result<(), ApiError> {
+pub(super) async fn apply<S: leptos::server_fn::ServerFn>(change: server::staff::SiteChange, anchor: &str) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     if let Err(error) = c.state.staff.change_site(&member, c.site.settings.id, change, c.now()).await {
         return Err(fail_back::<S>(error, "/staff/site", &[]));
@@ -120,7 +131,7 @@ fn Saved(anchor: &'static str) -> impl IntoView {
 
 /// A labelled number input whose limits are the rule's.
 #[component]
-fn NumberField(range: rules::Range, value: i64, #[prop(optional)] name: Option<&'static str>) -> impl IntoView {
+pub(super) fn NumberField(range: rules::Range, value: i64, #[prop(optional)] name: Option<&'static str>) -> impl IntoView {
     view! {
         <label class="field">
             <span class="field__label">{use_i18n().t(&format!("staff.setting.{}", range.setting))}</span>
@@ -153,7 +164,18 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
     let c = v.credits;
     let k = v.countries;
     let pinned = k.geoip_selected_country.clone().unwrap_or_default();
+    let served = k.countries.clone();
+    let language = v.rules.domain_language.clone();
+    let name = t.name.clone();
     view! {
+        <nav class="staff-toc" aria-label=use_i18n().t("staff.site.sections")>
+            <ul>
+                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("gifts", "staff.site.gifts"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
+                    .into_iter()
+                    .map(|(anchor, key)| view! { <li><a href=format!("#{anchor}")>{use_i18n().t(key)}</a></li> })
+                    .collect_view()}
+            </ul>
+        </nav>
         <section class="card staff-settings" id="texts" aria-labelledby="texts-title">
             <h2 id="texts-title">{use_i18n().t("staff.site.texts")}</h2>
             <Saved anchor="texts"/>
@@ -223,6 +245,8 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
+        <super::site_setup::RulesForm r=v.rules/>
+        <super::site_setup::MessageCostsForm countries=served costs=v.message_costs/>
         <section class="card staff-settings" id="theme" aria-labelledby="theme-title">
             <h2 id="theme-title">{use_i18n().t("staff.site.theme")}</h2>
             <Saved anchor="theme"/>
@@ -240,6 +264,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
+        <super::site_setup::LogoForm logo=v.logo name=name/>
         <section class="card staff-settings" id="gifts" aria-labelledby="gifts-title">
             <h2 id="gifts-title">{use_i18n().t("staff.site.gifts")}</h2>
             <Saved anchor="gifts"/>
@@ -257,6 +282,8 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
+        <super::site_setup::CompanyForm company=v.company shared=v.company_shared.clone()/>
+        <super::site_setup::NewSiteForm known=v.company_shared language=language/>
     }
 }
 
