@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { acceptEntry, axeClean, otherMember } from './helpers';
 
 const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
@@ -147,5 +148,53 @@ test('staff see the site settings and add a discount code, then switch it off', 
   await staff.goto('/staff');
   await expect(staff.getByTestId('staff-log')).toContainText(code);
   await expect(staff.getByTestId('staff-log')).toContainText('Kortingscode uitgezet');
+  await staff.context().close();
+});
+
+test('staff put up a logo and take it down again, and start a new site on its own domain', async ({ browser, baseURL }, testInfo) => {
+  const run = `${Date.now()}${testInfo.project.name === 'mobile' ? 'm' : 'd'}`;
+  const staffEmail = `logo-staf-${run}@example.nl`;
+  const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Femke', gender: 'Vrouw' });
+  if (testInfo.project.name === 'mobile') await staff.setViewportSize({ width: 375, height: 800 });
+  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await staff.goto('/staff/site');
+  for (const name of ['Bezoekers en aanmelden', 'Minimale berichtprijs per land', 'Logo', 'Bedrijfsgegevens', 'Nieuwe site']) {
+    await expect(staff.getByRole('heading', { level: 2, name })).toBeVisible();
+  }
+  await expect(staff.getByLabel('Niche')).toBeVisible();
+  await expect(staff.getByLabel('Bedrijfsnaam')).not.toHaveValue('');
+
+  // The logo: uploaded without the page's script (a plain form), shown in the header, removed.
+  await staff.getByTestId('form-logo').locator('input[type=file]').setInputFiles(fileURLToPath(new URL('../../public/icon-192.png', import.meta.url)));
+  await staff.getByRole('button', { name: 'Logo plaatsen' }).click();
+  await expect(staff).toHaveURL(/saved=logo#logo$/);
+  await expect(staff.getByTestId('staff-logo')).toContainText('160 × 160 px');
+  const headerLogo = staff.locator('header.topbar .logo__image');
+  await expect(headerLogo).toBeVisible();
+  expect(await headerLogo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
+  await expect.poll(() => staff.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await axeClean(staff);
+  await staff.getByRole('button', { name: 'Logo verwijderen' }).click();
+  await expect(staff.getByTestId('staff-logo-none')).toBeVisible();
+  await expect(staff.locator('header.topbar .logo__mark')).toBeVisible();
+  await expect(staff.locator('header.topbar .logo__image')).toHaveCount(0);
+
+  // A new site; a domain already in use is refused in Dutch.
+  const form = staff.getByTestId('form-new-site');
+  await form.getByLabel('Domein').fill('vonk.de');
+  await form.getByLabel('Naam van de site').fill('Vonk Test');
+  await form.getByRole('button', { name: 'Site aanmaken' }).click();
+  await expect(staff.getByText('Op dit domein draait al een site.')).toBeVisible();
+  const domain = `e2e-${run}.vonk-test.nl`;
+  await staff.getByTestId('form-new-site').getByLabel('Domein').fill(domain);
+  await staff.getByTestId('form-new-site').getByLabel('Naam van de site').fill('Vonk Test');
+  await staff.getByTestId('form-new-site').getByRole('button', { name: 'Site aanmaken' }).click();
+  await expect(staff.getByTestId('site-created')).toContainText(`Site ${domain} is aangemaakt.`);
+  await expect(staff.getByTestId('company-shared')).toContainText(domain);
+  await expect.poll(() => staff.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await axeClean(staff);
+  await staff.goto('/staff');
+  await expect(staff.getByTestId('staff-log')).toContainText('Nieuwe site aangemaakt');
+  await expect(staff.getByTestId('staff-log')).toContainText('Logo verwijderd');
   await staff.context().close();
 });
