@@ -1132,7 +1132,7 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let staff = ready_member(&app, "staff@example.nl", "male").await;
     app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
-    let credits = "message_credits=12&photo_credits=15&gift_credits=25&signup_credits=0&free_messages=2&message_length=800&welcome_discount_percent=30&welcome_discount_hours=6&refund_days=14";
+    let credits = "message_credits=12&photo_credits=15&gift_credits=25&signup_credits=0&free_messages=2&message_length=800&welcome_discount_percent=30&welcome_discount_hours=6&refund_days=14&direct_debit_monthly_limit=150";
 
     // Members: not found, and the functions refuse them without changing anything.
     for path in ["/staff/site", "/staff/pricing"] {
@@ -1222,7 +1222,7 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
         let origin = origin.clone();
         async move { app.form(name, &body, "/staff/site", &[("origin", &origin), ("cookie", &cookie)]).await }
     };
-    let rules = "niche=6&signups=all&domain_language=nl-NL&logged_out_search=on&visible_profile_fields%5Bhair_colour%5D=on&visible_profile_fields%5Btattoos%5D=on";
+    let rules = "niche=6&signups=all&domain_language=nl-NL&auto_likes=3&auto_like_gap_minutes=60&logged_out_search=on&visible_profile_fields%5Bhair_colour%5D=on&visible_profile_fields%5Btattoos%5D=on";
 
     // A member cannot; nothing changes.
     let res = post("staff_site_rules", rules.into(), anna.clone()).await;

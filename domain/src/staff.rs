@@ -20,14 +20,14 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
-pub const SETTINGS: [&str; 57] = [
+pub const SETTINGS: [&str; 60] = [
     "name", "index_title", "description", "support_email", "support_phone", "mail_name", "fictional_singular", "fictional_plural", "fictional_warning",
     "message_credits", "photo_credits", "gift_credits", "signup_credits", "free_messages", "message_length", "welcome_discount_percent",
     "welcome_discount_hours", "refund_days", "countries", "geoip_country", "geoip_selected_country", "min_age", "theme_primary", "theme_secondary",
     "theme_accent", "gifts", "credits", "price", "currency", "highlighted", "sort_order", "active", "code", "percentage", "minimum_order", "country",
     "expires_at", "niche", "signups", "logged_out_search", "logged_out_search_trafficsource", "enable_site_entry_popup", "domain_language",
     "visible_profile_fields", "visible_profile_notes", "minimum_message_costs", "company_name", "address", "postal_code", "city", "company_country", "kvk",
-    "tradenames", "vat_numbers", "company_phone", "delete_discount", "domain",
+    "tradenames", "vat_numbers", "company_phone", "delete_discount", "domain", "direct_debit_monthly_limit", "auto_likes", "auto_like_gap_minutes",
 ];
 
 /// Longest one-line text (site name, titles, mail sender name).
@@ -65,6 +65,11 @@ pub const FREE_MESSAGES: Range = Range::new("free_messages", 0, 100);
 pub const WELCOME_PERCENT: Range = Range::new("welcome_discount_percent", 0, 90);
 pub const WELCOME_HOURS: Range = Range::new("welcome_discount_hours", 0, 720);
 pub const REFUND_DAYS: Range = Range::new("refund_days", 0, 365);
+/// The monthly direct-debit cap per member, in whole currency units (stored in minor units).
+pub const DIRECT_DEBIT_LIMIT: Range = Range::new("direct_debit_monthly_limit", 0, 10_000);
+/// Auto-likes for a new member from fitting operator-run profiles, and the minutes between them.
+pub const AUTO_LIKES: Range = Range::new("auto_likes", 0, 20);
+pub const AUTO_LIKE_GAP: Range = Range::new("auto_like_gap_minutes", 0, 1_440);
 pub const MIN_AGE: Range = Range::new("min_age", 18, 99);
 pub const PACK_CREDITS: Range = Range::new("credits", 1, 100_000);
 /// A bundle's price in minor units: 0.01 to 10,000.00.
@@ -148,6 +153,8 @@ pub struct CreditSettings {
     pub welcome_discount_percent: i64,
     pub welcome_discount_hours: i64,
     pub refund_days: i64,
+    /// What one member may order by direct debit per calendar month, in whole currency units (0: no cap).
+    pub direct_debit_monthly_limit: i64,
 }
 
 impl CreditSettings {
@@ -162,6 +169,7 @@ impl CreditSettings {
             welcome_discount_percent: WELCOME_PERCENT.check(self.welcome_discount_percent)?,
             welcome_discount_hours: WELCOME_HOURS.check(self.welcome_discount_hours)?,
             refund_days: REFUND_DAYS.check(self.refund_days)?,
+            direct_debit_monthly_limit: DIRECT_DEBIT_LIMIT.check(self.direct_debit_monthly_limit)?,
         })
     }
 }
@@ -294,6 +302,7 @@ impl From<&SiteSettings> for CreditSettings {
             welcome_discount_percent: s.welcome_discount_percent,
             welcome_discount_hours: s.welcome_discount_hours,
             refund_days: s.refund_days,
+            direct_debit_monthly_limit: s.direct_debit_monthly_limit / 100,
         }
     }
 }
@@ -413,6 +422,8 @@ pub struct SiteRules {
     /// Fields of [`Attribute::ALL`] shown on profiles and cards.
     pub visible_profile_fields: Vec<String>,
     pub visible_profile_notes: bool,
+    pub auto_likes: i64,
+    pub auto_like_gap_minutes: i64,
 }
 
 pub const NICHE: Range = Range::new("niche", 1, 7);
@@ -458,6 +469,8 @@ impl SiteRules {
             domain_language: normalise_language_tag(&self.domain_language)?,
             visible_profile_fields,
             visible_profile_notes: self.visible_profile_notes,
+            auto_likes: AUTO_LIKES.check(self.auto_likes)?,
+            auto_like_gap_minutes: AUTO_LIKE_GAP.check(self.auto_like_gap_minutes)?,
         })
     }
 }
@@ -473,6 +486,8 @@ impl From<&SiteSettings> for SiteRules {
             domain_language: s.domain_language.clone(),
             visible_profile_fields: s.visible_profile_fields.clone(),
             visible_profile_notes: s.visible_profile_notes,
+            auto_likes: i64::from(s.auto_like.count),
+            auto_like_gap_minutes: s.auto_like.gap_secs / 60,
         }
     }
 }
@@ -632,7 +647,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn credits() -> CreditSettings {
-        CreditSettings { message_credits: 10, photo_credits: 15, gift_credits: 20, signup_credits: 0, free_messages: 3, message_length: 1000, welcome_discount_percent: 25, welcome_discount_hours: 4, refund_days: 14 }
+        CreditSettings { message_credits: 10, photo_credits: 15, gift_credits: 20, signup_credits: 0, free_messages: 3, message_length: 1000, welcome_discount_percent: 25, welcome_discount_hours: 4, refund_days: 14, direct_debit_monthly_limit: 150 }
     }
 
     #[test]
@@ -778,6 +793,8 @@ mod tests {
             domain_language: "nl_be".into(),
             visible_profile_fields: vec!["tattoos".into(), "hair_colour".into(), "tattoos".into()],
             visible_profile_notes: false,
+            auto_likes: 3,
+            auto_like_gap_minutes: 60,
         }
     }
 
@@ -787,6 +804,8 @@ mod tests {
         assert_eq!((r.niche, r.signups.as_str(), r.domain_language.as_str()), (6, "traffic_source_only", "nl-BE"));
         assert_eq!(r.visible_profile_fields, vec!["hair_colour".to_string(), "tattoos".to_string()]);
         assert_eq!(SiteRules { niche: 8, ..rules() }.validate().unwrap_err().args["setting"], "niche");
+        assert_eq!(SiteRules { auto_likes: 21, ..rules() }.validate().unwrap_err().args["setting"], "auto_likes");
+        assert_eq!(SiteRules { auto_like_gap_minutes: -1, ..rules() }.validate().unwrap_err().args["setting"], "auto_like_gap_minutes");
         assert_eq!(SiteRules { signups: "everyone".into(), ..rules() }.validate().unwrap_err().args["setting"], "signups");
         assert_eq!(SiteRules { visible_profile_fields: vec!["password_hash".into()], ..rules() }.validate().unwrap_err().args["setting"], "visible_profile_fields");
         for bad in ["xx", "nl-BEL", "dutch", "nl-B1", "", "nl-BE-x"] {

@@ -253,6 +253,7 @@ impl SiteChange {
                         ("welcome_discount_percent", Int(c.welcome_discount_percent)),
                         ("welcome_discount_hours", Int(c.welcome_discount_hours)),
                         ("refund_days", Int(c.refund_days)),
+                        ("direct_debit_monthly_limit", Int(c.direct_debit_monthly_limit * 100)),
                     ],
                 )
             }
@@ -291,6 +292,8 @@ impl SiteChange {
                         ("domain_language", Text(r.domain_language)),
                         ("visible_profile_fields", Text(serde_json::to_string(&r.visible_profile_fields).map_err(|e| AppError::Internal(e.to_string()))?)),
                         ("visible_profile_notes", Flag(r.visible_profile_notes)),
+                        ("auto_likes", Int(r.auto_likes)),
+                        ("auto_like_gap_secs", Int(r.auto_like_gap_minutes * 60)),
                     ],
                 )
             }

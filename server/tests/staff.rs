@@ -104,7 +104,7 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
     let credits = CreditSettings::from(&s.settings);
 
     // Members are told it does not exist; nothing changes.
-    let change = SiteChange::Credits(CreditSettings { message_credits: 12, ..credits });
+    let change = SiteChange::Credits(CreditSettings { message_credits: 12, direct_debit_monthly_limit: 200, ..credits });
     assert_eq!(refused(admin.change_site(&anna, site, change.clone(), NOW).await), Some(ErrorCode::NotFound));
     let other_site: (i64,) = sqlx::query_as("SELECT id FROM sites WHERE id <> $1").bind(site).fetch_one(db.pool()).await.unwrap();
     assert_eq!(refused(admin.change_site(&boss, other_site.0, change.clone(), NOW).await), Some(ErrorCode::NotFound));
@@ -118,7 +118,7 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
     assert!(admin.change_site(&boss, site, change.clone(), NOW + 1).await.unwrap());
     assert!(!admin.change_site(&boss, site, change, NOW + 2).await.unwrap(), "the same values again: nothing to do");
     cache.reload().await.unwrap();
-    assert_eq!(settings().message_credits, 12);
+    assert_eq!((settings().message_credits, settings().direct_debit_monthly_limit), (12, 20_000));
     let texts = SiteTexts {
         name: "Vonk Zuid".into(),
         index_title: s.index_title.clone(),
@@ -178,7 +178,7 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
     let actions: Vec<&str> = log.iter().map(|a| a.action.as_str()).collect();
     assert_eq!(actions, ["discount_off", "discount_add", "pack_change", "pack_add", "site_gifts", "site_gifts", "site_theme", "site_countries", "site_texts", "site_credits"], "newest first, each change once");
     let credits_line = log.iter().find(|a| a.action == "site_credits").unwrap();
-    assert_eq!(credits_line.detail, format!("message_credits: {} → 12", s.message_credits));
+    assert_eq!(credits_line.detail, format!("message_credits: {} → 12; direct_debit_monthly_limit: {} → 20000", s.message_credits, s.direct_debit_monthly_limit));
     assert!(log.iter().find(|a| a.action == "pack_change").unwrap().detail.contains("149.95 EUR") );
 });
 
@@ -198,7 +198,7 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     let s = settings();
 
     // Niche, who may join, what visitors see, first language, profile fields.
-    let rules = SiteRules { niche: 6, signups: "traffic_source_only".into(), logged_out_search: false, logged_out_search_trafficsource: true, enable_site_entry_popup: false, domain_language: "nl-be".into(), visible_profile_fields: vec!["tattoos".into(), "hair_colour".into()], visible_profile_notes: false };
+    let rules = SiteRules { niche: 6, signups: "traffic_source_only".into(), logged_out_search: false, logged_out_search_trafficsource: true, enable_site_entry_popup: false, domain_language: "nl-be".into(), visible_profile_fields: vec!["tattoos".into(), "hair_colour".into()], visible_profile_notes: false, auto_likes: 5, auto_like_gap_minutes: 30 };
     assert_eq!(refused(admin.change_site(&anna, site, SiteChange::Rules(rules.clone()), NOW).await), Some(ErrorCode::NotFound));
     assert_eq!(refused(admin.change_site(&boss, site, SiteChange::Rules(SiteRules { niche: 9, ..rules.clone() }), NOW).await), Some(ErrorCode::OutOfRange));
     assert!(admin.change_site(&boss, site, SiteChange::Rules(rules.clone()), NOW + 1).await.unwrap());
@@ -207,6 +207,7 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     assert_eq!((now.niche.number(), now.signups, now.logged_out_search, now.logged_out_search_trafficsource, now.enable_site_entry_popup), (6, domain::site::SignupPolicy::TrafficSourceOnly, false, true, false));
     assert_eq!((now.domain_language.as_str(), now.visible_profile_fields.clone(), now.visible_profile_notes), ("nl-BE", vec!["hair_colour".to_string(), "tattoos".to_string()], false));
     assert_eq!(now.niche.canonical_slug("amsterdam"), "milf-amsterdam");
+    assert_eq!((now.auto_like.count, now.auto_like.gap_secs), (5, 1800));
 
     // Minimum message costs: only for countries served.
     let cost = |c: &str, costs: i64| MessageCost { country: c.into(), costs, currency: "EUR".into() };

@@ -100,8 +100,9 @@ pub async fn staff_site_credits(
     welcome_discount_percent: i64,
     welcome_discount_hours: i64,
     refund_days: i64,
+    direct_debit_monthly_limit: i64,
 ) -> Result<(), ApiError> {
-    let credits = rules::CreditSettings { message_credits, photo_credits, gift_credits, signup_credits, free_messages, message_length, welcome_discount_percent, welcome_discount_hours, refund_days };
+    let credits = rules::CreditSettings { message_credits, photo_credits, gift_credits, signup_credits, free_messages, message_length, welcome_discount_percent, welcome_discount_hours, refund_days, direct_debit_monthly_limit };
     apply::<StaffSiteCredits>(server::staff::SiteChange::Credits(credits), "credits").await
 }
 
@@ -213,6 +214,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                 <NumberField range=rules::WELCOME_PERCENT value=c.welcome_discount_percent/>
                 <NumberField range=rules::WELCOME_HOURS value=c.welcome_discount_hours/>
                 <NumberField range=rules::REFUND_DAYS value=c.refund_days/>
+                <NumberField range=rules::DIRECT_DEBIT_LIMIT value=c.direct_debit_monthly_limit/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>

@@ -28,6 +28,8 @@ pub async fn staff_site_rules(
     #[server(default)] enable_site_entry_popup: Option<String>,
     #[server(default)] visible_profile_fields: BTreeMap<String, String>,
     #[server(default)] visible_profile_notes: Option<String>,
+    auto_likes: i64,
+    auto_like_gap_minutes: i64,
 ) -> Result<(), ApiError> {
     let rules = rules::SiteRules {
         niche,
@@ -38,6 +40,8 @@ pub async fn staff_site_rules(
         domain_language,
         visible_profile_fields: visible_profile_fields.into_keys().collect(),
         visible_profile_notes: visible_profile_notes.is_some(),
+        auto_likes,
+        auto_like_gap_minutes,
     };
     super::site::apply::<StaffSiteRules>(server::staff::SiteChange::Rules(rules), "rules").await
 }
@@ -209,6 +213,10 @@ pub fn RulesForm(r: rules::SiteRules) -> impl IntoView {
                     }).collect_view()}
                     {check("visible_profile_notes".into(), r.visible_profile_notes, use_i18n().t("staff.setting.visible_profile_notes"))}
                 </fieldset>
+                <div class="staff-settings__grid">
+                    <super::site::NumberField range=rules::AUTO_LIKES value=r.auto_likes/>
+                    <super::site::NumberField range=rules::AUTO_LIKE_GAP value=r.auto_like_gap_minutes/>
+                </div>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
