@@ -45,23 +45,33 @@ use crate::layouts::default::DefaultLayout;
 /// while the next page is on its way, from 200 ms after the click or submit, for at most 5 s.
 /// It also marks the installed app (`installed-app` on the root, for iOS's `navigator.standalone`
 /// as well as `display-mode: standalone`), which shows SPEC §2's back button.
-pub const CLIENT_RESILIENCE: &str = r#"(function(){
-try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)document.documentElement.classList.add('installed-app');}catch(x){}
-var K='vonk-reloaded-at';
-function broken(){try{var t=+sessionStorage.getItem(K)||0;if(Date.now()-t>60000){sessionStorage.setItem(K,String(Date.now()));location.reload();}}catch(x){}}
-addEventListener('unhandledrejection',function(e){if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))broken();});
-addEventListener('error',function(e){var t=e.target;if(t&&(t.tagName==='SCRIPT'||(t.tagName==='LINK'&&t.rel==='modulepreload')))broken();},true);
-var timer,bar;
-function stop(){clearTimeout(timer);if(bar){bar.remove();bar=null;}}
-function start(e){stop();timer=setTimeout(function(){if(e.defaultPrevented)return;bar=document.createElement('div');bar.className='loading-bar';bar.setAttribute('aria-hidden','true');document.body.appendChild(bar);timer=setTimeout(stop,5000);},200);}
-document.addEventListener('click',function(e){var a=e.target&&e.target.closest?e.target.closest('a[href]'):null;if(!a||e.button||e.metaKey||e.ctrlKey||e.shiftKey||e.altKey||a.target||a.hasAttribute('download'))return;var u=new URL(a.href,location.href);if(u.origin!==location.origin||(u.pathname===location.pathname&&u.search===location.search))return;start(e);});
-document.addEventListener('submit',function(e){start(e);});
-addEventListener('pageshow',stop);
-if(/(^|&)lb(=|&|$)/.test(location.search.slice(1))){var gone=false;
-document.addEventListener('click',function(e){if(e.target&&e.target.closest&&e.target.closest('a[href],button,input,select,textarea,label'))gone=true;},true);
-document.addEventListener('submit',function(){gone=true;},true);
-document.addEventListener('visibilitychange',function(){if(document.visibilityState!=='hidden'||gone)return;gone=true;try{navigator.sendBeacon('/api/fn/page_bounce',new Blob(['{}'],{type:'application/json'}));}catch(x){}});}
-})();"#;
+pub const CLIENT_RESILIENCE: &str = r#"(function(){var d=document;try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)d.documentElement.classList.add('installed-app')}catch(x){}
+function b(){try{var k='vonk-reloaded-at',t=+sessionStorage.getItem(k)||0;if(Date.now()-t>6e4){sessionStorage.setItem(k,String(Date.now()));location.reload()}}catch(x){}}
+addEventListener('unhandledrejection',function(e){if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))b()});
+addEventListener('error',function(e){var t=e.target;if(t&&(t.tagName=='SCRIPT'||t.tagName=='LINK'&&t.rel=='modulepreload'))b()},!0);
+var i,r;function s(){clearTimeout(i);if(r){r.remove();r=null}}
+function g(e){s();i=setTimeout(function(){if(e.defaultPrevented)return;r=d.createElement('div');r.className='loading-bar';r.setAttribute('aria-hidden','true');d.body.appendChild(r);i=setTimeout(s,5e3)},200)}
+d.addEventListener('click',function(e){var a=e.target&&e.target.closest?e.target.closest('a[href]'):null;if(!a||e.button||e.metaKey||e.ctrlKey||e.shiftKey||e.altKey||a.target||a.hasAttribute('download'))return;var u=new URL(a.href,location.href);if(u.origin!=location.origin||u.pathname==location.pathname&&u.search==location.search)return;g(e)});
+d.addEventListener('submit',g);addEventListener('pageshow',s)})();"#;
+
+/// The `lb` page-bounce beacon (issue: landers), on pages whose address has `lb`: when the page
+/// is hidden before the visitor did anything (a click on a control, a form sent), one `POST`
+/// with an empty JSON body tells the server that this landing bounced.
+pub const BOUNCE_BEACON: &str = r#"(function(){var d=document,g=!1;d.addEventListener('click',function(e){if(e.target&&e.target.closest&&e.target.closest('a[href],button,input,select,textarea,label'))g=!0},!0);
+d.addEventListener('submit',function(){g=!0},!0);
+d.addEventListener('visibilitychange',function(){if(d.visibilityState!='hidden'||g)return;g=!0;try{navigator.sendBeacon('/api/fn/page_bounce',new Blob(['{}'],{type:'application/json'}))}catch(x){}})})();"#;
+
+/// Whether this request's address asks for the bounce beacon (`lb` among its query's names).
+fn wants_bounce_beacon() -> bool {
+    #[cfg(feature = "ssr")]
+    {
+        use_context::<http::request::Parts>().and_then(|p| p.uri.query().map(|q| q.split('&').any(|pair| pair.split('=').next() == Some("lb")))).unwrap_or(false)
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        false
+    }
+}
 
 /// The HTML document. Runs on the server only; `ctx` is embedded for the browser.
 pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
@@ -80,6 +90,7 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml"/>
                 <link rel="manifest" href="/manifest.webmanifest"/>
                 <script nonce=leptos::nonce::use_nonce() inner_html=CLIENT_RESILIENCE></script>
+                {wants_bounce_beacon().then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=BOUNCE_BEACON></script> })}
                 <HydrationScripts options islands=true root=assets.script_root.clone()/>
                 <MetaTags/>
             </head>

@@ -989,7 +989,7 @@ async fn members_search_filters_in_the_url_and_profiles_with_blocking() {
     // Visitors may search on this site (logged_out_search is on in the demo seed).
     let (status, _, html) = app.get("/members?gender=female&country=NL&min_age=20&max_age=70", &[]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(html.contains(r#"data-testid="search-filters""#) && html.contains(r#"data-testid="member-card""#));
+    assert!(html.contains(r#"data-testid="search-filters""#) && html.contains(r#"class="member-card__link""#));
     assert!(html.contains(r#"<option value="female" selected"#), "the filters render from the URL");
     assert!(html.contains("/media/public/demo/female-"), "demo portraits");
     // Bad filter values fall back to "any" instead of failing.
@@ -1372,6 +1372,8 @@ async fn the_lb_beacon_stores_a_bounce_and_staff_see_the_count() {
     // The page's script sends the beacon only with `lb` in the URL.
     let (_, _, page) = app.get("/members/1/landing?lb=1", &[]).await;
     assert!(page.contains("/api/fn/page_bounce") && page.contains("visibilitychange"));
+    let (_, _, plain) = app.get("/members/1/landing?network=adnet", &[]).await;
+    assert!(!plain.contains("/api/fn/page_bounce"), "no beacon script without lb");
 
     let res = beacon(format!("{}/members/7/landing?lb=1&network=adnet&sub1=s", app.base), origin.clone()).await;
     assert!(res.status().is_success(), "{}", res.status());

@@ -33,7 +33,7 @@ async function say(page: Page, text: string) {
 /** Opens the profile of the newest woman called `name` and the chat with her. */
 async function chatWith(page: Page, gender: 'female' | 'male', name: string) {
   await page.goto(`/members?gender=${gender}`);
-  await page.getByTestId('results').getByTestId('member-card').filter({ hasText: name }).first().click();
+  await page.getByTestId('results').locator('.member-card__link').filter({ hasText: name }).first().click();
   await page.getByTestId('send-message').click();
   await expect(page).toHaveURL(/\/members\/\d+\/chat$/);
   await live(page);
@@ -108,7 +108,7 @@ test('credits run out, free members start two conversations, and a block ends it
 
   // A second conversation starts (with an operator-run profile), a third asks for premium.
   await dirk.page.goto('/members?gender=female');
-  const cards = dirk.page.getByTestId('results').getByTestId('member-card').filter({ hasNotText: 'Carlijn' });
+  const cards = dirk.page.getByTestId('results').locator('.member-card__link').filter({ hasNotText: 'Carlijn' });
   const hrefs = await cards.evaluateAll((els) => els.slice(0, 2).map((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!));
   await dirk.page.goto(`${hrefs[0]}/chat`);
   await live(dirk.page);
@@ -137,7 +137,7 @@ test('the premium-only alert on a free member\'s third conversation', async ({ p
   await page.close();
   const eva = await newMember(browser, baseURL!, 'eva-chat@example.nl', { name: 'Evelien', gender: 'Vrouw' });
   await eva.page.goto('/members?gender=male');
-  const hrefs = await eva.page.getByTestId('results').getByTestId('member-card').evaluateAll((els) => els.slice(0, 3).map((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!));
+  const hrefs = await eva.page.getByTestId('results').locator('.member-card__link').evaluateAll((els) => els.slice(0, 3).map((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!));
   for (const [i, href] of hrefs.entries()) {
     await eva.page.goto(`${href}/chat`);
     await live(eva.page);
@@ -155,7 +155,7 @@ test('an operator answers as a fictional profile', async ({ page, browser, baseU
   const fenna = await newMember(browser, baseURL!, 'fenna-chat@example.nl', { name: 'Fenna', gender: 'Vrouw' });
   // Demo members are fictional (their cards carry the site's mark).
   await fenna.page.goto('/members?gender=male');
-  const href = await fenna.page.getByTestId('results').getByTestId('member-card').filter({ has: fenna.page.locator('.member-card__fictional') }).first().evaluate((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!);
+  const href = await fenna.page.getByTestId('results').locator('.member-card__link').filter({ has: fenna.page.locator('.member-card__fictional') }).first().evaluate((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!);
   await fenna.page.goto(`${href}/chat`);
   await live(fenna.page);
   await say(fenna.page, 'Hoi, ben je echt?');
@@ -183,7 +183,7 @@ test('on a phone the list and the conversation are two screens', async ({ browse
   await member(page, 'gijs-chat@example.nl', { name: 'Gijs', gender: 'Man' });
   await activate(page, 'gijs-chat@example.nl');
   await page.goto('/members?gender=female');
-  await page.getByTestId('results').getByTestId('member-card').first().click();
+  await page.getByTestId('results').locator('.member-card__link').first().click();
   await page.getByTestId('send-message').click();
   await live(page);
   await say(page, 'Hoi vanaf mijn telefoon');

@@ -136,7 +136,7 @@ test('the time-bonus banner counts down and its modal comes after 40 s at 0 cred
   await member(page, email('bonus', testInfo.project.name));
   // Spend the welcome credits: 3 free messages, then 2 × 10 credits.
   await page.goto('/members');
-  const href = await page.getByTestId('results').getByTestId('member-card').first().getAttribute('href');
+  const href = await page.getByTestId('results').locator('.member-card__link').first().getAttribute('href');
   const to = Number(href!.match(/\/members\/(\d+)/)![1]);
   const left = await page.evaluate(async (to) => {
     let balance = -1;

@@ -27,7 +27,7 @@ test('two members like each other and both see the match', async ({ page, browse
   // Bart finds Anna (newest first among the women) and likes her.
   await bart.goto('/members?gender=female');
   const annaName = run === 'mobile' ? 'Annemiek' : 'Annabel';
-  await bart.getByTestId('results').getByTestId('member-card').filter({ hasText: annaName }).first().click();
+  await bart.getByTestId('results').locator('.member-card__link').filter({ hasText: annaName }).first().click();
   const annaHref = new URL(bart.url()).pathname;
   await bart.getByTestId('like-toggle').click();
   await expect(bart.getByTestId('saved')).toContainText(`Je vindt ${annaName} leuk`);
@@ -36,7 +36,7 @@ test('two members like each other and both see the match', async ({ page, browse
   await page.goto('/members');
   await expect(page.getByTestId('likes-pill')).toHaveText('1');
   await page.goto('/likes');
-  const card = page.getByTestId('member-card').filter({ hasText: 'Bart' });
+  const card = page.locator('.member-card__link').filter({ hasText: 'Bart' });
   await expect(card.getByTestId('card-badge')).toHaveText('Nieuw');
   await card.click();
   await expect(page.getByTestId('like-status')).toContainText('Bart vindt jou leuk!');

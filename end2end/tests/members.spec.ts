@@ -17,7 +17,7 @@ test('search with filters keeps them in the URL and pages through results', asyn
   await expect(page).toHaveURL(/gender=female/);
   await expect(page).toHaveURL(/country=NL/);
   await expect(page).toHaveURL(/min_age=25&max_age=45/);
-  const cards = page.getByTestId('results').getByTestId('member-card');
+  const cards = page.getByTestId('results').locator('.member-card__link');
   await expect(cards).toHaveCount(24);
   // Every card's age lies inside the range.
   for (const text of await cards.locator('.member-card__age').allTextContents()) {
@@ -29,7 +29,7 @@ test('search with filters keeps them in the URL and pages through results', asyn
   await page.getByTestId('next-page').click();
   await expect(page).toHaveURL(/page=2/);
   await expect(page.getByTestId('search-filters').getByRole('combobox', { name: 'Ik zoek', exact: true })).toHaveValue('female');
-  expect(await page.getByTestId('results').getByTestId('member-card').first().getAttribute('href')).not.toBe(first);
+  expect(await page.getByTestId('results').locator('.member-card__link').first().getAttribute('href')).not.toBe(first);
   // The grid does not scroll sideways at this width.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
@@ -37,14 +37,14 @@ test('search with filters keeps them in the URL and pages through results', asyn
 
 test('a narrow search offers similar profiles', async ({ page }) => {
   await page.goto('/members?gender=male&country=NL&region=NL-FL&min_age=60&max_age=62');
-  await expect(page.getByTestId('similar').getByTestId('member-card').first()).toBeVisible();
+  await expect(page.getByTestId('similar').locator('.member-card__link').first()).toBeVisible();
 });
 
 test('a member opens a profile, blocks it and no longer finds it', async ({ page }, testInfo) => {
   await member(page, `blokkeer-${testInfo.project.name}@example.nl`);
   await page.goto('/members?gender=male');
   // A demo (operator-run) profile: other flows add real members who may come first.
-  const card = page.getByTestId('results').getByTestId('member-card').filter({ has: page.locator('.member-card__fictional') }).first();
+  const card = page.getByTestId('results').locator('.member-card__link').filter({ has: page.locator('.member-card__fictional') }).first();
   const href = (await card.getAttribute('href'))!;
   const name = (await card.locator('.member-card__name').textContent())!.split(',')[0];
   await card.click();

@@ -37,7 +37,7 @@ test('signup, complete-signup, search, like, chat, block, settings and buying cr
 
   // Search, and like a profile from its page.
   await page.goto('/members?gender=female&country=NL');
-  const card = page.getByTestId('results').getByTestId('member-card').first();
+  const card = page.getByTestId('results').locator('.member-card__link').first();
   const name = (await card.locator('.member-card__name').textContent())!.split(',')[0];
   await card.click();
   await expect(page.getByTestId('member-profile')).toBeVisible();

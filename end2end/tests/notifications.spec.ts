@@ -90,7 +90,7 @@ test('the like popup of ?t=N: an auto-like after N seconds, then the parameter l
   await expect(popup).toHaveCount(0);
   // The profile it showed is the new like on /likes.
   await page.goto('/likes');
-  await page.getByTestId('likes-list').getByTestId('member-card').first().click();
+  await page.getByTestId('likes-list').locator('.member-card__link').first().click();
   await expect(page).toHaveURL(/\/members\/\d+$/);
   await expect(page.getByTestId('like-status')).toContainText('vindt jou leuk!');
   await expect(page.getByTestId('fictional-warning')).toBeVisible();

@@ -11,7 +11,7 @@ use crate::layouts::icons::HeartIcon;
 #[component]
 pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'static str) -> impl IntoView {
     match src {
-        Some(file) => view! { <img class=format!("portrait {class}") src=format!("/media/{file}") alt="" loading="lazy" decoding="async"/> }.into_any(),
+        Some(file) => view! { <img class=format!("portrait {class}") src=format!("/media/{file}") alt="" loading="lazy"/> }.into_any(),
         None => {
             let initial = name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
             view! { <span class=format!("portrait portrait--empty {class}") aria-hidden="true">{initial}</span> }.into_any()
@@ -58,7 +58,7 @@ pub fn MemberCardView(
     let like_button = like.map(|like| view! { <CardLikeButton id=card.id name=card.name.clone() like=like/> });
     view! {
         <li class="member-card" id=format!("m-{}", card.id)>
-            <a href=format!("/members/{}", card.id) class="member-card__link" data-testid="member-card">
+            <a href=format!("/members/{}", card.id) class="member-card__link">
                 <Portrait name=card.name.clone() src=card.thumb.clone() class="member-card__photo"/>
                 {badge.map(|b| view! { <span class="badge badge--main member-card__badge" data-testid="card-badge">{b}</span> })}
                 // The heart is drawn by the stylesheet: a grid repeats it on most cards.
