@@ -117,3 +117,25 @@ test('a profile lander puts the member up front; a wrong niche prefix is sent on
   await expect(page.getByRole('heading', { level: 1 })).toContainText('wil je leren kennen');
   await axeClean(page);
 });
+
+test('with lb in the address, a lander that is left untouched sends one bounce beacon; without lb, none', async ({ page, context, baseURL }) => {
+  await acceptEntry(context, baseURL!);
+  const beacons: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/fn/page_bounce')) beacons.push(r.method());
+  });
+  const hide = () =>
+    page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+  await page.goto('/landers/gallery?network=adnet');
+  await hide();
+  await page.waitForTimeout(300);
+  expect(beacons, 'no lb: no beacon').toHaveLength(0);
+  await page.goto('/landers/gallery?lb=1&network=adnet');
+  await hide();
+  await hide();
+  await expect.poll(() => beacons.length).toBe(1);
+  expect(beacons[0]).toBe('POST');
+});
