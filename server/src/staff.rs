@@ -305,48 +305,64 @@ impl SiteChange {
     }
 }
 
+/// Writes those of `columns` whose values differ from the row `id` of `table` and says what
+/// changed ("column: old → new; …", empty when nothing did). The row is locked first (a write
+/// of its `name`, which `sites` and `companies` both have), so two staff saving at once are
+/// applied one after the other.
+async fn write_changed(tx: &mut sqlx::Transaction<'_, sqlx::Any>, table: &str, id: i64, columns: &[(&'static str, Value)]) -> Result<String, AppError> {
+    sqlx::query(&format!("UPDATE {table} SET name = name WHERE id = $1")).bind(id).execute(&mut **tx).await?;
+    let names: Vec<&str> = columns.iter().map(|(c, _)| *c).collect();
+    let row = sqlx::query(&format!("SELECT {} FROM {table} WHERE id = $1", names.join(", "))).bind(id).fetch_one(&mut **tx).await?;
+    let mut changed = Vec::new();
+    for (column, new) in columns {
+        let old = match new {
+            Value::Int(_) => Value::Int(row.try_get(*column)?),
+            Value::Text(_) => Value::Text(row.try_get(*column)?),
+            Value::Flag(_) => Value::Flag(flag(&row, column)?),
+            Value::MaybeText(_) => Value::MaybeText(row.try_get::<Option<String>, _>(*column)?.filter(|c| !c.is_empty())),
+        };
+        if &old != new {
+            changed.push((*column, old, new));
+        }
+    }
+    if changed.is_empty() {
+        return Ok(String::new());
+    }
+    let sets: Vec<String> = changed.iter().enumerate().map(|(i, (c, _, _))| format!("{c} = ${}", i + 1)).collect();
+    let sql = format!("UPDATE {table} SET {} WHERE id = ${}", sets.join(", "), changed.len() + 1);
+    let mut query = sqlx::query(&sql);
+    for (_, _, new) in &changed {
+        query = match new {
+            Value::Int(n) => query.bind(*n),
+            Value::Text(t) => query.bind(t.clone()),
+            Value::Flag(b) => query.bind(*b),
+            Value::MaybeText(t) => query.bind(t.clone()),
+        };
+    }
+    query.bind(id).execute(&mut **tx).await?;
+    Ok(changed.iter().map(|(c, old, new)| format!("{c}: {old} → {new}")).collect::<Vec<_>>().join("; "))
+}
+
 impl Staff {
     /// Changes part of the site's settings and logs what changed (old → new). Nothing changed:
     /// nothing written, nothing logged. Every node reloads its settings (here at once; others on
     /// PostgreSQL's announcement or their periodic refresh).
     pub async fn change_site(&self, staff: &Member, site_id: i64, change: SiteChange, now: i64) -> Result<bool, AppError> {
         require_staff(staff, site_id)?;
-        let (countries,): (String,) = sqlx::query_as("SELECT countries FROM sites WHERE id = $1").bind(site_id).fetch_one(self.db.pool()).await?;
-        let countries: Vec<String> = serde_json::from_str(&countries).unwrap_or_default();
-        let (action, columns) = change.columns(&countries)?;
-        let names: Vec<&str> = columns.iter().map(|(c, _)| *c).collect();
-        let mut tx = self.db.pool().begin().await?;
-        // Lock the row first (a write), so two staff saving at once are applied one after the other.
-        sqlx::query("UPDATE sites SET name = name WHERE id = $1").bind(site_id).execute(&mut *tx).await?;
-        let row = sqlx::query(&format!("SELECT {} FROM sites WHERE id = $1", names.join(", "))).bind(site_id).fetch_one(&mut *tx).await?;
-        let mut changed = Vec::new();
-        for (column, new) in &columns {
-            let old = match new {
-                Value::Int(_) => Value::Int(row.try_get(*column)?),
-                Value::Text(_) => Value::Text(row.try_get(*column)?),
-                Value::Flag(_) => Value::Flag(flag(&row, column)?),
-                Value::MaybeText(_) => Value::MaybeText(row.try_get::<Option<String>, _>(*column)?.filter(|c| !c.is_empty())),
-            };
-            if &old != new {
-                changed.push((*column, old, new.clone()));
+        // Minimum message costs are for the countries the site serves now.
+        let countries: Vec<String> = match change {
+            SiteChange::MessageCosts(_) => {
+                let (countries,): (String,) = sqlx::query_as("SELECT countries FROM sites WHERE id = $1").bind(site_id).fetch_one(self.db.pool()).await?;
+                serde_json::from_str(&countries).unwrap_or_default()
             }
-        }
-        if changed.is_empty() {
+            _ => Vec::new(),
+        };
+        let (action, columns) = change.columns(&countries)?;
+        let mut tx = self.db.pool().begin().await?;
+        let detail = write_changed(&mut tx, "sites", site_id, &columns).await?;
+        if detail.is_empty() {
             return Ok(false);
         }
-        let sets: Vec<String> = changed.iter().enumerate().map(|(i, (c, _, _))| format!("{c} = ${}", i + 1)).collect();
-        let sql = format!("UPDATE sites SET {} WHERE id = ${}", sets.join(", "), changed.len() + 1);
-        let mut query = sqlx::query(&sql);
-        for (_, _, new) in &changed {
-            query = match new {
-                Value::Int(n) => query.bind(*n),
-                Value::Text(t) => query.bind(t.clone()),
-                Value::Flag(b) => query.bind(*b),
-                Value::MaybeText(t) => query.bind(t.clone()),
-            };
-        }
-        query.bind(site_id).execute(&mut *tx).await?;
-        let detail = changed.iter().map(|(c, old, new)| format!("{c}: {old} → {new}")).collect::<Vec<_>>().join("; ");
         record(&mut tx, site_id, staff, action, "site", &detail, now).await?;
         tx.commit().await?;
         tracing::info!(target: "security", staff = staff.id, site_id, action, "staff changed site settings");
@@ -563,37 +579,10 @@ impl Staff {
         ];
         let mut tx = self.db.pool().begin().await?;
         let (company_id,): (i64,) = sqlx::query_as("SELECT company_id FROM sites WHERE id = $1").bind(site_id).fetch_one(&mut *tx).await?;
-        sqlx::query("UPDATE companies SET name = name WHERE id = $1").bind(company_id).execute(&mut *tx).await?;
-        let names: Vec<&str> = columns.iter().map(|(c, _)| *c).collect();
-        let row = sqlx::query(&format!("SELECT {} FROM companies WHERE id = $1", names.join(", "))).bind(company_id).fetch_one(&mut *tx).await?;
-        let mut changed = Vec::new();
-        for (column, new) in &columns {
-            let old = match new {
-                Int(_) => Int(row.try_get(*column)?),
-                _ => Text(row.try_get(*column)?),
-            };
-            if &old != new {
-                changed.push((*column, old, new.clone()));
-            }
-        }
-        if changed.is_empty() {
+        let detail = write_changed(&mut tx, "companies", company_id, &columns).await?;
+        if detail.is_empty() {
             return Ok(false);
         }
-        let sets: Vec<String> = changed.iter().enumerate().map(|(i, (c, _, _))| format!("{c} = ${}", i + 1)).collect();
-        let sql = format!("UPDATE companies SET {} WHERE id = ${}", sets.join(", "), changed.len() + 1);
-        let mut query = sqlx::query(&sql);
-        for (_, _, new) in &changed {
-            query = match new {
-                Int(n) => query.bind(*n),
-                Text(t) => query.bind(t.clone()),
-                Flag(b) => query.bind(*b),
-                MaybeText(t) => query.bind(t.clone()),
-            };
-        }
-        query.bind(company_id).execute(&mut *tx).await?;
-        // Touch the sites that show it: on PostgreSQL their trigger tells every node at once.
-        sqlx::query("UPDATE sites SET company_id = company_id WHERE company_id = $1").bind(company_id).execute(&mut *tx).await?;
-        let detail = changed.iter().map(|(c, old, new)| format!("{c}: {old} → {new}")).collect::<Vec<_>>().join("; ");
         let sites: Vec<(i64,)> = sqlx::query_as("SELECT id FROM sites WHERE company_id = $1").bind(company_id).fetch_all(&mut *tx).await?;
         for (id,) in sites {
             record(&mut tx, id, staff, "site_company", &format!("company #{company_id}"), &detail, now).await?;

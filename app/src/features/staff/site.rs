@@ -125,7 +125,7 @@ pub async fn staff_site_gifts(#[server(default)] gifts: BTreeMap<String, String>
 }
 
 #[component]
-fn Saved(anchor: &'static str) -> impl IntoView {
+pub(super) fn Saved(anchor: &'static str) -> impl IntoView {
     let saved = use_query_map().get_untracked().get("saved").as_deref() == Some(anchor);
     saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.site.saved")}</p> })
 }
@@ -142,7 +142,7 @@ pub(super) fn NumberField(range: rules::Range, value: i64, #[prop(optional)] nam
 }
 
 #[component]
-fn TextField(setting: &'static str, value: String, #[prop(optional)] required: bool, #[prop(default = rules::LINE_MAX_CHARS)] max: usize, #[prop(optional)] kind: Option<&'static str>) -> impl IntoView {
+pub(super) fn TextField(setting: &'static str, value: String, #[prop(optional)] required: bool, #[prop(default = rules::LINE_MAX_CHARS)] max: usize, #[prop(optional)] kind: Option<&'static str>) -> impl IntoView {
     view! {
         <label class="field">
             <span class="field__label">{use_i18n().t(&format!("staff.setting.{setting}"))}</span>
@@ -397,7 +397,7 @@ pub async fn staff_discount_active(id: i64, active: bool) -> Result<(), ApiError
     Ok(())
 }
 
-fn money(minor: i64) -> String {
+pub(super) fn money(minor: i64) -> String {
     format!("{}.{:02}", minor / 100, minor % 100)
 }
 

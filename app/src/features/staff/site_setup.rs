@@ -142,14 +142,6 @@ pub async fn staff_new_site(domain: String, name: String, domain_language: Strin
     }
 }
 
-fn saved(anchor: &str) -> bool {
-    use_query_map().get_untracked().get("saved").as_deref() == Some(anchor)
-}
-
-fn saved_notice(anchor: &'static str) -> impl IntoView {
-    saved(anchor).then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.site.saved")}</p> })
-}
-
 fn check(name: String, on: bool, label: String) -> impl IntoView {
     view! {
         <label class="check">
@@ -182,7 +174,7 @@ pub fn RulesForm(r: rules::SiteRules) -> impl IntoView {
     view! {
         <section class="card staff-settings" id="rules" aria-labelledby="rules-title">
             <h2 id="rules-title">{use_i18n().t("staff.site.rules")}</h2>
-            {saved_notice("rules")}
+            <super::site::Saved anchor="rules"/>
             <ActionError action={ServerAction::<StaffSiteRules>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteRules>::new()} attr:class="form" attr:data-testid="form-rules">
                 <label class="field">
@@ -223,17 +215,13 @@ pub fn RulesForm(r: rules::SiteRules) -> impl IntoView {
     }
 }
 
-fn price_text(minor: i64) -> String {
-    format!("{}.{:02}", minor / 100, minor % 100)
-}
-
 #[component]
 pub fn MessageCostsForm(countries: Vec<String>, costs: Vec<domain::site::MessageCost>) -> impl IntoView {
     view! {
         <section class="card staff-settings" id="costs" aria-labelledby="costs-title">
             <h2 id="costs-title">{use_i18n().t("staff.site.message_costs")}</h2>
             <p class="muted">{use_i18n().t("staff.site.message_costs_hint")}</p>
-            {saved_notice("costs")}
+            <super::site::Saved anchor="costs"/>
             <ActionError action={ServerAction::<StaffSiteMessageCosts>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteMessageCosts>::new()} attr:class="form" attr:data-testid="form-costs">
                 {countries.into_iter().map(|country| {
@@ -246,7 +234,7 @@ pub fn MessageCostsForm(countries: Vec<String>, costs: Vec<domain::site::Message
                         <div class="staff-settings__row" data-country=country.clone()>
                             <label class="field">
                                 <span class="field__label">{price_label}</span>
-                                <input type="text" inputmode="decimal" name=format!("cost[{country}]") maxlength="10" pattern="[0-9.,]*" value=row.as_ref().map(|r| price_text(r.costs))/>
+                                <input type="text" inputmode="decimal" name=format!("cost[{country}]") maxlength="10" pattern="[0-9.,]*" value=row.as_ref().map(|r| super::site::money(r.costs))/>
                             </label>
                             <label class="field">
                                 <span class="field__label">{currency_label}</span>
@@ -263,15 +251,6 @@ pub fn MessageCostsForm(countries: Vec<String>, costs: Vec<domain::site::Message
     }
 }
 
-fn line_field(name: &'static str, value: String, max: usize) -> impl IntoView {
-    view! {
-        <label class="field">
-            <span class="field__label">{use_i18n().t(&format!("staff.setting.{name}"))}</span>
-            <input type="text" name=name value=value required maxlength=max.to_string()/>
-        </label>
-    }
-}
-
 #[component]
 pub fn CompanyForm(company: rules::CompanyDetails, shared: Vec<String>) -> impl IntoView {
     let c = company;
@@ -280,14 +259,14 @@ pub fn CompanyForm(company: rules::CompanyDetails, shared: Vec<String>) -> impl 
         <section class="card staff-settings" id="company" aria-labelledby="company-title">
             <h2 id="company-title">{use_i18n().t("staff.site.company")}</h2>
             {(!shared.is_empty()).then(|| view! { <p class="notice" data-testid="company-shared">{use_i18n().tf("staff.site.company_shared", &[("domains", &shared.join(", "))])}</p> })}
-            {saved_notice("company")}
+            <super::site::Saved anchor="company"/>
             <ActionError action={ServerAction::<StaffSiteCompany>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteCompany>::new()} attr:class="form" attr:data-testid="form-company">
-                {line_field("company_name", c.name, rules::LINE_MAX_CHARS)}
-                {line_field("address", c.address, rules::LINE_MAX_CHARS)}
+                <super::site::TextField setting="company_name" value=c.name required=true max=rules::LINE_MAX_CHARS/>
+                <super::site::TextField setting="address" value=c.address required=true max=rules::LINE_MAX_CHARS/>
                 <div class="staff-settings__grid">
-                    {line_field("postal_code", c.postal_code, 12)}
-                    {line_field("city", c.city, rules::LINE_MAX_CHARS)}
+                    <super::site::TextField setting="postal_code" value=c.postal_code required=true max=12/>
+                    <super::site::TextField setting="city" value=c.city required=true max=rules::LINE_MAX_CHARS/>
                 </div>
                 <label class="field">
                     <span class="field__label">{use_i18n().t("staff.setting.company_country")}</span>
@@ -295,7 +274,7 @@ pub fn CompanyForm(company: rules::CompanyDetails, shared: Vec<String>) -> impl 
                         {rules::COUNTRIES.iter().map(|k| view! { <option value=*k selected=country == *k>{use_i18n().t(&format!("country.{k}"))}</option> }).collect_view()}
                     </select>
                 </label>
-                {line_field("kvk", c.kvk, 20)}
+                <super::site::TextField setting="kvk" value=c.kvk required=true max=20/>
                 <label class="field">
                     <span class="field__label">{use_i18n().t("staff.setting.tradenames")}</span>
                     <textarea name="tradenames" rows="2">{c.tradenames.join("\n")}</textarea>
@@ -304,10 +283,7 @@ pub fn CompanyForm(company: rules::CompanyDetails, shared: Vec<String>) -> impl 
                     <span class="field__label">{use_i18n().t("staff.setting.vat_numbers")}</span>
                     <textarea name="vat_numbers" rows="2">{c.vat_numbers.join("\n")}</textarea>
                 </label>
-                <label class="field">
-                    <span class="field__label">{use_i18n().t("staff.setting.company_phone")}</span>
-                    <input type="tel" name="company_phone" value=c.support_phone required maxlength="30"/>
-                </label>
+                <super::site::TextField setting="company_phone" value=c.support_phone required=true max=30 kind="tel"/>
                 <super::site::NumberField range=rules::DELETE_DISCOUNT value=c.delete_discount/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
@@ -322,7 +298,7 @@ pub fn LogoForm(logo: Option<domain::site::Logo>, name: String) -> impl IntoView
     view! {
         <section class="card staff-settings" id="logo" aria-labelledby="logo-title">
             <h2 id="logo-title">{i18n.t("staff.site.logo")}</h2>
-            {saved_notice("logo")}
+            <super::site::Saved anchor="logo"/>
             <crate::forms::UrlError path=StaffSiteLogo::PATH/>
             <ActionError action={ServerAction::<StaffSiteLogoRemove>::new()}/>
             {match logo {
