@@ -52,6 +52,10 @@ impl Db {
         };
         let pool = AnyPoolOptions::new()
             .max_connections(max_connections.max(1))
+            // A SQLite connection is a file handle in this process: it cannot have dropped, so
+            // no ping before each use (one worker round trip per query saved; README,
+            // Performance). A PostgreSQL connection can, and is checked.
+            .test_before_acquire(backend == Backend::Postgres)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {

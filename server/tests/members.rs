@@ -219,3 +219,67 @@ on_both_databases!(details_are_checked_then_shown_on_the_profile, |db: Db| async
     assert_eq!(seen.interests.iter().map(|(code, _)| code.as_str()).collect::<Vec<_>>(), ["music", "yoga"]);
     assert_eq!(seen.about.as_deref(), Some("Hallo, ik ben Anna."));
 });
+
+on_both_databases!(a_members_search_from_the_shared_list_equals_the_direct_query, |db: Db| async move {
+    let c = ctx(db, 300).await;
+    // The same database searched through the shared card list and straight from the table.
+    let shared = Members::new(c.db.clone(), Arc::new(Regions::load(&c.db).await.unwrap()), std::time::Duration::from_secs(600));
+    let anna = member(&c, "anna@example.nl", "female").await;
+    activate(&c, anna).await;
+    let demo: Vec<(i64,)> = sqlx::query_as("SELECT user_id FROM profiles WHERE site_id = $1 AND searchable = $2 AND user_id <> $3 ORDER BY last_active DESC")
+        .bind(c.site.id)
+        .bind(true)
+        .bind(anna)
+        .fetch_all(c.db.pool())
+        .await
+        .unwrap();
+    // Anna blocks some members on the first pages, others block her, and she likes a few.
+    for (n, (id,)) in demo.iter().enumerate().take(60) {
+        let (blocker, blocked) = match n % 7 {
+            1 => (anna, *id),
+            4 => (*id, anna),
+            _ => continue,
+        };
+        sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)").bind(blocker).bind(blocked).bind(NOW).execute(c.db.pool()).await.unwrap();
+    }
+    for (id,) in demo.iter().step_by(5).take(20) {
+        sqlx::query("INSERT INTO likes (liker_id, liked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING").bind(anna).bind(*id).bind(NOW).execute(c.db.pool()).await.unwrap();
+    }
+    let cases = [
+        filters(None, None, None, 18, 99, 1),
+        filters(None, None, None, 18, 99, 2),
+        filters(None, None, None, 18, 99, 3),
+        filters(None, None, None, 18, 99, 9), // past the shared pages: the database
+        filters(Some(Gender::Female), Some("NL"), None, 25, 45, 1),
+        filters(Some(Gender::Female), Some("NL"), None, 25, 45, 2),
+        filters(Some(Gender::Female), Some("NL"), Some("NL-NH"), 40, 50, 1), // short: similar profiles
+        filters(None, Some("BE"), Some("NL-NH"), 18, 99, 1),
+    ];
+    let ids = |cards: &[domain::search::MemberCard]| cards.iter().map(|c| c.id).collect::<Vec<_>>();
+    let mut similar_seen = false;
+    for viewer in [Some(anna), None, Some(anna)] {
+        for f in &cases {
+            let want = c.members.search(&c.site, viewer, f, today()).await.unwrap();
+            let got = shared.search(&c.site, viewer, f, today()).await.unwrap();
+            assert_eq!(ids(&got.results), ids(&want.results), "{viewer:?} {f:?}");
+            assert_eq!(ids(&got.similar), ids(&want.similar), "similar, {viewer:?} {f:?}");
+            assert_eq!(got.has_more, want.has_more, "{viewer:?} {f:?}");
+            let (mut got_liked, mut want_liked) = (got.liked.clone(), want.liked.clone());
+            got_liked.sort();
+            want_liked.sort();
+            assert_eq!(got_liked, want_liked, "likes, {viewer:?} {f:?}");
+            similar_seen |= !got.similar.is_empty();
+        }
+    }
+    assert!(similar_seen, "a case had similar profiles");
+    let everyone = filters(None, None, None, 18, 99, 1);
+    let first = shared.search(&c.site, Some(anna), &everyone, today()).await.unwrap();
+    assert!(!first.liked.is_empty() && first.results.iter().all(|card| card.id != anna));
+    // A block shows at once, though the shared list is kept ten minutes: it is read per page.
+    let next = first.results[0].id;
+    c.members.block(&c.site, anna, next, NOW).await.unwrap();
+    let after = shared.search(&c.site, Some(anna), &everyone, today()).await.unwrap();
+    assert!(after.results.iter().all(|card| card.id != next));
+    assert_eq!(ids(&after.results), ids(&c.members.search(&c.site, Some(anna), &everyone, today()).await.unwrap().results));
+    assert!(shared.search(&c.site, None, &everyone, today()).await.unwrap().results.iter().any(|card| card.id == next), "visitors still see them");
+});

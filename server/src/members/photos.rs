@@ -358,5 +358,8 @@ async fn refresh_main(tx: &mut Transaction<'static, Any>, user_id: i64) -> Resul
         None => (None, None),
     };
     sqlx::query("UPDATE profiles SET main_photo = $1, main_thumb = $2 WHERE user_id = $3").bind(photo).bind(thumb).bind(user_id).execute(&mut **tx).await?;
+    // Cards show the thumbnail: search lists read from now on have the new one (one read
+    // while this transaction is open may keep the old one for the cache's few seconds).
+    super::search_cache::invalidate();
     Ok(())
 }

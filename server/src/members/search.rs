@@ -8,8 +8,10 @@ use domain::search::{birth_date_window, MemberCard, ProfileView, SearchFilters, 
 use domain::site::SiteSettings;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row};
+use std::collections::HashSet;
 use std::sync::Arc;
 
+use super::search_cache::CardSet;
 use super::Members;
 use crate::db::{flag, Db};
 use crate::error::AppError;
@@ -66,6 +68,13 @@ fn liked_ids(rows: &[AnyRow], viewer: Option<i64>) -> Result<Vec<i64>, sqlx::Err
     Ok(ids)
 }
 
+/// How many similar profiles a short first page gets.
+const SIMILAR: usize = 12;
+
+/// Cards past a page's end whose likes are read with the page's (for members who blocked some
+/// of the page's cards).
+const WINDOW_SLACK: usize = 8;
+
 pub(crate) const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
 
 
@@ -87,24 +96,111 @@ impl Members {
     /// One page of results, newest activity first, without the viewer and anyone blocked
     /// either way. A short first page comes with similar profiles (same gender and country,
     /// any region and age).
-    /// A page of search results; a visitor's (`viewer` none) may come from the search cache.
+    ///
+    /// The first pages come from a card list kept per filter set and shared by visitors and
+    /// members ([`super::search_cache`]); each member's own blocks and likes are read fresh
+    /// and applied to it, so a block or like shows at once. Deeper pages, and every page when
+    /// the cache is off, query the database directly.
     pub async fn search(&self, site: &SiteSettings, viewer: Option<i64>, filters: &SearchFilters, today: Ymd) -> Result<Arc<SearchResults>, AppError> {
-        if viewer.is_some() || !self.search_cache.enabled() {
+        if !self.search_cache.enabled() || filters.page > super::search_cache::SHARED_PAGES {
             return Ok(Arc::new(self.search_database(site, viewer, filters, today).await?));
         }
-        if let Some(hit) = self.search_cache.get(site.id, filters, today) {
-            return Ok(hit);
+        let page_size = PAGE_SIZE as usize;
+        let page = filters.page.max(1) as usize;
+        let start = (page - 1) * page_size;
+        let region = self.region_in_country(filters);
+        let set = CardSet { gender: filters.gender.map(|g| g.code()), country: filters.country.clone(), region: region.map(str::to_string), ages: Some((filters.min_age, filters.max_age)) };
+        // The viewer's blocks are not known yet: first a list long enough for a few of them.
+        let mut list = self.shared_cards(site.id, &set, page * page_size + 2 + WINDOW_SLACK, today).await?;
+        // A member's blocks and their likes among the cards this page will most likely show,
+        // in one query. Hidden cards only push the page further down the list, never up.
+        let window: HashSet<i64> = list.cards.iter().skip(start).take(page_size + 1 + WINDOW_SLACK).map(|c| c.id).collect();
+        let (mut hidden, mut liked) = match viewer {
+            Some(me) => self.blocks_and_likes(me, &window).await?,
+            None => (HashSet::new(), HashSet::new()),
+        };
+        hidden.extend(viewer);
+        let need = page * page_size + 1 + hidden.len();
+        if !list.complete && list.cards.len() < need {
+            list = self.shared_cards(site.id, &set, need, today).await?;
+        }
+        let mut visible = list.cards.iter().filter(|c| !hidden.contains(&c.id));
+        let results: Vec<MemberCard> = visible.by_ref().skip(start).take(page_size).cloned().collect();
+        let has_more = visible.next().is_some();
+        let mut similar = Vec::new();
+        if page == 1 && results.len() < page_size / 2 && self.narrowed(site, filters) {
+            hidden.extend(results.iter().map(|c| c.id));
+            let set = CardSet { region: None, ages: None, ..set };
+            let list = self.shared_cards(site.id, &set, SIMILAR + hidden.len(), today).await?;
+            similar = list.cards.iter().filter(|c| !hidden.contains(&c.id)).take(SIMILAR).cloned().collect();
+        }
+        let shown = || results.iter().chain(&similar).map(|c| c.id);
+        if let Some(me) = viewer {
+            // Cards outside the window (many blocks, similar profiles): their likes now.
+            let unknown: Vec<i64> = shown().filter(|id| !window.contains(id)).collect();
+            if !unknown.is_empty() {
+                liked.extend(self.blocks_and_likes(me, &unknown.into_iter().collect()).await?.1);
+            }
+        }
+        let liked = shown().filter(|id| liked.contains(id)).collect();
+        Ok(Arc::new(SearchResults { results, has_more, similar, liked }))
+    }
+
+    /// The first cards (at least `need`, unless there are fewer) of a filter set for a visitor,
+    /// from the shared list or, when it is missing, stale or too short, read anew into it.
+    async fn shared_cards(&self, site_id: i64, set: &CardSet, need: usize, today: Ymd) -> Result<Arc<super::search_cache::CardList>, AppError> {
+        let mut limit = need;
+        if let Some(list) = self.search_cache.get(site_id, set, today) {
+            if list.complete || list.cards.len() >= need {
+                return Ok(list);
+            }
+            // Grows by at least half, so that paging on reads it a few times, not every page.
+            limit = need.max(list.cards.len() * 3 / 2);
         }
         let generation = super::search_cache::SearchCache::generation();
-        let results = Arc::new(self.search_database(site, viewer, filters, today).await?);
-        self.search_cache.put(site.id, filters, today, generation, results.clone());
-        Ok(results)
+        let births = set.ages.map(|(min, max)| birth_date_window(today, min, max));
+        let rows = self
+            .query_cards(site_id, None, set.gender, set.country.as_deref(), set.region.as_deref(), births.as_ref().map(|(a, u)| (a.as_str(), u.as_str())), &[], limit as i64, 0)
+            .await?;
+        let cards: Vec<MemberCard> = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
+        let list = Arc::new(super::search_cache::CardList { complete: cards.len() < limit, cards });
+        self.search_cache.put(site_id, set, today, generation, list.clone());
+        Ok(list)
+    }
+
+    /// Everyone `me` blocked or was blocked by, and which of `ids` they have liked: one query.
+    async fn blocks_and_likes(&self, me: i64, ids: &HashSet<i64>) -> Result<(HashSet<i64>, HashSet<i64>), AppError> {
+        let mut sql = String::from(
+            "SELECT blocked_id AS id, CAST(0 AS BIGINT) AS liked FROM blocks WHERE blocker_id = $1 \
+             UNION ALL SELECT blocker_id, CAST(0 AS BIGINT) FROM blocks WHERE blocked_id = $1",
+        );
+        if !ids.is_empty() {
+            // Ids are numbers from our own cards, never text from the request.
+            let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
+            sql.push_str(&format!(" UNION ALL SELECT liked_id, CAST(1 AS BIGINT) FROM likes WHERE liker_id = $1 AND liked_id IN ({list})"));
+        }
+        let rows: Vec<(i64, i64)> = sqlx::query_as(&sql).bind(me).fetch_all(self.db().pool()).await?;
+        let (mut blocked, mut liked) = (HashSet::new(), HashSet::new());
+        for (id, is_like) in rows {
+            if is_like == 1 { liked.insert(id) } else { blocked.insert(id) };
+        }
+        Ok((blocked, liked))
+    }
+
+    /// The region filter, when it lies inside the country filter (otherwise it does not count).
+    fn region_in_country<'f>(&self, filters: &'f SearchFilters) -> Option<&'f str> {
+        filters.region.as_deref().filter(|r| self.regions().get(r).is_some_and(|reg| Some(&reg.country) == filters.country.as_ref()))
+    }
+
+    /// Whether the filters ask for less than gender and country (then a short first page gets
+    /// similar profiles).
+    fn narrowed(&self, site: &SiteSettings, filters: &SearchFilters) -> bool {
+        self.region_in_country(filters).is_some() || filters.min_age > site.min_age || filters.max_age < domain::search::MAX_AGE
     }
 
     async fn search_database(&self, site: &SiteSettings, viewer: Option<i64>, filters: &SearchFilters, today: Ymd) -> Result<SearchResults, AppError> {
         let (after, until) = birth_date_window(today, filters.min_age, filters.max_age);
-        // A region counts only inside its country.
-        let region = filters.region.as_deref().filter(|r| self.regions().get(r).is_some_and(|reg| Some(&reg.country) == filters.country.as_ref()));
+        let region = self.region_in_country(filters);
         let offset = (filters.page.saturating_sub(1) * PAGE_SIZE) as i64;
         let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), region, Some((&after, &until)), &[], PAGE_SIZE as i64 + 1, offset).await?;
         let mut results: Vec<MemberCard> = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
@@ -112,10 +208,9 @@ impl Members {
         results.truncate(PAGE_SIZE as usize);
         let mut liked = liked_ids(&rows[..results.len()], viewer)?;
         let mut similar = Vec::new();
-        let narrowed = region.is_some() || filters.min_age > site.min_age || filters.max_age < domain::search::MAX_AGE;
-        if filters.page == 1 && results.len() < PAGE_SIZE as usize / 2 && narrowed {
+        if filters.page == 1 && results.len() < PAGE_SIZE as usize / 2 && self.narrowed(site, filters) {
             let shown: Vec<i64> = results.iter().map(|c| c.id).collect();
-            let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), None, None, &shown, 12, 0).await?;
+            let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), None, None, &shown, SIMILAR as i64, 0).await?;
             similar = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
             liked.extend(liked_ids(&rows, viewer)?);
         }
