@@ -282,4 +282,13 @@ on_both_databases!(a_members_search_from_the_shared_list_equals_the_direct_query
     assert!(after.results.iter().all(|card| card.id != next));
     assert_eq!(ids(&after.results), ids(&c.members.search(&c.site, Some(anna), &everyone, today()).await.unwrap().results));
     assert!(shared.search(&c.site, None, &everyone, today()).await.unwrap().results.iter().any(|card| card.id == next), "visitors still see them");
+    // A member who blocked very many searches the database directly: the same answer.
+    for (id,) in demo.iter().skip(60).take(70) {
+        c.members.block(&c.site, anna, *id, NOW).await.unwrap();
+    }
+    for f in &cases[..3] {
+        let want = c.members.search(&c.site, Some(anna), f, today()).await.unwrap();
+        let got = shared.search(&c.site, Some(anna), f, today()).await.unwrap();
+        assert_eq!((ids(&got.results), got.has_more), (ids(&want.results), want.has_more), "many blocks, {f:?}");
+    }
 });

@@ -75,6 +75,10 @@ const SIMILAR: usize = 12;
 /// of the page's cards).
 const WINDOW_SLACK: usize = 8;
 
+/// Members blocked (either way) beyond which a member's search skips the shared lists, which
+/// would otherwise grow by as many cards.
+const MAX_HIDDEN: usize = 64;
+
 pub(crate) const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
 
 
@@ -119,6 +123,10 @@ impl Members {
             Some(me) => self.blocks_and_likes(me, &window).await?,
             None => (HashSet::new(), HashSet::new()),
         };
+        if hidden.len() > MAX_HIDDEN {
+            // Lists stay a few pages long: a member who blocked this many searches directly.
+            return Ok(Arc::new(self.search_database(site, viewer, filters, today).await?));
+        }
         hidden.extend(viewer);
         let need = page * page_size + 1 + hidden.len();
         if !list.complete && list.cards.len() < need {
