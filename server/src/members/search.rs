@@ -120,7 +120,7 @@ impl Members {
         // in one query. Hidden cards only push the page further down the list, never up.
         let window: HashSet<i64> = list.cards.iter().skip(start).take(page_size + 1 + WINDOW_SLACK).map(|c| c.id).collect();
         let (mut hidden, mut liked) = match viewer {
-            Some(me) => self.blocks_and_likes(me, &window).await?,
+            Some(me) => self.blocks_and_likes(me, &window, true).await?,
             None => (HashSet::new(), HashSet::new()),
         };
         if hidden.len() > MAX_HIDDEN {
@@ -147,7 +147,7 @@ impl Members {
             // Cards outside the window (many blocks, similar profiles): their likes now.
             let unknown: Vec<i64> = shown().filter(|id| !window.contains(id)).collect();
             if !unknown.is_empty() {
-                liked.extend(self.blocks_and_likes(me, &unknown.into_iter().collect()).await?.1);
+                liked.extend(self.blocks_and_likes(me, &unknown.into_iter().collect(), false).await?.1);
             }
         }
         let liked = shown().filter(|id| liked.contains(id)).collect();
@@ -176,19 +176,25 @@ impl Members {
         Ok(list)
     }
 
-    /// Everyone `me` blocked or was blocked by, and which of `ids` they have liked: one query.
-    async fn blocks_and_likes(&self, me: i64, ids: &HashSet<i64>) -> Result<(HashSet<i64>, HashSet<i64>), AppError> {
-        let mut sql = String::from(
-            "SELECT blocked_id AS id, CAST(0 AS BIGINT) AS liked FROM blocks WHERE blocker_id = $1 \
-             UNION ALL SELECT blocker_id, CAST(0 AS BIGINT) FROM blocks WHERE blocked_id = $1",
-        );
+    /// Which of `ids` the member has liked and, with `blocks`, everyone they blocked or were
+    /// blocked by: one query.
+    async fn blocks_and_likes(&self, me: i64, ids: &HashSet<i64>, blocks: bool) -> Result<(HashSet<i64>, HashSet<i64>), AppError> {
+        let mut parts = Vec::new();
+        if blocks {
+            parts.push("SELECT blocked_id AS id, CAST(0 AS BIGINT) AS liked FROM blocks WHERE blocker_id = $1 \
+                 UNION ALL SELECT blocker_id, CAST(0 AS BIGINT) FROM blocks WHERE blocked_id = $1"
+                .to_string());
+        }
         if !ids.is_empty() {
             // Ids are numbers from our own cards, never text from the request.
             let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
-            sql.push_str(&format!(" UNION ALL SELECT liked_id, CAST(1 AS BIGINT) FROM likes WHERE liker_id = $1 AND liked_id IN ({list})"));
+            parts.push(format!("SELECT liked_id AS id, CAST(1 AS BIGINT) AS liked FROM likes WHERE liker_id = $1 AND liked_id IN ({list})"));
         }
-        let rows: Vec<(i64, i64)> = sqlx::query_as(&sql).bind(me).fetch_all(self.db().pool()).await?;
         let (mut blocked, mut liked) = (HashSet::new(), HashSet::new());
+        if parts.is_empty() {
+            return Ok((blocked, liked));
+        }
+        let rows: Vec<(i64, i64)> = sqlx::query_as(&parts.join(" UNION ALL ")).bind(me).fetch_all(self.db().pool()).await?;
         for (id, is_like) in rows {
             if is_like == 1 { liked.insert(id) } else { blocked.insert(id) };
         }
