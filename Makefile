@@ -23,10 +23,13 @@ run: build
 tools:
 	@scripts/install-tools.sh
 
-## Release build: the widget bundle, then the server and the wasm bundle (cargo-leptos).
+## Release build: the widget bundle, then the server and the wasm bundle (cargo-leptos; `--split`
+## puts each page-specific island, `#[island(lazy)]`, in a module of its own).
 build: tools
 	npm run --silent build:widgets
-	cargo leptos build --release
+	# The split's module names change with the code: no module of an earlier build is served.
+	rm -f $(LEPTOS_SITE_ROOT)/pkg/chunk_*.wasm* $(LEPTOS_SITE_ROOT)/pkg/split_*.wasm*
+	cargo leptos build --release --split
 	node scripts/precompress.mjs $(LEPTOS_SITE_ROOT)
 
 ## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP, two nodes behind nginx),

@@ -23,6 +23,10 @@ pub mod ssr;
 
 /// Browser entry point. Pages are rendered on the server; only the interactive parts
 /// (`#[island]` components) are hydrated, so the browser downloads code for those alone.
+/// The islands on nearly every page (the visitor's signup modal, the member's top bar and
+/// alerts) are in the first module; the page-specific ones are `#[island(lazy)]`: `make build`
+/// splits each into a module of its own, fetched when a page that has it hydrates (README,
+/// Performance, step 13).
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {

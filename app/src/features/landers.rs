@@ -131,7 +131,7 @@ fn labels(i18n: &I18n, design: Design, featured: Option<&LanderProfile>) -> Land
 }
 
 /// Runs in the browser: mounts the design's widget (props arrive as one JSON text).
-#[island]
+#[island(lazy)]
 fn LanderHost(design: String, props: String) -> impl IntoView {
     let name = Design::from_route(&design).unwrap_or(Design::Gallery).widget();
     view! { <ReactWidget name=name props=Signal::stored(props) class="widget--lander"/> }

@@ -84,7 +84,7 @@ struct Position {
 }
 
 /// The three fields; they post as `country`, `region` and `city` with the surrounding form.
-#[island]
+#[island(lazy)]
 pub fn LocationFields(
     texts: LocationTexts,
     countries: Vec<(String, String)>,

@@ -218,7 +218,7 @@ fn read_fields(form: &web_sys::HtmlFormElement, values: RwSignal<Values>, touche
 }
 
 /// The signup page's form (an island: this part runs in the browser).
-#[island]
+#[island(lazy)]
 fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age: u32, now: i64, tracking: Vec<(String, String)>, refused: Option<ApiError>) -> impl IntoView {
     view! { <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking refused=refused/> }
 }

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use super::server_fns::ChatPageData;
 use crate::widgets::ReactWidget;
 
-#[island]
+#[island(lazy)]
 pub fn ChatIsland(page: ChatPageData) -> impl IntoView {
     let ChatPageData { props, latest, errors, .. } = page;
     let state = RwSignal::new(props);

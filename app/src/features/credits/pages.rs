@@ -126,7 +126,7 @@ pub fn CreditsPage() -> impl IntoView {
 
 /// The payment-method blocks of the checkout page (an island): picking a method starts the
 /// checkout at once and sends the browser to the provider.
-#[island]
+#[island(lazy)]
 fn CheckoutPicker(props_json: String, pack: i64, code: Option<String>, redirecting: String, errors: Vec<(String, String)>) -> impl IntoView {
     let (status, set_status) = signal(None::<(bool, String)>);
     let on_select = Callback::new(move |detail: String| {
@@ -275,7 +275,7 @@ pub fn RepeatOrderPage() -> impl IntoView {
 
 /// The payment-method blocks on `/premium`: picking a method opens the popular bundle's
 /// checkout with that method.
-#[island]
+#[island(lazy)]
 fn MethodPicker(props_json: String, base: String) -> impl IntoView {
     let on_select = Callback::new(move |detail: String| {
         if let Ok(event) = serde_json::from_str::<PaymentMethodSelected>(&detail) {
@@ -392,7 +392,7 @@ pub fn TransactionsPage() -> impl IntoView {
 }
 
 /// Asks for an open payment's status every 2 seconds and reloads the page once it changed.
-#[island]
+#[island(lazy)]
 fn PaymentWatcher(id: i64, status: String) -> impl IntoView {
     #[cfg(feature = "hydrate")]
     {

@@ -56,7 +56,7 @@ fn PackCard(pack: CreditPack) -> impl IntoView {
 
 /// The interactive part of the pricing page (an island: the only code the browser runs here):
 /// the payment-method widget and the line that names the chosen method.
-#[island]
+#[island(lazy)]
 fn PaymentMethodPicker(
     props_json: String,
     hint: String,

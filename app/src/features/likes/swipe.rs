@@ -88,7 +88,7 @@ fn labels(i18n: &I18n) -> SwipeGameLabels {
 }
 
 /// Runs in the browser: passes each decision to the server and the answer back to the widget.
-#[island]
+#[island(lazy)]
 fn SwipeHost(props: SwipeGameProps) -> impl IntoView {
     let state = RwSignal::new(props);
     let json = Signal::derive(move || serde_json::to_string(&state.get()).unwrap_or_default());
