@@ -21,11 +21,16 @@ check "wasm (first module)" "$site/pkg/vonk.wasm" 153600
 check "JS glue" "$site/pkg/vonk.js" 30000
 manifest="$site/pkg/__wasm_split_manifest.json"
 if [[ -f $manifest ]]; then
-  node - "$site/pkg" 153600 <<'EOF' || status=1
+  # The first module's size as measured above, so that its line and the pages' totals agree.
+  node - "$site/pkg" 153600 "$(gzip -9 -c "$site/pkg/vonk.wasm" | wc -c)" <<'EOF' || status=1
 const fs = require('fs'), path = require('path'), zlib = require('zlib');
-const [dir, budget] = [process.argv[2], Number(process.argv[3])];
-const gz = (name) => zlib.gzipSync(fs.readFileSync(path.join(dir, name + '.wasm')), { level: 9 }).length;
-const first = gz('vonk');
+const [dir, budget, first] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
+// Chunks are shared between islands: each is compressed once.
+const sizes = new Map();
+const gz = (name) => {
+  if (!sizes.has(name)) sizes.set(name, zlib.gzipSync(fs.readFileSync(path.join(dir, name + '.wasm')), { level: 9 }).length);
+  return sizes.get(name);
+};
 const manifest = JSON.parse(fs.readFileSync(path.join(dir, '__wasm_split_manifest.json'), 'utf8'));
 let over = false;
 for (const [key, modules] of Object.entries(manifest).sort()) {
