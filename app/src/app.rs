@@ -43,12 +43,16 @@ use crate::layouts::default::DefaultLayout;
 /// SPEC §7–§9, before any other script: a script or wasm that failed to load (a deploy replaced
 /// it, the network dropped) reloads the page once, and not again within 60 s; and a loading bar
 /// while the next page is on its way, from 200 ms after the click or submit, for at most 5 s.
+/// A trap of the wasm after it loaded (a lazy island's module that a deploy replaced before the
+/// island hydrated, or the network dropped: the split loader's failure aborts the wasm) leaves
+/// every island of the page dead, so that too reloads the page once.
 /// It also marks the installed app (`installed-app` on the root, for iOS's `navigator.standalone`
 /// as well as `display-mode: standalone`), which shows SPEC §2's back button.
 pub const CLIENT_RESILIENCE: &str = r#"(function(){var d=document;try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)d.documentElement.classList.add('installed-app')}catch(x){}
 function b(){try{var k='vonk-reloaded-at',t=+sessionStorage.getItem(k)||0;if(Date.now()-t>6e4){sessionStorage.setItem(k,String(Date.now()));location.reload()}}catch(x){}}
-addEventListener('unhandledrejection',function(e){if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))b()});
-addEventListener('error',function(e){var t=e.target;if(t&&(t.tagName=='SCRIPT'||t.tagName=='LINK'&&t.rel=='modulepreload'))b()},!0);
+function w(v){return!!(window.WebAssembly&&v instanceof WebAssembly.RuntimeError)}
+addEventListener('unhandledrejection',function(e){if(w(e.reason))return b();if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))b()});
+addEventListener('error',function(e){var t=e.target;if(t&&(t.tagName=='SCRIPT'||t.tagName=='LINK'&&t.rel=='modulepreload')||w(e.error))b()},!0);
 var i,r;function s(){clearTimeout(i);if(r){r.remove();r=null}}
 function g(e){s();i=setTimeout(function(){if(e.defaultPrevented)return;r=d.createElement('div');r.className='loading-bar';r.setAttribute('aria-hidden','true');d.body.appendChild(r);i=setTimeout(s,5e3)},200)}
 d.addEventListener('click',function(e){var a=e.target&&e.target.closest?e.target.closest('a[href]'):null;if(!a||e.button||e.metaKey||e.ctrlKey||e.shiftKey||e.altKey||a.target||a.hasAttribute('download'))return;var u=new URL(a.href,location.href);if(u.origin!=location.origin||u.pathname==location.pathname&&u.search==location.search)return;g(e)});

@@ -34,6 +34,25 @@ test('a wasm that fails to load reloads the page once, and not in a loop', async
   await expect(page.locator('main')).toBeVisible();
 });
 
+test('a page-specific module that fails to load after the page did reloads the page once', async ({ page }) => {
+  // The signup form is a lazy island: its module is fetched when the page hydrates it. A deploy
+  // in between (the old versioned file is gone) or a dropped connection makes that fetch fail,
+  // which stops the wasm; the page reloads once and the form then works.
+  let loads = 0;
+  page.on('load', () => { loads += 1; });
+  let moduleRequests = 0;
+  await page.route(/\/(split|chunk)_[^/]*\.wasm(\?|$)/, async (route) => {
+    moduleRequests += 1;
+    if (moduleRequests === 1) await route.abort('failed');
+    else await route.continue();
+  });
+  await page.goto('/signup');
+  await expect.poll(() => loads, { timeout: 15_000 }).toBe(2);
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  expect(moduleRequests).toBeGreaterThan(1);
+  expect(loads).toBe(2);
+});
+
 test('a slow next page shows the loading bar until it arrives', async ({ page }) => {
   await page.goto('/pages/terms');
   await page.route('**/pages/privacy', async (route) => {
