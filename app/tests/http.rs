@@ -1664,6 +1664,51 @@ async fn photo_alert_landing_pages_and_the_last_opened_profile() {
 }
 
 #[tokio::test]
+async fn likes_tabs_are_paged() {
+    let app = start_with(&[("VONK_DEMO_MEMBERS", "60")]).await;
+    let origin = app.origin();
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let card_ids = |html: &str| -> Vec<i64> {
+        html.split(r#"<li id="m-"#).skip(1).map(|rest| rest.split('"').next().unwrap().parse().unwrap()).collect()
+    };
+    let mut ids = Vec::new();
+    for page in 1..=3 {
+        let (_, _, html) = app.get(&format!("/members?page={page}"), &[("cookie", &bart)]).await;
+        ids.extend(card_ids(&html));
+    }
+    ids.dedup();
+    assert!(ids.len() >= 26, "enough demo members to like: {}", ids.len());
+    for id in &ids[..26] {
+        let res = app.call("like", &format!("id={id}&source=search"), &[("origin", &origin), ("cookie", &bart)]).await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    // 24 cards on the first page, and a link to the next.
+    let (_, _, html) = app.get("/likes/given", &[("cookie", &bart)]).await;
+    let first = card_ids(&html);
+    assert_eq!(first.len(), domain::likes::PAGE_SIZE as usize);
+    assert!(html.contains(r#"href="/likes/given?page=2" rel="next""#) && !html.contains(r#"rel="prev""#));
+    assert!(html.contains(r#"name="return_to" value="/likes/given""#));
+    // The second has the other two, comes back to itself after a like, and links back.
+    let (_, _, html) = app.get("/likes/given?page=2", &[("cookie", &bart)]).await;
+    let second = card_ids(&html);
+    assert_eq!(second.len(), 2);
+    assert!(second.iter().all(|id| !first.contains(id)), "no card on both pages");
+    assert!(html.contains(r#"href="/likes/given" rel="prev""#) && !html.contains(r#"rel="next""#) && html.contains("Pagina 2"));
+    assert!(html.contains(r#"name="return_to" value="/likes/given?page=2""#));
+    let mut all: Vec<i64> = first.into_iter().chain(second).collect();
+    all.sort();
+    let mut liked = ids[..26].to_vec();
+    liked.sort();
+    assert_eq!(all, liked, "the two pages are exactly the likes given");
+    // A page past the end, or nonsense, still answers: empty with a way back, or the first.
+    let (status, _, html) = app.get("/likes/given?page=9", &[("cookie", &bart)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(card_ids(&html).is_empty() && html.contains(r#"href="/likes/given?page=8" rel="prev""#));
+    let (_, _, html) = app.get("/likes/given?page=abc", &[("cookie", &bart)]).await;
+    assert_eq!(card_ids(&html).len(), 24);
+}
+
+#[tokio::test]
 async fn likes_matches_pills_and_blocking() {
     let app = start().await;
     let origin = app.origin();

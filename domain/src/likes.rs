@@ -8,6 +8,20 @@ pub const SWIPE_LIKES_PER_DAY: usize = 4;
 /// The allowance counts the likes of the last 24 hours (a rolling day, so the time left is exact).
 pub const SWIPE_WINDOW_SECS: i64 = 24 * 3600;
 
+/// Cards per likes page (`/likes/{type}?page=N`), as many as on a search page.
+pub const PAGE_SIZE: u32 = crate::search::PAGE_SIZE;
+
+/// The page of `/likes/{type}?page=N`: the first when missing or not a number, and no deeper
+/// than a search goes.
+pub fn page(raw: Option<&str>) -> u32 {
+    raw.and_then(|v| v.trim().parse::<u32>().ok()).unwrap_or(1).clamp(1, crate::search::MAX_PAGE)
+}
+
+/// The cards before `page`.
+pub fn offset(page: u32) -> i64 {
+    i64::from(page.clamp(1, crate::search::MAX_PAGE) - 1) * i64::from(PAGE_SIZE)
+}
+
 /// `/likes/{type}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -126,7 +140,24 @@ mod tests {
     }
 
 
+    #[test]
+    fn likes_pages_start_at_one_and_stop_where_search_stops() {
+        assert_eq!((page(None), page(Some("")), page(Some("0")), page(Some("-3")), page(Some("x"))), (1, 1, 1, 1, 1));
+        assert_eq!((page(Some("2")), page(Some(" 7 ")), page(Some("99999999999"))), (2, 7, 1));
+        assert_eq!(page(Some("100000")), crate::search::MAX_PAGE);
+        assert_eq!((offset(1), offset(2), offset(0)), (0, 24, 0));
+    }
+
     proptest! {
+        /// Whatever `?page=` says, the page is a real one and its cards follow the previous page's.
+        #[test]
+        fn any_page_parameter_gives_a_page_in_range(raw in any::<Option<String>>()) {
+            let p = page(raw.as_deref());
+            prop_assert!((1..=crate::search::MAX_PAGE).contains(&p));
+            prop_assert_eq!(offset(p), i64::from(p - 1) * i64::from(PAGE_SIZE));
+            prop_assert!(p == 1 || offset(p) == offset(p - 1) + i64::from(PAGE_SIZE));
+        }
+
         /// Never more than four swipe likes inside any 24 hours, and `next_at` is when one fits.
         #[test]
         fn allowance_is_consistent(offsets in proptest::collection::vec(0i64..3 * SWIPE_WINDOW_SECS, 0..12)) {

@@ -357,24 +357,25 @@ impl Likes {
         Ok(n)
     }
 
-    /// One likes page: received ones new first then newest; given and matches newest first.
-    /// Hidden and blocked members are left out. The walk starts from the member's likes
+    /// One likes page (`limit` cards after the first `offset`): received ones new first then
+    /// newest; given and matches newest first; ties by member, so pages neither repeat nor skip
+    /// a card. Hidden and blocked members are left out. The walk starts from the member's likes
     /// (`CROSS JOIN` fixes that order on SQLite; PostgreSQL plans it as an inner join): starting
     /// from the profiles instead read the whole site.
-    pub async fn list(&self, site: &SiteSettings, me: i64, kind: LikeKind, today: Ymd, limit: i64) -> Result<Vec<LikedCard>, AppError> {
+    pub async fn list(&self, site: &SiteSettings, me: i64, kind: LikeKind, today: Ymd, limit: i64, offset: i64) -> Result<Vec<LikedCard>, AppError> {
         let sql = match kind {
             LikeKind::Received => format!(
                 "SELECT {CARD_COLUMNS}, l.created_at AS liked_at, l.seen FROM likes l CROSS JOIN profiles p \
-                 WHERE p.user_id = l.liker_id AND l.liked_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY l.seen, l.created_at DESC LIMIT {limit}"
+                 WHERE p.user_id = l.liker_id AND l.liked_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY l.seen, l.created_at DESC, l.liker_id DESC LIMIT {limit} OFFSET {offset}"
             ),
             LikeKind::Given => format!(
                 "SELECT {CARD_COLUMNS}, l.created_at AS liked_at, $3 AS seen FROM likes l CROSS JOIN profiles p \
-                 WHERE p.user_id = l.liked_id AND l.liker_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY l.created_at DESC LIMIT {limit}"
+                 WHERE p.user_id = l.liked_id AND l.liker_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY l.created_at DESC, l.liked_id DESC LIMIT {limit} OFFSET {offset}"
             ),
             LikeKind::Matches => format!(
                 "SELECT {CARD_COLUMNS}, CASE WHEN l.created_at > r.created_at THEN l.created_at ELSE r.created_at END AS liked_at, r.seen \
                  FROM likes l CROSS JOIN likes r CROSS JOIN profiles p \
-                 WHERE r.liker_id = l.liked_id AND r.liked_id = l.liker_id AND p.user_id = l.liked_id AND l.liker_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY liked_at DESC LIMIT {limit}"
+                 WHERE r.liker_id = l.liked_id AND r.liked_id = l.liker_id AND p.user_id = l.liked_id AND l.liker_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY liked_at DESC, p.user_id DESC LIMIT {limit} OFFSET {offset}"
             ),
         };
         let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).fetch_all(self.pool()).await?;

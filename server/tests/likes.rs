@@ -30,22 +30,54 @@ on_both_databases!(a_like_back_is_a_match_and_new_likes_come_first, |db: Db| asy
     // Anna opens Bart's profile: his like is no longer new, and comes after Carl's new one.
     likes.mark_seen(anna.id, bart.id).await.unwrap();
     assert_eq!(likes.new_likes(anna.id).await.unwrap(), 1);
-    let received = likes.list(&w.site, anna.id, LikeKind::Received, today(), 50).await.unwrap();
+    let received = likes.list(&w.site, anna.id, LikeKind::Received, today(), 50, 0).await.unwrap();
     assert_eq!(received.iter().map(|l| (l.card.id, l.new)).collect::<Vec<_>>(), vec![(carl.id, true), (bart.id, false)]);
 
     // Anna likes Bart back: a match for both.
     assert!(likes.like(&w.site, &anna, bart.id, LikeSource::Profile, NOW + 30).await.unwrap().matched);
     assert_eq!(likes.state(anna.id, bart.id).await.unwrap(), LikeState { i_liked: true, they_liked: true });
     let ids = |v: Vec<server::likes::LikedCard>| v.into_iter().map(|l| l.card.id).collect::<Vec<_>>();
-    assert_eq!(ids(likes.list(&w.site, anna.id, LikeKind::Matches, today(), 50).await.unwrap()), vec![bart.id]);
-    assert_eq!(ids(likes.list(&w.site, bart.id, LikeKind::Matches, today(), 50).await.unwrap()), vec![anna.id]);
-    assert_eq!(ids(likes.list(&w.site, anna.id, LikeKind::Given, today(), 50).await.unwrap()), vec![bart.id]);
-    assert!(likes.list(&w.site, carl.id, LikeKind::Matches, today(), 50).await.unwrap().is_empty());
+    assert_eq!(ids(likes.list(&w.site, anna.id, LikeKind::Matches, today(), 50, 0).await.unwrap()), vec![bart.id]);
+    assert_eq!(ids(likes.list(&w.site, bart.id, LikeKind::Matches, today(), 50, 0).await.unwrap()), vec![anna.id]);
+    assert_eq!(ids(likes.list(&w.site, anna.id, LikeKind::Given, today(), 50, 0).await.unwrap()), vec![bart.id]);
+    assert!(likes.list(&w.site, carl.id, LikeKind::Matches, today(), 50, 0).await.unwrap().is_empty());
 
     // Unliking ends the match.
     likes.unlike(anna.id, bart.id).await.unwrap();
-    assert!(likes.list(&w.site, bart.id, LikeKind::Matches, today(), 50).await.unwrap().is_empty());
+    assert!(likes.list(&w.site, bart.id, LikeKind::Matches, today(), 50, 0).await.unwrap().is_empty());
     assert_eq!(likes.state(bart.id, anna.id).await.unwrap(), LikeState { i_liked: true, they_liked: false });
+});
+
+on_both_databases!(likes_pages_follow_each_other_without_repeating_or_skipping, |db: Db| async move {
+    let w = world(db).await;
+    let likes = Likes::new(w.members.clone());
+    let anna = w.member("anna@example.nl", "female").await;
+    // 30 likes, most at the same second (ties are where offset pages repeat or skip cards).
+    let mut likers = Vec::new();
+    for i in 0..30 {
+        let m = w.member(&format!("liker{i}@example.nl"), "male").await;
+        likes.like(&w.site, &m, anna.id, LikeSource::Profile, NOW + (i / 10)).await.unwrap();
+        likes.like(&w.site, &anna, m.id, LikeSource::Search, NOW + (i / 10)).await.unwrap();
+        likers.push(m.id);
+    }
+    // Anna has looked at five of them: those come after the new ones.
+    for id in &likers[..5] {
+        likes.mark_seen(anna.id, *id).await.unwrap();
+    }
+    for kind in LikeKind::ALL {
+        let first = likes.list(&w.site, anna.id, kind, today(), 24, 0).await.unwrap();
+        let second = likes.list(&w.site, anna.id, kind, today(), 24, 24).await.unwrap();
+        assert_eq!((first.len(), second.len()), (24, 6), "{kind:?}");
+        let mut ids: Vec<i64> = first.iter().chain(&second).map(|l| l.card.id).collect();
+        let whole: Vec<i64> = likes.list(&w.site, anna.id, kind, today(), 100, 0).await.unwrap().iter().map(|l| l.card.id).collect();
+        assert_eq!(ids, whole, "{kind:?}: two pages are the whole list in the same order");
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 30, "{kind:?}: no card twice");
+        assert!(likes.list(&w.site, anna.id, kind, today(), 24, 48).await.unwrap().is_empty());
+    }
+    let received = likes.list(&w.site, anna.id, LikeKind::Received, today(), 100, 0).await.unwrap();
+    assert!(received[..25].iter().all(|l| l.new) && received[25..].iter().all(|l| !l.new), "new likes first, on whichever page");
 });
 
 on_both_databases!(blocking_removes_likes_and_refuses_new_ones, |db: Db| async move {
@@ -77,7 +109,7 @@ on_both_databases!(only_visible_members_of_the_site_can_be_liked, |db: Db| async
     likes.like(&w.site, &bart, anna.id, LikeSource::Profile, NOW).await.unwrap();
     w.accounts.set_invisible(bart.id, true).await.unwrap();
     assert_eq!(likes.new_likes(anna.id).await.unwrap(), 0);
-    assert!(likes.list(&w.site, anna.id, LikeKind::Received, today(), 50).await.unwrap().is_empty());
+    assert!(likes.list(&w.site, anna.id, LikeKind::Received, today(), 50, 0).await.unwrap().is_empty());
 });
 
 on_both_databases!(free_members_swipe_four_likes_a_day, |db: Db| async move {

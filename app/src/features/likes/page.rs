@@ -1,5 +1,5 @@
 //! `/likes`, `/likes/{type}`: tabs for likes received (new ones first, marked), matches and likes
-//! given, each a grid of profile cards.
+//! given, each a grid of profile cards, `domain::likes::PAGE_SIZE` to a page (`?page=N`).
 
 use domain::likes::LikeKind;
 use leptos::prelude::*;
@@ -17,7 +17,9 @@ pub fn LikesPage() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     let kind_param = use_params_map().get_untracked().get("type");
-    let matched_id = leptos_router::hooks::use_query_map().get_untracked().get("match").and_then(|v| v.parse::<i64>().ok());
+    let query = leptos_router::hooks::use_query_map().get_untracked();
+    let matched_id = query.get("match").and_then(|v| v.parse::<i64>().ok());
+    let page = domain::likes::page(query.get("page").as_deref());
     crate::features::account::member_or_login("/likes")?;
     let kind = match kind_param.as_deref() {
         None => LikeKind::Received,
@@ -34,7 +36,9 @@ pub fn LikesPage() -> impl IntoView {
     };
     let new_likes = ctx.member.as_ref().map(|m| m.counters.new_likes).unwrap_or(0);
     // Blocking: the page arrives whole, so it works without JavaScript.
-    let list = Resource::new_blocking(move || kind, my_likes);
+    let list = Resource::new_blocking(move || (kind, page), |(kind, page)| my_likes(kind, page));
+    // This page's address: where likes on its cards come back to.
+    let page_href = move |page: u32| if page > 1 { format!("/likes/{}?page={page}", kind.code()) } else { format!("/likes/{}", kind.code()) };
     let tabs = LikeKind::ALL
         .into_iter()
         .map(|k| {
@@ -62,7 +66,7 @@ pub fn LikesPage() -> impl IntoView {
             <crate::features::likes::server_fns::LikeErrors/>
             <Suspense fallback=|| ()>
                 {move || list.get().map(|result| match result {
-                    Ok(items) if items.is_empty() => {
+                    Ok(list) if list.items.is_empty() && page == 1 => {
                         let i18n = use_i18n();
                         view! {
                             <div class="panel empty-state" data-testid="likes-empty">
@@ -72,10 +76,11 @@ pub fn LikesPage() -> impl IntoView {
                         }
                         .into_any()
                     }
-                    Ok(items) => {
+                    Ok(list) => {
+                        let items = list.items;
                         // Back from liking someone back on a card: the match dialog.
                         let matched = matched_id.and_then(|id| items.iter().find(|i| i.card.id == id && i.liked)).map(|i| {
-                            let close = format!("/likes/{}#m-{}", kind.code(), i.card.id);
+                            let close = format!("{}#m-{}", page_href(page), i.card.id);
                             view! { <MatchDialog name=i.card.name.clone() photo=i.card.thumb.clone() close_href=close/> }
                         });
                         let cards = crate::render::html_now(items.into_iter().map(|item| {
@@ -83,10 +88,19 @@ pub fn LikesPage() -> impl IntoView {
                             let like = Some(CardLike { liked: item.liked });
                             view! { <MemberCardView card=item.card badge=badge like=like/> }
                         }).collect_view());
+                        let prev = (page > 1).then(|| page_href(page - 1));
+                        let next = list.more.then(|| page_href(page + 1));
                         view! {
                         {matched}
-                        <crate::features::likes::server_fns::CardLikeForms return_to=format!("/likes/{}", kind.code())/>
+                        <crate::features::likes::server_fns::CardLikeForms return_to=page_href(page)/>
                         <ul class="member-grid" data-testid="likes-list" inner_html=cards></ul>
+                        {(prev.is_some() || next.is_some()).then(|| view! {
+                            <nav class="pager" aria-label=use_i18n().t("members.results_nav")>
+                                {prev.map(|href| view! { <a class="btn btn--ghost" href=href rel="prev">{use_i18n().t("members.previous")}</a> })}
+                                <span class="pager__page">{use_i18n().tf("members.page", &[("page", &page.to_string())])}</span>
+                                {next.map(|href| view! { <a class="btn btn--ghost" href=href rel="next" data-testid="next-page">{use_i18n().t("members.next")}</a> })}
+                            </nav>
+                        })}
                         }
                         .into_any()
                     }

@@ -26,20 +26,32 @@ pub struct LikeItem {
     pub liked: bool,
 }
 
-/// One likes page, newest first (received: new ones first).
+/// One page of a likes tab: its cards, and whether a next page follows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LikesList {
+    pub items: Vec<LikeItem>,
+    pub more: bool,
+}
+
+/// One likes page (`domain::likes::PAGE_SIZE` cards), newest first (received: new ones first).
 #[server(prefix = "/api/fn", endpoint = "my_likes")]
-pub async fn my_likes(kind: domain::likes::LikeKind) -> Result<Vec<LikeItem>, ApiError> {
+pub async fn my_likes(kind: domain::likes::LikeKind, #[server(default)] page: u32) -> Result<LikesList, ApiError> {
     let public_error = fail;
     let (c, member) = member_call().await?;
     let (state, site) = (&c.state, &c.site);
     let today = domain::account::Ymd::from_unix(c.now());
-    let list = state.likes.list(&site.settings, member.id, kind, today, 200).await.map_err(public_error)?;
+    // One card more than the page shows says whether there is a next page.
+    let size = i64::from(domain::likes::PAGE_SIZE);
+    let mut list = state.likes.list(&site.settings, member.id, kind, today, size + 1, domain::likes::offset(page)).await.map_err(public_error)?;
+    let more = list.len() as i64 > size;
+    list.truncate(size as usize);
     // Given likes and matches are liked by definition; received ones may be liked back.
     let liked_back = match kind {
         domain::likes::LikeKind::Received => state.likes.liked_among(member.id, &list.iter().map(|l| l.card.id).collect::<Vec<_>>()).await.map_err(public_error)?,
         _ => list.iter().map(|l| l.card.id).collect(),
     };
-    Ok(list.into_iter().map(|l| LikeItem { liked: liked_back.contains(&l.card.id), card: l.card, new: l.new }).collect())
+    let items = list.into_iter().map(|l| LikeItem { liked: liked_back.contains(&l.card.id), card: l.card, new: l.new }).collect();
+    Ok(LikesList { items, more })
 }
 
 /// Where a like form comes back to: its `return_to`, else the profile.
