@@ -35,6 +35,9 @@ pub struct LikedCard {
     /// A received like the member has not looked at yet (SPEC §3 like_new).
     pub new: bool,
     pub at: i64,
+    /// Whether the member likes this profile too: always for given likes and matches; for a
+    /// received one, whether it was liked back (the card's heart).
+    pub liked_back: bool,
 }
 
 /// Whether each of two members liked the other.
@@ -365,15 +368,16 @@ impl Likes {
     pub async fn list(&self, site: &SiteSettings, me: i64, kind: LikeKind, today: Ymd, limit: i64, offset: i64) -> Result<Vec<LikedCard>, AppError> {
         let sql = match kind {
             LikeKind::Received => format!(
-                "SELECT {CARD_COLUMNS}, l.created_at AS liked_at, l.seen FROM likes l CROSS JOIN profiles p \
+                "SELECT {CARD_COLUMNS}, l.created_at AS liked_at, l.seen, \
+                 EXISTS (SELECT 1 FROM likes back WHERE back.liker_id = $1 AND back.liked_id = l.liker_id) AS liked_back FROM likes l CROSS JOIN profiles p \
                  WHERE p.user_id = l.liker_id AND l.liked_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY l.seen, l.created_at DESC, l.liker_id DESC LIMIT {limit} OFFSET {offset}"
             ),
             LikeKind::Given => format!(
-                "SELECT {CARD_COLUMNS}, l.created_at AS liked_at, $3 AS seen FROM likes l CROSS JOIN profiles p \
+                "SELECT {CARD_COLUMNS}, l.created_at AS liked_at, $3 AS seen, $3 AS liked_back FROM likes l CROSS JOIN profiles p \
                  WHERE p.user_id = l.liked_id AND l.liker_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY l.created_at DESC, l.liked_id DESC LIMIT {limit} OFFSET {offset}"
             ),
             LikeKind::Matches => format!(
-                "SELECT {CARD_COLUMNS}, CASE WHEN l.created_at > r.created_at THEN l.created_at ELSE r.created_at END AS liked_at, r.seen \
+                "SELECT {CARD_COLUMNS}, CASE WHEN l.created_at > r.created_at THEN l.created_at ELSE r.created_at END AS liked_at, r.seen, $3 AS liked_back \
                  FROM likes l CROSS JOIN likes r CROSS JOIN profiles p \
                  WHERE r.liker_id = l.liked_id AND r.liked_id = l.liker_id AND p.user_id = l.liked_id AND l.liker_id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED} ORDER BY liked_at DESC, p.user_id DESC LIMIT {limit} OFFSET {offset}"
             ),
@@ -381,7 +385,12 @@ impl Likes {
         let rows = sqlx::query(&sql).bind(me).bind(site.id).bind(true).fetch_all(self.pool()).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            out.push(LikedCard { card: self.members.card(&row, today)?, new: !crate::db::flag(&row, "seen")?, at: row.try_get("liked_at")? });
+            out.push(LikedCard {
+                card: self.members.card(&row, today)?,
+                new: !crate::db::flag(&row, "seen")?,
+                at: row.try_get("liked_at")?,
+                liked_back: crate::db::flag(&row, "liked_back")?,
+            });
         }
         Ok(out)
     }

@@ -32,10 +32,13 @@ on_both_databases!(a_like_back_is_a_match_and_new_likes_come_first, |db: Db| asy
     assert_eq!(likes.new_likes(anna.id).await.unwrap(), 1);
     let received = likes.list(&w.site, anna.id, LikeKind::Received, today(), 50, 0).await.unwrap();
     assert_eq!(received.iter().map(|l| (l.card.id, l.new)).collect::<Vec<_>>(), vec![(carl.id, true), (bart.id, false)]);
+    assert!(received.iter().all(|l| !l.liked_back), "not liked back yet");
 
     // Anna likes Bart back: a match for both.
     assert!(likes.like(&w.site, &anna, bart.id, LikeSource::Profile, NOW + 30).await.unwrap().matched);
     assert_eq!(likes.state(anna.id, bart.id).await.unwrap(), LikeState { i_liked: true, they_liked: true });
+    let received = likes.list(&w.site, anna.id, LikeKind::Received, today(), 50, 0).await.unwrap();
+    assert_eq!(received.iter().map(|l| (l.card.id, l.liked_back)).collect::<Vec<_>>(), vec![(carl.id, false), (bart.id, true)], "the heart of a received like");
     let ids = |v: Vec<server::likes::LikedCard>| v.into_iter().map(|l| l.card.id).collect::<Vec<_>>();
     assert_eq!(ids(likes.list(&w.site, anna.id, LikeKind::Matches, today(), 50, 0).await.unwrap()), vec![bart.id]);
     assert_eq!(ids(likes.list(&w.site, bart.id, LikeKind::Matches, today(), 50, 0).await.unwrap()), vec![anna.id]);
@@ -75,6 +78,7 @@ on_both_databases!(likes_pages_follow_each_other_without_repeating_or_skipping, 
         ids.dedup();
         assert_eq!(ids.len(), 30, "{kind:?}: no card twice");
         assert!(likes.list(&w.site, anna.id, kind, today(), 24, 48).await.unwrap().is_empty());
+        assert!(first.iter().chain(&second).all(|l| l.liked_back), "{kind:?}: Anna liked each back");
     }
     let received = likes.list(&w.site, anna.id, LikeKind::Received, today(), 100, 0).await.unwrap();
     assert!(received[..25].iter().all(|l| l.new) && received[25..].iter().all(|l| !l.new), "new likes first, on whichever page");

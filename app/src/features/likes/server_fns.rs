@@ -45,12 +45,7 @@ pub async fn my_likes(kind: domain::likes::LikeKind, #[server(default)] page: u3
     let mut list = state.likes.list(&site.settings, member.id, kind, today, size + 1, domain::likes::offset(page)).await.map_err(public_error)?;
     let more = list.len() as i64 > size;
     list.truncate(size as usize);
-    // Given likes and matches are liked by definition; received ones may be liked back.
-    let liked_back = match kind {
-        domain::likes::LikeKind::Received => state.likes.liked_among(member.id, &list.iter().map(|l| l.card.id).collect::<Vec<_>>()).await.map_err(public_error)?,
-        _ => list.iter().map(|l| l.card.id).collect(),
-    };
-    let items = list.into_iter().map(|l| LikeItem { liked: liked_back.contains(&l.card.id), card: l.card, new: l.new }).collect();
+    let items = list.into_iter().map(|l| LikeItem { liked: l.liked_back, card: l.card, new: l.new }).collect();
     Ok(LikesList { items, more })
 }
 
