@@ -1674,6 +1674,8 @@ async fn likes_tabs_are_paged() {
     let mut ids = Vec::new();
     for page in 1..=3 {
         let (_, _, html) = app.get(&format!("/members?page={page}"), &[("cookie", &bart)]).await;
+        // Without a gender in the address, Bart (a straight man) is shown women.
+        assert!(html.contains(r#"<option value="female" selected"#), "the gender Bart looks for");
         ids.extend(card_ids(&html));
     }
     ids.dedup();

@@ -71,6 +71,11 @@ impl Sexuality {
     }
 }
 
+/// The genders a member looks for, from the stored codes; `None` until both are filled in.
+pub fn seeks(gender: Option<&str>, sexuality: Option<&str>) -> Option<&'static [Gender]> {
+    gender.and_then(Gender::parse).zip(sexuality.and_then(Sexuality::parse)).map(|(g, s)| s.seeks(g))
+}
+
 /// The choice fields of a profile (SPEC §3). Values are codes; `profile.{field}.{code}` in
 /// `locales/` names them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -398,6 +403,8 @@ mod tests {
         assert_eq!(Sexuality::Lesbian.seeks(Gender::Female), [Gender::Female]);
         assert_eq!(Sexuality::Bi.seeks(Gender::Male), Gender::ALL);
         assert_eq!(Sexuality::choices_for(Gender::Male), [Sexuality::Hetero, Sexuality::Gay, Sexuality::Bi]);
+        assert_eq!(seeks(Some("female"), Some("hetero")), Some(&[Gender::Male][..]));
+        assert_eq!((seeks(None, Some("hetero")), seeks(Some("male"), None), seeks(Some("robot"), Some("bi"))), (None, None, None));
     }
 
     proptest! {

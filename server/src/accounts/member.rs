@@ -36,6 +36,9 @@ pub struct Member {
     pub counters: domain::counters::Counters,
     /// The profile's country (two letters), once chosen: the member's country everywhere.
     pub country: Option<String>,
+    /// The genders the member looks for, once gender and sexuality are filled in (the search's
+    /// default gender when the address names none).
+    pub seeks: Option<&'static [domain::profile::Gender]>,
 }
 
 impl Member {
@@ -66,6 +69,8 @@ fn member_from_row(row: &AnyRow) -> Result<Member, AppError> {
     let status: String = row.try_get("status")?;
     let profile_status: String = row.try_get("profile_status")?;
     let role: String = row.try_get("role")?;
+    let gender: Option<String> = row.try_get("gender")?;
+    let sexuality: Option<String> = row.try_get("sexuality")?;
     Ok(Member {
         id: row.try_get("id")?,
         site_id: row.try_get("site_id")?,
@@ -78,9 +83,8 @@ fn member_from_row(row: &AnyRow) -> Result<Member, AppError> {
         invisible: flag(row, "invisible")?,
         signup_date: row.try_get("signup_date")?,
         profile_status: ProfileStatus::parse(&profile_status).ok_or_else(|| AppError::Internal(format!("unknown profile status {profile_status}")))?,
-        basics_complete: row.try_get::<Option<String>, _>("gender")?.is_some()
-            && row.try_get::<Option<String>, _>("sexuality")?.is_some()
-            && row.try_get::<Option<String>, _>("region")?.is_some(),
+        basics_complete: gender.is_some() && sexuality.is_some() && row.try_get::<Option<String>, _>("region")?.is_some(),
+        seeks: domain::profile::seeks(gender.as_deref(), sexuality.as_deref()),
         alerts: Default::default(),
         role: Role::parse(&role).unwrap_or(Role::Member),
         operator: flag(row, "operator")?,

@@ -29,7 +29,7 @@ impl ProfileBasics {
 
     /// The genders the member looks for; `None` until gender and sexuality are filled in.
     pub fn seeks(&self) -> Option<&'static [domain::profile::Gender]> {
-        self.gender().zip(self.sexuality.as_deref().and_then(domain::profile::Sexuality::parse)).map(|(g, s)| s.seeks(g))
+        domain::profile::seeks(self.gender.as_deref(), self.sexuality.as_deref())
     }
 }
 

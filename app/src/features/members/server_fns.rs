@@ -42,13 +42,9 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
     if member.is_none() && !(settings.logged_out_search || (settings.logged_out_search_trafficsource && has_source)) {
         return Ok(SearchPage { visitor_refused: true, filters, countries: settings.countries.clone(), regions, results: empty, last_opened: None, liked: None });
     }
-    if let Some(m) = &member {
-        if get("gender").is_none() {
-            let basics = state.members.basics(m.id).await.map_err(public_error)?;
-            if let Some([only]) = basics.seeks() {
-                filters.gender = Some(*only);
-            }
-        }
+    // Without a gender in the address, a member looking for one gender sees that one.
+    if let Some(Some([only])) = member.as_ref().filter(|_| get("gender").is_none()).map(|m| m.seeks) {
+        filters.gender = Some(*only);
     }
     let today = domain::account::Ymd::from_unix(c.now());
     let results = SearchResults::clone(&*state.members.search(settings, member.as_ref().map(|m| m.id), &filters, today).await.map_err(public_error)?);
