@@ -112,9 +112,16 @@ impl Notifications {
         Ok(n)
     }
 
-    /// Marks every notification of the member read; returns how many were unread.
-    pub async fn mark_all_read(&self, me: i64, now: i64) -> Result<u64, AppError> {
-        let done = sqlx::query("UPDATE notifications SET read_at = $1 WHERE user_id = $2 AND read_at IS NULL").bind(now).bind(me).execute(self.pool()).await?;
+    /// Marks the member's notifications up to `through` (an id: the newest one a page showed)
+    /// read, so that one that arrives while the page is made stays new; returns how many were
+    /// unread.
+    pub async fn mark_read_through(&self, me: i64, through: i64, now: i64) -> Result<u64, AppError> {
+        let done = sqlx::query("UPDATE notifications SET read_at = $1 WHERE user_id = $2 AND read_at IS NULL AND id <= $3")
+            .bind(now)
+            .bind(me)
+            .bind(through)
+            .execute(self.pool())
+            .await?;
         Ok(done.rows_affected())
     }
 }

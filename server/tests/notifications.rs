@@ -45,8 +45,8 @@ on_both_databases!(likes_and_matches_notify_only_the_members_concerned, |db: Db|
     let carl = w.member("carl@example.nl", "male").await;
     // Every new member starts with the welcome notice.
     assert_eq!(kinds(&notes.list(anna.id, today(), 50).await.unwrap()), vec![(NotificationKind::Welcome, None, false)]);
-    notes.mark_all_read(anna.id, NOW).await.unwrap();
-    notes.mark_all_read(bart.id, NOW).await.unwrap();
+    notes.mark_read_through(anna.id, i64::MAX, NOW).await.unwrap();
+    notes.mark_read_through(bart.id, i64::MAX, NOW).await.unwrap();
 
     likes.like(&w.site, &bart, anna.id, LikeSource::Profile, NOW + 10).await.unwrap();
     likes.like(&w.site, &carl, anna.id, LikeSource::Search, NOW + 20).await.unwrap();
@@ -65,8 +65,13 @@ on_both_databases!(likes_and_matches_notify_only_the_members_concerned, |db: Db|
     assert_eq!(kinds(&notes.list(bart.id, today(), 50).await.unwrap())[0], (NotificationKind::Match, Some(anna.id), false));
     assert_eq!(kinds(&notes.list(anna.id, today(), 50).await.unwrap())[0], (NotificationKind::Match, Some(bart.id), false));
 
-    // Reading is per member: Anna's reading leaves Bart's unread.
-    assert_eq!(notes.mark_all_read(anna.id, NOW + 50).await.unwrap(), 3);
+    // Reading is per member: Anna's reading leaves Bart's unread. What she read is what her
+    // page showed: a notification newer than its newest stays new.
+    let shown = notes.list(anna.id, today(), 50).await.unwrap();
+    let (newest, older) = (shown[0].id, shown[1].id);
+    assert_eq!(notes.mark_read_through(anna.id, older, NOW + 50).await.unwrap(), 2);
+    assert_eq!(notes.unread(anna.id).await.unwrap(), 1, "the match arrived after that page");
+    assert_eq!(notes.mark_read_through(anna.id, newest, NOW + 50).await.unwrap(), 1);
     assert_eq!(notes.unread(anna.id).await.unwrap(), 0);
     assert!(notes.list(anna.id, today(), 50).await.unwrap().iter().all(|n| n.read));
     assert_eq!(notes.unread(bart.id).await.unwrap(), 1);

@@ -44,7 +44,11 @@ pub async fn my_notifications(before: Option<String>) -> Result<NotificationsPag
         list.truncate(NOTIFICATIONS_PAGE);
         list.last().map(|n| Cursor { at: n.created_at, id: n.id }.to_param())
     });
-    state.notifications.mark_all_read(member.id, now).await.map_err(public_error)?;
+    // What the page shows is read now (older ones with it). A notification that arrived after
+    // the list was read stays new; a page with nothing new writes nothing.
+    if let Some(newest) = list.iter().filter(|n| !n.read).map(|n| n.id).max() {
+        state.notifications.mark_read_through(member.id, newest, now).await.map_err(public_error)?;
+    }
     let items = list.into_iter().map(|n| NotificationView { id: n.id, kind: n.kind, actor: n.actor, at: n.created_at, new: !n.read }).collect();
     Ok(NotificationsPage { items, older: older.flatten() })
 }
