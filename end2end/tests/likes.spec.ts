@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { acceptEntry, activate, mailLink, member } from './helpers';
+import { acceptEntry, activate, axeClean, mailLink, member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);
@@ -100,4 +100,37 @@ test('swiping by drag and by keyboard, then the daily limit after 4', async ({ p
   // It holds after a reload.
   await page.goto('/swipe-game');
   await expect(page.getByTestId('swipe-come-back')).toBeVisible({ timeout: 15_000 });
+});
+
+test('a long likes list comes in pages of 24', async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  const email = `pager-${testInfo.project.name}@example.nl`;
+  await member(page, email, { name: 'Pieter', gender: 'Man' });
+  await activate(page, email);
+  // 25 hearts on search cards, each coming back to the list: the first page's 24, then one more.
+  await page.goto('/members?gender=female');
+  for (let i = 0; i < 25; i++) {
+    if (i === 24) await page.goto('/members?gender=female&page=2');
+    const heart = page.getByTestId('results').locator('[data-testid="card-like"][aria-pressed="false"]').first();
+    const id = await heart.getAttribute('value');
+    await heart.click();
+    await expect(page).toHaveURL(new RegExp(`liked=${id}`));
+  }
+  await page.goto('/likes/given');
+  const cards = page.getByTestId('likes-list').locator('.member-card');
+  await expect(cards).toHaveCount(24);
+  await expect(page.getByRole('link', { name: 'Vorige' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Volgende' }).click();
+  await expect(page).toHaveURL(/\/likes\/given\?page=2$/);
+  await expect(cards).toHaveCount(1);
+  await expect(page.getByText('Pagina 2')).toBeVisible();
+  await axeClean(page);
+  await page.screenshot({ path: testInfo.outputPath('likes-page-2.png'), fullPage: true });
+  // Taking the like back on page 2 comes back to page 2.
+  await cards.first().getByTestId('card-like').click();
+  await expect(page).toHaveURL(/\/likes\/given\?page=2&unliked=1/);
+  await expect(cards).toHaveCount(0);
+  await page.getByRole('link', { name: 'Vorige' }).click();
+  await expect(page).toHaveURL(/\/likes\/given$/);
+  await expect(cards).toHaveCount(24);
 });
