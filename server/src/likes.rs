@@ -259,17 +259,6 @@ impl Likes {
         Ok(out)
     }
 
-    /// Which of these members I have liked (the like buttons on search results).
-    pub async fn liked_among(&self, me: i64, ids: &[i64]) -> Result<std::collections::HashSet<i64>, AppError> {
-        if ids.is_empty() {
-            return Ok(Default::default());
-        }
-        // Ids are numbers from our own query, never text from the request.
-        let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(", ");
-        let rows: Vec<(i64,)> = sqlx::query_as(&format!("SELECT liked_id FROM likes WHERE liker_id = $1 AND liked_id IN ({list})")).bind(me).fetch_all(self.pool()).await?;
-        Ok(rows.into_iter().map(|(id,)| id).collect())
-    }
-
     /// Auto-like (SPEC §3, §7): while a new member is due one by the site's policy, a fitting
     /// operator-run profile likes them. Returns that profile, or `None` when none is due or none fits.
     pub async fn auto_like(&self, site: &Site, me: &Member, now: i64, today: Ymd) -> Result<Option<MemberCard>, AppError> {

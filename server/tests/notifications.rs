@@ -170,7 +170,9 @@ on_both_databases!(match_finder_suggests_members_who_fit_both_ways, |db: Db| asy
     let done = likes.like_many(&w.site, &bart, &[anna.id, bea.id, 999_999], LikeSource::Search, NOW).await.unwrap();
     assert_eq!(done.iter().map(|(id, _)| *id).collect::<Vec<_>>(), vec![anna.id]);
     assert!(likes.suggestions(&w.site, bart.id, today(), 12).await.unwrap().is_empty(), "liked and blocked ones are gone");
-    assert_eq!(likes.liked_among(bart.id, &[anna.id, bea.id, lena.id]).await.unwrap().into_iter().collect::<Vec<_>>(), vec![anna.id]);
+    for (other, liked) in [(anna.id, true), (bea.id, false), (lena.id, false)] {
+        assert_eq!(likes.state(bart.id, other).await.unwrap().i_liked, liked);
+    }
     // Anna's finder offers Bart, who liked her: liking back is a match.
     let anna_done = likes.like_many(&w.site, &anna, &[bart.id], LikeSource::Search, NOW + 5).await.unwrap();
     assert!(anna_done[0].1.matched);
