@@ -10,6 +10,7 @@ use crate::context::use_page_ctx;
 use crate::features::likes::server_fns::my_likes;
 use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::members::card::{CardLike, MemberCardView};
+use crate::features::members::search::Pager;
 use crate::i18n::use_i18n;
 
 #[component]
@@ -89,18 +90,12 @@ pub fn LikesPage() -> impl IntoView {
                             view! { <MemberCardView card=item.card badge=badge like=like/> }
                         }).collect_view());
                         let prev = (page > 1).then(|| page_href(page - 1));
-                        let next = list.more.then(|| page_href(page + 1));
+                        let next = list.has_more.then(|| page_href(page + 1));
                         view! {
                         {matched}
                         <crate::features::likes::server_fns::CardLikeForms return_to=page_href(page)/>
                         <ul class="member-grid" data-testid="likes-list" inner_html=cards></ul>
-                        {(prev.is_some() || next.is_some()).then(|| view! {
-                            <nav class="pager" aria-label=use_i18n().t("members.results_nav")>
-                                {prev.map(|href| view! { <a class="btn btn--ghost" href=href rel="prev">{use_i18n().t("members.previous")}</a> })}
-                                <span class="pager__page">{use_i18n().tf("members.page", &[("page", &page.to_string())])}</span>
-                                {next.map(|href| view! { <a class="btn btn--ghost" href=href rel="next" data-testid="next-page">{use_i18n().t("members.next")}</a> })}
-                            </nav>
-                        })}
+                        <Pager page=page prev=prev next=next/>
                         }
                         .into_any()
                     }

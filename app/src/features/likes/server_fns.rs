@@ -30,23 +30,22 @@ pub struct LikeItem {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LikesList {
     pub items: Vec<LikeItem>,
-    pub more: bool,
+    pub has_more: bool,
 }
 
 /// One likes page (`domain::likes::PAGE_SIZE` cards), newest first (received: new ones first).
 #[server(prefix = "/api/fn", endpoint = "my_likes")]
 pub async fn my_likes(kind: domain::likes::LikeKind, #[server(default)] page: u32) -> Result<LikesList, ApiError> {
-    let public_error = fail;
     let (c, member) = member_call().await?;
     let (state, site) = (&c.state, &c.site);
     let today = domain::account::Ymd::from_unix(c.now());
     // One card more than the page shows says whether there is a next page.
     let size = i64::from(domain::likes::PAGE_SIZE);
-    let mut list = state.likes.list(&site.settings, member.id, kind, today, size + 1, domain::likes::offset(page)).await.map_err(public_error)?;
-    let more = list.len() as i64 > size;
+    let mut list = state.likes.list(&site.settings, member.id, kind, today, size + 1, domain::likes::offset(page)).await.map_err(fail)?;
+    let has_more = list.len() as i64 > size;
     list.truncate(size as usize);
     let items = list.into_iter().map(|l| LikeItem { liked: l.liked_back, card: l.card, new: l.new }).collect();
-    Ok(LikesList { items, more })
+    Ok(LikesList { items, has_more })
 }
 
 /// Where a like form comes back to: its `return_to`, else the profile.

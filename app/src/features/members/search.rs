@@ -77,6 +77,20 @@ fn Filters(page: Arc<SearchPage>) -> impl IntoView {
     }
 }
 
+/// Previous and next links under a grid of cards (search results, likes), with the page's
+/// number; nothing when there is only the one page.
+#[component]
+pub fn Pager(page: u32, prev: Option<String>, next: Option<String>) -> impl IntoView {
+    let i18n = use_i18n();
+    (prev.is_some() || next.is_some()).then(|| view! {
+        <nav class="pager" aria-label=i18n.t("members.results_nav")>
+            {prev.map(|href| view! { <a class="btn btn--ghost" href=href rel="prev">{use_i18n().t("members.previous")}</a> })}
+            <span class="pager__page">{i18n.tf("members.page", &[("page", &page.to_string())])}</span>
+            {next.map(|href| view! { <a class="btn btn--ghost" href=href rel="next" data-testid="next-page">{use_i18n().t("members.next")}</a> })}
+        </nav>
+    })
+}
+
 #[component]
 fn Results(page: Arc<SearchPage>) -> impl IntoView {
     let i18n = use_i18n();
@@ -125,13 +139,7 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
         <ul class="member-grid" data-testid="results">
             {cards(r.results)}
         </ul>
-        {(prev.is_some() || next.is_some()).then(|| view! {
-            <nav class="pager" aria-label=i18n.t("members.results_nav")>
-                {prev.map(|href| view! { <a class="btn btn--ghost" href=href rel="prev">{use_i18n().t("members.previous")}</a> })}
-                <span class="pager__page">{i18n.tf("members.page", &[("page", &f.page.to_string())])}</span>
-                {next.map(|href| view! { <a class="btn btn--ghost" href=href rel="next" data-testid="next-page">{use_i18n().t("members.next")}</a> })}
-            </nav>
-        })}
+        <Pager page=f.page prev=prev next=next/>
         {(!r.similar.is_empty()).then(|| view! {
             <section class="similar" aria-labelledby="similar-title">
                 <h2 id="similar-title">{use_i18n().t("members.similar")}</h2>
