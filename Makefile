@@ -18,19 +18,17 @@ SERVER_BIN := $(CARGO_TARGET_DIR)/release/vonk
 
 ## Build in release mode and serve at http://$(ADDR) (database in $(DATA_DIR), seeded when new).
 run: build
-	VONK_ADDR=$(ADDR) DATA_DIR=$(DATA_DIR) VONK_DEMO_MEMBERS=$(DEMO_MEMBERS) $(SERVER_BIN)
+	VONK_ADDR=$(ADDR) DATA_DIR=$(DATA_DIR) VONK_DEMO_MEMBERS=$(DEMO_MEMBERS) VONK_PAYMENTS=$${VONK_PAYMENTS:-test} $(SERVER_BIN)
 
 tools:
 	@scripts/install-tools.sh
 
 ## Release build: the widget bundle, then the server and the wasm bundle (cargo-leptos; `--split`
-## puts each page-specific island, `#[island(lazy)]`, in a module of its own).
+## puts each page-specific island, `#[island(lazy)]`, in a module of its own), written into a
+## folder of its own and swapped in as target/site (scripts/build-site.sh).
 build: tools
 	npm run --silent build:widgets
-	# The split's module names change with the code: no module of an earlier build is served.
-	rm -f $(LEPTOS_SITE_ROOT)/pkg/chunk_*.wasm* $(LEPTOS_SITE_ROOT)/pkg/split_*.wasm*
-	cargo leptos build --release --split
-	node scripts/precompress.mjs $(LEPTOS_SITE_ROOT)
+	scripts/build-site.sh
 
 ## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP, two nodes behind nginx),
 ## widgets from stories, Storybook build, Playwright flows in Chromium against the release build
@@ -82,4 +80,4 @@ fmt:
 	cargo fmt --all
 
 clean:
-	rm -rf target/site public/widgets storybook-static end2end/test-results
+	rm -rf target/site target/site-builds public/widgets storybook-static end2end/test-results

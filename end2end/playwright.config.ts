@@ -12,6 +12,8 @@ const targetDir = process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/t
 // Workers inherit the environment, so tests find the same folder (and its mail outbox).
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'vonk-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+// The built-in test provider, for the server and for the `vonk staff` commands tests run.
+process.env.VONK_PAYMENTS = 'test';
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -51,6 +53,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LEPTOS_SITE_ROOT: join(root, 'target/site'),
       RUST_LOG: 'warn',
+      VONK_PAYMENTS: 'test',
       // Every flow signs up from 127.0.0.1; the per-IP limits themselves are tested over HTTP.
       VONK_RATE_LIMIT_FACTOR: '10',
       // Web push with a key made for these tests only (`vonk vapid-keys`), and the stand-in push

@@ -99,7 +99,7 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
                 <MetaTags/>
             </head>
             <body>
-                <crate::layouts::icons::IconSprite/>
+                <crate::ui::icons::IconSprite/>
                 <App/>
             </body>
         </html>

@@ -85,6 +85,8 @@ pub struct MemberView {
     pub main_photo: Option<i64>,
     /// May open the photo moderation page.
     pub staff: bool,
+    /// Answers as fictional profiles in the operator console (`/staff/chats`).
+    pub operator: bool,
     /// Unread messages, new likes and unread notifications (pills, title, app badge).
     pub counters: domain::counters::Counters,
     /// A new member on a site that gives auto-likes: pages ask whether one is due.

@@ -8,14 +8,17 @@ pub mod app;
 pub mod browser;
 pub mod context;
 pub mod features;
-pub mod forms;
 pub mod i18n;
 pub mod layouts;
+pub mod paths;
 pub mod render;
+pub mod ui;
 pub mod widgets;
 
 #[cfg(feature = "ssr")]
 pub mod assets;
+#[cfg(feature = "ssr")]
+pub mod call;
 #[cfg(feature = "ssr")]
 pub mod page_cache;
 #[cfg(feature = "ssr")]

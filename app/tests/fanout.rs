@@ -21,6 +21,7 @@ async fn node(database_url: &str, data_dir: &std::path::Path) -> Node {
         ("DATA_DIR", data_dir.display().to_string()),
         ("DATABASE_URL", database_url.to_string()),
         ("VONK_DEMO_MEMBERS", "0".to_string()),
+        ("VONK_PAYMENTS", "test".to_string()),
     ]
     .into_iter()
     .collect();
@@ -54,8 +55,8 @@ async fn a_message_through_node_a_reaches_a_socket_on_node_b() {
     request.headers_mut().insert("cookie", bram_cookie.parse().unwrap());
     request.headers_mut().insert("origin", b.base.parse().unwrap());
     let (mut socket, _) = tokio_tungstenite::connect_async(request).await.expect("socket on node B");
-    // Both nodes LISTEN by now (the listener starts with the node); give it a moment anyway.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Node B hears node A's signals once its LISTEN is in place.
+    tokio::time::timeout(Duration::from_secs(10), b.state.chat.bus().listening()).await.expect("node B listens");
 
     // Anna sends through node A.
     let res = reqwest::Client::new()

@@ -4,33 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::{ApiError, ErrorCode, Field};
 use crate::site::SignupPolicy;
-
-/// Which form field an error belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Field {
-    Email,
-    Name,
-    Password,
-    PasswordRepeat,
-    DateOfBirth,
-    SignupMessage,
-    Gender,
-    Sexuality,
-    Country,
-    Region,
-    City,
-    /// A chat message's text box.
-    Message,
-    /// Payments: the discount-code box, the direct-debit form's IBAN, phone and SMS code.
-    DiscountCode,
-    Iban,
-    Phone,
-    Code,
-    Form,
-}
 
 pub const NAME_MIN_CHARS: usize = 2;
 pub const NAME_MAX_CHARS: usize = 30;

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::constants::FREE_CONVERSATION_LIMIT;
-use crate::account::Field;
+use crate::error::Field;
 use crate::error::{ApiError, ErrorCode};
 
 /// Messages in one page of a conversation (and what a page without JavaScript shows).
@@ -158,27 +158,6 @@ pub fn preview(text: &str) -> String {
     } else {
         line.to_string()
     }
-}
-
-/// What the chat socket (`/ws`) pushes to a member's tab, as JSON tagged by `type`. Sending
-/// stays a server function; the socket only pushes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Push {
-    /// A message to or from the member (also the member's own, sent from another tab).
-    Message { message: crate::widgets::ChatMessage },
-    /// The peer's client received the member's messages up to `up_to`.
-    Delivered { conversation: i64, up_to: i64 },
-    /// The peer read the member's messages up to `up_to`.
-    Read { conversation: i64, up_to: i64 },
-    /// The peer is typing (expires after [`TYPING_EXPIRY_SECS`]).
-    Typing { conversation: i64 },
-    /// The conversation left the member's list (deleted in another tab, or a block).
-    Removed { conversation: i64 },
-    /// The member's unread total.
-    Unread { total: i64 },
-    /// Too much happened while away: read the list and the open conversation again.
-    Resync,
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::account::Field;
+use crate::error::Field;
 use crate::constants::{TIME_BONUS_CODE, TIME_BONUS_WINDOW_SECS};
 use crate::error::{ApiError, ErrorCode};
 use crate::site::CreditPack;

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::account::{validate_email, Field};
+use crate::account::validate_email;
+use crate::error::Field;
 use crate::error::{ApiError, ErrorCode};
 
 pub const NAME_MAX_CHARS: usize = 100;

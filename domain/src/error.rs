@@ -11,7 +11,30 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::account::Field;
+/// Which form field an error belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    Email,
+    Name,
+    Password,
+    PasswordRepeat,
+    DateOfBirth,
+    SignupMessage,
+    Gender,
+    Sexuality,
+    Country,
+    Region,
+    City,
+    /// A chat message's text box.
+    Message,
+    /// Payments: the discount-code box, the direct-debit form's IBAN, phone and SMS code.
+    DiscountCode,
+    Iban,
+    Phone,
+    Code,
+    Form,
+}
 
 /// Every error a member can be shown. The serialised names are the public codes: never rename one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -5,6 +5,7 @@
 
 pub mod account;
 pub mod chat;
+pub mod chat_socket;
 pub mod complaint;
 pub mod checkout;
 pub mod constants;
@@ -27,5 +28,5 @@ pub mod site;
 pub mod staff;
 pub mod widgets;
 
-pub use error::{ApiError, ErrorCode};
+pub use error::{ApiError, ErrorCode, Field};
 pub use locale::Locale;

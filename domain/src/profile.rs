@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::account::Field;
+use crate::error::Field;
 use crate::error::{ApiError, ErrorCode};
 
 pub const CITY_MAX_CHARS: usize = 60;

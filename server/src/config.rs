@@ -66,9 +66,12 @@ pub struct Config {
     /// `VONK_METRICS_TOKEN`: `/metrics` answers Prometheus with `Authorization: Bearer <token>`.
     /// Unset: there is no `/metrics`.
     pub metrics_token: Option<String>,
-    /// `MOLLIE_API_KEY` (`live_…` or `test_…`): take payments through Mollie. Unset: the
-    /// built-in test provider, whose checkout page on this site lets you choose the outcome.
-    pub mollie_api_key: Option<String>,
+    /// `VONK_PAYMENTS` (required): `test`, the built-in test provider whose checkout page lets
+    /// the buyer choose the outcome (free credits for everyone: for development and tests), or
+    /// `mollie` with `MOLLIE_API_KEY` (`live_…` or `test_…`). The test provider is refused on a
+    /// site served over https (`VONK_SECURE_COOKIES`, an https `VONK_PUBLIC_URL`) unless
+    /// `VONK_ALLOW_TEST_PAYMENTS=true` says so.
+    pub payments: PaymentsChoice,
     /// `MOLLIE_API_URL`, default `https://api.mollie.com` (tests point it at a fake).
     pub mollie_api_url: String,
     /// `VONK_PAYMENT_RECHECK_SECS`, default 600: an open payment without news for this long is
@@ -98,6 +101,24 @@ pub struct Config {
     /// Neither: every visitor gets their site's `geoip_country`.
     pub geoip_db: Option<PathBuf>,
     pub geoip_header: Option<String>,
+}
+
+/// Which payment provider takes the money (`VONK_PAYMENTS`).
+#[derive(Clone, PartialEq, Eq)]
+pub enum PaymentsChoice {
+    /// The built-in test provider: the buyer chooses the outcome on our own page.
+    Test,
+    /// Mollie, with its API key.
+    Mollie { api_key: String },
+}
+
+impl std::fmt::Debug for PaymentsChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PaymentsChoice::Test => f.write_str("Test"),
+            PaymentsChoice::Mollie { .. } => f.write_str("Mollie { api_key: *** }"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +225,28 @@ impl Config {
         if mollie_api_key.as_ref().is_some_and(|k| !(k.starts_with("live_") || k.starts_with("test_"))) {
             return Err(ConfigError::Invalid { name: "MOLLIE_API_KEY", reason: "a Mollie API key starts with live_ or test_".into() });
         }
+        let payments = match (get("VONK_PAYMENTS").as_deref().map(str::trim), mollie_api_key) {
+            (Some("mollie"), Some(api_key)) => PaymentsChoice::Mollie { api_key },
+            (Some("mollie"), None) => return Err(ConfigError::Invalid { name: "MOLLIE_API_KEY", reason: "needed with VONK_PAYMENTS=mollie".into() }),
+            (Some("test"), None) => PaymentsChoice::Test,
+            (Some("test"), Some(_)) => {
+                return Err(ConfigError::Invalid { name: "VONK_PAYMENTS", reason: "test, but MOLLIE_API_KEY is set: choose mollie to take real payments".into() })
+            }
+            (None | Some(""), _) => {
+                return Err(ConfigError::Invalid {
+                    name: "VONK_PAYMENTS",
+                    reason: "not set: choose mollie (with MOLLIE_API_KEY) to take payments, or test for the built-in test provider, which gives every member free credits".into(),
+                })
+            }
+            (Some(other), _) => return Err(ConfigError::Invalid { name: "VONK_PAYMENTS", reason: format!("{other}: test or mollie") }),
+        };
+        let allow_test_payments = matches!(get("VONK_ALLOW_TEST_PAYMENTS").as_deref(), Some("1" | "true" | "yes"));
+        if payments == PaymentsChoice::Test && (secure_cookies || public_url.starts_with("https://")) && !allow_test_payments {
+            return Err(ConfigError::Invalid {
+                name: "VONK_PAYMENTS",
+                reason: "test on a site served over https (VONK_SECURE_COOKIES or an https VONK_PUBLIC_URL): every member could buy credits for free. Choose mollie, or set VONK_ALLOW_TEST_PAYMENTS=true for a staging site".into(),
+            });
+        }
         let trusted_proxies = match get("VONK_TRUSTED_PROXIES") {
             None => Vec::new(),
             Some(v) => crate::http::client_addr::parse_list(&v).ok_or(ConfigError::Invalid { name: "VONK_TRUSTED_PROXIES", reason: v })?,
@@ -260,7 +303,7 @@ impl Config {
             media_s3,
             metrics_token,
             trusted_proxies,
-            mollie_api_key,
+            payments,
             mollie_api_url: get("MOLLIE_API_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| "https://api.mollie.com".into()).trim_end_matches('/').to_string(),
             payment_recheck_after: secs("VONK_PAYMENT_RECHECK_SECS", 600)?,
             payment_expire_after: secs("VONK_PAYMENT_EXPIRE_SECS", 86_400)?,
@@ -324,7 +367,7 @@ impl std::fmt::Debug for Config {
             .field("demo_members", &self.demo_members)
             .field("photo_max_bytes", &self.photo_max_bytes)
             .field("metrics_token", &self.metrics_token.as_ref().map(|_| "***"))
-            .field("mollie_api_key", &self.mollie_api_key.as_ref().map(|_| "***"))
+            .field("payments", &self.payments)
             .field("mollie_api_url", &self.mollie_api_url)
             .field("payment_recheck_after", &self.payment_recheck_after)
             .field("payment_expire_after", &self.payment_expire_after)
@@ -343,8 +386,10 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
+    /// A configuration from `pairs`, with the test provider unless they choose.
     fn cfg(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let mut map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        map.entry("VONK_PAYMENTS".into()).or_insert_with(|| "test".into());
         Config::from_lookup(|k| map.get(k).cloned())
     }
 
@@ -397,6 +442,34 @@ mod tests {
         assert!(cfg(&[("VONK_RATE_LIMITS", "login=ten/60")]).is_err());
         let limits = cfg(&[("VONK_RATE_LIMITS", "login=50/60")]).unwrap().rate_limits;
         assert_eq!(limits.per_window(crate::http::rate_limit::Limit::Login), (50, 60));
+    }
+
+    #[test]
+    fn the_payment_provider_is_chosen_and_the_test_one_stays_off_https_sites() {
+        let only = |pairs: &[(&str, &str)]| {
+            let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            Config::from_lookup(|k| map.get(k).cloned())
+        };
+        assert!(only(&[]).is_err(), "no silent default");
+        assert_eq!(only(&[("VONK_PAYMENTS", "test")]).unwrap().payments, PaymentsChoice::Test);
+        assert!(only(&[("VONK_PAYMENTS", "stripe")]).is_err());
+        assert!(only(&[("VONK_PAYMENTS", "mollie")]).is_err(), "mollie needs its key");
+        assert!(only(&[("VONK_PAYMENTS", "test"), ("MOLLIE_API_KEY", "live_abc")]).is_err(), "a key with the test provider is a mistake");
+        let mollie = only(&[("VONK_PAYMENTS", "mollie"), ("MOLLIE_API_KEY", "live_s3cret")]).unwrap();
+        assert_eq!(mollie.payments, PaymentsChoice::Mollie { api_key: "live_s3cret".into() });
+        assert!(!format!("{mollie:?}").contains("s3cret"));
+        // Served over https: the test provider only when explicitly allowed.
+        for https in [&[("VONK_SECURE_COOKIES", "true")][..], &[("VONK_PUBLIC_URL", "https://vonk.nl")][..]] {
+            let mut pairs = vec![("VONK_PAYMENTS", "test")];
+            pairs.extend_from_slice(https);
+            let refused = only(&pairs).unwrap_err().to_string();
+            assert!(refused.contains("VONK_ALLOW_TEST_PAYMENTS"), "{refused}");
+            pairs.push(("VONK_ALLOW_TEST_PAYMENTS", "true"));
+            assert_eq!(only(&pairs).unwrap().payments, PaymentsChoice::Test);
+            let mut real = vec![("VONK_PAYMENTS", "mollie"), ("MOLLIE_API_KEY", "live_abc")];
+            real.extend_from_slice(https);
+            assert!(only(&real).is_ok());
+        }
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub struct Db {
 
 impl Db {
     /// Connects (creating a SQLite file and its folder when missing) and runs the migrations.
+    /// The reference data the product needs is written apart ([`crate::reference_data::sync`]).
     pub async fn connect(url: &str, max_connections: u32) -> Result<Db, AppError> {
         install_default_drivers();
         let backend: Backend = url.parse()?;
@@ -72,9 +73,6 @@ impl Db {
             .await?;
         let db = Db { pool, backend };
         db.migrate().await?;
-        // Reference data the product cannot work without, whatever the seed mode.
-        crate::regions::sync(&db).await?;
-        crate::members::search::sync_interests(&db).await?;
         Ok(db)
     }
 

@@ -25,6 +25,7 @@ pub mod payments;
 pub mod privacy;
 pub mod push;
 pub mod regions;
+pub mod reference_data;
 pub mod seed;
 pub mod sites;
 pub mod staff;

@@ -112,3 +112,75 @@ pub fn now_unix() -> i64 {
 fn message_costs(countries: &[&str], currency: &str) -> String {
     serde_json::json!(countries.iter().map(|c| serde_json::json!({"country": c, "costs": 10, "currency": currency})).collect::<Vec<_>>()).to_string()
 }
+
+/// One of the demo site's own accounts (see [`demo_accounts`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DemoAccount {
+    pub email: &'static str,
+    pub name: &'static str,
+    pub gender: &'static str,
+    pub staff: bool,
+    pub operator: bool,
+    /// What the account is for, as printed at first start.
+    pub role: &'static str,
+}
+
+/// A member, a staff member and an operator on the demo site's default site, so that a newcomer
+/// after `make run` can see every part of the site.
+pub const DEMO_ACCOUNTS: [DemoAccount; 3] = [
+    DemoAccount { email: "lid@vonk.example", name: "Lotte", gender: "female", staff: false, operator: false, role: "member" },
+    DemoAccount { email: "staf@vonk.example", name: "Sander", gender: "male", staff: true, operator: false, role: "staff: /staff" },
+    DemoAccount { email: "operator@vonk.example", name: "Olga", gender: "female", staff: false, operator: true, role: "operator: /staff/chats" },
+];
+
+/// Creates [`DEMO_ACCOUNTS`] with one new random password when the default site has no
+/// account of its own yet (a new demo database: the demo members are the site's fictional
+/// profiles), and answers that password; `None` when the site has members already. Only the
+/// `vonk` server calls this, at its start with `VONK_SEED=demo`; the password is shown then and
+/// stored nowhere but as the accounts' hashes.
+pub async fn demo_accounts(state: &crate::state::AppState) -> Result<Option<String>, AppError> {
+    let Some(site) = state.sites.for_host(None) else { return Ok(None) };
+    let (real,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE site_id = $1 AND fictional = $2").bind(site.settings.id).bind(false).fetch_one(state.db.pool()).await?;
+    if real > 0 {
+        return Ok(None);
+    }
+    let password = format!("vonk-{}", crate::accounts::tokens::random_hex::<6>());
+    for account in DEMO_ACCOUNTS {
+        let form = domain::account::SignupForm {
+            email: account.email.into(),
+            name: account.name.into(),
+            password: password.clone(),
+            date_of_birth: "1992-06-14".into(),
+            signup_message: String::new(),
+        };
+        let request = crate::accounts::SignupRequest {
+            site: &site.settings,
+            form,
+            tracking: Default::default(),
+            locale: domain::Locale::Nl,
+            base_url: state.base_url(&site),
+            client: Default::default(),
+        };
+        let (id, _) = state.accounts.signup(request).await?;
+        // Confirmed, with the basics a member fills in after signup.
+        let mut tx = state.db.pool().begin().await?;
+        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2").bind(now_unix()).bind(id).execute(&mut *tx).await?;
+        crate::members::search::refresh_searchable(&mut *tx, id).await?;
+        tx.commit().await?;
+        let basics = domain::profile::BasicsForm {
+            gender: account.gender.into(),
+            sexuality: "hetero".into(),
+            location: domain::profile::LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() },
+        };
+        state.members.save_basics(&site.settings, id, &basics).await?;
+        state.accounts.set_staff(account.email, account.staff).await?;
+        state.accounts.set_operator(account.email, account.operator).await?;
+        if account.staff || account.operator {
+            // Staff and operators are not members to be found.
+            state.accounts.set_invisible(id, true).await?;
+        }
+    }
+    Ok(Some(password))
+}

@@ -238,11 +238,13 @@ static RELOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new
 pub struct SiteCache {
     db: Db,
     snapshot: Arc<RwLock<Arc<Snapshot>>>,
+    /// True once announcements of changes are heard (see [`SiteCache::spawn_listen`]).
+    listening: tokio::sync::watch::Sender<bool>,
 }
 
 impl SiteCache {
     pub async fn load(db: Db) -> Result<SiteCache, AppError> {
-        let cache = SiteCache { db, snapshot: Arc::new(RwLock::new(Arc::new(Snapshot::default()))) };
+        let cache = SiteCache { db, snapshot: Arc::new(RwLock::new(Arc::new(Snapshot::default()))), listening: tokio::sync::watch::Sender::new(false) };
         cache.reload().await?;
         Ok(cache)
     }
@@ -284,14 +286,29 @@ impl SiteCache {
             return None;
         }
         let cache = self.clone();
-        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), SETTINGS_CHANNEL, "site settings", move |_| {
+        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), SETTINGS_CHANNEL, "site settings", move |heard| {
             let cache = cache.clone();
+            if matches!(heard, crate::db::Heard::MayHaveMissed) {
+                cache.listening.send_replace(true);
+            }
             async move {
                 if let Err(error) = cache.reload().await {
                     tracing::warn!(%error, "site settings reload failed; keeping the previous settings");
                 }
             }
         })))
+    }
+
+    /// Waits until [`SiteCache::spawn_listen`]'s `LISTEN` is in place (tests of several nodes).
+    pub async fn listening(&self) {
+        let mut ready = self.listening.subscribe();
+        let _ = ready.wait_for(|listening| *listening).await;
+    }
+
+    /// The site with this id, if it is one of the cache's.
+    pub fn by_id(&self, id: i64) -> Option<Arc<Site>> {
+        let snap = self.snapshot.read().unwrap_or_else(|e| e.into_inner()).clone();
+        snap.by_domain.values().find(|s| s.settings.id == id).cloned()
     }
 
     /// The site for a Host header; unknown hosts get the default site.

@@ -65,6 +65,7 @@ impl AppState {
         // The metrics recorder, before anything is counted.
         crate::metrics::handle();
         let db = Db::connect(&config.database_url, config.max_connections).await?;
+        crate::reference_data::sync(&db).await?;
         if config.seed == crate::config::SeedMode::Demo {
             crate::seed::seed_if_empty(&db).await?;
             let media = config.data_dir.join("media");
@@ -89,7 +90,7 @@ impl AppState {
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone()).with_push(push.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
         let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone()).with_push(push.clone());
-        let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config);
+        let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config).with_sites(sites.clone());
         let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
         Ok(AppState(Arc::new(Services {
             geoip,

@@ -231,7 +231,10 @@ on_both_databases!(blocked_members_lose_their_sessions_and_cannot_come_back, |db
         c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None, &Default::default()).await.unwrap_err().code(),
         ErrorCode::LoginFailed
     );
-    assert_eq!(c.accounts.request_password_reset(&c.site, "anna@example.nl", "http://x").await.unwrap_err().code(), ErrorCode::Forbidden);
+    // A reset answers as for any address, and sends nothing.
+    let before = mails(&c.mail_dir).len();
+    c.accounts.request_password_reset(&c.site, "anna@example.nl", "http://x").await.unwrap();
+    assert_eq!(mails(&c.mail_dir).len(), before, "no reset mail for a blocked member");
     assert_eq!(
         c.accounts.reset_password(&reset, "nieuw wachtwoord 1", "nieuw wachtwoord 1", &Default::default()).await.unwrap_err().code(),
         ErrorCode::Forbidden
@@ -268,8 +271,10 @@ fn link_token(dir: &tempfile::TempDir, path: &str) -> String {
 on_both_databases!(password_reset_flow_with_spec_texts_and_limits, |db: Db| async move {
     let c = ctx(db).await;
     let (_, old_session) = c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
-    let unknown = c.accounts.request_password_reset(&c.site, "nobody@example.nl", "http://x").await.unwrap_err();
-    assert_eq!(unknown.code().locale_key(), "error.email_not_found");
+    // An address without an account answers as one with an account, and gets no mail.
+    let before = mails(&c.mail_dir).len();
+    c.accounts.request_password_reset(&c.site, "nobody@example.nl", "http://x").await.unwrap();
+    assert_eq!(mails(&c.mail_dir).len(), before, "nothing sent to an address without an account");
 
     c.accounts.request_password_reset(&c.site, "ANNA@example.nl", "http://x").await.unwrap();
     let token = link_token(&c.mail_dir, "/reset-password/do?token=");
@@ -308,6 +313,44 @@ on_both_databases!(password_reset_flow_with_spec_texts_and_limits, |db: Db| asyn
         c.accounts.reset_password(&token, "nog een wachtwoord", "nog een wachtwoord", &Default::default()).await.unwrap_err().code().locale_key(),
         "error.link_expired"
     );
+});
+
+on_both_databases!(an_address_without_an_account_answers_as_one_with_an_account, |db: Db| async move {
+    let c = ctx(db).await;
+    c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
+    // Wrong passwords: the same answers, in the same order, for Anna's address and for one
+    // without an account, the lockout's minutes included.
+    let answers = |email: &'static str| {
+        let (accounts, site) = (c.accounts.clone(), c.site.id);
+        async move {
+            let mut seen = Vec::new();
+            for _ in 0..7 {
+                let e = accounts.login(site, email, "fout wachtwoord", None, &Default::default()).await.unwrap_err();
+                let public = e.into_public();
+                seen.push((public.code, public.arg_i64("minutes")));
+            }
+            seen
+        }
+    };
+    let known = answers("anna@example.nl").await;
+    let unknown = answers("nobody@example.nl").await;
+    assert_eq!(known, unknown);
+    assert_eq!(known[3], (ErrorCode::LoginFailed, None));
+    assert_eq!(known[4], (ErrorCode::TooManyAttempts, Some(15)), "the fifth wrong password locks");
+    assert_eq!(known[6], (ErrorCode::TooManyAttempts, Some(15)));
+    // Both open again after the lock.
+    c.clock.advance(15 * 60 + 1);
+    assert_eq!(c.accounts.login(c.site.id, "NOBODY@example.nl", "fout", None, &Default::default()).await.unwrap_err().code(), ErrorCode::LoginFailed);
+    assert!(c.accounts.login(c.site.id, "anna@example.nl", "rode kater op het dak", None, &Default::default()).await.is_ok());
+
+    // Reset mails: three a day for any address, the fourth refused alike.
+    for email in ["anna@example.nl", "nobody@example.nl"] {
+        for _ in 0..3 {
+            c.accounts.request_password_reset(&c.site, email, "http://x").await.unwrap();
+        }
+        assert_eq!(c.accounts.request_password_reset(&c.site, email, "http://x").await.unwrap_err().code(), ErrorCode::TooManyResets, "{email}");
+    }
+    assert_eq!(mails(&c.mail_dir).iter().filter(|m| m.contains("/reset-password/do?token=")).count(), 3, "mails only to the account");
 });
 
 on_both_databases!(settings_change_password_invisible_and_resend, |db: Db| async move {

@@ -377,8 +377,8 @@ async fn postgres_fan_out_reaches_another_node() {
     let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
     let bram = w.member("bram@example.nl", "male").await;
     let mut on_b = node_b.subscribe(bram.id);
-    // Give both listeners a moment to LISTEN.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Node B hears the others once its LISTEN is in place.
+    tokio::time::timeout(Duration::from_secs(10), node_b.listening()).await.expect("node B listens");
     let sent = node_a.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("over de brug"), NOW).await.unwrap();
     let heard = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
@@ -406,13 +406,8 @@ fn message_mails(w: &World, email: &str) -> usize {
         .count()
 }
 
-async fn wait_for_mails(w: &World, email: &str, n: usize) -> usize {
-    for _ in 0..50 {
-        if message_mails(w, email) >= n {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+async fn wait_for_mails(w: &World, chat: &Chat, email: &str) -> usize {
+    chat.background_done().await;
     message_mails(w, email)
 }
 
@@ -422,19 +417,19 @@ on_both_databases!(a_new_message_mails_once_until_it_is_read, |db: Db| async mov
     let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
     let bram = w.member("bram@example.nl", "male").await;
     let first = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("hoi"), NOW).await.unwrap();
-    assert_eq!(wait_for_mails(&w, "bram@example.nl", 1).await, 1);
+    assert_eq!(wait_for_mails(&w, &chat, "bram@example.nl").await, 1);
     // More while the first is unread: no more mails.
     chat.send(&w.site, &anna, To::Member(bram.id), &cid(2), text("nog een"), NOW).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    chat.background_done().await;
     assert_eq!(message_mails(&w, "bram@example.nl"), 1);
     // He reads; the next message mails again.
     chat.mark_read(bram.id, first.message.conversation, i64::MAX).await.unwrap();
     chat.send(&w.site, &anna, To::Member(bram.id), &cid(3), text("en nu?"), NOW).await.unwrap();
-    assert_eq!(wait_for_mails(&w, "bram@example.nl", 2).await, 2);
+    assert_eq!(wait_for_mails(&w, &chat, "bram@example.nl").await, 2);
     // Not when the preference says no.
     sqlx::query("UPDATE users SET notify_messages = $1 WHERE id = $2").bind(false).bind(bram.id).execute(db.pool()).await.unwrap();
     chat.mark_read(bram.id, first.message.conversation, i64::MAX).await.unwrap();
     chat.send(&w.site, &anna, To::Member(bram.id), &cid(4), text("hallo?"), NOW).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    chat.background_done().await;
     assert_eq!(message_mails(&w, "bram@example.nl"), 2);
 });

@@ -87,8 +87,8 @@ async fn a_settings_change_reaches_every_node_at_once_on_postgres() {
     let _refresh = (node_a.spawn_refresh(std::time::Duration::from_secs(3600)), node_b.spawn_refresh(std::time::Duration::from_secs(3600)));
     let _listen = (node_a.spawn_listen(&cluster.url).unwrap(), node_b.spawn_listen(&cluster.url).unwrap());
     let before = node_b.for_host(None).unwrap();
-    // Let both listeners LISTEN.
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // Both hear announcements once their LISTEN is in place.
+    tokio::time::timeout(std::time::Duration::from_secs(10), async { tokio::join!(node_a.listening(), node_b.listening()) }).await.expect("both nodes listen");
 
     // A change made outside the app (as staff tools or psql would) on the database.
     sqlx::query("UPDATE sites SET support_phone = $1 WHERE id = $2").bind("+31 20 555 0199").bind(before.id).execute(db_a.pool()).await.unwrap();

@@ -351,6 +351,50 @@ on_both_databases!(direct_debit_with_iban_sms_code_reversal_and_monthly_limit, |
     all_explained(&w.db).await;
 });
 
+on_both_databases!(parallel_direct_debit_confirmations_never_pass_the_monthly_cap, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna = w.member("anna@example.nl", "female").await;
+    // A paid member: no welcome discount or time bonus changes the price.
+    sqlx::query("UPDATE users SET paid_user = TRUE WHERE id = $1").bind(anna.id).execute(w.db.pool()).await.unwrap();
+    let anna = w.reload(anna.id).await;
+    let site = w.site.clone();
+    // Five orders of 99.95 against the default cap of 150.00 a month: each fits alone.
+    let big = pack_id(&w, &p, 400).await;
+    let mut orders = Vec::new();
+    for i in 0..5 {
+        let pending = p.start_direct_debit(&site, &anna, big, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + i).await.unwrap();
+        let code = sms_code(&p.sms().sent_to("+31612345678")[i as usize]);
+        orders.push((pending.id, code));
+    }
+    // All confirmed at the same moment.
+    let confirmations: Vec<_> = orders
+        .into_iter()
+        .map(|(order, code)| {
+            let (p, site, anna) = (p.clone(), site.clone(), anna.clone());
+            tokio::spawn(async move { p.confirm_direct_debit(&site, &anna, order, &code, "NL", NOW + 60).await })
+        })
+        .collect();
+    let (mut paid, mut over_cap) = (0, 0);
+    for confirmation in confirmations {
+        match confirmation.await.unwrap() {
+            Ok(_) => paid += 1,
+            Err(AppError::Refused(e)) if e.code == ErrorCode::DirectDebitLimit => over_cap += 1,
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+    assert_eq!((paid, over_cap), (1, 4), "one order fits the month's 150.00");
+    let (count, sum): (i64, i64) = sqlx::query_as("SELECT COUNT(*), CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND provider = 'direct_debit'")
+        .bind(anna.id)
+        .fetch_one(w.db.pool())
+        .await
+        .unwrap();
+    assert_eq!((count, sum), (1, 9995));
+    assert_eq!(w.reload(anna.id).await.credits, anna.credits + 400);
+    all_explained(&w.db).await;
+});
+
 // ---------------------------------------------------------------------------------------------
 // Mollie against a fake Mollie on loopback.
 

@@ -86,6 +86,7 @@ async fn main() {
         ("VONK_ADDR", "127.0.0.1:0".to_string()),
         ("DATA_DIR", dir.path().display().to_string()),
         ("VONK_DEMO_MEMBERS", members.clone()),
+        ("VONK_PAYMENTS", "test".to_string()),
     ]
     .into_iter()
     .collect();

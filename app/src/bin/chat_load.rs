@@ -455,6 +455,7 @@ async fn prepare(url: &str, data_dir: &Path, n: usize) -> Result<Vec<Member>, St
 async fn prepare_on(db: &server::Db, data_dir: &Path, n: usize) -> Result<Vec<Member>, String> {
     let e = |what: &'static str| move |error: server::AppError| format!("{what}: {error}");
     let q = |what: &'static str| move |error: sqlx::Error| format!("{what}: {error}");
+    server::reference_data::sync(db).await.map_err(e("regions and interests"))?;
     server::seed::seed_if_empty(db).await.map_err(e("seed the site"))?;
     let now = server::seed::now_unix();
     server::members::demo::seed_demo_members(db, None, n as u32, now).await.map_err(e("seed members"))?;
@@ -864,6 +865,8 @@ impl Server {
             .env("DATA_DIR", data_dir)
             .env("VONK_SEED", "none")
             .env("VONK_DEMO_MEMBERS", "0")
+            .env("VONK_PAYMENTS", "test")
+            .env_remove("MOLLIE_API_KEY")
             .env("VONK_RATE_LIMIT_FACTOR", "1000")
             .env("LEPTOS_SITE_ROOT", site_root)
             .env("NO_COLOR", "1")

@@ -9,10 +9,10 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{call, fail, redirect};
+use crate::call::{call, fail, redirect};
 
 use crate::context::use_page_ctx;
-use crate::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
 
 /// What a report link points at, with the names the complainant may see.
@@ -56,7 +56,7 @@ pub async fn file_complaint(
             let text: String = form.text.chars().take(2000).collect();
             let (m, cv) = (member.map(|v| v.to_string()).unwrap_or_default(), conversation.map(|v| v.to_string()).unwrap_or_default());
             let kept = [("name", form.name.as_str()), ("email", form.email.as_str()), ("category", form.category.as_str()), ("concerning", form.concerning.as_str()), ("text", text.as_str()), ("member", m.as_str()), ("conversation", cv.as_str())];
-            return Err(crate::ssr::fail_back::<FileComplaint>(error, "/complaints", &kept));
+            return Err(crate::call::fail_back::<FileComplaint>(error, "/complaints", &kept));
         }
     };
     c.state.rate_limiter.check(server::http::rate_limit::Limit::Complaint, c.client_ip(), c.now()).await.map_err(fail)?;
@@ -175,7 +175,7 @@ fn ComplaintForm() -> impl IntoView {
                 </label>
                 <label class="field">
                     <span class="field__label">{i18n.t("complaints.text")}</span>
-                    <textarea name="text" rows="7" required minlength=TEXT_MIN_CHARS.to_string() maxlength=TEXT_MAX_CHARS.to_string()>{text}</textarea>
+                    <TextArea value=text attr:name="text" attr:rows="7" attr:required=true attr:minlength=TEXT_MIN_CHARS.to_string() attr:maxlength=TEXT_MAX_CHARS.to_string()/>
                     <span class="field__hint">{i18n.tf("complaints.text_hint", &[("min", &TEXT_MIN_CHARS.to_string()), ("max", &TEXT_MAX_CHARS.to_string())])}</span>
                 </label>
                 <button type="submit" class="btn btn--primary btn--block btn--large">{i18n.t("complaints.submit")}</button>

@@ -30,7 +30,7 @@ pub struct LanderData {
 /// `None` when the featured member is not to be found.
 #[server(prefix = "/api/fn", endpoint = "lander_page", input = leptos::server_fn::codec::GetUrl)]
 pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<LanderData>, domain::ApiError> {
-    use crate::ssr::{call, fail};
+    use crate::call::{call, fail};
     use domain::search::SearchFilters;
     let c = call().await?;
     let (state, site) = (&c.state, &c.site);
@@ -76,7 +76,7 @@ pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<L
             photo: media(&c.thumb),
             large: large(c.id).or_else(|| media(&c.thumb)),
             online: online(c.id),
-            href: format!("/members/{}/signup", c.id),
+            href: crate::paths::member_signup(c.id),
         })
         .collect();
     let featured = featured.map(|p| LanderProfile {
@@ -87,7 +87,7 @@ pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<L
         photo: media(&p.photo),
         large: media(&p.photo),
         online: online(p.id),
-        href: format!("/members/{}/signup", p.id),
+        href: crate::paths::member_signup(p.id),
     });
     let clip = (design.plays_clip() && state.config.data_dir.join("media").join(server::landers::CLIP_PATH).exists())
         .then(|| LanderClip { src: format!("/media/{}", server::landers::CLIP_PATH), poster: Some(format!("/media/{}", server::landers::CLIP_POSTER)) });
@@ -176,7 +176,7 @@ fn Fallback(props: LanderProps) -> impl IntoView {
 pub(crate) fn members_go_in(to: String) -> bool {
     if use_page_ctx().member.is_some() {
         #[cfg(feature = "ssr")]
-        leptos_axum::redirect(&to);
+        crate::call::redirect(&to);
         let _ = to;
         return true;
     }
@@ -195,7 +195,7 @@ fn redirect_to_canonical(base: &str, slug: &str) -> bool {
     let to = if query.is_empty() { path } else { format!("{path}?{}", query.trim_start_matches('?')) };
     #[cfg(feature = "ssr")]
     {
-        leptos_axum::redirect(&to);
+        crate::call::redirect(&to);
         if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
             response.set_status(http::StatusCode::MOVED_PERMANENTLY);
         }
@@ -269,7 +269,7 @@ pub fn ProfileLanderPage(kind: &'static str) -> impl IntoView {
     let params = use_params_map().get_untracked();
     let id: i64 = params.get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
     let slug = params.get("slug");
-    if members_go_in(format!("/members/{id}")) {
+    if members_go_in(crate::paths::member(id)) {
         return None;
     }
     let Some(design) = Design::for_profile_lander(kind) else { return Some(view! { <NotFoundPage/> }.into_any()) };

@@ -8,7 +8,7 @@ use leptos_router::hooks::{use_location, use_query_map};
 
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::ResendActivation;
-use crate::forms::ActionError;
+use crate::ui::forms::ActionError;
 use crate::i18n::use_i18n;
 
 /// Routes where the reminder stays away.

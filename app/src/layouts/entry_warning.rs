@@ -7,7 +7,7 @@ use leptos_router::hooks::use_location;
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::AcceptEntryWarning;
 use crate::i18n::use_i18n;
-use crate::layouts::icons::FlameIcon;
+use crate::ui::icons::FlameIcon;
 
 #[component]
 pub fn EntryWarning() -> impl IntoView {

@@ -7,14 +7,14 @@ use leptos::server_fn::ServerFn;
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::SetLanguage;
 use crate::i18n::use_i18n;
-use crate::layouts::icons::GlobeIcon;
+use crate::ui::icons::GlobeIcon;
 
 #[component]
 pub fn LanguageSwitcher() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
     // Rendered on the server (pages are not hydrated), so the value is the request's path.
-    let return_to = crate::forms::current_path();
+    let return_to = crate::ui::forms::current_path();
     let current = ctx.locale;
     let choices = ctx.switcher.clone();
     // One form for all choices: the pressed button sends its `lang` (a form per language repeated

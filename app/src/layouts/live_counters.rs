@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use domain::counters::Counters;
 use serde::{Deserialize, Serialize};
 
-use crate::layouts::icons::{BellIcon, ChatIcon, HeartIcon};
+use crate::ui::icons::{BellIcon, ChatIcon, HeartIcon};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CounterLabels {

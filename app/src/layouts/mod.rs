@@ -6,7 +6,6 @@ pub mod default;
 pub mod empty;
 pub mod entry_warning;
 pub mod footer;
-pub mod icons;
 pub mod lander;
 pub mod language_switcher;
 pub mod live_counters;

@@ -91,7 +91,7 @@ fn TimeBonusIsland(left: i64, modal: bool, texts: TimeBonusTexts) -> impl IntoVi
     view! {
         <Show when=move || { remaining.get() > 0 }>
             <a class="timebonus" href="/credits" data-testid="time-bonus">
-                <crate::layouts::icons::ClockIcon/>
+                <crate::ui::icons::ClockIcon/>
                 <span>{texts.before.clone()}<time class="timebonus__time" data-testid="time-bonus-countdown">{time}</time>{texts.after.clone()}</span>
             </a>
         </Show>

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::context::{use_page_ctx, MemberView};
 use crate::i18n::use_i18n;
-use crate::layouts::icons::FlameIcon;
+use crate::ui::icons::FlameIcon;
 use crate::layouts::live_counters::{CounterLabels, LiveCounters};
 use domain::counters::Counters;
 use crate::layouts::language_switcher::LanguageSwitcher;

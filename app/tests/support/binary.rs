@@ -15,6 +15,7 @@ pub fn vars(dir: &std::path::Path, port: u16, extra: &[(&'static str, String)]) 
         ("VONK_ADDR", format!("127.0.0.1:{port}")),
         ("VONK_PUBLIC_URL", format!("http://127.0.0.1:{port}")),
         ("VONK_DEMO_MEMBERS", "0".to_string()),
+        ("VONK_PAYMENTS", "test".to_string()),
     ]
     .into_iter()
     .collect();

@@ -1,7 +1,7 @@
 //! Deleting an account: undone within [`REACTIVATION_DAYS`] days with the mailed link, then the
 //! personal data is purged for good (the ledger stays, tied to an anonymous row).
 
-use domain::account::Field;
+use domain::Field;
 use domain::constants::REACTIVATION_DAYS;
 use domain::site::SiteSettings;
 use domain::{ApiError, ErrorCode, Locale};
@@ -126,6 +126,11 @@ impl Accounts {
             Ok(0) => {}
             Ok(n) => tracing::info!(purged = n, "removed the personal data of deleted accounts"),
             Err(error) => tracing::error!(%error, "purging deleted accounts failed"),
+        }
+        match self.purge_address_attempts(self.clock.now()).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(removed = n, "removed old per-address counts"),
+            Err(error) => tracing::error!(%error, "removing old per-address counts failed"),
         }
         match self.remove_expired().await {
             Ok((0, 0)) => {}

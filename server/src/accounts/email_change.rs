@@ -3,7 +3,8 @@
 //! notice with a link that puts it back for 7 days (someone who learnt the password cannot
 //! quietly move the account away). At most three change mails a day.
 
-use domain::account::{validate_email, Field};
+use domain::account::validate_email;
+use domain::Field;
 use domain::security::SecurityEventKind;
 use domain::site::SiteSettings;
 use domain::{ApiError, ErrorCode, Locale};

@@ -115,18 +115,23 @@ impl Accounts {
             .bind(&email)
             .fetch_optional(self.db.pool())
             .await?;
+        // An address without an account gets the same work and the same answers as one with an
+        // account: the password is checked (against a hash nobody knows), wrong ones are counted
+        // towards the same lockout, and a locked address answers after the same check.
         let Some(row) = row else {
-            // Same work as for a real account, same answer.
             passwords::verify(password.to_string(), None).await?;
-            return Err(ErrorCode::LoginFailed.into());
+            if let Some(minutes) = self.unknown_locked(site_id, &email, LOCKOUT, now).await? {
+                return Err(locked(minutes));
+            }
+            return Err(self.count_unknown_failure(site_id, &email, LOCKOUT, now).await?.map(locked).unwrap_or_else(|| ErrorCode::LoginFailed.into()));
         };
         let user_id: i64 = row.try_get("id")?;
         let locked_until: Option<i64> = row.try_get("locked_until")?;
+        let ok = passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await?;
         if let Some(minutes) = LOCKOUT.minutes_left(locked_until, now) {
             return Err(locked(minutes));
         }
         let status = UserStatus::parse(&row.try_get::<String, _>("status")?);
-        let ok = passwords::verify(password.to_string(), Some(row.try_get("password_hash")?)).await?;
         if ok && status == Some(UserStatus::Deleted) {
             return Err(ErrorCode::AccountNotDeletedYet.into());
         }

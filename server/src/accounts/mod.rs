@@ -4,6 +4,7 @@
 //!
 //! One service, [`Accounts`], with its methods grouped by concern in the files of this folder.
 
+mod address_attempts;
 mod deletion;
 mod email_change;
 mod login;

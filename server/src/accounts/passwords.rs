@@ -5,7 +5,8 @@ use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 
-use domain::account::{validate_password, Field};
+use domain::account::validate_password;
+use domain::Field;
 use domain::{ApiError, ErrorCode};
 
 use crate::error::AppError;

@@ -1,41 +1,59 @@
 //! Passwords: the reset link for a forgotten one, and changing it with the old one.
 
-use domain::account::{validate_email, validate_password_repeat, Field};
+use domain::account::{validate_email, validate_password_repeat};
+use domain::Field;
 use domain::security::SecurityEventKind;
 use domain::site::SiteSettings;
 use domain::{ApiError, ErrorCode, Locale};
 use sqlx::Row;
 
+use super::address_attempts::Kind as AddressKind;
 use super::mails::LinkMailSpec;
 use super::security::{record, Client};
 use super::tokens::{self, Kind};
 use super::{passwords, sessions, Accounts};
 use crate::error::AppError;
 
-/// Password-reset links work for two hours; at most three are sent per account per day.
+/// Password-reset links work for two hours; at most three are asked for per address per day.
 pub const RESET_TTL_SECS: i64 = 2 * 3600;
 pub const RESETS_PER_DAY: i64 = 3;
 
 impl Accounts {
-    /// Sends a password-reset link. The spec's texts tell when the address is unknown
-    /// ('E-mailadres niet gevonden') and when too many mails went out today.
+    /// Asks for a password-reset link: [`Accounts::count_reset_request`], then
+    /// [`Accounts::send_reset_mail`]. The answer is the same whether or not the address has an
+    /// account ('if this address has an account, we sent a mail').
     pub async fn request_password_reset(&self, site: &SiteSettings, email: &str, base_url: &str) -> Result<(), AppError> {
-        let now = self.clock.now();
+        let email = self.count_reset_request(site, email).await?;
+        self.send_reset_mail(site, &email, base_url).await
+    }
+
+    /// The part of a reset request that answers: the address must be one, and at most
+    /// [`RESETS_PER_DAY`] mails are asked for it a day ('Te veel wachtwoordherstel mails
+    /// verstuurd'), counted for every address, with or without an account. Answers the address
+    /// as it is looked up.
+    pub async fn count_reset_request(&self, site: &SiteSettings, email: &str) -> Result<String, AppError> {
         let email = validate_email(email)?;
-        let row = sqlx::query("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> 'deleted'")
-            .bind(site.id)
-            .bind(&email)
-            .fetch_optional(self.db.pool())
-            .await?
-            .ok_or(ErrorCode::EmailNotFound)?;
-        // A blocked member gets no way back in through a reset.
-        if row.try_get::<String, _>("status")? == "blocked" {
-            return Err(ErrorCode::Forbidden.into());
-        }
-        let user_id: i64 = row.try_get("id")?;
-        if self.tokens_sent_today(user_id, Kind::PasswordReset).await? >= RESETS_PER_DAY {
+        if self.count_address_use(site.id, &email, AddressKind::Reset, 86_400, self.clock.now()).await? > RESETS_PER_DAY {
             return Err(ErrorCode::TooManyResets.into());
         }
+        Ok(email)
+    }
+
+    /// Mails a reset link to the address if it has an account here that may use one; otherwise
+    /// does nothing (a deleted account is reactivated by its own link, a blocked member gets no
+    /// way back in). The server function runs this after it has answered, so its time tells
+    /// nothing either.
+    pub async fn send_reset_mail(&self, site: &SiteSettings, email: &str, base_url: &str) -> Result<(), AppError> {
+        let now = self.clock.now();
+        let row = sqlx::query("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> 'deleted'")
+            .bind(site.id)
+            .bind(email)
+            .fetch_optional(self.db.pool())
+            .await?;
+        let Some(row) = row.filter(|r| r.try_get::<String, _>("status").is_ok_and(|s| s != "blocked")) else {
+            return Ok(());
+        };
+        let user_id: i64 = row.try_get("id")?;
         let token = tokens::new_token();
         let mut tx = self.db.pool().begin().await?;
         tokens::insert(&mut tx, user_id, Kind::PasswordReset, &token, None, now, RESET_TTL_SECS).await?;
@@ -43,7 +61,7 @@ impl Accounts {
         let name: String = row.try_get("name")?;
         let locale = Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(Locale::DEFAULT);
         let spec = LinkMailSpec { prefix: "mail.reset", footer: "mail.reset.footer", vars: &[("name", &name)], unsubscribe_for: Some(user_id) };
-        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.password_reset(&token)).await
+        self.send_link_mail(site, base_url, locale, email, spec, &self.links.password_reset(&token)).await
     }
 
     /// Sets a new password with a reset link. Ends every session of the member (a reset is

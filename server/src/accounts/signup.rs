@@ -36,7 +36,7 @@ impl Accounts {
         let now = self.clock.now();
         let valid = validate_signup(&request.form, Ymd::from_unix(now), site.min_age)?;
         if super::passwords::is_common(&valid.password) {
-            return Err(domain::ApiError::field(domain::account::Field::Password, domain::ErrorCode::PasswordTooCommon).into());
+            return Err(domain::ApiError::field(domain::Field::Password, domain::ErrorCode::PasswordTooCommon).into());
         }
         let hash = super::passwords::hash(valid.password.clone()).await?;
 

@@ -6,7 +6,8 @@
 //! one conditional statement, so two parallel logins with one code cannot both pass. Wrong
 //! codes count in the password lockout.
 
-use domain::account::{Field, UserStatus};
+use domain::account::UserStatus;
+use domain::Field;
 use domain::security::{SecondFactor, SecurityEventKind, RECOVERY_CODES, TOTP_SKEW_STEPS, TOTP_STEP_SECS};
 use domain::{ApiError, ErrorCode};
 use sqlx::Row;

@@ -73,7 +73,7 @@ impl Signal {
 pub enum Outgoing {
     /// A message; the socket renders it for its member (`mine` differs per side).
     Message(Arc<MessageRow>),
-    /// A ready JSON push (`domain::chat::Push`).
+    /// A ready JSON push (`domain::chat_socket::Push`).
     Json(Arc<str>),
     /// Signals may have been lost: read again from the last id.
     Resync,
@@ -93,6 +93,9 @@ struct Inner {
     /// Socket tasks, so that shutdown can close them (axum spawns them beyond its own shutdown).
     tracker: tokio_util::task::TaskTracker,
     shutdown: tokio_util::sync::CancellationToken,
+    /// True once signals from other nodes are heard (at once on SQLite; on PostgreSQL once the
+    /// `LISTEN` is in place).
+    listening: tokio::sync::watch::Sender<bool>,
 }
 
 /// This node's sockets and the way signals reach them. Cheap to clone.
@@ -139,6 +142,7 @@ impl Bus {
                 postgres,
                 tracker: tokio_util::task::TaskTracker::new(),
                 shutdown: tokio_util::sync::CancellationToken::new(),
+                listening: tokio::sync::watch::Sender::new(!postgres),
             }) };
         if postgres {
             tokio::spawn(listen(bus.clone(), database_url.to_string()));
@@ -148,6 +152,12 @@ impl Bus {
 
     pub fn db(&self) -> &Db {
         &self.inner.db
+    }
+
+    /// Waits until this node hears the other nodes' signals (its `LISTEN` is in place).
+    pub async fn listening(&self) {
+        let mut ready = self.inner.listening.subscribe();
+        let _ = ready.wait_for(|listening| *listening).await;
     }
 
     /// Runs a socket task under the bus's shutdown.
@@ -249,7 +259,7 @@ impl Bus {
     /// Hands a signal to the local sockets it concerns. Reading the database (a message, a
     /// total) happens in a task of its own and only when a concerned socket is here.
     pub fn dispatch(&self, signal: Signal) {
-        use domain::chat::Push;
+        use domain::chat_socket::Push;
         match signal {
             Signal::Message { id, sender, recipient, .. } => {
                 if !self.has_sockets(sender) && !self.has_sockets(recipient) {
@@ -305,7 +315,7 @@ impl Bus {
                 self.publish(&[Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id }]).await?;
             }
             let total = store::unread_total(self.db(), recipient).await?;
-            self.send_to(recipient, json(&domain::chat::Push::Unread { total }));
+            self.send_to(recipient, json(&domain::chat_socket::Push::Unread { total }));
         }
         Ok(())
     }
@@ -319,7 +329,7 @@ async fn notify(conn: &mut sqlx::AnyConnection, signals: &[Signal]) -> Result<()
     Ok(())
 }
 
-fn json(push: &domain::chat::Push) -> Outgoing {
+fn json(push: &domain::chat_socket::Push) -> Outgoing {
     Outgoing::Json(serde_json::to_string(push).unwrap_or_default().into())
 }
 
@@ -333,7 +343,10 @@ async fn listen(bus: Bus, url: String) {
                 Some(signal) => bus.dispatch(signal),
                 None => tracing::warn!(%payload, "unknown chat signal"),
             },
-            Heard::MayHaveMissed => bus.resync_all(),
+            Heard::MayHaveMissed => {
+                bus.inner.listening.send_replace(true);
+                bus.resync_all()
+            }
         }
         std::future::ready(())
     })

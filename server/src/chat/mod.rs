@@ -128,6 +128,8 @@ pub struct Chat {
     mail: Option<(Accounts, String)>,
     media: Option<crate::media::Media>,
     push: Option<crate::push::Pusher>,
+    /// The new-message mails sent after a send, so tests can wait for them to be done.
+    background: tokio_util::task::TaskTracker,
 }
 
 fn today(now: i64) -> Ymd {
@@ -136,7 +138,7 @@ fn today(now: i64) -> Ymd {
 
 impl Chat {
     pub fn new(members: Members, bus: Bus) -> Chat {
-        Chat { members, bus, mail: None, media: None, push: None }
+        Chat { members, bus, mail: None, media: None, push: None, background: tokio_util::task::TaskTracker::new() }
     }
 
     /// New messages mail the recipient (through their preferences); `public_url` is the base of links.
@@ -185,7 +187,8 @@ impl Chat {
             To::Conversation(id) => self.peer_in(id, me.id).await?.ok_or(ErrorCode::NotFound)?,
             To::Member(id) => id,
         };
-        self.store(site, me.id, peer, client_id, content, Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() }, now).await
+        let payer = Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() };
+        self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer }, now).await
     }
 
     /// Operators answer as a fictional profile in one of its conversations (free of charge).
@@ -209,7 +212,8 @@ impl Chat {
         if let Some(sent) = self.already_sent(profile, client_id).await? {
             return Ok(sent);
         }
-        self.store(site, profile, member, client_id, Content::Text(text), Payer::Operator { operator: operator.id }, now).await
+        let payer = Payer::Operator { operator: operator.id };
+        self.store(site, Outgoing { sender: profile, peer: member, client_id, content: Content::Text(text), payer }, now).await
     }
 
     async fn already_sent(&self, sender: i64, client_id: &str) -> Result<Option<Sent>, AppError> {
@@ -229,12 +233,68 @@ impl Chat {
         Ok(row.map(|(p,)| p))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    async fn store(&self, site: &Site, sender: i64, peer: i64, client_id: &str, content: Content, payer: Payer, now: i64) -> Result<Sent, AppError> {
-        if sender == peer {
+    /// Stores a send, in named steps: the recipient must be reachable; then, in one transaction
+    /// that holds the sender's row, a retry answers the first send, the conversation is found or
+    /// started, the message is written and paid for, and both members' lists move; after the
+    /// commit the sockets, mail and push hear of it.
+    async fn store(&self, site: &Site, send: Outgoing<'_>, now: i64) -> Result<Sent, AppError> {
+        let recipient = self.recipient(site, &send).await?;
+        let mut tx = self.pool().begin().await?;
+        // The sender's row lock first (a write, so SQLite takes its write lock at once): one
+        // member's sends happen one after the other.
+        let (free_used, started, credits): (i64, i64, i64) =
+            sqlx::query_as("UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits")
+                .bind(send.sender)
+                .fetch_one(&mut *tx)
+                .await?;
+        // A parallel retry of the same send may have committed while we waited for the lock.
+        let repeat: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2").bind(send.sender).bind(send.client_id).fetch_optional(&mut *tx).await?;
+        if repeat.is_some() {
+            drop(tx);
+            return self.already_sent(send.sender, send.client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
+        }
+        let conversation = conversation_for(&mut tx, site, &send, recipient.fictional, started, now).await?;
+        let (price, free) = price_of(site, &send, free_used);
+        let held = !(send.payer.confirmed() && recipient.confirmed);
+        let id = insert_message(&mut tx, conversation, &send, price, free, held, now).await?;
+        let balance = pay(&mut tx, send.sender, id, price, free, credits, now).await?;
+        move_lists(&mut tx, conversation, send.sender, send.peer, id, held, now).await?;
+        // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
+        let signals = [Signal::Message { id, conversation, sender: send.sender, recipient: send.peer }];
+        self.bus.stage(&mut tx, &signals).await?;
+        tx.commit().await?;
+        self.bus.committed(&signals);
+        if !held && !recipient.fictional {
+            self.mail_after_send(site, send.sender, send.peer, conversation);
+            if let Some(push) = &self.push {
+                push.send_later(&site.name, send.peer, send.sender, crate::push::PushKind::Message { conversation });
+            }
+        }
+        crate::metrics::message_sent();
+        let (body, gift, photo_key) = send.content.parts();
+        let message = MessageRow {
+            id,
+            conversation_id: conversation,
+            sender_id: send.sender,
+            recipient_id: send.peer,
+            kind: send.content.kind(),
+            body,
+            gift,
+            has_photo: photo_key.is_some(),
+            client_id: send.client_id.to_string(),
+            held,
+            created_at: now,
+        };
+        Ok(Sent { message: message.view(send.sender), balance, new: true })
+    }
+
+    /// The recipient of a send, if it may reach them: not the sender, a gift the site offers,
+    /// an active or unconfirmed member of the site, no block either way.
+    async fn recipient(&self, site: &Site, send: &Outgoing<'_>) -> Result<Recipient, AppError> {
+        if send.sender == send.peer {
             return Err(ErrorCode::NotFound.into());
         }
-        if let Content::Gift(gift) = &content {
+        if let Content::Gift(gift) = &send.content {
             if !site.offers_gift(*gift) {
                 return Err(ErrorCode::ChoiceInvalid.into());
             }
@@ -243,8 +303,8 @@ impl Chat {
             "SELECT u.status, u.fictional, {blocks} FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $2 AND u.site_id = $3",
             blocks = crate::visibility::BLOCK_DIRECTIONS
         ))
-        .bind(sender)
-        .bind(peer)
+        .bind(send.sender)
+        .bind(send.peer)
         .bind(site.id)
         .fetch_optional(self.pool())
         .await?
@@ -252,173 +312,29 @@ impl Chat {
         if target.try_get::<i64, _>("blocked_me")? > 0 {
             return Err(ErrorCode::BlockedByMember.into());
         }
-        let peer_status: String = target.try_get("status")?;
-        if target.try_get::<i64, _>("blocked_by_me")? > 0 || !matches!(UserStatus::parse(&peer_status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
+        let status: String = target.try_get("status")?;
+        if target.try_get::<i64, _>("blocked_by_me")? > 0 || !matches!(UserStatus::parse(&status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
             return Err(ErrorCode::NotFound.into());
         }
-        let peer_confirmed = peer_status == UserStatus::Active.as_str();
-        let peer_fictional = flag(&target, "fictional")?;
-        let kind = content.kind();
-        let (body, gift, photo_key) = match &content {
-            Content::Text(t) => (t.clone(), None, None),
-            Content::Gift(g) => (String::new(), Some(*g), None),
-            Content::Photo(key) => (String::new(), None, Some(key.clone())),
-        };
-
-        let mut tx = self.pool().begin().await?;
-        // The sender's row lock first (a write, so SQLite takes its write lock at once): one
-        // member's sends happen one after the other.
-        let (free_used, started, credits): (i64, i64, i64) =
-            sqlx::query_as("UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits")
-                .bind(sender)
-                .fetch_one(&mut *tx)
-                .await?;
-        // A parallel retry of the same send may have committed while we waited for the lock.
-        let repeat: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2").bind(sender).bind(client_id).fetch_optional(&mut *tx).await?;
-        if repeat.is_some() {
-            drop(tx);
-            return self.already_sent(sender, client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
-        }
-        let (low, high) = (sender.min(peer), sender.max(peer));
-        let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut *tx).await?;
-        let conversation = match existing {
-            Some((id,)) => id,
-            None => {
-                if let Payer::Member { premium, .. } = payer {
-                    may_start_conversation(premium, started)?;
-                }
-                let fictional = peer_fictional || matches!(payer, Payer::Operator { .. });
-                let created: Option<(i64,)> = sqlx::query_as(
-                    "INSERT INTO conversations (site_id, low_id, high_id, started_by, fictional, created_at) VALUES ($1, $2, $3, $4, $5, $6) \
-                     ON CONFLICT (low_id, high_id) DO NOTHING RETURNING id",
-                )
-                .bind(site.id)
-                .bind(low)
-                .bind(high)
-                .bind(sender)
-                .bind(fictional)
-                .bind(now)
-                .fetch_optional(&mut *tx)
-                .await?;
-                match created {
-                    Some((id,)) => {
-                        for (user, other) in [(sender, peer), (peer, sender)] {
-                            sqlx::query("INSERT INTO chat_members (conversation_id, user_id, peer_id) VALUES ($1, $2, $3)").bind(id).bind(user).bind(other).execute(&mut *tx).await?;
-                        }
-                        sqlx::query("UPDATE users SET conversations_started = conversations_started + 1 WHERE id = $1").bind(sender).execute(&mut *tx).await?;
-                        id
-                    }
-                    // The peer started it at the same moment: theirs, not a start of ours.
-                    None => {
-                        let (id,): (i64,) = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_one(&mut *tx).await?;
-                        id
-                    }
-                }
-            }
-        };
-        let (price, free) = match payer {
-            Payer::Operator { .. } => (0, false),
-            Payer::Member { .. } => {
-                let price = domain::chat::cost(kind, site.message_credits, site.photo_credits, site.gift_credits);
-                match charge(kind, price, site.free_messages, free_used) {
-                    Charge::Free => (0, true),
-                    Charge::Credits(n) => (n, false),
-                }
-            }
-        };
-        let sender_confirmed = match payer {
-            Payer::Member { confirmed, .. } => confirmed,
-            Payer::Operator { .. } => true,
-        };
-        let held = !(sender_confirmed && peer_confirmed);
-        let operator = match payer {
-            Payer::Operator { operator } => Some(operator),
-            Payer::Member { .. } => None,
-        };
-        let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
-        )
-        .bind(conversation)
-        .bind(sender)
-        .bind(peer)
-        .bind(kind.as_str())
-        .bind(&body)
-        .bind(gift.map(Gift::code))
-        .bind(photo_key.as_deref())
-        .bind(client_id)
-        .bind(price)
-        .bind(free)
-        .bind(held)
-        .bind(operator)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
-        let balance = if price > 0 {
-            // Refuses with `insufficient_credits`; dropping the transaction then undoes the message.
-            let reference = format!("message:{id}");
-            credits::book(&mut tx, Entry { user_id: sender, delta: -price, reason: Reason::Spend, reference: &reference }, now).await?.balance()
-        } else {
-            if free {
-                sqlx::query("UPDATE users SET free_messages_used = free_messages_used + 1 WHERE id = $1").bind(sender).execute(&mut *tx).await?;
-            }
-            credits
-        };
-        sqlx::query("UPDATE conversations SET last_message_id = $1 WHERE id = $2").bind(id).bind(conversation).execute(&mut *tx).await?;
-        // The sender's own messages count as read by them.
-        sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, read_up_to = $1 WHERE conversation_id = $3 AND user_id = $4")
-            .bind(id)
-            .bind(now)
-            .bind(conversation)
-            .bind(sender)
-            .execute(&mut *tx)
-            .await?;
-        if !held {
-            sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, unread = unread + 1 WHERE conversation_id = $3 AND user_id = $4")
-                .bind(id)
-                .bind(now)
-                .bind(conversation)
-                .bind(peer)
-                .execute(&mut *tx)
-                .await?;
-        }
-        // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
-        let signals = [Signal::Message { id, conversation, sender, recipient: peer }];
-        self.bus.stage(&mut tx, &signals).await?;
-        tx.commit().await?;
-        self.bus.committed(&signals);
-        if !held && !peer_fictional {
-            self.mail_after_send(site, sender, peer, conversation);
-            if let Some(push) = &self.push {
-                push.send_later(&site.name, peer, sender, crate::push::PushKind::Message { conversation });
-            }
-        }
-        let message = MessageRow {
-            id,
-            conversation_id: conversation,
-            sender_id: sender,
-            recipient_id: peer,
-            kind,
-            body,
-            gift,
-            has_photo: photo_key.is_some(),
-            client_id: client_id.to_string(),
-            held,
-            created_at: now,
-        };
-        crate::metrics::message_sent();
-        Ok(Sent { message: message.view(sender), balance, new: true })
+        Ok(Recipient { confirmed: status == UserStatus::Active.as_str(), fictional: flag(&target, "fictional")? })
     }
 
     fn mail_after_send(&self, site: &Site, sender: i64, to: i64, conversation: i64) {
         let Some((accounts, public_url)) = self.mail.clone() else { return };
         let settings = site.settings.clone();
         let base_url = site.base_url(&public_url);
-        tokio::spawn(async move {
+        self.background.spawn(async move {
             if let Err(error) = accounts.mail_message(&settings, &base_url, to, sender, conversation).await {
                 tracing::warn!(%error, to, "could not send the new-message mail");
             }
         });
+    }
+
+    /// Waits until the new-message mails of earlier sends are done (or given up).
+    pub async fn background_done(&self) {
+        self.background.close();
+        self.background.wait().await;
+        self.background.reopen();
     }
 
     /// The member's conversations, newest first (deleted ones until a new message arrives).
@@ -708,28 +624,43 @@ impl Chat {
             query = query.bind(id);
         }
         let rows = query.fetch_all(self.pool()).await?;
-        let mut out = Vec::new();
-        for row in rows {
-            let id: i64 = row.try_get("id")?;
+        // (conversation, profile, member, last message), then three queries for all of them at
+        // once: the waiting counts, the cards and the last messages.
+        let mut threads = Vec::with_capacity(rows.len());
+        for row in &rows {
             let Some(profile) = row.try_get::<Option<i64>, _>("profile_id")? else { continue };
             let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
             let member = if low == profile { high } else { low };
-            let (waiting,): (i64,) = sqlx::query_as(
-                "SELECT COUNT(*) FROM messages WHERE conversation_id = $1 AND sender_id = $2 AND id > COALESCE((SELECT MAX(id) FROM messages WHERE conversation_id = $1 AND sender_id = $3), 0)",
-            )
-            .bind(id)
-            .bind(member)
-            .bind(profile)
-            .fetch_one(self.pool())
-            .await?;
-            let last_id: i64 = row.try_get("last_message_id")?;
-            out.push(OperatorThread {
-                id,
-                profile: self.card_of(profile, now).await?,
-                member: self.card_of(member, now).await?,
-                last: self.rows_by_id(&[last_id]).await?.pop(),
-                waiting,
-            });
+            threads.push((row.try_get::<i64, _>("id")?, profile, member, row.try_get::<i64, _>("last_message_id")?));
+        }
+        if threads.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Ids are numbers from our own query, never text from the request.
+        let list = |ids: &mut dyn Iterator<Item = i64>| ids.map(|id| id.to_string()).collect::<Vec<_>>().join(", ");
+        let conversations = list(&mut threads.iter().map(|t| t.0));
+        // The member's messages after the profile's last answer.
+        let waiting: std::collections::HashMap<i64, i64> = sqlx::query_as::<_, (i64, i64)>(&format!(
+            "SELECT m.conversation_id, COUNT(*) FROM messages m JOIN users s ON s.id = m.sender_id \
+             WHERE m.conversation_id IN ({conversations}) AND s.fictional = $1 \
+             AND m.id > COALESCE((SELECT MAX(a.id) FROM messages a JOIN users f ON f.id = a.sender_id WHERE a.conversation_id = m.conversation_id AND f.fictional = $2), 0) \
+             GROUP BY m.conversation_id"
+        ))
+        .bind(false)
+        .bind(true)
+        .fetch_all(self.pool())
+        .await?
+        .into_iter()
+        .collect();
+        let people = list(&mut threads.iter().flat_map(|t| [t.1, t.2]));
+        let cards = sqlx::query(&format!("SELECT {CARD_COLUMNS} FROM profiles p WHERE p.user_id IN ({people})")).fetch_all(self.pool()).await?;
+        let cards: std::collections::HashMap<i64, PeerRow> = cards.iter().map(|r| self.peer_row(r, now).map(|c| (c.id, c))).collect::<Result<_, _>>()?;
+        let lasts: Vec<i64> = threads.iter().map(|t| t.3).collect();
+        let mut lasts: std::collections::HashMap<i64, MessageRow> = self.rows_by_id(&lasts).await?.into_iter().map(|m| (m.id, m)).collect();
+        let mut out = Vec::with_capacity(threads.len());
+        for (id, profile, member, last) in threads {
+            let (Some(profile), Some(member)) = (cards.get(&profile).cloned(), cards.get(&member).cloned()) else { continue };
+            out.push(OperatorThread { id, profile, member, last: lasts.remove(&last), waiting: waiting.get(&id).copied().unwrap_or(0) });
         }
         Ok(out)
     }
@@ -745,11 +676,6 @@ impl Chat {
         let mut messages = rows.iter().map(|r| MessageRow::from_row(r).map(|m| m.view(thread.profile.id))).collect::<Result<Vec<_>, _>>()?;
         messages.reverse();
         Ok((thread, messages))
-    }
-
-    async fn card_of(&self, user: i64, now: i64) -> Result<PeerRow, AppError> {
-        let row = sqlx::query(&format!("SELECT {CARD_COLUMNS} FROM profiles p WHERE p.user_id = $1")).bind(user).fetch_one(self.pool()).await?;
-        self.peer_row(&row, now)
     }
 
     /// The newest message id the member can see, where a new socket starts when the page had none.
@@ -775,6 +701,168 @@ enum Payer {
     Member { premium: bool, confirmed: bool },
     /// An operator answering as a fictional profile: free, never held.
     Operator { operator: i64 },
+}
+
+impl Payer {
+    /// Whether the sender's address is confirmed (an operator's profile always is).
+    fn confirmed(self) -> bool {
+        match self {
+            Payer::Member { confirmed, .. } => confirmed,
+            Payer::Operator { .. } => true,
+        }
+    }
+
+    fn operator(self) -> Option<i64> {
+        match self {
+            Payer::Operator { operator } => Some(operator),
+            Payer::Member { .. } => None,
+        }
+    }
+}
+
+/// One send on its way into the database.
+struct Outgoing<'a> {
+    sender: i64,
+    peer: i64,
+    client_id: &'a str,
+    content: Content,
+    payer: Payer,
+}
+
+/// What the send needs to know of its recipient.
+struct Recipient {
+    confirmed: bool,
+    fictional: bool,
+}
+
+impl Content {
+    /// The message row's body, gift and photo key.
+    fn parts(&self) -> (String, Option<Gift>, Option<String>) {
+        match self {
+            Content::Text(t) => (t.clone(), None, None),
+            Content::Gift(g) => (String::new(), Some(*g), None),
+            Content::Photo(key) => (String::new(), None, Some(key.clone())),
+        }
+    }
+}
+
+type Tx<'t> = sqlx::Transaction<'t, sqlx::Any>;
+
+/// The pair's conversation, started by this send when there is none: a free member may start
+/// only so many ([`may_start_conversation`]); a conversation the peer started at the same
+/// moment is theirs, not a start of the sender's.
+async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, peer_fictional: bool, started: i64, now: i64) -> Result<i64, AppError> {
+    let (sender, peer) = (send.sender, send.peer);
+    let (low, high) = (sender.min(peer), sender.max(peer));
+    let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut **tx).await?;
+    if let Some((id,)) = existing {
+        return Ok(id);
+    }
+    if let Payer::Member { premium, .. } = send.payer {
+        may_start_conversation(premium, started)?;
+    }
+    let fictional = peer_fictional || matches!(send.payer, Payer::Operator { .. });
+    let created: Option<(i64,)> = sqlx::query_as(
+        "INSERT INTO conversations (site_id, low_id, high_id, started_by, fictional, created_at) VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (low_id, high_id) DO NOTHING RETURNING id",
+    )
+    .bind(site.id)
+    .bind(low)
+    .bind(high)
+    .bind(sender)
+    .bind(fictional)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await?;
+    match created {
+        Some((id,)) => {
+            for (user, other) in [(sender, peer), (peer, sender)] {
+                sqlx::query("INSERT INTO chat_members (conversation_id, user_id, peer_id) VALUES ($1, $2, $3)").bind(id).bind(user).bind(other).execute(&mut **tx).await?;
+            }
+            sqlx::query("UPDATE users SET conversations_started = conversations_started + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
+            Ok(id)
+        }
+        None => {
+            let (id,): (i64,) = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_one(&mut **tx).await?;
+            Ok(id)
+        }
+    }
+}
+
+/// What the send costs in credits, and whether it is one of the member's free messages.
+fn price_of(site: &Site, send: &Outgoing<'_>, free_used: i64) -> (i64, bool) {
+    match send.payer {
+        Payer::Operator { .. } => (0, false),
+        Payer::Member { .. } => {
+            let kind = send.content.kind();
+            let price = domain::chat::cost(kind, site.message_credits, site.photo_credits, site.gift_credits);
+            match charge(kind, price, site.free_messages, free_used) {
+                Charge::Free => (0, true),
+                Charge::Credits(n) => (n, false),
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>, price: i64, free: bool, held: bool, now: i64) -> Result<i64, AppError> {
+    let (body, gift, photo_key) = send.content.parts();
+    let (id,): (i64,) = sqlx::query_as(
+        "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+    )
+    .bind(conversation)
+    .bind(send.sender)
+    .bind(send.peer)
+    .bind(send.content.kind().as_str())
+    .bind(&body)
+    .bind(gift.map(Gift::code))
+    .bind(photo_key.as_deref())
+    .bind(send.client_id)
+    .bind(price)
+    .bind(free)
+    .bind(held)
+    .bind(send.payer.operator())
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(id)
+}
+
+/// Books the message's price in the ledger (refused with `insufficient_credits`, and dropping
+/// the transaction then undoes the message) or counts a free message; answers the balance.
+async fn pay(tx: &mut Tx<'_>, sender: i64, message: i64, price: i64, free: bool, credits: i64, now: i64) -> Result<i64, AppError> {
+    if price > 0 {
+        let reference = format!("message:{message}");
+        return Ok(credits::book(tx, Entry { user_id: sender, delta: -price, reason: Reason::Spend, reference: &reference }, now).await?.balance());
+    }
+    if free {
+        sqlx::query("UPDATE users SET free_messages_used = free_messages_used + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
+    }
+    Ok(credits)
+}
+
+/// The conversation's last message, and both members' lists: the sender's own message counts
+/// as read by them; the recipient's unread count grows unless the message is held.
+async fn move_lists(tx: &mut Tx<'_>, conversation: i64, sender: i64, peer: i64, message: i64, held: bool, now: i64) -> Result<(), AppError> {
+    sqlx::query("UPDATE conversations SET last_message_id = $1 WHERE id = $2").bind(message).bind(conversation).execute(&mut **tx).await?;
+    sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, read_up_to = $1 WHERE conversation_id = $3 AND user_id = $4")
+        .bind(message)
+        .bind(now)
+        .bind(conversation)
+        .bind(sender)
+        .execute(&mut **tx)
+        .await?;
+    if !held {
+        sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, unread = unread + 1 WHERE conversation_id = $3 AND user_id = $4")
+            .bind(message)
+            .bind(now)
+            .bind(conversation)
+            .bind(peer)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }
 
 fn require_operator(member: &Member) -> Result<(), ApiError> {

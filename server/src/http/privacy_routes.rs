@@ -1,6 +1,9 @@
-//! `GET /settings/data-export`: the member's data as one zip (see [`crate::privacy`]). A
-//! download, so a link: it changes nothing. Refusals go back to the settings page, which says
-//! why in the member's language.
+//! `POST /settings/data-export`: the member's data as one zip (see [`crate::privacy`]). A POST
+//! from the settings page's form, not a link: each export uses up part of the member's hourly
+//! quota, so another site must not be able to start one (the same-origin guard refuses its
+//! post, and a link or an image there is a GET, which only leads back to the settings page).
+//! Refusals go back to the settings page, which says why in the member's language. A file
+//! download is no server function's answer, which is why this is a route of its own.
 
 use axum::body::Body;
 use axum::extract::State;
@@ -16,7 +19,7 @@ use crate::state::AppState;
 pub const PATH: &str = "/settings/data-export";
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route(PATH, get(export))
+    Router::new().route(PATH, get(|| async { Redirect::to("/settings#data") }).post(export))
 }
 
 async fn export(State(state): State<AppState>, Extension(current): Extension<CurrentMember>) -> Response {

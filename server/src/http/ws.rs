@@ -12,7 +12,7 @@ use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
-use domain::chat::Push;
+use domain::chat_socket::Push;
 use http::HeaderMap;
 use serde::Deserialize;
 

@@ -52,19 +52,27 @@ impl Payments {
         Ok(flag(&row, "direct_debit_blocked")?)
     }
 
-    /// Refuses when direct debit is closed for the member or `amount` does not fit the month.
-    async fn direct_debit_allowed(&self, site: &Site, member_id: i64, amount: i64, now: i64) -> Result<(), AppError> {
-        if self.direct_debit_blocked(member_id).await? {
-            return Err(ErrorCode::DirectDebitBlocked.into());
-        }
+    /// What the member ordered by direct debit this calendar month (open, pending and paid).
+    async fn direct_debit_this_month(&self, conn: &mut sqlx::AnyConnection, member_id: i64, now: i64) -> Result<i64, AppError> {
         let (this_month,): (i64,) = sqlx::query_as(
             "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND provider = $2 AND status IN ('open', 'pending', 'paid') AND created_at >= $3",
         )
         .bind(member_id)
         .bind(DIRECT_DEBIT)
         .bind(month_start(now))
-        .fetch_one(self.pool())
+        .fetch_one(conn)
         .await?;
+        Ok(this_month)
+    }
+
+    /// Refuses when direct debit is closed for the member or `amount` does not fit the month
+    /// (the form's early answer; the confirmation checks again under the member's lock).
+    async fn direct_debit_allowed(&self, site: &Site, member_id: i64, amount: i64, now: i64) -> Result<(), AppError> {
+        if self.direct_debit_blocked(member_id).await? {
+            return Err(ErrorCode::DirectDebitBlocked.into());
+        }
+        let mut conn = self.pool().acquire().await?;
+        let this_month = self.direct_debit_this_month(&mut *conn, member_id, now).await?;
         if !within_monthly_limit(this_month, amount, site.settings.direct_debit_monthly_limit) {
             return Err(ErrorCode::DirectDebitLimit.into());
         }
@@ -126,7 +134,7 @@ impl Payments {
     /// the right one creates the payment once (a second submit answers the same payment) and
     /// books it. Answers the payment id.
     pub async fn confirm_direct_debit(&self, site: &Site, member: &Member, id: i64, code: &str, country: &str, now: i64) -> Result<i64, AppError> {
-        let invalid = || AppError::from(domain::ApiError::field(domain::account::Field::Code, ErrorCode::SmsCodeInvalid));
+        let invalid = || AppError::from(domain::ApiError::field(domain::Field::Code, ErrorCode::SmsCodeInvalid));
         let row = sqlx::query("SELECT pack_id, code_hash, attempts, expires_at, payment_id, discount_code FROM direct_debits WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(member.id)
@@ -152,17 +160,28 @@ impl Payments {
         let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
         let (typed, automatic) = self.discounts(site, member, typed.as_deref(), country, now).await?;
         let q = best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country);
-        self.direct_debit_allowed(site, member.id, q.amount, now).await?;
+        // The month's cap is checked and the order stored in one transaction that holds the
+        // member's row: parallel confirmations of several orders are counted one after another,
+        // so together they never pass the cap.
+        let mut tx = self.pool().begin().await?;
+        let blocked = sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked").bind(member.id).fetch_one(&mut *tx).await?;
+        if flag(&blocked, "direct_debit_blocked")? {
+            return Err(ErrorCode::DirectDebitBlocked.into());
+        }
+        // A parallel submit of this same order may have stored it while we waited for the lock.
+        let (stored,): (Option<i64>,) = sqlx::query_as("SELECT payment_id FROM direct_debits WHERE id = $1").bind(id).fetch_one(&mut *tx).await?;
+        if let Some(payment_id) = stored {
+            return Ok(payment_id);
+        }
+        let this_month = self.direct_debit_this_month(&mut *tx, member.id, now).await?;
+        if !within_monthly_limit(this_month, q.amount, site.settings.direct_debit_monthly_limit) {
+            return Err(ErrorCode::DirectDebitLimit.into());
+        }
         // The order's own id makes the payment unique: a double submit cannot create two.
-        let reference = format!("dd_{id}");
-        let payment_id = match self.insert_payment(site, member, &q, PaymentMethod::DirectDebit, country, DIRECT_DEBIT, Some(&reference), now).await {
-            Ok(payment_id) => payment_id,
-            Err(error) => {
-                let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE provider = $1 AND provider_id = $2").bind(DIRECT_DEBIT).bind(&reference).fetch_optional(self.pool()).await?;
-                return existing.map(|(p,)| p).ok_or(error);
-            }
-        };
-        sqlx::query("UPDATE direct_debits SET payment_id = $1 WHERE id = $2").bind(payment_id).bind(id).execute(self.pool()).await?;
+        let payment_id = self.insert_payment_in(&mut tx, site, member, &q, PaymentMethod::DirectDebit, country, DIRECT_DEBIT, Some(&format!("dd_{id}")), now).await?;
+        sqlx::query("UPDATE direct_debits SET payment_id = $1 WHERE id = $2").bind(payment_id).bind(id).execute(&mut *tx).await?;
+        tx.commit().await?;
+        crate::metrics::payment(PaymentStatus::Open.code());
         self.apply(payment_id, PaymentStatus::Paid, now).await?;
         Ok(payment_id)
     }

@@ -52,6 +52,9 @@ pub struct Payments {
     /// The packs on offer per site and country, as `/pricing` and `/credits` list them; kept
     /// as long as the site settings (`VONK_SITE_CACHE_SECS`). A purchase reads its pack anew.
     packs_cache: std::sync::Arc<crate::ttl_cache::TtlCache<(i64, String), Vec<CreditPack>>>,
+    /// The node's site settings, for receipts (without it, a receipt reads its site from the
+    /// database).
+    sites: Option<crate::sites::SiteCache>,
 }
 
 /// What `/credits` shows: the bundles for the buyer's country with their prices now, the
@@ -111,15 +114,15 @@ fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
 impl Payments {
     pub fn new(db: Db, provider: Provider, accounts: Accounts, links: Links, sms: sms::SmsOutbox, public_url: String) -> Payments {
         let packs_cache = std::sync::Arc::new(crate::ttl_cache::TtlCache::new(std::time::Duration::ZERO, 256));
-        Payments { db, provider, accounts, links, sms, public_url, recheck_after: 600, expire_after: 86_400, pause_before_booking: false, packs_cache }
+        Payments { db, provider, accounts, links, sms, public_url, recheck_after: 600, expire_after: 86_400, pause_before_booking: false, packs_cache, sites: None }
     }
 
-    /// The provider the configuration asks for: Mollie with an API key, else the test provider.
+    /// The provider the configuration chose (`VONK_PAYMENTS`).
     pub fn from_config(db: Db, accounts: Accounts, links: Links, config: &crate::config::Config) -> Payments {
-        let provider = match &config.mollie_api_key {
-            Some(key) => Provider::Mollie(mollie::Mollie::new(key.clone(), config.mollie_api_url.clone())),
-            None => {
-                tracing::warn!("payments use the built-in test provider: its checkout page lets anyone choose the outcome; set MOLLIE_API_KEY to take real payments");
+        let provider = match &config.payments {
+            crate::config::PaymentsChoice::Mollie { api_key } => Provider::Mollie(mollie::Mollie::new(api_key.clone(), config.mollie_api_url.clone())),
+            crate::config::PaymentsChoice::Test => {
+                tracing::warn!("payments use the built-in test provider (VONK_PAYMENTS=test): its checkout page lets the buyer choose the outcome");
                 Provider::Test(test_provider::TestProvider::new(db.clone(), links.clone()))
             }
         };
@@ -129,6 +132,12 @@ impl Payments {
         payments.pause_before_booking = config.fault.as_deref() == Some("pause_before_booking");
         payments.packs_cache = std::sync::Arc::new(crate::ttl_cache::TtlCache::new(config.site_cache_refresh, 256));
         payments
+    }
+
+    /// Receipts take their site from the node's cache instead of the database.
+    pub fn with_sites(mut self, sites: crate::sites::SiteCache) -> Payments {
+        self.sites = Some(sites);
+        self
     }
 
     /// Recovery timing: re-read open payments after `recheck` seconds, expire them after `expire`.
@@ -148,6 +157,22 @@ impl Payments {
             Provider::Test(p) => Some(p),
             Provider::Mollie(_) => None,
         }
+    }
+
+    /// The test provider's checkout `checkout_id` when it pays a payment of `member_id`'s; `None`
+    /// for another member's, an unknown id, or when the test provider is not the one configured.
+    pub async fn own_test_checkout(&self, member_id: i64, checkout_id: &str) -> Result<Option<(&test_provider::TestProvider, test_provider::TestCheckout)>, AppError> {
+        let Some(provider) = self.test_provider() else { return Ok(None) };
+        let owned: Option<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE provider = $1 AND provider_id = $2 AND user_id = $3")
+            .bind(test_provider::TestProvider::NAME)
+            .bind(checkout_id)
+            .bind(member_id)
+            .fetch_optional(self.pool())
+            .await?;
+        if owned.is_none() {
+            return Ok(None);
+        }
+        Ok(provider.checkout(checkout_id).await?.map(|checkout| (provider, checkout)))
     }
 
     pub fn sms(&self) -> &sms::SmsOutbox {
@@ -231,7 +256,7 @@ impl Payments {
                     .bind(&code)
                     .fetch_optional(self.pool())
                     .await?;
-                let not_found = || domain::ApiError::field(domain::account::Field::DiscountCode, ErrorCode::DiscountNotFound);
+                let not_found = || domain::ApiError::field(domain::Field::DiscountCode, ErrorCode::DiscountNotFound);
                 let row = row.ok_or_else(not_found)?;
                 let for_country: Option<String> = row.try_get("country")?;
                 let expires_at: Option<i64> = row.try_get("expires_at")?;
@@ -239,7 +264,7 @@ impl Payments {
                     return Err(not_found().into());
                 }
                 if used.contains(&code) {
-                    return Err(domain::ApiError::field(domain::account::Field::DiscountCode, ErrorCode::DiscountUsed).into());
+                    return Err(domain::ApiError::field(domain::Field::DiscountCode, ErrorCode::DiscountUsed).into());
                 }
                 Some(Discount { code, percent: row.try_get("percentage")?, kind: DiscountKind::Code, minimum_order: row.try_get("minimum_order")? })
             }
@@ -284,6 +309,26 @@ impl Payments {
     #[allow(clippy::too_many_arguments)]
     async fn insert_payment(&self, site: &Site, member: &Member, q: &Quote, method: PaymentMethod, country: &str, provider: &str, provider_id: Option<&str>, now: i64) -> Result<i64, AppError> {
         let mut tx = self.pool().begin().await?;
+        let id = self.insert_payment_in(&mut tx, site, member, q, method, country, provider, provider_id, now).await?;
+        tx.commit().await?;
+        crate::metrics::payment(PaymentStatus::Open.code());
+        Ok(id)
+    }
+
+    /// [`Payments::insert_payment`] inside the caller's transaction (which commits it).
+    #[allow(clippy::too_many_arguments)]
+    async fn insert_payment_in(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        site: &Site,
+        member: &Member,
+        q: &Quote,
+        method: PaymentMethod,
+        country: &str,
+        provider: &str,
+        provider_id: Option<&str>,
+        now: i64,
+    ) -> Result<i64, AppError> {
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO payments (user_id, site_id, pack_id, credits, list_price, amount, currency, vat_rate, country, method, provider, provider_id, \
              status, discount_code, discount_percent, created_at, updated_at, checked_at) \
@@ -304,22 +349,20 @@ impl Payments {
         .bind(q.discount.as_ref().map(|d| d.code.clone()))
         .bind(q.discount.as_ref().map(|d| d.percent).unwrap_or(0))
         .bind(now)
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut **tx)
         .await?;
         if let Some(d) = &q.discount {
             let taken = sqlx::query("INSERT INTO discount_redemptions (user_id, code, payment_id) VALUES ($1, $2, $3) ON CONFLICT (user_id, code) DO NOTHING")
                 .bind(member.id)
                 .bind(&d.code)
                 .bind(id)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?
                 .rows_affected();
             if taken == 0 {
-                return Err(domain::ApiError::field(domain::account::Field::DiscountCode, ErrorCode::DiscountUsed).into());
+                return Err(domain::ApiError::field(domain::Field::DiscountCode, ErrorCode::DiscountUsed).into());
             }
         }
-        tx.commit().await?;
-        crate::metrics::payment(PaymentStatus::Open.code());
         Ok(id)
     }
 
@@ -492,7 +535,10 @@ impl Payments {
         let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS}, user_id, site_id FROM payments WHERE id = $1")).bind(payment_id).fetch_one(self.pool()).await?;
         let payment = view(&row)?;
         let site_id: i64 = row.try_get("site_id")?;
-        let site = crate::sites::load_all(&self.db).await?.into_iter().find(|s| s.settings.id == site_id).ok_or_else(|| AppError::Internal(format!("site {site_id}")))?;
+        let site = match self.sites.as_ref().and_then(|sites| sites.by_id(site_id)) {
+            Some(site) => site,
+            None => std::sync::Arc::new(crate::sites::load_all(&self.db).await?.into_iter().find(|s| s.settings.id == site_id).ok_or_else(|| AppError::Internal(format!("site {site_id}")))?),
+        };
         let base_url = site.base_url(&self.public_url);
         self.accounts.mail_receipt(&site, &base_url, row.try_get("user_id")?, &payment, &self.links.transaction(payment_id)).await
     }

@@ -56,6 +56,7 @@ pub async fn sqlite() -> (Db, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("tempdir");
     let url = format!("sqlite://{}/test.db", dir.path().display());
     let db = Db::connect(&url, 4).await.expect("connect sqlite");
+    server::reference_data::sync(&db).await.expect("reference data");
     (db, dir)
 }
 
@@ -121,7 +122,9 @@ impl PgCluster {
     }
 
     pub async fn db(&self) -> Db {
-        Db::connect(&self.url, 4).await.expect("connect postgres")
+        let db = Db::connect(&self.url, 4).await.expect("connect postgres");
+        server::reference_data::sync(&db).await.expect("reference data");
+        db
     }
 }
 

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
 use crate::features::account::server_fns::{DeletePhoto, MyPhotos, SetMainPhoto, SetPhotoPrivate, UploadPhoto};
-use crate::forms::ActionError;
+use crate::ui::forms::ActionError;
 use leptos::server_fn::ServerFn;
 use crate::i18n::use_i18n;
 
@@ -67,7 +67,7 @@ pub fn PhotoManager(photos: MyPhotos) -> impl IntoView {
                 <span class="muted" data-testid="photo-count">{i18n.tf("photos.count", &[("count", &count.to_string()), ("limit", &photos.limit.to_string())])}</span>
             </header>
             <div data-testid="photo-error">
-                <crate::forms::UrlError path=UploadPhoto::PATH/>
+                <crate::ui::forms::UrlError path=UploadPhoto::PATH/>
                 <ActionError action={ServerAction::<SetMainPhoto>::new()}/>
                 <ActionError action={ServerAction::<SetPhotoPrivate>::new()}/>
                 <ActionError action={ServerAction::<DeletePhoto>::new()}/>

@@ -10,7 +10,7 @@ use crate::context::use_page_ctx;
 use crate::features::account::basics::BasicsForm;
 use crate::features::account::photos::PhotoManager;
 use crate::features::account::server_fns::{get_my_basics, get_my_photos, MyBasics, SaveDetails};
-use crate::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
 
 #[component]
@@ -138,7 +138,7 @@ fn DetailsEditor(details: domain::profile::DetailsForm) -> impl IntoView {
             </fieldset>
             <label class="field">
                 <span class="field__label">{use_i18n().t("profile.about_text")}</span>
-                <textarea name="about" rows="4" maxlength=ABOUT_MAX_CHARS.to_string()>{details.about.clone()}</textarea>
+                <TextArea value=details.about.clone() attr:name="about" attr:rows="4" attr:maxlength=ABOUT_MAX_CHARS.to_string()/>
                 <span class="field__hint">{use_i18n().t("profile.about_hint")}</span>
             </label>
             <button type="submit" class="btn btn--primary">{use_i18n().t("settings.save")}</button>

@@ -1,7 +1,7 @@
 //! Server functions of the account pages: reads for the calling member, and every write of
 //! signup, login, recovery, settings, profile and photos. Each is thin: find the caller, call
 //! one `server` service method, send the browser on (or return the refusal, which
-//! `crate::forms::ActionError` shows next to the form).
+//! `crate::ui::forms::ActionError` shows next to the form).
 
 use std::collections::BTreeMap;
 
@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{call, fail, member_call, redirect, set_cookie};
+use crate::call::{call, fail, member_call, redirect, set_cookie};
 
 /// What `/complete-signup`, `/profile` and `/settings` show and prefill.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -148,13 +148,13 @@ pub async fn signup(
 
 /// The `Set-Cookie` of a new session.
 #[cfg(feature = "ssr")]
-pub(crate) fn session_cookie(c: &crate::ssr::Call, token: &str) -> String {
+pub(crate) fn session_cookie(c: &crate::call::Call, token: &str) -> String {
     use domain::constants::{AUTH_COOKIE, AUTH_COOKIE_DAYS};
     server::http::cookies::set(AUTH_COOKIE, token, AUTH_COOKIE_DAYS, c.state.config.secure_cookies)
 }
 
 #[cfg(feature = "ssr")]
-pub(crate) fn clear_session_cookie(c: &crate::ssr::Call) -> String {
+pub(crate) fn clear_session_cookie(c: &crate::call::Call) -> String {
     server::http::cookies::clear(domain::constants::AUTH_COOKIE, c.state.config.secure_cookies)
 }
 
@@ -178,7 +178,7 @@ pub async fn login(email: String, password: String, return_to: Option<String>) -
                 server::accounts::SECOND_STEP_TTL_SECS,
                 c.state.config.secure_cookies,
             ));
-            redirect(&crate::forms::with_param("/login/two-step", &format!("return_to={}", urlencoding_path(&return_to))));
+            redirect(&crate::ui::forms::with_param("/login/two-step", &format!("return_to={}", urlencoding_path(&return_to))));
         }
     }
     Ok(())
@@ -256,7 +256,15 @@ pub async fn unsubscribe(token: String) -> Result<(), ApiError> {
 pub async fn request_password_reset(email: String) -> Result<(), ApiError> {
     let c = call().await?;
     c.state.rate_limiter.check(server::http::rate_limit::Limit::ResetMail, c.client_ip(), c.now()).await.map_err(fail)?;
-    c.state.accounts.request_password_reset(&c.site.settings, &email, &c.base_url()).await.map_err(fail)?;
+    let email = c.state.accounts.count_reset_request(&c.site.settings, &email).await.map_err(fail)?;
+    // The answer does not wait for the account's lookup and mail: known and unknown addresses
+    // answer alike, in the same time.
+    let (accounts, site, base_url) = (c.state.accounts.clone(), c.site.clone(), c.base_url());
+    tokio::spawn(async move {
+        if let Err(error) = accounts.send_reset_mail(&site.settings, &email, &base_url).await {
+            error.into_public();
+        }
+    });
     redirect("/reset-password?sent=1");
     Ok(())
 }
@@ -328,7 +336,7 @@ pub async fn delete_account(password: String, #[server(default)] reason: String)
 pub async fn resend_activation(return_to: Option<String>) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     c.state.accounts.resend_activation(&c.site.settings, member.id, &c.base_url()).await.map_err(fail)?;
-    redirect(&crate::forms::with_param(&server::http::visitor::safe_return_path(return_to.as_deref()), "activation=sent"));
+    redirect(&crate::ui::forms::with_param(&server::http::visitor::safe_return_path(return_to.as_deref()), "activation=sent"));
     Ok(())
 }
 
@@ -416,7 +424,7 @@ pub async fn save_basics(
         let entry = entry.map(|id| id.to_string()).unwrap_or_default();
         let l = &form.location;
         let kept = [("gender", form.gender.as_str()), ("sexuality", form.sexuality.as_str()), ("country", l.country.as_str()), ("region", l.region.as_str()), ("city", l.city.as_str()), ("profile", entry.as_str())];
-        return Err(crate::ssr::fail_back::<SaveBasics>(error, page, &kept));
+        return Err(crate::call::fail_back::<SaveBasics>(error, page, &kept));
     }
     match (from.as_str(), entry) {
         ("profile", _) => redirect("/profile?saved=profile"),
@@ -451,7 +459,7 @@ pub async fn upload_photo(data: leptos::server_fn::codec::MultipartData) -> Resu
     let (c, member) = member_call().await?;
     c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, member.id, c.now()).await.map_err(fail)?;
     c.state.photos.check_room(&member).await.map_err(fail)?;
-    let form = crate::ssr::read_photo_form(data, c.state.photos.max_bytes()).await?;
+    let form = crate::call::read_photo_form(data, c.state.photos.max_bytes()).await?;
     let (bytes, private) = (form.photo, form.fields.contains_key("private"));
     c.state.photos.upload(&member, bytes, private, c.now()).await.map_err(fail)?;
     redirect("/profile?saved=photo#photos");

@@ -10,7 +10,7 @@ use leptos_router::hooks::use_query_map;
 use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
 use crate::features::account::security::SecurityPanels;
 use crate::features::account::server_fns::{get_my_basics, ChangeEmail, ChangePassword, DeleteAccount, SaveLocation, SaveNotificationPrefs, SetInvisible};
-use crate::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
 
 #[component]
@@ -146,7 +146,11 @@ pub fn SettingsPage() -> impl IntoView {
                 <h2 id="data-title">{i18n.t("settings.data_title")}</h2>
                 <p class="muted">{i18n.t("settings.data_body")}</p>
                 {export_problem.map(|text| view! { <p class="notice notice--error" role="alert" data-testid="export-error">{text}</p> })}
-                <a class="btn btn--ghost" href="/settings/data-export" download="" data-testid="data-export">{i18n.t("settings.data_download")}</a>
+                // A post, not a link (each export counts against the member's quota); the answer
+                // is the file, so the page stays.
+                <form method="post" action="/settings/data-export">
+                    <button type="submit" class="btn btn--ghost" data-testid="data-export">{i18n.t("settings.data_download")}</button>
+                </form>
             </section>
             <section class="panel panel--danger" aria-labelledby="delete-title">
                 <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
@@ -155,7 +159,7 @@ pub fn SettingsPage() -> impl IntoView {
                 <ActionForm action=delete attr:class="form">
                     <label class="field">
                         <span class="field__label">{use_i18n().t("settings.delete_reason")}</span>
-                        <textarea name="reason" rows="2" maxlength="500"></textarea>
+                        <TextArea attr:name="reason" attr:rows="2" attr:maxlength="500"/>
                     </label>
                     <label class="field">
                         <span class="field__label">{use_i18n().t("auth.password")}</span>

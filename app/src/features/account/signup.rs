@@ -9,6 +9,7 @@ use leptos::server_fn::ServerFn;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
+use crate::ui::forms::TextArea;
 
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::Signup;
@@ -196,7 +197,7 @@ fn SignupForm(
             </label>
             <label class="field">
                 <span class="field__label">{labels.signup_message.clone()}</span>
-                <textarea name="signup_message" rows="3" maxlength="500"></textarea>
+                <TextArea attr:name="signup_message" attr:rows="3" attr:maxlength="500"/>
             </label>
             <button type="submit" class="btn btn--primary btn--block btn--large" disabled=move || action.pending().get()>{labels.submit.clone()}</button>
         </form>
@@ -250,7 +251,7 @@ pub struct SignupModalForm {
 /// The signup modal's form texts in the visitor's language (a read: `GET`).
 #[server(prefix = "/api/fn", endpoint = "signup_modal", input = leptos::server_fn::codec::GetUrl)]
 pub async fn signup_modal_content() -> Result<SignupModalForm, ApiError> {
-    let c = crate::ssr::call().await?;
+    let c = crate::call::call().await?;
     let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
     let i18n = I18n::new(locale, c.state.catalog.texts(locale));
     Ok(SignupModalForm { labels: signup_labels(&i18n), texts: validation_texts(&i18n), intro: i18n.t("auth.signup_intro"), terms: i18n.t("auth.terms_note") })

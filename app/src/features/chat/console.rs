@@ -11,7 +11,7 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 use super::server_fns::OperatorReply;
-use crate::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,7 +32,7 @@ pub struct Console {
 
 #[server(prefix = "/api/fn", endpoint = "operator_console")]
 pub async fn operator_console(conversation: Option<i64>) -> Result<Console, ApiError> {
-    use crate::ssr::{fail, member_call};
+    use crate::call::{fail, member_call};
     let (c, me) = member_call().await?;
     let now = c.now();
     let view = |t: &server::chat::OperatorThread| ConsoleThread {
@@ -58,7 +58,10 @@ pub async fn operator_console(conversation: Option<i64>) -> Result<Console, ApiE
 pub fn OperatorConsolePage() -> impl IntoView {
     let i18n = use_i18n();
     let member = crate::features::account::member_or_login("/staff/chats")?;
-    let _ = member;
+    // Like every staff page: to anyone else the page does not exist.
+    if !member.operator {
+        return Some(view! { <div class="container page">{crate::features::members::profile::profile_not_found()}</div> }.into_any());
+    }
     let conversation = use_query_map().get_untracked().get("c").and_then(|v| v.parse::<i64>().ok());
     let data = Resource::new_blocking(move || conversation, operator_console);
     Some(view! {
@@ -116,7 +119,7 @@ fn ConsoleView(console: Console) -> impl IntoView {
                     <input type="hidden" name="conversation" value=thread.id.to_string()/>
                     <input type="hidden" name="client_id" value=super::new_client_id()/>
                     <label class="visually-hidden" for="console-text">{use_i18n().t("chat.message")}</label>
-                    <textarea id="console-text" name="text" rows="3" required=true data-testid="console-text"></textarea>
+                    <TextArea attr:id="console-text" attr:name="text" attr:rows="3" attr:required=true attr:data-testid="console-text"/>
                     <button type="submit" class="btn btn--primary" data-testid="console-send">{use_i18n().t("chat.send")}</button>
                     <ActionError action={ServerAction::<OperatorReply>::new()}/>
                 </ActionForm>

@@ -42,7 +42,8 @@ mod live {
     use std::rc::Rc;
     use std::time::Duration;
 
-    use domain::chat::{Gift, MessageKind, Push, TYPING_EXPIRY_SECS, TYPING_THROTTLE_SECS};
+    use domain::chat::{Gift, MessageKind, TYPING_EXPIRY_SECS, TYPING_THROTTLE_SECS};
+    use domain::chat_socket::Push;
     use domain::widgets::{ChatAction, ChatAlert, ChatLink, ChatMessage, ChatPanelProps, Connection, OpenChat, PendingMessage};
     use domain::ApiError;
     use leptos::prelude::*;
@@ -231,7 +232,7 @@ mod live {
     }
 
     fn open(live: &Shared, conversation: i64) {
-        push_url(&format!("/chats/{conversation}"));
+        push_url(&crate::paths::chat(conversation));
         live.state.update(|s| {
             s.alert = None;
             if let Some(item) = s.conversations.as_mut().and_then(|l| l.iter_mut().find(|c| c.id == conversation)) {
@@ -320,7 +321,7 @@ mod live {
                     let first = conversation.is_none();
                     add_message(&live, sent.message.clone());
                     if first {
-                        push_url(&format!("/chats/{}", sent.message.conversation));
+                        push_url(&crate::paths::chat(sent.message.conversation));
                         reload_list(&live);
                     }
                 }

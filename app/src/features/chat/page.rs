@@ -10,7 +10,7 @@ use leptos_router::hooks::use_params_map;
 
 use super::island::ChatIsland;
 use super::server_fns::{chat_page, ChatPageData, SendMessage};
-use crate::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
 
 /// Which conversation the address asks for.
@@ -25,8 +25,8 @@ pub enum ChatRoute {
 pub fn ChatsPage(route: ChatRoute) -> impl IntoView {
     let id = use_params_map().get_untracked().get("id").and_then(|v| v.parse::<i64>().ok());
     let path = match (route, id) {
-        (ChatRoute::Conversation, Some(id)) => format!("/chats/{id}"),
-        (ChatRoute::Member, Some(id)) => format!("/members/{id}/chat"),
+        (ChatRoute::Conversation, Some(id)) => crate::paths::chat(id),
+        (ChatRoute::Member, Some(id)) => crate::paths::member_chat(id),
         _ => "/chats".to_string(),
     };
     crate::features::account::member_or_login(&path)?;
@@ -159,7 +159,7 @@ fn fallback_view(props: &ChatPanelProps) -> impl IntoView {
                     {member.map(|m| view! { <input type="hidden" name="member" value=m/> })}
                     <input type="hidden" name="client_id" value=client_id/>
                     <label class="visually-hidden" for="chat-text">{use_i18n().t("chat.message")}</label>
-                    <textarea id="chat-text" name="text" rows="2" placeholder=use_i18n().t("chat.placeholder") required=true>{kept}</textarea>
+                    <TextArea value=kept attr:id="chat-text" attr:name="text" attr:rows="2" attr:placeholder=use_i18n().t("chat.placeholder") attr:required=true/>
                     <button type="submit" class="btn btn--primary">{use_i18n().t("chat.send")}</button>
                     <ActionError action={ServerAction::<SendMessage>::new()}/>
                 </ActionForm>

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{fail, fail_back, member_call, redirect};
+use crate::call::{fail, fail_back, member_call, redirect};
 
 /// Everything the chat page shows, for the server-rendered view and the island alike.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,7 +44,7 @@ mod build {
     use domain::widgets::{ChatPanelLabels, Connection, GiftOption};
     use server::chat::{Summary, Thread};
 
-    pub fn i18n(c: &crate::ssr::Call) -> I18n {
+    pub fn i18n(c: &crate::call::Call) -> I18n {
         let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
         I18n::new(locale, c.state.catalog.texts(locale))
     }
@@ -65,19 +65,19 @@ mod build {
     pub fn summary(i18n: &I18n, me: i64, s: &Summary) -> ChatSummary {
         ChatSummary {
             id: s.id,
-            peer: s.peer.to_peer(format!("/members/{}", s.peer.id)),
+            peer: s.peer.to_peer(crate::paths::member(s.peer.id)),
             last: s.last.as_ref().map(|m| last_line(i18n, m)).unwrap_or_default(),
             last_at: s.last.as_ref().map(|m| m.created_at).unwrap_or(0),
             last_mine: s.last.as_ref().is_some_and(|m| m.sender_id == me),
             unread: s.unread,
-            href: format!("/chats/{}", s.id),
+            href: crate::paths::chat(s.id),
         }
     }
 
     pub fn open(me: i64, t: &Thread) -> OpenChat {
         OpenChat {
             id: t.id,
-            peer: t.peer.to_peer(format!("/members/{}", t.peer.id)),
+            peer: t.peer.to_peer(crate::paths::member(t.peer.id)),
             messages: t.messages.iter().map(|m| m.view(me)).collect(),
             has_older: t.has_older,
             loading_older: false,
@@ -269,8 +269,8 @@ pub async fn send_message(
     let (c, me) = member_call().await?;
     let target = resolve_target(conversation, member);
     let page = match target {
-        Some(To::Conversation(id)) => format!("/chats/{id}"),
-        Some(To::Member(id)) => format!("/members/{id}/chat"),
+        Some(To::Conversation(id)) => crate::paths::chat(id),
+        Some(To::Member(id)) => crate::paths::member_chat(id),
         None => "/chats".to_string(),
     };
     let back = |e: server::AppError| fail_back::<SendMessage>(e, &page, &[("text", text.as_str())]);
@@ -281,7 +281,7 @@ pub async fn send_message(
         None => Content::Text(text.clone()),
     };
     let sent = c.state.chat.send(&c.site, &me, to, &client_id, content, c.now()).await.map_err(back)?;
-    if crate::ssr::accepts_html() {
+    if crate::call::accepts_html() {
         redirect(&format!("/chats/{}#m-{}", sent.message.conversation, sent.message.id));
     }
     Ok(SentMessage { message: sent.message, balance: sent.balance })
@@ -294,7 +294,7 @@ pub async fn send_chat_photo(data: leptos::server_fn::codec::MultipartData) -> R
     let (c, me) = member_call().await?;
     c.state.rate_limiter.check_member(server::http::rate_limit::Limit::ChatSend, me.id, c.now()).await.map_err(fail)?;
     c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, me.id, c.now()).await.map_err(fail)?;
-    let form = crate::ssr::read_photo_form(data, c.state.photos.max_bytes()).await?;
+    let form = crate::call::read_photo_form(data, c.state.photos.max_bytes()).await?;
     let number = |name: &str| form.fields.get(name).and_then(|v| v.parse::<i64>().ok());
     let to = resolve_target(number("conversation"), number("member")).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
     let client_id = form.fields.get("client_id").cloned().unwrap_or_default();
@@ -314,7 +314,7 @@ pub async fn mark_chat_read(conversation: i64, up_to: i64) -> Result<i64, ApiErr
 pub async fn delete_chat(conversation: i64) -> Result<(), ApiError> {
     let (c, me) = member_call().await?;
     c.state.chat.delete(me.id, conversation).await.map_err(fail)?;
-    if crate::ssr::accepts_html() {
+    if crate::call::accepts_html() {
         redirect("/chats");
     }
     Ok(())

@@ -14,7 +14,7 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use super::pricing::{method_label, payment_blocks_props};
 use super::server_fns::*;
-use crate::forms::ActionError;
+use crate::ui::forms::ActionError;
 use crate::i18n::{use_i18n, I18n};
 use crate::widgets::ReactWidget;
 
@@ -159,7 +159,7 @@ pub fn CheckoutPage() -> impl IntoView {
     let params = use_params_map().get_untracked();
     let pack: i64 = params.get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
     let chosen = params.get("method").and_then(|m| PaymentMethod::parse(&m));
-    crate::features::account::member_or_login(&format!("/credits/{pack}"))?;
+    crate::features::account::member_or_login(&crate::paths::credits_pack(pack))?;
     let code = use_query_map().get_untracked().get("code").filter(|c| !c.trim().is_empty());
     let data = Resource::new_blocking(move || code.clone(), move |code| get_checkout_page(pack, code));
     let action = ServerAction::<StartCheckout>::new();
@@ -238,7 +238,7 @@ pub fn RepeatOrderPage() -> impl IntoView {
     let member = crate::features::account::member_or_login("/credits/repeat-order")?;
     if !member.paid_user {
         #[cfg(feature = "ssr")]
-        leptos_axum::redirect("/premium");
+        crate::call::redirect("/premium");
         return None;
     }
     let last = Resource::new_blocking(|| (), |_| get_last_order());
@@ -305,7 +305,7 @@ pub fn PremiumPage() -> impl IntoView {
                 </section>
             })}
             <ul class="benefits">
-                {benefits.into_iter().map(|k| view! { <li class="benefits__item"><crate::layouts::icons::ShieldIcon/><span>{i18n.t(k)}</span></li> }).collect_view()}
+                {benefits.into_iter().map(|k| view! { <li class="benefits__item"><crate::ui::icons::ShieldIcon/><span>{i18n.t(k)}</span></li> }).collect_view()}
             </ul>
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| {
@@ -322,14 +322,14 @@ pub fn PremiumPage() -> impl IntoView {
                                 <h2 class="page__subtitle">{i18n.t("premium.packs_title")}</h2>
                                 <ul class="packs" data-testid="packs">
                                     {d.packs.into_iter().map(|(pack, quote)| {
-                                        let href = format!("/credits/{}", pack.id);
+                                        let href = crate::paths::credits_pack(pack.id);
                                         view! { <OfferCard pack=pack quote=quote href=href/> }
                                     }).collect_view()}
                                 </ul>
                                 <section aria-labelledby="premium-methods">
                                     <h2 id="premium-methods" class="page__subtitle">{i18n.t("premium.methods_title")}</h2>
                                     <p class="muted">{i18n.t("premium.methods_hint")}</p>
-                                    <MethodPicker props_json=serde_json::to_string(&props).unwrap_or_default() base=format!("/credits/{popular}")/>
+                                    <MethodPicker props_json=serde_json::to_string(&props).unwrap_or_default() base=crate::paths::credits_pack(popular)/>
                                 </section>
                             }.into_any()
                         }
@@ -373,7 +373,7 @@ pub fn TransactionsPage() -> impl IntoView {
                                             // `data-label` names each cell where phones show the rows as cards.
                                             <tr>
                                                 <td data-label=i18n.t("transactions.col_date")>{i18n.date(p.created_at)}</td>
-                                                <td data-label=i18n.t("transactions.col_bundle")><a href=format!("/transactions/{}", p.id)>{i18n.tf("checkout.bundle", &[("credits", &p.credits.to_string())])}</a></td>
+                                                <td data-label=i18n.t("transactions.col_bundle")><a href=crate::paths::transaction(p.id)>{i18n.tf("checkout.bundle", &[("credits", &p.credits.to_string())])}</a></td>
                                                 <td data-label=i18n.t("transactions.col_amount")>{money(&i18n, p.amount, &p.currency)}</td>
                                                 <td data-label=i18n.t("transactions.col_method")>{method_label(&i18n, p.method)}</td>
                                                 <td data-label=i18n.t("transactions.col_status")><span class=format!("status status--{}", p.status.code())>{status_label(&i18n, p.status)}</span></td>
@@ -440,7 +440,7 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
                 <p>{i18n.t("transaction.pending_body")}</p>
                 <p class="result__actions">
                     {(p.status == PaymentStatus::Open).then(|| p.checkout_url.clone()).flatten().map(|url| view! { <a class="btn btn--primary" href=url>{i18n.t("transaction.continue")}</a> })}
-                    <a class="btn btn--ghost" href=format!("/transactions/{}", p.id)>{i18n.t("transaction.refresh")}</a>
+                    <a class="btn btn--ghost" href=crate::paths::transaction(p.id)>{i18n.t("transaction.refresh")}</a>
                 </p>
             </div>
         }
@@ -475,9 +475,9 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
                     <h1 class="page__title">{i18n.t("error.payment_failed")}</h1>
                     <p>{i18n.t("error.payment_failed_body")}</p>
                     <p class="result__actions">
-                        <a class="btn btn--primary" href=format!("/credits/{}/{}", p.pack_id, p.method.code()) data-testid="retry">{i18n.t("transaction.retry")}</a>
+                        <a class="btn btn--primary" href=crate::paths::checkout(p.pack_id, p.method) data-testid="retry">{i18n.t("transaction.retry")}</a>
                         {paypal.then(|| view! { <a class="btn btn--ghost" href=format!("/credits/{}/paypal", p.pack_id) data-testid="paypal">{i18n.t("transaction.paypal")}</a> })}
-                        <a class="btn btn--ghost" href=format!("/credits/{}", p.pack_id)>{i18n.t("transaction.other_method")}</a>
+                        <a class="btn btn--ghost" href=crate::paths::credits_pack(p.pack_id)>{i18n.t("transaction.other_method")}</a>
                     </p>
                 </div>
             }
@@ -495,7 +495,7 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
 pub fn TransactionPage() -> impl IntoView {
     let i18n = use_i18n();
     let id: i64 = use_params_map().get_untracked().get("id").and_then(|v| v.parse().ok()).unwrap_or(0);
-    crate::features::account::member_or_login(&format!("/transactions/{id}"))?;
+    crate::features::account::member_or_login(&crate::paths::transaction(id))?;
     let data = Resource::new_blocking(|| (), move |_| get_transaction(id));
     Some(view! {
         <Title text=i18n.t("title.transaction")/>
@@ -600,19 +600,21 @@ pub fn DirectDebitPage() -> impl IntoView {
                     }
                 })}}
             </Suspense>
-            <p><a href=format!("/credits/{pack}")>{i18n.t("checkout.other_methods")}</a></p>
+            <p><a href=crate::paths::credits_pack(pack)>{i18n.t("checkout.other_methods")}</a></p>
         </div>
     }
     .into_any())
 }
 
 #[component]
-pub fn TestCheckoutPage() -> impl IntoView {
+pub fn TestCheckoutPage() -> Option<AnyView> {
     let i18n = use_i18n();
     let id = use_params_map().get_untracked().get("id").unwrap_or_default();
+    // The buyer's own page: a visitor logs in first (the address alone opens nothing).
+    crate::features::account::member_or_login(&format!("/checkout/test/{}", domain::account::percent_encode(&id)))?;
     let data = Resource::new_blocking(move || id.clone(), get_test_checkout);
     let action = ServerAction::<TestCheckoutOutcome>::new();
-    view! {
+    Some(view! {
         <Title text=i18n.t("title.test_checkout")/>
         <div class="container container--narrow page testpay">
             <h1 class="page__title">{i18n.t("testpay.title")}</h1>
@@ -621,7 +623,13 @@ pub fn TestCheckoutPage() -> impl IntoView {
                 {move || data.get().map(|result| {
                     let i18n = use_i18n();
                     match result {
-                        Err(e) => view! { <p class="notice notice--error" role="alert">{i18n.error(&e)}</p> }.into_any(),
+                        Err(e) => {
+                            #[cfg(feature = "ssr")]
+                            if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+                                response.set_status(http::StatusCode::from_u16(e.code.http_status()).unwrap_or(http::StatusCode::NOT_FOUND));
+                            }
+                            view! { <p class="notice notice--error" role="alert">{i18n.error(&e)}</p> }.into_any()
+                        }
                         Ok(t) => view! {
                             <section class="panel">
                                 <p class="testpay__description">{t.description.clone()}</p>
@@ -651,4 +659,5 @@ pub fn TestCheckoutPage() -> impl IntoView {
             </Suspense>
         </div>
     }
+    .into_any())
 }

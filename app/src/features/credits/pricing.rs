@@ -11,7 +11,7 @@ use leptos_meta::Title;
 use crate::context::use_page_ctx;
 use crate::features::credits::server_fns::get_credit_packs;
 use crate::i18n::{use_i18n, I18n};
-use crate::layouts::icons::{ChatIcon, GiftIcon, ShieldIcon};
+use crate::ui::icons::{ChatIcon, GiftIcon, ShieldIcon};
 use crate::widgets::ReactWidget;
 
 /// A method's display name: translated for generic methods, the brand's own name otherwise.

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{fail, fail_back, member_call, redirect};
+use crate::call::{fail, fail_back, member_call, redirect};
 
 /// `/credits`: the bundles for the member's country with today's prices.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -80,14 +80,14 @@ fn typed(code: &Option<String>) -> Option<&str> {
 }
 
 #[cfg(feature = "ssr")]
-async fn country(c: &crate::ssr::Call, member: &server::accounts::Member) -> Result<String, ApiError> {
+async fn country(c: &crate::call::Call, member: &server::accounts::Member) -> Result<String, ApiError> {
     c.state.payments.buyer_country(member.id, &c.country()).await.map_err(fail)
 }
 
 /// One bundle's price; a typed code that no longer applies (used meanwhile) falls back to the
 /// automatic discount.
 #[cfg(feature = "ssr")]
-async fn quote_or_automatic(c: &crate::ssr::Call, member: &server::accounts::Member, pack: i64, code: &Option<String>, country: &str) -> Result<Quote, ApiError> {
+async fn quote_or_automatic(c: &crate::call::Call, member: &server::accounts::Member, pack: i64, code: &Option<String>, country: &str) -> Result<Quote, ApiError> {
     let p = &c.state.payments;
     match p.quote(&c.site, member, pack, typed(code), country, c.now()).await {
         Ok(q) => Ok(q),
@@ -138,7 +138,7 @@ pub async fn start_checkout(pack: i64, method: String, code: Option<String>) -> 
         c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now()).await?;
         let country = c.state.payments.buyer_country(member.id, &c.country()).await?;
         if method == PaymentMethod::DirectDebit {
-            let code = typed(&code).map(|c| format!("&code={c}")).unwrap_or_default();
+            let code = typed(&code).map(|c| format!("&code={}", domain::account::percent_encode(c))).unwrap_or_default();
             return Ok(format!("/directdebit?pack={pack}{code}"));
         }
         let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
@@ -148,7 +148,7 @@ pub async fn start_checkout(pack: i64, method: String, code: Option<String>) -> 
     .await;
     match result {
         Ok(url) => {
-            if crate::ssr::accepts_html() {
+            if crate::call::accepts_html() {
                 redirect(&url);
             }
             Ok(url)
@@ -223,7 +223,7 @@ pub async fn start_direct_debit(pack: i64, iban: String, phone: String, code: Op
     .await;
     match result {
         Ok(order) => {
-            let code = typed(&code).map(|c| format!("&code={c}")).unwrap_or_default();
+            let code = typed(&code).map(|c| format!("&code={}", domain::account::percent_encode(c))).unwrap_or_default();
             redirect(&format!("/directdebit?pack={pack}&order={order}{code}"));
             Ok(order)
         }
@@ -243,19 +243,19 @@ pub async fn confirm_direct_debit(pack: i64, order: i64, sms_code: String) -> Re
     .await;
     match result {
         Ok(payment) => {
-            redirect(&format!("/transactions/{payment}"));
+            redirect(&crate::paths::transaction(payment));
             Ok(payment)
         }
         Err(e) => Err(fail_back::<ConfirmDirectDebit>(e, &back, &[])),
     }
 }
 
-/// The test provider's page (only while it is the configured provider).
+/// The test provider's page (only while it is the configured provider), for the buyer alone:
+/// another member, or a visitor holding the address, gets not-found.
 #[server(prefix = "/api/fn", endpoint = "test_checkout")]
 pub async fn get_test_checkout(id: String) -> Result<TestCheckoutData, ApiError> {
-    let c = crate::ssr::call().await?;
-    let provider = c.state.payments.test_provider().ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
-    let checkout = provider.checkout(&id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    let (c, member) = member_call().await?;
+    let (_, checkout) = c.state.payments.own_test_checkout(member.id, &id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
     Ok(TestCheckoutData {
         id: checkout.id,
         amount: checkout.amount,
@@ -267,11 +267,11 @@ pub async fn get_test_checkout(id: String) -> Result<TestCheckoutData, ApiError>
     })
 }
 
-/// The tester's outcome on the test provider's page; the buyer returns to our result page.
+/// The buyer's outcome on the test provider's page; the buyer returns to our result page.
 #[server(prefix = "/api/fn", endpoint = "test_checkout_outcome")]
 pub async fn test_checkout_outcome(id: String, outcome: String) -> Result<String, ApiError> {
-    let c = crate::ssr::call().await?;
-    let provider = c.state.payments.test_provider().ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
+    let (c, member) = member_call().await?;
+    let (provider, _) = c.state.payments.own_test_checkout(member.id, &id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::NotFound))?;
     let outcome = domain::checkout::PaymentStatus::parse(&outcome).ok_or_else(|| ApiError::new(domain::ErrorCode::BadRequest))?;
     let back = provider.choose(&id, outcome).await.map_err(fail)?;
     redirect(&back);
@@ -288,6 +288,6 @@ pub async fn dismiss_time_bonus() -> Result<(), ApiError> {
 /// The credit packs of the site this request is for, for the visitor's country (`/pricing`).
 #[server(prefix = "/api/fn", endpoint = "credit_packs")]
 pub async fn get_credit_packs() -> Result<Vec<CreditPack>, ApiError> {
-    let c = crate::ssr::call().await?;
+    let c = crate::call::call().await?;
     c.state.payments.packs(c.site.settings.id, &c.country()).await.map_err(fail)
 }

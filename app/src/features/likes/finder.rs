@@ -4,7 +4,7 @@
 //! link lead on to the member's profile.
 
 use crate::features::likes::server_fns::LikeMany;
-use crate::forms::ActionError;
+use crate::ui::forms::ActionError;
 
 use domain::search::MemberCard;
 use leptos::prelude::*;
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::members::card::Portrait;
 use crate::i18n::use_i18n;
-use crate::layouts::icons::HeartIcon;
+use crate::ui::icons::HeartIcon;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Suggestions {
@@ -26,7 +26,7 @@ pub struct Suggestions {
 
 #[server(prefix = "/api/fn", endpoint = "match_suggestions")]
 pub async fn match_suggestions(matched: Option<i64>) -> Result<Suggestions, domain::ApiError> {
-    use crate::ssr::{fail as public_error, member_call};
+    use crate::call::{fail as public_error, member_call};
     let (c, member) = member_call().await?;
     let (state, site) = (&c.state, &c.site);
     let today = domain::account::Ymd::from_unix(c.now());

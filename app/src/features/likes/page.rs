@@ -10,7 +10,7 @@ use crate::context::use_page_ctx;
 use crate::features::likes::server_fns::my_likes;
 use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::members::card::{CardLike, MemberCardView};
-use crate::features::members::search::Pager;
+use crate::ui::pager::Pager;
 use crate::i18n::use_i18n;
 
 #[component]

@@ -50,7 +50,7 @@ pub fn LikePopup(auto: bool, labels: LikePopupLabels) -> impl IntoView {
                         <h2 id="like-modal-title" class="like-modal__title">{title}</h2>
                         <p class="muted">{format!("{}, {}", p.age, p.place)}</p>
                         <div class="like-modal__actions">
-                            <a class="btn btn--primary" href=format!("/likes/m/{}", p.id) node_ref=view_button data-testid="like-popup-view">{labels.view_profile.clone()}</a>
+                            <a class="btn btn--primary" href=crate::paths::liked_member(p.id) node_ref=view_button data-testid="like-popup-view">{labels.view_profile.clone()}</a>
                             <button type="button" class="btn btn--ghost" on:click=move |_| shown.set(None) data-testid="like-popup-close">{labels.close.clone()}</button>
                         </div>
                     </div>

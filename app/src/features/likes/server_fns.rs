@@ -11,11 +11,11 @@ use leptos::server_fn::ServerFn;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::forms::with_param;
+use crate::ui::forms::with_param;
 #[cfg(feature = "ssr")]
 use server::http::visitor::safe_return_path as safe_return;
 #[cfg(feature = "ssr")]
-use crate::ssr::{fail, member_call, redirect};
+use crate::call::{fail, member_call, redirect};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LikeItem {
@@ -53,7 +53,7 @@ pub async fn my_likes(kind: domain::likes::LikeKind, #[server(default)] page: u3
 fn back(return_to: Option<String>, id: i64) -> String {
     match return_to {
         Some(path) => safe_return(Some(&path)),
-        None => format!("/members/{id}"),
+        None => crate::paths::member(id),
     }
 }
 
@@ -171,7 +171,7 @@ pub const CARD_UNLIKE: &str = "card-unlike-form";
 #[component]
 pub fn LikeErrors() -> impl IntoView {
     view! {
-        <crate::forms::ActionError action={ServerAction::<Like>::new()}/>
-        <crate::forms::ActionError action={ServerAction::<Unlike>::new()}/>
+        <crate::ui::forms::ActionError action={ServerAction::<Like>::new()}/>
+        <crate::ui::forms::ActionError action={ServerAction::<Unlike>::new()}/>
     }
 }

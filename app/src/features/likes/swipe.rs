@@ -28,7 +28,7 @@ pub struct SwipeResult {
 
 #[server(prefix = "/api/fn", endpoint = "swipe_stack")]
 pub async fn swipe_stack() -> Result<SwipeDeck, domain::ApiError> {
-    use crate::ssr::{fail as public_error, member_call};
+    use crate::call::{fail as public_error, member_call};
     let (c, member) = member_call().await?;
     let (state, site) = (&c.state, &c.site);
     let now = c.now();
@@ -40,7 +40,7 @@ pub async fn swipe_stack() -> Result<SwipeDeck, domain::ApiError> {
     Ok(SwipeDeck {
         cards: cards
             .iter()
-            .map(|c| SwipeCard { id: c.id, name: c.name.clone(), age: c.age, place: c.place(), photo: c.thumb.as_ref().map(|t| format!("/media/{t}")), href: format!("/members/{}", c.id) })
+            .map(|c| SwipeCard { id: c.id, name: c.name.clone(), age: c.age, place: c.place(), photo: c.thumb.as_ref().map(|t| format!("/media/{t}")), href: crate::paths::member(c.id) })
             .collect(),
         remaining: allowance.remaining.map(|r| r as u32),
         next_at: allowance.next_at,
@@ -50,7 +50,7 @@ pub async fn swipe_stack() -> Result<SwipeDeck, domain::ApiError> {
 /// A like (through the daily allowance) or a pass.
 #[server(prefix = "/api/fn", endpoint = "swipe")]
 pub async fn swipe(id: i64, like: bool) -> Result<SwipeResult, domain::ApiError> {
-    use crate::ssr::{fail as public_error, member_call};
+    use crate::call::{fail as public_error, member_call};
     let (c, member) = member_call().await?;
     let (state, site) = (&c.state, &c.site);
     let now = c.now();

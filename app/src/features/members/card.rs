@@ -5,7 +5,7 @@ use domain::search::MemberCard;
 use leptos::prelude::*;
 
 use crate::i18n::use_i18n;
-use crate::layouts::icons::HeartIcon;
+use crate::ui::icons::HeartIcon;
 
 /// The portrait, or the first letter on a coloured ground when there is no photo.
 #[component]
@@ -58,7 +58,7 @@ pub fn MemberCardView(
     let like_button = like.map(|like| view! { <CardLikeButton id=card.id name=card.name.clone() like=like/> });
     view! {
         <li class="member-card" id=format!("m-{}", card.id)>
-            <a href=format!("/members/{}", card.id) class="member-card__link">
+            <a href=crate::paths::member(card.id) class="member-card__link">
                 <Portrait name=card.name.clone() src=card.thumb.clone() class="member-card__photo"/>
                 {badge.map(|b| view! { <span class="badge badge--main member-card__badge" data-testid="card-badge">{b}</span> })}
                 // The heart is drawn by the stylesheet: a grid repeats it on most cards.

@@ -42,7 +42,7 @@ fn Landing(page: ProfilePage) -> impl IntoView {
                         </ul>
                     }
                 })}
-                <a class="btn btn--primary btn--large btn--block" href=format!("/members/{}/signup", p.id) data-testid="landing-signup">
+                <a class="btn btn--primary btn--large btn--block" href=crate::paths::member_signup(p.id) data-testid="landing-signup">
                     {i18n.tf("landing.cta", &[("name", &p.name)])}
                 </a>
                 <p class="landing-profile__login">{i18n.t("auth.have_account")} " " <a href=format!("/login?return_to=/members/{}", p.id)>{i18n.t("auth.login_submit")}</a></p>
@@ -64,7 +64,7 @@ fn Landing(page: ProfilePage) -> impl IntoView {
 #[component]
 pub fn MemberLandingPage() -> impl IntoView {
     let id = route_id();
-    if crate::features::landers::members_go_in(format!("/members/{id}")) {
+    if crate::features::landers::members_go_in(crate::paths::member(id)) {
         return None;
     }
     let data = Resource::new_blocking(move || id, member_profile);
@@ -97,7 +97,7 @@ fn SignupTeaser(page: ProfilePage) -> impl IntoView {
 #[component]
 pub fn MemberSignupPage() -> impl IntoView {
     let id = route_id();
-    if crate::features::landers::members_go_in(format!("/members/{id}")) {
+    if crate::features::landers::members_go_in(crate::paths::member(id)) {
         return None;
     }
     let data = Resource::new_blocking(move || id, member_profile);

@@ -3,7 +3,7 @@
 
 use crate::features::likes::server_fns::{LikeErrors, LikeForm};
 use crate::features::members::server_fns::{Block, Unblock};
-use crate::forms::ActionError;
+use crate::ui::forms::ActionError;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -13,7 +13,7 @@ use crate::features::likes::match_dialog::MatchDialog;
 use crate::features::members::card::{MemberCardView, Portrait};
 use crate::features::members::server_fns::{member_profile, ProfilePage};
 use crate::i18n::use_i18n;
-use crate::layouts::icons::{HeartIcon, LockIcon};
+use crate::ui::icons::{HeartIcon, LockIcon};
 use domain::photo::{photo_url, GalleryPhoto};
 
 /// The main portrait, a strip of the other photos and a lightbox per open photo. The lightbox
@@ -105,7 +105,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
     view! {
         <Title text=format!("{}, {}", p.name, p.age)/>
         {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
-        {(query.get("match").is_some() && page.likes == Some((true, true))).then(|| view! { <MatchDialog name=p.name.clone() photo=p.photo.clone() close_href=format!("/members/{}", p.id)/> })}
+        {(query.get("match").is_some() && page.likes == Some((true, true))).then(|| view! { <MatchDialog name=p.name.clone() photo=p.photo.clone() close_href=crate::paths::member(p.id)/> })}
         <article class="member-profile" data-testid="member-profile">
             <Gallery name=p.name.clone() main=p.photo.clone() photos=page.photos.clone() login_to=(!member).then(|| format!("/login?return_to=/members/{}", p.id))/>
             <div class="member-profile__main">
@@ -145,8 +145,8 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                 })}
                 {page.likes.filter(|_| !p.blocked_by_me).map(|(i_liked, they_liked)| view! { <LikeActions id=p.id name=p.name.clone() i_liked=i_liked they_liked=they_liked/> })}
                 {(member && !p.is_me && !p.blocked_by_me).then(|| view! {
-                    <a class="btn btn--primary member-profile__message" href=format!("/members/{}/chat", p.id) data-testid="send-message">
-                        <crate::layouts::icons::ChatIcon/> {use_i18n().tf("chat.message_to", &[("name", &p.name)])}
+                    <a class="btn btn--primary member-profile__message" href=crate::paths::member_chat(p.id) data-testid="send-message">
+                        <crate::ui::icons::ChatIcon/> {use_i18n().tf("chat.message_to", &[("name", &p.name)])}
                     </a>
                 })}
                 {(member && !p.is_me).then(|| {
@@ -205,7 +205,7 @@ fn LikeActions(id: i64, name: String, i_liked: bool, they_liked: bool) -> impl I
     view! {
         <section class="member-profile__section like-actions" data-testid="like-actions">
             {status.map(|text| view! { <p class="like-actions__status" data-testid="like-status"><HeartIcon/> {text}</p> })}
-            <LikeForm id=id liked=i_liked source="profile" return_to=format!("/members/{id}")>
+            <LikeForm id=id liked=i_liked source="profile" return_to=crate::paths::member(id)>
                 <button type="submit" class=class data-testid="like-toggle"><HeartIcon/> {label}</button>
             </LikeForm>
         </section>

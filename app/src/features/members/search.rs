@@ -7,6 +7,8 @@ use std::sync::Arc;
 use domain::profile::Gender;
 use domain::search::MAX_AGE;
 use leptos::prelude::*;
+
+use crate::ui::pager::Pager;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
@@ -77,20 +79,6 @@ fn Filters(page: Arc<SearchPage>) -> impl IntoView {
     }
 }
 
-/// Previous and next links under a grid of cards (search results, likes), with the page's
-/// number; nothing when there is only the one page.
-#[component]
-pub fn Pager(page: u32, prev: Option<String>, next: Option<String>) -> impl IntoView {
-    let i18n = use_i18n();
-    (prev.is_some() || next.is_some()).then(|| view! {
-        <nav class="pager" aria-label=i18n.t("members.results_nav")>
-            {prev.map(|href| view! { <a class="btn btn--ghost" href=href rel="prev">{use_i18n().t("members.previous")}</a> })}
-            <span class="pager__page">{i18n.tf("members.page", &[("page", &page.to_string())])}</span>
-            {next.map(|href| view! { <a class="btn btn--ghost" href=href rel="next" data-testid="next-page">{use_i18n().t("members.next")}</a> })}
-        </nav>
-    })
-}
-
 #[component]
 fn Results(page: Arc<SearchPage>) -> impl IntoView {
     let i18n = use_i18n();
@@ -127,7 +115,7 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
         {last.map(|card| {
             let i18n = use_i18n();
             view! {
-                <a class="last-opened" href=format!("/members/{}", card.id) data-testid="last-opened">
+                <a class="last-opened" href=crate::paths::member(card.id) data-testid="last-opened">
                     <Portrait name=card.name.clone() src=card.thumb.clone() class="last-opened__photo"/>
                     <span><span class="last-opened__label">{i18n.t("members.last_opened")}</span>" " <strong>{card.name.clone()}", " {card.age}</strong></span>
                     <span class="last-opened__go" aria-hidden="true">"→"</span>

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{call, fail, member_call, redirect};
+use crate::call::{call, fail, member_call, redirect};
 
 /// What `/members` renders: the checked filters, their choices and the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::context::use_page_ctx;
 use crate::features::members::card::Portrait;
 use crate::i18n::{use_i18n, I18n};
-use crate::layouts::icons::{BellIcon, HeartIcon};
+use crate::ui::icons::{BellIcon, HeartIcon};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NotificationView {
@@ -33,7 +33,7 @@ pub struct NotificationsPage {
 /// The member's notifications, a page at a time; reading them marks them all read.
 #[server(prefix = "/api/fn", endpoint = "my_notifications")]
 pub async fn my_notifications(before: Option<String>) -> Result<NotificationsPage, domain::ApiError> {
-    use crate::ssr::{fail as public_error, member_call};
+    use crate::call::{fail as public_error, member_call};
     use domain::notifications::{Cursor, NOTIFICATIONS_PAGE};
     let (c, member) = member_call().await?;
     let state = &c.state;
@@ -56,7 +56,7 @@ pub async fn my_notifications(before: Option<String>) -> Result<NotificationsPag
 /// The line's text and where it leads.
 fn text_and_link(i18n: &I18n, site: &str, n: &NotificationView) -> (String, String) {
     let name = n.actor.as_ref().map(|a| a.name.as_str()).unwrap_or_default();
-    let to_actor = n.actor.as_ref().map(|a| format!("/likes/m/{}", a.id)).unwrap_or_else(|| "/likes".into());
+    let to_actor = n.actor.as_ref().map(|a| crate::paths::liked_member(a.id)).unwrap_or_else(|| "/likes".into());
     match n.kind {
         NotificationKind::Like => (i18n.tf("notifications.like", &[("name", name)]), to_actor),
         NotificationKind::Match => (i18n.tf("notifications.match", &[("name", name)]), to_actor),

@@ -6,7 +6,7 @@ use domain::ApiError;
 use leptos::prelude::*;
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{call, fail};
+use crate::call::{call, fail};
 
 /// Stores a bounce of the referring page when its URL has `lb`; anything else is ignored.
 #[server(prefix = "/api/fn", endpoint = "page_bounce", input = leptos::server_fn::codec::Json)]

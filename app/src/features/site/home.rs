@@ -5,7 +5,7 @@ use leptos_meta::{Meta, Title};
 
 use crate::context::use_page_ctx;
 use crate::i18n::use_i18n;
-use crate::layouts::icons::{ChatIcon, HeartIcon, MaskIcon, ShieldIcon, GiftIcon};
+use crate::ui::icons::{ChatIcon, HeartIcon, MaskIcon, ShieldIcon, GiftIcon};
 
 #[component]
 pub fn HomePage() -> impl IntoView {

@@ -6,7 +6,7 @@ use leptos_meta::Title;
 
 use crate::context::use_page_ctx;
 use crate::i18n::use_i18n;
-use crate::layouts::icons::CheckIcon;
+use crate::ui::icons::CheckIcon;
 
 #[component]
 fn LanguageChoice(locale: Locale, current: Locale) -> impl IntoView {

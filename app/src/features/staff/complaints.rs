@@ -8,7 +8,7 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{fail, member_call, redirect};
+use crate::call::{fail, member_call, redirect};
 
 use crate::features::staff::refuse_non_staff;
 use crate::i18n::use_i18n;
@@ -123,7 +123,7 @@ fn ComplaintItem(item: ComplaintView) -> impl IntoView {
                 <div><dt>{i18n.t("staff.complaints.from")}</dt><dd>{format!("{} <{}>", item.name, item.email)}{item.reporter_id.map(|id| format!(" (#{id})"))}</dd></div>
                 {(!item.concerning.is_empty()).then(|| view! { <div><dt>{use_i18n().t("complaints.concerning")}</dt><dd>{item.concerning.clone()}</dd></div> })}
                 {item.member.clone().map(|(id, name)| view! {
-                    <div><dt>{use_i18n().t("complaints.reported_member")}</dt><dd><a href=format!("/members/{id}")>{format!("{name} (#{id})")}</a></dd></div>
+                    <div><dt>{use_i18n().t("complaints.reported_member")}</dt><dd><a href=crate::paths::member(id)>{format!("{name} (#{id})")}</a></dd></div>
                 })}
                 {item.conversation_id.map(|id| view! { <div><dt>{use_i18n().t("complaints.reported_conversation")}</dt><dd>{format!("#{id}")}</dd></div> })}
             </dl>
@@ -166,7 +166,7 @@ pub fn StaffComplaintsPage() -> impl IntoView {
             <h1>{i18n.t("staff.complaints.title")}</h1>
             <nav class="tabs" aria-label=i18n.t("staff.complaints.title")>{tab(false, "staff.complaints.open")}{tab(true, "staff.complaints.handled")}</nav>
             {saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.complaints.saved")}</p> })}
-            <crate::forms::ActionError action={ServerAction::<SetComplaintStatus>::new()}/>
+            <crate::ui::forms::ActionError action={ServerAction::<SetComplaintStatus>::new()}/>
             <Suspense fallback=|| ()>
                 {move || list.get().map(|result| match result {
                     Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="complaints-empty">{use_i18n().t("staff.complaints.none")}</p> }.into_any(),

@@ -8,10 +8,10 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{fail, member_call, redirect};
+use crate::call::{fail, member_call, redirect};
 
 use crate::features::staff::refuse_non_staff;
-use crate::forms::ActionError;
+use crate::ui::forms::ActionError;
 use crate::i18n::use_i18n;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,7 +67,7 @@ pub async fn staff_change_member(id: i64, change: String, #[server(default)] rea
     };
     if let Err(error) = c.state.staff.change_member(&member, c.site.settings.id, id, change, c.now()).await {
         let q = id.to_string();
-        return Err(crate::ssr::fail_back::<StaffChangeMember>(error, "/staff/members", &[("q", q.as_str())]));
+        return Err(crate::call::fail_back::<StaffChangeMember>(error, "/staff/members", &[("q", q.as_str())]));
     }
     redirect(&format!("/staff/members?q={id}&saved=1"));
     Ok(())

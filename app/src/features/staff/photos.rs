@@ -20,7 +20,7 @@ fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
                 <img src=photo_url(item.id, true) alt=i18n.tf("photos.of", &[("name", &item.name)]) loading="lazy"/>
             </a>
             <div class="review-card__meta">
-                <a href=format!("/members/{}", item.user_id)>{item.name.clone()}</a>
+                <a href=crate::paths::member(item.user_id)>{item.name.clone()}</a>
                 <span class="muted">{when}</span>
                 {item.private.then(|| view! { <span class="badge">{use_i18n().t("photos.private")}</span> })}
             </div>
@@ -52,7 +52,7 @@ pub fn PhotoReviewPage() -> impl IntoView {
         <div class="container page">
             <h1>{i18n.t("staff.title")}</h1>
             {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
-            <crate::forms::ActionError action={ServerAction::<ReviewPhoto>::new()}/>
+            <crate::ui::forms::ActionError action={ServerAction::<ReviewPhoto>::new()}/>
             <Suspense fallback=|| ()>
                 {move || queue.get().map(|result| match result {
                     Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.empty")}</p> }.into_any(),

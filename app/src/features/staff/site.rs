@@ -14,10 +14,10 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{fail, fail_back, member_call, redirect};
+use crate::call::{fail, fail_back, member_call, redirect};
 
 use crate::features::staff::refuse_non_staff;
-use crate::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
 
 /// The settings as the forms show them.
@@ -186,7 +186,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                 <TextField setting="index_title" value=t.index_title/>
                 <label class="field">
                     <span class="field__label">{use_i18n().t("staff.setting.description")}</span>
-                    <textarea name="description" rows="3" maxlength=rules::DESCRIPTION_MAX_CHARS.to_string()>{t.description}</textarea>
+                    <TextArea value=t.description attr:name="description" attr:rows="3" attr:maxlength=rules::DESCRIPTION_MAX_CHARS.to_string()/>
                 </label>
                 <TextField setting="support_email" value=t.support_email required=true kind="email"/>
                 <TextField setting="support_phone" value=t.support_phone required=true max=30 kind="tel"/>

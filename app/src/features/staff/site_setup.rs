@@ -12,9 +12,9 @@ use leptos::server_fn::ServerFn;
 use leptos_router::hooks::use_query_map;
 
 #[cfg(feature = "ssr")]
-use crate::ssr::{fail, fail_back, member_call, redirect};
+use crate::call::{fail, fail_back, member_call, redirect};
 
-use crate::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
 
 #[allow(clippy::too_many_arguments)]
@@ -103,7 +103,7 @@ pub async fn staff_site_logo(data: leptos::server_fn::codec::MultipartData) -> R
     let result = async {
         server::staff::require_staff(&member, site).map_err(fail)?;
         c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, member.id, c.now()).await.map_err(fail)?;
-        let form = crate::ssr::read_upload_form(data, "logo", rules::LOGO_MAX_BYTES).await?;
+        let form = crate::call::read_upload_form(data, "logo", rules::LOGO_MAX_BYTES).await?;
         c.state.staff.set_logo(&member, site, Some(form.photo), c.now()).await.map_err(fail)
     }
     .await;
@@ -277,11 +277,11 @@ pub fn CompanyForm(company: rules::CompanyDetails, shared: Vec<String>) -> impl 
                 <super::site::TextField setting="kvk" value=c.kvk required=true max=20/>
                 <label class="field">
                     <span class="field__label">{use_i18n().t("staff.setting.tradenames")}</span>
-                    <textarea name="tradenames" rows="2">{c.tradenames.join("\n")}</textarea>
+                    <TextArea value=c.tradenames.join("\n") attr:name="tradenames" attr:rows="2"/>
                 </label>
                 <label class="field">
                     <span class="field__label">{use_i18n().t("staff.setting.vat_numbers")}</span>
-                    <textarea name="vat_numbers" rows="2">{c.vat_numbers.join("\n")}</textarea>
+                    <TextArea value=c.vat_numbers.join("\n") attr:name="vat_numbers" attr:rows="2"/>
                 </label>
                 <super::site::TextField setting="company_phone" value=c.support_phone required=true max=30 kind="tel"/>
                 <super::site::NumberField range=rules::DELETE_DISCOUNT value=c.delete_discount/>
@@ -299,7 +299,7 @@ pub fn LogoForm(logo: Option<domain::site::Logo>, name: String) -> impl IntoView
         <section class="card staff-settings" id="logo" aria-labelledby="logo-title">
             <h2 id="logo-title">{i18n.t("staff.site.logo")}</h2>
             <super::site::Saved anchor="logo"/>
-            <crate::forms::UrlError path=StaffSiteLogo::PATH/>
+            <crate::ui::forms::UrlError path=StaffSiteLogo::PATH/>
             <ActionError action={ServerAction::<StaffSiteLogoRemove>::new()}/>
             {match logo {
                 Some(l) => view! {

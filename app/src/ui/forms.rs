@@ -38,6 +38,32 @@ pub fn UrlError(path: &'static str) -> impl IntoView {
     error.map(|e| view! { <p class="notice notice--error" role="alert" data-testid="form-error" data-code=e.code.as_str()>{i18n.error(&e)}</p> })
 }
 
+/// A `<textarea>` with `value` in it. Leptos' renderer writes a textarea's children as they
+/// are, as it does a `<script>`'s, so a value holding `</textarea>` would end the element and
+/// put the rest on the page as live markup (a form, a meta refresh). On the server the value is
+/// escaped here; in the browser it is text. Every textarea of the app is this component, and
+/// its other attributes are given with `attr:` (`<TextArea value=v attr:name="text"/>`).
+#[component]
+pub fn TextArea(#[prop(optional, into)] value: String) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    let value = escape_text(&value);
+    view! { <textarea>{value}</textarea> }
+}
+
+/// `text` as the content of a raw-text element (`&` and `<` are all that can end or change it).
+pub fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The path of the page being shown, with its query: forms send it as `return_to` so that a
 /// function can come back to exactly this page.
 pub fn current_path() -> String {
@@ -69,6 +95,12 @@ pub fn with_param(path: &str, param: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn textarea_values_cannot_end_the_element() {
+        assert_eq!(escape_text("</textarea><b id=x>&amp;"), "&lt;/textarea&gt;&lt;b id=x&gt;&amp;amp;");
+        assert_eq!(escape_text("gewoon tekst\nmet regels"), "gewoon tekst\nmet regels");
+    }
 
     #[test]
     fn parameters_go_before_the_anchor() {

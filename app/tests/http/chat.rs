@@ -1,0 +1,124 @@
+//! Chat: forms, calls, the socket and chat photos.
+
+use super::*;
+
+#[tokio::test]
+async fn chat_over_http_forms_calls_socket_and_media() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let carl = ready_member(&app, "carl@example.nl", "male").await;
+    let (bart_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'bart@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+
+    // Without a session: to the login page. With one: the chat page, usable without JavaScript.
+    let (status, headers, _) = app.get(&format!("/members/{bart_id}/chat"), &[("accept", "text/html")]).await;
+    assert!(status.is_redirection(), "{status}");
+    assert_eq!(headers["location"], format!("/login?return_to=/members/{bart_id}/chat").as_str());
+    let page = format!("/members/{bart_id}/chat");
+    let (status, _, html) = app.get(&page, &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-testid="chat-fallback""#) && html.contains(r#"action="/api/fn/send_message""#) && html.contains(r#"data-widget="ChatPanel""#));
+
+    // A plain form post sends and comes back to the conversation; the same client id twice stores one message.
+    let body = format!("member={bart_id}&client_id=form-send-000001&text=Hoi+Bart%2C+zin+in+koffie%3F");
+    let res = app.form("send_message", &body, &page, &[("origin", &origin), ("cookie", &anna)]).await;
+    let (to, html) = app.follow(&res, &anna).await;
+    assert!(to.starts_with("/chats/"), "{to}");
+    assert!(html.contains("Hoi Bart, zin in koffie?"));
+    let conversation = conversation_id(&html);
+    let again = app.form("send_message", &body, &page, &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(location(&again).split('#').next(), to.split('#').next());
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(n, 1);
+    // Too long: back to the page with the Dutch text and what was typed.
+    let long = "x".repeat(2001);
+    let res = app.form("send_message", &format!("conversation={conversation}&client_id=form-send-000002&text={long}"), &format!("/chats/{conversation}"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let (error, _) = refusal(&res, "send_message");
+    assert_eq!(error.code, domain::ErrorCode::MessageTooLong);
+    // Cross-origin: refused.
+    let res = app.form("send_message", &body.replace("000001", "000003"), &page, &[("origin", "https://evil.example"), ("cookie", &anna)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+
+    // Bart's socket gets Anna's next message live; Carl's gets nothing.
+    let mut barts = socket(&app, &bart, 0).await;
+    assert!(next_push(&mut barts, "message", std::time::Duration::from_secs(2)).await.is_some(), "the backlog since 0");
+    let mut carls = socket(&app, &carl, 0).await;
+    let res = app.call("send_message", &format!("conversation={conversation}&client_id=json-send-000004&text=Ben+je+er%3F"), &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    let live = next_push(&mut barts, "message", std::time::Duration::from_secs(2)).await.expect("live within 2 s");
+    assert_eq!(live["message"]["body"], "Ben je er?");
+    assert_eq!(live["message"]["mine"], false);
+    assert_eq!(live["message"]["id"], sent["message"]["id"]);
+    assert!(next_push(&mut barts, "unread", std::time::Duration::from_secs(2)).await.is_some());
+    assert!(next_push(&mut carls, "message", std::time::Duration::from_millis(500)).await.is_none());
+
+    // Bart's list shows the unread pill, and his top bar the messages pill; opening reads it.
+    let (_, _, html) = app.get("/members", &[("cookie", &bart)]).await;
+    assert!(html.contains(r#"data-testid="messages-pill""#));
+    let (status, _, html) = app.get(&format!("/chats/{conversation}"), &[("cookie", &bart)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Ben je er?"));
+    assert_eq!(app.state.accounts.member(bart_id).await.unwrap().unwrap().counters.unread_messages, 0);
+
+    // A photo goes to the two members only.
+    let boundary = "----vonk-chat-boundary-7MA4YWxk";
+    let mut body = Vec::new();
+    for (name, value) in [("client_id", "photo-send-000005".to_string()), ("conversation", conversation.to_string())] {
+        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes());
+    }
+    body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes());
+    body.extend_from_slice(&png(60, 40));
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let res = app
+        .client
+        .post(format!("{}/api/fn/send_chat_photo", app.base))
+        .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+        .header("origin", &origin)
+        .header("cookie", &anna)
+        .header("accept", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let photo: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    let src = photo["message"]["photo"].as_str().unwrap().to_string();
+    assert_eq!(app.get(&src, &[("cookie", &bart)]).await.0, StatusCode::OK);
+    assert_eq!(app.get(&src, &[("cookie", &anna)]).await.0, StatusCode::OK);
+    assert_eq!(app.get(&src, &[("cookie", &carl)]).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(app.get(&src, &[]).await.0, StatusCode::FORBIDDEN);
+
+    // Carl can do nothing with the conversation: not the page, not the calls.
+    assert_eq!(app.get(&format!("/chats/{conversation}"), &[("cookie", &carl)]).await.0, StatusCode::NOT_FOUND);
+    for (name, body) in [
+        ("chat_older", format!("conversation={conversation}&before=999999")),
+        ("chat_thread", format!("conversation={conversation}")),
+        ("send_message", format!("conversation={conversation}&client_id=carl-send-000006&text=ik+ook")),
+        ("mark_chat_read", format!("conversation={conversation}&up_to=999999")),
+        ("delete_chat", format!("conversation={conversation}")),
+        ("chat_typing", format!("conversation={conversation}")),
+    ] {
+        let res = app.call(name, &body, &[("origin", &origin), ("cookie", &carl)]).await;
+        assert_eq!(json_code(res).await, (StatusCode::NOT_FOUND, "not_found".to_string()), "{name}");
+    }
+    // Sockets need a session and our origin.
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("{}/ws", app.base.replace("http://", "ws://"));
+    let mut no_origin = url.clone().into_client_request().unwrap();
+    no_origin.headers_mut().insert("cookie", carl.parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(no_origin).await.is_err());
+    let mut no_session = url.into_client_request().unwrap();
+    no_session.headers_mut().insert("origin", origin.parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(no_session).await.is_err());
+
+    // Deleting: gone from Anna's list at once; Bart keeps his.
+    let res = app.call("delete_chat", &format!("conversation={conversation}"), &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let (_, _, html) = app.get("/chats", &[("cookie", &anna)]).await;
+    assert!(!html.contains(&format!("href=\"/chats/{conversation}\"")));
+    let (_, _, html) = app.get("/chats", &[("cookie", &bart)]).await;
+    assert!(html.contains(&format!("href=\"/chats/{conversation}\"")));
+    assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
+}

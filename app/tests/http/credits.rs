@@ -1,0 +1,149 @@
+//! Pricing and buying credits: the test provider, direct debit.
+
+use super::*;
+
+#[tokio::test]
+async fn pricing_lists_packs_and_mounts_the_payment_widget() {
+    let app = start().await;
+    let (status, _, html) = app.get("/pricing", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    for credits in ["25", "60", "150", "400"] {
+        assert!(html.contains(&format!(r#"data-credits="{credits}""#)));
+    }
+    assert!(html.contains("€ 9,95") && html.contains("€ 19,95"));
+    assert!(html.contains("Meest gekozen"));
+    assert!(html.contains(r#"data-widget="PaymentMethodBlocks""#));
+    let (_, _, html) = app.get("/pricing", &[("cookie", "i18n_redirected=en")]).await;
+    assert!(html.contains("€ 9.95"), "English uses a decimal point");
+}
+
+#[tokio::test]
+async fn buying_credits_through_the_test_provider_over_http() {
+    let app = start_in("BE").await;
+    let origin = app.origin();
+    let anna = signed_up(&app, "anna@example.nl").await;
+    let html = |path: &'static str, cookie: String| {
+        let app = &app;
+        async move { app.get(path, &[("cookie", &cookie), ("accept", "text/html")]).await }
+    };
+
+    // Visitors are sent to log in; members see the bundles with the time bonus applied.
+    let (status, headers, _) = app.get("/credits", &[("accept", "text/html")]).await;
+    assert!(status.is_redirection(), "{status}");
+    assert_eq!(headers["location"], "/login?return_to=/credits");
+    let (status, _, page) = html("/credits", anna.clone()).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Tijdbonus: 25% korting") && page.contains("€ 14,96") && page.contains("Normaal € 19,95") && page.contains("incl. 21% btw"), "{page}");
+    // The time-bonus banner is in the member area, not on /credits.
+    let (_, _, members) = html("/members", anna.clone()).await;
+    assert!(members.contains(r#"data-testid="time-bonus""#) && (members.contains("04:00:00") || members.contains("03:59:")), "the banner with its countdown");
+    // A code that does not exist, and one that does (40 % beats the bonus from 60 credits up).
+    let (_, _, page) = html("/credits?code=nope", anna.clone()).await;
+    assert!(page.contains("Code niet gevonden"));
+    let (_, _, page) = html("/credits?code=vonk40", anna.clone()).await;
+    assert!(page.contains("40% korting met code VONK40") && page.contains("€ 11,97"), "60 credits at 40 % off");
+
+    let pack = app.state.payments.packs(app.state.sites.for_host(None).unwrap().settings.id, "BE").await.unwrap().into_iter().find(|p| p.credits == 60).unwrap().id;
+    let (status, _, page) = app.get(&format!("/credits/{pack}/bancontact"), &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Betalen met Bancontact") && page.contains("PaymentMethodBlocks") && page.contains("<noscript>"), "a pay button, the blocks and the no-script buttons");
+
+    // A method the country does not have is refused; the price never comes from the form.
+    let res = app.form("start_checkout", &format!("pack={pack}&method=blik"), &format!("/credits/{pack}/blik"), &[("cookie", &anna), ("origin", &origin)]).await;
+    assert_eq!(refusal(&res, "start_checkout").0.code, domain::ErrorCode::MethodUnavailable);
+    let res = app.form("start_checkout", &format!("pack={pack}&method=bancontact&amount=1"), &format!("/credits/{pack}/bancontact"), &[("cookie", &anna), ("origin", &origin)]).await;
+    assert!(res.status() == StatusCode::FOUND, "extra fields are ignored or refused, never used");
+    // Cross-origin posts are refused before anything happens.
+    let res = app.form("start_checkout", &format!("pack={pack}&method=bancontact"), "/credits", &[("cookie", &anna), ("origin", "https://evil.example")]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+
+    let res = app.form("start_checkout", &format!("pack={pack}&method=bancontact"), &format!("/credits/{pack}/bancontact"), &[("cookie", &anna), ("origin", &origin)]).await;
+    let checkout = location(&res);
+    assert!(checkout.starts_with("/checkout/test/tst_"), "{checkout}");
+    let (status, _, page) = app.get(&checkout, &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Testbetaling") && page.contains("€ 14,96") && page.contains(r#"value="paid""#));
+    let id = checkout.trim_start_matches("/checkout/test/");
+    let res = app.form("test_checkout_outcome", &format!("id={id}&outcome=paid"), &checkout, &[("cookie", &anna), ("origin", &origin)]).await;
+    let result = location(&res);
+    assert!(result.starts_with("/transactions/"), "{result}");
+    // The result page settles the payment itself when the webhook has not come yet.
+    let (status, _, page) = app.get(&result, &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Betaling gelukt!") && page.contains("60 credits zijn toegevoegd"), "{page}");
+    let member = app.state.accounts.member(1).await.unwrap().unwrap();
+    assert!(member.paid_user && member.credits >= 60);
+
+    // The webhook: unknown ids and repeats answer 200 and change nothing; no cookie, no origin needed.
+    for body in [format!("id={id}"), format!("id={id}"), "id=tst_unknown".to_string()] {
+        let res = app.post_form("/webhooks/payments/test", &body, &[("origin", "https://api.provider.example")]).await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    let res = app.post_form("/webhooks/payments/test", &"x".repeat(10_000), &[]).await;
+    assert!(res.status().is_client_error(), "an oversized body");
+    let payment = payment_id(&result);
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1").bind(format!("payment:{payment}")).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(n, 1);
+    assert!(mails(&app).iter().any(|m| m.contains("betaalbewijs")), "a receipt mail");
+
+    // Paid members' credits link leads to the repeat order, which starts the same checkout.
+    let (_, _, page) = html("/members", anna.clone()).await;
+    assert!(page.contains(r#"href="/credits/repeat-order""#) && !page.contains(r#"data-testid="time-bonus""#), "premium: no time bonus");
+    let res = app.form("repeat_order", "", "/credits/repeat-order", &[("cookie", &anna), ("origin", &origin)]).await;
+    assert!(location(&res).starts_with("/checkout/test/tst_"));
+    // While a payment is open its page asks again every 3 seconds (with or without JavaScript).
+    let (open,): (i64,) = sqlx::query_as("SELECT MAX(id) FROM payments").fetch_one(app.state.db.pool()).await.unwrap();
+    let (status, headers, page) = app.get(&format!("/transactions/{open}"), &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK);
+    let _ = headers;
+    assert!(page.contains(r#"<noscript><meta http-equiv="refresh" content="3"></noscript>"#) && page.contains("PaymentWatcher"), "the island, and a refresh without JavaScript");
+    assert!(page.contains(r#"data-status="open""#) && page.contains("Verder met betalen"));
+    let (_, _, page) = app.get(&result, &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(!page.contains("http-equiv=\"refresh\"") && !page.contains("PaymentWatcher"), "a settled payment's page stays put");
+
+    // Another member cannot see Anna's payment, nor learn that it exists.
+    let bart = signed_up(&app, "bart@example.nl").await;
+    let (status, _, page) = app.get(&result, &[("cookie", &bart), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(!page.contains("60 credits") && !page.contains("Bancontact"));
+    let res = app.call("transaction", &format!("id={payment}"), &[("cookie", &bart), ("origin", &origin)]).await;
+    assert_eq!(json_code(res).await, (StatusCode::NOT_FOUND, "not_found".to_string()));
+    let (_, _, page) = html("/transactions", bart.clone()).await;
+    assert!(page.contains("Je hebt nog geen betalingen."));
+    assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn direct_debit_over_http_forms() {
+    let app = start_in("BE").await;
+    let origin = app.origin();
+    let anna = signed_up(&app, "anna@example.nl").await;
+    let pack = app.state.payments.packs(app.state.sites.for_host(None).unwrap().settings.id, "BE").await.unwrap().into_iter().find(|p| p.credits == 25).unwrap().id;
+    let page = format!("/directdebit?pack={pack}");
+    let (status, _, html) = app.get(&page, &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"name="iban""#) && html.contains(r#"name="phone""#));
+
+    // A bad IBAN comes back with the Dutch text and what was typed.
+    let res = app.form("start_direct_debit", &format!("pack={pack}&iban=NL00TEST0123456789&phone=0612345678"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
+    let (error, back) = refusal(&res, "start_direct_debit");
+    assert_eq!(error.code, domain::ErrorCode::IbanInvalid);
+    assert!(back.contains("iban=NL00TEST0123456789") && back.contains("phone=0612345678"), "{back}");
+    let res = app.form("start_direct_debit", &format!("pack={pack}&iban=BE68+5390+0754+7034&phone=0470+12+34+56"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
+    let (to, html) = app.follow(&res, &anna).await;
+    assert!(to.contains("&order="), "{to}");
+    assert!(html.contains("We hebben een code gestuurd naar") && html.contains(r#"name="sms_code""#));
+    let order: i64 = to.split("order=").nth(1).unwrap().split('&').next().unwrap().parse().unwrap();
+    let sms_dir = app._dir.path().join("sms");
+    let text = std::fs::read_dir(&sms_dir).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).next().unwrap();
+    assert!(text.starts_with("To: +32470123456"), "{text}");
+    let code: String = text.split("\n\n").nth(1).unwrap().chars().filter(|c| c.is_ascii_digit()).take(6).collect();
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let res = app.form("confirm_direct_debit", &format!("pack={pack}&order={order}&sms_code={wrong}"), &to, &[("cookie", &anna), ("origin", &origin)]).await;
+    let (error, _) = refusal(&res, "confirm_direct_debit");
+    assert_eq!(error.code, domain::ErrorCode::SmsCodeInvalid);
+    let res = app.form("confirm_direct_debit", &format!("pack={pack}&order={order}&sms_code={code}"), &to, &[("cookie", &anna), ("origin", &origin)]).await;
+    let (result, html) = app.follow(&res, &anna).await;
+    assert!(result.starts_with("/transactions/") && html.contains("Betaling gelukt!"), "{result}");
+    assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
+}

@@ -1,0 +1,102 @@
+//! Landers rendered on the server.
+
+use super::*;
+
+#[tokio::test]
+async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
+    let app = start_with(&[("VONK_DEMO_MEMBERS", "60")]).await;
+    // Half the members have no photo (new signups): the landers show those with one first.
+    sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL WHERE user_id % 2 = 0").execute(app.state.db.pool()).await.unwrap();
+    // Every design renders its headline, members and the way to signup before any script runs,
+    // and hosts its widget.
+    for (route, widget, headline) in [
+        ("alonetonight", "AloneTonight", "Alleen vannacht?"),
+        ("collagelanding", "CollageLanding", "Zoveel leuke mensen, één klik verwijderd"),
+        ("gallery", "GalleryLanding", "Ontdek wie er bij jou in de buurt is"),
+        ("iconslanding", "IconsLanding", "Daten zoals jij het wilt"),
+        ("maplanding", "MapLanding", "Singles bij jou om de hoek"),
+        ("socialnetwork", "SocialNetwork", "Wat er vandaag gebeurt"),
+        ("transitionsvideolanding", "TransitionsVideo", "Jouw volgende date is al online"),
+        ("video", "VideoLanding", "Zie wie er nu live is"),
+        ("tinderswipe", "TinderSwipe", "Swipe, like, date"),
+    ] {
+        let (status, _, html) = app.get(&format!("/landers/{route}"), &[("accept", "text/html")]).await;
+        assert_eq!(status, StatusCode::OK, "{route}");
+        assert!(html.contains(r#"data-testid="lander-fallback""#) && html.contains(&format!("<h1 class=\"lander-fallback__title\">{headline}</h1>")), "{route}");
+        assert!(html.contains(&format!(r#"data-widget="{widget}""#)), "{route} hosts its widget");
+        assert!(html.contains(r#"href="/signup" data-signup-link="""#), "{route} leads to signup");
+        assert!(html.contains(r#"data-testid="lander-profile""#) && html.contains("/media/public/demo/female-"), "{route} shows members");
+        assert!(!html.contains("portrait--empty"), "{route}: members with a photo come first");
+        assert!(html.contains(r#"class="lander-header""#) && html.contains(r#"data-testid="signup-modal""#), "{route}: lander layout with the signup modal");
+        assert!(!html.contains("topbar__signup"), "{route}: the small lander header, not the top bar");
+    }
+    // The title and description are in the head every time (they come from blocking data).
+    for _ in 0..8 {
+        let (_, _, html) = app.get("/landers/gallery", &[]).await;
+        assert!(html.contains("<title>Ontdek wie er bij jou in de buurt is | Vonk</title>"), "{}", &html[..html.find("</head>").unwrap_or(0)]);
+        assert!(html.contains(r#"<meta name="description" content="Echte profielen met foto’s."#));
+    }
+    // The video landers carry the clip when ffmpeg made it from the demo portraits.
+    let clip = app.state.config.data_dir.join("media").join(server::landers::CLIP_PATH);
+    let (_, _, html) = app.get("/landers/video", &[]).await;
+    if clip.exists() {
+        assert!(html.contains("/media/public/demo/lander-clip.webm"));
+        let (status, headers, _) = app.get("/media/public/demo/lander-clip.webm", &[]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers.get("content-type").unwrap(), "video/webm");
+    }
+    let (_, _, html) = app.get("/landers/gallery", &[]).await;
+    assert!(!html.contains("lander-clip.webm"), "only the video landers play it");
+    // ?t=N reaches the widget for the like popup.
+    let (_, _, html) = app.get("/landers/gallery?t=5", &[]).await;
+    let at = html.find("like_after").expect("like_after in the props");
+    assert!(html[at..at + 30].contains(":5"), "{}", &html[at..at + 30]);
+
+    // Unknown designs, a slug on the swipe lander and malformed slugs are not found.
+    for path in ["/landers/nope", "/landers/tinderswipe/she-amsterdam", "/landers/gallery/Amsterdam", "/landers/gallery/a--b", "/landers/gallery/a%20b"] {
+        let (status, _, _) = app.get(path, &[]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+    }
+    // The demo site is niche 1 (no prefix): another niche's prefix goes, permanently, with the query.
+    let (status, headers, _) = app.get("/landers/gallery/milf-amsterdam?network=n1&lb", &[("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::MOVED_PERMANENTLY);
+    assert_eq!(headers.get("location").unwrap(), "/landers/gallery/amsterdam?network=n1&lb");
+    let (status, headers, _) = app.get("/landers/video/she", &[("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::MOVED_PERMANENTLY);
+    assert_eq!(headers.get("location").unwrap(), "/landers/video");
+    let (status, _, _) = app.get("/landers/gallery/amsterdam", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    // On a niche-6 site the prefix is milf.
+    sqlx::query("UPDATE sites SET niche = 6").execute(app.state.db.pool()).await.unwrap();
+    app.state.sites.reload().await.unwrap();
+    let (status, headers, _) = app.get("/landers/gallery/gay-amsterdam", &[("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::MOVED_PERMANENTLY);
+    assert_eq!(headers.get("location").unwrap(), "/landers/gallery/milf-amsterdam");
+    let (status, _, _) = app.get("/landers/gallery/milf-amsterdam", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // One profile up front: landing2 (gallery) and landing3 (social network).
+    let (_, _, search) = app.get("/members?gender=female", &[]).await;
+    let start = search.find("href=\"/members/").unwrap() + "href=\"/members/".len();
+    let id: i64 = search[start..].split('"').next().unwrap().parse().unwrap();
+    let (name,): (String,) = sqlx::query_as("SELECT name FROM profiles WHERE user_id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
+    for kind in ["landing2", "landing3"] {
+        let (status, _, html) = app.get(&format!("/members/{id}/{kind}"), &[]).await;
+        assert_eq!(status, StatusCode::OK, "{kind}");
+        for _ in 0..6 {
+            let (_, _, html) = app.get(&format!("/members/{id}/{kind}"), &[]).await;
+            assert!(html.contains(&format!("<title>{name} wil je leren kennen | Vonk</title>")), "{kind}: the title in the head");
+        }
+        assert!(html.contains(&format!("{name} wil je leren kennen")), "{kind} puts the member up front");
+        assert!(html.contains(&format!(r#"href="/members/{id}/signup""#)), "{kind} leads to signup about them");
+        let featured = &html[html.find("lander-fallback__featured").unwrap()..];
+        assert!(featured[..featured.find("</a>").unwrap()].contains(r#"<img src="/media/public/demo/"#), "{kind}: the member's photo");
+        let (status, headers, _) = app.get(&format!("/members/{id}/{kind}/she-utrecht"), &[("accept", "text/html")]).await;
+        assert_eq!(status, StatusCode::MOVED_PERMANENTLY);
+        assert_eq!(headers.get("location").unwrap().to_str().unwrap(), format!("/members/{id}/{kind}/milf-utrecht"));
+    }
+    let (status, _, _) = app.get("/members/999999/landing2", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _, _) = app.get(&format!("/members/{id}/landing4"), &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

@@ -1,0 +1,342 @@
+//! Staff pages: members, prices and codes, site settings, complaints.
+
+use super::*;
+
+#[tokio::test]
+async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+
+    let (status, _, _) = app.get("/staff/members?q=anna%40example.nl", &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "members do not see the page");
+    let res = app.form("staff_change_member", &format!("id={anna_id}&change=staff"), "/staff/members", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"), "nor use its function");
+
+    let (status, _, page) = app.get("/staff/members?q=anna%40example.nl", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(&format!("(#{anna_id})")) && page.contains("Actief") && page.contains("Blokkeren"), "the member, their status and the actions");
+    let (_, _, page) = app.get("/staff/members?q=nobody%40example.nl", &[("cookie", &staff)]).await;
+    assert!(page.contains("Geen lid gevonden"));
+
+    // Without a reason: refused in Dutch, nothing changed.
+    let res = app.form("staff_change_member", &format!("id={anna_id}&change=block&reason="), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (error, back) = refusal(&res, "staff_change_member");
+    assert_eq!(error.code, domain::ErrorCode::ReasonRequired);
+    assert!(back.starts_with(&format!("/staff/members?q={anna_id}")), "{back}");
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Geef een reden op (hoogstens 500 tekens)."));
+    let (status, _, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK, "still logged in");
+
+    let res = app.form("staff_change_member", &format!("id={anna_id}&change=block&reason=Scam+messages"), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), format!("/staff/members?q={anna_id}&saved=1"));
+    let (_, _, page) = app.get(&location(&res), &[("cookie", &staff)]).await;
+    assert!(page.contains("Geblokkeerd") && page.contains("Deblokkeren"));
+    let (status, headers, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(status.is_redirection() && headers["location"].to_str().unwrap().starts_with("/login"), "the blocked member's session is gone");
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(page.contains("Lid geblokkeerd") && page.contains("Scam messages") && page.contains(&format!("member #{anna_id}")), "the staff log says who, what and why");
+}
+
+#[tokio::test]
+async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let credits = "message_credits=12&photo_credits=15&gift_credits=25&signup_credits=0&free_messages=2&message_length=800&welcome_discount_percent=30&welcome_discount_hours=6&refund_days=14&direct_debit_monthly_limit=150";
+
+    // Members: not found, and the functions refuse them without changing anything.
+    for path in ["/staff/site", "/staff/pricing"] {
+        let (status, _, _) = app.get(path, &[("cookie", &anna)]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+    }
+    let res = app.form("staff_site_credits", credits, "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"));
+    assert_ne!(app.state.sites.for_host(None).unwrap().settings.message_credits, 12);
+
+    // The page shows the current values with the rule's limits.
+    let (status, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    let input = &page[page.find(r#"name="message_credits""#).expect("the message price field")..];
+    assert!(input[..120].contains(r#"min="0" max="1000""#), "limits from domain::staff: {}", &input[..120]);
+    assert!(page.contains("Credits per bericht") && page.contains("Cadeaus in de chat") && page.contains(r#"type="color""#));
+
+    // Out of range: refused in Dutch, naming the field; nothing changed.
+    let res = app.form("staff_site_credits", &credits.replace("gift_credits=25", "gift_credits=5000"), "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (error, _) = refusal(&res, "staff_site_credits");
+    assert_eq!(error.code, domain::ErrorCode::OutOfRange);
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Credits per cadeau: Kies een waarde van 0 tot en met 1000."), "the setting named, translated");
+
+    // Saved: the site's prices change for everyone at once (the pricing page shows them).
+    let res = app.form("staff_site_credits", credits, "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=credits#credits");
+    assert_eq!(app.state.sites.for_host(None).unwrap().settings.message_credits, 12);
+    let (_, _, pricing) = app.get("/pricing", &[]).await;
+    let message_cost = &pricing[pricing.find("Een bericht sturen").unwrap()..];
+    assert!(message_cost[..200].contains(r#"<span class="cost__value">12 credits</span>"#), "the pricing page lists the new message price: {}", &message_cost[..200]);
+
+    // Countries: the default must be among them; a pinned country makes every visitor Belgian.
+    let res = app.form("staff_site_countries", "countries%5BNL%5D=on&geoip_country=BE&geoip_selected_country=&min_age=18", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_site_countries").0.code, domain::ErrorCode::ChoiceInvalid);
+    let res = app.form("staff_site_countries", "countries%5BNL%5D=on&countries%5BBE%5D=on&geoip_country=NL&geoip_selected_country=BE&min_age=21", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=countries#countries");
+    let settings = app.state.sites.for_host(None).unwrap();
+    assert_eq!((settings.settings.countries.clone(), settings.settings.geoip_selected_country.clone(), settings.settings.min_age), (vec!["NL".to_string(), "BE".to_string()], Some("BE".to_string()), 21));
+
+    // Theme colours reach the page; a bad one does not.
+    let res = app.form("staff_site_theme", "primary=%23123456&secondary=%23abcdef&accent=red%3B%7D", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_site_theme").0.code, domain::ErrorCode::ColourInvalid);
+    app.form("staff_site_theme", "primary=%23123456&secondary=%23abcdef&accent=%23ff9f1c", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (_, _, home) = app.get("/", &[]).await;
+    assert!(home.contains("#123456"), "the new colour is on the page");
+
+    // A bundle added with a price typed the Dutch way; a discount code; switched off again.
+    let res = app.form("staff_save_pack", "credits=777&price=59%2C95&currency=eur&sort_order=5&active=on", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert!(location(&res).starts_with("/staff/pricing?saved=pack-"), "{}", location(&res));
+    let (_, _, pricing) = app.get("/pricing", &[]).await;
+    assert!(pricing.contains("777") && pricing.contains("59,95"), "on offer at once");
+    let res = app.form("staff_save_pack", "credits=777&price=gratis&currency=EUR&sort_order=5", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_save_pack").0.code, domain::ErrorCode::OutOfRange);
+    let res = app.form("staff_add_discount", "code=lente10&percentage=10&minimum_order=20&country=NL&expires=2099-12-31", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/pricing?saved=codes#codes");
+    let res = app.form("staff_add_discount", "code=LENTE10&percentage=10", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (error, _) = refusal(&res, "staff_add_discount");
+    assert_eq!(error.code, domain::ErrorCode::CodeTaken);
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Deze code bestaat al."));
+    let (_, _, page) = app.get("/staff/pricing", &[("cookie", &staff)]).await;
+    assert!(page.contains("LENTE10") && page.contains("10 %") && page.contains("20.00") && page.contains("777 credits"));
+    let (code_id, minimum): (i64, i64) = sqlx::query_as("SELECT id, minimum_order FROM discount_codes WHERE code = 'LENTE10'").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(minimum, 2000);
+    app.form("staff_discount_active", &format!("id={code_id}&active=false"), "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (active,): (i64,) = sqlx::query_as("SELECT CASE WHEN active THEN 1 ELSE 0 END FROM discount_codes WHERE id = $1").bind(code_id).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(active, 0, "switched off");
+
+    // Every change is in the staff log with its values.
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    for line in ["Credits gewijzigd", "message_credits: ", "→ 12", "Landen gewijzigd", "Kleuren gewijzigd", "Bundel toegevoegd", "Kortingscode toegevoegd", "Kortingscode uitgezet"] {
+        assert!(page.contains(line), "{line}");
+    }
+    assert!(page.contains(r#"href="/staff/site""#) && page.contains(r#"href="/staff/pricing""#));
+}
+
+#[tokio::test]
+async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
+    let app = start_with(&[("VONK_PAGE_CACHE_SECS", "0")]).await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let post = |name: &'static str, body: String, cookie: String| {
+        let app = &app;
+        let origin = origin.clone();
+        async move { app.form(name, &body, "/staff/site", &[("origin", &origin), ("cookie", &cookie)]).await }
+    };
+    let rules = "niche=6&signups=all&domain_language=nl-NL&auto_likes=3&auto_like_gap_minutes=60&logged_out_search=on&visible_profile_fields%5Bhair_colour%5D=on&visible_profile_fields%5Btattoos%5D=on";
+
+    // A member cannot; nothing changes.
+    let res = post("staff_site_rules", rules.into(), anna.clone()).await;
+    assert!(location(&res).contains("__err"));
+    assert_eq!(app.state.sites.for_host(None).unwrap().niche.number(), 1);
+
+    // The page has every new part, and a member tile link on a lander uses the niche's prefix after saving.
+    let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
+    for part in [r#"id="rules""#, r#"id="costs""#, r#"id="company""#, r#"id="logo""#, r#"id="new-site""#, "Bezoekers en aanmelden", "Bedrijfsgegevens", r#"name="cost[NL]""#] {
+        assert!(page.contains(part), "{part}");
+    }
+    let res = post("staff_site_rules", rules.replace("niche=6", "niche=8"), staff.clone()).await;
+    assert_eq!(refusal(&res, "staff_site_rules").0.code, domain::ErrorCode::OutOfRange);
+    let res = post("staff_site_rules", rules.into(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=rules#rules");
+    let site = app.state.sites.for_host(None).unwrap();
+    assert_eq!((site.niche.number(), site.enable_site_entry_popup, site.visible_profile_fields.clone()), (6, false, vec!["hair_colour".to_string(), "tattoos".to_string()]));
+    let (status, headers, _) = app.get("/landers/gallery/amsterdam", &[]).await;
+    assert!(status.is_redirection() && headers.get("location").unwrap().to_str().unwrap().ends_with("/landers/gallery/milf-amsterdam"), "the niche's prefix");
+
+    // Minimum message price: typed the Dutch way, shown on the pricing page; a bad price refused.
+    let res = post("staff_site_message_costs", "cost%5BNL%5D=gratis&currency%5BNL%5D=EUR".into(), staff.clone()).await;
+    let (error, _) = refusal(&res, "staff_site_message_costs");
+    assert_eq!(error.code, domain::ErrorCode::OutOfRange);
+    let res = post("staff_site_message_costs", "cost%5BNL%5D=0%2C89&currency%5BNL%5D=EUR&cost%5BBE%5D=&currency%5BBE%5D=EUR".into(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=costs#costs");
+    assert_eq!(app.state.sites.for_host(None).unwrap().minimum_message_costs, vec![domain::site::MessageCost { country: "NL".into(), costs: 89, currency: "EUR".into() }]);
+    let (_, _, pricing) = app.get("/pricing", &[("cookie", &anna)]).await;
+    assert!(pricing.contains("0,89"), "the minimum price is stated");
+
+    // Company details: on the legal pages at once; a bad VAT number is refused, naming the field.
+    let company = "company_name=Vonk+Holding+B.V.&address=Keizersgracht+1&postal_code=1015+AA&city=Amsterdam&company_country=NL&kvk=87654321&tradenames=Vonk%0AVonk+Zuid&vat_numbers=NL001234567B01&company_phone=020-123+4567&delete_discount=40";
+    let res = post("staff_site_company", company.replace("NL001234567B01", "%3Cb%3E"), staff.clone()).await;
+    let (error, _) = refusal(&res, "staff_site_company");
+    assert_eq!(error.code, domain::ErrorCode::ChoiceInvalid);
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Btw-nummers (één per regel):"), "the field is named");
+    let res = post("staff_site_company", company.into(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=company#company");
+    let (_, _, terms) = app.get("/pages/terms", &[]).await;
+    assert!(terms.contains("Vonk Holding B.V.") && terms.contains("87654321"), "the terms name the company");
+
+    // A logo: a picture is stored as PNG and shown in the header; other files are refused.
+    let upload = |bytes: Vec<u8>| {
+        let app = &app;
+        let staff = staff.clone();
+        async move {
+            let boundary = "----vonk-logo-boundary-7MA4YWxk";
+            let mut body = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
+            body.extend_from_slice(&bytes);
+            body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+            app.client
+                .post(format!("{}/api/fn/staff_site_logo", app.base))
+                .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+                .header("accept", "text/html")
+                .header("referer", format!("{}/staff/site", app.base))
+                .header("origin", app.origin())
+                .header("cookie", staff)
+                .body(body)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let res = upload(b"<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'/>".to_vec()).await;
+    assert_eq!(refusal(&res, "staff_site_logo").0.code, domain::ErrorCode::PhotoNotAnImage);
+    let res = upload(png(960, 240)).await;
+    assert_eq!(location(&res), "/staff/site?saved=logo#logo");
+    let logo = app.state.sites.for_host(None).unwrap().logo.clone().expect("a logo");
+    assert_eq!((logo.width, logo.height), (480, 120));
+    let (_, _, home) = app.get("/", &[]).await;
+    assert!(home.contains(&format!(r#"src="{}""#, logo.url())) && home.contains(r#"class="logo__image""#), "the header shows it");
+    let (status, headers, _) = app.get(&logo.url(), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers.get("content-type").unwrap(), "image/png");
+    assert!(headers.get("cache-control").unwrap().to_str().unwrap().contains("immutable"));
+    let res = post("staff_site_logo_remove", String::new(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=logo#logo");
+    let (status, _, _) = app.get(&logo.url(), &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // A new site: refused on a taken or bad domain; then it answers on its domain, and the
+    // staff member logs in there with the same password.
+    let res = post("staff_new_site", "domain=vonk.de&name=Vonk+Zuid&domain_language=nl-NL".into(), staff.clone()).await;
+    let (error, _) = refusal(&res, "staff_new_site");
+    assert_eq!(error.code, domain::ErrorCode::DomainTaken);
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Op dit domein draait al een site."));
+    let res = post("staff_new_site", "domain=vonk+zuid&name=Vonk+Zuid&domain_language=nl-NL".into(), staff.clone()).await;
+    assert_eq!(refusal(&res, "staff_new_site").0.code, domain::ErrorCode::DomainInvalid);
+    let res = post("staff_new_site", "domain=https%3A%2F%2Fwww.Vonk-Zuid.nl%2F&name=Vonk+Zuid&domain_language=nl-BE".into(), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?created=vonk-zuid.nl#new-site");
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains("Site vonk-zuid.nl is aangemaakt.") && html.contains(r#"href="https://vonk-zuid.nl/login""#));
+    let (_, _, spoofed) = app.get("/staff/site?created=evil.example", &[("cookie", &staff)]).await;
+    assert!(!spoofed.contains("site-created") && !spoofed.contains("https://evil.example"), "only a site of this company is announced");
+    let (_, _, home) = app.get("/", &[("host", "vonk-zuid.nl")]).await;
+    assert!(home.contains("Vonk Zuid"), "the new site answers on its domain");
+    let login = app
+        .client
+        .post(format!("{}/api/fn/login", app.base))
+        .header("host", "vonk-zuid.nl")
+        .header("origin", "http://vonk-zuid.nl")
+        .header("accept", "text/html")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("email=staff%40example.nl&password=rode+kater+op+het+dak")
+        .send()
+        .await
+        .unwrap();
+    assert!(cookie_value(&login, "auth.session").is_some(), "logged in on the new site: {:?}", login.headers());
+
+    // Each change is logged.
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    for line in ["Bezoekers en aanmelden gewijzigd", "Minimale berichtprijzen gewijzigd", "Bedrijfsgegevens gewijzigd", "Nieuw logo geplaatst", "Logo verwijderd", "Nieuwe site aangemaakt"] {
+        assert!(page.contains(line), "{line}");
+    }
+}
+
+#[tokio::test]
+async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bram = ready_member(&app, "bram@example.nl", "male").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    let bram_id: (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'bram@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    let bram_id = bram_id.0;
+
+    // The profile's report link opens the form about that member, the member's name and address filled in.
+    let (_, _, profile) = app.get(&format!("/members/{bram_id}"), &[("cookie", &anna)]).await;
+    assert!(profile.contains(&format!(r#"href="/complaints?member={bram_id}#complaint""#)) && profile.contains("Profiel melden"));
+    let (status, _, page) = app.get(&format!("/complaints?member={bram_id}"), &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Je meldt het profiel van Anna.") && page.contains(&format!(r#"name="member" value="{bram_id}""#)), "the subject");
+    assert!(page.contains(r#"value="anna@example.nl""#), "the member's address");
+
+    // Bad input: a translated refusal, what was typed comes back, nothing is stored or mailed.
+    let before = mails(&app).len();
+    let body = format!("name=Anna&email=anna%40example.nl&category=harassment&concerning=&text=rude&member={bram_id}");
+    let res = app.form("file_complaint", &body, "/complaints", &[("origin", &origin), ("cookie", &anna)]).await;
+    let (error, page_path) = refusal(&res, "file_complaint");
+    assert_eq!(error.code, domain::ErrorCode::ComplaintLength);
+    assert!(page_path.contains("text=rude") && page_path.contains(&format!("member={bram_id}")), "{page_path}");
+    let (_, html) = app.follow(&res, &anna).await;
+    assert!(html.contains("Beschrijf je klacht in 10 tot 4000 tekens.") && html.contains(">rude</textarea>") && html.contains("Je meldt het profiel van"));
+    for bad in ["name=&email=anna%40example.nl&category=harassment&text=ten+characters+at+least", "name=A&email=nope&category=harassment&text=ten+characters+at+least", "name=A&email=a%40b.nl&category=made_up&text=ten+characters+at+least"] {
+        let res = app.form("file_complaint", bad, "/complaints", &[("origin", &origin)]).await;
+        assert_eq!(res.status(), StatusCode::FOUND, "{bad}");
+        assert!(location(&res).contains("__err"), "{bad}");
+    }
+    assert_eq!(mails(&app).len(), before, "nothing mailed");
+    // Another site's form cannot post here.
+    let res = app.form("file_complaint", &body.replace("text=rude", "text=He+keeps+sending+rude+messages"), "/complaints", &[("origin", "https://evil.example"), ("cookie", &anna)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+
+    // Filed: a reference on the page, a mail to support, a record for staff.
+    let res = app.form("file_complaint", &body.replace("text=rude", "text=He+keeps+sending+rude+messages"), "/complaints", &[("origin", &origin), ("cookie", &anna)]).await;
+    let to = location(&res);
+    let reference = to.strip_prefix("/complaints?sent=").unwrap_or_else(|| panic!("{to}")).to_string();
+    assert!(domain::complaint::is_reference(&reference));
+    let (_, _, page) = app.get(&to, &[("cookie", &anna)]).await;
+    assert!(page.contains("Bedankt, we hebben je bericht ontvangen") && page.contains(&reference));
+    let mail = mails(&app).into_iter().rev().find(|m| m.contains(&reference)).expect("support was mailed");
+    assert!(mail.contains("To: support@vonk.example") && mail.contains("He keeps sending rude messages"));
+
+    // Staff pages: a visitor is sent to log in, a member gets a 404, staff see the complaint.
+    let (status, headers, _) = app.get("/staff/complaints", &[("accept", "text/html")]).await;
+    assert!(status.is_redirection() && headers["location"].to_str().unwrap().starts_with("/login"), "{status}");
+    for path in ["/staff", "/staff/complaints"] {
+        let (status, _, page) = app.get(path, &[("cookie", &bram)]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
+        assert!(!page.contains(&reference));
+    }
+    let res = app.call("staff_complaints", "status=open", &[("origin", &origin), ("cookie", &bram)]).await;
+    assert!(res.status().is_client_error(), "{}", res.status());
+    let (status, _, page) = app.get("/staff/complaints", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(&reference) && page.contains("He keeps sending rude messages") && page.contains("Intimidatie of ongewenste berichten"));
+    let id: (i64,) = sqlx::query_as("SELECT id FROM complaints WHERE reference = $1").bind(&reference).fetch_one(app.state.db.pool()).await.unwrap();
+    let res = app.form("set_complaint_status", &format!("id={}&handled=1", id.0), "/staff/complaints", &[("origin", &origin), ("cookie", &bram)]).await;
+    assert!(location(&res).contains("__err"), "a member cannot handle it");
+    let res = app.form("set_complaint_status", &format!("id={}&handled=1", id.0), "/staff/complaints", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/complaints?saved=1");
+    let (_, _, page) = app.get("/staff/complaints?status=handled", &[("cookie", &staff)]).await;
+    assert!(page.contains(&reference) && page.contains("Afgehandeld door"));
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(page.contains("Klacht afgehandeld") && page.contains(&reference), "the staff log");
+
+    // The form's limit per address.
+    let mut limited = false;
+    for i in 0..12 {
+        let res = app.form("file_complaint", &format!("name=A&email=a%40b.nl&category=other&text=complaint+number+{i}+here"), "/complaints", &[("origin", &origin)]).await;
+        if location(&res).contains("__err") {
+            limited = true;
+            break;
+        }
+    }
+    assert!(limited, "too many complaints from one address are refused");
+}

@@ -1,0 +1,127 @@
+//! Staff and members: find a member by id or address, block and unblock them with a reason,
+//! grant and take back the staff and operator roles.
+
+use domain::account::Role;
+use sqlx::Row;
+
+use crate::accounts::Member;
+use crate::db::flag;
+use crate::error::AppError;
+
+use super::{record, require_staff, Staff, REASON_MAX_CHARS};
+
+/// A member as staff see them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberRecord {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+    pub status: String,
+    pub role: Role,
+    pub operator: bool,
+    pub signup_date: i64,
+    pub credits: i64,
+    pub paid_user: bool,
+    pub country: Option<String>,
+    pub tracking_network: Option<String>,
+}
+
+/// A staff change to a member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemberChange {
+    /// Blocked (with the reason): their sessions end and they leave the search.
+    Block(String),
+    /// Active again (with the reason).
+    Unblock(String),
+    Role(Role),
+    Operator(bool),
+}
+
+impl Staff {
+    /// A member of the site by id (`123` or `#123`) or email address; deleted accounts are not found.
+    pub async fn find(&self, staff: &Member, site_id: i64, query: &str) -> Result<Option<MemberRecord>, AppError> {
+        require_staff(staff, site_id)?;
+        let q = query.trim();
+        let by_id = q.trim_start_matches('#').parse::<i64>().ok();
+        let sql = "SELECT u.id, u.email, u.status, u.role, u.operator, u.signup_date, u.credits, u.paid_user, u.tracking_network, p.name, p.country \
+                   FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.status <> 'deleted' AND ";
+        let row = match by_id {
+            Some(id) => sqlx::query(&format!("{sql}u.id = $2")).bind(site_id).bind(id).fetch_optional(self.db.pool()).await?,
+            None => sqlx::query(&format!("{sql}u.email = $2")).bind(site_id).bind(q.to_lowercase()).fetch_optional(self.db.pool()).await?,
+        };
+        let Some(r) = row else { return Ok(None) };
+        Ok(Some(MemberRecord {
+            id: r.try_get("id")?,
+            email: r.try_get("email")?,
+            name: r.try_get("name")?,
+            status: r.try_get("status")?,
+            role: Role::parse(&r.try_get::<String, _>("role")?).unwrap_or(Role::Member),
+            operator: flag(&r, "operator")?,
+            signup_date: r.try_get("signup_date")?,
+            credits: r.try_get("credits")?,
+            paid_user: flag(&r, "paid_user")?,
+            country: r.try_get("country")?,
+            tracking_network: r.try_get("tracking_network")?,
+        }))
+    }
+
+    /// Applies a change to a member of the site and logs it. Staff cannot block themselves or
+    /// take their own staff role (someone else has to).
+    pub async fn change_member(&self, staff: &Member, site_id: i64, user_id: i64, change: MemberChange, now: i64) -> Result<(), AppError> {
+        require_staff(staff, site_id)?;
+        let reason_of = |r: &str| -> Result<String, AppError> {
+            let r = r.trim();
+            if r.is_empty() || r.chars().count() > REASON_MAX_CHARS {
+                return Err(domain::ApiError::field(domain::Field::Form, domain::ErrorCode::ReasonRequired).with("max", REASON_MAX_CHARS).into());
+            }
+            Ok(r.to_string())
+        };
+        if user_id == staff.id && matches!(change, MemberChange::Block(_) | MemberChange::Role(Role::Member)) {
+            return Err(AppError::from(domain::ErrorCode::Forbidden));
+        }
+        let mut tx = self.db.pool().begin().await?;
+        let found: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE id = $1 AND site_id = $2 AND status <> 'deleted'").bind(user_id).bind(site_id).fetch_optional(&mut *tx).await?;
+        let Some((status,)) = found else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
+        let target = format!("member #{user_id}");
+        let (action, detail) = match &change {
+            MemberChange::Block(reason) => {
+                let reason = reason_of(reason)?;
+                if status == "blocked" {
+                    return Ok(());
+                }
+                sqlx::query("UPDATE users SET status = 'blocked' WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+                ("member_block", reason)
+            }
+            MemberChange::Unblock(reason) => {
+                let reason = reason_of(reason)?;
+                if status != "blocked" {
+                    return Ok(());
+                }
+                sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+                ("member_unblock", reason)
+            }
+            MemberChange::Role(role) => {
+                let changed = sqlx::query("UPDATE users SET role = $1 WHERE id = $2 AND role <> $1").bind(role.as_str()).bind(user_id).execute(&mut *tx).await?;
+                if changed.rows_affected() == 0 {
+                    return Ok(());
+                }
+                ("member_role", role.as_str().to_string())
+            }
+            MemberChange::Operator(on) => {
+                let changed = sqlx::query("UPDATE users SET operator = $1 WHERE id = $2 AND operator <> $1").bind(*on).bind(user_id).execute(&mut *tx).await?;
+                if changed.rows_affected() == 0 {
+                    return Ok(());
+                }
+                ("member_operator", if *on { "on" } else { "off" }.to_string())
+            }
+        };
+        crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
+        record(&mut tx, site_id, staff, action, &target, &detail, now).await?;
+        tx.commit().await?;
+        crate::members::search_cache::invalidate();
+        tracing::info!(target: "security", staff = staff.id, user_id, action, "staff changed a member");
+        Ok(())
+    }
+}
+
