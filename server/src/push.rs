@@ -170,10 +170,12 @@ impl Pusher {
         };
         let row = sqlx::query(&format!(
             "SELECT u.{wanted} AS wanted, u.language, (SELECT o.name FROM profiles o WHERE o.user_id = $2) AS other \
-             FROM users u WHERE u.id = $1 AND u.status IN ('not_confirmed', 'active') AND u.fictional = FALSE"
+             FROM users u WHERE u.id = $1 AND u.status IN ($3, $4) AND u.fictional = FALSE"
         ))
         .bind(to_user)
         .bind(from_user)
+        .bind(domain::account::UserStatus::NotConfirmed.as_str())
+        .bind(domain::account::UserStatus::Active.as_str())
         .fetch_optional(self.db.pool())
         .await?;
         let Some(row) = row else { return Ok(0) };

@@ -164,8 +164,8 @@ pub async fn demo_accounts(state: &crate::state::AppState) -> Result<Option<Stri
         let (id, _) = state.accounts.signup(request).await?;
         // Confirmed, with the basics a member fills in after signup.
         let mut tx = state.db.pool().begin().await?;
-        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(&mut *tx).await?;
-        sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(id).bind(domain::account::UserStatus::Active.as_str()).execute(&mut *tx).await?;
+        sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1").bind(id).bind(domain::account::ProfileStatus::Active.as_str()).execute(&mut *tx).await?;
         sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2").bind(now_unix()).bind(id).execute(&mut *tx).await?;
         crate::members::search::refresh_searchable(&mut *tx, id).await?;
         tx.commit().await?;

@@ -66,3 +66,28 @@ async fn sqlite_and_postgres_migrate_to_the_same_schema() {
     assert!(only_lite.is_empty() && only_pg.is_empty(), "indexes differ:\n only SQLite: {only_lite:?}\n only PostgreSQL: {only_pg:?}");
     postgres.close().await;
 }
+
+/// Status values reach SQL as bound parameters from their enums (`UserStatus`, `ProfileStatus`,
+/// `PhotoStatus`, `PaymentStatus`), never as literals a rename would miss.
+#[test]
+fn no_status_is_a_literal_in_sql() {
+    fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let source = std::fs::read_to_string(&path).unwrap();
+                for (n, line) in source.lines().enumerate() {
+                    let compact: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if ["status = '", "status <> '", "status IN ('", "THEN 'paid'", "= 'paid'"].iter().any(|p| compact.contains(p)) {
+                        found.push(format!("{}:{}", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut found);
+    assert!(found.is_empty(), "status literals in SQL: {found:?}");
+}

@@ -30,10 +30,11 @@ impl Accounts {
         let reason: String = reason.trim().chars().take(500).collect();
         let token = tokens::new_token();
         let mut tx = self.db.pool().begin().await?;
-        sqlx::query("UPDATE users SET status = 'deleted', deleted_at = $1, delete_reason = $2 WHERE id = $3")
+        sqlx::query("UPDATE users SET status = $4, deleted_at = $1, delete_reason = $2 WHERE id = $3")
             .bind(now)
             .bind((!reason.is_empty()).then_some(reason))
             .bind(user_id)
+            .bind(domain::account::UserStatus::Deleted.as_str())
             .execute(&mut *tx)
             .await?;
         sessions::end_all(&mut tx, user_id).await?;
@@ -52,9 +53,11 @@ impl Accounts {
     pub async fn reactivate(&self, token: &str) -> Result<i64, AppError> {
         let (user_id, _) = self.consume_token(token, Kind::Reactivation).await?;
         let cutoff = self.clock.now() - REACTIVATION_DAYS * 24 * 3600;
-        let done = sqlx::query("UPDATE users SET status = 'active', deleted_at = NULL, delete_reason = NULL WHERE id = $1 AND status = 'deleted' AND deleted_at > $2")
+        let done = sqlx::query("UPDATE users SET status = $3, deleted_at = NULL, delete_reason = NULL WHERE id = $1 AND status = $4 AND deleted_at > $2")
             .bind(user_id)
             .bind(cutoff)
+            .bind(domain::account::UserStatus::Active.as_str())
+            .bind(domain::account::UserStatus::Deleted.as_str())
             .execute(self.db.pool())
             .await?;
         if done.rows_affected() == 1 {
@@ -77,8 +80,9 @@ impl Accounts {
     /// The database part of [`Accounts::purge_deleted`]: files are marked in the media trash.
     async fn purge_rows(&self) -> Result<u64, AppError> {
         let cutoff = self.clock.now() - REACTIVATION_DAYS * 24 * 3600;
-        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE status = 'deleted' AND deleted_at <= $1 AND email NOT LIKE 'purged-%'")
+        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE status = $2 AND deleted_at <= $1 AND email NOT LIKE 'purged-%'")
             .bind(cutoff)
+            .bind(domain::account::UserStatus::Deleted.as_str())
             .fetch_all(self.db.pool())
             .await?;
         for (id,) in &ids {

@@ -87,8 +87,9 @@ impl Accounts {
     /// wrong password; a deleted account needs a login again.
     pub(super) async fn check_own_password(&self, user_id: i64, password: &str, wrong: ApiError, client: &Client) -> Result<(), AppError> {
         let now = self.clock.now();
-        let (hash, until): (String, Option<i64>) = sqlx::query_as("SELECT password_hash, locked_until FROM users WHERE id = $1 AND status <> 'deleted'")
+        let (hash, until): (String, Option<i64>) = sqlx::query_as("SELECT password_hash, locked_until FROM users WHERE id = $1 AND status <> $2")
             .bind(user_id)
+            .bind(domain::account::UserStatus::Deleted.as_str())
             .fetch_optional(self.db.pool())
             .await?
             .ok_or(ErrorCode::AuthenticationRequired)?;

@@ -85,9 +85,10 @@ impl Accounts {
     /// Returns how many accounts changed; run from the command line (`vonk staff grant …`).
     pub async fn set_staff(&self, email: &str, staff: bool) -> Result<u64, AppError> {
         let role = if staff { Role::Staff } else { Role::Member };
-        let done = sqlx::query("UPDATE users SET role = $1 WHERE email = $2 AND status <> 'deleted'")
+        let done = sqlx::query("UPDATE users SET role = $1 WHERE email = $2 AND status <> $3")
             .bind(role.as_str())
             .bind(email.trim().to_lowercase())
+            .bind(domain::account::UserStatus::Deleted.as_str())
             .execute(self.db.pool())
             .await?;
         Ok(done.rows_affected())
@@ -95,9 +96,10 @@ impl Accounts {
 
     /// Grants or takes back the operator role: answering as fictional profiles on `/staff/chats`.
     pub async fn set_operator(&self, email: &str, operator: bool) -> Result<u64, AppError> {
-        let done = sqlx::query("UPDATE users SET operator = $1 WHERE email = $2 AND status <> 'deleted'")
+        let done = sqlx::query("UPDATE users SET operator = $1 WHERE email = $2 AND status <> $3")
             .bind(operator)
             .bind(email.trim().to_lowercase())
+            .bind(domain::account::UserStatus::Deleted.as_str())
             .execute(self.db.pool())
             .await?;
         Ok(done.rows_affected())

@@ -90,9 +90,11 @@ impl Accounts {
         };
         let row = sqlx::query(&format!(
             "SELECT u.{column} AS wanted, (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) AS stops \
-             FROM users u WHERE u.id = $1 AND u.status IN ('not_confirmed', 'active') AND u.fictional = FALSE"
+             FROM users u WHERE u.id = $1 AND u.status IN ($2, $3) AND u.fictional = FALSE"
         ))
         .bind(user_id)
+        .bind(domain::account::UserStatus::NotConfirmed.as_str())
+        .bind(domain::account::UserStatus::Active.as_str())
         .fetch_optional(self.db().pool())
         .await?;
         let Some(row) = row else { return Ok(false) };
@@ -198,7 +200,7 @@ impl Accounts {
         if !tokens::is_well_formed(token) {
             return Ok(false);
         }
-        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE unsubscribe_token = $1 AND status <> 'deleted'").bind(token).fetch_optional(self.db().pool()).await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE unsubscribe_token = $1 AND status <> $2").bind(token).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(self.db().pool()).await?;
         match row {
             Some((id,)) => {
                 self.disable_notifications(id, DisabledReason::ListUnsubscribe).await?;
@@ -211,7 +213,7 @@ impl Accounts {
     /// A bounce or spam complaint reported by the mail provider for an address: every account
     /// with that address (on any site) stops getting notification mails. Returns how many.
     pub async fn mail_event(&self, email: &str, reason: DisabledReason) -> Result<u64, AppError> {
-        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email = $1 AND status <> 'deleted'").bind(email.trim().to_lowercase()).fetch_all(self.db().pool()).await?;
+        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email = $1 AND status <> $2").bind(email.trim().to_lowercase()).bind(domain::account::UserStatus::Deleted.as_str()).fetch_all(self.db().pool()).await?;
         for (id,) in &ids {
             self.disable_notifications(*id, reason).await?;
         }

@@ -45,9 +45,10 @@ impl Accounts {
     /// nothing either.
     pub async fn send_reset_mail(&self, site: &SiteSettings, email: &str, base_url: &str) -> Result<(), AppError> {
         let now = self.clock.now();
-        let row = sqlx::query("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> 'deleted'")
+        let row = sqlx::query("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> $3")
             .bind(site.id)
             .bind(email)
+            .bind(domain::account::UserStatus::Deleted.as_str())
             .fetch_optional(self.db.pool())
             .await?;
         let Some(row) = row.filter(|r| r.try_get::<String, _>("status").is_ok_and(|s| s != "blocked")) else {

@@ -73,7 +73,7 @@ fn session_select() -> &'static str {
     static SELECT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SELECT.get_or_init(|| {
         let members = member_select().replacen("SELECT ", "SELECT s.last_seen_at AS session_seen, ", 1);
-        format!("{members} JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.status <> 'deleted'")
+        format!("{members} JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.status <> $3")
     })
 }
 
@@ -100,7 +100,7 @@ impl Accounts {
         }
         let now = self.clock.now();
         let hash = tokens::hash(token);
-        let row = sqlx::query(session_select()).bind(&hash).bind(now).fetch_optional(self.db.pool()).await?;
+        let row = sqlx::query(session_select()).bind(&hash).bind(now).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(self.db.pool()).await?;
         let seen: Option<i64> = match &row {
             Some(row) => Some(row.try_get("session_seen")?),
             None => None,
@@ -186,10 +186,10 @@ impl Accounts {
     pub async fn set_blocked(&self, user_id: i64, blocked: bool) -> Result<(), AppError> {
         let mut tx = self.db.pool().begin().await?;
         if blocked {
-            sqlx::query("UPDATE users SET status = 'blocked' WHERE id = $1 AND status <> 'deleted'").bind(user_id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status <> $3").bind(user_id).bind(domain::account::UserStatus::Blocked.as_str()).bind(domain::account::UserStatus::Deleted.as_str()).execute(&mut *tx).await?;
             end_all(&mut tx, user_id).await?;
         } else {
-            sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'blocked'").bind(user_id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3").bind(user_id).bind(domain::account::UserStatus::Active.as_str()).bind(domain::account::UserStatus::Blocked.as_str()).execute(&mut *tx).await?;
         }
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;

@@ -75,13 +75,14 @@ impl Accounts {
             Err(e) => return Err(e.into()),
         };
         // The profile stays out of sight until the address is confirmed (SPEC §4).
-        sqlx::query("INSERT INTO profiles (user_id, name, date_of_birth, signup_message, status, site_id, last_active) VALUES ($1, $2, $3, $4, 'disabled', $5, $6)")
+        sqlx::query("INSERT INTO profiles (user_id, name, date_of_birth, signup_message, status, site_id, last_active) VALUES ($1, $2, $3, $4, $7, $5, $6)")
             .bind(user_id)
             .bind(&valid.name)
             .bind(valid.date_of_birth.iso())
             .bind(valid.signup_message.clone())
             .bind(site.id)
             .bind(now)
+            .bind(domain::account::ProfileStatus::Disabled.as_str())
             .execute(&mut *tx)
             .await?;
         if site.signup_credits > 0 {
@@ -136,8 +137,8 @@ impl Accounts {
         }
         let (user_id, _) = self.consume_token(token, Kind::Activation).await?;
         let mut tx = self.db.pool().begin().await?;
-        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1 AND status = 'not_confirmed'").bind(user_id).execute(&mut *tx).await?;
-        sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1 AND status = 'disabled'").bind(user_id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3").bind(user_id).bind(domain::account::UserStatus::Active.as_str()).bind(domain::account::UserStatus::NotConfirmed.as_str()).execute(&mut *tx).await?;
+        sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1 AND status = $3").bind(user_id).bind(domain::account::ProfileStatus::Active.as_str()).bind(domain::account::ProfileStatus::Disabled.as_str()).execute(&mut *tx).await?;
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;
         Ok(user_id)

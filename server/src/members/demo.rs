@@ -90,13 +90,14 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
                     None => (None, None),
                 };
                 let (user_id,): (i64,) = sqlx::query_as(
-                    "INSERT INTO users (site_id, email, password_hash, status, language, signup_date, fictional) VALUES ($1, $2, '', 'active', $3, $4, $5) RETURNING id",
+                    "INSERT INTO users (site_id, email, password_hash, status, language, signup_date, fictional) VALUES ($1, $2, '', $6, $3, $4, $5) RETURNING id",
                 )
                 .bind(site_id)
                 .bind(format!("demo-{i}@demo.invalid"))
                 .bind("nl")
                 .bind(active - 86_400 * 30)
                 .bind(true)
+                .bind(domain::account::UserStatus::Active.as_str())
                 .fetch_one(&mut *tx)
                 .await?;
                 let mut attrs: Vec<Option<&str>> = Vec::new();
@@ -106,7 +107,7 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
                 sqlx::query(
                     "INSERT INTO profiles (user_id, name, date_of_birth, gender, sexuality, country, region, city, status, site_id, searchable, last_active, \
                      main_photo, main_thumb, hair_colour, eye_colour, body_type, relationship_status, tattoos, reason, about, fictional) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $22, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
                 )
                 .bind(user_id)
                 .bind(name)
@@ -129,6 +130,7 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
                 .bind(attrs[5])
                 .bind(*rng.pick(&ABOUT))
                 .bind(true)
+                .bind(domain::account::ProfileStatus::Active.as_str())
                 .execute(&mut *tx)
                 .await?;
                 let first = rng.below(interests.len() as u64) as usize;

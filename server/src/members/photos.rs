@@ -86,13 +86,14 @@ impl Photos {
             return Err(AppError::from(UploadError::LimitReached.code()));
         }
         let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height) VALUES ($1, '', '', 'under_inspection', $2, $3, $4, $5) RETURNING id",
+            "INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height) VALUES ($1, '', '', $6, $2, $3, $4, $5) RETURNING id",
         )
         .bind(member.id)
         .bind(private)
         .bind(now)
         .bind(i64::from(width))
         .bind(i64::from(height))
+        .bind(domain::photo::PhotoStatus::UnderInspection.code())
         .fetch_one(&mut *tx)
         .await?;
         let stem = format!("photos/{}/{id}-{}", member.id, random_suffix());
@@ -148,11 +149,12 @@ impl Photos {
         let mut tx = self.db.pool().begin().await?;
         let done = sqlx::query(
             "UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND EXISTS \
-             (SELECT 1 FROM photos ph WHERE ph.id = $1 AND ph.user_id = $2 AND ph.private = $3 AND ph.status <> 'disabled')",
+             (SELECT 1 FROM photos ph WHERE ph.id = $1 AND ph.user_id = $2 AND ph.private = $3 AND ph.status <> $4)",
         )
         .bind(photo_id)
         .bind(user_id)
         .bind(false)
+        .bind(domain::photo::PhotoStatus::Disabled.code())
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() == 0 {
@@ -202,9 +204,10 @@ impl Photos {
     pub async fn gallery(&self, viewer: Option<&Member>, owner_id: i64) -> Result<Vec<GalleryPhoto>, AppError> {
         let rows = sqlx::query(
             "SELECT ph.id, ph.private, p.main_photo_id FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
-             WHERE ph.user_id = $1 AND ph.status = 'active' ORDER BY CASE WHEN p.main_photo_id = ph.id THEN 0 ELSE 1 END, ph.id",
+             WHERE ph.user_id = $1 AND ph.status = $2 ORDER BY CASE WHEN p.main_photo_id = ph.id THEN 0 ELSE 1 END, ph.id",
         )
         .bind(owner_id)
+        .bind(domain::photo::PhotoStatus::Active.code())
         .fetch_all(self.db.pool())
         .await?;
         let who = viewer_of(viewer, owner_id);
@@ -260,10 +263,11 @@ impl Photos {
     pub async fn queue(&self, site_id: i64, limit: i64) -> Result<Vec<QueuedPhoto>, AppError> {
         let rows = sqlx::query(
             "SELECT ph.id, ph.user_id, ph.created_at, ph.private, p.name FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
-             WHERE ph.status = 'under_inspection' AND p.site_id = $1 ORDER BY ph.id LIMIT $2",
+             WHERE ph.status = $3 AND p.site_id = $1 ORDER BY ph.id LIMIT $2",
         )
         .bind(site_id)
         .bind(limit)
+        .bind(domain::photo::PhotoStatus::UnderInspection.code())
         .fetch_all(self.db.pool())
         .await?;
         let mut out = Vec::with_capacity(rows.len());
@@ -326,18 +330,20 @@ fn viewer_of(viewer: Option<&Member>, owner: i64) -> Viewer {
 async fn choose_main_if_needed(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<(), sqlx::Error> {
     sqlx::query(
         "UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id IS NOT NULL AND NOT EXISTS \
-         (SELECT 1 FROM photos ph WHERE ph.id = profiles.main_photo_id AND ph.private = $2 AND ph.status <> 'disabled')",
+         (SELECT 1 FROM photos ph WHERE ph.id = profiles.main_photo_id AND ph.private = $2 AND ph.status <> $3)",
     )
     .bind(user_id)
     .bind(false)
+    .bind(domain::photo::PhotoStatus::Disabled.code())
     .execute(&mut **tx)
     .await?;
     sqlx::query(
-        "UPDATE profiles SET main_photo_id = (SELECT MIN(ph.id) FROM photos ph WHERE ph.user_id = $1 AND ph.private = $2 AND ph.status <> 'disabled') \
+        "UPDATE profiles SET main_photo_id = (SELECT MIN(ph.id) FROM photos ph WHERE ph.user_id = $1 AND ph.private = $2 AND ph.status <> $3) \
          WHERE user_id = $1 AND main_photo_id IS NULL",
     )
     .bind(user_id)
     .bind(false)
+    .bind(domain::photo::PhotoStatus::Disabled.code())
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -347,10 +353,11 @@ async fn choose_main_if_needed(tx: &mut Transaction<'static, Any>, user_id: i64)
 /// main photo is active and public, empty otherwise.
 async fn refresh_main(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<(), sqlx::Error> {
     let main: Option<(i64,)> = sqlx::query_as(
-        "SELECT ph.id FROM profiles p JOIN photos ph ON ph.id = p.main_photo_id WHERE p.user_id = $1 AND ph.status = 'active' AND ph.private = $2",
+        "SELECT ph.id FROM profiles p JOIN photos ph ON ph.id = p.main_photo_id WHERE p.user_id = $1 AND ph.status = $3 AND ph.private = $2",
     )
     .bind(user_id)
     .bind(false)
+    .bind(domain::photo::PhotoStatus::Active.code())
     .fetch_optional(&mut **tx)
     .await?;
     let (photo, thumb) = match main {

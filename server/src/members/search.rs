@@ -23,13 +23,15 @@ where
     E: sqlx::Executor<'e, Database = Any>,
 {
     sqlx::query(
-        "UPDATE profiles SET searchable = CASE WHEN status = 'active' AND gender IS NOT NULL AND EXISTS \
-         (SELECT 1 FROM users u WHERE u.id = profiles.user_id AND u.status = 'active' AND u.invisible = $2) THEN $3 ELSE $2 END \
+        "UPDATE profiles SET searchable = CASE WHEN status = $4 AND gender IS NOT NULL AND EXISTS \
+         (SELECT 1 FROM users u WHERE u.id = profiles.user_id AND u.status = $5 AND u.invisible = $2) THEN $3 ELSE $2 END \
          WHERE user_id = $1",
     )
     .bind(user_id)
     .bind(false)
     .bind(true)
+    .bind(domain::account::ProfileStatus::Active.as_str())
+    .bind(domain::account::UserStatus::Active.as_str())
     .execute(executor)
     .await?;
     // Inside a transaction this runs before the commit: callers that hide a profile in one
@@ -301,11 +303,12 @@ impl Members {
     /// (invisible, not active) or either member blocked the other. Members always see their own.
     pub async fn profile(&self, site: &SiteSettings, viewer: Option<i64>, id: i64, today: Ymd) -> Result<Option<ProfileView>, AppError> {
         let row = sqlx::query(&format!(
-            "SELECT p.*, {BLOCK_DIRECTIONS} FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3 AND u.status <> 'deleted'"
+            "SELECT p.*, {BLOCK_DIRECTIONS} FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3 AND u.status <> $4"
         ))
         .bind(viewer.unwrap_or(0))
         .bind(id)
         .bind(site.id)
+        .bind(domain::account::UserStatus::Deleted.as_str())
         .fetch_optional(self.db().pool())
         .await?;
         let Some(row) = row else { return Ok(None) };

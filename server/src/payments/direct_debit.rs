@@ -55,11 +55,14 @@ impl Payments {
     /// What the member ordered by direct debit this calendar month (open, pending and paid).
     async fn direct_debit_this_month(&self, conn: &mut sqlx::AnyConnection, member_id: i64, now: i64) -> Result<i64, AppError> {
         let (this_month,): (i64,) = sqlx::query_as(
-            "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND provider = $2 AND status IN ('open', 'pending', 'paid') AND created_at >= $3",
+            "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND provider = $2 AND status IN ($4, $5, $6) AND created_at >= $3",
         )
         .bind(member_id)
         .bind(DIRECT_DEBIT)
         .bind(month_start(now))
+        .bind(domain::checkout::PaymentStatus::Open.code())
+        .bind(domain::checkout::PaymentStatus::Pending.code())
+        .bind(domain::checkout::PaymentStatus::Paid.code())
         .fetch_one(conn)
         .await?;
         Ok(this_month)

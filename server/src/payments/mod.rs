@@ -332,7 +332,7 @@ impl Payments {
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO payments (user_id, site_id, pack_id, credits, list_price, amount, currency, vat_rate, country, method, provider, provider_id, \
              status, discount_code, discount_percent, created_at, updated_at, checked_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'open', $13, $14, $15, $15, $15) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $16, $13, $14, $15, $15, $15) RETURNING id",
         )
         .bind(member.id)
         .bind(site.settings.id)
@@ -349,6 +349,7 @@ impl Payments {
         .bind(q.discount.as_ref().map(|d| d.code.clone()))
         .bind(q.discount.as_ref().map(|d| d.percent).unwrap_or(0))
         .bind(now)
+        .bind(PaymentStatus::Open.code())
         .fetch_one(&mut **tx)
         .await?;
         if let Some(d) = &q.discount {
@@ -480,10 +481,11 @@ impl Payments {
             return Ok(current);
         }
         let (user_id, credits): (i64, i64) = (row.try_get("user_id")?, row.try_get("credits")?);
-        sqlx::query("UPDATE payments SET status = $1, updated_at = $2, checked_at = $2, paid_at = CASE WHEN $1 = 'paid' THEN $2 ELSE paid_at END WHERE id = $3")
+        sqlx::query("UPDATE payments SET status = $1, updated_at = $2, checked_at = $2, paid_at = CASE WHEN $1 = $4 THEN $2 ELSE paid_at END WHERE id = $3")
             .bind(next.code())
             .bind(now)
             .bind(payment_id)
+            .bind(PaymentStatus::Paid.code())
             .execute(&mut *tx)
             .await?;
         match next {
@@ -520,7 +522,7 @@ impl Payments {
     /// Mails the receipt of a paid payment once: the row is claimed first, and given back when
     /// sending fails.
     async fn send_receipt(&self, payment_id: i64, now: i64) -> Result<bool, AppError> {
-        let claimed = sqlx::query("UPDATE payments SET receipt_sent_at = $1 WHERE id = $2 AND status = 'paid' AND receipt_sent_at IS NULL").bind(now).bind(payment_id).execute(self.pool()).await?.rows_affected();
+        let claimed = sqlx::query("UPDATE payments SET receipt_sent_at = $1 WHERE id = $2 AND status = $3 AND receipt_sent_at IS NULL").bind(now).bind(payment_id).bind(domain::checkout::PaymentStatus::Paid.code()).execute(self.pool()).await?.rows_affected();
         if claimed == 0 {
             return Ok(false);
         }
@@ -549,9 +551,11 @@ impl Payments {
     pub async fn recover(&self, now: i64) -> Result<Recovery, AppError> {
         let mut report = Recovery::default();
         let rows: Vec<(i64, i64, Option<String>)> = sqlx::query_as(
-            "SELECT id, created_at, provider_id FROM payments WHERE status IN ('open', 'pending') AND checked_at <= $1 ORDER BY id LIMIT 500",
+            "SELECT id, created_at, provider_id FROM payments WHERE status IN ($2, $3) AND checked_at <= $1 ORDER BY id LIMIT 500",
         )
         .bind(now - self.recheck_after)
+        .bind(domain::checkout::PaymentStatus::Open.code())
+        .bind(domain::checkout::PaymentStatus::Pending.code())
         .fetch_all(self.pool())
         .await?;
         for (id, created_at, provider_id) in rows {
@@ -573,9 +577,9 @@ impl Payments {
             } else if status.is_open() && created_at <= now - self.expire_after && self.apply(id, PaymentStatus::Expired, now).await? == PaymentStatus::Expired {
                 report.expired += 1;
             }
-            sqlx::query("UPDATE payments SET checked_at = $1 WHERE id = $2 AND status IN ('open', 'pending')").bind(now).bind(id).execute(self.pool()).await?;
+            sqlx::query("UPDATE payments SET checked_at = $1 WHERE id = $2 AND status IN ($3, $4)").bind(now).bind(id).bind(domain::checkout::PaymentStatus::Open.code()).bind(domain::checkout::PaymentStatus::Pending.code()).execute(self.pool()).await?;
         }
-        let unsent: Vec<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE status = 'paid' AND receipt_sent_at IS NULL ORDER BY id LIMIT 100").fetch_all(self.pool()).await?;
+        let unsent: Vec<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE status = $1 AND receipt_sent_at IS NULL ORDER BY id LIMIT 100").bind(domain::checkout::PaymentStatus::Paid.code()).fetch_all(self.pool()).await?;
         for (id,) in unsent {
             if self.send_receipt(id, now).await.unwrap_or(false) {
                 report.receipts += 1;
@@ -623,8 +627,9 @@ impl Payments {
 
     /// The member's last paid bundle and method, for the repeat order.
     pub async fn last_order(&self, member_id: i64) -> Result<Option<PaymentView>, AppError> {
-        let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE user_id = $1 AND status = 'paid' ORDER BY id DESC LIMIT 1"))
+        let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE user_id = $1 AND status = $2 ORDER BY id DESC LIMIT 1"))
             .bind(member_id)
+            .bind(domain::checkout::PaymentStatus::Paid.code())
             .fetch_optional(self.pool())
             .await?;
         row.as_ref().map(view).transpose()

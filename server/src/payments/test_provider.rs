@@ -43,7 +43,7 @@ impl TestProvider {
         let id = format!("tst_{}", &crate::accounts::tokens::new_token()[..20]);
         sqlx::query(
             "INSERT INTO test_checkouts (id, amount, currency, description, method, redirect_url, webhook_url, status, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $9, $8)",
         )
         .bind(&id)
         .bind(r.amount)
@@ -53,6 +53,7 @@ impl TestProvider {
         .bind(&r.redirect_url)
         .bind(&r.webhook_url)
         .bind(crate::seed::now_unix())
+        .bind(PaymentStatus::Open.code())
         .execute(self.db.pool())
         .await
         .map_err(|e| ProviderError::Unavailable(e.to_string()))?;

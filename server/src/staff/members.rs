@@ -43,11 +43,12 @@ impl Staff {
         require_staff(staff, site_id)?;
         let q = query.trim();
         let by_id = q.trim_start_matches('#').parse::<i64>().ok();
+        let deleted = domain::account::UserStatus::Deleted.as_str();
         let sql = "SELECT u.id, u.email, u.status, u.role, u.operator, u.signup_date, u.credits, u.paid_user, u.tracking_network, p.name, p.country \
-                   FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.status <> 'deleted' AND ";
+                   FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.status <> $3 AND ";
         let row = match by_id {
-            Some(id) => sqlx::query(&format!("{sql}u.id = $2")).bind(site_id).bind(id).fetch_optional(self.db.pool()).await?,
-            None => sqlx::query(&format!("{sql}u.email = $2")).bind(site_id).bind(q.to_lowercase()).fetch_optional(self.db.pool()).await?,
+            Some(id) => sqlx::query(&format!("{sql}u.id = $2")).bind(site_id).bind(id).bind(deleted).fetch_optional(self.db.pool()).await?,
+            None => sqlx::query(&format!("{sql}u.email = $2")).bind(site_id).bind(q.to_lowercase()).bind(deleted).fetch_optional(self.db.pool()).await?,
         };
         let Some(r) = row else { return Ok(None) };
         Ok(Some(MemberRecord {
@@ -80,7 +81,7 @@ impl Staff {
             return Err(AppError::from(domain::ErrorCode::Forbidden));
         }
         let mut tx = self.db.pool().begin().await?;
-        let found: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE id = $1 AND site_id = $2 AND status <> 'deleted'").bind(user_id).bind(site_id).fetch_optional(&mut *tx).await?;
+        let found: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE id = $1 AND site_id = $2 AND status <> $3").bind(user_id).bind(site_id).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(&mut *tx).await?;
         let Some((status,)) = found else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
         let target = format!("member #{user_id}");
         let (action, detail) = match &change {
@@ -89,7 +90,7 @@ impl Staff {
                 if status == "blocked" {
                     return Ok(());
                 }
-                sqlx::query("UPDATE users SET status = 'blocked' WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+                sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(user_id).bind(domain::account::UserStatus::Blocked.as_str()).execute(&mut *tx).await?;
                 sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
                 ("member_block", reason)
             }
@@ -98,7 +99,7 @@ impl Staff {
                 if status != "blocked" {
                     return Ok(());
                 }
-                sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+                sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(user_id).bind(domain::account::UserStatus::Active.as_str()).execute(&mut *tx).await?;
                 ("member_unblock", reason)
             }
             MemberChange::Role(role) => {

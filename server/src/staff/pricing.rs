@@ -16,10 +16,11 @@ impl Staff {
         require_staff(staff, site_id)?;
         let rows = sqlx::query(
             "SELECT c.id, c.credits, c.price_minor, c.currency, c.highlighted, c.sort_order, c.active, \
-             (SELECT COUNT(*) FROM payments p WHERE p.pack_id = c.id AND p.status = 'paid') AS sold \
+             (SELECT COUNT(*) FROM payments p WHERE p.pack_id = c.id AND p.status = $2) AS sold \
              FROM credit_packs c WHERE c.site_id = $1 ORDER BY c.sort_order, c.id",
         )
         .bind(site_id)
+        .bind(domain::checkout::PaymentStatus::Paid.code())
         .fetch_all(self.db.pool())
         .await?;
         rows.iter()

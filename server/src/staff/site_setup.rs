@@ -92,11 +92,13 @@ impl Staff {
         .await?;
         let (user_id,): (i64,) = sqlx::query_as(
             "INSERT INTO users (site_id, email, password_hash, totp_secret, status, language, signup_date, role, invisible) \
-             SELECT $1, email, password_hash, totp_secret, 'active', language, $2, 'staff', TRUE FROM users WHERE id = $3 RETURNING id",
+             SELECT $1, email, password_hash, totp_secret, $5, language, $2, $4, TRUE FROM users WHERE id = $3 RETURNING id",
         )
         .bind(new_id)
         .bind(now)
         .bind(staff.id)
+        .bind(domain::account::Role::Staff.as_str())
+        .bind(domain::account::UserStatus::Active.as_str())
         .fetch_one(&mut *tx)
         .await?;
         sqlx::query(
