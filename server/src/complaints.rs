@@ -273,7 +273,7 @@ impl Complaints {
     /// same button twice changes nothing the second time.
     pub async fn set_status(&self, staff: &Member, site_id: i64, id: i64, status: Status, now: i64) -> Result<(), AppError> {
         require_staff(staff, site_id)?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let (handled_by, handled_at) = match status {
             Status::Handled => (Some(staff.id), Some(now)),
             Status::Open => (None, None),

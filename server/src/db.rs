@@ -88,6 +88,20 @@ impl Db {
         &self.pool
     }
 
+    /// Starts a transaction that may write. On SQLite it takes the write lock at once
+    /// (`BEGIN IMMEDIATE`): a transaction that first reads and then writes would otherwise be
+    /// refused at once ("database is locked", no waiting) whenever another connection holds the
+    /// write lock at the moment it upgrades, because SQLite cannot wait there without risking a
+    /// deadlock. Taken up front, the lock is waited for (busy timeout) like any other. PostgreSQL
+    /// has no such upgrade and starts a plain transaction. Every transaction in the product
+    /// starts here (a source test refuses `pool().begin()`).
+    pub async fn begin(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
     pub fn backend(&self) -> Backend {
         self.backend
     }

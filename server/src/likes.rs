@@ -150,7 +150,7 @@ impl Likes {
         if !crate::db::flag(&row, "searchable")? || row.try_get::<i64, _>("blocked_by_me")? > 0 {
             return Err(ErrorCode::NotFound.into());
         }
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.members.db().begin().await?;
         if source == LikeSource::Swipe && !me.paid_user {
             // Under the member's row lock, so that quick swipes cannot pass the allowance.
             sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(me.id).execute(&mut *tx).await?;
@@ -269,7 +269,7 @@ impl Likes {
         if basics.seeks().is_none() {
             return Ok(None);
         }
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.members.db().begin().await?;
         // Under the member's row lock, so that two pages asking at once give one like.
         sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(me.id).execute(&mut *tx).await?;
         let received: Vec<(i64,)> = sqlx::query_as("SELECT created_at FROM likes WHERE liked_id = $1 AND source = 'auto'").bind(me.id).fetch_all(&mut *tx).await?;

@@ -66,7 +66,7 @@ impl Notifications {
 
     /// A system notice (no other member involved).
     pub async fn notify(&self, user_id: i64, kind: NotificationKind, now: i64) -> Result<(), AppError> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.members.db().begin().await?;
         record(&mut tx, user_id, kind, None, now).await?;
         tx.commit().await?;
         Ok(())

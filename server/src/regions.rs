@@ -55,7 +55,7 @@ pub async fn sync(db: &Db) -> Result<(), AppError> {
     if count as usize == shipped.len() {
         return Ok(());
     }
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     for r in &shipped {
         sqlx::query(
             "INSERT INTO regions (code, country, name, lat, lon) VALUES ($1, $2, $3, $4, $5) \

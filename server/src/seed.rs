@@ -6,7 +6,7 @@ use crate::error::AppError;
 /// Seeds the demo sites, their company and credit packs when the database has no site yet.
 /// Returns whether anything was written.
 pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sites").fetch_one(&mut *tx).await?;
     if count > 0 {
         return Ok(false);
@@ -163,7 +163,7 @@ pub async fn demo_accounts(state: &crate::state::AppState) -> Result<Option<Stri
         };
         let (id, _) = state.accounts.signup(request).await?;
         // Confirmed, with the basics a member fills in after signup.
-        let mut tx = state.db.pool().begin().await?;
+        let mut tx = state.db.begin().await?;
         sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(id).bind(domain::account::UserStatus::Active.as_str()).execute(&mut *tx).await?;
         sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1").bind(id).bind(domain::account::ProfileStatus::Active.as_str()).execute(&mut *tx).await?;
         sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2").bind(now_unix()).bind(id).execute(&mut *tx).await?;

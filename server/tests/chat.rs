@@ -27,7 +27,7 @@ fn chat_on(w: &World, url: &str) -> Chat {
 /// Sets a member's balance to exactly `credits` through the ledger, and uses up the free messages.
 async fn fund(w: &World, id: i64, credits: i64) -> Member {
     let member = w.reload(id).await;
-    let mut tx = w.db.pool().begin().await.unwrap();
+    let mut tx = w.db.begin().await.unwrap();
     let delta = credits - member.credits;
     let reference = format!("adjustment:test:{id}:{credits}");
     credits::book(&mut tx, Entry { user_id: id, delta, reason: Reason::Adjustment, reference: &reference }, NOW).await.unwrap();
@@ -124,7 +124,7 @@ on_both_databases!(free_messages_then_credits_and_gifts, |db: Db| async move {
     let chat = chat(&w);
     let anna = w.member("anna@example.nl", "female").await;
     let bram = w.member("bram@example.nl", "male").await;
-    let mut tx = db.pool().begin().await.unwrap();
+    let mut tx = db.begin().await.unwrap();
     credits::book(&mut tx, Entry { user_id: anna.id, delta: 1000, reason: Reason::Purchase, reference: "payment:test" }, NOW).await.unwrap();
     tx.commit().await.unwrap();
     let start = w.reload(anna.id).await.credits;

@@ -9,7 +9,7 @@ use server::Db;
 use support::world::{world, NOW};
 
 async fn book(db: &Db, user_id: i64, delta: i64, reference: &str) -> Result<Booking, server::AppError> {
-    let mut tx = db.pool().begin().await.unwrap();
+    let mut tx = db.begin().await.unwrap();
     let reason = if delta < 0 { Reason::Spend } else { Reason::Purchase };
     let booking = credits::book(&mut tx, Entry { user_id, delta, reason, reference }, NOW).await?;
     tx.commit().await.unwrap();

@@ -103,7 +103,7 @@ on_both_databases!(photos_live_in_the_bucket_and_leave_it_with_the_member, |db: 
     assert_eq!(trash_rows(&db).await, 0);
 
     // A chat photo Anna sends lands in the bucket as well.
-    let mut tx = db.pool().begin().await.unwrap();
+    let mut tx = db.begin().await.unwrap();
     credits::book(&mut tx, Entry { user_id: anna.id, delta: 1000, reason: Reason::Adjustment, reference: "adjustment:test:s3" }, NOW).await.unwrap();
     tx.commit().await.unwrap();
     let anna = w.reload(anna.id).await;

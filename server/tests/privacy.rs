@@ -50,7 +50,7 @@ on_both_databases!(the_archive_holds_the_members_own_data_and_no_one_elses, |db:
     let anna = w.member("anna@example.nl", "female").await;
     let bob = w.member("bob@example.nl", "male").await;
     sqlx::query("UPDATE profiles SET name = 'Bob' WHERE user_id = $1").bind(bob.id).execute(db.pool()).await.unwrap();
-    let mut tx = db.pool().begin().await.unwrap();
+    let mut tx = db.begin().await.unwrap();
     for id in [anna.id, bob.id] {
         credits::book(&mut tx, Entry { user_id: id, delta: 500, reason: Reason::Adjustment, reference: &format!("adjustment:export:{id}") }, NOW).await.unwrap();
     }

@@ -182,7 +182,7 @@ async fn session(w: &World, email: &str) -> String {
 }
 
 async fn fund(w: &World, id: i64) -> server::accounts::Member {
-    let mut tx = w.db.pool().begin().await.unwrap();
+    let mut tx = w.db.begin().await.unwrap();
     credits::book(&mut tx, Entry { user_id: id, delta: 1000, reason: Reason::Adjustment, reference: &format!("adjustment:push:{id}") }, NOW).await.unwrap();
     tx.commit().await.unwrap();
     sqlx::query("UPDATE users SET free_messages_used = 1000 WHERE id = $1").bind(id).execute(w.db.pool()).await.unwrap();

@@ -1,5 +1,7 @@
 //! The two migration folders describe one schema: a fresh SQLite and a fresh PostgreSQL database
-//! have the same tables, columns (with their nullability) and indexes.
+//! have the same tables, columns (with their nullability) and indexes. And the database layer's
+//! rules that hold across the code: statuses are bound from enums, transactions take SQLite's
+//! write lock up front.
 
 mod support;
 
@@ -90,4 +92,64 @@ fn no_status_is_a_literal_in_sql() {
     let mut found = Vec::new();
     walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut found);
     assert!(found.is_empty(), "status literals in SQL: {found:?}");
+}
+
+/// SQLite refuses at once ("database is locked", the busy timeout not consulted) a transaction
+/// that has read and then wants to write while another connection holds the write lock. Under
+/// load that is any two requests at once. `Db::begin` takes the lock up front, where SQLite waits
+/// for it; this shows both halves.
+#[tokio::test]
+async fn a_transaction_that_reads_then_writes_waits_for_the_writer_before_it() {
+    let (db, _dir) = support::sqlite().await;
+    let mut holder = db.begin().await.unwrap();
+    sqlx::query("INSERT INTO interests (code, icon, position) VALUES ('held', 'x', 900)").execute(&mut *holder).await.unwrap();
+
+    // A plain (deferred) transaction: the read starts a snapshot, the write cannot wait.
+    let mut deferred = db.pool().begin().await.unwrap();
+    let _: (i64,) = sqlx::query_as("SELECT COUNT(*) FROM interests").fetch_one(&mut *deferred).await.unwrap();
+    let refused = sqlx::query("INSERT INTO interests (code, icon, position) VALUES ('deferred', 'x', 901)").execute(&mut *deferred).await.unwrap_err();
+    assert!(refused.to_string().contains("database is locked"), "{refused}");
+    deferred.rollback().await.unwrap();
+
+    // Through `Db::begin`: waits while the first writer finishes, then reads and writes.
+    let second = db.clone();
+    let waiting = tokio::spawn(async move {
+        let mut tx = second.begin().await?;
+        let (before,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM interests WHERE code = 'held'").fetch_one(&mut *tx).await?;
+        sqlx::query("INSERT INTO interests (code, icon, position) VALUES ('second', 'x', 902)").execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok::<i64, sqlx::Error>(before)
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(!waiting.is_finished(), "the second writer waits for the first");
+    holder.commit().await.unwrap();
+    assert_eq!(waiting.await.unwrap().unwrap(), 1, "it saw the first writer's row");
+    let (both,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM interests WHERE code IN ('held', 'second')").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(both, 2);
+}
+
+/// Every transaction starts at `Db::begin` (see the test above for why).
+#[test]
+fn every_transaction_starts_at_db_begin() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+    let mut found = Vec::new();
+    for folder in ["server/src", "app/src"] {
+        let mut stack = vec![root.join(folder)];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let source = std::fs::read_to_string(&path).unwrap();
+                    for (n, line) in source.lines().enumerate() {
+                        if (line.contains("pool().begin(") || line.contains("pool.begin(")) && !path.ends_with("db.rs") {
+                            found.push(format!("{}:{}", path.display(), n + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "transactions not started with Db::begin: {found:?}");
 }

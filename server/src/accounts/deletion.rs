@@ -29,7 +29,7 @@ impl Accounts {
         let now = self.clock.now();
         let reason: String = reason.trim().chars().take(500).collect();
         let token = tokens::new_token();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         sqlx::query("UPDATE users SET status = $4, deleted_at = $1, delete_reason = $2 WHERE id = $3")
             .bind(now)
             .bind((!reason.is_empty()).then_some(reason))
@@ -86,7 +86,7 @@ impl Accounts {
             .fetch_all(self.db.pool())
             .await?;
         for (id,) in &ids {
-            let mut tx = self.db.pool().begin().await?;
+            let mut tx = self.db.begin().await?;
             sqlx::query(
                 "UPDATE users SET email = $1, password_hash = '', delete_reason = NULL, tracking_network = NULL, tracking_ref = NULL, \
                  tracking_sub1 = NULL, tracking_sub2 = NULL, tracking_sub3 = NULL, unsubscribe_token = NULL WHERE id = $2",

@@ -60,7 +60,7 @@ impl Accounts {
         }
         let now = self.clock.now();
         let token = tokens::new_token();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         tokens::insert(&mut tx, user_id, Kind::MailChange, &token, Some(&email), now, MAIL_CHANGE_TTL_SECS).await?;
         record(&mut *tx, user_id, SecurityEventKind::EmailChangeRequested, client, now).await?;
         tx.commit().await?;
@@ -85,7 +85,7 @@ impl Accounts {
         let now = self.clock.now();
         let member = self.member(user_id).await?.ok_or(ErrorCode::LinkExpired)?;
         let undo = tokens::new_token();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         set_email(&mut tx, user_id, &email).await?;
         sessions::end_others(&mut tx, user_id, current).await?;
         tokens::insert(&mut tx, user_id, Kind::MailUndo, &undo, Some(&member.email), now, MAIL_UNDO_TTL_SECS).await?;
@@ -109,7 +109,7 @@ impl Accounts {
         let (user_id, old) = self.consume_token(token, Kind::MailUndo).await?;
         let old = old.ok_or_else(|| AppError::Internal("undo token without an address".into()))?;
         let now = self.clock.now();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         set_email(&mut tx, user_id, &old).await?;
         sessions::end_all(&mut tx, user_id).await?;
         sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2 AND kind IN ('password_reset', 'mail_change', 'two_step') AND used_at IS NULL")

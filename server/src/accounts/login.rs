@@ -97,7 +97,7 @@ impl Accounts {
             return Err(locked(minutes));
         }
         if passwords::verify(password.to_string(), Some(hash)).await? {
-            let mut tx = self.db.pool().begin().await?;
+            let mut tx = self.db.begin().await?;
             let ok = self.clear_failures(&mut tx, user_id, now).await?;
             tx.commit().await?;
             return if ok { Ok(()) } else { Err(self.lock_error(user_id, now).await?) };
@@ -142,7 +142,7 @@ impl Accounts {
         if row.try_get::<Option<String>, _>("totp_secret")?.is_some() {
             // The failure count stays until the code is right too.
             let token = tokens::new_token();
-            let mut tx = self.db.pool().begin().await?;
+            let mut tx = self.db.begin().await?;
             tokens::insert(&mut tx, user_id, tokens::Kind::TwoStep, &token, None, now, SECOND_STEP_TTL_SECS).await?;
             tx.commit().await?;
             return Ok(LoginOutcome::SecondStep(token));
@@ -160,7 +160,7 @@ impl Accounts {
         now: i64,
         event: SecurityEventKind,
     ) -> Result<String, AppError> {
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         if !self.clear_failures(&mut tx, user_id, now).await? {
             return Err(self.lock_error(user_id, now).await?);
         }

@@ -68,7 +68,7 @@ impl Accounts {
     /// member chose again); bounces and spam complaints are lifted only by
     /// [`Accounts::enable_notifications`].
     pub async fn set_notification_prefs(&self, user_id: i64, prefs: NotificationPrefs) -> Result<(), AppError> {
-        let mut tx = self.db().pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         sqlx::query("UPDATE users SET notify_messages = $1, notify_likes = $2, notify_news = $3 WHERE id = $4")
             .bind(prefs.messages)
             .bind(prefs.likes)
@@ -110,7 +110,7 @@ impl Accounts {
             return Ok(false);
         }
         let now = self.clock().now();
-        let mut tx = self.db().pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         // Under the member's row lock, so that likes arriving together send one mail.
         sqlx::query("UPDATE users SET like_mailed_at = like_mailed_at WHERE id = $1").bind(to_user).execute(&mut *tx).await?;
         let row = sqlx::query("SELECT u.email, u.language, u.like_mailed_at, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")

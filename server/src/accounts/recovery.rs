@@ -56,7 +56,7 @@ impl Accounts {
         };
         let user_id: i64 = row.try_get("id")?;
         let token = tokens::new_token();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         tokens::insert(&mut tx, user_id, Kind::PasswordReset, &token, None, now, RESET_TTL_SECS).await?;
         tx.commit().await?;
         let name: String = row.try_get("name")?;
@@ -93,7 +93,7 @@ impl Accounts {
         let two_step = row.try_get::<Option<String>, _>("totp_secret")?.is_some();
         let hash = passwords::hash(password.to_string()).await?;
         let (user_id, _) = self.consume_token(token, Kind::PasswordReset).await?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         sqlx::query("UPDATE users SET password_hash = $1, failed_logins = 0, locked_until = NULL WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
         sessions::end_all(&mut tx, user_id).await?;
         // Older reset links die with this one.
@@ -123,7 +123,7 @@ impl Accounts {
         passwords::check_new(new, &email, &name)?;
         let hash = passwords::hash(new.to_string()).await?;
         let now = self.clock.now();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
         sessions::end_all(&mut tx, user_id).await?;
         let session = sessions::start(&mut tx, user_id, now, client).await?;

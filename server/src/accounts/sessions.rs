@@ -81,7 +81,7 @@ impl Accounts {
     /// Starts a session for a member without a password: for the operator's own tools (the
     /// chat load test logs its members in this way). Returns the cookie's token.
     pub async fn open_session(&self, user_id: i64) -> Result<String, AppError> {
-        let mut tx = self.db().pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         let token = start(&mut tx, user_id, self.clock().now(), &Client::default()).await?;
         tx.commit().await?;
         Ok(token)
@@ -153,7 +153,7 @@ impl Accounts {
         if id.len() != SESSION_ID_LEN || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Ok(false);
         }
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND substr(token_hash, 1, 16) = $2")
             .bind(user_id)
             .bind(id.to_ascii_lowercase())
@@ -169,7 +169,7 @@ impl Accounts {
 
     /// "Log out everywhere else": every session of the member but the current one.
     pub async fn end_other_sessions(&self, user_id: i64, current: &str, client: &Client) -> Result<u64, AppError> {
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let ended = end_others(&mut tx, user_id, Some(current)).await?;
         record(&mut *tx, user_id, SecurityEventKind::OtherSessionsEnded, client, self.clock.now()).await?;
         tx.commit().await?;
@@ -184,7 +184,7 @@ impl Accounts {
     /// Blocks or unblocks a member (for staff tools); blocking ends
     /// their sessions in the same transaction.
     pub async fn set_blocked(&self, user_id: i64, blocked: bool) -> Result<(), AppError> {
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         if blocked {
             sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status <> $3").bind(user_id).bind(domain::account::UserStatus::Blocked.as_str()).bind(domain::account::UserStatus::Deleted.as_str()).execute(&mut *tx).await?;
             end_all(&mut tx, user_id).await?;

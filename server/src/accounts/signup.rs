@@ -40,7 +40,7 @@ impl Accounts {
         }
         let hash = super::passwords::hash(valid.password.clone()).await?;
 
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let taken: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE site_id = $1 AND email = $2")
             .bind(site.id)
             .bind(&valid.email)
@@ -116,7 +116,7 @@ impl Accounts {
             return Err(ErrorCode::TooManyMails.into());
         }
         let token = tokens::new_token();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         tokens::insert(&mut tx, user_id, Kind::Activation, &token, None, now, ACTIVATION_TTL_SECS).await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
@@ -136,7 +136,7 @@ impl Accounts {
             }
         }
         let (user_id, _) = self.consume_token(token, Kind::Activation).await?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3").bind(user_id).bind(domain::account::UserStatus::Active.as_str()).bind(domain::account::UserStatus::NotConfirmed.as_str()).execute(&mut *tx).await?;
         sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1 AND status = $3").bind(user_id).bind(domain::account::ProfileStatus::Active.as_str()).bind(domain::account::ProfileStatus::Disabled.as_str()).execute(&mut *tx).await?;
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;

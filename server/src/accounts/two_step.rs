@@ -116,7 +116,7 @@ impl Accounts {
         let codes: Option<String> = row.try_get("totp_pending_codes")?;
         let codes: Vec<String> = codes.unwrap_or_default().split(' ').filter(|c| !c.is_empty()).map(str::to_string).collect();
         let now = self.clock.now();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let done = sqlx::query("UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, totp_pending_codes = NULL, totp_last_step = $1 WHERE id = $2 AND totp_pending_secret = $3")
             .bind(step as i64)
             .bind(user_id)
@@ -142,7 +142,7 @@ impl Accounts {
     /// Switches two-step login off (with the password); the recovery codes go too.
     pub async fn two_step_disable(&self, user_id: i64, password: &str, client: &Client) -> Result<(), AppError> {
         self.check_own_password(user_id, password, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         sqlx::query("UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_pending_codes = NULL WHERE id = $1")
             .bind(user_id)
             .execute(&mut *tx)

@@ -239,7 +239,7 @@ impl Chat {
     /// commit the sockets, mail and push hear of it.
     async fn store(&self, site: &Site, send: Outgoing<'_>, now: i64) -> Result<Sent, AppError> {
         let recipient = self.recipient(site, &send).await?;
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         // The sender's row lock first (a write, so SQLite takes its write lock at once): one
         // member's sends happen one after the other.
         let (free_used, started, credits): (i64, i64, i64) =
@@ -467,7 +467,7 @@ impl Chat {
     /// count to 0). The peer's client is told (their read mark), and the member's other tabs.
     pub async fn mark_read(&self, me: i64, conversation: i64, up_to: i64) -> Result<i64, AppError> {
         let peer = self.peer_in(conversation, me).await?.ok_or(ErrorCode::NotFound)?;
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         let (last,): (i64,) = sqlx::query_as("UPDATE chat_members SET mailed = $1 WHERE conversation_id = $2 AND user_id = $3 RETURNING last_message_id")
             .bind(false)
             .bind(conversation)
@@ -499,7 +499,7 @@ impl Chat {
     /// SPEC §4: the conversation leaves the member's list (until a new message arrives); the
     /// peer keeps theirs.
     pub async fn delete(&self, me: i64, conversation: i64) -> Result<(), AppError> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         let done = sqlx::query("UPDATE chat_members SET cleared_up_to = last_message_id, read_up_to = last_message_id, unread = 0 WHERE conversation_id = $1 AND user_id = $2")
             .bind(conversation)
             .bind(me)
@@ -530,7 +530,7 @@ impl Chat {
 
     /// Messages that waited for `user`'s confirmation go out once both sides are confirmed.
     pub async fn release_held(&self, user: i64) -> Result<usize, AppError> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         let rows = sqlx::query(&format!(
             "SELECT {MESSAGE_COLUMNS} FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id \
              WHERE m.held = $1 AND (m.sender_id = $2 OR m.recipient_id = $2) AND s.status = $3 AND r.status = $3 ORDER BY m.id"

@@ -103,7 +103,7 @@ impl Members {
     /// Saves the details after checking them all; nothing changes on error.
     pub async fn save_details(&self, user_id: i64, form: &DetailsForm) -> Result<(), AppError> {
         let valid = validate_details(form)?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let value = |a: Attribute| valid.attributes.iter().find(|(x, _)| *x == a).and_then(|(_, v)| *v);
         sqlx::query("UPDATE profiles SET hair_colour = $1, eye_colour = $2, body_type = $3, relationship_status = $4, tattoos = $5, reason = $6, about = $7 WHERE user_id = $8")
             .bind(value(Attribute::HairColour))

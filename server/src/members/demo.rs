@@ -62,7 +62,7 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
         let mut n = 0u32;
         while n < count {
             let batch = (count - n).min(250);
-            let mut tx = db.pool().begin().await?;
+            let mut tx = db.begin().await?;
             for i in n..n + batch {
                 let female = rng.below(100) < 55;
                 let name = if female { *rng.pick(&FEMALE) } else { *rng.pick(&MALE) };

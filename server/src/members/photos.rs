@@ -79,7 +79,7 @@ impl Photos {
         let limit = photo_limit(member.paid_user);
         let Renditions { full, thumb, width, height } = self.decoder.decode(bytes).await?;
 
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.
         sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(member.id).execute(&mut *tx).await?;
         if count(&mut *tx, member.id).await? >= limit {
@@ -146,7 +146,7 @@ impl Photos {
 
     /// Makes one of the member's public photos the main photo.
     pub async fn set_main(&self, user_id: i64, photo_id: i64) -> Result<(), AppError> {
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let done = sqlx::query(
             "UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND EXISTS \
              (SELECT 1 FROM photos ph WHERE ph.id = $1 AND ph.user_id = $2 AND ph.private = $3 AND ph.status <> $4)",
@@ -167,7 +167,7 @@ impl Photos {
 
     /// Marks a photo private or public. A private photo cannot stay the main photo.
     pub async fn set_private(&self, user_id: i64, photo_id: i64, private: bool) -> Result<(), AppError> {
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let done = sqlx::query("UPDATE photos SET private = $1 WHERE id = $2 AND user_id = $3").bind(private).bind(photo_id).bind(user_id).execute(&mut *tx).await?;
         if done.rows_affected() == 0 {
             return Err(AppError::from(domain::ErrorCode::NotFound));
@@ -179,7 +179,7 @@ impl Photos {
     }
 
     pub async fn delete(&self, user_id: i64, photo_id: i64) -> Result<(), AppError> {
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let row: Option<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE id = $1 AND user_id = $2 RETURNING filename, thumb_filename")
             .bind(photo_id)
             .bind(user_id)
@@ -289,7 +289,7 @@ impl Photos {
         if !staff.is_staff() {
             return Err(AppError::from(domain::ErrorCode::NotFound));
         }
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let owner: Option<(i64,)> = sqlx::query_as(
             "UPDATE photos SET status = $1, reviewed_by = $2, reviewed_at = $3 WHERE id = $4 \
              AND user_id IN (SELECT user_id FROM profiles WHERE site_id = $5) RETURNING user_id",

@@ -46,7 +46,7 @@ pub async fn sync_interests(db: &Db) -> Result<(), AppError> {
     if count as usize == domain::profile::INTERESTS.len() {
         return Ok(());
     }
-    let mut tx = db.pool().begin().await?;
+    let mut tx = db.begin().await?;
     for (i, (code, icon)) in domain::profile::INTERESTS.iter().enumerate() {
         sqlx::query("INSERT INTO interests (code, icon, position) VALUES ($1, $2, $3) ON CONFLICT (code) DO UPDATE SET icon = excluded.icon, position = excluded.position")
             .bind(*code)
@@ -405,7 +405,7 @@ impl Members {
         // The block hides each from the other everywhere; likes, notifications and the conversation
         // between the two go with it (SPEC §6). Paid messages stay explained: their ledger rows
         // keep their references.
-        let mut tx = self.db().pool().begin().await?;
+        let mut tx = self.db().begin().await?;
         sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (blocker_id, blocked_id) DO NOTHING")
             .bind(me)
             .bind(other)

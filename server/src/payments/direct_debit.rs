@@ -166,7 +166,7 @@ impl Payments {
         // The month's cap is checked and the order stored in one transaction that holds the
         // member's row: parallel confirmations of several orders are counted one after another,
         // so together they never pass the cap.
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let blocked = sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked").bind(member.id).fetch_one(&mut *tx).await?;
         if flag(&blocked, "direct_debit_blocked")? {
             return Err(ErrorCode::DirectDebitBlocked.into());

@@ -308,7 +308,7 @@ impl Payments {
     /// payment took it first.
     #[allow(clippy::too_many_arguments)]
     async fn insert_payment(&self, site: &Site, member: &Member, q: &Quote, method: PaymentMethod, country: &str, provider: &str, provider_id: Option<&str>, now: i64) -> Result<i64, AppError> {
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let id = self.insert_payment_in(&mut tx, site, member, q, method, country, provider, provider_id, now).await?;
         tx.commit().await?;
         crate::metrics::payment(PaymentStatus::Open.code());
@@ -470,7 +470,7 @@ impl Payments {
             eprintln!("FAULT pause_before_booking payment={payment_id}");
             std::future::pending::<()>().await;
         }
-        let mut tx = self.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let row = sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING status, user_id, credits")
             .bind(payment_id)
             .fetch_optional(&mut *tx)

@@ -80,7 +80,7 @@ impl Staff {
         if user_id == staff.id && matches!(change, MemberChange::Block(_) | MemberChange::Role(Role::Member)) {
             return Err(AppError::from(domain::ErrorCode::Forbidden));
         }
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let found: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE id = $1 AND site_id = $2 AND status <> $3").bind(user_id).bind(site_id).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(&mut *tx).await?;
         let Some((status,)) = found else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
         let target = format!("member #{user_id}");

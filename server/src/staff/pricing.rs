@@ -44,7 +44,7 @@ impl Staff {
     pub async fn save_pack(&self, staff: &Member, site_id: i64, edit: domain::staff::PackEdit, now: i64) -> Result<i64, AppError> {
         require_staff(staff, site_id)?;
         let p = edit.validate()?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let describe = |p: &domain::staff::PackEdit| {
             format!(
                 "{} credits, {} {}{}{}, order {}",
@@ -141,7 +141,7 @@ impl Staff {
     pub async fn add_discount(&self, staff: &Member, site_id: i64, edit: domain::staff::DiscountEdit, now: i64) -> Result<i64, AppError> {
         require_staff(staff, site_id)?;
         let d = edit.validate(now)?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let inserted: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO discount_codes (site_id, code, percentage, minimum_order, country, active, expires_at) VALUES ($1, $2, $3, $4, $5, TRUE, $6) \
              ON CONFLICT (site_id, code) DO NOTHING RETURNING id",
@@ -175,7 +175,7 @@ impl Staff {
     /// Switches a discount code on or off (codes are kept: redemptions refer to them); logged.
     pub async fn set_discount_active(&self, staff: &Member, site_id: i64, id: i64, active: bool, now: i64) -> Result<(), AppError> {
         require_staff(staff, site_id)?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let found: Option<(String,)> = sqlx::query_as("SELECT code FROM discount_codes WHERE id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(&mut *tx).await?;
         let Some((code,)) = found else { return Err(domain::ErrorCode::NotFound.into()) };
         let changed = sqlx::query("UPDATE discount_codes SET active = $1 WHERE id = $2 AND active <> $1").bind(active).bind(id).execute(&mut *tx).await?;

@@ -183,7 +183,7 @@ impl Staff {
             _ => Vec::new(),
         };
         let (action, columns) = change.columns(&countries)?;
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let detail = write_changed(&mut tx, "sites", site_id, &columns).await?;
         if detail.is_empty() {
             return Ok(false);
@@ -225,7 +225,7 @@ impl Staff {
             ("support_phone", Text(d.support_phone)),
             ("delete_discount", Int(d.delete_discount)),
         ];
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let (company_id,): (i64,) = sqlx::query_as("SELECT company_id FROM sites WHERE id = $1").bind(site_id).fetch_one(&mut *tx).await?;
         let detail = write_changed(&mut tx, "companies", company_id, &columns).await?;
         if detail.is_empty() {

@@ -19,7 +19,7 @@ impl Staff {
                     .map_err(|e| AppError::from(e.code()))?,
             ),
         };
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let detail = match &logo {
             Some(l) => {
                 use sha2::Digest;
@@ -61,7 +61,7 @@ impl Staff {
             .map(str::trim)
             .filter(|c| !["id", "domain", "is_default", "name", "domain_language", "push_key"].contains(c))
             .collect();
-        let mut tx = self.db.pool().begin().await?;
+        let mut tx = self.db.begin().await?;
         let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM sites WHERE domain = $1").bind(&new.domain).fetch_optional(&mut *tx).await?;
         if taken.is_some() {
             return Err(domain::ApiError::new(domain::ErrorCode::DomainTaken).with("setting", "domain").into());
