@@ -1,7 +1,10 @@
-//! The addresses of the app's pages that carry an id, written once: pages, server functions and
-//! the links in mails build them here instead of formatting strings of their own, so a route
-//! and its links cannot drift apart (the route table is `app.rs`).
+//! The addresses of the app's pages that carry an id or a query, written once: pages, server
+//! functions and the links in mails build them here instead of formatting strings of their own,
+//! so a route and its links cannot drift apart (the route table is `app.rs`), and every value
+//! put in a query is percent-encoded in one place.
 
+use domain::account::percent_encode;
+use domain::likes::LikeKind;
 use domain::payment::PaymentMethod;
 
 /// A member's profile (`/members/{id}`).
@@ -44,6 +47,155 @@ pub fn transaction(payment: i64) -> String {
     format!("/transactions/{payment}")
 }
 
+/// The login page, which brings the visitor back to `return_to` (a path on this site).
+pub fn login_then(return_to: &str) -> String {
+    format!("/login?return_to={}", percent_encode(return_to).replace("%2F", "/"))
+}
+
+/// A stored photo or clip (`/media/{file}`).
+pub fn media(file: &str) -> String {
+    format!("/media/{file}")
+}
+
+/// What a member's profile says on arrival after an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileNotice {
+    /// The first visit after signing up from this member's lander.
+    Welcome,
+    Blocked,
+    Unblocked,
+}
+
+/// A member's profile with a notice (`/members/{id}?blocked=1`).
+pub fn member_notice(id: i64, notice: ProfileNotice) -> String {
+    let name = match notice {
+        ProfileNotice::Welcome => "welcome",
+        ProfileNotice::Blocked => "blocked",
+        ProfileNotice::Unblocked => "unblocked",
+    };
+    format!("/members/{id}?{name}=1")
+}
+
+/// One message in its conversation (`/chats/{id}#m-{message}`).
+pub fn chat_message(conversation: i64, message: i64) -> String {
+    format!("/chats/{conversation}#m-{message}")
+}
+
+/// The last step of signing up, for the profile just made.
+pub fn complete_signup(profile: i64) -> String {
+    format!("/complete-signup?profile={profile}")
+}
+
+/// The member search with its query string (made by `SearchFilters::to_query`), optionally at a card.
+pub fn search(query: &str, card: Option<i64>) -> String {
+    match card {
+        Some(id) => format!("/members?{query}#m-{id}"),
+        None => format!("/members?{query}"),
+    }
+}
+
+/// A likes tab at a page (`/likes/{kind}`, `?page=` from page 2 on).
+pub fn likes(kind: LikeKind, page: u32) -> String {
+    if page > 1 { format!("/likes/{}?page={page}", kind.code()) } else { format!("/likes/{}", kind.code()) }
+}
+
+/// Older notifications than the cursor (the page's own opaque cursor).
+pub fn notifications_before(cursor: &str) -> String {
+    format!("/notifications?before={}", percent_encode(cursor))
+}
+
+/// The complaint form about a member, at the form.
+pub fn complaint_about_member(id: i64) -> String {
+    format!("/complaints?member={id}#complaint")
+}
+
+/// The complaint form about a conversation, at the form.
+pub fn complaint_about_conversation(id: i64) -> String {
+    format!("/complaints?conversation={id}#complaint")
+}
+
+/// The complaints page after sending one, naming its reference.
+pub fn complaint_sent(reference: &str) -> String {
+    format!("/complaints?sent={}", percent_encode(reference))
+}
+
+/// A bundle's checkout with one method and the discount code typed (`?code=`).
+pub fn checkout_with_code(pack: i64, method: Option<PaymentMethod>, code: Option<&str>) -> String {
+    let base = match method {
+        Some(m) => checkout(pack, m),
+        None => credits_pack(pack),
+    };
+    match code {
+        Some(c) => format!("{base}?code={}", percent_encode(c)),
+        None => base,
+    }
+}
+
+/// The direct-debit form: for a bundle, at step two for an order, with a discount code.
+pub fn direct_debit(pack: Option<i64>, order: Option<i64>, code: Option<&str>) -> String {
+    let mut query = Vec::new();
+    if let Some(p) = pack {
+        query.push(format!("pack={p}"));
+    }
+    if let Some(o) = order {
+        query.push(format!("order={o}"));
+    }
+    if let Some(c) = code {
+        query.push(format!("code={}", percent_encode(c)));
+    }
+    if query.is_empty() { "/directdebit".to_string() } else { format!("/directdebit?{}", query.join("&")) }
+}
+
+/// The built-in test provider's checkout page for a checkout id.
+pub fn test_checkout(checkout_id: &str) -> String {
+    format!("/checkout/test/{}", percent_encode(checkout_id))
+}
+
+/// The links in mails: each page with its one-time token.
+pub fn activation(token: &str) -> String {
+    format!("/activate?token={}", percent_encode(token))
+}
+pub fn password_reset(token: &str) -> String {
+    format!("/reset-password/do?token={}", percent_encode(token))
+}
+pub fn email_change(token: &str) -> String {
+    format!("/mail-change/do?token={}", percent_encode(token))
+}
+pub fn email_undo(token: &str) -> String {
+    format!("/mail-change/undo?token={}", percent_encode(token))
+}
+pub fn reactivation(token: &str) -> String {
+    format!("/account-deleted?token={}", percent_encode(token))
+}
+pub fn unsubscribe(token: &str) -> String {
+    format!("/unsubscribe?token={}", percent_encode(token))
+}
+
+/// A lander of a design, and a member's lander of a kind (their canonical addresses).
+pub fn lander(design_route: &str) -> String {
+    format!("/landers/{design_route}")
+}
+pub fn member_lander(id: i64, kind: &str) -> String {
+    format!("/members/{id}/{kind}")
+}
+
+/// The staff pages after a change, at what changed.
+pub fn staff_chat(conversation: i64) -> String {
+    format!("/staff/chats?c={conversation}")
+}
+pub fn staff_member_saved(id: i64) -> String {
+    format!("/staff/members?q={id}&saved=1")
+}
+pub fn staff_site_saved(anchor: &str) -> String {
+    format!("/staff/site?saved={anchor}#{anchor}")
+}
+pub fn staff_site_created(domain: &str) -> String {
+    format!("/staff/site?created={}#new-site", percent_encode(domain))
+}
+pub fn staff_pack_saved(id: i64) -> String {
+    format!("/staff/pricing?saved=pack-{id}#pack-{id}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +208,20 @@ mod tests {
         assert_eq!(checkout(2, PaymentMethod::Ideal), "/credits/2/ideal");
         assert_eq!(transaction(9), "/transactions/9");
         assert_eq!(liked_member(4), "/likes/m/4");
+        assert_eq!(member_notice(5, ProfileNotice::Blocked), "/members/5?blocked=1");
+        assert_eq!(likes(LikeKind::Matches, 1), format!("/likes/{}", LikeKind::Matches.code()));
+        assert_eq!(likes(LikeKind::Matches, 2), format!("/likes/{}?page=2", LikeKind::Matches.code()));
+        assert_eq!(test_checkout("a/b"), "/checkout/test/a%2Fb");
+    }
+
+    #[test]
+    fn query_values_are_encoded() {
+        assert_eq!(login_then("/members/7/chat?text=a&b"), "/login?return_to=/members/7/chat%3Ftext%3Da%26b");
+        assert_eq!(direct_debit(Some(2), Some(9), Some("a&b c")), "/directdebit?pack=2&order=9&code=a%26b%20c");
+        assert_eq!(direct_debit(None, None, None), "/directdebit");
+        assert_eq!(checkout_with_code(2, None, Some("<x>")), "/credits/2?code=%3Cx%3E");
+        assert_eq!(checkout_with_code(2, Some(PaymentMethod::Ideal), None), "/credits/2/ideal");
+        assert_eq!(staff_site_created("a b.nl"), "/staff/site?created=a%20b.nl#new-site");
+        assert_eq!(activation("t+k"), "/activate?token=t%2Bk");
     }
 }

@@ -41,6 +41,7 @@ impl Drop for Process {
     }
 }
 
+/// nginx says nothing when it is ready: its port is tried until it answers.
 fn wait_listening(port: u16) {
     let until = Instant::now() + Duration::from_secs(60);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -116,8 +117,12 @@ async fn socket(base: &str, cookie: &str) -> (tokio_tungstenite::WebSocketStream
     let mut request = format!("{}/ws", base.replace("http://", "ws://")).into_client_request().unwrap();
     request.headers_mut().insert("cookie", cookie.parse().unwrap());
     request.headers_mut().insert("origin", base.parse().unwrap());
-    let (socket, response) = tokio_tungstenite::connect_async(request).await.expect("a chat socket");
+    let (mut socket, response) = tokio_tungstenite::connect_async(request).await.expect("a chat socket");
     let node = response.headers().get("x-request-id").expect("x-request-id on the upgrade").to_str().unwrap().split('-').next().unwrap().to_string();
+    // The socket's first frame, the unread total, says it listens.
+    let first = tokio::time::timeout(Duration::from_secs(5), socket.next()).await.expect("a first frame within 5 s");
+    let Some(Ok(Message::Text(text))) = first else { panic!("the socket's first frame: {first:?}") };
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap()["type"], "unread");
     (socket, node)
 }
 
@@ -170,8 +175,6 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
 
     let node_a = Process(binary::spawn(&vars_a, &[], "warn", Stdio::null()));
     let node_b = Process(binary::spawn(&vars_b, &[], "warn", Stdio::null()));
-    wait_listening(port_a);
-    wait_listening(port_b);
     let _lb = nginx(dir_lb.path(), port_lb, &[port_a, port_b]);
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
 
@@ -207,7 +210,6 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
 
     // A message sent through one node reaches a socket on the other.
     let (mut lex_socket, lex_node) = socket(&base_lb, &lex_cookie).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let (node_a_prefix, sender_base) = {
         let res = call(&client, &base_a, "counts", "", Some(&anna)).await;
         let a = node_of(res.headers());
@@ -237,15 +239,21 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
     let (mut victim, survivor_base) = if lex_node == node_a_prefix { (node_a, base_b.clone()) } else { (node_b, base_a.clone()) };
     // Meanwhile visitors keep loading pages through nginx: none of them may fail.
     let load = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let (loading, mut first_pages) = tokio::sync::mpsc::channel::<()>(4);
     let loaders: Vec<_> = (0..4)
         .map(|_| {
-            let (client, base, load) = (client.clone(), base_lb.clone(), load.clone());
+            let (client, base, load, loading) = (client.clone(), base_lb.clone(), load.clone(), loading.clone());
             tokio::spawn(async move {
                 let (mut ok, mut failed) = (0, Vec::new());
                 while load.load(std::sync::atomic::Ordering::Relaxed) {
                     match client.get(format!("{base}/members?page=2")).send().await {
                         Ok(res) if res.status() == StatusCode::OK => match res.text().await {
-                            Ok(_) => ok += 1,
+                            Ok(_) => {
+                                ok += 1;
+                                if ok == 1 {
+                                    let _ = loading.send(()).await;
+                                }
+                            }
                             Err(error) => failed.push(error.to_string()),
                         },
                         Ok(res) => failed.push(res.status().to_string()),
@@ -256,7 +264,10 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
             })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The kill comes once every loader has had a page: they are under way.
+    for _ in 0..4 {
+        tokio::time::timeout(Duration::from_secs(10), first_pages.recv()).await.expect("each loader had a page within 10 s");
+    }
     let pid = victim.0.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
     let close = tokio::time::timeout(Duration::from_secs(10), async {
@@ -274,7 +285,6 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
     assert_eq!(close, Some(1001), "going away");
     let (mut again, node_now) = socket(&base_lb, &lex_cookie).await;
     assert_ne!(node_now, lex_node, "nginx sent the new socket to the node that is left");
-    tokio::time::sleep(Duration::from_millis(300)).await;
     let res = call(&client, &survivor_base, "send_message", &format!("member={lex}&client_id=across-nodes-0002&text=Nog+steeds+hier"), Some(&kim_cookie)).await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(next_message(&mut again).await["message"]["body"], "Nog steeds hier");

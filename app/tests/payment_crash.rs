@@ -14,14 +14,6 @@ use domain::payment::PaymentMethod;
 mod binary;
 use binary::free_port;
 
-fn wait_listening(port: u16) {
-    let until = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < until, "the server did not start listening");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
     let dir = tempfile::tempdir().unwrap();
@@ -42,7 +34,6 @@ async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
 
     // The server stops after reading "paid" from the provider, before booking.
     let mut server = binary::spawn(&vars, &[("VONK_FAULT", "pause_before_booking")], "warn", Stdio::piped());
-    wait_listening(port);
     let stderr = server.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -78,7 +69,6 @@ async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Another webhook after recovery changes nothing.
-    wait_listening(port);
     let res = reqwest::Client::new().post(format!("http://127.0.0.1:{port}/webhooks/payments/test")).header("content-type", "application/x-www-form-urlencoded").body(format!("id={tr}")).send().await.unwrap();
     assert!(res.status().is_success());
     server.kill().unwrap();

@@ -20,7 +20,7 @@ pub enum Push {
     Typing { conversation: i64 },
     /// The conversation left the member's list (deleted in another tab, or a block).
     Removed { conversation: i64 },
-    /// The member's unread total.
+    /// The member's unread total; also the first frame on every socket, once it listens.
     Unread { total: i64 },
     /// Too much happened while away: read the list and the open conversation again.
     Resync,

@@ -47,7 +47,7 @@ test('buying a bundle: failed, cancelled, expired, pending, then paid makes a pr
   await outcome(page, 'Mislukt');
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'failed');
   await expect(page.getByRole('heading', { name: 'Betaling mislukt' })).toBeVisible();
-  await expect(page.getByText('De betaling is mislukt of geannuleeerd.')).toBeVisible();
+  await expect(page.getByText('De betaling is mislukt of geannuleerd.')).toBeVisible();
   await axeClean(page);
 
   // Retry goes to the same bundle and method: one button to the provider.

@@ -63,7 +63,7 @@ pub async fn file_complaint(
     let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
     let subject = server::complaints::Subject { member_id: member, conversation_id: conversation };
     let reference = c.state.complaints.file(c.site.settings.id, &complaint, c.viewer().as_ref(), subject, locale, c.now()).await.map_err(fail)?;
-    redirect(&format!("/complaints?sent={reference}"));
+    redirect(&crate::paths::complaint_sent(&reference));
     Ok(())
 }
 

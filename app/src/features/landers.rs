@@ -63,9 +63,9 @@ pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<L
     ids.extend(member);
     let details = state.landers.details(settings.id, &ids, since).await.map_err(fail)?;
     let online = |id: i64| details.get(&id).is_some_and(|d| d.online);
-    let large = |id: i64| details.get(&id).and_then(|d| d.photo.as_ref()).map(|p| format!("/media/{p}"));
+    let large = |id: i64| details.get(&id).and_then(|d| d.photo.as_ref()).map(|p| crate::paths::media(p));
     let online_count = state.landers.online_count(settings.id, since).await.map_err(fail)?;
-    let media = |path: &Option<String>| path.as_ref().map(|p| format!("/media/{p}"));
+    let media = |path: &Option<String>| path.as_ref().map(|p| crate::paths::media(p));
     let profiles = cards
         .iter()
         .map(|c| LanderProfile {
@@ -90,7 +90,7 @@ pub async fn lander_page(design: String, member: Option<i64>) -> Result<Option<L
         href: crate::paths::member_signup(p.id),
     });
     let clip = (design.plays_clip() && state.config.data_dir.join("media").join(server::landers::CLIP_PATH).exists())
-        .then(|| LanderClip { src: format!("/media/{}", server::landers::CLIP_PATH), poster: Some(format!("/media/{}", server::landers::CLIP_POSTER)) });
+        .then(|| LanderClip { src: crate::paths::media(server::landers::CLIP_PATH), poster: Some(crate::paths::media(server::landers::CLIP_POSTER)) });
     Ok(Some(LanderData { profiles, featured, clip, online_count: online_count.clamp(0, u32::MAX as i64) as u32 }))
 }
 
@@ -256,7 +256,7 @@ pub fn LanderPage() -> impl IntoView {
         if !design.takes_slug() || !domain::lander::valid_slug(&slug) {
             return Some(view! { <NotFoundPage/> }.into_any());
         }
-        if redirect_to_canonical(&format!("/landers/{}", design.route()), &slug) {
+        if redirect_to_canonical(&crate::paths::lander(design.route()), &slug) {
             return None;
         }
     }
@@ -277,7 +277,7 @@ pub fn ProfileLanderPage(kind: &'static str) -> impl IntoView {
         if !domain::lander::valid_slug(&slug) {
             return Some(view! { <NotFoundPage/> }.into_any());
         }
-        if redirect_to_canonical(&format!("/members/{id}/{kind}"), &slug) {
+        if redirect_to_canonical(&crate::paths::member_lander(id, kind), &slug) {
             return None;
         }
     }

@@ -86,22 +86,22 @@ pub struct PageLinks;
 
 impl server::links::PageLinks for PageLinks {
     fn activation(&self, token: &str) -> String {
-        format!("/activate?token={token}")
+        crate::paths::activation(token)
     }
     fn password_reset(&self, token: &str) -> String {
-        format!("/reset-password/do?token={token}")
+        crate::paths::password_reset(token)
     }
     fn email_change(&self, token: &str) -> String {
-        format!("/mail-change/do?token={token}")
+        crate::paths::email_change(token)
     }
     fn email_undo(&self, token: &str) -> String {
-        format!("/mail-change/undo?token={token}")
+        crate::paths::email_undo(token)
     }
     fn reactivation(&self, token: &str) -> String {
-        format!("/account-deleted?token={token}")
+        crate::paths::reactivation(token)
     }
     fn unsubscribe(&self, token: &str) -> String {
-        format!("/unsubscribe?token={token}")
+        crate::paths::unsubscribe(token)
     }
     fn member(&self, member_id: i64) -> String {
         crate::paths::liked_member(member_id)
@@ -113,7 +113,7 @@ impl server::links::PageLinks for PageLinks {
         crate::paths::transaction(payment_id)
     }
     fn test_checkout(&self, checkout_id: &str) -> String {
-        format!("/checkout/test/{checkout_id}")
+        crate::paths::test_checkout(checkout_id)
     }
 }
 

@@ -73,6 +73,14 @@ async fn buying_credits_through_the_test_provider_over_http() {
     assert!(page.contains("Betaling gelukt!") && page.contains("60 credits zijn toegevoegd"), "{page}");
     let member = app.state.accounts.member(1).await.unwrap().unwrap();
     assert!(member.paid_user && member.credits >= 60);
+    // The whole page is after the booking: the top bar shows the new balance and the premium
+    // member's credits link (the repeat order, no longer /premium).
+    let top_bar = &page[page.find(r#"data-testid="credits""#).expect("the top bar's credits")..];
+    let top_bar = &top_bar[..top_bar.find("</a>").unwrap()];
+    assert!(top_bar.contains(&format!("{} credits", member.credits)), "{top_bar}");
+    let link = &page[..page.find(r#"data-testid="credits""#).unwrap()];
+    assert!(link[link.rfind("<a").unwrap()..].contains(r#"href="/credits/repeat-order""#), "premium after the first bundle");
+    assert!(page.contains("Je bent nu premium lid."), "said after the first bundle");
 
     // The webhook: unknown ids and repeats answer 200 and change nothing; no cookie, no origin needed.
     for body in [format!("id={id}"), format!("id={id}"), "id=tst_unknown".to_string()] {
@@ -90,7 +98,8 @@ async fn buying_credits_through_the_test_provider_over_http() {
     let (_, _, page) = html("/members", anna.clone()).await;
     assert!(page.contains(r#"href="/credits/repeat-order""#) && !page.contains(r#"data-testid="time-bonus""#), "premium: no time bonus");
     let res = app.form("repeat_order", "", "/credits/repeat-order", &[("cookie", &anna), ("origin", &origin)]).await;
-    assert!(location(&res).starts_with("/checkout/test/tst_"));
+    let repeat = location(&res);
+    assert!(repeat.starts_with("/checkout/test/tst_"));
     // While a payment is open its page asks again every 3 seconds (with or without JavaScript).
     let (open,): (i64,) = sqlx::query_as("SELECT MAX(id) FROM payments").fetch_one(app.state.db.pool()).await.unwrap();
     let (status, headers, page) = app.get(&format!("/transactions/{open}"), &[("cookie", &anna), ("accept", "text/html")]).await;
@@ -100,6 +109,10 @@ async fn buying_credits_through_the_test_provider_over_http() {
     assert!(page.contains(r#"data-status="open""#) && page.contains("Verder met betalen"));
     let (_, _, page) = app.get(&result, &[("cookie", &anna), ("accept", "text/html")]).await;
     assert!(!page.contains("http-equiv=\"refresh\"") && !page.contains("PaymentWatcher"), "a settled payment's page stays put");
+    // The second bundle is paid: its page does not announce premium again.
+    let res = app.form("test_checkout_outcome", &format!("id={}&outcome=paid", repeat.trim_start_matches("/checkout/test/")), &repeat, &[("cookie", &anna), ("origin", &origin)]).await;
+    let (_, _, page) = app.get(&location(&res), &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(page.contains("Betaling gelukt!") && !page.contains("Je bent nu premium lid."), "{page}");
 
     // Another member cannot see Anna's payment, nor learn that it exists.
     let bart = signed_up(&app, "bart@example.nl").await;

@@ -23,8 +23,11 @@ pub fn vars(dir: &std::path::Path, port: u16, extra: &[(&'static str, String)]) 
     vars
 }
 
-/// Starts the binary with only these variables (and PATH); `log` is its `RUST_LOG`.
+/// Starts the binary with only these variables (and PATH); `log` is its `RUST_LOG`. Returns once
+/// it listens: the server prints "Vonk listens on …" when its listener is bound, and this waits
+/// for that line (up to 60 s) rather than trying the port. Its later output is read and dropped.
 pub fn spawn(vars: &HashMap<&str, String>, extra: &[(&str, &str)], log: &str, stderr: Stdio) -> Child {
+    use std::io::BufRead;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_vonk"));
     cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("RUST_LOG", log);
     for (k, v) in vars {
@@ -33,7 +36,22 @@ pub fn spawn(vars: &HashMap<&str, String>, extra: &[(&str, &str)], log: &str, st
     for (k, v) in extra {
         cmd.env(k, v);
     }
-    cmd.stdout(Stdio::null()).stderr(stderr).spawn().expect("the vonk binary starts")
+    let mut child = cmd.stdout(Stdio::piped()).stderr(stderr).spawn().expect("the vonk binary starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let (ready, listening) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.starts_with("Vonk listens on ") {
+                let _ = ready.send(());
+            }
+        }
+    });
+    if listening.recv_timeout(std::time::Duration::from_secs(60)).is_err() {
+        let _ = child.kill();
+        let status = child.wait().ok();
+        panic!("the server did not say it listens within 60 s (exit: {status:?})");
+    }
+    child
 }
 
 /// The database the binary will open, with its demo content, through the services.

@@ -5,22 +5,29 @@
 //! both members' list state commit together or not at all. The client makes an id per send, so
 //! a retried send finds its message instead of storing and charging a second one. Real-time
 //! pushes leave through the [`bus::Bus`]; the socket itself lives in `crate::http::ws`.
+//!
+//! Here: the types and reading (lists, threads, pages, read marks, deleting, photos); `send`
+//! stores sends; `console` is the operators' side; `store` the shared row reading; `bus` the
+//! pushes between nodes and sockets.
 
 pub mod bus;
+mod console;
+mod send;
 pub mod store;
 
+pub use console::OperatorThread;
+
 use domain::account::{UserStatus, Ymd};
-use domain::chat::{charge, may_start_conversation, validate_client_id, validate_text, Charge, Gift, MessageKind};
+use domain::chat::{Gift, MessageKind};
 use domain::widgets::{ChatMessage, ChatPeer};
-use domain::{ApiError, ErrorCode};
+use domain::ErrorCode;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use self::bus::{Bus, Signal};
 use self::store::{MessageRow, MESSAGE_COLUMNS};
-use crate::accounts::{Accounts, Member};
-use crate::credits::{self, Entry, Reason};
-use crate::db::{flag, Db};
+use crate::accounts::Accounts;
+use crate::db::Db;
 use crate::error::AppError;
 use crate::members::search::CARD_COLUMNS;
 use crate::members::Members;
@@ -73,7 +80,8 @@ pub struct Summary {
     pub last: Option<MessageRow>,
 }
 
-/// The other member as the chat shows them; `href` is left to the app.
+/// The other member as the chat shows them; the profile's and the photo's addresses are left to
+/// the app (`thumb` is the stored file's key, not an address).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PeerRow {
     pub id: i64,
@@ -85,8 +93,8 @@ pub struct PeerRow {
 }
 
 impl PeerRow {
-    pub fn to_peer(&self, href: String) -> ChatPeer {
-        ChatPeer { id: self.id, name: self.name.clone(), age: (self.age > 0).then_some(self.age), place: self.place.clone(), photo: self.thumb.clone(), fictional: self.fictional, href }
+    pub fn to_peer(&self, href: String, photo: Option<String>) -> ChatPeer {
+        ChatPeer { id: self.id, name: self.name.clone(), age: (self.age > 0).then_some(self.age), place: self.place.clone(), photo, fictional: self.fictional, href }
     }
 }
 
@@ -105,19 +113,6 @@ pub struct Thread {
     pub peer_unconfirmed: bool,
     /// The peer blocked the member.
     pub blocked: bool,
-}
-
-/// A conversation in the operator console.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OperatorThread {
-    pub id: i64,
-    /// The operator-run profile.
-    pub profile: PeerRow,
-    /// The member writing to it.
-    pub member: PeerRow,
-    pub last: Option<MessageRow>,
-    /// The member's messages after the profile's last answer.
-    pub waiting: i64,
 }
 
 #[derive(Clone, Debug)]
@@ -171,163 +166,10 @@ impl Chat {
         self.db().pool()
     }
 
-    /// Sends a message. Refusals: `not_found` (no such conversation of the member's, or an
-    /// unknown member), `blocked_by_member`, `premium_only` (a third conversation of a free
-    /// member), `insufficient_credits`, and the text's own.
-    pub async fn send(&self, site: &Site, me: &Member, to: To, client_id: &str, content: Content, now: i64) -> Result<Sent, AppError> {
-        validate_client_id(client_id)?;
-        let content = match content {
-            Content::Text(text) => Content::Text(validate_text(&text, site.message_length)?),
-            other => other,
-        };
-        if let Some(sent) = self.already_sent(me.id, client_id).await? {
-            return Ok(sent);
-        }
-        let peer = match to {
-            To::Conversation(id) => self.peer_in(id, me.id).await?.ok_or(ErrorCode::NotFound)?,
-            To::Member(id) => id,
-        };
-        let payer = Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() };
-        self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer }, now).await
-    }
-
-    /// Operators answer as a fictional profile in one of its conversations (free of charge).
-    pub async fn operator_send(&self, site: &Site, operator: &Member, conversation: i64, client_id: &str, text: &str, now: i64) -> Result<Sent, AppError> {
-        require_operator(operator)?;
-        validate_client_id(client_id)?;
-        let text = validate_text(text, site.message_length)?;
-        let row = sqlx::query(
-            "SELECT c.low_id, c.high_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $2 LIMIT 1) AS profile_id \
-             FROM conversations c WHERE c.id = $1 AND c.site_id = $3 AND c.fictional = $2",
-        )
-        .bind(conversation)
-        .bind(true)
-        .bind(site.id)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(ErrorCode::NotFound)?;
-        let profile: i64 = row.try_get::<Option<i64>, _>("profile_id")?.ok_or(ErrorCode::NotFound)?;
-        let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
-        let member = if low == profile { high } else { low };
-        if let Some(sent) = self.already_sent(profile, client_id).await? {
-            return Ok(sent);
-        }
-        let payer = Payer::Operator { operator: operator.id };
-        self.store(site, Outgoing { sender: profile, peer: member, client_id, content: Content::Text(text), payer }, now).await
-    }
-
-    async fn already_sent(&self, sender: i64, client_id: &str) -> Result<Option<Sent>, AppError> {
-        let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS}, u.credits FROM messages m JOIN users u ON u.id = m.sender_id WHERE m.sender_id = $1 AND m.client_id = $2"))
-            .bind(sender)
-            .bind(client_id)
-            .fetch_optional(self.pool())
-            .await?;
-        let Some(row) = row else { return Ok(None) };
-        let message = MessageRow::from_row(&row)?;
-        Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false }))
-    }
-
     /// The other member of a conversation of `me`'s.
     async fn peer_in(&self, conversation: i64, me: i64) -> Result<Option<i64>, AppError> {
         let row: Option<(i64,)> = sqlx::query_as("SELECT peer_id FROM chat_members WHERE conversation_id = $1 AND user_id = $2").bind(conversation).bind(me).fetch_optional(self.pool()).await?;
         Ok(row.map(|(p,)| p))
-    }
-
-    /// Stores a send, in named steps: the recipient must be reachable; then, in one transaction
-    /// that holds the sender's row, a retry answers the first send, the conversation is found or
-    /// started, the message is written and paid for, and both members' lists move; after the
-    /// commit the sockets, mail and push hear of it.
-    async fn store(&self, site: &Site, send: Outgoing<'_>, now: i64) -> Result<Sent, AppError> {
-        let recipient = self.recipient(site, &send).await?;
-        let mut tx = self.db().begin().await?;
-        // The sender's row lock first (a write, so SQLite takes its write lock at once): one
-        // member's sends happen one after the other.
-        let (free_used, started, credits): (i64, i64, i64) =
-            sqlx::query_as("UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits")
-                .bind(send.sender)
-                .fetch_one(&mut *tx)
-                .await?;
-        // A parallel retry of the same send may have committed while we waited for the lock.
-        let repeat: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2").bind(send.sender).bind(send.client_id).fetch_optional(&mut *tx).await?;
-        if repeat.is_some() {
-            drop(tx);
-            return self.already_sent(send.sender, send.client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
-        }
-        let conversation = conversation_for(&mut tx, site, &send, recipient.fictional, started, now).await?;
-        let (price, free) = price_of(site, &send, free_used);
-        let held = !(send.payer.confirmed() && recipient.confirmed);
-        let id = insert_message(&mut tx, conversation, &send, price, free, held, now).await?;
-        let balance = pay(&mut tx, send.sender, id, price, free, credits, now).await?;
-        move_lists(&mut tx, conversation, send.sender, send.peer, id, held, now).await?;
-        // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
-        let signals = [Signal::Message { id, conversation, sender: send.sender, recipient: send.peer }];
-        self.bus.stage(&mut tx, &signals).await?;
-        tx.commit().await?;
-        self.bus.committed(&signals);
-        if !held && !recipient.fictional {
-            self.mail_after_send(site, send.sender, send.peer, conversation);
-            if let Some(push) = &self.push {
-                push.send_later(&site.name, send.peer, send.sender, crate::push::PushKind::Message { conversation });
-            }
-        }
-        crate::metrics::message_sent();
-        let (body, gift, photo_key) = send.content.parts();
-        let message = MessageRow {
-            id,
-            conversation_id: conversation,
-            sender_id: send.sender,
-            recipient_id: send.peer,
-            kind: send.content.kind(),
-            body,
-            gift,
-            has_photo: photo_key.is_some(),
-            client_id: send.client_id.to_string(),
-            held,
-            created_at: now,
-        };
-        Ok(Sent { message: message.view(send.sender), balance, new: true })
-    }
-
-    /// The recipient of a send, if it may reach them: not the sender, a gift the site offers,
-    /// an active or unconfirmed member of the site, no block either way.
-    async fn recipient(&self, site: &Site, send: &Outgoing<'_>) -> Result<Recipient, AppError> {
-        if send.sender == send.peer {
-            return Err(ErrorCode::NotFound.into());
-        }
-        if let Content::Gift(gift) = &send.content {
-            if !site.offers_gift(*gift) {
-                return Err(ErrorCode::ChoiceInvalid.into());
-            }
-        }
-        let target = sqlx::query(&format!(
-            "SELECT u.status, u.fictional, {blocks} FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $2 AND u.site_id = $3",
-            blocks = crate::visibility::BLOCK_DIRECTIONS
-        ))
-        .bind(send.sender)
-        .bind(send.peer)
-        .bind(site.id)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(ErrorCode::NotFound)?;
-        if target.try_get::<i64, _>("blocked_me")? > 0 {
-            return Err(ErrorCode::BlockedByMember.into());
-        }
-        let status: String = target.try_get("status")?;
-        if target.try_get::<i64, _>("blocked_by_me")? > 0 || !matches!(UserStatus::parse(&status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
-            return Err(ErrorCode::NotFound.into());
-        }
-        Ok(Recipient { confirmed: status == UserStatus::Active.as_str(), fictional: flag(&target, "fictional")? })
-    }
-
-    fn mail_after_send(&self, site: &Site, sender: i64, to: i64, conversation: i64) {
-        let Some((accounts, public_url)) = self.mail.clone() else { return };
-        let settings = site.settings.clone();
-        let base_url = site.base_url(&public_url);
-        self.background.spawn(async move {
-            if let Err(error) = accounts.mail_message(&settings, &base_url, to, sender, conversation).await {
-                tracing::warn!(%error, to, "could not send the new-message mail");
-            }
-        });
     }
 
     /// Waits until the new-message mails of earlier sends are done (or given up).
@@ -583,102 +425,6 @@ impl Chat {
         media.get(&key).await
     }
 
-    /// Re-encodes an uploaded photo (EXIF gone) and sends it. A repeated client id sends nothing.
-    pub async fn send_photo(&self, site: &Site, me: &Member, to: To, client_id: &str, bytes: Vec<u8>, decoder: &crate::members::photo_decode::PhotoDecoder, now: i64) -> Result<Sent, AppError> {
-        validate_client_id(client_id)?;
-        if let Some(sent) = self.already_sent(me.id, client_id).await? {
-            return Ok(sent);
-        }
-        let media = self.media.clone().ok_or_else(|| AppError::Internal("chat photos need a media store".into()))?;
-        let renditions = decoder.decode(bytes).await?;
-        let key = format!("chat/{}/{}.jpg", me.id, crate::members::photos::random_suffix());
-        media.put(&key, renditions.full).await?;
-        match self.send(site, me, to, client_id, Content::Photo(key.clone()), now).await {
-            Ok(sent) => {
-                if !sent.new {
-                    let _ = media.delete(&key).await;
-                }
-                Ok(sent)
-            }
-            Err(e) => {
-                let _ = media.delete(&key).await;
-                Err(e)
-            }
-        }
-    }
-
-    /// The operator console's conversations: only those with a fictional profile, newest first.
-    pub async fn operator_threads(&self, operator: &Member, site_id: i64, now: i64) -> Result<Vec<OperatorThread>, AppError> {
-        require_operator(operator)?;
-        self.fictional_threads(site_id, None, now).await
-    }
-
-    /// Conversations with a fictional profile on a site (or just the one asked for).
-    async fn fictional_threads(&self, site_id: i64, only: Option<i64>, now: i64) -> Result<Vec<OperatorThread>, AppError> {
-        let one = if only.is_some() { " AND c.id = $3" } else { "" };
-        let sql = format!(
-            "SELECT c.id, c.low_id, c.high_id, c.last_message_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $1 LIMIT 1) AS profile_id \
-             FROM conversations c WHERE c.site_id = $2 AND c.fictional = $1{one} ORDER BY c.last_message_id DESC LIMIT 200"
-        );
-        let mut query = sqlx::query(&sql).bind(true).bind(site_id);
-        if let Some(id) = only {
-            query = query.bind(id);
-        }
-        let rows = query.fetch_all(self.pool()).await?;
-        // (conversation, profile, member, last message), then three queries for all of them at
-        // once: the waiting counts, the cards and the last messages.
-        let mut threads = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let Some(profile) = row.try_get::<Option<i64>, _>("profile_id")? else { continue };
-            let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
-            let member = if low == profile { high } else { low };
-            threads.push((row.try_get::<i64, _>("id")?, profile, member, row.try_get::<i64, _>("last_message_id")?));
-        }
-        if threads.is_empty() {
-            return Ok(Vec::new());
-        }
-        // Ids are numbers from our own query, never text from the request.
-        let list = |ids: &mut dyn Iterator<Item = i64>| ids.map(|id| id.to_string()).collect::<Vec<_>>().join(", ");
-        let conversations = list(&mut threads.iter().map(|t| t.0));
-        // The member's messages after the profile's last answer.
-        let waiting: std::collections::HashMap<i64, i64> = sqlx::query_as::<_, (i64, i64)>(&format!(
-            "SELECT m.conversation_id, COUNT(*) FROM messages m JOIN users s ON s.id = m.sender_id \
-             WHERE m.conversation_id IN ({conversations}) AND s.fictional = $1 \
-             AND m.id > COALESCE((SELECT MAX(a.id) FROM messages a JOIN users f ON f.id = a.sender_id WHERE a.conversation_id = m.conversation_id AND f.fictional = $2), 0) \
-             GROUP BY m.conversation_id"
-        ))
-        .bind(false)
-        .bind(true)
-        .fetch_all(self.pool())
-        .await?
-        .into_iter()
-        .collect();
-        let people = list(&mut threads.iter().flat_map(|t| [t.1, t.2]));
-        let cards = sqlx::query(&format!("SELECT {CARD_COLUMNS} FROM profiles p WHERE p.user_id IN ({people})")).fetch_all(self.pool()).await?;
-        let cards: std::collections::HashMap<i64, PeerRow> = cards.iter().map(|r| self.peer_row(r, now).map(|c| (c.id, c))).collect::<Result<_, _>>()?;
-        let lasts: Vec<i64> = threads.iter().map(|t| t.3).collect();
-        let mut lasts: std::collections::HashMap<i64, MessageRow> = self.rows_by_id(&lasts).await?.into_iter().map(|m| (m.id, m)).collect();
-        let mut out = Vec::with_capacity(threads.len());
-        for (id, profile, member, last) in threads {
-            let (Some(profile), Some(member)) = (cards.get(&profile).cloned(), cards.get(&member).cloned()) else { continue };
-            out.push(OperatorThread { id, profile, member, last: lasts.remove(&last), waiting: waiting.get(&id).copied().unwrap_or(0) });
-        }
-        Ok(out)
-    }
-
-    /// An operator's view of one fictional conversation: (profile, member, newest messages as the profile sees them).
-    pub async fn operator_thread(&self, operator: &Member, site_id: i64, conversation: i64, now: i64) -> Result<(OperatorThread, Vec<ChatMessage>), AppError> {
-        require_operator(operator)?;
-        let thread = self.fictional_threads(site_id, Some(conversation), now).await?.pop().ok_or(ErrorCode::NotFound)?;
-        let rows = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m WHERE m.conversation_id = $1 ORDER BY m.id DESC LIMIT 100"))
-            .bind(conversation)
-            .fetch_all(self.pool())
-            .await?;
-        let mut messages = rows.iter().map(|r| MessageRow::from_row(r).map(|m| m.view(thread.profile.id))).collect::<Result<Vec<_>, _>>()?;
-        messages.reverse();
-        Ok((thread, messages))
-    }
-
     /// The newest message id the member can see, where a new socket starts when the page had none.
     pub async fn latest_id(&self, me: i64) -> Result<i64, AppError> {
         store::latest_id(self.db(), me).await
@@ -696,180 +442,3 @@ impl Chat {
     }
 }
 
-/// Who pays for a send.
-#[derive(Debug, Clone, Copy)]
-enum Payer {
-    Member { premium: bool, confirmed: bool },
-    /// An operator answering as a fictional profile: free, never held.
-    Operator { operator: i64 },
-}
-
-impl Payer {
-    /// Whether the sender's address is confirmed (an operator's profile always is).
-    fn confirmed(self) -> bool {
-        match self {
-            Payer::Member { confirmed, .. } => confirmed,
-            Payer::Operator { .. } => true,
-        }
-    }
-
-    fn operator(self) -> Option<i64> {
-        match self {
-            Payer::Operator { operator } => Some(operator),
-            Payer::Member { .. } => None,
-        }
-    }
-}
-
-/// One send on its way into the database.
-struct Outgoing<'a> {
-    sender: i64,
-    peer: i64,
-    client_id: &'a str,
-    content: Content,
-    payer: Payer,
-}
-
-/// What the send needs to know of its recipient.
-struct Recipient {
-    confirmed: bool,
-    fictional: bool,
-}
-
-impl Content {
-    /// The message row's body, gift and photo key.
-    fn parts(&self) -> (String, Option<Gift>, Option<String>) {
-        match self {
-            Content::Text(t) => (t.clone(), None, None),
-            Content::Gift(g) => (String::new(), Some(*g), None),
-            Content::Photo(key) => (String::new(), None, Some(key.clone())),
-        }
-    }
-}
-
-type Tx<'t> = sqlx::Transaction<'t, sqlx::Any>;
-
-/// The pair's conversation, started by this send when there is none: a free member may start
-/// only so many ([`may_start_conversation`]); a conversation the peer started at the same
-/// moment is theirs, not a start of the sender's.
-async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, peer_fictional: bool, started: i64, now: i64) -> Result<i64, AppError> {
-    let (sender, peer) = (send.sender, send.peer);
-    let (low, high) = (sender.min(peer), sender.max(peer));
-    let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut **tx).await?;
-    if let Some((id,)) = existing {
-        return Ok(id);
-    }
-    if let Payer::Member { premium, .. } = send.payer {
-        may_start_conversation(premium, started)?;
-    }
-    let fictional = peer_fictional || matches!(send.payer, Payer::Operator { .. });
-    let created: Option<(i64,)> = sqlx::query_as(
-        "INSERT INTO conversations (site_id, low_id, high_id, started_by, fictional, created_at) VALUES ($1, $2, $3, $4, $5, $6) \
-         ON CONFLICT (low_id, high_id) DO NOTHING RETURNING id",
-    )
-    .bind(site.id)
-    .bind(low)
-    .bind(high)
-    .bind(sender)
-    .bind(fictional)
-    .bind(now)
-    .fetch_optional(&mut **tx)
-    .await?;
-    match created {
-        Some((id,)) => {
-            for (user, other) in [(sender, peer), (peer, sender)] {
-                sqlx::query("INSERT INTO chat_members (conversation_id, user_id, peer_id) VALUES ($1, $2, $3)").bind(id).bind(user).bind(other).execute(&mut **tx).await?;
-            }
-            sqlx::query("UPDATE users SET conversations_started = conversations_started + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
-            Ok(id)
-        }
-        None => {
-            let (id,): (i64,) = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_one(&mut **tx).await?;
-            Ok(id)
-        }
-    }
-}
-
-/// What the send costs in credits, and whether it is one of the member's free messages.
-fn price_of(site: &Site, send: &Outgoing<'_>, free_used: i64) -> (i64, bool) {
-    match send.payer {
-        Payer::Operator { .. } => (0, false),
-        Payer::Member { .. } => {
-            let kind = send.content.kind();
-            let price = domain::chat::cost(kind, site.message_credits, site.photo_credits, site.gift_credits);
-            match charge(kind, price, site.free_messages, free_used) {
-                Charge::Free => (0, true),
-                Charge::Credits(n) => (n, false),
-            }
-        }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>, price: i64, free: bool, held: bool, now: i64) -> Result<i64, AppError> {
-    let (body, gift, photo_key) = send.content.parts();
-    let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
-    )
-    .bind(conversation)
-    .bind(send.sender)
-    .bind(send.peer)
-    .bind(send.content.kind().as_str())
-    .bind(&body)
-    .bind(gift.map(Gift::code))
-    .bind(photo_key.as_deref())
-    .bind(send.client_id)
-    .bind(price)
-    .bind(free)
-    .bind(held)
-    .bind(send.payer.operator())
-    .bind(now)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(id)
-}
-
-/// Books the message's price in the ledger (refused with `insufficient_credits`, and dropping
-/// the transaction then undoes the message) or counts a free message; answers the balance.
-async fn pay(tx: &mut Tx<'_>, sender: i64, message: i64, price: i64, free: bool, credits: i64, now: i64) -> Result<i64, AppError> {
-    if price > 0 {
-        let reference = format!("message:{message}");
-        return Ok(credits::book(tx, Entry { user_id: sender, delta: -price, reason: Reason::Spend, reference: &reference }, now).await?.balance());
-    }
-    if free {
-        sqlx::query("UPDATE users SET free_messages_used = free_messages_used + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
-    }
-    Ok(credits)
-}
-
-/// The conversation's last message, and both members' lists: the sender's own message counts
-/// as read by them; the recipient's unread count grows unless the message is held.
-async fn move_lists(tx: &mut Tx<'_>, conversation: i64, sender: i64, peer: i64, message: i64, held: bool, now: i64) -> Result<(), AppError> {
-    sqlx::query("UPDATE conversations SET last_message_id = $1 WHERE id = $2").bind(message).bind(conversation).execute(&mut **tx).await?;
-    sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, read_up_to = $1 WHERE conversation_id = $3 AND user_id = $4")
-        .bind(message)
-        .bind(now)
-        .bind(conversation)
-        .bind(sender)
-        .execute(&mut **tx)
-        .await?;
-    if !held {
-        sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, unread = unread + 1 WHERE conversation_id = $3 AND user_id = $4")
-            .bind(message)
-            .bind(now)
-            .bind(conversation)
-            .bind(peer)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(())
-}
-
-fn require_operator(member: &Member) -> Result<(), ApiError> {
-    if member.operator {
-        Ok(())
-    } else {
-        Err(ApiError::new(ErrorCode::Forbidden))
-    }
-}

@@ -2,9 +2,10 @@
 //! carries only the provider's payment id (`id=tr_…`). The body is never trusted: the payment is
 //! read back from the provider before anything moves (see `crate::payments`). Unknown ids get
 //! the same `200` as known ones; only a provider we could not ask answers `503`, so the
-//! provider tries again.
+//! provider tries again. And the result page's settling ([`settle_before_result_page`]).
 
-use axum::extract::{DefaultBodyLimit, Form, Path, State};
+use axum::extract::{DefaultBodyLimit, Form, Path, Request, State};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
@@ -12,6 +13,7 @@ use http::StatusCode;
 use serde::Deserialize;
 
 use crate::http::extract::ClientIp;
+use crate::http::session::CurrentMember;
 use crate::http::rate_limit::Limit;
 use crate::state::AppState;
 
@@ -19,6 +21,43 @@ pub const WEBHOOK_PREFIX: &str = "/webhooks/payments/";
 
 pub fn routes() -> Router<AppState> {
     Router::new().route("/webhooks/payments/{provider}", post(webhook)).layer(DefaultBodyLimit::max(4096))
+}
+
+/// The result page's address: `/transactions/{id}`.
+pub const RESULT_PAGE_PREFIX: &str = "/transactions/";
+
+/// A buyer back from the provider usually arrives before the provider's webhook. Opening their
+/// result page (`GET /transactions/{id}`, the payment's own member) reads an open payment from
+/// the provider and books it first, and then reads the member again, so everything on the page,
+/// the top bar's balance and premium state as well as the page's own lines, is after the
+/// booking. (Layered inside `resolve_member`; the booking happens once whoever comes first.)
+pub async fn settle_before_result_page(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let payment = (request.method() == http::Method::GET)
+        .then(|| request.uri().path().strip_prefix(RESULT_PAGE_PREFIX).and_then(|id| id.parse::<i64>().ok()))
+        .flatten();
+    let member = request.extensions().get::<CurrentMember>().and_then(|m| m.0.as_ref()).map(|m| m.id);
+    if let (Some(payment), Some(member)) = (payment, member) {
+        if let Some(fresh) = settle(&state, member, payment).await {
+            request.extensions_mut().insert(CurrentMember(Some(fresh)));
+        }
+    }
+    next.run(request).await
+}
+
+/// The member as they are after their open payment was read and booked; None when nothing moved.
+async fn settle(state: &AppState, member: i64, payment: i64) -> Option<crate::accounts::Member> {
+    let open = state.payments.payment(member, payment).await.ok()?.status.is_open();
+    if !open {
+        return None;
+    }
+    match state.payments.sync(payment, state.clock.now()).await {
+        Ok(status) if !status.is_open() => state.accounts.member(member).await.ok().flatten(),
+        Ok(_) => None,
+        Err(error) => {
+            tracing::warn!(payment, %error, "the result page could not read the payment");
+            None
+        }
+    }
 }
 
 #[derive(Deserialize)]

@@ -113,6 +113,20 @@ async fn run(bus: Bus, user: i64, after: Option<i64>, mut socket: WebSocket, clo
     } else if let Ok(latest) = store::latest_id(bus.db(), user).await {
         sent.last = latest;
     }
+    // Then the unread total as it is now: the badge is right after every (re)connect, and the
+    // first frame tells the client the socket is listening (anything sent from now on arrives).
+    match store::unread_total(bus.db(), user).await {
+        Ok(total) => {
+            let Ok(json) = serde_json::to_string(&Push::Unread { total }) else { return };
+            if socket.send(Message::Text(json.into())).await.is_err() {
+                return;
+            }
+        }
+        Err(error) => {
+            error.into_public();
+            return;
+        }
+    }
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
     loop {

@@ -615,6 +615,22 @@ impl Payments {
         view(&row)
     }
 
+    /// Whether this paid payment is the member's first (the one that made them premium):
+    /// no paid payment of theirs was paid before it.
+    pub async fn first_paid(&self, member_id: i64, payment_id: i64) -> Result<bool, AppError> {
+        let earlier: Option<(i64,)> = sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM payments p WHERE p.user_id = $1 AND p.status = $2 \
+             AND (p.paid_at < q.paid_at OR (p.paid_at = q.paid_at AND p.id < q.id))) \
+             FROM payments q WHERE q.id = $3 AND q.user_id = $1 AND q.status = $2",
+        )
+        .bind(member_id)
+        .bind(domain::checkout::PaymentStatus::Paid.code())
+        .bind(payment_id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(earlier.is_some_and(|(n,)| n == 0))
+    }
+
     /// The member's payments, newest first.
     pub async fn payments(&self, member_id: i64, limit: i64) -> Result<Vec<PaymentView>, AppError> {
         let rows = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS} FROM payments WHERE user_id = $1 ORDER BY id DESC LIMIT $2"))

@@ -20,7 +20,7 @@ pub fn member_or_login(path: &str) -> Option<crate::context::MemberView> {
     let member = crate::context::use_page_ctx().member.clone();
     if member.is_none() {
         #[cfg(feature = "ssr")]
-        crate::call::redirect(&format!("/login?return_to={}", domain::account::percent_encode(path).replace("%2F", "/")));
+        crate::call::redirect(&crate::paths::login_then(path));
         #[cfg(not(feature = "ssr"))]
         let _ = path;
     }

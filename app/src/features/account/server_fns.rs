@@ -140,7 +140,7 @@ pub async fn signup(
     set_cookie(session_cookie(&c, &session));
     // Signing up from one member's page (`/members/{id}/signup`) leads back to that member.
     match profile.and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0) {
-        Some(id) => redirect(&format!("/complete-signup?profile={id}")),
+        Some(id) => redirect(&crate::paths::complete_signup(id)),
         None => redirect("/complete-signup"),
     }
     Ok(())
@@ -428,7 +428,7 @@ pub async fn save_basics(
     }
     match (from.as_str(), entry) {
         ("profile", _) => redirect("/profile?saved=profile"),
-        (_, Some(id)) => redirect(&format!("/members/{id}?welcome=1")),
+        (_, Some(id)) => redirect(&crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome)),
         _ => redirect("/signup-matches"),
     }
     Ok(())

@@ -89,7 +89,7 @@ fn ConsoleView(console: Console) -> impl IntoView {
             let current = Some(t.id) == open_id;
             view! {
                 <li>
-                    <a class="console__thread" class:console__thread--open=current href=format!("/staff/chats?c={}", t.id) aria-current=current.then_some("page") data-testid="console-thread">
+                    <a class="console__thread" class:console__thread--open=current href=crate::paths::staff_chat(t.id) aria-current=current.then_some("page") data-testid="console-thread">
                         <strong>{format!("{} → {}", t.member, t.profile)}</strong>
                         <span class="muted">{t.last.clone()}</span>
                         {(t.waiting > 0).then(|| view! { <span class="pill">{t.waiting}</span> })}

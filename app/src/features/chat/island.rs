@@ -75,6 +75,9 @@ mod live {
         seen_sent: Cell<i64>,
         /// Which socket is the current one (a late close of an old one changes nothing).
         generation: Cell<u32>,
+        /// The unread total last pushed: every socket opens with it, and only a change asks the
+        /// top bar to refresh its counters.
+        unread: Cell<Option<i64>>,
     }
 
     type Shared = SendWrapper<Rc<Live>>;
@@ -92,6 +95,7 @@ mod live {
             refresh_timer: RefCell::new(None),
             seen_sent: Cell::new(0),
             generation: Cell::new(0),
+            unread: Cell::new(None),
         });
         // The page is live: the server-rendered view steps aside. The photo event carries a
         // File, which the JSON bridge cannot: it is read here from the event itself.
@@ -198,7 +202,7 @@ mod live {
                 leptos::task::spawn_local(async move {
                     let _ = crate::features::members::server_fns::block(member).await;
                     if let Some(w) = web_sys::window() {
-                        let _ = w.location().set_href(&format!("/members/{member}?blocked=1"));
+                        let _ = w.location().set_href(&crate::paths::member_notice(member, crate::paths::ProfileNotice::Blocked));
                     }
                 });
             }
@@ -534,8 +538,10 @@ mod live {
                 });
             }
             Push::Unread { total } => {
-                let _ = total;
-                crate::browser::request_counts_refresh();
+                // The first socket's first frame matches the page just rendered.
+                if live.unread.replace(Some(total)).is_some_and(|before| before != total) {
+                    crate::browser::request_counts_refresh();
+                }
             }
             Push::Resync => {
                 reload_list(live);

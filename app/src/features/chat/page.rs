@@ -172,7 +172,7 @@ fn fallback_view(props: &ChatPanelProps) -> impl IntoView {
                     <h2>{heading} {peer.fictional.then(|| view! { <span class="fictional-mark">{labels.fictional.clone()}</span> })}</h2>
                     <p class="muted">{peer.place.clone()}</p>
                     <a href=peer.href.clone()>{i18n.t("chat.view_profile")}</a>
-                    {open.id.map(|id| view! { " · " <a href=format!("/complaints?conversation={id}#complaint") data-testid="report-conversation">{use_i18n().t("chat.report")}</a> })}
+                    {open.id.map(|id| view! { " · " <a href=crate::paths::complaint_about_conversation(id) data-testid="report-conversation">{use_i18n().t("chat.report")}</a> })}
                     {(peer.fictional && !labels.fictional_warning.is_empty()).then(|| view! { <p class="notice">{labels.fictional_warning.clone()}</p> })}
                     {open.peer_unconfirmed.then(|| view! { <p class="notice">{domain::i18n::interpolate(&labels.peer_unconfirmed, &[("name", &peer.name)])}</p> })}
                 </header>

@@ -65,7 +65,7 @@ mod build {
     pub fn summary(i18n: &I18n, me: i64, s: &Summary) -> ChatSummary {
         ChatSummary {
             id: s.id,
-            peer: s.peer.to_peer(crate::paths::member(s.peer.id)),
+            peer: s.peer.to_peer(crate::paths::member(s.peer.id), s.peer.thumb.as_deref().map(crate::paths::media)),
             last: s.last.as_ref().map(|m| last_line(i18n, m)).unwrap_or_default(),
             last_at: s.last.as_ref().map(|m| m.created_at).unwrap_or(0),
             last_mine: s.last.as_ref().is_some_and(|m| m.sender_id == me),
@@ -77,7 +77,7 @@ mod build {
     pub fn open(me: i64, t: &Thread) -> OpenChat {
         OpenChat {
             id: t.id,
-            peer: t.peer.to_peer(crate::paths::member(t.peer.id)),
+            peer: t.peer.to_peer(crate::paths::member(t.peer.id), t.peer.thumb.as_deref().map(crate::paths::media)),
             messages: t.messages.iter().map(|m| m.view(me)).collect(),
             has_older: t.has_older,
             loading_older: false,
@@ -282,7 +282,7 @@ pub async fn send_message(
     };
     let sent = c.state.chat.send(&c.site, &me, to, &client_id, content, c.now()).await.map_err(back)?;
     if crate::call::accepts_html() {
-        redirect(&format!("/chats/{}#m-{}", sent.message.conversation, sent.message.id));
+        redirect(&crate::paths::chat_message(sent.message.conversation, sent.message.id));
     }
     Ok(SentMessage { message: sent.message, balance: sent.balance })
 }
@@ -332,7 +332,7 @@ pub async fn chat_typing(conversation: i64) -> Result<(), ApiError> {
 #[server(prefix = "/api/fn", endpoint = "operator_reply")]
 pub async fn operator_reply(conversation: i64, client_id: String, #[server(default)] text: String) -> Result<(), ApiError> {
     let (c, me) = member_call().await?;
-    let page = format!("/staff/chats?c={conversation}");
+    let page = crate::paths::staff_chat(conversation);
     c.state.chat.operator_send(&c.site, &me, conversation, &client_id, &text, c.now()).await.map_err(|e| fail_back::<OperatorReply>(e, &page, &[("text", text.as_str())]))?;
     redirect(&page);
     Ok(())

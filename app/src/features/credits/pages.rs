@@ -22,10 +22,6 @@ fn money(i18n: &I18n, minor: i64, currency: &str) -> String {
     format_money(minor, currency, i18n.decimal_comma())
 }
 
-fn code_query(code: &Option<String>) -> String {
-    code.as_ref().map(|c| format!("?code={c}")).unwrap_or_default()
-}
-
 /// The line that names the discount in force.
 fn discount_line(i18n: &I18n, quote_discount: &domain::checkout::Discount) -> String {
     let percent = quote_discount.percent.to_string();
@@ -97,7 +93,7 @@ pub fn CreditsPage() -> impl IntoView {
                                     view! {
                                         <ul class="packs" data-testid="packs">
                                             {d.packs.into_iter().map(|(pack, quote)| {
-                                                let href = format!("/credits/{}{}", pack.id, code_query(&code));
+                                                let href = crate::paths::checkout_with_code(pack.id, None, code.as_deref());
                                                 view! { <OfferCard pack=pack quote=quote href=href/> }
                                             }).collect_view()}
                                         </ul>
@@ -450,7 +446,7 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
                 <span class="result__icon" aria-hidden="true">"✓"</span>
                 <h1 class="page__title">{i18n.t("transaction.paid_title")}</h1>
                 <p data-testid="paid-body">{i18n.tf("transaction.paid_body", &[("credits", &p.credits.to_string()), ("balance", &d.balance.to_string())])}</p>
-                {d.paid_user.then(|| view! { <p>{i18n.t("transaction.premium")}</p> })}
+                {d.first_paid.then(|| view! { <p data-testid="now-premium">{i18n.t("transaction.premium")}</p> })}
                 <p class="muted">{i18n.t("transaction.receipt_note")}</p>
                 <p class="result__actions">
                     <a class="btn btn--primary" href="/members">{i18n.t("transaction.to_members")}</a>
@@ -476,7 +472,7 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
                     <p>{i18n.t("error.payment_failed_body")}</p>
                     <p class="result__actions">
                         <a class="btn btn--primary" href=crate::paths::checkout(p.pack_id, p.method) data-testid="retry">{i18n.t("transaction.retry")}</a>
-                        {paypal.then(|| view! { <a class="btn btn--ghost" href=format!("/credits/{}/paypal", p.pack_id) data-testid="paypal">{i18n.t("transaction.paypal")}</a> })}
+                        {paypal.then(|| view! { <a class="btn btn--ghost" href=crate::paths::checkout(p.pack_id, PaymentMethod::Paypal) data-testid="paypal">{i18n.t("transaction.paypal")}</a> })}
                         <a class="btn btn--ghost" href=crate::paths::credits_pack(p.pack_id)>{i18n.t("transaction.other_method")}</a>
                     </p>
                 </div>
@@ -523,7 +519,7 @@ pub fn DirectDebitPage() -> impl IntoView {
     let i18n = use_i18n();
     let query = use_query_map().get_untracked();
     let pack: Option<i64> = query.get("pack").and_then(|v| v.parse().ok());
-    crate::features::account::member_or_login(&format!("/directdebit{}", pack.map(|p| format!("?pack={p}")).unwrap_or_default()))?;
+    crate::features::account::member_or_login(&crate::paths::direct_debit(pack, None, None))?;
     let order: Option<i64> = query.get("order").and_then(|v| v.parse().ok());
     let code = query.get("code").filter(|c| !c.trim().is_empty());
     let (kept_iban, kept_phone) = (query.get("iban").unwrap_or_default(), query.get("phone").unwrap_or_default());
@@ -593,7 +589,7 @@ pub fn DirectDebitPage() -> impl IntoView {
                                         <p class="muted">{i18n.tf("directdebit.mandate", &[("company", &d.company), ("amount", &amount), ("iban", &p.iban)])}</p>
                                         <button type="submit" class="btn btn--primary btn--block">{i18n.t("directdebit.confirm")}</button>
                                     </ActionForm>
-                                    <p><a href=format!("/directdebit?pack={pack}")>{new_code}</a></p>
+                                    <p><a href=crate::paths::direct_debit(Some(pack), None, None)>{new_code}</a></p>
                                 }.into_any() }
                             }
                         }
@@ -611,7 +607,7 @@ pub fn TestCheckoutPage() -> Option<AnyView> {
     let i18n = use_i18n();
     let id = use_params_map().get_untracked().get("id").unwrap_or_default();
     // The buyer's own page: a visitor logs in first (the address alone opens nothing).
-    crate::features::account::member_or_login(&format!("/checkout/test/{}", domain::account::percent_encode(&id)))?;
+    crate::features::account::member_or_login(&crate::paths::test_checkout(&id))?;
     let data = Resource::new_blocking(move || id.clone(), get_test_checkout);
     let action = ServerAction::<TestCheckoutOutcome>::new();
     Some(view! {

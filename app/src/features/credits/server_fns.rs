@@ -42,6 +42,8 @@ pub struct TransactionData {
     pub payment: PaymentSummary,
     pub balance: i64,
     pub paid_user: bool,
+    /// A paid payment that was the member's first: it made them premium.
+    pub first_paid: bool,
     pub methods: Vec<PaymentMethod>,
 }
 
@@ -132,14 +134,13 @@ pub async fn get_checkout_page(pack: i64, code: Option<String>) -> Result<Checko
 #[server(prefix = "/api/fn", endpoint = "start_checkout")]
 pub async fn start_checkout(pack: i64, method: String, code: Option<String>) -> Result<String, ApiError> {
     let (c, member) = member_call().await?;
-    let back = format!("/credits/{pack}/{method}");
+    let back = format!("{}/{}", crate::paths::credits_pack(pack), domain::account::percent_encode(&method));
     let result: Result<String, server::AppError> = async {
         let method = PaymentMethod::parse(&method).ok_or(domain::ErrorCode::MethodUnavailable)?;
         c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now()).await?;
         let country = c.state.payments.buyer_country(member.id, &c.country()).await?;
         if method == PaymentMethod::DirectDebit {
-            let code = typed(&code).map(|c| format!("&code={}", domain::account::percent_encode(c))).unwrap_or_default();
-            return Ok(format!("/directdebit?pack={pack}{code}"));
+            return Ok(crate::paths::direct_debit(Some(pack), None, typed(&code)));
         }
         let locale = server::http::visitor::locale(&c.parts.headers, &c.site);
         let started = c.state.payments.start_checkout(&c.site, &member, pack, method, typed(&code), &country, locale.code(), c.now()).await?;
@@ -186,7 +187,8 @@ pub async fn get_transaction(id: i64) -> Result<TransactionData, ApiError> {
     let payment = p.payment(member.id, id).await.map_err(fail)?;
     let me = c.state.accounts.member(member.id).await.map_err(fail)?.ok_or_else(|| ApiError::new(domain::ErrorCode::AuthenticationRequired))?;
     let country = country(&c, &member).await?;
-    Ok(TransactionData { payment, balance: me.credits, paid_user: me.paid_user, methods: p.methods(&country) })
+    let first_paid = payment.status == domain::checkout::PaymentStatus::Paid && p.first_paid(member.id, id).await.map_err(fail)?;
+    Ok(TransactionData { payment, balance: me.credits, paid_user: me.paid_user, first_paid, methods: p.methods(&country) })
 }
 
 #[server(prefix = "/api/fn", endpoint = "transactions")]
@@ -213,7 +215,7 @@ pub async fn get_direct_debit_page(pack: i64, order: Option<i64>, code: Option<S
 #[server(prefix = "/api/fn", endpoint = "start_direct_debit")]
 pub async fn start_direct_debit(pack: i64, iban: String, phone: String, code: Option<String>) -> Result<i64, ApiError> {
     let (c, member) = member_call().await?;
-    let back = format!("/directdebit?pack={pack}");
+    let back = crate::paths::direct_debit(Some(pack), None, None);
     let kept = [("iban", iban.as_str()), ("phone", phone.as_str()), ("code", code.as_deref().unwrap_or_default())];
     let result: Result<i64, server::AppError> = async {
         c.state.rate_limiter.check_member(server::http::rate_limit::Limit::Checkout, member.id, c.now()).await?;
@@ -223,8 +225,7 @@ pub async fn start_direct_debit(pack: i64, iban: String, phone: String, code: Op
     .await;
     match result {
         Ok(order) => {
-            let code = typed(&code).map(|c| format!("&code={}", domain::account::percent_encode(c))).unwrap_or_default();
-            redirect(&format!("/directdebit?pack={pack}&order={order}{code}"));
+            redirect(&crate::paths::direct_debit(Some(pack), Some(order), typed(&code)));
             Ok(order)
         }
         Err(e) => Err(fail_back::<StartDirectDebit>(e, &back, &kept)),
@@ -235,7 +236,7 @@ pub async fn start_direct_debit(pack: i64, iban: String, phone: String, code: Op
 #[server(prefix = "/api/fn", endpoint = "confirm_direct_debit")]
 pub async fn confirm_direct_debit(pack: i64, order: i64, sms_code: String) -> Result<i64, ApiError> {
     let (c, member) = member_call().await?;
-    let back = format!("/directdebit?pack={pack}&order={order}");
+    let back = crate::paths::direct_debit(Some(pack), Some(order), None);
     let result: Result<i64, server::AppError> = async {
         let country = c.state.payments.buyer_country(member.id, &c.country()).await?;
         c.state.payments.confirm_direct_debit(&c.site, &member, order, &sms_code, &country, c.now()).await

@@ -39,14 +39,14 @@ pub fn LikesPage() -> impl IntoView {
     // Blocking: the page arrives whole, so it works without JavaScript.
     let list = Resource::new_blocking(move || (kind, page), |(kind, page)| my_likes(kind, page));
     // This page's address: where likes on its cards come back to.
-    let page_href = move |page: u32| if page > 1 { format!("/likes/{}?page={page}", kind.code()) } else { format!("/likes/{}", kind.code()) };
+    let page_href = move |page: u32| crate::paths::likes(kind, page);
     let tabs = LikeKind::ALL
         .into_iter()
         .map(|k| {
             let i18n = use_i18n();
             let pill = (k == LikeKind::Received).then(|| domain::counters::pill(new_likes)).flatten();
             view! {
-                <a class="tabs__tab" class:tabs__tab--active=k == kind href=format!("/likes/{}", k.code()) aria-current=(k == kind).then_some("page")>
+                <a class="tabs__tab" class:tabs__tab--active=k == kind href=crate::paths::likes(k, 1) aria-current=(k == kind).then_some("page")>
                     {i18n.t(&format!("likes.tab.{}", k.code()))}
                     {pill.map(|p| view! { <span class="pill">{p}</span> })}
                 </a>

@@ -116,7 +116,7 @@ pub async fn auto_like() -> Result<Option<domain::likes::Liker>, ApiError> {
     let (c, member) = member_call().await?;
     let now = c.now();
     let card = c.state.likes.auto_like(&c.site, &member, now, domain::account::Ymd::from_unix(now)).await.map_err(fail)?;
-    Ok(card.map(|c| domain::likes::Liker { id: c.id, place: c.place(), photo: c.thumb.map(|t| format!("/media/{t}")), name: c.name, age: c.age }))
+    Ok(card.map(|c| domain::likes::Liker { id: c.id, place: c.place(), photo: c.thumb.map(|t| crate::paths::media(&t)), name: c.name, age: c.age }))
 }
 
 /// The top bar's counters (SPEC §4, §9), read with the member's row by the session middleware.

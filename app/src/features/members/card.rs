@@ -11,7 +11,7 @@ use crate::ui::icons::HeartIcon;
 #[component]
 pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'static str) -> impl IntoView {
     match src {
-        Some(file) => view! { <img class=format!("portrait {class}") src=format!("/media/{file}") alt="" loading="lazy"/> }.into_any(),
+        Some(file) => view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="lazy"/> }.into_any(),
         None => {
             let initial = name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
             view! { <span class=format!("portrait portrait--empty {class}") aria-hidden="true">{initial}</span> }.into_any()

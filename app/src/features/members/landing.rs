@@ -45,7 +45,7 @@ fn Landing(page: ProfilePage) -> impl IntoView {
                 <a class="btn btn--primary btn--large btn--block" href=crate::paths::member_signup(p.id) data-testid="landing-signup">
                     {i18n.tf("landing.cta", &[("name", &p.name)])}
                 </a>
-                <p class="landing-profile__login">{i18n.t("auth.have_account")} " " <a href=format!("/login?return_to=/members/{}", p.id)>{i18n.t("auth.login_submit")}</a></p>
+                <p class="landing-profile__login">{i18n.t("auth.have_account")} " " <a href=crate::paths::login_then(&crate::paths::member(p.id))>{i18n.t("auth.login_submit")}</a></p>
                 <p class="muted landing-profile__free">{i18n.t("landing.free")}</p>
             </div>
         </article>

@@ -107,7 +107,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
         {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
         {(query.get("match").is_some() && page.likes == Some((true, true))).then(|| view! { <MatchDialog name=p.name.clone() photo=p.photo.clone() close_href=crate::paths::member(p.id)/> })}
         <article class="member-profile" data-testid="member-profile">
-            <Gallery name=p.name.clone() main=p.photo.clone() photos=page.photos.clone() login_to=(!member).then(|| format!("/login?return_to=/members/{}", p.id))/>
+            <Gallery name=p.name.clone() main=p.photo.clone() photos=page.photos.clone() login_to=(!member).then(|| crate::paths::login_then(&crate::paths::member(p.id)))/>
             <div class="member-profile__main">
                 <h1 class="member-profile__name">
                     <span>{p.name.clone()}<span class="member-profile__age">", " {p.age}</span></span>
@@ -176,7 +176,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                     }
                 })}
                 {(!p.is_me).then(|| view! {
-                    <p class="member-profile__report"><a href=format!("/complaints?member={}#complaint", p.id) data-testid="report-member">{use_i18n().t("members.report")}</a></p>
+                    <p class="member-profile__report"><a href=crate::paths::complaint_about_member(p.id) data-testid="report-member">{use_i18n().t("members.report")}</a></p>
                 })}
             </div>
         </article>

@@ -85,10 +85,10 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
     let f = page.filters.clone();
     let r = page.results.clone();
     let empty = r.results.is_empty();
-    let prev = (f.page > 1).then(|| format!("/members?{}", f.to_query(f.page - 1)));
-    let next = r.has_more.then(|| format!("/members?{}", f.to_query(f.page + 1)));
+    let prev = (f.page > 1).then(|| crate::paths::search(&f.to_query(f.page - 1), None));
+    let next = r.has_more.then(|| crate::paths::search(&f.to_query(f.page + 1), None));
     let last = page.last_opened.clone();
-    let here = format!("/members?{}", f.to_query(f.page));
+    let here = crate::paths::search(&f.to_query(f.page), None);
     let liked = page.liked.clone();
     let member = liked.is_some();
     // Cards with their like buttons (members only).
@@ -105,7 +105,7 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
     let query = use_query_map().get_untracked();
     let shown = |key: &str| query.get(key).and_then(|v| v.parse::<i64>().ok()).and_then(|id| r.results.iter().chain(&r.similar).find(|c| c.id == id).cloned());
     let matched = shown("match").map(|card| {
-        let close = format!("/members?{}#m-{}", f.to_query(f.page), card.id);
+        let close = crate::paths::search(&f.to_query(f.page), Some(card.id));
         view! { <MatchDialog name=card.name.clone() photo=card.thumb.clone() close_href=close/> }
     });
     let notice = shown("liked").map(|card| i18n.tf("likes.liked_notice", &[("name", &card.name)]));

@@ -97,7 +97,7 @@ pub async fn block(id: i64) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     let conversation = c.state.members.block(&c.site.settings, member.id, id, c.now()).await.map_err(fail)?;
     c.state.chat.removed_by_block(conversation, member.id, id).await.map_err(fail)?;
-    redirect(&format!("/members/{id}?blocked=1"));
+    redirect(&crate::paths::member_notice(id, crate::paths::ProfileNotice::Blocked));
     Ok(())
 }
 
@@ -105,6 +105,6 @@ pub async fn block(id: i64) -> Result<(), ApiError> {
 pub async fn unblock(id: i64) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     c.state.members.unblock(member.id, id).await.map_err(fail)?;
-    redirect(&format!("/members/{id}?unblocked=1"));
+    redirect(&crate::paths::member_notice(id, crate::paths::ProfileNotice::Unblocked));
     Ok(())
 }

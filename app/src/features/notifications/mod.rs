@@ -122,7 +122,7 @@ pub fn NotificationsPage() -> impl IntoView {
                         <ul class="notifications panel" data-testid="notifications" inner_html=crate::render::html_now(page.items.into_iter().map(|n| view! { <NotificationRow n=n now=now/> }).collect_view())></ul>
                         {page.older.map(|cursor| view! {
                             <nav class="pager" aria-label=use_i18n().t("notifications.title")>
-                                <a class="btn btn--ghost" href=format!("/notifications?before={cursor}") rel="next" data-testid="older-notifications">{use_i18n().t("notifications.older")}</a>
+                                <a class="btn btn--ghost" href=crate::paths::notifications_before(&cursor) rel="next" data-testid="older-notifications">{use_i18n().t("notifications.older")}</a>
                             </nav>
                         })}
                     }.into_any(),

@@ -69,7 +69,7 @@ pub async fn staff_change_member(id: i64, change: String, #[server(default)] rea
         let q = id.to_string();
         return Err(crate::call::fail_back::<StaffChangeMember>(error, "/staff/members", &[("q", q.as_str())]));
     }
-    redirect(&format!("/staff/members?q={id}&saved=1"));
+    redirect(&crate::paths::staff_member_saved(id));
     Ok(())
 }
 

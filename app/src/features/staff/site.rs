@@ -67,7 +67,7 @@ pub(super) async fn apply<S: leptos::server_fn::ServerFn>(change: server::staff:
         return Err(fail_back::<S>(error, "/staff/site", &[]));
     }
     c.state.sites.reload().await.map_err(fail)?;
-    redirect(&format!("/staff/site?saved={anchor}#{anchor}"));
+    redirect(&crate::paths::staff_site_saved(anchor));
     Ok(())
 }
 
@@ -353,7 +353,7 @@ pub async fn staff_save_pack(
     match result {
         Ok(id) => {
             c.state.sites.reload().await.map_err(fail)?;
-            redirect(&format!("/staff/pricing?saved=pack-{id}#pack-{id}"));
+            redirect(&crate::paths::staff_pack_saved(id));
             Ok(())
         }
         Err(error) => Err(fail_back::<StaffSavePack>(error, "/staff/pricing", &[])),

@@ -135,7 +135,7 @@ pub async fn staff_new_site(domain: String, name: String, domain_language: Strin
         Ok(_) => {
             c.state.sites.reload().await.map_err(fail)?;
             let domain = rules::normalise_domain(&new.domain).unwrap_or_default();
-            redirect(&format!("/staff/site?created={domain}#new-site"));
+            redirect(&crate::paths::staff_site_created(&domain));
             Ok(())
         }
         Err(error) => Err(fail_back::<StaffNewSite>(error, "/staff/site", &[])),

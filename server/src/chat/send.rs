@@ -1,0 +1,341 @@
+//! Sending: a member's message, gift or photo, and an operator's answer, stored in one
+//! transaction in named steps (the conversation, the price, the message, the payment, both
+//! members' lists), then pushed, mailed and sent by web push after the commit.
+
+use domain::account::UserStatus;
+use domain::chat::{charge, may_start_conversation, validate_client_id, validate_text, Charge, Gift};
+use domain::ErrorCode;
+use sqlx::Row;
+
+use super::bus::Signal;
+use super::store::{MessageRow, MESSAGE_COLUMNS};
+use super::{Chat, Content, Sent, To};
+use crate::accounts::Member;
+use crate::credits::{self, Entry, Reason};
+use crate::db::flag;
+use crate::error::AppError;
+use crate::sites::Site;
+
+impl Chat {
+    /// Sends a message. Refusals: `not_found` (no such conversation of the member's, or an
+    /// unknown member), `blocked_by_member`, `premium_only` (a third conversation of a free
+    /// member), `insufficient_credits`, and the text's own.
+    pub async fn send(&self, site: &Site, me: &Member, to: To, client_id: &str, content: Content, now: i64) -> Result<Sent, AppError> {
+        validate_client_id(client_id)?;
+        let content = match content {
+            Content::Text(text) => Content::Text(validate_text(&text, site.message_length)?),
+            other => other,
+        };
+        if let Some(sent) = self.already_sent(me.id, client_id).await? {
+            return Ok(sent);
+        }
+        let peer = match to {
+            To::Conversation(id) => self.peer_in(id, me.id).await?.ok_or(ErrorCode::NotFound)?,
+            To::Member(id) => id,
+        };
+        let payer = Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() };
+        self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer }, now).await
+    }
+
+    pub(super) async fn already_sent(&self, sender: i64, client_id: &str) -> Result<Option<Sent>, AppError> {
+        let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS}, u.credits FROM messages m JOIN users u ON u.id = m.sender_id WHERE m.sender_id = $1 AND m.client_id = $2"))
+            .bind(sender)
+            .bind(client_id)
+            .fetch_optional(self.pool())
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let message = MessageRow::from_row(&row)?;
+        Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false }))
+    }
+
+    /// Stores a send, in named steps: the recipient must be reachable; then, in one transaction
+    /// that holds the sender's row, a retry answers the first send, the conversation is found or
+    /// started, the message is written and paid for, and both members' lists move; after the
+    /// commit the sockets, mail and push hear of it.
+    pub(super) async fn store(&self, site: &Site, send: Outgoing<'_>, now: i64) -> Result<Sent, AppError> {
+        let recipient = self.recipient(site, &send).await?;
+        let mut tx = self.db().begin().await?;
+        // The sender's row lock first (a write, so SQLite takes its write lock at once): one
+        // member's sends happen one after the other.
+        let (free_used, started, credits): (i64, i64, i64) =
+            sqlx::query_as("UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits")
+                .bind(send.sender)
+                .fetch_one(&mut *tx)
+                .await?;
+        // A parallel retry of the same send may have committed while we waited for the lock.
+        let repeat: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2").bind(send.sender).bind(send.client_id).fetch_optional(&mut *tx).await?;
+        if repeat.is_some() {
+            drop(tx);
+            return self.already_sent(send.sender, send.client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
+        }
+        let conversation = conversation_for(&mut tx, site, &send, recipient.fictional, started, now).await?;
+        let (price, free) = price_of(site, &send, free_used);
+        let held = !(send.payer.confirmed() && recipient.confirmed);
+        let id = insert_message(&mut tx, conversation, &send, price, free, held, now).await?;
+        let balance = pay(&mut tx, send.sender, id, price, free, credits, now).await?;
+        move_lists(&mut tx, conversation, send.sender, send.peer, id, held, now).await?;
+        // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
+        let signals = [Signal::Message { id, conversation, sender: send.sender, recipient: send.peer }];
+        self.bus.stage(&mut tx, &signals).await?;
+        tx.commit().await?;
+        self.bus.committed(&signals);
+        if !held && !recipient.fictional {
+            self.mail_after_send(site, send.sender, send.peer, conversation);
+            if let Some(push) = &self.push {
+                push.send_later(&site.name, send.peer, send.sender, crate::push::PushKind::Message { conversation });
+            }
+        }
+        crate::metrics::message_sent();
+        let (body, gift, photo_key) = send.content.parts();
+        let message = MessageRow {
+            id,
+            conversation_id: conversation,
+            sender_id: send.sender,
+            recipient_id: send.peer,
+            kind: send.content.kind(),
+            body,
+            gift,
+            has_photo: photo_key.is_some(),
+            client_id: send.client_id.to_string(),
+            held,
+            created_at: now,
+        };
+        Ok(Sent { message: message.view(send.sender), balance, new: true })
+    }
+
+    /// The recipient of a send, if it may reach them: not the sender, a gift the site offers,
+    /// an active or unconfirmed member of the site, no block either way.
+    async fn recipient(&self, site: &Site, send: &Outgoing<'_>) -> Result<Recipient, AppError> {
+        if send.sender == send.peer {
+            return Err(ErrorCode::NotFound.into());
+        }
+        if let Content::Gift(gift) = &send.content {
+            if !site.offers_gift(*gift) {
+                return Err(ErrorCode::ChoiceInvalid.into());
+            }
+        }
+        let target = sqlx::query(&format!(
+            "SELECT u.status, u.fictional, {blocks} FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $2 AND u.site_id = $3",
+            blocks = crate::visibility::BLOCK_DIRECTIONS
+        ))
+        .bind(send.sender)
+        .bind(send.peer)
+        .bind(site.id)
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or(ErrorCode::NotFound)?;
+        if target.try_get::<i64, _>("blocked_me")? > 0 {
+            return Err(ErrorCode::BlockedByMember.into());
+        }
+        let status: String = target.try_get("status")?;
+        if target.try_get::<i64, _>("blocked_by_me")? > 0 || !matches!(UserStatus::parse(&status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
+            return Err(ErrorCode::NotFound.into());
+        }
+        Ok(Recipient { confirmed: status == UserStatus::Active.as_str(), fictional: flag(&target, "fictional")? })
+    }
+
+    fn mail_after_send(&self, site: &Site, sender: i64, to: i64, conversation: i64) {
+        let Some((accounts, public_url)) = self.mail.clone() else { return };
+        let settings = site.settings.clone();
+        let base_url = site.base_url(&public_url);
+        self.background.spawn(async move {
+            if let Err(error) = accounts.mail_message(&settings, &base_url, to, sender, conversation).await {
+                tracing::warn!(%error, to, "could not send the new-message mail");
+            }
+        });
+    }
+
+    /// Re-encodes an uploaded photo (EXIF gone) and sends it. A repeated client id sends nothing.
+    pub async fn send_photo(&self, site: &Site, me: &Member, to: To, client_id: &str, bytes: Vec<u8>, decoder: &crate::members::photo_decode::PhotoDecoder, now: i64) -> Result<Sent, AppError> {
+        validate_client_id(client_id)?;
+        if let Some(sent) = self.already_sent(me.id, client_id).await? {
+            return Ok(sent);
+        }
+        let media = self.media.clone().ok_or_else(|| AppError::Internal("chat photos need a media store".into()))?;
+        let renditions = decoder.decode(bytes).await?;
+        let key = format!("chat/{}/{}.jpg", me.id, crate::members::photos::random_suffix());
+        media.put(&key, renditions.full).await?;
+        match self.send(site, me, to, client_id, Content::Photo(key.clone()), now).await {
+            Ok(sent) => {
+                if !sent.new {
+                    let _ = media.delete(&key).await;
+                }
+                Ok(sent)
+            }
+            Err(e) => {
+                let _ = media.delete(&key).await;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Who pays for a send.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Payer {
+    Member { premium: bool, confirmed: bool },
+    /// An operator answering as a fictional profile: free, never held.
+    Operator { operator: i64 },
+}
+
+impl Payer {
+    /// Whether the sender's address is confirmed (an operator's profile always is).
+    fn confirmed(self) -> bool {
+        match self {
+            Payer::Member { confirmed, .. } => confirmed,
+            Payer::Operator { .. } => true,
+        }
+    }
+
+    fn operator(self) -> Option<i64> {
+        match self {
+            Payer::Operator { operator } => Some(operator),
+            Payer::Member { .. } => None,
+        }
+    }
+}
+
+/// One send on its way into the database.
+pub(super) struct Outgoing<'a> {
+    pub(super) sender: i64,
+    pub(super) peer: i64,
+    pub(super) client_id: &'a str,
+    pub(super) content: Content,
+    pub(super) payer: Payer,
+}
+
+/// What the send needs to know of its recipient.
+struct Recipient {
+    confirmed: bool,
+    fictional: bool,
+}
+
+impl Content {
+    /// The message row's body, gift and photo key.
+    fn parts(&self) -> (String, Option<Gift>, Option<String>) {
+        match self {
+            Content::Text(t) => (t.clone(), None, None),
+            Content::Gift(g) => (String::new(), Some(*g), None),
+            Content::Photo(key) => (String::new(), None, Some(key.clone())),
+        }
+    }
+}
+
+type Tx<'t> = sqlx::Transaction<'t, sqlx::Any>;
+
+/// The pair's conversation, started by this send when there is none: a free member may start
+/// only so many ([`may_start_conversation`]); a conversation the peer started at the same
+/// moment is theirs, not a start of the sender's.
+async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, peer_fictional: bool, started: i64, now: i64) -> Result<i64, AppError> {
+    let (sender, peer) = (send.sender, send.peer);
+    let (low, high) = (sender.min(peer), sender.max(peer));
+    let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut **tx).await?;
+    if let Some((id,)) = existing {
+        return Ok(id);
+    }
+    if let Payer::Member { premium, .. } = send.payer {
+        may_start_conversation(premium, started)?;
+    }
+    let fictional = peer_fictional || matches!(send.payer, Payer::Operator { .. });
+    let created: Option<(i64,)> = sqlx::query_as(
+        "INSERT INTO conversations (site_id, low_id, high_id, started_by, fictional, created_at) VALUES ($1, $2, $3, $4, $5, $6) \
+         ON CONFLICT (low_id, high_id) DO NOTHING RETURNING id",
+    )
+    .bind(site.id)
+    .bind(low)
+    .bind(high)
+    .bind(sender)
+    .bind(fictional)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await?;
+    match created {
+        Some((id,)) => {
+            for (user, other) in [(sender, peer), (peer, sender)] {
+                sqlx::query("INSERT INTO chat_members (conversation_id, user_id, peer_id) VALUES ($1, $2, $3)").bind(id).bind(user).bind(other).execute(&mut **tx).await?;
+            }
+            sqlx::query("UPDATE users SET conversations_started = conversations_started + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
+            Ok(id)
+        }
+        None => {
+            let (id,): (i64,) = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_one(&mut **tx).await?;
+            Ok(id)
+        }
+    }
+}
+
+/// What the send costs in credits, and whether it is one of the member's free messages.
+fn price_of(site: &Site, send: &Outgoing<'_>, free_used: i64) -> (i64, bool) {
+    match send.payer {
+        Payer::Operator { .. } => (0, false),
+        Payer::Member { .. } => {
+            let kind = send.content.kind();
+            let price = domain::chat::cost(kind, site.message_credits, site.photo_credits, site.gift_credits);
+            match charge(kind, price, site.free_messages, free_used) {
+                Charge::Free => (0, true),
+                Charge::Credits(n) => (n, false),
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>, price: i64, free: bool, held: bool, now: i64) -> Result<i64, AppError> {
+    let (body, gift, photo_key) = send.content.parts();
+    let (id,): (i64,) = sqlx::query_as(
+        "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+    )
+    .bind(conversation)
+    .bind(send.sender)
+    .bind(send.peer)
+    .bind(send.content.kind().as_str())
+    .bind(&body)
+    .bind(gift.map(Gift::code))
+    .bind(photo_key.as_deref())
+    .bind(send.client_id)
+    .bind(price)
+    .bind(free)
+    .bind(held)
+    .bind(send.payer.operator())
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(id)
+}
+
+/// Books the message's price in the ledger (refused with `insufficient_credits`, and dropping
+/// the transaction then undoes the message) or counts a free message; answers the balance.
+async fn pay(tx: &mut Tx<'_>, sender: i64, message: i64, price: i64, free: bool, credits: i64, now: i64) -> Result<i64, AppError> {
+    if price > 0 {
+        let reference = format!("message:{message}");
+        return Ok(credits::book(tx, Entry { user_id: sender, delta: -price, reason: Reason::Spend, reference: &reference }, now).await?.balance());
+    }
+    if free {
+        sqlx::query("UPDATE users SET free_messages_used = free_messages_used + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
+    }
+    Ok(credits)
+}
+
+/// The conversation's last message, and both members' lists: the sender's own message counts
+/// as read by them; the recipient's unread count grows unless the message is held.
+async fn move_lists(tx: &mut Tx<'_>, conversation: i64, sender: i64, peer: i64, message: i64, held: bool, now: i64) -> Result<(), AppError> {
+    sqlx::query("UPDATE conversations SET last_message_id = $1 WHERE id = $2").bind(message).bind(conversation).execute(&mut **tx).await?;
+    sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, read_up_to = $1 WHERE conversation_id = $3 AND user_id = $4")
+        .bind(message)
+        .bind(now)
+        .bind(conversation)
+        .bind(sender)
+        .execute(&mut **tx)
+        .await?;
+    if !held {
+        sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, unread = unread + 1 WHERE conversation_id = $3 AND user_id = $4")
+            .bind(message)
+            .bind(now)
+            .bind(conversation)
+            .bind(peer)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
