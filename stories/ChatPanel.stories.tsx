@@ -162,6 +162,30 @@ export const InsufficientCredits: Story = {
   },
 };
 
+/** The footer says what is left and what a message costs: the balance, then the free messages. */
+export const CostsWithFreeMessages: Story = {
+  args: { free_messages: 3, balance: 20 },
+  play: async ({ canvasElement }) => {
+    const { chat } = await parts(canvasElement);
+    await expect(chat.getByTestId('chat-balance')).toHaveTextContent('Saldo: 20 credits');
+    await expect(chat.getByTestId('chat-free-left')).toHaveTextContent('Gratis berichten over: 3');
+    await expect(chat.queryByTestId('chat-short')).toBeNull();
+  },
+};
+
+/** No free messages and too few credits for the next text: said before sending, with the link. */
+export const BalanceTooLow: Story = {
+  args: { free_messages: 0, balance: 3, message_credits: 5, buy_href: '/credits/repeat-order' },
+  play: async ({ canvasElement }) => {
+    const { chat } = await parts(canvasElement);
+    const short = chat.getByTestId('chat-short');
+    await expect(short).toHaveTextContent('Je saldo is te laag voor een bericht.');
+    await expect(within(short).getByRole('link', { name: 'Credits kopen' })).toHaveAttribute('href', '/credits/repeat-order');
+    await expect(chat.getByTestId('chat-balance')).toHaveTextContent('Saldo: 3 credits');
+    await expect(chat.queryByTestId('chat-free-left')).toBeNull();
+  },
+};
+
 /** A premium-only feature: the refusal links to premium. */
 export const PremiumOnly: Story = {
   args: {
@@ -365,6 +389,21 @@ export const GiftPicker: Story = {
     await expect(args.dispatch).toHaveBeenCalledWith(CHAT, { action: 'send_gift', client_id: expect.any(String), gift: 'teddy' });
     await expect(canvas.queryByRole('dialog')).toBeNull();
     await expect(opener).toHaveFocus();
+  },
+};
+
+/** Text typed into the page's own form before the panel loaded comes with it: the box starts
+ * with the draft, and sending it sends that text. */
+export const DraftCarriedOver: Story = {
+  args: { draft: 'Hoi Sanne, ik typte dit al' },
+  play: async ({ canvasElement, args }) => {
+    const { chat } = await parts(canvasElement);
+    const box = chat.getByRole('textbox', { name: 'Bericht' });
+    await expect(box).toHaveValue('Hoi Sanne, ik typte dit al');
+    await userEvent.click(box);
+    await userEvent.keyboard('!{Enter}');
+    await expect(args.dispatch).toHaveBeenCalledWith(CHAT, { action: 'send', client_id: expect.any(String), text: 'Hoi Sanne, ik typte dit al!' });
+    await expect(box).toHaveValue('');
   },
 };
 

@@ -72,7 +72,8 @@ export const Mobile: Story = {
   globals: { viewport: { value: 'mobile375', isRotated: false } },
 };
 
-/** Clicking a block selects it and fires `vonk:payment-method-select` once. */
+/** Clicking a block chooses it and fires `vonk:payment-method-select`; so does clicking it again
+ * (on the checkout page the preselected block starts paying too). */
 export const ClickToSelect: Story = {
   play: async ({ args, canvasElement }) => {
     const canvas = within(canvasElement);
@@ -84,10 +85,6 @@ export const ClickToSelect: Story = {
     await expect(args.dispatch).toHaveBeenCalledTimes(1);
     await expect(args.dispatch).toHaveBeenLastCalledWith(PAYMENT_METHOD_SELECT, { method: 'paypal' });
 
-    // Picking the same block again is not a change.
-    await userEvent.click(paypal);
-    await expect(args.dispatch).toHaveBeenCalledTimes(1);
-
     const visa = canvas.getByRole('radio', { name: 'Visa' });
     await userEvent.click(visa);
     await expect(visa).toHaveAttribute('aria-checked', 'true');
@@ -97,42 +94,64 @@ export const ClickToSelect: Story = {
   },
 };
 
-/** Tab into the group, Space picks, arrows move the selection (wrapping), Home/End jump. */
-export const KeyboardSelection: Story = {
+/** The checkout page of `/credits/{id}/ideal`: the preselected block answers a click. */
+export const PreselectedClick: Story = {
+  args: { selected: 'ideal' },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(canvas.getByRole('radio', { name: 'iDEAL' }));
+    await expect(args.dispatch).toHaveBeenCalledTimes(1);
+    await expect(args.dispatch).toHaveBeenLastCalledWith(PAYMENT_METHOD_SELECT, { method: 'ideal' });
+  },
+};
+
+/** Looking is not choosing: Tab enters the group, the arrows (wrapping), Home and End move the
+ * focus and nothing is chosen; Enter or Space chooses the focused block. */
+export const KeyboardLooksThenChooses: Story = {
   play: async ({ args, canvasElement }) => {
     const canvas = within(canvasElement);
     const radio = (name: string) => canvas.getByRole('radio', { name });
 
     await userEvent.tab();
     await expect(radio('iDEAL')).toHaveFocus();
-    await expect(args.dispatch).not.toHaveBeenCalled();
-
-    await userEvent.keyboard(' ');
-    await expect(radio('iDEAL')).toHaveAttribute('aria-checked', 'true');
-    await expect(args.dispatch).toHaveBeenLastCalledWith(PAYMENT_METHOD_SELECT, { method: 'ideal' });
 
     // Next in visual order: the bank group's other two blocks come before the cards.
     await userEvent.keyboard('{ArrowRight}');
     await waitFor(() => expect(radio('Automatische incasso')).toHaveFocus());
-    await expect(radio('Automatische incasso')).toHaveAttribute('aria-checked', 'true');
-    await expect(radio('iDEAL')).toHaveAttribute('aria-checked', 'false');
-    await expect(args.dispatch).toHaveBeenLastCalledWith(PAYMENT_METHOD_SELECT, { method: 'direct_debit' });
-
     await userEvent.keyboard('{ArrowLeft}{ArrowLeft}');
     await expect(radio('paysafecard')).toHaveFocus();
-    await expect(radio('paysafecard')).toHaveAttribute('aria-checked', 'true');
-
     await userEvent.keyboard('{ArrowDown}');
     await expect(radio('iDEAL')).toHaveFocus();
-    await expect(radio('iDEAL')).toHaveAttribute('aria-checked', 'true');
-
     await userEvent.keyboard('{End}');
-    await expect(radio('paysafecard')).toHaveAttribute('aria-checked', 'true');
-    await userEvent.keyboard('{Home}');
-    await expect(radio('iDEAL')).toHaveAttribute('aria-checked', 'true');
+    await expect(radio('paysafecard')).toHaveFocus();
+    await userEvent.keyboard('{Home}{ArrowDown}');
+    await expect(radio('Automatische incasso')).toHaveFocus();
+    // The focused block holds the one tab stop; nothing was chosen while looking.
+    await expect(canvas.getAllByRole('radio').filter((r) => r.tabIndex === 0)).toEqual([radio('Automatische incasso')]);
+    await expect(canvas.queryByRole('radio', { checked: true })).toBeNull();
+    await expect(args.dispatch).not.toHaveBeenCalled();
 
-    // Only the selected block is in the tab order.
-    await expect(canvas.getAllByRole('radio').filter((r) => r.tabIndex === 0)).toEqual([radio('iDEAL')]);
-    await expect(args.dispatch).toHaveBeenCalledTimes(7);
+    await userEvent.keyboard('{Enter}');
+    await expect(radio('Automatische incasso')).toHaveAttribute('aria-checked', 'true');
+    await expect(args.dispatch).toHaveBeenCalledTimes(1);
+    await expect(args.dispatch).toHaveBeenLastCalledWith(PAYMENT_METHOD_SELECT, { method: 'direct_debit' });
+
+    await userEvent.keyboard('{ArrowRight} ');
+    await expect(args.dispatch).toHaveBeenCalledTimes(2);
+    await expect(args.dispatch).toHaveBeenLastCalledWith(PAYMENT_METHOD_SELECT, { method: canvas.getByRole('radio', { checked: true }).getAttribute('data-method') });
+    await expect(radio('Automatische incasso')).toHaveAttribute('aria-checked', 'false');
+  },
+};
+
+/** With a method preselected, the keyboard starts there and still chooses nothing by moving. */
+export const KeyboardFromPreselected: Story = {
+  args: { selected: 'ideal' },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.tab();
+    await expect(canvas.getByRole('radio', { name: 'iDEAL' })).toHaveFocus();
+    await userEvent.keyboard('{ArrowRight}{ArrowRight}');
+    await expect(canvas.getByRole('radio', { name: 'iDEAL' })).toHaveAttribute('aria-checked', 'true');
+    await expect(args.dispatch).not.toHaveBeenCalled();
   },
 };

@@ -46,9 +46,11 @@ use crate::layouts::default::DefaultLayout;
 /// A trap of the wasm after it loaded (a lazy island's module that a deploy replaced before the
 /// island hydrated, or the network dropped: the split loader's failure aborts the wasm) leaves
 /// every island of the page dead, so that too reloads the page once.
-/// It also marks the installed app (`installed-app` on the root, for iOS's `navigator.standalone`
-/// as well as `display-mode: standalone`), which shows SPEC §2's back button.
-pub const CLIENT_RESILIENCE: &str = r#"(function(){var d=document;try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)d.documentElement.classList.add('installed-app')}catch(x){}
+/// It marks the root `js` (without JavaScript a widget's empty placeholder is hidden, so no
+/// loading box stays above the page's own fallback), and the installed app (`installed-app` on
+/// the root, for iOS's `navigator.standalone` as well as `display-mode: standalone`), which
+/// shows SPEC §2's back button.
+pub const CLIENT_RESILIENCE: &str = r#"(function(){var d=document;d.documentElement.classList.add('js');try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)d.documentElement.classList.add('installed-app')}catch(x){}
 function b(){try{var k='vonk-reloaded-at',t=+sessionStorage.getItem(k)||0;if(Date.now()-t>6e4){sessionStorage.setItem(k,String(Date.now()));location.reload()}}catch(x){}}
 function w(v){return!!(window.WebAssembly&&v instanceof WebAssembly.RuntimeError)}
 addEventListener('unhandledrejection',function(e){if(w(e.reason))return b();if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))b()});

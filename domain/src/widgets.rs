@@ -297,6 +297,14 @@ pub struct ChatPanelLabels {
     pub cost_photo: String,
     /// With `{count}`.
     pub cost_gift: String,
+    /// With `{count}`: the member's balance.
+    pub balance: String,
+    /// With `{count}`: free text messages left.
+    pub free_left: String,
+    /// Said before sending when the balance does not cover the next text message.
+    pub balance_short: String,
+    /// The link to buy credits.
+    pub buy: String,
     /// With `{count}` and `{max}`: characters used.
     pub characters: String,
     pub load_older: String,
@@ -342,6 +350,11 @@ pub struct ChatPanelProps {
     /// Free text messages the member has left.
     #[cfg_attr(test, ts(type = "number"))]
     pub free_messages: i64,
+    /// The member's credits, after every send.
+    #[cfg_attr(test, ts(type = "number"))]
+    pub balance: i64,
+    /// Where to buy credits (the bundles, or the repeat order for premium members).
+    pub buy_href: String,
     pub gifts: Vec<GiftOption>,
     /// Opening lines in the member's language; choosing one fills the text box.
     pub icebreakers: Vec<String>,
@@ -352,6 +365,10 @@ pub struct ChatPanelProps {
     /// Language for dates and times (BCP 47, e.g. "nl").
     pub locale: String,
     pub labels: ChatPanelLabels,
+    /// Text typed before the panel took over (into the page's own form while the panel loaded,
+    /// or a send that came back): the empty text box starts with it.
+    #[serde(default)]
+    pub draft: String,
 }
 
 /// Detail of the `vonk:chat` event: what the member did in the chat panel.

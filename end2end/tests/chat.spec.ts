@@ -90,17 +90,56 @@ test('two members chat live: messages, read marks, typing, a gap while offline',
   await bram.context.close();
 });
 
+test('text typed into the chat before its script has loaded is kept', async ({ page, browser, baseURL }) => {
+  await page.close();
+  const dirk = await newMember(browser, baseURL!, 'dirk-draft@example.nl', { name: 'Dirk', gender: 'Man' });
+  await dirk.page.goto('/members?gender=female');
+  await dirk.page.getByTestId('results').locator('.member-card__link').first().click();
+  const chat = await dirk.page.getByTestId('send-message').getAttribute('href');
+  // A slow line: the app's wasm arrives only once the member has typed.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await dirk.page.route(/\.wasm(\?|$)/, async (route) => { await held; await route.continue(); });
+  await dirk.page.goto(chat!, { waitUntil: 'domcontentloaded' });
+  await dirk.page.locator('#chat-text').fill('Hoi, ik was al aan het typen');
+  release();
+  await live(dirk.page);
+  const box = dirk.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' });
+  await expect(box).toHaveValue('Hoi, ik was al aan het typen');
+  await box.press('Enter');
+  await expect(dirk.page.getByTestId('chat-log')).toContainText('Hoi, ik was al aan het typen');
+  await dirk.context.close();
+});
+
 test('credits run out, free members start two conversations, and a block ends it', async ({ page, browser, baseURL }) => {
   await page.close();
   const carla = await newMember(browser, baseURL!, 'carla-chat@example.nl', { name: 'Carlijn', gender: 'Vrouw' });
   const dirk = await newMember(browser, baseURL!, 'dirk-chat@example.nl', { name: 'Dirk', gender: 'Man' });
 
-  // 3 free messages and 20 signup credits at 10 a message: the sixth is refused.
+  // 3 free messages and 20 signup credits at 10 a message: the footer counts down, says so
+  // before the sixth, and the sixth is refused.
   await chatWith(dirk.page, 'female', 'Carlijn');
+  const balance = dirk.page.getByTestId('chat-balance');
+  const freeLeft = dirk.page.getByTestId('chat-free-left');
+  await expect(balance).toHaveText('Saldo: 20 credits');
+  await expect(freeLeft).toHaveText('Gratis berichten over: 3');
+  const after = [
+    ['Saldo: 20 credits', 'Gratis berichten over: 2'],
+    ['Saldo: 20 credits', 'Gratis berichten over: 1'],
+    ['Saldo: 20 credits', null],
+    ['Saldo: 10 credits', null],
+    ['Saldo: 0 credits', null],
+  ] as const;
   for (let i = 1; i <= 5; i++) {
     await say(dirk.page, `Bericht nummer ${i}`);
     await expect(dirk.page.getByTestId('chat-log')).toContainText(`Bericht nummer ${i}`);
+    const [credits, free] = after[i - 1];
+    await expect(balance).toHaveText(credits);
+    if (free) await expect(freeLeft).toHaveText(free);
+    else await expect(freeLeft).toHaveCount(0);
   }
+  await expect(dirk.page.getByTestId('chat-short')).toContainText('Je saldo is te laag voor een bericht.');
+  await expect(dirk.page.getByTestId('chat-short').getByRole('link', { name: 'Credits kopen' })).toHaveAttribute('href', '/premium');
   await say(dirk.page, 'Nummer zes');
   const alert = dirk.page.getByTestId('chat-alert');
   await expect(alert).toContainText('Je hebt onvoldoende credits om dit bericht te versturen');

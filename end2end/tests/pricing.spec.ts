@@ -36,9 +36,13 @@ test.describe('pricing', () => {
     await page.keyboard.press('Space');
     const firstName = (await radios.first().locator('.vw-pmb__label').textContent())?.trim();
     await expect(page.getByTestId('chosen-method')).toHaveText(`Gekozen betaalmethode: ${firstName}`);
+    // An arrow only moves the focus: the choice stays until Enter.
     await page.keyboard.press('ArrowRight');
     const second = radios.nth(1);
     await expect(second).toBeFocused();
+    await expect(second).toHaveAttribute('aria-checked', 'false');
+    await expect(page.getByTestId('chosen-method')).toHaveText(`Gekozen betaalmethode: ${firstName}`);
+    await page.keyboard.press('Enter');
     await expect(second).toHaveAttribute('aria-checked', 'true');
     const secondName = (await second.locator('.vw-pmb__label').textContent())?.trim();
     await expect(page.getByTestId('chosen-method')).toHaveText(`Gekozen betaalmethode: ${secondName}`);

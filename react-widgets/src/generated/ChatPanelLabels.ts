@@ -41,6 +41,22 @@ cost_photo: string,
  */
 cost_gift: string, 
 /**
+ * With `{count}`: the member's balance.
+ */
+balance: string, 
+/**
+ * With `{count}`: free text messages left.
+ */
+free_left: string, 
+/**
+ * Said before sending when the balance does not cover the next text message.
+ */
+balance_short: string, 
+/**
+ * The link to buy credits.
+ */
+buy: string, 
+/**
  * With `{count}` and `{max}`: characters used.
  */
 characters: string, load_older: string, 

@@ -22,7 +22,15 @@ message_length: number, message_credits: number, photo_credits: number, gift_cre
 /**
  * Free text messages the member has left.
  */
-free_messages: number, gifts: Array<GiftOption>, 
+free_messages: number, 
+/**
+ * The member's credits, after every send.
+ */
+balance: number, 
+/**
+ * Where to buy credits (the bundles, or the repeat order for premium members).
+ */
+buy_href: string, gifts: Array<GiftOption>, 
 /**
  * Opening lines in the member's language; choosing one fills the text box.
  */
@@ -34,4 +42,9 @@ fictional_icon: string,
 /**
  * Language for dates and times (BCP 47, e.g. "nl").
  */
-locale: string, labels: ChatPanelLabels, };
+locale: string, labels: ChatPanelLabels, 
+/**
+ * Text typed before the panel took over (into the page's own form while the panel loaded,
+ * or a send that came back): the empty text box starts with it.
+ */
+draft: string, };

@@ -104,6 +104,17 @@ mod live {
             let Some(div) = host.get() else { return };
             let el: web_sys::Element = div.unchecked_into();
             if let Ok(Some(chat)) = el.closest(".chat") {
+                // What was typed into the page's own form while the panel loaded goes with it.
+                let typed = chat
+                    .query_selector("#chat-text")
+                    .ok()
+                    .flatten()
+                    .and_then(|text| js_sys::Reflect::get(&text, &"value".into()).ok())
+                    .and_then(|v| v.as_string())
+                    .filter(|v| !v.trim().is_empty());
+                if let Some(typed) = typed {
+                    shared.state.update(|s| s.draft = typed);
+                }
                 let _ = chat.class_list().add_1("chat--live");
             }
             let for_photo = shared.clone();
@@ -322,6 +333,10 @@ mod live {
             match result {
                 Ok(sent) => {
                     live.outbox.borrow_mut().remove(&client_id);
+                    live.state.update(|s| {
+                        s.balance = sent.balance;
+                        s.free_messages = sent.free_left;
+                    });
                     let first = conversation.is_none();
                     add_message(&live, sent.message.clone());
                     if first {

@@ -34,6 +34,8 @@ pub struct OlderMessages {
 pub struct SentMessage {
     pub message: ChatMessage,
     pub balance: i64,
+    /// Free text messages left after this send.
+    pub free_left: i64,
 }
 
 #[cfg(feature = "ssr")]
@@ -120,6 +122,10 @@ mod build {
             cost_message: t("cost_message"),
             cost_photo: t("cost_photo"),
             cost_gift: t("cost_gift"),
+            balance: t("balance"),
+            free_left: t("free_left"),
+            balance_short: t("balance_short"),
+            buy: t("buy"),
             characters: t("characters"),
             load_older: t("load_older"),
             typing: t("typing"),
@@ -140,7 +146,7 @@ mod build {
         }
     }
 
-    pub fn props(i18n: &I18n, site: &server::sites::Site, conversations: Vec<ChatSummary>, open: Option<OpenChat>, free_left: i64) -> ChatPanelProps {
+    pub fn props(i18n: &I18n, site: &server::sites::Site, me: &server::accounts::Member, conversations: Vec<ChatSummary>, open: Option<OpenChat>, free_left: i64) -> ChatPanelProps {
         ChatPanelProps {
             conversations: Some(conversations),
             open,
@@ -149,6 +155,8 @@ mod build {
             photo_credits: site.photo_credits,
             gift_credits: site.gift_credits,
             free_messages: free_left,
+            balance: me.credits,
+            buy_href: if me.paid_user { "/credits/repeat-order" } else { "/premium" }.to_string(),
             gifts: site.offered_gifts().into_iter().map(|gift| GiftOption { gift, label: gift_label(i18n, gift) }).collect(),
             icebreakers: (1..=6).map(|n| i18n.t(&format!("chat.icebreaker.{n}"))).collect(),
             connection: Connection::Connecting,
@@ -157,6 +165,7 @@ mod build {
             fictional_icon: if site.fictional_icon.starts_with('/') || site.fictional_icon.starts_with("https://") { site.fictional_icon.clone() } else { String::new() },
             locale: i18n.locale.code().to_string(),
             labels: labels(i18n, site),
+            draft: String::new(),
         }
     }
 
@@ -223,7 +232,7 @@ pub async fn chat_page(conversation: Option<i64>, member: Option<i64>) -> Result
         .collect();
     let free_left = server::chat::Chat::free_left(&c.site, chat.free_used(me.id).await.map_err(fail)?);
     Ok(ChatPageData {
-        props: build::props(&i18n, &c.site, summaries, open.as_ref().map(|t| build::open(me.id, t)), free_left),
+        props: build::props(&i18n, &c.site, &me, summaries, open.as_ref().map(|t| build::open(me.id, t)), free_left),
         latest: chat.latest_id(me.id).await.map_err(fail)?,
         errors: build::errors(&i18n),
     })
@@ -284,7 +293,14 @@ pub async fn send_message(
     if crate::call::accepts_html() {
         redirect(&crate::paths::chat_message(sent.message.conversation, sent.message.id));
     }
-    Ok(SentMessage { message: sent.message, balance: sent.balance })
+    answer(&c, me.id, sent).await
+}
+
+/// What a send answers: the message, and the balance and free messages left after it.
+#[cfg(feature = "ssr")]
+async fn answer(c: &crate::call::Call, me: i64, sent: server::chat::Sent) -> Result<SentMessage, ApiError> {
+    let free_left = server::chat::Chat::free_left(&c.site, c.state.chat.free_used(me).await.map_err(fail)?);
+    Ok(SentMessage { message: sent.message, balance: sent.balance, free_left })
 }
 
 /// Sends a photo (multipart: `photo`, `client_id`, and `conversation` or `member`). It goes
@@ -299,7 +315,7 @@ pub async fn send_chat_photo(data: leptos::server_fn::codec::MultipartData) -> R
     let to = resolve_target(number("conversation"), number("member")).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
     let client_id = form.fields.get("client_id").cloned().unwrap_or_default();
     let sent = c.state.chat.send_photo(&c.site, &me, to, &client_id, form.photo, c.state.photos.decoder(), c.now()).await.map_err(fail)?;
-    Ok(SentMessage { message: sent.message, balance: sent.balance })
+    answer(&c, me.id, sent).await
 }
 
 /// The member read a conversation up to a message.

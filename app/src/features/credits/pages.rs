@@ -127,6 +127,10 @@ fn CheckoutPicker(props_json: String, pack: i64, code: Option<String>, redirecti
     let (status, set_status) = signal(None::<(bool, String)>);
     let on_select = Callback::new(move |detail: String| {
         let Ok(event) = serde_json::from_str::<PaymentMethodSelected>(&detail) else { return };
+        // One checkout at a time: a second click while the first is on its way starts nothing.
+        if status.get_untracked().is_some_and(|(error, _)| !error) {
+            return;
+        }
         set_status.set(Some((false, redirecting.clone())));
         let (code, errors) = (code.clone(), errors.clone());
         leptos::task::spawn_local(async move {

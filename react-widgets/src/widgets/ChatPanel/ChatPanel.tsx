@@ -193,9 +193,21 @@ interface ComposerProps {
 
 function Composer({ props, send, fresh }: ComposerProps) {
   const { labels, gifts, icebreakers } = props;
-  const [text, setText] = useState('');
+  const [text, setText] = useState(props.draft ?? '');
   const [dialog, setDialog] = useState<null | 'gifts' | 'icebreakers'>(null);
   const box = useRef<HTMLTextAreaElement>(null);
+  // Text typed into the page's own form while the panel loaded arrives as `draft`: it fills an
+  // empty box, and takes the focus the page's form had (its form has just gone).
+  const draft = props.draft ?? '';
+  useEffect(() => {
+    if (!draft) return;
+    setText((current) => (current === '' ? draft : current));
+    const el = box.current;
+    if (el && (document.activeElement === null || document.activeElement === document.body)) {
+      el.focus();
+      el.setSelectionRange(el.value.length, el.value.length);
+    }
+  }, [draft]);
   const file = useRef<HTMLInputElement>(null);
   const lastTyping = useRef(0);
   const picked = useRef(false);
@@ -207,6 +219,9 @@ function Composer({ props, send, fresh }: ComposerProps) {
   const showCounter = over || count >= Math.floor(max * 0.8);
   const canSend = count > 0 && !over;
   const showCosts = props.message_credits > 0 || props.photo_credits > 0;
+  // What is left: free text messages first, then the balance; said before a send it cannot pay.
+  const freeLeft = Math.max(0, props.free_messages);
+  const short = freeLeft === 0 && props.message_credits > 0 && props.balance < props.message_credits;
 
   // Grows with its text up to a few lines (where the browser can measure).
   useLayoutEffect(() => {
@@ -269,6 +284,11 @@ function Composer({ props, send, fresh }: ComposerProps) {
         submit();
       }}
     >
+      {short && (
+        <p className="vonk-chat__short" role="status" data-testid="chat-short">
+          {labels.balance_short} <a href={props.buy_href}>{labels.buy}</a>
+        </p>
+      )}
       <div className="vonk-chat__compose-row">
         <div className="vonk-chat__tools">
           {icebreakers.length > 0 && (
@@ -334,6 +354,10 @@ function Composer({ props, send, fresh }: ComposerProps) {
         <div className="vonk-chat__compose-meta">
           {showCosts && (
             <p id={ids.costs} className="vonk-chat__costs">
+              <span className="vonk-chat__balance" data-testid="chat-balance">
+                {fill(labels.balance, { count: props.balance })}
+              </span>
+              {freeLeft > 0 && props.message_credits > 0 && <span data-testid="chat-free-left">{fill(labels.free_left, { count: freeLeft })}</span>}
               {props.message_credits > 0 && <span>{fill(labels.cost_message, { count: props.message_credits })}</span>}
               {props.photo_credits > 0 && <span id={ids.photoCost}>{fill(labels.cost_photo, { count: props.photo_credits })}</span>}
             </p>

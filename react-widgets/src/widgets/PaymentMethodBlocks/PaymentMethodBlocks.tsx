@@ -49,8 +49,10 @@ function CheckBadge() {
 }
 
 /**
- * Payment-method picker: one block per method, grouped (cards, wallets, bank, vouchers), working as
- * a WAI-ARIA radio group. Picking a method dispatches `vonk:payment-method-select`.
+ * Payment-method picker: one block per method, grouped (cards, wallets, bank, vouchers), a radio
+ * group with a roving tab stop. Looking is not choosing: the arrow keys, Home and End move the
+ * focus only; Enter, Space or a click chooses, and every choice (the preselected block's too)
+ * dispatches `vonk:payment-method-select`, which on the checkout page starts paying.
  */
 export function PaymentMethodBlocks({ methods, selected, labels, dispatch }: WidgetProps<PaymentMethodBlocksProps>) {
   const [current, setCurrent] = useState<PaymentMethod | null>(selected);
@@ -61,18 +63,27 @@ export function PaymentMethodBlocks({ methods, selected, labels, dispatch }: Wid
     setCurrent(selected);
   }
 
+  // The block that holds the group's one tab stop: the last one the keyboard moved to.
+  const [focusStop, setFocusStop] = useState<PaymentMethod | null>(null);
+
   const baseId = useId();
   const blocks = useRef(new Map<PaymentMethod, HTMLDivElement>());
   const groups = useMemo(() => groupMethods(methods), [methods]);
   // Visual order, which is the keyboard order.
   const order = useMemo(() => groups.flatMap((g) => g.options.map((o) => o.method)), [groups]);
-  const tabStop = current !== null && order.includes(current) ? current : order[0];
+  const tabStop =
+    focusStop !== null && order.includes(focusStop) ? focusStop : current !== null && order.includes(current) ? current : order[0];
 
   function choose(method: PaymentMethod) {
-    if (method === current) return;
     setCurrent(method);
+    setFocusStop(method);
     const detail: PaymentMethodSelected = { method };
     dispatch(PAYMENT_METHOD_SELECT, detail);
+  }
+
+  function moveTo(method: PaymentMethod) {
+    setFocusStop(method);
+    blocks.current.get(method)?.focus();
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>, method: PaymentMethod) {
@@ -104,9 +115,7 @@ export function PaymentMethodBlocks({ methods, selected, labels, dispatch }: Wid
         return;
     }
     event.preventDefault();
-    const target = order[next];
-    choose(target);
-    blocks.current.get(target)?.focus();
+    moveTo(order[next]);
   }
 
   if (methods.length === 0) {
