@@ -153,22 +153,26 @@ pub fn test_checkout(checkout_id: &str) -> String {
 
 /// The links in mails: each page with its one-time token.
 pub fn activation(token: &str) -> String {
-    format!("/activate?token={}", percent_encode(token))
+    with_token("/activate", token)
 }
 pub fn password_reset(token: &str) -> String {
-    format!("/reset-password/do?token={}", percent_encode(token))
+    with_token("/reset-password/do", token)
 }
 pub fn email_change(token: &str) -> String {
-    format!("/mail-change/do?token={}", percent_encode(token))
+    with_token("/mail-change/do", token)
 }
 pub fn email_undo(token: &str) -> String {
-    format!("/mail-change/undo?token={}", percent_encode(token))
+    with_token("/mail-change/undo", token)
 }
 pub fn reactivation(token: &str) -> String {
-    format!("/account-deleted?token={}", percent_encode(token))
+    with_token("/account-deleted", token)
 }
 pub fn unsubscribe(token: &str) -> String {
-    format!("/unsubscribe?token={}", percent_encode(token))
+    with_token("/unsubscribe", token)
+}
+
+fn with_token(page: &str, token: &str) -> String {
+    format!("{page}?token={}", percent_encode(token))
 }
 
 /// A lander of a design, and a member's lander of a kind (their canonical addresses).
