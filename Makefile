@@ -12,23 +12,29 @@ ADDR ?= 127.0.0.1:3000
 DATA_DIR ?= ./data
 # Demo members per site for a new database (100000 for benchmarks).
 DEMO_MEMBERS ?= 2000
-SERVER_BIN := $(CARGO_TARGET_DIR)/release/vonk
+# `make run` builds quick (little optimisation: serving within minutes on a fresh machine);
+# `make run BUILD=release` serves the release build the tests and benchmarks use.
+BUILD ?= release
+SERVER_BIN = $(CARGO_TARGET_DIR)/$(if $(filter quick,$(BUILD)),quick,release)/vonk
 
 .PHONY: run build tools test test-rust test-widgets test-e2e storybook bench flamegraph types fmt clean
 
-## Build in release mode and serve at http://$(ADDR) (database in $(DATA_DIR), seeded when new).
+## Build (quick unless BUILD=release) and serve at http://$(ADDR) (database in $(DATA_DIR),
+## seeded when new).
+run: BUILD = quick
 run: build
 	VONK_ADDR=$(ADDR) DATA_DIR=$(DATA_DIR) VONK_DEMO_MEMBERS=$(DEMO_MEMBERS) VONK_PAYMENTS=$${VONK_PAYMENTS:-test} $(SERVER_BIN)
 
 tools:
 	@scripts/install-tools.sh
 
-## Release build: the widget bundle, then the server and the wasm bundle (cargo-leptos; `--split`
-## puts each page-specific island, `#[island(lazy)]`, in a module of its own), written into a
-## folder of its own and swapped in as target/site (scripts/build-site.sh).
+## Release build (BUILD=quick for run's): the widget bundle, then the server and the wasm bundle
+## (`tools/site` splits each page-specific island, `#[island(lazy)]`, into a module of its own
+## and runs wasm-bindgen), written into a folder of its own and swapped in as target/site
+## (scripts/build-site.sh).
 build: tools
 	npm run --silent build:widgets
-	scripts/build-site.sh
+	VONK_BUILD=$(BUILD) scripts/build-site.sh
 
 ## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP, two nodes behind nginx),
 ## widgets from stories, Storybook build, Playwright flows in Chromium against the release build

@@ -14,14 +14,46 @@ mkdir -p "$builds"
 stage="$(mktemp -d "$builds/build-XXXXXX")"
 trap 'rm -rf "$stage"' EXIT
 
-# Start from the current site, so cargo-leptos finds its outputs and redoes only what changed;
-# the split's modules are named by their content, so none of an earlier build is kept.
-if [[ -d "$site" ]]; then
-  cp -a "$site/." "$stage/"
+# VONK_BUILD=quick (what `make run` builds): the server in the `quick` profile and the wasm in
+# `wasm-quick`, no wasm-opt: a first start in minutes, larger and slower pages. Anything else:
+# `release` and `wasm-release` with wasm-opt -Oz, what the tests, the benchmarks and a
+# production site run.
+if [[ "${VONK_BUILD:-release}" == quick ]]; then
+  profile=quick wasm_profile=wasm-quick VONK_WASM_OPT=0
+else
+  profile=release wasm_profile=wasm-release VONK_WASM_OPT=1
 fi
-rm -f "$stage"/pkg/chunk_*.wasm* "$stage"/pkg/split_*.wasm* "$stage/.complete"
 
-LEPTOS_SITE_ROOT="$stage" cargo leptos build --release --split
+# The server and the browser module compile side by side (their own target folders, so
+# neither invalidates the other's cache); both see LEPTOS_OUTPUT_NAME, which Leptos reads at
+# compile time. The wasm is linked with --emit-relocs so vonk-site can split it.
+export LEPTOS_OUTPUT_NAME=vonk
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+front="$target/front"
+(
+  cargo build --profile "$profile" -p app --bin vonk --no-default-features --features ssr
+  cargo build --release -p vonk-site
+) &
+server_build=$!
+RUSTFLAGS="-Clink-args=--emit-relocs" cargo build --profile "$wasm_profile" -p app --lib \
+  --target wasm32-unknown-unknown --no-default-features --features hydrate --target-dir "$front" &
+wasm_build=$!
+status=0
+wait "$server_build" || status=$?
+wait "$wasm_build" || status=$?
+[[ $status -eq 0 ]] || { echo "site build failed" >&2; exit "$status"; }
+
+# Split per lazy island and wasm-bindgen, then wasm-opt every module, two at a time (its
+# warnings about the name section are noise; its output is shown when it fails).
+"$target/release/vonk-site" "$front/wasm32-unknown-unknown/$wasm_profile/app.wasm" "$stage/pkg" vonk \
+  >"$stage/wasm-files"
+if [[ "${VONK_WASM_OPT:-1}" == 1 ]]; then
+  xargs -P 2 -I {} sh -c 'wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int "$1" -o "$1" \
+    2>"$1.log" || { cat "$1.log" >&2; exit 255; }; rm "$1.log"' _ {} <"$stage/wasm-files"
+fi
+node scripts/site-assets.mjs "$stage" vonk
+rm "$stage/wasm-files"
+cp -a public/. "$stage/"
 node scripts/precompress.mjs "$stage"
 touch "$stage/.complete"
 

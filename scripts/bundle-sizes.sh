@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the gzip sizes of the browser bundles and checks them against the budgets.
 #
-# The wasm is split (`cargo leptos build --split`): `vonk.wasm` holds the runtime and the islands
+# The wasm is split (scripts/build-site.sh, tools/site): `vonk.wasm` holds the runtime and the islands
 # on nearly every page (signup modal, top bar, alerts); each page-specific island (`#[island(lazy)]`) is a module of
 # its own that is fetched, with the chunks it shares with other lazy islands, when a page that
 # has it hydrates. So besides the first module this prints what each lazy island adds, and what

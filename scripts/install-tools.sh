@@ -24,23 +24,6 @@ if ! rustup target list --installed | grep -q '^wasm32-unknown-unknown$'; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# cargo-leptos 0.3.10 is the last release that builds with rustc 1.95.
-if [[ "$(cargo leptos --version 2>/dev/null || true)" != *"0.3.10"* ]]; then
-  echo "==> installing cargo-leptos 0.3.10 (once)"
-  # A build tool, not the product: a light profile (no LTO, parallel codegen, little
-  # optimisation) builds it in a fraction of the time its own release profile takes.
-  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 \
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
-    CARGO_PROFILE_RELEASE_INCREMENTAL=false \
-    cargo install cargo-leptos --version 0.3.10 --locked
-fi
-
-# Must equal the wasm-bindgen version pinned in Cargo.toml: cargo-leptos uses the one on PATH.
-if [[ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen 0.2.130" ]]; then
-  echo "==> installing wasm-bindgen-cli 0.2.130"
-  cargo install wasm-bindgen-cli --version =0.2.130
-fi
-
 # npm packages (React, Vite, Storybook, vitest, Playwright, binaryen's wasm-opt).
 stamp=node_modules/.package-lock.stamp
 if [[ ! -f $stamp || package-lock.json -nt $stamp ]]; then

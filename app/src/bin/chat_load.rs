@@ -127,7 +127,7 @@ async fn main() {
     };
     if !settings.server_bin.exists() {
         eprintln!("chat load: the server binary {} is missing.", settings.server_bin.display());
-        eprintln!("Build it first: `make build` (or `cargo leptos build --release` with CARGO_TARGET_DIR={}).", settings.server_bin.parent().and_then(Path::parent).map_or(String::new(), |p| p.display().to_string()));
+        eprintln!("Build it first: `make build` (with CARGO_TARGET_DIR={}).", settings.server_bin.parent().and_then(Path::parent).map_or(String::new(), |p| p.display().to_string()));
         std::process::exit(2);
     }
     // Ctrl-C drops the run, and with it the server and the cluster (their guards stop them).

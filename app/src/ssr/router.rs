@@ -47,7 +47,7 @@ pub async fn server_fn_status(request: axum::extract::Request, next: axum::middl
 }
 
 /// Leptos options for the compiled site. `LEPTOS_SITE_ROOT` points at the built assets
-/// (default `target/site`, as cargo-leptos builds them).
+/// (default `target/site`, as scripts/build-site.sh builds them).
 pub fn leptos_options(addr: std::net::SocketAddr) -> LeptosOptions {
     let site_root = std::env::var("LEPTOS_SITE_ROOT").unwrap_or_else(|_| "target/site".into());
     LeptosOptions::builder().output_name("vonk").site_root(site_root).site_pkg_dir("pkg").site_addr(addr).build()
