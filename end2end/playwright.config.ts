@@ -54,6 +54,9 @@ export default defineConfig({
       LEPTOS_SITE_ROOT: join(root, 'target/site'),
       RUST_LOG: 'warn',
       VONK_PAYMENTS: 'test',
+      // The buyer is always back before the provider's webhook (normal with a real provider):
+      // result pages settle payments themselves.
+      VONK_TEST_WEBHOOK_DELAY_SECS: '3600',
       // Every flow signs up from 127.0.0.1; the per-IP limits themselves are tested over HTTP.
       VONK_RATE_LIMIT_FACTOR: '10',
       // Web push with a key made for these tests only (`vonk vapid-keys`), and the stand-in push

@@ -59,6 +59,11 @@ if $want_test; then
     python3 -m venv "$moto_dir" 2>/dev/null || { apt_install python3-venv; python3 -m venv "$moto_dir"; }
     "$moto_dir/bin/pip" install -q --disable-pip-version-check 'moto[server]==5.2.1'
   fi
+  # The receipt PDF test reads the PDF's text back with poppler's pdftotext.
+  if ! need_cmd pdftotext; then
+    echo "==> installing poppler-utils from Debian"
+    apt_install poppler-utils
+  fi
   if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     echo "==> installing the PostgreSQL server from Debian"
     apt_install postgresql

@@ -84,6 +84,65 @@ async fn run() {
         }
         return;
     }
+    // `vonk backup <dir>`, `vonk restore <dir>`, `vonk check` (docs/backups.md).
+    match (args.first().map(String::as_str), args.get(1)) {
+        (Some("backup"), Some(dir)) => {
+            let postgres = !config.database_url.starts_with("sqlite:");
+            match app::ssr::backup(config, std::path::Path::new(dir)).await {
+                Ok(manifest) => {
+                    let rows: i64 = manifest.tables.values().sum();
+                    println!("backup in {dir}: schema {}, {} tables, {rows} rows, {} files", manifest.schema_version, manifest.tables.len(), manifest.files.len());
+                    if postgres {
+                        println!("The database is on PostgreSQL and is not in this backup (it holds the media files): back it up with pg_dump or your point-in-time recovery; see docs/backups.md.");
+                    }
+                }
+                Err(error) => {
+                    eprintln!("backup failed: {error}");
+                    std::process::exit(1);
+                }
+            }
+            return;
+        }
+        (Some("restore"), Some(dir)) => {
+            match app::ssr::restore(&config, std::path::Path::new(dir)) {
+                Ok(manifest) => println!("restored the backup of {} into {} (schema {}); run `vonk check` next", server::backup::scheduled_name(manifest.created_at), config.data_dir.display(), manifest.schema_version),
+                Err(error) => {
+                    eprintln!("restore refused: {error}");
+                    std::process::exit(1);
+                }
+            }
+            return;
+        }
+        (Some("check"), None) => {
+            match app::ssr::check(config).await {
+                Ok(report) => {
+                    for m in &report.unexplained_balances {
+                        println!("ledger: member {} has {} credits, the ledger explains {}", m.user_id, m.credits, m.ledger_sum);
+                    }
+                    for key in &report.missing_files {
+                        println!("missing file: {key}");
+                    }
+                    for key in &report.orphan_files {
+                        println!("file no row names: {key}");
+                    }
+                    if !report.is_clean() {
+                        std::process::exit(1);
+                    }
+                    println!("ok: the ledger explains every balance, every photo has its file");
+                }
+                Err(error) => {
+                    eprintln!("check failed: {error}");
+                    std::process::exit(2);
+                }
+            }
+            return;
+        }
+        (Some("backup" | "restore"), None) => {
+            eprintln!("usage: vonk backup <new folder> | vonk restore <backup folder> | vonk check");
+            std::process::exit(2);
+        }
+        _ => {}
+    }
     tracing::info!(?config, "starting");
     if let Err(error) = app::ssr::serve(config).await {
         eprintln!("Vonk stopped: {error}");

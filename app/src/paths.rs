@@ -47,6 +47,11 @@ pub fn transaction(payment: i64) -> String {
     format!("/transactions/{payment}")
 }
 
+/// A paid payment's receipt as a PDF (`/transactions/{id}/receipt.pdf`).
+pub fn receipt_pdf(payment: i64) -> String {
+    format!("/transactions/{payment}/receipt.pdf")
+}
+
 /// The login page, which brings the visitor back to `return_to` (a path on this site).
 pub fn login_then(return_to: &str) -> String {
     format!("/login?return_to={}", percent_encode(return_to).replace("%2F", "/"))

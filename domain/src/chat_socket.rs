@@ -22,6 +22,9 @@ pub enum Push {
     Removed { conversation: i64 },
     /// The member's unread total; also the first frame on every socket, once it listens.
     Unread { total: i64 },
+    /// The member's credit balance changed outside the chat (a purchase booked, a payment
+    /// reversed): the footer shows it at once.
+    Balance { credits: i64 },
     /// Too much happened while away: read the list and the open conversation again.
     Resync,
 }

@@ -3,7 +3,7 @@ import { test } from './helpers';
 import { execFileSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { acceptEntry, activate, axeClean, member } from './helpers';
+import { acceptEntry, activate, axeClean, chatLive as live, member } from './helpers';
 
 // Two browsers talk: these flows run once, on the desktop project.
 test.skip(({ isMobile }) => isMobile, 'two-browser chat flows run on the desktop project');
@@ -17,12 +17,6 @@ async function newMember(browser: import('@playwright/test').Browser, baseURL: s
   return { context, page };
 }
 
-/** The chat panel is live: the widget mounted and the socket is open. */
-async function live(page: Page) {
-  await expect(page.getByTestId('chat-panel')).toBeVisible({ timeout: 15_000 });
-  await expect(page.locator('.chat--live')).toHaveCount(1);
-  await expect(page.getByTestId('chat-connection')).not.toHaveClass(/--(connecting|reconnecting|offline)/, { timeout: 10_000 });
-}
 
 async function say(page: Page, text: string) {
   const box = page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' });

@@ -106,3 +106,10 @@ export function lastSms(phone: string): string {
   if (texts.length === 0) throw new Error(`no text message to ${phone}`);
   return texts[texts.length - 1];
 }
+
+/** The chat panel is live: the widget mounted and the socket is open. */
+export async function chatLive(page: Page) {
+  await expect(page.getByTestId('chat-panel')).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('.chat--live')).toHaveCount(1);
+  await expect(page.getByTestId('chat-connection')).not.toHaveClass(/--(connecting|reconnecting|offline)/, { timeout: 10_000 });
+}

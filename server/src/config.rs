@@ -77,6 +77,12 @@ pub struct Config {
     /// `VONK_PAYMENT_RECHECK_SECS`, default 600: an open payment without news for this long is
     /// read again from the provider by the recovery job (a missed webhook).
     pub payment_recheck_after: i64,
+    /// Scheduled backups (`VONK_BACKUP_DIR`, `VONK_BACKUP_EVERY_SECS`, `VONK_BACKUP_KEEP`).
+    pub backup: Option<crate::backup::Schedule>,
+    /// The test provider waits this long before calling the webhook
+    /// (`VONK_TEST_WEBHOOK_DELAY_SECS`): a buyer back before the provider's news, as with a
+    /// real provider.
+    pub test_webhook_delay: i64,
     /// `VONK_PAYMENT_EXPIRE_SECS`, default 86400: an open payment this old is expired when the
     /// provider still has no outcome.
     pub payment_expire_after: i64,
@@ -306,6 +312,18 @@ impl Config {
             payments,
             mollie_api_url: get("MOLLIE_API_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| "https://api.mollie.com".into()).trim_end_matches('/').to_string(),
             payment_recheck_after: secs("VONK_PAYMENT_RECHECK_SECS", 600)?,
+            test_webhook_delay: secs("VONK_TEST_WEBHOOK_DELAY_SECS", 0)?,
+            backup: match get("VONK_BACKUP_DIR").filter(|d| !d.is_empty()) {
+                None => None,
+                Some(dir) => Some(crate::backup::Schedule {
+                    dir: PathBuf::from(dir),
+                    every: Duration::from_secs(secs("VONK_BACKUP_EVERY_SECS", 86_400)?.max(60) as u64),
+                    keep: match get("VONK_BACKUP_KEEP") {
+                        None => 7,
+                        Some(v) => v.parse().ok().filter(|n: &usize| *n > 0).ok_or(ConfigError::Invalid { name: "VONK_BACKUP_KEEP", reason: v })?,
+                    },
+                }),
+            },
             payment_expire_after: secs("VONK_PAYMENT_EXPIRE_SECS", 86_400)?,
             fault: get("VONK_FAULT").filter(|f| !f.is_empty()),
             photo_max_bytes,
@@ -370,6 +388,8 @@ impl std::fmt::Debug for Config {
             .field("payments", &self.payments)
             .field("mollie_api_url", &self.mollie_api_url)
             .field("payment_recheck_after", &self.payment_recheck_after)
+            .field("test_webhook_delay", &self.test_webhook_delay)
+            .field("backup", &self.backup)
             .field("payment_expire_after", &self.payment_expire_after)
             .field("fault", &self.fault)
             .field("trusted_proxies", &self.trusted_proxies)

@@ -20,6 +20,8 @@ pub const SOCKETS: &str = "vonk_chat_sockets_open";
 pub const MESSAGES: &str = "vonk_chat_messages_sent_total";
 pub const PAYMENTS: &str = "vonk_payments_total";
 pub const POOL: &str = "vonk_db_pool_connections";
+pub const BACKUP_SUCCESS: &str = "vonk_backup_last_success_timestamp_seconds";
+pub const BACKUP_FAILURES: &str = "vonk_backup_failures_total";
 
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
@@ -46,6 +48,8 @@ fn describe() {
     metrics::describe_gauge!(SOCKETS, "Chat sockets open on this node");
     metrics::describe_counter!(MESSAGES, "Chat messages stored (new sends, not repeats)");
     metrics::describe_counter!(PAYMENTS, "Payment status changes, by the status reached");
+    metrics::describe_gauge!(BACKUP_SUCCESS, "Unix time of the newest successful scheduled backup");
+    metrics::describe_counter!(BACKUP_FAILURES, "Scheduled backups that failed");
     metrics::describe_gauge!(POOL, "Database pool connections, by state (idle, in_use)");
 }
 
@@ -98,6 +102,15 @@ pub fn message_sent() {
 }
 
 /// A payment reached `status`.
+/// A scheduled backup ended: successes set the time of the newest, failures are counted.
+pub fn backup(ok: bool, now: i64) {
+    if ok {
+        metrics::gauge!(BACKUP_SUCCESS).set(now as f64);
+    } else {
+        metrics::counter!(BACKUP_FAILURES).increment(1);
+    }
+}
+
 pub fn payment(status: &'static str) {
     metrics::counter!(PAYMENTS, "status" => status).increment(1);
 }

@@ -89,8 +89,8 @@ impl AppState {
         let push = crate::push::Pusher::new(db.clone(), config.push.as_ref(), catalog.clone(), accounts.links().clone())?;
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone()).with_push(push.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
-        let chat = crate::chat::Chat::new(members.clone(), bus).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone()).with_push(push.clone());
-        let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config).with_sites(sites.clone());
+        let chat = crate::chat::Chat::new(members.clone(), bus.clone()).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone()).with_push(push.clone());
+        let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config).with_sites(sites.clone()).with_bus(bus);
         let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
         Ok(AppState(Arc::new(Services {
             geoip,
@@ -133,6 +133,11 @@ impl AppState {
                 }
             }
         })
+    }
+
+    /// The local media folder (`DATA_DIR/media`), or None when photos live in a bucket.
+    pub fn local_media_dir(&self) -> Option<std::path::PathBuf> {
+        self.config.media_s3.is_none().then(|| self.config.data_dir.join("media"))
     }
 
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).

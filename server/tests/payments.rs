@@ -540,3 +540,100 @@ async fn mollie_creates_reads_back_and_maps_failures() {
     assert!(matches!(wrong_key.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await, Err(AppError::Internal(_))));
     all_explained(&w.db).await;
 }
+
+/// A booked purchase tells the buyer's open chats the new balance (the footer shows it without
+/// a reload), once, and tells no other member anything. On PostgreSQL the signal goes through
+/// `NOTIFY`, so a chat open on another node hears it too.
+async fn a_booked_purchase_reaches_the_buyers_open_chats(w: World, url: &str) {
+    use server::chat::bus::{Bus, Outgoing};
+    let sms = tempfile::tempdir().unwrap();
+    let bus = Bus::start(w.db.clone(), url);
+    bus.listening().await;
+    let p = payments(&w, sms.path()).with_bus(bus.clone());
+    let anna = w.member("anna@example.nl", "female").await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let mut annas = bus.subscribe(anna.id);
+    let mut brams = bus.subscribe(bram.id);
+
+    let pack = pack_id(&w, &p, 150).await;
+    let started = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
+    assert_eq!(pay(&w.db, &p, started.payment_id, PaymentStatus::Paid, NOW + 5).await, Some(PaymentStatus::Paid));
+    let got = tokio::time::timeout(std::time::Duration::from_secs(5), annas.rx.recv()).await.expect("a push within 5 s").unwrap();
+    let Outgoing::Json(json) = got else { panic!("expected the balance, got {got:?}") };
+    let push: domain::chat_socket::Push = serde_json::from_str(&json).unwrap();
+    assert_eq!(push, domain::chat_socket::Push::Balance { credits: anna.credits + 150 });
+
+    // The same webhook again books nothing and says nothing.
+    let tr = provider_id(&w.db, started.payment_id).await;
+    assert_eq!(p.webhook("test", &tr, NOW + 10).await.unwrap(), Some(PaymentStatus::Paid));
+    for rx in [&mut annas.rx, &mut brams.rx] {
+        if let Ok(Some(other)) = tokio::time::timeout(std::time::Duration::from_millis(300), rx.recv()).await {
+            panic!("nothing more was due, got {other:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_booked_purchase_reaches_the_buyers_open_chats_sqlite() {
+    let (db, _dir) = support::sqlite().await;
+    a_booked_purchase_reaches_the_buyers_open_chats(world(db).await, "sqlite://unused").await;
+}
+
+#[tokio::test]
+async fn a_booked_purchase_reaches_the_buyers_open_chats_postgres() {
+    let cluster = support::PgCluster::start();
+    let db = cluster.db().await;
+    a_booked_purchase_reaches_the_buyers_open_chats(world(db.clone()).await, &cluster.url).await;
+    db.close().await;
+}
+
+/// The text of a PDF, as poppler's `pdftotext` reads it (installed by `make test`).
+fn pdf_text(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("receipt.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let out = std::process::Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils) runs");
+    assert!(out.status.success(), "pdftotext: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+on_both_databases!(the_receipt_pdf_says_what_the_mail_says_in_the_members_language_to_that_member_only, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna = w.member("anna@example.nl", "female").await;
+    let bram = w.member("bram@example.nl", "male").await;
+    sqlx::query("UPDATE users SET language = 'pl' WHERE id = $1").bind(anna.id).execute(w.db.pool()).await.unwrap();
+    let pack = pack_id(&w, &p, 150).await;
+    let started = p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "pl", NOW).await.unwrap();
+
+    // Not paid yet: no receipt.
+    assert_eq!(refused(p.receipt_pdf(anna.id, started.payment_id).await), ErrorCode::NotFound);
+    assert_eq!(pay(&w.db, &p, started.payment_id, PaymentStatus::Paid, NOW + 5).await, Some(PaymentStatus::Paid));
+
+    let pdf = p.receipt_pdf(anna.id, started.payment_id).await.unwrap();
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF file");
+    // To look at it: RECEIPT_PDF_OUT=/tmp/receipt.pdf cargo test -p server --test payments receipt_pdf
+    if let Ok(path) = std::env::var("RECEIPT_PDF_OUT") {
+        std::fs::write(path, &pdf).unwrap();
+    }
+    let text = pdf_text(&pdf);
+    let receipt = w.accounts.receipt(&w.site, anna.id, &p.payment(anna.id, started.payment_id).await.unwrap()).await.unwrap();
+    assert_eq!(receipt.locale, domain::Locale::Pl);
+    // Every line of the mail, in Polish with its own letters, and the seller.
+    assert!(text.contains(&receipt.title), "the title {:?} in {text}", receipt.title);
+    for (label, value) in &receipt.rows {
+        assert!(text.contains(label.as_str()) && text.contains(value.as_str()), "{label}: {value} in {text}");
+    }
+    for line in &receipt.company {
+        assert!(text.contains(line.as_str()), "{line} in {text}");
+    }
+    assert!(text.contains(&format!("#{}", started.payment_id)) && text.contains("150"));
+    assert!(receipt.rows.iter().any(|(label, _)| label.chars().any(|c| "ąćęłńóśźż".contains(c))), "Polish labels: {:?}", receipt.rows);
+    // The site's name heads it (this site has no logo).
+    assert!(text.contains(&w.site.settings.name));
+
+    // Another member, an unknown id: not found, whatever the id.
+    assert_eq!(refused(p.receipt_pdf(bram.id, started.payment_id).await), ErrorCode::NotFound);
+    assert_eq!(refused(p.receipt_pdf(anna.id, started.payment_id + 1000).await), ErrorCode::NotFound);
+});

@@ -153,3 +153,46 @@ fn every_transaction_starts_at_db_begin() {
     }
     assert!(found.is_empty(), "transactions not started with Db::begin: {found:?}");
 }
+
+/// A migration that shipped never changes: sites upgrade by running the ones they lack, so an
+/// edited old migration would leave their schema different from a new site's (and sqlx refuses
+/// to start on a changed checksum). `migrations/shipped.sha256` lists every migration with its
+/// SHA-256; a new migration is added to the list with
+/// `UPDATE_MIGRATION_LIST=1 cargo test -p server --test schema shipped_migrations_never_change`.
+#[test]
+fn shipped_migrations_never_change() {
+    use sha2::{Digest, Sha256};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+    let mut current = std::collections::BTreeMap::new();
+    for backend in ["sqlite", "postgres"] {
+        for entry in std::fs::read_dir(root.join(backend)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "sql") {
+                let sum: String = Sha256::digest(std::fs::read(&path).unwrap()).iter().map(|b| format!("{b:02x}")).collect();
+                current.insert(format!("{backend}/{}", path.file_name().unwrap().to_string_lossy()), sum);
+            }
+        }
+    }
+    let list = root.join("shipped.sha256");
+    if std::env::var("UPDATE_MIGRATION_LIST").is_ok() {
+        let known: std::collections::BTreeMap<String, String> = std::fs::read_to_string(&list).unwrap_or_default().lines().filter_map(|l| l.split_once("  ").map(|(s, n)| (n.to_string(), s.to_string()))).collect();
+        // Adds new files only: a changed checksum is never written over.
+        let mut merged = known.clone();
+        for (name, sum) in &current {
+            merged.entry(name.clone()).or_insert_with(|| sum.clone());
+        }
+        std::fs::write(&list, merged.iter().map(|(n, s)| format!("{s}  {n}\n")).collect::<String>()).unwrap();
+    }
+    let shipped = std::fs::read_to_string(&list).expect("migrations/shipped.sha256");
+    let mut listed = BTreeSet::new();
+    for line in shipped.lines() {
+        let (sum, name) = line.split_once("  ").expect("`<sha256>  <backend>/<file>` lines");
+        listed.insert(name.to_string());
+        match current.get(name) {
+            Some(now) => assert_eq!(now, sum, "{name} shipped and was changed: put the change in a new migration"),
+            None => panic!("{name} shipped and is gone: sites that ran it would not start"),
+        }
+    }
+    let unlisted: Vec<&String> = current.keys().filter(|n| !listed.contains(*n)).collect();
+    assert!(unlisted.is_empty(), "new migrations {unlisted:?}: add them with UPDATE_MIGRATION_LIST=1 (see this test)");
+}

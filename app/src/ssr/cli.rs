@@ -1,4 +1,5 @@
-//! The `vonk` binary's commands besides serving: staff roles and a reversed direct debit.
+//! The `vonk` binary's commands besides serving: staff roles, a reversed direct debit, and
+//! backups, restores and checks of the data (see `server::backup`).
 
 use server::{AppError, AppState};
 
@@ -21,4 +22,34 @@ pub async fn reverse_direct_debit(config: server::Config, payment_id: i64) -> Re
     let status = state.payments.reverse(payment_id, state.clock.now()).await;
     state.db.close().await;
     status
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
+
+/// `vonk backup <dir>`: the database (SQLite) and the local media into a new folder, while the
+/// site may go on serving.
+pub async fn backup(config: server::Config, dest: &std::path::Path) -> Result<server::backup::Manifest, AppError> {
+    let db = server::Db::connect(&config.database_url, 2).await?;
+    let media = config.media_s3.is_none().then(|| config.data_dir.join("media"));
+    let manifest = server::backup::backup(&db, media.as_deref(), dest, now()).await;
+    db.close().await;
+    manifest
+}
+
+/// `vonk restore <dir>`: a checked backup into the (empty) data directory. Nothing connects to
+/// a database before the files are in place.
+pub fn restore(config: &server::Config, src: &std::path::Path) -> Result<server::backup::Manifest, AppError> {
+    let backend: server::db::Backend = config.database_url.parse()?;
+    server::backup::restore(src, &config.data_dir, server::backup::newest_schema(backend))
+}
+
+/// `vonk check`: the ledger reconciled, photo rows against files.
+pub async fn check(config: server::Config) -> Result<server::backup::CheckReport, AppError> {
+    let db = server::Db::connect(&config.database_url, 2).await?;
+    let private = config.media_s3.is_none().then(|| config.data_dir.join("media/private"));
+    let report = server::backup::check(&db, private.as_deref()).await;
+    db.close().await;
+    report
 }

@@ -81,6 +81,8 @@ async fn buying_credits_through_the_test_provider_over_http() {
     let link = &page[..page.find(r#"data-testid="credits""#).unwrap()];
     assert!(link[link.rfind("<a").unwrap()..].contains(r#"href="/credits/repeat-order""#), "premium after the first bundle");
     assert!(page.contains("Je bent nu premium lid."), "said after the first bundle");
+    let pdf_link = format!("/transactions/{}/receipt.pdf", payment_id(&result));
+    assert!(page.contains(&format!(r#"href="{pdf_link}""#)) && page.contains("Download je betaalbewijs (PDF)"), "the receipt's download link");
 
     // The webhook: unknown ids and repeats answer 200 and change nothing; no cookie, no origin needed.
     for body in [format!("id={id}"), format!("id={id}"), "id=tst_unknown".to_string()] {
@@ -123,6 +125,22 @@ async fn buying_credits_through_the_test_provider_over_http() {
     assert_eq!(json_code(res).await, (StatusCode::NOT_FOUND, "not_found".to_string()));
     let (_, _, page) = html("/transactions", bart.clone()).await;
     assert!(page.contains("Je hebt nog geen betalingen."));
+
+    // The receipt PDF: Anna's own; a visitor logs in first; Bart is sent to the page that
+    // tells him there is nothing there; a bad id is not found.
+    let (status, headers, body) = app.get(&pdf_link, &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "application/pdf");
+    assert!(headers["content-disposition"].to_str().unwrap().starts_with("attachment;") && headers["cache-control"] == "private, no-store");
+    assert!(body.starts_with("%PDF-"), "a PDF");
+    let (status, headers, _) = app.get(&pdf_link, &[]).await;
+    assert!(status.is_redirection());
+    assert_eq!(headers["location"], format!("/login?return_to={pdf_link}"));
+    let (status, headers, body) = app.get(&pdf_link, &[("cookie", &bart)]).await;
+    assert!(status.is_redirection() && !body.starts_with("%PDF"));
+    assert_eq!(headers["location"], result.as_str());
+    let (status, _, _) = app.get("/transactions/%3Cb%3E/receipt.pdf", &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
 }
 

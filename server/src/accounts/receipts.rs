@@ -1,4 +1,4 @@
-//! The receipt mail of a paid payment: what was bought, what it cost with the VAT in it, and
+//! The receipt of a paid payment, mailed and as PDF: what was bought, what it cost with the VAT in it, and
 //! the company that sold it (SPEC §3 company info).
 
 use domain::checkout::vat_part;
@@ -12,11 +12,29 @@ use crate::mail::Mail;
 use crate::payments::PaymentView;
 use crate::sites::Site;
 
+/// What a receipt says, in the member's language: the mail and the PDF
+/// ([`crate::payments::receipt_pdf`]) show the same lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Receipt {
+    pub locale: domain::Locale,
+    pub email: String,
+    /// "Je betaalbewijs van {site}": the mail's subject and the PDF's title.
+    pub title: String,
+    pub greeting: String,
+    pub intro: String,
+    /// (label, value): order, date, bundle, method, [list price, discount], total, VAT.
+    pub rows: Vec<(String, String)>,
+    /// The seller: name, address, postal code and city, country, KvK, VAT numbers.
+    pub company: Vec<String>,
+    pub footer: String,
+    /// The link's text in the mail ("Bekijk je betaling").
+    pub button: String,
+}
+
 impl Accounts {
-    /// Mails the member the receipt of `payment`; `link` is the payment's page (a path).
-    pub async fn mail_receipt(&self, site: &Site, base_url: &str, user_id: i64, payment: &PaymentView, link: &str) -> Result<(), AppError> {
+    /// The receipt of `payment` (paid by `user_id` on `site`), in the member's language.
+    pub async fn receipt(&self, site: &Site, user_id: i64, payment: &PaymentView) -> Result<Receipt, AppError> {
         let row = sqlx::query("SELECT u.email, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
-        let email: String = row.try_get("email")?;
         let name: String = row.try_get("name")?;
         let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
         let comma = !matches!(locale, domain::Locale::En);
@@ -44,15 +62,43 @@ impl Accounts {
         if !c.vat_numbers.is_empty() {
             company.push(format!("{} {}", t("receipt.vat_number"), c.vat_numbers.join(", ")));
         }
-        let (greeting, intro, button, footer) = (t("mail.greeting"), t("receipt.intro"), t("receipt.button"), t("receipt.footer"));
+        Ok(Receipt {
+            locale,
+            email: row.try_get("email")?,
+            title: t("receipt.subject"),
+            greeting: t("mail.greeting"),
+            intro: t("receipt.intro"),
+            rows,
+            company,
+            footer: t("receipt.footer"),
+            button: t("receipt.button"),
+        })
+    }
+
+    /// Mails the member the receipt of `payment`, with the site's logo; `link` is the payment's
+    /// page (a path).
+    pub async fn mail_receipt(&self, site: &Site, base_url: &str, user_id: i64, payment: &PaymentView, link: &str) -> Result<(), AppError> {
+        let receipt = self.receipt(site, user_id, payment).await?;
         let link = crate::links::absolute(base_url, link);
-        let layout = ReceiptMail { lang: locale.code(), greeting: &greeting, intro: &intro, rows: &rows, button: &button, link: &link, company: &company, footer: &footer };
+        let logo = site.settings.logo.as_ref().map(|logo| (crate::links::absolute(base_url, &logo.url()), logo.width, logo.height));
+        let layout = ReceiptMail {
+            lang: receipt.locale.code(),
+            site: &site.settings.name,
+            logo: logo.as_ref().map(|(url, w, h)| (url.as_str(), *w, *h)),
+            greeting: &receipt.greeting,
+            intro: &receipt.intro,
+            rows: &receipt.rows,
+            button: &receipt.button,
+            link: &link,
+            company: &receipt.company,
+            footer: &receipt.footer,
+        };
         self.outbox
             .send(Mail {
                 from_name: site.settings.mail_name.clone(),
                 from_address: site.settings.support_email.clone(),
-                to: email,
-                subject: t("receipt.subject"),
+                to: receipt.email.clone(),
+                subject: receipt.title.clone(),
                 text: layout.text(),
                 html: layout.html(),
                 unsubscribe: None,

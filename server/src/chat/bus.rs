@@ -38,6 +38,8 @@ pub enum Signal {
     Removed { conversation: i64, user: i64 },
     /// `user`'s unread total changed.
     Counters { user: i64 },
+    /// `user`'s credit balance changed outside the chat (a payment booked or reversed).
+    Balance { user: i64 },
 }
 
 impl Signal {
@@ -49,6 +51,7 @@ impl Signal {
             Signal::Typing { conversation, from, to } => format!("t,{conversation},{from},{to}"),
             Signal::Removed { conversation, user } => format!("x,{conversation},{user}"),
             Signal::Counters { user } => format!("c,{user}"),
+            Signal::Balance { user } => format!("b,{user}"),
         }
     }
 
@@ -63,6 +66,7 @@ impl Signal {
             ("t", &[conversation, from, to]) => Signal::Typing { conversation, from, to },
             ("x", &[conversation, user]) => Signal::Removed { conversation, user },
             ("c", &[user]) => Signal::Counters { user },
+            ("b", &[user]) => Signal::Balance { user },
             _ => return None,
         })
     }
@@ -295,6 +299,21 @@ impl Bus {
                             bus.send_to(user, json(&Push::Unread { total }));
                         }
                         Err(error) => tracing::warn!(%error, user, "could not read an unread total"),
+                    }
+                });
+            }
+            Signal::Balance { user } => {
+                if !self.has_sockets(user) {
+                    return;
+                }
+                let bus = self.clone();
+                tokio::spawn(async move {
+                    match sqlx::query_scalar::<_, i64>("SELECT credits FROM users WHERE id = $1").bind(user).fetch_optional(bus.db().pool()).await {
+                        Ok(Some(credits)) => {
+                            bus.send_to(user, json(&Push::Balance { credits }));
+                        }
+                        Ok(None) => {}
+                        Err(error) => tracing::warn!(%error, user, "could not read a balance"),
                     }
                 });
             }

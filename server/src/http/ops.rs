@@ -26,11 +26,23 @@ async fn health() -> Response {
 }
 
 /// Ready while the database answers within two seconds; a load balancer stops sending requests
-/// to a node that is not.
+/// to a node that is not. With scheduled backups the details follow on the next lines (a
+/// failed backup does not make the node unready: it can still serve).
 async fn ready(State(state): State<AppState>) -> Response {
     let ping = sqlx::query("SELECT 1").execute(state.db.pool());
     let problem = match tokio::time::timeout(Duration::from_secs(2), ping).await {
-        Ok(Ok(_)) => return ([(header::CACHE_CONTROL, "no-store")], "ready").into_response(),
+        Ok(Ok(_)) => {
+            let mut body = String::from("ready");
+            if state.config.backup.is_some() {
+                let status = crate::backup::status();
+                match (&status.last_failure, status.last_success_at) {
+                    (Some((at, error)), _) => body.push_str(&format!("\nbackup: failed at {}: {error}", domain::date::from_unix(*at))),
+                    (None, Some(at)) => body.push_str(&format!("\nbackup: ok at {}", domain::date::from_unix(at))),
+                    (None, None) => body.push_str("\nbackup: none yet"),
+                }
+            }
+            return ([(header::CACHE_CONTROL, "no-store")], body).into_response();
+        }
         Ok(Err(error)) => error.to_string(),
         Err(_) => "no answer within 2 s".to_string(),
     };

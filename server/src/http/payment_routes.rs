@@ -2,12 +2,13 @@
 //! carries only the provider's payment id (`id=tr_…`). The body is never trusted: the payment is
 //! read back from the provider before anything moves (see `crate::payments`). Unknown ids get
 //! the same `200` as known ones; only a provider we could not ask answers `503`, so the
-//! provider tries again. And the result page's settling ([`settle_before_result_page`]).
+//! provider tries again. And the result page's settling ([`settle_before_result_page`]), and
+//! the receipt as a PDF (`GET /transactions/{id}/receipt.pdf`, a file, so a route of its own).
 
 use axum::extract::{DefaultBodyLimit, Form, Path, Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use axum::Router;
 use http::StatusCode;
 use serde::Deserialize;
@@ -20,7 +21,40 @@ use crate::state::AppState;
 pub const WEBHOOK_PREFIX: &str = "/webhooks/payments/";
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/webhooks/payments/{provider}", post(webhook)).layer(DefaultBodyLimit::max(4096))
+    Router::new()
+        .route("/webhooks/payments/{provider}", post(webhook))
+        .route("/transactions/{id}/receipt.pdf", get(receipt_pdf))
+        .layer(DefaultBodyLimit::max(4096))
+}
+
+/// The receipt of the member's own paid payment, as a PDF download. A visitor is sent to log
+/// in (and back); anyone else's payment, an open or failed one, or a bad id goes to the
+/// payment's page, which says in the member's language that there is nothing there.
+async fn receipt_pdf(State(state): State<AppState>, axum::Extension(current): axum::Extension<CurrentMember>, Path(id): Path<String>) -> Response {
+    let Ok(payment) = id.parse::<i64>() else { return StatusCode::NOT_FOUND.into_response() };
+    let page = format!("{RESULT_PAGE_PREFIX}{payment}");
+    let Some(member) = current.0 else {
+        // Digits and slashes only: nothing to encode.
+        return axum::response::Redirect::to(&format!("/login?return_to={page}/receipt.pdf")).into_response();
+    };
+    match state.payments.receipt_pdf(member.id, payment).await {
+        Ok(pdf) => (
+            [
+                (http::header::CONTENT_TYPE, "application/pdf".to_string()),
+                (http::header::CONTENT_DISPOSITION, format!("attachment; filename=\"receipt-{payment}.pdf\"")),
+                (http::header::CACHE_CONTROL, "private, no-store".to_string()),
+                (http::header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+            ],
+            pdf,
+        )
+            .into_response(),
+        Err(error) => {
+            if !matches!(&error, crate::error::AppError::Refused(_)) {
+                tracing::warn!(payment, %error, "a receipt PDF could not be made");
+            }
+            axum::response::Redirect::to(&page).into_response()
+        }
+    }
 }
 
 /// The result page's address: `/transactions/{id}`.

@@ -59,6 +59,10 @@ impl LinkMail<'_> {
 #[derive(Debug, Clone)]
 pub struct ReceiptMail<'a> {
     pub lang: &'a str,
+    /// The site's name: the heading, or the logo's alternative text.
+    pub site: &'a str,
+    /// The site's uploaded logo: absolute address, width, height.
+    pub logo: Option<(&'a str, u32, u32)>,
     pub greeting: &'a str,
     pub intro: &'a str,
     /// (label, value)
@@ -75,6 +79,14 @@ impl ReceiptMail<'_> {
             (DOCTYPE)
             html lang=(self.lang) {
                 body style="font-family:system-ui,sans-serif;color:#1f1a1c" {
+                    @match self.logo {
+                        Some((src, width, height)) => {
+                            p { img src=(src) alt=(self.site) width=(width) height=(height) style="max-width:240px;height:auto"; }
+                        }
+                        None => {
+                            p style={ "font-size:22px;font-weight:800;color:" (PRIMARY) } { (self.site) }
+                        }
+                    }
                     p { (self.greeting) }
                     p { (self.intro) }
                     table style="border-collapse:collapse;margin:12px 0" {

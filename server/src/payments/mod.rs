@@ -16,6 +16,7 @@
 pub mod direct_debit;
 pub mod mollie;
 pub mod provider;
+pub mod receipt_pdf;
 pub mod sms;
 pub mod test_provider;
 
@@ -55,6 +56,9 @@ pub struct Payments {
     /// The node's site settings, for receipts (without it, a receipt reads its site from the
     /// database).
     sites: Option<crate::sites::SiteCache>,
+    /// The chat's bus: a booked or reversed payment tells the member's open chats the new
+    /// balance (on every node).
+    bus: Option<crate::chat::bus::Bus>,
 }
 
 /// What `/credits` shows: the bundles for the buyer's country with their prices now, the
@@ -114,7 +118,7 @@ fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
 impl Payments {
     pub fn new(db: Db, provider: Provider, accounts: Accounts, links: Links, sms: sms::SmsOutbox, public_url: String) -> Payments {
         let packs_cache = std::sync::Arc::new(crate::ttl_cache::TtlCache::new(std::time::Duration::ZERO, 256));
-        Payments { db, provider, accounts, links, sms, public_url, recheck_after: 600, expire_after: 86_400, pause_before_booking: false, packs_cache, sites: None }
+        Payments { db, provider, accounts, links, sms, public_url, recheck_after: 600, expire_after: 86_400, pause_before_booking: false, packs_cache, sites: None, bus: None }
     }
 
     /// The provider the configuration chose (`VONK_PAYMENTS`).
@@ -123,7 +127,7 @@ impl Payments {
             crate::config::PaymentsChoice::Mollie { api_key } => Provider::Mollie(mollie::Mollie::new(api_key.clone(), config.mollie_api_url.clone())),
             crate::config::PaymentsChoice::Test => {
                 tracing::warn!("payments use the built-in test provider (VONK_PAYMENTS=test): its checkout page lets the buyer choose the outcome");
-                Provider::Test(test_provider::TestProvider::new(db.clone(), links.clone()))
+                Provider::Test(test_provider::TestProvider::new(db.clone(), links.clone()).with_webhook_delay(std::time::Duration::from_secs(config.test_webhook_delay.max(0) as u64)))
             }
         };
         let mut payments = Payments::new(db, provider, accounts, links, sms::SmsOutbox::Files(config.data_dir.join("sms")), config.public_url.clone());
@@ -137,6 +141,11 @@ impl Payments {
     /// Receipts take their site from the node's cache instead of the database.
     pub fn with_sites(mut self, sites: crate::sites::SiteCache) -> Payments {
         self.sites = Some(sites);
+        self
+    }
+
+    pub fn with_bus(mut self, bus: crate::chat::bus::Bus) -> Payments {
+        self.bus = Some(bus);
         self
     }
 
@@ -511,6 +520,13 @@ impl Payments {
         }
         tx.commit().await?;
         crate::metrics::payment(next.code());
+        if matches!(next, PaymentStatus::Paid | PaymentStatus::Reversed) {
+            if let Some(bus) = &self.bus {
+                if let Err(error) = bus.publish(&[crate::chat::bus::Signal::Balance { user: user_id }]).await {
+                    tracing::warn!(payment = payment_id, %error, "the open chats did not hear of the new balance");
+                }
+            }
+        }
         if next == PaymentStatus::Paid {
             if let Err(error) = self.send_receipt(payment_id, now).await {
                 tracing::warn!(payment = payment_id, %error, "the receipt did not go out; the recovery job tries again");
@@ -536,13 +552,35 @@ impl Payments {
     async fn mail_receipt(&self, payment_id: i64) -> Result<(), AppError> {
         let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS}, user_id, site_id FROM payments WHERE id = $1")).bind(payment_id).fetch_one(self.pool()).await?;
         let payment = view(&row)?;
-        let site_id: i64 = row.try_get("site_id")?;
-        let site = match self.sites.as_ref().and_then(|sites| sites.by_id(site_id)) {
-            Some(site) => site,
-            None => std::sync::Arc::new(crate::sites::load_all(&self.db).await?.into_iter().find(|s| s.settings.id == site_id).ok_or_else(|| AppError::Internal(format!("site {site_id}")))?),
-        };
+        let site = self.site_by_id(row.try_get("site_id")?).await?;
         let base_url = site.base_url(&self.public_url);
         self.accounts.mail_receipt(&site, &base_url, row.try_get("user_id")?, &payment, &self.links.transaction(payment_id)).await
+    }
+
+    /// The receipt of the member's own paid payment as a PDF, in the member's language (the
+    /// mail's content). Someone else's payment, or one not paid (or paid and reversed), is
+    /// not found.
+    pub async fn receipt_pdf(&self, member_id: i64, payment_id: i64) -> Result<Vec<u8>, AppError> {
+        let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS}, site_id FROM payments WHERE id = $1 AND user_id = $2 AND status = $3"))
+            .bind(payment_id)
+            .bind(member_id)
+            .bind(PaymentStatus::Paid.code())
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(ErrorCode::NotFound)?;
+        let payment = view(&row)?;
+        let site = self.site_by_id(row.try_get("site_id")?).await?;
+        let receipt = self.accounts.receipt(&site, member_id, &payment).await?;
+        let (name, logo) = (site.settings.name.clone(), site.logo_png.clone());
+        // Fonts are subset and the page compressed: CPU work, off the request threads.
+        tokio::task::spawn_blocking(move || receipt_pdf::render(&name, logo.as_deref(), &receipt)).await.map_err(|e| AppError::Internal(format!("receipt pdf: {e}")))?
+    }
+
+    async fn site_by_id(&self, site_id: i64) -> Result<std::sync::Arc<crate::sites::Site>, AppError> {
+        Ok(match self.sites.as_ref().and_then(|sites| sites.by_id(site_id)) {
+            Some(site) => site,
+            None => std::sync::Arc::new(crate::sites::load_all(&self.db).await?.into_iter().find(|s| s.settings.id == site_id).ok_or_else(|| AppError::Internal(format!("site {site_id}")))?),
+        })
     }
 
     /// The recovery job's run: open payments without news for a while are read again from the

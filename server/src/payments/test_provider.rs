@@ -17,6 +17,8 @@ pub struct TestProvider {
     db: Db,
     links: Links,
     http: reqwest::Client,
+    /// Before the first webhook call (`VONK_TEST_WEBHOOK_DELAY_SECS`).
+    webhook_delay: std::time::Duration,
 }
 
 /// What the test checkout page shows.
@@ -36,7 +38,14 @@ impl TestProvider {
 
     pub fn new(db: Db, links: Links) -> TestProvider {
         let http = reqwest::Client::builder().timeout(std::time::Duration::from_secs(10)).build().expect("an HTTP client");
-        TestProvider { db, links, http }
+        TestProvider { db, links, http, webhook_delay: std::time::Duration::ZERO }
+    }
+
+    /// Holds the webhook back for `delay` after the buyer's choice, as a real provider often
+    /// does: the result page then settles the payment itself.
+    pub fn with_webhook_delay(mut self, delay: std::time::Duration) -> TestProvider {
+        self.webhook_delay = delay;
+        self
     }
 
     pub(super) async fn create(&self, r: &CheckoutRequest) -> Result<CheckoutCreated, ProviderError> {
@@ -122,7 +131,9 @@ impl TestProvider {
         };
         let http = self.http.clone();
         let id = id.to_string();
+        let delay = self.webhook_delay;
         tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
             for attempt in 0..3u32 {
                 let sent = http.post(&url).header("content-type", "application/x-www-form-urlencoded").body(format!("id={id}")).send().await;
                 match sent {

@@ -552,6 +552,10 @@ mod live {
                     }
                 });
             }
+            Push::Balance { credits } => {
+                // A purchase (or a reversal) booked in another tab or by the provider's webhook.
+                live.state.update(|s| s.balance = credits);
+            }
             Push::Unread { total } => {
                 // The first socket's first frame matches the page just rendered.
                 if live.unread.replace(Some(total)).is_some_and(|before| before != total) {

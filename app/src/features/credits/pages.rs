@@ -451,7 +451,9 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
                 <h1 class="page__title">{i18n.t("transaction.paid_title")}</h1>
                 <p data-testid="paid-body">{i18n.tf("transaction.paid_body", &[("credits", &p.credits.to_string()), ("balance", &d.balance.to_string())])}</p>
                 {d.first_paid.then(|| view! { <p data-testid="now-premium">{i18n.t("transaction.premium")}</p> })}
-                <p class="muted">{i18n.t("transaction.receipt_note")}</p>
+                <p class="muted">{i18n.t("transaction.receipt_note")}" "
+                    <a href=crate::paths::receipt_pdf(p.id) download="" data-testid="receipt-pdf">{i18n.t("transaction.receipt_pdf")}</a>
+                </p>
                 <p class="result__actions">
                     <a class="btn btn--primary" href="/members">{i18n.t("transaction.to_members")}</a>
                     <a class="btn btn--ghost" href="/chats">{i18n.t("transaction.to_chats")}</a>
