@@ -19,9 +19,9 @@ trap 'rm -rf "$stage"' EXIT
 # `release` and `wasm-release` with wasm-opt -Oz, what the tests, the benchmarks and a
 # production site run.
 if [[ "${VONK_BUILD:-release}" == quick ]]; then
-  profile=quick wasm_profile=wasm-quick VONK_WASM_OPT=0
+  profile=quick wasm_profile=wasm-quick VONK_WASM_OPT=0 erase="--cfg erase_components"
 else
-  profile=release wasm_profile=wasm-release VONK_WASM_OPT=1
+  profile=release wasm_profile=wasm-release VONK_WASM_OPT=1 erase=""
 fi
 
 # The server and the browser module compile side by side (their own target folders, so
@@ -31,11 +31,11 @@ export LEPTOS_OUTPUT_NAME=vonk
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 front="$target/front"
 (
-  cargo build --profile "$profile" -p app --bin vonk --no-default-features --features ssr
+  env ${erase:+"RUSTFLAGS=$erase"} cargo build --profile "$profile" -p app --bin vonk --no-default-features --features ssr
   cargo build --release -p vonk-site
 ) &
 server_build=$!
-RUSTFLAGS="-Clink-args=--emit-relocs" cargo build --profile "$wasm_profile" -p app --lib \
+RUSTFLAGS="-Clink-args=--emit-relocs${erase:+ $erase}" cargo build --profile "$wasm_profile" -p app --lib \
   --target wasm32-unknown-unknown --no-default-features --features hydrate --target-dir "$front" &
 wasm_build=$!
 status=0
