@@ -609,7 +609,12 @@ pub fn DirectDebitPage() -> impl IntoView {
 }
 
 #[component]
-pub fn TestCheckoutPage() -> Option<AnyView> {
+pub fn TestCheckoutPage() -> impl IntoView {
+    test_checkout_page()
+}
+
+/// The page, or nothing for a visitor (sent to log in first).
+fn test_checkout_page() -> Option<AnyView> {
     let i18n = use_i18n();
     let id = use_params_map().get_untracked().get("id").unwrap_or_default();
     // The buyer's own page: a visitor logs in first (the address alone opens nothing).
