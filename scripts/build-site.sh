@@ -30,10 +30,10 @@ fi
 export LEPTOS_OUTPUT_NAME=vonk
 target="${CARGO_TARGET_DIR:-$PWD/target}"
 front="$target/front"
-(
-  env ${erase:+"RUSTFLAGS=$erase"} cargo build --profile "$profile" -p app --bin vonk --no-default-features --features ssr
-  cargo build --release -p vonk-site
-) &
+# The server and tools/site (the wasm step) in one invocation, so they share dependencies
+# and the cores.
+env ${erase:+"RUSTFLAGS=$erase"} cargo build --profile "$profile" -p app -p vonk-site --bin vonk --bin vonk-site \
+  --no-default-features --features app/ssr &
 server_build=$!
 RUSTFLAGS="-Clink-args=--emit-relocs${erase:+ $erase}" cargo build --profile "$wasm_profile" -p app --lib \
   --target wasm32-unknown-unknown --no-default-features --features hydrate --target-dir "$front" &
@@ -45,7 +45,7 @@ wait "$wasm_build" || status=$?
 
 # Split per lazy island and wasm-bindgen, then wasm-opt every module, two at a time (its
 # warnings about the name section are noise; its output is shown when it fails).
-"$target/release/vonk-site" "$front/wasm32-unknown-unknown/$wasm_profile/app.wasm" "$stage/pkg" vonk \
+"$target/$profile/vonk-site" "$front/wasm32-unknown-unknown/$wasm_profile/app.wasm" "$stage/pkg" vonk \
   >"$stage/wasm-files"
 if [[ "${VONK_WASM_OPT:-1}" == 1 ]]; then
   xargs -P 2 -I {} sh -c 'wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int "$1" -o "$1" \
