@@ -19,9 +19,9 @@ trap 'rm -rf "$stage"' EXIT
 # `release` and `wasm-release` with wasm-opt -Oz, what the tests, the benchmarks and a
 # production site run.
 if [[ "${VONK_BUILD:-release}" == quick ]]; then
-  profile=quick wasm_profile=wasm-quick VONK_WASM_OPT=0 erase="--cfg erase_components"
+  profile=quick wasm_profile=wasm-quick wasm_opt=false erase="--cfg erase_components"
 else
-  profile=release wasm_profile=wasm-release VONK_WASM_OPT=1 erase=""
+  profile=release wasm_profile=wasm-release wasm_opt=true erase=""
 fi
 
 # The server and the browser module compile side by side (their own target folders, so
@@ -47,7 +47,7 @@ wait "$wasm_build" || status=$?
 # warnings about the name section are noise; its output is shown when it fails).
 "$target/$profile/vonk-site" "$front/wasm32-unknown-unknown/$wasm_profile/app.wasm" "$stage/pkg" vonk \
   >"$stage/wasm-files"
-if [[ "${VONK_WASM_OPT:-1}" == 1 ]]; then
+if $wasm_opt; then
   xargs -P 2 -I {} sh -c 'wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int "$1" -o "$1" \
     2>"$1.log" || { cat "$1.log" >&2; exit 255; }; rm "$1.log"' _ {} <"$stage/wasm-files"
 fi

@@ -105,7 +105,7 @@ async fn run() {
         }
         (Some("restore"), Some(dir)) => {
             match app::ssr::restore(&config, std::path::Path::new(dir)) {
-                Ok(manifest) => println!("restored the backup of {} into {} (schema {}); run `vonk check` next", server::backup::scheduled_name(manifest.created_at), config.data_dir.display(), manifest.schema_version),
+                Ok(manifest) => println!("restored the backup of {} into {} (schema {}); run `vonk check` next", domain::date::from_unix(manifest.created_at), config.data_dir.display(), manifest.schema_version),
                 Err(error) => {
                     eprintln!("restore refused: {error}");
                     std::process::exit(1);

@@ -52,7 +52,7 @@ fn internal(what: impl std::fmt::Display) -> AppError {
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    crate::accounts::tokens::hex(&Sha256::digest(bytes))
 }
 
 /// The newest migration this build knows: a backup from a newer schema is refused.
@@ -103,13 +103,13 @@ async fn fill(db: &Db, media_dir: Option<&Path>, staging: &Path, now: i64) -> Re
     let staging_owned = staging.to_path_buf();
     manifest.files = tokio::task::spawn_blocking(move || -> Result<Vec<FileEntry>, AppError> {
         let mut files = Vec::new();
-        if let Some(media) = media.filter(|m| m.is_dir()) {
-            copy_tree(&media, &staging_owned.join("media"))?;
+        let database = staging_owned.join(DATABASE_FILE);
+        if database.is_file() {
+            let bytes = std::fs::read(&database).map_err(|e| internal(format!("{}: {e}", database.display())))?;
+            files.push(entry(DATABASE_FILE.to_string(), &bytes));
         }
-        for path in walk(&staging_owned)? {
-            let bytes = std::fs::read(&path).map_err(|e| internal(format!("{}: {e}", path.display())))?;
-            let rel = path.strip_prefix(&staging_owned).map_err(internal)?.to_string_lossy().replace('\\', "/");
-            files.push(FileEntry { path: rel, bytes: bytes.len() as u64, sha256: sha256_hex(&bytes) });
+        if let Some(media) = media.filter(|m| m.is_dir()) {
+            files.extend(copy_tree(&media, &staging_owned, "media")?);
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(files)
@@ -157,25 +157,35 @@ fn walk(root: &Path) -> Result<Vec<PathBuf>, AppError> {
     Ok(out)
 }
 
-fn copy_tree(from: &Path, to: &Path) -> Result<(), AppError> {
+fn entry(path: String, bytes: &[u8]) -> FileEntry {
+    FileEntry { path, bytes: bytes.len() as u64, sha256: sha256_hex(bytes) }
+}
+
+/// Copies the files under `from` to `root/prefix/…`, each read once for its copy and its
+/// manifest entry (the entry's path is relative to `root`).
+fn copy_tree(from: &Path, root: &Path, prefix: &str) -> Result<Vec<FileEntry>, AppError> {
+    let mut entries = Vec::new();
     for file in walk(from)? {
         let rel = file.strip_prefix(from).map_err(internal)?;
         // A file being written (`.partial`) is not a stored file yet.
         if rel.extension().is_some_and(|e| e == "partial") {
             continue;
         }
-        let target = to.join(rel);
+        let bytes = match std::fs::read(&file) {
+            Ok(bytes) => bytes,
+            // Deleted since the listing: not part of this backup.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(internal(format!("{}: {e}", file.display()))),
+        };
+        let path = format!("{prefix}/{}", rel.to_string_lossy().replace('\\', "/"));
+        let target = root.join(&path);
         if let Some(dir) = target.parent() {
             std::fs::create_dir_all(dir).map_err(|e| internal(format!("{}: {e}", dir.display())))?;
         }
-        match std::fs::copy(&file, &target) {
-            Ok(_) => {}
-            // Deleted since the listing: not part of this backup.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(internal(format!("{}: {e}", file.display()))),
-        }
+        std::fs::write(&target, &bytes).map_err(|e| internal(format!("{}: {e}", target.display())))?;
+        entries.push(entry(path, &bytes));
     }
-    Ok(())
+    Ok(entries)
 }
 
 /// Reads a backup's manifest and checks every file against it (present, same size and

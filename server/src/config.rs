@@ -140,6 +140,12 @@ pub enum ConfigError {
 }
 
 impl Config {
+    /// The local media folder (`DATA_DIR/media`; photos in `private/`), or None when photos
+    /// live in a bucket.
+    pub fn local_media_dir(&self) -> Option<PathBuf> {
+        self.media_s3.is_none().then(|| self.data_dir.join("media"))
+    }
+
     pub fn from_env() -> Result<Config, ConfigError> {
         Config::from_lookup(|name| std::env::var(name).ok())
     }

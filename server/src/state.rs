@@ -135,11 +135,6 @@ impl AppState {
         })
     }
 
-    /// The local media folder (`DATA_DIR/media`), or None when photos live in a bucket.
-    pub fn local_media_dir(&self) -> Option<std::path::PathBuf> {
-        self.config.media_s3.is_none().then(|| self.config.data_dir.join("media"))
-    }
-
     /// The base of links in mails for a site (see `VONK_PUBLIC_URL`).
     pub fn base_url(&self, site: &Site) -> String {
         site.base_url(&self.config.public_url)

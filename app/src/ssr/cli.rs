@@ -32,8 +32,7 @@ fn now() -> i64 {
 /// site may go on serving.
 pub async fn backup(config: server::Config, dest: &std::path::Path) -> Result<server::backup::Manifest, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
-    let media = config.media_s3.is_none().then(|| config.data_dir.join("media"));
-    let manifest = server::backup::backup(&db, media.as_deref(), dest, now()).await;
+    let manifest = server::backup::backup(&db, config.local_media_dir().as_deref(), dest, now()).await;
     db.close().await;
     manifest
 }
@@ -48,7 +47,7 @@ pub fn restore(config: &server::Config, src: &std::path::Path) -> Result<server:
 /// `vonk check`: the ledger reconciled, photo rows against files.
 pub async fn check(config: server::Config) -> Result<server::backup::CheckReport, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
-    let private = config.media_s3.is_none().then(|| config.data_dir.join("media/private"));
+    let private = config.local_media_dir().map(|media| media.join("private"));
     let report = server::backup::check(&db, private.as_deref()).await;
     db.close().await;
     report
