@@ -86,12 +86,22 @@ async fn a_backup_taken_while_twenty_clients_write_restores_whole() {
             }
         });
     }
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    // Waits until both kinds of client have written (a loaded debug build can take seconds).
+    let started = std::time::Instant::now();
+    while acked.lock().unwrap().len() < 10 || paid.lock().unwrap().len() < 2 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(120), "the clients never got going");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     let before: Vec<i64> = acked.lock().unwrap().clone();
     let paid_before: Vec<i64> = paid.lock().unwrap().clone();
     let dest = dir.path().join("backups/first");
     let manifest = backup::backup(&db, Some(w.media.path()), &dest, NOW).await.unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // And goes on until both kinds of client wrote again after the backup finished.
+    let (acked_at_end, paid_at_end) = (acked.lock().unwrap().len(), paid.lock().unwrap().len());
+    while acked.lock().unwrap().len() <= acked_at_end || paid.lock().unwrap().len() <= paid_at_end {
+        assert!(started.elapsed() < std::time::Duration::from_secs(240), "the clients stopped writing");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     stop.store(true, Ordering::Relaxed);
     while let Some(done) = tasks.join_next().await {
         done.unwrap();
