@@ -86,6 +86,8 @@ pub enum ErrorCode {
     NewEmailInvalid,
     MessageTooLong,
     MessageEmpty,
+    /// A chat message holds a contact detail the site refuses.
+    ContactDetailsRefused,
     GenderRequired,
     SexualityRequired,
     CountryRequired,
@@ -156,14 +158,14 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 76] = {
+    pub const ALL: [ErrorCode; 77] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
             LoginFailed, TooManyAttempts, LinkExpired, EmailNotFound, TooManyResets, TooManyMails, AccountNotDeletedYet, SignupInviteOnly,
             SignupTrafficSourceRequired, ActivationFailed, EmailTaken, EmailInvalid, NameEqualsEmail, NameStartsWithAt, NameLength, NameChars,
             DateOfBirthRequired, DateOfBirthInvalid, PasswordTooShort, PasswordTooLong, PasswordTooCommon, PasswordsDiffer, OldPasswordWrong,
-            NewEmailInvalid, MessageTooLong, MessageEmpty, GenderRequired, SexualityRequired, CountryRequired, RegionRequired, CityRequired, CityInvalid,
+            NewEmailInvalid, MessageTooLong, MessageEmpty, ContactDetailsRefused, GenderRequired, SexualityRequired, CountryRequired, RegionRequired, CityRequired, CityInvalid,
             ChoiceInvalid, TooManyInterests, AboutTooLong, NoneChosen, DiscountNotFound, DiscountUsed, SmsCodeInvalid, BlockedByMember,
             DailyLikesUsed, PhotoLimitReached, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile,
             InsufficientCredits,
@@ -228,6 +230,7 @@ impl ErrorCode {
             NewEmailInvalid => "new_email_invalid",
             MessageTooLong => "message_too_long",
             MessageEmpty => "message_empty",
+            ContactDetailsRefused => "contact_details_refused",
             GenderRequired => "gender_required",
             SexualityRequired => "sexuality_required",
             CountryRequired => "country_required",
@@ -310,6 +313,7 @@ impl ErrorCode {
             NewEmailInvalid => "validation.new_email_invalid",
             MessageTooLong => "validation.message_too_long",
             MessageEmpty => "validation.message_empty",
+            ContactDetailsRefused => "validation.contact_details_refused",
             GenderRequired => "validation.gender_required",
             SexualityRequired => "validation.sexuality_required",
             CountryRequired => "validation.country_required",

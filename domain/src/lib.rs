@@ -7,6 +7,7 @@ pub mod account;
 pub mod chat;
 pub mod chat_socket;
 pub mod complaint;
+pub mod contact;
 pub mod checkout;
 pub mod constants;
 pub mod counters;

@@ -153,6 +153,9 @@ pub struct SiteSettings {
     pub auto_like: crate::notifications::AutoLikePolicy,
     /// The gifts members can send here (empty: every gift).
     pub gifts: Vec<crate::chat::Gift>,
+    /// What the chat does with phone numbers, email and web addresses and messenger names in
+    /// members' messages.
+    pub contact_rules: crate::contact::ContactPolicy,
     /// The site's own logo, when staff uploaded one (else the flame mark with the name).
     pub logo: Option<Logo>,
 }

@@ -7,6 +7,7 @@ mod support;
 use std::time::Duration;
 
 use domain::chat::Gift;
+use domain::contact::ContactKind;
 use domain::ErrorCode;
 use server::accounts::Member;
 use server::chat::bus::{Bus, Outgoing};
@@ -432,4 +433,46 @@ on_both_databases!(a_new_message_mails_once_until_it_is_read, |db: Db| async mov
     chat.send(&w.site, &anna, To::Member(bram.id), &cid(4), text("hallo?"), NOW).await.unwrap();
     chat.background_done().await;
     assert_eq!(message_mails(&w, "bram@example.nl"), 2);
+});
+
+on_both_databases!(contact_details_are_masked_or_refused_as_staff_set, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    let anna = w.member("anna@example.nl", "female").await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let anna = fund(&w, anna.id, 100).await;
+    let boss = w.member("baas@example.nl", "male").await;
+    w.accounts.set_staff("baas@example.nl", true).await.unwrap();
+    let boss = w.reload(boss.id).await;
+    let load = || async { server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap() };
+
+    // A new site masks every kind: stored and delivered as •••, the sender told, charged once.
+    let site = load().await;
+    let sent = chat.send(&site, &anna, To::Member(bram.id), &cid(1), text("Bel me: nul zes 12 34 56 78 of anna at gmail dot com"), NOW).await.unwrap();
+    assert_eq!(sent.message.body, "Bel me: ••• of •••");
+    assert_eq!(sent.masked, [ContactKind::Phone, ContactKind::Email]);
+    let (stored,): (String,) = sqlx::query_as("SELECT body FROM messages WHERE id = $1").bind(sent.message.id).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(stored, "Bel me: ••• of •••", "the recipient never gets the number");
+    assert_eq!(sent.balance, 100 - site.message_credits);
+    let again = chat.send(&site, &anna, To::Member(bram.id), &cid(1), text("Bel me: nul zes 12 34 56 78 of anna at gmail dot com"), NOW).await.unwrap();
+    assert!(!again.new && again.balance == sent.balance);
+
+    // Staff refuse phone numbers and allow web addresses.
+    let staff = server::staff::Staff::new(db.clone());
+    let rules = |pairs: &[(&str, &str)]| server::staff::SiteChange::ContactRules(pairs.iter().map(|(k, r)| (k.to_string(), r.to_string())).collect());
+    staff.change_site(&boss, site.settings.id, rules(&[("phone", "refuse"), ("email", "mask"), ("web", "allow"), ("messenger", "mask")]), NOW).await.unwrap();
+    let bad = staff.change_site(&boss, site.settings.id, rules(&[("phone", "shout")]), NOW).await.unwrap_err();
+    assert_eq!(bad.code(), ErrorCode::ChoiceInvalid);
+    assert_eq!(staff.change_site(&anna, site.settings.id, rules(&[("phone", "allow"), ("email", "allow"), ("web", "allow"), ("messenger", "allow")]), NOW).await.unwrap_err().code(), ErrorCode::NotFound);
+    let site = load().await;
+    assert_eq!(site.contact_rules.phone, domain::contact::ContactRule::Refuse);
+    let refused = chat.send(&site, &anna, To::Member(bram.id), &cid(2), text("app me 06-1234 5678"), NOW).await.unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::ContactDetailsRefused);
+    assert_eq!(messages_of(&db, anna.id).await, 1, "a refused message is not stored");
+    assert_eq!(w.reload(anna.id).await.credits, sent.balance, "nor charged");
+    let web = chat.send(&site, &anna, To::Member(bram.id), &cid(3), text("kijk op www.example.com"), NOW).await.unwrap();
+    assert!(web.masked.is_empty() && web.message.body == "kijk op www.example.com");
+    // The change is in the staff log.
+    let (action,): (String,) = sqlx::query_as("SELECT action FROM staff_actions ORDER BY id DESC LIMIT 1").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(action, "site_contact_rules");
 });

@@ -69,6 +69,8 @@ pub struct Sent {
     pub balance: i64,
     /// False when this client id was sent before: nothing was stored or charged now.
     pub new: bool,
+    /// The kinds of contact detail hidden in the text (the sender is told).
+    pub masked: Vec<domain::contact::ContactKind>,
 }
 
 /// One conversation in a member's list.

@@ -19,11 +19,17 @@ use crate::sites::Site;
 impl Chat {
     /// Sends a message. Refusals: `not_found` (no such conversation of the member's, or an
     /// unknown member), `blocked_by_member`, `premium_only` (a third conversation of a free
-    /// member), `insufficient_credits`, and the text's own.
+    /// member), `insufficient_credits`, and the text's own (its length; contact details the
+    /// site refuses). Contact details the site masks are stored as `•••`.
     pub async fn send(&self, site: &Site, me: &Member, to: To, client_id: &str, content: Content, now: i64) -> Result<Sent, AppError> {
         validate_client_id(client_id)?;
+        let mut masked = Vec::new();
         let content = match content {
-            Content::Text(text) => Content::Text(validate_text(&text, site.message_length)?),
+            Content::Text(text) => {
+                let checked = domain::contact::apply(&validate_text(&text, site.message_length)?, &site.contact_rules)?;
+                masked = checked.masked;
+                Content::Text(checked.text)
+            }
             other => other,
         };
         if let Some(sent) = self.already_sent(me.id, client_id).await? {
@@ -34,7 +40,8 @@ impl Chat {
             To::Member(id) => id,
         };
         let payer = Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() };
-        self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer }, now).await
+        let sent = self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer }, now).await?;
+        Ok(Sent { masked: if sent.new { masked } else { Vec::new() }, ..sent })
     }
 
     pub(super) async fn already_sent(&self, sender: i64, client_id: &str) -> Result<Option<Sent>, AppError> {
@@ -45,7 +52,7 @@ impl Chat {
             .await?;
         let Some(row) = row else { return Ok(None) };
         let message = MessageRow::from_row(&row)?;
-        Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false }))
+        Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false, masked: Vec::new() }))
     }
 
     /// Stores a send, in named steps: the recipient must be reachable; then, in one transaction
@@ -100,7 +107,7 @@ impl Chat {
             held,
             created_at: now,
         };
-        Ok(Sent { message: message.view(send.sender), balance, new: true })
+        Ok(Sent { message: message.view(send.sender), balance, new: true, masked: Vec::new() })
     }
 
     /// The recipient of a send, if it may reach them: not the sender, a gift the site offers,

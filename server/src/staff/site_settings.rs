@@ -17,6 +17,8 @@ pub enum SiteChange {
     Countries(domain::staff::CountrySettings),
     Theme(domain::site::Theme),
     Gifts(Vec<String>),
+    /// `kind → rule` codes for contact details in chat messages.
+    ContactRules(Vec<(String, String)>),
     Rules(domain::staff::SiteRules),
     MessageCosts(Vec<domain::site::MessageCost>),
 }
@@ -103,6 +105,10 @@ impl SiteChange {
                 // Every gift chosen is stored as the empty list: new gifts are then offered too.
                 let list: Vec<&str> = if gifts.len() == domain::chat::Gift::ALL.len() { vec![] } else { gifts.iter().map(|g| g.code()).collect() };
                 ("site_gifts", vec![("gifts", Text(serde_json::to_string(&list).map_err(|e| AppError::Internal(e.to_string()))?))])
+            }
+            SiteChange::ContactRules(pairs) => {
+                let policy = domain::contact::ContactPolicy::from_form(&pairs)?;
+                ("site_contact_rules", vec![("contact_rules", Text(serde_json::to_string(&policy).map_err(|e| AppError::Internal(e.to_string()))?))])
             }
             SiteChange::Rules(r) => {
                 let r = r.validate()?;

@@ -14,15 +14,15 @@ use crate::widgets::ReactWidget;
 
 #[island(lazy)]
 pub fn ChatIsland(page: ChatPageData) -> impl IntoView {
-    let ChatPageData { props, latest, errors, .. } = page;
+    let ChatPageData { props, latest, errors, contact_rules } = page;
     let state = RwSignal::new(props);
     let json = Signal::derive(move || serde_json::to_string(&state.get()).unwrap_or_default());
     let host = NodeRef::<leptos::html::Div>::new();
     #[cfg(feature = "hydrate")]
-    let on_event = Some(live::start(state, latest, errors, host));
+    let on_event = Some(live::start(state, latest, errors, contact_rules, host));
     #[cfg(not(feature = "hydrate"))]
     let on_event: Option<Callback<String>> = {
-        let _ = (latest, errors);
+        let _ = (latest, errors, contact_rules);
         None
     };
     view! {
@@ -64,6 +64,8 @@ mod live {
     struct Live {
         state: RwSignal<ChatPanelProps>,
         errors: BTreeMap<String, String>,
+        /// The site's rules for contact details: a refused text is not sent at all.
+        contact_rules: domain::contact::ContactPolicy,
         /// The newest message id this tab has: where the socket resumes.
         last_id: Cell<i64>,
         outbox: RefCell<BTreeMap<String, Outbox>>,
@@ -82,10 +84,11 @@ mod live {
 
     type Shared = SendWrapper<Rc<Live>>;
 
-    pub fn start(state: RwSignal<ChatPanelProps>, latest: i64, errors: BTreeMap<String, String>, host: NodeRef<leptos::html::Div>) -> Callback<String> {
+    pub fn start(state: RwSignal<ChatPanelProps>, latest: i64, errors: BTreeMap<String, String>, contact_rules: domain::contact::ContactPolicy, host: NodeRef<leptos::html::Div>) -> Callback<String> {
         let live = Rc::new(Live {
             state,
             errors,
+            contact_rules,
             last_id: Cell::new(latest),
             outbox: RefCell::new(BTreeMap::new()),
             attempts: Cell::new(0),
@@ -299,6 +302,14 @@ mod live {
         if conversation.is_none() && member.is_none() {
             return;
         }
+        // The site's rules for contact details, checked here too: a refused text stays typed.
+        if let Outbox::Text(text) = &content {
+            if let Err(error) = domain::contact::apply(text, &live.contact_rules) {
+                show_alert(live, &error);
+                restore_draft(live, text);
+                return;
+            }
+        }
         live.outbox.borrow_mut().insert(client_id.clone(), content.clone());
         // Typing after this send is news again for the peer.
         live.last_typing_sent.set(0.0);
@@ -311,6 +322,10 @@ mod live {
             }
         });
         let live = live.clone();
+        let typed = match &content {
+            Outbox::Text(text) => Some(text.clone()),
+            _ => None,
+        };
         leptos::task::spawn_local(async move {
             let result = match content {
                 Outbox::Text(text) => api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), text, None).await,
@@ -336,6 +351,9 @@ mod live {
                     live.state.update(|s| {
                         s.balance = sent.balance;
                         s.free_messages = sent.free_left;
+                        if sent.masked {
+                            s.alert = Some(ChatAlert { code: "contact_masked".into(), text: live.errors.get("contact_masked").cloned().unwrap_or_default(), link: None });
+                        }
                     });
                     let first = conversation.is_none();
                     add_message(&live, sent.message.clone());
@@ -346,7 +364,7 @@ mod live {
                 }
                 Err(error) => {
                     use domain::ErrorCode::*;
-                    let final_refusal = matches!(error.code, InsufficientCredits | PremiumOnly | BlockedByMember | MessageTooLong | MessageEmpty | NotFound | PhotoTooLarge | PhotoNotAnImage | PhotoUnreadable | PhotoTooManyPixels | PhotoNoFile);
+                    let final_refusal = matches!(error.code, InsufficientCredits | PremiumOnly | BlockedByMember | MessageTooLong | MessageEmpty | ContactDetailsRefused | NotFound | PhotoTooLarge | PhotoNotAnImage | PhotoUnreadable | PhotoTooManyPixels | PhotoNoFile);
                     live.state.update(|s| {
                         if let Some(open) = s.open.as_mut() {
                             if final_refusal {
@@ -359,10 +377,19 @@ mod live {
                     if final_refusal {
                         live.outbox.borrow_mut().remove(&client_id);
                         show_alert(&live, &error);
+                        if let Some(text) = typed.as_deref().filter(|_| matches!(error.code, MessageTooLong | ContactDetailsRefused)) {
+                            restore_draft(&live, text);
+                        }
                     }
                 }
             }
         });
+    }
+
+    /// Puts a refused text back into the composer (when it is empty) so it can be changed.
+    fn restore_draft(live: &Shared, text: &str) {
+        live.state.update(|s| s.draft = String::new());
+        live.state.update(|s| s.draft = text.to_string());
     }
 
     /// A stored message into the open conversation and the list (each id once).

@@ -20,6 +20,8 @@ pub struct ChatPageData {
     pub latest: i64,
     /// Refusal texts the island shows in its alert, by public code.
     pub errors: BTreeMap<String, String>,
+    /// The site's rules for contact details in messages (checked before sending too).
+    pub contact_rules: domain::contact::ContactPolicy,
 }
 
 /// An older page of a conversation.
@@ -36,6 +38,9 @@ pub struct SentMessage {
     pub balance: i64,
     /// Free text messages left after this send.
     pub free_left: i64,
+    /// Contact details were hidden in the text (the island says so).
+    #[serde(default)]
+    pub masked: bool,
 }
 
 #[cfg(feature = "ssr")]
@@ -172,10 +177,14 @@ mod build {
     /// Texts of the refusals a send can meet, for the island's alert.
     pub fn errors(i18n: &I18n) -> BTreeMap<String, String> {
         use domain::ErrorCode::*;
-        [InsufficientCredits, PremiumOnly, BlockedByMember, MessageTooLong, MessageEmpty, TooManyRequests, NotFound, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile, Internal]
+        [InsufficientCredits, PremiumOnly, BlockedByMember, MessageTooLong, MessageEmpty, ContactDetailsRefused, TooManyRequests, NotFound, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile, Internal]
             .into_iter()
             .map(|code| (code.as_str().to_string(), i18n.t(code.locale_key())))
-            .chain([("premium_link".to_string(), i18n.t("chat.premium_link")), ("credits_link".to_string(), i18n.t("chat.credits_link"))])
+            .chain([
+                ("premium_link".to_string(), i18n.t("chat.premium_link")),
+                ("credits_link".to_string(), i18n.t("chat.credits_link")),
+                ("contact_masked".to_string(), i18n.t("chat.contact_masked")),
+            ])
             .collect()
     }
 }
@@ -235,6 +244,7 @@ pub async fn chat_page(conversation: Option<i64>, member: Option<i64>) -> Result
         props: build::props(&i18n, &c.site, &me, summaries, open.as_ref().map(|t| build::open(me.id, t)), free_left),
         latest: chat.latest_id(me.id).await.map_err(fail)?,
         errors: build::errors(&i18n),
+        contact_rules: c.site.contact_rules,
     })
 }
 
@@ -300,7 +310,7 @@ pub async fn send_message(
 #[cfg(feature = "ssr")]
 async fn answer(c: &crate::call::Call, me: i64, sent: server::chat::Sent) -> Result<SentMessage, ApiError> {
     let free_left = server::chat::Chat::free_left(&c.site, c.state.chat.free_used(me).await.map_err(fail)?);
-    Ok(SentMessage { message: sent.message, balance: sent.balance, free_left })
+    Ok(SentMessage { message: sent.message, balance: sent.balance, free_left, masked: !sent.masked.is_empty() })
 }
 
 /// Sends a photo (multipart: `photo`, `client_id`, and `conversation` or `member`). It goes
