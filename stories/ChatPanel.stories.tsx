@@ -202,6 +202,32 @@ export const PremiumOnly: Story = {
   },
 };
 
+/** Contact details were hidden in the sent text (the site masks them): a calm note, no link. */
+export const ContactDetailsHidden: Story = {
+  args: { alert: { code: 'contact_masked', text: 'Verstuurd. Contactgegevens in je bericht zijn verborgen (•••).', link: null } },
+  play: async ({ canvasElement, args }) => {
+    const alert = (await parts(canvasElement)).chat.getByRole('alert');
+    await expect(alert).toHaveTextContent('Contactgegevens in je bericht zijn verborgen (•••).');
+    await expect(alert).toHaveAttribute('data-code', 'contact_masked');
+    await expect(within(alert).queryByRole('link')).toBeNull();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Sluiten' }));
+    await expect(args.dispatch).toHaveBeenCalledWith(CHAT, { action: 'dismiss_alert' });
+  },
+};
+
+/** The site refuses contact details: the reason above the footer, the typed text back in the box. */
+export const ContactDetailsRefused: Story = {
+  args: {
+    draft: 'app me op nul zes 12 34 56 78',
+    alert: { code: 'contact_details_refused', text: 'Contactgegevens (een telefoonnummer, e-mail- of webadres, of een naam op een andere app) kun je in de chat niet delen. Pas je bericht aan.', link: null },
+  },
+  play: async ({ canvasElement }) => {
+    const { chat } = await parts(canvasElement);
+    await expect(chat.getByRole('alert')).toHaveTextContent('kun je in de chat niet delen');
+    await expect(chat.getByRole('textbox', { name: 'Bericht' })).toHaveValue('app me op nul zes 12 34 56 78');
+  },
+};
+
 /** The peer blocked the member: the footer is replaced by the blocked text. */
 export const Blocked: Story = {
   args: { open: openChat({ blocked: true }) },

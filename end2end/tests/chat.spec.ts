@@ -231,3 +231,52 @@ test('on a phone the list and the conversation are two screens', async ({ browse
   await expect(page.getByTestId('chat-log')).toContainText('Hoi vanaf mijn telefoon');
   await context.close();
 });
+
+test('contact details: hidden for the recipient, refused once staff say so (member at 375 px)', async ({ page, browser, baseURL }, testInfo) => {
+  await page.close();
+  const staffEmail = 'staff-contact@example.nl';
+  const staff = await newMember(browser, baseURL!, staffEmail, { name: 'Sofie', gender: 'Vrouw' });
+  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+  execFileSync(binary, ['staff', 'grant', staffEmail, 'staff'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  const setPhoneRule = async (label: string) => {
+    await staff.page.goto('/staff/site#contact');
+    const form = staff.page.getByTestId('form-contact');
+    await form.getByRole('group', { name: 'Telefoonnummers' }).getByLabel(label).check();
+    await form.getByRole('button', { name: 'Opslaan' }).click();
+    await expect(staff.page).toHaveURL(/saved=contact/);
+  };
+
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  await acceptEntry(context, baseURL!);
+  const phone = await context.newPage();
+  await member(phone, 'hidde-contact@example.nl', { name: 'Hidde', gender: 'Man' });
+  await activate(phone, 'hidde-contact@example.nl');
+  await phone.goto('/members?gender=female');
+  await phone.getByTestId('results').locator('.member-card__link').first().click();
+  await phone.getByTestId('send-message').click();
+  await live(phone);
+
+  // Masked (the site's default): the log shows •••, and Hidde is told why.
+  await say(phone, 'Bel me: 06-1234 5678');
+  await expect(phone.getByTestId('chat-log')).toContainText('Bel me: •••');
+  await expect(phone.getByTestId('chat-log')).not.toContainText('1234');
+  const alert = phone.getByTestId('chat-alert');
+  await expect(alert).toContainText('Contactgegevens in je bericht zijn verborgen');
+  await phone.screenshot({ path: testInfo.outputPath('chat-contact-masked-phone.png') });
+  await axeClean(phone);
+
+  // Refused: checked before sending; the text stays in the box and nothing is sent.
+  await setPhoneRule('Bericht weigeren');
+  await phone.reload();
+  await live(phone);
+  const before = await phone.getByTestId('chat-row').count();
+  await say(phone, 'app me op nul zes 12 34 56 78');
+  await expect(phone.getByTestId('chat-alert')).toContainText('Contactgegevens (een telefoonnummer');
+  await expect(phone.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' })).toHaveValue('app me op nul zes 12 34 56 78');
+  await expect(phone.getByTestId('chat-row')).toHaveCount(before);
+  await phone.screenshot({ path: testInfo.outputPath('chat-contact-refused-phone.png') });
+
+  await setPhoneRule('Verbergen (•••)');
+  await context.close();
+  await staff.context.close();
+});

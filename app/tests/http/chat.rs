@@ -122,3 +122,47 @@ async fn chat_over_http_forms_calls_socket_and_media() {
     assert!(html.contains(&format!("href=\"/chats/{conversation}\"")));
     assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
 }
+
+/// Contact details: masked for the recipient (the sender's answer says so), refused with the
+/// Dutch reason and the typed text kept once staff refuse them, through the staff form.
+#[tokio::test]
+async fn contact_details_are_masked_then_refused_after_staff_change_the_rule() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let (bart_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'bart@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+
+    let res = app.call("send_message", &format!("member={bart_id}&client_id=contact-send-0001&text=Mijn+nummer%3A+06-1234+5678+%3Cb%3Ebel%3C%2Fb%3E"), &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    assert_eq!(sent["masked"], true);
+    assert_eq!(sent["message"]["body"], "Mijn nummer: ••• <b>bel</b>");
+    let conversation = sent["message"]["conversation"].as_i64().unwrap();
+    let (_, _, html) = app.get(&format!("/chats/{conversation}"), &[("cookie", &bart)]).await;
+    assert!(!html.contains("1234") && html.contains("Mijn nummer: •••") && !html.contains("<b>bel"), "masked and escaped for Bart");
+
+    // Staff refuse phone numbers; a member's form post cannot.
+    let rule = "contact%5Bphone%5D=refuse&contact%5Bemail%5D=mask&contact%5Bweb%5D=allow&contact%5Bmessenger%5D=mask";
+    let res = app.form("staff_site_contact", rule, "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"));
+    let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
+    assert!(page.contains(r#"id="contact""#) && page.contains("Contactgegevens in de chat") && page.contains(r#"name="contact[phone]""#));
+    let res = app.form("staff_site_contact", "contact%5Bphone%5D=%3Cscript%3E", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_site_contact").0.code, domain::ErrorCode::ChoiceInvalid);
+    let res = app.form("staff_site_contact", rule, "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=contact#contact");
+    assert_eq!(app.state.sites.for_host(None).unwrap().contact_rules.phone, domain::contact::ContactRule::Refuse);
+
+    // Without JavaScript: back to the conversation with the reason and the typed text.
+    let res = app.form("send_message", &format!("conversation={conversation}&client_id=contact-send-0002&text=nul+zes+12+34+56+78"), &format!("/chats/{conversation}"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let (error, back) = refusal(&res, "send_message");
+    assert_eq!(error.code, domain::ErrorCode::ContactDetailsRefused);
+    assert!(back.contains("nul zes 12 34 56 78"), "{back}");
+    let (_, _, html) = app.get(&location(&res), &[("cookie", &anna)]).await;
+    assert!(html.contains("Contactgegevens (een telefoonnummer"), "the Dutch reason is shown");
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(n, 1, "nothing stored");
+}
