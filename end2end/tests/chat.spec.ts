@@ -267,8 +267,11 @@ test('contact details: hidden for the recipient, refused once staff say so (memb
 
   // Refused: checked before sending; the text stays in the box and nothing is sent.
   await setPhoneRule('Bericht weigeren');
+  await staff.page.locator('#contact').screenshot({ path: testInfo.outputPath('staff-contact-rules.png') });
+  await axeClean(staff.page);
   await phone.reload();
   await live(phone);
+  await expect(phone.getByTestId('chat-log')).toContainText('Bel me: •••');
   const before = await phone.getByTestId('chat-row').count();
   await say(phone, 'app me op nul zes 12 34 56 78');
   await expect(phone.getByTestId('chat-alert')).toContainText('Contactgegevens (een telefoonnummer');
