@@ -16,6 +16,23 @@ pub const TYPING_EXPIRY_SECS: u32 = 6;
 pub const TYPING_THROTTLE_SECS: u32 = 3;
 /// The text shown as a conversation's last line in the list is cut at this many characters.
 pub const PREVIEW_CHARS: usize = 80;
+/// An operator's claim on a conversation lapses this long after it was last renewed (opening
+/// the conversation, typing in it, answering).
+pub const OPERATOR_CLAIM_SECS: i64 = 120;
+/// While an operator types, the console renews the claim at most this often.
+pub const OPERATOR_CLAIM_RENEW_SECS: i64 = 30;
+/// The operators' shared notes on a member and a fictional profile, at most this many characters.
+pub const OPERATOR_NOTE_CHARS: usize = 2000;
+
+/// Checks the operators' note on a member and a profile: trimmed, at most
+/// [`OPERATOR_NOTE_CHARS`] characters (empty clears it).
+pub fn validate_operator_note(text: &str) -> Result<String, ApiError> {
+    let text = text.trim();
+    if text.chars().count() > OPERATOR_NOTE_CHARS {
+        return Err(ApiError::field(Field::Message, ErrorCode::MessageTooLong).with("max", OPERATOR_NOTE_CHARS as i64));
+    }
+    Ok(text.to_string())
+}
 
 /// What a message carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -163,6 +180,14 @@ pub fn preview(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn operator_notes_are_trimmed_and_bounded() {
+        assert_eq!(validate_operator_note("  woont in Zwolle, werkt bij een bakker \n").unwrap(), "woont in Zwolle, werkt bij een bakker");
+        assert_eq!(validate_operator_note("").unwrap(), "");
+        assert_eq!(validate_operator_note(&"é".repeat(OPERATOR_NOTE_CHARS)).unwrap().chars().count(), OPERATOR_NOTE_CHARS);
+        assert_eq!(validate_operator_note(&"x".repeat(OPERATOR_NOTE_CHARS + 1)).unwrap_err().code, ErrorCode::MessageTooLong);
+    }
     use proptest::prelude::*;
 
     #[test]

@@ -107,6 +107,8 @@ pub enum ErrorCode {
     // Members and likes
     /// SPEC §8: user blocked by another member.
     BlockedByMember,
+    /// Another operator is answering this conversation ('{name}').
+    ClaimedByOther,
     /// The swipe game's likes for today are used up.
     DailyLikesUsed,
 
@@ -158,7 +160,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 77] = {
+    pub const ALL: [ErrorCode; 78] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
@@ -166,7 +168,7 @@ impl ErrorCode {
             SignupTrafficSourceRequired, ActivationFailed, EmailTaken, EmailInvalid, NameEqualsEmail, NameStartsWithAt, NameLength, NameChars,
             DateOfBirthRequired, DateOfBirthInvalid, PasswordTooShort, PasswordTooLong, PasswordTooCommon, PasswordsDiffer, OldPasswordWrong,
             NewEmailInvalid, MessageTooLong, MessageEmpty, ContactDetailsRefused, GenderRequired, SexualityRequired, CountryRequired, RegionRequired, CityRequired, CityInvalid,
-            ChoiceInvalid, TooManyInterests, AboutTooLong, NoneChosen, DiscountNotFound, DiscountUsed, SmsCodeInvalid, BlockedByMember,
+            ChoiceInvalid, TooManyInterests, AboutTooLong, NoneChosen, DiscountNotFound, DiscountUsed, SmsCodeInvalid, BlockedByMember, ClaimedByOther,
             DailyLikesUsed, PhotoLimitReached, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile,
             InsufficientCredits,
             PremiumOnly,
@@ -264,6 +266,7 @@ impl ErrorCode {
             DomainInvalid => "domain_invalid",
             DomainTaken => "domain_taken",
             BlockedByMember => "blocked_by_member",
+            ClaimedByOther => "claimed_by_other",
             DailyLikesUsed => "daily_likes_used",
             PhotoLimitReached => "photo_limit_reached",
             PhotoTooLarge => "photo_too_large",
@@ -347,6 +350,7 @@ impl ErrorCode {
             DomainInvalid => "validation.domain_invalid",
             DomainTaken => "validation.domain_taken",
             BlockedByMember => "error.blocked_by_member",
+            ClaimedByOther => "error.claimed_by_other",
             DailyLikesUsed => "likes.limit_reached",
             PhotoLimitReached => "photo.limit_reached",
             PhotoTooLarge => "photo.too_large",
@@ -365,6 +369,7 @@ impl ErrorCode {
         match self {
             AuthenticationRequired | Forbidden | ForbiddenOrigin | BlockedByMember | PremiumOnly | DirectDebitBlocked | InvisibleCannotLike => 403,
             NotFound => 404,
+            ClaimedByOther => 409,
             LoginFailed => 401,
             InsufficientCredits => 402,
             PhotoTooLarge => 413,

@@ -476,3 +476,83 @@ on_both_databases!(contact_details_are_masked_or_refused_as_staff_set, |db: Db| 
     let (action,): (String,) = sqlx::query_as("SELECT action FROM staff_actions ORDER BY id DESC LIMIT 1").fetch_one(db.pool()).await.unwrap();
     assert_eq!(action, "site_contact_rules");
 });
+
+on_both_databases!(the_operator_queue_claims_notes_and_figures, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    server::members::demo::seed_demo_members(&db, None, 4, NOW).await.unwrap();
+    let profiles: Vec<i64> = sqlx::query_scalar("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 3").bind(true).fetch_all(db.pool()).await.unwrap();
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
+    let bram = fund(&w, w.member("bram@example.nl", "male").await.id, 1000).await;
+    // Three conversations: Bram waits since NOW, Anna since NOW + 60, and one Anna had answered.
+    let answered = chat.send(&w.site, &anna, To::Member(profiles[2]), &cid(1), text("eerste"), NOW - 600).await.unwrap().message.conversation;
+    let newer = chat.send(&w.site, &anna, To::Member(profiles[0]), &cid(2), text("hoi"), NOW + 60).await.unwrap().message.conversation;
+    let older = chat.send(&w.site, &bram, To::Member(profiles[1]), &cid(3), text("hallo"), NOW).await.unwrap().message.conversation;
+    chat.send(&w.site, &bram, To::Conversation(older), &cid(4), text("ben je er?"), NOW + 120).await.unwrap();
+    let mut ops = Vec::new();
+    for i in 0..6 {
+        let email = format!("op{i}@example.nl");
+        let op = w.member(&email, "female").await;
+        w.accounts.set_operator(&email, true).await.unwrap();
+        ops.push(w.reload(op.id).await);
+    }
+    let (olga, piet) = (&ops[0], &ops[1]);
+    chat.operator_send(&w.site, olga, answered, &cid(5), "hoi!", NOW - 500).await.unwrap();
+    chat.release(olga, answered).await.unwrap();
+
+    // The queue: waiting first, the longest wait first, then the rest.
+    let queue = chat.operator_threads(piet, w.site.id, NOW + 130).await.unwrap();
+    let order: Vec<(i64, i64, Option<i64>)> = queue.iter().map(|t| (t.id, t.waiting, t.waiting_since)).collect();
+    assert_eq!(order, [(older, 2, Some(NOW)), (newer, 1, Some(NOW + 60)), (answered, 0, None)]);
+    assert!(queue.iter().all(|t| t.claimed_by.is_none()));
+
+    // Six operators open the oldest at once: one holds it.
+    let mut opens = tokio::task::JoinSet::new();
+    for op in ops.clone() {
+        let chat = chat.clone();
+        opens.spawn(async move { (op.id, chat.claim(&op, 1, older, NOW + 130).await.unwrap()) });
+    }
+    let mut winners = Vec::new();
+    while let Some(done) = opens.join_next().await {
+        let (id, claim) = done.unwrap();
+        match claim {
+            server::chat::Claim::Mine { until } => {
+                assert_eq!(until, NOW + 130 + domain::chat::OPERATOR_CLAIM_SECS);
+                winners.push(id);
+            }
+            server::chat::Claim::Taken { by, .. } => assert_eq!(by, "Anna", "the holder's name"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "{winners:?}");
+    let holder = ops.iter().find(|o| o.id == winners[0]).unwrap().clone();
+    let other = ops.iter().find(|o| o.id != holder.id).unwrap().clone();
+    assert_eq!(chat.operator_threads(&other, w.site.id, NOW + 131).await.unwrap()[0].claimed_by.as_ref().map(|c| c.0), Some(holder.id));
+    // The other cannot send in it; the holder can, which renews the claim.
+    let refused = chat.operator_send(&w.site, &other, older, &cid(6), "ik ook", NOW + 140).await.unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::ClaimedByOther);
+    chat.operator_send(&w.site, &holder, older, &cid(7), "hoi Bram!", NOW + 200).await.unwrap();
+    assert!(matches!(chat.claim(&other, 1, older, NOW + 200 + domain::chat::OPERATOR_CLAIM_SECS - 1).await.unwrap(), server::chat::Claim::Taken { .. }));
+    // Idle past the claim's time: it lapses and another operator takes it.
+    assert!(matches!(chat.claim(&other, 1, older, NOW + 200 + domain::chat::OPERATOR_CLAIM_SECS).await.unwrap(), server::chat::Claim::Mine { .. }));
+    assert_eq!(chat.operator_send(&w.site, &holder, older, &cid(8), "nog iets", NOW + 330).await.unwrap_err().code(), ErrorCode::ClaimedByOther);
+    // A member cannot claim, and a real members' conversation cannot be claimed.
+    assert_eq!(chat.claim(&anna, 1, older, NOW).await.unwrap_err().code(), ErrorCode::Forbidden);
+    let anna = w.make_premium(anna.id).await;
+    let real = chat.send(&w.site, &anna, To::Member(bram.id), &cid(9), text("hoi bram"), NOW).await.unwrap().message.conversation;
+    assert_eq!(chat.claim(&other, 1, real, NOW).await.unwrap_err().code(), ErrorCode::NotFound);
+
+    // Notes are shared between operators, per member and profile; empty removes.
+    assert_eq!(chat.operator_note(&other, 1, older).await.unwrap(), "");
+    chat.save_operator_note(&holder, 1, older, "  Verteld: woont in Zwolle, werkt bij een bakker. ", NOW).await.unwrap();
+    assert_eq!(chat.operator_note(&other, 1, older).await.unwrap(), "Verteld: woont in Zwolle, werkt bij een bakker.");
+    assert_eq!(chat.operator_note(&other, 1, newer).await.unwrap(), "", "another member and profile");
+    let long = "x".repeat(domain::chat::OPERATOR_NOTE_CHARS + 1);
+    assert_eq!(chat.save_operator_note(&other, 1, older, &long, NOW).await.unwrap_err().code(), ErrorCode::MessageTooLong);
+    chat.save_operator_note(&other, 1, older, "", NOW).await.unwrap();
+    assert_eq!(chat.operator_note(&holder, 1, older).await.unwrap(), "");
+
+    // What the member bought and spent (fund() booked adjustments, not purchases).
+    let figures = chat.member_figures(&holder, 1, older).await.unwrap();
+    assert_eq!((figures.bought, figures.payments), (0, 0));
+    assert_eq!(figures.spent, 2 * w.site.message_credits);
+});

@@ -1,7 +1,10 @@
 //! The operator console: conversations with fictional profiles, read and answered by staff
-//! with the operator role (free of charge, never held).
+//! with the operator role (free of charge, never held). The queue puts conversations waiting
+//! for an answer first, the longest waiting first. Opening one claims it for
+//! [`OPERATOR_CLAIM_SECS`] (renewed while the operator types and answers): another operator
+//! sees who has it and cannot send in it. Notes on a member and a profile are shared.
 
-use domain::chat::{validate_client_id, validate_text};
+use domain::chat::{validate_client_id, validate_operator_note, validate_text, OPERATOR_CLAIM_SECS};
 use domain::widgets::ChatMessage;
 use domain::{ApiError, ErrorCode};
 use sqlx::Row;
@@ -25,14 +28,43 @@ pub struct OperatorThread {
     pub last: Option<MessageRow>,
     /// The member's messages after the profile's last answer.
     pub waiting: i64,
+    /// When the oldest of those was sent (None: nothing waits).
+    pub waiting_since: Option<i64>,
+    /// The operator holding the conversation now, and their name (a lapsed claim is none).
+    pub claimed_by: Option<(i64, String)>,
+}
+
+/// Who may answer a conversation now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// This operator, until then.
+    Mine { until: i64 },
+    /// Another operator (their name), until then.
+    Taken { by: String, until: i64 },
+}
+
+/// What the operator sees of the member beside the conversation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemberFigures {
+    /// Credits bought (purchases in the ledger).
+    pub bought: i64,
+    /// Credits spent (messages, photos, gifts).
+    pub spent: i64,
+    /// Payments completed.
+    pub payments: i64,
 }
 
 impl Chat {
     /// Operators answer as a fictional profile in one of its conversations (free of charge).
+    /// Refused with `claimed_by_other` while another operator holds the conversation; the
+    /// send renews this operator's claim.
     pub async fn operator_send(&self, site: &Site, operator: &Member, conversation: i64, client_id: &str, text: &str, now: i64) -> Result<Sent, AppError> {
         require_operator(operator)?;
         validate_client_id(client_id)?;
         let text = validate_text(text, site.message_length)?;
+        if let Claim::Taken { by, .. } = self.claim(operator, site.id, conversation, now).await? {
+            return Err(ApiError::new(ErrorCode::ClaimedByOther).with("name", by).into());
+        }
         let row = sqlx::query(
             "SELECT c.low_id, c.high_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $2 LIMIT 1) AS profile_id \
              FROM conversations c WHERE c.id = $1 AND c.site_id = $3 AND c.fictional = $2",
@@ -53,10 +85,115 @@ impl Chat {
         self.store(site, Outgoing { sender: profile, peer: member, client_id, content: Content::Text(text), payer }, now).await
     }
 
-    /// The operator console's conversations: only those with a fictional profile, newest first.
+    /// The operator queue: conversations with a fictional profile; those waiting for an answer
+    /// first, the longest waiting first, then the others, newest first.
     pub async fn operator_threads(&self, operator: &Member, site_id: i64, now: i64) -> Result<Vec<OperatorThread>, AppError> {
         require_operator(operator)?;
-        self.fictional_threads(site_id, None, now).await
+        let mut threads = self.fictional_threads(site_id, None, now).await?;
+        threads.sort_by_key(|t| match t.waiting_since {
+            Some(since) => (0, since, 0),
+            None => (1, 0, -t.last.as_ref().map(|m| m.id).unwrap_or(0)),
+        });
+        Ok(threads)
+    }
+
+    /// Claims a conversation for this operator (or renews their claim) unless another
+    /// operator holds it. One statement decides, so of two operators opening it at once one
+    /// gets it.
+    pub async fn claim(&self, operator: &Member, site_id: i64, conversation: i64, now: i64) -> Result<Claim, AppError> {
+        require_operator(operator)?;
+        self.fictional_conversation(site_id, conversation).await?;
+        let until = now + OPERATOR_CLAIM_SECS;
+        let won: Option<(i64,)> = sqlx::query_as(
+            "INSERT INTO operator_claims (conversation_id, operator_id, expires_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (conversation_id) DO UPDATE SET operator_id = excluded.operator_id, expires_at = excluded.expires_at \
+             WHERE operator_claims.operator_id = excluded.operator_id OR operator_claims.expires_at <= $4 \
+             RETURNING operator_id",
+        )
+        .bind(conversation)
+        .bind(operator.id)
+        .bind(until)
+        .bind(now)
+        .fetch_optional(self.pool())
+        .await?;
+        if won.is_some() {
+            return Ok(Claim::Mine { until });
+        }
+        let (by, until): (String, i64) = sqlx::query_as("SELECT p.name, c.expires_at FROM operator_claims c JOIN profiles p ON p.user_id = c.operator_id WHERE c.conversation_id = $1")
+            .bind(conversation)
+            .fetch_one(self.pool())
+            .await?;
+        Ok(Claim::Taken { by, until })
+    }
+
+    /// Lets go of a conversation this operator holds (another may take it at once).
+    pub async fn release(&self, operator: &Member, conversation: i64) -> Result<(), AppError> {
+        require_operator(operator)?;
+        sqlx::query("DELETE FROM operator_claims WHERE conversation_id = $1 AND operator_id = $2").bind(conversation).bind(operator.id).execute(self.pool()).await?;
+        Ok(())
+    }
+
+    /// The operators' shared note on the member and the profile of a conversation.
+    pub async fn operator_note(&self, operator: &Member, site_id: i64, conversation: i64) -> Result<String, AppError> {
+        require_operator(operator)?;
+        let (profile, member) = self.fictional_conversation(site_id, conversation).await?;
+        let note: Option<(String,)> = sqlx::query_as("SELECT body FROM operator_notes WHERE member_id = $1 AND profile_id = $2").bind(member).bind(profile).fetch_optional(self.pool()).await?;
+        Ok(note.map(|n| n.0).unwrap_or_default())
+    }
+
+    /// Saves the shared note (the last save wins; empty removes it).
+    pub async fn save_operator_note(&self, operator: &Member, site_id: i64, conversation: i64, text: &str, now: i64) -> Result<(), AppError> {
+        require_operator(operator)?;
+        let body = validate_operator_note(text)?;
+        let (profile, member) = self.fictional_conversation(site_id, conversation).await?;
+        if body.is_empty() {
+            sqlx::query("DELETE FROM operator_notes WHERE member_id = $1 AND profile_id = $2").bind(member).bind(profile).execute(self.pool()).await?;
+            return Ok(());
+        }
+        sqlx::query(
+            "INSERT INTO operator_notes (member_id, profile_id, body, updated_by, updated_at) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (member_id, profile_id) DO UPDATE SET body = excluded.body, updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+        )
+        .bind(member)
+        .bind(profile)
+        .bind(&body)
+        .bind(operator.id)
+        .bind(now)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// What the member of a conversation bought and spent.
+    pub async fn member_figures(&self, operator: &Member, site_id: i64, conversation: i64) -> Result<MemberFigures, AppError> {
+        require_operator(operator)?;
+        let (_, member) = self.fictional_conversation(site_id, conversation).await?;
+        let (bought, spent): (i64, i64) = sqlx::query_as(
+            "SELECT CAST(COALESCE(SUM(CASE WHEN reason = 'purchase' THEN delta ELSE 0 END), 0) AS BIGINT), \
+             CAST(COALESCE(SUM(CASE WHEN reason = 'spend' THEN -delta ELSE 0 END), 0) AS BIGINT) FROM credit_ledger WHERE user_id = $1",
+        )
+        .bind(member)
+        .fetch_one(self.pool())
+        .await?;
+        let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status = 'paid'").bind(member).fetch_one(self.pool()).await?;
+        Ok(MemberFigures { bought, spent, payments })
+    }
+
+    /// The (profile, member) of a conversation with a fictional profile on the site.
+    async fn fictional_conversation(&self, site_id: i64, conversation: i64) -> Result<(i64, i64), AppError> {
+        let row = sqlx::query(
+            "SELECT c.low_id, c.high_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $2 LIMIT 1) AS profile_id \
+             FROM conversations c WHERE c.id = $1 AND c.site_id = $3 AND c.fictional = $2",
+        )
+        .bind(conversation)
+        .bind(true)
+        .bind(site_id)
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or(ErrorCode::NotFound)?;
+        let profile: i64 = row.try_get::<Option<i64>, _>("profile_id")?.ok_or(ErrorCode::NotFound)?;
+        let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
+        Ok((profile, if low == profile { high } else { low }))
     }
 
     /// Conversations with a fictional profile on a site (or just the one asked for).
@@ -64,8 +201,12 @@ impl Chat {
         let one = if only.is_some() { " AND c.id = $3" } else { "" };
         let sql = format!(
             "SELECT c.id, c.low_id, c.high_id, c.last_message_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $1 LIMIT 1) AS profile_id \
-             FROM conversations c WHERE c.site_id = $2 AND c.fictional = $1{one} ORDER BY c.last_message_id DESC LIMIT 200"
+             FROM conversations c JOIN messages lm ON lm.id = c.last_message_id JOIN users ls ON ls.id = lm.sender_id \
+             WHERE c.site_id = $2 AND c.fictional = $1{one} \
+             ORDER BY CASE WHEN ls.fictional = $1 THEN 1 ELSE 0 END, CASE WHEN ls.fictional = $1 THEN -c.last_message_id ELSE c.last_message_id END LIMIT 200"
         );
+        // Waiting ones (the member wrote last) first, the oldest first: the queue's 200 always
+        // hold the longest waits.
         let mut query = sqlx::query(&sql).bind(true).bind(site_id);
         if let Some(id) = only {
             query = query.bind(id);
@@ -86,9 +227,9 @@ impl Chat {
         // Ids are numbers from our own query, never text from the request.
         let list = |ids: &mut dyn Iterator<Item = i64>| ids.map(|id| id.to_string()).collect::<Vec<_>>().join(", ");
         let conversations = list(&mut threads.iter().map(|t| t.0));
-        // The member's messages after the profile's last answer.
-        let waiting: std::collections::HashMap<i64, i64> = sqlx::query_as::<_, (i64, i64)>(&format!(
-            "SELECT m.conversation_id, COUNT(*) FROM messages m JOIN users s ON s.id = m.sender_id \
+        // The member's messages after the profile's last answer, and when the oldest came.
+        let waiting: std::collections::HashMap<i64, (i64, i64)> = sqlx::query_as::<_, (i64, i64, i64)>(&format!(
+            "SELECT m.conversation_id, COUNT(*), MIN(m.created_at) FROM messages m JOIN users s ON s.id = m.sender_id \
              WHERE m.conversation_id IN ({conversations}) AND s.fictional = $1 \
              AND m.id > COALESCE((SELECT MAX(a.id) FROM messages a JOIN users f ON f.id = a.sender_id WHERE a.conversation_id = m.conversation_id AND f.fictional = $2), 0) \
              GROUP BY m.conversation_id"
@@ -98,6 +239,16 @@ impl Chat {
         .fetch_all(self.pool())
         .await?
         .into_iter()
+        .map(|(id, count, since)| (id, (count, since)))
+        .collect();
+        let claims: std::collections::HashMap<i64, (i64, String)> = sqlx::query_as::<_, (i64, i64, String)>(&format!(
+            "SELECT c.conversation_id, c.operator_id, p.name FROM operator_claims c JOIN profiles p ON p.user_id = c.operator_id WHERE c.conversation_id IN ({conversations}) AND c.expires_at > $1"
+        ))
+        .bind(now)
+        .fetch_all(self.pool())
+        .await?
+        .into_iter()
+        .map(|(id, op, name)| (id, (op, name)))
         .collect();
         let people = list(&mut threads.iter().flat_map(|t| [t.1, t.2]));
         let cards = sqlx::query(&format!("SELECT {CARD_COLUMNS} FROM profiles p WHERE p.user_id IN ({people})")).fetch_all(self.pool()).await?;
@@ -107,7 +258,8 @@ impl Chat {
         let mut out = Vec::with_capacity(threads.len());
         for (id, profile, member, last) in threads {
             let (Some(profile), Some(member)) = (cards.get(&profile).cloned(), cards.get(&member).cloned()) else { continue };
-            out.push(OperatorThread { id, profile, member, last: lasts.remove(&last), waiting: waiting.get(&id).copied().unwrap_or(0) });
+            let (waiting, waiting_since) = waiting.get(&id).map_or((0, None), |(n, since)| (*n, Some(*since)));
+            out.push(OperatorThread { id, profile, member, last: lasts.remove(&last), waiting, waiting_since, claimed_by: claims.get(&id).cloned() });
         }
         Ok(out)
     }
