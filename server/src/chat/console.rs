@@ -169,13 +169,15 @@ impl Chat {
         require_operator(operator)?;
         let (_, member) = self.fictional_conversation(site_id, conversation).await?;
         let (bought, spent): (i64, i64) = sqlx::query_as(
-            "SELECT CAST(COALESCE(SUM(CASE WHEN reason = 'purchase' THEN delta ELSE 0 END), 0) AS BIGINT), \
-             CAST(COALESCE(SUM(CASE WHEN reason = 'spend' THEN -delta ELSE 0 END), 0) AS BIGINT) FROM credit_ledger WHERE user_id = $1",
+            "SELECT CAST(COALESCE(SUM(CASE WHEN reason = $2 THEN delta ELSE 0 END), 0) AS BIGINT), \
+             CAST(COALESCE(SUM(CASE WHEN reason = $3 THEN -delta ELSE 0 END), 0) AS BIGINT) FROM credit_ledger WHERE user_id = $1",
         )
         .bind(member)
+        .bind(crate::credits::Reason::Purchase.as_str())
+        .bind(crate::credits::Reason::Spend.as_str())
         .fetch_one(self.pool())
         .await?;
-        let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status = 'paid'").bind(member).fetch_one(self.pool()).await?;
+        let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status = $2").bind(member).bind(domain::checkout::PaymentStatus::Paid.code()).fetch_one(self.pool()).await?;
         Ok(MemberFigures { bought, spent, payments })
     }
 
