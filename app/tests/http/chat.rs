@@ -166,3 +166,57 @@ async fn contact_details_are_masked_then_refused_after_staff_change_the_rule() {
     let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages").fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(n, 1, "nothing stored");
 }
+
+/// The operator queue over HTTP: the first operator to open a waiting conversation holds it,
+/// the second sees who and cannot answer; notes are shared and escaped; figures are shown.
+#[tokio::test]
+async fn two_operators_one_claim_shared_notes() {
+    let app = start().await;
+    let origin = app.origin();
+    server::members::demo::seed_demo_members(&app.state.db, None, 2, server::seed::now_unix()).await.unwrap();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let (profile,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 1").bind(true).fetch_one(app.state.db.pool()).await.unwrap();
+    let res = app.call("send_message", &format!("member={profile}&client_id=queue-send-0001&text=Hoi%2C+ben+je+er%3F"), &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    let conversation = sent["message"]["conversation"].as_i64().unwrap();
+    let mut cookies = Vec::new();
+    for (email, name) in [("olga@example.nl", "Olga"), ("piet@example.nl", "Piet")] {
+        let cookie = ready_member(&app, email, "male").await;
+        app.state.accounts.set_operator(email, true).await.unwrap();
+        sqlx::query("UPDATE profiles SET name = $1 WHERE user_id = (SELECT id FROM users WHERE email = $2)").bind(name).bind(email).execute(app.state.db.pool()).await.unwrap();
+        cookies.push(cookie);
+    }
+    let (olga, piet) = (&cookies[0], &cookies[1]);
+
+    // The queue shows the wait; Olga opens it and holds it.
+    let (_, _, queue) = app.get("/staff/chats", &[("cookie", piet)]).await;
+    assert!(queue.contains(r#"data-testid="console-waited""#) && queue.contains("wacht 0 min"), "the wait is shown");
+    let page = format!("/staff/chats?c={conversation}");
+    let (_, _, html) = app.get(&page, &[("cookie", olga)]).await;
+    assert!(html.contains(r#"data-testid="console-mine""#) && html.contains(r#"data-testid="console-text""#));
+    // Piet sees who has it, gets no answer box, and a post is refused.
+    let (_, _, html) = app.get(&page, &[("cookie", piet)]).await;
+    assert!(html.contains("Dit gesprek wordt nu beantwoord door Olga.") && !html.contains(r#"data-testid="console-text""#), "taken");
+    let (_, _, queue) = app.get("/staff/chats", &[("cookie", piet)]).await;
+    assert!(queue.contains("bezig: Olga"));
+    let res = app.form("operator_reply", &format!("conversation={conversation}&client_id=queue-reply-0001&text=ik+ook"), &page, &[("origin", &origin), ("cookie", piet)]).await;
+    assert_eq!(refusal(&res, "operator_reply").0.code, domain::ErrorCode::ClaimedByOther);
+    let res = app.call("operator_claim", &format!("conversation={conversation}"), &[("origin", &origin), ("cookie", piet)]).await;
+    assert_eq!(res.text().await.unwrap(), "false");
+    let res = app.call("operator_claim", &format!("conversation={conversation}"), &[("origin", &origin), ("cookie", olga)]).await;
+    assert_eq!(res.text().await.unwrap(), "true");
+    // Olga answers.
+    let res = app.form("operator_reply", &format!("conversation={conversation}&client_id=queue-reply-0002&text=Hoi+Anna%21"), &page, &[("origin", &origin), ("cookie", olga)]).await;
+    assert_eq!(location(&res), page);
+
+    // Notes: saved by Olga, seen by Piet, markup stays text; a member cannot.
+    let res = app.form("operator_note", &format!("conversation={conversation}&note=Woont+in+Zwolle+%3Cscript%3Ealert(1)%3C%2Fscript%3E"), &page, &[("origin", &origin), ("cookie", olga)]).await;
+    assert_eq!(location(&res), page);
+    let (_, _, html) = app.get(&page, &[("cookie", piet)]).await;
+    assert!(html.contains("Woont in Zwolle &lt;script&gt;alert(1)&lt;/script&gt;") || html.contains("Woont in Zwolle &lt;script>alert(1)&lt;/script>"), "escaped in the textarea");
+    assert!(!html.contains("<script>alert(1)"));
+    assert!(html.contains(r#"data-testid="console-figures""#) && html.contains("Uitgegeven:"));
+    let res = app.form("operator_note", &format!("conversation={conversation}&note=hack"), &page, &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(refusal(&res, "operator_note").0.code, domain::ErrorCode::Forbidden);
+}

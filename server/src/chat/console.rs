@@ -117,6 +117,8 @@ impl Chat {
         .fetch_optional(self.pool())
         .await?;
         if won.is_some() {
+            // One conversation at a time: the operator's other claims end.
+            sqlx::query("DELETE FROM operator_claims WHERE operator_id = $1 AND conversation_id <> $2").bind(operator.id).bind(conversation).execute(self.pool()).await?;
             return Ok(Claim::Mine { until });
         }
         let (by, until): (String, i64) = sqlx::query_as("SELECT p.name, c.expires_at FROM operator_claims c JOIN profiles p ON p.user_id = c.operator_id WHERE c.conversation_id = $1")

@@ -1,6 +1,9 @@
-//! `/staff/chats`: the operator console. Operators see only conversations with fictional
-//! profiles, newest first with the members' unanswered messages counted, and answer as the
-//! profile through a plain form.
+//! `/staff/chats`: the operator queue. Operators see only conversations with fictional
+//! profiles: those waiting for an answer first, the longest wait first, with how long and who is
+//! answering. Opening one claims it (see `server::chat` console); the claim is renewed while the
+//! operator types (the `ClaimKeeper` island) and lapses after two idle minutes. Beside the
+//! conversation: what the member bought and spent, and the notes every operator shares on this
+//! member and profile. Answers and notes are plain forms.
 
 use domain::chat::MessageKind;
 use domain::widgets::ChatMessage;
@@ -10,7 +13,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
-use super::server_fns::OperatorReply;
+use super::server_fns::{OperatorNote, OperatorReply};
 use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
 
@@ -22,12 +25,29 @@ pub struct ConsoleThread {
     pub member_id: i64,
     pub last: String,
     pub waiting: i64,
+    /// Minutes the oldest unanswered message has waited.
+    pub waited_minutes: Option<i64>,
+    /// Another operator answering it now.
+    pub claimed_by: Option<String>,
+}
+
+/// The conversation the operator opened.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpenThread {
+    pub thread: ConsoleThread,
+    pub messages: Vec<ChatMessage>,
+    /// None: this operator holds it; Some(name): another operator does.
+    pub taken_by: Option<String>,
+    pub note: String,
+    pub bought: i64,
+    pub spent: i64,
+    pub payments: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Console {
     pub threads: Vec<ConsoleThread>,
-    pub open: Option<(ConsoleThread, Vec<ChatMessage>)>,
+    pub open: Option<OpenThread>,
 }
 
 #[server(prefix = "/api/fn", endpoint = "operator_console")]
@@ -35,6 +55,12 @@ pub async fn operator_console(conversation: Option<i64>) -> Result<Console, ApiE
     use crate::call::{fail, member_call};
     let (c, me) = member_call().await?;
     let now = c.now();
+    let chat = &c.state.chat;
+    // Opening claims first, so the list below already shows it as this operator's.
+    let claim = match conversation {
+        Some(id) => Some(chat.claim(&me, c.site.id, id, now).await.map_err(fail)?),
+        None => None,
+    };
     let view = |t: &server::chat::OperatorThread| ConsoleThread {
         id: t.id,
         profile: t.profile.name.clone(),
@@ -42,14 +68,28 @@ pub async fn operator_console(conversation: Option<i64>) -> Result<Console, ApiE
         member_id: t.member.id,
         last: t.last.as_ref().map(|m| if m.kind == MessageKind::Text { domain::chat::preview(&m.body) } else { format!("[{}]", m.kind.as_str()) }).unwrap_or_default(),
         waiting: t.waiting,
+        waited_minutes: t.waiting_since.map(|since| (now - since).max(0) / 60),
+        claimed_by: t.claimed_by.as_ref().filter(|(op, _)| *op != me.id).map(|(_, name)| name.clone()),
     };
-    let threads = c.state.chat.operator_threads(&me, c.site.id, now).await.map_err(fail)?;
-    let open = match conversation {
-        Some(id) => {
-            let (thread, messages) = c.state.chat.operator_thread(&me, c.site.id, id, now).await.map_err(fail)?;
-            Some((view(&thread), messages))
+    let threads = chat.operator_threads(&me, c.site.id, now).await.map_err(fail)?;
+    let open = match (conversation, claim) {
+        (Some(id), Some(claim)) => {
+            let (thread, messages) = chat.operator_thread(&me, c.site.id, id, now).await.map_err(fail)?;
+            let figures = chat.member_figures(&me, c.site.id, id).await.map_err(fail)?;
+            Some(OpenThread {
+                thread: view(&thread),
+                messages,
+                taken_by: match claim {
+                    server::chat::Claim::Mine { .. } => None,
+                    server::chat::Claim::Taken { by, .. } => Some(by),
+                },
+                note: chat.operator_note(&me, c.site.id, id).await.map_err(fail)?,
+                bought: figures.bought,
+                spent: figures.spent,
+                payments: figures.payments,
+            })
         }
-        None => None,
+        _ => None,
     };
     Ok(Console { threads: threads.iter().map(view).collect(), open })
 }
@@ -81,7 +121,7 @@ pub fn OperatorConsolePage() -> impl IntoView {
 #[component]
 fn ConsoleView(console: Console) -> impl IntoView {
     let i18n = use_i18n();
-    let open_id = console.open.as_ref().map(|(t, _)| t.id);
+    let open_id = console.open.as_ref().map(|o| o.thread.id);
     let list = console
         .threads
         .iter()
@@ -92,14 +132,18 @@ fn ConsoleView(console: Console) -> impl IntoView {
                     <a class="console__thread" class:console__thread--open=current href=crate::paths::staff_chat(t.id) aria-current=current.then_some("page") data-testid="console-thread">
                         <strong>{format!("{} → {}", t.member, t.profile)}</strong>
                         <span class="muted">{t.last.clone()}</span>
-                        {(t.waiting > 0).then(|| view! { <span class="pill">{t.waiting}</span> })}
+                        <span class="console__badges">
+                            {(t.waiting > 0).then(|| view! { <span class="pill">{t.waiting}</span> })}
+                            {t.waited_minutes.map(|m| view! { <span class="console__waited" data-testid="console-waited">{use_i18n().tf("console.waited", &[("minutes", &m.to_string())])}</span> })}
+                            {t.claimed_by.clone().map(|name| view! { <span class="console__claimed" data-testid="console-claimed">{use_i18n().tf("console.claimed_by", &[("name", &name)])}</span> })}
+                        </span>
                     </a>
                 </li>
             }
         })
         .collect_view();
     let empty = console.threads.is_empty().then(|| view! { <p class="muted">{use_i18n().t("console.empty")}</p> });
-    let open = console.open.map(|(thread, messages)| {
+    let open = console.open.map(|OpenThread { thread, messages, taken_by, note, bought, spent, payments }| {
         let rows = messages
             .into_iter()
             .map(|m| {
@@ -111,10 +155,10 @@ fn ConsoleView(console: Console) -> impl IntoView {
             })
             .collect_view();
         let i18n = use_i18n();
-        view! {
-            <section class="console__open" aria-label=format!("{} → {}", thread.member, thread.profile)>
-                <h2>{i18n.tf("console.answer_as", &[("name", &thread.profile)])}</h2>
-                <ol class="chat-fallback__messages" role="log">{rows}</ol>
+        let answer = match taken_by {
+            Some(name) => view! { <p class="notice notice--error" role="status" data-testid="console-taken">{i18n.tf("error.claimed_by_other", &[("name", &name)])}</p> }.into_any(),
+            None => view! {
+                <p class="muted console__mine" data-testid="console-mine">{use_i18n().t("console.claimed_by_you")}</p>
                 <ActionForm action={ServerAction::<OperatorReply>::new()} attr:class="chat-fallback__form">
                     <input type="hidden" name="conversation" value=thread.id.to_string()/>
                     <input type="hidden" name="client_id" value=super::new_client_id()/>
@@ -123,7 +167,31 @@ fn ConsoleView(console: Console) -> impl IntoView {
                     <button type="submit" class="btn btn--primary" data-testid="console-send">{use_i18n().t("chat.send")}</button>
                     <ActionError action={ServerAction::<OperatorReply>::new()}/>
                 </ActionForm>
+                <ClaimKeeper conversation=thread.id/>
+            }
+            .into_any(),
+        };
+        view! {
+            <section class="console__open" aria-label=format!("{} → {}", thread.member, thread.profile)>
+                <h2>{i18n.tf("console.answer_as", &[("name", &thread.profile)])}</h2>
+                <ol class="chat-fallback__messages" role="log">{rows}</ol>
+                {answer}
             </section>
+            <aside class="console__side card" aria-labelledby="console-member-title">
+                <h2 id="console-member-title">{i18n.tf("console.about", &[("name", &thread.member)])}</h2>
+                <p data-testid="console-figures">
+                    {i18n.tf("console.bought", &[("credits", &bought.to_string()), ("payments", &payments.to_string())])}<br/>
+                    {i18n.tf("console.spent", &[("credits", &spent.to_string())])}
+                </p>
+                <ActionForm action={ServerAction::<OperatorNote>::new()} attr:class="form" attr:data-testid="console-note-form">
+                    <input type="hidden" name="conversation" value=thread.id.to_string()/>
+                    <label for="console-note">{i18n.t("console.notes")}</label>
+                    <TextArea attr:id="console-note" attr:name="note" attr:rows="5" attr:maxlength=domain::chat::OPERATOR_NOTE_CHARS.to_string() attr:aria-describedby="console-note-hint" attr:data-testid="console-note" value=note/>
+                    <p class="muted" id="console-note-hint">{i18n.t("console.notes_hint")}</p>
+                    <button type="submit" class="btn" data-testid="console-note-save">{i18n.t("console.save_note")}</button>
+                    <ActionError action={ServerAction::<OperatorNote>::new()}/>
+                </ActionForm>
+            </aside>
         }
     });
     view! {
@@ -132,4 +200,36 @@ fn ConsoleView(console: Console) -> impl IntoView {
             {open}
         </div>
     }
+}
+
+/// Renews the operator's claim while they type in the answer box (at most every
+/// `OPERATOR_CLAIM_RENEW_SECS`); when another operator has taken the conversation meanwhile,
+/// the page reloads to say so.
+#[island]
+fn ClaimKeeper(conversation: i64) -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        use wasm_bindgen::prelude::*;
+        use wasm_bindgen::JsCast;
+        let Some(text) = leptos::prelude::document().get_element_by_id("console-text") else { return };
+        let last = std::rc::Rc::new(std::cell::Cell::new(js_sys::Date::now()));
+        let on_input = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
+            let now = js_sys::Date::now();
+            if now - last.get() < domain::chat::OPERATOR_CLAIM_RENEW_SECS as f64 * 1000.0 {
+                return;
+            }
+            last.set(now);
+            leptos::task::spawn_local(async move {
+                if let Ok(false) = super::server_fns::operator_claim(conversation).await {
+                    if let Some(window) = web_sys::window() {
+                        let _ = window.location().reload();
+                    }
+                }
+            });
+        });
+        let _ = text.add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref());
+        on_input.forget();
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = conversation;
 }

@@ -354,6 +354,25 @@ pub async fn chat_typing(conversation: i64) -> Result<(), ApiError> {
     c.state.chat.typing(me.id, conversation).await.map_err(fail)
 }
 
+/// The operators' shared note on the member and profile of a conversation (`/staff/chats`).
+#[server(prefix = "/api/fn", endpoint = "operator_note")]
+pub async fn operator_note(conversation: i64, #[server(default)] note: String) -> Result<(), ApiError> {
+    let (c, me) = member_call().await?;
+    let page = crate::paths::staff_chat(conversation);
+    c.state.chat.save_operator_note(&me, c.site.id, conversation, &note, c.now()).await.map_err(|e| fail_back::<OperatorNote>(e, &page, &[("note", note.as_str())]))?;
+    redirect(&page);
+    Ok(())
+}
+
+/// Renews the operator's claim on a conversation while they type (the console's island).
+/// Answers whether they still hold it.
+#[server(prefix = "/api/fn", endpoint = "operator_claim")]
+pub async fn operator_claim(conversation: i64) -> Result<bool, ApiError> {
+    let (c, me) = member_call().await?;
+    let claim = c.state.chat.claim(&me, c.site.id, conversation, c.now()).await.map_err(fail)?;
+    Ok(matches!(claim, server::chat::Claim::Mine { .. }))
+}
+
 /// An operator answers as the fictional profile of a conversation (`/staff/chats`).
 #[server(prefix = "/api/fn", endpoint = "operator_reply")]
 pub async fn operator_reply(conversation: i64, client_id: String, #[server(default)] text: String) -> Result<(), ApiError> {
