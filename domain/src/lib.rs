@@ -19,6 +19,7 @@ pub mod lander;
 pub mod likes;
 pub mod locale;
 pub mod notifications;
+pub mod operators;
 pub mod payment;
 pub mod photo;
 pub mod profile;

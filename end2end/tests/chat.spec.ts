@@ -183,7 +183,7 @@ test('the premium-only alert on a free member\'s third conversation', async ({ p
   await eva.context.close();
 });
 
-test('an operator answers as a fictional profile', async ({ page, browser, baseURL }) => {
+test('operators: the queue, one claim for two operators, shared notes, an answer as the fictional profile', async ({ page, browser, baseURL }, testInfo) => {
   await page.close();
   const fenna = await newMember(browser, baseURL!, 'fenna-chat@example.nl', { name: 'Fenna', gender: 'Vrouw' });
   // Demo members are fictional (their cards carry the site's mark).
@@ -198,13 +198,40 @@ test('an operator answers as a fictional profile', async ({ page, browser, baseU
   const op = await newMember(browser, baseURL!, opEmail, { name: 'Olga', gender: 'Vrouw' });
   const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
   execFileSync(binary, ['staff', 'grant', opEmail, 'operator'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  // A second operator in another browser.
+  const secondEmail = 'operator-two@example.nl';
+  const second = await newMember(browser, baseURL!, secondEmail, { name: 'Pieter', gender: 'Man' });
+  execFileSync(binary, ['staff', 'grant', secondEmail, 'operator'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+
+  // Fenna's conversation waits at the top of the queue; Olga opens it and holds it.
   await op.page.goto('/staff/chats');
-  const thread = op.page.getByTestId('console-thread').filter({ hasText: 'Fenna' });
+  const thread = op.page.getByTestId('console-thread').first();
+  await expect(thread).toContainText('Fenna');
+  await expect(thread.getByTestId('console-waited')).toBeVisible();
   await thread.click();
-  await op.page.getByTestId('console-text').fill('Hoi Fenna! Leuk dat je schrijft.');
+  await expect(op.page.getByTestId('console-mine')).toBeVisible();
+
+  // Pieter sees who is answering, in the queue and in the conversation, and has no answer box.
+  await second.page.goto('/staff/chats');
+  await expect(second.page.getByTestId('console-thread').filter({ hasText: 'Fenna' }).getByTestId('console-claimed')).toContainText('Olga');
+  await second.page.getByTestId('console-thread').filter({ hasText: 'Fenna' }).click();
+  await expect(second.page.getByTestId('console-taken')).toContainText('Dit gesprek wordt nu beantwoord door Olga.');
+  await expect(second.page.getByTestId('console-text')).toHaveCount(0);
+  await axeClean(second.page);
+
+  // Olga keeps a note every operator sees, and answers.
+  await op.page.getByTestId('console-note').fill('Verteld: woont in Zwolle, werkt bij een bakker.');
+  await op.page.getByTestId('console-note-save').click();
+  await expect(op.page.getByTestId('console-note')).toHaveValue('Verteld: woont in Zwolle, werkt bij een bakker.');
+  await op.page.getByTestId('console-text').pressSequentially('Hoi Fenna! Leuk dat je schrijft.', { delay: 5 });
+  await op.page.screenshot({ path: testInfo.outputPath('operator-console.png') });
+  await axeClean(op.page);
   await op.page.getByTestId('console-send').click();
   await expect(fenna.page.getByTestId('chat-log')).toContainText('Hoi Fenna! Leuk dat je schrijft.', { timeout: 5_000 });
   await expect(fenna.page.getByTestId('chat-fictional-warning')).toBeVisible();
+  await second.page.reload();
+  await expect(second.page.getByTestId('console-note')).toHaveValue('Verteld: woont in Zwolle, werkt bij een bakker.');
+  await second.context.close();
   await op.context.close();
   await fenna.context.close();
 });

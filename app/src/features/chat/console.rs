@@ -174,7 +174,7 @@ fn ConsoleView(console: Console) -> impl IntoView {
         view! {
             <section class="console__open" aria-label=format!("{} → {}", thread.member, thread.profile)>
                 <h2>{i18n.tf("console.answer_as", &[("name", &thread.profile)])}</h2>
-                <ol class="chat-fallback__messages" role="log">{rows}</ol>
+                <div role="log"><ol class="chat-fallback__messages">{rows}</ol></div>
                 {answer}
             </section>
             <aside class="console__side card" aria-labelledby="console-member-title">

@@ -176,7 +176,7 @@ fn fallback_view(props: &ChatPanelProps) -> impl IntoView {
                     {(peer.fictional && !labels.fictional_warning.is_empty()).then(|| view! { <p class="notice">{labels.fictional_warning.clone()}</p> })}
                     {open.peer_unconfirmed.then(|| view! { <p class="notice">{domain::i18n::interpolate(&labels.peer_unconfirmed, &[("name", &peer.name)])}</p> })}
                 </header>
-                <ol class="chat-fallback__messages" role="log" aria-label=labels.message.clone()>{rows}</ol>
+                <div role="log" aria-label=labels.message.clone()><ol class="chat-fallback__messages">{rows}</ol></div>
                 {footer}
             </section>
         }
