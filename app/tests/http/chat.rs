@@ -220,3 +220,44 @@ async fn two_operators_one_claim_shared_notes() {
     let res = app.form("operator_note", &format!("conversation={conversation}&note=hack"), &page, &[("origin", &origin), ("cookie", &anna)]).await;
     assert_eq!(refusal(&res, "operator_note").0.code, domain::ErrorCode::Forbidden);
 }
+
+/// Staff see the operator figures on `/staff` and download them as CSV; members and operators
+/// without the staff role get not-found.
+#[tokio::test]
+async fn operator_figures_on_the_staff_page_and_as_csv() {
+    let app = start().await;
+    let origin = app.origin();
+    server::members::demo::seed_demo_members(&app.state.db, None, 2, server::seed::now_unix()).await.unwrap();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let (profile,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 1").bind(true).fetch_one(app.state.db.pool()).await.unwrap();
+    let res = app.call("send_message", &format!("member={profile}&client_id=figures-send-0001&text=Hoi"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    let conversation = sent["message"]["conversation"].as_i64().unwrap();
+    let olga = ready_member(&app, "olga@example.nl", "female").await;
+    app.state.accounts.set_operator("olga@example.nl", true).await.unwrap();
+    sqlx::query("UPDATE profiles SET name = '=Olga' WHERE user_id = (SELECT id FROM users WHERE email = 'olga@example.nl')").execute(app.state.db.pool()).await.unwrap();
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+
+    // Before the answer: one conversation waits.
+    let (_, _, home) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(home.contains("Wachten nu op antwoord: 1 gesprekken"), "the wait is shown");
+    let res = app.form("operator_reply", &format!("conversation={conversation}&client_id=figures-reply-0001&text=Hoi+Anna"), &format!("/staff/chats?c={conversation}"), &[("origin", &origin), ("cookie", &olga)]).await;
+    assert!(!location(&res).contains("__err"), "{}", location(&res));
+    let (_, _, home) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(home.contains(r#"data-testid="staff-operators""#) && home.contains("=Olga") && home.contains("Er wacht nu niemand op antwoord."));
+    let res = app.client.get(format!("{}/staff/operators.csv", app.base)).header("cookie", &staff).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/csv"));
+    let csv = res.text().await.unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "day,operator_id,operator,answers,median_wait_secs,p90_wait_secs");
+    assert_eq!(lines.len(), 2, "{csv}");
+    assert!(lines[1].contains(",\"'=Olga\",1,"), "a formula-like name is defused: {csv}");
+    for cookie in [&anna, &olga] {
+        let res = app.client.get(format!("{}/staff/operators.csv", app.base)).header("cookie", cookie.as_str()).send().await.unwrap();
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    }
+    let res = app.client.get(format!("{}/staff/operators.csv", app.base)).send().await.unwrap();
+    assert!(res.status().is_redirection());
+}

@@ -43,6 +43,19 @@ pub enum Claim {
     Taken { by: String, until: i64 },
 }
 
+/// Staff's figures on the operators (`/staff`, and as CSV).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OperatorFigures {
+    /// Per operator and day, newest day first.
+    pub days: Vec<domain::operators::OperatorDay>,
+    /// Operators' names by id (0: an operator whose account is gone).
+    pub names: std::collections::HashMap<i64, String>,
+    /// Conversations whose last message came from the member.
+    pub waiting_now: i64,
+    /// When the longest-waiting of those was first left unanswered.
+    pub oldest_waiting_since: Option<i64>,
+}
+
 /// What the operator sees of the member beside the conversation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MemberFigures {
@@ -95,6 +108,48 @@ impl Chat {
             None => (1, 0, -t.last.as_ref().map(|m| m.id).unwrap_or(0)),
         });
         Ok(threads)
+    }
+
+    /// Staff's figures: answers per operator per day since `since`, how long members waited,
+    /// and what waits now.
+    pub async fn operator_figures(&self, staff: &Member, site_id: i64, since: i64, now: i64) -> Result<OperatorFigures, AppError> {
+        crate::staff::require_staff(staff, site_id)?;
+        let rows = sqlx::query(
+            "SELECT m.conversation_id, m.operator_id, m.created_at, s.fictional FROM messages m \
+             JOIN conversations c ON c.id = m.conversation_id JOIN users s ON s.id = m.sender_id \
+             WHERE c.site_id = $1 AND c.fictional = $2 AND m.created_at >= $3 ORDER BY m.conversation_id, m.id",
+        )
+        .bind(site_id)
+        .bind(true)
+        .bind(since)
+        .fetch_all(self.pool())
+        .await?;
+        let mut lines = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let by_profile = crate::db::flag(row, "fictional")?;
+            let operator: Option<i64> = row.try_get("operator_id")?;
+            lines.push(domain::operators::Line { conversation: row.try_get("conversation_id")?, operator: by_profile.then(|| operator.unwrap_or(0)), at: row.try_get("created_at")? });
+        }
+        let days = domain::operators::operator_days(&lines);
+        let mut names: std::collections::HashMap<i64, String> = std::collections::HashMap::new();
+        let ids: Vec<String> = days.iter().map(|d| d.operator).filter(|id| *id > 0).collect::<std::collections::BTreeSet<_>>().into_iter().map(|id| id.to_string()).collect();
+        if !ids.is_empty() {
+            // Ids are numbers from our own query, never text from the request.
+            for (id, name) in sqlx::query_as::<_, (i64, String)>(&format!("SELECT user_id, name FROM profiles WHERE user_id IN ({})", ids.join(", "))).fetch_all(self.pool()).await? {
+                names.insert(id, name);
+            }
+        }
+        let (waiting_now,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM conversations c JOIN messages lm ON lm.id = c.last_message_id JOIN users ls ON ls.id = lm.sender_id \
+             WHERE c.site_id = $1 AND c.fictional = $2 AND ls.fictional = $3",
+        )
+        .bind(site_id)
+        .bind(true)
+        .bind(false)
+        .fetch_one(self.pool())
+        .await?;
+        let oldest_waiting_since = self.fictional_threads(site_id, None, now).await?.iter().filter_map(|t| t.waiting_since).min();
+        Ok(OperatorFigures { days, names, waiting_now, oldest_waiting_since })
     }
 
     /// Claims a conversation for this operator (or renews their claim) unless another

@@ -15,7 +15,7 @@ mod console;
 mod send;
 pub mod store;
 
-pub use console::{Claim, MemberFigures, OperatorThread};
+pub use console::{Claim, MemberFigures, OperatorFigures, OperatorThread};
 
 use domain::account::{UserStatus, Ymd};
 use domain::chat::{Gift, MessageKind};

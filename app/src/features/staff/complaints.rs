@@ -199,6 +199,7 @@ pub fn StaffHomePage() -> impl IntoView {
                 <li><a class="btn btn--ghost" href="/staff/site">{i18n.t("staff.home.site")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/pricing">{i18n.t("staff.home.pricing")}</a></li>
             </ul>
+            <super::operators::OperatorFigures/>
             <h2>{i18n.t("staff.bounces.title")}</h2>
             <Suspense fallback=|| ()>
                 {move || bounces.get().map(|result| match result {

@@ -4,6 +4,7 @@
 
 pub mod complaints;
 pub mod members;
+pub mod operators;
 pub mod photos;
 pub mod site;
 pub mod site_setup;
