@@ -1,0 +1,151 @@
+//! The finder's disguises, the rules per kind, the staff form, and property tests.
+
+use super::*;
+use proptest::prelude::*;
+
+fn kinds(text: &str) -> Vec<ContactKind> {
+    find(text).into_iter().map(|f| f.kind).collect()
+}
+
+fn masked(text: &str) -> String {
+    apply(text, &ContactPolicy::default()).unwrap().text
+}
+
+#[test]
+fn phone_numbers_in_their_usual_disguises() {
+    for text in [
+        "bel me op 0612345678",
+        "06-1234 5678",
+        "06 12 34 56 78",
+        "+31 6 1234 5678",
+        "(020) 123 45 67",
+        "nul zes 12 34 56 78",
+        "nul zes een twee drie vier vijf zes zeven acht",
+        "0️⃣6️⃣1️⃣2️⃣3️⃣4️⃣5️⃣6️⃣7️⃣8️⃣",
+        "０６１２３４５６７８",
+        "0 6 - 1 2 3 4 - 5 6 7 8",
+        "zero six one two three four five six seven eight",
+    ] {
+        assert_eq!(kinds(text), [ContactKind::Phone], "{text}");
+    }
+    assert_eq!(masked("bel me: 06-1234 5678 na zessen"), "bel me: ••• na zessen");
+    assert_eq!(masked("+31 6 1234 5678"), "•••");
+}
+
+#[test]
+fn ordinary_numbers_are_no_phone() {
+    for text in ["ik ben 35 en woon in 1012 AB", "om 20:30 bij het station", "zaterdag 12-05-2024", "ik heb er 3 of 4", "€ 1.250.000 gewonnen", "een twee drie, daar gaan we"] {
+        assert!(kinds(text).is_empty(), "{text}: {:?}", find(text));
+    }
+}
+
+#[test]
+fn email_addresses_written_out_or_not() {
+    for text in ["mail me: jan.jansen@gmail.com", "jan at gmail dot com", "jan(at)hotmail(dot)nl", "jan [at] ziggo [dot] nl", "jan apenstaartje gmail punt com", "anna＠outlook．com", "jan at gmail"] {
+        assert_eq!(kinds(text), [ContactKind::Email], "{text}");
+    }
+    assert_eq!(masked("mail jan.de.vries@example.nl!"), "mail •••!");
+    assert!(kinds("ik ben at home, dot").is_empty());
+    assert!(kinds("ik zit at the bar").is_empty());
+}
+
+#[test]
+fn web_addresses() {
+    for text in ["kijk op https://example.com/profiel?id=3", "www.vonk.nl", "zie anna-fotos.nl/album", "anna dot com", "vonk punt nl"] {
+        assert_eq!(kinds(text), [ContactKind::Web], "{text}");
+    }
+    assert_eq!(masked("kijk op www.example.com/anna, leuk"), "kijk op •••, leuk");
+    for text in ["Leuk. Nl is een mooi land", "ik woon in nl", "ok. me too", "3.14 is pi", "Zaterdag.Of zondag"] {
+        assert!(!kinds(text).contains(&ContactKind::Web), "{text}: {:?}", find(text));
+    }
+}
+
+#[test]
+fn messenger_names() {
+    for text in ["add me @anna_99", "mijn snap is annabanana", "whatsapp: jan1990", "insta @anna.b_99", "Snapchat anna_b"] {
+        assert_eq!(kinds(text), [ContactKind::Messenger], "{text}");
+    }
+    assert_eq!(masked("mijn snap is annabanana x"), "mijn ••• x");
+    for text in ["heb je whatsapp?", "ik zit niet op facebook", "leuk @ jou", "ik snap het niet", "snap je wat ik bedoel"] {
+        assert!(kinds(text).is_empty(), "{text}: {:?}", find(text));
+    }
+}
+
+#[test]
+fn the_rules_per_kind() {
+    let text = "bel 0612345678 of mail jan@example.com";
+    let allow = apply(text, &ContactPolicy::ALLOW_ALL).unwrap();
+    assert_eq!(allow, Checked { text: text.into(), masked: vec![] });
+    let mask_phone = ContactPolicy { phone: ContactRule::Mask, ..ContactPolicy::ALLOW_ALL };
+    assert_eq!(apply(text, &mask_phone).unwrap(), Checked { text: "bel ••• of mail jan@example.com".into(), masked: vec![ContactKind::Phone] });
+    assert_eq!(apply(text, &ContactPolicy::default()).unwrap(), Checked { text: "bel ••• of mail •••".into(), masked: vec![ContactKind::Phone, ContactKind::Email] });
+    let refuse_mail = ContactPolicy { email: ContactRule::Refuse, ..ContactPolicy::default() };
+    let e = apply(text, &refuse_mail).unwrap_err();
+    assert_eq!((e.code, e.field), (ErrorCode::ContactDetailsRefused, Some(Field::Message)));
+    assert_eq!(apply("gewoon een leuk bericht", &refuse_mail).unwrap().text, "gewoon een leuk bericht");
+}
+
+#[test]
+fn the_staff_form() {
+    let form = |pairs: &[(&str, &str)]| ContactPolicy::from_form(&pairs.iter().map(|(k, r)| (k.to_string(), r.to_string())).collect::<Vec<_>>());
+    assert_eq!(
+        form(&[("phone", "refuse"), ("email", "mask"), ("web", "allow"), ("messenger", "mask")]),
+        Ok(ContactPolicy { phone: ContactRule::Refuse, email: ContactRule::Mask, web: ContactRule::Allow, messenger: ContactRule::Mask })
+    );
+    assert_eq!(form(&[("phone", "refuse")]).unwrap_err().code, ErrorCode::Required);
+    assert_eq!(form(&[("phone", "drop"), ("email", "mask"), ("web", "allow"), ("messenger", "mask")]).unwrap_err().code, ErrorCode::ChoiceInvalid);
+    assert_eq!(form(&[("fax", "mask"), ("email", "mask"), ("web", "allow"), ("messenger", "mask")]).unwrap_err().code, ErrorCode::ChoiceInvalid);
+    assert_eq!(serde_json::from_str::<ContactPolicy>("{}").unwrap(), ContactPolicy::default());
+    assert_eq!(serde_json::from_str::<ContactPolicy>(r#"{"web":"allow"}"#).unwrap().web, ContactRule::Allow);
+}
+
+/// A digit written one of the ways members write them.
+fn disguised_digit() -> impl Strategy<Value = (u32, String)> {
+    (0u32..10, 0usize..5).prop_map(|(d, way)| {
+        let s = match way {
+            0 => d.to_string(),
+            1 => char::from_u32(0xFF10 + d).unwrap().to_string(),
+            2 => format!("{d}\u{FE0F}\u{20E3}"),
+            3 => ["nul", "een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"][d as usize].to_string(),
+            _ => char::from_u32(0x1D7CE + d).unwrap().to_string(),
+        };
+        (d, s)
+    })
+}
+
+proptest! {
+    /// Any ten-digit number, each digit disguised, with any separators, is found and masked
+    /// whole: no digit of it reaches the recipient.
+    #[test]
+    fn disguised_phone_numbers_are_masked_whole(digits in proptest::collection::vec(disguised_digit(), 10), seps in proptest::collection::vec(prop::sample::select(vec!["", " ", "-", ".", " - ", "  ", "/"]), 10)) {
+        let mut number = String::new();
+        for ((_, d), sep) in digits.iter().zip(&seps) {
+            if !number.is_empty() {
+                number.push_str(if d.chars().all(char::is_alphabetic) && sep.is_empty() { " " } else { sep });
+            }
+            number.push_str(d);
+        }
+        let text = format!("hoi, bel me op {number} vanavond");
+        prop_assert_eq!(masked(&text), "hoi, bel me op ••• vanavond");
+    }
+
+    /// Sentences of ordinary words with small numbers find nothing and pass unchanged.
+    #[test]
+    fn ordinary_chat_passes_unchanged(words in proptest::collection::vec(prop::sample::select(vec!["hoi", "leuk", "je", "profiel", "zaterdag", "om", "8", "uur", "ik", "ben", "35", "jaar", "wandelen", "koffie", "?", "!", ",", "haha", "echt", "waar", "2", "kinderen", "Amsterdam", "at", "de", "bar", "snap", "het", "niet", "home"]), 0..30)) {
+        let text = words.join(" ");
+        let small_numbers = text.split(' ').filter(|w| w.chars().all(|c| c.is_ascii_digit())).count();
+        prop_assume!(small_numbers < 4);
+        prop_assert_eq!(masked(&text), text.clone(), "{:?}", find(&text));
+    }
+
+    /// Any text: what is found lies on character boundaries inside it, and masking does
+    /// not panic.
+    #[test]
+    fn finding_and_masking_any_text(text in "\\PC{0,120}") {
+        for f in find(&text) {
+            prop_assert!(f.start < f.end && f.end <= text.len() && text.is_char_boundary(f.start) && text.is_char_boundary(f.end), "{:?}", f);
+        }
+        let out = masked(&text);
+        prop_assert!(out.len() <= text.len() + MASK.len() * (text.len() + 1));
+    }
+}
