@@ -418,7 +418,11 @@ fn find_addresses(text: &str, tokens: &[Token], found: &mut Vec<Found>) {
         let t = &tokens[i];
         // A web address: scheme://…, www.…, or name(.name)*.tld.
         if t.tok == Tok::Word && (t.lower == "http" || t.lower == "https") && tokens.get(i + 1).is_some_and(|c| c.tok == Tok::Colon) {
-            if let Some((end, _)) = dotted_name(tokens, i + 2 + usize::from(tokens.get(i + 2).is_some_and(|s| s.tok == Tok::Slash)) + usize::from(tokens.get(i + 3).is_some_and(|s| s.tok == Tok::Slash))) {
+            let mut host = i + 2;
+            while tokens.get(host).is_some_and(|s| s.tok == Tok::Slash) {
+                host += 1;
+            }
+            if let Some((end, _)) = dotted_name(tokens, host) {
                 let e = stretch_end(text, tokens[end - 1].end);
                 found.push(Found { kind: ContactKind::Web, start: t.start, end: e });
                 i = end;

@@ -75,22 +75,10 @@ impl Chat {
         require_operator(operator)?;
         validate_client_id(client_id)?;
         let text = validate_text(text, site.message_length)?;
-        if let Claim::Taken { by, .. } = self.claim(operator, site.id, conversation, now).await? {
+        let (profile, member) = self.fictional_conversation(site.id, conversation).await?;
+        if let Claim::Taken { by, .. } = self.take_claim(operator, conversation, now).await? {
             return Err(ApiError::new(ErrorCode::ClaimedByOther).with("name", by).into());
         }
-        let row = sqlx::query(
-            "SELECT c.low_id, c.high_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $2 LIMIT 1) AS profile_id \
-             FROM conversations c WHERE c.id = $1 AND c.site_id = $3 AND c.fictional = $2",
-        )
-        .bind(conversation)
-        .bind(true)
-        .bind(site.id)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(ErrorCode::NotFound)?;
-        let profile: i64 = row.try_get::<Option<i64>, _>("profile_id")?.ok_or(ErrorCode::NotFound)?;
-        let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
-        let member = if low == profile { high } else { low };
         if let Some(sent) = self.already_sent(profile, client_id).await? {
             return Ok(sent);
         }
@@ -112,7 +100,7 @@ impl Chat {
 
     /// Staff's figures: answers per operator per day since `since`, how long members waited,
     /// and what waits now.
-    pub async fn operator_figures(&self, staff: &Member, site_id: i64, since: i64, now: i64) -> Result<OperatorFigures, AppError> {
+    pub async fn operator_figures(&self, staff: &Member, site_id: i64, since: i64) -> Result<OperatorFigures, AppError> {
         crate::staff::require_staff(staff, site_id)?;
         let rows = sqlx::query(
             "SELECT m.conversation_id, m.operator_id, m.created_at, s.fictional FROM messages m \
@@ -139,16 +127,19 @@ impl Chat {
                 names.insert(id, name);
             }
         }
-        let (waiting_now,): (i64,) = sqlx::query_as(
-            "SELECT COUNT(*) FROM conversations c JOIN messages lm ON lm.id = c.last_message_id JOIN users ls ON ls.id = lm.sender_id \
-             WHERE c.site_id = $1 AND c.fictional = $2 AND ls.fictional = $3",
+        // Members' messages after their profile's last answer: the conversations they are in
+        // wait, and the oldest of them has waited longest.
+        let (waiting_now, oldest_waiting_since): (i64, Option<i64>) = sqlx::query_as(
+            "SELECT COUNT(DISTINCT m.conversation_id), MIN(m.created_at) FROM messages m \
+             JOIN conversations c ON c.id = m.conversation_id JOIN users s ON s.id = m.sender_id \
+             WHERE c.site_id = $1 AND c.fictional = $2 AND s.fictional = $3 \
+             AND m.id > COALESCE((SELECT MAX(a.id) FROM messages a JOIN users f ON f.id = a.sender_id WHERE a.conversation_id = m.conversation_id AND f.fictional = $2), 0)",
         )
         .bind(site_id)
         .bind(true)
         .bind(false)
         .fetch_one(self.pool())
         .await?;
-        let oldest_waiting_since = self.fictional_threads(site_id, None, now).await?.iter().filter_map(|t| t.waiting_since).min();
         Ok(OperatorFigures { days, names, waiting_now, oldest_waiting_since })
     }
 
@@ -158,6 +149,11 @@ impl Chat {
     pub async fn claim(&self, operator: &Member, site_id: i64, conversation: i64, now: i64) -> Result<Claim, AppError> {
         require_operator(operator)?;
         self.fictional_conversation(site_id, conversation).await?;
+        self.take_claim(operator, conversation, now).await
+    }
+
+    /// [`Chat::claim`] for a conversation already checked to be the site's and fictional.
+    async fn take_claim(&self, operator: &Member, conversation: i64, now: i64) -> Result<Claim, AppError> {
         let until = now + OPERATOR_CLAIM_SECS;
         let won: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO operator_claims (conversation_id, operator_id, expires_at) VALUES ($1, $2, $3) \

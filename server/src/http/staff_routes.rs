@@ -23,7 +23,7 @@ async fn operator_figures_csv(State(state): State<AppState>, axum::Extension(cur
         return axum::response::Redirect::to("/login?return_to=/staff/operators.csv").into_response();
     };
     let now = state.clock.now();
-    match state.chat.operator_figures(&member, member.site_id, now - OPERATOR_FIGURES_DAYS * 86_400, now).await {
+    match state.chat.operator_figures(&member, member.site_id, now - OPERATOR_FIGURES_DAYS * 86_400).await {
         Ok(figures) => {
             let csv = domain::operators::to_csv(&figures.days, |id| figures.names.get(&id).cloned().unwrap_or_default());
             (

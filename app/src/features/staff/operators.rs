@@ -32,7 +32,7 @@ pub async fn staff_operator_figures() -> Result<OperatorFiguresView, ApiError> {
     let (c, member) = member_call().await?;
     let now = c.now();
     let since = now - server::http::staff_routes::OPERATOR_FIGURES_DAYS * 86_400;
-    let f = c.state.chat.operator_figures(&member, c.site.settings.id, since, now).await.map_err(fail)?;
+    let f = c.state.chat.operator_figures(&member, c.site.settings.id, since).await.map_err(fail)?;
     let label = domain::operators::wait_label;
     Ok(OperatorFiguresView {
         days: f
