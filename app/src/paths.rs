@@ -188,6 +188,9 @@ pub fn member_lander(id: i64, kind: &str) -> String {
     format!("/members/{id}/{kind}")
 }
 
+/// Staff review of messages held as spam.
+pub const STAFF_HELD: &str = "/staff/held";
+
 /// The staff pages after a change, at what changed.
 pub fn staff_chat(conversation: i64) -> String {
     format!("/staff/chats?c={conversation}")

@@ -27,6 +27,7 @@ pub mod push;
 pub mod search;
 pub mod security;
 pub mod site;
+pub mod spam;
 pub mod staff;
 pub mod widgets;
 

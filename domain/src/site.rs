@@ -156,6 +156,8 @@ pub struct SiteSettings {
     /// What the chat does with phone numbers, email and web addresses and messenger names in
     /// members' messages.
     pub contact_rules: crate::contact::ContactPolicy,
+    /// When members' alike first messages to many members are held for staff review.
+    pub spam_rules: crate::spam::SpamRules,
     /// The site's own logo, when staff uploaded one (else the flame mark with the name).
     pub logo: Option<Logo>,
 }

@@ -20,7 +20,7 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
-pub const SETTINGS: [&str; 61] = [
+pub const SETTINGS: [&str; 64] = [
     "name", "index_title", "description", "support_email", "support_phone", "mail_name", "fictional_singular", "fictional_plural", "fictional_warning",
     "message_credits", "photo_credits", "gift_credits", "signup_credits", "free_messages", "message_length", "welcome_discount_percent",
     "welcome_discount_hours", "refund_days", "countries", "geoip_country", "geoip_selected_country", "min_age", "theme_primary", "theme_secondary",
@@ -28,6 +28,7 @@ pub const SETTINGS: [&str; 61] = [
     "expires_at", "niche", "signups", "logged_out_search", "logged_out_search_trafficsource", "enable_site_entry_popup", "domain_language",
     "visible_profile_fields", "visible_profile_notes", "minimum_message_costs", "company_name", "address", "postal_code", "city", "company_country", "kvk",
     "tradenames", "vat_numbers", "company_phone", "delete_discount", "domain", "direct_debit_monthly_limit", "auto_likes", "auto_like_gap_minutes", "contact_rules",
+    "spam_recipients", "spam_window_minutes", "spam_similarity",
 ];
 
 /// Longest one-line text (site name, titles, mail sender name).

@@ -49,7 +49,7 @@ pub(crate) const SITE_COLUMNS: &str = "id, domain, is_default, name, domain_lang
     fictional_warning, fictional_singular, fictional_plural, description, index_title, countries, \
     visible_profile_fields, visible_profile_notes, message_credits, signup_credits, photo_credits, gift_credits, \
     message_length, free_messages, welcome_discount_percent, welcome_discount_hours, direct_debit_monthly_limit, search_fields, refund_days, member_resell, company_id, mail_name, min_age, \
-    theme_primary, theme_secondary, theme_accent, auto_likes, auto_like_gap_secs, gifts, contact_rules";
+    theme_primary, theme_secondary, theme_accent, auto_likes, auto_like_gap_secs, gifts, contact_rules, spam_rules";
 
 const COMPANY_COLUMNS: &str = "id, name, address, postal_code, city, country, kvk, tradenames, vat_numbers, \
     support_phone, delete_discount, added";
@@ -119,6 +119,8 @@ fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
         gifts: json_list::<String>(row, "gifts")?.iter().filter_map(|c| domain::chat::Gift::parse(c)).collect(),
         // Unreadable rules fall back to masking every kind.
         contact_rules: serde_json::from_str(&row.try_get::<String, _>("contact_rules")?).unwrap_or_default(),
+        // Unreadable thresholds fall back to the defaults.
+        spam_rules: serde_json::from_str(&row.try_get::<String, _>("spam_rules")?).unwrap_or_default(),
         logo: None,
     };
     Ok((settings, flag(row, "is_default")?))

@@ -12,10 +12,12 @@
 
 pub mod bus;
 mod console;
+mod review;
 mod send;
 pub mod store;
 
 pub use console::{Claim, MemberFigures, OperatorFigures, OperatorThread};
+pub use review::{HeldSender, Released};
 
 use domain::account::{UserStatus, Ymd};
 use domain::chat::{Gift, MessageKind};
@@ -377,11 +379,12 @@ impl Chat {
         let mut tx = self.db().begin().await?;
         let rows = sqlx::query(&format!(
             "SELECT {MESSAGE_COLUMNS} FROM messages m JOIN users s ON s.id = m.sender_id JOIN users r ON r.id = m.recipient_id \
-             WHERE m.held = $1 AND (m.sender_id = $2 OR m.recipient_id = $2) AND s.status = $3 AND r.status = $3 ORDER BY m.id"
+             WHERE m.held = $1 AND m.review = $4 AND (m.sender_id = $2 OR m.recipient_id = $2) AND s.status = $3 AND r.status = $3 ORDER BY m.id"
         ))
         .bind(true)
         .bind(user)
         .bind(domain::account::UserStatus::Active.as_str())
+        .bind(false)
         .fetch_all(&mut *tx)
         .await?;
         let released = rows.iter().map(MessageRow::from_row).collect::<Result<Vec<_>, _>>()?;

@@ -3,7 +3,7 @@
 //! members' lists), then pushed, mailed and sent by web push after the commit.
 
 use domain::account::UserStatus;
-use domain::chat::{charge, may_start_conversation, validate_client_id, validate_text, Charge, Gift};
+use domain::chat::{charge, may_start_conversation, validate_client_id, validate_text, Charge, Gift, MessageKind};
 use domain::ErrorCode;
 use sqlx::Row;
 
@@ -75,10 +75,18 @@ impl Chat {
             drop(tx);
             return self.already_sent(send.sender, send.client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
         }
-        let conversation = conversation_for(&mut tx, site, &send, recipient.fictional, started, now).await?;
-        let (price, free) = price_of(site, &send, free_used);
-        let held = !(send.payer.confirmed() && recipient.confirmed);
-        let id = insert_message(&mut tx, conversation, &send, price, free, held, now).await?;
+        let (conversation, first) = conversation_for(&mut tx, site, &send, recipient.fictional, started, now).await?;
+        let (mut price, mut free) = price_of(site, send.payer, send.content.kind(), free_used);
+        let review = super::review::needs_review(&mut tx, site, &send, conversation, first, now).await?;
+        if review {
+            // Held for staff review: it must be affordable now, and is paid for when released.
+            if price > credits {
+                return Err(ErrorCode::InsufficientCredits.into());
+            }
+            (price, free) = (0, false);
+        }
+        let held = review || !(send.payer.confirmed() && recipient.confirmed);
+        let id = insert_message(&mut tx, conversation, &send, Stored { price, free, held, review }, now).await?;
         let balance = pay(&mut tx, send.sender, id, price, free, credits, now).await?;
         move_lists(&mut tx, conversation, send.sender, send.peer, id, held, now).await?;
         // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
@@ -87,10 +95,7 @@ impl Chat {
         tx.commit().await?;
         self.bus.committed(&signals);
         if !held && !recipient.fictional {
-            self.mail_after_send(site, send.sender, send.peer, conversation);
-            if let Some(push) = &self.push {
-                push.send_later(&site.name, send.peer, send.sender, crate::push::PushKind::Message { conversation });
-            }
+            self.tell_recipient(site, send.sender, send.peer, conversation);
         }
         crate::metrics::message_sent();
         let (body, gift, photo_key) = send.content.parts();
@@ -139,6 +144,14 @@ impl Chat {
             return Err(ErrorCode::NotFound.into());
         }
         Ok(Recipient { confirmed: status == UserStatus::Active.as_str(), fictional: flag(&target, "fictional")? })
+    }
+
+    /// A delivered message's mail and web push to its (real) recipient, after the commit.
+    pub(super) fn tell_recipient(&self, site: &Site, sender: i64, to: i64, conversation: i64) {
+        self.mail_after_send(site, sender, to, conversation);
+        if let Some(push) = &self.push {
+            push.send_later(&site.name, to, sender, crate::push::PushKind::Message { conversation });
+        }
     }
 
     fn mail_after_send(&self, site: &Site, sender: i64, to: i64, conversation: i64) {
@@ -228,17 +241,17 @@ impl Content {
     }
 }
 
-type Tx<'t> = sqlx::Transaction<'t, sqlx::Any>;
+pub(super) type Tx<'t> = sqlx::Transaction<'t, sqlx::Any>;
 
-/// The pair's conversation, started by this send when there is none: a free member may start
-/// only so many ([`may_start_conversation`]); a conversation the peer started at the same
-/// moment is theirs, not a start of the sender's.
-async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, peer_fictional: bool, started: i64, now: i64) -> Result<i64, AppError> {
+/// The pair's conversation, started by this send when there is none (then `true`): a free
+/// member may start only so many ([`may_start_conversation`]); a conversation the peer started
+/// at the same moment is theirs, not a start of the sender's.
+async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, peer_fictional: bool, started: i64, now: i64) -> Result<(i64, bool), AppError> {
     let (sender, peer) = (send.sender, send.peer);
     let (low, high) = (sender.min(peer), sender.max(peer));
     let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut **tx).await?;
     if let Some((id,)) = existing {
-        return Ok(id);
+        return Ok((id, false));
     }
     if let Payer::Member { premium, .. } = send.payer {
         may_start_conversation(premium, started)?;
@@ -262,21 +275,20 @@ async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, pee
                 sqlx::query("INSERT INTO chat_members (conversation_id, user_id, peer_id) VALUES ($1, $2, $3)").bind(id).bind(user).bind(other).execute(&mut **tx).await?;
             }
             sqlx::query("UPDATE users SET conversations_started = conversations_started + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
-            Ok(id)
+            Ok((id, true))
         }
         None => {
             let (id,): (i64,) = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_one(&mut **tx).await?;
-            Ok(id)
+            Ok((id, false))
         }
     }
 }
 
-/// What the send costs in credits, and whether it is one of the member's free messages.
-fn price_of(site: &Site, send: &Outgoing<'_>, free_used: i64) -> (i64, bool) {
-    match send.payer {
+/// What a send costs in credits, and whether it is one of the member's free messages.
+pub(super) fn price_of(site: &Site, payer: Payer, kind: MessageKind, free_used: i64) -> (i64, bool) {
+    match payer {
         Payer::Operator { .. } => (0, false),
         Payer::Member { .. } => {
-            let kind = send.content.kind();
             let price = domain::chat::cost(kind, site.message_credits, site.photo_credits, site.gift_credits);
             match charge(kind, price, site.free_messages, free_used) {
                 Charge::Free => (0, true),
@@ -286,12 +298,21 @@ fn price_of(site: &Site, send: &Outgoing<'_>, free_used: i64) -> (i64, bool) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>, price: i64, free: bool, held: bool, now: i64) -> Result<i64, AppError> {
+/// How a message is stored: its price and whether it was free, and whether it waits (for a
+/// confirmation, or for staff review as well).
+struct Stored {
+    price: i64,
+    free: bool,
+    held: bool,
+    review: bool,
+}
+
+async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>, stored: Stored, now: i64) -> Result<i64, AppError> {
+    let Stored { price, free, held, review } = stored;
     let (body, gift, photo_key) = send.content.parts();
     let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+        "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at, review) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
     )
     .bind(conversation)
     .bind(send.sender)
@@ -306,6 +327,7 @@ async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>,
     .bind(held)
     .bind(send.payer.operator())
     .bind(now)
+    .bind(review)
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)
@@ -313,7 +335,7 @@ async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>,
 
 /// Books the message's price in the ledger (refused with `insufficient_credits`, and dropping
 /// the transaction then undoes the message) or counts a free message; answers the balance.
-async fn pay(tx: &mut Tx<'_>, sender: i64, message: i64, price: i64, free: bool, credits: i64, now: i64) -> Result<i64, AppError> {
+pub(super) async fn pay(tx: &mut Tx<'_>, sender: i64, message: i64, price: i64, free: bool, credits: i64, now: i64) -> Result<i64, AppError> {
     if price > 0 {
         let reference = format!("message:{message}");
         return Ok(credits::book(tx, Entry { user_id: sender, delta: -price, reason: Reason::Spend, reference: &reference }, now).await?.balance());

@@ -19,6 +19,8 @@ pub enum SiteChange {
     Gifts(Vec<String>),
     /// `kind → rule` codes for contact details in chat messages.
     ContactRules(Vec<(String, String)>),
+    /// When alike first messages to many members are held for review.
+    SpamRules(domain::spam::SpamRules),
     Rules(domain::staff::SiteRules),
     MessageCosts(Vec<domain::site::MessageCost>),
 }
@@ -109,6 +111,10 @@ impl SiteChange {
             SiteChange::ContactRules(pairs) => {
                 let policy = domain::contact::ContactPolicy::from_form(&pairs)?;
                 ("site_contact_rules", vec![("contact_rules", Text(serde_json::to_string(&policy).map_err(|e| AppError::Internal(e.to_string()))?))])
+            }
+            SiteChange::SpamRules(r) => {
+                let r = r.validate()?;
+                ("site_spam_rules", vec![("spam_rules", Text(serde_json::to_string(&r).map_err(|e| AppError::Internal(e.to_string()))?))])
             }
             SiteChange::Rules(r) => {
                 let r = r.validate()?;

@@ -196,6 +196,7 @@ pub fn StaffHomePage() -> impl IntoView {
                 <li><a class="btn btn--ghost" href="/staff/members">{i18n.t("staff.home.members")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/photos">{i18n.t("staff.home.photos")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/chats">{i18n.t("staff.home.chats")}</a></li>
+                <li><a class="btn btn--ghost" href=crate::paths::STAFF_HELD>{i18n.t("staff.held.title")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/site">{i18n.t("staff.home.site")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/pricing">{i18n.t("staff.home.pricing")}</a></li>
             </ul>

@@ -2,7 +2,9 @@
 //! with the log of staff actions, complaints and reports, photo review. Everyone else gets the
 //! not-found page, so the pages do not announce themselves; the server functions check again.
 
+pub mod chat_settings;
 pub mod complaints;
+pub mod held;
 pub mod members;
 pub mod operators;
 pub mod photos;

@@ -31,6 +31,7 @@ pub struct SiteSettingsView {
     /// Every gift with whether it is on offer.
     pub gifts: Vec<(domain::chat::Gift, bool)>,
     pub contact_rules: domain::contact::ContactPolicy,
+    pub spam_rules: domain::spam::SpamRules,
     pub rules: rules::SiteRules,
     pub message_costs: Vec<domain::site::MessageCost>,
     pub company: rules::CompanyDetails,
@@ -53,6 +54,7 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
         theme: s.theme.clone(),
         gifts: domain::chat::Gift::ALL.into_iter().map(|g| (g, offered.contains(&g))).collect(),
         contact_rules: s.contact_rules,
+        spam_rules: s.spam_rules,
         rules: s.into(),
         message_costs: s.minimum_message_costs.clone(),
         company: (&c.site.company).into(),
@@ -126,12 +128,6 @@ pub async fn staff_site_gifts(#[server(default)] gifts: BTreeMap<String, String>
     apply::<StaffSiteGifts>(server::staff::SiteChange::Gifts(gifts.into_keys().collect()), "gifts").await
 }
 
-/// `contact[phone]=mask` for each kind of contact detail.
-#[server(prefix = "/api/fn", endpoint = "staff_site_contact")]
-pub async fn staff_site_contact(#[server(default)] contact: BTreeMap<String, String>) -> Result<(), ApiError> {
-    apply::<StaffSiteContact>(server::staff::SiteChange::ContactRules(contact.into_iter().collect()), "contact").await
-}
-
 #[component]
 pub(super) fn Saved(anchor: &'static str) -> impl IntoView {
     let saved = use_query_map().get_untracked().get("saved").as_deref() == Some(anchor);
@@ -179,7 +175,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
     view! {
         <nav class="staff-toc" aria-label=use_i18n().t("staff.site.sections")>
             <ul>
-                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
+                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
                     .into_iter()
                     .map(|(anchor, key)| view! { <li><a href=format!("#{anchor}")>{use_i18n().t(key)}</a></li> })
                     .collect_view()}
@@ -292,29 +288,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
-        <section class="card staff-settings" id="contact" aria-labelledby="contact-title">
-            <h2 id="contact-title">{use_i18n().t("staff.site.contact")}</h2>
-            <p class="muted">{use_i18n().t("staff.setting.contact_rules")}</p>
-            <Saved anchor="contact"/>
-            <ActionError action={ServerAction::<StaffSiteContact>::new()}/>
-            <ActionForm action={ServerAction::<StaffSiteContact>::new()} attr:class="form" attr:data-testid="form-contact">
-                {domain::contact::ContactKind::ALL.into_iter().map(|kind| {
-                    let current = v.contact_rules.rule(kind);
-                    view! {
-                        <fieldset class="staff-settings__checks">
-                            <legend>{use_i18n().t(&format!("staff.contact.{}", kind.code()))}</legend>
-                            {domain::contact::ContactRule::ALL.into_iter().map(|rule| view! {
-                                <label class="check">
-                                    <input type="radio" name=format!("contact[{}]", kind.code()) value=rule.code() checked=rule == current/>
-                                    <span>{use_i18n().t(&format!("staff.contact.{}", rule.code()))}</span>
-                                </label>
-                            }).collect_view()}
-                        </fieldset>
-                    }
-                }).collect_view()}
-                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
-            </ActionForm>
-        </section>
+        <super::chat_settings::ChatSettingsForms contact=v.contact_rules spam=v.spam_rules/>
         <super::site_setup::CompanyForm company=v.company shared=v.company_shared.clone()/>
         <super::site_setup::NewSiteForm known=v.company_shared language=language/>
     }

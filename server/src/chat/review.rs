@@ -1,0 +1,188 @@
+//! Spam held back (see `domain::spam`): a member's first message that is the same or nearly
+//! the same as too many of their recent first messages is stored held for review — not
+//! delivered, not charged — and so is anything they send after it in that conversation.
+//! Staff see the held senders on `/staff/chats/held` and release them (each message is then
+//! paid for and delivered as if sent now) or block the member.
+
+use domain::account::UserStatus;
+use domain::chat::MessageKind;
+use sqlx::Row;
+
+use super::bus::Signal;
+use super::send::{pay, price_of, Outgoing, Payer, Tx};
+use super::{Chat, Content};
+use crate::accounts::Member;
+use crate::error::AppError;
+use crate::sites::Site;
+use crate::staff::{record, require_staff};
+
+/// How many of a member's recent first messages the check compares with.
+const COMPARED: i64 = 200;
+
+/// Whether a member's send is held for review: a first message alike to too many recent first
+/// messages of theirs, or anything after a held one in the same conversation.
+pub(super) async fn needs_review(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, conversation: i64, first: bool, now: i64) -> Result<bool, AppError> {
+    if !matches!(send.payer, Payer::Member { .. }) {
+        return Ok(false);
+    }
+    if !first {
+        let (waiting,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM messages WHERE conversation_id = $1 AND sender_id = $2 AND review = $3")
+            .bind(conversation)
+            .bind(send.sender)
+            .bind(true)
+            .fetch_one(&mut **tx)
+            .await?;
+        return Ok(waiting > 0);
+    }
+    let Content::Text(text) = &send.content else { return Ok(false) };
+    let rules = site.spam_rules;
+    if !rules.enabled() {
+        return Ok(false);
+    }
+    // The first message of each conversation the member started within the window.
+    let earlier: Vec<(String,)> = sqlx::query_as(
+        "SELECT m.body FROM conversations c JOIN messages m ON m.conversation_id = c.id AND m.sender_id = c.started_by \
+         WHERE c.started_by = $1 AND c.created_at >= $2 AND c.id <> $3 AND m.kind = $4 \
+         AND m.id = (SELECT MIN(x.id) FROM messages x WHERE x.conversation_id = c.id) ORDER BY c.id DESC LIMIT $5",
+    )
+    .bind(send.sender)
+    .bind(now - rules.window_secs())
+    .bind(conversation)
+    .bind(MessageKind::Text.as_str())
+    .bind(COMPARED)
+    .fetch_all(&mut **tx)
+    .await?;
+    let held = rules.holds(text, earlier.iter().map(|(body,)| body.as_str()));
+    if held {
+        tracing::info!(target: "security", sender = send.sender, "a first message alike to many was held for review");
+    }
+    Ok(held)
+}
+
+/// A member with messages held for review, as staff see them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeldSender {
+    pub sender: i64,
+    pub name: String,
+    pub email: String,
+    /// Messages held, and to how many members.
+    pub held: i64,
+    pub recipients: i64,
+    /// The first held text (up to 500 characters).
+    pub sample: String,
+    pub first_at: i64,
+    pub last_at: i64,
+}
+
+/// What a release did: messages delivered, and those left held because the member's credits
+/// no longer pay for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Released {
+    pub delivered: usize,
+    pub unpaid: usize,
+}
+
+impl Chat {
+    /// The site's members with messages held for review, the longest waiting first (blocked
+    /// and deleted members drop out of the list).
+    pub async fn held_for_review(&self, staff: &Member, site_id: i64) -> Result<Vec<HeldSender>, AppError> {
+        require_staff(staff, site_id)?;
+        let rows = sqlx::query(
+            "SELECT m.sender_id, p.name, u.email, COUNT(*) AS held, COUNT(DISTINCT m.recipient_id) AS recipients, MIN(m.id) AS first_id, \
+             MIN(m.created_at) AS first_at, MAX(m.created_at) AS last_at \
+             FROM messages m JOIN users u ON u.id = m.sender_id JOIN profiles p ON p.user_id = u.id \
+             WHERE m.review = $1 AND u.site_id = $2 AND u.status IN ($3, $4) \
+             GROUP BY m.sender_id, p.name, u.email ORDER BY MIN(m.created_at), m.sender_id LIMIT 100",
+        )
+        .bind(true)
+        .bind(site_id)
+        .bind(UserStatus::Active.as_str())
+        .bind(UserStatus::NotConfirmed.as_str())
+        .fetch_all(self.pool())
+        .await?;
+        let mut list = Vec::with_capacity(rows.len());
+        for row in rows {
+            let first_id: i64 = row.try_get("first_id")?;
+            let (body,): (String,) = sqlx::query_as("SELECT body FROM messages WHERE id = $1").bind(first_id).fetch_one(self.pool()).await?;
+            list.push(HeldSender {
+                sender: row.try_get("sender_id")?,
+                name: row.try_get("name")?,
+                email: row.try_get("email")?,
+                held: row.try_get("held")?,
+                recipients: row.try_get("recipients")?,
+                sample: body.chars().take(500).collect(),
+                first_at: row.try_get("first_at")?,
+                last_at: row.try_get("last_at")?,
+            });
+        }
+        Ok(list)
+    }
+
+    /// Staff release a member's held messages, oldest first: each is paid for now (free
+    /// messages first, as at a send) and delivered, unless it still waits for a confirmation.
+    /// Messages the member's credits no longer pay for stay held. Logged in the staff log.
+    pub async fn release_review(&self, staff: &Member, site: &Site, sender: i64, now: i64) -> Result<Released, AppError> {
+        require_staff(staff, site.id)?;
+        let mut tx = self.db().begin().await?;
+        // The sender's row first: their sends and this release happen one after the other.
+        let (mut free_used, mut credits, status): (i64, i64, String) =
+            sqlx::query_as("UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 AND site_id = $2 RETURNING free_messages_used, credits, status")
+                .bind(sender)
+                .bind(site.id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or(domain::ErrorCode::NotFound)?;
+        let rows = sqlx::query(
+            "SELECT m.id, m.conversation_id, m.recipient_id, m.kind, m.created_at, r.status, r.fictional FROM messages m JOIN users r ON r.id = m.recipient_id \
+             WHERE m.sender_id = $1 AND m.review = $2 ORDER BY m.id",
+        )
+        .bind(sender)
+        .bind(true)
+        .fetch_all(&mut *tx)
+        .await?;
+        let active = UserStatus::Active.as_str();
+        let mut released = Released { delivered: 0, unpaid: 0 };
+        let mut signals = vec![Signal::Balance { user: sender }];
+        let mut mail_to = Vec::new();
+        for row in rows {
+            let id: i64 = row.try_get("id")?;
+            let kind = MessageKind::parse(&row.try_get::<String, _>("kind")?).unwrap_or(MessageKind::Text);
+            let (price, free) = price_of(site, Payer::Member { premium: false, confirmed: true }, kind, free_used);
+            if price > credits {
+                released.unpaid += 1;
+                continue;
+            }
+            credits = pay(&mut tx, sender, id, price, free, credits, now).await?;
+            free_used += i64::from(free);
+            let (conversation, recipient): (i64, i64) = (row.try_get("conversation_id")?, row.try_get("recipient_id")?);
+            let held = status != active || row.try_get::<String, _>("status")? != active;
+            sqlx::query("UPDATE messages SET review = $1, held = $2, cost = $3, free = $4 WHERE id = $5").bind(false).bind(held).bind(price).bind(free).bind(id).execute(&mut *tx).await?;
+            if !held {
+                sqlx::query(
+                    "UPDATE chat_members SET unread = unread + 1, last_message_id = CASE WHEN last_message_id > $1 THEN last_message_id ELSE $1 END, \
+                     last_at = CASE WHEN last_at > $2 THEN last_at ELSE $2 END WHERE conversation_id = $3 AND user_id = $4",
+                )
+                .bind(id)
+                .bind(row.try_get::<i64, _>("created_at")?)
+                .bind(conversation)
+                .bind(recipient)
+                .execute(&mut *tx)
+                .await?;
+                if !crate::db::flag(&row, "fictional")? {
+                    mail_to.push((recipient, conversation));
+                }
+            }
+            signals.push(Signal::Message { id, conversation, sender, recipient });
+            released.delivered += 1;
+        }
+        let detail = format!("{} released, {} unpaid", released.delivered, released.unpaid);
+        record(&mut tx, site.id, staff, "chat_release", &format!("member #{sender}"), &detail, now).await?;
+        self.bus.stage(&mut tx, &signals).await?;
+        tx.commit().await?;
+        self.bus.committed(&signals);
+        for (recipient, conversation) in mail_to {
+            self.tell_recipient(site, sender, recipient, conversation);
+        }
+        Ok(released)
+    }
+}
