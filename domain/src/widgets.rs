@@ -176,7 +176,8 @@ pub struct ChatMessage {
     pub at: i64,
     /// The id the sender's client made (matches a pending send to its stored message).
     pub client_id: String,
-    /// Held until the recipient (or the sender) confirms their email address.
+    /// Not delivered yet: held until the recipient (or the sender) confirms their email
+    /// address, or until staff review it.
     pub waiting: bool,
 }
 

@@ -261,3 +261,88 @@ async fn operator_figures_on_the_staff_page_and_as_csv() {
     let res = app.client.get(format!("{}/staff/operators.csv", app.base)).send().await.unwrap();
     assert!(res.status().is_redirection());
 }
+
+/// Spam held back over HTTP: staff set the threshold through their form, the second alike
+/// first message waits, the review page shows it escaped to staff only, and staff release it
+/// (a member cannot) or block the sender.
+#[tokio::test]
+async fn alike_first_messages_wait_for_staff_review() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let pool = app.state.db.pool().clone();
+    let id_of = |email: &'static str| {
+        let pool = pool.clone();
+        async move {
+            let (id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = $1").bind(email).fetch_one(&pool).await.unwrap();
+            id
+        }
+    };
+    let mut men = Vec::new();
+    let mut carl = String::new();
+    for email in ["bart@example.nl", "carl@example.nl", "dirk@example.nl"] {
+        let cookie = ready_member(&app, email, "male").await;
+        if email.starts_with("carl") {
+            carl = cookie;
+        }
+        men.push(id_of(email).await);
+    }
+    let anna_id = id_of("anna@example.nl").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    sqlx::query("UPDATE users SET paid_user = $1 WHERE email = 'anna@example.nl'").bind(true).execute(app.state.db.pool()).await.unwrap();
+
+    // The threshold: one member may get the same first message. Members cannot set it; a value
+    // out of range is refused with the setting named.
+    let rules = "spam_recipients=1&spam_window_minutes=60&spam_similarity=80";
+    let res = app.form("staff_site_spam", rules, "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"));
+    let res = app.form("staff_site_spam", "spam_recipients=1&spam_window_minutes=60&spam_similarity=%3Cb%3E", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert!(location(&res).contains("__err"), "a non-number is refused");
+    let res = app.form("staff_site_spam", "spam_recipients=1&spam_window_minutes=60&spam_similarity=5", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_site_spam").0.code, domain::ErrorCode::OutOfRange);
+    let res = app.form("staff_site_spam", rules, "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=spam#spam");
+    let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
+    assert!(page.contains(r#"id="spam""#) && page.contains("Spam tegenhouden") && page.contains(r#"name="spam_recipients""#));
+
+    let text = "Hoi lieverd, ik ben Anna <img src=x onerror=alert(1)> en ik zoek een leuke man voor vanavond!";
+    let send = |to: i64, n: u32| format!("member={to}&client_id=spam-send-{n:04}&text={}", domain::account::percent_encode(text));
+    let res = app.call("send_message", &send(men[0], 1), &[("origin", &origin), ("cookie", &anna)]).await;
+    let first: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    assert_eq!(first["message"]["waiting"], false);
+    let res = app.call("send_message", &send(men[1], 2), &[("origin", &origin), ("cookie", &anna)]).await;
+    let second: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    assert_eq!(second["message"]["waiting"], true, "{second}");
+    let (_, _, html) = app.get("/chats", &[("cookie", &carl)]).await;
+    assert!(!html.contains("lieverd"), "Carl does not get it yet");
+
+    // The review list: for staff, escaped; for a member, nothing.
+    let (_, _, html) = app.get("/staff/held", &[("cookie", &anna)]).await;
+    assert!(!html.contains("lieverd") && !html.contains(r#"data-testid="held-item""#));
+    let (status, _, html) = app.get("/staff/held", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Tegengehouden berichten") && html.contains("1 berichten aan 1 leden"), "{html}");
+    assert!(html.contains("&lt;img src=x") && !html.contains("<img src=x"), "the text is escaped");
+
+    let res = app.form("staff_release_held", &format!("sender={anna_id}"), "/staff/held", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"), "a member cannot release");
+    let res = app.form("staff_release_held", &format!("sender={anna_id}"), "/staff/held", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/held?released=1&unpaid=0");
+    let (_, _, html) = app.get(&location(&res), &[("cookie", &staff)]).await;
+    assert!(html.contains("1 berichten vrijgegeven en bezorgd.") && html.contains(r#"data-testid="held-empty""#));
+    let (_, _, html) = app.get("/chats", &[("cookie", &carl)]).await;
+    assert!(html.contains("lieverd"), "Carl has it now");
+
+    // Held again; staff block her (the reason is required).
+    let res = app.call("send_message", &send(men[2], 3), &[("origin", &origin), ("cookie", &anna)]).await;
+    let third: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    assert_eq!(third["message"]["waiting"], true);
+    let res = app.form("staff_block_held", &format!("sender={anna_id}&reason="), "/staff/held", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert!(location(&res).contains("__err"));
+    let res = app.form("staff_block_held", &format!("sender={anna_id}&reason=Spam"), "/staff/held", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/held?blocked=1");
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM users WHERE id = $1").bind(anna_id).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(status, "blocked");
+    assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
+}

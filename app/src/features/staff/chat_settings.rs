@@ -66,4 +66,6 @@ pub fn ChatSettingsForms(contact: domain::contact::ContactPolicy, spam: domain::
             <p><a href=crate::paths::STAFF_HELD>{use_i18n().t("staff.held.title")}</a></p>
         </section>
     }
+    // Boxed: the settings page is one long view, and a debug build renders it on a test thread's stack.
+    .into_any()
 }

@@ -292,6 +292,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
         <super::site_setup::CompanyForm company=v.company shared=v.company_shared.clone()/>
         <super::site_setup::NewSiteForm known=v.company_shared language=language/>
     }
+    .into_any()
 }
 
 #[component]
