@@ -393,6 +393,13 @@ async fn postgres_fan_out_reaches_another_node() {
     .await
     .expect("node B heard it");
     assert_eq!(heard, sent.message.id);
+    // A message to a fictional profile changes the operators' queue, on every node.
+    let mut queue_b = node_b.queue_changes();
+    let carla = w.member("carla@example.nl", "female").await;
+    sqlx::query("UPDATE users SET fictional = $1 WHERE id = $2").bind(true).bind(carla.id).execute(db_a.pool()).await.unwrap();
+    node_a.send(&w.site, &anna, To::Member(carla.id), &cid(2), text("ben je er?"), NOW).await.unwrap();
+    let site = tokio::time::timeout(Duration::from_secs(5), queue_b.recv()).await.expect("node B heard the queue change").unwrap();
+    assert_eq!(site, w.site.id);
     db_a.close().await;
     db_b.close().await;
 }

@@ -192,8 +192,34 @@ async fn two_operators_one_claim_shared_notes() {
     // The queue shows the wait; Olga opens it and holds it.
     let (_, _, queue) = app.get("/staff/chats", &[("cookie", piet)]).await;
     assert!(queue.contains(r#"data-testid="console-waited""#) && queue.contains("wacht 0 min"), "the wait is shown");
+    // Piet's open queue page hears of it live (server-sent events); a member hears nothing.
+    let (status, _, _) = app.get("/staff/chats/events", &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let mut events = app.client.get(format!("{}/staff/chats/events", app.base)).header("cookie", piet.as_str()).send().await.unwrap();
+    assert_eq!(events.headers()["content-type"], "text/event-stream");
     let page = format!("/staff/chats?c={conversation}");
     let (_, _, html) = app.get(&page, &[("cookie", olga)]).await;
+    let heard = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        let mut seen = String::new();
+        while let Some(chunk) = events.chunk().await.unwrap() {
+            seen.push_str(&String::from_utf8_lossy(&chunk));
+            if seen.contains("event: queue") {
+                return seen;
+            }
+        }
+        seen
+    })
+    .await
+    .expect("the claim reached the open queue page");
+    assert!(heard.contains("event: queue"), "{heard}");
+    drop(events);
+    // What the page then reads: the list, with Olga's claim, and reading claims nothing.
+    let (_, _, list) = app.get("/api/fn/operator_queue", &[("cookie", piet)]).await;
+    let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(list[0]["id"], conversation);
+    assert_eq!(list[0]["claimed_by"], "Olga");
+    let (status, _, _) = app.get("/api/fn/operator_queue", &[("cookie", &anna)]).await;
+    assert!(status.is_client_error());
     assert!(html.contains(r#"data-testid="console-mine""#) && html.contains(r#"data-testid="console-text""#));
     // Piet sees who has it, gets no answer box, and a post is refused.
     let (_, _, html) = app.get(&page, &[("cookie", piet)]).await;

@@ -22,6 +22,8 @@ pub const CHANNEL: &str = "vonk_chat";
 /// Pushes waiting for one socket; a socket that falls this far behind is closed and resyncs
 /// when it reconnects.
 pub const SOCKET_QUEUE: usize = 256;
+/// Queue changes kept for slow queue pages (they only need to know that something changed).
+const QUEUE_BACKLOG: usize = 16;
 
 /// Something happened that sockets may need to know. Ids only: receivers read what they need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +42,9 @@ pub enum Signal {
     Counters { user: i64 },
     /// `user`'s credit balance changed outside the chat (a payment booked or reversed).
     Balance { user: i64 },
+    /// The operators' queue of the site changed (a member wrote to a fictional profile, an
+    /// operator answered, took or left a conversation): open queue pages read it again.
+    Queue { site: i64 },
 }
 
 impl Signal {
@@ -52,6 +57,7 @@ impl Signal {
             Signal::Removed { conversation, user } => format!("x,{conversation},{user}"),
             Signal::Counters { user } => format!("c,{user}"),
             Signal::Balance { user } => format!("b,{user}"),
+            Signal::Queue { site } => format!("q,{site}"),
         }
     }
 
@@ -67,6 +73,7 @@ impl Signal {
             ("x", &[conversation, user]) => Signal::Removed { conversation, user },
             ("c", &[user]) => Signal::Counters { user },
             ("b", &[user]) => Signal::Balance { user },
+            ("q", &[site]) => Signal::Queue { site },
             _ => return None,
         })
     }
@@ -100,6 +107,8 @@ struct Inner {
     /// True once signals from other nodes are heard (at once on SQLite; on PostgreSQL once the
     /// `LISTEN` is in place).
     listening: tokio::sync::watch::Sender<bool>,
+    /// Sites whose operator queue changed, for the open queue pages of this node.
+    queue: tokio::sync::broadcast::Sender<i64>,
 }
 
 /// This node's sockets and the way signals reach them. Cheap to clone.
@@ -147,6 +156,7 @@ impl Bus {
                 tracker: tokio_util::task::TaskTracker::new(),
                 shutdown: tokio_util::sync::CancellationToken::new(),
                 listening: tokio::sync::watch::Sender::new(!postgres),
+                queue: tokio::sync::broadcast::Sender::new(QUEUE_BACKLOG),
             }) };
         if postgres {
             tokio::spawn(listen(bus.clone(), database_url.to_string()));
@@ -190,6 +200,12 @@ impl Bus {
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         self.inner.sockets.write().unwrap_or_else(|e| e.into_inner()).entry(user).or_default().push(Socket { id, tx });
         Subscription { bus: self.clone(), user, id, rx }
+    }
+
+    /// The sites whose operator queue changed, from now on. A page that falls behind hears
+    /// `Lagged` and reads the queue again all the same.
+    pub fn queue_changes(&self) -> tokio::sync::broadcast::Receiver<i64> {
+        self.inner.queue.subscribe()
     }
 
     pub fn socket_count(&self) -> usize {
@@ -275,6 +291,10 @@ impl Bus {
                         tracing::warn!(%error, id, "could not deliver a message to its sockets");
                     }
                 });
+            }
+            Signal::Queue { site } => {
+                // No receiver (no queue page open on this node) is fine.
+                let _ = self.inner.queue.send(site);
             }
             Signal::Delivered { conversation, to, up_to } => {
                 self.send_to(to, json(&Push::Delivered { conversation, up_to }));
@@ -385,11 +405,14 @@ mod tests {
             Signal::Typing { conversation: 2, from: 3, to: 4 },
             Signal::Removed { conversation: 2, user: 4 },
             Signal::Counters { user: 4 },
+            Signal::Balance { user: 4 },
+            Signal::Queue { site: 1 },
         ] {
             assert_eq!(Signal::decode(&s.encode()), Some(s));
         }
         assert_eq!(Signal::decode("m,1,2"), None);
-        assert_eq!(Signal::decode("q,1"), None);
+        assert_eq!(Signal::decode("z,1"), None);
+        assert_eq!(Signal::decode("q,1,2"), None);
         assert_eq!(Signal::decode("m,1,2,x,4"), None);
     }
 }

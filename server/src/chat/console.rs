@@ -9,6 +9,7 @@ use domain::widgets::ChatMessage;
 use domain::{ApiError, ErrorCode};
 use sqlx::Row;
 
+use super::bus::Signal;
 use super::send::{Outgoing, Payer};
 use super::store::{MessageRow, MESSAGE_COLUMNS};
 use super::{Chat, Content, PeerRow, Sent};
@@ -76,7 +77,7 @@ impl Chat {
         validate_client_id(client_id)?;
         let text = validate_text(text, site.message_length)?;
         let (profile, member) = self.fictional_conversation(site.id, conversation).await?;
-        if let Claim::Taken { by, .. } = self.take_claim(operator, conversation, now).await? {
+        if let Claim::Taken { by, .. } = self.take_claim(operator, site.id, conversation, now).await? {
             return Err(ApiError::new(ErrorCode::ClaimedByOther).with("name", by).into());
         }
         if let Some(sent) = self.already_sent(profile, client_id).await? {
@@ -149,12 +150,19 @@ impl Chat {
     pub async fn claim(&self, operator: &Member, site_id: i64, conversation: i64, now: i64) -> Result<Claim, AppError> {
         require_operator(operator)?;
         self.fictional_conversation(site_id, conversation).await?;
-        self.take_claim(operator, conversation, now).await
+        self.take_claim(operator, site_id, conversation, now).await
     }
 
     /// [`Chat::claim`] for a conversation already checked to be the site's and fictional.
-    async fn take_claim(&self, operator: &Member, conversation: i64, now: i64) -> Result<Claim, AppError> {
+    /// A new holder (not a renewal) changes the queue the other operators see.
+    async fn take_claim(&self, operator: &Member, site_id: i64, conversation: i64, now: i64) -> Result<Claim, AppError> {
         let until = now + OPERATOR_CLAIM_SECS;
+        let held_by_me: Option<(i64,)> = sqlx::query_as("SELECT operator_id FROM operator_claims WHERE conversation_id = $1 AND operator_id = $2 AND expires_at > $3")
+            .bind(conversation)
+            .bind(operator.id)
+            .bind(now)
+            .fetch_optional(self.pool())
+            .await?;
         let won: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO operator_claims (conversation_id, operator_id, expires_at) VALUES ($1, $2, $3) \
              ON CONFLICT (conversation_id) DO UPDATE SET operator_id = excluded.operator_id, expires_at = excluded.expires_at \
@@ -170,6 +178,9 @@ impl Chat {
         if won.is_some() {
             // One conversation at a time: the operator's other claims end.
             sqlx::query("DELETE FROM operator_claims WHERE operator_id = $1 AND conversation_id <> $2").bind(operator.id).bind(conversation).execute(self.pool()).await?;
+            if held_by_me.is_none() {
+                self.bus.publish(&[Signal::Queue { site: site_id }]).await?;
+            }
             return Ok(Claim::Mine { until });
         }
         let (by, until): (String, i64) = sqlx::query_as("SELECT p.name, c.expires_at FROM operator_claims c JOIN profiles p ON p.user_id = c.operator_id WHERE c.conversation_id = $1")
@@ -182,7 +193,10 @@ impl Chat {
     /// Lets go of a conversation this operator holds (another may take it at once).
     pub async fn release(&self, operator: &Member, conversation: i64) -> Result<(), AppError> {
         require_operator(operator)?;
-        sqlx::query("DELETE FROM operator_claims WHERE conversation_id = $1 AND operator_id = $2").bind(conversation).bind(operator.id).execute(self.pool()).await?;
+        let left = sqlx::query("DELETE FROM operator_claims WHERE conversation_id = $1 AND operator_id = $2").bind(conversation).bind(operator.id).execute(self.pool()).await?;
+        if left.rows_affected() > 0 {
+            self.bus.publish(&[Signal::Queue { site: operator.site_id }]).await?;
+        }
         Ok(())
     }
 

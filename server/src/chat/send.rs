@@ -90,7 +90,11 @@ impl Chat {
         let balance = pay(&mut tx, send.sender, id, price, free, credits, now).await?;
         move_lists(&mut tx, conversation, send.sender, send.peer, id, held, now).await?;
         // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
-        let signals = [Signal::Message { id, conversation, sender: send.sender, recipient: send.peer }];
+        let mut signals = vec![Signal::Message { id, conversation, sender: send.sender, recipient: send.peer }];
+        if recipient.fictional || send.payer.operator().is_some() {
+            // The operators' queue gains or loses a waiting conversation.
+            signals.push(Signal::Queue { site: site.id });
+        }
         self.bus.stage(&mut tx, &signals).await?;
         tx.commit().await?;
         self.bus.committed(&signals);

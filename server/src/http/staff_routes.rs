@@ -1,6 +1,7 @@
-//! Staff downloads (files, so routes of their own): the operator figures as CSV
-//! (`GET /staff/operators.csv`, the last 30 days). Like every staff page, it does not exist
-//! for anyone but the site's staff.
+//! Staff routes that are not pages: the operator figures as CSV (`GET /staff/operators.csv`,
+//! the last 30 days), and the operator queue's changes as server-sent events
+//! (`GET /staff/chats/events`, one `queue` event whenever the site's queue changed, on any
+//! node). Like every staff page, they do not exist for anyone but the site's staff or operators.
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -15,7 +16,37 @@ use crate::state::AppState;
 pub const OPERATOR_FIGURES_DAYS: i64 = 30;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/staff/operators.csv", get(operator_figures_csv))
+    Router::new().route("/staff/operators.csv", get(operator_figures_csv)).route("/staff/chats/events", get(queue_events))
+}
+
+/// The site's queue changed: the open queue page reads it again (the event carries nothing
+/// else). The stream ends when the node shuts down; the browser reconnects by itself.
+async fn queue_events(State(state): State<AppState>, axum::Extension(current): axum::Extension<CurrentMember>) -> Response {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    use tokio::sync::broadcast::error::RecvError;
+    let Some(member) = current.0.filter(|m| m.operator) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let site = member.site_id;
+    let bus = state.chat.bus();
+    let start = (bus.queue_changes(), bus.shutdown_token());
+    let stream = futures_util::stream::unfold(start, move |(mut changes, closing)| async move {
+        loop {
+            let heard = tokio::select! {
+                _ = closing.cancelled() => return None,
+                heard = changes.recv() => heard,
+            };
+            match heard {
+                Ok(changed) if changed != site => continue,
+                // Missed some: something changed all the same.
+                Ok(_) | Err(RecvError::Lagged(_)) => {
+                    return Some((Ok::<_, std::convert::Infallible>(Event::default().event("queue").data("changed")), (changes, closing)));
+                }
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    });
+    ([(http::header::CACHE_CONTROL, "private, no-store")], Sse::new(stream).keep_alive(KeepAlive::default())).into_response()
 }
 
 async fn operator_figures_csv(State(state): State<AppState>, axum::Extension(current): axum::Extension<CurrentMember>) -> Response {

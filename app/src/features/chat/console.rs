@@ -61,16 +61,7 @@ pub async fn operator_console(conversation: Option<i64>) -> Result<Console, ApiE
         Some(id) => Some(chat.claim(&me, c.site.id, id, now).await.map_err(fail)?),
         None => None,
     };
-    let view = |t: &server::chat::OperatorThread| ConsoleThread {
-        id: t.id,
-        profile: t.profile.name.clone(),
-        member: t.member.name.clone(),
-        member_id: t.member.id,
-        last: t.last.as_ref().map(|m| if m.kind == MessageKind::Text { domain::chat::preview(&m.body) } else { format!("[{}]", m.kind.as_str()) }).unwrap_or_default(),
-        waiting: t.waiting,
-        waited_minutes: t.waiting_since.map(|since| (now - since).max(0) / 60),
-        claimed_by: t.claimed_by.as_ref().filter(|(op, _)| *op != me.id).map(|(_, name)| name.clone()),
-    };
+    let view = |t: &server::chat::OperatorThread| super::queue::thread_view(t, me.id, now);
     let threads = chat.operator_threads(&me, c.site.id, now).await.map_err(fail)?;
     let open = match (conversation, claim) {
         (Some(id), Some(claim)) => {
@@ -122,27 +113,13 @@ pub fn OperatorConsolePage() -> impl IntoView {
 fn ConsoleView(console: Console) -> impl IntoView {
     let i18n = use_i18n();
     let open_id = console.open.as_ref().map(|o| o.thread.id);
-    let list = console
-        .threads
-        .iter()
-        .map(|t| {
-            let current = Some(t.id) == open_id;
-            view! {
-                <li>
-                    <a class="console__thread" class:console__thread--open=current href=crate::paths::staff_chat(t.id) aria-current=current.then_some("page") data-testid="console-thread">
-                        <strong>{format!("{} → {}", t.member, t.profile)}</strong>
-                        <span class="muted">{t.last.clone()}</span>
-                        <span class="console__badges">
-                            {(t.waiting > 0).then(|| view! { <span class="pill">{t.waiting}</span> })}
-                            {t.waited_minutes.map(|m| view! { <span class="console__waited" data-testid="console-waited">{use_i18n().tf("console.waited", &[("minutes", &m.to_string())])}</span> })}
-                            {t.claimed_by.clone().map(|name| view! { <span class="console__claimed" data-testid="console-claimed">{use_i18n().tf("console.claimed_by", &[("name", &name)])}</span> })}
-                        </span>
-                    </a>
-                </li>
-            }
-        })
-        .collect_view();
-    let empty = console.threads.is_empty().then(|| view! { <p class="muted">{use_i18n().t("console.empty")}</p> });
+    let labels = super::queue::QueueLabels {
+        nav: i18n.t("chat.conversations"),
+        empty: i18n.t("console.empty"),
+        waited: i18n.t("console.waited"),
+        claimed_by: i18n.t("console.claimed_by"),
+    };
+    let list = view! { <super::queue::LiveQueue threads=console.threads open=open_id labels=labels/> };
     let open = console.open.map(|OpenThread { thread, messages, taken_by, note, bought, spent, payments }| {
         let rows = messages
             .into_iter()
@@ -196,7 +173,7 @@ fn ConsoleView(console: Console) -> impl IntoView {
     });
     view! {
         <div class="console__grid">
-            <nav aria-label=i18n.t("chat.conversations")><ul class="console__list">{list}</ul>{empty}</nav>
+            {list}
             {open}
         </div>
     }

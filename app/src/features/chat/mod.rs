@@ -5,6 +5,7 @@
 pub mod console;
 pub mod island;
 pub mod page;
+pub mod queue;
 pub mod server_fns;
 
 /// A fresh id for one send: a retried post of the same form is then stored once.
