@@ -184,6 +184,8 @@ test('the premium-only alert on a free member\'s third conversation', async ({ p
 });
 
 test('operators: the queue, one claim for two operators, shared notes, an answer as the fictional profile', async ({ page, browser, baseURL }, testInfo) => {
+  // The claim's two idle minutes run out in real time.
+  test.setTimeout(300_000);
   await page.close();
   const fenna = await newMember(browser, baseURL!, 'fenna-chat@example.nl', { name: 'Fenna', gender: 'Vrouw' });
   // Demo members are fictional (their cards carry the site's mark).
@@ -203,6 +205,12 @@ test('operators: the queue, one claim for two operators, shared notes, an answer
   const second = await newMember(browser, baseURL!, secondEmail, { name: 'Pieter', gender: 'Man' });
   execFileSync(binary, ['staff', 'grant', secondEmail, 'operator'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
 
+  // Pieter has the queue open; it listens for changes.
+  const listening = second.page.waitForResponse((r) => r.url().includes('/staff/chats/events'));
+  await second.page.goto('/staff/chats');
+  await listening;
+  await expect(second.page.getByTestId('console-thread').filter({ hasText: 'Fenna' }).getByTestId('console-claimed')).toHaveCount(0);
+
   // Fenna's conversation waits at the top of the queue; Olga opens it and holds it.
   await op.page.goto('/staff/chats');
   const thread = op.page.getByTestId('console-thread').first();
@@ -211,9 +219,8 @@ test('operators: the queue, one claim for two operators, shared notes, an answer
   await thread.click();
   await expect(op.page.getByTestId('console-mine')).toBeVisible();
 
-  // Pieter sees who is answering, in the queue and in the conversation, and has no answer box.
-  await second.page.goto('/staff/chats');
-  await expect(second.page.getByTestId('console-thread').filter({ hasText: 'Fenna' }).getByTestId('console-claimed')).toContainText('Olga');
+  // Pieter's queue shows who is answering without a reload; in the conversation he has no answer box.
+  await expect(second.page.getByTestId('console-thread').filter({ hasText: 'Fenna' }).getByTestId('console-claimed')).toContainText('Olga', { timeout: 5_000 });
   await second.page.getByTestId('console-thread').filter({ hasText: 'Fenna' }).click();
   await expect(second.page.getByTestId('console-taken')).toContainText('Dit gesprek wordt nu beantwoord door Olga.');
   await expect(second.page.getByTestId('console-text')).toHaveCount(0);
@@ -231,6 +238,14 @@ test('operators: the queue, one claim for two operators, shared notes, an answer
   await expect(fenna.page.getByTestId('chat-fictional-warning')).toBeVisible();
   await second.page.reload();
   await expect(second.page.getByTestId('console-note')).toHaveValue('Verteld: woont in Zwolle, werkt bij een bakker.');
+  await expect(second.page.getByTestId('console-text')).toHaveCount(0);
+
+  // Olga stops typing: after two idle minutes her claim lapses and Pieter can answer.
+  await expect(async () => {
+    await second.page.reload();
+    await expect(second.page.getByTestId('console-mine')).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 170_000, intervals: [15_000] });
+  await expect(second.page.getByTestId('console-text')).toBeVisible();
   await second.context.close();
   await op.context.close();
   await fenna.context.close();
@@ -308,5 +323,48 @@ test('contact details: hidden for the recipient, refused once staff say so (memb
 
   await setPhoneRule('Verbergen (•••)');
   await context.close();
+  await staff.context.close();
+});
+
+test('spam held back: the same first message to many waits for staff, who release it (staff at 1280 px)', async ({ page, browser, baseURL }, testInfo) => {
+  await page.close();
+  const staffEmail = 'staff-spam@example.nl';
+  const staff = await newMember(browser, baseURL!, staffEmail, { name: 'Stijn', gender: 'Man' });
+  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+  execFileSync(binary, ['staff', 'grant', staffEmail, 'staff'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  const setThreshold = async (recipients: string) => {
+    await staff.page.goto('/staff/site#spam');
+    const form = staff.page.getByTestId('form-spam');
+    await form.getByLabel('Aantal leden dat hetzelfde eerste bericht mag krijgen (0 = uit)').fill(recipients);
+    await form.getByRole('button', { name: 'Opslaan' }).click();
+    await expect(staff.page).toHaveURL(/saved=spam/);
+  };
+  await setThreshold('1');
+  await staff.page.locator('#spam').screenshot({ path: testInfo.outputPath('staff-spam-rules.png') });
+
+  const sam = await newMember(browser, baseURL!, 'sam-spam@example.nl', { name: 'Sam', gender: 'Man' });
+  const text = 'Hoi schat, ik ben Sam en ik zoek een leuke vrouw voor vanavond. Kijk op mijn profiel!';
+  for (const n of [0, 1]) {
+    await sam.page.goto('/members?gender=female');
+    await sam.page.getByTestId('results').locator('.member-card__link').nth(n).click();
+    await sam.page.getByTestId('send-message').click();
+    await live(sam.page);
+    await say(sam.page, text);
+    await expect(sam.page.getByTestId('chat-log')).toContainText('Kijk op mijn profiel!');
+  }
+
+  // Staff see who sent what to how many, and release it.
+  await staff.page.goto('/staff/held');
+  const item = staff.page.getByTestId('held-item').filter({ hasText: 'Sam' });
+  await expect(item).toContainText(text);
+  await expect(item).toContainText('1 berichten aan 1 leden');
+  await staff.page.screenshot({ path: testInfo.outputPath('staff-held.png'), fullPage: true });
+  await axeClean(staff.page);
+  await item.getByTestId('release').click();
+  await expect(staff.page.getByTestId('saved')).toContainText('1 berichten vrijgegeven en bezorgd.');
+  await expect(staff.page.getByTestId('held-item').filter({ hasText: 'Sam' })).toHaveCount(0);
+
+  await setThreshold('5');
+  await sam.context.close();
   await staff.context.close();
 });
