@@ -24,6 +24,7 @@ pub mod payment;
 pub mod photo;
 pub mod profile;
 pub mod push;
+pub mod sales;
 pub mod search;
 pub mod security;
 pub mod site;

@@ -178,3 +178,47 @@ async fn direct_debit_over_http_forms() {
     assert!(result.starts_with("/transactions/") && html.contains("Betaling gelukt!"), "{result}");
     assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
 }
+
+/// Staff find a payment, read its timeline and the sales report (page and CSV); the search
+/// fields keep what was typed, escaped; members get not-found.
+#[tokio::test]
+async fn staff_see_payments_their_timeline_and_the_sales_report() {
+    let app = start().await;
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let site = app.state.sites.for_host(None).unwrap();
+    let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    let member = app.state.accounts.member(anna_id).await.unwrap().unwrap();
+    let pack = app.state.payments.packs(site.settings.id, "NL").await.unwrap().into_iter().find(|p| p.credits == 25).unwrap().id;
+    let now = app.state.clock.now();
+    let started = app.state.payments.start_checkout(&site, &member, pack, domain::payment::PaymentMethod::Ideal, None, "NL", "nl", now).await.unwrap();
+    let (tr,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(started.payment_id).fetch_one(app.state.db.pool()).await.unwrap();
+    app.state.payments.test_provider().unwrap().choose(&tr, domain::checkout::PaymentStatus::Paid).await.unwrap();
+    app.state.payments.webhook("test", &tr, now).await.unwrap();
+
+    let (status, _, page) = app.get("/staff/payments", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(r#"data-testid="payment-row""#) && page.contains("anna@example.nl") && page.contains("Betaald"), "{page}");
+    assert!(page.contains(r#"data-testid="sales-row""#) && page.contains("Nederland") && page.contains("21%"));
+    // A search: found by address; markup in the fields stays text.
+    let (_, _, page) = app.get("/staff/payments?member=anna%40example.nl&status=paid&method=ideal", &[("cookie", &staff)]).await;
+    assert!(page.contains(&format!("#{}", started.payment_id)));
+    let (status, _, page) = app.get("/staff/payments?member=%3Cscript%3Ealert(1)%3C%2Fscript%3E&payment=x&status=%3Cb%3E&from=nope&period=2026-13", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!page.contains("<script>alert(1)") && page.contains(r#"data-testid="payments-none""#));
+    // One payment's timeline.
+    let (_, _, page) = app.get(&format!("/staff/payments?id={}", started.payment_id), &[("cookie", &staff)]).await;
+    assert!(page.contains(r#"data-testid="payment-timeline""#) && page.contains("Aangemaakt") && page.contains("25 credits bijgeschreven"), "{page}");
+
+    // The report as CSV, for staff only.
+    let period = domain::sales::Period::month_of(now).code();
+    let (status, headers, csv) = app.get(&format!("/staff/payments/sales.csv?period={period}"), &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/csv"));
+    assert!(csv.starts_with("period,country,vat_rate_percent") && csv.contains(&format!("{period},NL,21,EUR,1,")), "{csv}");
+    let (status, _, _) = app.get("/staff/payments/sales.csv", &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (_, _, page) = app.get("/staff/payments", &[("cookie", &anna)]).await;
+    assert!(!page.contains("anna@example.nl") || !page.contains(r#"data-testid="payment-row""#));
+}

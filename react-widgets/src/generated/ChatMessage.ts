@@ -27,6 +27,7 @@ at: number,
  */
 client_id: string, 
 /**
- * Held until the recipient (or the sender) confirms their email address.
+ * Not delivered yet: held until the recipient (or the sender) confirms their email
+ * address, or until staff review it.
  */
 waiting: boolean, };

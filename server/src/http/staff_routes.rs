@@ -1,5 +1,6 @@
 //! Staff routes that are not pages: the operator figures as CSV (`GET /staff/operators.csv`,
-//! the last 30 days), and the operator queue's changes as server-sent events
+//! the last 30 days), the sales report as CSV (`GET /staff/payments/sales.csv?period=2026-11`),
+//! and the operator queue's changes as server-sent events
 //! (`GET /staff/chats/events`, one `queue` event whenever the site's queue changed, on any
 //! node). Like every staff page, they do not exist for anyone but the site's staff or operators.
 
@@ -16,7 +17,45 @@ use crate::state::AppState;
 pub const OPERATOR_FIGURES_DAYS: i64 = 30;
 
 pub fn routes() -> Router<AppState> {
-    Router::new().route("/staff/operators.csv", get(operator_figures_csv)).route("/staff/chats/events", get(queue_events))
+    Router::new()
+        .route("/staff/operators.csv", get(operator_figures_csv))
+        .route("/staff/payments/sales.csv", get(sales_csv))
+        .route("/staff/chats/events", get(queue_events))
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct SalesQuery {
+    #[serde(default)]
+    period: String,
+}
+
+/// The sales report of a period (`2026-11`, `2026-Q4`; this month when absent or unreadable).
+async fn sales_csv(State(state): State<AppState>, axum::Extension(current): axum::Extension<CurrentMember>, query: Result<axum::extract::Query<SalesQuery>, axum::extract::rejection::QueryRejection>) -> Response {
+    let Some(member) = current.0 else {
+        return axum::response::Redirect::to("/login?return_to=/staff/payments").into_response();
+    };
+    let period = query.ok().and_then(|q| domain::sales::Period::parse(&q.period)).unwrap_or_else(|| domain::sales::Period::month_of(state.clock.now()));
+    match state.payments.sales_report(&member, member.site_id, period).await {
+        Ok(rows) => csv_file(&format!("sales-{}.csv", period.code()), domain::sales::to_csv(period, &rows)),
+        Err(crate::error::AppError::Refused(_)) => StatusCode::NOT_FOUND.into_response(),
+        Err(error) => {
+            tracing::warn!(%error, "the sales report could not be read");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
+}
+
+fn csv_file(name: &str, body: String) -> Response {
+    (
+        [
+            (http::header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (http::header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+            (http::header::CACHE_CONTROL, "private, no-store".to_string()),
+            (http::header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_string()),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 /// The site's queue changed: the open queue page reads it again (the event carries nothing
@@ -55,19 +94,7 @@ async fn operator_figures_csv(State(state): State<AppState>, axum::Extension(cur
     };
     let now = state.clock.now();
     match state.chat.operator_figures(&member, member.site_id, now - OPERATOR_FIGURES_DAYS * 86_400).await {
-        Ok(figures) => {
-            let csv = domain::operators::to_csv(&figures.days, |id| figures.names.get(&id).cloned().unwrap_or_default());
-            (
-                [
-                    (http::header::CONTENT_TYPE, "text/csv; charset=utf-8"),
-                    (http::header::CONTENT_DISPOSITION, "attachment; filename=\"operators.csv\""),
-                    (http::header::CACHE_CONTROL, "private, no-store"),
-                    (http::header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-                ],
-                csv,
-            )
-                .into_response()
-        }
+        Ok(figures) => csv_file("operators.csv", domain::operators::to_csv(&figures.days, |id| figures.names.get(&id).cloned().unwrap_or_default())),
         Err(crate::error::AppError::Refused(_)) => StatusCode::NOT_FOUND.into_response(),
         Err(error) => {
             tracing::warn!(%error, "the operator figures could not be read");

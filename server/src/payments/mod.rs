@@ -18,6 +18,7 @@ pub mod mollie;
 pub mod provider;
 pub mod receipt_pdf;
 pub mod sms;
+pub mod staff;
 pub mod test_provider;
 
 use domain::checkout::{automatic_discount, best_quote, better, normalize_code, Discount, DiscountKind, PaymentStatus, Quote};

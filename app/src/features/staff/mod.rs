@@ -7,6 +7,7 @@ pub mod complaints;
 pub mod held;
 pub mod members;
 pub mod operators;
+pub mod payments;
 pub mod photos;
 pub mod site;
 pub mod site_setup;

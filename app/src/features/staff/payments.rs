@@ -1,0 +1,365 @@
+//! `/staff/payments`: staff find payments (member, id, status, method, dates), open one to see
+//! its timeline, and read the sales report per month or quarter for the VAT return (per
+//! country, VAT rate and currency; what was taken back subtracted), also as CSV at
+//! `/staff/payments/sales.csv?period=…` (`server::http::staff_routes`). The searches are plain
+//! GET forms: the page works without JavaScript and a search can be bookmarked.
+
+use domain::checkout::PaymentStatus;
+use domain::payment::PaymentMethod;
+use domain::ApiError;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::call::{fail, member_call};
+use crate::features::staff::refuse_non_staff;
+use crate::i18n::{use_i18n, I18n};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StaffPaymentView {
+    pub id: i64,
+    pub member_id: i64,
+    pub member_name: String,
+    pub email: String,
+    pub credits: i64,
+    pub amount: i64,
+    pub currency: String,
+    pub vat_rate_bp: i64,
+    pub country: String,
+    pub method: String,
+    pub status: String,
+    pub created_at: i64,
+    pub paid_at: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimelineView {
+    pub at: i64,
+    pub kind: String,
+    pub credits: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SalesRowView {
+    pub country: String,
+    pub vat_rate_bp: i64,
+    pub currency: String,
+    pub payments: i64,
+    pub gross: i64,
+    pub net: i64,
+    pub vat: i64,
+    pub reversals: i64,
+    pub reversed_gross: i64,
+    pub total: i64,
+    pub total_net: i64,
+    pub total_vat: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaymentsPage {
+    pub found: Vec<StaffPaymentView>,
+    pub open: Option<(StaffPaymentView, Vec<TimelineView>)>,
+    /// The report's period and the periods to choose from (this month back a year, this quarter back two years).
+    pub period: String,
+    pub periods: Vec<String>,
+    pub sales: Vec<SalesRowView>,
+}
+
+#[cfg(feature = "ssr")]
+fn payment_view(p: server::payments::staff::StaffPayment) -> StaffPaymentView {
+    StaffPaymentView {
+        id: p.id,
+        member_id: p.member_id,
+        member_name: p.member_name,
+        email: p.email,
+        credits: p.credits,
+        amount: p.amount,
+        currency: p.currency,
+        vat_rate_bp: p.vat_rate_bp,
+        country: p.country,
+        method: p.method,
+        status: p.status,
+        created_at: p.created_at,
+        paid_at: p.paid_at,
+    }
+}
+
+/// A date typed as `YYYY-MM-DD` as unix seconds at its start (None when empty or not a date).
+#[cfg(feature = "ssr")]
+fn day_start(text: &str) -> Option<i64> {
+    let day = domain::account::Ymd::parse(text.trim())?;
+    Some(domain::date::to_unix(i64::from(day.year), day.month, day.day, 0, 0))
+}
+
+/// Everything on the page for one query; staff only (others get `not_found`). Unknown
+/// statuses, methods, dates and periods are ignored rather than refused: a search never fails.
+#[allow(clippy::too_many_arguments)]
+#[server(prefix = "/api/fn", endpoint = "staff_payments", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_payments(member: String, payment: String, status: String, method: String, from: String, to: String, id: Option<i64>, period: String) -> Result<PaymentsPage, ApiError> {
+    use server::payments::staff::PaymentFilter;
+    let (c, me) = member_call().await?;
+    let site = c.site.settings.id;
+    let payments = &c.state.payments;
+    let filter = PaymentFilter {
+        member: Some(member).filter(|m| !m.trim().is_empty()),
+        payment: payment.trim().trim_start_matches('#').parse().ok(),
+        status: PaymentStatus::parse(&status),
+        method: PaymentMethod::parse(&method),
+        from: day_start(&from),
+        until: day_start(&to).map(|start| start + 86_400),
+    };
+    let found = payments.staff_find(&me, site, &filter).await.map_err(fail)?.into_iter().map(payment_view).collect();
+    let open = match id {
+        Some(id) => payments.staff_payment(&me, site, id).await.map_err(fail)?.map(|(p, timeline)| {
+            (payment_view(p), timeline.into_iter().map(|e| TimelineView { at: e.at, kind: e.kind.to_string(), credits: e.credits }).collect())
+        }),
+        None => None,
+    };
+    use domain::sales::Period;
+    let this_month = Period::month_of(c.now());
+    let period = Period::parse(&period).unwrap_or(this_month);
+    let mut periods = Vec::new();
+    let mut month = this_month;
+    for _ in 0..12 {
+        periods.push(month.code());
+        month = month.previous();
+    }
+    let mut quarter = match this_month {
+        Period::Month { year, month } => Period::Quarter { year, quarter: (month - 1) / 3 + 1 },
+        q => q,
+    };
+    for _ in 0..8 {
+        periods.push(quarter.code());
+        quarter = quarter.previous();
+    }
+    let sales = payments
+        .sales_report(&me, site, period)
+        .await
+        .map_err(fail)?
+        .into_iter()
+        .map(|r| SalesRowView {
+            total: r.total(),
+            total_net: r.total_net(),
+            total_vat: r.total_vat(),
+            net: r.gross - r.vat,
+            country: r.country,
+            vat_rate_bp: r.vat_rate_bp,
+            currency: r.currency,
+            payments: r.payments,
+            gross: r.gross,
+            vat: r.vat,
+            reversals: r.reversals,
+            reversed_gross: r.reversed_gross,
+        })
+        .collect();
+    Ok(PaymentsPage { found, open, period: period.code(), periods, sales })
+}
+
+fn money(i18n: &I18n, minor: i64, currency: &str) -> String {
+    domain::site::format_money(minor, currency, i18n.decimal_comma())
+}
+
+fn method_label(i18n: &I18n, code: &str) -> String {
+    match PaymentMethod::parse(code) {
+        Some(m) => m.label_key().map(|k| i18n.t(k)).unwrap_or_else(|| m.brand_name().to_string()),
+        None => code.to_string(),
+    }
+}
+
+/// The search form; its fields keep what was searched.
+#[component]
+fn SearchForm(query: leptos_router::params::ParamsMap) -> impl IntoView {
+    let i18n = use_i18n();
+    let get = |k: &str| query.get(k).unwrap_or_default();
+    let (status, method) = (get("status"), get("method"));
+    view! {
+        <form method="get" action="/staff/payments" class="form staff-payments__search" role="search" data-testid="payments-search">
+            <label class="field"><span class="field__label">{i18n.t("staff.payments.member")}</span><input type="text" name="member" value=get("member") maxlength="254"/></label>
+            <label class="field"><span class="field__label">{i18n.t("staff.payments.id")}</span><input type="text" name="payment" inputmode="numeric" value=get("payment") maxlength="20"/></label>
+            <label class="field"><span class="field__label">{i18n.t("staff.payments.status")}</span>
+                <select name="status">
+                    <option value="">{i18n.t("staff.payments.any")}</option>
+                    {PaymentStatus::ALL.into_iter().map(|s| view! { <option value=s.code() selected=status == s.code()>{use_i18n().t(&format!("payment.status.{}", s.code()))}</option> }).collect_view()}
+                </select>
+            </label>
+            <label class="field"><span class="field__label">{i18n.t("staff.payments.method")}</span>
+                <select name="method">
+                    <option value="">{i18n.t("staff.payments.any")}</option>
+                    {PaymentMethod::ALL.into_iter().map(|m| view! { <option value=m.code() selected=method == m.code()>{method_label(&use_i18n(), m.code())}</option> }).collect_view()}
+                </select>
+            </label>
+            <label class="field"><span class="field__label">{i18n.t("staff.payments.from")}</span><input type="date" name="from" value=get("from")/></label>
+            <label class="field"><span class="field__label">{i18n.t("staff.payments.to")}</span><input type="date" name="to" value=get("to")/></label>
+            <input type="hidden" name="period" value=get("period")/>
+            <button type="submit" class="btn btn--primary">{i18n.t("staff.payments.search")}</button>
+        </form>
+    }
+}
+
+#[component]
+fn Found(found: Vec<StaffPaymentView>, link: String) -> impl IntoView {
+    let i18n = use_i18n();
+    if found.is_empty() {
+        return view! { <p class="notice" data-testid="payments-none">{i18n.t("staff.payments.none")}</p> }.into_any();
+    }
+    view! {
+        <div class="table-scroll">
+            <table class="staff-log" data-testid="payments-found">
+                <thead><tr>
+                    <th scope="col">{i18n.t("staff.payments.id")}</th>
+                    <th scope="col">{i18n.t("staff.payments.date")}</th>
+                    <th scope="col">{i18n.t("staff.payments.member")}</th>
+                    <th scope="col">{i18n.t("staff.payments.amount")}</th>
+                    <th scope="col">{i18n.t("staff.payments.method")}</th>
+                    <th scope="col">{i18n.t("staff.payments.status")}</th>
+                </tr></thead>
+                <tbody>
+                    {found.into_iter().map(|p| {
+                        let i18n = use_i18n();
+                        view! {
+                            <tr data-testid="payment-row">
+                                <td><a href=format!("{link}id={}#payment", p.id)>{format!("#{}", p.id)}</a></td>
+                                <td>{i18n.date(p.created_at)}</td>
+                                <td><a href=crate::paths::member(p.member_id)>{p.member_name}</a>" "<span class="muted">{p.email}</span></td>
+                                <td>{money(&i18n, p.amount, &p.currency)}" · "{i18n.tf("staff.payments.credits", &[("credits", &p.credits.to_string())])}</td>
+                                <td>{method_label(&i18n, &p.method)}</td>
+                                <td>{i18n.t(&format!("payment.status.{}", p.status))}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn Timeline(payment: StaffPaymentView, timeline: Vec<TimelineView>) -> impl IntoView {
+    let i18n = use_i18n();
+    let title = i18n.tf("staff.payments.payment", &[("id", &payment.id.to_string())]);
+    let summary = format!(
+        "{} · {} · {} · {} ({})",
+        money(&i18n, payment.amount, &payment.currency),
+        i18n.tf("staff.payments.credits", &[("credits", &payment.credits.to_string())]),
+        method_label(&i18n, &payment.method),
+        i18n.t(&format!("country.{}", payment.country)),
+        domain::checkout::format_rate(payment.vat_rate_bp, i18n.decimal_comma()),
+    );
+    view! {
+        <section class="card" id="payment" aria-labelledby="payment-title" data-testid="payment-timeline">
+            <h2 id="payment-title">{title}</h2>
+            <p><a href=crate::paths::member(payment.member_id)>{payment.member_name}</a>" · "{payment.email}</p>
+            <p class="muted">{summary}</p>
+            <ol class="timeline">
+                {timeline.into_iter().map(|e| {
+                    let i18n = use_i18n();
+                    let label = i18n.tf(&format!("staff.payments.event.{}", e.kind), &[("credits", &e.credits.abs().to_string())]);
+                    view! { <li><span class="muted">{i18n.date(e.at)}</span>" "{label}</li> }
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+fn SalesReport(period: String, periods: Vec<String>, rows: Vec<SalesRowView>, query: leptos_router::params::ParamsMap) -> impl IntoView {
+    let i18n = use_i18n();
+    let keep: Vec<(String, String)> = ["member", "payment", "status", "method", "from", "to"].into_iter().filter_map(|k| query.get(k).filter(|v| !v.is_empty()).map(|v| (k.to_string(), v))).collect();
+    let csv = format!("/staff/payments/sales.csv?period={period}");
+    let table = if rows.is_empty() {
+        view! { <p class="notice" data-testid="sales-none">{i18n.t("staff.payments.no_sales")}</p> }.into_any()
+    } else {
+        view! {
+            <div class="table-scroll">
+                <table class="staff-log" data-testid="sales-report">
+                    <thead><tr>
+                        <th scope="col">{i18n.t("staff.payments.country")}</th>
+                        <th scope="col">{i18n.t("staff.payments.vat_rate")}</th>
+                        <th scope="col">{i18n.t("staff.payments.payments")}</th>
+                        <th scope="col">{i18n.t("staff.payments.gross")}</th>
+                        <th scope="col">{i18n.t("staff.payments.reversed")}</th>
+                        <th scope="col">{i18n.t("staff.payments.net")}</th>
+                        <th scope="col">{i18n.t("staff.payments.vat")}</th>
+                        <th scope="col">{i18n.t("staff.payments.total")}</th>
+                    </tr></thead>
+                    <tbody>
+                        {rows.into_iter().map(|r| {
+                            let i18n = use_i18n();
+                            view! {
+                                <tr data-testid="sales-row">
+                                    <td>{i18n.t(&format!("country.{}", r.country))}</td>
+                                    <td>{domain::checkout::format_rate(r.vat_rate_bp, i18n.decimal_comma())}</td>
+                                    <td>{r.payments.to_string()}</td>
+                                    <td>{money(&i18n, r.gross, &r.currency)}</td>
+                                    <td>{(r.reversals > 0).then(|| format!("−{} ({})", money(&i18n, r.reversed_gross, &r.currency), r.reversals))}</td>
+                                    <td>{money(&i18n, r.total_net, &r.currency)}</td>
+                                    <td>{money(&i18n, r.total_vat, &r.currency)}</td>
+                                    <td>{money(&i18n, r.total, &r.currency)}</td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        }
+        .into_any()
+    };
+    view! {
+        <section class="card" id="sales" aria-labelledby="sales-title">
+            <h2 id="sales-title">{i18n.t("staff.payments.sales")}</h2>
+            <p class="muted">{i18n.t("staff.payments.sales_intro")}</p>
+            <form method="get" action="/staff/payments#sales" class="form staff-payments__period" data-testid="sales-period">
+                {keep.into_iter().map(|(k, v)| view! { <input type="hidden" name=k value=v/> }).collect_view()}
+                <label class="field"><span class="field__label">{i18n.t("staff.payments.period")}</span>
+                    <select name="period">
+                        {periods.into_iter().map(|p| { let selected = p == period; view! { <option value=p.clone() selected=selected>{p.clone()}</option> } }).collect_view()}
+                    </select>
+                </label>
+                <button type="submit" class="btn">{i18n.t("staff.payments.show")}</button>
+            </form>
+            {table}
+            <p><a href=csv download="sales.csv">{i18n.t("staff.payments.csv")}</a></p>
+        </section>
+    }
+}
+
+#[component]
+pub fn StaffPaymentsPage() -> impl IntoView {
+    if let Some(refused) = refuse_non_staff("/staff/payments") {
+        return refused;
+    }
+    let i18n = use_i18n();
+    let query = use_query_map().get_untracked();
+    let get = {
+        let query = query.clone();
+        move |k: &str| query.get(k).unwrap_or_default()
+    };
+    let args = (get("member"), get("payment"), get("status"), get("method"), get("from"), get("to"), get("id").parse::<i64>().ok(), get("period"));
+    let page = Resource::new_blocking(move || args.clone(), |(member, payment, status, method, from, to, id, period)| staff_payments(member, payment, status, method, from, to, id, period));
+    // Links to a payment keep the search.
+    let link = {
+        let kept: Vec<String> = ["member", "payment", "status", "method", "from", "to", "period"].into_iter().filter_map(|k| query.get(k).filter(|v| !v.is_empty()).map(|v| format!("{k}={}", domain::account::percent_encode(&v)))).collect();
+        format!("/staff/payments?{}", kept.into_iter().map(|k| k + "&").collect::<String>())
+    };
+    view! {
+        <Title text=i18n.t("staff.payments.title")/>
+        <div class="container page staff-payments">
+            <h1>{i18n.t("staff.payments.title")}</h1>
+            <SearchForm query=query.clone()/>
+            <Suspense fallback=|| ()>
+                {move || page.get().map(|result| match result {
+                    Ok(p) => view! {
+                        {p.open.map(|(payment, timeline)| view! { <Timeline payment=payment timeline=timeline/> })}
+                        <Found found=p.found link=link.clone()/>
+                        <SalesReport period=p.period periods=p.periods rows=p.sales query=query.clone()/>
+                    }.into_any(),
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+    .into_any()
+}

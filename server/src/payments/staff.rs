@@ -1,0 +1,189 @@
+//! Staff and the money (`/staff/payments`): find payments by member, id, status, method and
+//! date; a payment's timeline from what is stored about it (created, paid, booked, receipt,
+//! taken back); the sales report per month or quarter (`domain::sales`) for the VAT return.
+//! Staff of the payment's own site only.
+
+use domain::checkout::PaymentStatus;
+use domain::payment::PaymentMethod;
+use domain::sales::{Period, ReportRow, Sale};
+use sqlx::Row;
+
+use super::Payments;
+use crate::accounts::Member;
+use crate::error::AppError;
+use crate::staff::require_staff;
+
+/// The most payments one search shows.
+pub const FOUND_MAX: i64 = 200;
+
+/// What staff search for; empty parts match everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PaymentFilter {
+    /// A member's email address or id (`123` or `#123`).
+    pub member: Option<String>,
+    pub payment: Option<i64>,
+    pub status: Option<PaymentStatus>,
+    pub method: Option<PaymentMethod>,
+    /// Created from this moment up to (not including) `until` (unix seconds).
+    pub from: Option<i64>,
+    pub until: Option<i64>,
+}
+
+/// A payment as staff see it in the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaffPayment {
+    pub id: i64,
+    pub member_id: i64,
+    pub member_name: String,
+    pub email: String,
+    pub credits: i64,
+    pub amount: i64,
+    pub currency: String,
+    pub vat_rate_bp: i64,
+    pub country: String,
+    pub method: String,
+    pub provider: String,
+    pub status: String,
+    pub created_at: i64,
+    pub paid_at: Option<i64>,
+}
+
+/// One step in a payment's life.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimelineEntry {
+    pub at: i64,
+    /// `created`, `paid`, `booked`, `receipt`, `failed`, `canceled`, `expired`, `reversed`,
+    /// `credits_back` (labels `staff.payments.event.{kind}` in `locales/`).
+    pub kind: &'static str,
+    /// Credits booked or taken back (0 for the other steps).
+    pub credits: i64,
+}
+
+const STAFF_PAYMENT_COLUMNS: &str = "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.provider, p.status, p.created_at, p.paid_at";
+
+fn staff_payment(row: &sqlx::any::AnyRow) -> Result<StaffPayment, AppError> {
+    Ok(StaffPayment {
+        id: row.try_get("id")?,
+        member_id: row.try_get("user_id")?,
+        member_name: row.try_get("name")?,
+        email: row.try_get("email")?,
+        credits: row.try_get("credits")?,
+        amount: row.try_get("amount")?,
+        currency: row.try_get("currency")?,
+        vat_rate_bp: row.try_get("vat_rate")?,
+        country: row.try_get("country")?,
+        method: row.try_get("method")?,
+        provider: row.try_get("provider")?,
+        status: row.try_get("status")?,
+        created_at: row.try_get("created_at")?,
+        paid_at: row.try_get("paid_at")?,
+    })
+}
+
+impl Payments {
+    /// The site's payments that match, newest first (at most [`FOUND_MAX`]).
+    pub async fn staff_find(&self, staff: &Member, site_id: i64, filter: &PaymentFilter) -> Result<Vec<StaffPayment>, AppError> {
+        require_staff(staff, site_id)?;
+        // Every condition is a bound value; an absent one is switched off by its own flag.
+        let member = filter.member.as_deref().map(str::trim).filter(|m| !m.is_empty());
+        let member_id = member.and_then(|m| m.trim_start_matches('#').parse::<i64>().ok());
+        let email = member.filter(|_| member_id.is_none()).map(str::to_lowercase);
+        let rows = sqlx::query(&format!(
+            "SELECT {STAFF_PAYMENT_COLUMNS} FROM payments p JOIN users u ON u.id = p.user_id JOIN profiles pr ON pr.user_id = u.id \
+             WHERE p.site_id = $1 AND ($2 = 0 OR p.user_id = $3) AND ($4 = 0 OR u.email = $5) AND ($6 = 0 OR p.id = $7) \
+             AND ($8 = 0 OR p.status = $9) AND ($10 = 0 OR p.method = $11) AND p.created_at >= $12 AND p.created_at < $13 \
+             ORDER BY p.id DESC LIMIT {FOUND_MAX}"
+        ))
+        .bind(site_id)
+        .bind(i64::from(member_id.is_some()))
+        .bind(member_id.unwrap_or(0))
+        .bind(i64::from(email.is_some()))
+        .bind(email.unwrap_or_default())
+        .bind(i64::from(filter.payment.is_some()))
+        .bind(filter.payment.unwrap_or(0))
+        .bind(i64::from(filter.status.is_some()))
+        .bind(filter.status.map(PaymentStatus::code).unwrap_or(""))
+        .bind(i64::from(filter.method.is_some()))
+        .bind(filter.method.map(PaymentMethod::code).unwrap_or(""))
+        .bind(filter.from.unwrap_or(i64::MIN))
+        .bind(filter.until.unwrap_or(i64::MAX))
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(staff_payment).collect()
+    }
+
+    /// One payment of the site with its timeline, oldest step first; None when it is not the site's.
+    pub async fn staff_payment(&self, staff: &Member, site_id: i64, payment_id: i64) -> Result<Option<(StaffPayment, Vec<TimelineEntry>)>, AppError> {
+        require_staff(staff, site_id)?;
+        let row = sqlx::query(&format!(
+            "SELECT {STAFF_PAYMENT_COLUMNS}, p.updated_at, p.receipt_sent_at FROM payments p JOIN users u ON u.id = p.user_id JOIN profiles pr ON pr.user_id = u.id \
+             WHERE p.site_id = $1 AND p.id = $2"
+        ))
+        .bind(site_id)
+        .bind(payment_id)
+        .fetch_optional(self.pool())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let payment = staff_payment(&row)?;
+        let mut timeline = vec![TimelineEntry { at: payment.created_at, kind: "created", credits: 0 }];
+        if let Some(at) = payment.paid_at {
+            timeline.push(TimelineEntry { at, kind: "paid", credits: 0 });
+        }
+        let ledger = sqlx::query("SELECT delta, reference, created_at FROM credit_ledger WHERE reference IN ($1, $2) ORDER BY id")
+            .bind(format!("payment:{payment_id}"))
+            .bind(format!("reversal:{payment_id}"))
+            .fetch_all(self.pool())
+            .await?;
+        for entry in &ledger {
+            let reference: String = entry.try_get("reference")?;
+            let kind = if reference.starts_with("payment:") { "booked" } else { "credits_back" };
+            timeline.push(TimelineEntry { at: entry.try_get("created_at")?, kind, credits: entry.try_get("delta")? });
+        }
+        if let Some(at) = row.try_get::<Option<i64>, _>("receipt_sent_at")? {
+            timeline.push(TimelineEntry { at, kind: "receipt", credits: 0 });
+        }
+        let status = PaymentStatus::parse(&payment.status);
+        let ended = match status {
+            Some(PaymentStatus::Failed) => Some("failed"),
+            Some(PaymentStatus::Canceled) => Some("canceled"),
+            Some(PaymentStatus::Expired) => Some("expired"),
+            Some(PaymentStatus::Reversed) => Some("reversed"),
+            _ => None,
+        };
+        if let Some(kind) = ended {
+            timeline.push(TimelineEntry { at: row.try_get("updated_at")?, kind, credits: 0 });
+        }
+        // Stable: steps at the same second keep the order above.
+        timeline.sort_by_key(|e| e.at);
+        Ok(Some((payment, timeline)))
+    }
+
+    /// The sales report of a period: payments paid in it, minus those taken back in it.
+    pub async fn sales_report(&self, staff: &Member, site_id: i64, period: Period) -> Result<Vec<ReportRow>, AppError> {
+        require_staff(staff, site_id)?;
+        let (start, end) = period.range();
+        let rows = sqlx::query(
+            "SELECT country, vat_rate, currency, amount, paid_at, status, updated_at FROM payments \
+             WHERE site_id = $1 AND paid_at IS NOT NULL AND ((paid_at >= $2 AND paid_at < $3) OR (status = $4 AND updated_at >= $2 AND updated_at < $3))",
+        )
+        .bind(site_id)
+        .bind(start)
+        .bind(end)
+        .bind(PaymentStatus::Reversed.code())
+        .fetch_all(self.pool())
+        .await?;
+        let mut sales = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let reversed = row.try_get::<String, _>("status")? == PaymentStatus::Reversed.code();
+            sales.push(Sale {
+                country: row.try_get("country")?,
+                vat_rate_bp: row.try_get("vat_rate")?,
+                currency: row.try_get("currency")?,
+                amount: row.try_get("amount")?,
+                paid_at: row.try_get::<Option<i64>, _>("paid_at")?.unwrap_or_default(),
+                reversed_at: if reversed { Some(row.try_get("updated_at")?) } else { None },
+            });
+        }
+        Ok(domain::sales::report(period, &sales))
+    }
+}
