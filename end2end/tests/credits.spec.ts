@@ -203,3 +203,42 @@ test('direct debit: a bad IBAN, a wrong code, then the right one', async ({ page
   await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'paid');
   await expect(page.getByTestId('paid-body')).toContainText('60 credits zijn toegevoegd');
 });
+
+test('staff find the payment, read its timeline and the month\'s sales report', async ({ page, browser, baseURL }, testInfo) => {
+  const { execFileSync } = await import('node:child_process');
+  const { homedir } = await import('node:os');
+  const { join } = await import('node:path');
+  const buyer = email('verkoop', testInfo.project.name);
+  await member(page, buyer);
+  await chooseBundle(page, 'iDEAL');
+  await outcome(page, 'Betaald');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'paid');
+
+  const staffEmail = email('boekhouding', testInfo.project.name);
+  const context = await browser.newContext({ viewport: page.viewportSize() ?? undefined, isMobile: testInfo.project.name !== 'desktop' });
+  await acceptEntry(context, baseURL!);
+  const staff = await context.newPage();
+  await member(staff, staffEmail);
+  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+  execFileSync(binary, ['staff', 'grant', staffEmail, 'staff'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+
+  await staff.goto('/staff');
+  await staff.getByRole('link', { name: 'Betalingen' }).click();
+  await expect(staff).toHaveURL(/\/staff\/payments$/);
+  const search = staff.getByTestId('payments-search');
+  await search.getByLabel('Lid (e-mailadres of nummer)').fill(buyer);
+  await search.getByLabel('Status').selectOption({ label: 'Betaald' });
+  await search.getByRole('button', { name: 'Zoeken' }).click();
+  const rows = staff.getByTestId('payment-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(buyer);
+  await expect(rows.first()).toContainText('iDEAL');
+  await rows.first().getByRole('link', { name: /^#\d+$/ }).click();
+  const timeline = staff.getByTestId('payment-timeline');
+  await expect(timeline).toContainText('Aangemaakt');
+  await expect(timeline).toContainText('60 credits bijgeschreven');
+  await expect(staff.getByTestId('sales-row').filter({ hasText: 'Nederland' })).toContainText('21%');
+  await staff.screenshot({ path: testInfo.outputPath('staff-payments.png'), fullPage: true });
+  await axeClean(staff);
+  await context.close();
+});

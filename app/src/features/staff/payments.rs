@@ -210,7 +210,7 @@ fn Found(found: Vec<StaffPaymentView>, link: String) -> impl IntoView {
                 <thead><tr>
                     <th scope="col">{i18n.t("staff.payments.id")}</th>
                     <th scope="col">{i18n.t("staff.payments.date")}</th>
-                    <th scope="col">{i18n.t("staff.payments.member")}</th>
+                    <th scope="col">{i18n.t("staff.payments.who")}</th>
                     <th scope="col">{i18n.t("staff.payments.amount")}</th>
                     <th scope="col">{i18n.t("staff.payments.method")}</th>
                     <th scope="col">{i18n.t("staff.payments.status")}</th>
