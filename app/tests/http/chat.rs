@@ -221,6 +221,7 @@ async fn two_operators_one_claim_shared_notes() {
     let (status, _, _) = app.get("/api/fn/operator_queue", &[("cookie", &anna)]).await;
     assert!(status.is_client_error());
     assert!(html.contains(r#"data-testid="console-mine""#) && html.contains(r#"data-testid="console-text""#));
+    assert!(html.contains(r#"data-testid="console-member""#) && html.contains("Haarlem") && html.contains("Bekijk profiel"), "the member's profile beside the conversation");
     // Piet sees who has it, gets no answer box, and a post is refused.
     let (_, _, html) = app.get(&page, &[("cookie", piet)]).await;
     assert!(html.contains("Dit gesprek wordt nu beantwoord door Olga.") && !html.contains(r#"data-testid="console-text""#), "taken");

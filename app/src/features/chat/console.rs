@@ -23,6 +23,9 @@ pub struct ConsoleThread {
     pub profile: String,
     pub member: String,
     pub member_id: i64,
+    /// The member's age (0: not shown) and place.
+    pub member_age: i32,
+    pub member_place: String,
     pub last: String,
     pub waiting: i64,
     /// Minutes the oldest unanswered message has waited.
@@ -156,6 +159,10 @@ fn ConsoleView(console: Console) -> impl IntoView {
             </section>
             <aside class="console__side card" aria-labelledby="console-member-title">
                 <h2 id="console-member-title">{i18n.tf("console.about", &[("name", &thread.member)])}</h2>
+                <p data-testid="console-member">
+                    {[(thread.member_age > 0).then(|| i18n.tf("profile.age", &[("age", &thread.member_age.to_string())])), Some(thread.member_place.clone()).filter(|p| !p.is_empty())].into_iter().flatten().collect::<Vec<_>>().join(" · ")}
+                    " "<a href=crate::paths::member(thread.member_id)>{i18n.t("chat.view_profile")}</a>
+                </p>
                 <p data-testid="console-figures">
                     {i18n.tf("console.bought", &[("credits", &bought.to_string()), ("payments", &payments.to_string())])}<br/>
                     {i18n.tf("console.spent", &[("credits", &spent.to_string())])}

@@ -69,7 +69,7 @@ pub fn OperatorFigures() -> impl IntoView {
                         view! { <p class="notice">{i18n.t("staff.operators.none")}</p> }.into_any()
                     } else {
                         view! {
-                            <div class="table-scroll">
+                            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="operators">
                                 <table class="staff-log" data-testid="staff-operators">
                                     <thead><tr>
                                         <th scope="col">{i18n.t("staff.operators.day")}</th>

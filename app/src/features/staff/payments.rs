@@ -205,7 +205,7 @@ fn Found(found: Vec<StaffPaymentView>, link: String) -> impl IntoView {
         return view! { <p class="notice" data-testid="payments-none">{i18n.t("staff.payments.none")}</p> }.into_any();
     }
     view! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label=i18n.t("staff.payments.title")>
             <table class="staff-log" data-testid="payments-found">
                 <thead><tr>
                     <th scope="col">{i18n.t("staff.payments.id")}</th>
@@ -273,7 +273,7 @@ fn SalesReport(period: String, periods: Vec<String>, rows: Vec<SalesRowView>, qu
         view! { <p class="notice" data-testid="sales-none">{i18n.t("staff.payments.no_sales")}</p> }.into_any()
     } else {
         view! {
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="sales-title">
                 <table class="staff-log" data-testid="sales-report">
                     <thead><tr>
                         <th scope="col">{i18n.t("staff.payments.country")}</th>
