@@ -214,6 +214,25 @@ fn group_rank(group: PaymentGroup) -> u8 {
     }
 }
 
+
+/// A payment as staff see it on `/staff/payments` (amounts in minor units, VAT included).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StaffPayment {
+    pub id: i64,
+    pub member_id: i64,
+    pub member_name: String,
+    pub email: String,
+    pub credits: i64,
+    pub amount: i64,
+    pub currency: String,
+    pub vat_rate_bp: i64,
+    pub country: String,
+    pub method: String,
+    pub status: String,
+    pub created_at: i64,
+    pub paid_at: Option<i64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

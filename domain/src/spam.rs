@@ -108,6 +108,24 @@ fn percent(a: &std::collections::BTreeSet<[char; 3]>, b: &std::collections::BTre
     (200 * shared / (a.len() + b.len())) as i64
 }
 
+/// A member with messages held for review, as staff see them on `/staff/held`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldSender {
+    pub sender: i64,
+    pub name: String,
+    pub email: String,
+    /// Messages held, and to how many members.
+    pub held: i64,
+    pub recipients: i64,
+    /// The first held text (up to [`SAMPLE_CHARS`] characters).
+    pub sample: String,
+    pub first_at: i64,
+    pub last_at: i64,
+}
+
+/// How much of the first held text the review list shows.
+pub const SAMPLE_CHARS: usize = 500;
+
 #[cfg(test)]
 mod tests {
     use super::*;

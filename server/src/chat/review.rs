@@ -6,6 +6,7 @@
 
 use domain::account::UserStatus;
 use domain::chat::MessageKind;
+pub use domain::spam::HeldSender;
 use sqlx::Row;
 
 use super::bus::Signal;
@@ -59,21 +60,6 @@ pub(super) async fn needs_review(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'
     Ok(held)
 }
 
-/// A member with messages held for review, as staff see them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HeldSender {
-    pub sender: i64,
-    pub name: String,
-    pub email: String,
-    /// Messages held, and to how many members.
-    pub held: i64,
-    pub recipients: i64,
-    /// The first held text (up to 500 characters).
-    pub sample: String,
-    pub first_at: i64,
-    pub last_at: i64,
-}
-
 /// What a release did: messages delivered, and those left held because the member's credits
 /// no longer pay for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,12 +73,13 @@ impl Chat {
     /// and deleted members drop out of the list).
     pub async fn held_for_review(&self, staff: &Member, site_id: i64) -> Result<Vec<HeldSender>, AppError> {
         require_staff(staff, site_id)?;
+        // The held messages per sender, and the text of each sender's first one.
         let rows = sqlx::query(
-            "SELECT m.sender_id, p.name, u.email, COUNT(*) AS held, COUNT(DISTINCT m.recipient_id) AS recipients, MIN(m.id) AS first_id, \
-             MIN(m.created_at) AS first_at, MAX(m.created_at) AS last_at \
-             FROM messages m JOIN users u ON u.id = m.sender_id JOIN profiles p ON p.user_id = u.id \
-             WHERE m.review = $1 AND u.site_id = $2 AND u.status IN ($3, $4) \
-             GROUP BY m.sender_id, p.name, u.email ORDER BY MIN(m.created_at), m.sender_id LIMIT 100",
+            "SELECT h.sender_id, p.name, u.email, h.held, h.recipients, h.first_at, h.last_at, f.body \
+             FROM (SELECT m.sender_id, COUNT(*) AS held, COUNT(DISTINCT m.recipient_id) AS recipients, MIN(m.id) AS first_id, \
+                   MIN(m.created_at) AS first_at, MAX(m.created_at) AS last_at FROM messages m WHERE m.review = $1 GROUP BY m.sender_id) h \
+             JOIN messages f ON f.id = h.first_id JOIN users u ON u.id = h.sender_id JOIN profiles p ON p.user_id = u.id \
+             WHERE u.site_id = $2 AND u.status IN ($3, $4) ORDER BY h.first_at, h.sender_id LIMIT 100",
         )
         .bind(true)
         .bind(site_id)
@@ -102,15 +89,13 @@ impl Chat {
         .await?;
         let mut list = Vec::with_capacity(rows.len());
         for row in rows {
-            let first_id: i64 = row.try_get("first_id")?;
-            let (body,): (String,) = sqlx::query_as("SELECT body FROM messages WHERE id = $1").bind(first_id).fetch_one(self.pool()).await?;
             list.push(HeldSender {
                 sender: row.try_get("sender_id")?,
                 name: row.try_get("name")?,
                 email: row.try_get("email")?,
                 held: row.try_get("held")?,
                 recipients: row.try_get("recipients")?,
-                sample: body.chars().take(500).collect(),
+                sample: row.try_get::<String, _>("body")?.chars().take(domain::spam::SAMPLE_CHARS).collect(),
                 first_at: row.try_get("first_at")?,
                 last_at: row.try_get("last_at")?,
             });

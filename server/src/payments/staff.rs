@@ -5,6 +5,7 @@
 
 use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;
+pub use domain::payment::StaffPayment;
 use domain::sales::{Period, ReportRow, Sale};
 use sqlx::Row;
 
@@ -29,25 +30,6 @@ pub struct PaymentFilter {
     pub until: Option<i64>,
 }
 
-/// A payment as staff see it in the list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StaffPayment {
-    pub id: i64,
-    pub member_id: i64,
-    pub member_name: String,
-    pub email: String,
-    pub credits: i64,
-    pub amount: i64,
-    pub currency: String,
-    pub vat_rate_bp: i64,
-    pub country: String,
-    pub method: String,
-    pub provider: String,
-    pub status: String,
-    pub created_at: i64,
-    pub paid_at: Option<i64>,
-}
-
 /// One step in a payment's life.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimelineEntry {
@@ -59,7 +41,7 @@ pub struct TimelineEntry {
     pub credits: i64,
 }
 
-const STAFF_PAYMENT_COLUMNS: &str = "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.provider, p.status, p.created_at, p.paid_at";
+const STAFF_PAYMENT_COLUMNS: &str = "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.status, p.created_at, p.paid_at";
 
 fn staff_payment(row: &sqlx::any::AnyRow) -> Result<StaffPayment, AppError> {
     Ok(StaffPayment {
@@ -73,7 +55,6 @@ fn staff_payment(row: &sqlx::any::AnyRow) -> Result<StaffPayment, AppError> {
         vat_rate_bp: row.try_get("vat_rate")?,
         country: row.try_get("country")?,
         method: row.try_get("method")?,
-        provider: row.try_get("provider")?,
         status: row.try_get("status")?,
         created_at: row.try_get("created_at")?,
         paid_at: row.try_get("paid_at")?,

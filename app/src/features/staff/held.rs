@@ -6,7 +6,7 @@ use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
-use serde::{Deserialize, Serialize};
+use domain::spam::HeldSender;
 
 #[cfg(feature = "ssr")]
 use crate::call::{fail, fail_back, member_call, redirect};
@@ -15,27 +15,11 @@ use crate::features::staff::refuse_non_staff;
 use crate::i18n::use_i18n;
 use crate::ui::forms::ActionError;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HeldSenderView {
-    pub sender: i64,
-    pub name: String,
-    pub email: String,
-    pub held: i64,
-    pub recipients: i64,
-    pub sample: String,
-    pub first_at: i64,
-    pub last_at: i64,
-}
-
 /// The members with held messages; staff only.
 #[server(prefix = "/api/fn", endpoint = "staff_held", input = leptos::server_fn::codec::GetUrl)]
-pub async fn staff_held() -> Result<Vec<HeldSenderView>, ApiError> {
+pub async fn staff_held() -> Result<Vec<HeldSender>, ApiError> {
     let (c, member) = member_call().await?;
-    let list = c.state.chat.held_for_review(&member, c.site.settings.id).await.map_err(fail)?;
-    Ok(list
-        .into_iter()
-        .map(|h| HeldSenderView { sender: h.sender, name: h.name, email: h.email, held: h.held, recipients: h.recipients, sample: h.sample, first_at: h.first_at, last_at: h.last_at })
-        .collect())
+    c.state.chat.held_for_review(&member, c.site.settings.id).await.map_err(fail)
 }
 
 /// Releases a member's held messages (each paid for now and delivered); staff only, logged.
@@ -64,7 +48,7 @@ pub async fn staff_block_held(sender: i64, reason: String) -> Result<(), ApiErro
 }
 
 #[component]
-fn HeldItem(item: HeldSenderView) -> impl IntoView {
+fn HeldItem(item: HeldSender) -> impl IntoView {
     let i18n = use_i18n();
     let when = |at: i64| domain::date::from_unix(at).to_string();
     let counts = i18n.tf("staff.held.counts", &[("held", &item.held.to_string()), ("recipients", &item.recipients.to_string())]);

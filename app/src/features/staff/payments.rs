@@ -5,7 +5,8 @@
 //! GET forms: the page works without JavaScript and a search can be bookmarked.
 
 use domain::checkout::PaymentStatus;
-use domain::payment::PaymentMethod;
+use domain::payment::{PaymentMethod, StaffPayment};
+use domain::sales::ReportRow;
 use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -18,23 +19,6 @@ use crate::features::staff::refuse_non_staff;
 use crate::i18n::{use_i18n, I18n};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StaffPaymentView {
-    pub id: i64,
-    pub member_id: i64,
-    pub member_name: String,
-    pub email: String,
-    pub credits: i64,
-    pub amount: i64,
-    pub currency: String,
-    pub vat_rate_bp: i64,
-    pub country: String,
-    pub method: String,
-    pub status: String,
-    pub created_at: i64,
-    pub paid_at: Option<i64>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimelineView {
     pub at: i64,
     pub kind: String,
@@ -42,48 +26,13 @@ pub struct TimelineView {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SalesRowView {
-    pub country: String,
-    pub vat_rate_bp: i64,
-    pub currency: String,
-    pub payments: i64,
-    pub gross: i64,
-    pub net: i64,
-    pub vat: i64,
-    pub reversals: i64,
-    pub reversed_gross: i64,
-    pub total: i64,
-    pub total_net: i64,
-    pub total_vat: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PaymentsPage {
-    pub found: Vec<StaffPaymentView>,
-    pub open: Option<(StaffPaymentView, Vec<TimelineView>)>,
+    pub found: Vec<StaffPayment>,
+    pub open: Option<(StaffPayment, Vec<TimelineView>)>,
     /// The report's period and the periods to choose from (this month back a year, this quarter back two years).
     pub period: String,
     pub periods: Vec<String>,
-    pub sales: Vec<SalesRowView>,
-}
-
-#[cfg(feature = "ssr")]
-fn payment_view(p: server::payments::staff::StaffPayment) -> StaffPaymentView {
-    StaffPaymentView {
-        id: p.id,
-        member_id: p.member_id,
-        member_name: p.member_name,
-        email: p.email,
-        credits: p.credits,
-        amount: p.amount,
-        currency: p.currency,
-        vat_rate_bp: p.vat_rate_bp,
-        country: p.country,
-        method: p.method,
-        status: p.status,
-        created_at: p.created_at,
-        paid_at: p.paid_at,
-    }
+    pub sales: Vec<ReportRow>,
 }
 
 /// A date typed as `YYYY-MM-DD` as unix seconds at its start (None when empty or not a date).
@@ -110,10 +59,10 @@ pub async fn staff_payments(member: String, payment: String, status: String, met
         from: day_start(&from),
         until: day_start(&to).map(|start| start + 86_400),
     };
-    let found = payments.staff_find(&me, site, &filter).await.map_err(fail)?.into_iter().map(payment_view).collect();
+    let found = payments.staff_find(&me, site, &filter).await.map_err(fail)?;
     let open = match id {
         Some(id) => payments.staff_payment(&me, site, id).await.map_err(fail)?.map(|(p, timeline)| {
-            (payment_view(p), timeline.into_iter().map(|e| TimelineView { at: e.at, kind: e.kind.to_string(), credits: e.credits }).collect())
+            (p, timeline.into_iter().map(|e| TimelineView { at: e.at, kind: e.kind.to_string(), credits: e.credits }).collect())
         }),
         None => None,
     };
@@ -134,26 +83,7 @@ pub async fn staff_payments(member: String, payment: String, status: String, met
         periods.push(quarter.code());
         quarter = quarter.previous();
     }
-    let sales = payments
-        .sales_report(&me, site, period)
-        .await
-        .map_err(fail)?
-        .into_iter()
-        .map(|r| SalesRowView {
-            total: r.total(),
-            total_net: r.total_net(),
-            total_vat: r.total_vat(),
-            net: r.gross - r.vat,
-            country: r.country,
-            vat_rate_bp: r.vat_rate_bp,
-            currency: r.currency,
-            payments: r.payments,
-            gross: r.gross,
-            vat: r.vat,
-            reversals: r.reversals,
-            reversed_gross: r.reversed_gross,
-        })
-        .collect();
+    let sales = payments.sales_report(&me, site, period).await.map_err(fail)?;
     Ok(PaymentsPage { found, open, period: period.code(), periods, sales })
 }
 
@@ -199,7 +129,7 @@ fn SearchForm(query: leptos_router::params::ParamsMap) -> impl IntoView {
 }
 
 #[component]
-fn Found(found: Vec<StaffPaymentView>, link: String) -> impl IntoView {
+fn Found(found: Vec<StaffPayment>, link: String) -> impl IntoView {
     let i18n = use_i18n();
     if found.is_empty() {
         return view! { <p class="notice" data-testid="payments-none">{i18n.t("staff.payments.none")}</p> }.into_any();
@@ -237,7 +167,7 @@ fn Found(found: Vec<StaffPaymentView>, link: String) -> impl IntoView {
 }
 
 #[component]
-fn Timeline(payment: StaffPaymentView, timeline: Vec<TimelineView>) -> impl IntoView {
+fn Timeline(payment: StaffPayment, timeline: Vec<TimelineView>) -> impl IntoView {
     let i18n = use_i18n();
     let title = i18n.tf("staff.payments.payment", &[("id", &payment.id.to_string())]);
     let summary = format!(
@@ -265,7 +195,7 @@ fn Timeline(payment: StaffPaymentView, timeline: Vec<TimelineView>) -> impl Into
 }
 
 #[component]
-fn SalesReport(period: String, periods: Vec<String>, rows: Vec<SalesRowView>, query: leptos_router::params::ParamsMap) -> impl IntoView {
+fn SalesReport(period: String, periods: Vec<String>, rows: Vec<ReportRow>, query: leptos_router::params::ParamsMap) -> impl IntoView {
     let i18n = use_i18n();
     let keep: Vec<(String, String)> = ["member", "payment", "status", "method", "from", "to"].into_iter().filter_map(|k| query.get(k).filter(|v| !v.is_empty()).map(|v| (k.to_string(), v))).collect();
     let csv = format!("/staff/payments/sales.csv?period={period}");
@@ -295,9 +225,9 @@ fn SalesReport(period: String, periods: Vec<String>, rows: Vec<SalesRowView>, qu
                                     <td>{r.payments.to_string()}</td>
                                     <td>{money(&i18n, r.gross, &r.currency)}</td>
                                     <td>{(r.reversals > 0).then(|| format!("−{} ({})", money(&i18n, r.reversed_gross, &r.currency), r.reversals))}</td>
-                                    <td>{money(&i18n, r.total_net, &r.currency)}</td>
-                                    <td>{money(&i18n, r.total_vat, &r.currency)}</td>
-                                    <td>{money(&i18n, r.total, &r.currency)}</td>
+                                    <td>{money(&i18n, r.total_net(), &r.currency)}</td>
+                                    <td>{money(&i18n, r.total_vat(), &r.currency)}</td>
+                                    <td>{money(&i18n, r.total(), &r.currency)}</td>
                                 </tr>
                             }
                         }).collect_view()}
