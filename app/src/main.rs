@@ -66,17 +66,26 @@ async fn run() {
         }
         return;
     }
-    // `vonk payments reverse <payment id>`: the bank reversed a direct debit.
+    // `vonk payments reverse <payment id>`: the bank reversed a direct debit. With the test
+    // provider, `provider-refund <payment id> <cents>`, `chargeback <payment id>` and
+    // `collect <payment id> paid|failed` play its dashboard and the member's bank.
     if args.first().map(String::as_str) == Some("payments") {
-        let id = match (args.get(1).map(String::as_str), args.get(2).and_then(|v| v.parse::<i64>().ok())) {
-            (Some("reverse"), Some(id)) => id,
+        use server::payments::refunds::TestChange;
+        let number = |i: usize| args.get(i).and_then(|v| v.parse::<i64>().ok());
+        let done = match (args.get(1).map(String::as_str), number(2), args.get(3).map(String::as_str)) {
+            (Some("reverse"), Some(id), None) => app::ssr::reverse_direct_debit(config, id).await.map(|s| (id, s)),
+            (Some("chargeback"), Some(id), None) => app::ssr::test_provider_event(config, id, TestChange::Chargeback).await.map(|s| (id, s)),
+            (Some("provider-refund"), Some(id), Some(cents)) if cents.parse::<i64>().is_ok() => {
+                app::ssr::test_provider_event(config, id, TestChange::Refund(cents.parse().unwrap_or(0))).await.map(|s| (id, s))
+            }
+            (Some("collect"), Some(id), Some(outcome @ ("paid" | "failed"))) => app::ssr::test_provider_event(config, id, TestChange::Collected(outcome == "paid")).await.map(|s| (id, s)),
             _ => {
-                eprintln!("usage: vonk payments reverse <payment id>");
+                eprintln!("usage: vonk payments reverse <payment id> | chargeback <payment id> | provider-refund <payment id> <cents> | collect <payment id> paid|failed");
                 std::process::exit(2);
             }
         };
-        match app::ssr::reverse_direct_debit(config, id).await {
-            Ok(status) => println!("payment {id}: {}", status.code()),
+        match done {
+            Ok((id, status)) => println!("payment {id}: {}", status.code()),
             Err(error) => {
                 eprintln!("failed: {error}");
                 std::process::exit(1);

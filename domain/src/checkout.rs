@@ -36,10 +36,14 @@ pub enum PaymentStatus {
     Expired,
     /// A paid direct debit that the bank took back.
     Reversed,
+    /// Paid, then refunded in full (by staff, or in the provider's dashboard).
+    Refunded,
+    /// Paid, then taken back by the buyer's bank (a card or PayPal chargeback).
+    ChargedBack,
 }
 
 impl PaymentStatus {
-    pub const ALL: [PaymentStatus; 7] = [
+    pub const ALL: [PaymentStatus; 9] = [
         PaymentStatus::Open,
         PaymentStatus::Pending,
         PaymentStatus::Paid,
@@ -47,6 +51,8 @@ impl PaymentStatus {
         PaymentStatus::Canceled,
         PaymentStatus::Expired,
         PaymentStatus::Reversed,
+        PaymentStatus::Refunded,
+        PaymentStatus::ChargedBack,
     ];
 
     pub fn code(self) -> &'static str {
@@ -58,6 +64,8 @@ impl PaymentStatus {
             PaymentStatus::Canceled => "canceled",
             PaymentStatus::Expired => "expired",
             PaymentStatus::Reversed => "reversed",
+            PaymentStatus::Refunded => "refunded",
+            PaymentStatus::ChargedBack => "charged_back",
         }
     }
 
@@ -75,15 +83,22 @@ impl PaymentStatus {
         matches!(self, PaymentStatus::Failed | PaymentStatus::Canceled | PaymentStatus::Expired)
     }
 
-    /// Whether a payment in this status may move to `next`. Open moves to anything but reversed;
-    /// pending to an outcome; paid only to reversed; failures and reversals never move.
+    /// Money that came in and went back again: reversed, refunded in full or charged back.
+    pub fn is_taken_back(self) -> bool {
+        matches!(self, PaymentStatus::Reversed | PaymentStatus::Refunded | PaymentStatus::ChargedBack)
+    }
+
+    /// Whether a payment in this status may move to `next`. Open moves to an outcome; pending
+    /// too; paid only to reversed, refunded or charged back; a refunded payment can still be
+    /// charged back by the bank; failures, reversals and chargebacks never move.
     pub fn may_become(self, next: PaymentStatus) -> bool {
         use PaymentStatus::*;
         match self {
-            Open => !matches!(next, Open | Reversed),
+            Open => !matches!(next, Open) && !next.is_taken_back(),
             Pending => matches!(next, Paid | Failed | Canceled | Expired),
-            Paid => next == Reversed,
-            Failed | Canceled | Expired | Reversed => false,
+            Paid => next.is_taken_back(),
+            Refunded => next == ChargedBack,
+            Failed | Canceled | Expired | Reversed | ChargedBack => false,
         }
     }
 }
@@ -252,6 +267,9 @@ pub struct PaymentSummary {
     pub paid_at: Option<i64>,
     /// Where to finish paying while it is open (the provider's page).
     pub checkout_url: Option<String>,
+    /// Minor units refunded so far (a partial refund leaves the payment paid).
+    #[serde(default)]
+    pub refunded: i64,
 }
 
 /// VAT rate as people write it: 2100 → "21%", 810 → "8.1%" (with the locale's separator).
@@ -386,6 +404,9 @@ mod tests {
         assert!(PaymentStatus::Paid.may_become(PaymentStatus::Reversed));
         assert!(!PaymentStatus::Failed.may_become(PaymentStatus::Paid));
         assert!(!PaymentStatus::Open.may_become(PaymentStatus::Reversed));
+        assert!(PaymentStatus::Paid.may_become(PaymentStatus::Refunded) && PaymentStatus::Paid.may_become(PaymentStatus::ChargedBack));
+        assert!(PaymentStatus::Refunded.may_become(PaymentStatus::ChargedBack) && !PaymentStatus::ChargedBack.may_become(PaymentStatus::Refunded));
+        assert!(!PaymentStatus::Refunded.may_become(PaymentStatus::Paid) && !PaymentStatus::Pending.may_become(PaymentStatus::Refunded));
     }
 
     #[test]
@@ -478,7 +499,7 @@ mod tests {
         }
 
         #[test]
-        fn statuses_never_return_to_an_earlier_one(path in proptest::collection::vec(0usize..7, 0..12)) {
+        fn statuses_never_return_to_an_earlier_one(path in proptest::collection::vec(0usize..9, 0..12)) {
             // Apply any sequence of proposed moves; only allowed ones happen.
             let mut status = PaymentStatus::Open;
             let mut paid_count = 0;

@@ -128,6 +128,12 @@ pub enum ErrorCode {
     DirectDebitBlocked,
     DirectDebitLimit,
     MethodUnavailable,
+    /// After a chargeback: card and direct-debit payments wait until staff lift the block.
+    PaymentsBlocked,
+    /// A payment that cannot be refunded (not paid, or refunded already).
+    NotRefundable,
+    /// A refund of nothing or of more than is left of the payment (`{max}`, formatted).
+    RefundAmountInvalid,
     // Account security
     PasswordWrong,
     TwoStepCodeInvalid,
@@ -160,7 +166,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 78] = {
+    pub const ALL: [ErrorCode; 81] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
@@ -177,6 +183,9 @@ impl ErrorCode {
             DirectDebitBlocked,
             DirectDebitLimit,
             MethodUnavailable,
+            PaymentsBlocked,
+            NotRefundable,
+            RefundAmountInvalid,
             PasswordWrong,
             TwoStepCodeInvalid,
             InvisibleCannotLike,
@@ -251,6 +260,9 @@ impl ErrorCode {
             DirectDebitBlocked => "direct_debit_blocked",
             DirectDebitLimit => "direct_debit_limit",
             MethodUnavailable => "method_unavailable",
+            PaymentsBlocked => "payments_blocked",
+            NotRefundable => "not_refundable",
+            RefundAmountInvalid => "refund_amount_invalid",
             PasswordWrong => "password_wrong",
             TwoStepCodeInvalid => "two_step_code_invalid",
             InvisibleCannotLike => "invisible_cannot_like",
@@ -335,6 +347,9 @@ impl ErrorCode {
             DirectDebitBlocked => "error.direct_debit_blocked",
             DirectDebitLimit => "error.direct_debit_limit",
             MethodUnavailable => "error.method_unavailable",
+            PaymentsBlocked => "error.payments_blocked",
+            NotRefundable => "error.not_refundable",
+            RefundAmountInvalid => "error.refund_amount_invalid",
             PasswordWrong => "validation.password_wrong",
             TwoStepCodeInvalid => "validation.two_step_code_invalid",
             InvisibleCannotLike => "error.invisible_cannot_like",
@@ -367,7 +382,7 @@ impl ErrorCode {
     pub fn http_status(self) -> u16 {
         use ErrorCode::*;
         match self {
-            AuthenticationRequired | Forbidden | ForbiddenOrigin | BlockedByMember | PremiumOnly | DirectDebitBlocked | InvisibleCannotLike => 403,
+            AuthenticationRequired | Forbidden | ForbiddenOrigin | BlockedByMember | PremiumOnly | DirectDebitBlocked | PaymentsBlocked | InvisibleCannotLike => 403,
             NotFound => 404,
             ClaimedByOther => 409,
             LoginFailed => 401,

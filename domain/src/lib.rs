@@ -23,6 +23,7 @@ pub mod operators;
 pub mod payment;
 pub mod photo;
 pub mod profile;
+pub mod refund;
 pub mod push;
 pub mod sales;
 pub mod search;

@@ -1,7 +1,7 @@
 //! The sales report staff file their VAT return from (the EU's OSS return is per country and
 //! rate): per period (a month or a quarter), per buyer country, VAT rate and currency, the
-//! payments paid in it with their net and VAT, minus the payments taken back in it (a reversed
-//! direct debit), counted in the period the money went back, as a correction is filed.
+//! payments paid in it with their net and VAT, minus what was taken back in it (a reversed
+//! direct debit, a refund in full or in part, a chargeback), counted in the period the money went back, as a correction is filed.
 
 use serde::{Deserialize, Serialize};
 
@@ -67,8 +67,9 @@ impl Period {
     }
 }
 
-/// A paid payment as the report needs it. `paid_at` puts it in a period; `reversed_at` (when
-/// the money went back) takes it out again in the period that holds that moment.
+/// A paid payment as the report needs it. `paid_at` puts it in a period; each of `returns`
+/// (when money went back, and how much: a reversal, a refund in full or in part, a chargeback)
+/// takes that much out again in the period that holds its moment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sale {
     pub country: String,
@@ -77,7 +78,8 @@ pub struct Sale {
     /// Minor units, VAT included.
     pub amount: i64,
     pub paid_at: i64,
-    pub reversed_at: Option<i64>,
+    /// `(at, amount)` in minor units, VAT included.
+    pub returns: Vec<(i64, i64)>,
 }
 
 /// One line of the report: amounts in minor units of `currency`.
@@ -117,8 +119,8 @@ pub fn report(period: Period, sales: &[Sale]) -> Vec<ReportRow> {
     let mut rows: BTreeMap<(String, i64, String), ReportRow> = BTreeMap::new();
     for sale in sales {
         let sold = within(sale.paid_at);
-        let returned = sale.reversed_at.is_some_and(within);
-        if !sold && !returned {
+        let returned: Vec<i64> = sale.returns.iter().filter(|(at, _)| within(*at)).map(|(_, amount)| *amount).collect();
+        if !sold && returned.is_empty() {
             continue;
         }
         let key = (sale.country.clone(), sale.vat_rate_bp, sale.currency.clone());
@@ -139,10 +141,11 @@ pub fn report(period: Period, sales: &[Sale]) -> Vec<ReportRow> {
             row.gross += sale.amount;
             row.vat += vat;
         }
-        if returned {
+        for back in returned {
             row.reversals += 1;
-            row.reversed_gross += sale.amount;
-            row.reversed_vat += vat;
+            row.reversed_gross += back;
+            // The VAT of a whole return is the sale's, to the cent; of a part, its own share.
+            row.reversed_vat += if back == sale.amount { vat } else { vat_part(back, sale.vat_rate_bp) };
         }
     }
     rows.into_values().collect()
@@ -186,7 +189,20 @@ mod tests {
     use proptest::prelude::*;
 
     fn sale(country: &str, amount: i64, paid_at: i64, reversed_at: Option<i64>) -> Sale {
-        Sale { country: country.into(), vat_rate_bp: crate::checkout::vat_rate_bp(country), currency: "EUR".into(), amount, paid_at, reversed_at }
+        Sale { country: country.into(), vat_rate_bp: crate::checkout::vat_rate_bp(country), currency: "EUR".into(), amount, paid_at, returns: reversed_at.map(|at| (at, amount)).into_iter().collect() }
+    }
+
+    #[test]
+    fn a_partial_refund_is_subtracted_in_its_own_month() {
+        let nov = Period::parse("2026-11").unwrap();
+        let dec = Period::parse("2026-12").unwrap();
+        let mut s = sale("NL", 2420, to_unix(2026, 11, 20, 12, 0), None);
+        s.returns = vec![(to_unix(2026, 11, 25, 0, 0), 1210), (to_unix(2026, 12, 2, 0, 0), 1210)];
+        let in_nov = &report(nov, std::slice::from_ref(&s))[0];
+        assert_eq!((in_nov.payments, in_nov.gross, in_nov.vat, in_nov.reversals, in_nov.reversed_gross, in_nov.reversed_vat), (1, 2420, 420, 1, 1210, 210));
+        assert_eq!((in_nov.total(), in_nov.total_vat(), in_nov.total_net()), (1210, 210, 1000));
+        let in_dec = &report(dec, &[s])[0];
+        assert_eq!((in_dec.payments, in_dec.total(), in_dec.total_vat()), (0, -1210, -210));
     }
 
     #[test]

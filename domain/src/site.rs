@@ -142,6 +142,10 @@ pub struct SiteSettings {
     pub welcome_discount_hours: i64,
     /// What one member may order by direct debit per calendar month, in minor units (0 = no cap).
     pub direct_debit_monthly_limit: i64,
+    /// Direct debit gives the credits only once the provider collected the money (otherwise at
+    /// once, taken back if the collection fails).
+    #[serde(default)]
+    pub direct_debit_on_collection: bool,
     pub search_fields: Vec<String>,
     pub refund_days: i64,
     pub member_resell: bool,

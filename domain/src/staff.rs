@@ -20,14 +20,14 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
-pub const SETTINGS: [&str; 64] = [
+pub const SETTINGS: [&str; 65] = [
     "name", "index_title", "description", "support_email", "support_phone", "mail_name", "fictional_singular", "fictional_plural", "fictional_warning",
     "message_credits", "photo_credits", "gift_credits", "signup_credits", "free_messages", "message_length", "welcome_discount_percent",
     "welcome_discount_hours", "refund_days", "countries", "geoip_country", "geoip_selected_country", "min_age", "theme_primary", "theme_secondary",
     "theme_accent", "gifts", "credits", "price", "currency", "highlighted", "sort_order", "active", "code", "percentage", "minimum_order", "country",
     "expires_at", "niche", "signups", "logged_out_search", "logged_out_search_trafficsource", "enable_site_entry_popup", "domain_language",
     "visible_profile_fields", "visible_profile_notes", "minimum_message_costs", "company_name", "address", "postal_code", "city", "company_country", "kvk",
-    "tradenames", "vat_numbers", "company_phone", "delete_discount", "domain", "direct_debit_monthly_limit", "auto_likes", "auto_like_gap_minutes", "contact_rules",
+    "tradenames", "vat_numbers", "company_phone", "delete_discount", "domain", "direct_debit_monthly_limit", "direct_debit_on_collection", "auto_likes", "auto_like_gap_minutes", "contact_rules",
     "spam_recipients", "spam_window_minutes", "spam_similarity",
 ];
 
@@ -156,6 +156,8 @@ pub struct CreditSettings {
     pub refund_days: i64,
     /// What one member may order by direct debit per calendar month, in whole currency units (0: no cap).
     pub direct_debit_monthly_limit: i64,
+    /// Direct-debit credits only once the money is collected.
+    pub direct_debit_on_collection: bool,
 }
 
 impl CreditSettings {
@@ -171,6 +173,7 @@ impl CreditSettings {
             welcome_discount_hours: WELCOME_HOURS.check(self.welcome_discount_hours)?,
             refund_days: REFUND_DAYS.check(self.refund_days)?,
             direct_debit_monthly_limit: DIRECT_DEBIT_LIMIT.check(self.direct_debit_monthly_limit)?,
+            direct_debit_on_collection: self.direct_debit_on_collection,
         })
     }
 }
@@ -304,6 +307,7 @@ impl From<&SiteSettings> for CreditSettings {
             welcome_discount_hours: s.welcome_discount_hours,
             refund_days: s.refund_days,
             direct_debit_monthly_limit: s.direct_debit_monthly_limit / 100,
+            direct_debit_on_collection: s.direct_debit_on_collection,
         }
     }
 }
@@ -648,7 +652,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn credits() -> CreditSettings {
-        CreditSettings { message_credits: 10, photo_credits: 15, gift_credits: 20, signup_credits: 0, free_messages: 3, message_length: 1000, welcome_discount_percent: 25, welcome_discount_hours: 4, refund_days: 14, direct_debit_monthly_limit: 150 }
+        CreditSettings { message_credits: 10, photo_credits: 15, gift_credits: 20, signup_credits: 0, free_messages: 3, message_length: 1000, welcome_discount_percent: 25, welcome_discount_hours: 4, refund_days: 14, direct_debit_monthly_limit: 150, direct_debit_on_collection: false }
     }
 
     #[test]

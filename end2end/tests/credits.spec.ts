@@ -242,3 +242,61 @@ test('staff find the payment, read its timeline and the month\'s sales report', 
   await axeClean(staff);
   await context.close();
 });
+
+test('staff refund part of a payment, then the rest; the member sees it in /transactions', async ({ page, browser, baseURL }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'staff work at 1280 px');
+  const { execFileSync } = await import('node:child_process');
+  const { homedir } = await import('node:os');
+  const { join } = await import('node:path');
+  const buyer = email('terugbetaling', testInfo.project.name);
+  await member(page, buyer);
+  await chooseBundle(page, 'iDEAL');
+  await outcome(page, 'Betaald');
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'paid');
+  const paymentUrl = page.url();
+  const id = paymentUrl.match(/\/transactions\/(\d+)$/)![1];
+
+  const staffEmail = email('kassa', testInfo.project.name);
+  const context = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
+  await acceptEntry(context, baseURL!);
+  const staff = await context.newPage();
+  await member(staff, staffEmail);
+  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+  execFileSync(binary, ['staff', 'grant', staffEmail, 'staff'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+
+  await staff.goto(`/staff/payments?id=${id}`);
+  const form = staff.getByTestId('refund-form');
+  await expect(form).toContainText('Nog terug te betalen: € 14,96');
+  // A lying amount is refused in words, and nothing happens.
+  await form.getByLabel('Bedrag').fill('<b>5</b>');
+  await form.getByRole('button', { name: 'Terugbetalen' }).click();
+  await expect(staff.getByRole('alert')).toContainText('Vul een bedrag in van meer dan 0');
+  await axeClean(staff);
+  // Five euro back, with a reason.
+  await staff.getByTestId('refund-form').getByLabel('Bedrag').fill('5,00');
+  await staff.getByTestId('refund-form').getByLabel('Reden').fill('Klacht over een profiel');
+  await staff.getByTestId('refund-form').getByRole('button', { name: 'Terugbetalen' }).click();
+  await expect(staff.getByTestId('refund-result')).toContainText('€ 5,00 terugbetaald');
+  const timeline = staff.getByTestId('timeline');
+  await expect(timeline).toContainText('€ 5,00 terugbetaald, 20 credits teruggenomen');
+  await expect(timeline).toContainText('Klacht over een profiel');
+  await expect(timeline).toContainText('Creditnota gemaild');
+  await expect(staff.getByTestId('refund-form')).toContainText('Nog terug te betalen: € 9,96');
+
+  // The member sees the part refunded, then all of it once staff refund the rest.
+  await page.goto('/transactions');
+  await expect(page.getByTestId('transactions')).toContainText('(€ 5,00 terugbetaald)');
+  await staff.getByTestId('refund-form').getByRole('button', { name: 'Terugbetalen' }).click();
+  await expect(staff.getByTestId('refund-result')).toContainText('€ 9,96 terugbetaald');
+  await expect(staff.getByTestId('refund-form')).toHaveCount(0);
+  await expect(staff.getByTestId('payment-timeline')).toContainText('Terugbetaald');
+  await staff.screenshot({ path: testInfo.outputPath('staff-refund.png'), fullPage: true });
+  await axeClean(staff);
+  await page.goto('/transactions');
+  await expect(page.getByTestId('transactions')).toContainText('Terugbetaald');
+  await page.goto(paymentUrl);
+  await expect(page.getByTestId('result')).toHaveAttribute('data-status', 'refunded');
+  await expect(page.getByTestId('result')).toContainText('€ 14,96');
+  await axeClean(page);
+  await context.close();
+});

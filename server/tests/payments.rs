@@ -4,8 +4,6 @@
 
 mod support;
 
-use std::sync::{Arc, Mutex};
-
 use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;
 use domain::ErrorCode;
@@ -13,53 +11,12 @@ use server::accounts::Member;
 use server::payments::provider::Provider;
 use server::payments::{sms::SmsOutbox, Payments};
 use server::{AppError, Db};
+use support::shop::{all_explained, fake_mollie, pack_id, payments, provider_id, refused, set_status, sms_code};
 use support::world::{world, World, NOW};
-
-fn payments(w: &World, sms: &std::path::Path) -> Payments {
-    let provider = Provider::Test(server::payments::test_provider::TestProvider::new(w.db.clone(), support::links()));
-    // Nothing listens on the discard port: the test provider's own webhook call goes nowhere,
-    // so each test drives the webhook itself.
-    Payments::new(w.db.clone(), provider, w.accounts.clone(), support::links(), SmsOutbox::Files(sms.to_path_buf()), "http://127.0.0.1:9".into()).with_timing(600, 86_400)
-}
-
-/// The six-digit code in a text message (after the `To:` line).
-fn sms_code(text: &str) -> String {
-    let body = text.split("\n\n").nth(1).unwrap_or_default();
-    let digits: Vec<char> = body.chars().collect();
-    for start in 0..digits.len().saturating_sub(5) {
-        let run: String = digits[start..start + 6].iter().collect();
-        let before = start.checked_sub(1).map(|i| digits[i].is_ascii_digit()).unwrap_or(false);
-        let after = digits.get(start + 6).is_some_and(|c| c.is_ascii_digit());
-        if run.chars().all(|c| c.is_ascii_digit()) && !before && !after {
-            return run;
-        }
-    }
-    panic!("no code in {text}")
-}
-
-fn refused(result: Result<impl std::fmt::Debug, AppError>) -> ErrorCode {
-    match result {
-        Err(AppError::Refused(e)) => e.code,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
-
-async fn pack_id(w: &World, p: &Payments, credits: i64) -> i64 {
-    p.packs(w.site.settings.id, "NL").await.unwrap().into_iter().find(|pack| pack.credits == credits).unwrap().id
-}
 
 async fn ledger_rows(db: &Db, reference: &str) -> i64 {
     let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1").bind(reference).fetch_one(db.pool()).await.unwrap();
     n
-}
-
-async fn provider_id(db: &Db, payment: i64) -> String {
-    let (id,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(payment).fetch_one(db.pool()).await.unwrap();
-    id
-}
-
-async fn all_explained(db: &Db) {
-    assert_eq!(server::credits::reconcile(db).await.unwrap(), vec![], "the ledger explains every balance");
 }
 
 /// Pays through the test provider's page: the tester's choice, then the webhook it would send.
@@ -385,7 +342,7 @@ on_both_databases!(parallel_direct_debit_confirmations_never_pass_the_monthly_ca
         }
     }
     assert_eq!((paid, over_cap), (1, 4), "one order fits the month's 150.00");
-    let (count, sum): (i64, i64) = sqlx::query_as("SELECT COUNT(*), CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND provider = 'direct_debit'")
+    let (count, sum): (i64, i64) = sqlx::query_as("SELECT COUNT(*), CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND method = 'direct_debit'")
         .bind(anna.id)
         .fetch_one(w.db.pool())
         .await
@@ -397,79 +354,6 @@ on_both_databases!(parallel_direct_debit_confirmations_never_pass_the_monthly_ca
 
 // ---------------------------------------------------------------------------------------------
 // Mollie against a fake Mollie on loopback.
-
-#[derive(Default)]
-struct FakeMollie {
-    payments: Vec<serde_json::Value>,
-    /// Answer every call with this status instead (to test failure answers).
-    fail_with: Option<u16>,
-    created_bodies: Vec<serde_json::Value>,
-}
-
-type Fake = Arc<Mutex<FakeMollie>>;
-
-async fn fake_mollie() -> (String, Fake) {
-    use axum::extract::{Path, State};
-    use axum::http::{HeaderMap, StatusCode};
-    use axum::routing::{get, post};
-    use axum::Json;
-    let fake: Fake = Arc::default();
-    fn authorised(headers: &HeaderMap) -> bool {
-        headers.get("authorization").and_then(|v| v.to_str().ok()) == Some("Bearer test_fakemollie000000000000000000")
-    }
-    let problem = |status: u16, detail: &str| (StatusCode::from_u16(status).unwrap(), Json(serde_json::json!({"status": status, "title": "Error", "detail": detail})));
-    let app = axum::Router::new()
-        .route(
-            "/v2/payments",
-            post(move |State(fake): State<Fake>, headers: HeaderMap, Json(body): Json<serde_json::Value>| async move {
-                let mut f = fake.lock().unwrap();
-                if let Some(status) = f.fail_with {
-                    return problem(status, "the fake fails as asked");
-                }
-                if !authorised(&headers) {
-                    return problem(401, "Missing authentication");
-                }
-                if body["method"] == "paysafecard" {
-                    return problem(422, "The payment method is not enabled");
-                }
-                f.created_bodies.push(body.clone());
-                let id = format!("tr_fake{}", f.payments.len() + 1);
-                let payment = serde_json::json!({
-                    "resource": "payment", "id": id, "status": "open", "amount": body["amount"], "method": body["method"],
-                    "_links": {"checkout": {"href": format!("https://www.mollie.com/checkout/select-method/{id}")}}
-                });
-                f.payments.push(payment.clone());
-                (StatusCode::CREATED, Json(payment))
-            }),
-        )
-        .route(
-            "/v2/payments/{id}",
-            get(move |State(fake): State<Fake>, headers: HeaderMap, Path(id): Path<String>| async move {
-                let f = fake.lock().unwrap();
-                if let Some(status) = f.fail_with {
-                    return problem(status, "the fake fails as asked");
-                }
-                if !authorised(&headers) {
-                    return problem(401, "Missing authentication");
-                }
-                match f.payments.iter().find(|p| p["id"] == id.as_str()) {
-                    Some(p) => (StatusCode::OK, Json(p.clone())),
-                    None => problem(404, "No payment exists with token"),
-                }
-            }),
-        )
-        .with_state(fake.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (format!("http://{addr}"), fake)
-}
-
-fn set_status(fake: &Fake, id: &str, status: &str) {
-    let mut f = fake.lock().unwrap();
-    let p = f.payments.iter_mut().find(|p| p["id"] == id).unwrap();
-    p["status"] = serde_json::json!(status);
-}
 
 #[tokio::test]
 async fn mollie_creates_reads_back_and_maps_failures() {

@@ -8,44 +8,10 @@ use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;
 use domain::sales::Period;
 use domain::ErrorCode;
-use server::payments::provider::Provider;
 use server::payments::staff::PaymentFilter;
-use server::payments::{sms::SmsOutbox, Payments};
-use server::{AppError, Db};
-use support::world::{world, World, NOW};
-
-fn payments(w: &World, sms: &std::path::Path) -> Payments {
-    let provider = Provider::Test(server::payments::test_provider::TestProvider::new(w.db.clone(), support::links()));
-    Payments::new(w.db.clone(), provider, w.accounts.clone(), support::links(), SmsOutbox::Files(sms.to_path_buf()), "http://127.0.0.1:9".into()).with_timing(600, 86_400)
-}
-
-fn sms_code(text: &str) -> String {
-    let body = text.split("\n\n").nth(1).unwrap_or_default();
-    let digits: Vec<char> = body.chars().collect();
-    (0..digits.len().saturating_sub(5))
-        .map(|s| digits[s..s + 6].iter().collect::<String>())
-        .find(|run| run.chars().all(|c| c.is_ascii_digit()))
-        .unwrap_or_else(|| panic!("no code in {text}"))
-}
-
-async fn pack_id(w: &World, p: &Payments, credits: i64) -> i64 {
-    p.packs(w.site.settings.id, "NL").await.unwrap().into_iter().find(|pack| pack.credits == credits).unwrap().id
-}
-
-async fn buy(db: &Db, p: &Payments, w: &World, member: &server::accounts::Member, credits: i64, method: PaymentMethod, outcome: PaymentStatus, now: i64) -> i64 {
-    let started = p.start_checkout(&w.site, member, pack_id(w, p, credits).await, method, None, "NL", "nl", now).await.unwrap();
-    let (tr,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(started.payment_id).fetch_one(db.pool()).await.unwrap();
-    p.test_provider().unwrap().choose(&tr, outcome).await.unwrap();
-    p.webhook("test", &tr, now).await.unwrap();
-    started.payment_id
-}
-
-fn refused<T: std::fmt::Debug>(result: Result<T, AppError>) -> ErrorCode {
-    match result {
-        Err(AppError::Refused(e)) => e.code,
-        other => panic!("expected a refusal, got {other:?}"),
-    }
-}
+use server::Db;
+use support::shop::{buy, pack_id, payments, refused, sms_code};
+use support::world::{world, NOW};
 
 on_both_databases!(staff_find_payments_read_their_timeline_and_the_sales_report, |db: Db| async move {
     let w = world(db.clone()).await;

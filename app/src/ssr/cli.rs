@@ -24,6 +24,15 @@ pub async fn reverse_direct_debit(config: server::Config, payment_id: i64) -> Re
     status
 }
 
+/// `vonk payments provider-refund <id> <cents>`, `chargeback <id>` and `collect <id> paid|failed`:
+/// what the test provider's dashboard or the member's bank would do, heard through the webhook.
+pub async fn test_provider_event(config: server::Config, payment_id: i64, change: server::payments::refunds::TestChange) -> Result<domain::checkout::PaymentStatus, AppError> {
+    let state = AppState::start(server::Config { seed: server::config::SeedMode::None, ..config }, page_links()).await?;
+    let status = state.payments.test_outside_change(payment_id, change, state.clock.now()).await;
+    state.db.close().await;
+    status
+}
+
 fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }

@@ -10,7 +10,7 @@ pub mod page_context;
 pub mod router;
 pub mod serve;
 
-pub use cli::{backup, check, restore, reverse_direct_debit, set_staff};
+pub use cli::{backup, check, restore, reverse_direct_debit, set_staff, test_provider_event};
 pub use page_context::{page_ctx, page_links, PageLinks};
 pub use router::{leptos_options, page_paths, router, router_with_page_cache, server_fn_status, ServerState, PANIC_PAGE};
 pub use serve::{no_delay, serve, serve_connections, serve_connections_then};

@@ -222,3 +222,75 @@ async fn staff_see_payments_their_timeline_and_the_sales_report() {
     let (_, _, page) = app.get("/staff/payments", &[("cookie", &anna)]).await;
     assert!(!page.contains("anna@example.nl") || !page.contains(r#"data-testid="payment-row""#));
 }
+
+/// Staff refund part of a payment from its timeline (the form's key makes a replay the same
+/// refund), then the rest; the member sees it in `/transactions` and on the payment's page;
+/// a lying amount, a member's post and a post from another site change nothing.
+#[tokio::test]
+async fn staff_refund_a_payment_and_the_member_sees_it() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let site = app.state.sites.for_host(None).unwrap();
+    let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    let member = app.state.accounts.member(anna_id).await.unwrap().unwrap();
+    let pack = app.state.payments.packs(site.settings.id, "NL").await.unwrap().into_iter().find(|p| p.credits == 25).unwrap().id;
+    let now = app.state.clock.now();
+    let started = app.state.payments.start_checkout(&site, &member, pack, domain::payment::PaymentMethod::Ideal, None, "NL", "nl", now).await.unwrap();
+    let id = started.payment_id;
+    let (tr, amount): (String, i64) = sqlx::query_as("SELECT provider_id, amount FROM payments WHERE id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
+    app.state.payments.test_provider().unwrap().choose(&tr, domain::checkout::PaymentStatus::Paid).await.unwrap();
+    app.state.payments.webhook("test", &tr, now).await.unwrap();
+
+    // The timeline carries the refund form with its key.
+    let page = format!("/staff/payments?id={id}");
+    let (_, _, html) = app.get(&page, &[("cookie", &staff)]).await;
+    assert!(html.contains(r#"data-testid="refund-form""#), "{html}");
+    let key_at = html.find(r#"name="key" value=""#).expect("the form's key") + r#"name="key" value=""#.len();
+    let key = &html[key_at..key_at + 64];
+    assert!(key.bytes().all(|b| b.is_ascii_hexdigit()));
+
+    // A lying amount and markup: refused with the Dutch text, nothing booked.
+    let res = app.form("staff_refund_payment", &format!("payment={id}&amount=%3Cb%3E5%3C%2Fb%3E&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", &origin)]).await;
+    let (error, _) = refusal(&res, "staff_refund_payment");
+    assert_eq!(error.code, domain::ErrorCode::RefundAmountInvalid);
+    // A member, and a post from elsewhere: nothing.
+    let res = app.form("staff_refund_payment", &format!("payment={id}&amount=&reason=&key={key}"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
+    assert_eq!(refusal(&res, "staff_refund_payment").0.code, domain::ErrorCode::NotFound);
+    let res = app.form("staff_refund_payment", &format!("payment={id}&amount=&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", "https://evil.example")]).await;
+    assert!(res.status().is_client_error() || res.status() == StatusCode::FOUND);
+    let (refunded,): (i64,) = sqlx::query_as("SELECT refunded FROM payments WHERE id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(refunded, 0);
+
+    // Half, with markup in the reason; sent twice, refunded once.
+    let half = amount / 2;
+    let typed = format!("{},{:02}", half / 100, half % 100);
+    let body = format!("payment={id}&amount={typed}&reason=%3Cscript%3Ealert(1)%3C%2Fscript%3E&key={key}");
+    let res = app.form("staff_refund_payment", &body, &page, &[("cookie", &staff), ("origin", &origin)]).await;
+    let (to, html) = app.follow(&res, &staff).await;
+    assert!(to.contains("refund=done"), "{to}");
+    assert!(html.contains(r#"data-testid="refund-result""#) && html.contains("terugbetaald"), "{html}");
+    assert!(!html.contains("<script>alert(1)") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    let res = app.form("staff_refund_payment", &body, &page, &[("cookie", &staff), ("origin", &origin)]).await;
+    assert_eq!(res.status(), StatusCode::FOUND);
+    let (rows, refunded): (i64, i64) = sqlx::query_as("SELECT COUNT(*), CAST(SUM(amount) AS BIGINT) FROM refunds WHERE payment_id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!((rows, refunded), (1, half));
+
+    // The member sees the part refunded; then staff refund the rest with a new form.
+    let (_, _, list) = app.get("/transactions", &[("cookie", &anna)]).await;
+    assert!(list.contains(r#"data-testid="refunded""#) && list.contains("terugbetaald"), "{list}");
+    let (_, _, html) = app.get(&page, &[("cookie", &staff)]).await;
+    let key_at = html.find(r#"name="key" value=""#).unwrap() + r#"name="key" value=""#.len();
+    let second = html[key_at..key_at + 64].to_string();
+    assert_ne!(second, key);
+    let res = app.form("staff_refund_payment", &format!("payment={id}&amount=&reason=&key={second}"), &page, &[("cookie", &staff), ("origin", &origin)]).await;
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(!html.contains(r#"data-testid="refund-form""#), "nothing left to refund");
+    let (_, _, list) = app.get("/transactions", &[("cookie", &anna)]).await;
+    assert!(list.contains("status--refunded") && list.contains("Terugbetaald"), "{list}");
+    let (_, _, result) = app.get(&format!("/transactions/{id}"), &[("cookie", &anna)]).await;
+    assert!(result.contains(r#"data-status="refunded""#), "{result}");
+    assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
+}

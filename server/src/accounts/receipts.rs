@@ -77,6 +77,62 @@ impl Accounts {
 
     /// Mails the member the receipt of `payment`, with the site's logo; `link` is the payment's
     /// page (a path).
+    /// Mails the credit note of a refund of `refund` (minor units, VAT included) of `payment`:
+    /// the money that goes back, its VAT, and the credits taken back or already used.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn mail_credit_note(&self, site: &Site, base_url: &str, user_id: i64, payment: &PaymentView, refund_id: i64, refund: i64, credits: domain::refund::CreditsBack, at: i64, link: &str) -> Result<(), AppError> {
+        let mut note = self.receipt(site, user_id, payment).await?;
+        let locale = note.locale;
+        let comma = !matches!(locale, domain::Locale::En);
+        let money = |minor: i64| format_money(minor, &payment.currency, comma);
+        let amount = money(refund);
+        let order = payment.id.to_string();
+        let vars = [("site", site.settings.name.as_str()), ("amount", amount.as_str()), ("order", order.as_str())];
+        let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &vars);
+        let date = domain::date::from_unix(at);
+        let rate = domain::checkout::format_rate(payment.vat_rate_bp, comma);
+        let vat = if refund == payment.amount { vat_part(payment.amount, payment.vat_rate_bp) } else { vat_part(refund, payment.vat_rate_bp) };
+        let mut rows = vec![
+            (t("credit_note.number"), format!("#{}-{refund_id}", payment.id)),
+            (t("receipt.order"), format!("#{}", payment.id)),
+            (t("receipt.date"), format!("{:04}-{:02}-{:02}", date.year, date.month, date.day)),
+            (t("credit_note.refund"), format!("−{amount}")),
+            (domain::i18n::interpolate(&t("receipt.vat"), &[("rate", &rate)]), format!("−{}", money(vat))),
+            (t("credit_note.credits_back"), credits.taken.to_string()),
+        ];
+        if credits.spent > 0 {
+            rows.push((t("credit_note.credits_spent"), credits.spent.to_string()));
+        }
+        note.title = t("credit_note.subject");
+        note.intro = t("credit_note.intro");
+        note.rows = rows;
+        let link = crate::links::absolute(base_url, link);
+        let logo = site.settings.logo.as_ref().map(|logo| (crate::links::absolute(base_url, &logo.url()), logo.width, logo.height));
+        let layout = ReceiptMail {
+            lang: locale.code(),
+            site: &site.settings.name,
+            logo: logo.as_ref().map(|(url, w, h)| (url.as_str(), *w, *h)),
+            greeting: &note.greeting,
+            intro: &note.intro,
+            rows: &note.rows,
+            button: &note.button,
+            link: &link,
+            company: &note.company,
+            footer: &note.footer,
+        };
+        self.outbox
+            .send(Mail {
+                from_name: site.settings.mail_name.clone(),
+                from_address: site.settings.support_email.clone(),
+                to: note.email.clone(),
+                subject: note.title.clone(),
+                text: layout.text(),
+                html: layout.html(),
+                unsubscribe: None,
+            })
+            .await
+    }
+
     pub async fn mail_receipt(&self, site: &Site, base_url: &str, user_id: i64, payment: &PaymentView, link: &str) -> Result<(), AppError> {
         let receipt = self.receipt(site, user_id, payment).await?;
         let link = crate::links::absolute(base_url, link);

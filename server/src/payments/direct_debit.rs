@@ -1,7 +1,10 @@
 //! Direct debit (`/directdebit`): the member gives an IBAN and a mobile number, we text a
-//! six-digit code, and the right code turns the order into a paid payment (the mandate is given;
-//! we collect from the account). A reversed debit closes direct debit for the member, and a site
-//! caps what one member may order by direct debit per calendar month (SPEC §8's blocked and
+//! six-digit code, and the right code is the member's consent: the order becomes a payment that
+//! the provider collects as a SEPA direct debit (Mollie: a customer, a mandate on the account,
+//! then a recurring payment against it). The site decides whether the credits come at once (then
+//! a failed or reversed collection takes them back and closes direct debit for the member, as
+//! `vonk payments reverse` does by hand) or only once the money is collected. A site also caps
+//! what one member may order by direct debit per calendar month (SPEC §8's blocked and
 //! limit-reached texts).
 
 use domain::checkout::{best_quote, normalize_phone, validate_iban, validate_sms_code, within_monthly_limit, PaymentStatus, SMS_CODE_ATTEMPTS, SMS_CODE_TTL_SECS};
@@ -55,10 +58,10 @@ impl Payments {
     /// What the member ordered by direct debit this calendar month (open, pending and paid).
     async fn direct_debit_this_month(&self, conn: &mut sqlx::AnyConnection, member_id: i64, now: i64) -> Result<i64, AppError> {
         let (this_month,): (i64,) = sqlx::query_as(
-            "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND provider = $2 AND status IN ($4, $5, $6) AND created_at >= $3",
+            "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND method = $2 AND status IN ($4, $5, $6) AND created_at >= $3",
         )
         .bind(member_id)
-        .bind(DIRECT_DEBIT)
+        .bind(PaymentMethod::DirectDebit.code())
         .bind(month_start(now))
         .bind(domain::checkout::PaymentStatus::Open.code())
         .bind(domain::checkout::PaymentStatus::Pending.code())
@@ -74,6 +77,7 @@ impl Payments {
         if self.direct_debit_blocked(member_id).await? {
             return Err(ErrorCode::DirectDebitBlocked.into());
         }
+        self.refuse_if_blocked(member_id, domain::payment::PaymentMethod::DirectDebit).await?;
         let mut conn = self.pool().acquire().await?;
         let this_month = self.direct_debit_this_month(&mut *conn, member_id, now).await?;
         if !within_monthly_limit(this_month, amount, site.settings.direct_debit_monthly_limit) {
@@ -167,9 +171,12 @@ impl Payments {
         // member's row: parallel confirmations of several orders are counted one after another,
         // so together they never pass the cap.
         let mut tx = self.db.begin().await?;
-        let blocked = sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked").bind(member.id).fetch_one(&mut *tx).await?;
+        let blocked = sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked, payments_blocked").bind(member.id).fetch_one(&mut *tx).await?;
         if flag(&blocked, "direct_debit_blocked")? {
             return Err(ErrorCode::DirectDebitBlocked.into());
+        }
+        if flag(&blocked, "payments_blocked")? {
+            return Err(ErrorCode::PaymentsBlocked.into());
         }
         // A parallel submit of this same order may have stored it while we waited for the lock.
         let (stored,): (Option<i64>,) = sqlx::query_as("SELECT payment_id FROM direct_debits WHERE id = $1").bind(id).fetch_one(&mut *tx).await?;
@@ -185,7 +192,80 @@ impl Payments {
         sqlx::query("UPDATE direct_debits SET payment_id = $1 WHERE id = $2").bind(payment_id).bind(id).execute(&mut *tx).await?;
         tx.commit().await?;
         crate::metrics::payment(PaymentStatus::Open.code());
-        self.apply(payment_id, PaymentStatus::Paid, now).await?;
+        self.collect_direct_debit(payment_id, now).await?;
         Ok(payment_id)
+    }
+
+    /// Hands a confirmed order to the provider to collect, once: the payment then carries the
+    /// provider's id, and is paid at once or pending until collected (the site's choice). A
+    /// provider that refuses fails the payment; one that does not answer leaves it open for
+    /// the recovery job, which asks again (each step has an idempotency key of the order).
+    pub(super) async fn collect_direct_debit(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
+        let row = sqlx::query(
+            "SELECT p.status, p.provider, p.amount, p.currency, p.user_id, p.site_id, d.id AS order_id, d.iban, d.created_at AS signed_at, u.email, pr.name, c.customer_id \
+             FROM payments p JOIN direct_debits d ON d.payment_id = p.id JOIN users u ON u.id = p.user_id JOIN profiles pr ON pr.user_id = p.user_id \
+             LEFT JOIN provider_customers c ON c.user_id = p.user_id AND c.provider = $2 WHERE p.id = $1",
+        )
+        .bind(payment_id)
+        .bind(self.provider.name())
+        .fetch_one(self.pool())
+        .await?;
+        let status = PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
+        if !status.is_open() || row.try_get::<String, _>("provider")? != DIRECT_DEBIT {
+            return Ok(status);
+        }
+        let site = self.site_by_id(row.try_get("site_id")?).await?;
+        let order_id: i64 = row.try_get("order_id")?;
+        let request = super::provider::DirectDebitRequest {
+            payment_id,
+            order_id,
+            member_id: row.try_get("user_id")?,
+            name: row.try_get("name")?,
+            email: row.try_get("email")?,
+            iban: row.try_get("iban")?,
+            signed_at: row.try_get("signed_at")?,
+            customer_id: row.try_get("customer_id")?,
+            amount: row.try_get("amount")?,
+            currency: row.try_get("currency")?,
+            description: format!("{} – #{payment_id}", site.settings.name),
+            webhook_url: self.webhook_url(&site),
+        };
+        match self.provider.direct_debit(&request).await {
+            Ok(created) => {
+                let mut tx = self.db.begin().await?;
+                let moved = sqlx::query("UPDATE payments SET provider = $1, provider_id = $2, checked_at = $3 WHERE id = $4 AND provider = $5")
+                    .bind(self.provider.name())
+                    .bind(&created.provider_id)
+                    .bind(now)
+                    .bind(payment_id)
+                    .bind(DIRECT_DEBIT)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                sqlx::query("UPDATE direct_debits SET mandate_id = $1 WHERE id = $2").bind(&created.mandate_id).bind(order_id).execute(&mut *tx).await?;
+                sqlx::query("INSERT INTO provider_customers (user_id, provider, customer_id) VALUES ($1, $2, $3) ON CONFLICT (user_id, provider) DO UPDATE SET customer_id = $3")
+                    .bind(request.member_id)
+                    .bind(self.provider.name())
+                    .bind(&created.customer_id)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await?;
+                if moved == 0 {
+                    // Another run handed it over meanwhile and moves it.
+                    let (status,): (String,) = sqlx::query_as("SELECT status FROM payments WHERE id = $1").bind(payment_id).fetch_one(self.pool()).await?;
+                    return PaymentStatus::parse(&status).ok_or_else(|| AppError::Internal("payment status".into()));
+                }
+                let next = if site.settings.direct_debit_on_collection { PaymentStatus::Pending } else { PaymentStatus::Paid };
+                self.apply(payment_id, next, now).await
+            }
+            Err(super::provider::ProviderError::Refused(reason)) => {
+                tracing::warn!(payment = payment_id, reason, "the provider refused the direct debit");
+                self.apply(payment_id, PaymentStatus::Failed, now).await
+            }
+            Err(super::provider::ProviderError::Unavailable(reason)) => {
+                tracing::warn!(payment = payment_id, reason, "the provider did not take the direct debit yet; the recovery job asks again");
+                Ok(status)
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ pub mod direct_debit;
 pub mod mollie;
 pub mod provider;
 pub mod receipt_pdf;
+pub mod refunds;
 pub mod sms;
 pub mod staff;
 pub mod test_provider;
@@ -91,9 +92,11 @@ pub struct Recovery {
     pub paid: usize,
     pub expired: usize,
     pub receipts: usize,
+    /// Refunds the provider answered only now.
+    pub refunds: usize,
 }
 
-const PAYMENT_COLUMNS: &str = "id, pack_id, credits, list_price, amount, currency, vat_rate, method, status, discount_code, discount_percent, created_at, paid_at, checkout_url";
+const PAYMENT_COLUMNS: &str = "id, pack_id, credits, list_price, amount, currency, vat_rate, method, status, discount_code, discount_percent, created_at, paid_at, checkout_url, refunded";
 
 fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
     let method: String = row.try_get("method")?;
@@ -113,6 +116,7 @@ fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
         created_at: row.try_get("created_at")?,
         paid_at: row.try_get("paid_at")?,
         checkout_url: row.try_get("checkout_url")?,
+        refunded: row.try_get("refunded")?,
     })
 }
 
@@ -385,6 +389,7 @@ impl Payments {
         if method == PaymentMethod::DirectDebit || !self.methods(country).contains(&method) {
             return Err(ErrorCode::MethodUnavailable.into());
         }
+        self.refuse_if_blocked(member.id, method).await?;
         let q = self.quote(site, member, pack_id, typed, country, now).await?;
         let id = self.insert_payment(site, member, &q, method, country, self.provider.name(), None, now).await?;
         let request = CheckoutRequest {
@@ -432,19 +437,24 @@ impl Payments {
         }
     }
 
-    /// Asks the provider for an open payment's status and moves it; a settled payment is
-    /// answered from our own row.
+    /// Asks the provider for an open payment's status and moves it; of a paid (or refunded)
+    /// payment it hears what went back since (a refund in its dashboard, a chargeback). Other
+    /// settled payments are answered from our own row.
     pub async fn sync(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
-        let row = sqlx::query("SELECT status, provider, provider_id, amount, currency FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
+        let row = sqlx::query("SELECT status, provider, provider_id, amount, currency, method FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
         let status = PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
-        if !status.is_open() {
+        let after_sale = matches!(status, PaymentStatus::Paid | PaymentStatus::Refunded);
+        if !status.is_open() && !after_sale {
             return Ok(status);
         }
         let provider: String = row.try_get("provider")?;
         let provider_id: Option<String> = row.try_get("provider_id")?;
         if provider == DIRECT_DEBIT {
-            // A direct debit is created open only after its SMS code matched: the mandate is given.
-            return self.apply(payment_id, PaymentStatus::Paid, now).await;
+            if after_sale {
+                return Ok(status);
+            }
+            // Confirmed by its SMS code but not yet handed to the provider to collect.
+            return self.collect_direct_debit(payment_id, now).await;
         }
         let Some(provider_id) = provider_id else { return Ok(status) };
         if provider != self.provider.name() {
@@ -465,6 +475,15 @@ impl Payments {
             return Ok(status);
         }
         sqlx::query("UPDATE payments SET checked_at = $1 WHERE id = $2").bind(now).bind(payment_id).execute(self.pool()).await?;
+        let direct_debit = row.try_get::<String, _>("method")? == PaymentMethod::DirectDebit.code();
+        if after_sale && direct_debit && (reported.status.is_failure() || reported.charged_back > 0) {
+            // A collection that failed after the credits were given, or one the member's bank
+            // reversed: what `vonk payments reverse` does.
+            return self.apply(payment_id, PaymentStatus::Reversed, now).await;
+        }
+        if after_sale {
+            return self.heard_after_sale(payment_id, &reported, now).await;
+        }
         if reported.status == status {
             return Ok(status);
         }
@@ -624,6 +643,7 @@ impl Payments {
                 report.receipts += 1;
             }
         }
+        report.refunds = self.recover_refunds(now).await?;
         Ok(report)
     }
 
@@ -690,10 +710,11 @@ impl Payments {
         row.as_ref().map(view).transpose()
     }
 
-    /// A bank reversed a direct debit (staff records it, `vonk payments reverse <id>`).
+    /// A bank reversed a direct debit (staff records it, `vonk payments reverse <id>`; a
+    /// provider that collects reports it by webhook instead).
     pub async fn reverse(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
-        let (provider,): (String,) = sqlx::query_as("SELECT provider FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
-        if provider != DIRECT_DEBIT {
+        let (method,): (String,) = sqlx::query_as("SELECT method FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
+        if method != PaymentMethod::DirectDebit.code() {
             return Err(ErrorCode::BadRequest.into());
         }
         self.apply(payment_id, PaymentStatus::Reversed, now).await

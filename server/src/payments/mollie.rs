@@ -1,12 +1,15 @@
 //! Mollie (API v2) over plain HTTPS: `POST /v2/payments` creates a payment with its checkout
-//! link, `GET /v2/payments/{id}` reads its status. Mollie's webhook is an unsigned form post with
+//! link, `GET /v2/payments/{id}` reads its status (and `amountRefunded`, `amountChargedBack`),
+//! `POST /v2/payments/{id}/refunds` refunds with an `Idempotency-Key`. A direct debit is a
+//! customer (`POST /v2/customers`), a mandate on the member's account
+//! (`POST /v2/customers/{id}/mandates`) and a recurring payment against it. Mollie's webhook is an unsigned form post with
 //! only `id=tr_…`, so every status we act on comes from our own `GET`.
 
 use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;
 use serde_json::{json, Value};
 
-use super::provider::{CheckoutCreated, CheckoutRequest, ProviderError, ProviderPayment};
+use super::provider::{CheckoutCreated, CheckoutRequest, DirectDebitCreated, DirectDebitRequest, ProviderError, ProviderPayment, RefundRequest};
 
 #[derive(Clone)]
 pub struct Mollie {
@@ -123,7 +126,57 @@ impl Mollie {
         let status = answer["status"].as_str().and_then(map_status).ok_or_else(|| ProviderError::Unavailable(format!("unknown Mollie status {}", answer["status"])))?;
         let amount = answer["amount"]["value"].as_str().and_then(parse_amount).ok_or_else(|| ProviderError::Unavailable("Mollie answered without an amount".into()))?;
         let currency = answer["amount"]["currency"].as_str().unwrap_or_default().to_string();
-        Ok(ProviderPayment { status, amount, currency })
+        // Absent until something went back.
+        let back = |field: &str| answer[field]["value"].as_str().and_then(parse_amount).unwrap_or(0);
+        Ok(ProviderPayment { status, amount, currency, refunded: back("amountRefunded"), charged_back: back("amountChargedBack") })
+    }
+
+    pub(super) async fn direct_debit(&self, r: &DirectDebitRequest) -> Result<DirectDebitCreated, ProviderError> {
+        // Each step is keyed by our order: a retry after a timeout repeats no step.
+        let key = |step: &str| format!("vonk-dd-{}-{step}", r.order_id);
+        let shaped = |id: &str, prefix: &str| id.starts_with(prefix) && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let post = |path: String, step: &str, body: Value| self.http.post(format!("{}{path}", self.base_url)).header("content-type", "application/json").header("idempotency-key", key(step)).body(body.to_string());
+        let id_of = |answer: Value, prefix: &str| {
+            answer["id"].as_str().filter(|id| shaped(id, prefix)).map(str::to_string).ok_or_else(|| ProviderError::Unavailable(format!("Mollie answered without a {prefix} id")))
+        };
+        let customer = match r.customer_id.as_deref().filter(|c| shaped(c, "cst_")) {
+            Some(customer) => customer.to_string(),
+            None => id_of(self.send(post("/v2/customers".into(), "customer", json!({ "name": r.name, "email": r.email, "metadata": { "member_id": r.member_id } }))).await?, "cst_")?,
+        };
+        let day = domain::date::from_unix(r.signed_at);
+        let mandate = json!({
+            "method": "directdebit",
+            "consumerName": r.name,
+            "consumerAccount": r.iban,
+            "signatureDate": format!("{:04}-{:02}-{:02}", day.year, day.month, day.day),
+            "mandateReference": format!("VONK-{}", r.order_id),
+        });
+        let mandate_id = id_of(self.send(post(format!("/v2/customers/{customer}/mandates"), "mandate", mandate)).await?, "mdt_")?;
+        let payment = json!({
+            "amount": { "currency": r.currency, "value": amount_value(r.amount) },
+            "description": r.description,
+            "sequenceType": "recurring",
+            "customerId": customer,
+            "mandateId": mandate_id,
+            "webhookUrl": r.webhook_url,
+            "metadata": { "payment_id": r.payment_id },
+        });
+        let provider_id = id_of(self.send(post("/v2/payments".into(), "payment", payment)).await?, "tr_")?;
+        Ok(DirectDebitCreated { provider_id, customer_id: customer, mandate_id })
+    }
+
+    pub(super) async fn refund(&self, r: &RefundRequest) -> Result<String, ProviderError> {
+        let id = &r.provider_id;
+        if !id.starts_with("tr_") || id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(ProviderError::Refused(format!("not a Mollie payment id: {id:.64}")));
+        }
+        let body = json!({
+            "amount": { "currency": r.currency, "value": amount_value(r.amount) },
+            "description": r.description,
+        });
+        let request = self.http.post(format!("{}/v2/payments/{id}/refunds", self.base_url)).header("content-type", "application/json").header("idempotency-key", &r.idempotency_key).body(body.to_string());
+        let answer = self.send(request).await?;
+        answer["id"].as_str().filter(|id| !id.is_empty()).map(str::to_string).ok_or_else(|| ProviderError::Unavailable("Mollie answered a refund without an id".into()))
     }
 
     async fn send(&self, request: reqwest::RequestBuilder) -> Result<Value, ProviderError> {

@@ -35,10 +35,23 @@ pub struct PaymentFilter {
 pub struct TimelineEntry {
     pub at: i64,
     /// `created`, `paid`, `booked`, `receipt`, `failed`, `canceled`, `expired`, `reversed`,
-    /// `credits_back` (labels `staff.payments.event.{kind}` in `locales/`).
+    /// `credits_back`, `refund`, `provider_refund`, `chargeback`, `refund_requested`,
+    /// `refund_refused`, `credit_note` (labels `staff.payments.event.{kind}` in `locales/`).
     pub kind: &'static str,
     /// Credits booked or taken back (0 for the other steps).
     pub credits: i64,
+    /// Money that went back (refunds and chargebacks), minor units.
+    pub amount: i64,
+    /// Credits a refund could not take back because the member had used them.
+    pub spent: i64,
+    /// The refund's reason as staff gave it.
+    pub note: String,
+}
+
+impl TimelineEntry {
+    fn step(at: i64, kind: &'static str, credits: i64) -> TimelineEntry {
+        TimelineEntry { at, kind, credits, amount: 0, spent: 0, note: String::new() }
+    }
 }
 
 const STAFF_PAYMENT_COLUMNS: &str = "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.status, p.created_at, p.paid_at";
@@ -106,9 +119,9 @@ impl Payments {
         .await?;
         let Some(row) = row else { return Ok(None) };
         let payment = staff_payment(&row)?;
-        let mut timeline = vec![TimelineEntry { at: payment.created_at, kind: "created", credits: 0 }];
+        let mut timeline = vec![TimelineEntry::step(payment.created_at, "created", 0)];
         if let Some(at) = payment.paid_at {
-            timeline.push(TimelineEntry { at, kind: "paid", credits: 0 });
+            timeline.push(TimelineEntry::step(at, "paid", 0));
         }
         let ledger = sqlx::query("SELECT delta, reference, created_at FROM credit_ledger WHERE reference IN ($1, $2) ORDER BY id")
             .bind(format!("payment:{payment_id}"))
@@ -118,10 +131,24 @@ impl Payments {
         for entry in &ledger {
             let reference: String = entry.try_get("reference")?;
             let kind = if reference.starts_with("payment:") { "booked" } else { "credits_back" };
-            timeline.push(TimelineEntry { at: entry.try_get("created_at")?, kind, credits: entry.try_get("delta")? });
+            timeline.push(TimelineEntry::step(entry.try_get("created_at")?, kind, entry.try_get("delta")?));
         }
         if let Some(at) = row.try_get::<Option<i64>, _>("receipt_sent_at")? {
-            timeline.push(TimelineEntry { at, kind: "receipt", credits: 0 });
+            timeline.push(TimelineEntry::step(at, "receipt", 0));
+        }
+        for r in self.refunds_of(payment_id).await? {
+            use domain::refund::{RefundKind, RefundState};
+            let kind = match (r.state, r.kind) {
+                (RefundState::Requested, _) => "refund_requested",
+                (RefundState::Refused, _) => "refund_refused",
+                (RefundState::Done, RefundKind::Refund) => "refund",
+                (RefundState::Done, RefundKind::ProviderRefund) => "provider_refund",
+                (RefundState::Done, RefundKind::Chargeback) => "chargeback",
+            };
+            timeline.push(TimelineEntry { at: r.at, kind, credits: r.credits.taken, amount: r.amount, spent: r.credits.spent, note: r.reason });
+            if let Some(at) = r.note_sent_at {
+                timeline.push(TimelineEntry::step(at, "credit_note", 0));
+            }
         }
         let status = PaymentStatus::parse(&payment.status);
         let ended = match status {
@@ -132,37 +159,55 @@ impl Payments {
             _ => None,
         };
         if let Some(kind) = ended {
-            timeline.push(TimelineEntry { at: row.try_get("updated_at")?, kind, credits: 0 });
+            timeline.push(TimelineEntry::step(row.try_get("updated_at")?, kind, 0));
         }
         // Stable: steps at the same second keep the order above.
         timeline.sort_by_key(|e| e.at);
         Ok(Some((payment, timeline)))
     }
 
-    /// The sales report of a period: payments paid in it, minus those taken back in it.
+    /// The sales report of a period: payments paid in it, minus what went back in it (reversed
+    /// direct debits, refunds in full or in part, chargebacks).
     pub async fn sales_report(&self, staff: &Member, site_id: i64, period: Period) -> Result<Vec<ReportRow>, AppError> {
+        use domain::refund::RefundState;
         require_staff(staff, site_id)?;
         let (start, end) = period.range();
         let rows = sqlx::query(
-            "SELECT country, vat_rate, currency, amount, paid_at, status, updated_at FROM payments \
-             WHERE site_id = $1 AND paid_at IS NOT NULL AND ((paid_at >= $2 AND paid_at < $3) OR (status = $4 AND updated_at >= $2 AND updated_at < $3))",
+            "SELECT id, country, vat_rate, currency, amount, paid_at, status, updated_at FROM payments \
+             WHERE site_id = $1 AND paid_at IS NOT NULL AND ((paid_at >= $2 AND paid_at < $3) OR (status = $4 AND updated_at >= $2 AND updated_at < $3) \
+             OR id IN (SELECT payment_id FROM refunds WHERE state = $5 AND updated_at >= $2 AND updated_at < $3))",
         )
         .bind(site_id)
         .bind(start)
         .bind(end)
         .bind(PaymentStatus::Reversed.code())
+        .bind(RefundState::Done.code())
+        .fetch_all(self.pool())
+        .await?;
+        let refunds: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT r.payment_id, r.updated_at, r.amount FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE p.site_id = $1 AND r.state = $2 AND r.updated_at >= $3 AND r.updated_at < $4",
+        )
+        .bind(site_id)
+        .bind(RefundState::Done.code())
+        .bind(start)
+        .bind(end)
         .fetch_all(self.pool())
         .await?;
         let mut sales = Vec::with_capacity(rows.len());
         for row in &rows {
-            let reversed = row.try_get::<String, _>("status")? == PaymentStatus::Reversed.code();
+            let id: i64 = row.try_get("id")?;
+            let amount: i64 = row.try_get("amount")?;
+            let mut returns: Vec<(i64, i64)> = refunds.iter().filter(|(p, _, _)| *p == id).map(|(_, at, back)| (*at, *back)).collect();
+            if row.try_get::<String, _>("status")? == PaymentStatus::Reversed.code() {
+                returns.push((row.try_get("updated_at")?, amount));
+            }
             sales.push(Sale {
                 country: row.try_get("country")?,
                 vat_rate_bp: row.try_get("vat_rate")?,
                 currency: row.try_get("currency")?,
-                amount: row.try_get("amount")?,
+                amount,
                 paid_at: row.try_get::<Option<i64>, _>("paid_at")?.unwrap_or_default(),
-                reversed_at: if reversed { Some(row.try_get("updated_at")?) } else { None },
+                returns,
             });
         }
         Ok(domain::sales::report(period, &sales))

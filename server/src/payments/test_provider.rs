@@ -7,7 +7,7 @@
 use domain::checkout::PaymentStatus;
 use sqlx::Row;
 
-use super::provider::{CheckoutCreated, CheckoutRequest, ProviderError, ProviderPayment};
+use super::provider::{CheckoutCreated, CheckoutRequest, DirectDebitCreated, DirectDebitRequest, ProviderError, ProviderPayment, RefundRequest};
 use crate::db::Db;
 use crate::error::AppError;
 use crate::links::Links;
@@ -70,7 +70,7 @@ impl TestProvider {
     }
 
     pub(super) async fn payment(&self, id: &str) -> Result<ProviderPayment, ProviderError> {
-        let row = sqlx::query("SELECT amount, currency, status FROM test_checkouts WHERE id = $1")
+        let row = sqlx::query("SELECT amount, currency, status, refunded, charged_back FROM test_checkouts WHERE id = $1")
             .bind(id)
             .fetch_optional(self.db.pool())
             .await
@@ -81,7 +81,106 @@ impl TestProvider {
             status: PaymentStatus::parse(&status).ok_or_else(|| ProviderError::Unavailable(format!("status {status}")))?,
             amount: row.try_get("amount").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
             currency: row.try_get("currency").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
+            refunded: row.try_get("refunded").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
+            charged_back: row.try_get("charged_back").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
         })
+    }
+
+    /// A direct debit to collect: pending until `vonk payments collect <id> paid|failed` (the
+    /// bank's answer, some days later at a real provider).
+    pub(super) async fn direct_debit(&self, r: &DirectDebitRequest) -> Result<DirectDebitCreated, ProviderError> {
+        let id = format!("tst_dd{}", r.order_id);
+        sqlx::query(
+            "INSERT INTO test_checkouts (id, amount, currency, description, method, redirect_url, webhook_url, status, created_at) \
+             VALUES ($1, $2, $3, $4, $5, '', $6, $7, $8) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(&id)
+        .bind(r.amount)
+        .bind(&r.currency)
+        .bind(&r.description)
+        .bind(domain::payment::PaymentMethod::DirectDebit.code())
+        .bind(&r.webhook_url)
+        .bind(PaymentStatus::Pending.code())
+        .bind(crate::seed::now_unix())
+        .execute(self.db.pool())
+        .await
+        .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+        Ok(DirectDebitCreated { provider_id: id, customer_id: r.customer_id.clone().unwrap_or_else(|| format!("tcst_{}", r.member_id)), mandate_id: format!("tmdt_{}", r.order_id) })
+    }
+
+    /// The bank's answer to a pending direct debit: collected or not. Reported to our webhook.
+    pub async fn collect(&self, id: &str, collected: bool) -> Result<(), AppError> {
+        let next = if collected { PaymentStatus::Paid } else { PaymentStatus::Failed };
+        let moved = sqlx::query("UPDATE test_checkouts SET status = $1 WHERE id = $2 AND status = $3 AND method = $4")
+            .bind(next.code())
+            .bind(id)
+            .bind(PaymentStatus::Pending.code())
+            .bind(domain::payment::PaymentMethod::DirectDebit.code())
+            .execute(self.db.pool())
+            .await?
+            .rows_affected();
+        if moved == 0 {
+            return Err(domain::ErrorCode::BadRequest.into());
+        }
+        self.report(id).await;
+        Ok(())
+    }
+
+    /// Refunds like a provider: once per idempotency key (a repeat answers the same refund),
+    /// never more than was paid and not yet refunded.
+    pub(super) async fn refund(&self, r: &RefundRequest) -> Result<String, ProviderError> {
+        let unavailable = |e: sqlx::Error| ProviderError::Unavailable(e.to_string());
+        if r.amount <= 0 {
+            return Err(ProviderError::Refused(format!("a refund of {}", r.amount)));
+        }
+        let refund_id = format!("tre_{}", &crate::accounts::tokens::hash(&r.idempotency_key)[..20]);
+        let mut tx = self.db.begin().await.map_err(unavailable)?;
+        // The key first: a second call with it waits for the first and then finds it.
+        let fresh = sqlx::query("INSERT INTO test_refunds (idempotency_key, checkout_id, amount, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key) DO NOTHING")
+            .bind(&r.idempotency_key)
+            .bind(&r.provider_id)
+            .bind(r.amount)
+            .bind(crate::seed::now_unix())
+            .execute(&mut *tx)
+            .await
+            .map_err(unavailable)?
+            .rows_affected();
+        if fresh == 0 {
+            let (checkout,): (String,) = sqlx::query_as("SELECT checkout_id FROM test_refunds WHERE idempotency_key = $1").bind(&r.idempotency_key).fetch_one(&mut *tx).await.map_err(unavailable)?;
+            return if checkout == r.provider_id { Ok(refund_id) } else { Err(ProviderError::Refused("idempotency key used for another payment".into())) };
+        }
+        let moved = sqlx::query("UPDATE test_checkouts SET refunded = refunded + $1 WHERE id = $2 AND status = $3 AND currency = $4 AND refunded + charged_back + $1 <= amount")
+            .bind(r.amount)
+            .bind(&r.provider_id)
+            .bind(PaymentStatus::Paid.code())
+            .bind(&r.currency)
+            .execute(&mut *tx)
+            .await
+            .map_err(unavailable)?
+            .rows_affected();
+        if moved == 0 {
+            return Err(ProviderError::Refused(format!("test payment {} cannot be refunded by {}", r.provider_id, r.amount)));
+        }
+        tx.commit().await.map_err(unavailable)?;
+        Ok(refund_id)
+    }
+
+    /// What the provider's dashboard or the buyer's bank does on its own, then reported to our
+    /// webhook: a refund of `amount` typed in the dashboard, or a chargeback of what is left.
+    /// `vonk payments provider-refund|chargeback` (test provider only).
+    pub async fn outside_change(&self, id: &str, chargeback: bool, amount: i64) -> Result<(), AppError> {
+        let checkout = self.checkout(id).await?.ok_or(domain::ErrorCode::NotFound)?;
+        let sql = if chargeback {
+            "UPDATE test_checkouts SET charged_back = amount - refunded WHERE id = $2 AND status = $3 AND charged_back = 0 AND $1 >= 0"
+        } else {
+            "UPDATE test_checkouts SET refunded = refunded + $1 WHERE id = $2 AND status = $3 AND $1 > 0 AND refunded + charged_back + $1 <= amount"
+        };
+        let moved = sqlx::query(sql).bind(amount).bind(&checkout.id).bind(PaymentStatus::Paid.code()).execute(self.db.pool()).await?.rows_affected();
+        if moved == 0 {
+            return Err(domain::ErrorCode::BadRequest.into());
+        }
+        self.report(id).await;
+        Ok(())
     }
 
     /// The checkout page's data; `None` for an unknown id.

@@ -83,6 +83,7 @@ impl SiteChange {
                         ("welcome_discount_hours", Int(c.welcome_discount_hours)),
                         ("refund_days", Int(c.refund_days)),
                         ("direct_debit_monthly_limit", Int(c.direct_debit_monthly_limit * 100)),
+                        ("direct_debit_on_collection", Flag(c.direct_debit_on_collection)),
                     ],
                 )
             }

@@ -8,6 +8,7 @@ use std::process::Command;
 
 use server::Db;
 
+pub mod shop;
 pub mod world;
 
 /// Page paths for the links in mails, as the app names them.

@@ -376,7 +376,10 @@ pub fn TransactionsPage() -> impl IntoView {
                                                 <td data-label=i18n.t("transactions.col_bundle")><a href=crate::paths::transaction(p.id)>{i18n.tf("checkout.bundle", &[("credits", &p.credits.to_string())])}</a></td>
                                                 <td data-label=i18n.t("transactions.col_amount")>{money(&i18n, p.amount, &p.currency)}</td>
                                                 <td data-label=i18n.t("transactions.col_method")>{method_label(&i18n, p.method)}</td>
-                                                <td data-label=i18n.t("transactions.col_status")><span class=format!("status status--{}", p.status.code())>{status_label(&i18n, p.status)}</span></td>
+                                                <td data-label=i18n.t("transactions.col_status")>
+                                                    <span class=format!("status status--{}", p.status.code())>{status_label(&i18n, p.status)}</span>
+                                                    {(p.refunded > 0 && p.status == PaymentStatus::Paid).then(|| view! { " "<span class="muted" data-testid="refunded">{i18n.tf("transactions.refunded", &[("amount", &money(&i18n, p.refunded, &p.currency))])}</span> })}
+                                                </td>
                                             </tr>
                                         }).collect_view()}
                                     </tbody>
@@ -450,6 +453,7 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
                 <span class="result__icon" aria-hidden="true">"✓"</span>
                 <h1 class="page__title">{i18n.t("transaction.paid_title")}</h1>
                 <p data-testid="paid-body">{i18n.tf("transaction.paid_body", &[("credits", &p.credits.to_string()), ("balance", &d.balance.to_string())])}</p>
+                {(p.refunded > 0).then(|| view! { <p data-testid="partly-refunded">{i18n.tf("transaction.partly_refunded", &[("amount", &money(&i18n, p.refunded, &p.currency))])}</p> })}
                 {d.first_paid.then(|| view! { <p data-testid="now-premium">{i18n.t("transaction.premium")}</p> })}
                 <p class="muted">{i18n.t("transaction.receipt_note")}" "
                     <a href=crate::paths::receipt_pdf(p.id) download="" data-testid="receipt-pdf">{i18n.t("transaction.receipt_pdf")}</a>
@@ -461,13 +465,20 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
             </div>
         }
         .into_any(),
-        PaymentStatus::Reversed => view! {
-            <div class="result result--failed" role="status" data-testid="result" data-status="reversed">
-                <h1 class="page__title">{status_label(&i18n, p.status)}</h1>
-                <p>{i18n.t("transaction.reversed")}</p>
-            </div>
+        PaymentStatus::Reversed | PaymentStatus::Refunded | PaymentStatus::ChargedBack => {
+            let body = match p.status {
+                PaymentStatus::Refunded => i18n.tf("transaction.refunded", &[("amount", &money(&i18n, p.refunded, &p.currency))]),
+                PaymentStatus::ChargedBack => i18n.t("transaction.charged_back"),
+                _ => i18n.t("transaction.reversed"),
+            };
+            view! {
+                <div class="result result--failed" role="status" data-testid="result" data-status=p.status.code()>
+                    <h1 class="page__title">{status_label(&i18n, p.status)}</h1>
+                    <p>{body}</p>
+                </div>
+            }
+            .into_any()
         }
-        .into_any(),
         _ => {
             let card = p.method.group() == PaymentGroup::Card;
             let paypal = card && p.method != PaymentMethod::Paypal && d.methods.contains(&PaymentMethod::Paypal);

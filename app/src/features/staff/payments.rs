@@ -1,5 +1,5 @@
 //! `/staff/payments`: staff find payments (member, id, status, method, dates), open one to see
-//! its timeline, and read the sales report per month or quarter for the VAT return (per
+//! its timeline and refund it (whole or in part; a chargeback's block lifted there too), and read the sales report per month or quarter for the VAT return (per
 //! country, VAT rate and currency; what was taken back subtracted), also as CSV at
 //! `/staff/payments/sales.csv?period=…` (`server::http::staff_routes`). The searches are plain
 //! GET forms: the page works without JavaScript and a search can be bookmarked.
@@ -14,21 +14,41 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, member_call};
+use crate::call::{fail, fail_back, member_call, redirect};
 use crate::features::staff::refuse_non_staff;
 use crate::i18n::{use_i18n, I18n};
+use crate::ui::forms::ActionError;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimelineView {
     pub at: i64,
     pub kind: String,
     pub credits: i64,
+    pub amount: i64,
+    pub spent: i64,
+    pub note: String,
+}
+
+/// The payment staff opened: its timeline and what can be done with it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpenPayment {
+    pub payment: StaffPayment,
+    pub timeline: Vec<TimelineView>,
+    /// What is left to refund (0: nothing can be refunded).
+    pub left: i64,
+    /// Whether the site's refund period still runs (after it a reason is needed), and its days.
+    pub in_period: bool,
+    pub refund_days: i64,
+    /// A chargeback blocked the member's card and direct-debit payments.
+    pub member_blocked: bool,
+    /// The refund form's idempotency key: sending the same form again is the same refund.
+    pub key: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PaymentsPage {
     pub found: Vec<StaffPayment>,
-    pub open: Option<(StaffPayment, Vec<TimelineView>)>,
+    pub open: Option<OpenPayment>,
     /// The report's period and the periods to choose from (this month back a year, this quarter back two years).
     pub period: String,
     pub periods: Vec<String>,
@@ -61,9 +81,29 @@ pub async fn staff_payments(member: String, payment: String, status: String, met
     };
     let found = payments.staff_find(&me, site, &filter).await.map_err(fail)?;
     let open = match id {
-        Some(id) => payments.staff_payment(&me, site, id).await.map_err(fail)?.map(|(p, timeline)| {
-            (p, timeline.into_iter().map(|e| TimelineView { at: e.at, kind: e.kind.to_string(), credits: e.credits }).collect())
-        }),
+        Some(id) => match payments.staff_payment(&me, site, id).await.map_err(fail)? {
+            Some((payment, timeline)) => {
+                let refunded = payments.payment(payment.member_id, payment.id).await.map_err(fail)?.refunded;
+                let refundable = domain::refund::Refundable {
+                    status: PaymentStatus::parse(&payment.status).unwrap_or(PaymentStatus::Failed),
+                    amount: payment.amount,
+                    refunded,
+                    paid_at: payment.paid_at.unwrap_or(0),
+                };
+                let refund_days = c.site.settings.refund_days;
+                let left = if refundable.status == PaymentStatus::Paid { refundable.left() } else { 0 };
+                Some(OpenPayment {
+                    member_blocked: payments.payments_blocked(payment.member_id).await.map_err(fail)?,
+                    timeline: timeline.into_iter().map(|e| TimelineView { at: e.at, kind: e.kind.to_string(), credits: e.credits, amount: e.amount, spent: e.spent, note: e.note }).collect(),
+                    payment,
+                    left,
+                    in_period: refundable.in_period(c.now(), refund_days),
+                    refund_days,
+                    key: server::accounts::tokens::new_token(),
+                })
+            }
+            None => None,
+        },
         None => None,
     };
     use domain::sales::Period;
@@ -85,6 +125,46 @@ pub async fn staff_payments(member: String, payment: String, status: String, met
     }
     let sales = payments.sales_report(&me, site, period).await.map_err(fail)?;
     Ok(PaymentsPage { found, open, period: period.code(), periods, sales })
+}
+
+/// Staff refund a payment: `amount` as typed (`12,50`; empty: all that is left), a reason
+/// (needed after the refund period), and the form's idempotency key. Answers on the payment's
+/// page with what happened.
+#[server(prefix = "/api/fn", endpoint = "staff_refund_payment")]
+pub async fn staff_refund_payment(payment: i64, amount: String, reason: String, key: String) -> Result<(), ApiError> {
+    let (c, me) = member_call().await?;
+    let page = format!("/staff/payments?id={payment}");
+    let id = payment.to_string();
+    let kept = [("id", id.as_str())];
+    let amount = match amount.trim() {
+        "" => None,
+        typed => match domain::refund::parse_amount(typed) {
+            Some(minor) => Some(minor),
+            None => return Err(fail_back::<StaffRefundPayment>(ApiError::field(domain::Field::Form, domain::ErrorCode::RefundAmountInvalid), &page, &kept)),
+        },
+    };
+    match c.state.payments.refund(&me, c.site.settings.id, payment, amount, &reason, &key, c.now()).await {
+        Ok(done) => {
+            let state = done.state.code();
+            redirect(&format!("{page}&refund={state}&amount={}&taken={}&spent={}#payment", done.amount, done.credits.taken, done.credits.spent));
+            Ok(())
+        }
+        Err(error) => Err(fail_back::<StaffRefundPayment>(error, &page, &kept)),
+    }
+}
+
+/// Staff lift the block a chargeback put on a member's card and direct-debit payments.
+#[server(prefix = "/api/fn", endpoint = "staff_lift_payment_block")]
+pub async fn staff_lift_payment_block(member: i64, payment: i64) -> Result<(), ApiError> {
+    let (c, me) = member_call().await?;
+    let page = format!("/staff/payments?id={payment}");
+    match c.state.payments.lift_payment_block(&me, c.site.settings.id, member, c.now()).await {
+        Ok(_) => {
+            redirect(&format!("{page}&lifted=1#payment"));
+            Ok(())
+        }
+        Err(error) => Err(fail_back::<StaffLiftPaymentBlock>(error, &page, &[])),
+    }
 }
 
 fn money(i18n: &I18n, minor: i64, currency: &str) -> String {
@@ -166,30 +246,107 @@ fn Found(found: Vec<StaffPayment>, link: String) -> impl IntoView {
     .into_any()
 }
 
+/// One step of the timeline as a line of text.
+fn event_label(i18n: &I18n, e: &TimelineView, currency: &str) -> String {
+    let amount = money(i18n, e.amount, currency);
+    let mut label = i18n.tf(&format!("staff.payments.event.{}", e.kind), &[("credits", &e.credits.abs().to_string()), ("amount", &amount)]);
+    if e.spent > 0 {
+        label = format!("{label} {}", i18n.tf("staff.payments.spent", &[("credits", &e.spent.to_string())]));
+    }
+    label
+}
+
+/// What the last refund or lift did (from the query the form answered with).
+fn result_notice(i18n: &I18n, query: &leptos_router::params::ParamsMap, currency: &str) -> Option<String> {
+    let number = |k: &str| query.get(k).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+    if query.get("lifted").is_some() {
+        return Some(i18n.t("staff.refund.lifted"));
+    }
+    let amount = money(i18n, number("amount"), currency);
+    match query.get("refund").as_deref() {
+        Some("done") => {
+            let mut text = i18n.tf("staff.refund.done", &[("amount", &amount), ("credits", &number("taken").to_string())]);
+            if number("spent") > 0 {
+                text = format!("{text} {}", i18n.tf("staff.payments.spent", &[("credits", &number("spent").to_string())]));
+            }
+            Some(text)
+        }
+        Some("requested") => Some(i18n.tf("staff.refund.pending", &[("amount", &amount)])),
+        _ => None,
+    }
+}
+
 #[component]
-fn Timeline(payment: StaffPayment, timeline: Vec<TimelineView>) -> impl IntoView {
+fn Timeline(open: OpenPayment, query: leptos_router::params::ParamsMap) -> impl IntoView {
     let i18n = use_i18n();
+    let OpenPayment { payment, timeline, left, in_period, refund_days, member_blocked, key } = open;
     let title = i18n.tf("staff.payments.payment", &[("id", &payment.id.to_string())]);
     let summary = format!(
-        "{} · {} · {} · {} ({})",
+        "{} · {} · {} · {} ({}) · {}",
         money(&i18n, payment.amount, &payment.currency),
         i18n.tf("staff.payments.credits", &[("credits", &payment.credits.to_string())]),
         method_label(&i18n, &payment.method),
         i18n.t(&format!("country.{}", payment.country)),
         domain::checkout::format_rate(payment.vat_rate_bp, i18n.decimal_comma()),
+        i18n.t(&format!("payment.status.{}", payment.status)),
     );
+    let notice = result_notice(&i18n, &query, &payment.currency);
+    let currency = payment.currency.clone();
+    let refund_form = (left > 0).then(|| {
+        let i18n = use_i18n();
+        let reason_hint = if in_period { i18n.tf("staff.refund.reason_optional", &[("days", &refund_days.to_string())]) } else { i18n.tf("staff.refund.reason_needed", &[("days", &refund_days.to_string())]) };
+        view! {
+            <ActionForm action={ServerAction::<StaffRefundPayment>::new()} attr:class="form refund-form" attr:data-testid="refund-form">
+                <h3>{i18n.t("staff.refund.title")}</h3>
+                <p class="muted">{i18n.tf("staff.refund.left", &[("amount", &money(&i18n, left, &currency))])}</p>
+                <input type="hidden" name="payment" value=payment.id.to_string()/>
+                <input type="hidden" name="key" value=key/>
+                <label class="field">
+                    <span class="field__label">{i18n.t("staff.refund.amount")}</span>
+                    <input type="text" name="amount" inputmode="decimal" maxlength="16" placeholder=domain::site::format_money(left, &currency, i18n.decimal_comma()) aria-describedby="refund-amount-hint"/>
+                    <span class="field__hint" id="refund-amount-hint">{i18n.t("staff.refund.amount_hint")}</span>
+                </label>
+                <label class="field">
+                    <span class="field__label">{i18n.t("staff.refund.reason")}</span>
+                    <textarea name="reason" rows="2" maxlength=domain::refund::REFUND_REASON_MAX.to_string() required=!in_period aria-describedby="refund-reason-hint"></textarea>
+                    <span class="field__hint" id="refund-reason-hint">{reason_hint}</span>
+                </label>
+                <button type="submit" class="btn btn--primary" data-testid="refund">{i18n.t("staff.refund.submit")}</button>
+            </ActionForm>
+        }
+    });
+    let lift = member_blocked.then(|| {
+        let i18n = use_i18n();
+        view! {
+            <div class="notice notice--error refund-block" data-testid="payments-blocked">
+                <p>{i18n.t("staff.refund.blocked")}</p>
+                <ActionForm action={ServerAction::<StaffLiftPaymentBlock>::new()}>
+                    <input type="hidden" name="member" value=payment.member_id.to_string()/>
+                    <input type="hidden" name="payment" value=payment.id.to_string()/>
+                    <button type="submit" class="btn btn--ghost btn--small" data-testid="lift-block">{i18n.t("staff.refund.lift")}</button>
+                </ActionForm>
+            </div>
+        }
+    });
+    let currency = payment.currency.clone();
     view! {
         <section class="card" id="payment" aria-labelledby="payment-title" data-testid="payment-timeline">
             <h2 id="payment-title">{title}</h2>
-            <p><a href=crate::paths::member(payment.member_id)>{payment.member_name}</a>" · "{payment.email}</p>
+            {notice.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="refund-result">{text}</p> })}
+            <ActionError action={ServerAction::<StaffRefundPayment>::new()}/>
+            <ActionError action={ServerAction::<StaffLiftPaymentBlock>::new()}/>
+            <p><a href=crate::paths::member(payment.member_id)>{payment.member_name.clone()}</a>" · "{payment.email.clone()}</p>
             <p class="muted">{summary}</p>
-            <ol class="timeline">
+            <ol class="timeline" data-testid="timeline">
                 {timeline.into_iter().map(|e| {
                     let i18n = use_i18n();
-                    let label = i18n.tf(&format!("staff.payments.event.{}", e.kind), &[("credits", &e.credits.abs().to_string())]);
-                    view! { <li><span class="muted">{i18n.date(e.at)}</span>" "{label}</li> }
+                    let label = event_label(&i18n, &e, &currency);
+                    let note = (!e.note.is_empty()).then(|| view! { <q class="muted">{e.note.clone()}</q> });
+                    view! { <li><span class="muted">{i18n.date(e.at)}</span>" "{label}" "{note}</li> }
                 }).collect_view()}
             </ol>
+            {lift}
+            {refund_form}
         </section>
     }
 }
@@ -282,7 +439,7 @@ pub fn StaffPaymentsPage() -> impl IntoView {
             <Suspense fallback=|| ()>
                 {move || page.get().map(|result| match result {
                     Ok(p) => view! {
-                        {p.open.map(|(payment, timeline)| view! { <Timeline payment=payment timeline=timeline/> })}
+                        {p.open.map(|open| view! { <Timeline open=open query=query.clone()/> })}
                         <Found found=p.found link=link.clone()/>
                         <SalesReport period=p.period periods=p.periods rows=p.sales query=query.clone()/>
                     }.into_any(),

@@ -105,8 +105,21 @@ pub async fn staff_site_credits(
     welcome_discount_hours: i64,
     refund_days: i64,
     direct_debit_monthly_limit: i64,
+    #[server(default)] direct_debit_on_collection: Option<String>,
 ) -> Result<(), ApiError> {
-    let credits = rules::CreditSettings { message_credits, photo_credits, gift_credits, signup_credits, free_messages, message_length, welcome_discount_percent, welcome_discount_hours, refund_days, direct_debit_monthly_limit };
+    let credits = rules::CreditSettings {
+        message_credits,
+        photo_credits,
+        gift_credits,
+        signup_credits,
+        free_messages,
+        message_length,
+        welcome_discount_percent,
+        welcome_discount_hours,
+        refund_days,
+        direct_debit_monthly_limit,
+        direct_debit_on_collection: direct_debit_on_collection.is_some(),
+    };
     apply::<StaffSiteCredits>(server::staff::SiteChange::Credits(credits), "credits").await
 }
 
@@ -219,6 +232,10 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                 <NumberField range=rules::WELCOME_HOURS value=c.welcome_discount_hours/>
                 <NumberField range=rules::REFUND_DAYS value=c.refund_days/>
                 <NumberField range=rules::DIRECT_DEBIT_LIMIT value=c.direct_debit_monthly_limit/>
+                <label class="check">
+                    <input type="checkbox" name="direct_debit_on_collection" value="on" checked=c.direct_debit_on_collection/>
+                    <span>{use_i18n().t("staff.setting.direct_debit_on_collection")}</span>
+                </label>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
