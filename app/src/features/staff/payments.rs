@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::call::{fail, fail_back, member_call, redirect};
 use crate::features::staff::refuse_non_staff;
 use crate::i18n::{use_i18n, I18n};
-use crate::ui::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimelineView {
@@ -308,7 +308,7 @@ fn Timeline(open: OpenPayment, query: leptos_router::params::ParamsMap) -> impl 
                 </label>
                 <label class="field">
                     <span class="field__label">{i18n.t("staff.refund.reason")}</span>
-                    <textarea name="reason" rows="2" maxlength=domain::refund::REFUND_REASON_MAX.to_string() required=!in_period aria-describedby="refund-reason-hint"></textarea>
+                    <TextArea attr:name="reason" attr:rows="2" attr:maxlength=domain::refund::REFUND_REASON_MAX.to_string() attr:required=!in_period attr:aria-describedby="refund-reason-hint"/>
                     <span class="field__hint" id="refund-reason-hint">{reason_hint}</span>
                 </label>
                 <button type="submit" class="btn btn--primary" data-testid="refund">{i18n.t("staff.refund.submit")}</button>
