@@ -242,21 +242,29 @@ on_both_databases!(mollie_refunds_with_an_idempotency_key_and_reports_chargeback
         let p1 = &f.payments[0];
         assert_eq!(p1["amountRefunded"]["value"], server::payments::mollie::amount_value(amount));
     }
+    // Two staff refund another payment at Mollie at the same moment, each with their own form:
+    // Mollie is asked once.
+    let parallel = buy_at_mollie(2, NOW + 350).await;
+    let (k5, k6) = (key(5), key(6));
+    let (x, y) = tokio::join!(p.refund(&boss, site, parallel, None, "", &k5, NOW + 360), p.refund(&boss, site, parallel, None, "", &k6, NOW + 360));
+    assert_eq!(u8::from(x.is_ok()) + u8::from(y.is_ok()), 1, "{x:?} {y:?}");
+    assert_eq!(fake.lock().unwrap().refunds.len(), 3);
+    assert_eq!(status(&db, parallel).await.0, "refunded");
     // Mollie refuses (more than is left at Mollie): the reservation is freed.
-    let second = buy_at_mollie(2, NOW + 400).await;
-    add_to(&fake, "tr_fake2", "amountChargedBack", amount_of(&db, second).await);
+    let second = buy_at_mollie(3, NOW + 400).await;
+    add_to(&fake, "tr_fake3", "amountChargedBack", amount_of(&db, second).await);
     assert_eq!(refused(p.refund(&boss, site, second, None, "", &key(4), NOW + 450).await), ErrorCode::NotRefundable);
     assert_eq!(status(&db, second).await, ("paid".into(), 0));
     // The chargeback arrives by webhook.
-    assert_eq!(p.webhook("mollie", "tr_fake2", NOW + 500).await.unwrap(), Some(PaymentStatus::ChargedBack));
+    assert_eq!(p.webhook("mollie", "tr_fake3", NOW + 500).await.unwrap(), Some(PaymentStatus::ChargedBack));
     assert!(p.payments_blocked(anna.id).await.unwrap());
 
     // A refund in Mollie's dashboard on a third payment.
     p.lift_payment_block(&boss, site, anna.id, NOW + 600).await.unwrap();
-    let third = buy_at_mollie(3, NOW + 700).await;
-    add_to(&fake, "tr_fake3", "amountRefunded", amount_of(&db, third).await);
-    assert_eq!(p.webhook("mollie", "tr_fake3", NOW + 800).await.unwrap(), Some(PaymentStatus::Refunded));
-    assert_eq!(p.webhook("mollie", "tr_fake3", NOW + 801).await.unwrap(), Some(PaymentStatus::Refunded));
+    let third = buy_at_mollie(4, NOW + 700).await;
+    add_to(&fake, "tr_fake4", "amountRefunded", amount_of(&db, third).await);
+    assert_eq!(p.webhook("mollie", "tr_fake4", NOW + 800).await.unwrap(), Some(PaymentStatus::Refunded));
+    assert_eq!(p.webhook("mollie", "tr_fake4", NOW + 801).await.unwrap(), Some(PaymentStatus::Refunded));
     let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM refunds WHERE payment_id = $1").bind(third).fetch_one(db.pool()).await.unwrap();
     assert_eq!(rows, 1);
     all_explained(&db).await;
