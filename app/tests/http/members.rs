@@ -12,6 +12,12 @@ async fn members_search_filters_in_the_url_and_profiles_with_blocking() {
     assert!(html.contains(r#"data-testid="search-filters""#) && html.contains(r#"class="member-card__link""#));
     assert!(html.contains(r#"<option value="female" selected"#), "the filters render from the URL");
     assert!(html.contains("/media/public/demo/female-"), "demo portraits");
+    // The first screen's portraits load at once and first (the page's largest image); the rest lazily.
+    let eager = html.matches(r#"loading="eager" fetchpriority="high""#).count();
+    assert_eq!(eager, app::features::members::card::EAGER_CARDS, "{html}");
+    assert!(html.matches(r#"loading="lazy""#).count() > 0);
+    let first_lazy = html.find(r#"loading="lazy""#).unwrap();
+    assert!(html.rfind(r#"fetchpriority="high""#).unwrap() < first_lazy, "the eager ones come first");
     // Bad filter values fall back to "any" instead of failing.
     let (status, _, _) = app.get("/members?gender=robot&min_age=abc&page=-3", &[]).await;
     assert_eq!(status, StatusCode::OK);

@@ -7,11 +7,18 @@ use leptos::prelude::*;
 use crate::i18n::use_i18n;
 use crate::ui::icons::HeartIcon;
 
-/// The portrait, or the first letter on a coloured ground when there is no photo.
+/// How many cards at the top of a grid load their portrait at once, with high priority: the
+/// first screen's images (the largest of them is what the visitor sees first); the rest load
+/// lazily as they scroll into view.
+pub const EAGER_CARDS: usize = 4;
+
+/// The portrait, or the first letter on a coloured ground when there is no photo. `eager`: one
+/// of the first screen's images, fetched at once and first.
 #[component]
-pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'static str) -> impl IntoView {
+pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'static str, #[prop(optional)] eager: bool) -> impl IntoView {
     match src {
-        Some(file) => view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="lazy"/> }.into_any(),
+        Some(file) if eager => view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="eager" fetchpriority="high"/> }.into_any(),
+        Some(file) => view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="lazy" decoding="async"/> }.into_any(),
         None => {
             let initial = name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
             view! { <span class=format!("portrait portrait--empty {class}") aria-hidden="true">{initial}</span> }.into_any()
@@ -52,6 +59,9 @@ pub fn MemberCardView(
     /// A like button for logged-in members.
     #[prop(default = None)]
     like: Option<CardLike>,
+    /// One of the first cards of the page: its portrait loads at once (see [`EAGER_CARDS`]).
+    #[prop(optional)]
+    eager: bool,
 ) -> impl IntoView {
     let ctx = crate::context::use_page_ctx();
     let place = card.place();
@@ -59,7 +69,7 @@ pub fn MemberCardView(
     view! {
         <li class="member-card" id=format!("m-{}", card.id)>
             <a href=crate::paths::member(card.id) class="member-card__link">
-                <Portrait name=card.name.clone() src=card.thumb.clone() class="member-card__photo"/>
+                <Portrait name=card.name.clone() src=card.thumb.clone() class="member-card__photo" eager=eager/>
                 {badge.map(|b| view! { <span class="badge badge--main member-card__badge" data-testid="card-badge">{b}</span> })}
                 // The heart is drawn by the stylesheet: a grid repeats it on most cards.
                 {card.fictional.then(|| view! {

@@ -91,12 +91,14 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
     let here = crate::paths::search(&f.to_query(f.page), None);
     let liked = page.liked.clone();
     let member = liked.is_some();
-    // Cards with their like buttons (members only).
-    let cards = move |list: Vec<domain::search::MemberCard>| {
+    // Cards with their like buttons (members only); the first screen's portraits load at once.
+    let cards = move |list: Vec<domain::search::MemberCard>, first_screen: bool| {
         list.into_iter()
-            .map(|card| {
+            .enumerate()
+            .map(|(i, card)| {
                 let like = liked.as_ref().map(|l| CardLike { liked: l.contains(&card.id) });
-                view! { <MemberCardView card=card like=like/> }
+                let eager = first_screen && i < crate::features::members::card::EAGER_CARDS;
+                view! { <MemberCardView card=card like=like eager=eager/> }
             })
             .collect_view()
     };
@@ -125,14 +127,14 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
         {empty.then(|| view! { <p class="notice" data-testid="no-results">{i18n.t("members.no_results")}</p> })}
         {member.then(|| view! { <crate::features::likes::server_fns::CardLikeForms return_to=here.clone()/> })}
         <ul class="member-grid" data-testid="results">
-            {cards(r.results)}
+            {cards(r.results, true)}
         </ul>
         <Pager page=f.page prev=prev next=next/>
         {(!r.similar.is_empty()).then(|| view! {
             <section class="similar" aria-labelledby="similar-title">
                 <h2 id="similar-title">{use_i18n().t("members.similar")}</h2>
                 <ul class="member-grid" data-testid="similar">
-                    {similar_cards(r.similar)}
+                    {similar_cards(r.similar, false)}
                 </ul>
             </section>
         })}
