@@ -43,7 +43,6 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             minimum_message_cost: None,
         logo: None,
             refund_days: 14,
-            direct_debit_on_collection: false,
             min_age: 18,
             logged_out_search: true,
             logged_out_search_trafficsource: false,
