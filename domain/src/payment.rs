@@ -231,6 +231,8 @@ pub struct StaffPayment {
     pub status: String,
     pub created_at: i64,
     pub paid_at: Option<i64>,
+    /// Refunded so far, or on its way (minor units).
+    pub refunded: i64,
 }
 
 #[cfg(test)]

@@ -210,7 +210,7 @@ impl Payments {
         .bind(self.provider.name())
         .fetch_one(self.pool())
         .await?;
-        let status = PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
+        let status = super::status_of(&row, "status")?;
         if !status.is_open() || row.try_get::<String, _>("provider")? != DIRECT_DEBIT {
             return Ok(status);
         }

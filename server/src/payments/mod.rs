@@ -90,6 +90,12 @@ pub use recovery::Recovery;
 
 const PAYMENT_COLUMNS: &str = "id, pack_id, credits, list_price, amount, currency, vat_rate, method, status, discount_code, discount_percent, created_at, paid_at, checkout_url, refunded";
 
+/// A payment's status column as stored; anything else is our bug, never the member's.
+fn status_of(row: &sqlx::any::AnyRow, column: &str) -> Result<PaymentStatus, AppError> {
+    let text: String = row.try_get(column)?;
+    PaymentStatus::parse(&text).ok_or_else(|| AppError::Internal(format!("payment status {text}")))
+}
+
 fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
     let method: String = row.try_get("method")?;
     let status: String = row.try_get("status")?;
@@ -434,7 +440,7 @@ impl Payments {
     /// settled payments are answered from our own row.
     pub async fn sync(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
         let row = sqlx::query("SELECT status, provider, provider_id, amount, currency, method FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
-        let status = PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
+        let status = status_of(&row, "status")?;
         let after_sale = matches!(status, PaymentStatus::Paid | PaymentStatus::Refunded);
         if !status.is_open() && !after_sale {
             return Ok(status);
@@ -497,7 +503,7 @@ impl Payments {
             .fetch_optional(&mut *tx)
             .await?
             .ok_or(ErrorCode::NotFound)?;
-        let current = PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
+        let current = status_of(&row, "status")?;
         if !current.may_become(next) {
             return Ok(current);
         }

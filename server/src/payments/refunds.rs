@@ -102,7 +102,7 @@ impl Payments {
             Some(_) => return Err(ErrorCode::BadRequest.into()),
             None => {
                 let refundable = Refundable {
-                    status: PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?,
+                    status: super::status_of(&row, "status")?,
                     amount: row.try_get("amount")?,
                     refunded: row.try_get("refunded")?,
                     paid_at: row.try_get::<Option<i64>, _>("paid_at")?.unwrap_or(0),
@@ -228,7 +228,7 @@ impl Payments {
             .fetch_one(&mut **tx)
             .await?;
         let (user_id, site_id, bundle, paid, refunded): (i64, i64, i64, i64, i64) = (payment.try_get("user_id")?, payment.try_get("site_id")?, payment.try_get("credits")?, payment.try_get("amount")?, payment.try_get("refunded")?);
-        let status = PaymentStatus::parse(&payment.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
+        let status = super::status_of(&payment, "status")?;
         let (before,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1 AND state = $2 AND id <> $3")
             .bind(payment_id)
             .bind(RefundState::Done.code())
@@ -286,7 +286,7 @@ impl Payments {
             amount: row.try_get("amount")?,
             state: RefundState::parse(&row.try_get::<String, _>("state")?).ok_or_else(|| AppError::Internal("refund state".into()))?,
             credits: CreditsBack { taken: row.try_get("credits_taken")?, spent: row.try_get("credits_spent")? },
-            status: PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?,
+            status: super::status_of(&row, "status")?,
         })
     }
 
@@ -332,7 +332,7 @@ impl Payments {
             let mut tx = self.db.begin().await?;
             let row = sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING amount, refunded, status").bind(payment_id).fetch_one(&mut *tx).await?;
             let (paid, refunded): (i64, i64) = (row.try_get("amount")?, row.try_get("refunded")?);
-            let status = PaymentStatus::parse(&row.try_get::<String, _>("status")?).ok_or_else(|| AppError::Internal("payment status".into()))?;
+            let status = super::status_of(&row, "status")?;
             // What we know of this kind: refunds ours and the dashboard's (a chargeback is its
             // own count), requested or done.
             let kinds: &[RefundKind] = if kind == RefundKind::Chargeback { &[RefundKind::Chargeback] } else { &[RefundKind::Refund, RefundKind::ProviderRefund] };

@@ -54,7 +54,7 @@ impl TimelineEntry {
     }
 }
 
-const STAFF_PAYMENT_COLUMNS: &str = "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.status, p.created_at, p.paid_at";
+const STAFF_PAYMENT_COLUMNS: &str = "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.status, p.created_at, p.paid_at, p.refunded";
 
 fn staff_payment(row: &sqlx::any::AnyRow) -> Result<StaffPayment, AppError> {
     Ok(StaffPayment {
@@ -71,6 +71,7 @@ fn staff_payment(row: &sqlx::any::AnyRow) -> Result<StaffPayment, AppError> {
         status: row.try_get("status")?,
         created_at: row.try_get("created_at")?,
         paid_at: row.try_get("paid_at")?,
+        refunded: row.try_get("refunded")?,
     })
 }
 

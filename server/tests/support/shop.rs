@@ -100,22 +100,32 @@ pub async fn fake_mollie() -> (String, Fake) {
     fn authorised(headers: &HeaderMap) -> bool {
         headers.get("authorization").and_then(|v| v.to_str().ok()) == Some("Bearer test_fakemollie000000000000000000")
     }
-    let problem = |status: u16, detail: &str| (StatusCode::from_u16(status).unwrap(), Json(serde_json::json!({"status": status, "title": "Error", "detail": detail})));
+    // The fake's outage, then Mollie's own check of the key.
+    fn gate(f: &FakeMollie, headers: &HeaderMap) -> Option<(StatusCode, Json<serde_json::Value>)> {
+        match f.fail_with {
+            Some(status) => Some(problem(status, "the fake fails as asked")),
+            None if !authorised(headers) => Some(problem(401, "Missing authentication")),
+            None => None,
+        }
+    }
+    fn idempotency_key(headers: &HeaderMap) -> Option<String> {
+        headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_string)
+    }
+    fn problem(status: u16, detail: &str) -> (StatusCode, Json<serde_json::Value>) {
+        (StatusCode::from_u16(status).unwrap(), Json(serde_json::json!({"status": status, "title": "Error", "detail": detail})))
+    }
     let app = axum::Router::new()
         .route(
             "/v2/payments",
             post(move |State(fake): State<Fake>, headers: HeaderMap, Json(body): Json<serde_json::Value>| async move {
                 let mut f = fake.lock().unwrap();
-                if let Some(status) = f.fail_with {
-                    return problem(status, "the fake fails as asked");
-                }
-                if !authorised(&headers) {
-                    return problem(401, "Missing authentication");
+                if let Some(refusal) = gate(&f, &headers) {
+                    return refusal;
                 }
                 if body["method"] == "paysafecard" {
                     return problem(422, "The payment method is not enabled");
                 }
-                let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_string);
+                let key = idempotency_key(&headers);
                 if let Some(answer) = key.as_ref().and_then(|k| f.answers.get(k)) {
                     return (StatusCode::CREATED, Json(answer.clone()));
                 }
@@ -145,11 +155,8 @@ pub async fn fake_mollie() -> (String, Fake) {
             "/v2/payments/{id}",
             get(move |State(fake): State<Fake>, headers: HeaderMap, Path(id): Path<String>| async move {
                 let f = fake.lock().unwrap();
-                if let Some(status) = f.fail_with {
-                    return problem(status, "the fake fails as asked");
-                }
-                if !authorised(&headers) {
-                    return problem(401, "Missing authentication");
+                if let Some(refusal) = gate(&f, &headers) {
+                    return refusal;
                 }
                 match f.payments.iter().find(|p| p["id"] == id.as_str()) {
                     Some(p) => (StatusCode::OK, Json(p.clone())),
@@ -161,13 +168,10 @@ pub async fn fake_mollie() -> (String, Fake) {
             "/v2/customers",
             post(move |State(fake): State<Fake>, headers: HeaderMap, Json(body): Json<serde_json::Value>| async move {
                 let mut f = fake.lock().unwrap();
-                if let Some(status) = f.fail_with {
-                    return problem(status, "the fake fails as asked");
+                if let Some(refusal) = gate(&f, &headers) {
+                    return refusal;
                 }
-                if !authorised(&headers) {
-                    return problem(401, "Missing authentication");
-                }
-                let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
+                let key = idempotency_key(&headers).unwrap_or_default();
                 if let Some(answer) = f.answers.get(&key) {
                     return (StatusCode::CREATED, Json(answer.clone()));
                 }
@@ -181,11 +185,8 @@ pub async fn fake_mollie() -> (String, Fake) {
             "/v2/customers/{id}/mandates",
             post(move |State(fake): State<Fake>, headers: HeaderMap, Path(id): Path<String>, Json(body): Json<serde_json::Value>| async move {
                 let mut f = fake.lock().unwrap();
-                if let Some(status) = f.fail_with {
-                    return problem(status, "the fake fails as asked");
-                }
-                if !authorised(&headers) {
-                    return problem(401, "Missing authentication");
+                if let Some(refusal) = gate(&f, &headers) {
+                    return refusal;
                 }
                 if !f.customers.iter().any(|c| c["id"] == id.as_str()) {
                     return problem(404, "No customer exists with token");
@@ -194,7 +195,7 @@ pub async fn fake_mollie() -> (String, Fake) {
                 if body["method"] != "directdebit" || body["consumerName"].as_str().unwrap_or_default().is_empty() || !account.starts_with("NL") || body["signatureDate"].as_str().map(str::len) != Some(10) {
                     return problem(422, "The mandate is incomplete");
                 }
-                let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
+                let key = idempotency_key(&headers).unwrap_or_default();
                 if let Some(answer) = f.answers.get(&key) {
                     return (StatusCode::CREATED, Json(answer.clone()));
                 }
@@ -208,13 +209,10 @@ pub async fn fake_mollie() -> (String, Fake) {
             "/v2/payments/{id}/refunds",
             post(move |State(fake): State<Fake>, headers: HeaderMap, Path(id): Path<String>, Json(body): Json<serde_json::Value>| async move {
                 let mut f = fake.lock().unwrap();
-                if let Some(status) = f.fail_with {
-                    return problem(status, "the fake fails as asked");
+                if let Some(refusal) = gate(&f, &headers) {
+                    return refusal;
                 }
-                if !authorised(&headers) {
-                    return problem(401, "Missing authentication");
-                }
-                let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or_default().to_string();
+                let key = idempotency_key(&headers).unwrap_or_default();
                 f.refund_calls.push(key.clone());
                 // Mollie answers a repeated idempotency key with the first answer.
                 if let Some(refund) = f.refunds.get(&key) {

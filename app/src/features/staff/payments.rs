@@ -83,11 +83,10 @@ pub async fn staff_payments(member: String, payment: String, status: String, met
     let open = match id {
         Some(id) => match payments.staff_payment(&me, site, id).await.map_err(fail)? {
             Some((payment, timeline)) => {
-                let refunded = payments.payment(payment.member_id, payment.id).await.map_err(fail)?.refunded;
                 let refundable = domain::refund::Refundable {
                     status: PaymentStatus::parse(&payment.status).unwrap_or(PaymentStatus::Failed),
                     amount: payment.amount,
-                    refunded,
+                    refunded: payment.refunded,
                     paid_at: payment.paid_at.unwrap_or(0),
                 };
                 let refund_days = c.site.settings.refund_days;
