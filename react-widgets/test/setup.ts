@@ -3,8 +3,13 @@
 import { setProjectAnnotations } from '@storybook/react-vite';
 import { cleanup, configure } from '@testing-library/react';
 import { configure as configureStoryTest } from 'storybook/test';
-import { afterEach, beforeAll } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
 import preview from '../../stories/.storybook/preview';
+
+// The stories' fixtures speak of "today" and "yesterday" (minutes and days before now): a run just
+// after midnight or on New Year's Day would read them otherwise. The clock starts at a fixed
+// midday and runs on from there; only Date is replaced, timers stay real.
+vi.useFakeTimers({ toFake: ['Date'], now: new Date(2026, 5, 17, 12, 0, 0), shouldAdvanceTime: true });
 
 const annotations = setProjectAnnotations([preview]);
 
