@@ -114,7 +114,7 @@ export const TransitionsVideoPhone: Story = {
     await expect(within(canvasElement).getByTestId('lander-slides')).toBeInTheDocument();
   },
 };
-/** With the clip: muted, looping, inline, with its poster. */
+/** With the clip: muted, looping, inline; its poster first, the clip once the page has loaded. */
 export const TransitionsVideoDesktop: Story = {
   ...story('transitionsvideolanding'),
   ...desktop,
@@ -124,6 +124,7 @@ export const TransitionsVideoDesktop: Story = {
     const clip = within(canvasElement).getByTestId('lander-clip') as HTMLVideoElement;
     await expect(clip.muted && clip.loop && clip.autoplay).toBe(true);
     await expect(clip).toHaveAttribute('poster', '/media/public/demo/female-0.jpg');
+    await waitFor(() => expect(clip).toHaveAttribute('src', '/media/public/demo/lander-clip.webm'));
   },
 };
 export const VideoPhone: Story = { ...story('video'), ...phone };

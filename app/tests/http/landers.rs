@@ -7,8 +7,11 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
     let app = start_with(&[("VONK_DEMO_MEMBERS", "60")]).await;
     // Half the members have no photo (new signups): the landers show those with one first.
     sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL WHERE user_id % 2 = 0").execute(app.state.db.pool()).await.unwrap();
-    // Every design renders its headline, members and the way to signup before any script runs,
-    // and hosts its widget.
+    // Every design renders itself before any script runs: the headline, members and the way to
+    // signup in the boxes its widget draws, styled by the widgets' stylesheet in the head. Only
+    // the designs with something to do host their widget (the swipe stack; the clip, when ffmpeg
+    // made it from the demo portraits).
+    let clip = app.state.config.data_dir.join("media").join(server::landers::CLIP_PATH);
     for (route, widget, headline) in [
         ("alonetonight", "AloneTonight", "Alleen vannacht?"),
         ("collagelanding", "CollageLanding", "Zoveel leuke mensen, één klik verwijderd"),
@@ -22,13 +25,28 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
     ] {
         let (status, _, html) = app.get(&format!("/landers/{route}"), &[("accept", "text/html")]).await;
         assert_eq!(status, StatusCode::OK, "{route}");
-        assert!(html.contains(r#"data-testid="lander-fallback""#) && html.contains(&format!("<h1 class=\"lander-fallback__title\">{headline}</h1>")), "{route}");
-        assert!(html.contains(&format!(r#"data-widget="{widget}""#)), "{route} hosts its widget");
+        assert!(html.contains(r#"data-testid="lander-fallback""#) && html.contains(r#"class="vw-lander vw-lander--"#), "{route}");
+        assert!(html.contains(&format!("<h1 class=\"vw-lander__headline\">{headline}</h1>")), "{route}");
+        assert!(html.contains(&format!(r#"data-design="{route}""#)), "{route}");
+        let head = &html[..html.find("</head>").unwrap()];
+        assert!(head.contains(r#"id="vonk-widgets""#) && head.contains("/widgets/vonk-widgets.css"), "{route}: the widgets' stylesheet in the head");
+        let hosts = route == "tinderswipe" || (matches!(route, "video" | "transitionsvideolanding") && clip.exists());
+        assert_eq!(html.contains(&format!(r#"data-widget="{widget}""#)), hosts, "{route} hosts its widget only when it has something to do");
         assert!(html.contains(r#"href="/signup" data-signup-link="""#), "{route} leads to signup");
-        assert!(html.contains(r#"data-testid="lander-profile""#) && html.contains("/media/public/demo/female-"), "{route} shows members");
-        assert!(!html.contains("portrait--empty"), "{route}: members with a photo come first");
+        assert!(html.contains("/signup\" data-signup-link") && html.contains("/media/public/demo/female-"), "{route} shows members");
+        assert!(!html.contains("vw-lander__initial"), "{route}: members with a photo come first");
         assert!(html.contains(r#"class="lander-header""#) && html.contains(r#"data-testid="signup-modal""#), "{route}: lander layout with the signup modal");
         assert!(!html.contains("topbar__signup"), "{route}: the small lander header, not the top bar");
+    }
+    // The gallery's first row is fetched at once and first; the rest when scrolled to. Every
+    // portrait has its size, so nothing moves when it arrives.
+    let (_, _, html) = app.get("/landers/gallery", &[]).await;
+    let images: Vec<&str> = html.split("<img ").skip(1).filter(|i| i.contains("vw-lander__tile-photo")).map(|i| &i[..i.find('>').unwrap()]).collect();
+    assert_eq!(images.len(), 12, "{images:?}");
+    for (i, img) in images.iter().enumerate() {
+        assert!(img.contains(r#"width="240""#) && img.contains(r#"height="240""#), "{img}");
+        assert_eq!(img.contains(r#"loading="eager""#) && img.contains(r#"fetchpriority="high""#), i < 4, "{i}: {img}");
+        assert_eq!(img.contains(r#"loading="lazy""#), i >= 4, "{i}: {img}");
     }
     // The title and description are in the head every time (they come from blocking data).
     for _ in 0..8 {
@@ -36,19 +54,20 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
         assert!(html.contains("<title>Ontdek wie er bij jou in de buurt is | Vonk</title>"), "{}", &html[..html.find("</head>").unwrap_or(0)]);
         assert!(html.contains(r#"<meta name="description" content="Echte profielen met foto’s."#));
     }
-    // The video landers carry the clip when ffmpeg made it from the demo portraits.
-    let clip = app.state.config.data_dir.join("media").join(server::landers::CLIP_PATH);
+    // The video landers show the clip's poster; the widget loads the clip once the page is there.
     let (_, _, html) = app.get("/landers/video", &[]).await;
     if clip.exists() {
-        assert!(html.contains("/media/public/demo/lander-clip.webm"));
+        let video = &html[html.find("<video ").unwrap()..];
+        let video = &video[..video.find('>').unwrap()];
+        assert!(video.contains(r#"poster="/media/public/demo/"#) && video.contains(r#"preload="none""#) && !video.contains("src="), "{video}");
+        assert!(html.contains("/media/public/demo/lander-clip.webm"), "the clip is in the widget's props");
         let (status, headers, _) = app.get("/media/public/demo/lander-clip.webm", &[]).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(headers.get("content-type").unwrap(), "video/webm");
     }
-    let (_, _, html) = app.get("/landers/gallery", &[]).await;
-    assert!(!html.contains("lander-clip.webm"), "only the video landers play it");
-    // ?t=N reaches the widget for the like popup.
+    // ?t=N mounts the widget for the like popup.
     let (_, _, html) = app.get("/landers/gallery?t=5", &[]).await;
+    assert!(html.contains(r#"data-widget="GalleryLanding""#));
     let at = html.find("like_after").expect("like_after in the props");
     assert!(html[at..at + 30].contains(":5"), "{}", &html[at..at + 30]);
 
@@ -89,8 +108,8 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
         }
         assert!(html.contains(&format!("{name} wil je leren kennen")), "{kind} puts the member up front");
         assert!(html.contains(&format!(r#"href="/members/{id}/signup""#)), "{kind} leads to signup about them");
-        let featured = &html[html.find("lander-fallback__featured").unwrap()..];
-        assert!(featured[..featured.find("</a>").unwrap()].contains(r#"<img src="/media/public/demo/"#), "{kind}: the member's photo");
+        let featured = &html[html.find(r#"class="vw-lander__featured""#).unwrap()..];
+        assert!(featured[..featured.find("</a>").unwrap()].contains(r#"src="/media/public/demo/"#), "{kind}: the member's photo");
         let (status, headers, _) = app.get(&format!("/members/{id}/{kind}/she-utrecht"), &[("accept", "text/html")]).await;
         assert_eq!(status, StatusCode::MOVED_PERMANENTLY);
         assert_eq!(headers.get("location").unwrap().to_str().unwrap(), format!("/members/{id}/{kind}/milf-utrecht"));

@@ -5,11 +5,25 @@ import { fill } from '../ChatPanel/util';
 
 export { fill } from '../ChatPanel/util';
 
-/** The member's photo; `big` takes the larger one where the design shows it large. */
+/**
+ * The member's photo; `big` takes the larger one where the design shows it large. Eager photos are
+ * the first screen's, so they are fetched first. The server draws the same element
+ * (`app/src/features/landers/designs.rs`).
+ */
 export function Photo({ profile, className, eager = false, big = false }: { profile: LanderProfile; className: string; eager?: boolean; big?: boolean }) {
   const src = big ? (profile.large ?? profile.photo) : profile.photo;
   return src ? (
-    <img className={className} src={src} alt="" loading={eager ? 'eager' : 'lazy'} decoding="async" draggable={false} />
+    <img
+      className={className}
+      src={src}
+      alt=""
+      loading={eager ? 'eager' : 'lazy'}
+      fetchPriority={eager ? 'high' : undefined}
+      decoding="async"
+      draggable={false}
+      width={big ? 480 : 240}
+      height={big ? 640 : 240}
+    />
   ) : (
     <span className={`${className} vw-lander__initial`} aria-hidden="true">
       {profile.name.slice(0, 1).toUpperCase()}
@@ -108,14 +122,53 @@ export function LikePopup({ props }: { props: LanderProps }) {
 }
 
 /**
- * The short looping clip (muted, inline, with its poster); without a clip, the portraits fade
- * into one another. Visitors who ask for less motion get the poster only.
+ * Whether the clip may load: not for visitors who ask for less motion, save data or are on a 2G
+ * connection (they keep the poster).
+ */
+export function clipAllowed(): boolean {
+  if (typeof window === 'undefined') return false;
+  if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return false;
+  const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+  if (connection?.saveData) return false;
+  return !['slow-2g', '2g'].includes(connection?.effectiveType ?? '');
+}
+
+/**
+ * The short looping clip (muted, inline). Its poster shows first, as the server sent it; the clip
+ * itself loads once the page has loaded and the browser is idle, so it never competes with the
+ * page for the connection. Without a clip, the portraits fade into one another.
  */
 export function Clip({ props, className }: { props: LanderProps; className: string }) {
-  const still = typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-  if (props.clip && !still) {
+  const [play, setPlay] = useState(false);
+  const clip = props.clip;
+  useEffect(() => {
+    if (!clip || !clipAllowed()) return;
+    let idle = 0;
+    const start = () => {
+      const later = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
+      idle = later(() => setPlay(true));
+    };
+    if (document.readyState === 'complete') start();
+    else window.addEventListener('load', start, { once: true });
+    return () => {
+      window.removeEventListener('load', start);
+      (window.cancelIdleCallback ?? window.clearTimeout)(idle);
+    };
+  }, [clip]);
+  if (clip) {
     return (
-      <video className={className} src={props.clip.src} poster={props.clip.poster ?? undefined} autoPlay muted loop playsInline preload="metadata" aria-hidden="true" data-testid="lander-clip" />
+      <video
+        className={className}
+        src={play ? clip.src : undefined}
+        poster={clip.poster ?? undefined}
+        autoPlay
+        muted
+        loop
+        playsInline
+        preload="none"
+        aria-hidden="true"
+        data-testid="lander-clip"
+      />
     );
   }
   const slides = props.profiles.filter((p) => p.large ?? p.photo).slice(0, 4);

@@ -1,9 +1,13 @@
 //! Landing pages (SPEC §2): `/landers/{design}/{slug?}`, `/landers/tinderswipe` and
 //! `/members/{id}/landing2|3/{slug?}` (one profile up front). Each design is a React widget
-//! (`react-widgets/src/widgets/Landers`) in the lander layout; the server renders a plain,
-//! indexable version first (headline, profiles, signup button), which is the whole page without
-//! JavaScript and gives way to the widget once it is mounted. A slug with another niche's prefix
-//! is sent on to this site's (`Niche::canonical_slug`).
+//! (`react-widgets/src/widgets/Landers`) in the lander layout. The server renders the design in
+//! its first state (`designs`): the whole page without JavaScript, and the very boxes the widget
+//! draws, so nothing moves when it mounts. The widget only mounts where it has something to do
+//! (the swipe stack, the clip, the like popup of `?t=N`); the other designs stay as the server
+//! sent them and load no React. A slug with another niche's prefix is sent on to this site's
+//! (`Niche::canonical_slug`).
+
+mod designs;
 
 use domain::lander::Design;
 use domain::widgets::{LanderClip, LanderLabels, LanderProfile, LanderProps};
@@ -137,41 +141,6 @@ fn LanderHost(design: String, props: String) -> impl IntoView {
     view! { <ReactWidget name=name props=Signal::stored(props) class="widget--lander"/> }
 }
 
-/// The page as the server renders it: usable on its own, replaced by the widget once mounted.
-#[component]
-fn Fallback(props: LanderProps) -> impl IntoView {
-    let l = props.labels.clone();
-    view! {
-        <section class="lander-fallback container" data-testid="lander-fallback">
-            {props.featured.clone().map(|p| view! {
-                <a class="lander-fallback__featured" href=p.href.clone() data-signup-link="">
-                    {p.photo.clone().map(|src| view! { <img src=src alt="" width="120" height="120"/> })}
-                    <strong>{format!("{}, {}", p.name, p.age)}</strong>
-                    <span>{p.place.clone()}</span>
-                </a>
-            })}
-            <h1 class="lander-fallback__title">{l.headline.clone()}</h1>
-            <p class="lander-fallback__intro">{l.intro.clone()}</p>
-            <a class="btn btn--primary btn--large" href=props.signup_href.clone() data-signup-link="" data-testid="lander-signup">{l.cta.clone()}</a>
-            <ul class="lander-fallback__profiles">
-                {props.profiles.iter().take(8).map(|p| view! {
-                    <li>
-                        <a href=p.href.clone() data-signup-link="" data-testid="lander-profile">
-                            {match p.photo.clone() {
-                                Some(src) => view! { <img src=src alt="" width="160" height="160" loading="lazy"/> }.into_any(),
-                                None => view! { <span class="portrait--empty" aria-hidden="true">{p.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()}</span> }.into_any(),
-                            }}
-                            <span class="lander-fallback__name">{format!("{}, {}", p.name, p.age)}</span>
-                            <span class="lander-fallback__place">{p.place.clone()}</span>
-                        </a>
-                    </li>
-                }).collect_view()}
-            </ul>
-            <p>{l.have_account.clone()} " " <a href=props.login_href.clone()>{l.login.clone()}</a></p>
-        </section>
-    }
-}
-
 /// Visitors only: a member is sent into the site (to `to`); true when they were.
 pub(crate) fn members_go_in(to: String) -> bool {
     if use_page_ctx().member.is_some() {
@@ -223,13 +192,15 @@ fn lander(design: Design, member: Option<i64>) -> AnyView {
                         like_after,
                         labels,
                     };
-                    let json = serde_json::to_string(&props).unwrap_or_default();
+                    // The widget mounts only where it adds something to the server's page.
+                    let interactive = design == Design::TinderSwipe || props.clip.is_some() || props.like_after.is_some();
+                    let json = interactive.then(|| serde_json::to_string(&props).unwrap_or_default());
                     view! {
                         <Title text=props.labels.headline.clone()/>
                         <Meta name="description" content=props.labels.intro.clone()/>
                         <div class="lander" data-design=design.route()>
-                            <Fallback props=props/>
-                            <LanderHost design=design.route().to_string() props=json/>
+                            <div class="widget--lander lander-fallback" data-testid="lander-fallback">{designs::design(design, &props)}</div>
+                            {json.map(|json| view! { <LanderHost design=design.route().to_string() props=json/> })}
                         </div>
                     }
                     .into_any()
