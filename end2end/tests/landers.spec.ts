@@ -24,15 +24,24 @@ test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);
 });
 
-test('every lander mounts its design over the server page, without sideways scrolling or script errors', async ({ page }) => {
+/** The designs whose widget mounts over the server's page (the swipe stack, the clip). */
+const interactive = new Set(['tinderswipe', 'video', 'transitionsvideolanding']);
+
+test('every lander is whole as the server sends it, the interactive ones mount their widget over it, without sideways scrolling or script errors', async ({ page }) => {
   const errors = errorsOf(page);
   for (const [route, headline] of designs) {
     const response = await page.goto(`/landers/${route}`);
     expect(response?.status(), route).toBe(200);
-    await expect(page.locator('.widget[data-mounted]'), route).toBeVisible();
-    await expect(page.getByTestId('lander-fallback'), `${route}: the server page gives way`).toBeHidden();
+    if (interactive.has(route)) {
+      await expect(page.locator('.widget[data-mounted]'), route).toBeVisible();
+      await expect(page.getByTestId('lander-fallback'), `${route}: the server page gives way`).toBeHidden();
+    } else {
+      await expect(page.getByTestId('signup-modal'), route).toHaveAttribute('data-ready', 'true');
+      await expect(page.getByTestId('lander-fallback'), `${route}: the server's page is the page`).toBeVisible();
+      await expect(page.locator('.widget'), `${route} loads no widget`).toHaveCount(0);
+    }
     await expect(page.getByRole('heading', { level: 1 }), route).toHaveText(headline);
-    await expect(page.locator(`.widget [data-design="${route}"] [data-testid="lander-signup"]`).first(), route).toBeVisible();
+    await expect(page.locator(`[data-design="${route}"] [data-testid="lander-signup"]:visible`).first(), route).toBeVisible();
     await expect(page.locator('.lander-header .logo'), route).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${route} scrolls sideways`).toBeLessThanOrEqual(0);
@@ -41,10 +50,70 @@ test('every lander mounts its design over the server page, without sideways scro
   expect(errors).toEqual([]);
 });
 
+/**
+ * The layout shift of a page load, as the browser reports it (`layout-shift` entries without
+ * recent input, all of them summed: stricter than CLS, which takes the worst window).
+ */
+async function layoutShift(page: Page, path: string, mounted: boolean): Promise<number> {
+  await page.goto(path);
+  if (mounted) await expect(page.locator('.widget[data-mounted]'), path).toBeVisible();
+  else await expect(page.getByTestId('signup-modal'), path).toHaveAttribute('data-ready', 'true');
+  // Late images and the clip's start come after the load event.
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(500);
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            if (!entry.hadRecentInput) total += entry.value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 100);
+      }),
+  );
+}
+
+test('landers hold still: the server draws what the widget draws, so nothing moves while the page loads or the widget mounts', async ({ page }) => {
+  test.setTimeout(120_000);
+  const shifts: Record<string, number> = {};
+  const members = await page.goto('/members?gender=female');
+  expect(members?.status()).toBe(200);
+  const id = (await page.locator('.member-card a[href^="/members/"]').first().getAttribute('href'))!.split('/')[2];
+  const pages: [string, boolean][] = [
+    ...designs.map(([route]): [string, boolean] => [`/landers/${route}`, interactive.has(route)]),
+    // ?t mounts the widget on every design (for its like popup, here far off): the same boxes.
+    ...designs.map(([route]): [string, boolean] => [`/landers/${route}?t=600`, true]),
+    [`/members/${id}/landing2`, false],
+    [`/members/${id}/landing3?t=600`, true],
+  ];
+  for (const [path, mounted] of pages) shifts[path] = await layoutShift(page, path, mounted);
+  for (const [path, shift] of Object.entries(shifts)) expect(shift, `${path} moves: ${JSON.stringify(shifts)}`).toBeLessThan(0.05);
+  // The measure sees a shift when there is one: the server's page pushed down by a banner.
+  await page.evaluate(() => {
+    const banner = document.createElement('div');
+    banner.style.height = '300px';
+    document.querySelector('main')!.prepend(banner);
+  });
+  await page.waitForTimeout(300);
+  const pushed = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) total += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 100);
+      }),
+  );
+  expect(pushed, 'a page pushed down counts as a shift').toBeGreaterThan(0.05);
+});
+
 test('a lander leads to signup: the modal on desktop, the page on a phone', async ({ page, isMobile }) => {
   await page.goto('/landers/gallery?network=lander-net&sub1=s1');
-  await expect(page.locator('.widget[data-mounted]')).toBeVisible();
-  await page.locator(".widget [data-design=\"gallery\"] [data-testid=\"lander-signup\"]").first().click();
+  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true');
+  await page.locator('[data-design="gallery"] [data-testid="lander-signup"]:visible').first().click();
   if (isMobile) {
     await expect(page).toHaveURL(/\/signup/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -56,8 +125,8 @@ test('a lander leads to signup: the modal on desktop, the page on a phone', asyn
 
 test('a member tile on a lander leads to signup about that member, in the modal too', async ({ page, isMobile }, testInfo) => {
   await page.goto('/landers/gallery?network=tile-net');
-  await expect(page.locator('.widget[data-mounted]')).toBeVisible();
-  const tile = page.locator('.widget [data-testid="lander-profile"]').first();
+  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true');
+  const tile = page.locator('[data-testid="lander-profile"]:visible').first();
   const id = (await tile.getAttribute('href'))!.split('/')[2];
   await tile.click();
   if (isMobile) {
@@ -87,23 +156,35 @@ test('?t=N shows the like popup on a lander and leaves the address', async ({ pa
   await expect(popup).toHaveCount(0);
 });
 
-test('the video lander plays its muted looping clip; the swipe stack asks for signup after a few cards', async ({ page }) => {
+test('the video lander shows its poster, then plays its muted looping clip; the swipe stack asks for signup after a few cards', async ({ page }) => {
   await page.goto('/landers/video');
-  const clip = page.getByTestId('lander-clip');
+  await expect(page.locator('[data-testid="lander-fallback"] [data-testid="lander-clip"]'), 'the server sends the poster, not the clip').toHaveAttribute('poster', /\/media\//);
+  await expect(page.locator('[data-testid="lander-fallback"] [data-testid="lander-clip"]')).not.toHaveAttribute('src', /./);
+  const clip = page.locator('.widget [data-testid="lander-clip"]');
   await expect(clip).toHaveAttribute('src', /lander-clip\.webm$/);
   await expect.poll(() => clip.evaluate((v: HTMLVideoElement) => v.muted && v.loop && !v.paused && v.readyState >= 2), { timeout: 10_000 }).toBe(true);
-  await expect(page.getByTestId('lander-live')).toHaveCount(4);
+  await expect(page.locator('.widget [data-testid="lander-live"]')).toHaveCount(4);
+
+  // Save-Data keeps the poster.
+  const saver = await page.context().newPage();
+  await saver.addInitScript(() => Object.defineProperty(navigator, 'connection', { configurable: true, value: { saveData: true, effectiveType: '4g' } }));
+  await saver.goto(page.url());
+  await expect(saver.locator('.widget[data-mounted] [data-testid="lander-clip"]')).toHaveAttribute('poster', /\/media\//);
+  await saver.waitForLoadState('networkidle');
+  await saver.waitForTimeout(500);
+  await expect(saver.locator('.widget [data-testid="lander-clip"]')).not.toHaveAttribute('src', /./);
+  await saver.close();
 
   await page.goto('/landers/tinderswipe');
-  const card = page.getByTestId('lander-swipe-card');
+  const card = page.locator('.widget [data-testid="lander-swipe-card"]');
   const first = await card.getAttribute('data-id');
   // The card is big: the main photo (a demo portrait or a member's upload), not the thumbnail.
   await expect(card.locator('img')).toHaveAttribute('src', /^\/media\/(public\/demo\/(fe)?male-\d+\.jpg|photos\/\d+)$/);
   await page.getByRole('button', { name: 'Volgende' }).click();
   await expect(card).not.toHaveAttribute('data-id', first!);
   await page.getByRole('button', { name: 'Leuk' }).click();
-  await expect(page.getByTestId('lander-swipe-done')).toBeVisible();
-  await expect(page.getByTestId('lander-swipe-done').getByTestId('lander-signup')).toHaveAttribute('href', '/signup');
+  await expect(page.locator('.widget [data-testid="lander-swipe-done"]')).toBeVisible();
+  await expect(page.locator('.widget [data-testid="lander-swipe-done"] [data-testid="lander-signup"]')).toHaveAttribute('href', '/signup');
 });
 
 test('a profile lander puts the member up front; a wrong niche prefix is sent on', async ({ page }) => {
@@ -112,7 +193,7 @@ test('a profile lander puts the member up front; a wrong niche prefix is sent on
   const id = href.split('/')[2];
   await page.goto(`/members/${id}/landing3/she-utrecht`);
   await expect(page).toHaveURL(new RegExp(`/members/${id}/landing3/utrecht$`));
-  await expect(page.locator('.widget[data-mounted]')).toBeVisible();
+  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('lander-featured')).toHaveAttribute('href', `/members/${id}/signup`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('wil je leren kennen');
   await axeClean(page);

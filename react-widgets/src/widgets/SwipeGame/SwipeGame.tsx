@@ -47,9 +47,20 @@ function Cross() {
   );
 }
 
-function Photo({ card, className }: { card: SwipeCard; className: string }) {
+/** A card's photo; the top card's is the page's largest image, so it is fetched first. */
+function Photo({ card, className, top = false }: { card: SwipeCard; className: string; top?: boolean }) {
   return card.photo ? (
-    <img className={className} src={card.photo} alt="" draggable={false} />
+    <img
+      className={className}
+      src={card.photo}
+      alt=""
+      draggable={false}
+      loading={top ? 'eager' : 'lazy'}
+      fetchPriority={top ? 'high' : undefined}
+      decoding="async"
+      width={480}
+      height={640}
+    />
   ) : (
     <span className={`${className} vw-swipe__initial`} aria-hidden="true">
       {card.name.slice(0, 1).toUpperCase()}
@@ -189,7 +200,7 @@ export function SwipeGame({ cards, remaining, next_at, matched, labels, dispatch
             onPointerUp={onPointerUp}
             onPointerCancel={onPointerUp}
           >
-            <Photo card={card} className="vw-swipe__photo" />
+            <Photo card={card} className="vw-swipe__photo" top />
             <span className="vw-swipe__stamp vw-swipe__stamp--like" aria-hidden="true">{labels.like}</span>
             <span className="vw-swipe__stamp vw-swipe__stamp--pass" aria-hidden="true">{labels.pass}</span>
             <div className="vw-swipe__info">
