@@ -109,8 +109,6 @@ pub struct AssetUrls {
     /// The root below which `pkg/vonk.js` and its wasm live (the hydration loader's `root`).
     pub script_root: String,
     pub widgets: String,
-    /// The widgets' stylesheet, for pages the server draws with their classes (the landers).
-    pub widgets_css: String,
 }
 
 pub fn use_asset_urls() -> Arc<AssetUrls> {

@@ -113,3 +113,22 @@ export async function chatLive(page: Page) {
   await expect(page.locator('.chat--live')).toHaveCount(1);
   await expect(page.getByTestId('chat-connection')).not.toHaveClass(/--(connecting|reconnecting|offline)/, { timeout: 10_000 });
 }
+
+/**
+ * The layout shift of the page so far, as the browser reports it (`layout-shift` entries without
+ * recent input, all of them summed: stricter than CLS, which takes the worst window).
+ */
+export function layoutShiftSoFar(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            if (!entry.hadRecentInput) total += entry.value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 100);
+      }),
+  );
+}

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { acceptEntry, axeClean, test } from './helpers';
+import { acceptEntry, axeClean, layoutShiftSoFar, test } from './helpers';
 
 const designs: [string, string][] = [
   ['alonetonight', 'Alleen vannacht?'],
@@ -50,10 +50,7 @@ test('every lander is whole as the server sends it, the interactive ones mount t
   expect(errors).toEqual([]);
 });
 
-/**
- * The layout shift of a page load, as the browser reports it (`layout-shift` entries without
- * recent input, all of them summed: stricter than CLS, which takes the worst window).
- */
+/** The layout shift of a page load, once the page, its images and its widget (if any) are there. */
 async function layoutShift(page: Page, path: string, mounted: boolean): Promise<number> {
   await page.goto(path);
   if (mounted) await expect(page.locator('.widget[data-mounted]'), path).toBeVisible();
@@ -61,18 +58,7 @@ async function layoutShift(page: Page, path: string, mounted: boolean): Promise<
   // Late images and the clip's start come after the load event.
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(500);
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-            if (!entry.hadRecentInput) total += entry.value;
-          }
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 100);
-      }),
-  );
+  return layoutShiftSoFar(page);
 }
 
 test('landers hold still: the server draws what the widget draws, so nothing moves while the page loads or the widget mounts', async ({ page }) => {
@@ -97,16 +83,7 @@ test('landers hold still: the server draws what the widget draws, so nothing mov
     document.querySelector('main')!.prepend(banner);
   });
   await page.waitForTimeout(300);
-  const pushed = await page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        let total = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) total += entry.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve(total), 100);
-      }),
-  );
+  const pushed = await layoutShiftSoFar(page);
   expect(pushed, 'a page pushed down counts as a shift').toBeGreaterThan(0.05);
 });
 

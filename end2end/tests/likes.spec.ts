@@ -1,15 +1,21 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { acceptEntry, activate, axeClean, mailLink, member } from './helpers';
+import { acceptEntry, activate, axeClean, layoutShiftSoFar, mailLink, member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);
 });
 
-/** The swipe widget is mounted once its card shows. */
+/**
+ * The swipe widget is mounted once its card shows. The server drew the first card already, in the
+ * same place: nothing moves while the page loads and the widget takes over.
+ */
 async function openGame(page: Page) {
   await page.goto('/swipe-game');
   await expect(page.getByTestId('swipe-card')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('swipe-first')).toBeHidden();
+  await page.waitForLoadState('networkidle');
+  expect(await layoutShiftSoFar(page), 'the swipe game moves as it loads').toBeLessThan(0.05);
 }
 
 test('two members like each other and both see the match', async ({ page, browser, baseURL }, testInfo) => {

@@ -30,8 +30,7 @@ const CSS_HREF = './vonk-widgets.css';
 
 /** Adds the widgets' stylesheet to the page once. */
 function ensureStylesheet(): void {
-  // The lander layout links it in the head already (id `vonk-widgets`).
-  if (document.head.querySelector('link[data-vonk-widgets], link#vonk-widgets')) return;
+  if (document.head.querySelector('link[data-vonk-widgets]')) return;
   const link = document.createElement('link');
   link.rel = 'stylesheet';
   // Resolved against this module's own URL, so it works wherever the bundle is served from.

@@ -95,7 +95,6 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         stylesheet: assets.url("pkg/vonk.css"),
         script_root: assets.script_root(),
         widgets: assets.url("widgets/vonk-widgets.js"),
-        widgets_css: assets.url("widgets/vonk-widgets.css"),
     });
     let context = {
         let (app, urls) = (app.clone(), urls.clone());

@@ -147,6 +147,12 @@ async fn the_swipe_game_page_and_its_server_calls() {
     assert!(html.contains(r#"data-widget="SwipeGame""#), "the widget's mount point");
     // Anna is in Bart's stack (the island's props carry the cards).
     assert!(html.contains("Haarlem") && html.contains("Nog {count} likes vandaag"));
+    // The server draws the game's first state itself: the top card (Anna, the only one) with its
+    // place and profile link, and the likes left, before any script runs.
+    let first = &html[html.find(r#"data-testid="swipe-first""#).expect("the first state")..];
+    let first = &first[..first.find(r#"data-widget="SwipeGame""#).unwrap()];
+    assert!(first.contains("Nog 4 likes vandaag") && first.contains(r#"<p class="vw-swipe__place">Haarlem"#), "{first}");
+    assert!(first.contains(r#"class="vw-swipe__button vw-swipe__button--like""#), "{first}");
     let (_, _, list) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
     let start = list.find("href=\"/members/").unwrap() + "href=\"/members/".len();
     let anna_id: i64 = list[start..].split('"').next().unwrap().parse().unwrap();

@@ -1,7 +1,7 @@
 //! The nine lander designs as the server renders them: the same elements, classes and images as
 //! the React widgets in `react-widgets/src/widgets/Landers` draw in their first state, so the page
 //! looks finished before any script runs and a widget mounting over it moves nothing (issue 37:
-//! the lander's layout shift). The widgets' stylesheet is linked in the lander layout's head.
+//! the lander's layout shift). The site's stylesheet imports the designs' (`Landers.css`).
 //! Element for element (test ids too) this follows `Landers.tsx` and `shared.tsx`; the
 //! Playwright test of the landers' layout shift fails when the two part ways.
 
@@ -255,10 +255,10 @@ pub fn design(design: Design, props: &LanderProps) -> AnyView {
                     {headline(props)}
                     {signup_button(props, "")}
                     {profiles.iter().filter(|p| p.photo.is_some()).take(4).enumerate().map(|(i, p)| view! {
-                        <article class="vw-lander__post" aria-labelledby=format!("vw-post-{}", p.id)>
+                        <article class="vw-lander__post" aria-labelledby=format!("vw-lander-post-{}", p.id)>
                             <header>
                                 {photo(p, "vw-lander__avatar", i < 2, false)}
-                                <span><strong id=format!("vw-post-{}", p.id)>{name_age(p)}</strong><span>{p.place.clone()}</span></span>
+                                <span><strong id=format!("vw-lander-post-{}", p.id)>{name_age(p)}</strong><span>{p.place.clone()}</span></span>
                             </header>
                             {photo(p, "vw-lander__post-photo", i == 0, true)}
                             <footer>

@@ -1,6 +1,8 @@
 //! `/swipe-game`: the swipe game widget (React, `react-widgets/src/widgets/SwipeGame`) in an
 //! island that sends every like or pass to the server and hands the new allowance back to the
-//! widget. Free members get 4 likes a day (SPEC §9); a mutual like shows the match overlay.
+//! widget. Free members get 4 likes a day (SPEC §9); a mutual like shows the match overlay. The
+//! server draws the game's first state (`first_state`) so the first card is there with the page;
+//! the widget takes its place when it mounts, in the same boxes.
 
 use domain::widgets::{SwipeCard, SwipeDecision, SwipeGameLabels, SwipeGameProps, SWIPE_EVENT};
 use leptos::prelude::*;
@@ -109,6 +111,89 @@ fn SwipeHost(props: SwipeGameProps) -> impl IntoView {
     view! { <ReactWidget name="SwipeGame" props=json event=SWIPE_EVENT on_event=on_swipe class="widget--swipe"/> }
 }
 
+/// The game's first state as the server draws it, element for element what `SwipeGame.tsx` draws
+/// before the first swipe (the widgets' stylesheet is in the head): the first photo loads with the
+/// page, and the widget mounting over it moves nothing. Without JavaScript the cards' profile
+/// links still work.
+fn first_state(props: &SwipeGameProps, now: i64) -> impl IntoView {
+    let l = &props.labels;
+    let used_up = props.remaining.is_some_and(|r| r == 0);
+    let photo = |card: &SwipeCard, top: bool| match card.photo.clone() {
+        Some(src) => view! {
+            <img class="vw-swipe__photo" src=src alt="" draggable="false" loading=if top { "eager" } else { "lazy" } fetchpriority=top.then_some("high")
+                decoding="async" width="480" height="640"/>
+        }
+        .into_any(),
+        None => view! {
+            <span class="vw-swipe__photo vw-swipe__initial" aria-hidden="true">{card.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()}</span>
+        }
+        .into_any(),
+    };
+    let heart = || view! {
+        <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true" focusable="false">
+            <path fill="currentColor" d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.5 4.5 7 4.5c2 0 3.6 1.1 5 2.9 1.4-1.8 3-2.9 5-2.9 3.5 0 5.5 3.5 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z"></path>
+        </svg>
+    };
+    let card = props.cards.first().filter(|_| !used_up);
+    let body = if used_up {
+        let wait = props.next_at.map(|at| {
+            let minutes = ((at - now).max(0) + 59) / 60;
+            l.come_back.replace("{time}", &format!("{}:{:02}", minutes / 60, minutes % 60))
+        });
+        view! {
+            <div class="vw-swipe__done" role="status">
+                {heart()}
+                <h2>{l.used_up.clone()}</h2>
+                {wait.map(|w| view! { <p>{w}</p> })}
+                <a class="vw-swipe__link" href="/members">{l.search.clone()}</a>
+            </div>
+        }
+        .into_any()
+    } else if let Some(card) = card {
+        view! {
+            <div class="vw-swipe__stage" role="group" aria-label=l.title.clone() tabindex="0" aria-describedby="vw-swipe-keys-first">
+                {props.cards.get(1).map(|next| view! { <div class="vw-swipe__card vw-swipe__card--next" aria-hidden="true">{photo(next, false)}</div> })}
+                <div class="vw-swipe__card" data-id=card.id>
+                    {photo(card, true)}
+                    <span class="vw-swipe__stamp vw-swipe__stamp--like" aria-hidden="true">{l.like.clone()}</span>
+                    <span class="vw-swipe__stamp vw-swipe__stamp--pass" aria-hidden="true">{l.pass.clone()}</span>
+                    <div class="vw-swipe__info">
+                        <h2 class="vw-swipe__name">{format!("{}, {}", card.name, card.age)}</h2>
+                        <p class="vw-swipe__place">{card.place.clone()}</p>
+                        <a class="vw-swipe__link vw-swipe__link--light" href=card.href.clone()>{l.view_profile.clone()}</a>
+                    </div>
+                </div>
+                <p id="vw-swipe-keys-first" class="vw-swipe__keys">{l.keys.clone()}</p>
+            </div>
+        }
+        .into_any()
+    } else {
+        view! {
+            <div class="vw-swipe__done" role="status">
+                <p>{l.empty.clone()}</p>
+                <a class="vw-swipe__link" href="/members">{l.search.clone()}</a>
+            </div>
+        }
+        .into_any()
+    };
+    view! {
+        <div class="vw-swipe">
+            {props.remaining.filter(|r| *r > 0).map(|r| view! { <p class="vw-swipe__remaining">{l.remaining.replace("{count}", &r.to_string())}</p> })}
+            {body}
+            {card.map(|_| view! {
+                <div class="vw-swipe__buttons">
+                    <button type="button" class="vw-swipe__button vw-swipe__button--pass" aria-label=l.pass.clone()>
+                        <svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" focusable="false">
+                            <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" stroke-width="3" stroke-linecap="round"></path>
+                        </svg>
+                    </button>
+                    <button type="button" class="vw-swipe__button vw-swipe__button--like" aria-label=l.like.clone()>{heart()}</button>
+                </div>
+            })}
+        </div>
+    }
+}
+
 #[component]
 pub fn SwipeGamePage() -> impl IntoView {
     let i18n = use_i18n();
@@ -123,7 +208,14 @@ pub fn SwipeGamePage() -> impl IntoView {
                 {move || stack.get().map(|result| match result {
                     Ok(s) => {
                         let props = SwipeGameProps { cards: s.cards, remaining: s.remaining, next_at: s.next_at, matched: None, labels: labels(&use_i18n()) };
-                        view! { <SwipeHost props=props/> }.into_any()
+                        let now = crate::context::use_page_ctx().now;
+                        view! {
+                            <div class="swipe-game">
+                                <div class="widget--swipe swipe-game__first" data-testid="swipe-first">{first_state(&props, now)}</div>
+                                <SwipeHost props=props/>
+                            </div>
+                        }
+                        .into_any()
                     }
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
