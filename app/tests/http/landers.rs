@@ -9,8 +9,7 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
     sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL WHERE user_id % 2 = 0").execute(app.state.db.pool()).await.unwrap();
     // Every design renders itself before any script runs: the headline, members and the way to
     // signup in the boxes its widget draws, styled by the widgets' stylesheet in the head. Only
-    // the designs with something to do host their widget (the swipe stack; the clip, when ffmpeg
-    // made it from the demo portraits).
+    // the swipe stack hosts its widget.
     let clip = app.state.config.data_dir.join("media").join(server::landers::CLIP_PATH);
     for (route, widget, headline) in [
         ("alonetonight", "AloneTonight", "Alleen vannacht?"),
@@ -30,7 +29,7 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
         assert!(html.contains(&format!(r#"data-design="{route}""#)), "{route}");
         let head = &html[..html.find("</head>").unwrap()];
         assert!(!head.contains("vonk-widgets.css"), "{route}: one stylesheet (the site's imports the designs')");
-        let hosts = route == "tinderswipe" || (matches!(route, "video" | "transitionsvideolanding") && clip.exists());
+        let hosts = route == "tinderswipe";
         assert_eq!(html.contains(&format!(r#"data-widget="{widget}""#)), hosts, "{route} hosts its widget only when it has something to do");
         assert!(html.contains(r#"href="/signup" data-signup-link="""#), "{route} leads to signup");
         assert!(html.contains("/signup\" data-signup-link") && html.contains("/media/public/demo/female-"), "{route} shows members");
@@ -54,13 +53,14 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
         assert!(html.contains("<title>Ontdek wie er bij jou in de buurt is | Vonk</title>"), "{}", &html[..html.find("</head>").unwrap_or(0)]);
         assert!(html.contains(r#"<meta name="description" content="Echte profielen met foto’s."#));
     }
-    // The video landers show the clip's poster; the widget loads the clip once the page is there.
+    // The video landers show the clip's poster; a few lines of script load the clip once the page is there.
     let (_, _, html) = app.get("/landers/video", &[]).await;
     if clip.exists() {
         let video = &html[html.find("<video ").unwrap()..];
         let video = &video[..video.find('>').unwrap()];
-        assert!(video.contains(r#"poster="/media/public/demo/"#) && video.contains(r#"preload="none""#) && !video.contains("src="), "{video}");
-        assert!(html.contains("/media/public/demo/lander-clip.webm"), "the clip is in the widget's props");
+        assert!(video.contains(r#"poster="/media/public/demo/"#) && video.contains(r#"preload="none""#) && !video.contains(" src="), "{video}");
+        assert!(video.contains(r#"data-clip-src="/media/public/demo/lander-clip.webm""#), "{video}");
+        assert!(html.contains("video[data-clip-src]"), "the script that starts it after load");
         let (status, headers, _) = app.get("/media/public/demo/lander-clip.webm", &[]).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(headers.get("content-type").unwrap(), "video/webm");

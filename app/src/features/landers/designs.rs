@@ -101,11 +101,13 @@ fn tile(p: &LanderProfile, class: &'static str, eager: bool, online: Option<&str
     }
 }
 
-/// The clip's poster (the clip itself loads once the page is interactive), or the portraits.
+/// The clip's poster (`CLIP_SCRIPT` loads the clip itself once the page has loaded), or the
+/// portraits.
 fn clip(props: &LanderProps, class: &'static str) -> AnyView {
     if let Some(clip) = &props.clip {
         return view! {
-            <video class=class poster=clip.poster.clone() autoplay="" muted="" loop="" playsinline="" preload="none" aria-hidden="true" data-testid="lander-clip"></video>
+            <video class=class poster=clip.poster.clone() autoplay="" muted="" loop="" playsinline="" preload="none" aria-hidden="true" data-testid="lander-clip"
+                data-clip-src=clip.src.clone()></video>
         }
         .into_any();
     }
@@ -153,6 +155,14 @@ fn pin_at(p: &LanderProfile, i: usize) -> String {
     let y = 14 + (p.id * 61 + i as i64 * 29).rem_euclid(68);
     format!("left: {x}%; top: {y}%;")
 }
+
+/// Starts the landers' clips once the page has loaded and the browser is idle, so the clip never
+/// competes with the page for the connection; not for visitors who save data, are on 2G or ask
+/// for less motion (they keep the poster). The widget's `Clip` does the same where it mounts.
+pub const CLIP_SCRIPT: &str = r#"(function(){var v=document.querySelectorAll('video[data-clip-src]'),c=navigator.connection||{};
+if(!v.length||c.saveData||/2g$/.test(c.effectiveType||'')||(window.matchMedia&&matchMedia('(prefers-reduced-motion: reduce)').matches))return;
+function go(){(window.requestIdleCallback||function(f){setTimeout(f,200)})(function(){v.forEach(function(e){if(e.getAttribute('src'))return;e.muted=!0;e.src=e.getAttribute('data-clip-src');var p=e.play();p&&p.catch&&p.catch(function(){})})})}
+document.readyState=='complete'?go():addEventListener('load',go,{once:!0})})();"#;
 
 /// The design in its first state: what its widget draws before anyone touches it.
 pub fn design(design: Design, props: &LanderProps) -> AnyView {

@@ -3,8 +3,8 @@
 //! (`react-widgets/src/widgets/Landers`) in the lander layout. The server renders the design in
 //! its first state (`designs`): the whole page without JavaScript, and the very boxes the widget
 //! draws, so nothing moves when it mounts. The widget only mounts where it has something to do
-//! (the swipe stack, the clip, the like popup of `?t=N`); the other designs stay as the server
-//! sent them and load no React. A slug with another niche's prefix is sent on to this site's
+//! (the swipe stack, the like popup of `?t=N`); the other designs stay as the server sent them
+//! and load no React (a few lines of script start the video landers' clip). A slug with another niche's prefix is sent on to this site's
 //! (`Niche::canonical_slug`).
 
 mod designs;
@@ -193,7 +193,8 @@ fn lander(design: Design, member: Option<i64>) -> AnyView {
                         labels,
                     };
                     // The widget mounts only where it adds something to the server's page.
-                    let interactive = design == Design::TinderSwipe || props.clip.is_some() || props.like_after.is_some();
+                    let interactive = design == Design::TinderSwipe || props.like_after.is_some();
+                    let clip = props.clip.is_some().then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=designs::CLIP_SCRIPT></script> });
                     let json = interactive.then(|| serde_json::to_string(&props).unwrap_or_default());
                     view! {
                         <Title text=props.labels.headline.clone()/>
@@ -202,6 +203,7 @@ fn lander(design: Design, member: Option<i64>) -> AnyView {
                             <div class="widget--lander lander-fallback" data-testid="lander-fallback">{designs::design(design, &props)}</div>
                             {json.map(|json| view! { <LanderHost design=design.route().to_string() props=json/> })}
                         </div>
+                        {clip}
                     }
                     .into_any()
                 }
