@@ -51,7 +51,7 @@ fn MemberActions(member: MemberView) -> impl IntoView {
         // The account menu (SPEC §2): a disclosure, so it works without JavaScript.
         <details class="account-menu" data-testid="account-menu">
             <summary class="account-menu__toggle" aria-label=format!("{} – {}", i18n.t("nav.account_menu"), member.name) title=i18n.tf("auth.logged_in_as", &[("name", &member.name)])>
-                <span class="account-menu__avatar" aria-hidden="true" data-initial=member.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()></span>
+                <span class="account-menu__avatar" aria-hidden="true" data-initial=crate::ui::initial(&member.name)></span>
                 <span class="member-name">{member.name.clone()}</span>
             </summary>
             <div class="account-menu__list">

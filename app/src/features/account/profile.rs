@@ -18,7 +18,7 @@ fn ProfileCard(basics: MyBasics) -> impl IntoView {
     let i18n = use_i18n();
     let ctx = use_page_ctx();
     let age = Ymd::parse(&basics.date_of_birth).map(|dob| dob.age_on(Ymd::from_unix(ctx.now)));
-    let initial = basics.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+    let initial = crate::ui::initial(&basics.name);
     let gender = (!basics.gender.is_empty()).then(|| i18n.t(&format!("profile.gender.{}", basics.gender)));
     let sexuality = (!basics.sexuality.is_empty()).then(|| i18n.t(&format!("profile.sexuality.{}", basics.sexuality)));
     let mut parts: Vec<String> = [basics.city.clone(), basics.region_name.clone()].into_iter().filter(|s| !s.is_empty()).collect();

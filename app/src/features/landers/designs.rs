@@ -5,22 +5,14 @@
 //! Element for element (test ids too) this follows `Landers.tsx` and `shared.tsx`; the
 //! Playwright test of the landers' layout shift fails when the two part ways.
 
+use domain::i18n::interpolate;
 use domain::lander::Design;
 use domain::widgets::{LanderProfile, LanderProps};
 use leptos::prelude::*;
 
-/// `{count}` and the like in a translated text (the widgets' `fill`).
-fn fill(template: &str, key: &str, value: impl ToString) -> String {
-    template.replace(&format!("{{{key}}}"), &value.to_string())
-}
-
 /// "Sanne, 29".
 fn name_age(p: &LanderProfile) -> String {
     format!("{}, {}", p.name, p.age)
-}
-
-fn initial(p: &LanderProfile) -> String {
-    p.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()
 }
 
 /// The member's photo (`big`: the larger one), or their initial. Eager images are the ones the
@@ -34,7 +26,7 @@ fn photo(p: &LanderProfile, class: &'static str, eager: bool, big: bool) -> AnyV
                 decoding="async" draggable="false" width=width height=height/>
         }
         .into_any(),
-        None => view! { <span class=format!("{class} vw-lander__initial") aria-hidden="true">{initial(p)}</span> }.into_any(),
+        None => view! { <span class=format!("{class} vw-lander__initial") aria-hidden="true">{crate::ui::initial(&p.name)}</span> }.into_any(),
     }
 }
 
@@ -48,7 +40,7 @@ fn headline(props: &LanderProps) -> impl IntoView {
 fn online_count(props: &LanderProps) -> impl IntoView {
     view! {
         <p class="vw-lander__count">
-            <span class="vw-lander__dot" aria-hidden="true"></span>" "{fill(&props.labels.members_online, "count", props.online_count)}
+            <span class="vw-lander__dot" aria-hidden="true"></span>" "{interpolate(&props.labels.members_online, &[("count", &props.online_count.to_string())])}
         </p>
     }
 }
@@ -132,7 +124,7 @@ fn live_tiles(props: &LanderProps, count: usize) -> impl IntoView {
                         {photo(p, "vw-lander__cam-photo", false, true)}
                         <span class="vw-lander__badge">{props.labels.live.clone()}</span>
                         <span class="vw-lander__cam-name">{name_age(p)}</span>
-                        <span class="vw-lander__cam-watch">{fill(&props.labels.watching, "count", 12 + (p.id * 7 + i as i64 * 13).rem_euclid(80))}</span>
+                        <span class="vw-lander__cam-watch">{interpolate(&props.labels.watching, &[("count", &(12 + (p.id * 7 + i as i64 * 13).rem_euclid(80)).to_string())])}</span>
                     </a>
                 </li>
             }).collect_view()}

@@ -38,7 +38,7 @@ pub fn LikePopup(auto: bool, labels: LikePopupLabels) -> impl IntoView {
     move || {
         shown.get().map(|p| {
             let title = domain::i18n::interpolate(&labels.title, &[("name", &p.name)]);
-            let initial = p.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+            let initial = crate::ui::initial(&p.name);
             view! {
                 <div class="like-modal" role="dialog" aria-modal="true" aria-labelledby="like-modal-title" data-testid="like-popup"
                     on:keydown=move |ev: leptos::ev::KeyboardEvent| if ev.key() == "Escape" { shown.set(None) }>

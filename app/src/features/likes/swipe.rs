@@ -125,20 +125,17 @@ fn first_state(props: &SwipeGameProps, now: i64) -> impl IntoView {
         }
         .into_any(),
         None => view! {
-            <span class="vw-swipe__photo vw-swipe__initial" aria-hidden="true">{card.name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default()}</span>
+            <span class="vw-swipe__photo vw-swipe__initial" aria-hidden="true">{crate::ui::initial(&card.name)}</span>
         }
         .into_any(),
     };
-    let heart = || view! {
-        <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true" focusable="false">
-            <path fill="currentColor" d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.5 4.5 7 4.5c2 0 3.6 1.1 5 2.9 1.4-1.8 3-2.9 5-2.9 3.5 0 5.5 3.5 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z"></path>
-        </svg>
-    };
+    // The widget's heart, from the page's icon sprite (the same path).
+    let heart = || view! { <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true" focusable="false"><use href="#i-heart"></use></svg> };
     let card = props.cards.first().filter(|_| !used_up);
     let body = if used_up {
         let wait = props.next_at.map(|at| {
             let minutes = ((at - now).max(0) + 59) / 60;
-            l.come_back.replace("{time}", &format!("{}:{:02}", minutes / 60, minutes % 60))
+            domain::i18n::interpolate(&l.come_back, &[("time", &format!("{}:{:02}", minutes / 60, minutes % 60))])
         });
         view! {
             <div class="vw-swipe__done" role="status">
@@ -178,7 +175,7 @@ fn first_state(props: &SwipeGameProps, now: i64) -> impl IntoView {
     };
     view! {
         <div class="vw-swipe">
-            {props.remaining.filter(|r| *r > 0).map(|r| view! { <p class="vw-swipe__remaining">{l.remaining.replace("{count}", &r.to_string())}</p> })}
+            {props.remaining.filter(|r| *r > 0).map(|r| view! { <p class="vw-swipe__remaining">{domain::i18n::interpolate(&l.remaining, &[("count", &r.to_string())])}</p> })}
             {body}
             {card.map(|_| view! {
                 <div class="vw-swipe__buttons">

@@ -20,7 +20,7 @@ pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'st
         Some(file) if eager => view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="eager" fetchpriority="high"/> }.into_any(),
         Some(file) => view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="lazy" decoding="async"/> }.into_any(),
         None => {
-            let initial = name.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+            let initial = crate::ui::initial(&name);
             view! { <span class=format!("portrait portrait--empty {class}") aria-hidden="true">{initial}</span> }.into_any()
         }
     }
