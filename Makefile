@@ -37,13 +37,15 @@ build: tools
 	VONK_BUILD=$(BUILD) scripts/build-site.sh
 
 ## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP, two nodes behind nginx),
-## widgets from stories, Storybook build, Playwright flows in Chromium against the release build
-## on SQLite and on PostgreSQL.
+## widgets from stories, Storybook build, each page's wasm against its budget, Playwright flows
+## in Chromium against the release build on SQLite and on PostgreSQL.
 test:
 	@scripts/install-tools.sh --test
 	$(MAKE) --no-print-directory test-rust
 	$(MAKE) --no-print-directory test-widgets
 	$(MAKE) --no-print-directory build
+	@echo "==> each page's browser code against its budget (scripts/bundle-pages.json)"
+	@scripts/bundle-sizes.sh
 	$(MAKE) --no-print-directory test-e2e
 
 test-rust:

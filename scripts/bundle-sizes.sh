@@ -1,49 +1,58 @@
 #!/usr/bin/env bash
-# Prints the gzip sizes of the browser bundles and checks them against the budgets.
+# Prints what each page's browser code weighs (gzip) and checks it against the page's budget
+# (scripts/bundle-pages.json). Part of `make test`; `make bench` prints it too.
 #
-# The wasm is split (scripts/build-site.sh, tools/site): `vonk.wasm` holds the runtime and the islands
-# on nearly every page (signup modal, top bar, alerts); each page-specific island (`#[island(lazy)]`) is a module of
-# its own that is fetched, with the chunks it shares with other lazy islands, when a page that
-# has it hydrates. So besides the first module this prints what each lazy island adds, and what
-# a page with it loads in all.
+# The wasm is split (scripts/build-site.sh, tools/site): `vonk.wasm`, the first module, holds
+# the runtime and the islands that need no module of their own (the visitor's signup modal and
+# the signup page's form shell); each `#[island(lazy)]` and each `#[lazy]` function is a module
+# of its own, fetched with the chunks it shares with others when a page that has it hydrates
+# (or, for a `#[lazy]` function, when it is first called). A page's total is the first module
+# plus every file its islands' modules need, each file counted once. The signup forms with live
+# checks (`page_form`, `modal_form`) load after the page is interactive (the server's copy of the
+# form works until then; the modal's on its first opening); they are printed on their own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 site=${LEPTOS_SITE_ROOT:-target/site}
-status=0
-check() { # name file budget_bytes; leaves the file's gzip size in $size
-  size=$(gzip -9 -c "$2" | wc -c)
-  printf '%-22s %8d bytes gzip  (budget %d)  %s\n' "$1" "$size" "$3" "$([[ $size -le $3 ]] && echo ok || echo OVER)"
-  [[ $size -le $3 ]] || status=1
-}
-# Budgets of issue 16 (speed): hydrate wasm 150 KB, widget bundle 80 KB.
-wasm_budget=153600
-check "wasm (first module)" "$site/pkg/vonk.wasm" $wasm_budget
-first_module=$size
-check "JS glue" "$site/pkg/vonk.js" 30000
-manifest="$site/pkg/__wasm_split_manifest.json"
-if [[ -f $manifest ]]; then
-  # The first module's size as measured above, so that its line and the pages' totals agree.
-  node - "$site/pkg" $wasm_budget "$first_module" <<'EOF' || status=1
+[[ -f $site/pkg/vonk.wasm ]] || { echo "bundle-sizes: no build in $site (make build)" >&2; exit 1; }
+node - "$site" scripts/bundle-pages.json <<'EOF'
 const fs = require('fs'), path = require('path'), zlib = require('zlib');
-const [dir, budget, first] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
-// Chunks are shared between islands: each is compressed once.
+const [site, table] = process.argv.slice(2);
+const pkg = path.join(site, 'pkg');
 const sizes = new Map();
-const gz = (name) => {
-  if (!sizes.has(name)) sizes.set(name, zlib.gzipSync(fs.readFileSync(path.join(dir, name + '.wasm')), { level: 9 }).length);
-  return sizes.get(name);
+const gz = (file) => {
+  if (!sizes.has(file)) sizes.set(file, zlib.gzipSync(fs.readFileSync(path.join(pkg, file)), { level: 9 }).length);
+  return sizes.get(file);
 };
-const manifest = JSON.parse(fs.readFileSync(path.join(dir, '__wasm_split_manifest.json'), 'utf8'));
+const manifestFile = path.join(pkg, '__wasm_split_manifest.json');
+const manifest = fs.existsSync(manifestFile) ? JSON.parse(fs.readFileSync(manifestFile, 'utf8')) : {};
+// Manifest keys are `<snake_case name>_loader_<hash>` for islands and `<name>_<hash>` for #[lazy] functions.
+const snake = (name) => name.replace(/[A-Z]/g, (c, i) => (i ? '_' : '') + c.toLowerCase());
+const split = (name) => {
+  const key = Object.keys(manifest).find((k) => k === `${name}` || k.startsWith(`${name}_loader_`) || new RegExp(`^${name}_\\d+$`).test(k));
+  return key ? manifest[key].map((m) => m + '.wasm') : [];
+};
+const first = gz('vonk.wasm') + gz('vonk.js');
+const { budgets, pages } = JSON.parse(fs.readFileSync(table, 'utf8'));
 let over = false;
-for (const [key, modules] of Object.entries(manifest).sort()) {
-  const island = key.replace(/_loader_\d+$/, '');
-  const added = modules.reduce((sum, m) => sum + gz(m), 0);
-  const page = first + added;
-  over ||= page > budget;
-  console.log(`${('  + ' + island).padEnd(28)} ${String(added).padStart(8)} bytes gzip in ${String(modules.length).padStart(2)} files; a page with it ${page} (budget ${budget})  ${page <= budget ? 'ok' : 'OVER'}`);
+const line = (label, bytes, budget, files) => {
+  const verdict = budget ? (bytes <= budget ? 'ok' : 'OVER') : '';
+  if (budget && bytes > budget) over = true;
+  const count = files ? ` in ${String(files).padStart(3)} files` : '';
+  console.log(`${label.padEnd(44)} ${String(bytes).padStart(8)} bytes gzip${count}${budget ? `  (budget ${budget})  ${verdict}` : ''}`);
+};
+line('first module (vonk.wasm + vonk.js)', first, undefined, 2);
+for (const p of pages) {
+  const files = new Set(p.islands.flatMap((i) => split(snake(i))));
+  const total = first + [...files].reduce((sum, f) => sum + gz(f), 0);
+  line(`${p.page} (${p.as})`, total, p.budget ? budgets[p.budget] : undefined, files.size + 2);
 }
+// Fetched after the page is interactive: the signup page's form with live checks (the server's
+// copy works until it comes) and the modal's form (on its first opening).
+for (const [name, label] of [['page_form', '/signup: form with live checks, after load'], ['modal_form', 'signup modal: its form, on first opening']]) {
+  const files = split(name);
+  if (files.length) line(`  ${label}`, files.reduce((s, f) => s + gz(f), 0));
+}
+const widgets = path.join(site, 'widgets', 'vonk-widgets.js');
+if (fs.existsSync(widgets)) line('widgets (React, pages with a widget)', gz(path.join('..', 'widgets', 'vonk-widgets.js')), 81920);
 process.exit(over ? 1 : 0);
 EOF
-fi
-# React, the swipe game, the payment blocks and the chat panel (react-virtuoso is ~20 KB of it).
-check "widgets (React)" "$site/widgets/vonk-widgets.js" 81920
-exit $status

@@ -26,10 +26,11 @@ pub mod ssr;
 
 /// Browser entry point. Pages are rendered on the server; only the interactive parts
 /// (`#[island]` components) are hydrated, so the browser downloads code for those alone.
-/// The islands on nearly every page (the visitor's signup modal, the member's top bar and
-/// alerts) are in the first module; the page-specific ones are `#[island(lazy)]`: `make build`
-/// splits each into a module of its own, fetched when a page that has it hydrates (README,
-/// Performance, step 13).
+/// The first module holds the runtime and two small islands: the visitor's signup modal and the
+/// signup page's form shell. Every other island is `#[island(lazy)]` and the signup forms
+/// themselves are `#[lazy]` functions: `make build` splits each into a module of its own,
+/// fetched when a page that has it hydrates (a form: after the page is interactive). Each page's
+/// total has a budget (`scripts/bundle-pages.json`, checked by `scripts/bundle-sizes.sh`).
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {

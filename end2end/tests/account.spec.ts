@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { activate, mailLink } from './helpers';
+import { activate, layoutShiftSoFar, mailLink } from './helpers';
 
 /** Logs out through the account menu (My profile, Settings, Logout). */
 async function logOut(page: Page) {
@@ -136,6 +136,45 @@ test('what a visitor typed before the page script loaded counts when it sends', 
   await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
   await expect(page).toHaveURL(/\/complete-signup$/);
   await expect(page.getByTestId('credits')).toBeVisible();
+});
+
+test('the signup page takes the form with live checks in place, keeping what was typed and the caret', async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  // The form's own module (and the chunks it shares) is held back; the page's first module is not.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = false;
+  await page.route(/\/pkg\/(split_page_form|chunk_)[^/]*\.wasm/, async (route) => {
+    asked = true;
+    await held;
+    await route.continue();
+  });
+  await page.goto('/signup');
+  await page.waitForFunction(() => (window as unknown as { vonkLoaded?: boolean }).vonkLoaded === true);
+  await page.getByLabel('E-mailadres').click();
+  await page.keyboard.type('vera@');
+  await expect.poll(() => asked).toBe(true);
+  await expect(page.locator('form[data-ready="true"]')).toHaveCount(0);
+  release();
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  // One form, the same field focused with its text; typing goes on where it was.
+  await expect(page.locator('form[action$="/signup"]')).toHaveCount(1);
+  await expect(page.getByLabel('E-mailadres')).toBeFocused();
+  await page.keyboard.type('example.nl');
+  await expect(page.getByLabel('E-mailadres')).toHaveValue('vera@example.nl');
+  // Its checks are live: a wrong name is refused in place.
+  await page.getByLabel('Profielnaam').fill('@vera');
+  await page.getByLabel('Wachtwoord').focus();
+  await expect(page.locator('[data-field="name"]')).not.toHaveText('');
+});
+
+test('the signup page does not move when its form with live checks takes over', async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  await page.goto('/signup');
+  // Without any input: the swap happens when the browser is idle after loading.
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('form[action$="/signup"]')).toHaveCount(1);
+  expect(await layoutShiftSoFar(page)).toBeLessThan(0.01);
 });
 
 test('a member who forgot the password gets a link and chooses a new one', async ({ page, context, baseURL }, testInfo) => {

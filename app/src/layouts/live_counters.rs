@@ -16,7 +16,7 @@ pub struct CounterLabels {
     pub notifications: String,
 }
 
-#[island]
+#[island(lazy)]
 pub fn LiveCounters(counts: Counters, labels: CounterLabels) -> impl IntoView {
     let counts = RwSignal::new(counts);
     #[cfg(feature = "hydrate")]

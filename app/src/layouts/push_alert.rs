@@ -42,7 +42,7 @@ pub fn PushOptIn() -> impl IntoView {
     Some(view! { <PushAlert key=key labels=labels return_to=path/> })
 }
 
-#[island]
+#[island(lazy)]
 pub fn PushAlert(key: String, labels: PushAlertLabels, return_to: String) -> impl IntoView {
     // Unknown until the browser has been asked.
     let state = RwSignal::new(None::<domain::push::PushState>);

@@ -49,7 +49,7 @@ pub fn TimeBonus() -> impl IntoView {
     Some(view! { <TimeBonusIsland left=left modal=modal texts=texts/> })
 }
 
-#[island]
+#[island(lazy)]
 fn TimeBonusIsland(left: i64, modal: bool, texts: TimeBonusTexts) -> impl IntoView {
     let remaining = RwSignal::new(left);
     let open = RwSignal::new(false);

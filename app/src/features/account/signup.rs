@@ -95,6 +95,9 @@ fn SignupForm(
     /// Called when the visitor starts filling in the form.
     #[prop(optional)]
     on_start: Option<Callback<()>>,
+    /// What the server's copy of the form held when this one took its place.
+    #[prop(optional)]
+    carried: Option<Carried>,
 ) -> impl IntoView {
     let today = Ymd::from_unix(now);
     let values = RwSignal::new(Values::default());
@@ -114,9 +117,14 @@ fn SignupForm(
     // Effects run only in the browser: take in what was typed before the script loaded, and
     // say when the live checks are active.
     let ready = RwSignal::new(false);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = &carried;
     Effect::new(move |_| {
         #[cfg(feature = "hydrate")]
         if let Some(form) = form.get() {
+            if let Some(carried) = &carried {
+                carried.take_over(&form);
+            }
             read_fields(&form, values, touched);
         }
         ready.set(true);
@@ -218,10 +226,131 @@ fn read_fields(form: &web_sys::HtmlFormElement, values: RwSignal<Values>, touche
     }
 }
 
-/// The signup page's form (an island: this part runs in the browser).
-#[island(lazy)]
-fn SignupFormIsland(labels: SignupLabels, texts: Vec<(String, String)>, min_age: u32, now: i64, tracking: Vec<(String, String)>, refused: Option<ApiError>) -> impl IntoView {
-    view! { <SignupForm labels=labels texts=texts min_age=min_age now=now tracking=tracking refused=refused/> }
+/// The server's copy of the signup page's form holds these when the form with live checks takes
+/// its place: what was typed, and where the caret was.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Carried {
+    values: Vec<(String, String)>,
+    focus: Option<(String, u32, u32)>,
+}
+
+#[cfg(feature = "hydrate")]
+impl Carried {
+    /// Reads the server's copy of the form (inside `[data-signup-static]`), if it is still there.
+    fn read() -> Option<Carried> {
+        use wasm_bindgen::JsCast;
+        let document = leptos::prelude::document();
+        let form: web_sys::HtmlFormElement = document.query_selector("[data-signup-static] form").ok().flatten()?.dyn_into().ok()?;
+        let data = web_sys::FormData::new_with_form(&form).ok()?;
+        let values = FIELDS.iter().chain(["signup_message"].iter()).map(|f| (f.to_string(), data.get(f).as_string().unwrap_or_default())).collect();
+        let focus = document.active_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()).filter(|e| form.contains(Some(e))).and_then(|e| {
+            let name = e.get_attribute("name")?;
+            let (start, end) = match e.dyn_ref::<web_sys::HtmlInputElement>() {
+                Some(input) => (input.selection_start().ok().flatten().unwrap_or(0), input.selection_end().ok().flatten().unwrap_or(0)),
+                None => e.dyn_ref::<web_sys::HtmlTextAreaElement>().map(|t| (t.selection_start().ok().flatten().unwrap_or(0), t.selection_end().ok().flatten().unwrap_or(0))).unwrap_or((0, 0)),
+            };
+            Some((name, start, end))
+        });
+        Some(Carried { values, focus })
+    }
+
+    /// Fills this form with what the server's copy held, moves the caret over, and removes that copy.
+    fn take_over(&self, form: &web_sys::HtmlFormElement) {
+        use wasm_bindgen::JsCast;
+        let field = |name: &str| form.query_selector(&format!("[name=\"{name}\"]")).ok().flatten();
+        for (name, value) in &self.values {
+            match field(name) {
+                Some(e) if e.is_instance_of::<web_sys::HtmlInputElement>() => e.unchecked_into::<web_sys::HtmlInputElement>().set_value(value),
+                Some(e) if e.is_instance_of::<web_sys::HtmlTextAreaElement>() => e.unchecked_into::<web_sys::HtmlTextAreaElement>().set_value(value),
+                _ => {}
+            }
+        }
+        if let Some(old) = leptos::prelude::document().query_selector("[data-signup-static]").ok().flatten() {
+            old.remove();
+        }
+        if let Some((name, start, end)) = &self.focus {
+            if let Some(e) = field(name).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = e.focus();
+                // Only text fields have a caret (an e-mail or date field refuses it; that is fine).
+                if let Some(input) = e.dyn_ref::<web_sys::HtmlInputElement>() {
+                    let _ = input.set_selection_range(*start, *end);
+                } else if let Some(text) = e.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+                    let _ = text.set_selection_range(*start, *end);
+                }
+            }
+        }
+    }
+}
+
+/// What the signup page's island hands its form (as JSON, read by the form's own module).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+struct PageForm {
+    labels: SignupLabels,
+    texts: Vec<(String, String)>,
+    min_age: u32,
+    now: i64,
+    tracking: Vec<(String, String)>,
+    refused: Option<ApiError>,
+}
+
+/// The signup page's form with live checks, drawn in the browser in place of the server's copy.
+/// Its code (fields, checks, submit, reading its texts) is a module of its own (`#[lazy]`:
+/// `make build` splits it off), so the page does not wait for it: the server's copy works (a
+/// plain post) until this one takes its place.
+#[lazy]
+fn page_form(props_json: String, carried: Carried) -> Option<AnyView> {
+    let p: PageForm = serde_json::from_str(&props_json).ok()?;
+    Some(view! { <SignupForm labels=p.labels texts=p.texts min_age=p.min_age now=p.now tracking=p.tracking refused=p.refused carried=carried/> }.into_any())
+}
+
+/// The signup modal's form, with its texts from `signup_modal` (a module of its own, as
+/// `page_form`, fetched on the modal's first opening). `None` when the texts did not come.
+#[lazy]
+async fn modal_form(min_age: u32, now: i64, tracking: Vec<(String, String)>, on_start: Callback<()>) -> Option<AnyView> {
+    let c = signup_modal_content().await.ok()?;
+    Some(
+        view! {
+            <p class="auth-card__intro">{c.intro}</p>
+            <SignupForm labels=c.labels texts=c.texts min_age=min_age now=now tracking=tracking refused=None on_start=on_start/>
+            <p class="auth-card__terms">{c.terms}</p>
+        }
+        .into_any(),
+    )
+}
+
+/// The signup page's form: the server draws it (it works without JavaScript), and this island
+/// swaps in the form with live checks once the browser is idle after loading, or at once when
+/// the visitor steps into the form. What was typed and the caret come along; the two forms have
+/// the same boxes, so nothing moves.
+#[island]
+fn SignupPageForm(props_json: String) -> impl IntoView {
+    let form = RwSignal::new(None::<(String, Carried)>);
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::prelude::*;
+        use wasm_bindgen::JsCast;
+        let props = StoredValue::new(Some(props_json));
+        let start = std::rc::Rc::new(move || {
+            let Some(p) = props.try_update_value(Option::take).flatten() else { return };
+            leptos::task::spawn_local(async move {
+                __preload_page_form().await;
+                // Read now, after the module came: whatever was typed while it loaded counts.
+                form.set(Some((p, Carried::read().unwrap_or_default())));
+            });
+        });
+        let on_focus = {
+            let start = start.clone();
+            Closure::<dyn Fn()>::new(move || start())
+        };
+        if let Some(old) = leptos::prelude::document().query_selector("[data-signup-static]").ok().flatten() {
+            let _ = old.add_event_listener_with_callback("focusin", on_focus.as_ref().unchecked_ref());
+        }
+        on_focus.forget();
+        crate::browser::when_idle_after_load(move || start());
+    }
+    #[cfg(not(feature = "hydrate"))]
+    let _ = props_json;
+    move || form.get().map(|(p, carried)| Suspend::new(async move { page_form(p, carried).await }))
 }
 
 /// The refusal of a signup posted without JavaScript, read on the server from the page's URL.
@@ -265,16 +394,20 @@ pub async fn signup_modal_content() -> Result<SignupModalForm, ApiError> {
 fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: SignupModalTexts) -> impl IntoView {
     let dialog = NodeRef::<leptos::html::Dialog>::new();
     let in_progress = RwSignal::new(false);
-    let content = RwSignal::new(None::<SignupModalForm>);
+    // Set on the first opening: the form's hidden fields, and the page to go to should the form not come.
+    let opened = RwSignal::new(None::<(Vec<(String, String)>, String)>);
+    let shown = RwSignal::new(false);
     let ready = RwSignal::new(false);
-    let profile = RwSignal::new(None::<i64>);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = tracking;
+    #[cfg(feature = "hydrate")]
+    let tracking = StoredValue::new(tracking);
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
         use wasm_bindgen::prelude::*;
         use wasm_bindgen::JsCast;
         let Some(el) = dialog.get() else { return };
         let el: web_sys::HtmlDialogElement = el.unchecked_into();
-        let requested = std::rc::Rc::new(std::cell::Cell::new(false));
         let open = Closure::<dyn Fn(web_sys::MouseEvent)>::new(move |ev: web_sys::MouseEvent| {
             let link = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|t| t.closest("[data-signup-link]").ok().flatten());
             let wide = web_sys::window().and_then(|w| w.match_media("(min-width: 768px)").ok().flatten()).is_some_and(|m| m.matches());
@@ -282,21 +415,10 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
             ev.prevent_default();
             let href = link.get_attribute("href").unwrap_or_else(|| "/signup".into());
             // A member's signup link (`/members/{id}/signup`) carries that member through signup, as its page does.
-            profile.set(href.strip_prefix("/members/").and_then(|r| r.strip_suffix("/signup")).and_then(|id| id.parse::<i64>().ok()));
+            let profile = href.strip_prefix("/members/").and_then(|r| r.strip_suffix("/signup")).and_then(|id| id.parse::<i64>().ok());
             let _ = el.show_modal();
-            if !requested.replace(true) {
-                let requested = requested.clone();
-                leptos::task::spawn_local(async move {
-                    match signup_modal_content().await {
-                        Ok(c) => content.set(Some(c)),
-                        Err(_) => {
-                            requested.set(false);
-                            if let Some(window) = web_sys::window() {
-                                let _ = window.location().set_href(&href);
-                            }
-                        }
-                    }
-                });
+            if opened.get_untracked().is_none() {
+                opened.set(Some((with_profile(tracking.get_value(), profile), href)));
             }
         });
         // The island lives as long as the page (navigation is a full page load).
@@ -325,22 +447,26 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
             close();
         }
     };
-    let tracking = StoredValue::new(tracking);
     let loading = modal.loading.clone();
     view! {
         <dialog node_ref=dialog class="signup-modal" aria-labelledby="signup-modal-title" on:cancel=on_cancel on:click=on_backdrop data-testid="signup-modal" data-ready=move || ready.get().to_string()>
             <div class="signup-modal__body">
                 <button type="button" class="signup-modal__close" aria-label=modal.close.clone() on:click=move |_| close()>"×"</button>
                 <h2 id="signup-modal-title" class="auth-card__title">{modal.title.clone()}</h2>
-                {move || match content.get() {
-                    None => view! { <p class="signup-modal__loading" role="status">{loading.clone()}</p> }.into_any(),
-                    Some(c) => view! {
-                        <p class="auth-card__intro">{c.intro}</p>
-                        <SignupForm labels=c.labels texts=c.texts min_age=min_age now=now tracking=with_profile(tracking.get_value(), profile.get()) refused=None on_start=Callback::new(move |_| in_progress.set(true))/>
-                        <p class="auth-card__terms">{c.terms}</p>
+                {move || (!shown.get()).then(|| view! { <p class="signup-modal__loading" role="status">{loading.clone()}</p> })}
+                {move || opened.get().map(|(tracking, href)| Suspend::new(async move {
+                    let form = modal_form(min_age, now, tracking, Callback::new(move |_| in_progress.set(true))).await;
+                    match form {
+                        Some(_) => shown.set(true),
+                        // The link's own page takes over.
+                        None => {
+                            if let Some(window) = web_sys::window() {
+                                let _ = window.location().set_href(&href);
+                            }
+                        }
                     }
-                    .into_any(),
-                }}
+                    form
+                }))}
             </div>
         </dialog>
     }
@@ -405,7 +531,10 @@ pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] chil
                 {children.map(|c| c())}
                 <h1 class="auth-card__title">{i18n.t("auth.signup_title")}</h1>
                 <p class="auth-card__intro">{i18n.t("auth.signup_intro")}</p>
-                <SignupFormIsland labels=labels texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking refused=refused_signup()/>
+                <div data-signup-static="">
+                    <SignupForm labels=labels.clone() texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking.clone() refused=refused_signup()/>
+                </div>
+                <SignupPageForm props_json=serde_json::to_string(&PageForm { labels, texts: validation_texts(&i18n), min_age: ctx.site.min_age, now: ctx.now, tracking, refused: refused_signup() }).unwrap_or_default()/>
                 <p class="auth-card__terms">{i18n.t("auth.terms_note")}</p>
                 <p class="auth-card__switch">{i18n.t("auth.have_account")} " " <a href="/login">{i18n.t("auth.login_submit")}</a></p>
             </div>

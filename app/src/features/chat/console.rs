@@ -189,7 +189,7 @@ fn ConsoleView(console: Console) -> impl IntoView {
 /// Renews the operator's claim while they type in the answer box (at most every
 /// `OPERATOR_CLAIM_RENEW_SECS`); when another operator has taken the conversation meanwhile,
 /// the page reloads to say so.
-#[island]
+#[island(lazy)]
 fn ClaimKeeper(conversation: i64) -> impl IntoView {
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {

@@ -12,8 +12,14 @@ use leptos::prelude::*;
 use super::server_fns::ChatPageData;
 use crate::widgets::ReactWidget;
 
+/// `page_json`: the page's `ChatPageData` as JSON. The island reads it, the socket's pushes and
+/// the widget's events as bytes (`serde_json::from_slice`), as the server functions' client
+/// reads their answers: each type then has one reader in the module, not one per input kind
+/// (a whole-props island argument is read from a `&str`, which doubled them).
 #[island(lazy)]
-pub fn ChatIsland(page: ChatPageData) -> impl IntoView {
+pub fn ChatIsland(page_json: String) -> impl IntoView {
+    // Unreadable props (never written by this server): the page's own view without JavaScript stays.
+    let Ok(page) = serde_json::from_slice::<ChatPageData>(page_json.as_bytes()) else { return ().into_any() };
     let ChatPageData { props, latest, errors, contact_rules } = page;
     let state = RwSignal::new(props);
     let json = Signal::derive(move || serde_json::to_string(&state.get()).unwrap_or_default());
@@ -33,6 +39,7 @@ pub fn ChatIsland(page: ChatPageData) -> impl IntoView {
             }}
         </div>
     }
+    .into_any()
 }
 
 #[cfg(feature = "hydrate")]
@@ -139,7 +146,7 @@ mod live {
         watch_network(&SendWrapper::new(live.clone()));
         let shared = SendWrapper::new(live);
         Callback::new(move |detail: String| {
-            if let Ok(action) = serde_json::from_str::<ChatAction>(&detail) {
+            if let Ok(action) = serde_json::from_slice::<ChatAction>(detail.as_bytes()) {
                 on_action(&shared, action);
             }
         })
@@ -659,7 +666,7 @@ mod live {
             let live = live.clone();
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 if let Some(text) = e.data().as_string() {
-                    if let Ok(push) = serde_json::from_str::<Push>(&text) {
+                    if let Ok(push) = serde_json::from_slice::<Push>(text.as_bytes()) {
                         on_push(&live, push);
                     }
                 }

@@ -72,7 +72,7 @@ fn ChatView(page: ChatPageData) -> impl IntoView {
                 <a class="chat__home" href="/members">{i18n.t("chat.to_site")}</a>
                 <h1 class="chat__title">{i18n.t("chat.title")}</h1>
             </header>
-            <ChatIsland page=page/>
+            <ChatIsland page_json=serde_json::to_string(&page).unwrap_or_default()/>
             {fallback}
         </div>
     }

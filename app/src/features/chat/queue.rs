@@ -68,7 +68,7 @@ fn row(t: ConsoleThread, open: Option<i64>, labels: &QueueLabels) -> impl IntoVi
     }
 }
 
-#[island]
+#[island(lazy)]
 pub fn LiveQueue(threads: Vec<ConsoleThread>, open: Option<i64>, labels: QueueLabels) -> impl IntoView {
     let threads = RwSignal::new(threads);
     #[cfg(feature = "hydrate")]

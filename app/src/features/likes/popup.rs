@@ -17,7 +17,7 @@ pub struct LikePopupLabels {
 }
 
 /// `auto`: the member may be due an auto-like now (new member, site gives them).
-#[island]
+#[island(lazy)]
 pub fn LikePopup(auto: bool, labels: LikePopupLabels) -> impl IntoView {
     let shown = RwSignal::new(None::<Liker>);
     let view_button = NodeRef::<leptos::html::A>::new();
