@@ -77,11 +77,6 @@ use wasm_bindgen_futures::JsFuture;
             } catch (x) {}
         });
     }
-    // Calls back once the page has loaded and the browser is idle (at the latest 2 s after load).
-    export function vonk_when_idle(callback) {
-        const idle = () => ('requestIdleCallback' in window) ? requestIdleCallback(() => callback(), { timeout: 2000 }) : setTimeout(() => callback(), 200);
-        if (document.readyState === 'complete') idle(); else addEventListener('load', idle, { once: true });
-    }
     export function vonk_query_param(name) { return new URL(location.href).searchParams.get(name); }
     export function vonk_drop_param(name) {
         const u = new URL(location.href);
@@ -101,15 +96,6 @@ extern "C" {
     fn vonk_push_current() -> js_sys::Promise;
     fn vonk_push_listen(callback: &Closure<dyn Fn()>);
     fn vonk_drop_param(name: &str);
-    fn vonk_when_idle(callback: &Closure<dyn Fn()>);
-}
-
-/// Runs `f` once the page has loaded and the browser is idle: for work no one waits for.
-pub fn when_idle_after_load(f: impl Fn() + 'static) {
-    let callback = Closure::<dyn Fn()>::new(f);
-    vonk_when_idle(&callback);
-    // Called once, by the browser, after this returns.
-    callback.forget();
 }
 
 /// SPEC §4: the app badge shows unread messages plus new likes where the browser supports it.

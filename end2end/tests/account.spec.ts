@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { activate, layoutShiftSoFar, mailLink } from './helpers';
+import { activate, mailLink, signupFormReady } from './helpers';
 
 /** Logs out through the account menu (My profile, Settings, Logout). */
 async function logOut(page: Page) {
@@ -12,7 +12,7 @@ async function logOut(page: Page) {
 /** Signs up through the form once its live checks are active. */
 async function signUp(page: Page, email: string, name: string, password: string, dateOfBirth: string) {
   await page.goto('/signup');
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await signupFormReady(page);
   await page.getByLabel('E-mailadres').fill(email);
   await page.getByLabel('Profielnaam').fill(name);
   await page.getByLabel('Wachtwoord').fill(password);
@@ -29,7 +29,7 @@ test('a visitor signs up, completes the profile with the geolocation button, con
   const warning = page.getByRole('dialog', { name: 'Alleen voor volwassenen' });
   if (await warning.isVisible()) await warning.getByRole('button', { name: 'Ik ben 18 of ouder, ga verder' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Maak je gratis profiel');
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await signupFormReady(page);
 
   // Live checks with the spec's texts, before anything is sent.
   await page.getByLabel('E-mailadres').fill(email);
@@ -104,7 +104,7 @@ test('a visitor signs up, completes the profile with the geolocation button, con
 test('the signup form stops an invalid submit in the browser', async ({ page, context, baseURL }) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   await page.goto('/signup');
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await signupFormReady(page);
   await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
   await expect(page).toHaveURL(/\/signup$/);
   await expect(page.locator('[data-field="email"]')).toHaveText('Ongeldige e-mail');
@@ -168,13 +168,32 @@ test('the signup page takes the form with live checks in place, keeping what was
   await expect(page.locator('[data-field="name"]')).not.toHaveText('');
 });
 
-test('the signup page does not move when its form with live checks takes over', async ({ page, context, baseURL }) => {
+test('the signup page loads its form with live checks only when the visitor steps in, and nothing moves', async ({ page, context, baseURL }) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    if (/\/pkg\/(split_page_form|chunk_)/.test(request.url())) fetched.push(request.url());
+  });
   await page.goto('/signup');
-  // Without any input: the swap happens when the browser is idle after loading.
+  await page.waitForFunction(() => (window as unknown as { vonkLoaded?: boolean }).vonkLoaded === true);
+  await page.waitForLoadState('networkidle');
+  // A visitor who only looks fetches nothing more.
+  expect(fetched).toEqual([]);
+  const boxes = () =>
+    page.evaluate(() =>
+      ['email', 'name', 'password', 'date_of_birth'].map((name) => {
+        const r = document.querySelector(`form [name="${name}"]`)!.getBoundingClientRect();
+        return [r.x, r.y, r.width, r.height].map(Math.round);
+      }),
+    );
+  const before = await boxes();
+  await page.getByLabel('Profielnaam').focus();
   await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  expect(fetched.length).toBeGreaterThan(0);
   await expect(page.locator('form[action$="/signup"]')).toHaveCount(1);
-  expect(await layoutShiftSoFar(page)).toBeLessThan(0.01);
+  await expect(page.getByLabel('Profielnaam')).toBeFocused();
+  // The same boxes, to the pixel.
+  expect(await boxes()).toEqual(before);
 });
 
 test('a member who forgot the password gets a link and chooses a new one', async ({ page, context, baseURL }, testInfo) => {

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { acceptEntry, axeClean, otherMember } from './helpers';
+import { acceptEntry, axeClean, otherMember, signupFormReady } from './helpers';
 
 const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
 
@@ -92,6 +92,8 @@ test('tracking from the landing page reaches the member through the modal or the
   await expect(modal).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
   await page.getByRole('link', { name: 'Meld je gratis aan' }).first().click();
   const form = testInfo.project.name === 'mobile' ? page.locator('main') : modal;
+  // On the signup page the form with live checks comes when the visitor steps in.
+  if (testInfo.project.name === 'mobile') await signupFormReady(page);
   await expect(form.locator('form[data-ready="true"]')).toBeAttached({ timeout: 15_000 });
   const email = `bron-${run}@example.nl`;
   await form.getByLabel('E-mailadres').fill(email);

@@ -49,10 +49,18 @@ export async function activate(page: Page, email: string) {
   await expect(page).toHaveURL(/\/activate\/done$/);
 }
 
+/** Steps into the signup page's form, which then takes in the form with live checks (it is
+ *  fetched when the visitor steps in; the server's form works until then). */
+export async function signupFormReady(page: Page) {
+  await page.waitForFunction(() => (window as unknown as { vonkLoaded?: boolean }).vonkLoaded === true, undefined, { timeout: 15_000 });
+  await page.getByLabel('E-mailadres').focus();
+  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+}
+
 /** Signs up and completes the basics (a woman by default), so the member can search and block. */
 export async function member(page: Page, email: string, who: { name?: string; gender?: 'Vrouw' | 'Man' } = {}) {
   await page.goto('/signup');
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await signupFormReady(page);
   await page.getByLabel('E-mailadres').fill(email);
   await page.getByLabel('Profielnaam').fill(who.name ?? 'Iris');
   await page.getByLabel('Wachtwoord').fill('zoeken naar de vonk');

@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { test, acceptEntry, activate, member } from './helpers';
+import { test, acceptEntry, activate, member, signupFormReady } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);
@@ -35,7 +35,7 @@ test('a wasm that fails to load reloads the page once, and not in a loop', async
 });
 
 test('a page-specific module that fails to load after the page did reloads the page once', async ({ page }) => {
-  // The signup form is a lazy island: its module is fetched when the page hydrates it. A deploy
+  // The signup form is a module of its own, fetched when the visitor steps into the form. A deploy
   // in between (the old versioned file is gone) or a dropped connection makes that fetch fail,
   // which stops the wasm; the page reloads once and the form then works.
   let loads = 0;
@@ -47,8 +47,11 @@ test('a page-specific module that fails to load after the page did reloads the p
     else await route.continue();
   });
   await page.goto('/signup');
+  // The form's module is fetched when the visitor steps into the form.
+  await page.waitForFunction(() => (window as unknown as { vonkLoaded?: boolean }).vonkLoaded === true);
+  await page.getByLabel('E-mailadres').focus();
   await expect.poll(() => loads, { timeout: 15_000 }).toBe(2);
-  await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
+  await signupFormReady(page);
   expect(moduleRequests).toBeGreaterThan(1);
   expect(loads).toBe(2);
 });

@@ -319,9 +319,10 @@ async fn modal_form(min_age: u32, now: i64, tracking: Vec<(String, String)>, on_
 }
 
 /// The signup page's form: the server draws it (it works without JavaScript), and this island
-/// swaps in the form with live checks once the browser is idle after loading, or at once when
-/// the visitor steps into the form. What was typed and the caret come along; the two forms have
-/// the same boxes, so nothing moves.
+/// swaps in the form with live checks when the visitor steps into the form (or at once, when
+/// something was typed or a field was focused before the script ran). Nothing is fetched for a
+/// visitor who only looks, so the page's loading is not slowed by it. What was typed and the
+/// caret come along; the two forms have the same boxes, so nothing moves.
 #[island]
 fn SignupPageForm(props_json: String) -> impl IntoView {
     let form = RwSignal::new(None::<(String, Carried)>);
@@ -342,11 +343,16 @@ fn SignupPageForm(props_json: String) -> impl IntoView {
             let start = start.clone();
             Closure::<dyn Fn()>::new(move || start())
         };
-        if let Some(old) = leptos::prelude::document().query_selector("[data-signup-static]").ok().flatten() {
+        let document = leptos::prelude::document();
+        if let Some(old) = document.query_selector("[data-signup-static]").ok().flatten() {
             let _ = old.add_event_listener_with_callback("focusin", on_focus.as_ref().unchecked_ref());
+            // Already in the form, or already typed into it, before the script ran: no need to wait.
+            let focused = document.active_element().is_some_and(|e| old.contains(Some(&e)));
+            if focused || Carried::read().is_some_and(|c| c.values.iter().any(|(_, v)| !v.is_empty())) {
+                start();
+            }
         }
         on_focus.forget();
-        crate::browser::when_idle_after_load(move || start());
     }
     #[cfg(not(feature = "hydrate"))]
     let _ = props_json;
