@@ -35,6 +35,9 @@ pub mod ssr;
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
+    // The installed app's back button (on every member screen) works from the first module,
+    // not only once a page's lazy islands have come.
+    browser::app_back_button();
     leptos::mount::hydrate_islands();
     // Loaded: from here on a failed fetch is the network's, not a reason to reload (`app::CLIENT_RESILIENCE`).
     if let Some(window) = web_sys::window() {

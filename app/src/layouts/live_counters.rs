@@ -74,7 +74,6 @@ mod refresh {
         });
         // A push shown or clicked refreshes the counts at once.
         browser::refresh_counts_on_push();
-        browser::app_back_button();
         set_timeout(
             move || {
                 leptos::task::spawn_local(async move {
