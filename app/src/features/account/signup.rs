@@ -85,13 +85,7 @@ impl Values {
 /// read what is in the fields, so whatever was typed before the script loaded counts.
 #[component]
 fn SignupForm(
-    labels: SignupLabels,
-    texts: Vec<(String, String)>,
-    min_age: u32,
-    now: i64,
-    tracking: Vec<(String, String)>,
-    /// A refusal of the server function when the page was rendered (a post without JavaScript).
-    refused: Option<ApiError>,
+    setup: FormSetup,
     /// Called when the visitor starts filling in the form.
     #[prop(optional)]
     on_start: Option<Callback<()>>,
@@ -99,6 +93,7 @@ fn SignupForm(
     #[prop(optional)]
     carried: Option<Carried>,
 ) -> impl IntoView {
+    let FormSetup { labels, texts, min_age, now, tracking, refused } = setup;
     let today = Ymd::from_unix(now);
     let values = RwSignal::new(Values::default());
     let touched = RwSignal::new([false; 4]);
@@ -282,14 +277,16 @@ impl Carried {
     }
 }
 
-/// What the signup page's island hands its form (as JSON, read by the form's own module).
+/// What the signup form is drawn from; the signup page's island hands it to the form's own
+/// module as JSON.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-struct PageForm {
+struct FormSetup {
     labels: SignupLabels,
     texts: Vec<(String, String)>,
     min_age: u32,
     now: i64,
     tracking: Vec<(String, String)>,
+    /// A refusal of the server function when the page was rendered (a post without JavaScript).
     refused: Option<ApiError>,
 }
 
@@ -299,8 +296,8 @@ struct PageForm {
 /// plain post) until this one takes its place.
 #[lazy]
 fn page_form(props_json: String, carried: Carried) -> Option<AnyView> {
-    let p: PageForm = serde_json::from_str(&props_json).ok()?;
-    Some(view! { <SignupForm labels=p.labels texts=p.texts min_age=p.min_age now=p.now tracking=p.tracking refused=p.refused carried=carried/> }.into_any())
+    let setup: FormSetup = serde_json::from_str(&props_json).ok()?;
+    Some(view! { <SignupForm setup=setup carried=carried/> }.into_any())
 }
 
 /// The signup modal's form, with its texts from `signup_modal` (a module of its own, as
@@ -311,7 +308,7 @@ async fn modal_form(min_age: u32, now: i64, tracking: Vec<(String, String)>, on_
     Some(
         view! {
             <p class="auth-card__intro">{c.intro}</p>
-            <SignupForm labels=c.labels texts=c.texts min_age=min_age now=now tracking=tracking refused=None on_start=on_start/>
+            <SignupForm setup=FormSetup { labels: c.labels, texts: c.texts, min_age, now, tracking, refused: None } on_start=on_start/>
             <p class="auth-card__terms">{c.terms}</p>
         }
         .into_any(),
@@ -529,7 +526,14 @@ fn signup_labels(i18n: &I18n) -> SignupLabels {
 pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] children: Option<Children>) -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    let (labels, tracking) = (signup_labels(&i18n), with_profile(tracking_params(), profile));
+    let setup = FormSetup {
+        labels: signup_labels(&i18n),
+        texts: validation_texts(&i18n),
+        min_age: ctx.site.min_age,
+        now: ctx.now,
+        tracking: with_profile(tracking_params(), profile),
+        refused: refused_signup(),
+    };
     view! {
         <Title text=i18n.t("title.signup")/>
         <div class="auth-page">
@@ -538,9 +542,9 @@ pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] chil
                 <h1 class="auth-card__title">{i18n.t("auth.signup_title")}</h1>
                 <p class="auth-card__intro">{i18n.t("auth.signup_intro")}</p>
                 <div data-signup-static="">
-                    <SignupForm labels=labels.clone() texts=validation_texts(&i18n) min_age=ctx.site.min_age now=ctx.now tracking=tracking.clone() refused=refused_signup()/>
+                    <SignupForm setup=setup.clone()/>
                 </div>
-                <SignupPageForm props_json=serde_json::to_string(&PageForm { labels, texts: validation_texts(&i18n), min_age: ctx.site.min_age, now: ctx.now, tracking, refused: refused_signup() }).unwrap_or_default()/>
+                <SignupPageForm props_json=serde_json::to_string(&setup).unwrap_or_default()/>
                 <p class="auth-card__terms">{i18n.t("auth.terms_note")}</p>
                 <p class="auth-card__switch">{i18n.t("auth.have_account")} " " <a href="/login">{i18n.t("auth.login_submit")}</a></p>
             </div>
