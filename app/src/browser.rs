@@ -172,6 +172,12 @@ pub fn refresh_counts_on_push() {
     callback.forget();
 }
 
+/// What the first form field matching `selector` holds now.
+pub fn field_value(selector: &str) -> Option<String> {
+    let field = web_sys::window()?.document()?.query_selector(selector).ok()??;
+    js_sys::Reflect::get(&field, &JsValue::from_str("value")).ok()?.as_string()
+}
+
 pub fn query_param(name: &str) -> Option<String> {
     vonk_query_param(name)
 }

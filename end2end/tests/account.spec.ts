@@ -196,6 +196,42 @@ test('the signup page loads its form with live checks only when the visitor step
   expect(await boxes()).toEqual(before);
 });
 
+test('what a new member chose on the second signup step before its script loaded is kept', async ({ page, context, baseURL }, testInfo) => {
+  await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
+  await page.goto('/signup');
+  await signupFormReady(page);
+  await page.getByLabel('E-mailadres').fill(`stap2-${testInfo.project.name}@example.nl`);
+  await page.getByLabel('Profielnaam').fill('Ilse');
+  await page.getByLabel('Wachtwoord').fill('snel gekozen en goed');
+  await page.getByLabel('Geboortedatum').fill('1989-02-11');
+  // A slow network: the location fields' own module arrives only after everything was chosen.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = false;
+  await page.route(/\/pkg\/(split_|chunk_)[^/]*\.wasm/, async (route) => {
+    asked = true;
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
+  await page.getByLabel('Vrouw', { exact: true }).check();
+  await page.getByLabel('Hetero').check();
+  await page.locator('select[name="country"]').selectOption('NL');
+  await page.locator('select[name="region"]').selectOption('NL-UT');
+  await page.getByLabel('Woonplaats').fill('Utrecht');
+  await expect.poll(() => asked).toBe(true);
+  await expect(page.getByTestId('location-fields')).not.toHaveAttribute('data-ready', 'true');
+  release();
+  await expect(page.getByTestId('location-fields')).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
+  // The island took the choices as they were; the region list follows the chosen country.
+  await expect(page.locator('select[name="country"]')).toHaveValue('NL');
+  await expect(page.locator('select[name="region"]')).toHaveValue('NL-UT');
+  await expect(page.locator('select[name="region"] optgroup:not([hidden])')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await expect(page).toHaveURL(/\/signup-matches$/);
+});
+
 test('a member who forgot the password gets a link and chooses a new one', async ({ page, context, baseURL }, testInfo) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   const email = `reset-${testInfo.project.name}@example.nl`;

@@ -93,6 +93,16 @@ pub fn LocationFields(
     region: String,
     city: String,
 ) -> impl IntoView {
+    // The island's module is fetched after the page has loaded: what the visitor chose before
+    // it came wins over the server's values (hydration would otherwise put the region back).
+    #[cfg(feature = "hydrate")]
+    let (country, region) = {
+        let chosen = |name: &str| crate::browser::field_value(&format!("[data-testid=location-fields] select[name={name}]"));
+        let country = chosen("country").unwrap_or(country);
+        // A region of another country was left behind when the country changed.
+        let region = chosen("region").map(|code| if regions.iter().any(|r| r.code == code && r.country == country) { code } else { String::new() }).unwrap_or(region);
+        (country, region)
+    };
     let country = RwSignal::new(country);
     let region = RwSignal::new(region);
     let geo = RwSignal::new(GeoState::Idle);
