@@ -269,6 +269,8 @@ pub async fn check(db: &Db, private_media: Option<&Path>) -> Result<CheckReport,
     for sql in ["SELECT filename FROM photos", "SELECT thumb_filename FROM photos", "SELECT photo_key FROM messages WHERE photo_key IS NOT NULL"] {
         named.extend(sqlx::query_scalar::<_, String>(sql).fetch_all(db.pool()).await?);
     }
+    // A photo's WebP copies belong to it; photos stored before there were copies have none.
+    let copies: std::collections::BTreeSet<String> = named.iter().filter_map(|k| crate::members::photos::webp_key(k)).collect();
     let trashed: std::collections::BTreeSet<String> = sqlx::query_scalar::<_, String>("SELECT key FROM media_trash").fetch_all(db.pool()).await?.into_iter().collect();
     let root = root.to_path_buf();
     let files: Vec<String> = if root.is_dir() {
@@ -283,7 +285,7 @@ pub async fn check(db: &Db, private_media: Option<&Path>) -> Result<CheckReport,
     };
     let present: std::collections::BTreeSet<&String> = files.iter().collect();
     report.missing_files = named.iter().filter(|k| !present.contains(k)).cloned().collect();
-    report.orphan_files = files.iter().filter(|f| !named.contains(*f) && !trashed.contains(*f)).cloned().collect();
+    report.orphan_files = files.iter().filter(|f| !named.contains(*f) && !copies.contains(*f) && !trashed.contains(*f)).cloned().collect();
     report.orphan_files.sort();
     Ok(report)
 }

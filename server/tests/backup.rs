@@ -216,6 +216,8 @@ async fn check_finds_unexplained_balances_missing_photos_and_stray_files() {
     sqlx::query("INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height) VALUES ($1, 'photos/1/9-a.jpg', 'photos/1/9-a-thumb.jpg', $3, FALSE, $2, 10, 10)").bind(anna.id).bind(NOW).bind(domain::photo::PhotoStatus::Active.code()).execute(db.pool()).await.unwrap();
     std::fs::create_dir_all(media.join("photos/1")).unwrap();
     std::fs::write(media.join("photos/1/9-a.jpg"), b"full").unwrap();
+    // A photo's WebP copy belongs to it (and photos stored before copies were made have none).
+    std::fs::write(media.join("photos/1/9-a.webp"), b"full").unwrap();
     std::fs::write(media.join("photos/1/stray.jpg"), b"?").unwrap();
     std::fs::write(media.join("photos/1/trashed.jpg"), b"?").unwrap();
     sqlx::query("INSERT INTO media_trash (key) VALUES ('photos/1/trashed.jpg')").execute(db.pool()).await.unwrap();

@@ -84,22 +84,24 @@ on_both_databases!(photos_live_in_the_bucket_and_leave_it_with_the_member, |db: 
     let public = photos.upload(&anna, picture(40, 40), false, NOW).await.unwrap();
     let private = photos.upload(&anna, picture(40, 40), true, NOW).await.unwrap();
     let stored = keys_in(&s3, "vonk-photos").await;
-    assert_eq!(stored.len(), 4, "{stored:?}");
+    assert_eq!(stored.len(), 8, "JPEG and WebP, full and thumbnail: {stored:?}");
     assert!(stored.iter().all(|k| k.starts_with(&format!("vonk/photos/{}/", anna.id))), "{stored:?}");
 
     // Staff approve both; the bucket is never linked to: every file goes through the access check.
     sqlx::query("UPDATE photos SET status = 'active'").execute(db.pool()).await.unwrap();
-    let own = photos.file(Some(&anna), w.site.id, private, false).await.unwrap().unwrap();
-    assert!(own.starts_with(&[0xFF, 0xD8]), "a JPEG from the bucket");
-    assert_eq!(photos.file(Some(&bob), w.site.id, private, false).await.unwrap().unwrap_err(), Access::PremiumRequired);
-    assert_eq!(photos.file(None, w.site.id, private, true).await.unwrap().unwrap_err(), Access::LoginRequired);
+    let own = photos.file(Some(&anna), w.site.id, private, false, false).await.unwrap().unwrap();
+    assert!(own.bytes.starts_with(&[0xFF, 0xD8]), "a JPEG from the bucket");
+    let webp = photos.file(Some(&anna), w.site.id, private, true, true).await.unwrap().unwrap();
+    assert_eq!((webp.content_type, &webp.bytes[..4]), ("image/webp", &b"RIFF"[..]));
+    assert_eq!(photos.file(Some(&bob), w.site.id, private, false, false).await.unwrap().unwrap_err(), Access::PremiumRequired);
+    assert_eq!(photos.file(None, w.site.id, private, true, false).await.unwrap().unwrap_err(), Access::LoginRequired);
     let bob = w.make_premium(bob.id).await;
-    assert_eq!(photos.file(Some(&bob), w.site.id, private, false).await.unwrap().unwrap(), own);
-    assert!(photos.file(Some(&bob), w.site.id, public, true).await.unwrap().is_ok());
+    assert_eq!(photos.file(Some(&bob), w.site.id, private, false, false).await.unwrap().unwrap(), own);
+    assert!(photos.file(Some(&bob), w.site.id, public, true, false).await.unwrap().is_ok());
 
-    // Deleting a photo removes both renditions from the bucket.
+    // Deleting a photo removes its four files from the bucket.
     photos.delete(anna.id, public).await.unwrap();
-    assert_eq!(keys_in(&s3, "vonk-photos").await.len(), 2);
+    assert_eq!(keys_in(&s3, "vonk-photos").await.len(), 4);
     assert_eq!(trash_rows(&db).await, 0);
 
     // A chat photo Anna sends lands in the bucket as well.
@@ -109,11 +111,11 @@ on_both_databases!(photos_live_in_the_bucket_and_leave_it_with_the_member, |db: 
     let anna = w.reload(anna.id).await;
     let sent = chat.send_photo(&w.site, &anna, To::Member(bob.id), "client-id-000001", picture(30, 30), &PhotoDecoder::new(1 << 20, 2), NOW).await.unwrap();
     assert!(chat.photo(bob.id, sent.message.id).await.unwrap().is_some());
-    assert_eq!(keys_in(&s3, "vonk-photos").await.len(), 3);
+    assert_eq!(keys_in(&s3, "vonk-photos").await.len(), 5);
 
     // Deleted, then purged after the reactivation period: nothing of Anna's stays in the bucket.
     accounts.delete_account(&w.site, anna.id, "rode kater op het dak", "", "http://x", &Default::default()).await.unwrap();
-    assert_eq!(keys_in(&s3, "vonk-photos").await.len(), 3, "kept while she may come back");
+    assert_eq!(keys_in(&s3, "vonk-photos").await.len(), 5, "kept while she may come back");
     sqlx::query("UPDATE users SET deleted_at = $1 WHERE id = $2").bind(NOW - 400 * 86_400).bind(anna.id).execute(db.pool()).await.unwrap();
     assert_eq!(accounts.purge_deleted().await.unwrap(), 1);
     assert_eq!(keys_in(&s3, "vonk-photos").await, Vec::<String>::new());
@@ -133,15 +135,15 @@ on_both_databases!(removals_wait_while_the_bucket_is_unreachable, |db: Db| async
     let photos = Photos::new(w.db.clone(), media.clone(), PhotoDecoder::new(1 << 20, 2));
     let anna = w.member("anna@example.nl", "female").await;
     photos.upload(&anna, picture(40, 40), false, NOW).await.unwrap();
-    assert_eq!(keys_in(&s3, "vonk-trash").await.len(), 2);
+    assert_eq!(keys_in(&s3, "vonk-trash").await.len(), 4);
 
     // The purge itself succeeds; the files wait in the trash instead of being forgotten.
     let accounts = w.accounts.clone().with_media(unreachable);
     accounts.delete_account(&w.site, anna.id, "rode kater op het dak", "", "http://x", &Default::default()).await.unwrap();
     sqlx::query("UPDATE users SET deleted_at = $1 WHERE id = $2").bind(NOW - 400 * 86_400).bind(anna.id).execute(db.pool()).await.unwrap();
     assert_eq!(accounts.purge_deleted().await.unwrap(), 1);
-    assert_eq!(trash_rows(&db).await, 2);
-    assert_eq!(keys_in(&s3, "vonk-trash").await.len(), 2);
+    assert_eq!(trash_rows(&db).await, 4);
+    assert_eq!(keys_in(&s3, "vonk-trash").await.len(), 4);
 
     // The next housekeeping run, with the bucket back, finishes the job.
     w.accounts.clone().with_media(media.clone()).housekeeping().await;

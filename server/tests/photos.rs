@@ -131,19 +131,29 @@ on_both_databases!(uploads_are_re_encoded_without_exif, |db: Db| async move {
     let c = ctx(db).await;
     let anna = member(&c, "anna@example.nl").await;
     let id = c.photos.upload(&anna, jpeg_with_exif(), false, NOW).await.unwrap();
-    let stored = c.photos.file(Some(&anna), c.site.id, id, false).await.unwrap().unwrap();
+    let stored = c.photos.file(Some(&anna), c.site.id, id, false, false).await.unwrap().unwrap();
+    assert_eq!(stored.content_type, "image/jpeg");
+    let stored = stored.bytes;
     assert_eq!(&stored[..2], &[0xFF, 0xD8]);
     for secret in [&b"secret-camera-serial"[..], b"Exif", b"hidden comment"] {
         assert!(!stored.windows(secret.len()).any(|w| w == secret), "{:?} survived", String::from_utf8_lossy(secret));
     }
     let decoded = image::load_from_memory(&stored).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (64, 48));
-    let thumb = image::load_from_memory(&c.photos.file(Some(&anna), c.site.id, id, true).await.unwrap().unwrap()).unwrap();
+    let thumb = image::load_from_memory(&c.photos.file(Some(&anna), c.site.id, id, true, false).await.unwrap().unwrap().bytes).unwrap();
     assert_eq!((thumb.width(), thumb.height()), (480, 640));
+    // Browsers that take WebP get the WebP copies, made from the same re-encoded picture.
+    for (thumb, size) in [(false, (64, 48)), (true, (480, 640))] {
+        let webp = c.photos.file(Some(&anna), c.site.id, id, thumb, true).await.unwrap().unwrap();
+        assert_eq!(webp.content_type, "image/webp");
+        assert!(!webp.bytes.windows(20).any(|w| w == b"secret-camera-serial"));
+        let decoded = image::load_from_memory_with_format(&webp.bytes, ImageFormat::WebP).unwrap();
+        assert_eq!((decoded.width(), decoded.height()), size);
+    }
     // PNG and WebP are accepted too.
     c.photos.upload(&anna, picture(ImageFormat::Png, 50, 50), false, NOW).await.unwrap();
     c.photos.upload(&anna, picture(ImageFormat::WebP, 50, 50), true, NOW).await.unwrap();
-    assert_eq!(files_under(c.media.path()).len(), 6);
+    assert_eq!(files_under(c.media.path()).len(), 12, "each photo as JPEG and WebP, full and thumbnail");
     // The first public photo is the main photo; it waits for review.
     let anna = reload(&c, &anna).await;
     assert_eq!(anna.main_photo_id, Some(id));
@@ -188,9 +198,9 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     let other = c.photos.upload(&anna, picture(ImageFormat::Jpeg, 40, 40), false, NOW).await.unwrap();
 
     // Under inspection: the owner and staff see it, nobody else, and no card shows it yet.
-    assert!(c.photos.file(Some(&anna), c.site.id, public, false).await.unwrap().is_ok());
-    assert!(c.photos.file(Some(&staff), c.site.id, public, false).await.unwrap().is_ok());
-    assert_eq!(c.photos.file(Some(&bob), c.site.id, public, false).await.unwrap().unwrap_err(), Access::Hidden);
+    assert!(c.photos.file(Some(&anna), c.site.id, public, false, false).await.unwrap().is_ok());
+    assert!(c.photos.file(Some(&staff), c.site.id, public, false, false).await.unwrap().is_ok());
+    assert_eq!(c.photos.file(Some(&bob), c.site.id, public, false, false).await.unwrap().unwrap_err(), Access::Hidden);
     assert_eq!(c.photos.gallery(Some(&bob), anna.id).await.unwrap(), vec![]);
     let queue = c.photos.queue(c.site.id, 50).await.unwrap();
     assert_eq!(queue.iter().map(|q| q.id).collect::<Vec<_>>(), vec![public, private, other]);
@@ -210,11 +220,11 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
         GalleryPhoto { id: private, locked: true },
         GalleryPhoto { id: other, locked: false },
     ]);
-    assert_eq!(c.photos.file(Some(&bob), c.site.id, private, false).await.unwrap().unwrap_err(), Access::PremiumRequired);
-    assert_eq!(c.photos.file(None, c.site.id, other, true).await.unwrap().unwrap_err(), Access::LoginRequired);
-    assert!(c.photos.file(None, c.site.id, public, true).await.unwrap().is_ok());
+    assert_eq!(c.photos.file(Some(&bob), c.site.id, private, false, false).await.unwrap().unwrap_err(), Access::PremiumRequired);
+    assert_eq!(c.photos.file(None, c.site.id, other, true, false).await.unwrap().unwrap_err(), Access::LoginRequired);
+    assert!(c.photos.file(None, c.site.id, public, true, false).await.unwrap().is_ok());
     let bob = c.make_premium(bob.id).await;
-    assert!(c.photos.file(Some(&bob), c.site.id, private, false).await.unwrap().is_ok());
+    assert!(c.photos.file(Some(&bob), c.site.id, private, false, false).await.unwrap().is_ok());
     assert!(c.photos.gallery(Some(&bob), anna.id).await.unwrap().iter().all(|p| !p.locked));
 
     // A private photo cannot be the main photo; making the main photo private moves the choice.
@@ -234,11 +244,11 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     assert!(notes.list(bob.id, domain::account::Ymd::from_unix(NOW), 50).await.unwrap().iter().all(|n| n.kind == Welcome));
     let (main,): (Option<String>,) = sqlx::query_as("SELECT main_photo FROM profiles WHERE user_id = $1").bind(anna.id).fetch_one(c.db.pool()).await.unwrap();
     assert_eq!(main, None);
-    assert_eq!(c.photos.file(Some(&bob), c.site.id, other, false).await.unwrap().unwrap_err(), Access::Hidden);
+    assert_eq!(c.photos.file(Some(&bob), c.site.id, other, false, false).await.unwrap().unwrap_err(), Access::Hidden);
 
     // Blocking hides every photo both ways.
     c.members.block(&c.site, anna.id, bob.id, NOW).await.unwrap();
-    assert_eq!(c.photos.file(Some(&bob), c.site.id, private, true).await.unwrap().unwrap_err(), Access::Hidden);
+    assert_eq!(c.photos.file(Some(&bob), c.site.id, private, true, false).await.unwrap().unwrap_err(), Access::Hidden);
 });
 
 on_both_databases!(members_cannot_touch_each_others_photos, |db: Db| async move {
@@ -254,9 +264,9 @@ on_both_databases!(members_cannot_touch_each_others_photos, |db: Db| async move 
     let own = c.photos.own(&reload(&c, &anna).await).await.unwrap();
     assert_eq!(own.photos.len(), 1);
     assert!(own.photos[0].is_main && !own.photos[0].private);
-    assert_eq!(files_under(c.media.path()).len(), 2);
+    assert_eq!(files_under(c.media.path()).len(), 4);
     // Another site's address never serves it.
-    assert_eq!(c.photos.file(Some(&anna), c.site.id + 1000, id, false).await.unwrap().unwrap_err(), Access::Hidden);
+    assert_eq!(c.photos.file(Some(&anna), c.site.id + 1000, id, false, false).await.unwrap().unwrap_err(), Access::Hidden);
 });
 
 on_both_databases!(delete_and_purge_remove_the_files, |db: Db| async move {
@@ -264,15 +274,15 @@ on_both_databases!(delete_and_purge_remove_the_files, |db: Db| async move {
     let anna = member(&c, "anna@example.nl").await;
     let first = c.photos.upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW).await.unwrap();
     let second = c.photos.upload(&anna, picture(ImageFormat::Png, 30, 30), false, NOW).await.unwrap();
-    assert_eq!(files_under(c.media.path()).len(), 4);
+    assert_eq!(files_under(c.media.path()).len(), 8);
     c.photos.delete(anna.id, first).await.unwrap();
-    assert_eq!(files_under(c.media.path()).len(), 2);
+    assert_eq!(files_under(c.media.path()).len(), 4);
     // The remaining photo becomes the main photo.
     assert_eq!(reload(&c, &anna).await.main_photo_id, Some(second));
 
     c.accounts.delete_account(&c.site, anna.id, "rode kater op het dak", "", "http://x", &Default::default()).await.unwrap();
     // Deleted accounts keep their files during the reactivation period…
-    assert_eq!(files_under(c.media.path()).len(), 2);
+    assert_eq!(files_under(c.media.path()).len(), 4);
     sqlx::query("UPDATE users SET deleted_at = $1 WHERE id = $2").bind(NOW - 400 * 86_400).bind(anna.id).execute(c.db.pool()).await.unwrap();
     assert_eq!(c.accounts.purge_deleted().await.unwrap(), 1);
     // …and lose them with the purge.

@@ -130,7 +130,12 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         // The link in like mails (SPEC §2 `likes-m-id`): that member's profile, for any client.
         .route("/likes/m/{id}", axum::routing::get(|axum::extract::Path(id): axum::extract::Path<i64>| async move { axum::response::Redirect::to(&crate::paths::member(id)) }))
         // Public renditions only (approved, not private); originals never live here.
-        .nest_service("/media/public", cached(app.config.data_dir.join("media/public").display().to_string()))
+        .nest_service(
+            "/media/public",
+            tower::ServiceBuilder::new()
+                .layer(axum::middleware::from_fn_with_state(Arc::new(app.config.data_dir.join("media/public")), server::http::photo_routes::public_webp))
+                .service(cached(app.config.data_dir.join("media/public").display().to_string())),
+        )
         .fallback(not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn(server_fn_status))

@@ -47,6 +47,15 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
         assert_eq!(img.contains(r#"loading="eager""#) && img.contains(r#"fetchpriority="high""#), i < 4, "{i}: {img}");
         assert_eq!(img.contains(r#"loading="lazy""#), i >= 4, "{i}: {img}");
     }
+    // The demo portraits go as WebP to browsers that take it, as JPEG to the others.
+    let portrait = images[0].split("src=\"").nth(1).and_then(|s| s.split('"').next()).unwrap().to_string();
+    assert!(portrait.starts_with("/media/public/demo/") && portrait.ends_with(".jpg"), "{portrait}");
+    let (status, headers, _) = app.get(&portrait, &[("accept", "image/avif,image/webp,*/*;q=0.8")]).await;
+    assert_eq!((status, headers["content-type"].to_str().unwrap()), (StatusCode::OK, "image/webp"));
+    assert_eq!(headers["vary"], "Accept");
+    let (status, headers, _) = app.get(&portrait, &[("accept", "image/png,image/*;q=0.8")]).await;
+    assert_eq!((status, headers["content-type"].to_str().unwrap()), (StatusCode::OK, "image/jpeg"));
+    assert_eq!(headers["vary"], "Accept");
     // The title and description are in the head every time (they come from blocking data).
     for _ in 0..8 {
         let (_, _, html) = app.get("/landers/gallery", &[]).await;

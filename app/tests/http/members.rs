@@ -96,6 +96,18 @@ async fn photos_upload_review_and_who_sees_what() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers["content-type"], "image/jpeg");
     assert!(headers["cache-control"].to_str().unwrap().starts_with("private"));
+    // A browser that takes WebP (as every current one says for images) is sent the WebP copy;
+    // the answer depends on who asks and what they take, and the two have their own tags.
+    let chromium = "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8";
+    let (status, webp, _) = app.get(&format!("/media/photos/{id}/thumb"), &[("cookie", &anna), ("accept", chromium)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(webp["content-type"], "image/webp");
+    assert_eq!(webp["vary"], "Cookie, Accept");
+    assert_ne!(webp["etag"], headers["etag"]);
+    let (status, _, _) = app.get(&format!("/media/photos/{id}/thumb"), &[("cookie", &anna), ("accept", chromium), ("if-none-match", webp["etag"].to_str().unwrap())]).await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    let (_, full, _) = app.get(&format!("/media/photos/{id}"), &[("cookie", &anna), ("accept", chromium)]).await;
+    assert_eq!(full["content-type"], "image/webp");
     for who in [&bart[..], ""] {
         let (status, _, _) = app.get(&format!("/media/photos/{id}"), &[("cookie", who)]).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "under inspection stays hidden");

@@ -108,7 +108,7 @@ impl Accounts {
             sqlx::query("UPDATE messages SET photo_key = NULL WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).execute(&mut *tx).await?;
             sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
             sessions::end_all(&mut tx, *id).await?;
-            let files: Vec<String> = photos.into_iter().flat_map(|(f, t)| [f, t]).chain(chat_photos.into_iter().map(|(k,)| k)).collect();
+            let files: Vec<String> = photos.into_iter().flat_map(|(f, t)| crate::members::photos::stored_files(f, t)).chain(chat_photos.into_iter().map(|(k,)| k)).collect();
             crate::media::trash(&mut tx, &files).await?;
             tx.commit().await?;
         }

@@ -41,18 +41,24 @@ async fn thumb(state: State<AppState>, headers: HeaderMap, current: Extension<Cu
     serve(state, headers, current, id, true).await
 }
 
-/// A photo file after the access check. Addresses never change content, so browsers may keep
-/// them; `private` keeps shared caches out because the answer depends on who asks.
+/// Whether the browser takes WebP (every current browser says so in `Accept` for images).
+pub fn takes_webp(headers: &HeaderMap) -> bool {
+    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|v| v.split(',').any(|t| t.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("image/webp"))))
+}
+
+/// A photo file after the access check, as WebP for browsers that take it. Addresses never
+/// change content, so browsers may keep them; `private` keeps shared caches out because the
+/// answer depends on who asks, and `Vary` names what the answer depends on.
 async fn serve(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, id: i64, thumb: bool) -> Response {
     let Some(site) = visitor::site(&state.sites, &headers) else { return StatusCode::NOT_FOUND.into_response() };
-    let etag = format!("\"p{id}{}\"", if thumb { "t" } else { "" });
-    match state.photos.file(current.0.as_ref(), site.settings.id, id, thumb).await {
-        Ok(Ok(bytes)) => {
-            let cache = [(header::CACHE_CONTROL, "private, max-age=86400".to_string()), (header::ETAG, etag.clone()), (header::VARY, "Cookie".to_string())];
+    match state.photos.file(current.0.as_ref(), site.settings.id, id, thumb, takes_webp(&headers)).await {
+        Ok(Ok(file)) => {
+            let etag = format!("\"p{id}{}{}\"", if thumb { "t" } else { "" }, if file.content_type == "image/webp" { "w" } else { "" });
+            let cache = [(header::CACHE_CONTROL, "private, max-age=86400".to_string()), (header::ETAG, etag.clone()), (header::VARY, "Cookie, Accept".to_string())];
             if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
                 return (StatusCode::NOT_MODIFIED, cache).into_response();
             }
-            (cache, [(header::CONTENT_TYPE, "image/jpeg")], Body::from(bytes)).into_response()
+            (cache, [(header::CONTENT_TYPE, file.content_type)], Body::from(file.bytes)).into_response()
         }
         Ok(Err(Access::LoginRequired | Access::PremiumRequired)) => (StatusCode::FORBIDDEN, [(header::CACHE_CONTROL, "no-store")]).into_response(),
         Ok(Err(_)) => (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")]).into_response(),
@@ -61,4 +67,22 @@ async fn serve(State(state): State<AppState>, headers: HeaderMap, Extension(curr
             StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
     }
+}
+
+/// In front of the public media folder (demo portraits): a request for `X.jpg` from a browser
+/// that takes WebP gets `X.webp` when it lies beside it. Every JPEG answer there says `Vary: Accept`.
+pub async fn public_webp(axum::extract::State(root): axum::extract::State<std::sync::Arc<std::path::PathBuf>>, mut request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let path = request.uri().path().to_string();
+    let Some(stem) = path.strip_suffix(".jpg") else { return next.run(request).await };
+    if takes_webp(request.headers()) && !path.split('/').any(|part| part == "..") {
+        let webp = format!("{stem}.webp");
+        if tokio::fs::try_exists(root.join(webp.trim_start_matches('/'))).await.unwrap_or(false) {
+            if let Ok(uri) = webp.parse::<http::Uri>() {
+                *request.uri_mut() = uri;
+            }
+        }
+    }
+    let mut response = next.run(request).await;
+    response.headers_mut().append(header::VARY, http::HeaderValue::from_static("Accept"));
+    response
 }

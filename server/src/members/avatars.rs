@@ -110,9 +110,24 @@ pub fn portrait_jpeg(seed: u64, feminine: bool, size: u32) -> Vec<u8> {
     out
 }
 
+/// The same portrait as lossy WebP (what browsers that take WebP are sent).
+pub fn portrait_webp(seed: u64, feminine: bool, size: u32) -> Vec<u8> {
+    let picture = image::DynamicImage::ImageRgb8(portrait(seed, feminine, size));
+    super::photo_decode::webp(&picture).expect("encoding to memory cannot fail")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn portraits_come_as_webp_too_and_smaller() {
+        let (jpeg, webp) = (portrait_jpeg(7, true, 240), portrait_webp(7, true, 240));
+        assert_eq!((&webp[..4], &webp[8..12]), (&b"RIFF"[..], &b"WEBP"[..]));
+        let decoded = image::load_from_memory_with_format(&webp, image::ImageFormat::WebP).unwrap();
+        assert_eq!((decoded.width(), decoded.height()), (240, 240));
+        assert!(webp.len() < jpeg.len(), "WebP {} bytes, JPEG {} bytes", webp.len(), jpeg.len());
+    }
 
     #[test]
     fn portraits_are_deterministic_and_differ_by_seed() {

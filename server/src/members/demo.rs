@@ -7,7 +7,7 @@ use std::path::Path;
 use domain::profile::Attribute;
 use sqlx::Row;
 
-use super::avatars::{portrait_jpeg, Rng};
+use super::avatars::{portrait_jpeg, portrait_webp, Rng};
 use crate::db::Db;
 use crate::error::AppError;
 
@@ -150,7 +150,8 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
     Ok(created)
 }
 
-/// Draws the portrait pool once (skipped when the files exist).
+/// Draws the portrait pool once (skipped when the files exist), as JPEG and as WebP beside it
+/// (`/media/public` sends the WebP to browsers that take it).
 async fn write_portraits(dir: &Path, per_gender: u64) -> Result<(), AppError> {
     let io = |e: std::io::Error| AppError::Internal(format!("demo portraits: {e}"));
     tokio::fs::create_dir_all(dir).await.map_err(io)?;
@@ -158,13 +159,17 @@ async fn write_portraits(dir: &Path, per_gender: u64) -> Result<(), AppError> {
     tokio::task::spawn_blocking(move || -> Result<(), std::io::Error> {
         for (gender, feminine) in [("female", true), ("male", false)] {
             for i in 0..per_gender {
-                let big = dir.join(format!("{gender}-{i}.jpg"));
-                if big.exists() {
-                    continue;
-                }
                 let seed = i * 2 + feminine as u64;
-                std::fs::write(dir.join(format!("{gender}-{i}-thumb.jpg")), portrait_jpeg(seed, feminine, 240))?;
-                std::fs::write(&big, portrait_jpeg(seed, feminine, 640))?;
+                for (suffix, size) in [("-thumb", 240), ("", 640)] {
+                    let jpeg = dir.join(format!("{gender}-{i}{suffix}.jpg"));
+                    if !jpeg.exists() {
+                        std::fs::write(&jpeg, portrait_jpeg(seed, feminine, size))?;
+                    }
+                    let webp = dir.join(format!("{gender}-{i}{suffix}.webp"));
+                    if !webp.exists() {
+                        std::fs::write(&webp, portrait_webp(seed, feminine, size))?;
+                    }
+                }
             }
         }
         Ok(())

@@ -1,5 +1,5 @@
 //! Turning an uploaded file into the two renditions we store. Every upload is decoded and
-//! encoded anew as JPEG: EXIF (location, camera serials), comments, trailing data and anything
+//! encoded anew as JPEG (profile photos also as WebP, which browsers that take it are sent): EXIF (location, camera serials), comments, trailing data and anything
 //! hidden in the original go no further than this function. [`PhotoDecoder`] runs it off the
 //! async threads, a bounded number at a time.
 
@@ -17,9 +17,19 @@ pub struct Renditions {
     pub thumb: Vec<u8>,
     pub width: u32,
     pub height: u32,
+    /// The same two as WebP, when asked for (profile photos; chat photos are JPEG only).
+    pub webp: Option<WebpRenditions>,
+}
+
+/// A photo and its thumbnail as lossy WebP: about a third smaller than the JPEG at the same look.
+#[derive(Debug)]
+pub struct WebpRenditions {
+    pub full: Vec<u8>,
+    pub thumb: Vec<u8>,
 }
 
 const JPEG_QUALITY: u8 = 85;
+const WEBP_QUALITY: f32 = 80.0;
 
 /// Decodes uploads (profile and chat photos) at most `parallel` at a time. A decode is CPU
 /// work and a picture near the pixel limit holds a few hundred MB while it is turned into
@@ -47,11 +57,20 @@ impl PhotoDecoder {
     /// blocking work: a request given up while its picture is decoded keeps the slot until the
     /// decode ends, so the bound holds.
     pub async fn decode(&self, bytes: Vec<u8>) -> Result<Renditions, crate::AppError> {
+        self.decode_as(bytes, false).await
+    }
+
+    /// As [`PhotoDecoder::decode`], with the WebP renditions too.
+    pub async fn decode_with_webp(&self, bytes: Vec<u8>) -> Result<Renditions, crate::AppError> {
+        self.decode_as(bytes, true).await
+    }
+
+    async fn decode_as(&self, bytes: Vec<u8>, with_webp: bool) -> Result<Renditions, crate::AppError> {
         let permit = self.permits.clone().acquire_owned().await.map_err(|_| crate::AppError::Internal("the photo decoder is closed".into()))?;
         let max = self.max_bytes;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            decode_upload(&bytes, max)
+            decode_upload(&bytes, max, with_webp)
         })
         .await
         .map_err(|e| crate::AppError::Internal(format!("photo decoding stopped: {e}")))?
@@ -94,7 +113,7 @@ fn read_picture(bytes: &[u8], max_bytes: usize) -> Result<DynamicImage, UploadEr
     Ok(picture)
 }
 
-pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, UploadError> {
+pub fn decode_upload(bytes: &[u8], max_bytes: usize, with_webp: bool) -> Result<Renditions, UploadError> {
     let picture = read_picture(bytes, max_bytes)?;
     // Scaled down before the transparent parts are flattened: the blend then touches at most
     // FULL_SIDE² pixels and no full-size copy is made.
@@ -105,7 +124,8 @@ pub fn decode_upload(bytes: &[u8], max_bytes: usize) -> Result<Renditions, Uploa
     let picture = if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE { picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom) } else { picture };
     let full = flatten(picture);
     let thumb = full.resize_to_fill(THUMB_WIDTH, THUMB_HEIGHT, FilterType::Triangle);
-    Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)? })
+    let webp = if with_webp { Some(WebpRenditions { full: webp(&full)?, thumb: webp(&thumb)? }) } else { None };
+    Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)?, webp })
 }
 
 /// The largest logo kept, in pixels: wide enough for a sharp header on high-density screens.
@@ -166,6 +186,15 @@ fn jpeg(picture: &DynamicImage) -> Result<Vec<u8>, UploadError> {
     Ok(out)
 }
 
+/// Lossy WebP of an opaque picture (flattened before, as for JPEG).
+pub fn webp(picture: &DynamicImage) -> Result<Vec<u8>, UploadError> {
+    let rgb = picture.to_rgb8();
+    let mut config = webp::WebPConfig::new().map_err(|_| UploadError::Unreadable)?;
+    config.quality = WEBP_QUALITY;
+    config.method = 4;
+    webp::Encoder::from_rgb(rgb.as_raw(), rgb.width(), rgb.height()).encode_advanced(&config).map(|m| m.to_vec()).map_err(|_| UploadError::Unreadable)
+}
+
 /// Decoders fill a cut-off picture with grey rather than fail; a file that stops before its
 /// end marker is refused here instead.
 fn complete(format: Option<ImageFormat>, bytes: &[u8]) -> bool {
@@ -215,7 +244,7 @@ pub mod tests {
     #[test]
     fn every_accepted_format_becomes_jpeg() {
         for format in [ImageFormat::Jpeg, ImageFormat::Png, ImageFormat::WebP] {
-            let r = decode_upload(&sample(format, 300, 200), 1 << 20).unwrap_or_else(|e| panic!("{format:?}: {e:?}"));
+            let r = decode_upload(&sample(format, 300, 200), 1 << 20, false).unwrap_or_else(|e| panic!("{format:?}: {e:?}"));
             assert_eq!((r.width, r.height), (300, 200));
             assert_eq!(&r.full[..2], &[0xFF, 0xD8]);
             let thumb = image::load_from_memory(&r.thumb).unwrap();
@@ -224,8 +253,33 @@ pub mod tests {
     }
 
     #[test]
+    fn profile_photos_come_as_webp_too_and_smaller() {
+        // A portrait-like picture: smooth shading with some detail, as photos have.
+        let img = image::RgbImage::from_fn(900, 1200, |x, y| {
+            let (fx, fy) = (x as f32 / 900.0, y as f32 / 1200.0);
+            let wave = ((fx * 40.0).sin() * (fy * 30.0).cos() * 20.0) as i32;
+            image::Rgb([(180.0 * fx) as u8 + 40, (120 + wave).clamp(0, 255) as u8, (200.0 * (1.0 - fy)) as u8 + 20])
+        });
+        let mut png = Cursor::new(Vec::new());
+        DynamicImage::ImageRgb8(img).write_to(&mut png, ImageFormat::Png).unwrap();
+        let r = decode_upload(png.get_ref(), 10 << 20, true).unwrap();
+        let webp = r.webp.expect("asked for");
+        for (jpeg, webp) in [(&r.full, &webp.full), (&r.thumb, &webp.thumb)] {
+            assert_eq!(&webp[..4], b"RIFF");
+            assert_eq!(&webp[8..12], b"WEBP");
+            assert!(webp.len() < jpeg.len(), "WebP {} bytes, JPEG {} bytes", webp.len(), jpeg.len());
+        }
+        let thumb = image::load_from_memory_with_format(&webp.thumb, ImageFormat::WebP).unwrap();
+        assert_eq!((thumb.width(), thumb.height()), (THUMB_WIDTH, THUMB_HEIGHT));
+        let full = image::load_from_memory_with_format(&webp.full, ImageFormat::WebP).unwrap();
+        assert_eq!((full.width(), full.height()), (r.width, r.height));
+        // Chat photos are sent as JPEG only.
+        assert!(decode_upload(png.get_ref(), 10 << 20, false).unwrap().webp.is_none());
+    }
+
+    #[test]
     fn large_pictures_are_scaled_down() {
-        let r = decode_upload(&sample(ImageFormat::Png, 2000, 1000), 10 << 20).unwrap();
+        let r = decode_upload(&sample(ImageFormat::Png, 2000, 1000), 10 << 20, false).unwrap();
         assert_eq!((r.width, r.height), (1600, 800));
     }
 
@@ -233,13 +287,13 @@ pub mod tests {
     fn truncated_jpeg_is_refused() {
         let jpeg = sample(ImageFormat::Jpeg, 200, 200);
         assert!(jpeg_has_end(&jpeg));
-        assert_eq!(decode_upload(&jpeg[..jpeg.len() / 2], 1 << 20).unwrap_err(), UploadError::Unreadable);
+        assert_eq!(decode_upload(&jpeg[..jpeg.len() / 2], 1 << 20, false).unwrap_err(), UploadError::Unreadable);
     }
 
     #[test]
     fn other_files_are_refused() {
-        assert_eq!(decode_upload(b"%PDF-1.4 hello", 1 << 20).unwrap_err(), UploadError::NotAnImage);
-        assert_eq!(decode_upload(b"", 1 << 20).unwrap_err(), UploadError::NoFile);
-        assert_eq!(decode_upload(&sample(ImageFormat::Png, 100, 100), 10).unwrap_err(), UploadError::TooLarge);
+        assert_eq!(decode_upload(b"%PDF-1.4 hello", 1 << 20, false).unwrap_err(), UploadError::NotAnImage);
+        assert_eq!(decode_upload(b"", 1 << 20, false).unwrap_err(), UploadError::NoFile);
+        assert_eq!(decode_upload(&sample(ImageFormat::Png, 100, 100), 10, false).unwrap_err(), UploadError::TooLarge);
     }
 }

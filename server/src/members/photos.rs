@@ -38,6 +38,25 @@ async fn count<'e>(db: impl sqlx::Executor<'e, Database = Any>, user_id: i64) ->
     Ok(n as usize)
 }
 
+/// Where the WebP copy of a stored photo JPEG lives (`…/12-ab.jpg` → `…/12-ab.webp`). Photos
+/// stored before WebP copies were made have none; they are sent as JPEG.
+pub fn webp_key(jpeg_key: &str) -> Option<String> {
+    jpeg_key.strip_suffix(".jpg").filter(|_| jpeg_key.starts_with("photos/")).map(|stem| format!("{stem}.webp"))
+}
+
+/// A stored photo's files: the JPEGs and their WebP copies.
+pub(crate) fn stored_files(file: String, thumb: String) -> Vec<String> {
+    let copies: Vec<String> = [&file, &thumb].into_iter().filter_map(|k| webp_key(k)).collect();
+    [file, thumb].into_iter().chain(copies).collect()
+}
+
+/// A photo file as it is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PhotoFile {
+    pub bytes: Vec<u8>,
+    pub content_type: &'static str,
+}
+
 pub(crate) fn random_suffix() -> String {
     crate::accounts::tokens::random_hex::<8>()
 }
@@ -77,7 +96,7 @@ impl Photos {
     /// before they read the upload; the limit is checked again here, under a lock.
     pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, AppError> {
         let limit = photo_limit(member.paid_user);
-        let Renditions { full, thumb, width, height } = self.decoder.decode(bytes).await?;
+        let Renditions { full, thumb, width, height, webp } = self.decoder.decode_with_webp(bytes).await?;
 
         let mut tx = self.db.begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.
@@ -102,13 +121,21 @@ impl Photos {
         if !private {
             sqlx::query("UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND main_photo_id IS NULL").bind(id).bind(member.id).execute(&mut *tx).await?;
         }
-        self.media.put(&file, full).await?;
-        if let Err(e) = self.media.put(&thumb_file, thumb).await {
-            self.forget(&[file]).await;
-            return Err(e.into());
+        let mut files = vec![(file.clone(), full), (thumb_file.clone(), thumb)];
+        if let Some(webp) = webp {
+            files.extend(webp_key(&file).map(|k| (k, webp.full)));
+            files.extend(webp_key(&thumb_file).map(|k| (k, webp.thumb)));
+        }
+        let mut written = Vec::new();
+        for (key, bytes) in files {
+            if let Err(e) = self.media.put(&key, bytes).await {
+                self.forget(&written).await;
+                return Err(e.into());
+            }
+            written.push(key);
         }
         if let Err(e) = tx.commit().await {
-            self.forget(&[file, thumb_file]).await;
+            self.forget(&written).await;
             return Err(e.into());
         }
         Ok(id)
@@ -189,7 +216,7 @@ impl Photos {
         sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(user_id).bind(photo_id).execute(&mut *tx).await?;
         choose_main_if_needed(&mut tx, user_id).await?;
         refresh_main(&mut tx, user_id).await?;
-        let files = [file, thumb];
+        let files = stored_files(file, thumb);
         crate::media::trash(&mut tx, &files).await?;
         tx.commit().await?;
         if let Err(error) = crate::media::remove_trashed(&self.db, &self.media, files).await {
@@ -224,9 +251,10 @@ impl Photos {
         Ok(out)
     }
 
-    /// The bytes of a photo (or its thumbnail) if this viewer may see it on this site.
+    /// The bytes of a photo (or its thumbnail) if this viewer may see it on this site: its WebP
+    /// copy when the browser takes WebP (`webp`) and there is one, else the JPEG.
     /// Profiles that are hidden or blocked either way hide their photos too.
-    pub async fn file(&self, viewer: Option<&Member>, site_id: i64, photo_id: i64, thumb: bool) -> Result<Result<Vec<u8>, Access>, AppError> {
+    pub async fn file(&self, viewer: Option<&Member>, site_id: i64, photo_id: i64, thumb: bool, webp: bool) -> Result<Result<PhotoFile, Access>, AppError> {
         let row = sqlx::query(concat!(
             "SELECT ph.user_id, ph.status, ph.private, ph.filename, ph.thumb_filename, p.searchable, p.main_photo_id, \
              CAST(CASE WHEN ",
@@ -256,7 +284,12 @@ impl Photos {
             refused => return Ok(Err(refused)),
         }
         let key: String = row.try_get(if thumb { "thumb_filename" } else { "filename" })?;
-        Ok(self.media.get(&key).await?.ok_or(Access::Hidden))
+        if let Some(copy) = webp.then(|| webp_key(&key)).flatten() {
+            if let Some(bytes) = self.media.get(&copy).await? {
+                return Ok(Ok(PhotoFile { bytes, content_type: "image/webp" }));
+            }
+        }
+        Ok(self.media.get(&key).await?.map(|bytes| PhotoFile { bytes, content_type: "image/jpeg" }).ok_or(Access::Hidden))
     }
 
     /// Photos waiting for review, oldest first.
