@@ -54,6 +54,9 @@ pub struct Services {
     pub landers: crate::landers::Landers,
 }
 
+/// Older photos given WebP copies per housekeeping run.
+const WEBP_COPIES_PER_HOUR: i64 = 1_000;
+
 impl AppState {
     /// Connects to the database, migrates, seeds a new database when asked, and loads the site
     /// cache. `links` names the app's pages that mails link to.
@@ -117,7 +120,7 @@ impl AppState {
 
     /// The node's hourly housekeeping, one background job: deleted accounts purged, expired
     /// sessions and tokens removed, shared rate counts whose window ended dropped, complaints
-    /// whose mail to support failed sent again.
+    /// whose mail to support failed sent again, WebP copies made of photos stored before them.
     pub fn spawn_housekeeping(&self) -> tokio::task::JoinHandle<()> {
         let state = self.clone();
         tokio::spawn(async move {
@@ -130,6 +133,12 @@ impl AppState {
                 }
                 if let Err(error) = state.rate_limiter.purge(state.clock.now()).await {
                     tracing::warn!(%error, "removing old rate counts failed");
+                }
+                // A few minutes of one core at most per hour.
+                match state.photos.add_webp_copies(WEBP_COPIES_PER_HOUR).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(photos = n, "made WebP copies of older photos"),
+                    Err(error) => tracing::warn!(%error, "making WebP copies of older photos failed"),
                 }
             }
         })

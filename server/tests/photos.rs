@@ -289,3 +289,32 @@ on_both_databases!(delete_and_purge_remove_the_files, |db: Db| async move {
     assert!(files_under(c.media.path()).is_empty());
     assert_eq!(photo_rows(&c).await, 0);
 });
+
+on_both_databases!(older_photos_get_their_webp_copies_from_the_housekeeping, |db: Db| async move {
+    let c = ctx(db).await;
+    let anna = member(&c, "anna@example.nl").await;
+    let id = c.photos.upload(&anna, picture(ImageFormat::Png, 60, 80), false, NOW).await.unwrap();
+    let gone = c.photos.upload(&anna, picture(ImageFormat::Png, 60, 80), false, NOW).await.unwrap();
+    // As photos stored before there were copies: JPEGs only, and the row says so.
+    for file in files_under(c.media.path()).into_iter().filter(|f| f.extension().is_some_and(|e| e == "webp")) {
+        std::fs::remove_file(file).unwrap();
+    }
+    sqlx::query("UPDATE photos SET webp = $1").bind(false).execute(c.db.pool()).await.unwrap();
+    c.photos.delete(anna.id, gone).await.unwrap();
+    assert_eq!(files_under(c.media.path()).len(), 2);
+    let before = c.photos.file(Some(&anna), c.site.id, id, true, true).await.unwrap().unwrap();
+    assert_eq!(before.content_type, "image/jpeg", "no copy yet: the JPEG");
+
+    assert_eq!(c.photos.add_webp_copies(100).await.unwrap(), 1);
+    assert_eq!(files_under(c.media.path()).len(), 4);
+    for (thumb, size) in [(false, (60, 80)), (true, (480, 640))] {
+        let webp = c.photos.file(Some(&anna), c.site.id, id, thumb, true).await.unwrap().unwrap();
+        assert_eq!(webp.content_type, "image/webp");
+        let decoded = image::load_from_memory_with_format(&webp.bytes, ImageFormat::WebP).unwrap();
+        assert_eq!((decoded.width(), decoded.height()), size);
+    }
+    // Done once: the next run has nothing to do, and deleting the photo takes the copies along.
+    assert_eq!(c.photos.add_webp_copies(100).await.unwrap(), 0);
+    c.photos.delete(anna.id, id).await.unwrap();
+    assert!(files_under(c.media.path()).is_empty());
+});

@@ -38,8 +38,9 @@ async fn count<'e>(db: impl sqlx::Executor<'e, Database = Any>, user_id: i64) ->
     Ok(n as usize)
 }
 
-/// Where the WebP copy of a stored photo JPEG lives (`…/12-ab.jpg` → `…/12-ab.webp`). Photos
-/// stored before WebP copies were made have none; they are sent as JPEG.
+/// Where the WebP copy of a stored photo JPEG lives (`…/12-ab.jpg` → `…/12-ab.webp`). A photo's
+/// row says whether it has its copies (`photos.webp`); those stored before copies were made get
+/// them from [`Photos::add_webp_copies`] and are sent as JPEG until then.
 pub fn webp_key(jpeg_key: &str) -> Option<String> {
     jpeg_key.strip_suffix(".jpg").filter(|_| jpeg_key.starts_with("photos/")).map(|stem| format!("{stem}.webp"))
 }
@@ -97,6 +98,7 @@ impl Photos {
     pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, AppError> {
         let limit = photo_limit(member.paid_user);
         let Renditions { full, thumb, width, height, webp } = self.decoder.decode_with_webp(bytes).await?;
+        let has_webp = webp.is_some();
 
         let mut tx = self.db.begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.
@@ -105,7 +107,7 @@ impl Photos {
             return Err(AppError::from(UploadError::LimitReached.code()));
         }
         let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height) VALUES ($1, '', '', $6, $2, $3, $4, $5) RETURNING id",
+            "INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height, webp) VALUES ($1, '', '', $6, $2, $3, $4, $5, $7) RETURNING id",
         )
         .bind(member.id)
         .bind(private)
@@ -113,6 +115,7 @@ impl Photos {
         .bind(i64::from(width))
         .bind(i64::from(height))
         .bind(domain::photo::PhotoStatus::UnderInspection.code())
+        .bind(has_webp)
         .fetch_one(&mut *tx)
         .await?;
         let stem = format!("photos/{}/{id}-{}", member.id, random_suffix());
@@ -139,6 +142,44 @@ impl Photos {
             return Err(e.into());
         }
         Ok(id)
+    }
+
+    /// Makes the WebP copies of up to `limit` photos stored before there were copies, oldest
+    /// first, one at a time through the decoder's slots. A photo deleted meanwhile keeps no
+    /// copy: its row is marked only if it still names the same files, else the copies go again.
+    /// Returns how many photos got their copies.
+    pub async fn add_webp_copies(&self, limit: i64) -> Result<usize, AppError> {
+        let rows: Vec<(i64, String, String)> = sqlx::query_as("SELECT id, filename, thumb_filename FROM photos WHERE webp = $1 AND filename <> '' ORDER BY id LIMIT $2")
+            .bind(false)
+            .bind(limit)
+            .fetch_all(self.db.pool())
+            .await?;
+        let mut done = 0;
+        for (id, file, thumb) in rows {
+            let (Some(full_key), Some(thumb_key)) = (webp_key(&file), webp_key(&thumb)) else { continue };
+            let Some(jpeg) = self.media.get(&file).await? else {
+                tracing::warn!(id, "a photo's file is missing; no WebP copy made");
+                continue;
+            };
+            // The stored JPEG was re-encoded by us: decoding it again is safe and within limits.
+            let copies = match self.decoder.decode_with_webp(jpeg).await.map(|r| r.webp) {
+                Ok(Some(copies)) => copies,
+                Ok(None) => continue,
+                Err(error) => {
+                    tracing::warn!(%error, id, "a photo could not be copied as WebP");
+                    continue;
+                }
+            };
+            self.media.put(&full_key, copies.full).await?;
+            self.media.put(&thumb_key, copies.thumb).await?;
+            let marked = sqlx::query("UPDATE photos SET webp = $1 WHERE id = $2 AND filename = $3").bind(true).bind(id).bind(&file).execute(self.db.pool()).await?;
+            if marked.rows_affected() == 0 {
+                self.forget(&[full_key, thumb_key]).await;
+            } else {
+                done += 1;
+            }
+        }
+        Ok(done)
     }
 
     /// Deletes files whose rows are gone (or never came); failures are logged, not fatal.
@@ -256,7 +297,7 @@ impl Photos {
     /// Profiles that are hidden or blocked either way hide their photos too.
     pub async fn file(&self, viewer: Option<&Member>, site_id: i64, photo_id: i64, thumb: bool, webp: bool) -> Result<Result<PhotoFile, Access>, AppError> {
         let row = sqlx::query(concat!(
-            "SELECT ph.user_id, ph.status, ph.private, ph.filename, ph.thumb_filename, p.searchable, p.main_photo_id, \
+            "SELECT ph.user_id, ph.status, ph.private, ph.filename, ph.thumb_filename, ph.webp, p.searchable, p.main_photo_id, \
              CAST(CASE WHEN ",
             crate::visibility::not_blocked!("$2", "ph.user_id"),
             " THEN 0 ELSE 1 END AS BIGINT) AS blocks FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.id = $1 AND p.site_id = $3"
@@ -284,7 +325,7 @@ impl Photos {
             refused => return Ok(Err(refused)),
         }
         let key: String = row.try_get(if thumb { "thumb_filename" } else { "filename" })?;
-        if let Some(copy) = webp.then(|| webp_key(&key)).flatten() {
+        if let Some(copy) = (webp && flag(&row, "webp")?).then(|| webp_key(&key)).flatten() {
             if let Some(bytes) = self.media.get(&copy).await? {
                 return Ok(Ok(PhotoFile { bytes, content_type: "image/webp" }));
             }
