@@ -114,6 +114,9 @@ fn fallback_view(props: &ChatPanelProps) -> impl IntoView {
         let gifts = props.gifts.clone();
         let peer = open.peer.clone();
         let messages = open.messages.iter().rev().take(domain::chat::PAGE_SIZE as usize).rev().cloned().collect::<Vec<ChatMessage>>();
+        // A new conversation says so, as the live panel does (and in the same size: the panel
+        // taking over then paints nothing larger than what is already there).
+        let nothing_yet = messages.is_empty().then(|| view! { <p class="chat-fallback__empty">{domain::i18n::interpolate(&labels.empty_chat, &[("name", &peer.name)])}</p> });
         let gift_label = move |m: &ChatMessage| m.gift.and_then(|g| gifts.iter().find(|o| o.gift == g)).map(|o| o.label.clone()).unwrap_or_default();
         let rows = messages
             .into_iter()
@@ -176,7 +179,7 @@ fn fallback_view(props: &ChatPanelProps) -> impl IntoView {
                     {(peer.fictional && !labels.fictional_warning.is_empty()).then(|| view! { <p class="notice">{labels.fictional_warning.clone()}</p> })}
                     {open.peer_unconfirmed.then(|| view! { <p class="notice">{domain::i18n::interpolate(&labels.peer_unconfirmed, &[("name", &peer.name)])}</p> })}
                 </header>
-                <div role="log" aria-label=labels.message.clone()><ol class="chat-fallback__messages">{rows}</ol></div>
+                <div role="log" aria-label=labels.message.clone()><ol class="chat-fallback__messages">{rows}</ol>{nothing_yet}</div>
                 {footer}
             </section>
         }
