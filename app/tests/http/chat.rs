@@ -19,6 +19,9 @@ async fn chat_over_http_forms_calls_socket_and_media() {
     let (status, _, html) = app.get(&page, &[("cookie", &anna)]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains(r#"data-testid="chat-fallback""#) && html.contains(r#"action="/api/fn/send_message""#) && html.contains(r#"data-widget="ChatPanel""#));
+    // A new conversation says so before the panel runs (and without JavaScript); once there are
+    // messages, they show instead.
+    assert!(html.contains(r#"<p class="chat-fallback__empty">Nog geen berichten. Zeg hallo tegen Anna!</p>"#), "{html}");
 
     // A plain form post sends and comes back to the conversation; the same client id twice stores one message.
     let body = format!("member={bart_id}&client_id=form-send-000001&text=Hoi+Bart%2C+zin+in+koffie%3F");
@@ -26,6 +29,7 @@ async fn chat_over_http_forms_calls_socket_and_media() {
     let (to, html) = app.follow(&res, &anna).await;
     assert!(to.starts_with("/chats/"), "{to}");
     assert!(html.contains("Hoi Bart, zin in koffie?"));
+    assert!(!html.contains("chat-fallback__empty"));
     let conversation = conversation_id(&html);
     let again = app.form("send_message", &body, &page, &[("origin", &origin), ("cookie", &anna)]).await;
     assert_eq!(location(&again).split('#').next(), to.split('#').next());
