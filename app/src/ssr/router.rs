@@ -108,6 +108,7 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
             shell(options.clone(), page_ctx(&app, &parts))
         }
     };
+    let public_media = app.config.data_dir.join("media/public");
     let cached = |dir: String| {
         tower::ServiceBuilder::new()
             .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")))
@@ -133,8 +134,8 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         .nest_service(
             "/media/public",
             tower::ServiceBuilder::new()
-                .layer(axum::middleware::from_fn_with_state(Arc::new(app.config.data_dir.join("media/public")), server::http::photo_routes::public_webp))
-                .service(cached(app.config.data_dir.join("media/public").display().to_string())),
+                .layer(axum::middleware::from_fn_with_state(Arc::new(public_media.clone()), server::http::photo_routes::public_webp))
+                .service(cached(public_media.display().to_string())),
         )
         .fallback(not_found)
         .with_state(state)

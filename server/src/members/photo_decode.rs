@@ -57,20 +57,25 @@ impl PhotoDecoder {
     /// blocking work: a request given up while its picture is decoded keeps the slot until the
     /// decode ends, so the bound holds.
     pub async fn decode(&self, bytes: Vec<u8>) -> Result<Renditions, crate::AppError> {
-        self.decode_as(bytes, false).await
+        self.run(bytes, |bytes, max| decode_upload(bytes, max, false)).await
     }
 
     /// As [`PhotoDecoder::decode`], with the WebP renditions too.
     pub async fn decode_with_webp(&self, bytes: Vec<u8>) -> Result<Renditions, crate::AppError> {
-        self.decode_as(bytes, true).await
+        self.run(bytes, |bytes, max| decode_upload(bytes, max, true)).await
     }
 
-    async fn decode_as(&self, bytes: Vec<u8>, with_webp: bool) -> Result<Renditions, crate::AppError> {
+    /// Only the WebP renditions of a picture (a stored photo that has none yet).
+    pub async fn webp_copies(&self, bytes: Vec<u8>) -> Result<WebpRenditions, crate::AppError> {
+        self.run(bytes, webp_copies).await
+    }
+
+    async fn run<T: Send + 'static>(&self, bytes: Vec<u8>, work: fn(&[u8], usize) -> Result<T, UploadError>) -> Result<T, crate::AppError> {
         let permit = self.permits.clone().acquire_owned().await.map_err(|_| crate::AppError::Internal("the photo decoder is closed".into()))?;
         let max = self.max_bytes;
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            decode_upload(&bytes, max, with_webp)
+            work(&bytes, max)
         })
         .await
         .map_err(|e| crate::AppError::Internal(format!("photo decoding stopped: {e}")))?
@@ -114,6 +119,23 @@ fn read_picture(bytes: &[u8], max_bytes: usize) -> Result<DynamicImage, UploadEr
 }
 
 pub fn decode_upload(bytes: &[u8], max_bytes: usize, with_webp: bool) -> Result<Renditions, UploadError> {
+    let (full, thumb) = stored_pictures(bytes, max_bytes)?;
+    let webp = if with_webp { Some(webp_renditions(&full, &thumb)?) } else { None };
+    Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)?, webp })
+}
+
+/// The WebP renditions alone, as [`decode_upload`] would make them.
+pub fn webp_copies(bytes: &[u8], max_bytes: usize) -> Result<WebpRenditions, UploadError> {
+    let (full, thumb) = stored_pictures(bytes, max_bytes)?;
+    webp_renditions(&full, &thumb)
+}
+
+fn webp_renditions(full: &DynamicImage, thumb: &DynamicImage) -> Result<WebpRenditions, UploadError> {
+    Ok(WebpRenditions { full: webp(full)?, thumb: webp(thumb)? })
+}
+
+/// The picture as stored (at most FULL_SIDE, flattened) and its 3:4 thumbnail.
+fn stored_pictures(bytes: &[u8], max_bytes: usize) -> Result<(DynamicImage, DynamicImage), UploadError> {
     let picture = read_picture(bytes, max_bytes)?;
     // Scaled down before the transparent parts are flattened: the blend then touches at most
     // FULL_SIDE² pixels and no full-size copy is made.
@@ -124,8 +146,7 @@ pub fn decode_upload(bytes: &[u8], max_bytes: usize, with_webp: bool) -> Result<
     let picture = if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE { picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom) } else { picture };
     let full = flatten(picture);
     let thumb = full.resize_to_fill(THUMB_WIDTH, THUMB_HEIGHT, FilterType::Triangle);
-    let webp = if with_webp { Some(WebpRenditions { full: webp(&full)?, thumb: webp(&thumb)? }) } else { None };
-    Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)?, webp })
+    Ok((full, thumb))
 }
 
 /// The largest logo kept, in pixels: wide enough for a sharp header on high-density screens.

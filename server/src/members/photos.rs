@@ -162,9 +162,8 @@ impl Photos {
                 continue;
             };
             // The stored JPEG was re-encoded by us: decoding it again is safe and within limits.
-            let copies = match self.decoder.decode_with_webp(jpeg).await.map(|r| r.webp) {
-                Ok(Some(copies)) => copies,
-                Ok(None) => continue,
+            let copies = match self.decoder.webp_copies(jpeg).await {
+                Ok(copies) => copies,
                 Err(error) => {
                     tracing::warn!(%error, id, "a photo could not be copied as WebP");
                     continue;
