@@ -133,7 +133,7 @@ impl Photos {
         for (key, bytes) in files {
             if let Err(e) = self.media.put(&key, bytes).await {
                 self.forget(&written).await;
-                return Err(e.into());
+                return Err(e);
             }
             written.push(key);
         }
