@@ -22,6 +22,10 @@ pub struct Config {
     pub site_cache_refresh: Duration,
     /// How long a visitor's search result page is reused (`VONK_SEARCH_CACHE_SECS`, 0: off).
     pub search_cache: Duration,
+    /// How long a logged-in member's session, counters and own lists may be kept in memory at
+    /// most (`VONK_MEMBER_CACHE_SECS`, default 60, 0: off). Any change to them drops them at
+    /// once (`member_cache`); the limit only bounds what a lost PostgreSQL listener could miss.
+    pub member_cache: Duration,
     /// How long a visitor's rendered page (`/`, info pages, `/pricing`, `/members`, profiles) is
     /// reused for the same address, language and cookies (`VONK_PAGE_CACHE_SECS`, 0: off).
     pub page_cache: Duration,
@@ -176,6 +180,10 @@ impl Config {
         let search_cache = match get("VONK_SEARCH_CACHE_SECS") {
             None => Duration::from_secs(5),
             Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid { name: "VONK_SEARCH_CACHE_SECS", reason: v })?),
+        };
+        let member_cache = match get("VONK_MEMBER_CACHE_SECS") {
+            None => Duration::from_secs(60),
+            Some(v) => Duration::from_secs(v.parse().map_err(|_| ConfigError::Invalid { name: "VONK_MEMBER_CACHE_SECS", reason: v })?),
         };
         let page_cache = match get("VONK_PAGE_CACHE_SECS") {
             None => Duration::from_secs(5),
@@ -342,6 +350,7 @@ impl Config {
             seed,
             site_cache_refresh,
             search_cache,
+            member_cache,
             page_cache,
             header_timeout,
             request_timeout,
@@ -378,6 +387,7 @@ impl std::fmt::Debug for Config {
             .field("seed", &self.seed)
             .field("site_cache_refresh", &self.site_cache_refresh)
             .field("search_cache", &self.search_cache)
+            .field("member_cache", &self.member_cache)
             .field("page_cache", &self.page_cache)
             .field("header_timeout", &self.header_timeout)
             .field("request_timeout", &self.request_timeout)
@@ -446,6 +456,7 @@ mod tests {
         assert_eq!(c.seed, SeedMode::Demo);
         assert_eq!(c.site_cache_refresh, Duration::from_secs(60));
         assert_eq!(c.search_cache, Duration::from_secs(5));
+        assert_eq!(c.member_cache, Duration::from_secs(60));
         assert_eq!(c.page_cache, Duration::from_secs(5));
     }
 

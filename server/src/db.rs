@@ -47,6 +47,8 @@ impl FromStr for Backend {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// The SQLite database's file (none in memory or on PostgreSQL).
+    sqlite_path: Option<std::path::PathBuf>,
 }
 
 impl Db {
@@ -87,7 +89,8 @@ impl Db {
             })
             .connect(&url)
             .await?;
-        Ok(Db { pool, backend })
+        let sqlite_path = (backend == Backend::Sqlite).then(|| sqlite_file(&url)).flatten();
+        Ok(Db { pool, backend, sqlite_path })
     }
 
     async fn migrate(&self) -> Result<(), AppError> {
@@ -114,6 +117,11 @@ impl Db {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
             Backend::Postgres => self.pool.begin().await,
         }
+    }
+
+    /// The SQLite database's file, when it has one.
+    pub fn sqlite_path(&self) -> Option<&Path> {
+        self.sqlite_path.as_deref()
     }
 
     pub fn backend(&self) -> Backend {
@@ -180,6 +188,13 @@ where
         backoff = (backoff * 2).min(std::time::Duration::from_secs(10));
         on(Heard::MayHaveMissed).await;
     }
+}
+
+/// The file of a prepared SQLite URL (`sqlite://path?query`); none for a database in memory.
+fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    (path != ":memory:" && !path.is_empty() && !query.split('&').any(|p| p == "mode=memory")).then(|| std::path::PathBuf::from(path))
 }
 
 /// Makes sure the SQLite file's folder exists and asks sqlx to create the file.

@@ -19,6 +19,7 @@ pub mod links;
 pub mod locales;
 pub mod mail;
 pub mod media;
+pub mod member_cache;
 pub mod members;
 pub mod metrics;
 pub mod notifications;

@@ -86,9 +86,10 @@ impl AppState {
             None => Arc::new(crate::media::LocalStore::new(config.data_dir.join("media/private"))),
         };
         let complaints = crate::complaints::Complaints::new(db.clone(), outbox.clone(), catalog.clone());
-        let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone());
+        let member_cache = crate::member_cache::MemberCache::start(&db, &config.database_url, config.member_cache)?;
+        let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone()).with_member_cache(member_cache.clone());
         let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes));
-        let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache);
+        let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache).with_member_cache(member_cache);
         let push = crate::push::Pusher::new(db.clone(), config.push.as_ref(), catalog.clone(), accounts.links().clone())?;
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone()).with_push(push.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
@@ -119,7 +120,8 @@ impl AppState {
     }
 
     /// The node's hourly housekeeping, one background job: deleted accounts purged, expired
-    /// sessions and tokens removed, shared rate counts whose window ended dropped, complaints
+    /// sessions and tokens removed, shared rate counts whose window ended dropped, the member
+    /// cache's old entries and change log dropped, complaints
     /// whose mail to support failed sent again, WebP copies made of photos stored before them.
     pub fn spawn_housekeeping(&self) -> tokio::task::JoinHandle<()> {
         let state = self.clone();
@@ -133,6 +135,10 @@ impl AppState {
                 }
                 if let Err(error) = state.rate_limiter.purge(state.clock.now()).await {
                     tracing::warn!(%error, "removing old rate counts failed");
+                }
+                state.accounts.member_cache().prune();
+                if let Err(error) = crate::member_cache::remove_old_changes(&state.db, state.clock.now()).await {
+                    tracing::warn!(%error, "removing old member changes failed");
                 }
                 // A few minutes of one core at most per hour.
                 match state.photos.add_webp_copies(WEBP_COPIES_PER_HOUR).await {

@@ -53,17 +53,29 @@ pub struct Accounts {
     links: Links,
     /// Where photo files live, so that purging an account removes them too.
     media: Option<crate::media::Media>,
+    /// Sessions kept in memory (see [`crate::member_cache`]).
+    member_cache: crate::member_cache::MemberCache,
 }
 
 impl Accounts {
     pub fn new(db: Db, clock: Clock, outbox: Outbox, catalog: Arc<Catalog>, links: Links) -> Accounts {
-        Accounts { db, clock, outbox, catalog, links, media: None }
+        Accounts { db, clock, outbox, catalog, links, media: None, member_cache: Default::default() }
     }
 
     /// Purging an account also deletes its photo files from this store.
     pub fn with_media(mut self, media: crate::media::Media) -> Accounts {
         self.media = Some(media);
         self
+    }
+
+    /// Sessions are kept in this cache between requests.
+    pub fn with_member_cache(mut self, cache: crate::member_cache::MemberCache) -> Accounts {
+        self.member_cache = cache;
+        self
+    }
+
+    pub fn member_cache(&self) -> &crate::member_cache::MemberCache {
+        &self.member_cache
     }
 
     pub fn links(&self) -> &Links {

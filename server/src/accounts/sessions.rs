@@ -72,7 +72,7 @@ pub struct ResolvedSession {
 fn session_select() -> &'static str {
     static SELECT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SELECT.get_or_init(|| {
-        let members = member_select().replacen("SELECT ", "SELECT s.last_seen_at AS session_seen, ", 1);
+        let members = member_select().replacen("SELECT ", "SELECT s.last_seen_at AS session_seen, s.expires_at AS session_expires, ", 1);
         format!("{members} JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.status <> $3")
     })
 }
@@ -93,23 +93,36 @@ impl Accounts {
     }
 
     /// The member behind a session cookie; a session last used more than
-    /// [`SESSION_TOUCH_SECS`] ago slides: its last use and expiry move to now.
+    /// [`SESSION_TOUCH_SECS`] ago slides: its last use and expiry move to now. The member comes
+    /// from memory while nothing of theirs changed ([`crate::member_cache`]).
     pub async fn resolve_session(&self, token: &str) -> Result<Option<ResolvedSession>, AppError> {
         if !tokens::is_well_formed(token) {
             return Ok(None);
         }
         let now = self.clock.now();
         let hash = tokens::hash(token);
-        let row = sqlx::query(session_select()).bind(&hash).bind(now).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(self.db.pool()).await?;
-        let seen: Option<i64> = match &row {
-            Some(row) => Some(row.try_get("session_seen")?),
-            None => None,
+        let ticket = self.member_cache.sync();
+        let kept = ticket.and_then(|_| self.member_cache.session(&hash)).filter(|s| s.expires > now);
+        let (member, seen) = match kept {
+            Some(kept) => (kept.member, kept.seen),
+            None => {
+                let row = sqlx::query(session_select()).bind(&hash).bind(now).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(self.db.pool()).await?;
+                let (seen, expires) = match &row {
+                    Some(row) => (row.try_get::<i64, _>("session_seen")?, row.try_get::<i64, _>("session_expires")?),
+                    None => return Ok(None),
+                };
+                let Some(member) = self.complete_member(row).await? else {
+                    return Ok(None);
+                };
+                if let Some(ticket) = ticket {
+                    self.member_cache.put_session(ticket, &hash, crate::member_cache::CachedSession { member: member.clone(), seen, expires });
+                }
+                (member, seen)
+            }
         };
-        let Some(member) = self.complete_member(row).await? else {
-            return Ok(None);
-        };
-        let renewed = seen.is_some_and(|seen| now - seen >= SESSION_TOUCH_SECS);
+        let renewed = now - seen >= SESSION_TOUCH_SECS;
         if renewed {
+            // The change drops the kept session: the next request reads the new times.
             sqlx::query("UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE token_hash = $3")
                 .bind(now)
                 .bind(now + SESSION_TTL_SECS)

@@ -57,8 +57,14 @@ pub async fn resolve_member(State(state): State<AppState>, mut request: Request,
         return blocked_member(&state, blocked.id, request, next).await;
     }
     let renew = renewed && member.is_some();
+    // What a member's own call changes reaches their next request here at once, whatever the
+    // database (other nodes hear of it from the database, see `member_cache`).
+    let writer = member.as_ref().filter(|_| !matches!(*request.method(), http::Method::GET | http::Method::HEAD)).map(|m| m.id);
     request.extensions_mut().insert(CurrentMember(member));
     let mut response = next.run(request).await;
+    if let Some(id) = writer {
+        state.accounts.member_cache().forget(id);
+    }
     // A session slides with use: its cookie lives 30 days from the last use too. A response
     // that sets the session cookie itself (login, logout) keeps its own.
     if let (true, Some(token)) = (renew, token) {

@@ -121,9 +121,14 @@ impl Members {
         // A member's blocks and their likes among the cards this page will most likely show,
         // in one query. Hidden cards only push the page further down the list, never up.
         let window: HashSet<i64> = list.cards.iter().skip(start).take(page_size + 1 + WINDOW_SLACK).map(|c| c.id).collect();
-        let (mut hidden, mut liked) = match viewer {
-            Some(me) => self.blocks_and_likes(me, &window, true).await?,
-            None => (HashSet::new(), HashSet::new()),
+        let own = match viewer {
+            Some(me) => self.own_lists(me).await?,
+            None => None,
+        };
+        let (mut hidden, mut liked) = match (viewer, &own) {
+            (Some(_), Some((blocked, liked_all))) => ((**blocked).clone(), window.iter().copied().filter(|id| liked_all.contains(id)).collect()),
+            (Some(me), None) => self.blocks_and_likes(me, &window, true).await?,
+            (None, _) => (HashSet::new(), HashSet::new()),
         };
         if hidden.len() > MAX_HIDDEN {
             // Lists stay a few pages long: a member who blocked this many searches directly.
@@ -148,8 +153,10 @@ impl Members {
         if let Some(me) = viewer {
             // Cards outside the window (many blocks, similar profiles): their likes now.
             let unknown: Vec<i64> = shown().filter(|id| !window.contains(id)).collect();
-            if !unknown.is_empty() {
-                liked.extend(self.blocks_and_likes(me, &unknown.into_iter().collect(), false).await?.1);
+            match &own {
+                Some((_, liked_all)) => liked.extend(unknown.into_iter().filter(|id| liked_all.contains(id))),
+                None if !unknown.is_empty() => liked.extend(self.blocks_and_likes(me, &unknown.into_iter().collect(), false).await?.1),
+                None => {}
             }
         }
         let liked = shown().filter(|id| liked.contains(id)).collect();
@@ -176,6 +183,36 @@ impl Members {
         let list = Arc::new(super::search_cache::CardList { complete: cards.len() < limit, cards });
         self.search_cache.put(site_id, set, today, generation, list.clone());
         Ok(list)
+    }
+
+    /// Everyone the member blocked or was blocked by, and everyone they liked, as kept between
+    /// requests ([`crate::member_cache`]); `None` when the cache is off or they liked too many to
+    /// keep (then each page reads what it shows).
+    async fn own_lists(&self, me: i64) -> Result<Option<(Arc<HashSet<i64>>, Arc<HashSet<i64>>)>, AppError> {
+        let Some(ticket) = self.member_cache.sync() else { return Ok(None) };
+        if let Some(kept) = self.member_cache.blocks_and_likes(me) {
+            return Ok(Some(kept));
+        }
+        let most = crate::member_cache::MAX_KEPT_LIKES as i64 + 1;
+        let rows: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT blocked_id AS id, CAST(0 AS BIGINT) AS liked FROM blocks WHERE blocker_id = $1 \
+             UNION ALL SELECT blocker_id, CAST(0 AS BIGINT) FROM blocks WHERE blocked_id = $1 \
+             UNION ALL SELECT id, liked FROM (SELECT liked_id AS id, CAST(1 AS BIGINT) AS liked FROM likes WHERE liker_id = $1 LIMIT $2) l",
+        )
+        .bind(me)
+        .bind(most)
+        .fetch_all(self.db().pool())
+        .await?;
+        let (mut blocked, mut liked) = (HashSet::new(), HashSet::new());
+        for (id, is_like) in rows {
+            if is_like == 1 { liked.insert(id) } else { blocked.insert(id) };
+        }
+        if liked.len() as i64 >= most {
+            return Ok(None);
+        }
+        let (blocked, liked) = (Arc::new(blocked), Arc::new(liked));
+        self.member_cache.put_blocks_and_likes(ticket, me, blocked.clone(), liked.clone());
+        Ok(Some((blocked, liked)))
     }
 
     /// Which of `ids` the member has liked and, with `blocks`, everyone they blocked or were
@@ -373,6 +410,18 @@ impl Members {
 
     /// The last profile the member opened, while it is still visible to them.
     pub async fn last_opened(&self, site: &SiteSettings, viewer: i64, today: Ymd) -> Result<Option<(MemberCard, i64)>, AppError> {
+        let ticket = self.member_cache.sync();
+        if let Some(kept) = ticket.and_then(|_| self.member_cache.last_opened(viewer, today)) {
+            return Ok(kept);
+        }
+        let opened = self.read_last_opened(site, viewer, today).await?;
+        if let Some(ticket) = ticket {
+            self.member_cache.put_last_opened(ticket, viewer, today, opened.clone());
+        }
+        Ok(opened)
+    }
+
+    async fn read_last_opened(&self, site: &SiteSettings, viewer: i64, today: Ymd) -> Result<Option<(MemberCard, i64)>, AppError> {
         let row = sqlx::query(&format!(
             "SELECT {CARD_COLUMNS}, u.last_opened_at FROM users u JOIN profiles p ON p.user_id = u.last_opened_profile \
              WHERE u.id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED}"

@@ -14,12 +14,20 @@ pub struct Members {
     pub(super) db: Db,
     pub(super) regions: Arc<Regions>,
     pub(super) search_cache: Arc<super::search_cache::SearchCache>,
+    /// A member's own blocks, likes and last opened profile between requests.
+    pub(super) member_cache: crate::member_cache::MemberCache,
 }
 
 impl Members {
     /// `search_cache`: how long a visitor's result page is reused (zero: never).
     pub fn new(db: Db, regions: Arc<Regions>, search_cache: std::time::Duration) -> Members {
-        Members { db, regions, search_cache: Arc::new(super::search_cache::SearchCache::new(search_cache)) }
+        Members { db, regions, search_cache: Arc::new(super::search_cache::SearchCache::new(search_cache)), member_cache: Default::default() }
+    }
+
+    /// Members' own lists are kept in this cache between requests.
+    pub fn with_member_cache(mut self, cache: crate::member_cache::MemberCache) -> Members {
+        self.member_cache = cache;
+        self
     }
 
     pub(crate) fn db(&self) -> &Db {

@@ -1,0 +1,208 @@
+//! The member cache on SQLite and PostgreSQL: a session's member, counters and own lists come
+//! from memory, and every write they depend on, by any writer, reaches them: on SQLite before
+//! the next read, on PostgreSQL as soon as the node hears the trigger's announcement.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use domain::account::Ymd;
+use domain::likes::LikeSource;
+use domain::search::SearchFilters;
+use server::accounts::{Accounts, Member};
+use server::likes::Likes;
+use server::member_cache::MemberCache;
+use server::members::Members;
+use server::Db;
+use support::world::{world, NOW};
+
+struct Cached {
+    cache: MemberCache,
+    accounts: Accounts,
+    members: Members,
+    likes: Likes,
+    postgres: bool,
+}
+
+async fn cached(w: &support::world::World, url: &str) -> Cached {
+    let cache = MemberCache::start(&w.db, url, Duration::from_secs(60)).unwrap();
+    let postgres = w.db.backend() == server::db::Backend::Postgres;
+    if postgres {
+        // Nothing is served until the node hears the announcements.
+        for _ in 0..500 {
+            if cache.sync().is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    assert!(cache.sync().is_some(), "the cache serves");
+    let accounts = w.accounts.clone().with_member_cache(cache.clone());
+    let members = Members::new(w.db.clone(), Arc::new(server::regions::Regions::load(&w.db).await.unwrap()), Duration::from_secs(5)).with_member_cache(cache.clone());
+    let likes = Likes::new(members.clone());
+    Cached { cache, accounts, members, likes, postgres }
+}
+
+impl Cached {
+    /// The session's member once `check` holds: at once on SQLite; on PostgreSQL once the
+    /// announcement arrived (within a few seconds at most).
+    async fn member_when(&self, token: &str, what: &str, check: impl Fn(Option<&Member>) -> bool) -> Option<Member> {
+        for _ in 0..if self.postgres { 500 } else { 1 } {
+            let member = self.accounts.member_for_session(token).await.unwrap();
+            if check(member.as_ref()) {
+                return member;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("{what}: not seen");
+    }
+}
+
+fn today() -> Ymd {
+    Ymd::from_unix(NOW)
+}
+
+async fn body(db: Db, url: &str) {
+    let w = world(db).await;
+    let c = cached(&w, url).await;
+    let anna = w.member("anna@example.nl", "female").await;
+    let bart = w.member("bart@example.nl", "male").await;
+    let (annas, barts) = (c.accounts.open_session(anna.id).await.unwrap(), c.accounts.open_session(bart.id).await.unwrap());
+
+    // Each token is its own member's, read once and then kept.
+    let first = c.member_when(&annas, "anna", |m| m.is_some_and(|m| m.id == anna.id && m.counters.new_likes == 0)).await.unwrap();
+    assert_eq!(c.accounts.member_for_session(&barts).await.unwrap().unwrap().id, bart.id);
+    assert_eq!(c.cache.sessions_kept(), 2);
+    assert_eq!(c.accounts.member_for_session(&annas).await.unwrap().unwrap(), first);
+
+    // Another member's like counts for her.
+    c.likes.like(&w.site, &bart, anna.id, LikeSource::Profile, NOW).await.unwrap();
+    c.member_when(&annas, "a new like", |m| m.is_some_and(|m| m.counters.new_likes == 1)).await;
+    // Any writer, even one outside the application.
+    sqlx::query("UPDATE users SET credits = 77 WHERE id = $1").bind(anna.id).execute(w.db.pool()).await.unwrap();
+    c.member_when(&annas, "credits written by hand", |m| m.is_some_and(|m| m.credits == 77)).await;
+    // Bart hidden (not findable): his like no longer counts; found again, it does.
+    sqlx::query("UPDATE profiles SET searchable = $1 WHERE user_id = $2").bind(false).bind(bart.id).execute(w.db.pool()).await.unwrap();
+    c.member_when(&annas, "a hidden liker", |m| m.is_some_and(|m| m.counters.new_likes == 0)).await;
+    sqlx::query("UPDATE profiles SET searchable = $1 WHERE user_id = $2").bind(true).bind(bart.id).execute(w.db.pool()).await.unwrap();
+    c.member_when(&annas, "a findable liker", |m| m.is_some_and(|m| m.counters.new_likes == 1)).await;
+
+    // Her own lists: the like she gives shows on his card, a block hides him.
+    let filters = SearchFilters { gender: Some(domain::profile::Gender::Male), country: Some("NL".into()), region: None, min_age: 18, max_age: 99, page: 1 };
+    let shown = |r: &domain::search::SearchResults| r.results.iter().any(|card| card.id == bart.id);
+    let results = c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap();
+    assert!(shown(&results) && results.liked.is_empty());
+    c.likes.like(&w.site, &anna, bart.id, LikeSource::Search, NOW + 1).await.unwrap();
+    let mut liked = false;
+    for _ in 0..if c.postgres { 500 } else { 1 } {
+        liked = c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap().liked.contains(&bart.id);
+        if liked {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(liked, "her like shows on his card");
+    c.members.block(&w.site, anna.id, bart.id, NOW + 2).await.unwrap();
+    let mut hidden = false;
+    for _ in 0..if c.postgres { 500 } else { 1 } {
+        hidden = !shown(&c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap());
+        if hidden {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(hidden, "a blocked member is not found");
+    c.member_when(&annas, "a blocked liker", |m| m.is_some_and(|m| m.counters.new_likes == 0)).await;
+    c.members.unblock(anna.id, bart.id).await.unwrap();
+
+    // The profile she opened last follows that profile's changes.
+    c.members.remember_opened(anna.id, bart.id, NOW + 3).await.unwrap();
+    let mut opened = None;
+    for _ in 0..if c.postgres { 500 } else { 1 } {
+        opened = c.members.last_opened(&w.site, anna.id, today()).await.unwrap();
+        if opened.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(opened.unwrap().0.id, bart.id);
+    sqlx::query("UPDATE profiles SET name = 'Bram' WHERE user_id = $1").bind(bart.id).execute(w.db.pool()).await.unwrap();
+    let mut name = String::new();
+    for _ in 0..if c.postgres { 500 } else { 1 } {
+        name = c.members.last_opened(&w.site, anna.id, today()).await.unwrap().unwrap().0.name;
+        if name == "Bram" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(name, "Bram");
+
+    // A session ended or a member blocked by staff is not served from memory.
+    let second = c.accounts.open_session(anna.id).await.unwrap();
+    c.member_when(&second, "a second session", |m| m.is_some()).await;
+    c.accounts.logout(&second).await.unwrap();
+    c.member_when(&second, "a logged out session", |m| m.is_none()).await;
+    c.accounts.set_blocked(anna.id, true).await.unwrap();
+    c.member_when(&annas, "a blocked member's session", |m| m.is_none()).await;
+    // Bart's session is his own throughout.
+    assert_eq!(c.accounts.member_for_session(&barts).await.unwrap().unwrap().id, bart.id);
+
+    // The change log (SQLite) is cleared by the housekeeping once old.
+    let removed = server::member_cache::remove_old_changes(&w.db, NOW + 100_000_000).await.unwrap();
+    assert!(c.postgres || removed > 0);
+}
+
+#[tokio::test]
+async fn sqlite() {
+    let (db, dir) = support::sqlite().await;
+    let url = format!("sqlite://{}/test.db", dir.path().display());
+    body(db, &url).await;
+}
+
+#[tokio::test]
+async fn postgres() {
+    let cluster = support::PgCluster::start();
+    let db = cluster.db().await;
+    body(db.clone(), &cluster.url).await;
+    db.close().await;
+}
+
+/// Two requests of the same member at once, while another member's likes keep arriving: the
+/// kept member never goes back to an older count once the newer one was seen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_reads_never_keep_an_older_count() {
+    let (db, dir) = support::sqlite().await;
+    let url = format!("sqlite://{}/test.db", dir.path().display());
+    let w = world(db).await;
+    let c = Arc::new(cached(&w, &url).await);
+    let anna = w.member("anna@example.nl", "female").await;
+    let token = c.accounts.open_session(anna.id).await.unwrap();
+    let mut likers = Vec::new();
+    for i in 0..12 {
+        likers.push(w.member(&format!("m{i}@example.nl"), "male").await);
+    }
+    let readers: Vec<_> = (0..4)
+        .map(|_| {
+            let (c, token) = (c.clone(), token.clone());
+            tokio::spawn(async move {
+                let mut last = 0;
+                for _ in 0..200 {
+                    let seen = c.accounts.member_for_session(&token).await.unwrap().unwrap().counters.new_likes;
+                    assert!(seen >= last, "went back from {last} to {seen}");
+                    last = seen;
+                    tokio::task::yield_now().await;
+                }
+            })
+        })
+        .collect();
+    for (i, liker) in likers.iter().enumerate() {
+        c.likes.like(&w.site, liker, anna.id, LikeSource::Profile, NOW + i as i64).await.unwrap();
+        let seen = c.accounts.member_for_session(&token).await.unwrap().unwrap().counters.new_likes;
+        assert_eq!(seen, i as i64 + 1, "the writer's next read sees its like");
+    }
+    for reader in readers {
+        reader.await.unwrap();
+    }
+    assert_eq!(c.accounts.member_for_session(&token).await.unwrap().unwrap().counters.new_likes, 12);
+}
