@@ -9,24 +9,29 @@ use crate::layouts::footer::Footer;
 use crate::layouts::notifications_alert::NotificationsAlert;
 use crate::layouts::photo_alert::PhotoAlert;
 use crate::layouts::top_bar::TopBar;
+use crate::render::at_once;
 use crate::features::likes::popup::{LikePopup, LikePopupLabels};
 
 #[component]
 pub fn DefaultLayout(children: Children) -> impl IntoView {
     view! {
         <div class="layout layout--default">
-            <a class="skip-link" href="#main">{crate::i18n::use_i18n().t("nav.skip")}</a>
-            <TopBar/>
-            <crate::layouts::time_bonus::TimeBonus/>
-            <ActivationReminder/>
-            <NotificationsAlert/>
-            <PhotoAlert/>
-            <crate::layouts::push_alert::PushOptIn/>
+            {at_once(view! {
+                <a class="skip-link" href="#main">{crate::i18n::use_i18n().t("nav.skip")}</a>
+                <TopBar/>
+                <crate::layouts::time_bonus::TimeBonus/>
+                <ActivationReminder/>
+                <NotificationsAlert/>
+                <PhotoAlert/>
+                <crate::layouts::push_alert::PushOptIn/>
+            })}
             <main id="main" class="layout__main">{children()}</main>
-            <Footer/>
-            <EntryWarning/>
-            <SignupModalForLayout/>
-            <MemberLikePopup/>
+            {at_once(view! {
+                <Footer/>
+                <EntryWarning/>
+                <SignupModalForLayout/>
+                <MemberLikePopup/>
+            })}
         </div>
     }
 }

@@ -202,6 +202,20 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     let (_, _, html) = app.get(&format!("/members?gender=female&liked={anna_id}"), &[("cookie", &bart)]).await;
     assert!(html.contains("Je vindt Anna leuk") && html.contains(&format!(r#"form="card-unlike-form" name="id" value="{anna_id}""#)) && html.contains(r#"aria-pressed="true""#));
     assert!(wait_for_mail(&app, &format!("/likes/m/{bart_id}")).await, "Anna is mailed about the like");
+    // A card's HTML is kept for everyone who sees it alike: Carl sees Anna's card with his own
+    // (empty) heart, Bart his full one, a visitor none, whoever asked first.
+    let card = |html: &str| {
+        let start = html.find(&format!(r#"id="m-{anna_id}""#)).expect("Anna's card");
+        html[start..start + html[start..].find("</li>").unwrap()].to_string()
+    };
+    let (_, _, html) = app.get("/members?gender=female", &[("cookie", &carl)]).await;
+    let carls = card(&html);
+    assert!(carls.contains(r#"form="card-like-form""#) && carls.contains(r#"aria-pressed="false""#), "{carls}");
+    let (_, _, html) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
+    let barts = card(&html);
+    assert!(barts.contains(r#"form="card-unlike-form""#) && barts.contains(r#"aria-pressed="true""#), "{barts}");
+    let (_, _, html) = app.get("/members?gender=female", &[]).await;
+    assert!(!card(&html).contains("aria-pressed"), "no heart for visitors");
 
     // Anna: one new like and two notifications (welcome and the like), in the bar and from the API.
     assert_eq!(counts(&app, &anna).await, serde_json::json!({ "unread_messages": 0, "new_likes": 1, "notifications": 2 }));

@@ -92,15 +92,19 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
     let liked = page.liked.clone();
     let member = liked.is_some();
     // Cards with their like buttons (members only); the first screen's portraits load at once.
+    // Each card's HTML is kept for everyone who sees it alike (crate::render::kept_html).
     let cards = move |list: Vec<domain::search::MemberCard>, first_screen: bool| {
         list.into_iter()
             .enumerate()
             .map(|(i, card)| {
                 let like = liked.as_ref().map(|l| CardLike { liked: l.contains(&card.id) });
                 let eager = first_screen && i < crate::features::members::card::EAGER_CARDS;
-                view! { <MemberCardView card=card like=like eager=eager/> }
+                crate::render::kept_html("card", (&card, &like, eager), || crate::render::html_now(view! { <MemberCardView card=card.clone() like=like.clone() eager=eager/> }))
             })
-            .collect_view()
+            .fold(String::new(), |mut all, html| {
+                all.push_str(&html);
+                all
+            })
     };
     let similar_cards = cards.clone();
     // Back from a like on a card: a notice, or the match dialog for a mutual like.
@@ -126,16 +130,12 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
         })}
         {empty.then(|| view! { <p class="notice" data-testid="no-results">{i18n.t("members.no_results")}</p> })}
         {member.then(|| view! { <crate::features::likes::server_fns::CardLikeForms return_to=here.clone()/> })}
-        <ul class="member-grid" data-testid="results">
-            {cards(r.results, true)}
-        </ul>
+        <ul class="member-grid" data-testid="results" inner_html=cards(r.results, true)></ul>
         <Pager page=f.page prev=prev next=next/>
         {(!r.similar.is_empty()).then(|| view! {
             <section class="similar" aria-labelledby="similar-title">
                 <h2 id="similar-title">{use_i18n().t("members.similar")}</h2>
-                <ul class="member-grid" data-testid="similar">
-                    {similar_cards(r.similar, false)}
-                </ul>
+                <ul class="member-grid" data-testid="similar" inner_html=similar_cards(r.similar, false)></ul>
             </section>
         })}
     }
@@ -174,8 +174,10 @@ pub fn MembersPage() -> impl IntoView {
                     Ok(page) => {
                         let page = Arc::new(page);
                         // The form and the grid are hundreds of elements: rendered at once.
+                        // The search form is the same for everyone with the same filters.
+                        let form = crate::render::kept_html("search-form", (&page.filters, &page.countries), || crate::render::html_now(view! { <Filters page=page.clone()/> }));
                         let html = crate::render::html_now(view! {
-                            <aside class="members-layout__filters"><Filters page=page.clone()/></aside>
+                            <aside class="members-layout__filters" inner_html=form.to_string()></aside>
                             <div class="members-layout__results"><Results page=page/></div>
                         });
                         view! { <div class="members-layout" inner_html=html></div> }.into_any()
