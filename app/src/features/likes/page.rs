@@ -84,11 +84,16 @@ pub fn LikesPage() -> impl IntoView {
                             let close = format!("{}#m-{}", page_href(page), i.card.id);
                             view! { <MatchDialog name=i.card.name.clone() photo=i.card.thumb.clone() close_href=close/> }
                         });
-                        let cards = crate::render::html_now(items.into_iter().map(|item| {
-                            let badge = item.new.then(|| use_i18n().t("likes.new"));
+                        // Each card's HTML is kept for everyone who sees it alike (`kept_html`).
+                        let cards = items.into_iter().fold(String::new(), |mut all, item| {
                             let like = Some(CardLike { liked: item.liked });
-                            view! { <MemberCardView card=item.card badge=badge like=like/> }
-                        }).collect_view());
+                            let html = crate::render::kept_html("like-card", (&item.card, &like, item.new), || {
+                                let badge = item.new.then(|| use_i18n().t("likes.new"));
+                                crate::render::html_now(view! { <MemberCardView card=item.card.clone() badge=badge like=like.clone()/> })
+                            });
+                            all.push_str(&html);
+                            all
+                        });
                         let prev = (page > 1).then(|| page_href(page - 1));
                         let next = list.has_more.then(|| page_href(page + 1));
                         view! {
