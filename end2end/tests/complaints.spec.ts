@@ -65,6 +65,8 @@ test('a visitor reports a profile, gets a reference, and staff handle it', async
   const notFound = await staff.goto('/staff/complaints');
   expect(notFound?.status()).toBe(404);
   execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  // On PostgreSQL the server hears of the new role from the database a moment later.
+  await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/complaints');
   const item = staff.getByTestId('staff-complaint').filter({ hasText: reference });
   await expect(item).toContainText(text);
@@ -106,6 +108,8 @@ test('tracking from the landing page reaches the member through the modal or the
   const staffEmail = `bron-staf-${run}@example.nl`;
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Stijn', gender: 'Man' });
   execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  // On PostgreSQL the server hears of the new role from the database a moment later.
+  await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/members');
   await staff.getByLabel('E-mailadres of lidnummer').fill(email);
   await staff.getByRole('button', { name: 'Zoeken' }).click();
@@ -119,6 +123,8 @@ test('staff see the site settings and add a discount code, then switch it off', 
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Sofie', gender: 'Vrouw' });
   if (testInfo.project.name === 'mobile') await staff.setViewportSize({ width: 375, height: 800 });
   execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  // On PostgreSQL the server hears of the new role from the database a moment later.
+  await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/site');
   await expect(staff.getByRole('heading', { level: 1 })).toHaveText('Site-instellingen');
   await expect(staff.getByLabel('Credits per bericht')).toHaveAttribute('max', '1000');
@@ -159,6 +165,8 @@ test('staff put up a logo and take it down again, and start a new site on its ow
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Femke', gender: 'Vrouw' });
   if (testInfo.project.name === 'mobile') await staff.setViewportSize({ width: 375, height: 800 });
   execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  // On PostgreSQL the server hears of the new role from the database a moment later.
+  await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/site');
   for (const name of ['Bezoekers en aanmelden', 'Minimale berichtprijs per land', 'Logo', 'Bedrijfsgegevens', 'Nieuwe site']) {
     await expect(staff.getByRole('heading', { level: 2, name })).toBeVisible();

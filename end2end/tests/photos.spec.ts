@@ -62,6 +62,8 @@ test('a member edits the profile, uploads photos, staff approve them and another
   const staffEmail = `staf-${run}@example.nl`;
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Sander', gender: 'Man' });
   execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: dataDir() } });
+  // On PostgreSQL the server hears of the new role from the database a moment later.
+  await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/photos');
   const items = staff.getByTestId('review-item').filter({ hasText: name });
   await expect(items).toHaveCount(2);
