@@ -59,6 +59,19 @@ impl Cached {
     }
 }
 
+/// `read` until `done` holds: once on SQLite, for up to five seconds on PostgreSQL.
+async fn until<T, F: std::future::Future<Output = T>>(postgres: bool, read: impl Fn() -> F, done: impl Fn(&T) -> bool) -> T {
+    let mut value = read().await;
+    for _ in 1..if postgres { 500 } else { 1 } {
+        if done(&value) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        value = read().await;
+    }
+    value
+}
+
 fn today() -> Ymd {
     Ymd::from_unix(NOW)
 }
@@ -94,48 +107,20 @@ async fn body(db: Db, url: &str) {
     let results = c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap();
     assert!(shown(&results) && results.liked.is_empty());
     c.likes.like(&w.site, &anna, bart.id, LikeSource::Search, NOW + 1).await.unwrap();
-    let mut liked = false;
-    for _ in 0..if c.postgres { 500 } else { 1 } {
-        liked = c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap().liked.contains(&bart.id);
-        if liked {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let liked = until(c.postgres, || async { c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap().liked.contains(&bart.id) }, |l| *l).await;
     assert!(liked, "her like shows on his card");
     c.members.block(&w.site, anna.id, bart.id, NOW + 2).await.unwrap();
-    let mut hidden = false;
-    for _ in 0..if c.postgres { 500 } else { 1 } {
-        hidden = !shown(&c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap());
-        if hidden {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let hidden = until(c.postgres, || async { !shown(&c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap()) }, |h| *h).await;
     assert!(hidden, "a blocked member is not found");
     c.member_when(&annas, "a blocked liker", |m| m.is_some_and(|m| m.counters.new_likes == 0)).await;
     c.members.unblock(anna.id, bart.id).await.unwrap();
 
     // The profile she opened last follows that profile's changes.
     c.members.remember_opened(anna.id, bart.id, NOW + 3).await.unwrap();
-    let mut opened = None;
-    for _ in 0..if c.postgres { 500 } else { 1 } {
-        opened = c.members.last_opened(&w.site, anna.id, today()).await.unwrap();
-        if opened.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let opened = until(c.postgres, || async { c.members.last_opened(&w.site, anna.id, today()).await.unwrap() }, |o| o.is_some()).await;
     assert_eq!(opened.unwrap().0.id, bart.id);
     sqlx::query("UPDATE profiles SET name = 'Bram' WHERE user_id = $1").bind(bart.id).execute(w.db.pool()).await.unwrap();
-    let mut name = String::new();
-    for _ in 0..if c.postgres { 500 } else { 1 } {
-        name = c.members.last_opened(&w.site, anna.id, today()).await.unwrap().unwrap().0.name;
-        if name == "Bram" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let name = until(c.postgres, || async { c.members.last_opened(&w.site, anna.id, today()).await.unwrap().unwrap().0.name }, |n| n == "Bram").await;
     assert_eq!(name, "Bram");
 
     // A session ended or a member blocked by staff is not served from memory.
