@@ -49,7 +49,7 @@ test:
 	$(MAKE) --no-print-directory test-e2e
 
 test-rust:
-	cargo test -p domain -p server
+	cargo test -p domain -p server -p vonk-site
 	cargo test -p app --features ssr
 
 test-widgets:
