@@ -3,6 +3,8 @@
 //! likes between the two (see `Members::block`). The swipe game's likes of free members count
 //! against a daily allowance ([`domain::likes::swipe_allowance`]).
 
+use std::sync::Arc;
+
 use domain::account::Ymd;
 use domain::likes::{swipe_allowance, Allowance, LikeKind, LikeSource};
 use domain::search::MemberCard;
@@ -354,7 +356,25 @@ impl Likes {
     /// a card. Hidden and blocked members are left out. The walk starts from the member's likes
     /// (`CROSS JOIN` fixes that order on SQLite; PostgreSQL plans it as an inner join): starting
     /// from the profiles instead read the whole site.
+    /// Kept between requests while neither the member nor anyone on the page changed
+    /// ([`crate::member_cache`]): a like, a block, a profile's name, photo or place all name
+    /// the members concerned.
     pub async fn list(&self, site: &SiteSettings, me: i64, kind: LikeKind, today: Ymd, limit: i64, offset: i64) -> Result<Vec<LikedCard>, AppError> {
+        let cache = self.members.member_cache();
+        let ticket = cache.sync();
+        let key = format!("likes/{}/{}/{limit}/{offset}/{}-{}-{}", site.id, kind.code(), today.year, today.month, today.day);
+        if let Some(kept) = ticket.and_then(|_| cache.page::<Arc<Vec<LikedCard>>>(me, &key)) {
+            return Ok(kept.as_ref().clone());
+        }
+        let list = self.read_list(site, me, kind, today, limit, offset).await?;
+        if let Some(ticket) = ticket {
+            let shown: Vec<i64> = list.iter().map(|l| l.card.id).collect();
+            cache.put_page(ticket, me, key, &shown, Arc::new(list.clone()));
+        }
+        Ok(list)
+    }
+
+    async fn read_list(&self, site: &SiteSettings, me: i64, kind: LikeKind, today: Ymd, limit: i64, offset: i64) -> Result<Vec<LikedCard>, AppError> {
         let sql = match kind {
             LikeKind::Received => format!(
                 "SELECT {CARD_COLUMNS}, l.created_at AS liked_at, l.seen, \

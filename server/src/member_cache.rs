@@ -1,6 +1,7 @@
-//! Logged-in members kept in memory on each node: a session's member row with its counters, and
-//! what their search pages read of their own (blocks, likes, the profile opened last), so that a
-//! member's page needs no database query while nothing of theirs changed.
+//! Logged-in members kept in memory on each node: a session's member row with its counters,
+//! what their search pages read of their own (blocks, likes, the profile opened last), and the
+//! lists their likes tabs and notifications pages showed, so that a member's page needs no
+//! database query while nothing of theirs, and no one the page shows, changed.
 //!
 //! What may have changed is never guessed. Database triggers name the members concerned by
 //! every write to the tables these depend on, whoever writes (any node, a staff tool, the command
@@ -15,6 +16,7 @@
 //! A read that raced with a change is not kept: every read takes a [`Ticket`] before it starts,
 //! and what it read is stored only when no change of that member arrived since.
 
+use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,6 +38,12 @@ const MAX_RECENT: usize = 100_000;
 pub const MAX_KEPT_LIKES: usize = 5_000;
 /// How long `member_changes` rows stay (SQLite): far longer than anything is kept.
 pub const CHANGES_KEPT_SECS: i64 = 600;
+/// Members whose page lists are kept at most, and lists kept per member (the newest ones).
+const MAX_PAGE_MEMBERS: usize = 5_000;
+const MAX_PAGES_PER_MEMBER: usize = 4;
+
+/// A kept page list, of whatever type its reader stored.
+type PageValue = Arc<dyn Any + Send + Sync>;
 
 /// A session as kept: the member and the session's own times.
 #[derive(Debug, Clone)]
@@ -91,8 +99,11 @@ struct State {
     recent: HashMap<i64, u64>,
     sessions: HashMap<String, Stored<CachedSession>>,
     members: HashMap<i64, Own>,
-    /// Whose kept "last opened" card shows a member: dropped when that member changes.
+    /// Whose kept "last opened" card or page lists show a member: dropped when that member
+    /// changes.
     shown_by: HashMap<i64, HashSet<i64>>,
+    /// Page lists per member (a likes tab, a notifications page), newest last, by key.
+    pages: HashMap<i64, Vec<(String, Stored<PageValue>)>>,
 }
 
 struct Stored<T> {
@@ -274,6 +285,36 @@ impl MemberCache {
         state.members.entry(user).or_default().last_opened = Some(Stored { value: (today, opened), at: Instant::now() });
     }
 
+    /// What a page of the member's read under `key` (a likes tab, a notifications page), if kept.
+    pub fn page<T: Clone + Send + Sync + 'static>(&self, user: i64, key: &str) -> Option<T> {
+        let inner = self.inner.as_ref()?;
+        let state = inner.lock();
+        let (_, kept) = state.pages.get(&user)?.iter().find(|(k, _)| k == key)?;
+        (kept.at.elapsed() < inner.max_age).then(|| kept.value.downcast_ref::<T>().cloned()).flatten()
+    }
+
+    /// Keeps what a page of the member's read under `key`, showing the members `shows`: it goes
+    /// when the member or any of them changes (their profile: a name, a photo, a place).
+    pub fn put_page<T: Send + Sync + 'static>(&self, ticket: Ticket, user: i64, key: String, shows: &[i64], value: T) {
+        let Some(inner) = &self.inner else { return };
+        let mut state = inner.lock();
+        if !state.current(ticket, user) || shows.iter().any(|id| !state.current(ticket, *id)) {
+            return;
+        }
+        if !state.pages.contains_key(&user) && state.pages.len() >= MAX_PAGE_MEMBERS {
+            return;
+        }
+        for id in shows {
+            state.shown_by.entry(*id).or_default().insert(user);
+        }
+        let pages = state.pages.entry(user).or_default();
+        pages.retain(|(k, _)| *k != key);
+        if pages.len() >= MAX_PAGES_PER_MEMBER {
+            pages.remove(0);
+        }
+        pages.push((key, Stored { value: Arc::new(value), at: Instant::now() }));
+    }
+
     /// Drops what is older than the age limit (the hourly housekeeping).
     pub fn prune(&self) {
         let Some(inner) = &self.inner else { return };
@@ -292,6 +333,10 @@ impl MemberCache {
         for id in stale {
             state.members.remove(&id);
         }
+        for pages in state.pages.values_mut() {
+            pages.retain(|(_, s)| s.at.elapsed() < max_age);
+        }
+        state.pages.retain(|_, pages| !pages.is_empty());
         let old: Vec<(String, i64)> = state.sessions.iter().filter(|(_, s)| s.at.elapsed() >= max_age).map(|(k, s)| (k.clone(), s.value.member.id)).collect();
         for (hash, user) in old {
             state.sessions.remove(&hash);
@@ -299,11 +344,11 @@ impl MemberCache {
                 own.sessions.retain(|h| h != &hash);
             }
         }
-        let members = &state.members;
+        let (members, pages) = (&state.members, &state.pages);
         let shown_by: HashMap<i64, HashSet<i64>> = state
             .shown_by
             .iter()
-            .map(|(id, viewers)| (*id, viewers.iter().copied().filter(|v| members.get(v).is_some_and(|o| o.last_opened.is_some())).collect::<HashSet<i64>>()))
+            .map(|(id, viewers)| (*id, viewers.iter().copied().filter(|v| members.get(v).is_some_and(|o| o.last_opened.is_some()) || pages.contains_key(v)).collect::<HashSet<i64>>()))
             .filter(|(_, viewers)| !viewers.is_empty())
             .collect();
         state.shown_by = shown_by;
@@ -312,6 +357,11 @@ impl MemberCache {
     /// How many sessions are kept (metrics and tests).
     pub fn sessions_kept(&self) -> usize {
         self.inner.as_ref().map_or(0, |inner| inner.lock().sessions.len())
+    }
+
+    /// How many page lists of the member are kept (tests).
+    pub fn pages_kept(&self, user: i64) -> usize {
+        self.inner.as_ref().map_or(0, |inner| inner.lock().pages.get(&user).map_or(0, Vec::len))
     }
 }
 
@@ -362,11 +412,13 @@ impl State {
                 self.sessions.remove(&hash);
             }
         }
+        self.pages.remove(&user);
         if let Some(viewers) = self.shown_by.remove(&user) {
             for viewer in viewers {
                 if let Some(own) = self.members.get_mut(&viewer) {
                     own.last_opened = None;
                 }
+                self.pages.remove(&viewer);
             }
         }
     }
@@ -378,6 +430,7 @@ impl State {
         self.sessions.clear();
         self.members.clear();
         self.shown_by.clear();
+        self.pages.clear();
     }
 }
 
@@ -499,6 +552,38 @@ mod tests {
         assert!(cache.last_opened(1, Ymd { day: 29, ..today }).is_none(), "another day: the age may differ");
         cache.heard(crate::db::Heard::Notification("7".into()));
         assert!(cache.last_opened(1, today).is_none());
+    }
+
+    #[test]
+    fn a_kept_page_goes_when_its_member_or_anyone_it_shows_changes() {
+        let cache = cache();
+        let list = Arc::new(vec![7_i64, 8]);
+        cache.put_page(cache.sync().unwrap(), 1, "likes/1".into(), &[7, 8], list.clone());
+        cache.put_page(cache.sync().unwrap(), 2, "likes/1".into(), &[9], Arc::new(vec![9_i64]));
+        assert_eq!(cache.page::<Arc<Vec<i64>>>(1, "likes/1"), Some(list.clone()));
+        assert_eq!(cache.page::<Arc<Vec<i64>>>(1, "likes/2"), None, "another page");
+        assert_eq!(cache.page::<Arc<Vec<u8>>>(1, "likes/1"), None, "another type");
+        // A member the page shows changed: it goes; the other member's page stays.
+        cache.heard(crate::db::Heard::Notification("8".into()));
+        assert_eq!(cache.page::<Arc<Vec<i64>>>(1, "likes/1"), None);
+        assert!(cache.page::<Arc<Vec<i64>>>(2, "likes/1").is_some());
+        // The member themselves changed.
+        cache.heard(crate::db::Heard::Notification("2".into()));
+        assert!(cache.page::<Arc<Vec<i64>>>(2, "likes/1").is_none());
+        // A read that raced with a change of someone it shows is not kept.
+        let ticket = cache.sync().unwrap();
+        cache.heard(crate::db::Heard::Notification("7".into()));
+        cache.put_page(ticket, 1, "likes/1".into(), &[7, 8], list.clone());
+        assert!(cache.page::<Arc<Vec<i64>>>(1, "likes/1").is_none());
+        // A member keeps their newest few pages.
+        for n in 0..=MAX_PAGES_PER_MEMBER {
+            cache.put_page(cache.sync().unwrap(), 1, format!("likes/{n}"), &[], n);
+        }
+        assert_eq!(cache.page::<usize>(1, "likes/0"), None);
+        assert_eq!(cache.page::<usize>(1, &format!("likes/{MAX_PAGES_PER_MEMBER}")), Some(MAX_PAGES_PER_MEMBER));
+        // Findability changed somewhere: everything goes.
+        cache.heard(crate::db::Heard::Notification("0".into()));
+        assert!(cache.page::<usize>(1, "likes/1").is_none());
     }
 
     #[test]

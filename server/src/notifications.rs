@@ -3,6 +3,8 @@
 //! ([`record`]); system notices (photo reviewed, welcome) by the services that cause them.
 //! Notifications from members who are hidden now, or blocked either way, are left out.
 
+use std::sync::Arc;
+
 use domain::account::Ymd;
 use domain::notifications::{Cursor, NotificationKind};
 use domain::search::MemberCard;
@@ -78,7 +80,25 @@ impl Notifications {
     }
 
     /// One page of the member's notifications, newest first, older than `before` when given.
+    ///
+    /// A page with nothing unread is kept between requests while neither the member nor anyone
+    /// on it changed ([`crate::member_cache`]); one with unread lines is about to be marked read.
     pub async fn page(&self, me: i64, today: Ymd, before: Option<Cursor>, limit: i64) -> Result<Vec<NotificationItem>, AppError> {
+        let cache = self.members.member_cache();
+        let ticket = cache.sync();
+        let key = format!("notifications/{}/{limit}/{}-{}-{}", before.map(|c| c.to_param()).unwrap_or_default(), today.year, today.month, today.day);
+        if let Some(kept) = ticket.and_then(|_| cache.page::<Arc<Vec<NotificationItem>>>(me, &key)) {
+            return Ok(kept.as_ref().clone());
+        }
+        let list = self.read_page(me, today, before, limit).await?;
+        if let Some(ticket) = ticket.filter(|_| list.iter().all(|n| n.read)) {
+            let shown: Vec<i64> = list.iter().filter_map(|n| n.actor.as_ref().map(|a| a.id)).collect();
+            cache.put_page(ticket, me, key, &shown, Arc::new(list.clone()));
+        }
+        Ok(list)
+    }
+
+    async fn read_page(&self, me: i64, today: Ymd, before: Option<Cursor>, limit: i64) -> Result<Vec<NotificationItem>, AppError> {
         let before = before.unwrap_or(Cursor { at: i64::MAX, id: i64::MAX });
         let sql = format!(
             "SELECT n.id, n.kind, n.created_at, n.read_at, p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional \

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::account::Ymd;
-use domain::likes::LikeSource;
+use domain::likes::{LikeKind, LikeSource};
 use domain::search::SearchFilters;
 use server::accounts::{Accounts, Member};
 use server::likes::Likes;
@@ -122,6 +122,46 @@ async fn body(db: Db, url: &str) {
     sqlx::query("UPDATE profiles SET name = 'Bram' WHERE user_id = $1").bind(bart.id).execute(w.db.pool()).await.unwrap();
     let name = until(c.postgres, || async { c.members.last_opened(&w.site, anna.id, today()).await.unwrap().unwrap().0.name }, |n| n == "Bram").await;
     assert_eq!(name, "Bram");
+
+    // Her likes tab and notifications page are kept, and follow every change of hers and of
+    // anyone they show.
+    let notifications = server::notifications::Notifications::new(c.members.clone());
+    let carl = w.member("carl@example.nl", "male").await;
+    c.likes.like(&w.site, &carl, anna.id, LikeSource::Profile, NOW + 4).await.unwrap();
+    let received = || async { c.likes.list(&w.site.settings, anna.id, LikeKind::Received, today(), 25, 0).await.unwrap() };
+    let cards = |list: &Vec<server::likes::LikedCard>| list.iter().map(|l| (l.card.id, l.card.name.clone(), l.liked_back)).collect::<Vec<_>>();
+    until(c.postgres, received, |l| l.len() == 1).await;
+    let list = until(c.postgres, received, |_| c.cache.pages_kept(anna.id) == 1).await;
+    assert_eq!(cards(&list), vec![(carl.id, "Anna".to_string(), false)]);
+    assert_eq!(c.cache.pages_kept(anna.id), 1, "kept");
+    assert_eq!(received().await, list, "the same list from memory");
+    sqlx::query("UPDATE profiles SET name = 'Cas' WHERE user_id = $1").bind(carl.id).execute(w.db.pool()).await.unwrap();
+    let list = until(c.postgres, received, |l| cards(l) == vec![(carl.id, "Cas".to_string(), false)]).await;
+    assert_eq!(cards(&list), vec![(carl.id, "Cas".to_string(), false)], "a renamed liker");
+    c.likes.like(&w.site, &anna, carl.id, LikeSource::Profile, NOW + 5).await.unwrap();
+    let list = until(c.postgres, received, |l| cards(l) == vec![(carl.id, "Cas".to_string(), true)]).await;
+    assert_eq!(cards(&list), vec![(carl.id, "Cas".to_string(), true)], "liked back");
+
+    let page = || async { notifications.list(anna.id, today(), 20).await.unwrap() };
+    let from_carl = |p: &Vec<server::notifications::NotificationItem>| p.iter().filter(|n| n.actor.as_ref().is_some_and(|a| a.id == carl.id)).map(|n| (n.actor.as_ref().unwrap().name.clone(), n.read)).collect::<Vec<_>>();
+    let unread = until(c.postgres, page, |p| from_carl(p).iter().any(|(_, read)| !read)).await;
+    let kept_before = c.cache.pages_kept(anna.id);
+    page().await;
+    assert!(c.cache.pages_kept(anna.id) <= kept_before, "a page with unread lines is not kept: it is about to be marked read");
+    notifications.mark_read_through(anna.id, unread.iter().map(|n| n.id).max().unwrap(), NOW + 6).await.unwrap();
+    let read = until(c.postgres, page, |p| p.iter().all(|n| n.read) && c.cache.pages_kept(anna.id) > 0).await;
+    assert!(read.iter().all(|n| n.read) && !from_carl(&read).is_empty());
+    assert_eq!(page().await, read, "the same page from memory");
+    sqlx::query("UPDATE profiles SET name = 'Cor' WHERE user_id = $1").bind(carl.id).execute(w.db.pool()).await.unwrap();
+    let renamed = until(c.postgres, page, |p| from_carl(p).iter().all(|(name, _)| name == "Cor")).await;
+    assert!(from_carl(&renamed).iter().all(|(name, read)| name == "Cor" && *read), "a renamed actor");
+
+    c.members.block(&w.site.settings, anna.id, carl.id, NOW + 7).await.unwrap();
+    let list = until(c.postgres, received, |l| l.is_empty()).await;
+    assert!(list.is_empty(), "a blocked liker is gone from her likes");
+    let gone = until(c.postgres, page, |p| from_carl(p).is_empty()).await;
+    assert!(from_carl(&gone).is_empty(), "and from her notifications");
+    c.members.unblock(anna.id, carl.id).await.unwrap();
 
     // A session ended or a member blocked by staff is not served from memory.
     let second = c.accounts.open_session(anna.id).await.unwrap();

@@ -34,6 +34,10 @@ impl Members {
         &self.db
     }
 
+    pub(crate) fn member_cache(&self) -> &crate::member_cache::MemberCache {
+        &self.member_cache
+    }
+
     pub fn regions(&self) -> &Regions {
         &self.regions
     }
