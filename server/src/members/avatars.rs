@@ -103,17 +103,25 @@ pub fn portrait(seed: u64, feminine: bool, size: u32) -> RgbImage {
 
 /// JPEG bytes of a portrait.
 pub fn portrait_jpeg(seed: u64, feminine: bool, size: u32) -> Vec<u8> {
-    let img = portrait(seed, feminine, size);
+    jpeg(&portrait(seed, feminine, size))
+}
+
+/// The same portrait as lossy WebP (what browsers that take WebP are sent).
+pub fn portrait_webp(seed: u64, feminine: bool, size: u32) -> Vec<u8> {
+    webp(portrait(seed, feminine, size))
+}
+
+/// A drawn portrait as JPEG.
+pub fn jpeg(img: &RgbImage) -> Vec<u8> {
     let mut out = Vec::new();
     let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 82);
     img.write_with_encoder(encoder).expect("encoding to memory cannot fail");
     out
 }
 
-/// The same portrait as lossy WebP (what browsers that take WebP are sent).
-pub fn portrait_webp(seed: u64, feminine: bool, size: u32) -> Vec<u8> {
-    let picture = image::DynamicImage::ImageRgb8(portrait(seed, feminine, size));
-    super::photo_decode::webp(&picture).expect("encoding to memory cannot fail")
+/// A drawn portrait as lossy WebP.
+pub fn webp(img: RgbImage) -> Vec<u8> {
+    super::photo_decode::webp(&image::DynamicImage::ImageRgb8(img)).expect("encoding to memory cannot fail")
 }
 
 #[cfg(test)]

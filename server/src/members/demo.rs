@@ -7,7 +7,7 @@ use std::path::Path;
 use domain::profile::Attribute;
 use sqlx::Row;
 
-use super::avatars::{portrait_jpeg, portrait_webp, Rng};
+use super::avatars::{self, portrait, Rng};
 use crate::db::Db;
 use crate::error::AppError;
 
@@ -161,13 +161,18 @@ async fn write_portraits(dir: &Path, per_gender: u64) -> Result<(), AppError> {
             for i in 0..per_gender {
                 let seed = i * 2 + feminine as u64;
                 for (suffix, size) in [("-thumb", 240), ("", 640)] {
-                    let jpeg = dir.join(format!("{gender}-{i}{suffix}.jpg"));
-                    if !jpeg.exists() {
-                        std::fs::write(&jpeg, portrait_jpeg(seed, feminine, size))?;
+                    let (jpeg, webp) = (dir.join(format!("{gender}-{i}{suffix}.jpg")), dir.join(format!("{gender}-{i}{suffix}.webp")));
+                    let (jpeg_missing, webp_missing) = (!jpeg.exists(), !webp.exists());
+                    if !jpeg_missing && !webp_missing {
+                        continue;
                     }
-                    let webp = dir.join(format!("{gender}-{i}{suffix}.webp"));
-                    if !webp.exists() {
-                        std::fs::write(&webp, portrait_webp(seed, feminine, size))?;
+                    // Drawn once for both files.
+                    let drawn = portrait(seed, feminine, size);
+                    if jpeg_missing {
+                        std::fs::write(&jpeg, avatars::jpeg(&drawn))?;
+                    }
+                    if webp_missing {
+                        std::fs::write(&webp, avatars::webp(drawn))?;
                     }
                 }
             }
@@ -177,4 +182,27 @@ async fn write_portraits(dir: &Path, per_gender: u64) -> Result<(), AppError> {
     .await
     .map_err(|e| AppError::Internal(format!("demo portraits: {e}")))?
     .map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_portrait_pool_is_drawn_as_jpeg_and_webp_and_only_what_is_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        write_portraits(dir.path(), 1).await.unwrap();
+        let mut names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        assert_eq!(names, ["female-0-thumb.jpg", "female-0-thumb.webp", "female-0.jpg", "female-0.webp", "male-0-thumb.jpg", "male-0-thumb.webp", "male-0.jpg", "male-0.webp"]);
+        // Both files of a size come from the one drawing.
+        assert_eq!(std::fs::read(dir.path().join("male-0.jpg")).unwrap(), avatars::portrait_jpeg(0, false, 640));
+        assert_eq!(std::fs::read(dir.path().join("female-0-thumb.webp")).unwrap(), avatars::portrait_webp(1, true, 240));
+        // A missing file is drawn again; the others are left as they are.
+        std::fs::remove_file(dir.path().join("female-0.webp")).unwrap();
+        std::fs::write(dir.path().join("female-0.jpg"), b"kept").unwrap();
+        write_portraits(dir.path(), 1).await.unwrap();
+        assert_eq!(std::fs::read(dir.path().join("female-0.webp")).unwrap(), avatars::portrait_webp(1, true, 640));
+        assert_eq!(std::fs::read(dir.path().join("female-0.jpg")).unwrap(), b"kept");
+    }
 }
