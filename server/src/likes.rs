@@ -3,8 +3,6 @@
 //! likes between the two (see `Members::block`). The swipe game's likes of free members count
 //! against a daily allowance ([`domain::likes::swipe_allowance`]).
 
-use std::sync::Arc;
-
 use domain::account::Ymd;
 use domain::likes::{swipe_allowance, Allowance, LikeKind, LikeSource};
 use domain::search::MemberCard;
@@ -360,18 +358,9 @@ impl Likes {
     /// ([`crate::member_cache`]): a like, a block, a profile's name, photo or place all name
     /// the members concerned.
     pub async fn list(&self, site: &SiteSettings, me: i64, kind: LikeKind, today: Ymd, limit: i64, offset: i64) -> Result<Vec<LikedCard>, AppError> {
-        let cache = self.members.member_cache();
-        let ticket = cache.sync();
-        let key = format!("likes/{}/{}/{limit}/{offset}/{}-{}-{}", site.id, kind.code(), today.year, today.month, today.day);
-        if let Some(kept) = ticket.and_then(|_| cache.page::<Arc<Vec<LikedCard>>>(me, &key)) {
-            return Ok(kept.as_ref().clone());
-        }
-        let list = self.read_list(site, me, kind, today, limit, offset).await?;
-        if let Some(ticket) = ticket {
-            let shown: Vec<i64> = list.iter().map(|l| l.card.id).collect();
-            cache.put_page(ticket, me, key, &shown, Arc::new(list.clone()));
-        }
-        Ok(list)
+        let key = format!("likes/{}/{}/{limit}/{offset}/{}", site.id, kind.code(), today.iso());
+        let read = || self.read_list(site, me, kind, today, limit, offset);
+        self.members.member_cache().page_or_read(me, key, read, |list: &Vec<LikedCard>| Some(list.iter().map(|l| l.card.id).collect())).await
     }
 
     async fn read_list(&self, site: &SiteSettings, me: i64, kind: LikeKind, today: Ymd, limit: i64, offset: i64) -> Result<Vec<LikedCard>, AppError> {

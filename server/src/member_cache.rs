@@ -315,6 +315,25 @@ impl MemberCache {
         pages.push((key, Stored { value: Arc::new(value), at: Instant::now() }));
     }
 
+    /// A page list of the member's under `key`: kept, or `read` and then kept when `keep` names
+    /// the members it shows (`None`: not to be kept). Read directly when nothing may be served
+    /// from memory.
+    pub async fn page_or_read<T, E, F>(&self, user: i64, key: String, read: impl FnOnce() -> F, keep: impl FnOnce(&T) -> Option<Vec<i64>>) -> Result<T, E>
+    where
+        T: Clone + Send + Sync + 'static,
+        F: std::future::Future<Output = Result<T, E>>,
+    {
+        let ticket = self.sync();
+        if let Some(kept) = ticket.and_then(|_| self.page::<T>(user, &key)) {
+            return Ok(kept);
+        }
+        let value = read().await?;
+        if let (Some(ticket), Some(shows)) = (ticket, keep(&value)) {
+            self.put_page(ticket, user, key, &shows, value.clone());
+        }
+        Ok(value)
+    }
+
     /// Drops what is older than the age limit (the hourly housekeeping).
     pub fn prune(&self) {
         let Some(inner) = &self.inner else { return };

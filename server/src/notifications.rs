@@ -3,8 +3,6 @@
 //! ([`record`]); system notices (photo reviewed, welcome) by the services that cause them.
 //! Notifications from members who are hidden now, or blocked either way, are left out.
 
-use std::sync::Arc;
-
 use domain::account::Ymd;
 use domain::notifications::{Cursor, NotificationKind};
 use domain::search::MemberCard;
@@ -84,18 +82,10 @@ impl Notifications {
     /// A page with nothing unread is kept between requests while neither the member nor anyone
     /// on it changed ([`crate::member_cache`]); one with unread lines is about to be marked read.
     pub async fn page(&self, me: i64, today: Ymd, before: Option<Cursor>, limit: i64) -> Result<Vec<NotificationItem>, AppError> {
-        let cache = self.members.member_cache();
-        let ticket = cache.sync();
-        let key = format!("notifications/{}/{limit}/{}-{}-{}", before.map(|c| c.to_param()).unwrap_or_default(), today.year, today.month, today.day);
-        if let Some(kept) = ticket.and_then(|_| cache.page::<Arc<Vec<NotificationItem>>>(me, &key)) {
-            return Ok(kept.as_ref().clone());
-        }
-        let list = self.read_page(me, today, before, limit).await?;
-        if let Some(ticket) = ticket.filter(|_| list.iter().all(|n| n.read)) {
-            let shown: Vec<i64> = list.iter().filter_map(|n| n.actor.as_ref().map(|a| a.id)).collect();
-            cache.put_page(ticket, me, key, &shown, Arc::new(list.clone()));
-        }
-        Ok(list)
+        let key = format!("notifications/{}/{limit}/{}", before.map(|c| c.to_param()).unwrap_or_default(), today.iso());
+        let read = || self.read_page(me, today, before, limit);
+        let keep = |list: &Vec<NotificationItem>| list.iter().all(|n| n.read).then(|| list.iter().filter_map(|n| n.actor.as_ref().map(|a| a.id)).collect());
+        self.members.member_cache().page_or_read(me, key, read, keep).await
     }
 
     async fn read_page(&self, me: i64, today: Ymd, before: Option<Cursor>, limit: i64) -> Result<Vec<NotificationItem>, AppError> {
