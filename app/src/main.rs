@@ -17,6 +17,8 @@ fn main() {
 #[cfg(feature = "ssr")]
 async fn run() {
     use tracing_subscriber::EnvFilter;
+    // Everything this process creates (database, media, outboxes, backups) is its owner's alone.
+    server::files::private_umask();
     // `vonk vapid-keys`: a new key pair for web push (see the README).
     if std::env::args().nth(1).as_deref() == Some("vapid-keys") {
         let (private_key, public_key) = server::push::new_vapid_keys();
@@ -113,7 +115,7 @@ async fn run() {
             return;
         }
         (Some("restore"), Some(dir)) => {
-            match app::ssr::restore(&config, std::path::Path::new(dir)) {
+            match app::ssr::restore(&config, std::path::Path::new(dir)).await {
                 Ok(manifest) => println!("restored the backup of {} into {} (schema {}); run `vonk check` next", domain::date::from_unix(manifest.created_at), config.data_dir.display(), manifest.schema_version),
                 Err(error) => {
                     eprintln!("restore refused: {error}");
@@ -123,6 +125,7 @@ async fn run() {
             return;
         }
         (Some("check"), None) => {
+            let config_dir = config.data_dir.clone();
             match app::ssr::check(config).await {
                 Ok(report) => {
                     for m in &report.unexplained_balances {
@@ -134,10 +137,17 @@ async fn run() {
                     for key in &report.orphan_files {
                         println!("file no row names: {key}");
                     }
+                    let data_dir = config_dir.display();
+                    for (path, kind) in &report.data_dir.not_plain {
+                        println!("data directory: {data_dir}/{path} is {kind}: move it away (the site serves only plain files)");
+                    }
+                    for (path, mode) in &report.data_dir.loose {
+                        println!("data directory: {data_dir}/{path} has mode {mode:04o}: others may read it (chmod go-rwx, or start the site, which tightens it)");
+                    }
                     if !report.is_clean() {
                         std::process::exit(1);
                     }
-                    println!("ok: the ledger explains every balance, every photo has its file");
+                    println!("ok: the ledger explains every balance, every photo has its file, only the site reads the data directory");
                 }
                 Err(error) => {
                     eprintln!("check failed: {error}");

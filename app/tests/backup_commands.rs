@@ -85,3 +85,65 @@ async fn a_site_backed_up_while_serving_restores_checks_and_serves_again() {
     let out = run(&restored, &["backup"]);
     assert_eq!(out.status.code(), Some(2), "usage: {}", text(&out));
 }
+
+/// The site's files are its own: a data directory an older version left readable to others is
+/// tightened when the server starts, everything the server creates (a new data directory, its
+/// database, media and mail) is 0700/0600, and so are `vonk backup`'s folder and a restore. `vonk
+/// check` names a file others may read and a link in the media, and exits 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_site_reads_its_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &std::path::Path| std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777;
+    let dir = tempfile::tempdir().unwrap();
+
+    // A new data directory, made by the server itself.
+    let port = free_port();
+    let fresh = dir.path().join("fresh");
+    let vars = binary::vars(&fresh, port, &[]);
+    let mut server = binary::spawn(&vars, &[], "warn", Stdio::null());
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(fresh.join("vonk.db").is_file());
+    let found = server::files::inspect(&fresh).unwrap();
+    assert!(found.is_clean(), "a new data directory is the site's alone: {found:?}");
+    assert_eq!((mode(&fresh), mode(&fresh.join("vonk.db"))), (0o700, 0o600));
+
+    // One an older version left open: tightened at the next start.
+    let data = dir.path().join("data");
+    let vars = binary::vars(&data, port, &[]);
+    {
+        let state = binary::state(&vars).await;
+        binary::signup_anna(&state, "http://x").await;
+        state.db.close().await;
+    }
+    std::fs::create_dir_all(data.join("media/public")).unwrap();
+    std::fs::write(data.join("media/public/p.jpg"), b"portrait").unwrap();
+    for (path, loose) in [(data.clone(), 0o755), (data.join("vonk.db"), 0o644), (data.join("media"), 0o755), (data.join("media/public/p.jpg"), 0o644)] {
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(loose)).unwrap();
+    }
+    let out = run(&vars, &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("vonk.db has mode 0644: others may read it"), "{}", text(&out));
+    let mut server = binary::spawn(&vars, &[], "warn", Stdio::null());
+    let found = server::files::inspect(&data).unwrap();
+    assert!(found.is_clean(), "tightened at start: {found:?}");
+
+    let backup_dir = dir.path().join("backups/today");
+    let out = run(&vars, &["backup", backup_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(server::files::inspect(&backup_dir).unwrap().is_clean(), "the backup is the site's alone");
+    assert_eq!(mode(&backup_dir.join("vonk.db")), 0o600);
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    // A link in the public media would hand out whatever it points to.
+    std::os::unix::fs::symlink("/etc/hostname", data.join("media/public/leak.txt")).unwrap();
+    let out = run(&vars, &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("media/public/leak.txt is a symbolic link"), "{}", text(&out));
+
+    let restored = dir.path().join("restored");
+    let out = run(&binary::vars(&restored, port, &[]), &["restore", backup_dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(server::files::inspect(&restored).unwrap().is_clean(), "a restore is the site's alone");
+}

@@ -67,11 +67,11 @@ pub async fn backup(db: &Db, media_dir: Option<&Path>, dest: &Path, now: i64) ->
         return Err(internal(format!("{} exists already: a backup goes into a new folder", dest.display())));
     }
     let parent = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    tokio::fs::create_dir_all(parent).await.map_err(|e| internal(format!("{}: {e}", parent.display())))?;
+    crate::files::create_private_dir_all(parent).map_err(|e| internal(format!("{}: {e}", parent.display())))?;
     let name = dest.file_name().ok_or_else(|| internal("a backup folder needs a name"))?.to_string_lossy().to_string();
     let staging = parent.join(format!(".{name}.partial"));
     let _ = tokio::fs::remove_dir_all(&staging).await;
-    tokio::fs::create_dir_all(&staging).await.map_err(|e| internal(format!("{}: {e}", staging.display())))?;
+    crate::files::create_private_dir_all(&staging).map_err(|e| internal(format!("{}: {e}", staging.display())))?;
     let result = fill(db, media_dir, &staging, now).await;
     match result {
         Ok(manifest) => {
@@ -93,6 +93,8 @@ async fn fill(db: &Db, media_dir: Option<&Path>, staging: &Path, now: i64) -> Re
         let target = copy.to_str().ok_or_else(|| internal("the backup path is not UTF-8"))?.replace('\'', "''");
         // One read transaction on a pool connection: a snapshot, while writers go on (WAL).
         sqlx::query(&format!("VACUUM INTO '{target}'")).execute(db.pool()).await?;
+        // SQLite makes the copy with the process's umask; a backup is the owner's alone.
+        std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o600)).map_err(|e| internal(format!("{}: {e}", copy.display())))?;
         let (version, tables) = describe_sqlite(&copy).await?;
         manifest.schema_version = version;
         manifest.tables = tables;
@@ -117,7 +119,7 @@ async fn fill(db: &Db, media_dir: Option<&Path>, staging: &Path, now: i64) -> Re
     .await
     .map_err(internal)??;
     let json = serde_json::to_vec_pretty(&manifest).map_err(internal)?;
-    tokio::fs::write(staging.join(MANIFEST), json).await.map_err(|e| internal(format!("manifest: {e}")))?;
+    crate::files::write_private_new(&staging.join(MANIFEST), &json).map_err(|e| internal(format!("manifest: {e}")))?;
     Ok(manifest)
 }
 
@@ -180,66 +182,170 @@ fn copy_tree(from: &Path, root: &Path, prefix: &str) -> Result<Vec<FileEntry>, A
         let path = format!("{prefix}/{}", rel.to_string_lossy().replace('\\', "/"));
         let target = root.join(&path);
         if let Some(dir) = target.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| internal(format!("{}: {e}", dir.display())))?;
+            crate::files::create_private_dir_all(dir).map_err(|e| internal(format!("{}: {e}", dir.display())))?;
         }
-        std::fs::write(&target, &bytes).map_err(|e| internal(format!("{}: {e}", target.display())))?;
+        crate::files::write_private_new(&target, &bytes).map_err(|e| internal(format!("{}: {e}", target.display())))?;
         entries.push(entry(path, &bytes));
     }
     Ok(entries)
 }
 
 /// Reads a backup's manifest and checks every file against it (present, same size and
-/// SHA-256, nothing unlisted) and the schema against `newest_schema`.
+/// SHA-256, nothing unlisted) and the schema against `newest_schema`. A backup holds folders
+/// and plain files only: a symbolic or hard link, a device or a pipe anywhere in it, or a name
+/// in the manifest that leaves the backup, refuses it.
 pub fn verify(src: &Path, newest_schema: i64) -> Result<Manifest, AppError> {
-    let raw = std::fs::read(src.join(MANIFEST)).map_err(|e| internal(format!("{}: no readable manifest ({e}): not a Vonk backup, or an unfinished one", src.display())))?;
-    let manifest: Manifest = serde_json::from_slice(&raw).map_err(|e| internal(format!("the manifest is damaged: {e}")))?;
-    if manifest.schema_version > newest_schema {
-        return Err(internal(format!("the backup comes from a newer version (schema {} > {newest_schema}): restore it with that version or a later one", manifest.schema_version)));
-    }
+    let (src, manifest, ids) = listing(src, newest_schema)?;
     for entry in &manifest.files {
-        let rel = Path::new(&entry.path);
-        if !rel.components().all(|c| matches!(c, std::path::Component::Normal(_))) {
-            return Err(internal(format!("the manifest names {:?}, outside the backup", entry.path)));
-        }
-        let bytes = std::fs::read(src.join(rel)).map_err(|e| internal(format!("{} is missing from the backup: {e}", entry.path)))?;
-        if bytes.len() as u64 != entry.bytes || sha256_hex(&bytes) != entry.sha256 {
-            return Err(internal(format!("{} does not match the manifest: the backup is damaged", entry.path)));
-        }
-    }
-    let listed: std::collections::BTreeSet<&str> = manifest.files.iter().map(|f| f.path.as_str()).collect();
-    for path in walk(src)? {
-        let rel = path.strip_prefix(src).map_err(internal)?.to_string_lossy().replace('\\', "/");
-        if rel != MANIFEST && !listed.contains(rel.as_str()) {
-            return Err(internal(format!("{rel} is not in the manifest: the backup was changed")));
-        }
+        read_checked(&src, entry, ids[entry.path.as_str()], None)?;
     }
     Ok(manifest)
 }
 
+/// The backup's real folder, its manifest, and each listed file's (device, inode) as found
+/// when the folder was walked, once the manifest and the folder agree on the names.
+#[allow(clippy::type_complexity)]
+fn listing(src: &Path, newest_schema: i64) -> Result<(PathBuf, Manifest, BTreeMap<String, (u64, u64)>), AppError> {
+    // The folder named on the command line may itself be a link (`latest` → a dated folder);
+    // nothing inside it may.
+    let src = std::fs::canonicalize(src).map_err(|e| internal(format!("{}: no readable manifest ({e}): not a Vonk backup, or an unfinished one", src.display())))?;
+    let raw = crate::files::open_plain(&src.join(MANIFEST))
+        .and_then(|(mut file, _)| {
+            let mut raw = Vec::new();
+            std::io::Read::read_to_end(&mut file, &mut raw).map(|_| raw)
+        })
+        .map_err(|e| internal(format!("{}: no readable manifest ({e}): not a Vonk backup, or an unfinished one", src.display())))?;
+    let manifest: Manifest = serde_json::from_slice(&raw).map_err(|e| internal(format!("the manifest is damaged: {e}")))?;
+    if manifest.schema_version > newest_schema {
+        return Err(internal(format!("the backup comes from a newer version (schema {} > {newest_schema}): restore it with that version or a later one", manifest.schema_version)));
+    }
+    let mut listed = std::collections::BTreeSet::new();
+    for entry in &manifest.files {
+        let rel = Path::new(&entry.path);
+        let plain = !entry.path.is_empty() && rel.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+        let ours = entry.path == DATABASE_FILE || entry.path.starts_with("media/");
+        if !plain || !ours || entry.path.contains('\\') {
+            return Err(internal(format!("the manifest names {:?}, outside the backup", entry.path)));
+        }
+        if !listed.insert(entry.path.as_str()) {
+            return Err(internal(format!("the manifest names {} twice: the backup was changed", entry.path)));
+        }
+    }
+    let has_database = listed.contains(DATABASE_FILE);
+    match (manifest.backend.as_str(), has_database) {
+        ("sqlite", true) | ("postgres", false) => {}
+        (backend, _) => return Err(internal(format!("the manifest says {backend:?} but the backup {} a database: the backup was changed", if has_database { "holds" } else { "lacks" }))),
+    }
+    let present = crate::files::plain_files(&src).map_err(|(path, kind)| internal(format!("{path} is {kind}: a backup holds plain files only, so it is refused")))?;
+    let ids: BTreeMap<String, (u64, u64)> = present.into_iter().filter(|(rel, _)| rel != MANIFEST).collect();
+    for path in &listed {
+        if !ids.contains_key(*path) {
+            return Err(internal(format!("{path} is missing from the backup")));
+        }
+    }
+    if let Some(extra) = ids.keys().find(|rel| !listed.contains(rel.as_str())) {
+        return Err(internal(format!("{extra} is not in the manifest: the backup was changed")));
+    }
+    Ok((src, manifest, ids))
+}
+
+/// Reads one listed file of the backup — the very file the walk found (same device and inode,
+/// opened without following a link) — checks its size and SHA-256 against the manifest, and
+/// with `copy_to` writes what it read there (mode 0600), so a restore holds exactly the bytes
+/// it checked.
+fn read_checked(src: &Path, entry: &FileEntry, id: (u64, u64), copy_to: Option<&Path>) -> Result<(), AppError> {
+    use std::io::{Read, Write};
+    use std::os::unix::fs::MetadataExt;
+    let changed = || internal(format!("{} changed while it was read: the backup is refused", entry.path));
+    let (mut file, meta) = crate::files::open_plain(&src.join(&entry.path)).map_err(|e| internal(format!("{} is refused: {e}", entry.path)))?;
+    if (meta.dev(), meta.ino()) != id {
+        return Err(changed());
+    }
+    let mut out = match copy_to {
+        Some(root) => {
+            let target = root.join(&entry.path);
+            if let Some(dir) = target.parent() {
+                crate::files::create_private_dir_all(dir).map_err(|e| internal(format!("{}: {e}", dir.display())))?;
+            }
+            Some(crate::files::create_private_new(&target).map_err(|e| internal(format!("{}: {e}", target.display())))?)
+        }
+        None => None,
+    };
+    let mut hash = Sha256::new();
+    let mut bytes = 0u64;
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let n = file.read(&mut buf).map_err(|e| internal(format!("{}: {e}", entry.path)))?;
+        if n == 0 {
+            break;
+        }
+        hash.update(&buf[..n]);
+        bytes += n as u64;
+        if let Some(out) = out.as_mut() {
+            out.write_all(&buf[..n]).map_err(|e| internal(format!("{}: {e}", entry.path)))?;
+        }
+    }
+    if bytes != entry.bytes || crate::accounts::tokens::hex(&hash.finalize()) != entry.sha256 {
+        return Err(internal(format!("{} does not match the manifest: the backup is damaged", entry.path)));
+    }
+    if let Some(out) = out {
+        out.sync_all().map_err(|e| internal(format!("{}: {e}", entry.path)))?;
+    }
+    Ok(())
+}
+
 /// Restores a verified backup into `data_dir`, which must be empty or missing. The files go
-/// into a folder beside it first; the data directory appears whole or not at all.
-pub fn restore(src: &Path, data_dir: &Path, newest_schema: i64) -> Result<Manifest, AppError> {
+/// into a private folder beside it first (each read once: checked as it is copied), the
+/// database copy must pass SQLite's integrity check with the manifest's schema and row counts,
+/// and only then is the folder renamed into place: the data directory appears whole or not at
+/// all, and a refusal leaves nothing behind.
+pub async fn restore(src: &Path, data_dir: &Path, newest_schema: i64) -> Result<Manifest, AppError> {
     if data_dir.exists() && std::fs::read_dir(data_dir).map_err(internal)?.next().is_some() {
         return Err(internal(format!("{} is not empty: a restore goes into an empty data directory", data_dir.display())));
     }
-    let manifest = verify(src, newest_schema)?;
+    let (src, manifest, ids) = listing(src, newest_schema)?;
     let parent = data_dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(internal)?;
+    crate::files::create_private_dir_all(parent).map_err(internal)?;
     let name = data_dir.file_name().ok_or_else(|| internal("the data directory needs a name"))?.to_string_lossy().to_string();
     let staging = parent.join(format!(".{name}.restoring"));
     let _ = std::fs::remove_dir_all(&staging);
-    for entry in &manifest.files {
-        let target = staging.join(&entry.path);
-        if let Some(dir) = target.parent() {
-            std::fs::create_dir_all(dir).map_err(internal)?;
-        }
-        std::fs::copy(src.join(&entry.path), &target).map_err(|e| internal(format!("{}: {e}", entry.path)))?;
+    crate::files::create_private_dir_all(&staging).map_err(|e| internal(format!("{}: {e}", staging.display())))?;
+    let filled = {
+        let (src, staging, files) = (src.clone(), staging.clone(), manifest.files.clone());
+        tokio::task::spawn_blocking(move || files.iter().try_for_each(|entry| read_checked(&src, entry, ids[entry.path.as_str()], Some(&staging))))
+            .await
+            .map_err(internal)
+            .and_then(|r| r)
+    };
+    let checked = match filled {
+        Ok(()) if manifest.backend == "sqlite" => check_database(&staging.join(DATABASE_FILE), &manifest).await,
+        other => other,
+    };
+    if let Err(error) = checked {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(error);
     }
     if data_dir.exists() {
         std::fs::remove_dir(data_dir).map_err(internal)?;
     }
     std::fs::rename(&staging, data_dir).map_err(|e| internal(format!("{}: {e}", data_dir.display())))?;
     Ok(manifest)
+}
+
+/// The restored database opens, passes SQLite's integrity check, and has the schema and the
+/// row counts the manifest recorded (a truncated or swapped copy with a matching checksum
+/// fails here).
+async fn check_database(file: &Path, manifest: &Manifest) -> Result<(), AppError> {
+    let damaged = |why: String| internal(format!("the database in the backup is damaged: {why}"));
+    let (version, tables) = describe_sqlite(file).await.map_err(|e| damaged(e.to_string()))?;
+    if version != manifest.schema_version || tables != manifest.tables {
+        return Err(damaged("its schema or row counts differ from the manifest".into()));
+    }
+    // The read-only look may leave a journal file: the data directory gets the database only.
+    for extra in ["-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(format!("{}{extra}", file.display()));
+    }
+    Ok(())
 }
 
 /// What `vonk check` found.
@@ -252,11 +358,14 @@ pub struct CheckReport {
     /// Files in the private media folder that no row names (and that are not waiting in the
     /// trash to be deleted).
     pub orphan_files: Vec<String>,
+    /// In the data directory: links, devices and pipes (the site serves media from disk: a link
+    /// there could hand out a file from elsewhere), and modes that let others in.
+    pub data_dir: crate::files::Findings,
 }
 
 impl CheckReport {
     pub fn is_clean(&self) -> bool {
-        self.unexplained_balances.is_empty() && self.missing_files.is_empty() && self.orphan_files.is_empty()
+        self.unexplained_balances.is_empty() && self.missing_files.is_empty() && self.orphan_files.is_empty() && self.data_dir.is_clean()
     }
 }
 

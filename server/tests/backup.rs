@@ -111,7 +111,7 @@ async fn a_backup_taken_while_twenty_clients_write_restores_whole() {
 
     // Restored into a new data directory: a database the site opens, whole.
     let data = dir.path().join("restored");
-    let restored_manifest = backup::restore(&dest, &data, backup::newest_schema(Backend::Sqlite)).unwrap();
+    let restored_manifest = backup::restore(&dest, &data, backup::newest_schema(Backend::Sqlite)).await.unwrap();
     assert_eq!(restored_manifest, manifest);
     let restored = Db::connect(&format!("sqlite://{}/vonk.db", data.display()), 2).await.unwrap();
     for id in &before {
@@ -130,14 +130,15 @@ async fn a_backup_taken_while_twenty_clients_write_restores_whole() {
     restored.close().await;
 
     // A restore only fills an empty data directory.
-    let again = backup::restore(&dest, &data, backup::newest_schema(Backend::Sqlite)).unwrap_err().to_string();
+    let again = backup::restore(&dest, &data, backup::newest_schema(Backend::Sqlite)).await.unwrap_err().to_string();
     assert!(again.contains("not empty"), "{again}");
     // The backup folder was new: a second backup into it is refused.
     assert!(backup::backup(&db, None, &dest, NOW).await.is_err());
 }
 
-/// Copies a finished backup, lets `damage` change the copy, and answers the restore's refusal.
-fn refusal(src: &std::path::Path, work: &std::path::Path, name: &str, damage: impl FnOnce(&std::path::Path)) -> String {
+/// Copies a finished backup, lets `damage` change the copy, and answers the restore's refusal
+/// (after checking that it left nothing behind: no data directory, no half-restored folder).
+async fn refusal(src: &std::path::Path, work: &std::path::Path, name: &str, damage: impl FnOnce(&std::path::Path)) -> String {
     let copy = work.join(name);
     std::fs::create_dir_all(&copy).unwrap();
     for entry in walk(src) {
@@ -147,8 +148,9 @@ fn refusal(src: &std::path::Path, work: &std::path::Path, name: &str, damage: im
     }
     damage(&copy);
     let data = work.join(format!("{name}-data"));
-    let error = backup::restore(&copy, &data, backup::newest_schema(Backend::Sqlite)).expect_err(name).to_string();
+    let error = backup::restore(&copy, &data, backup::newest_schema(Backend::Sqlite)).await.expect_err(name).to_string();
     assert!(!data.exists(), "{name}: nothing restored");
+    assert!(!work.join(format!(".{name}-data.restoring")).exists(), "{name}: nothing half-restored left");
     error
 }
 
@@ -181,28 +183,28 @@ async fn a_damaged_changed_unfinished_or_newer_backup_is_refused() {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0x55;
         std::fs::write(path, bytes).unwrap();
-    });
+    }).await;
     assert!(flipped.contains("vonk.db does not match the manifest"), "{flipped}");
-    let missing = refusal(&good, &work, "missing", |b| std::fs::remove_file(b.join("media/photos/1/1-x.jpg")).unwrap());
+    let missing = refusal(&good, &work, "missing", |b| std::fs::remove_file(b.join("media/photos/1/1-x.jpg")).unwrap()).await;
     assert!(missing.contains("media/photos/1/1-x.jpg is missing"), "{missing}");
-    let added = refusal(&good, &work, "added", |b| std::fs::write(b.join("media/extra.jpg"), b"?").unwrap());
+    let added = refusal(&good, &work, "added", |b| std::fs::write(b.join("media/extra.jpg"), b"?").unwrap()).await;
     assert!(added.contains("media/extra.jpg is not in the manifest"), "{added}");
-    let unfinished = refusal(&good, &work, "unfinished", |b| std::fs::remove_file(b.join("manifest.json")).unwrap());
+    let unfinished = refusal(&good, &work, "unfinished", |b| std::fs::remove_file(b.join("manifest.json")).unwrap()).await;
     assert!(unfinished.contains("no readable manifest"), "{unfinished}");
     let newer = refusal(&good, &work, "newer", |b| {
         let mut manifest: Manifest = serde_json::from_slice(&std::fs::read(b.join("manifest.json")).unwrap()).unwrap();
         manifest.schema_version += 1;
         std::fs::write(b.join("manifest.json"), serde_json::to_vec(&manifest).unwrap()).unwrap();
-    });
+    }).await;
     assert!(newer.contains("newer version"), "{newer}");
     let outside = refusal(&good, &work, "outside", |b| {
         let mut manifest: Manifest = serde_json::from_slice(&std::fs::read(b.join("manifest.json")).unwrap()).unwrap();
         manifest.files[0].path = "../../etc/passwd".into();
         std::fs::write(b.join("manifest.json"), serde_json::to_vec(&manifest).unwrap()).unwrap();
-    });
+    }).await;
     assert!(outside.contains("outside the backup"), "{outside}");
     // The untouched backup still restores.
-    backup::restore(&good, &work.join("fine"), backup::newest_schema(Backend::Sqlite)).unwrap();
+    backup::restore(&good, &work.join("fine"), backup::newest_schema(Backend::Sqlite)).await.unwrap();
 }
 
 #[tokio::test]
@@ -264,4 +266,150 @@ async fn the_schedule_keeps_the_newest_backups_and_reports_a_failure() {
     assert!(status.last_failure.as_ref().is_some_and(|(at, why)| *at == NOW + 3 * 3600 && why.contains("exists already")), "{status:?}");
     backup::run_scheduled(&db, None, &schedule, NOW + 4 * 3600).await.unwrap();
     assert_eq!(backup::status().last_failure, None);
+}
+
+/// Lists `path` (relative to the backup `b`) in its manifest with the file's real size and
+/// SHA-256, as someone crafting a backup would, so only the restore's own rules can refuse it.
+fn relist(b: &std::path::Path, path: &str, content: &[u8]) {
+    use sha2::Digest;
+    let mut manifest: Manifest = serde_json::from_slice(&std::fs::read(b.join("manifest.json")).unwrap()).unwrap();
+    manifest.files.retain(|f| f.path != path);
+    let sha256 = sha2::Sha256::digest(content).iter().map(|b| format!("{b:02x}")).collect::<String>();
+    manifest.files.push(backup::FileEntry { path: path.into(), bytes: content.len() as u64, sha256 });
+    std::fs::write(b.join("manifest.json"), serde_json::to_vec(&manifest).unwrap()).unwrap();
+}
+
+/// The attacks on a restore that a backup's own checksums cannot stop, tried on `good` (a
+/// backup holding `media/public/p.jpg`): each is refused, names what it found, and leaves no
+/// data directory and no half-restored folder behind.
+async fn crafted_backups_are_refused(good: &std::path::Path, work: &std::path::Path) {
+    let secret = work.join("root-only.txt");
+    std::fs::create_dir_all(work).unwrap();
+    std::fs::write(&secret, b"password hashes").unwrap();
+
+    let link = refusal(good, work, "file-link", |b| {
+        std::os::unix::fs::symlink(&secret, b.join("media/public/leak.txt")).unwrap();
+        relist(b, "media/public/leak.txt", b"password hashes");
+    })
+    .await;
+    assert!(link.contains("media/public/leak.txt is a symbolic link"), "{link}");
+
+    let elsewhere = work.join("elsewhere");
+    let folder = refusal(good, work, "folder-link", |b| {
+        std::fs::rename(b.join("media"), &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, b.join("media")).unwrap();
+    })
+    .await;
+    assert!(folder.contains("media is a symbolic link"), "{folder}");
+
+    let hard = refusal(good, work, "hard-link", |b| {
+        std::fs::hard_link(&secret, b.join("media/public/twin.txt")).unwrap();
+        relist(b, "media/public/twin.txt", b"password hashes");
+    })
+    .await;
+    assert!(hard.contains("media/public/twin.txt is a hard link"), "{hard}");
+
+    let pipe = refusal(good, work, "pipe", |b| {
+        let made = std::process::Command::new("mkfifo").arg(b.join("media/public/pipe")).status().unwrap();
+        assert!(made.success());
+    })
+    .await;
+    assert!(pipe.contains("media/public/pipe is a pipe"), "{pipe}");
+
+    let manifest_link = refusal(good, work, "manifest-link", |b| {
+        std::fs::rename(b.join("manifest.json"), b.join("../real-manifest.json")).unwrap();
+        std::os::unix::fs::symlink(b.join("../real-manifest.json"), b.join("manifest.json")).unwrap();
+    })
+    .await;
+    assert!(manifest_link.contains("no readable manifest"), "{manifest_link}");
+
+    for (name, path) in [("dotdot", "media/../../root-only.txt"), ("absolute", "/etc/passwd"), ("beside", "mail/1.eml")] {
+        let outside = refusal(good, work, name, |b| relist(b, path, b"x")).await;
+        assert!(outside.contains("outside the backup"), "{name}: {outside}");
+    }
+
+    let unfinished = refusal(good, work, "no-manifest", |b| std::fs::remove_file(b.join("manifest.json")).unwrap()).await;
+    assert!(unfinished.contains("no readable manifest"), "{unfinished}");
+
+    // A folder given by a link of its own (`latest` → a dated backup) is fine: only what is
+    // inside must be plain.
+    let latest = work.join("latest");
+    std::os::unix::fs::symlink(good, &latest).unwrap();
+    let restored = work.join("restored");
+    backup::restore(&latest, &restored, backup::newest_schema(Backend::Sqlite)).await.unwrap();
+    assert_eq!(std::fs::read(restored.join("media/public/p.jpg")).unwrap(), b"portrait");
+    use std::os::unix::fs::PermissionsExt;
+    for path in [restored.clone(), restored.join("media"), restored.join("media/public"), restored.join("media/public/p.jpg")] {
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o077, 0, "{} is the site's alone", path.display());
+    }
+}
+
+#[tokio::test]
+async fn crafted_sqlite_backups_are_refused_and_leave_nothing_behind() {
+    let (db, dir) = support::sqlite().await;
+    let w = world(db.clone()).await;
+    std::fs::create_dir_all(w.media.path().join("public")).unwrap();
+    std::fs::write(w.media.path().join("public/p.jpg"), b"portrait").unwrap();
+    let good = dir.path().join("good");
+    backup::backup(&db, Some(w.media.path()), &good, NOW).await.unwrap();
+    let work = dir.path().join("work");
+    crafted_backups_are_refused(&good, &work).await;
+
+    // A database cut short: refused by its checksum, and — listed anew, as a crafted backup
+    // would be — by SQLite's integrity check, its schema and its row counts.
+    let cut = |b: &std::path::Path| {
+        let bytes = std::fs::read(b.join("vonk.db")).unwrap();
+        std::fs::write(b.join("vonk.db"), &bytes[..bytes.len() / 2]).unwrap();
+    };
+    let truncated = refusal(&good, &work, "truncated", cut).await;
+    assert!(truncated.contains("vonk.db does not match the manifest"), "{truncated}");
+    let relisted = refusal(&good, &work, "truncated-relisted", |b| {
+        cut(b);
+        relist(b, "vonk.db", &std::fs::read(b.join("vonk.db")).unwrap());
+    })
+    .await;
+    assert!(relisted.contains("the database in the backup is damaged"), "{relisted}");
+    let empty = refusal(&good, &work, "swapped", |b| {
+        std::fs::write(b.join("vonk.db"), b"").unwrap();
+        relist(b, "vonk.db", b"");
+    })
+    .await;
+    assert!(empty.contains("the database in the backup is damaged"), "{empty}");
+    let dropped = refusal(&good, &work, "no-database", |b| {
+        std::fs::remove_file(b.join("vonk.db")).unwrap();
+        let mut manifest: Manifest = serde_json::from_slice(&std::fs::read(b.join("manifest.json")).unwrap()).unwrap();
+        manifest.files.retain(|f| f.path != "vonk.db");
+        std::fs::write(b.join("manifest.json"), serde_json::to_vec(&manifest).unwrap()).unwrap();
+    })
+    .await;
+    assert!(dropped.contains("lacks a database"), "{dropped}");
+
+    // The backup itself is the owner's alone: folder, database, media and manifest.
+    use std::os::unix::fs::PermissionsExt;
+    for path in [good.clone(), good.join("vonk.db"), good.join("manifest.json"), good.join("media/public"), good.join("media/public/p.jpg")] {
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o077, 0, "{} is the site's alone", path.display());
+    }
+}
+
+#[tokio::test]
+async fn crafted_postgresql_backups_are_refused_and_leave_nothing_behind() {
+    let cluster = support::PgCluster::start();
+    let db = cluster.db().await;
+    let dir = tempfile::tempdir().unwrap();
+    let media = dir.path().join("media");
+    std::fs::create_dir_all(media.join("public")).unwrap();
+    std::fs::write(media.join("public/p.jpg"), b"portrait").unwrap();
+    let good = dir.path().join("good");
+    let manifest = backup::backup(&db, Some(&media), &good, NOW).await.unwrap();
+    assert_eq!(manifest.backend, "postgres");
+    let work = dir.path().join("work");
+    crafted_backups_are_refused(&good, &work).await;
+    // A media-only backup that grew a database file is not what was made.
+    let grown = refusal(&good, &work, "grown", |b| {
+        std::fs::write(b.join("vonk.db"), b"SQLite format 3\0").unwrap();
+        relist(b, "vonk.db", b"SQLite format 3\0");
+    })
+    .await;
+    assert!(grown.contains("holds a database"), "{grown}");
+    db.close().await;
 }

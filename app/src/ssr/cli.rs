@@ -48,16 +48,19 @@ pub async fn backup(config: server::Config, dest: &std::path::Path) -> Result<se
 
 /// `vonk restore <dir>`: a checked backup into the (empty) data directory. Nothing connects to
 /// a database before the files are in place.
-pub fn restore(config: &server::Config, src: &std::path::Path) -> Result<server::backup::Manifest, AppError> {
+pub async fn restore(config: &server::Config, src: &std::path::Path) -> Result<server::backup::Manifest, AppError> {
     let backend: server::db::Backend = config.database_url.parse()?;
-    server::backup::restore(src, &config.data_dir, server::backup::newest_schema(backend))
+    server::backup::restore(src, &config.data_dir, server::backup::newest_schema(backend)).await
 }
 
-/// `vonk check`: the ledger reconciled, photo rows against files.
+/// `vonk check`: the ledger reconciled, photo rows against files, and the data directory's
+/// files (links, devices, modes that let others read them).
 pub async fn check(config: server::Config) -> Result<server::backup::CheckReport, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
     let private = config.local_media_dir().map(|media| media.join("private"));
     let report = server::backup::check(&db, private.as_deref()).await;
     db.close().await;
-    report
+    let mut report = report?;
+    report.data_dir = server::files::inspect(&config.data_dir).map_err(|e| AppError::Internal(format!("{}: {e}", config.data_dir.display())))?;
+    Ok(report)
 }

@@ -13,6 +13,12 @@ use super::router::{leptos_options, router};
 pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let addr = config.addr;
     let refresh = config.site_cache_refresh;
+    // What an older version or another tool left readable to others becomes the site's alone
+    // (the process's umask, set in main, covers everything created from now on).
+    server::files::tighten_at_start(&config.data_dir, "data directory");
+    if let Some(schedule) = &config.backup {
+        server::files::tighten_at_start(&schedule.dir, "backup folder");
+    }
     let state = AppState::start(config, page_links()).await?;
     if state.config.seed == server::config::SeedMode::Demo {
         if let Some(password) = server::seed::demo_accounts(&state).await? {
