@@ -134,6 +134,9 @@ pub enum ErrorCode {
     NotRefundable,
     /// A refund of nothing or of more than is left of the payment (`{max}`, formatted).
     RefundAmountInvalid,
+    /// Direct debit (and, when the site asks it, a first card payment) before the member
+    /// confirmed their address.
+    AddressNotConfirmed,
     // Account security
     PasswordWrong,
     TwoStepCodeInvalid,
@@ -148,6 +151,9 @@ pub enum ErrorCode {
     // Staff settings (`{setting}` names the setting)
     /// A number outside `{min}`..=`{max}`.
     OutOfRange,
+    /// Money typed as something other than digits with one decimal mark and at most two
+    /// decimals (`domain::money`).
+    AmountInvalid,
     /// A text longer than `{max}` characters.
     TextTooLong,
     /// An empty text that must be filled in.
@@ -166,7 +172,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 81] = {
+    pub const ALL: [ErrorCode; 83] = {
         use ErrorCode::*;
         [
             AuthenticationRequired, Forbidden, ForbiddenOrigin, NotFound, TooManyRequests, BadRequest, Internal, UnsupportedLanguage,
@@ -186,6 +192,7 @@ impl ErrorCode {
             PaymentsBlocked,
             NotRefundable,
             RefundAmountInvalid,
+            AddressNotConfirmed,
             PasswordWrong,
             TwoStepCodeInvalid,
             InvisibleCannotLike,
@@ -193,6 +200,7 @@ impl ErrorCode {
             ComplaintLength,
             ReasonRequired,
             OutOfRange,
+            AmountInvalid,
             TextTooLong,
             Required,
             ColourInvalid,
@@ -263,6 +271,7 @@ impl ErrorCode {
             PaymentsBlocked => "payments_blocked",
             NotRefundable => "not_refundable",
             RefundAmountInvalid => "refund_amount_invalid",
+            AddressNotConfirmed => "address_not_confirmed",
             PasswordWrong => "password_wrong",
             TwoStepCodeInvalid => "two_step_code_invalid",
             InvisibleCannotLike => "invisible_cannot_like",
@@ -270,6 +279,7 @@ impl ErrorCode {
             ComplaintLength => "complaint_length",
             ReasonRequired => "reason_required",
             OutOfRange => "out_of_range",
+            AmountInvalid => "amount_invalid",
             TextTooLong => "text_too_long",
             Required => "required",
             ColourInvalid => "colour_invalid",
@@ -350,6 +360,7 @@ impl ErrorCode {
             PaymentsBlocked => "error.payments_blocked",
             NotRefundable => "error.not_refundable",
             RefundAmountInvalid => "error.refund_amount_invalid",
+            AddressNotConfirmed => "error.address_not_confirmed",
             PasswordWrong => "validation.password_wrong",
             TwoStepCodeInvalid => "validation.two_step_code_invalid",
             InvisibleCannotLike => "error.invisible_cannot_like",
@@ -357,6 +368,7 @@ impl ErrorCode {
             ComplaintLength => "validation.complaint_length",
             ReasonRequired => "validation.reason_required",
             OutOfRange => "validation.out_of_range",
+            AmountInvalid => "validation.amount_invalid",
             TextTooLong => "validation.text_too_long",
             Required => "validation.required",
             ColourInvalid => "validation.colour_invalid",
@@ -382,7 +394,7 @@ impl ErrorCode {
     pub fn http_status(self) -> u16 {
         use ErrorCode::*;
         match self {
-            AuthenticationRequired | Forbidden | ForbiddenOrigin | BlockedByMember | PremiumOnly | DirectDebitBlocked | PaymentsBlocked | InvisibleCannotLike => 403,
+            AuthenticationRequired | Forbidden | ForbiddenOrigin | BlockedByMember | PremiumOnly | DirectDebitBlocked | PaymentsBlocked | AddressNotConfirmed | InvisibleCannotLike => 403,
             NotFound => 404,
             ClaimedByOther => 409,
             LoginFailed => 401,

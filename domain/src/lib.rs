@@ -18,6 +18,7 @@ pub mod i18n;
 pub mod lander;
 pub mod likes;
 pub mod locale;
+pub mod money;
 pub mod notifications;
 pub mod operators;
 pub mod payment;

@@ -9,14 +9,15 @@ use crate::error::{ApiError, ErrorCode, Field};
 pub const REFUND_REASON_MAX: usize = 500;
 const DAY: i64 = 86_400;
 
-/// A refund amount as staff type it (`12,50`, `12.50`, `€ 12,50`) in minor units; None for
-/// anything else (markup, letters, a negative sign), never a guess.
-pub fn parse_amount(text: &str) -> Option<i64> {
-    let text = text.trim();
-    if text.is_empty() || text.len() > 16 || !text.chars().all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '€')) {
-        return None;
+/// A refund amount as staff type it: empty refunds all that is left (None); anything else is
+/// read by [`crate::money::parse_amount`] (`12,50`, `12.50`, `€ 12,50`; never a guess), and
+/// [`Refundable::check`] then holds it to what is left.
+pub fn parse_amount(text: &str) -> Result<Option<i64>, ApiError> {
+    match crate::money::parse_amount(text) {
+        Ok(minor) => Ok(Some(minor)),
+        Err(crate::money::AmountError::Empty) => Ok(None),
+        Err(error) => Err(error.api_error()),
     }
-    crate::staff::parse_price(text).filter(|minor| *minor > 0)
 }
 
 /// Where a refund or a taking back came from.
@@ -172,11 +173,15 @@ mod tests {
 
     #[test]
     fn amounts_are_read_strictly() {
-        assert_eq!(parse_amount("12,50"), Some(1250));
-        assert_eq!(parse_amount("€ 12.5"), Some(1250));
-        assert_eq!(parse_amount(" 7 "), Some(700));
-        for bad in ["", "0", "-5", "<b>5</b>", "5 EUR", "1e3", "12,50,1x", "99999999999999999"] {
-            assert_eq!(parse_amount(bad), None, "{bad}");
+        assert_eq!(parse_amount("12,50"), Ok(Some(1250)));
+        assert_eq!(parse_amount("€ 12.5"), Ok(Some(1250)));
+        assert_eq!(parse_amount(" 7 "), Ok(Some(700)));
+        assert_eq!(parse_amount("  "), Ok(None), "empty: all that is left");
+        // Zero reads, and the refund's own check refuses it.
+        assert_eq!(parse_amount("0"), Ok(Some(0)));
+        assert_eq!(paid(1995, 0).check(Some(0), "", 1_000_000, 14).unwrap_err().code, ErrorCode::RefundAmountInvalid);
+        for bad in ["0,001", "1.000,5", "1.000", "-5", "<b>5</b>", "5 EUR", "1e3", "12,50,1x", "99999999999999999"] {
+            assert_eq!(parse_amount(bad).unwrap_err().code, ErrorCode::AmountInvalid, "{bad}");
         }
     }
 

@@ -146,6 +146,10 @@ pub struct SiteSettings {
     /// once, taken back if the collection fails).
     #[serde(default)]
     pub direct_debit_on_collection: bool,
+    /// A member's first payment, whatever the method, waits until they confirmed their address
+    /// (direct debit always does).
+    #[serde(default)]
+    pub first_payment_needs_confirmed_address: bool,
     pub search_fields: Vec<String>,
     pub refund_days: i64,
     pub member_resell: bool,

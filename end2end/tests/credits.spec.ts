@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { acceptEntry, axeClean, lastSms, member } from './helpers';
+import { acceptEntry, activate, axeClean, lastSms, member } from './helpers';
 
 // Buying credits through the built-in test provider, at 375 px (mobile) and 1280 px (desktop).
 
@@ -180,7 +180,15 @@ test('the time-bonus banner counts down and its modal comes after 40 s at 0 cred
 });
 
 test('direct debit: a bad IBAN, a wrong code, then the right one', async ({ page }, testInfo) => {
-  await member(page, email('incasso', testInfo.project.name));
+  const address = email('incasso', testInfo.project.name);
+  await member(page, address);
+  // Not before the address is confirmed: the page says how to go on.
+  await chooseBundle(page, 'Automatische incasso');
+  await page.getByLabel('IBAN').fill('NL91 ABNA 0417 1643 00');
+  await page.getByLabel('Mobiel nummer').fill('06 1234 5678');
+  await page.getByRole('button', { name: 'Stuur mij een code' }).click();
+  await expect(page.getByTestId('form-error')).toContainText('Bevestig eerst je e-mailadres');
+  await activate(page, address);
   await chooseBundle(page, 'Automatische incasso');
   await expect(page).toHaveURL(/\/directdebit\?pack=\d+/);
   await page.getByLabel('IBAN').fill('NL91 ABNA 0417 1643 01');

@@ -36,6 +36,11 @@ pub struct Config {
     /// How long a request may take until its answer starts (`VONK_REQUEST_TIMEOUT_SECS`, 30);
     /// a chat socket, once open, is not limited by it.
     pub request_timeout: Duration,
+    /// Long-lived connections (chat sockets, the operators' event stream): at most
+    /// `VONK_STREAMS_PER_SESSION` (4) per session and `VONK_STREAMS_PER_NODE` (10000) per node,
+    /// the oldest closed first; their sessions are checked every `VONK_STREAM_CHECK_SECS` (2),
+    /// so a connection ends that long after its session does (`streams`).
+    pub streams: crate::streams::Limits,
     /// `VONK_PUBLIC_ORIGINS`: extra origins (comma separated, e.g. `https://vonk.nl`) accepted on
     /// state-changing requests besides the request's own Host.
     pub public_origins: Vec<String>,
@@ -200,6 +205,17 @@ impl Config {
         };
         let header_timeout = secs("VONK_HEADER_TIMEOUT_SECS", 30)?;
         let request_timeout = secs("VONK_REQUEST_TIMEOUT_SECS", 30)?;
+        let count = |name: &'static str, default: usize| -> Result<usize, ConfigError> {
+            match get(name) {
+                None => Ok(default),
+                Some(v) => v.parse::<usize>().ok().filter(|n| *n > 0).ok_or(ConfigError::Invalid { name, reason: v }),
+            }
+        };
+        let streams = crate::streams::Limits {
+            per_session: count("VONK_STREAMS_PER_SESSION", 4)?,
+            per_node: count("VONK_STREAMS_PER_NODE", 10_000)?,
+            check_every: secs("VONK_STREAM_CHECK_SECS", 2)?,
+        };
         let public_origins = get("VONK_PUBLIC_ORIGINS")
             .map(|v| v.split(',').map(|s| s.trim().trim_end_matches('/').to_string()).filter(|s| !s.is_empty()).collect())
             .unwrap_or_default();
@@ -354,6 +370,7 @@ impl Config {
             page_cache,
             header_timeout,
             request_timeout,
+            streams,
             public_origins,
             secure_cookies,
             public_url,
@@ -391,6 +408,7 @@ impl std::fmt::Debug for Config {
             .field("page_cache", &self.page_cache)
             .field("header_timeout", &self.header_timeout)
             .field("request_timeout", &self.request_timeout)
+            .field("streams", &self.streams)
             .field("public_origins", &self.public_origins)
             .field("secure_cookies", &self.secure_cookies)
             .field("public_url", &self.public_url)
@@ -458,6 +476,8 @@ mod tests {
         assert_eq!(c.search_cache, Duration::from_secs(5));
         assert_eq!(c.member_cache, Duration::from_secs(60));
         assert_eq!(c.page_cache, Duration::from_secs(5));
+        assert_eq!(c.streams, crate::streams::Limits { per_session: 4, per_node: 10_000, check_every: Duration::from_secs(2) });
+        assert!(cfg(&[("VONK_STREAMS_PER_SESSION", "0")]).is_err() && cfg(&[("VONK_STREAM_CHECK_SECS", "x")]).is_err());
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub mod seed;
 pub mod sites;
 pub mod staff;
 pub mod state;
+pub mod streams;
 pub mod ttl_cache;
 pub mod visibility;
 

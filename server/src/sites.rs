@@ -48,7 +48,7 @@ pub(crate) const SITE_COLUMNS: &str = "id, domain, is_default, name, domain_lang
     geoip_selected_country, minimum_message_costs, support_phone, support_email, push_key, fictional_icon, \
     fictional_warning, fictional_singular, fictional_plural, description, index_title, countries, \
     visible_profile_fields, visible_profile_notes, message_credits, signup_credits, photo_credits, gift_credits, \
-    message_length, free_messages, welcome_discount_percent, welcome_discount_hours, direct_debit_monthly_limit, direct_debit_on_collection, search_fields, refund_days, member_resell, company_id, mail_name, min_age, \
+    message_length, free_messages, welcome_discount_percent, welcome_discount_hours, direct_debit_monthly_limit, direct_debit_on_collection, first_payment_needs_confirmed_address, search_fields, refund_days, member_resell, company_id, mail_name, min_age, \
     theme_primary, theme_secondary, theme_accent, auto_likes, auto_like_gap_secs, gifts, contact_rules, spam_rules";
 
 const COMPANY_COLUMNS: &str = "id, name, address, postal_code, city, country, kvk, tradenames, vat_numbers, \
@@ -104,6 +104,7 @@ fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
         welcome_discount_hours: row.try_get("welcome_discount_hours")?,
         direct_debit_monthly_limit: row.try_get("direct_debit_monthly_limit")?,
         direct_debit_on_collection: flag(row, "direct_debit_on_collection")?,
+        first_payment_needs_confirmed_address: flag(row, "first_payment_needs_confirmed_address")?,
         search_fields: json_list(row, "search_fields")?,
         refund_days: row.try_get("refund_days")?,
         member_resell: flag(row, "member_resell")?,

@@ -52,6 +52,8 @@ pub struct Services {
     pub staff: crate::staff::Staff,
     /// Landers' bounce log.
     pub landers: crate::landers::Landers,
+    /// The node's long-lived connections, each tied to its session.
+    pub streams: crate::streams::Streams,
 }
 
 /// Older photos given WebP copies per housekeeping run.
@@ -101,6 +103,7 @@ impl AppState {
             complaints,
             staff: crate::staff::Staff::new(db.clone()),
             landers: crate::landers::Landers::new(db.clone()),
+            streams: crate::streams::Streams::new(db.clone(), clock.clone(), config.streams),
             payments,
             rate_limiter: crate::http::rate_limit::RateLimiter::with_limits(config.rate_limit_factor, config.rate_limits.clone()).shared_through(&db),
             config: Arc::new(config),

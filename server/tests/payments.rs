@@ -471,15 +471,6 @@ async fn a_booked_purchase_reaches_the_buyers_open_chats_postgres() {
     db.close().await;
 }
 
-/// The text of a PDF, as poppler's `pdftotext` reads it (installed by `make test`).
-fn pdf_text(pdf: &[u8]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("receipt.pdf");
-    std::fs::write(&path, pdf).unwrap();
-    let out = std::process::Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils) runs");
-    assert!(out.status.success(), "pdftotext: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
 
 on_both_databases!(the_receipt_pdf_says_what_the_mail_says_in_the_members_language_to_that_member_only, |db: Db| async move {
     let w = world(db).await;
@@ -501,7 +492,7 @@ on_both_databases!(the_receipt_pdf_says_what_the_mail_says_in_the_members_langua
     if let Ok(path) = std::env::var("RECEIPT_PDF_OUT") {
         std::fs::write(path, &pdf).unwrap();
     }
-    let text = pdf_text(&pdf);
+    let text = support::pdf_text(&pdf);
     let receipt = w.accounts.receipt(&w.site, anna.id, &p.payment(anna.id, started.payment_id).await.unwrap()).await.unwrap();
     assert_eq!(receipt.locale, domain::Locale::Pl);
     // Every line of the mail, in Polish with its own letters, and the seller.
@@ -520,4 +511,50 @@ on_both_databases!(the_receipt_pdf_says_what_the_mail_says_in_the_members_langua
     // Another member, an unknown id: not found, whatever the id.
     assert_eq!(refused(p.receipt_pdf(bram.id, started.payment_id).await), ErrorCode::NotFound);
     assert_eq!(refused(p.receipt_pdf(anna.id, started.payment_id + 1000).await), ErrorCode::NotFound);
+});
+
+on_both_databases!(direct_debit_and_a_first_payment_wait_for_a_confirmed_address, |db: Db| async move {
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let anna = w.member("anna@example.nl", "female").await;
+    let pack = pack_id(&w, &p, 60).await;
+    let unconfirm = |id: i64| {
+        let db = w.db.clone();
+        async move { sqlx::query("UPDATE users SET status = 'not_confirmed' WHERE id = $1").bind(id).execute(db.pool()).await.unwrap() }
+    };
+    let confirm = |id: i64| {
+        let db = w.db.clone();
+        async move { sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(db.pool()).await.unwrap() }
+    };
+
+    // Direct debit: no code texted to a member whose address is not confirmed.
+    unconfirm(anna.id).await;
+    let anna = w.reload(anna.id).await;
+    assert_eq!(refused(p.start_direct_debit(&w.site, &anna, pack, "NL91ABNA0417164300", "0612345678", None, "NL", NOW).await), ErrorCode::AddressNotConfirmed);
+    assert!(p.sms().sent_to("+31612345678").is_empty());
+    // Confirmed, the code comes; an address that is no longer confirmed when the code is
+    // typed (a changed address) still stops the mandate, and no payment is made.
+    confirm(anna.id).await;
+    let anna = w.reload(anna.id).await;
+    let pending = p.start_direct_debit(&w.site, &anna, pack, "NL91ABNA0417164300", "0612345678", None, "NL", NOW).await.unwrap();
+    let code = sms_code(&p.sms().sent_to("+31612345678")[0]);
+    unconfirm(anna.id).await;
+    assert_eq!(refused(p.confirm_direct_debit(&w.site, &anna, pending.id, &code, "NL", NOW + 10).await), ErrorCode::AddressNotConfirmed);
+    let (payments_made,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1").bind(anna.id).fetch_one(w.db.pool()).await.unwrap();
+    assert_eq!(payments_made, 0);
+
+    // A card payment by default does not wait; when the site asks, the first one does.
+    let anna = w.reload(anna.id).await;
+    p.start_checkout(&w.site, &anna, pack, PaymentMethod::Visa, None, "NL", "nl", NOW).await.unwrap();
+    let mut strict = w.site.clone();
+    strict.settings.first_payment_needs_confirmed_address = true;
+    assert_eq!(refused(p.start_checkout(&strict, &anna, pack, PaymentMethod::Visa, None, "NL", "nl", NOW).await), ErrorCode::AddressNotConfirmed);
+    assert_eq!(refused(p.start_checkout(&strict, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await), ErrorCode::AddressNotConfirmed);
+    confirm(anna.id).await;
+    let anna = w.reload(anna.id).await;
+    p.start_checkout(&strict, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
+    // A member who paid before is not asked again.
+    let paying = Member { paid_user: true, status: domain::account::UserStatus::NotConfirmed, ..anna.clone() };
+    p.start_checkout(&strict, &paying, pack, PaymentMethod::Visa, None, "NL", "nl", NOW).await.unwrap();
 });

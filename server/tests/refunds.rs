@@ -369,3 +369,43 @@ on_both_databases!(direct_debit_through_the_test_provider, |db: Db| async move {
     assert!(p.test_provider().unwrap().collect(&tr, false).await.is_err(), "a collected debit is not collected again");
     all_explained(&db).await;
 });
+
+on_both_databases!(a_partly_refunded_payment_says_what_went_back_and_what_remains, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let boss = staff(&w).await;
+    let anna = w.member("anna@example.nl", "female").await;
+    let site = w.site.settings.id;
+    let paid = buy(&db, &p, &w, &anna, 60, PaymentMethod::Ideal, PaymentStatus::Paid, NOW).await;
+    let amount = amount_of(&db, paid).await;
+    let euros = |minor: i64| domain::site::format_money(minor, "EUR", true);
+
+    // Before any refund the receipt has neither line.
+    let before = w.accounts.receipt(&w.site, anna.id, &p.payment(anna.id, paid).await.unwrap()).await.unwrap();
+    assert!(!before.rows.iter().any(|(label, _)| label == "Terugbetaald" || label == "Resterend bedrag"), "{:?}", before.rows);
+
+    // € 5,00 back: the receipt (mail rows and PDF) says so, and what remains.
+    p.refund(&boss, site, paid, Some(500), "", &key(1), NOW + 60).await.unwrap();
+    let receipt = w.accounts.receipt(&w.site, anna.id, &p.payment(anna.id, paid).await.unwrap()).await.unwrap();
+    let row = |label: &str| receipt.rows.iter().find(|(l, _)| l == label).map(|(_, v)| v.clone());
+    assert_eq!(row("Totaal (incl. btw)"), Some(euros(amount)), "the total stays what was paid: {:?}", receipt.rows);
+    assert_eq!(receipt.rows[receipt.total_row].1, euros(amount));
+    assert_eq!(row("Terugbetaald"), Some(format!("−{}", euros(500))));
+    assert_eq!(row("Resterend bedrag"), Some(euros(amount - 500)));
+    let text = support::pdf_text(&p.receipt_pdf(anna.id, paid).await.unwrap());
+    for (label, value) in &receipt.rows {
+        assert!(text.contains(label.as_str()) && text.contains(value.as_str()), "{label}: {value} in {text}");
+    }
+
+    // Each credit note says the refunded total and what remains after it.
+    p.refund(&boss, site, paid, Some(amount - 500), "", &key(2), NOW + 120).await.unwrap();
+    let notes: Vec<String> = credit_notes(&w).iter().map(|n| support::decode_qp(n)).collect();
+    assert_eq!(notes.len(), 2);
+    assert!(notes.iter().all(|n| n.contains("Totaal terugbetaald op deze betaling") && n.contains("Resterend bedrag")), "{}", notes[0]);
+    let after_first = format!("Resterend bedrag: {}", euros(amount - 500));
+    let after_second = format!("Resterend bedrag: {}", euros(0));
+    assert!(notes.iter().any(|n| n.contains(&after_first)) && notes.iter().any(|n| n.contains(&after_second)), "{after_first} / {after_second} in {notes:?}");
+    // A fully refunded payment's receipt is no longer offered.
+    assert_eq!(refused(p.receipt_pdf(anna.id, paid).await), ErrorCode::NotFound);
+});

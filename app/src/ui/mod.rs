@@ -4,6 +4,7 @@
 
 pub mod forms;
 pub mod icons;
+pub mod money;
 pub mod pager;
 
 /// The first letter of a name in capitals: what a member without a photo shows instead.

@@ -155,6 +155,16 @@ async fn direct_debit_over_http_forms() {
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains(r#"name="iban""#) && html.contains(r#"name="phone""#));
 
+    // Not before her address is confirmed (the SMS code proves the phone, not the address):
+    // refused in Dutch, no code sent.
+    let res = app.form("start_direct_debit", &format!("pack={pack}&iban=BE68+5390+0754+7034&phone=0470+12+34+56"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
+    assert_eq!(refusal(&res, "start_direct_debit").0.code, domain::ErrorCode::AddressNotConfirmed);
+    let (_, html) = app.follow(&res, &anna).await;
+    assert!(html.contains("Bevestig eerst je e-mailadres"), "the way on");
+    assert!(!app._dir.path().join("sms").exists(), "no code sent");
+    let link = mail_link(&app, "/activate?token=");
+    app.press(&link, "activate").await;
+
     // A bad IBAN comes back with the Dutch text and what was typed.
     let res = app.form("start_direct_debit", &format!("pack={pack}&iban=NL00TEST0123456789&phone=0612345678"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
     let (error, back) = refusal(&res, "start_direct_debit");
@@ -252,10 +262,17 @@ async fn staff_refund_a_payment_and_the_member_sees_it() {
     let key = &html[key_at..key_at + 64];
     assert!(key.bytes().all(|b| b.is_ascii_hexdigit()));
 
-    // A lying amount and markup: refused with the Dutch text, nothing booked.
-    let res = app.form("staff_refund_payment", &format!("payment={id}&amount=%3Cb%3E5%3C%2Fb%3E&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", &origin)]).await;
-    let (error, _) = refusal(&res, "staff_refund_payment");
-    assert_eq!(error.code, domain::ErrorCode::RefundAmountInvalid);
+    // A lying amount, markup, and amounts that would need a guess (`0,001` once refunded
+    // € 1,00): refused with the Dutch text, nothing booked.
+    for typed in ["%3Cb%3E5%3C%2Fb%3E", "0%2C001", "1.000%2C5", "1.000"] {
+        let res = app.form("staff_refund_payment", &format!("payment={id}&amount={typed}&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", &origin)]).await;
+        let (error, _) = refusal(&res, "staff_refund_payment");
+        assert_eq!(error.code, domain::ErrorCode::AmountInvalid, "{typed}");
+        let (_, html) = app.follow(&res, &staff).await;
+        assert!(html.contains("Vul een bedrag in zoals 12,50"), "{typed}");
+    }
+    let res = app.form("staff_refund_payment", &format!("payment={id}&amount=0&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", &origin)]).await;
+    assert_eq!(refusal(&res, "staff_refund_payment").0.code, domain::ErrorCode::RefundAmountInvalid, "nothing to refund");
     // A member, and a post from elsewhere: nothing.
     let res = app.form("staff_refund_payment", &format!("payment={id}&amount=&reason=&key={key}"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
     assert_eq!(refusal(&res, "staff_refund_payment").0.code, domain::ErrorCode::NotFound);

@@ -14,6 +14,7 @@ mod ops;
 mod security;
 mod shell;
 mod staff;
+mod streams;
 mod visitors;
 
 use reqwest::redirect::Policy;

@@ -22,8 +22,11 @@ pub struct Receipt {
     pub title: String,
     pub greeting: String,
     pub intro: String,
-    /// (label, value): order, date, bundle, method, [list price, discount], total, VAT.
+    /// (label, value): order, date, bundle, method, [list price, discount], total, VAT, and
+    /// after a partial refund what was refunded and what remains.
     pub rows: Vec<(String, String)>,
+    /// Which row is the total (the PDF sets it in bold under a rule).
+    pub total_row: usize,
     /// The seller: name, address, postal code and city, country, KvK, VAT numbers.
     pub company: Vec<String>,
     pub footer: String,
@@ -32,6 +35,18 @@ pub struct Receipt {
 }
 
 impl Accounts {
+    /// What has gone back of a payment: refunds done, from staff or the provider's dashboard
+    /// (a chargeback is the bank's, not a refund; one still asked of the provider is not yet).
+    async fn refunded(&self, payment_id: i64) -> Result<i64, AppError> {
+        let (sum,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1 AND state = $2 AND kind <> $3")
+            .bind(payment_id)
+            .bind(domain::refund::RefundState::Done.code())
+            .bind(domain::refund::RefundKind::Chargeback.code())
+            .fetch_one(self.db().pool())
+            .await?;
+        Ok(sum)
+    }
+
     /// The receipt of `payment` (paid by `user_id` on `site`), in the member's language.
     pub async fn receipt(&self, site: &Site, user_id: i64, payment: &PaymentView) -> Result<Receipt, AppError> {
         let row = sqlx::query("SELECT u.email, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
@@ -55,8 +70,15 @@ impl Accounts {
             rows.push((t("receipt.list_price"), money(payment.list_price)));
             rows.push((t("receipt.discount"), format!("{code} −{}%", payment.discount_percent)));
         }
+        let total_row = rows.len();
         rows.push((t("receipt.total"), money(payment.amount)));
         rows.push((domain::i18n::interpolate(&t("receipt.vat"), &[("rate", &rate)]), money(vat_part(payment.amount, payment.vat_rate_bp))));
+        // Money that went back: the receipt says how much, and what the member paid after it.
+        let refunded = self.refunded(payment.id).await?;
+        if refunded > 0 {
+            rows.push((t("receipt.refunded"), format!("−{}", money(refunded))));
+            rows.push((t("receipt.remaining"), money((payment.amount - refunded).max(0))));
+        }
         let c = &site.company;
         let mut company = vec![c.name.clone(), c.address.clone(), format!("{} {}", c.postal_code, c.city), c.country.clone(), format!("{} {}", t("receipt.kvk"), c.kvk)];
         if !c.vat_numbers.is_empty() {
@@ -69,6 +91,7 @@ impl Accounts {
             greeting: t("mail.greeting"),
             intro: t("receipt.intro"),
             rows,
+            total_row,
             company,
             footer: t("receipt.footer"),
             button: t("receipt.button"),
@@ -91,7 +114,10 @@ impl Accounts {
         let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &vars);
         let date = domain::date::from_unix(at);
         let rate = domain::checkout::format_rate(payment.vat_rate_bp, comma);
-        let vat = if refund == payment.amount { vat_part(payment.amount, payment.vat_rate_bp) } else { vat_part(refund, payment.vat_rate_bp) };
+        // Refunds done so far, this one included: the VAT of this part is what the VAT of the
+        // refunded total grew by, so a payment refunded in parts takes back exactly its VAT.
+        let refunded = self.refunded(payment.id).await?.max(refund);
+        let vat = vat_part(refunded, payment.vat_rate_bp) - vat_part(refunded - refund, payment.vat_rate_bp);
         let mut rows = vec![
             (t("credit_note.number"), format!("#{}-{refund_id}", payment.id)),
             (t("receipt.order"), format!("#{}", payment.id)),
@@ -103,9 +129,12 @@ impl Accounts {
         if credits.spent > 0 {
             rows.push((t("credit_note.credits_spent"), credits.spent.to_string()));
         }
+        rows.push((t("credit_note.refunded_total"), format!("−{}", money(refunded))));
+        rows.push((t("receipt.remaining"), money((payment.amount - refunded).max(0))));
         note.title = t("credit_note.subject");
         note.intro = t("credit_note.intro");
         note.rows = rows;
+        note.total_row = 3;
         let link = crate::links::absolute(base_url, link);
         let logo = site.settings.logo.as_ref().map(|logo| (crate::links::absolute(base_url, &logo.url()), logo.width, logo.height));
         let layout = ReceiptMail {

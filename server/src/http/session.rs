@@ -14,6 +14,12 @@ use crate::state::AppState;
 #[derive(Clone, Debug, Default)]
 pub struct CurrentMember(pub Option<Member>);
 
+/// The stored hash of the request's session token, if it carries one: what a long-lived
+/// connection registers with (`streams`), so it ends with its session.
+pub fn session_hash(headers: &http::HeaderMap) -> Option<String> {
+    cookies::get(headers, AUTH_COOKIE).map(|token| crate::accounts::tokens::hash(&token))
+}
+
 /// Built assets never depend on who asks; they skip the session lookup.
 const STATIC_PREFIXES: [&str; 3] = ["/pkg/", "/widgets/", "/media/public/"];
 

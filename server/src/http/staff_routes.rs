@@ -59,27 +59,39 @@ fn csv_file(name: &str, body: String) -> Response {
 }
 
 /// The site's queue changed: the open queue page reads it again (the event carries nothing
-/// else). The stream ends when the node shuts down; the browser reconnects by itself.
-async fn queue_events(State(state): State<AppState>, axum::Extension(current): axum::Extension<CurrentMember>) -> Response {
+/// else). The stream belongs to the operator's session (`streams`): it ends within seconds of
+/// a logout or the operator role being taken away (the browser's reconnect then finds no page
+/// and stops), and a session's oldest stream gives way to a newer one, telling the browser not
+/// to come back for ten minutes (the page reads the queue every minute meanwhile). It also ends
+/// when the node shuts down; the browser reconnects by itself.
+async fn queue_events(State(state): State<AppState>, headers: http::HeaderMap, axum::Extension(current): axum::Extension<CurrentMember>) -> Response {
     use axum::response::sse::{Event, KeepAlive, Sse};
     use tokio::sync::broadcast::error::RecvError;
-    let Some(member) = current.0.filter(|m| m.operator) else {
+    let (Some(member), Some(session)) = (current.0.filter(|m| m.operator), crate::http::session::session_hash(&headers)) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let site = member.site_id;
     let bus = state.chat.bus();
-    let start = (bus.queue_changes(), bus.shutdown_token());
-    let stream = futures_util::stream::unfold(start, move |(mut changes, closing)| async move {
+    let lease = state.streams.open(&session, crate::streams::Need::Operator);
+    let start = Some((bus.queue_changes(), bus.shutdown_token(), lease));
+    let stream = futures_util::stream::unfold(start, move |open| async move {
+        let (mut changes, closing, mut lease) = open?;
         loop {
             let heard = tokio::select! {
                 _ = closing.cancelled() => return None,
+                why = lease.ended() => {
+                    // The last word: when to come back (a stream that gave way, not soon).
+                    let retry = if why == crate::streams::Ended::Superseded { 600 } else { 5 };
+                    let last = Event::default().event("closed").data(why.reason()).retry(std::time::Duration::from_secs(retry));
+                    return Some((Ok::<_, std::convert::Infallible>(last), None));
+                }
                 heard = changes.recv() => heard,
             };
             match heard {
                 Ok(changed) if changed != site => continue,
                 // Missed some: something changed all the same.
                 Ok(_) | Err(RecvError::Lagged(_)) => {
-                    return Some((Ok::<_, std::convert::Infallible>(Event::default().event("queue").data("changed")), (changes, closing)));
+                    return Some((Ok::<_, std::convert::Infallible>(Event::default().event("queue").data("changed")), Some((changes, closing, lease))));
                 }
                 Err(RecvError::Closed) => return None,
             }

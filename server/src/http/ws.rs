@@ -53,10 +53,11 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, Extension(cu
         tracing::warn!("refused a chat socket from another origin");
         return AppError::from(domain::ErrorCode::ForbiddenOrigin).into_response();
     }
-    let Some(member) = current.0 else {
+    let (Some(member), Some(session)) = (current.0, crate::http::session::session_hash(&headers)) else {
         return AppError::from(domain::ErrorCode::AuthenticationRequired).into_response();
     };
     let bus = state.chat.bus().clone();
+    let streams = state.streams.clone();
     let clock = state.clock.clone();
     // The client sends nothing that matters: small frames, and a small read buffer (the default
     // 128 KiB buffer is zero-filled on the first read and stays resident per socket).
@@ -64,8 +65,10 @@ async fn upgrade(State(state): State<AppState>, headers: HeaderMap, Extension(cu
         let task_bus = bus.clone();
         async move {
             let open = crate::metrics::SocketGauge::open();
+            // The socket belongs to the session it was opened with: it ends with it.
+            let lease = streams.open(&session, crate::streams::Need::Member);
             task_bus.track(async move {
-                run(bus, member.id, resume.after, socket, clock).await;
+                run(bus, member.id, resume.after, socket, clock, lease).await;
                 drop(open);
             })
         }
@@ -102,7 +105,7 @@ impl Sent {
     }
 }
 
-async fn run(bus: Bus, user: i64, after: Option<i64>, mut socket: WebSocket, clock: crate::clock::Clock) {
+async fn run(bus: Bus, user: i64, after: Option<i64>, mut socket: WebSocket, clock: crate::clock::Clock, mut lease: crate::streams::Lease) {
     let mut subscription = bus.subscribe(user);
     let shutdown = bus.shutdown_token();
     let mut sent = Sent::new(after.unwrap_or(0));
@@ -155,6 +158,13 @@ async fn run(bus: Bus, user: i64, after: Option<i64>, mut socket: WebSocket, clo
             }
             _ = shutdown.cancelled() => {
                 let _ = socket.send(Message::Close(Some(CloseFrame { code: 1001, reason: "going away".into() }))).await;
+                break;
+            }
+            // The session ended (4401: the client stops), a newer socket of the session took
+            // this one's place (4409: it comes back when its tab is shown again), or the node
+            // is full (1013: it tries again, maybe on another node).
+            why = lease.ended() => {
+                let _ = socket.send(Message::Close(Some(CloseFrame { code: why.close_code(), reason: why.reason().into() }))).await;
                 break;
             }
         }

@@ -93,6 +93,11 @@ impl Payments {
         if !self.methods(country).contains(&PaymentMethod::DirectDebit) {
             return Err(ErrorCode::MethodUnavailable.into());
         }
+        // The SMS code proves the phone, not the address: a mandate only from a member whose
+        // address is confirmed.
+        if !member.is_confirmed() {
+            return Err(ErrorCode::AddressNotConfirmed.into());
+        }
         let iban = validate_iban(iban)?;
         let phone = normalize_phone(phone, country)?;
         let q = self.quote(site, member, pack_id, typed, country, now).await?;
@@ -171,7 +176,10 @@ impl Payments {
         // member's row: parallel confirmations of several orders are counted one after another,
         // so together they never pass the cap.
         let mut tx = self.db.begin().await?;
-        let blocked = sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked, payments_blocked").bind(member.id).fetch_one(&mut *tx).await?;
+        let blocked = sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked, payments_blocked, status").bind(member.id).fetch_one(&mut *tx).await?;
+        if blocked.try_get::<String, _>("status")? == domain::account::UserStatus::NotConfirmed.as_str() {
+            return Err(ErrorCode::AddressNotConfirmed.into());
+        }
         if flag(&blocked, "direct_debit_blocked")? {
             return Err(ErrorCode::DirectDebitBlocked.into());
         }

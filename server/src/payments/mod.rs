@@ -388,6 +388,10 @@ impl Payments {
             return Err(ErrorCode::MethodUnavailable.into());
         }
         self.refuse_if_blocked(member.id, method).await?;
+        // The site may ask for a confirmed address before a member's first payment.
+        if site.settings.first_payment_needs_confirmed_address && !member.is_confirmed() && !member.paid_user {
+            return Err(ErrorCode::AddressNotConfirmed.into());
+        }
         let q = self.quote(site, member, pack_id, typed, country, now).await?;
         let id = self.insert_payment(site, member, &q, method, country, self.provider.name(), None, now).await?;
         let request = CheckoutRequest {

@@ -119,8 +119,8 @@ pub fn render(site_name: &str, logo_png: Option<&[u8]>, receipt: &Receipt) -> Re
     }
     y += 18.0;
 
-    // The lines: label left, value right; the total (second to last) in bold under a rule.
-    let total = receipt.rows.len().saturating_sub(2);
+    // The lines: label left, value right; the total in bold under a rule.
+    let total = receipt.total_row;
     for (i, (label, value)) in receipt.rows.iter().enumerate() {
         if i == total {
             rule(&mut surface, y - 6.0, width);

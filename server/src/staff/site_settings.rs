@@ -84,6 +84,7 @@ impl SiteChange {
                         ("refund_days", Int(c.refund_days)),
                         ("direct_debit_monthly_limit", Int(c.direct_debit_monthly_limit * 100)),
                         ("direct_debit_on_collection", Flag(c.direct_debit_on_collection)),
+                        ("first_payment_needs_confirmed_address", Flag(c.first_payment_needs_confirmed_address)),
                     ],
                 )
             }

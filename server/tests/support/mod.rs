@@ -11,6 +11,38 @@ use server::Db;
 pub mod shop;
 pub mod world;
 
+/// The text of a PDF, as poppler's `pdftotext` reads it (installed by `make test`).
+pub fn pdf_text(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("receipt.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let out = Command::new("pdftotext").arg("-layout").arg(&path).arg("-").output().expect("pdftotext (poppler-utils) runs");
+    assert!(out.status.success(), "pdftotext: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A mail's quoted-printable text as read: soft line breaks joined, `=XX` bytes decoded.
+pub fn decode_qp(text: &str) -> String {
+    let joined = text.replace("=\r\n", "");
+    let bytes = joined.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'=', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Page paths for the links in mails, as the app names them.
 #[derive(Debug)]
 pub struct TestLinks;

@@ -84,6 +84,9 @@ mod live {
         seen_sent: Cell<i64>,
         /// Which socket is the current one (a late close of an old one changes nothing).
         generation: Cell<u32>,
+        /// The socket gave way to a newer tab of the same session: it comes back when this tab
+        /// is shown again.
+        parked: Cell<bool>,
         /// The unread total last pushed: every socket opens with it, and only a change asks the
         /// top bar to refresh its counters.
         unread: Cell<Option<i64>>,
@@ -105,6 +108,7 @@ mod live {
             refresh_timer: RefCell::new(None),
             seen_sent: Cell::new(0),
             generation: Cell::new(0),
+            parked: Cell::new(false),
             unread: Cell::new(None),
         });
         // The page is live: the server-rendered view steps aside. The photo event carries a
@@ -630,6 +634,21 @@ mod live {
                 }
             })
         };
+        // A socket that gave way to a newer tab comes back when this tab is shown again (and
+        // then takes the oldest one's place).
+        let on_shown = {
+            let live = live.clone();
+            Closure::<dyn Fn()>::new(move || {
+                let hidden = web_sys::window().and_then(|w| w.document()).is_none_or(|d| d.hidden());
+                if !hidden && live.parked.replace(false) {
+                    connect(&live);
+                }
+            })
+        };
+        if let Some(document) = window.document() {
+            let _ = document.add_event_listener_with_callback("visibilitychange", on_shown.as_ref().unchecked_ref());
+        }
+        on_shown.forget();
         let _ = window.add_event_listener_with_callback("offline", on_offline.as_ref().unchecked_ref());
         let _ = window.add_event_listener_with_callback("online", on_online.as_ref().unchecked_ref());
         on_offline.forget();
@@ -674,12 +693,26 @@ mod live {
         };
         let on_close = {
             let live = live.clone();
-            Closure::<dyn Fn()>::new(move || {
+            Closure::<dyn Fn(web_sys::CloseEvent)>::new(move |e: web_sys::CloseEvent| {
                 if live.generation.get() != generation {
                     return;
                 }
                 live.socket.borrow_mut().take();
-                schedule_reconnect(&live);
+                match e.code() {
+                    // The session ended (logged out elsewhere, blocked): the page is reloaded and
+                    // shows what is true now, instead of knocking with a dead session.
+                    4401 => {
+                        if let Some(window) = web_sys::window() {
+                            let _ = window.location().reload();
+                        }
+                    }
+                    // A newer tab of this session took this socket's place.
+                    4409 => {
+                        live.parked.set(true);
+                        live.attempts.set(1);
+                    }
+                    _ => schedule_reconnect(&live),
+                }
             })
         };
         ws.set_onopen(Some(on_open.as_ref().unchecked_ref()));

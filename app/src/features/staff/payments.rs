@@ -18,6 +18,7 @@ use crate::call::{fail, fail_back, member_call, redirect};
 use crate::features::staff::refuse_non_staff;
 use crate::i18n::{use_i18n, I18n};
 use crate::ui::forms::{ActionError, TextArea};
+use crate::ui::money::MoneyField;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimelineView {
@@ -135,12 +136,9 @@ pub async fn staff_refund_payment(payment: i64, amount: String, reason: String, 
     let page = format!("/staff/payments?id={payment}");
     let id = payment.to_string();
     let kept = [("id", id.as_str())];
-    let amount = match amount.trim() {
-        "" => None,
-        typed => match domain::refund::parse_amount(typed) {
-            Some(minor) => Some(minor),
-            None => return Err(fail_back::<StaffRefundPayment>(ApiError::field(domain::Field::Form, domain::ErrorCode::RefundAmountInvalid), &page, &kept)),
-        },
+    let amount = match domain::refund::parse_amount(&amount) {
+        Ok(amount) => amount,
+        Err(error) => return Err(fail_back::<StaffRefundPayment>(error, &page, &kept)),
     };
     match c.state.payments.refund(&me, c.site.settings.id, payment, amount, &reason, &key, c.now()).await {
         Ok(done) => {
@@ -300,11 +298,15 @@ fn Timeline(open: OpenPayment, query: leptos_router::params::ParamsMap) -> impl 
                 <p class="muted">{i18n.tf("staff.refund.left", &[("amount", &money(&i18n, left, &currency))])}</p>
                 <input type="hidden" name="payment" value=payment.id.to_string()/>
                 <input type="hidden" name="key" value=key/>
-                <label class="field">
-                    <span class="field__label">{i18n.t("staff.refund.amount")}</span>
-                    <input type="text" name="amount" inputmode="decimal" maxlength="16" placeholder=domain::site::format_money(left, &currency, i18n.decimal_comma()) aria-describedby="refund-amount-hint"/>
-                    <span class="field__hint" id="refund-amount-hint">{i18n.t("staff.refund.amount_hint")}</span>
-                </label>
+                <MoneyField
+                    name="amount".to_string()
+                    label=i18n.t("staff.refund.amount")
+                    value=String::new()
+                    placeholder=domain::site::format_money(left, &currency, i18n.decimal_comma())
+                    required=false
+                    invalid=i18n.t("validation.amount_invalid")
+                    hint=i18n.t("staff.refund.amount_hint")
+                />
                 <label class="field">
                     <span class="field__label">{i18n.t("staff.refund.reason")}</span>
                     <TextArea attr:name="reason" attr:rows="2" attr:maxlength=domain::refund::REFUND_REASON_MAX.to_string() attr:required=!in_period attr:aria-describedby="refund-reason-hint"/>

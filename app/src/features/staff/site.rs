@@ -18,6 +18,7 @@ use crate::call::{fail, fail_back, member_call, redirect};
 
 use crate::features::staff::refuse_non_staff;
 use crate::ui::forms::{ActionError, TextArea};
+use crate::ui::money::MoneyField;
 use crate::i18n::use_i18n;
 
 /// The settings as the forms show them.
@@ -106,6 +107,7 @@ pub async fn staff_site_credits(
     refund_days: i64,
     direct_debit_monthly_limit: i64,
     #[server(default)] direct_debit_on_collection: Option<String>,
+    #[server(default)] first_payment_needs_confirmed_address: Option<String>,
 ) -> Result<(), ApiError> {
     let credits = rules::CreditSettings {
         message_credits,
@@ -119,6 +121,7 @@ pub async fn staff_site_credits(
         refund_days,
         direct_debit_monthly_limit,
         direct_debit_on_collection: direct_debit_on_collection.is_some(),
+        first_payment_needs_confirmed_address: first_payment_needs_confirmed_address.is_some(),
     };
     apply::<StaffSiteCredits>(server::staff::SiteChange::Credits(credits), "credits").await
 }
@@ -236,6 +239,10 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                     <input type="checkbox" name="direct_debit_on_collection" value="on" checked=c.direct_debit_on_collection/>
                     <span>{use_i18n().t("staff.setting.direct_debit_on_collection")}</span>
                 </label>
+                <label class="check">
+                    <input type="checkbox" name="first_payment_needs_confirmed_address" value="on" checked=c.first_payment_needs_confirmed_address/>
+                    <span>{use_i18n().t("staff.setting.first_payment_needs_confirmed_address")}</span>
+                </label>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
@@ -349,10 +356,11 @@ pub async fn staff_pricing() -> Result<(Vec<rules::PackRecord>, Vec<rules::Disco
     Ok((packs, codes))
 }
 
-/// A price field's refusal (not a price at all).
+/// A money field as typed (`domain::money`, the reading the form's field applies too), or its
+/// refusal naming the setting.
 #[cfg(feature = "ssr")]
-fn price_of(text: &str, setting: &'static str) -> Result<i64, ApiError> {
-    rules::parse_price(text).ok_or_else(|| ApiError::new(domain::ErrorCode::OutOfRange).with("setting", setting).with("min", "0,01").with("max", "10.000,00"))
+pub(super) fn amount_of(text: &str, setting: &'static str) -> Result<i64, ApiError> {
+    domain::money::parse_amount(text).map_err(|_| ApiError::new(domain::ErrorCode::AmountInvalid).with("setting", setting))
 }
 
 /// Adds a bundle (no `id`) or changes one.
@@ -369,7 +377,7 @@ pub async fn staff_save_pack(
 ) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     let result = async {
-        let edit = rules::PackEdit { id, credits, price_minor: price_of(&price, "price")?, currency, highlighted: highlighted.is_some(), sort_order, active: active.is_some() };
+        let edit = rules::PackEdit { id, credits, price_minor: amount_of(&price, "price")?, currency, highlighted: highlighted.is_some(), sort_order, active: active.is_some() };
         c.state.staff.save_pack(&member, c.site.settings.id, edit, c.now()).await.map_err(fail)
     }
     .await;
@@ -388,7 +396,7 @@ pub async fn staff_save_pack(
 pub async fn staff_add_discount(code: String, percentage: i64, #[server(default)] minimum_order: String, #[server(default)] country: String, #[server(default)] expires: String) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     let result = async {
-        let minimum_order = if minimum_order.trim().is_empty() { 0 } else { price_of(&minimum_order, "minimum_order")? };
+        let minimum_order = if minimum_order.trim().is_empty() { 0 } else { amount_of(&minimum_order, "minimum_order")? };
         let expires_at = match expires.trim() {
             "" => None,
             day => Some(
@@ -421,7 +429,7 @@ pub async fn staff_discount_active(id: i64, active: bool) -> Result<(), ApiError
 }
 
 pub(super) fn money(minor: i64) -> String {
-    format!("{}.{:02}", minor / 100, minor % 100)
+    domain::money::form_value(minor)
 }
 
 #[component]
@@ -443,10 +451,15 @@ fn PackForm(pack: Option<rules::PackRecord>) -> impl IntoView {
             <ActionForm action={ServerAction::<StaffSavePack>::new()} attr:class="form staff-settings__grid">
                 {id.map(|id| view! { <input type="hidden" name="id" value=id.to_string()/> })}
                 <NumberField range=rules::PACK_CREDITS value=p.credits/>
-                <label class="field">
-                    <span class="field__label">{use_i18n().t("staff.setting.price")}</span>
-                    <input type="text" inputmode="decimal" name="price" required maxlength="16" pattern="[0-9.,]+" value=(p.price_minor > 0).then(|| money(p.price_minor))/>
-                </label>
+                <MoneyField
+                    name="price".to_string()
+                    label=use_i18n().t("staff.setting.price")
+                    value=if p.price_minor > 0 { money(p.price_minor) } else { String::new() }
+                    placeholder=String::new()
+                    required=true
+                    invalid=use_i18n().t("validation.amount_invalid")
+                    hint=String::new()
+                />
                 <label class="field">
                     <span class="field__label">{use_i18n().t("staff.setting.currency")}</span>
                     <select name="currency">{rules::CURRENCIES.iter().map(|c| view! { <option value=*c selected=currency == *c>{*c}</option> }).collect_view()}</select>
@@ -538,10 +551,15 @@ pub fn StaffPricingPage() -> impl IntoView {
                                         <input type="text" name="code" required minlength=rules::CODE_MIN_CHARS.to_string() maxlength=rules::CODE_MAX_CHARS.to_string() pattern="[A-Za-z0-9_\\-]+" autocapitalize="characters"/>
                                     </label>
                                     <NumberField range=rules::DISCOUNT_PERCENT value=25/>
-                                    <label class="field">
-                                        <span class="field__label">{use_i18n().t("staff.setting.minimum_order")}</span>
-                                        <input type="text" inputmode="decimal" name="minimum_order" maxlength="16" pattern="[0-9.,]*"/>
-                                    </label>
+                                    <MoneyField
+                                        name="minimum_order".to_string()
+                                        label=use_i18n().t("staff.setting.minimum_order")
+                                        value=String::new()
+                                        placeholder=String::new()
+                                        required=false
+                                        invalid=use_i18n().t("validation.amount_invalid")
+                                        hint=String::new()
+                                    />
                                     <label class="field">
                                         <span class="field__label">{use_i18n().t("staff.setting.country")}</span>
                                         <select name="country">{country_options("", Some(use_i18n().t("staff.pricing.all_countries")))}</select>

@@ -15,6 +15,7 @@ use leptos_router::hooks::use_query_map;
 use crate::call::{fail, fail_back, member_call, redirect};
 
 use crate::ui::forms::{ActionError, TextArea};
+use crate::ui::money::MoneyField;
 use crate::i18n::use_i18n;
 
 #[allow(clippy::too_many_arguments)]
@@ -51,9 +52,9 @@ pub async fn staff_site_rules(
 pub async fn staff_site_message_costs(#[server(default)] cost: BTreeMap<String, String>, #[server(default)] currency: BTreeMap<String, String>) -> Result<(), ApiError> {
     let mut rows = Vec::new();
     for (country, text) in cost.iter().filter(|(_, t)| !t.trim().is_empty()) {
-        let Some(costs) = rules::parse_price(text) else {
-            let error = ApiError::new(domain::ErrorCode::OutOfRange).with("setting", "minimum_message_costs").with("min", "0,01").with("max", "100,00");
-            return Err(fail_back::<StaffSiteMessageCosts>(error, "/staff/site", &[]));
+        let costs = match super::site::amount_of(text, "minimum_message_costs") {
+            Ok(costs) => costs,
+            Err(error) => return Err(fail_back::<StaffSiteMessageCosts>(error, "/staff/site", &[])),
         };
         rows.push(domain::site::MessageCost { country: country.clone(), costs, currency: currency.get(country).cloned().unwrap_or_default() });
     }
@@ -232,10 +233,15 @@ pub fn MessageCostsForm(countries: Vec<String>, costs: Vec<domain::site::Message
                     let currency_label = format!("{} – {}", use_i18n().t("staff.setting.currency"), name);
                     view! {
                         <div class="staff-settings__row" data-country=country.clone()>
-                            <label class="field">
-                                <span class="field__label">{price_label}</span>
-                                <input type="text" inputmode="decimal" name=format!("cost[{country}]") maxlength="10" pattern="[0-9.,]*" value=row.as_ref().map(|r| super::site::money(r.costs))/>
-                            </label>
+                            <MoneyField
+                                name=format!("cost[{country}]")
+                                label=price_label
+                                value=row.as_ref().map(|r| super::site::money(r.costs)).unwrap_or_default()
+                                placeholder=String::new()
+                                required=false
+                                invalid=use_i18n().t("validation.amount_invalid")
+                                hint=String::new()
+                            />
                             <label class="field">
                                 <span class="field__label">{currency_label}</span>
                                 <select name=format!("currency[{country}]")>
