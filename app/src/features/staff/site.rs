@@ -454,7 +454,7 @@ fn PackForm(pack: Option<rules::PackRecord>) -> impl IntoView {
                 <MoneyField
                     name="price".to_string()
                     label=use_i18n().t("staff.setting.price")
-                    value=if p.price_minor > 0 { money(p.price_minor) } else { String::new() }
+                    value={ if p.price_minor > 0 { money(p.price_minor) } else { String::new() } }
                     placeholder=String::new()
                     required=true
                     invalid=use_i18n().t("validation.amount_invalid")
