@@ -2,20 +2,40 @@ import { expect, test as base, type Browser, type BrowserContext, type Page } fr
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Playwright's `test`, with every page of the test's browser context watched: a script or
- *  style that the Content-Security-Policy blocked (Chromium reports it on the console) fails
- *  the test. */
+/** Playwright's `test`, with every page of every browser context the test opens watched (its
+ *  own, and those it opens for a second member): anything the Content-Security-Policy blocked —
+ *  a script, a style, an `eval` or `new Function` — fails the test. Chromium reports a block on
+ *  the console; a `securitypolicyviolation` listener added before any page script runs (the
+ *  policy does not apply to it) names the directive, the file and line, and the sample. */
 export const test = base.extend<{ cspWatch: void }>({
   cspWatch: [
-    async ({ context }, use) => {
+    async ({ context, browser }, use) => {
       const blocked: string[] = [];
-      const watch = (page: Page) =>
+      const watchPage = (page: Page) =>
         page.on('console', (message) => {
           if (message.text().includes('Content Security Policy')) blocked.push(`${page.url()}: ${message.text()}`);
         });
-      context.pages().forEach(watch);
-      context.on('page', watch);
-      await use();
+      const watch = async (watched: BrowserContext) => {
+        await watched.addInitScript(() => {
+          document.addEventListener('securitypolicyviolation', (e) => {
+            console.error(`Content Security Policy violation: ${e.violatedDirective} by ${e.sourceFile || e.blockedURI}:${e.lineNumber}:${e.columnNumber} ${e.sample}`);
+          });
+        });
+        watched.pages().forEach(watchPage);
+        watched.on('page', watchPage);
+      };
+      await watch(context);
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+        const opened = await newContext(...args);
+        await watch(opened);
+        return opened;
+      };
+      try {
+        await use();
+      } finally {
+        browser.newContext = newContext;
+      }
       expect(blocked, 'nothing blocked by the Content-Security-Policy').toEqual([]);
     },
     { auto: true },
