@@ -195,17 +195,25 @@ fn copy_tree(from: &Path, root: &Path, prefix: &str) -> Result<Vec<FileEntry>, A
 /// and plain files only: a symbolic or hard link, a device or a pipe anywhere in it, or a name
 /// in the manifest that leaves the backup, refuses it.
 pub fn verify(src: &Path, newest_schema: i64) -> Result<Manifest, AppError> {
-    let (src, manifest, ids) = listing(src, newest_schema)?;
+    let Listing { src, manifest, ids } = listing(src, newest_schema)?;
     for entry in &manifest.files {
         read_checked(&src, entry, ids[entry.path.as_str()], None)?;
     }
     Ok(manifest)
 }
 
-/// The backup's real folder, its manifest, and each listed file's (device, inode) as found
-/// when the folder was walked, once the manifest and the folder agree on the names.
-#[allow(clippy::type_complexity)]
-fn listing(src: &Path, newest_schema: i64) -> Result<(PathBuf, Manifest, BTreeMap<String, (u64, u64)>), AppError> {
+/// A backup whose manifest and files agree on the names.
+struct Listing {
+    /// The backup's real folder.
+    src: PathBuf,
+    manifest: Manifest,
+    /// Each listed file as the walk found it.
+    ids: BTreeMap<String, crate::files::FileId>,
+}
+
+/// Reads the manifest and walks the backup; refuses it unless both agree on the names and the
+/// backup holds folders and plain files only.
+fn listing(src: &Path, newest_schema: i64) -> Result<Listing, AppError> {
     // The folder named on the command line may itself be a link (`latest` → a dated folder);
     // nothing inside it may.
     let src = std::fs::canonicalize(src).map_err(|e| internal(format!("{}: no readable manifest ({e}): not a Vonk backup, or an unfinished one", src.display())))?;
@@ -237,7 +245,7 @@ fn listing(src: &Path, newest_schema: i64) -> Result<(PathBuf, Manifest, BTreeMa
         (backend, _) => return Err(internal(format!("the manifest says {backend:?} but the backup {} a database: the backup was changed", if has_database { "holds" } else { "lacks" }))),
     }
     let present = crate::files::plain_files(&src).map_err(|(path, kind)| internal(format!("{path} is {kind}: a backup holds plain files only, so it is refused")))?;
-    let ids: BTreeMap<String, (u64, u64)> = present.into_iter().filter(|(rel, _)| rel != MANIFEST).collect();
+    let ids: BTreeMap<String, crate::files::FileId> = present.into_iter().filter(|(rel, _)| rel != MANIFEST).collect();
     for path in &listed {
         if !ids.contains_key(*path) {
             return Err(internal(format!("{path} is missing from the backup")));
@@ -246,14 +254,14 @@ fn listing(src: &Path, newest_schema: i64) -> Result<(PathBuf, Manifest, BTreeMa
     if let Some(extra) = ids.keys().find(|rel| !listed.contains(rel.as_str())) {
         return Err(internal(format!("{extra} is not in the manifest: the backup was changed")));
     }
-    Ok((src, manifest, ids))
+    Ok(Listing { src, manifest, ids })
 }
 
 /// Reads one listed file of the backup — the very file the walk found (same device and inode,
 /// opened without following a link) — checks its size and SHA-256 against the manifest, and
 /// with `copy_to` writes what it read there (mode 0600), so a restore holds exactly the bytes
 /// it checked.
-fn read_checked(src: &Path, entry: &FileEntry, id: (u64, u64), copy_to: Option<&Path>) -> Result<(), AppError> {
+fn read_checked(src: &Path, entry: &FileEntry, id: crate::files::FileId, copy_to: Option<&Path>) -> Result<(), AppError> {
     use std::io::{Read, Write};
     use std::os::unix::fs::MetadataExt;
     let changed = || internal(format!("{} changed while it was read: the backup is refused", entry.path));
@@ -303,7 +311,7 @@ pub async fn restore(src: &Path, data_dir: &Path, newest_schema: i64) -> Result<
     if data_dir.exists() && std::fs::read_dir(data_dir).map_err(internal)?.next().is_some() {
         return Err(internal(format!("{} is not empty: a restore goes into an empty data directory", data_dir.display())));
     }
-    let (src, manifest, ids) = listing(src, newest_schema)?;
+    let Listing { src, manifest, ids } = listing(src, newest_schema)?;
     let parent = data_dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     crate::files::create_private_dir_all(parent).map_err(internal)?;
     let name = data_dir.file_name().ok_or_else(|| internal("the data directory needs a name"))?.to_string_lossy().to_string();

@@ -171,9 +171,15 @@ pub fn open_plain(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metad
     Ok((file, meta))
 }
 
-/// The plain files under `root` by path relative to it, each with its (device, inode), or the
-/// first entry that is not a folder or a plain file.
-pub fn plain_files(root: &Path) -> Result<Vec<(String, (u64, u64))>, (String, &'static str)> {
+/// Which file an entry is: its (device, inode).
+pub type FileId = (u64, u64);
+
+/// An entry that is not a folder or a plain file: its path and what it is.
+pub type NotPlain = (String, &'static str);
+
+/// The plain files under `root` by path relative to it, each with its [`FileId`], or the first
+/// entry that is not a folder or a plain file.
+pub fn plain_files(root: &Path) -> Result<Vec<(String, FileId)>, NotPlain> {
     let all = entries(root).map_err(|_| (".".to_string(), "not a readable folder"))?;
     let mut files = Vec::new();
     for (_, rel, meta) in all {

@@ -167,15 +167,22 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out
 }
 
+/// A backup (`dir/good`) of a SQLite site whose media hold `file`, and a folder to work in
+/// (`dir/work`).
+async fn sqlite_backup_holding(db: &Db, dir: &std::path::Path, file: &str, bytes: &[u8]) -> (std::path::PathBuf, std::path::PathBuf) {
+    let w = world(db.clone()).await;
+    let path = w.media.path().join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+    let good = dir.join("good");
+    backup::backup(db, Some(w.media.path()), &good, NOW).await.unwrap();
+    (good, dir.join("work"))
+}
+
 #[tokio::test]
 async fn a_damaged_changed_unfinished_or_newer_backup_is_refused() {
     let (db, dir) = support::sqlite().await;
-    let w = world(db.clone()).await;
-    std::fs::create_dir_all(w.media.path().join("photos/1")).unwrap();
-    std::fs::write(w.media.path().join("photos/1/1-x.jpg"), b"a photo").unwrap();
-    let good = dir.path().join("good");
-    backup::backup(&db, Some(w.media.path()), &good, NOW).await.unwrap();
-    let work = dir.path().join("work");
+    let (good, work) = sqlite_backup_holding(&db, dir.path(), "photos/1/1-x.jpg", b"a photo").await;
 
     let flipped = refusal(&good, &work, "flipped", |b| {
         let path = b.join("vonk.db");
@@ -347,12 +354,7 @@ async fn crafted_backups_are_refused(good: &std::path::Path, work: &std::path::P
 #[tokio::test]
 async fn crafted_sqlite_backups_are_refused_and_leave_nothing_behind() {
     let (db, dir) = support::sqlite().await;
-    let w = world(db.clone()).await;
-    std::fs::create_dir_all(w.media.path().join("public")).unwrap();
-    std::fs::write(w.media.path().join("public/p.jpg"), b"portrait").unwrap();
-    let good = dir.path().join("good");
-    backup::backup(&db, Some(w.media.path()), &good, NOW).await.unwrap();
-    let work = dir.path().join("work");
+    let (good, work) = sqlite_backup_holding(&db, dir.path(), "public/p.jpg", b"portrait").await;
     crafted_backups_are_refused(&good, &work).await;
 
     // A database cut short: refused by its checksum, and — listed anew, as a crafted backup

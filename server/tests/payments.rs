@@ -514,9 +514,7 @@ on_both_databases!(the_receipt_pdf_says_what_the_mail_says_in_the_members_langua
 });
 
 on_both_databases!(direct_debit_and_a_first_payment_wait_for_a_confirmed_address, |db: Db| async move {
-    let w = world(db).await;
-    let sms = tempfile::tempdir().unwrap();
-    let p = payments(&w, sms.path());
+    let (w, _sms, p) = support::shop::shop(db).await;
     let anna = w.member("anna@example.nl", "female").await;
     let pack = pack_id(&w, &p, 60).await;
     let unconfirm = |id: i64| {

@@ -371,9 +371,7 @@ on_both_databases!(direct_debit_through_the_test_provider, |db: Db| async move {
 });
 
 on_both_databases!(a_partly_refunded_payment_says_what_went_back_and_what_remains, |db: Db| async move {
-    let w = world(db.clone()).await;
-    let sms = tempfile::tempdir().unwrap();
-    let p = payments(&w, sms.path());
+    let (w, _sms, p) = support::shop::shop(db.clone()).await;
     let boss = staff(&w).await;
     let anna = w.member("anna@example.nl", "female").await;
     let site = w.site.settings.id;

@@ -14,6 +14,15 @@ use super::world::World;
 
 /// The test provider's payments. Nothing listens on the discard port: the test provider's own
 /// webhook call goes nowhere, so each test drives the webhook itself.
+/// A world and its payments through the test provider (the SMS outbox in the folder returned,
+/// which must outlive the test).
+pub async fn shop(db: Db) -> (World, tempfile::TempDir, Payments) {
+    let w = crate::support::world::world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    (w, sms, p)
+}
+
 pub fn payments(w: &World, sms: &std::path::Path) -> Payments {
     let provider = Provider::Test(server::payments::test_provider::TestProvider::new(w.db.clone(), super::links()));
     Payments::new(w.db.clone(), provider, w.accounts.clone(), super::links(), SmsOutbox::Files(sms.to_path_buf()), "http://127.0.0.1:9".into()).with_timing(600, 86_400)
