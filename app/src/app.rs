@@ -8,35 +8,37 @@ use leptos_router::{path, SsrMode, StaticSegment};
 
 use crate::context::PageCtx;
 use crate::features::account::activate::{AccountDeletedPage, ActivateDonePage, ActivateErrorPage, ActivatePage, MailChangePage};
-use crate::features::account::login::LoginPage;
 use crate::features::account::basics::CompleteSignupPage;
+use crate::features::account::login::LoginPage;
 use crate::features::account::profile::ProfilePage;
+use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::security::{MailUndoPage, TwoStepLoginPage, TwoStepSetupPage};
 use crate::features::account::settings::SettingsPage;
-use crate::features::account::unsubscribe::UnsubscribePage;
-use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
 use crate::features::account::signup::SignupPage;
-use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
-use crate::features::landers::{LanderPage, ProfileLanderPage};
+use crate::features::account::unsubscribe::UnsubscribePage;
+use crate::features::chat::console::OperatorConsolePage;
+use crate::features::chat::page::{ChatRoute, ChatsPage};
 use crate::features::complaints::ComplaintsPage;
-use crate::features::staff::complaints::{StaffComplaintsPage, StaffHomePage};
-use crate::features::staff::members::StaffMembersPage;
-use crate::features::staff::photos::PhotoReviewPage;
-use crate::features::staff::site::{StaffPricingPage, StaffSitePage};
+use crate::features::credits::pages::{
+    CheckoutPage, CreditsPage, DirectDebitPage, PremiumPage, RepeatOrderPage, TestCheckoutPage, TransactionPage, TransactionsPage,
+};
+use crate::features::credits::pricing::PricingPage;
+use crate::features::landers::{LanderPage, ProfileLanderPage};
+use crate::features::likes::finder::{MatchFinderPage, SignupMatchesPage};
 use crate::features::likes::page::LikesPage;
 use crate::features::likes::swipe::SwipeGamePage;
-use crate::features::likes::finder::{MatchFinderPage, SignupMatchesPage};
-use crate::features::notifications::NotificationsPage;
-use crate::features::credits::pages::{CheckoutPage, CreditsPage, DirectDebitPage, PremiumPage, RepeatOrderPage, TestCheckoutPage, TransactionPage, TransactionsPage};
-use crate::features::credits::pricing::PricingPage;
+use crate::features::members::landing::{MemberLandingPage, MemberSignupPage};
 use crate::features::members::profile::MemberProfilePage;
 use crate::features::members::search::MembersPage;
+use crate::features::notifications::NotificationsPage;
 use crate::features::pages::info::{InfoPage, InfoPageKind};
 use crate::features::site::error_page::NotFoundPage;
 use crate::features::site::home::HomePage;
 use crate::features::site::lang_config::LangConfigPage;
-use crate::features::chat::console::OperatorConsolePage;
-use crate::features::chat::page::{ChatRoute, ChatsPage};
+use crate::features::staff::complaints::{StaffComplaintsPage, StaffHomePage};
+use crate::features::staff::members::StaffMembersPage;
+use crate::features::staff::photos::PhotoReviewPage;
+use crate::features::staff::site::{StaffPricingPage, StaffSitePage};
 use crate::layouts::chat::ChatLayout;
 use crate::layouts::default::DefaultLayout;
 
@@ -71,7 +73,9 @@ d.addEventListener('visibilitychange',function(){if(d.visibilityState!='hidden'|
 fn wants_bounce_beacon() -> bool {
     #[cfg(feature = "ssr")]
     {
-        use_context::<http::request::Parts>().and_then(|p| p.uri.query().map(|q| q.split('&').any(|pair| pair.split('=').next() == Some("lb")))).unwrap_or(false)
+        use_context::<http::request::Parts>()
+            .and_then(|p| p.uri.query().map(|q| q.split('&').any(|pair| pair.split('=').next() == Some("lb"))))
+            .unwrap_or(false)
     }
     #[cfg(not(feature = "ssr"))]
     {

@@ -16,11 +16,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use axum::body::Body;
+use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
-use axum::body::Bytes;
 use sha2::{Digest, Sha256};
 
 /// A year: versioned URLs never change their content.
@@ -88,10 +88,12 @@ impl Assets {
             hasher.update(path.as_bytes());
             hasher.update(&identity);
             let sibling = |ext: &str| std::fs::read(root.join(format!("{path}.{ext}"))).ok().map(Bytes::from);
-            let file = File { content_type: content_type(&path), gzip: sibling("gz"), brotli: sibling("br"), identity: Bytes::from(identity), version: String::new() };
+            let file =
+                File { content_type: content_type(&path), gzip: sibling("gz"), brotli: sibling("br"), identity: Bytes::from(identity), version: String::new() };
             files.insert(path, file);
         }
-        let versions: HashMap<&'static str, String> = hashers.into_iter().map(|(g, h)| (g, h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect())).collect();
+        let versions: HashMap<&'static str, String> =
+            hashers.into_iter().map(|(g, h)| (g, h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect())).collect();
         for (path, file) in files.iter_mut() {
             file.version = versions.get(group(path)).cloned().unwrap_or_default();
         }
@@ -162,7 +164,11 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-async fn versioned(State(assets): State<Arc<Assets>>, axum::extract::Path((version, path)): axum::extract::Path<(String, String)>, headers: HeaderMap) -> Response {
+async fn versioned(
+    State(assets): State<Arc<Assets>>,
+    axum::extract::Path((version, path)): axum::extract::Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
     assets.respond(&path, Some(&version), &headers)
 }
 

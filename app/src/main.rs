@@ -25,9 +25,7 @@ async fn run() {
         println!("VONK_VAPID_PRIVATE_KEY={private_key}\n# public key (browsers subscribe with it): {public_key}");
         return;
     }
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")))
-        .init();
+    tracing_subscriber::fmt().with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"))).init();
     let config = match server::Config::from_env() {
         Ok(config) => config,
         Err(error) => {
@@ -60,7 +58,9 @@ async fn run() {
                 eprintln!("no account with the address {email}");
                 std::process::exit(1);
             }
-            Ok(n) => println!("{} role {} {n} account(s) of {email}", if operator { "operator" } else { "staff" }, if grant { "granted to" } else { "taken from" }),
+            Ok(n) => {
+                println!("{} role {} {n} account(s) of {email}", if operator { "operator" } else { "staff" }, if grant { "granted to" } else { "taken from" })
+            }
             Err(error) => {
                 eprintln!("failed: {error}");
                 std::process::exit(1);
@@ -80,7 +80,9 @@ async fn run() {
             (Some("provider-refund"), Some(id), Some(cents)) if cents.parse::<i64>().is_ok() => {
                 app::ssr::test_provider_event(config, id, TestChange::Refund(cents.parse().unwrap_or(0))).await.map(|s| (id, s))
             }
-            (Some("collect"), Some(id), Some(outcome @ ("paid" | "failed"))) => app::ssr::test_provider_event(config, id, TestChange::Collected(outcome == "paid")).await.map(|s| (id, s)),
+            (Some("collect"), Some(id), Some(outcome @ ("paid" | "failed"))) => {
+                app::ssr::test_provider_event(config, id, TestChange::Collected(outcome == "paid")).await.map(|s| (id, s))
+            }
             _ => {
                 eprintln!("usage: vonk payments reverse <payment id> | chargeback <payment id> | provider-refund <payment id> <cents> | collect <payment id> paid|failed");
                 std::process::exit(2);
@@ -102,7 +104,12 @@ async fn run() {
             match app::ssr::backup(config, std::path::Path::new(dir)).await {
                 Ok(manifest) => {
                     let rows: i64 = manifest.tables.values().sum();
-                    println!("backup in {dir}: schema {}, {} tables, {rows} rows, {} files", manifest.schema_version, manifest.tables.len(), manifest.files.len());
+                    println!(
+                        "backup in {dir}: schema {}, {} tables, {rows} rows, {} files",
+                        manifest.schema_version,
+                        manifest.tables.len(),
+                        manifest.files.len()
+                    );
                     if postgres {
                         println!("The database is on PostgreSQL and is not in this backup (it holds the media files): back it up with pg_dump or your point-in-time recovery; see docs/backups.md.");
                     }
@@ -116,7 +123,12 @@ async fn run() {
         }
         (Some("restore"), Some(dir)) => {
             match app::ssr::restore(&config, std::path::Path::new(dir)).await {
-                Ok(manifest) => println!("restored the backup of {} into {} (schema {}); run `vonk check` next", domain::date::from_unix(manifest.created_at), config.data_dir.display(), manifest.schema_version),
+                Ok(manifest) => println!(
+                    "restored the backup of {} into {} (schema {}); run `vonk check` next",
+                    domain::date::from_unix(manifest.created_at),
+                    config.data_dir.display(),
+                    manifest.schema_version
+                ),
                 Err(error) => {
                     eprintln!("restore refused: {error}");
                     std::process::exit(1);
@@ -142,7 +154,9 @@ async fn run() {
                         println!("data directory: {data_dir}/{path} is {kind}: move it away (the site serves only plain files)");
                     }
                     for (path, mode) in &report.data_dir.loose {
-                        println!("data directory: {data_dir}/{path} has mode {mode:04o}: others may read it (chmod go-rwx, or start the site, which tightens it)");
+                        println!(
+                            "data directory: {data_dir}/{path} has mode {mode:04o}: others may read it (chmod go-rwx, or start the site, which tightens it)"
+                        );
                     }
                     if !report.is_clean() {
                         std::process::exit(1);

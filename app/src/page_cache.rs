@@ -171,7 +171,18 @@ mod tests {
         for path in ["/", "/pricing", "/members", "/members/42", "/pages/terms", "/pages/return-policy"] {
             assert!(keepable(path), "{path}");
         }
-        for path in ["/login", "/signup", "/members/42/signup", "/members/x", "/pages/", "/activate", "/api/fn/signup_modal", "/likes", "/media/public/a.webp", "/pages/a/b"] {
+        for path in [
+            "/login",
+            "/signup",
+            "/members/42/signup",
+            "/members/x",
+            "/pages/",
+            "/activate",
+            "/api/fn/signup_modal",
+            "/likes",
+            "/media/public/a.webp",
+            "/pages/a/b",
+        ] {
             assert!(!keepable(path), "{path}");
         }
     }

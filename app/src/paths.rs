@@ -101,7 +101,11 @@ pub fn search(query: &str, card: Option<i64>) -> String {
 
 /// A likes tab at a page (`/likes/{kind}`, `?page=` from page 2 on).
 pub fn likes(kind: LikeKind, page: u32) -> String {
-    if page > 1 { format!("/likes/{}?page={page}", kind.code()) } else { format!("/likes/{}", kind.code()) }
+    if page > 1 {
+        format!("/likes/{}?page={page}", kind.code())
+    } else {
+        format!("/likes/{}", kind.code())
+    }
 }
 
 /// Older notifications than the cursor (the page's own opaque cursor).
@@ -148,7 +152,11 @@ pub fn direct_debit(pack: Option<i64>, order: Option<i64>, code: Option<&str>) -
     if let Some(c) = code {
         query.push(format!("code={}", percent_encode(c)));
     }
-    if query.is_empty() { "/directdebit".to_string() } else { format!("/directdebit?{}", query.join("&")) }
+    if query.is_empty() {
+        "/directdebit".to_string()
+    } else {
+        format!("/directdebit?{}", query.join("&"))
+    }
 }
 
 /// The built-in test provider's checkout page for a checkout id.

@@ -109,7 +109,8 @@ async fn code(res: reqwest::Response) -> String {
 }
 
 fn session_cookie(res: &reqwest::Response) -> String {
-    let set = res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).find(|c| c.starts_with("auth.session=")).expect("a session cookie");
+    let set =
+        res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).find(|c| c.starts_with("auth.session=")).expect("a session cookie");
     set.split(';').next().unwrap().to_string()
 }
 
@@ -215,7 +216,8 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
         let a = node_of(res.headers());
         (a.clone(), if lex_node == a { base_b.clone() } else { base_a.clone() })
     };
-    let res = call(&client, &sender_base, "send_message", &format!("member={lex}&client_id=across-nodes-0001&text=Via+de+andere+node"), Some(&kim_cookie)).await;
+    let res =
+        call(&client, &sender_base, "send_message", &format!("member={lex}&client_id=across-nodes-0001&text=Via+de+andere+node"), Some(&kim_cookie)).await;
     assert_eq!(res.status(), StatusCode::OK, "{}", res.text().await.unwrap_or_default());
     let pushed = next_message(&mut lex_socket).await;
     assert_eq!(pushed["message"]["body"], "Via de andere node");

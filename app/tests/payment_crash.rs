@@ -69,12 +69,22 @@ async fn a_payment_killed_before_booking_is_booked_once_after_restart() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // Another webhook after recovery changes nothing.
-    let res = reqwest::Client::new().post(format!("http://127.0.0.1:{port}/webhooks/payments/test")).header("content-type", "application/x-www-form-urlencoded").body(format!("id={tr}")).send().await.unwrap();
+    let res = reqwest::Client::new()
+        .post(format!("http://127.0.0.1:{port}/webhooks/payments/test"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(format!("id={tr}"))
+        .send()
+        .await
+        .unwrap();
     assert!(res.status().is_success());
     server.kill().unwrap();
     server.wait().unwrap();
 
-    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1").bind(format!("payment:{}", started.payment_id)).fetch_one(state.db.pool()).await.unwrap();
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1")
+        .bind(format!("payment:{}", started.payment_id))
+        .fetch_one(state.db.pool())
+        .await
+        .unwrap();
     assert_eq!(rows, 1, "booked once");
     let after = state.accounts.member(anna).await.unwrap().unwrap();
     assert_eq!(after.credits, member.credits + 60);

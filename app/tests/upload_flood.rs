@@ -29,13 +29,16 @@ fn pixel_bomb() -> Vec<u8> {
     use image::ImageEncoder;
     let picture = image::RgbaImage::from_pixel(6000, 6000, image::Rgba([200, 60, 90, 160]));
     let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Best, FilterType::NoFilter).write_image(picture.as_raw(), 6000, 6000, image::ExtendedColorType::Rgba8).unwrap();
+    PngEncoder::new_with_quality(&mut out, CompressionType::Best, FilterType::NoFilter)
+        .write_image(picture.as_raw(), 6000, 6000, image::ExtendedColorType::Rgba8)
+        .unwrap();
     out
 }
 
 fn multipart(bytes: &[u8]) -> (String, Vec<u8>) {
     let boundary = "----vonk-flood-boundary-Q2x9".to_string();
-    let mut body = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"bomb.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
+    let mut body =
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"bomb.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
     body.extend_from_slice(bytes);
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     (boundary, body)
@@ -58,7 +61,16 @@ async fn wait_and_log_in(client: &reqwest::Client, base: &str) -> String {
         .send()
         .await
         .unwrap();
-    res.headers().get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()).find(|c| c.starts_with("auth.session=")).expect("logged in").split(';').next().unwrap().to_string()
+    res.headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("auth.session="))
+        .expect("logged in")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -85,7 +97,12 @@ async fn sixteen_parallel_pixel_bombs_leave_the_server_answering_within_its_memo
 
     let mut server = binary::spawn(&vars, &[], "error", Stdio::null());
     let pid = server.id();
-    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).timeout(Duration::from_secs(280)).pool_idle_timeout(Duration::from_secs(5)).build().unwrap();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(280))
+        .pool_idle_timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
     let cookie = wait_and_log_in(&client, &base).await;
     let idle = memory_mib(pid, "VmRSS:");
 
@@ -221,7 +238,8 @@ async fn endless_multipart_bodies_are_cut_off_and_leave_memory_alone() {
     const EACH: usize = 256 << 20;
     let boundary = "----vonk-endless-9f3K";
     let field = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"f\"\r\n\r\n{}\r\n", "w".repeat(1024)).into_bytes();
-    let file_head = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"x.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
+    let file_head =
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"x.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
     let started = Instant::now();
     let floods: Vec<_> = (0..8)
         .map(|i| {

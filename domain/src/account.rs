@@ -19,9 +19,30 @@ pub const EMAIL_MAX_CHARS: usize = 254;
 pub const STAFF_REASON_MAX_CHARS: usize = 500;
 
 const COMMON_PASSWORDS: [&str; 24] = [
-    "12345678", "123456789", "1234567890", "password", "password1", "wachtwoord", "qwertyuiop", "qwerty123", "11111111",
-    "00000000", "iloveyou", "abcd1234", "passwort", "motdepasse", "contraseña", "12341234", "87654321", "sunshine",
-    "princess", "football", "welkom01", "welcome1", "letmein1", "admin123",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "password",
+    "password1",
+    "wachtwoord",
+    "qwertyuiop",
+    "qwerty123",
+    "11111111",
+    "00000000",
+    "iloveyou",
+    "abcd1234",
+    "passwort",
+    "motdepasse",
+    "contraseña",
+    "12341234",
+    "87654321",
+    "sunshine",
+    "princess",
+    "football",
+    "welkom01",
+    "welcome1",
+    "letmein1",
+    "admin123",
 ];
 
 /// Normalises and checks an email address; returns it trimmed and lower-cased.
@@ -41,7 +62,9 @@ pub fn validate_email(raw: &str) -> Result<String, ApiError> {
         && local.chars().all(|c| c.is_alphanumeric() || "!#$%&'*+/=?^_`{|}~.-".contains(c));
     let labels: Vec<&str> = domain.split('.').collect();
     let domain_ok = labels.len() >= 2
-        && labels.iter().all(|l| !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-') && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-') && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
         && labels.last().is_some_and(|tld| tld.chars().count() >= 2 && !tld.chars().all(|c| c.is_ascii_digit()));
     if local_ok && domain_ok {
         Ok(email)
@@ -148,7 +171,8 @@ pub fn validate_password(password: &str, email: &str, name: &str) -> Result<(), 
         return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooLong).with("max", PASSWORD_MAX_CHARS));
     }
     let lower = password.to_lowercase();
-    let same_as_identity = (!email.trim().is_empty() && lower == email.trim().to_lowercase()) || (!name.trim().is_empty() && lower == name.trim().to_lowercase());
+    let same_as_identity =
+        (!email.trim().is_empty() && lower == email.trim().to_lowercase()) || (!name.trim().is_empty() && lower == name.trim().to_lowercase());
     let one_char = password.chars().all(|c| password.starts_with(c));
     if same_as_identity || one_char || COMMON_PASSWORDS.contains(&lower.as_str()) {
         return Err(ApiError::field(Field::Password, ErrorCode::PasswordTooCommon));
@@ -198,13 +222,9 @@ pub fn validate_signup(form: &SignupForm, today: Ymd, min_age: u32) -> Result<Va
         errors.push(ApiError::field(Field::SignupMessage, ErrorCode::MessageTooLong).with("max", SIGNUP_MESSAGE_MAX_CHARS));
     }
     match (email, name, dob) {
-        (Some(email), Some(name), Some(date_of_birth)) if errors.is_empty() => Ok(ValidSignup {
-            email,
-            name,
-            password: form.password.clone(),
-            date_of_birth,
-            signup_message: (!message.is_empty()).then(|| message.to_string()),
-        }),
+        (Some(email), Some(name), Some(date_of_birth)) if errors.is_empty() => {
+            Ok(ValidSignup { email, name, password: form.password.clone(), date_of_birth, signup_message: (!message.is_empty()).then(|| message.to_string()) })
+        }
         _ => Err(errors),
     }
 }
@@ -268,12 +288,8 @@ impl Tracking {
 
     /// Reads [`Tracking::to_query`] (or any query string) back.
     pub fn from_query(query: &str) -> Tracking {
-        let pairs: Vec<(String, String)> = query
-            .trim_start_matches('?')
-            .split('&')
-            .filter_map(|p| p.split_once('='))
-            .map(|(k, v)| (percent_decode(k), percent_decode(v)))
-            .collect();
+        let pairs: Vec<(String, String)> =
+            query.trim_start_matches('?').split('&').filter_map(|p| p.split_once('=')).map(|(k, v)| (percent_decode(k), percent_decode(v))).collect();
         Tracking::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
     }
 }
@@ -476,7 +492,13 @@ mod tests {
         let errors = validate_signup(&form, TODAY, 18).unwrap_err();
         let fields: Vec<Option<Field>> = errors.iter().map(|e| e.field).collect();
         assert_eq!(fields, [Field::Email, Field::Name, Field::Password, Field::DateOfBirth].map(Some));
-        let ok = SignupForm { email: "Anna@Example.nl".into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: " hoi ".into() };
+        let ok = SignupForm {
+            email: "Anna@Example.nl".into(),
+            name: "Anna".into(),
+            password: "rode kater op het dak".into(),
+            date_of_birth: "1990-05-17".into(),
+            signup_message: " hoi ".into(),
+        };
         let valid = validate_signup(&ok, TODAY, 18).unwrap();
         assert_eq!(valid.email, "anna@example.nl");
         assert_eq!(valid.signup_message.as_deref(), Some("hoi"));

@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Field;
 use crate::constants::{TIME_BONUS_CODE, TIME_BONUS_WINDOW_SECS};
+use crate::error::Field;
 use crate::error::{ApiError, ErrorCode};
 use crate::site::CreditPack;
 
@@ -189,7 +189,14 @@ pub fn countdown(seconds: i64) -> String {
 
 /// What a member is owed automatically: the time bonus if there is one, else the welcome
 /// discount (SPEC §4). `used` says whether the member already redeemed a code.
-pub fn automatic_discount(signup_date: i64, now: i64, paid_user: bool, welcome_percent: i64, welcome_hours: i64, used: impl Fn(&str) -> bool) -> Option<Discount> {
+pub fn automatic_discount(
+    signup_date: i64,
+    now: i64,
+    paid_user: bool,
+    welcome_percent: i64,
+    welcome_hours: i64,
+    used: impl Fn(&str) -> bool,
+) -> Option<Discount> {
     if time_bonus_left(signup_date, now, paid_user).is_some() && !used(TIME_BONUS_CODE) {
         return Some(Discount { code: TIME_BONUS_CODE.to_string(), percent: TIME_BONUS_PERCENT, kind: DiscountKind::TimeBonus, minimum_order: 0 });
     }
@@ -276,7 +283,13 @@ pub struct PaymentSummary {
 pub fn format_rate(rate_bp: i64, decimal_comma: bool) -> String {
     let whole = rate_bp / 100;
     let frac = rate_bp % 100;
-    let text = if frac == 0 { whole.to_string() } else if frac % 10 == 0 { format!("{whole}.{}", frac / 10) } else { format!("{whole}.{frac:02}") };
+    let text = if frac == 0 {
+        whole.to_string()
+    } else if frac % 10 == 0 {
+        format!("{whole}.{}", frac / 10)
+    } else {
+        format!("{whole}.{frac:02}")
+    };
     format!("{}%", if decimal_comma { text.replace('.', ",") } else { text })
 }
 
@@ -472,7 +485,10 @@ mod tests {
         // A valid IBAN of a country we do not collect from.
         assert_eq!(validate_iban("GB29 NWBK 6016 1331 9268 19").unwrap_err().field, Some(Field::Iban));
         assert_eq!(mask_iban("NL91ABNA0417164300"), "NL91 •••• •••• 4300");
-        assert_eq!((format_rate(2100, true), format_rate(810, true), format_rate(2550, false), format_rate(0, false)), ("21%".into(), "8,1%".into(), "25.5%".into(), "0%".into()));
+        assert_eq!(
+            (format_rate(2100, true), format_rate(810, true), format_rate(2550, false), format_rate(0, false)),
+            ("21%".into(), "8,1%".into(), "25.5%".into(), "0%".into())
+        );
         assert_eq!(normalize_phone("06-1234 5678", "NL").unwrap(), "+31612345678");
         assert_eq!(normalize_phone("+49 151 2345 6789", "NL").unwrap(), "+4915123456789");
         assert_eq!(normalize_phone("0031 6 12345678", "BE").unwrap(), "+31612345678");

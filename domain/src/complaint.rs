@@ -27,8 +27,16 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: [Category; 8] =
-        [Category::FakeProfile, Category::Harassment, Category::Underage, Category::Scam, Category::Payment, Category::Privacy, Category::Technical, Category::Other];
+    pub const ALL: [Category; 8] = [
+        Category::FakeProfile,
+        Category::Harassment,
+        Category::Underage,
+        Category::Scam,
+        Category::Payment,
+        Category::Privacy,
+        Category::Technical,
+        Category::Other,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -132,7 +140,13 @@ mod tests {
     use proptest::prelude::*;
 
     fn good() -> ComplaintForm {
-        ComplaintForm { name: " Anna ".into(), email: "Anna@Example.nl".into(), category: "harassment".into(), concerning: "Bram".into(), text: "He keeps sending rude messages.".into() }
+        ComplaintForm {
+            name: " Anna ".into(),
+            email: "Anna@Example.nl".into(),
+            category: "harassment".into(),
+            concerning: "Bram".into(),
+            text: "He keeps sending rude messages.".into(),
+        }
     }
 
     #[test]

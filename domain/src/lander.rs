@@ -90,10 +90,7 @@ pub const SLUG_MAX_CHARS: usize = 60;
 
 /// A slug is lower-case letters, digits and single dashes, at most [`SLUG_MAX_CHARS`].
 pub fn valid_slug(slug: &str) -> bool {
-    !slug.is_empty()
-        && slug.len() <= SLUG_MAX_CHARS
-        && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !slug.contains("--")
+    !slug.is_empty() && slug.len() <= SLUG_MAX_CHARS && slug.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') && !slug.contains("--")
 }
 
 /// The lander and slug of a page path: `/landers/{name}/{slug}`, `/members/{id}/landing2/{slug}`

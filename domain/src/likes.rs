@@ -139,7 +139,6 @@ mod tests {
         assert_eq!(swipe_allowance(true, &times, NOW), Allowance { remaining: None, next_at: None });
     }
 
-
     #[test]
     fn likes_pages_start_at_one_and_stop_where_search_stops() {
         assert_eq!((page(None), page(Some("")), page(Some("0")), page(Some("-3")), page(Some("x"))), (1, 1, 1, 1, 1));

@@ -20,19 +20,8 @@ pub enum Locale {
 }
 
 impl Locale {
-    pub const ALL: [Locale; 11] = [
-        Locale::Da,
-        Locale::De,
-        Locale::En,
-        Locale::Es,
-        Locale::Fi,
-        Locale::Fr,
-        Locale::It,
-        Locale::Nb,
-        Locale::Nl,
-        Locale::Pl,
-        Locale::Sv,
-    ];
+    pub const ALL: [Locale; 11] =
+        [Locale::Da, Locale::De, Locale::En, Locale::Es, Locale::Fi, Locale::Fr, Locale::It, Locale::Nb, Locale::Nl, Locale::Pl, Locale::Sv];
     /// Dutch is the default locale (and the default date locale).
     pub const DEFAULT: Locale = Locale::Nl;
 
@@ -104,11 +93,7 @@ pub fn from_accept_language(header: &str) -> Option<Locale> {
     for (index, part) in header.split(',').enumerate() {
         let mut pieces = part.split(';');
         let Some(locale) = pieces.next().and_then(Locale::parse) else { continue };
-        let quality = pieces
-            .filter_map(|p| p.trim().strip_prefix("q="))
-            .filter_map(|q| q.trim().parse::<f32>().ok())
-            .next()
-            .unwrap_or(1.0);
+        let quality = pieces.filter_map(|p| p.trim().strip_prefix("q=")).filter_map(|q| q.trim().parse::<f32>().ok()).next().unwrap_or(1.0);
         if !(quality > 0.0) || quality > 1.0 {
             continue;
         }

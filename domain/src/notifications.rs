@@ -80,7 +80,6 @@ pub fn refresh_interval_secs(push_subscribed: bool) -> u32 {
     }
 }
 
-
 /// Auto-likes: a new member receives likes from fitting operator-run profiles during the first
 /// days, per site setting (how many, and how far apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -228,7 +227,6 @@ mod tests {
         assert_eq!(refresh_interval_secs(false), 60);
         assert_eq!(refresh_interval_secs(true), 300);
     }
-
 
     #[test]
     fn auto_likes_in_the_first_week_spaced_and_counted() {

@@ -214,7 +214,6 @@ fn group_rank(group: PaymentGroup) -> u8 {
     }
 }
 
-
 /// A payment as staff see it on `/staff/payments` (amounts in minor units, VAT included).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StaffPayment {

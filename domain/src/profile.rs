@@ -251,7 +251,10 @@ pub fn validate_location(form: &LocationForm, site_countries: &[String], regions
     let city = form.city.split_whitespace().collect::<Vec<_>>().join(" ");
     if city.is_empty() {
         errors.push(ApiError::field(Field::City, ErrorCode::CityRequired));
-    } else if city.chars().count() > CITY_MAX_CHARS || !city.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.')) || !city.chars().any(char::is_alphabetic) {
+    } else if city.chars().count() > CITY_MAX_CHARS
+        || !city.chars().all(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.'))
+        || !city.chars().any(char::is_alphabetic)
+    {
         errors.push(ApiError::field(Field::City, ErrorCode::CityInvalid));
     }
     if errors.is_empty() {
@@ -359,7 +362,13 @@ mod tests {
         let all = validate_basics(&BasicsForm::default(), &countries(), &regions()).unwrap_err();
         assert_eq!(
             keys(&all),
-            ["validation.gender_required", "validation.sexuality_required", "validation.country_required", "validation.region_required", "validation.city_required"]
+            [
+                "validation.gender_required",
+                "validation.sexuality_required",
+                "validation.country_required",
+                "validation.region_required",
+                "validation.city_required"
+            ]
         );
     }
 
@@ -388,7 +397,11 @@ mod tests {
         assert_eq!(ok.interests, ["music", "travel"], "duplicates fold");
         assert_eq!(ok.about.as_deref(), Some("Hallo!\nIk ben Anna."));
 
-        let bad = DetailsForm { attributes: vec![("eye_colour".into(), "purple".into())], interests: vec!["knitting".into()], about: "x".repeat(ABOUT_MAX_CHARS + 1) };
+        let bad = DetailsForm {
+            attributes: vec![("eye_colour".into(), "purple".into())],
+            interests: vec!["knitting".into()],
+            about: "x".repeat(ABOUT_MAX_CHARS + 1),
+        };
         let keys: Vec<String> = validate_details(&bad).unwrap_err().into_iter().map(|e| e.locale_key().to_string()).collect();
         assert_eq!(keys, ["validation.choice_invalid", "validation.choice_invalid", "validation.about_too_long"]);
         let many = DetailsForm { interests: INTERESTS.iter().take(MAX_INTERESTS + 1).map(|(c, _)| c.to_string()).collect(), ..Default::default() };

@@ -76,7 +76,9 @@ impl Subscription {
     pub fn served_by(&self, services: &[String]) -> bool {
         let origin = self.origin();
         services.iter().map(|s| s.trim().trim_end_matches('/').to_ascii_lowercase()).any(|service| match service.split_once("://*.") {
-            Some((scheme, suffix)) => origin.strip_prefix(&format!("{scheme}://")).is_some_and(|host| host.ends_with(&format!(".{suffix}")) && !host.contains(':')),
+            Some((scheme, suffix)) => {
+                origin.strip_prefix(&format!("{scheme}://")).is_some_and(|host| host.ends_with(&format!(".{suffix}")) && !host.contains(':'))
+            }
             None => service == origin,
         })
     }

@@ -160,7 +160,8 @@ pub fn decimal(minor: i64) -> String {
 
 /// The report as CSV (comma separated, a header line, amounts with a dot).
 pub fn to_csv(period: Period, rows: &[ReportRow]) -> String {
-    let mut out = String::from("period,country,vat_rate_percent,currency,payments,gross,net,vat,reversals,reversed_gross,reversed_vat,total,total_net,total_vat\n");
+    let mut out =
+        String::from("period,country,vat_rate_percent,currency,payments,gross,net,vat,reversals,reversed_gross,reversed_vat,total,total_net,total_vat\n");
     for r in rows {
         out.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
@@ -189,7 +190,14 @@ mod tests {
     use proptest::prelude::*;
 
     fn sale(country: &str, amount: i64, paid_at: i64, reversed_at: Option<i64>) -> Sale {
-        Sale { country: country.into(), vat_rate_bp: crate::checkout::vat_rate_bp(country), currency: "EUR".into(), amount, paid_at, returns: reversed_at.map(|at| (at, amount)).into_iter().collect() }
+        Sale {
+            country: country.into(),
+            vat_rate_bp: crate::checkout::vat_rate_bp(country),
+            currency: "EUR".into(),
+            amount,
+            paid_at,
+            returns: reversed_at.map(|at| (at, amount)).into_iter().collect(),
+        }
     }
 
     #[test]

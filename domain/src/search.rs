@@ -146,7 +146,11 @@ pub struct MemberCard {
 impl MemberCard {
     /// Where the member lives, as cards show it: the city, else the region.
     pub fn place(&self) -> String {
-        if self.city.is_empty() { self.region.clone() } else { self.city.clone() }
+        if self.city.is_empty() {
+            self.region.clone()
+        } else {
+            self.city.clone()
+        }
     }
 }
 

@@ -57,7 +57,11 @@ impl Niche {
     /// `amsterdam` on a niche-1 site). A request with another slug is sent to this one.
     pub fn canonical_slug(self, slug: &str) -> String {
         let mut bare = slug.trim_matches('-');
-        while let Some(rest) = (2..=7).filter_map(|n| Niche(n).lander_prefix()).find_map(|p| if bare == p { Some("") } else { bare.strip_prefix(p).and_then(|r| r.strip_prefix('-')) }) {
+        while let Some(rest) =
+            (2..=7)
+                .filter_map(|n| Niche(n).lander_prefix())
+                .find_map(|p| if bare == p { Some("") } else { bare.strip_prefix(p).and_then(|r| r.strip_prefix('-')) })
+        {
             bare = rest;
         }
         match self.lander_prefix() {

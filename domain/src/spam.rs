@@ -40,7 +40,11 @@ impl Default for SpamRules {
 
 impl SpamRules {
     pub fn validate(self) -> Result<SpamRules, ApiError> {
-        Ok(SpamRules { recipients: RECIPIENTS.check(self.recipients)?, window_minutes: WINDOW_MINUTES.check(self.window_minutes)?, similarity: SIMILARITY.check(self.similarity)? })
+        Ok(SpamRules {
+            recipients: RECIPIENTS.check(self.recipients)?,
+            window_minutes: WINDOW_MINUTES.check(self.window_minutes)?,
+            similarity: SIMILARITY.check(self.similarity)?,
+        })
     }
 
     /// Whether the rules hold anything at all.

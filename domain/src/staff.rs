@@ -21,14 +21,72 @@ pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "N
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
 pub const SETTINGS: [&str; 66] = [
-    "name", "index_title", "description", "support_email", "support_phone", "mail_name", "fictional_singular", "fictional_plural", "fictional_warning",
-    "message_credits", "photo_credits", "gift_credits", "signup_credits", "free_messages", "message_length", "welcome_discount_percent",
-    "welcome_discount_hours", "refund_days", "countries", "geoip_country", "geoip_selected_country", "min_age", "theme_primary", "theme_secondary",
-    "theme_accent", "gifts", "credits", "price", "currency", "highlighted", "sort_order", "active", "code", "percentage", "minimum_order", "country",
-    "expires_at", "niche", "signups", "logged_out_search", "logged_out_search_trafficsource", "enable_site_entry_popup", "domain_language",
-    "visible_profile_fields", "visible_profile_notes", "minimum_message_costs", "company_name", "address", "postal_code", "city", "company_country", "kvk",
-    "tradenames", "vat_numbers", "company_phone", "delete_discount", "domain", "direct_debit_monthly_limit", "direct_debit_on_collection", "first_payment_needs_confirmed_address", "auto_likes", "auto_like_gap_minutes", "contact_rules",
-    "spam_recipients", "spam_window_minutes", "spam_similarity",
+    "name",
+    "index_title",
+    "description",
+    "support_email",
+    "support_phone",
+    "mail_name",
+    "fictional_singular",
+    "fictional_plural",
+    "fictional_warning",
+    "message_credits",
+    "photo_credits",
+    "gift_credits",
+    "signup_credits",
+    "free_messages",
+    "message_length",
+    "welcome_discount_percent",
+    "welcome_discount_hours",
+    "refund_days",
+    "countries",
+    "geoip_country",
+    "geoip_selected_country",
+    "min_age",
+    "theme_primary",
+    "theme_secondary",
+    "theme_accent",
+    "gifts",
+    "credits",
+    "price",
+    "currency",
+    "highlighted",
+    "sort_order",
+    "active",
+    "code",
+    "percentage",
+    "minimum_order",
+    "country",
+    "expires_at",
+    "niche",
+    "signups",
+    "logged_out_search",
+    "logged_out_search_trafficsource",
+    "enable_site_entry_popup",
+    "domain_language",
+    "visible_profile_fields",
+    "visible_profile_notes",
+    "minimum_message_costs",
+    "company_name",
+    "address",
+    "postal_code",
+    "city",
+    "company_country",
+    "kvk",
+    "tradenames",
+    "vat_numbers",
+    "company_phone",
+    "delete_discount",
+    "domain",
+    "direct_debit_monthly_limit",
+    "direct_debit_on_collection",
+    "first_payment_needs_confirmed_address",
+    "auto_likes",
+    "auto_like_gap_minutes",
+    "contact_rules",
+    "spam_recipients",
+    "spam_window_minutes",
+    "spam_similarity",
 ];
 
 /// Longest one-line text (site name, titles, mail sender name).
@@ -126,7 +184,8 @@ pub struct SiteTexts {
 impl SiteTexts {
     /// Trimmed and checked; the support address lower-cased.
     pub fn validate(self) -> Result<SiteTexts, ApiError> {
-        let support_email = crate::account::validate_email(&self.support_email).map_err(|_| ApiError::new(ErrorCode::EmailInvalid).with("setting", "support_email"))?;
+        let support_email =
+            crate::account::validate_email(&self.support_email).map_err(|_| ApiError::new(ErrorCode::EmailInvalid).with("setting", "support_email"))?;
         let support_phone = phone("support_phone", &self.support_phone)?;
         Ok(SiteTexts {
             name: line("name", &self.name, true, LINE_MAX_CHARS)?,
@@ -233,9 +292,21 @@ impl Theme {
             if !Theme::is_valid_colour(&value) {
                 return Err(ApiError::new(ErrorCode::ColourInvalid).with("setting", setting));
             }
-            Ok(if value.len() == 4 { value.chars().skip(1).fold(String::from("#"), |mut s, c| { s.push(c); s.push(c); s }) } else { value })
+            Ok(if value.len() == 4 {
+                value.chars().skip(1).fold(String::from("#"), |mut s, c| {
+                    s.push(c);
+                    s.push(c);
+                    s
+                })
+            } else {
+                value
+            })
         };
-        Ok(Theme { primary: colour("theme_primary", &self.primary)?, secondary: colour("theme_secondary", &self.secondary)?, accent: colour("theme_accent", &self.accent)? })
+        Ok(Theme {
+            primary: colour("theme_primary", &self.primary)?,
+            secondary: colour("theme_secondary", &self.secondary)?,
+            accent: colour("theme_accent", &self.accent)?,
+        })
     }
 }
 
@@ -319,7 +390,12 @@ impl From<&SiteSettings> for CreditSettings {
 
 impl From<&SiteSettings> for CountrySettings {
     fn from(s: &SiteSettings) -> CountrySettings {
-        CountrySettings { countries: s.countries.clone(), geoip_country: s.geoip_country.clone(), geoip_selected_country: s.geoip_selected_country.clone(), min_age: i64::from(s.min_age) }
+        CountrySettings {
+            countries: s.countries.clone(),
+            geoip_country: s.geoip_country.clone(),
+            geoip_selected_country: s.geoip_selected_country.clone(),
+            min_age: i64::from(s.min_age),
+        }
     }
 }
 
@@ -448,7 +524,8 @@ impl SiteRules {
                 return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "visible_profile_fields"));
             }
         }
-        let visible_profile_fields = Attribute::ALL.iter().map(|a| a.field()).filter(|f| self.visible_profile_fields.iter().any(|x| x.trim() == *f)).map(str::to_string).collect();
+        let visible_profile_fields =
+            Attribute::ALL.iter().map(|a| a.field()).filter(|f| self.visible_profile_fields.iter().any(|x| x.trim() == *f)).map(str::to_string).collect();
         Ok(SiteRules {
             niche,
             signups: signups.code().to_string(),
@@ -616,7 +693,13 @@ pub fn normalise_domain(raw: &str) -> Result<String, ApiError> {
     let d = d.split('/').next().unwrap_or_default().trim_end_matches('.');
     let d = d.strip_prefix("www.").unwrap_or(d).to_string();
     let labels: Vec<&str> = d.split('.').collect();
-    let label_ok = |l: &&str| !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-') && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    let label_ok = |l: &&str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    };
     if d.len() > 253 || labels.len() < 2 || !labels.iter().all(label_ok) || labels.last().is_some_and(|tld| tld.chars().all(|c| c.is_ascii_digit())) {
         return Err(invalid());
     }
@@ -625,10 +708,13 @@ pub fn normalise_domain(raw: &str) -> Result<String, ApiError> {
 
 impl NewSite {
     pub fn validate(self) -> Result<NewSite, ApiError> {
-        Ok(NewSite { domain: normalise_domain(&self.domain)?, name: line("name", &self.name, true, LINE_MAX_CHARS)?, domain_language: normalise_language_tag(&self.domain_language)? })
+        Ok(NewSite {
+            domain: normalise_domain(&self.domain)?,
+            name: line("name", &self.name, true, LINE_MAX_CHARS)?,
+            domain_language: normalise_language_tag(&self.domain_language)?,
+        })
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -636,14 +722,30 @@ mod tests {
     use proptest::prelude::*;
 
     fn credits() -> CreditSettings {
-        CreditSettings { message_credits: 10, photo_credits: 15, gift_credits: 20, signup_credits: 0, free_messages: 3, message_length: 1000, welcome_discount_percent: 25, welcome_discount_hours: 4, refund_days: 14, direct_debit_monthly_limit: 150, direct_debit_on_collection: false, first_payment_needs_confirmed_address: false }
+        CreditSettings {
+            message_credits: 10,
+            photo_credits: 15,
+            gift_credits: 20,
+            signup_credits: 0,
+            free_messages: 3,
+            message_length: 1000,
+            welcome_discount_percent: 25,
+            welcome_discount_hours: 4,
+            refund_days: 14,
+            direct_debit_monthly_limit: 150,
+            direct_debit_on_collection: false,
+            first_payment_needs_confirmed_address: false,
+        }
     }
 
     #[test]
     fn credit_settings_in_range_pass_and_out_of_range_name_the_setting() {
         assert_eq!(credits().validate(), Ok(credits()));
         let e = CreditSettings { message_credits: -1, ..credits() }.validate().unwrap_err();
-        assert_eq!((e.code, e.args["setting"].as_str(), e.args["min"].as_str(), e.args["max"].as_str()), (ErrorCode::OutOfRange, "message_credits", "0", "1000"));
+        assert_eq!(
+            (e.code, e.args["setting"].as_str(), e.args["min"].as_str(), e.args["max"].as_str()),
+            (ErrorCode::OutOfRange, "message_credits", "0", "1000")
+        );
         let e = CreditSettings { welcome_discount_percent: 91, ..credits() }.validate().unwrap_err();
         assert_eq!(e.args["setting"], "welcome_discount_percent");
         let e = CreditSettings { message_length: 10, ..credits() }.validate().unwrap_err();
@@ -678,13 +780,23 @@ mod tests {
 
     #[test]
     fn countries_are_known_ordered_once_and_hold_the_default() {
-        let c = CountrySettings { countries: vec!["be".into(), "NL".into(), "BE".into()], geoip_country: "nl".into(), geoip_selected_country: Some(" ".into()), min_age: 18 }.validate().unwrap();
+        let c = CountrySettings {
+            countries: vec!["be".into(), "NL".into(), "BE".into()],
+            geoip_country: "nl".into(),
+            geoip_selected_country: Some(" ".into()),
+            min_age: 18,
+        }
+        .validate()
+        .unwrap();
         assert_eq!((c.countries, c.geoip_country.as_str(), c.geoip_selected_country), (vec!["NL".to_string(), "BE".to_string()], "NL", None));
         let base = CountrySettings { countries: vec!["NL".into()], geoip_country: "NL".into(), geoip_selected_country: None, min_age: 18 };
         assert_eq!(CountrySettings { countries: vec![], ..base.clone() }.validate().unwrap_err().code, ErrorCode::Required);
         assert_eq!(CountrySettings { countries: vec!["XX".into()], ..base.clone() }.validate().unwrap_err().code, ErrorCode::ChoiceInvalid);
         assert_eq!(CountrySettings { geoip_country: "BE".into(), ..base.clone() }.validate().unwrap_err().args["setting"], "geoip_country");
-        assert_eq!(CountrySettings { geoip_selected_country: Some("DE".into()), ..base.clone() }.validate().unwrap_err().args["setting"], "geoip_selected_country");
+        assert_eq!(
+            CountrySettings { geoip_selected_country: Some("DE".into()), ..base.clone() }.validate().unwrap_err().args["setting"],
+            "geoip_selected_country"
+        );
         assert_eq!(CountrySettings { min_age: 17, ..base }.validate().unwrap_err().args["setting"], "min_age");
     }
 
@@ -721,7 +833,23 @@ mod tests {
 
     #[test]
     fn every_range_names_a_labelled_setting() {
-        for r in [MESSAGE_CREDITS, SIGNUP_CREDITS, PHOTO_CREDITS, GIFT_CREDITS, MESSAGE_LENGTH, FREE_MESSAGES, WELCOME_PERCENT, WELCOME_HOURS, REFUND_DAYS, MIN_AGE, PACK_CREDITS, PACK_PRICE, PACK_SORT, DISCOUNT_PERCENT, DISCOUNT_MINIMUM] {
+        for r in [
+            MESSAGE_CREDITS,
+            SIGNUP_CREDITS,
+            PHOTO_CREDITS,
+            GIFT_CREDITS,
+            MESSAGE_LENGTH,
+            FREE_MESSAGES,
+            WELCOME_PERCENT,
+            WELCOME_HOURS,
+            REFUND_DAYS,
+            MIN_AGE,
+            PACK_CREDITS,
+            PACK_PRICE,
+            PACK_SORT,
+            DISCOUNT_PERCENT,
+            DISCOUNT_MINIMUM,
+        ] {
             assert!(SETTINGS.contains(&r.setting), "{}", r.setting);
             assert!(r.min <= r.max);
         }
@@ -777,7 +905,10 @@ mod tests {
         assert_eq!(SiteRules { auto_likes: 21, ..rules() }.validate().unwrap_err().args["setting"], "auto_likes");
         assert_eq!(SiteRules { auto_like_gap_minutes: -1, ..rules() }.validate().unwrap_err().args["setting"], "auto_like_gap_minutes");
         assert_eq!(SiteRules { signups: "everyone".into(), ..rules() }.validate().unwrap_err().args["setting"], "signups");
-        assert_eq!(SiteRules { visible_profile_fields: vec!["password_hash".into()], ..rules() }.validate().unwrap_err().args["setting"], "visible_profile_fields");
+        assert_eq!(
+            SiteRules { visible_profile_fields: vec!["password_hash".into()], ..rules() }.validate().unwrap_err().args["setting"],
+            "visible_profile_fields"
+        );
         for bad in ["xx", "nl-BEL", "dutch", "nl-B1", "", "nl-BE-x"] {
             assert_eq!(SiteRules { domain_language: bad.into(), ..rules() }.validate().unwrap_err().args["setting"], "domain_language", "{bad}");
         }
@@ -828,7 +959,12 @@ mod tests {
 
     #[test]
     fn domains_are_host_names() {
-        for (raw, want) in [("Flirt.Example.COM", "flirt.example.com"), ("https://www.vonk.be/", "vonk.be"), ("vonk-dating.nl.", "vonk-dating.nl"), ("xn--vnk-sna.nl", "xn--vnk-sna.nl")] {
+        for (raw, want) in [
+            ("Flirt.Example.COM", "flirt.example.com"),
+            ("https://www.vonk.be/", "vonk.be"),
+            ("vonk-dating.nl.", "vonk-dating.nl"),
+            ("xn--vnk-sna.nl", "xn--vnk-sna.nl"),
+        ] {
             assert_eq!(normalise_domain(raw).as_deref(), Ok(want), "{raw}");
         }
         for bad in ["localhost", "vonk", "-vonk.nl", "vonk-.nl", "vo nk.nl", "vonk..nl", "1.2.3.4", "vonk.nl:8080", "", "<b>.nl"] {

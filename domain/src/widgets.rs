@@ -405,14 +405,26 @@ pub enum ChatAction {
     },
     /// Back to the list (phones).
     Back,
-    Send { client_id: String, text: String },
-    SendGift { client_id: String, gift: crate::chat::Gift },
+    Send {
+        client_id: String,
+        text: String,
+    },
+    SendGift {
+        client_id: String,
+        gift: crate::chat::Gift,
+    },
     /// A photo was chosen; the event's `file` field (not JSON) holds the `File`.
-    SendPhoto { client_id: String },
+    SendPhoto {
+        client_id: String,
+    },
     /// Send a failed message again with the same client id.
-    Retry { client_id: String },
+    Retry {
+        client_id: String,
+    },
     /// Drop a failed message.
-    Discard { client_id: String },
+    Discard {
+        client_id: String,
+    },
     LoadOlder {
         #[cfg_attr(test, ts(type = "number"))]
         before: i64,

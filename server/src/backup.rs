@@ -132,7 +132,8 @@ async fn describe_sqlite(file: &Path) -> Result<(i64, BTreeMap<String, i64>), Ap
         return Err(internal(format!("the database copy is damaged: {check}")));
     }
     let version: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) FROM _sqlx_migrations WHERE success").fetch_one(&mut conn).await?;
-    let names: Vec<String> = sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").fetch_all(&mut conn).await?;
+    let names: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").fetch_all(&mut conn).await?;
     let mut tables = BTreeMap::new();
     for name in names {
         let count: i64 = sqlx::query(&format!("SELECT COUNT(*) FROM \"{}\"", name.replace('"', "\"\""))).fetch_one(&mut conn).await?.try_get(0)?;
@@ -216,7 +217,8 @@ struct Listing {
 fn listing(src: &Path, newest_schema: i64) -> Result<Listing, AppError> {
     // The folder named on the command line may itself be a link (`latest` → a dated folder);
     // nothing inside it may.
-    let src = std::fs::canonicalize(src).map_err(|e| internal(format!("{}: no readable manifest ({e}): not a Vonk backup, or an unfinished one", src.display())))?;
+    let src =
+        std::fs::canonicalize(src).map_err(|e| internal(format!("{}: no readable manifest ({e}): not a Vonk backup, or an unfinished one", src.display())))?;
     let raw = crate::files::open_plain(&src.join(MANIFEST))
         .and_then(|(mut file, _)| {
             let mut raw = Vec::new();
@@ -225,7 +227,10 @@ fn listing(src: &Path, newest_schema: i64) -> Result<Listing, AppError> {
         .map_err(|e| internal(format!("{}: no readable manifest ({e}): not a Vonk backup, or an unfinished one", src.display())))?;
     let manifest: Manifest = serde_json::from_slice(&raw).map_err(|e| internal(format!("the manifest is damaged: {e}")))?;
     if manifest.schema_version > newest_schema {
-        return Err(internal(format!("the backup comes from a newer version (schema {} > {newest_schema}): restore it with that version or a later one", manifest.schema_version)));
+        return Err(internal(format!(
+            "the backup comes from a newer version (schema {} > {newest_schema}): restore it with that version or a later one",
+            manifest.schema_version
+        )));
     }
     let mut listed = std::collections::BTreeSet::new();
     for entry in &manifest.files {
@@ -242,9 +247,15 @@ fn listing(src: &Path, newest_schema: i64) -> Result<Listing, AppError> {
     let has_database = listed.contains(DATABASE_FILE);
     match (manifest.backend.as_str(), has_database) {
         ("sqlite", true) | ("postgres", false) => {}
-        (backend, _) => return Err(internal(format!("the manifest says {backend:?} but the backup {} a database: the backup was changed", if has_database { "holds" } else { "lacks" }))),
+        (backend, _) => {
+            return Err(internal(format!(
+                "the manifest says {backend:?} but the backup {} a database: the backup was changed",
+                if has_database { "holds" } else { "lacks" }
+            )))
+        }
     }
-    let present = crate::files::plain_files(&src).map_err(|(path, kind)| internal(format!("{path} is {kind}: a backup holds plain files only, so it is refused")))?;
+    let present =
+        crate::files::plain_files(&src).map_err(|(path, kind)| internal(format!("{path} is {kind}: a backup holds plain files only, so it is refused")))?;
     let ids: BTreeMap<String, crate::files::FileId> = present.into_iter().filter(|(rel, _)| rel != MANIFEST).collect();
     for path in &listed {
         if !ids.contains_key(*path) {
@@ -388,12 +399,17 @@ pub async fn check(db: &Db, private_media: Option<&Path>) -> Result<CheckReport,
     }
     // A photo's WebP copies belong to it; photos stored before there were copies have none.
     let copies: std::collections::BTreeSet<String> = named.iter().filter_map(|k| crate::members::photos::webp_key(k)).collect();
-    let trashed: std::collections::BTreeSet<String> = sqlx::query_scalar::<_, String>("SELECT key FROM media_trash").fetch_all(db.pool()).await?.into_iter().collect();
+    let trashed: std::collections::BTreeSet<String> =
+        sqlx::query_scalar::<_, String>("SELECT key FROM media_trash").fetch_all(db.pool()).await?.into_iter().collect();
     let root = root.to_path_buf();
     let files: Vec<String> = if root.is_dir() {
         let base = root.clone();
         tokio::task::spawn_blocking(move || -> Result<Vec<String>, AppError> {
-            Ok(walk(&base)?.into_iter().filter_map(|p| p.strip_prefix(&base).ok().map(|r| r.to_string_lossy().replace('\\', "/"))).filter(|r| !r.ends_with(".partial")).collect())
+            Ok(walk(&base)?
+                .into_iter()
+                .filter_map(|p| p.strip_prefix(&base).ok().map(|r| r.to_string_lossy().replace('\\', "/")))
+                .filter(|r| !r.ends_with(".partial"))
+                .collect())
         })
         .await
         .map_err(internal)??

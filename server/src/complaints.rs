@@ -97,7 +97,9 @@ impl Complaints {
                 match row {
                     Some(row) => {
                         // Whom the reporter could look up themselves: findable, not deleted, not blocking them.
-                        let visible = crate::db::flag(&row, "searchable")? && row.try_get::<String, _>("status")? != "deleted" && row.try_get::<i64, _>("blocked_me")? == 0;
+                        let visible = crate::db::flag(&row, "searchable")?
+                            && row.try_get::<String, _>("status")? != "deleted"
+                            && row.try_get::<i64, _>("blocked_me")? == 0;
                         (Some((row.try_get("user_id")?, row.try_get("name")?)), visible)
                     }
                     None => (None, false),
@@ -106,15 +108,17 @@ impl Complaints {
             None => (None, false),
         };
         let conversation = match (subject.conversation_id, reporter) {
-            (Some(id), Some(r)) => sqlx::query_as::<_, (i64, String)>(
-                "SELECT c.id, p.name FROM conversations c JOIN profiles p ON p.user_id = CASE WHEN c.low_id = $3 THEN c.high_id ELSE c.low_id END \
+            (Some(id), Some(r)) => {
+                sqlx::query_as::<_, (i64, String)>(
+                    "SELECT c.id, p.name FROM conversations c JOIN profiles p ON p.user_id = CASE WHEN c.low_id = $3 THEN c.high_id ELSE c.low_id END \
                  WHERE c.id = $1 AND c.site_id = $2 AND (c.low_id = $3 OR c.high_id = $3)",
-            )
-            .bind(id)
-            .bind(site_id)
-            .bind(r.id)
-            .fetch_optional(self.db.pool())
-            .await?,
+                )
+                .bind(id)
+                .bind(site_id)
+                .bind(r.id)
+                .fetch_optional(self.db.pool())
+                .await?
+            }
             _ => None,
         };
         Ok(SubjectNames { member, member_visible, conversation })
@@ -123,7 +127,15 @@ impl Complaints {
     /// Stores a complaint and mails support; returns its reference. A reported member must be
     /// of this site, a reported conversation the reporter's own; otherwise the link is dropped
     /// (the complaint itself is kept). A failed mail is sent again by [`Complaints::send_due`].
-    pub async fn file(&self, site_id: i64, complaint: &Complaint, reporter: Option<&Member>, subject: Subject, language: Locale, now: i64) -> Result<String, AppError> {
+    pub async fn file(
+        &self,
+        site_id: i64,
+        complaint: &Complaint,
+        reporter: Option<&Member>,
+        subject: Subject,
+        language: Locale,
+        now: i64,
+    ) -> Result<String, AppError> {
         let names = self.describe(site_id, reporter, subject).await?;
         let (member_id, conversation_id) = (names.member.map(|m| m.0), names.conversation.map(|c| c.0));
         let mut attempt = 0;
@@ -164,7 +176,10 @@ impl Complaints {
 
     /// Mails every complaint whose mail did not go out yet (housekeeping).
     pub async fn send_due(&self, now: i64) -> Result<usize, AppError> {
-        let due: Vec<(i64,)> = sqlx::query_as("SELECT id FROM complaints WHERE mailed_at IS NULL AND created_at < $1 ORDER BY id LIMIT 200").bind(now - 60).fetch_all(self.db.pool()).await?;
+        let due: Vec<(i64,)> = sqlx::query_as("SELECT id FROM complaints WHERE mailed_at IS NULL AND created_at < $1 ORDER BY id LIMIT 200")
+            .bind(now - 60)
+            .fetch_all(self.db.pool())
+            .await?;
         let mut sent = 0;
         for (id,) in due {
             match self.mail_support(id, now).await {
@@ -193,7 +208,13 @@ impl Complaints {
         let t = |key: &str| self.catalog.t(locale, key);
         let reference = get("reference")?;
         let category = Category::parse(&get("category")?).map(|c| t(&c.label_key())).unwrap_or_default();
-        let member = row.try_get::<Option<i64>, _>("member_id")?.map(|mid| format!("{} (#{mid}, https://{}/members/{mid})", row.try_get::<Option<String>, _>("member_name").ok().flatten().unwrap_or_default(), get("domain").unwrap_or_default()));
+        let member = row.try_get::<Option<i64>, _>("member_id")?.map(|mid| {
+            format!(
+                "{} (#{mid}, https://{}/members/{mid})",
+                row.try_get::<Option<String>, _>("member_name").ok().flatten().unwrap_or_default(),
+                get("domain").unwrap_or_default()
+            )
+        });
         let conversation = row.try_get::<Option<i64>, _>("conversation_id")?.map(|cid| format!("#{cid}"));
         let lines: Vec<(String, String)> = [
             (t("complaints.reference"), Some(reference.clone())),
@@ -278,14 +299,16 @@ impl Complaints {
             Status::Handled => (Some(staff.id), Some(now)),
             Status::Open => (None, None),
         };
-        let changed: Option<(String,)> = sqlx::query_as("UPDATE complaints SET status = $1, handled_by = $2, handled_at = $3 WHERE id = $4 AND site_id = $5 AND status <> $1 RETURNING reference")
-            .bind(status.as_str())
-            .bind(handled_by)
-            .bind(handled_at)
-            .bind(id)
-            .bind(site_id)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let changed: Option<(String,)> = sqlx::query_as(
+            "UPDATE complaints SET status = $1, handled_by = $2, handled_at = $3 WHERE id = $4 AND site_id = $5 AND status <> $1 RETURNING reference",
+        )
+        .bind(status.as_str())
+        .bind(handled_by)
+        .bind(handled_at)
+        .bind(id)
+        .bind(site_id)
+        .fetch_optional(&mut *tx)
+        .await?;
         match changed {
             Some((reference,)) => {
                 record(&mut tx, site_id, staff, &format!("complaint_{}", status.as_str()), &reference, "", now).await?;
@@ -293,7 +316,8 @@ impl Complaints {
                 Ok(())
             }
             None => {
-                let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM complaints WHERE id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(&mut *tx).await?;
+                let exists: Option<(i64,)> =
+                    sqlx::query_as("SELECT id FROM complaints WHERE id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(&mut *tx).await?;
                 exists.map(|_| ()).ok_or_else(|| AppError::from(domain::ErrorCode::NotFound))
             }
         }

@@ -162,13 +162,9 @@ impl Config {
     /// Builds the configuration from any variable source (tests pass a map).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
         let addr_text = get("VONK_ADDR").unwrap_or_else(|| "127.0.0.1:3000".into());
-        let addr = addr_text
-            .parse()
-            .map_err(|e: std::net::AddrParseError| ConfigError::Invalid { name: "VONK_ADDR", reason: e.to_string() })?;
+        let addr = addr_text.parse().map_err(|e: std::net::AddrParseError| ConfigError::Invalid { name: "VONK_ADDR", reason: e.to_string() })?;
         let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "./data".into()));
-        let database_url = get("DATABASE_URL")
-            .filter(|u| !u.is_empty())
-            .unwrap_or_else(|| format!("sqlite://{}/vonk.db", data_dir.display()));
+        let database_url = get("DATABASE_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| format!("sqlite://{}/vonk.db", data_dir.display()));
         let max_connections = match get("DATABASE_MAX_CONNECTIONS") {
             None => 16,
             Some(v) => v.parse().map_err(|_| ConfigError::Invalid { name: "DATABASE_MAX_CONNECTIONS", reason: v })?,
@@ -294,7 +290,8 @@ impl Config {
         let media_s3 = match get("VONK_S3_BUCKET").filter(|b| !b.is_empty()) {
             None => None,
             Some(bucket) => {
-                let key = |name: &'static str| get(name).filter(|v| !v.is_empty()).ok_or(ConfigError::Invalid { name, reason: "needed with VONK_S3_BUCKET".into() });
+                let key =
+                    |name: &'static str| get(name).filter(|v| !v.is_empty()).ok_or(ConfigError::Invalid { name, reason: "needed with VONK_S3_BUCKET".into() });
                 let endpoint = get("VONK_S3_ENDPOINT").unwrap_or_default().trim_end_matches('/').to_string();
                 if !(endpoint.is_empty() || endpoint.starts_with("https://") || endpoint.starts_with("http://")) {
                     return Err(ConfigError::Invalid { name: "VONK_S3_ENDPOINT", reason: "an http:// or https:// address".into() });
@@ -314,7 +311,10 @@ impl Config {
             Some(private_key) => {
                 let subject = get("VONK_VAPID_SUBJECT").unwrap_or_default();
                 if !(subject.starts_with("mailto:") || subject.starts_with("https://")) {
-                    return Err(ConfigError::Invalid { name: "VONK_VAPID_SUBJECT", reason: "mailto:… or https://…, needed with VONK_VAPID_PRIVATE_KEY".into() });
+                    return Err(ConfigError::Invalid {
+                        name: "VONK_VAPID_SUBJECT",
+                        reason: "mailto:… or https://…, needed with VONK_VAPID_PRIVATE_KEY".into(),
+                    });
                 }
                 let services = match get("VONK_PUSH_SERVICES").filter(|s| !s.trim().is_empty()) {
                     Some(list) => list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
@@ -329,7 +329,10 @@ impl Config {
                 return Err(ConfigError::Invalid { name: "VONK_GEOIP_HEADER", reason: h.clone() });
             }
             if trusted_proxies.is_empty() {
-                return Err(ConfigError::Invalid { name: "VONK_GEOIP_HEADER", reason: "needs VONK_TRUSTED_PROXIES (only a proxy's header is believed)".into() });
+                return Err(ConfigError::Invalid {
+                    name: "VONK_GEOIP_HEADER",
+                    reason: "needs VONK_TRUSTED_PROXIES (only a proxy's header is believed)".into(),
+                });
             }
         }
         Ok(Config {
@@ -340,7 +343,11 @@ impl Config {
             metrics_token,
             trusted_proxies,
             payments,
-            mollie_api_url: get("MOLLIE_API_URL").filter(|u| !u.is_empty()).unwrap_or_else(|| "https://api.mollie.com".into()).trim_end_matches('/').to_string(),
+            mollie_api_url: get("MOLLIE_API_URL")
+                .filter(|u| !u.is_empty())
+                .unwrap_or_else(|| "https://api.mollie.com".into())
+                .trim_end_matches('/')
+                .to_string(),
             payment_recheck_after: secs("VONK_PAYMENT_RECHECK_SECS", 600)?,
             test_webhook_delay: secs("VONK_TEST_WEBHOOK_DELAY_SECS", 0)?,
             backup: match get("VONK_BACKUP_DIR").filter(|d| !d.is_empty()) {
@@ -459,8 +466,20 @@ mod tests {
     fn s3_needs_its_keys_and_hides_the_secret() {
         assert!(cfg(&[]).unwrap().media_s3.is_none());
         assert!(cfg(&[("VONK_S3_BUCKET", "photos")]).is_err());
-        assert!(cfg(&[("VONK_S3_BUCKET", "photos"), ("AWS_ACCESS_KEY_ID", "AK"), ("AWS_SECRET_ACCESS_KEY", "s3cr3t-value"), ("VONK_S3_ENDPOINT", "minio:9000")]).is_err());
-        let c = cfg(&[("VONK_S3_BUCKET", "photos"), ("AWS_ACCESS_KEY_ID", "AK"), ("AWS_SECRET_ACCESS_KEY", "s3cr3t-value"), ("VONK_S3_ENDPOINT", "http://10.0.0.5:9000/")]).unwrap();
+        assert!(cfg(&[
+            ("VONK_S3_BUCKET", "photos"),
+            ("AWS_ACCESS_KEY_ID", "AK"),
+            ("AWS_SECRET_ACCESS_KEY", "s3cr3t-value"),
+            ("VONK_S3_ENDPOINT", "minio:9000")
+        ])
+        .is_err());
+        let c = cfg(&[
+            ("VONK_S3_BUCKET", "photos"),
+            ("AWS_ACCESS_KEY_ID", "AK"),
+            ("AWS_SECRET_ACCESS_KEY", "s3cr3t-value"),
+            ("VONK_S3_ENDPOINT", "http://10.0.0.5:9000/"),
+        ])
+        .unwrap();
         let s3 = c.media_s3.clone().unwrap();
         assert_eq!((s3.endpoint.as_str(), s3.region.as_str()), ("http://10.0.0.5:9000", "us-east-1"));
         assert!(!format!("{c:?}").contains("s3cr3t-value"));

@@ -19,9 +19,5 @@ pub(crate) const COLUMNS: &str = concat!(
 );
 
 pub(crate) fn from_row(row: &AnyRow) -> Result<Counters, sqlx::Error> {
-    Ok(Counters {
-        unread_messages: row.try_get("unread_messages")?,
-        new_likes: row.try_get("new_likes")?,
-        notifications: row.try_get("unread_notifications")?,
-    })
+    Ok(Counters { unread_messages: row.try_get("unread_messages")?, new_likes: row.try_get("new_likes")?, notifications: row.try_get("unread_notifications")? })
 }

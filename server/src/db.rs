@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::any::{install_default_drivers, AnyPoolOptions};
 use sqlx::migrate::Migrator;
 use sqlx::AnyPool;
 

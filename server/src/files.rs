@@ -131,7 +131,9 @@ pub fn tighten(root: &Path) -> std::io::Result<usize> {
 pub fn tighten_at_start(root: &Path, what: &str) {
     match tighten(root) {
         Ok(0) => {}
-        Ok(n) => tracing::warn!(folder = %root.display(), changed = n, "{what}: took group and other permissions off {n} folders and files (only the site reads them now)"),
+        Ok(n) => {
+            tracing::warn!(folder = %root.display(), changed = n, "{what}: took group and other permissions off {n} folders and files (only the site reads them now)")
+        }
         Err(error) => tracing::error!(folder = %root.display(), %error, "{what}: could not tighten the permissions"),
     }
 }

@@ -68,7 +68,8 @@ impl GeoIp {
         let found = db.lookup(ip).ok()?;
         let code: Option<String> = found.decode_path(&[maxminddb::PathElement::Key("country"), maxminddb::PathElement::Key("iso_code")]).ok().flatten();
         // Anonymous proxies and satellite providers carry only a registered country.
-        let code = code.or_else(|| found.decode_path(&[maxminddb::PathElement::Key("registered_country"), maxminddb::PathElement::Key("iso_code")]).ok().flatten());
+        let code =
+            code.or_else(|| found.decode_path(&[maxminddb::PathElement::Key("registered_country"), maxminddb::PathElement::Key("iso_code")]).ok().flatten());
         code.as_deref().and_then(country_code)
     }
 }

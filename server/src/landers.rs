@@ -92,10 +92,11 @@ impl Landers {
             return Ok(Default::default());
         }
         let list = ids.iter().take(100).map(|id| id.to_string()).collect::<Vec<_>>().join(",");
-        let rows: Vec<(i64, i64, Option<String>)> = sqlx::query_as(&format!("SELECT user_id, last_active, main_photo FROM profiles WHERE site_id = $1 AND user_id IN ({list})"))
-            .bind(site_id)
-            .fetch_all(self.db.pool())
-            .await?;
+        let rows: Vec<(i64, i64, Option<String>)> =
+            sqlx::query_as(&format!("SELECT user_id, last_active, main_photo FROM profiles WHERE site_id = $1 AND user_id IN ({list})"))
+                .bind(site_id)
+                .fetch_all(self.db.pool())
+                .await?;
         Ok(rows.into_iter().map(|(id, active, photo)| (id, LanderDetails { online: active >= since, photo })).collect())
     }
 }
@@ -124,7 +125,9 @@ pub async fn make_clip(dir: &std::path::Path) -> bool {
     for input in &inputs {
         cmd.arg("-i").arg(input);
     }
-    let zoom = |i: usize| format!("[{i}:v]scale=480:480,zoompan=z='min(zoom+0.0015,1.2)':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=75:s=480x480:fps=25,setsar=1[v{i}]");
+    let zoom = |i: usize| {
+        format!("[{i}:v]scale=480:480,zoompan=z='min(zoom+0.0015,1.2)':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=75:s=480x480:fps=25,setsar=1[v{i}]")
+    };
     let filter = format!(
         "{};{};{};{};[v0][v1]xfade=transition=fade:duration=0.6:offset=2.4[x1];[x1][v2]xfade=transition=fade:duration=0.6:offset=4.8[x2];[x2][v3]xfade=transition=fade:duration=0.6:offset=7.2,format=yuv420p[v]",
         zoom(0),
@@ -132,7 +135,8 @@ pub async fn make_clip(dir: &std::path::Path) -> bool {
         zoom(2),
         zoom(3)
     );
-    cmd.args(["-filter_complex", &filter, "-map", "[v]", "-an", "-c:v", "libvpx", "-b:v", "400k", "-deadline", "good", "-cpu-used", "4", "-f", "webm"]).arg(&tmp);
+    cmd.args(["-filter_complex", &filter, "-map", "[v]", "-an", "-c:v", "libvpx", "-b:v", "400k", "-deadline", "good", "-cpu-used", "4", "-f", "webm"])
+        .arg(&tmp);
     cmd.kill_on_drop(true).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());
     let result = tokio::time::timeout(std::time::Duration::from_secs(120), cmd.output()).await;
     match result {

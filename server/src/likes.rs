@@ -11,13 +11,13 @@ use sqlx::Row;
 
 use crate::accounts::Member;
 use crate::error::AppError;
-use crate::notifications;
-use domain::notifications::NotificationKind;
 use crate::members::search::CARD_COLUMNS;
-use crate::visibility::{BLOCK_DIRECTIONS, NOT_BLOCKED};
-use domain::{ApiError, ErrorCode};
 use crate::members::Members;
+use crate::notifications;
 use crate::sites::Site;
+use crate::visibility::{BLOCK_DIRECTIONS, NOT_BLOCKED};
+use domain::notifications::NotificationKind;
+use domain::{ApiError, ErrorCode};
 
 /// What a like led to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,11 +138,11 @@ impl Likes {
             return Err(ErrorCode::InvisibleCannotLike.into());
         }
         let row = sqlx::query(&format!("SELECT p.searchable, {BLOCK_DIRECTIONS} FROM profiles p WHERE p.user_id = $2 AND p.site_id = $3"))
-        .bind(me.id)
-        .bind(other)
-        .bind(site.id)
-        .fetch_optional(self.pool())
-        .await?;
+            .bind(me.id)
+            .bind(other)
+            .bind(site.id)
+            .fetch_optional(self.pool())
+            .await?;
         let Some(row) = row else { return Err(ErrorCode::NotFound.into()) };
         if row.try_get::<i64, _>("blocked_me")? > 0 {
             return Err(ErrorCode::BlockedByMember.into());
@@ -171,7 +171,8 @@ impl Likes {
         .await?
         .rows_affected()
             == 1;
-        let back: Option<(i64,)> = sqlx::query_as("SELECT liker_id FROM likes WHERE liker_id = $1 AND liked_id = $2").bind(other).bind(me.id).fetch_optional(&mut *tx).await?;
+        let back: Option<(i64,)> =
+            sqlx::query_as("SELECT liker_id FROM likes WHERE liker_id = $1 AND liked_id = $2").bind(other).bind(me.id).fetch_optional(&mut *tx).await?;
         let matched = back.is_some();
         if inserted {
             if matched {
@@ -187,7 +188,15 @@ impl Likes {
 
     /// Profiles for the swipe game: visible members of the genders the member looks for, not
     /// liked yet, not passed on in the last week, not blocked either way; most recently active first.
-    pub async fn swipe_candidates(&self, site: &SiteSettings, me: i64, genders: &[&str], now: i64, today: Ymd, limit: i64) -> Result<Vec<MemberCard>, AppError> {
+    pub async fn swipe_candidates(
+        &self,
+        site: &SiteSettings,
+        me: i64,
+        genders: &[&str],
+        now: i64,
+        today: Ymd,
+        limit: i64,
+    ) -> Result<Vec<MemberCard>, AppError> {
         let wanted: Vec<String> = genders.iter().filter(|g| ["male", "female"].contains(g)).map(|g| format!("'{g}'")).collect();
         // Gender codes come from our own list above, never from the request.
         let gender_clause = if wanted.is_empty() { String::new() } else { format!(" AND p.gender IN ({})", wanted.join(", ")) };
@@ -272,7 +281,8 @@ impl Likes {
         let mut tx = self.members.db().begin().await?;
         // Under the member's row lock, so that two pages asking at once give one like.
         sqlx::query("UPDATE users SET status = status WHERE id = $1").bind(me.id).execute(&mut *tx).await?;
-        let received: Vec<(i64,)> = sqlx::query_as("SELECT created_at FROM likes WHERE liked_id = $1 AND source = 'auto'").bind(me.id).fetch_all(&mut *tx).await?;
+        let received: Vec<(i64,)> =
+            sqlx::query_as("SELECT created_at FROM likes WHERE liked_id = $1 AND source = 'auto'").bind(me.id).fetch_all(&mut *tx).await?;
         let received: Vec<i64> = received.into_iter().map(|(t,)| t).collect();
         if !domain::notifications::auto_like_due(site.auto_like, me.signup_date, &received, now) {
             return Ok(None);

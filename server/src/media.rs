@@ -132,7 +132,12 @@ pub struct S3Config {
 
 impl std::fmt::Debug for S3Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("S3Config").field("bucket", &self.bucket).field("endpoint", &self.endpoint).field("region", &self.region).field("prefix", &self.prefix).finish_non_exhaustive()
+        f.debug_struct("S3Config")
+            .field("bucket", &self.bucket)
+            .field("endpoint", &self.endpoint)
+            .field("region", &self.region)
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
     }
 }
 

@@ -367,7 +367,16 @@ impl MemberCache {
         let shown_by: HashMap<i64, HashSet<i64>> = state
             .shown_by
             .iter()
-            .map(|(id, viewers)| (*id, viewers.iter().copied().filter(|v| members.get(v).is_some_and(|o| o.last_opened.is_some()) || pages.contains_key(v)).collect::<HashSet<i64>>()))
+            .map(|(id, viewers)| {
+                (
+                    *id,
+                    viewers
+                        .iter()
+                        .copied()
+                        .filter(|v| members.get(v).is_some_and(|o| o.last_opened.is_some()) || pages.contains_key(v))
+                        .collect::<HashSet<i64>>(),
+                )
+            })
             .filter(|(_, viewers)| !viewers.is_empty())
             .collect();
         state.shown_by = shown_by;

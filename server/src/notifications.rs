@@ -27,11 +27,7 @@ pub struct NotificationItem {
 /// member's counters (with `u.id`) and the list (with `$1`) share the one rule.
 macro_rules! visible_notifications {
     ($me:literal) => {
-        concat!(
-            "(n.actor_id IS NULL OR (",
-            $crate::visibility::sees!($me, "n.actor_id"),
-            "))"
-        )
+        concat!("(n.actor_id IS NULL OR (", $crate::visibility::sees!($me, "n.actor_id"), "))")
     };
 }
 pub(crate) use visible_notifications;

@@ -90,17 +90,28 @@ fn zip_error(e: impl std::fmt::Display) -> AppError {
 }
 
 /// Writes the member's archive into a new temporary file and returns it, rewound.
-pub async fn export(db: &Db, media: &Media, catalog: &crate::locales::Catalog, locale: domain::Locale, user_id: i64, now: i64) -> Result<std::fs::File, AppError> {
+pub async fn export(
+    db: &Db,
+    media: &Media,
+    catalog: &crate::locales::Catalog,
+    locale: domain::Locale,
+    user_id: i64,
+    now: i64,
+) -> Result<std::fs::File, AppError> {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for (name, sql) in TABLES {
         let rows = sqlx::query(sql).bind(user_id).fetch_all(db.pool()).await?;
         let values: Vec<serde_json::Value> = rows.iter().map(row_json).collect();
-        let json = if matches!(name, "account.json" | "profile.json") { values.into_iter().next().unwrap_or_default() } else { serde_json::Value::Array(values) };
+        let json =
+            if matches!(name, "account.json" | "profile.json") { values.into_iter().next().unwrap_or_default() } else { serde_json::Value::Array(values) };
         files.push((name.to_string(), serde_json::to_vec_pretty(&json).map_err(zip_error)?));
     }
-    let photos: Vec<(i64, String)> = sqlx::query_as("SELECT id, filename FROM photos WHERE user_id = $1 ORDER BY id").bind(user_id).fetch_all(db.pool()).await?;
-    let chat_photos: Vec<(i64, String)> =
-        sqlx::query_as("SELECT id, photo_key FROM messages WHERE sender_id = $1 AND photo_key IS NOT NULL ORDER BY id").bind(user_id).fetch_all(db.pool()).await?;
+    let photos: Vec<(i64, String)> =
+        sqlx::query_as("SELECT id, filename FROM photos WHERE user_id = $1 ORDER BY id").bind(user_id).fetch_all(db.pool()).await?;
+    let chat_photos: Vec<(i64, String)> = sqlx::query_as("SELECT id, photo_key FROM messages WHERE sender_id = $1 AND photo_key IS NOT NULL ORDER BY id")
+        .bind(user_id)
+        .fetch_all(db.pool())
+        .await?;
     let date = domain::date::from_unix(now).to_string();
     let readme = catalog.t(locale, "privacy.export_readme").replace("{date}", &date);
     files.insert(0, ("README.txt".into(), readme.into_bytes()));

@@ -21,8 +21,13 @@ use crate::links::Links;
 use crate::locales::Catalog;
 
 /// The push services of Chrome/Edge (FCM), Firefox, Safari and Windows.
-pub const DEFAULT_SERVICES: [&str; 5] =
-    ["https://fcm.googleapis.com", "https://updates.push.services.mozilla.com", "https://web.push.apple.com", "https://*.push.apple.com", "https://*.notify.windows.com"];
+pub const DEFAULT_SERVICES: [&str; 5] = [
+    "https://fcm.googleapis.com",
+    "https://updates.push.services.mozilla.com",
+    "https://web.push.apple.com",
+    "https://*.push.apple.com",
+    "https://*.notify.windows.com",
+];
 
 /// The most browsers one member keeps subscribed; older subscriptions make way.
 pub const MAX_SUBSCRIPTIONS: i64 = 20;
@@ -133,11 +138,13 @@ impl Pusher {
         .execute(self.db.pool())
         .await?;
         // A member has a handful of browsers; a flood of made-up endpoints keeps only the newest.
-        sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1 AND id NOT IN (SELECT id FROM push_subscriptions WHERE user_id = $1 ORDER BY id DESC LIMIT $2)")
-            .bind(user_id)
-            .bind(MAX_SUBSCRIPTIONS)
-            .execute(self.db.pool())
-            .await?;
+        sqlx::query(
+            "DELETE FROM push_subscriptions WHERE user_id = $1 AND id NOT IN (SELECT id FROM push_subscriptions WHERE user_id = $1 ORDER BY id DESC LIMIT $2)",
+        )
+        .bind(user_id)
+        .bind(MAX_SUBSCRIPTIONS)
+        .execute(self.db.pool())
+        .await?;
         Ok(())
     }
 
@@ -197,7 +204,8 @@ impl Pusher {
         })
         .to_string();
 
-        let subscriptions = sqlx::query("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = $1").bind(to_user).fetch_all(self.db.pool()).await?;
+        let subscriptions =
+            sqlx::query("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = $1").bind(to_user).fetch_all(self.db.pool()).await?;
         let mut delivered = 0;
         for sub in subscriptions {
             let id: i64 = sub.try_get("id")?;

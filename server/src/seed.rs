@@ -31,8 +31,24 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
     .await?;
 
     let sites = [
-        DemoSite { domain: "localhost", default: true, language: "nl-NL", country: "NL", countries: &["NL", "BE"], currency: "EUR", theme: ("#8b0d1a", "#e0263a", "#ff9f1c") },
-        DemoSite { domain: "vonk.de", default: false, language: "de-DE", country: "DE", countries: &["DE", "AT", "CH"], currency: "EUR", theme: ("#6d1140", "#d6336c", "#ffb703") },
+        DemoSite {
+            domain: "localhost",
+            default: true,
+            language: "nl-NL",
+            country: "NL",
+            countries: &["NL", "BE"],
+            currency: "EUR",
+            theme: ("#8b0d1a", "#e0263a", "#ff9f1c"),
+        },
+        DemoSite {
+            domain: "vonk.de",
+            default: false,
+            language: "de-DE",
+            country: "DE",
+            countries: &["DE", "AT", "CH"],
+            currency: "EUR",
+            theme: ("#6d1140", "#d6336c", "#ffb703"),
+        },
     ];
     for site in sites {
         let (site_id,): (i64,) = sqlx::query_as(
@@ -60,22 +76,24 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        for (order, (credits, price, highlighted)) in [(25_i64, 995_i64, false), (60, 1995, true), (150, 4495, false), (400, 9995, false)].into_iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order) VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(site_id)
-            .bind(credits)
-            .bind(price)
-            .bind(site.currency)
-            .bind(highlighted)
-            .bind(order as i64)
-            .execute(&mut *tx)
-            .await?;
+        for (order, (credits, price, highlighted)) in
+            [(25_i64, 995_i64, false), (60, 1995, true), (150, 4495, false), (400, 9995, false)].into_iter().enumerate()
+        {
+            sqlx::query("INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(site_id)
+                .bind(credits)
+                .bind(price)
+                .bind(site.currency)
+                .bind(highlighted)
+                .bind(order as i64)
+                .execute(&mut *tx)
+                .await?;
         }
         // Swiss buyers pay in francs: their own bundles.
         if site.domain == "vonk.de" {
-            for (order, (credits, price, highlighted)) in [(25_i64, 990_i64, false), (60, 1990, true), (150, 4490, false), (400, 9990, false)].into_iter().enumerate() {
+            for (order, (credits, price, highlighted)) in
+                [(25_i64, 990_i64, false), (60, 1990, true), (150, 4490, false), (400, 9990, false)].into_iter().enumerate()
+            {
                 sqlx::query("INSERT INTO credit_packs (site_id, credits, price_minor, currency, highlighted, sort_order, country) VALUES ($1, $2, $3, 'CHF', $4, $5, 'CH')")
                     .bind(site_id)
                     .bind(credits)
@@ -87,7 +105,10 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
             }
         }
         // A demo discount code: 40 % from the 60-credit bundle up.
-        sqlx::query("INSERT INTO discount_codes (site_id, code, percentage, minimum_order) VALUES ($1, 'VONK40', 40, 1995)").bind(site_id).execute(&mut *tx).await?;
+        sqlx::query("INSERT INTO discount_codes (site_id, code, percentage, minimum_order) VALUES ($1, 'VONK40', 40, 1995)")
+            .bind(site_id)
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     tracing::info!("seeded a new database with demo content");
@@ -140,7 +161,11 @@ pub const DEMO_ACCOUNTS: [DemoAccount; 3] = [
 /// stored nowhere but as the accounts' hashes.
 pub async fn demo_accounts(state: &crate::state::AppState) -> Result<Option<String>, AppError> {
     let Some(site) = state.sites.for_host(None) else { return Ok(None) };
-    let (real,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE site_id = $1 AND fictional = $2").bind(site.settings.id).bind(false).fetch_one(state.db.pool()).await?;
+    let (real,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE site_id = $1 AND fictional = $2")
+        .bind(site.settings.id)
+        .bind(false)
+        .fetch_one(state.db.pool())
+        .await?;
     if real > 0 {
         return Ok(None);
     }
@@ -165,7 +190,11 @@ pub async fn demo_accounts(state: &crate::state::AppState) -> Result<Option<Stri
         // Confirmed, with the basics a member fills in after signup.
         let mut tx = state.db.begin().await?;
         sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(id).bind(domain::account::UserStatus::Active.as_str()).execute(&mut *tx).await?;
-        sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1").bind(id).bind(domain::account::ProfileStatus::Active.as_str()).execute(&mut *tx).await?;
+        sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1")
+            .bind(id)
+            .bind(domain::account::ProfileStatus::Active.as_str())
+            .execute(&mut *tx)
+            .await?;
         sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2").bind(now_unix()).bind(id).execute(&mut *tx).await?;
         crate::members::search::refresh_searchable(&mut *tx, id).await?;
         tx.commit().await?;

@@ -63,11 +63,7 @@ fn site_from_row(row: &AnyRow) -> Result<(SiteSettings, bool), AppError> {
     let niche: i64 = row.try_get("niche")?;
     let signups: String = row.try_get("signups")?;
     let min_age: i64 = row.try_get("min_age")?;
-    let theme = Theme {
-        primary: row.try_get("theme_primary")?,
-        secondary: row.try_get("theme_secondary")?,
-        accent: row.try_get("theme_accent")?,
-    };
+    let theme = Theme { primary: row.try_get("theme_primary")?, secondary: row.try_get("theme_secondary")?, accent: row.try_get("theme_accent")? };
     let settings = SiteSettings {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
@@ -154,9 +150,11 @@ pub async fn load_all(db: &Db) -> Result<Vec<Site>, AppError> {
         .map(|row| company_from_row(row).map(|c| (c.id, c)))
         .collect::<Result<_, _>>()?;
     let mut logos: HashMap<i64, (Logo, Arc<[u8]>)> = HashMap::new();
-    for row in sqlx::query("SELECT l.site_id, l.png, l.width, l.height, s.logo_version FROM site_logos l JOIN sites s ON s.id = l.site_id WHERE s.logo_version IS NOT NULL")
-        .fetch_all(db.pool())
-        .await?
+    for row in sqlx::query(
+        "SELECT l.site_id, l.png, l.width, l.height, s.logo_version FROM site_logos l JOIN sites s ON s.id = l.site_id WHERE s.logo_version IS NOT NULL",
+    )
+    .fetch_all(db.pool())
+    .await?
     {
         let png: Vec<u8> = row.try_get("png")?;
         let size = |c: &str| -> Result<u32, AppError> { Ok(u32::try_from(row.try_get::<i64, _>(c)?).unwrap_or(0)) };
@@ -169,10 +167,7 @@ pub async fn load_all(db: &Db) -> Result<Vec<Site>, AppError> {
             let (mut settings, is_default) = site_from_row(row)?;
             let (logo, logo_png) = logos.remove(&settings.id).map_or((None, None), |(l, png)| (Some(l), Some(png)));
             settings.logo = logo;
-            let company = companies
-                .get(&settings.company_id)
-                .cloned()
-                .ok_or_else(|| AppError::Internal(format!("site {} has no company", settings.id)))?;
+            let company = companies.get(&settings.company_id).cloned().ok_or_else(|| AppError::Internal(format!("site {} has no company", settings.id)))?;
             Ok(Site { settings, company, is_default, logo_png })
         })
         .collect()

@@ -89,14 +89,23 @@ impl AppState {
         };
         let complaints = crate::complaints::Complaints::new(db.clone(), outbox.clone(), catalog.clone());
         let member_cache = crate::member_cache::MemberCache::start(&db, &config.database_url, config.member_cache)?;
-        let accounts = Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone()).with_member_cache(member_cache.clone());
-        let photos = crate::members::photos::Photos::new(db.clone(), media.clone(), crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes));
+        let accounts =
+            Accounts::new(db.clone(), clock.clone(), outbox, catalog.clone(), links).with_media(media.clone()).with_member_cache(member_cache.clone());
+        let photos = crate::members::photos::Photos::new(
+            db.clone(),
+            media.clone(),
+            crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes),
+        );
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache).with_member_cache(member_cache);
         let push = crate::push::Pusher::new(db.clone(), config.push.as_ref(), catalog.clone(), accounts.links().clone())?;
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone()).with_push(push.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);
-        let chat = crate::chat::Chat::new(members.clone(), bus.clone()).with_mail(accounts.clone(), config.public_url.clone()).with_media(media.clone()).with_push(push.clone());
-        let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config).with_sites(sites.clone()).with_bus(bus);
+        let chat = crate::chat::Chat::new(members.clone(), bus.clone())
+            .with_mail(accounts.clone(), config.public_url.clone())
+            .with_media(media.clone())
+            .with_push(push.clone());
+        let payments =
+            crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config).with_sites(sites.clone()).with_bus(bus);
         let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
         Ok(AppState(Arc::new(Services {
             geoip,

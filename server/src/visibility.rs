@@ -8,7 +8,17 @@
 /// Neither `a` nor `b` (SQL expressions for member ids) has blocked the other.
 macro_rules! not_blocked {
     ($a:expr, $b:expr) => {
-        concat!("NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ", $a, " AND b.blocked_id = ", $b, ") OR (b.blocker_id = ", $b, " AND b.blocked_id = ", $a, "))")
+        concat!(
+            "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ",
+            $a,
+            " AND b.blocked_id = ",
+            $b,
+            ") OR (b.blocker_id = ",
+            $b,
+            " AND b.blocked_id = ",
+            $a,
+            "))"
+        )
     };
 }
 pub(crate) use not_blocked;
@@ -18,7 +28,9 @@ pub(crate) use not_blocked;
 macro_rules! sees {
     ($me:expr, $other:expr) => {
         concat!(
-            "EXISTS (SELECT 1 FROM profiles vp WHERE vp.user_id = ", $other, " AND vp.searchable = TRUE) AND ",
+            "EXISTS (SELECT 1 FROM profiles vp WHERE vp.user_id = ",
+            $other,
+            " AND vp.searchable = TRUE) AND ",
             $crate::visibility::not_blocked!($me, $other)
         )
     };
@@ -42,6 +54,8 @@ mod tests {
             super::NOT_BLOCKED,
             "NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = p.user_id) OR (b.blocker_id = p.user_id AND b.blocked_id = $1))"
         );
-        assert!(sees!("u.id", "l.liker_id").starts_with("EXISTS (SELECT 1 FROM profiles vp WHERE vp.user_id = l.liker_id AND vp.searchable = TRUE) AND NOT EXISTS"));
+        assert!(
+            sees!("u.id", "l.liker_id").starts_with("EXISTS (SELECT 1 FROM profiles vp WHERE vp.user_id = l.liker_id AND vp.searchable = TRUE) AND NOT EXISTS")
+        );
     }
 }

@@ -51,9 +51,8 @@ fn request<'a>(site: &'a SiteSettings, form: SignupForm) -> SignupRequest<'a> {
 }
 
 fn mails(dir: &tempfile::TempDir) -> Vec<String> {
-    let mut list: Vec<String> = std::fs::read_dir(dir.path())
-        .map(|d| d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect())
-        .unwrap_or_default();
+    let mut list: Vec<String> =
+        std::fs::read_dir(dir.path()).map(|d| d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect()).unwrap_or_default();
     list.sort();
     list
 }
@@ -96,7 +95,7 @@ on_both_databases!(signup_refuses_bad_input_and_changes_nothing, |db: Db| async 
     }
     c.accounts.signup(request(&c.site, form("anna@example.nl"))).await.unwrap();
     let again = c.accounts.signup(request(&c.site, form("ANNA@example.nl"))).await;
-        assert_eq!(again.unwrap_err().code().locale_key(), "validation.email_taken");
+    assert_eq!(again.unwrap_err().code().locale_key(), "validation.email_taken");
     assert_eq!(mails(&c.mail_dir).len(), 1, "refused signups send no mail");
 });
 
@@ -263,7 +262,8 @@ on_both_databases!(accounts_are_per_site, |db: Db| async move {
 /// The token of the newest mail whose link contains `path`.
 fn link_token(dir: &tempfile::TempDir, path: &str) -> String {
     let all = mails(dir);
-    let mail = all.iter().rev().map(|m| m.replace("=\r\n", "").replace("=\n", "").replace("=3D", "=")).find(|m| m.contains(path)).expect("a mail with that link");
+    let mail =
+        all.iter().rev().map(|m| m.replace("=\r\n", "").replace("=\n", "").replace("=3D", "=")).find(|m| m.contains(path)).expect("a mail with that link");
     let start = mail.find(path).unwrap() + path.len();
     mail[start..start + 64].to_string()
 }

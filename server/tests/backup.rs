@@ -68,7 +68,10 @@ async fn a_backup_taken_while_twenty_clients_write_restores_whole() {
         tasks.spawn(async move {
             let mut n = 0;
             while !stop.load(Ordering::Relaxed) {
-                let sent = chat.send(&w.site, &writer, To::Member(peer), &format!("client-id-{i:02}{n:06}"), Content::Text(format!("bericht {n}")), NOW).await.unwrap();
+                let sent = chat
+                    .send(&w.site, &writer, To::Member(peer), &format!("client-id-{i:02}{n:06}"), Content::Text(format!("bericht {n}")), NOW)
+                    .await
+                    .unwrap();
                 acked.lock().unwrap().push(sent.message.id);
                 n += 1;
             }
@@ -79,7 +82,8 @@ async fn a_backup_taken_while_twenty_clients_write_restores_whole() {
         tasks.spawn(async move {
             while !stop.load(Ordering::Relaxed) {
                 let started = p.start_checkout(&w.site, &buyer, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
-                let (tr,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(started.payment_id).fetch_one(db.pool()).await.unwrap();
+                let (tr,): (String,) =
+                    sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(started.payment_id).fetch_one(db.pool()).await.unwrap();
                 p.test_provider().unwrap().choose(&tr, PaymentStatus::Paid).await.unwrap();
                 p.webhook("test", &tr, NOW).await.unwrap();
                 paid.lock().unwrap().push(started.payment_id);
@@ -118,7 +122,11 @@ async fn a_backup_taken_while_twenty_clients_write_restores_whole() {
         assert_eq!(count(&restored, &format!("SELECT COUNT(*) FROM messages WHERE id = {id}")).await, 1, "message {id} was acknowledged before the backup");
     }
     for id in &paid_before {
-        assert_eq!(count(&restored, &format!("SELECT COUNT(*) FROM credit_ledger WHERE reference = 'payment:{id}'")).await, 1, "payment {id} was booked before the backup");
+        assert_eq!(
+            count(&restored, &format!("SELECT COUNT(*) FROM credit_ledger WHERE reference = 'payment:{id}'")).await,
+            1,
+            "payment {id} was booked before the backup"
+        );
     }
     for (table, rows) in &manifest.tables {
         assert_eq!(count(&restored, &format!("SELECT COUNT(*) FROM \"{table}\"")).await, *rows, "{table}");
@@ -190,7 +198,8 @@ async fn a_damaged_changed_unfinished_or_newer_backup_is_refused() {
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0x55;
         std::fs::write(path, bytes).unwrap();
-    }).await;
+    })
+    .await;
     assert!(flipped.contains("vonk.db does not match the manifest"), "{flipped}");
     let missing = refusal(&good, &work, "missing", |b| std::fs::remove_file(b.join("media/photos/1/1-x.jpg")).unwrap()).await;
     assert!(missing.contains("media/photos/1/1-x.jpg is missing"), "{missing}");
@@ -202,13 +211,15 @@ async fn a_damaged_changed_unfinished_or_newer_backup_is_refused() {
         let mut manifest: Manifest = serde_json::from_slice(&std::fs::read(b.join("manifest.json")).unwrap()).unwrap();
         manifest.schema_version += 1;
         std::fs::write(b.join("manifest.json"), serde_json::to_vec(&manifest).unwrap()).unwrap();
-    }).await;
+    })
+    .await;
     assert!(newer.contains("newer version"), "{newer}");
     let outside = refusal(&good, &work, "outside", |b| {
         let mut manifest: Manifest = serde_json::from_slice(&std::fs::read(b.join("manifest.json")).unwrap()).unwrap();
         manifest.files[0].path = "../../etc/passwd".into();
         std::fs::write(b.join("manifest.json"), serde_json::to_vec(&manifest).unwrap()).unwrap();
-    }).await;
+    })
+    .await;
     assert!(outside.contains("outside the backup"), "{outside}");
     // The untouched backup still restores.
     backup::restore(&good, &work.join("fine"), backup::newest_schema(Backend::Sqlite)).await.unwrap();

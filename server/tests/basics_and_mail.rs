@@ -39,7 +39,13 @@ async fn ctx(db: Db) -> Ctx {
 }
 
 async fn signup(c: &Ctx, email: &str) -> (i64, String) {
-    let form = SignupForm { email: email.into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
+    let form = SignupForm {
+        email: email.into(),
+        name: "Anna".into(),
+        password: "rode kater op het dak".into(),
+        date_of_birth: "1990-05-17".into(),
+        signup_message: String::new(),
+    };
     c.accounts
         .signup(SignupRequest {
             site: &c.site,
@@ -54,13 +60,18 @@ async fn signup(c: &Ctx, email: &str) -> (i64, String) {
 }
 
 fn mails(dir: &tempfile::TempDir) -> Vec<String> {
-    let mut list: Vec<String> = std::fs::read_dir(dir.path()).map(|d| d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect()).unwrap_or_default();
+    let mut list: Vec<String> =
+        std::fs::read_dir(dir.path()).map(|d| d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect()).unwrap_or_default();
     list.sort();
     list
 }
 
 fn basics(gender: &str, sexuality: &str, country: &str, region: &str, city: &str) -> BasicsForm {
-    BasicsForm { gender: gender.into(), sexuality: sexuality.into(), location: LocationForm { country: country.into(), region: region.into(), city: city.into() } }
+    BasicsForm {
+        gender: gender.into(),
+        sexuality: sexuality.into(),
+        location: LocationForm { country: country.into(), region: region.into(), city: city.into() },
+    }
 }
 
 on_both_databases!(region_data_is_in_the_database, |db: Db| async move {

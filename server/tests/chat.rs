@@ -87,7 +87,8 @@ on_both_databases!(hundred_parallel_sends_with_credits_for_fifty, |db: Db| async
     assert_eq!((sent, refused), (50, 50));
     assert_eq!(messages_of(&db, anna.id).await, 50);
     assert_eq!(credits::balance_and_ledger(&db, anna.id).await.unwrap(), (0, 0));
-    let (charged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE user_id = $1 AND reason = 'spend'").bind(anna.id).fetch_one(db.pool()).await.unwrap();
+    let (charged,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE user_id = $1 AND reason = 'spend'").bind(anna.id).fetch_one(db.pool()).await.unwrap();
     assert_eq!(charged, 50);
     assert!(credits::reconcile(&db).await.unwrap().is_empty());
     // The recipient's unread count saw every stored message once.
@@ -150,7 +151,10 @@ on_both_databases!(free_messages_then_credits_and_gifts, |db: Db| async move {
     // A gift the site does not offer (staff chose the gifts) is refused and costs nothing.
     let mut roses_only = w.site.clone();
     roses_only.settings.gifts = vec![Gift::Rose];
-    assert_eq!(chat.send(&roses_only, &anna, To::Member(bram.id), &cid(106), Content::Gift(Gift::Kiss), NOW).await.unwrap_err().code(), ErrorCode::ChoiceInvalid);
+    assert_eq!(
+        chat.send(&roses_only, &anna, To::Member(bram.id), &cid(106), Content::Gift(Gift::Kiss), NOW).await.unwrap_err().code(),
+        ErrorCode::ChoiceInvalid
+    );
     chat.send(&roses_only, &anna, To::Member(bram.id), &cid(107), Content::Gift(Gift::Rose), NOW).await.unwrap();
     assert_eq!(messages_of(&db, anna.id).await, free + 3);
     assert_eq!(w.reload(anna.id).await.credits, start - w.site.message_credits - 2 * w.site.gift_credits);
@@ -250,7 +254,8 @@ on_both_databases!(a_third_member_cannot_touch_the_conversation, |db: Db| async 
     let carl = fund(&w, w.member("carl@example.nl", "male").await.id, 1000).await;
     let sent = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("privé"), NOW).await.unwrap();
     let png = picture();
-    let photo = chat.send_photo(&w.site, &anna, To::Member(bram.id), &cid(2), png, &server::members::photo_decode::PhotoDecoder::new(5_000_000, 2), NOW).await.unwrap();
+    let photo =
+        chat.send_photo(&w.site, &anna, To::Member(bram.id), &cid(2), png, &server::members::photo_decode::PhotoDecoder::new(5_000_000, 2), NOW).await.unwrap();
     let conversation = sent.message.conversation;
     let not_found = |r: Result<_, server::AppError>| r.err().map(|e| e.code());
     assert_eq!(not_found(chat.thread(carl.id, conversation, NOW).await.map(|_| ())), Some(ErrorCode::NotFound));
@@ -470,7 +475,14 @@ on_both_databases!(contact_details_are_masked_or_refused_as_staff_set, |db: Db| 
     staff.change_site(&boss, site.settings.id, rules(&[("phone", "refuse"), ("email", "mask"), ("web", "allow"), ("messenger", "mask")]), NOW).await.unwrap();
     let bad = staff.change_site(&boss, site.settings.id, rules(&[("phone", "shout")]), NOW).await.unwrap_err();
     assert_eq!(bad.code(), ErrorCode::ChoiceInvalid);
-    assert_eq!(staff.change_site(&anna, site.settings.id, rules(&[("phone", "allow"), ("email", "allow"), ("web", "allow"), ("messenger", "allow")]), NOW).await.unwrap_err().code(), ErrorCode::NotFound);
+    assert_eq!(
+        staff
+            .change_site(&anna, site.settings.id, rules(&[("phone", "allow"), ("email", "allow"), ("web", "allow"), ("messenger", "allow")]), NOW)
+            .await
+            .unwrap_err()
+            .code(),
+        ErrorCode::NotFound
+    );
     let site = load().await;
     assert_eq!(site.contact_rules.phone, domain::contact::ContactRule::Refuse);
     let refused = chat.send(&site, &anna, To::Member(bram.id), &cid(2), text("app me 06-1234 5678"), NOW).await.unwrap_err();

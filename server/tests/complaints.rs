@@ -15,7 +15,9 @@ use server::Db;
 use support::world::{world, NOW};
 
 fn complaint(text: &str) -> domain::complaint::Complaint {
-    ComplaintForm { name: "Anna de Vries".into(), email: "anna@example.nl".into(), category: "harassment".into(), concerning: "Bram".into(), text: text.into() }.validate().unwrap()
+    ComplaintForm { name: "Anna de Vries".into(), email: "anna@example.nl".into(), category: "harassment".into(), concerning: "Bram".into(), text: text.into() }
+        .validate()
+        .unwrap()
 }
 
 fn mails(dir: &std::path::Path) -> Vec<String> {
@@ -51,16 +53,35 @@ on_both_databases!(a_complaint_is_stored_mailed_and_linked_only_to_what_the_repo
     let ours = conversation(&db, site, anna.id, bram.id).await;
 
     // A visitor reports a member from the profile; the reference comes back and support is mailed.
-    let first = complaints.file(site, &complaint("He keeps sending me rude messages."), None, Subject { member_id: Some(bram.id), conversation_id: Some(ours) }, Locale::En, NOW).await.unwrap();
+    let first = complaints
+        .file(site, &complaint("He keeps sending me rude messages."), None, Subject { member_id: Some(bram.id), conversation_id: Some(ours) }, Locale::En, NOW)
+        .await
+        .unwrap();
     assert!(domain::complaint::is_reference(&first), "{first}");
     let sent = mails(out.path());
     assert_eq!(sent.len(), 1);
-    assert!(sent[0].contains(&first) && sent[0].contains("support@vonk.example") && sent[0].contains("Intimidatie of ongewenste berichten"), "to support, in the site's language, with the category");
+    assert!(
+        sent[0].contains(&first) && sent[0].contains("support@vonk.example") && sent[0].contains("Intimidatie of ongewenste berichten"),
+        "to support, in the site's language, with the category"
+    );
     assert!(sent[0].contains("Bram") && sent[0].contains(&format!("/members/{}", bram.id)));
 
     // Anna reports a conversation she is in, and tries one she is not in and another site's member.
-    let own = complaints.file(site, &complaint("Threats in our conversation."), Some(&anna), Subject { member_id: None, conversation_id: Some(ours) }, Locale::Nl, NOW + 1).await.unwrap();
-    let foreign = complaints.file(site, &complaint("Someone else's conversation."), Some(&anna), Subject { member_id: Some(999_999), conversation_id: Some(theirs) }, Locale::Nl, NOW + 2).await.unwrap();
+    let own = complaints
+        .file(site, &complaint("Threats in our conversation."), Some(&anna), Subject { member_id: None, conversation_id: Some(ours) }, Locale::Nl, NOW + 1)
+        .await
+        .unwrap();
+    let foreign = complaints
+        .file(
+            site,
+            &complaint("Someone else's conversation."),
+            Some(&anna),
+            Subject { member_id: Some(999_999), conversation_id: Some(theirs) },
+            Locale::Nl,
+            NOW + 2,
+        )
+        .await
+        .unwrap();
     assert_ne!(own, foreign);
 
     let mut staff = w.reload(carl.id).await;
@@ -69,7 +90,11 @@ on_both_databases!(a_complaint_is_stored_mailed_and_linked_only_to_what_the_repo
     let open = complaints.list(&staff, site, Status::Open, 50).await.unwrap();
     assert_eq!(open.iter().map(|c| c.reference.as_str()).collect::<Vec<_>>(), [foreign.as_str(), own.as_str(), first.as_str()], "newest first");
     let by_ref = |r: &str| open.iter().find(|c| c.reference == r).unwrap().clone();
-    assert_eq!((by_ref(&first).member, by_ref(&first).conversation_id, by_ref(&first).reporter_id), (Some((bram.id, "Bram".to_string())), None, None), "a visitor cannot name a conversation");
+    assert_eq!(
+        (by_ref(&first).member, by_ref(&first).conversation_id, by_ref(&first).reporter_id),
+        (Some((bram.id, "Bram".to_string())), None, None),
+        "a visitor cannot name a conversation"
+    );
     assert_eq!((by_ref(&own).conversation_id, by_ref(&own).reporter_id), (Some(ours), Some(anna.id)));
     assert_eq!((by_ref(&foreign).member, by_ref(&foreign).conversation_id), (None, None), "an unknown member and someone else's conversation are not linked");
     assert_eq!(by_ref(&own).category, Category::Harassment);
@@ -82,8 +107,17 @@ on_both_databases!(a_complaint_is_stored_mailed_and_linked_only_to_what_the_repo
     let names = complaints.describe(site, None, Subject { member_id: Some(bram.id), conversation_id: None }).await.unwrap();
     assert_eq!((names.member.map(|m| m.0), names.member_visible), (Some(bram.id), false), "hidden: not named, still linked");
     sqlx::query("UPDATE profiles SET searchable = TRUE WHERE user_id = $1").bind(bram.id).execute(db.pool()).await.unwrap();
-    sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)").bind(bram.id).bind(anna.id).bind(NOW).execute(db.pool()).await.unwrap();
-    assert!(!complaints.describe(site, Some(&anna), Subject { member_id: Some(bram.id), conversation_id: None }).await.unwrap().member_visible, "blocked the asker");
+    sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)")
+        .bind(bram.id)
+        .bind(anna.id)
+        .bind(NOW)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    assert!(
+        !complaints.describe(site, Some(&anna), Subject { member_id: Some(bram.id), conversation_id: None }).await.unwrap().member_visible,
+        "blocked the asker"
+    );
     assert!(complaints.describe(site, Some(&carl), Subject { member_id: Some(bram.id), conversation_id: None }).await.unwrap().member_visible);
 });
 
@@ -131,7 +165,11 @@ on_both_databases!(only_staff_of_the_site_handle_complaints_and_each_change_is_l
     assert_eq!((handled[0].handled_by.as_deref(), handled[0].handled_at), (Some("Anna"), Some(NOW + 10)), "who and when");
     complaints.set_status(&staff, site, id, Status::Open, NOW + 20).await.unwrap();
     let log = server::staff::Staff::new(db.clone()).log(&staff, site, 10).await.unwrap();
-    assert_eq!(log.iter().map(|a| a.action.as_str()).collect::<Vec<_>>(), ["complaint_open", "complaint_handled"], "a repeated press changes nothing and is not logged");
+    assert_eq!(
+        log.iter().map(|a| a.action.as_str()).collect::<Vec<_>>(),
+        ["complaint_open", "complaint_handled"],
+        "a repeated press changes nothing and is not logged"
+    );
     assert!(log.iter().all(|a| a.staff_name.contains(&format!("#{}", staff.id)) && a.target == handled[0].reference));
 });
 

@@ -79,11 +79,14 @@ on_both_databases!(the_ledger_is_append_only_and_reconcile_finds_drift, |db: Db|
     book(&db, anna.id, 10, "payment:tr_x").await.unwrap();
     assert!(sqlx::query("UPDATE credit_ledger SET delta = 1000").execute(db.pool()).await.is_err(), "no row can be changed");
     assert!(sqlx::query("DELETE FROM credit_ledger").execute(db.pool()).await.is_err(), "no row can be removed");
-    assert!(sqlx::query("INSERT INTO credit_ledger (user_id, delta, balance_after, reason, created_at) VALUES ($1, 1, 1, 'purchase', 0)")
-        .bind(anna.id)
-        .execute(db.pool())
-        .await
-        .is_err(), "a reference is never NULL");
+    assert!(
+        sqlx::query("INSERT INTO credit_ledger (user_id, delta, balance_after, reason, created_at) VALUES ($1, 1, 1, 'purchase', 0)")
+            .bind(anna.id)
+            .execute(db.pool())
+            .await
+            .is_err(),
+        "a reference is never NULL"
+    );
     // A balance changed behind the ledger's back shows up.
     sqlx::query("UPDATE users SET credits = credits + 7 WHERE id = $1").bind(anna.id).execute(db.pool()).await.unwrap();
     let drift = credits::reconcile(&db).await.unwrap();

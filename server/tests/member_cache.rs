@@ -39,7 +39,8 @@ async fn cached(w: &support::world::World, url: &str) -> Cached {
     }
     assert!(cache.sync().is_some(), "the cache serves");
     let accounts = w.accounts.clone().with_member_cache(cache.clone());
-    let members = Members::new(w.db.clone(), Arc::new(server::regions::Regions::load(&w.db).await.unwrap()), Duration::from_secs(5)).with_member_cache(cache.clone());
+    let members =
+        Members::new(w.db.clone(), Arc::new(server::regions::Regions::load(&w.db).await.unwrap()), Duration::from_secs(5)).with_member_cache(cache.clone());
     let likes = Likes::new(members.clone());
     Cached { cache, accounts, members, likes, postgres }
 }
@@ -107,7 +108,8 @@ async fn body(db: Db, url: &str) {
     let results = c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap();
     assert!(shown(&results) && results.liked.is_empty());
     c.likes.like(&w.site, &anna, bart.id, LikeSource::Search, NOW + 1).await.unwrap();
-    let liked = until(c.postgres, || async { c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap().liked.contains(&bart.id) }, |l| *l).await;
+    let liked =
+        until(c.postgres, || async { c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap().liked.contains(&bart.id) }, |l| *l).await;
     assert!(liked, "her like shows on his card");
     c.members.block(&w.site, anna.id, bart.id, NOW + 2).await.unwrap();
     let hidden = until(c.postgres, || async { !shown(&c.members.search(&w.site, Some(anna.id), &filters, today()).await.unwrap()) }, |h| *h).await;
@@ -143,7 +145,9 @@ async fn body(db: Db, url: &str) {
     assert_eq!(cards(&list), vec![(carl.id, "Cas".to_string(), true)], "liked back");
 
     let page = || async { notifications.list(anna.id, today(), 20).await.unwrap() };
-    let from_carl = |p: &Vec<server::notifications::NotificationItem>| p.iter().filter(|n| n.actor.as_ref().is_some_and(|a| a.id == carl.id)).map(|n| (n.actor.as_ref().unwrap().name.clone(), n.read)).collect::<Vec<_>>();
+    let from_carl = |p: &Vec<server::notifications::NotificationItem>| {
+        p.iter().filter(|n| n.actor.as_ref().is_some_and(|a| a.id == carl.id)).map(|n| (n.actor.as_ref().unwrap().name.clone(), n.read)).collect::<Vec<_>>()
+    };
     let unread = until(c.postgres, page, |p| from_carl(p).iter().any(|(_, read)| !read)).await;
     let kept_before = c.cache.pages_kept(anna.id);
     page().await;

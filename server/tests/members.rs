@@ -47,7 +47,13 @@ fn today() -> Ymd {
 
 /// A confirmed member with basics, found by search.
 async fn member(c: &Ctx, email: &str, gender: &str) -> i64 {
-    let form = SignupForm { email: email.into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
+    let form = SignupForm {
+        email: email.into(),
+        name: "Anna".into(),
+        password: "rode kater op het dak".into(),
+        date_of_birth: "1990-05-17".into(),
+        signup_message: String::new(),
+    };
     let (id, _) = c
         .accounts
         .signup(SignupRequest {
@@ -60,7 +66,11 @@ async fn member(c: &Ctx, email: &str, gender: &str) -> i64 {
         })
         .await
         .unwrap();
-    let basics = BasicsForm { gender: gender.into(), sexuality: "hetero".into(), location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() } };
+    let basics = BasicsForm {
+        gender: gender.into(),
+        sexuality: "hetero".into(),
+        location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() },
+    };
     c.members.save_basics(&c.site, id, &basics).await.unwrap();
     id
 }
@@ -86,10 +96,8 @@ on_both_databases!(search_matches_a_brute_force_answer_page_by_page, |db: Db| as
         .await
         .unwrap();
     assert_eq!(rows.len(), 300);
-    let all: Vec<(i64, String, String, String, String, i64)> = rows
-        .iter()
-        .map(|r| (r.get("user_id"), r.get("gender"), r.get("country"), r.get("region"), r.get("date_of_birth"), r.get("last_active")))
-        .collect();
+    let all: Vec<(i64, String, String, String, String, i64)> =
+        rows.iter().map(|r| (r.get("user_id"), r.get("gender"), r.get("country"), r.get("region"), r.get("date_of_birth"), r.get("last_active"))).collect();
     let cases = [
         filters(None, None, None, 18, 99, 1),
         filters(None, None, None, 18, 99, 2),
@@ -178,7 +186,8 @@ on_both_databases!(visibility_and_blocking_between_two_members, |db: Db| async m
 
     // Nobody blocks themselves or members of another site.
     assert!(c.members.block(&c.site, anna, anna, NOW).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
-    let (other_site,): (i64,) = sqlx::query_as("SELECT user_id FROM profiles WHERE site_id <> $1 LIMIT 1").bind(c.site.id).fetch_one(c.db.pool()).await.unwrap();
+    let (other_site,): (i64,) =
+        sqlx::query_as("SELECT user_id FROM profiles WHERE site_id <> $1 LIMIT 1").bind(c.site.id).fetch_one(c.db.pool()).await.unwrap();
     assert!(c.members.block(&c.site, anna, other_site, NOW).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
     assert!(c.members.profile(&c.site, Some(anna), other_site, today()).await.unwrap().is_none(), "profiles stay on their site");
 
@@ -189,7 +198,11 @@ on_both_databases!(visibility_and_blocking_between_two_members, |db: Db| async m
 
 on_both_databases!(profiles_show_only_the_fields_the_site_shows, |db: Db| async move {
     let mut c = ctx(db, 20).await;
-    let (id,): (i64,) = sqlx::query_as("SELECT user_id FROM profiles WHERE site_id = $1 AND hair_colour IS NOT NULL LIMIT 1").bind(c.site.id).fetch_one(c.db.pool()).await.unwrap();
+    let (id,): (i64,) = sqlx::query_as("SELECT user_id FROM profiles WHERE site_id = $1 AND hair_colour IS NOT NULL LIMIT 1")
+        .bind(c.site.id)
+        .fetch_one(c.db.pool())
+        .await
+        .unwrap();
     let p = c.members.profile(&c.site, None, id, today()).await.unwrap().unwrap();
     assert!(p.attributes.iter().any(|(f, _)| f == "hair_colour"));
     assert!(!p.interests.is_empty() && p.about.is_some());
@@ -240,10 +253,22 @@ on_both_databases!(a_members_search_from_the_shared_list_equals_the_direct_query
             4 => (*id, anna),
             _ => continue,
         };
-        sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)").bind(blocker).bind(blocked).bind(NOW).execute(c.db.pool()).await.unwrap();
+        sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)")
+            .bind(blocker)
+            .bind(blocked)
+            .bind(NOW)
+            .execute(c.db.pool())
+            .await
+            .unwrap();
     }
     for (id,) in demo.iter().step_by(5).take(20) {
-        sqlx::query("INSERT INTO likes (liker_id, liked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING").bind(anna).bind(*id).bind(NOW).execute(c.db.pool()).await.unwrap();
+        sqlx::query("INSERT INTO likes (liker_id, liked_id, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING")
+            .bind(anna)
+            .bind(*id)
+            .bind(NOW)
+            .execute(c.db.pool())
+            .await
+            .unwrap();
     }
     let cases = [
         filters(None, None, None, 18, 99, 1),

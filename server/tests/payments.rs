@@ -60,7 +60,12 @@ on_both_databases!(a_bundle_with_the_time_bonus_makes_a_premium_member_once, |db
     all_explained(&w.db).await;
 
     // The receipt went out once, with the company's details and the VAT.
-    let receipts: Vec<String> = std::fs::read_dir(w.mail.path()).unwrap().flatten().map(|e| std::fs::read_to_string(e.path()).unwrap()).filter(|m| m.contains("betaalbewijs")).collect();
+    let receipts: Vec<String> = std::fs::read_dir(w.mail.path())
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .filter(|m| m.contains("betaalbewijs"))
+        .collect();
     assert_eq!(receipts.len(), 1);
     assert!(receipts[0].contains(&w.site.company.kvk) && receipts[0].contains("14,96"), "{}", receipts[0]);
 
@@ -304,7 +309,10 @@ on_both_databases!(direct_debit_with_iban_sms_code_reversal_and_monthly_limit, |
     assert_eq!(p.reverse(paid, NOW + 401).await.unwrap(), PaymentStatus::Reversed, "a second reversal changes nothing");
     assert_eq!(w.reload(anna.id).await.credits, before - 60);
     let small = pack_id(&w, &p, 25).await;
-    assert_eq!(refused(p.start_direct_debit(site, &after, small, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + 500).await), ErrorCode::DirectDebitBlocked);
+    assert_eq!(
+        refused(p.start_direct_debit(site, &after, small, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + 500).await),
+        ErrorCode::DirectDebitBlocked
+    );
     all_explained(&w.db).await;
 });
 
@@ -342,11 +350,12 @@ on_both_databases!(parallel_direct_debit_confirmations_never_pass_the_monthly_ca
         }
     }
     assert_eq!((paid, over_cap), (1, 4), "one order fits the month's 150.00");
-    let (count, sum): (i64, i64) = sqlx::query_as("SELECT COUNT(*), CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND method = 'direct_debit'")
-        .bind(anna.id)
-        .fetch_one(w.db.pool())
-        .await
-        .unwrap();
+    let (count, sum): (i64, i64) =
+        sqlx::query_as("SELECT COUNT(*), CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payments WHERE user_id = $1 AND method = 'direct_debit'")
+            .bind(anna.id)
+            .fetch_one(w.db.pool())
+            .await
+            .unwrap();
     assert_eq!((count, sum), (1, 9995));
     assert_eq!(w.reload(anna.id).await.credits, anna.credits + 400);
     all_explained(&w.db).await;
@@ -362,7 +371,8 @@ async fn mollie_creates_reads_back_and_maps_failures() {
     let sms = tempfile::tempdir().unwrap();
     let (base, fake) = fake_mollie().await;
     let provider = Provider::Mollie(server::payments::mollie::Mollie::new("test_fakemollie000000000000000000".into(), base.clone()));
-    let p = Payments::new(w.db.clone(), provider, w.accounts.clone(), support::links(), SmsOutbox::Files(sms.path().to_path_buf()), "https://vonk.example".into());
+    let p =
+        Payments::new(w.db.clone(), provider, w.accounts.clone(), support::links(), SmsOutbox::Files(sms.path().to_path_buf()), "https://vonk.example".into());
     let anna = w.member("anna@example.nl", "female").await;
     let pack = pack_id(&w, &p, 60).await;
 
@@ -470,7 +480,6 @@ async fn a_booked_purchase_reaches_the_buyers_open_chats_postgres() {
     a_booked_purchase_reaches_the_buyers_open_chats(world(db.clone()).await, &cluster.url).await;
     db.close().await;
 }
-
 
 on_both_databases!(the_receipt_pdf_says_what_the_mail_says_in_the_members_language_to_that_member_only, |db: Db| async move {
     let w = world(db).await;

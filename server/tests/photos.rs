@@ -159,11 +159,10 @@ on_both_databases!(uploads_are_re_encoded_without_exif, |db: Db| async move {
     assert_eq!(anna.main_photo_id, Some(id));
     let own = c.photos.own(&anna).await.unwrap();
     assert_eq!(own.limit, 3);
-    assert_eq!(own.photos.iter().map(|p| (p.status, p.private, p.is_main)).collect::<Vec<_>>(), vec![
-        (PhotoStatus::UnderInspection, false, true),
-        (PhotoStatus::UnderInspection, false, false),
-        (PhotoStatus::UnderInspection, true, false),
-    ]);
+    assert_eq!(
+        own.photos.iter().map(|p| (p.status, p.private, p.is_main)).collect::<Vec<_>>(),
+        vec![(PhotoStatus::UnderInspection, false, true), (PhotoStatus::UnderInspection, false, false), (PhotoStatus::UnderInspection, true, false),]
+    );
 });
 
 on_both_databases!(limits_free_three_premium_twenty_five, |db: Db| async move {
@@ -211,15 +210,15 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
         c.photos.review(&staff, c.site.id, id, true, NOW).await.unwrap();
     }
     assert!(c.photos.queue(c.site.id, 50).await.unwrap().is_empty());
-    let (main, thumb): (Option<String>, Option<String>) = sqlx::query_as("SELECT main_photo, main_thumb FROM profiles WHERE user_id = $1").bind(anna.id).fetch_one(c.db.pool()).await.unwrap();
+    let (main, thumb): (Option<String>, Option<String>) =
+        sqlx::query_as("SELECT main_photo, main_thumb FROM profiles WHERE user_id = $1").bind(anna.id).fetch_one(c.db.pool()).await.unwrap();
     assert_eq!((main.as_deref(), thumb.as_deref()), (Some(format!("photos/{public}").as_str()), Some(format!("photos/{public}/thumb").as_str())));
 
     // Free members see the private photo locked; premium members open it; visitors get the main photo only.
-    assert_eq!(c.photos.gallery(Some(&bob), anna.id).await.unwrap(), vec![
-        GalleryPhoto { id: public, locked: false },
-        GalleryPhoto { id: private, locked: true },
-        GalleryPhoto { id: other, locked: false },
-    ]);
+    assert_eq!(
+        c.photos.gallery(Some(&bob), anna.id).await.unwrap(),
+        vec![GalleryPhoto { id: public, locked: false }, GalleryPhoto { id: private, locked: true }, GalleryPhoto { id: other, locked: false },]
+    );
     assert_eq!(c.photos.file(Some(&bob), c.site.id, private, false, false).await.unwrap().unwrap_err(), Access::PremiumRequired);
     assert_eq!(c.photos.file(None, c.site.id, other, true, false).await.unwrap().unwrap_err(), Access::LoginRequired);
     assert!(c.photos.file(None, c.site.id, public, true, false).await.unwrap().is_ok());

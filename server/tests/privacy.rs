@@ -52,7 +52,9 @@ on_both_databases!(the_archive_holds_the_members_own_data_and_no_one_elses, |db:
     sqlx::query("UPDATE profiles SET name = 'Bob' WHERE user_id = $1").bind(bob.id).execute(db.pool()).await.unwrap();
     let mut tx = db.begin().await.unwrap();
     for id in [anna.id, bob.id] {
-        credits::book(&mut tx, Entry { user_id: id, delta: 500, reason: Reason::Adjustment, reference: &format!("adjustment:export:{id}") }, NOW).await.unwrap();
+        credits::book(&mut tx, Entry { user_id: id, delta: 500, reason: Reason::Adjustment, reference: &format!("adjustment:export:{id}") }, NOW)
+            .await
+            .unwrap();
     }
     tx.commit().await.unwrap();
     let (anna, bob) = (w.reload(anna.id).await, w.reload(bob.id).await);
@@ -91,8 +93,21 @@ on_both_databases!(the_archive_holds_the_members_own_data_and_no_one_elses, |db:
     assert_eq!(
         names,
         vec![
-            "README.txt", "account.json", "blocks.json", &format!("chat-photos/{}.jpg", sent_photo.message.id), "complaints.json", "credits.json", "interests.json", "likes.json",
-            "messages.json", "notifications.json", "payments.json", &format!("photos/{own_photo}.jpg"), "photos.json", "profile.json", "security-events.json",
+            "README.txt",
+            "account.json",
+            "blocks.json",
+            &format!("chat-photos/{}.jpg", sent_photo.message.id),
+            "complaints.json",
+            "credits.json",
+            "interests.json",
+            "likes.json",
+            "messages.json",
+            "notifications.json",
+            "payments.json",
+            &format!("photos/{own_photo}.jpg"),
+            "photos.json",
+            "profile.json",
+            "security-events.json",
         ]
         .into_iter()
         .collect::<std::collections::BTreeSet<_>>()

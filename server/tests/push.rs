@@ -120,10 +120,7 @@ impl FakePushService {
         let received = Received::default();
         let browsers = Arc::new(Mutex::new(std::collections::HashMap::new()));
         let state = FakeState { received: received.clone(), browsers: browsers.clone(), server_key: server_key.to_string() };
-        let app = Router::new()
-            .route("/push/{id}", post(push))
-            .route("/gone/{id}", post(|| async { StatusCode::GONE }))
-            .with_state(state);
+        let app = Router::new().route("/push/{id}", post(push)).route("/gone/{id}", post(|| async { StatusCode::GONE })).with_state(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
         let task = tokio::spawn(async move {
@@ -197,7 +194,8 @@ on_both_databases!(likes_matches_and_messages_reach_the_browser_signed_and_encry
     let anna = fund(&w, w.member("anna@example.nl", "female").await.id).await;
     let bob = fund(&w, w.member("bob@example.nl", "male").await.id).await;
     sqlx::query("UPDATE users SET language = 'en' WHERE id = $1").bind(bob.id).execute(db.pool()).await.unwrap();
-    let (anna_session, bob_laptop, bob_phone) = (session(&w, "anna@example.nl").await, session(&w, "bob@example.nl").await, session(&w, "bob@example.nl").await);
+    let (anna_session, bob_laptop, bob_phone) =
+        (session(&w, "anna@example.nl").await, session(&w, "bob@example.nl").await, session(&w, "bob@example.nl").await);
     push.subscribe(anna.id, &anna_session, service.browser("anna-phone"), NOW).await.unwrap();
     push.subscribe(bob.id, &bob_laptop, service.browser("bob-laptop"), NOW).await.unwrap();
     push.subscribe(bob.id, &bob_phone, service.browser("bob-phone"), NOW).await.unwrap();

@@ -50,7 +50,9 @@ fn credit_notes(w: &World) -> Vec<String> {
 /// Spends `n` credits of the member's as a message would (a ledger booking).
 async fn spend(db: &Db, member: i64, n: i64, reference: &str) {
     let mut tx = db.begin().await.unwrap();
-    server::credits::book(&mut tx, server::credits::Entry { user_id: member, delta: -n, reason: server::credits::Reason::Spend, reference }, NOW).await.unwrap();
+    server::credits::book(&mut tx, server::credits::Entry { user_id: member, delta: -n, reason: server::credits::Reason::Spend, reference }, NOW)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
 }
 
@@ -113,7 +115,8 @@ on_both_databases!(staff_refund_in_full_and_in_part_once, |db: Db| async move {
     let (x, y) = (x.unwrap(), y.unwrap());
     assert_eq!(x.refund_id, y.refund_id);
     assert!(x.state == RefundState::Done || y.state == RefundState::Done, "{x:?} {y:?}");
-    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM refunds WHERE payment_id IN ($1, $2)").bind(third).bind(fourth).fetch_one(db.pool()).await.unwrap();
+    let (rows,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM refunds WHERE payment_id IN ($1, $2)").bind(third).bind(fourth).fetch_one(db.pool()).await.unwrap();
     assert_eq!(rows, 2);
     let (test_refunded,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(refunded), 0) AS BIGINT) FROM test_checkouts").fetch_one(db.pool()).await.unwrap();
     let paid_back = amount + amount2 + amount_of(&db, third).await + amount_of(&db, fourth).await;
@@ -181,7 +184,10 @@ on_both_databases!(dashboard_refunds_and_chargebacks_arrive_by_webhook, |db: Db|
     assert_eq!(credit_notes(&w).len(), 1, "no credit note for a chargeback");
     let pack = pack_id(&w, &p, 60).await;
     assert_eq!(refused(p.start_checkout(&w.site, &anna, pack, PaymentMethod::Visa, None, "NL", "nl", NOW + 200).await), ErrorCode::PaymentsBlocked);
-    assert_eq!(refused(p.start_direct_debit(&w.site, &anna, pack, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + 200).await), ErrorCode::PaymentsBlocked);
+    assert_eq!(
+        refused(p.start_direct_debit(&w.site, &anna, pack, "NL91ABNA0417164300", "0612345678", None, "NL", NOW + 200).await),
+        ErrorCode::PaymentsBlocked
+    );
     // iDEAL still works; nothing can be refunded of a charged-back payment.
     assert!(p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW + 200).await.is_ok());
     assert_eq!(refused(p.refund(&boss, site, first, None, "", &key(1), NOW + 200).await), ErrorCode::NotRefundable);
@@ -225,7 +231,11 @@ on_both_databases!(mollie_refunds_with_an_idempotency_key_and_reports_chargeback
     let waiting = p.refund(&boss, site, first, Some(500), "", &key(1), NOW + 60).await.unwrap();
     assert_eq!(waiting.state, RefundState::Requested);
     assert_eq!(status(&db, first).await, ("paid".into(), 500));
-    assert_eq!(refused(p.refund(&boss, site, first, Some(amount), "", &key(2), NOW + 61).await), ErrorCode::RefundAmountInvalid, "the waiting part is reserved");
+    assert_eq!(
+        refused(p.refund(&boss, site, first, Some(amount), "", &key(2), NOW + 61).await),
+        ErrorCode::RefundAmountInvalid,
+        "the waiting part is reserved"
+    );
     fake.lock().unwrap().fail_with = None;
     let report = p.recover(NOW + 200).await.unwrap();
     assert_eq!(report.refunds, 1);
@@ -297,10 +307,14 @@ on_both_databases!(direct_debit_is_collected_through_mollie_mandates, |db: Db| a
         assert_eq!((f.customers.len(), f.mandates.len()), (1, 1));
         assert_eq!(f.customers[0]["email"], "anna@example.nl");
         let body = f.created_bodies.last().unwrap();
-        assert_eq!((body["sequenceType"].as_str(), body["customerId"].as_str(), body["mandateId"].as_str()), (Some("recurring"), Some("cst_fake1"), Some("mdt_fake1")));
+        assert_eq!(
+            (body["sequenceType"].as_str(), body["customerId"].as_str(), body["mandateId"].as_str()),
+            (Some("recurring"), Some("cst_fake1"), Some("mdt_fake1"))
+        );
         assert_eq!(body["webhookUrl"], "https://vonk.example/webhooks/payments/mollie");
     }
-    let (provider, tr): (String, String) = sqlx::query_as("SELECT provider, provider_id FROM payments WHERE id = $1").bind(first).fetch_one(db.pool()).await.unwrap();
+    let (provider, tr): (String, String) =
+        sqlx::query_as("SELECT provider, provider_id FROM payments WHERE id = $1").bind(first).fetch_one(db.pool()).await.unwrap();
     assert_eq!((provider.as_str(), tr.as_str()), ("mollie", "tr_fake1"));
     // Collected: nothing changes. The second order reuses the customer.
     set_status(&fake, "tr_fake1", "paid");

@@ -20,11 +20,13 @@ async fn sqlite_schema(db: &Db) -> (Columns, BTreeSet<(String, String)>) {
     let mut indexes = BTreeSet::new();
     for (table,) in tables {
         // `pk` columns are NOT NULL in PostgreSQL whatever the declaration says.
-        let cols: Vec<(String, i64, i64)> = sqlx::query_as(&format!("SELECT name, \"notnull\", pk FROM pragma_table_info('{table}')")).fetch_all(db.pool()).await.unwrap();
+        let cols: Vec<(String, i64, i64)> =
+            sqlx::query_as(&format!("SELECT name, \"notnull\", pk FROM pragma_table_info('{table}')")).fetch_all(db.pool()).await.unwrap();
         for (name, not_null, pk) in cols {
             columns.insert((table.clone(), name, not_null == 1 || pk > 0));
         }
-        let idx: Vec<(String,)> = sqlx::query_as(&format!("SELECT name FROM pragma_index_list('{table}') WHERE origin = 'c'")).fetch_all(db.pool()).await.unwrap();
+        let idx: Vec<(String,)> =
+            sqlx::query_as(&format!("SELECT name FROM pragma_index_list('{table}') WHERE origin = 'c'")).fetch_all(db.pool()).await.unwrap();
         for (name,) in idx {
             indexes.insert((table.clone(), name));
         }
@@ -62,7 +64,10 @@ async fn sqlite_and_postgres_migrate_to_the_same_schema() {
     assert!(lite_columns.len() > 50, "the SQLite schema was read ({} columns)", lite_columns.len());
     let only_lite: Vec<_> = lite_columns.difference(&pg_columns).collect();
     let only_pg: Vec<_> = pg_columns.difference(&lite_columns).collect();
-    assert!(only_lite.is_empty() && only_pg.is_empty(), "columns (table, column, not null) differ:\n only SQLite: {only_lite:?}\n only PostgreSQL: {only_pg:?}");
+    assert!(
+        only_lite.is_empty() && only_pg.is_empty(),
+        "columns (table, column, not null) differ:\n only SQLite: {only_lite:?}\n only PostgreSQL: {only_pg:?}"
+    );
     let only_lite: Vec<_> = lite_indexes.difference(&pg_indexes).collect();
     let only_pg: Vec<_> = pg_indexes.difference(&lite_indexes).collect();
     assert!(only_lite.is_empty() && only_pg.is_empty(), "indexes differ:\n only SQLite: {only_lite:?}\n only PostgreSQL: {only_pg:?}");
@@ -175,7 +180,11 @@ fn shipped_migrations_never_change() {
     }
     let list = root.join("shipped.sha256");
     if std::env::var("UPDATE_MIGRATION_LIST").is_ok() {
-        let known: std::collections::BTreeMap<String, String> = std::fs::read_to_string(&list).unwrap_or_default().lines().filter_map(|l| l.split_once("  ").map(|(s, n)| (n.to_string(), s.to_string()))).collect();
+        let known: std::collections::BTreeMap<String, String> = std::fs::read_to_string(&list)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.split_once("  ").map(|(s, n)| (n.to_string(), s.to_string())))
+            .collect();
         // Adds new files only: a changed checksum is never written over.
         let mut merged = known.clone();
         for (name, sum) in &current {

@@ -26,14 +26,17 @@ async fn sender(w: &World, email: &str, credits: i64) -> Member {
     let member = w.member(email, "female").await;
     let mut tx = w.db.begin().await.unwrap();
     let reference = format!("adjustment:test:{}", member.id);
-    credits::book(&mut tx, Entry { user_id: member.id, delta: credits - member.credits, reason: Reason::Adjustment, reference: &reference }, NOW).await.unwrap();
+    credits::book(&mut tx, Entry { user_id: member.id, delta: credits - member.credits, reason: Reason::Adjustment, reference: &reference }, NOW)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     sqlx::query("UPDATE users SET free_messages_used = 1000 WHERE id = $1").bind(member.id).execute(w.db.pool()).await.unwrap();
     w.make_premium(member.id).await
 }
 
 async fn unread(db: &Db, user: i64) -> i64 {
-    let (n,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(unread), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await.unwrap();
+    let (n,): (i64,) =
+        sqlx::query_as("SELECT CAST(COALESCE(SUM(unread), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await.unwrap();
     n
 }
 
@@ -56,7 +59,8 @@ on_both_databases!(alike_first_messages_are_held_then_released_or_blocked, |db: 
     let load = || async { server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap() };
 
     // Staff set the threshold: three members may get the same first message within an hour.
-    let rules = |recipients, window_minutes, similarity| server::staff::SiteChange::SpamRules(domain::spam::SpamRules { recipients, window_minutes, similarity });
+    let rules =
+        |recipients, window_minutes, similarity| server::staff::SiteChange::SpamRules(domain::spam::SpamRules { recipients, window_minutes, similarity });
     let bad = staff.change_site(&boss, w.site.settings.id, rules(3, 60, 20), NOW).await.unwrap_err();
     assert_eq!(bad.code(), ErrorCode::OutOfRange);
     assert_eq!(staff.change_site(&sam, w.site.settings.id, rules(0, 60, 80), NOW).await.unwrap_err().code(), ErrorCode::NotFound);
@@ -82,7 +86,10 @@ on_both_databases!(alike_first_messages_are_held_then_released_or_blocked, |db: 
     assert!(chat.conversations(men[3].id, NOW).await.unwrap().is_empty());
     assert_eq!(w.reload(sam.id).await.credits, 1000 - 3 * price, "held messages are not charged");
     // Another text, and a short greeting, still go out.
-    let other = chat.send(&site, &sam, To::Member(men[5].id), &cid(6), text("Wat een mooie foto bij de zee, is dat in Zeeland? Ik ga daar elk jaar heen."), NOW + 14).await.unwrap();
+    let other = chat
+        .send(&site, &sam, To::Member(men[5].id), &cid(6), text("Wat een mooie foto bij de zee, is dat in Zeeland? Ik ga daar elk jaar heen."), NOW + 14)
+        .await
+        .unwrap();
     assert!(!other.message.waiting);
     assert!(!chat.send(&site, &sam, To::Member(men[6].id), &cid(7), text("Hoi, hoe gaat het?"), NOW + 15).await.unwrap().message.waiting);
     // A confirmation does not release a message held for review.
@@ -103,7 +110,8 @@ on_both_databases!(alike_first_messages_are_held_then_released_or_blocked, |db: 
     assert_eq!(a.unpaid + b.unpaid, 0);
     assert_eq!(w.reload(sam.id).await.credits, before - 3 * price);
     assert_eq!((unread(&db, men[3].id).await, unread(&db, men[4].id).await), (2, 1));
-    let (charges,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE user_id = $1 AND delta < 0").bind(sam.id).fetch_one(db.pool()).await.unwrap();
+    let (charges,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE user_id = $1 AND delta < 0").bind(sam.id).fetch_one(db.pool()).await.unwrap();
     assert_eq!(charges, 3 + 1 + 1 + 3, "every delivered message charged exactly once");
     assert!(chat.held_for_review(&boss, site.id).await.unwrap().is_empty());
     let (action,): (String,) = sqlx::query_as("SELECT action FROM staff_actions ORDER BY id DESC LIMIT 1").fetch_one(db.pool()).await.unwrap();
@@ -120,7 +128,9 @@ on_both_databases!(alike_first_messages_are_held_then_released_or_blocked, |db: 
     let sam_now = w.reload(sam.id).await;
     assert!(chat.send(&site, &sam_now, To::Member(men[8].id), &cid(9), text(&spam("Lisa")), later + 2).await.unwrap().message.waiting);
     let mut tx = db.begin().await.unwrap();
-    credits::book(&mut tx, Entry { user_id: sam.id, delta: -sam_now.credits, reason: Reason::Adjustment, reference: "adjustment:test:empty" }, later).await.unwrap();
+    credits::book(&mut tx, Entry { user_id: sam.id, delta: -sam_now.credits, reason: Reason::Adjustment, reference: "adjustment:test:empty" }, later)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     let stuck = chat.release_review(&boss, &site, sam.id, later + 3).await.unwrap();
     assert_eq!((stuck.delivered, stuck.unpaid), (0, 1));

@@ -43,7 +43,13 @@ on_both_databases!(staff_find_block_unblock_and_grant_and_every_change_is_logged
     // A block needs a reason; it ends the member's sessions and takes them out of the search.
     assert_eq!(refused(staff_admin.change_member(&boss, site, anna.id, MemberChange::Block("  ".into()), NOW).await), Some(ErrorCode::ReasonRequired));
     assert_eq!(refused(staff_admin.change_member(&boss, site, anna.id, MemberChange::Block("x".repeat(501)), NOW).await), Some(ErrorCode::ReasonRequired));
-    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ('h-anna', $1, $2, $3)").bind(anna.id).bind(NOW).bind(NOW + 3600).execute(db.pool()).await.unwrap();
+    sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ('h-anna', $1, $2, $3)")
+        .bind(anna.id)
+        .bind(NOW)
+        .bind(NOW + 3600)
+        .execute(db.pool())
+        .await
+        .unwrap();
     assert!(searchable(&db, anna.id).await);
     staff_admin.change_member(&boss, site, anna.id, MemberChange::Block("Scam messages, complaint K-ABCDEFGH".into()), NOW + 1).await.unwrap();
     staff_admin.change_member(&boss, site, anna.id, MemberChange::Block("again".into()), NOW + 2).await.unwrap();
@@ -66,7 +72,16 @@ on_both_databases!(staff_find_block_unblock_and_grant_and_every_change_is_logged
 
     let log = staff_admin.log(&boss, site, 20).await.unwrap();
     let lines: Vec<(&str, &str)> = log.iter().map(|a| (a.action.as_str(), a.detail.as_str())).collect();
-    assert_eq!(lines, [("member_role", "staff"), ("member_operator", "on"), ("member_unblock", "Checked: not a scammer"), ("member_block", "Scam messages, complaint K-ABCDEFGH")], "newest first, each change once");
+    assert_eq!(
+        lines,
+        [
+            ("member_role", "staff"),
+            ("member_operator", "on"),
+            ("member_unblock", "Checked: not a scammer"),
+            ("member_block", "Scam messages, complaint K-ABCDEFGH")
+        ],
+        "newest first, each change once"
+    );
     assert!(log.iter().all(|a| a.target == format!("member #{}", anna.id) && a.staff_name.contains(&format!("#{}", boss.id))));
 });
 
@@ -74,9 +89,30 @@ on_both_databases!(staff_find_block_unblock_and_grant_and_every_change_is_logged
 fn every_staff_action_has_a_label_in_every_language() {
     let catalog = server::locales::Catalog::embedded();
     let actions = [
-        "photo_approve", "photo_reject", "complaint_handled", "complaint_open", "member_block", "member_unblock", "member_role", "member_operator",
-        "site_texts", "site_credits", "site_countries", "site_theme", "site_gifts", "pack_add", "pack_change", "discount_add", "discount_on", "discount_off",
-        "site_rules", "site_message_costs", "site_company", "site_logo", "site_logo_removed", "site_created",
+        "photo_approve",
+        "photo_reject",
+        "complaint_handled",
+        "complaint_open",
+        "member_block",
+        "member_unblock",
+        "member_role",
+        "member_operator",
+        "site_texts",
+        "site_credits",
+        "site_countries",
+        "site_theme",
+        "site_gifts",
+        "pack_add",
+        "pack_change",
+        "discount_add",
+        "discount_on",
+        "discount_off",
+        "site_rules",
+        "site_message_costs",
+        "site_company",
+        "site_logo",
+        "site_logo_removed",
+        "site_created",
     ];
     for locale in domain::Locale::ALL {
         for a in actions {
@@ -131,8 +167,29 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
         fictional_warning: s.fictional_warning,
     };
     admin.change_site(&boss, site, SiteChange::Texts(texts), NOW + 3).await.unwrap();
-    admin.change_site(&boss, site, SiteChange::Countries(CountrySettings { countries: vec!["BE".into(), "NL".into()], geoip_country: "NL".into(), geoip_selected_country: None, min_age: 21 }), NOW + 4).await.unwrap();
-    admin.change_site(&boss, site, SiteChange::Theme(domain::site::Theme { primary: "#123".into(), secondary: "#224466".into(), accent: "#FFAA00".into() }), NOW + 5).await.unwrap();
+    admin
+        .change_site(
+            &boss,
+            site,
+            SiteChange::Countries(CountrySettings {
+                countries: vec!["BE".into(), "NL".into()],
+                geoip_country: "NL".into(),
+                geoip_selected_country: None,
+                min_age: 21,
+            }),
+            NOW + 4,
+        )
+        .await
+        .unwrap();
+    admin
+        .change_site(
+            &boss,
+            site,
+            SiteChange::Theme(domain::site::Theme { primary: "#123".into(), secondary: "#224466".into(), accent: "#FFAA00".into() }),
+            NOW + 5,
+        )
+        .await
+        .unwrap();
     admin.change_site(&boss, site, SiteChange::Gifts(vec!["rose".into(), "kiss".into()]), NOW + 6).await.unwrap();
     assert_eq!(refused(admin.change_site(&boss, site, SiteChange::Gifts(vec![]), NOW).await), Some(ErrorCode::Required));
     cache.reload().await.unwrap();
@@ -153,7 +210,11 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
     assert_eq!(server::sites::credit_packs(&db, site).await.unwrap().len(), before + 1);
     assert_eq!(refused(admin.save_pack(&boss, site, PackEdit { price_minor: 0, ..pack.clone() }, NOW).await), Some(ErrorCode::OutOfRange));
     assert_eq!(refused(admin.save_pack(&anna, site, pack.clone(), NOW).await), Some(ErrorCode::NotFound));
-    let foreign: (i64,) = sqlx::query_as("INSERT INTO credit_packs (site_id, credits, price_minor, currency) VALUES ($1, 10, 100, 'EUR') RETURNING id").bind(other_site.0).fetch_one(db.pool()).await.unwrap();
+    let foreign: (i64,) = sqlx::query_as("INSERT INTO credit_packs (site_id, credits, price_minor, currency) VALUES ($1, 10, 100, 'EUR') RETURNING id")
+        .bind(other_site.0)
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
     assert_eq!(refused(admin.save_pack(&boss, site, PackEdit { id: Some(foreign.0), ..pack.clone() }, NOW).await), Some(ErrorCode::NotFound));
     admin.save_pack(&boss, site, PackEdit { id: Some(id), price_minor: 12995, active: false, ..pack.clone() }, NOW + 9).await.unwrap();
     admin.save_pack(&boss, site, PackEdit { id: Some(id), price_minor: 12995, active: false, ..pack.clone() }, NOW + 10).await.unwrap();
@@ -176,10 +237,17 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
 
     let log = admin.log(&boss, site, 50).await.unwrap();
     let actions: Vec<&str> = log.iter().map(|a| a.action.as_str()).collect();
-    assert_eq!(actions, ["discount_off", "discount_add", "pack_change", "pack_add", "site_gifts", "site_gifts", "site_theme", "site_countries", "site_texts", "site_credits"], "newest first, each change once");
+    assert_eq!(
+        actions,
+        ["discount_off", "discount_add", "pack_change", "pack_add", "site_gifts", "site_gifts", "site_theme", "site_countries", "site_texts", "site_credits"],
+        "newest first, each change once"
+    );
     let credits_line = log.iter().find(|a| a.action == "site_credits").unwrap();
-    assert_eq!(credits_line.detail, format!("message_credits: {} → 12; direct_debit_monthly_limit: {} → 20000", s.message_credits, s.direct_debit_monthly_limit));
-    assert!(log.iter().find(|a| a.action == "pack_change").unwrap().detail.contains("149.95 EUR") );
+    assert_eq!(
+        credits_line.detail,
+        format!("message_credits: {} → 12; direct_debit_monthly_limit: {} → 20000", s.message_credits, s.direct_debit_monthly_limit)
+    );
+    assert!(log.iter().find(|a| a.action == "pack_change").unwrap().detail.contains("149.95 EUR"));
 });
 
 on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, |db: Db| async move {
@@ -198,14 +266,31 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     let s = settings();
 
     // Niche, who may join, what visitors see, first language, profile fields.
-    let rules = SiteRules { niche: 6, signups: "traffic_source_only".into(), logged_out_search: false, logged_out_search_trafficsource: true, enable_site_entry_popup: false, domain_language: "nl-be".into(), visible_profile_fields: vec!["tattoos".into(), "hair_colour".into()], visible_profile_notes: false, auto_likes: 5, auto_like_gap_minutes: 30 };
+    let rules = SiteRules {
+        niche: 6,
+        signups: "traffic_source_only".into(),
+        logged_out_search: false,
+        logged_out_search_trafficsource: true,
+        enable_site_entry_popup: false,
+        domain_language: "nl-be".into(),
+        visible_profile_fields: vec!["tattoos".into(), "hair_colour".into()],
+        visible_profile_notes: false,
+        auto_likes: 5,
+        auto_like_gap_minutes: 30,
+    };
     assert_eq!(refused(admin.change_site(&anna, site, SiteChange::Rules(rules.clone()), NOW).await), Some(ErrorCode::NotFound));
     assert_eq!(refused(admin.change_site(&boss, site, SiteChange::Rules(SiteRules { niche: 9, ..rules.clone() }), NOW).await), Some(ErrorCode::OutOfRange));
     assert!(admin.change_site(&boss, site, SiteChange::Rules(rules.clone()), NOW + 1).await.unwrap());
     cache.reload().await.unwrap();
     let now = settings();
-    assert_eq!((now.niche.number(), now.signups, now.logged_out_search, now.logged_out_search_trafficsource, now.enable_site_entry_popup), (6, domain::site::SignupPolicy::TrafficSourceOnly, false, true, false));
-    assert_eq!((now.domain_language.as_str(), now.visible_profile_fields.clone(), now.visible_profile_notes), ("nl-BE", vec!["hair_colour".to_string(), "tattoos".to_string()], false));
+    assert_eq!(
+        (now.niche.number(), now.signups, now.logged_out_search, now.logged_out_search_trafficsource, now.enable_site_entry_popup),
+        (6, domain::site::SignupPolicy::TrafficSourceOnly, false, true, false)
+    );
+    assert_eq!(
+        (now.domain_language.as_str(), now.visible_profile_fields.clone(), now.visible_profile_notes),
+        ("nl-BE", vec!["hair_colour".to_string(), "tattoos".to_string()], false)
+    );
     assert_eq!(now.niche.canonical_slug("amsterdam"), "milf-amsterdam");
     assert_eq!((now.auto_like.count, now.auto_like.gap_secs), (5, 1800));
 
@@ -225,7 +310,10 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     assert!(admin.change_company(&boss, site, details.clone(), NOW + 3).await.unwrap());
     assert!(!admin.change_company(&boss, site, details.clone(), NOW + 4).await.unwrap());
     cache.reload().await.unwrap();
-    assert_eq!((settings().company.name.as_str(), settings().company.tradenames.clone()), ("Vonk Holding B.V.", vec!["Vonk".to_string(), "Vonk Zuid".to_string()]));
+    assert_eq!(
+        (settings().company.name.as_str(), settings().company.tradenames.clone()),
+        ("Vonk Holding B.V.", vec!["Vonk".to_string(), "Vonk Zuid".to_string()])
+    );
     let shared = admin.company_shared_with(&boss, site).await.unwrap();
     for domain in &shared {
         assert_eq!(cache.for_host(Some(domain)).unwrap().company.name, "Vonk Holding B.V.", "{domain} names the same company");
@@ -259,7 +347,10 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     cache.reload().await.unwrap();
     let created = cache.for_host(Some("vonk-zuid.nl")).unwrap();
     assert_eq!((created.settings.id, created.name.as_str(), created.is_default, created.niche.number()), (id, "Vonk Zuid", false, 6));
-    assert_eq!((created.message_credits, created.company.name.as_str(), created.minimum_message_costs.len()), (settings().message_credits, "Vonk Holding B.V.", 2));
+    assert_eq!(
+        (created.message_credits, created.company.name.as_str(), created.minimum_message_costs.len()),
+        (settings().message_credits, "Vonk Holding B.V.", 2)
+    );
     assert_eq!(server::sites::credit_packs(&db, id).await.unwrap().len(), server::sites::credit_packs(&db, site).await.unwrap().len());
     let login = w.accounts.login(id, "boss@example.nl", "rode kater op het dak", None, &Default::default()).await.unwrap();
     assert!(matches!(login, server::accounts::LoginOutcome::Session(_)), "the staff member logs in on the new site");

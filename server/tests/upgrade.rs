@@ -10,11 +10,12 @@
 
 mod support;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::pin::Pin;
-use std::collections::{BTreeMap, BTreeSet};
 
 use domain::checkout::PaymentStatus;
+use domain::likes::LikeSource;
 use domain::payment::PaymentMethod;
 use serde::{Deserialize, Serialize};
 use server::backup;
@@ -22,7 +23,6 @@ use server::chat::bus::Bus;
 use server::chat::{Chat, Content, To};
 use server::credits::{self, Entry, Reason};
 use server::db::Backend;
-use domain::likes::LikeSource;
 use server::likes::Likes;
 use server::payments::provider::Provider;
 use server::payments::{sms::SmsOutbox, Payments};
@@ -79,7 +79,9 @@ fn literal(backend: Backend, column_type: &str, value: &str) -> String {
 
 async fn column_types(db: &Db, backend: Backend, table: &str) -> BTreeMap<String, String> {
     let sql = match backend {
-        Backend::Postgres => "SELECT column_name::text, data_type::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1",
+        Backend::Postgres => {
+            "SELECT column_name::text, data_type::text FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1"
+        }
         Backend::Sqlite => "SELECT name, LOWER(type) FROM pragma_table_info($1)",
     };
     sqlx::query_as::<_, (String, String)>(sql).bind(table).fetch_all(db.pool()).await.unwrap().into_iter().collect()
@@ -136,7 +138,13 @@ async fn upgrade(backend: Backend, url: &str, media: &std::path::Path) -> Db {
         for row in &table.rows {
             // Columns a later migration dropped are left out; a renamed one fails here.
             let same = if backend == Backend::Postgres { "IS NOT DISTINCT FROM" } else { "IS" };
-            let conditions: Vec<String> = table.columns.iter().zip(row).filter(|(c, _)| types.contains_key(*c)).map(|(c, v)| format!("\"{c}\" {same} {}", literal(backend, &types[c], v))).collect();
+            let conditions: Vec<String> = table
+                .columns
+                .iter()
+                .zip(row)
+                .filter(|(c, _)| types.contains_key(*c))
+                .map(|(c, v)| format!("\"{c}\" {same} {}", literal(backend, &types[c], v)))
+                .collect();
             let sql = format!("SELECT COUNT(*) FROM \"{}\" WHERE {}", table.name, conditions.join(" AND "));
             let found: i64 = sqlx::query_scalar(&sql).fetch_one(db.pool()).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
             assert_eq!(found, 1, "a row of {} is still there after the upgrade: {row:?}", table.name);
@@ -251,7 +259,16 @@ async fn write_fixture() {
         let quoted: Vec<String> = columns.iter().map(|c| format!("quote(\"{c}\")")).collect();
         let sql = format!("SELECT json_array({}) FROM \"{name}\" ORDER BY rowid", quoted.join(", "));
         let rows: Vec<String> = sqlx::query_scalar(&sql).fetch_all(db.pool()).await.unwrap();
-        let rows: Vec<Vec<String>> = rows.iter().map(|r| serde_json::from_str::<Vec<serde_json::Value>>(r).unwrap().into_iter().map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())).collect()).collect();
+        let rows: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                serde_json::from_str::<Vec<serde_json::Value>>(r)
+                    .unwrap()
+                    .into_iter()
+                    .map(|v| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()))
+                    .collect()
+            })
+            .collect();
         fx.tables.push(Table { name, columns, rows });
     }
     let empty: Vec<&str> = fx.tables.iter().filter(|t| t.rows.is_empty()).map(|t| t.name.as_str()).collect();

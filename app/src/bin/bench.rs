@@ -198,10 +198,27 @@ async fn bench_member(state: &server::AppState) -> String {
     use domain::account::{SignupForm, Tracking};
     use domain::profile::{BasicsForm, LocationForm};
     let site = state.sites.for_host(Some("localhost")).expect("default site");
-    let form = SignupForm { email: "bench@example.nl".into(), name: "Bench".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
-    let request = server::accounts::SignupRequest { site: &site.settings, form, tracking: Tracking::default(), locale: domain::Locale::Nl, base_url: "http://localhost".into(), client: Default::default() };
+    let form = SignupForm {
+        email: "bench@example.nl".into(),
+        name: "Bench".into(),
+        password: "rode kater op het dak".into(),
+        date_of_birth: "1990-05-17".into(),
+        signup_message: String::new(),
+    };
+    let request = server::accounts::SignupRequest {
+        site: &site.settings,
+        form,
+        tracking: Tracking::default(),
+        locale: domain::Locale::Nl,
+        base_url: "http://localhost".into(),
+        client: Default::default(),
+    };
     let (id, session) = state.accounts.signup(request).await.expect("signup");
-    let basics = BasicsForm { gender: "male".into(), sexuality: "hetero".into(), location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() } };
+    let basics = BasicsForm {
+        gender: "male".into(),
+        sexuality: "hetero".into(),
+        location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() },
+    };
     state.members.save_basics(&site.settings, id, &basics).await.expect("basics");
     let now = server::seed::now_unix();
     let today = domain::account::Ymd::from_unix(now);

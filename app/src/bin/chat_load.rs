@@ -127,7 +127,10 @@ async fn main() {
     };
     if !settings.server_bin.exists() {
         eprintln!("chat load: the server binary {} is missing.", settings.server_bin.display());
-        eprintln!("Build it first: `make build` (with CARGO_TARGET_DIR={}).", settings.server_bin.parent().and_then(Path::parent).map_or(String::new(), |p| p.display().to_string()));
+        eprintln!(
+            "Build it first: `make build` (with CARGO_TARGET_DIR={}).",
+            settings.server_bin.parent().and_then(Path::parent).map_or(String::new(), |p| p.display().to_string())
+        );
         std::process::exit(2);
     }
     // Ctrl-C drops the run, and with it the server and the cluster (their guards stop them).
@@ -267,7 +270,14 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     let per_socket_kib = (rss_sockets as f64 - rss_before as f64) / n as f64;
     shared.live.store(true, Ordering::SeqCst);
 
-    let ctx = Arc::new(Ctx { client, url: format!("{base}/api/fn/send_message"), origin: base.clone(), members: members.clone(), shared: shared.clone(), seq: AtomicU64::new(0) });
+    let ctx = Arc::new(Ctx {
+        client,
+        url: format!("{base}/api/fn/send_message"),
+        origin: base.clone(),
+        members: members.clone(),
+        shared: shared.clone(),
+        seq: AtomicU64::new(0),
+    });
 
     println!(
         "chat load ({}, {n} sockets)   server RSS {:.1} MB → {:.1} MB: {:.1} KB per socket",
@@ -304,7 +314,20 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     println!("(cpu: % of one core during the measured seconds; db: the PostgreSQL processes; other: the rest of the machine)");
     println!(
         "{:>6} {:>6} {:>10} {:>8} {:>8} {:>8} {:>12} {:>11} {:>11} {:>7} {:>9} {:>10} {:>10} {:>8}",
-        "rate/s", "sent", "delivered", "p50 ms", "p99 ms", "max ms", "send p99 ms", "achieved/s", "server cpu", "db cpu", "tool cpu", "other cpu", "srv warns", "drain s"
+        "rate/s",
+        "sent",
+        "delivered",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "send p99 ms",
+        "achieved/s",
+        "server cpu",
+        "db cpu",
+        "tool cpu",
+        "other cpu",
+        "srv warns",
+        "drain s"
     );
     let mut disturbed = false;
     let mut rows: Vec<(u32, StepSummary)> = Vec::new();
@@ -391,14 +414,22 @@ async fn run_backend(backend: Backend, settings: &Settings) -> Result<Verdict, S
     if budget_row.is_some_and(|s| s.disturbed) {
         sockets_note.push_str(" [disturbed by other processes: run again on a quiet machine]");
     }
-    println!("highest rate with p99 < {BUDGET_P99_MS:.0} ms: {highest}    budget (p99 ≤ {BUDGET_P99_MS:.0} ms at {BUDGET_RATE}/s): {budget_text}{sockets_note}");
+    println!(
+        "highest rate with p99 < {BUDGET_P99_MS:.0} ms: {highest}    budget (p99 ≤ {BUDGET_P99_MS:.0} ms at {BUDGET_RATE}/s): {budget_text}{sockets_note}"
+    );
 
     // Everything that went wrong, where it went wrong.
     let mut problems = Vec::new();
     for (label, s) in shared.all_summaries() {
         if s.failed > 0 || s.missing > 0 {
             let codes: Vec<String> = s.failures.iter().map(|(c, k)| format!("{c} ×{k}")).collect();
-            problems.push(format!("{label}: {} sends failed [{}], {} sent but not delivered within {}s", s.failed, codes.join(", "), s.missing, GRACE.as_secs()));
+            problems.push(format!(
+                "{label}: {} sends failed [{}], {} sent but not delivered within {}s",
+                s.failed,
+                codes.join(", "),
+                s.missing,
+                GRACE.as_secs()
+            ));
         }
     }
     let extra = [
@@ -468,13 +499,29 @@ async fn prepare_on(db: &server::Db, data_dir: &Path, n: usize) -> Result<Vec<Me
         .execute(db.pool())
         .await
         .map_err(q("make members real"))?;
-    sqlx::query("UPDATE profiles SET fictional = $1 WHERE user_id IN (SELECT id FROM users WHERE site_id = $2)").bind(false).bind(site).execute(db.pool()).await.map_err(q("make profiles real"))?;
-    let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 ORDER BY id LIMIT $2").bind(site).bind(n as i64).fetch_all(db.pool()).await.map_err(q("member ids"))?;
+    sqlx::query("UPDATE profiles SET fictional = $1 WHERE user_id IN (SELECT id FROM users WHERE site_id = $2)")
+        .bind(false)
+        .bind(site)
+        .execute(db.pool())
+        .await
+        .map_err(q("make profiles real"))?;
+    let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 ORDER BY id LIMIT $2")
+        .bind(site)
+        .bind(n as i64)
+        .fetch_all(db.pool())
+        .await
+        .map_err(q("member ids"))?;
     if ids.len() < n {
         return Err(format!("only {} members on the default site, {n} needed", ids.len()));
     }
     let outbox = server::mail::Outbox::from_config(None, data_dir).map_err(e("outbox"))?;
-    let accounts = server::accounts::Accounts::new(db.clone(), server::clock::Clock::System, outbox, Arc::new(server::locales::Catalog::embedded()), app::ssr::page_links());
+    let accounts = server::accounts::Accounts::new(
+        db.clone(),
+        server::clock::Clock::System,
+        outbox,
+        Arc::new(server::locales::Catalog::embedded()),
+        app::ssr::page_links(),
+    );
     let mut members = Vec::with_capacity(n);
     for (id,) in ids {
         let token = accounts.open_session(id).await.map_err(e("open a session"))?;
@@ -885,7 +932,13 @@ impl Server {
         };
         let mut child = cmd.spawn().map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
         let log = Arc::new(Mutex::new(ServerLog::default()));
-        for stream in [child.stdout.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>), child.stderr.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>)].into_iter().flatten() {
+        for stream in [
+            child.stdout.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+            child.stderr.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+        ]
+        .into_iter()
+        .flatten()
+        {
             let log = log.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stream).lines() {
@@ -1096,7 +1149,13 @@ fn self_cpu_ticks() -> Option<u64> {
 fn clock_ticks() -> f64 {
     static TICKS: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
     *TICKS.get_or_init(|| {
-        Command::new("getconf").arg("CLK_TCK").output().ok().and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok()).filter(|t: &f64| *t > 0.0).unwrap_or(100.0)
+        Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+            .filter(|t: &f64| *t > 0.0)
+            .unwrap_or(100.0)
     })
 }
 

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::call::{call, fail, redirect};
 
 use crate::context::use_page_ctx;
-use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
+use crate::ui::forms::{ActionError, TextArea};
 
 /// What a report link points at, with the names the complainant may see.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -55,7 +55,15 @@ pub async fn file_complaint(
             // The form comes back with what was typed (the text up to 2,000 characters).
             let text: String = form.text.chars().take(2000).collect();
             let (m, cv) = (member.map(|v| v.to_string()).unwrap_or_default(), conversation.map(|v| v.to_string()).unwrap_or_default());
-            let kept = [("name", form.name.as_str()), ("email", form.email.as_str()), ("category", form.category.as_str()), ("concerning", form.concerning.as_str()), ("text", text.as_str()), ("member", m.as_str()), ("conversation", cv.as_str())];
+            let kept = [
+                ("name", form.name.as_str()),
+                ("email", form.email.as_str()),
+                ("category", form.category.as_str()),
+                ("concerning", form.concerning.as_str()),
+                ("text", text.as_str()),
+                ("member", m.as_str()),
+                ("conversation", cv.as_str()),
+            ];
             return Err(crate::call::fail_back::<FileComplaint>(error, "/complaints", &kept));
         }
     };
@@ -119,12 +127,15 @@ fn ComplaintForm() -> impl IntoView {
     let category = kept("category", 40).filter(|c| Category::parse(c).is_some()).unwrap_or_default();
     let concerning = kept("concerning", CONCERNING_MAX_CHARS).unwrap_or_default();
     let text = kept("text", TEXT_MAX_CHARS).unwrap_or_default();
-    let subject = Resource::new_blocking(move || (member_id, conversation_id), |(m, c)| async move {
-        if m.is_none() && c.is_none() {
-            return SubjectView::default();
-        }
-        complaint_subject(m, c).await.unwrap_or_default()
-    });
+    let subject = Resource::new_blocking(
+        move || (member_id, conversation_id),
+        |(m, c)| async move {
+            if m.is_none() && c.is_none() {
+                return SubjectView::default();
+            }
+            complaint_subject(m, c).await.unwrap_or_default()
+        },
+    );
     let action = ServerAction::<FileComplaint>::new();
     let options = Category::ALL
         .into_iter()

@@ -8,8 +8,8 @@ use leptos_router::hooks::{use_location, use_query_map};
 
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::ResendActivation;
-use crate::ui::forms::ActionError;
 use crate::i18n::use_i18n;
+use crate::ui::forms::ActionError;
 
 /// Routes where the reminder stays away.
 pub fn reminder_hidden_on(path: &str) -> bool {

@@ -2,15 +2,15 @@
 
 use leptos::prelude::*;
 
-use crate::layouts::activation_reminder::ActivationReminder;
 use crate::features::account::signup::SignupModalForLayout;
+use crate::features::likes::popup::{LikePopup, LikePopupLabels};
+use crate::layouts::activation_reminder::ActivationReminder;
 use crate::layouts::entry_warning::EntryWarning;
 use crate::layouts::footer::Footer;
 use crate::layouts::notifications_alert::NotificationsAlert;
 use crate::layouts::photo_alert::PhotoAlert;
 use crate::layouts::top_bar::TopBar;
 use crate::render::at_once;
-use crate::features::likes::popup::{LikePopup, LikePopupLabels};
 
 #[component]
 pub fn DefaultLayout(children: Children) -> impl IntoView {

@@ -3,8 +3,8 @@
 //! subscribed), it calls the `counts` server function and updates the pills, the title's count and the app
 //! badge (SPEC §2, §4, §9). A `vonk:counts` event on the window refreshes at once.
 
-use leptos::prelude::*;
 use domain::counters::Counters;
+use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::ui::icons::{BellIcon, ChatIcon, HeartIcon};
@@ -21,9 +21,11 @@ pub fn LiveCounters(counts: Counters, labels: CounterLabels) -> impl IntoView {
     let counts = RwSignal::new(counts);
     #[cfg(feature = "hydrate")]
     refresh::start(counts);
-    let messages_pill = move || domain::counters::pill(counts.get().unread_messages).map(|p| view! { <span class="pill pill--accent" data-testid="messages-pill">{p}</span> });
+    let messages_pill =
+        move || domain::counters::pill(counts.get().unread_messages).map(|p| view! { <span class="pill pill--accent" data-testid="messages-pill">{p}</span> });
     let likes_pill = move || domain::counters::pill(counts.get().new_likes).map(|p| view! { <span class="pill" data-testid="likes-pill">{p}</span> });
-    let bell_pill = move || domain::counters::pill(counts.get().notifications).map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> });
+    let bell_pill =
+        move || domain::counters::pill(counts.get().notifications).map(|p| view! { <span class="pill" data-testid="notifications-pill">{p}</span> });
     view! {
         <a class="topbar__link topbar__link--messages" href="/chats" data-testid="messages-link">
             <ChatIcon/>

@@ -9,8 +9,8 @@ use leptos_router::hooks::use_location;
 use serde::{Deserialize, Serialize};
 
 use crate::context::use_page_ctx;
-use crate::i18n::use_i18n;
 use crate::features::account::server_fns::DismissAlert as DismissAlertFn;
+use crate::i18n::use_i18n;
 use crate::layouts::photo_alert::{photo_alert_hidden_on, photo_alert_shows};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,7 +38,12 @@ pub fn PushOptIn() -> impl IntoView {
         return None;
     }
     let i18n = use_i18n();
-    let labels = PushAlertLabels { text: i18n.t("alert.push"), enable: i18n.t("alert.push_enable"), failed: i18n.t("alert.push_failed"), dismiss: i18n.t("alert.dismiss") };
+    let labels = PushAlertLabels {
+        text: i18n.t("alert.push"),
+        enable: i18n.t("alert.push_enable"),
+        failed: i18n.t("alert.push_failed"),
+        dismiss: i18n.t("alert.dismiss"),
+    };
     Some(view! { <PushAlert key=key labels=labels return_to=path/> })
 }
 

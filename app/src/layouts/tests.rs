@@ -1,6 +1,5 @@
 //! Server-side renders of the four layouts: each shows what SPEC §2 lists for it.
 
-
 use domain::site::{CompanyInfo, Theme};
 use domain::Locale;
 use leptos::prelude::*;
@@ -41,7 +40,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             photo_credits: 15,
             gift_credits: 25,
             minimum_message_cost: None,
-        logo: None,
+            logo: None,
             refund_days: 14,
             min_age: 18,
             logged_out_search: true,

@@ -44,7 +44,15 @@ pub fn TimeBonus() -> impl IntoView {
     let percent = TIME_BONUS_PERCENT.to_string();
     let (before, after) = split(&i18n.tf("timebonus.banner", &[("percent", &percent)]).replace("{time}", "\u{0}").replace('\u{0}', "{time}"));
     let (modal_before, modal_after) = split(&i18n.tf("timebonus.modal_body", &[("percent", &percent)]));
-    let texts = TimeBonusTexts { before, after, modal_title: i18n.t("timebonus.modal_title"), modal_before, modal_after, modal_cta: i18n.t("timebonus.modal_cta"), modal_close: i18n.t("timebonus.modal_close") };
+    let texts = TimeBonusTexts {
+        before,
+        after,
+        modal_title: i18n.t("timebonus.modal_title"),
+        modal_before,
+        modal_after,
+        modal_cta: i18n.t("timebonus.modal_cta"),
+        modal_close: i18n.t("timebonus.modal_close"),
+    };
     let modal = member.credits == 0 && !member.dismissed_alerts.iter().any(|a| a == "time_bonus");
     Some(view! { <TimeBonusIsland left=left modal=modal texts=texts/> })
 }

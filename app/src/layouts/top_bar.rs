@@ -7,10 +7,10 @@ use leptos::prelude::*;
 
 use crate::context::{use_page_ctx, MemberView};
 use crate::i18n::use_i18n;
-use crate::ui::icons::FlameIcon;
-use crate::layouts::live_counters::{CounterLabels, LiveCounters};
-use domain::counters::Counters;
 use crate::layouts::language_switcher::LanguageSwitcher;
+use crate::layouts::live_counters::{CounterLabels, LiveCounters};
+use crate::ui::icons::FlameIcon;
+use domain::counters::Counters;
 
 /// The site's logo: the one staff uploaded, else a flame mark and the site name. Visitors go
 /// to the home page.

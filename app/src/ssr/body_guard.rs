@@ -73,7 +73,9 @@ pub async fn guard(State(limits): State<Limits>, request: Request, next: Next) -
         Body::new(http_body_util::Limited::new(body, limit))
     };
     let response = next.run(Request::from_parts(parts, body)).await;
-    if response.status().is_success() || response.status().is_redirection() && !response.headers().get(header::LOCATION).is_some_and(|l| l.to_str().unwrap_or_default().contains("__err=")) {
+    if response.status().is_success()
+        || response.status().is_redirection() && !response.headers().get(header::LOCATION).is_some_and(|l| l.to_str().unwrap_or_default().contains("__err="))
+    {
         response
     } else {
         close_after(response)

@@ -9,7 +9,13 @@ use super::page_context::page_links;
 pub async fn set_staff(config: server::Config, email: &str, grant: bool, operator: bool) -> Result<u64, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
     let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
-    let accounts = server::accounts::Accounts::new(db.clone(), server::clock::Clock::System, outbox, std::sync::Arc::new(server::locales::Catalog::embedded()), page_links());
+    let accounts = server::accounts::Accounts::new(
+        db.clone(),
+        server::clock::Clock::System,
+        outbox,
+        std::sync::Arc::new(server::locales::Catalog::embedded()),
+        page_links(),
+    );
     let changed = if operator { accounts.set_operator(email, grant).await? } else { accounts.set_staff(email, grant).await? };
     db.close().await;
     Ok(changed)
@@ -26,7 +32,11 @@ pub async fn reverse_direct_debit(config: server::Config, payment_id: i64) -> Re
 
 /// `vonk payments provider-refund <id> <cents>`, `chargeback <id>` and `collect <id> paid|failed`:
 /// what the test provider's dashboard or the member's bank would do, heard through the webhook.
-pub async fn test_provider_event(config: server::Config, payment_id: i64, change: server::payments::refunds::TestChange) -> Result<domain::checkout::PaymentStatus, AppError> {
+pub async fn test_provider_event(
+    config: server::Config,
+    payment_id: i64,
+    change: server::payments::refunds::TestChange,
+) -> Result<domain::checkout::PaymentStatus, AppError> {
     let state = AppState::start(server::Config { seed: server::config::SeedMode::None, ..config }, page_links()).await?;
     let status = state.payments.test_outside_change(payment_id, change, state.clock.now()).await;
     state.db.close().await;

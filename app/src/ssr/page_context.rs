@@ -60,11 +60,7 @@ fn site_view(site: &Site, country: &str) -> SiteView {
         message_credits: s.message_credits,
         photo_credits: s.photo_credits,
         gift_credits: s.gift_credits,
-        minimum_message_cost: s
-            .minimum_message_costs
-            .iter()
-            .find(|c| c.country.eq_ignore_ascii_case(country))
-            .map(|c| (c.costs, c.currency.clone())),
+        minimum_message_cost: s.minimum_message_costs.iter().find(|c| c.country.eq_ignore_ascii_case(country)).map(|c| (c.costs, c.currency.clone())),
         refund_days: s.refund_days,
         min_age: s.min_age,
         logged_out_search: s.logged_out_search,

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Router;
+use domain::ApiError;
 use http::request::Parts;
 use http::{header, HeaderValue, StatusCode};
 use leptos::prelude::*;
 use leptos_axum::{generate_route_list, LeptosRoutes};
-use domain::ApiError;
 use server::AppState;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -129,7 +129,10 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         .leptos_routes_with_context(&state, routes, context, render)
         .merge(server::http::routes().with_state(app.clone()))
         // The link in like mails (SPEC §2 `likes-m-id`): that member's profile, for any client.
-        .route("/likes/m/{id}", axum::routing::get(|axum::extract::Path(id): axum::extract::Path<i64>| async move { axum::response::Redirect::to(&crate::paths::member(id)) }))
+        .route(
+            "/likes/m/{id}",
+            axum::routing::get(|axum::extract::Path(id): axum::extract::Path<i64>| async move { axum::response::Redirect::to(&crate::paths::member(id)) }),
+        )
         // Public renditions only (approved, not private); originals never live here.
         .nest_service(
             "/media/public",

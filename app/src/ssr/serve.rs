@@ -32,7 +32,11 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     let _refresh = state.sites.spawn_refresh(refresh.max(Duration::from_secs(1)));
     let _listen = state.sites.spawn_listen(&state.config.database_url);
     let _housekeeping = state.spawn_housekeeping();
-    let _backups = state.config.backup.clone().map(|schedule| server::backup::spawn_schedule(state.db.clone(), state.config.local_media_dir(), schedule, state.clock.clone()));
+    let _backups = state
+        .config
+        .backup
+        .clone()
+        .map(|schedule| server::backup::spawn_schedule(state.db.clone(), state.config.local_media_dir(), schedule, state.clock.clone()));
     // Missed webhooks, payments left open by a process that died, receipts: now and every minute.
     let _recovery = state.payments.spawn_recovery(state.clock.clone(), Duration::from_secs(60));
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;

@@ -56,7 +56,12 @@ async fn login_rotates_the_session_logout_ends_it_and_lockout_speaks_dutch() {
     let signup = app.form("signup", SIGNUP, "/signup", &[("origin", &origin)]).await;
     let first = cookie_value(&signup, "auth.session").unwrap();
     let login = app
-        .form("login", "email=anna%40example.nl&password=rode+kater+op+het+dak&return_to=%2Fpricing", "/login?return_to=/pricing", &[("origin", &origin), ("cookie", &format!("auth.session={first}"))])
+        .form(
+            "login",
+            "email=anna%40example.nl&password=rode+kater+op+het+dak&return_to=%2Fpricing",
+            "/login?return_to=/pricing",
+            &[("origin", &origin), ("cookie", &format!("auth.session={first}"))],
+        )
         .await;
     assert_eq!(login.status(), StatusCode::FOUND);
     assert_eq!(login.headers()["location"], "/pricing");
@@ -138,13 +143,17 @@ async fn password_reset_over_http() {
     assert!(html.contains(&format!(r#"name="token" value="{token}""#)));
 
     let page = format!("/reset-password/do?token={token}");
-    let res = app.form("reset_password", &format!("token={token}&password=nieuw+wachtwoord+1&password_repeat=anders+wachtwoord"), &page, &[("origin", &origin)]).await;
+    let res = app
+        .form("reset_password", &format!("token={token}&password=nieuw+wachtwoord+1&password_repeat=anders+wachtwoord"), &page, &[("origin", &origin)])
+        .await;
     let (error, back) = refusal(&res, "reset_password");
     assert_eq!((error.code, back.as_str()), (domain::ErrorCode::PasswordsDiffer, page.as_str()));
     let (_, html) = app.follow(&res, "").await;
     assert!(html.contains("De opgegeven wachtwoorden zijn niet gelijk."));
     assert!(html.contains(&format!(r#"name="token" value="{token}""#)), "the form keeps the token");
-    let res = app.form("reset_password", &format!("token={token}&password=nieuw+wachtwoord+1&password_repeat=nieuw+wachtwoord+1"), &page, &[("origin", &origin)]).await;
+    let res = app
+        .form("reset_password", &format!("token={token}&password=nieuw+wachtwoord+1&password_repeat=nieuw+wachtwoord+1"), &page, &[("origin", &origin)])
+        .await;
     assert_eq!(res.headers()["location"], "/");
     assert!(cookie_value(&res, "auth.session").is_some());
     let again = app.form("reset_password", &format!("token={token}&password=x&password_repeat=x"), &page, &[("origin", &origin)]).await;
@@ -270,7 +279,8 @@ async fn delete_and_reactivate_over_http() {
     assert_eq!((error.code, page.as_str()), (domain::ErrorCode::PasswordWrong, "/settings"));
     let (_, html) = app.follow(&res, &cookie).await;
     assert!(html.contains("Dit wachtwoord klopt niet."));
-    let res = app.form("delete_account", "password=rode+kater+op+het+dak&reason=te+druk&confirm=1", "/settings", &[("origin", &origin), ("cookie", &cookie)]).await;
+    let res =
+        app.form("delete_account", "password=rode+kater+op+het+dak&reason=te+druk&confirm=1", "/settings", &[("origin", &origin), ("cookie", &cookie)]).await;
     assert_eq!(res.headers()["location"], "/account-deleted");
     assert!(res.headers()["set-cookie"].to_str().unwrap().starts_with("auth.session=; Path=/; Max-Age=0"));
     let res = app.form("login", "email=anna%40example.nl&password=rode+kater+op+het+dak", "/login", &[("origin", &origin)]).await;
@@ -321,7 +331,8 @@ async fn complete_signup_keeps_input_on_error_and_fills_the_profile() {
     let (_, _, html) = app.get("/profile", &[("cookie", &other)]).await;
     assert!(!html.contains("Haarlem"));
     // Cross-origin posts change nothing.
-    let res = app.form("save_basics", &good.replace("Haarlem", "Zandvoort"), "/complete-signup", &[("origin", "https://evil.example"), ("cookie", &cookie)]).await;
+    let res =
+        app.form("save_basics", &good.replace("Haarlem", "Zandvoort"), "/complete-signup", &[("origin", "https://evil.example"), ("cookie", &cookie)]).await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     let (_, _, html) = app.get("/profile", &[("cookie", &cookie)]).await;
     assert!(html.contains("Haarlem") && !html.contains("Zandvoort"));
@@ -394,7 +405,11 @@ async fn notification_preferences_unsubscribe_and_the_alert() {
 
     // RFC 8058: the mail program posts from anywhere, without cookies.
     let res = app
-        .post_form(&format!("/api/unsubscribe?token={token}"), "List-Unsubscribe=One-Click", &[("origin", "https://mail.example"), ("sec-fetch-site", "cross-site")])
+        .post_form(
+            &format!("/api/unsubscribe?token={token}"),
+            "List-Unsubscribe=One-Click",
+            &[("origin", "https://mail.example"), ("sec-fetch-site", "cross-site")],
+        )
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.text().await.unwrap(), "unsubscribed");
@@ -566,7 +581,12 @@ async fn a_session_in_use_renews_its_cookie() {
 #[tokio::test]
 async fn a_member_stores_a_push_subscription_for_the_session_and_the_page_offers_push() {
     let (private_key, public_key) = server::push::new_vapid_keys();
-    let app = start_with(&[("VONK_VAPID_PRIVATE_KEY", private_key.as_str()), ("VONK_VAPID_SUBJECT", "mailto:support@vonk.example"), ("VONK_PUSH_SERVICES", "https://push.example")]).await;
+    let app = start_with(&[
+        ("VONK_VAPID_PRIVATE_KEY", private_key.as_str()),
+        ("VONK_VAPID_SUBJECT", "mailto:support@vonk.example"),
+        ("VONK_PUSH_SERVICES", "https://push.example"),
+    ])
+    .await;
     let origin = app.origin();
     let p256dh = "BLn9b-VR0ca83knDNZ32dCHGyjJp-1riX9ZTN40MqV8K_LpQmLqxC_DoHvqvFXO_nGdAB4W9dogZb_sM-uV4JbY";
     let body = |endpoint: &str| format!("endpoint={}&p256dh={p256dh}&auth=_ordMnz7uTCmrpBTeUV4Bw", endpoint.replace(':', "%3A").replace('/', "%2F"));
@@ -669,7 +689,9 @@ async fn the_demo_seed_makes_a_member_staff_and_an_operator_to_log_in_with() {
     let login = |email: &'static str| {
         let (app, origin, password) = (&app, origin.clone(), password.clone());
         async move {
-            let res = app.form("login", &format!("email={}&password={}", email.replace('@', "%40"), password.replace(' ', "+")), "/login", &[("origin", &origin)]).await;
+            let res = app
+                .form("login", &format!("email={}&password={}", email.replace('@', "%40"), password.replace(' ', "+")), "/login", &[("origin", &origin)])
+                .await;
             format!("auth.session={}", cookie_value(&res, "auth.session").unwrap_or_else(|| panic!("{email} logs in")))
         }
     };

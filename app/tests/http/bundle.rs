@@ -17,7 +17,8 @@ fn islands(html: &str) -> std::collections::BTreeSet<String> {
 #[tokio::test]
 async fn every_page_in_the_bundle_table_has_the_islands_it_lists() {
     let app = start_with(&[("VONK_DEMO_MEMBERS", "20")]).await;
-    let table: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/bundle-pages.json")).unwrap()).unwrap();
+    let table: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/bundle-pages.json")).unwrap()).unwrap();
     let (profile,): (i64,) = sqlx::query_as("SELECT MIN(user_id) FROM profiles").fetch_one(app.state.db.pool()).await.unwrap();
     let member = ready_member(&app, "bundel@example.nl", "male").await;
     let _ = ready_member(&app, "andere@example.nl", "female").await;

@@ -18,7 +18,9 @@ async fn chat_over_http_forms_calls_socket_and_media() {
     let page = format!("/members/{bart_id}/chat");
     let (status, _, html) = app.get(&page, &[("cookie", &anna)]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(html.contains(r#"data-testid="chat-fallback""#) && html.contains(r#"action="/api/fn/send_message""#) && html.contains(r#"data-widget="ChatPanel""#));
+    assert!(
+        html.contains(r#"data-testid="chat-fallback""#) && html.contains(r#"action="/api/fn/send_message""#) && html.contains(r#"data-widget="ChatPanel""#)
+    );
     // A new conversation says so before the panel runs (and without JavaScript); once there are
     // messages, they show instead.
     assert!(html.contains(r#"<p class="chat-fallback__empty">Nog geen berichten. Zeg hallo tegen Anna!</p>"#), "{html}");
@@ -37,7 +39,14 @@ async fn chat_over_http_forms_calls_socket_and_media() {
     assert_eq!(n, 1);
     // Too long: back to the page with the Dutch text and what was typed.
     let long = "x".repeat(2001);
-    let res = app.form("send_message", &format!("conversation={conversation}&client_id=form-send-000002&text={long}"), &format!("/chats/{conversation}"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let res = app
+        .form(
+            "send_message",
+            &format!("conversation={conversation}&client_id=form-send-000002&text={long}"),
+            &format!("/chats/{conversation}"),
+            &[("origin", &origin), ("cookie", &anna)],
+        )
+        .await;
     let (error, _) = refusal(&res, "send_message");
     assert_eq!(error.code, domain::ErrorCode::MessageTooLong);
     // Cross-origin: refused.
@@ -48,7 +57,9 @@ async fn chat_over_http_forms_calls_socket_and_media() {
     let mut barts = socket(&app, &bart, 0).await;
     assert!(next_push(&mut barts, "message", std::time::Duration::from_secs(2)).await.is_some(), "the backlog since 0");
     let mut carls = socket(&app, &carl, 0).await;
-    let res = app.call("send_message", &format!("conversation={conversation}&client_id=json-send-000004&text=Ben+je+er%3F"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let res = app
+        .call("send_message", &format!("conversation={conversation}&client_id=json-send-000004&text=Ben+je+er%3F"), &[("origin", &origin), ("cookie", &anna)])
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
     let live = next_push(&mut barts, "message", std::time::Duration::from_secs(2)).await.expect("live within 2 s");
@@ -72,7 +83,9 @@ async fn chat_over_http_forms_calls_socket_and_media() {
     for (name, value) in [("client_id", "photo-send-000005".to_string()), ("conversation", conversation.to_string())] {
         body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes());
     }
-    body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes());
+    body.extend_from_slice(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes(),
+    );
     body.extend_from_slice(&png(60, 40));
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     let res = app
@@ -139,7 +152,13 @@ async fn contact_details_are_masked_then_refused_after_staff_change_the_rule() {
     app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
     let (bart_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'bart@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
 
-    let res = app.call("send_message", &format!("member={bart_id}&client_id=contact-send-0001&text=Mijn+nummer%3A+06-1234+5678+%3Cb%3Ebel%3C%2Fb%3E"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let res = app
+        .call(
+            "send_message",
+            &format!("member={bart_id}&client_id=contact-send-0001&text=Mijn+nummer%3A+06-1234+5678+%3Cb%3Ebel%3C%2Fb%3E"),
+            &[("origin", &origin), ("cookie", &anna)],
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
     assert_eq!(sent["masked"], true);
@@ -161,7 +180,14 @@ async fn contact_details_are_masked_then_refused_after_staff_change_the_rule() {
     assert_eq!(app.state.sites.for_host(None).unwrap().contact_rules.phone, domain::contact::ContactRule::Refuse);
 
     // Without JavaScript: back to the conversation with the reason and the typed text.
-    let res = app.form("send_message", &format!("conversation={conversation}&client_id=contact-send-0002&text=nul+zes+12+34+56+78"), &format!("/chats/{conversation}"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let res = app
+        .form(
+            "send_message",
+            &format!("conversation={conversation}&client_id=contact-send-0002&text=nul+zes+12+34+56+78"),
+            &format!("/chats/{conversation}"),
+            &[("origin", &origin), ("cookie", &anna)],
+        )
+        .await;
     let (error, back) = refusal(&res, "send_message");
     assert_eq!(error.code, domain::ErrorCode::ContactDetailsRefused);
     assert!(back.contains("nul zes 12 34 56 78"), "{back}");
@@ -179,8 +205,11 @@ async fn two_operators_one_claim_shared_notes() {
     let origin = app.origin();
     server::members::demo::seed_demo_members(&app.state.db, None, 2, server::seed::now_unix()).await.unwrap();
     let anna = ready_member(&app, "anna@example.nl", "female").await;
-    let (profile,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 1").bind(true).fetch_one(app.state.db.pool()).await.unwrap();
-    let res = app.call("send_message", &format!("member={profile}&client_id=queue-send-0001&text=Hoi%2C+ben+je+er%3F"), &[("origin", &origin), ("cookie", &anna)]).await;
+    let (profile,): (i64,) =
+        sqlx::query_as("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 1").bind(true).fetch_one(app.state.db.pool()).await.unwrap();
+    let res = app
+        .call("send_message", &format!("member={profile}&client_id=queue-send-0001&text=Hoi%2C+ben+je+er%3F"), &[("origin", &origin), ("cookie", &anna)])
+        .await;
     assert_eq!(res.status(), StatusCode::OK);
     let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
     let conversation = sent["message"]["conversation"].as_i64().unwrap();
@@ -188,7 +217,12 @@ async fn two_operators_one_claim_shared_notes() {
     for (email, name) in [("olga@example.nl", "Olga"), ("piet@example.nl", "Piet")] {
         let cookie = ready_member(&app, email, "male").await;
         app.state.accounts.set_operator(email, true).await.unwrap();
-        sqlx::query("UPDATE profiles SET name = $1 WHERE user_id = (SELECT id FROM users WHERE email = $2)").bind(name).bind(email).execute(app.state.db.pool()).await.unwrap();
+        sqlx::query("UPDATE profiles SET name = $1 WHERE user_id = (SELECT id FROM users WHERE email = $2)")
+            .bind(name)
+            .bind(email)
+            .execute(app.state.db.pool())
+            .await
+            .unwrap();
         cookies.push(cookie);
     }
     let (olga, piet) = (&cookies[0], &cookies[1]);
@@ -225,27 +259,49 @@ async fn two_operators_one_claim_shared_notes() {
     let (status, _, _) = app.get("/api/fn/operator_queue", &[("cookie", &anna)]).await;
     assert!(status.is_client_error());
     assert!(html.contains(r#"data-testid="console-mine""#) && html.contains(r#"data-testid="console-text""#));
-    assert!(html.contains(r#"data-testid="console-member""#) && html.contains("Haarlem") && html.contains("Bekijk profiel"), "the member's profile beside the conversation");
+    assert!(
+        html.contains(r#"data-testid="console-member""#) && html.contains("Haarlem") && html.contains("Bekijk profiel"),
+        "the member's profile beside the conversation"
+    );
     // Piet sees who has it, gets no answer box, and a post is refused.
     let (_, _, html) = app.get(&page, &[("cookie", piet)]).await;
     assert!(html.contains("Dit gesprek wordt nu beantwoord door Olga.") && !html.contains(r#"data-testid="console-text""#), "taken");
     let (_, _, queue) = app.get("/staff/chats", &[("cookie", piet)]).await;
     assert!(queue.contains("bezig: Olga"));
-    let res = app.form("operator_reply", &format!("conversation={conversation}&client_id=queue-reply-0001&text=ik+ook"), &page, &[("origin", &origin), ("cookie", piet)]).await;
+    let res = app
+        .form("operator_reply", &format!("conversation={conversation}&client_id=queue-reply-0001&text=ik+ook"), &page, &[("origin", &origin), ("cookie", piet)])
+        .await;
     assert_eq!(refusal(&res, "operator_reply").0.code, domain::ErrorCode::ClaimedByOther);
     let res = app.call("operator_claim", &format!("conversation={conversation}"), &[("origin", &origin), ("cookie", piet)]).await;
     assert_eq!(res.text().await.unwrap(), "false");
     let res = app.call("operator_claim", &format!("conversation={conversation}"), &[("origin", &origin), ("cookie", olga)]).await;
     assert_eq!(res.text().await.unwrap(), "true");
     // Olga answers.
-    let res = app.form("operator_reply", &format!("conversation={conversation}&client_id=queue-reply-0002&text=Hoi+Anna%21"), &page, &[("origin", &origin), ("cookie", olga)]).await;
+    let res = app
+        .form(
+            "operator_reply",
+            &format!("conversation={conversation}&client_id=queue-reply-0002&text=Hoi+Anna%21"),
+            &page,
+            &[("origin", &origin), ("cookie", olga)],
+        )
+        .await;
     assert_eq!(location(&res), page);
 
     // Notes: saved by Olga, seen by Piet, markup stays text; a member cannot.
-    let res = app.form("operator_note", &format!("conversation={conversation}&note=Woont+in+Zwolle+%3Cscript%3Ealert(1)%3C%2Fscript%3E"), &page, &[("origin", &origin), ("cookie", olga)]).await;
+    let res = app
+        .form(
+            "operator_note",
+            &format!("conversation={conversation}&note=Woont+in+Zwolle+%3Cscript%3Ealert(1)%3C%2Fscript%3E"),
+            &page,
+            &[("origin", &origin), ("cookie", olga)],
+        )
+        .await;
     assert_eq!(location(&res), page);
     let (_, _, html) = app.get(&page, &[("cookie", piet)]).await;
-    assert!(html.contains("Woont in Zwolle &lt;script&gt;alert(1)&lt;/script&gt;") || html.contains("Woont in Zwolle &lt;script>alert(1)&lt;/script>"), "escaped in the textarea");
+    assert!(
+        html.contains("Woont in Zwolle &lt;script&gt;alert(1)&lt;/script&gt;") || html.contains("Woont in Zwolle &lt;script>alert(1)&lt;/script>"),
+        "escaped in the textarea"
+    );
     assert!(!html.contains("<script>alert(1)"));
     assert!(html.contains(r#"data-testid="console-figures""#) && html.contains("Uitgegeven:"));
     let res = app.form("operator_note", &format!("conversation={conversation}&note=hack"), &page, &[("origin", &origin), ("cookie", &anna)]).await;
@@ -260,20 +316,31 @@ async fn operator_figures_on_the_staff_page_and_as_csv() {
     let origin = app.origin();
     server::members::demo::seed_demo_members(&app.state.db, None, 2, server::seed::now_unix()).await.unwrap();
     let anna = ready_member(&app, "anna@example.nl", "female").await;
-    let (profile,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 1").bind(true).fetch_one(app.state.db.pool()).await.unwrap();
+    let (profile,): (i64,) =
+        sqlx::query_as("SELECT id FROM users WHERE fictional = $1 ORDER BY id LIMIT 1").bind(true).fetch_one(app.state.db.pool()).await.unwrap();
     let res = app.call("send_message", &format!("member={profile}&client_id=figures-send-0001&text=Hoi"), &[("origin", &origin), ("cookie", &anna)]).await;
     let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
     let conversation = sent["message"]["conversation"].as_i64().unwrap();
     let olga = ready_member(&app, "olga@example.nl", "female").await;
     app.state.accounts.set_operator("olga@example.nl", true).await.unwrap();
-    sqlx::query("UPDATE profiles SET name = '=Olga' WHERE user_id = (SELECT id FROM users WHERE email = 'olga@example.nl')").execute(app.state.db.pool()).await.unwrap();
+    sqlx::query("UPDATE profiles SET name = '=Olga' WHERE user_id = (SELECT id FROM users WHERE email = 'olga@example.nl')")
+        .execute(app.state.db.pool())
+        .await
+        .unwrap();
     let staff = ready_member(&app, "staff@example.nl", "male").await;
     app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
 
     // Before the answer: one conversation waits.
     let (_, _, home) = app.get("/staff", &[("cookie", &staff)]).await;
     assert!(home.contains("Wachten nu op antwoord: 1 gesprekken"), "the wait is shown");
-    let res = app.form("operator_reply", &format!("conversation={conversation}&client_id=figures-reply-0001&text=Hoi+Anna"), &format!("/staff/chats?c={conversation}"), &[("origin", &origin), ("cookie", &olga)]).await;
+    let res = app
+        .form(
+            "operator_reply",
+            &format!("conversation={conversation}&client_id=figures-reply-0001&text=Hoi+Anna"),
+            &format!("/staff/chats?c={conversation}"),
+            &[("origin", &origin), ("cookie", &olga)],
+        )
+        .await;
     assert!(!location(&res).contains("__err"), "{}", location(&res));
     let (_, _, home) = app.get("/staff", &[("cookie", &staff)]).await;
     assert!(home.contains(r#"data-testid="staff-operators""#) && home.contains("=Olga") && home.contains("Er wacht nu niemand op antwoord."));
@@ -328,9 +395,13 @@ async fn alike_first_messages_wait_for_staff_review() {
     let rules = "spam_recipients=1&spam_window_minutes=60&spam_similarity=80";
     let res = app.form("staff_site_spam", rules, "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
     assert!(location(&res).contains("__err"));
-    let res = app.form("staff_site_spam", "spam_recipients=1&spam_window_minutes=60&spam_similarity=%3Cb%3E", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form("staff_site_spam", "spam_recipients=1&spam_window_minutes=60&spam_similarity=%3Cb%3E", "/staff/site", &[("origin", &origin), ("cookie", &staff)])
+        .await;
     assert!(location(&res).contains("__err"), "a non-number is refused");
-    let res = app.form("staff_site_spam", "spam_recipients=1&spam_window_minutes=60&spam_similarity=5", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form("staff_site_spam", "spam_recipients=1&spam_window_minutes=60&spam_similarity=5", "/staff/site", &[("origin", &origin), ("cookie", &staff)])
+        .await;
     assert_eq!(refusal(&res, "staff_site_spam").0.code, domain::ErrorCode::OutOfRange);
     let res = app.form("staff_site_spam", rules, "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
     assert_eq!(location(&res), "/staff/site?saved=spam#spam");

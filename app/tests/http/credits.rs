@@ -33,7 +33,10 @@ async fn buying_credits_through_the_test_provider_over_http() {
     assert_eq!(headers["location"], "/login?return_to=/credits");
     let (status, _, page) = html("/credits", anna.clone()).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(page.contains("Tijdbonus: 25% korting") && page.contains("€ 14,96") && page.contains("Normaal € 19,95") && page.contains("incl. 21% btw"), "{page}");
+    assert!(
+        page.contains("Tijdbonus: 25% korting") && page.contains("€ 14,96") && page.contains("Normaal € 19,95") && page.contains("incl. 21% btw"),
+        "{page}"
+    );
     // The time-bonus banner is in the member area, not on /credits.
     let (_, _, members) = html("/members", anna.clone()).await;
     assert!(members.contains(r#"data-testid="time-bonus""#) && (members.contains("04:00:00") || members.contains("03:59:")), "the banner with its countdown");
@@ -43,21 +46,35 @@ async fn buying_credits_through_the_test_provider_over_http() {
     let (_, _, page) = html("/credits?code=vonk40", anna.clone()).await;
     assert!(page.contains("40% korting met code VONK40") && page.contains("€ 11,97"), "60 credits at 40 % off");
 
-    let pack = app.state.payments.packs(app.state.sites.for_host(None).unwrap().settings.id, "BE").await.unwrap().into_iter().find(|p| p.credits == 60).unwrap().id;
+    let pack =
+        app.state.payments.packs(app.state.sites.for_host(None).unwrap().settings.id, "BE").await.unwrap().into_iter().find(|p| p.credits == 60).unwrap().id;
     let (status, _, page) = app.get(&format!("/credits/{pack}/bancontact"), &[("cookie", &anna)]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(page.contains("Betalen met Bancontact") && page.contains("PaymentMethodBlocks") && page.contains("<noscript>"), "a pay button, the blocks and the no-script buttons");
+    assert!(
+        page.contains("Betalen met Bancontact") && page.contains("PaymentMethodBlocks") && page.contains("<noscript>"),
+        "a pay button, the blocks and the no-script buttons"
+    );
 
     // A method the country does not have is refused; the price never comes from the form.
-    let res = app.form("start_checkout", &format!("pack={pack}&method=blik"), &format!("/credits/{pack}/blik"), &[("cookie", &anna), ("origin", &origin)]).await;
+    let res =
+        app.form("start_checkout", &format!("pack={pack}&method=blik"), &format!("/credits/{pack}/blik"), &[("cookie", &anna), ("origin", &origin)]).await;
     assert_eq!(refusal(&res, "start_checkout").0.code, domain::ErrorCode::MethodUnavailable);
-    let res = app.form("start_checkout", &format!("pack={pack}&method=bancontact&amount=1"), &format!("/credits/{pack}/bancontact"), &[("cookie", &anna), ("origin", &origin)]).await;
+    let res = app
+        .form(
+            "start_checkout",
+            &format!("pack={pack}&method=bancontact&amount=1"),
+            &format!("/credits/{pack}/bancontact"),
+            &[("cookie", &anna), ("origin", &origin)],
+        )
+        .await;
     assert!(res.status() == StatusCode::FOUND, "extra fields are ignored or refused, never used");
     // Cross-origin posts are refused before anything happens.
     let res = app.form("start_checkout", &format!("pack={pack}&method=bancontact"), "/credits", &[("cookie", &anna), ("origin", "https://evil.example")]).await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
 
-    let res = app.form("start_checkout", &format!("pack={pack}&method=bancontact"), &format!("/credits/{pack}/bancontact"), &[("cookie", &anna), ("origin", &origin)]).await;
+    let res = app
+        .form("start_checkout", &format!("pack={pack}&method=bancontact"), &format!("/credits/{pack}/bancontact"), &[("cookie", &anna), ("origin", &origin)])
+        .await;
     let checkout = location(&res);
     assert!(checkout.starts_with("/checkout/test/tst_"), "{checkout}");
     let (status, _, page) = app.get(&checkout, &[("cookie", &anna), ("accept", "text/html")]).await;
@@ -92,7 +109,11 @@ async fn buying_credits_through_the_test_provider_over_http() {
     let res = app.post_form("/webhooks/payments/test", &"x".repeat(10_000), &[]).await;
     assert!(res.status().is_client_error(), "an oversized body");
     let payment = payment_id(&result);
-    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1").bind(format!("payment:{payment}")).fetch_one(app.state.db.pool()).await.unwrap();
+    let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE reference = $1")
+        .bind(format!("payment:{payment}"))
+        .fetch_one(app.state.db.pool())
+        .await
+        .unwrap();
     assert_eq!(n, 1);
     assert!(mails(&app).iter().any(|m| m.contains("betaalbewijs")), "a receipt mail");
 
@@ -107,12 +128,22 @@ async fn buying_credits_through_the_test_provider_over_http() {
     let (status, headers, page) = app.get(&format!("/transactions/{open}"), &[("cookie", &anna), ("accept", "text/html")]).await;
     assert_eq!(status, StatusCode::OK);
     let _ = headers;
-    assert!(page.contains(r#"<noscript><meta http-equiv="refresh" content="3"></noscript>"#) && page.contains("PaymentWatcher"), "the island, and a refresh without JavaScript");
+    assert!(
+        page.contains(r#"<noscript><meta http-equiv="refresh" content="3"></noscript>"#) && page.contains("PaymentWatcher"),
+        "the island, and a refresh without JavaScript"
+    );
     assert!(page.contains(r#"data-status="open""#) && page.contains("Verder met betalen"));
     let (_, _, page) = app.get(&result, &[("cookie", &anna), ("accept", "text/html")]).await;
     assert!(!page.contains("http-equiv=\"refresh\"") && !page.contains("PaymentWatcher"), "a settled payment's page stays put");
     // The second bundle is paid: its page does not announce premium again.
-    let res = app.form("test_checkout_outcome", &format!("id={}&outcome=paid", repeat.trim_start_matches("/checkout/test/")), &repeat, &[("cookie", &anna), ("origin", &origin)]).await;
+    let res = app
+        .form(
+            "test_checkout_outcome",
+            &format!("id={}&outcome=paid", repeat.trim_start_matches("/checkout/test/")),
+            &repeat,
+            &[("cookie", &anna), ("origin", &origin)],
+        )
+        .await;
     let (_, _, page) = app.get(&location(&res), &[("cookie", &anna), ("accept", "text/html")]).await;
     assert!(page.contains("Betaling gelukt!") && !page.contains("Je bent nu premium lid."), "{page}");
 
@@ -149,7 +180,8 @@ async fn direct_debit_over_http_forms() {
     let app = start_in("BE").await;
     let origin = app.origin();
     let anna = signed_up(&app, "anna@example.nl").await;
-    let pack = app.state.payments.packs(app.state.sites.for_host(None).unwrap().settings.id, "BE").await.unwrap().into_iter().find(|p| p.credits == 25).unwrap().id;
+    let pack =
+        app.state.payments.packs(app.state.sites.for_host(None).unwrap().settings.id, "BE").await.unwrap().into_iter().find(|p| p.credits == 25).unwrap().id;
     let page = format!("/directdebit?pack={pack}");
     let (status, _, html) = app.get(&page, &[("cookie", &anna)]).await;
     assert_eq!(status, StatusCode::OK);
@@ -157,7 +189,9 @@ async fn direct_debit_over_http_forms() {
 
     // Not before her address is confirmed (the SMS code proves the phone, not the address):
     // refused in Dutch, no code sent.
-    let res = app.form("start_direct_debit", &format!("pack={pack}&iban=BE68+5390+0754+7034&phone=0470+12+34+56"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
+    let res = app
+        .form("start_direct_debit", &format!("pack={pack}&iban=BE68+5390+0754+7034&phone=0470+12+34+56"), &page, &[("cookie", &anna), ("origin", &origin)])
+        .await;
     assert_eq!(refusal(&res, "start_direct_debit").0.code, domain::ErrorCode::AddressNotConfirmed);
     let (_, html) = app.follow(&res, &anna).await;
     assert!(html.contains("Bevestig eerst je e-mailadres"), "the way on");
@@ -166,11 +200,15 @@ async fn direct_debit_over_http_forms() {
     app.press(&link, "activate").await;
 
     // A bad IBAN comes back with the Dutch text and what was typed.
-    let res = app.form("start_direct_debit", &format!("pack={pack}&iban=NL00TEST0123456789&phone=0612345678"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
+    let res = app
+        .form("start_direct_debit", &format!("pack={pack}&iban=NL00TEST0123456789&phone=0612345678"), &page, &[("cookie", &anna), ("origin", &origin)])
+        .await;
     let (error, back) = refusal(&res, "start_direct_debit");
     assert_eq!(error.code, domain::ErrorCode::IbanInvalid);
     assert!(back.contains("iban=NL00TEST0123456789") && back.contains("phone=0612345678"), "{back}");
-    let res = app.form("start_direct_debit", &format!("pack={pack}&iban=BE68+5390+0754+7034&phone=0470+12+34+56"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
+    let res = app
+        .form("start_direct_debit", &format!("pack={pack}&iban=BE68+5390+0754+7034&phone=0470+12+34+56"), &page, &[("cookie", &anna), ("origin", &origin)])
+        .await;
     let (to, html) = app.follow(&res, &anna).await;
     assert!(to.contains("&order="), "{to}");
     assert!(html.contains("We hebben een code gestuurd naar") && html.contains(r#"name="sms_code""#));
@@ -203,7 +241,8 @@ async fn staff_see_payments_their_timeline_and_the_sales_report() {
     let pack = app.state.payments.packs(site.settings.id, "NL").await.unwrap().into_iter().find(|p| p.credits == 25).unwrap().id;
     let now = app.state.clock.now();
     let started = app.state.payments.start_checkout(&site, &member, pack, domain::payment::PaymentMethod::Ideal, None, "NL", "nl", now).await.unwrap();
-    let (tr,): (String,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(started.payment_id).fetch_one(app.state.db.pool()).await.unwrap();
+    let (tr,): (String,) =
+        sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(started.payment_id).fetch_one(app.state.db.pool()).await.unwrap();
     app.state.payments.test_provider().unwrap().choose(&tr, domain::checkout::PaymentStatus::Paid).await.unwrap();
     app.state.payments.webhook("test", &tr, now).await.unwrap();
 
@@ -214,7 +253,8 @@ async fn staff_see_payments_their_timeline_and_the_sales_report() {
     // A search: found by address; markup in the fields stays text.
     let (_, _, page) = app.get("/staff/payments?member=anna%40example.nl&status=paid&method=ideal", &[("cookie", &staff)]).await;
     assert!(page.contains(&format!("#{}", started.payment_id)));
-    let (status, _, page) = app.get("/staff/payments?member=%3Cscript%3Ealert(1)%3C%2Fscript%3E&payment=x&status=%3Cb%3E&from=nope&period=2026-13", &[("cookie", &staff)]).await;
+    let (status, _, page) =
+        app.get("/staff/payments?member=%3Cscript%3Ealert(1)%3C%2Fscript%3E&payment=x&status=%3Cb%3E&from=nope&period=2026-13", &[("cookie", &staff)]).await;
     assert_eq!(status, StatusCode::OK);
     assert!(!page.contains("<script>alert(1)") && page.contains(r#"data-testid="payments-none""#));
     // One payment's timeline.
@@ -250,7 +290,8 @@ async fn staff_refund_a_payment_and_the_member_sees_it() {
     let now = app.state.clock.now();
     let started = app.state.payments.start_checkout(&site, &member, pack, domain::payment::PaymentMethod::Ideal, None, "NL", "nl", now).await.unwrap();
     let id = started.payment_id;
-    let (tr, amount): (String, i64) = sqlx::query_as("SELECT provider_id, amount FROM payments WHERE id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
+    let (tr, amount): (String, i64) =
+        sqlx::query_as("SELECT provider_id, amount FROM payments WHERE id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
     app.state.payments.test_provider().unwrap().choose(&tr, domain::checkout::PaymentStatus::Paid).await.unwrap();
     app.state.payments.webhook("test", &tr, now).await.unwrap();
 
@@ -265,7 +306,9 @@ async fn staff_refund_a_payment_and_the_member_sees_it() {
     // A lying amount, markup, and amounts that would need a guess (`0,001` once refunded
     // € 1,00): refused with the Dutch text, nothing booked.
     for typed in ["%3Cb%3E5%3C%2Fb%3E", "0%2C001", "1.000%2C5", "1.000"] {
-        let res = app.form("staff_refund_payment", &format!("payment={id}&amount={typed}&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", &origin)]).await;
+        let res = app
+            .form("staff_refund_payment", &format!("payment={id}&amount={typed}&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", &origin)])
+            .await;
         let (error, _) = refusal(&res, "staff_refund_payment");
         assert_eq!(error.code, domain::ErrorCode::AmountInvalid, "{typed}");
         let (_, html) = app.follow(&res, &staff).await;
@@ -276,7 +319,9 @@ async fn staff_refund_a_payment_and_the_member_sees_it() {
     // A member, and a post from elsewhere: nothing.
     let res = app.form("staff_refund_payment", &format!("payment={id}&amount=&reason=&key={key}"), &page, &[("cookie", &anna), ("origin", &origin)]).await;
     assert_eq!(refusal(&res, "staff_refund_payment").0.code, domain::ErrorCode::NotFound);
-    let res = app.form("staff_refund_payment", &format!("payment={id}&amount=&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", "https://evil.example")]).await;
+    let res = app
+        .form("staff_refund_payment", &format!("payment={id}&amount=&reason=&key={key}"), &page, &[("cookie", &staff), ("origin", "https://evil.example")])
+        .await;
     assert!(res.status().is_client_error() || res.status() == StatusCode::FOUND);
     let (refunded,): (i64,) = sqlx::query_as("SELECT refunded FROM payments WHERE id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(refunded, 0);
@@ -292,7 +337,11 @@ async fn staff_refund_a_payment_and_the_member_sees_it() {
     assert!(!html.contains("<script>alert(1)") && html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     let res = app.form("staff_refund_payment", &body, &page, &[("cookie", &staff), ("origin", &origin)]).await;
     assert_eq!(res.status(), StatusCode::FOUND);
-    let (rows, refunded): (i64, i64) = sqlx::query_as("SELECT COUNT(*), CAST(SUM(amount) AS BIGINT) FROM refunds WHERE payment_id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
+    let (rows, refunded): (i64, i64) = sqlx::query_as("SELECT COUNT(*), CAST(SUM(amount) AS BIGINT) FROM refunds WHERE payment_id = $1")
+        .bind(id)
+        .fetch_one(app.state.db.pool())
+        .await
+        .unwrap();
     assert_eq!((rows, refunded), (1, half));
 
     // The member sees the part refunded; then staff refund the rest with a new form.

@@ -7,9 +7,7 @@ async fn likes_tabs_are_paged() {
     let app = start_with(&[("VONK_DEMO_MEMBERS", "60")]).await;
     let origin = app.origin();
     let bart = ready_member(&app, "bart@example.nl", "male").await;
-    let card_ids = |html: &str| -> Vec<i64> {
-        html.split(r#"<li id="m-"#).skip(1).map(|rest| rest.split('"').next().unwrap().parse().unwrap()).collect()
-    };
+    let card_ids = |html: &str| -> Vec<i64> { html.split(r#"<li id="m-"#).skip(1).map(|rest| rest.split('"').next().unwrap().parse().unwrap()).collect() };
     let mut ids = Vec::new();
     for page in 1..=3 {
         let (_, _, html) = app.get(&format!("/members?page={page}"), &[("cookie", &bart)]).await;
@@ -100,7 +98,10 @@ async fn likes_matches_pills_and_blocking() {
     assert!(html.contains(r#"data-testid="match-dialog""#) && html.contains("Nieuwe like!"));
     let (_, _, html) = app.get("/likes/matches", &[("cookie", &bart)]).await;
     assert!(html.contains(&format!("/members/{anna_id}")));
-    assert!(html.contains(r#"action="/api/fn/unlike""#) && html.contains(&format!(r#"form="card-unlike-form" name="id" value="{anna_id}""#)), "a match's heart takes the like back");
+    assert!(
+        html.contains(r#"action="/api/fn/unlike""#) && html.contains(&format!(r#"form="card-unlike-form" name="id" value="{anna_id}""#)),
+        "a match's heart takes the like back"
+    );
     let (_, _, html) = app.get(&format!("/likes/received?match={bart_id}"), &[("cookie", &anna)]).await;
     assert!(html.contains(r#"data-testid="match-dialog""#), "the list shows the match dialog");
     let (status, _, _) = app.get("/likes/nonsense", &[("cookie", &bart)]).await;
@@ -188,7 +189,12 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     };
     let (anna_id, bart_id) = (user_id("anna@example.nl").await, user_id("bart@example.nl").await);
     let (_, _, html) = app.get("/members?gender=female", &[("cookie", &bart)]).await;
-    assert!(html.contains(r#"action="/api/fn/like""#) && html.contains(&format!(r#"form="card-like-form" name="id" value="{anna_id}""#)) && html.contains(r#"aria-pressed="false""#), "a like button on the card");
+    assert!(
+        html.contains(r#"action="/api/fn/like""#)
+            && html.contains(&format!(r#"form="card-like-form" name="id" value="{anna_id}""#))
+            && html.contains(r#"aria-pressed="false""#),
+        "a like button on the card"
+    );
 
     // Counters need a session.
     let res = app.call("counts", "", &[("origin", &origin)]).await;
@@ -200,7 +206,11 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     let res = app.form("like", &body, "/members?gender=female", &[("origin", &origin), ("cookie", &bart)]).await;
     assert_eq!(location(&res), format!("/members?gender=female&liked={anna_id}#m-{anna_id}"));
     let (_, _, html) = app.get(&format!("/members?gender=female&liked={anna_id}"), &[("cookie", &bart)]).await;
-    assert!(html.contains("Je vindt Anna leuk") && html.contains(&format!(r#"form="card-unlike-form" name="id" value="{anna_id}""#)) && html.contains(r#"aria-pressed="true""#));
+    assert!(
+        html.contains("Je vindt Anna leuk")
+            && html.contains(&format!(r#"form="card-unlike-form" name="id" value="{anna_id}""#))
+            && html.contains(r#"aria-pressed="true""#)
+    );
     assert!(wait_for_mail(&app, &format!("/likes/m/{bart_id}")).await, "Anna is mailed about the like");
     // A card's HTML is kept for everyone who sees it alike: Carl sees Anna's card with his own
     // (empty) heart, Bart his full one, a visitor none, whoever asked first.
@@ -237,7 +247,14 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     assert_eq!(status, StatusCode::OK);
     let bart_box = format!(r#"name="ids[{bart_id}]""#);
     assert!(html.contains(&bart_box) && html.contains(r#"data-testid="finder-like-all""#));
-    let res = app.form("like_many", &format!("return_to=%2Fmatch-finder&ids%5B{bart_id}%5D=on"), "/match-finder", &[("origin", "https://evil.example"), ("cookie", &anna)]).await;
+    let res = app
+        .form(
+            "like_many",
+            &format!("return_to=%2Fmatch-finder&ids%5B{bart_id}%5D=on"),
+            "/match-finder",
+            &[("origin", "https://evil.example"), ("cookie", &anna)],
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
     let res = app.form("like_many", "return_to=%2Fmatch-finder", "/match-finder", &[("origin", &origin), ("cookie", &anna)]).await;
     let (error, page) = refusal(&res, "like_many");
@@ -245,7 +262,14 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     let (_, html) = app.follow(&res, &anna).await;
     assert!(html.contains("Kies minstens één profiel om te liken."));
     assert!(html.contains(&bart_box), "nothing was liked");
-    let res = app.form("like_many", &format!("return_to=%2Fmatch-finder&ids%5B{bart_id}%5D=on&ids%5B999999%5D=on"), "/match-finder", &[("origin", &origin), ("cookie", &anna)]).await;
+    let res = app
+        .form(
+            "like_many",
+            &format!("return_to=%2Fmatch-finder&ids%5B{bart_id}%5D=on&ids%5B999999%5D=on"),
+            "/match-finder",
+            &[("origin", &origin), ("cookie", &anna)],
+        )
+        .await;
     let back = location(&res);
     assert_eq!(back, format!("/match-finder?liked_many=1&match={bart_id}"));
     let (_, _, html) = app.get(&back, &[("cookie", &anna)]).await;
@@ -261,7 +285,8 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     }
     let (_, _, html) = app.get("/notifications", &[("cookie", &carl)]).await;
     assert_eq!(html.matches(r#"data-testid="notification""#).count(), 30);
-    let start = html.find(r#"data-testid="older-notifications""#).and_then(|_| html.find(r#"href="/notifications?before="#)).expect("a link to older ones") + r#"href=""#.len();
+    let start = html.find(r#"data-testid="older-notifications""#).and_then(|_| html.find(r#"href="/notifications?before="#)).expect("a link to older ones")
+        + r#"href=""#.len();
     let older = html[start..].split('"').next().unwrap().to_string();
     let (status, _, html) = app.get(&older, &[("cookie", &carl)]).await;
     assert_eq!(status, StatusCode::OK);

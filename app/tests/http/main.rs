@@ -38,10 +38,14 @@ async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
     let filter = std::env::var("VONK_TEST_LOG").unwrap_or_else(|_| "warn".into());
     let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter(tracing_subscriber::EnvFilter::new(filter)).try_init();
     let dir = tempfile::tempdir().unwrap();
-    let mut vars: HashMap<&str, String> =
-        [("VONK_ADDR", "127.0.0.1:0".to_string()), ("DATA_DIR", dir.path().display().to_string()), ("VONK_DEMO_MEMBERS", "0".to_string()), ("VONK_PAYMENTS", "test".to_string())]
-            .into_iter()
-            .collect();
+    let mut vars: HashMap<&str, String> = [
+        ("VONK_ADDR", "127.0.0.1:0".to_string()),
+        ("DATA_DIR", dir.path().display().to_string()),
+        ("VONK_DEMO_MEMBERS", "0".to_string()),
+        ("VONK_PAYMENTS", "test".to_string()),
+    ]
+    .into_iter()
+    .collect();
     vars.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
     let config = server::Config::from_lookup(|k| vars.get(k).cloned()).unwrap();
     let state = server::AppState::start(config, app::ssr::page_links()).await.unwrap();
@@ -53,7 +57,12 @@ async fn start_with(extra: &[(&'static str, &str)]) -> TestApp {
     // A request that hangs fails the test with its address instead of stalling the whole run.
     // Idle connections are dropped well before the server closes them (the header-read timeout
     // also ends idle keep-alive connections), so a reused connection is never one being closed.
-    let client = Client::builder().redirect(Policy::none()).timeout(std::time::Duration::from_secs(30)).pool_idle_timeout(std::time::Duration::from_secs(5)).build().unwrap();
+    let client = Client::builder()
+        .redirect(Policy::none())
+        .timeout(std::time::Duration::from_secs(30))
+        .pool_idle_timeout(std::time::Duration::from_secs(5))
+        .build()
+        .unwrap();
     TestApp { base: format!("http://{addr}"), client, state, _dir: dir }
 }
 
@@ -128,7 +137,10 @@ impl TestApp {
         let (status, _, html) = self.get(link, &[("accept", "text/html")]).await;
         assert_eq!(status, StatusCode::OK, "{link}");
         let token = &link[link.find("token=").expect("a token in the link") + "token=".len()..];
-        assert!(html.contains(&format!(r#"action="/api/fn/{name}""#)) && html.contains(&format!(r#"name="token" value="{token}""#)), "{link}: one button that posts the token");
+        assert!(
+            html.contains(&format!(r#"action="/api/fn/{name}""#)) && html.contains(&format!(r#"name="token" value="{token}""#)),
+            "{link}: one button that posts the token"
+        );
         self.form(name, &format!("token={token}"), link, &[("origin", &self.origin())]).await
     }
 }
@@ -218,7 +230,12 @@ async fn signed_up(app: &TestApp, email: &str) -> String {
 }
 
 fn cookie_value_of(headers: &reqwest::header::HeaderMap, name: &str) -> Option<String> {
-    headers.get_all("set-cookie").iter().filter_map(|v| v.to_str().ok()).find(|c| c.starts_with(&format!("{name}="))).map(|c| c[name.len() + 1..].split(';').next().unwrap_or("").to_string())
+    headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with(&format!("{name}=")))
+        .map(|c| c[name.len() + 1..].split(';').next().unwrap_or("").to_string())
 }
 
 /// A confirmed member with basics filled in: signed up, activated through the mailed link.
@@ -255,10 +272,16 @@ impl TestApp {
         if private {
             body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"private\"\r\n\r\n1\r\n").as_bytes());
         }
-        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes());
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes(),
+        );
         body.extend_from_slice(bytes);
         body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-        let mut req = self.client.post(format!("{}/api/fn/upload_photo", self.base)).header("content-type", format!("multipart/form-data; boundary={boundary}")).body(body);
+        let mut req = self
+            .client
+            .post(format!("{}/api/fn/upload_photo", self.base))
+            .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+            .body(body);
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
@@ -309,7 +332,11 @@ async fn socket(app: &TestApp, cookie: &str, after: i64) -> tokio_tungstenite::W
 }
 
 /// The next push of a type (skipping others), or None within the time.
-async fn next_push(ws: &mut tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>, kind: &str, within: std::time::Duration) -> Option<serde_json::Value> {
+async fn next_push(
+    ws: &mut tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    kind: &str,
+    within: std::time::Duration,
+) -> Option<serde_json::Value> {
     use futures_util::StreamExt;
     tokio::time::timeout(within, async {
         while let Some(Ok(frame)) = ws.next().await {

@@ -104,7 +104,8 @@ async fn photos_upload_review_and_who_sees_what() {
     assert_eq!(webp["content-type"], "image/webp");
     assert_eq!(webp["vary"], "Cookie, Accept");
     assert_ne!(webp["etag"], headers["etag"]);
-    let (status, _, _) = app.get(&format!("/media/photos/{id}/thumb"), &[("cookie", &anna), ("accept", chromium), ("if-none-match", webp["etag"].to_str().unwrap())]).await;
+    let (status, _, _) =
+        app.get(&format!("/media/photos/{id}/thumb"), &[("cookie", &anna), ("accept", chromium), ("if-none-match", webp["etag"].to_str().unwrap())]).await;
     assert_eq!(status, StatusCode::NOT_MODIFIED);
     let (_, full, _) = app.get(&format!("/media/photos/{id}"), &[("cookie", &anna), ("accept", chromium)]).await;
     assert_eq!(full["content-type"], "image/webp");
@@ -247,7 +248,14 @@ async fn photo_alert_landing_pages_and_the_last_opened_profile() {
     let (_, _, html) = app.get(&format!("/members/{anna_id}?welcome=1"), &[("cookie", &carl)]).await;
     assert!(html.contains("Hier is het profiel van Anna."));
     // A failed signup from the profile goes back to that profile's signup page.
-    let res = app.form("signup", &(SIGNUP.replace("anna%40example.nl", "not-an-address") + &format!("&profile={anna_id}")), &format!("/members/{anna_id}/signup"), &[("origin", &origin)]).await;
+    let res = app
+        .form(
+            "signup",
+            &(SIGNUP.replace("anna%40example.nl", "not-an-address") + &format!("&profile={anna_id}")),
+            &format!("/members/{anna_id}/signup"),
+            &[("origin", &origin)],
+        )
+        .await;
     let (error, page) = refusal(&res, "signup");
     assert_eq!((error.code, page), (domain::ErrorCode::EmailInvalid, format!("/members/{anna_id}/signup")));
     let (_, html) = app.follow(&res, "").await;

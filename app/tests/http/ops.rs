@@ -5,7 +5,14 @@ use super::*;
 #[tokio::test]
 async fn mail_provider_reports_need_the_shared_secret() {
     let off = start().await;
-    let res = off.client.post(format!("{}/api/mail-events", off.base)).header("content-type", "application/json").body(serde_json::json!({"event": "bounce", "email": "anna@example.nl"}).to_string()).send().await.unwrap();
+    let res = off
+        .client
+        .post(format!("{}/api/mail-events", off.base))
+        .header("content-type", "application/json")
+        .body(serde_json::json!({"event": "bounce", "email": "anna@example.nl"}).to_string())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::NOT_FOUND, "off without VONK_MAIL_EVENTS_SECRET");
 
     let secret = "a-shared-secret-of-enough-length";
@@ -18,12 +25,29 @@ async fn mail_provider_reports_need_the_shared_secret() {
     assert_eq!(res.text().await.unwrap(), r#"{"code":"forbidden"}"#);
     let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
     assert!(!html.contains(r#"data-testid="notifications-alert""#), "a refused report changes nothing");
-    let res = app.client.post(&url).bearer_auth(secret).header("content-type", "application/json").body(serde_json::json!({"event": "party", "email": "anna@example.nl"}).to_string()).send().await.unwrap();
+    let res = app
+        .client
+        .post(&url)
+        .bearer_auth(secret)
+        .header("content-type", "application/json")
+        .body(serde_json::json!({"event": "party", "email": "anna@example.nl"}).to_string())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::BAD_REQUEST, "an unknown event");
     assert_eq!(res.text().await.unwrap(), r#"{"code":"bad_request"}"#);
     let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
     assert!(!html.contains(r#"data-testid="notifications-alert""#), "an unknown event changes nothing");
-    let res = app.client.post(&url).bearer_auth(secret).header("sec-fetch-site", "cross-site").header("content-type", "application/json").body(report.to_string()).send().await.unwrap();
+    let res = app
+        .client
+        .post(&url)
+        .bearer_auth(secret)
+        .header("sec-fetch-site", "cross-site")
+        .header("content-type", "application/json")
+        .body(report.to_string())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     assert_eq!(res.text().await.unwrap(), r#"{"accounts":1}"#);
     let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
@@ -69,7 +93,12 @@ async fn operators_see_health_readiness_and_metrics_with_their_token() {
     assert_eq!(status, StatusCode::OK);
     assert!(headers["content-type"].to_str().unwrap().starts_with("text/plain"));
     // Routes are patterns, not addresses: the profile id is not a label.
-    for line in ["route=\"/pages/terms\",status=\"200\"", "route=\"/members/{id}\",status=\"404\"", "vonk_db_pool_connections{state=\"idle\"}", "vonk_http_request_duration_seconds_bucket{route=\"/pages/terms\",le=\"0.05\"}"] {
+    for line in [
+        "route=\"/pages/terms\",status=\"200\"",
+        "route=\"/members/{id}\",status=\"404\"",
+        "vonk_db_pool_connections{state=\"idle\"}",
+        "vonk_http_request_duration_seconds_bucket{route=\"/pages/terms\",le=\"0.05\"}",
+    ] {
         assert!(body.contains(line), "{line} missing from:\n{body}");
     }
     assert!(!body.contains("/members/999999999"));

@@ -51,7 +51,25 @@ fn query_names() -> Vec<String> {
     }
     let mut names = std::collections::BTreeSet::new();
     walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut names);
-    for extra in ["gender", "country", "countryregion", "region", "min_age", "max_age", "page", "t", "lb", "api_signup_complete", "network", "ref", "sub1", "sub2", "sub3", "q", "status"] {
+    for extra in [
+        "gender",
+        "country",
+        "countryregion",
+        "region",
+        "min_age",
+        "max_age",
+        "page",
+        "t",
+        "lb",
+        "api_signup_complete",
+        "network",
+        "ref",
+        "sub1",
+        "sub2",
+        "sub3",
+        "q",
+        "status",
+    ] {
         names.insert(extra.to_string());
     }
     names.into_iter().collect()
@@ -100,7 +118,11 @@ async fn no_page_puts_markup_from_its_address_or_its_fields_on_the_page() {
                     let (status, _, html) = app.get(&address, &[("cookie", cookie), ("accept", "text/html")]).await;
                     assert!(status.as_u16() < 500, "{site}, {who}: {address} answered {status}");
                     let markup = without_scripts(&html);
-                    assert!(!markup.contains("<b id=x>"), "{site}, {who}: {address} has live markup from its input:\n{}", &markup[markup.find("<b id=x>").unwrap().saturating_sub(300)..]);
+                    assert!(
+                        !markup.contains("<b id=x>"),
+                        "{site}, {who}: {address} has live markup from its input:\n{}",
+                        &markup[markup.find("<b id=x>").unwrap().saturating_sub(300)..]
+                    );
                     visited += 1;
                 }
             }
@@ -168,7 +190,14 @@ async fn malformed_bodies_and_headers_to_every_server_function_get_no_5xx() {
                 }
                 for (content_type, body) in malformed_bodies() {
                     for accept in ["application/json", "text/html"] {
-                        let mut req = app.client.post(format!("{}{path}", app.base)).header("origin", &origin).header("cookie", cookie).header("accept", accept).header("referer", &referer).body(body.clone());
+                        let mut req = app
+                            .client
+                            .post(format!("{}{path}", app.base))
+                            .header("origin", &origin)
+                            .header("cookie", cookie)
+                            .header("accept", accept)
+                            .header("referer", &referer)
+                            .body(body.clone());
                         if !content_type.is_empty() {
                             req = req.header("content-type", content_type);
                         }
@@ -176,7 +205,11 @@ async fn malformed_bodies_and_headers_to_every_server_function_get_no_5xx() {
                         let status = res.status();
                         let text = res.text().await.unwrap_or_default();
                         if status.is_server_error() || text.contains("panicked") || text.contains("backtrace") {
-                            failures.push(format!("{path} ({content_type}, {accept}, {}): {status} {}", if cookie.is_empty() { "visitor" } else { "member" }, &text[..text.len().min(120)]));
+                            failures.push(format!(
+                                "{path} ({content_type}, {accept}, {}): {status} {}",
+                                if cookie.is_empty() { "visitor" } else { "member" },
+                                &text[..text.len().min(120)]
+                            ));
                         }
                     }
                 }
@@ -193,7 +226,9 @@ async fn a_multipart_post_without_a_boundary_is_refused_with_the_translated_erro
         for name in ["upload_photo", "send_chat_photo", "staff_site_logo"] {
             // Before any login check, for a script and for a browser's form.
             for cookie in ["", member.as_str()] {
-                let res = post_fn(&app, name, &[("cookie", cookie), ("accept", "application/json"), ("content-type", "multipart/form-data")], "--x\r\n\r\n").await.unwrap();
+                let res = post_fn(&app, name, &[("cookie", cookie), ("accept", "application/json"), ("content-type", "multipart/form-data")], "--x\r\n\r\n")
+                    .await
+                    .unwrap();
                 assert_eq!(res.status(), StatusCode::BAD_REQUEST, "{site}: {name}");
                 assert_eq!(res.text().await.unwrap(), r#"{"code":"bad_request"}"#);
             }
@@ -206,7 +241,10 @@ async fn a_multipart_post_without_a_boundary_is_refused_with_the_translated_erro
                 assert_eq!((error.code, page.as_str()), (domain::ErrorCode::BadRequest, "/profile"), "{site}: {name}, {content_type}");
                 if name == "upload_photo" {
                     let (_, html) = app.follow(&res, &member).await;
-                    assert!(html.contains(r#"data-code="bad_request""#) && html.contains("Er is een fout opgetreden, probeer het later opnieuw."), "{site}: the page says it in Dutch");
+                    assert!(
+                        html.contains(r#"data-code="bad_request""#) && html.contains("Er is een fout opgetreden, probeer het later opnieuw."),
+                        "{site}: the page says it in Dutch"
+                    );
                 }
             }
         }
@@ -239,7 +277,10 @@ async fn multipart_bodies_are_bounded_in_size_and_fields() {
         let member = ready_member(&app, "anna@example.nl", "female").await;
         let post = |content_type: String, body: Vec<u8>| {
             let (app, member) = (&app, member.clone());
-            async move { post_fn(app, "upload_photo", &[("cookie", member.as_str()), ("accept", "application/json"), ("content-type", content_type.as_str())], body).await }
+            async move {
+                post_fn(app, "upload_photo", &[("cookie", member.as_str()), ("accept", "application/json"), ("content-type", content_type.as_str())], body)
+                    .await
+            }
         };
         // Many small fields: refused at the first one too many.
         let (boundary, body) = many_fields(200);
@@ -247,7 +288,12 @@ async fn multipart_bodies_are_bounded_in_size_and_fields() {
         assert_eq!(res.status(), StatusCode::BAD_REQUEST, "{site}");
         // A body that says it is larger than any upload may be: refused unread, with the
         // upload's own translated refusal.
-        let headers = [("cookie", member.as_str()), ("accept", "application/json"), ("content-type", "multipart/form-data; boundary=zz"), ("content-length", "500000000")];
+        let headers = [
+            ("cookie", member.as_str()),
+            ("accept", "application/json"),
+            ("content-type", "multipart/form-data; boundary=zz"),
+            ("content-length", "500000000"),
+        ];
         let res = post_fn(&app, "upload_photo", &headers, vec![b'x'; 64]).await;
         // The client may see the connection end before it could send its 500 MB: either way
         // nothing was read and nothing crashed.
@@ -275,7 +321,14 @@ async fn input_in_a_redirect_is_encoded_and_never_breaks_the_answer() {
         let pack = app.state.payments.packs(app.state.sites.for_host(None).unwrap().id, "NL").await.unwrap()[0].id;
         // A control character and a parameter of its own in the discount code of the
         // direct-debit choice.
-        let res = app.form("start_checkout", &format!("pack={pack}&method=direct_debit&code=A%01B%0D%0ASet-Cookie%3A+x%3D1%26pack%3D999"), &format!("/credits/{pack}"), &[("origin", &origin), ("cookie", &member)]).await;
+        let res = app
+            .form(
+                "start_checkout",
+                &format!("pack={pack}&method=direct_debit&code=A%01B%0D%0ASet-Cookie%3A+x%3D1%26pack%3D999"),
+                &format!("/credits/{pack}"),
+                &[("origin", &origin), ("cookie", &member)],
+            )
+            .await;
         assert_eq!(res.status(), StatusCode::FOUND, "{site}");
         assert!(res.headers().get("set-cookie").is_none(), "{site}: no header from the input");
         let to = location(&res);
@@ -298,7 +351,8 @@ async fn the_test_provider_pays_only_for_its_own_buyer() {
         let anna = ready_member(&app, "anna@example.nl", "female").await;
         let bart = ready_member(&app, "bart@example.nl", "male").await;
         let pack = app.state.payments.packs(app.state.sites.for_host(None).unwrap().id, "NL").await.unwrap()[0].id;
-        let res = app.form("start_checkout", &format!("pack={pack}&method=ideal"), &format!("/credits/{pack}"), &[("origin", &origin), ("cookie", &anna)]).await;
+        let res =
+            app.form("start_checkout", &format!("pack={pack}&method=ideal"), &format!("/credits/{pack}"), &[("origin", &origin), ("cookie", &anna)]).await;
         let checkout = location(&res);
         assert!(checkout.starts_with("/checkout/test/tst_"), "{site}: {checkout}");
         let id = checkout.trim_start_matches("/checkout/test/").to_string();
@@ -424,9 +478,17 @@ async fn the_operator_console_is_not_found_for_members_and_the_data_export_is_a_
         let res = app.client.get(format!("{}/settings/data-export", app.base)).header("cookie", &anna).send().await.unwrap();
         assert_eq!((res.status(), location(&res)), (StatusCode::SEE_OTHER, "/settings#data".to_string()), "{site}");
         // Another site's form post is refused.
-        let res = app.client.post(format!("{}/settings/data-export", app.base)).header("cookie", &anna).header("origin", "https://evil.example").send().await.unwrap();
+        let res = app
+            .client
+            .post(format!("{}/settings/data-export", app.base))
+            .header("cookie", &anna)
+            .header("origin", "https://evil.example")
+            .send()
+            .await
+            .unwrap();
         assert_eq!(res.status(), StatusCode::FORBIDDEN, "{site}");
-        let res = app.client.post(format!("{}/settings/data-export", app.base)).header("cookie", &anna).header("sec-fetch-site", "cross-site").send().await.unwrap();
+        let res =
+            app.client.post(format!("{}/settings/data-export", app.base)).header("cookie", &anna).header("sec-fetch-site", "cross-site").send().await.unwrap();
         assert_eq!(res.status(), StatusCode::FORBIDDEN, "{site}");
         // The settings page's own form.
         let (_, _, settings) = app.get("/settings", &[("cookie", &anna)]).await;

@@ -10,7 +10,9 @@ async fn home_renders_in_dutch_with_shell_and_entry_warning() {
     assert!(html.contains(r#"<html lang="nl""#), "default language is Dutch");
     assert!(html.contains("Ontmoet iemand die dezelfde vonk voelt"));
     assert!(html.contains("layout--default"));
-    for href in ["/pages/terms", "/pages/privacy", "/pages/cookies", "/pages/ban", "/pricing", "/complaints", "/pages/return-policy", "/pages/faq", "/pages/service"] {
+    for href in
+        ["/pages/terms", "/pages/privacy", "/pages/cookies", "/pages/ban", "/pricing", "/complaints", "/pages/return-policy", "/pages/faq", "/pages/service"]
+    {
         assert!(html.contains(&format!(r#"href="{href}""#)), "footer link {href}");
     }
     assert!(html.contains(r#"data-testid="entry-warning""#), "entry warning for a new visitor");
@@ -50,7 +52,9 @@ async fn every_script_on_a_page_carries_the_nonce_of_its_policy() {
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let mut seen = std::collections::HashSet::new();
     // A visitor's page, a member's pages with islands and resources, the not-found page.
-    for (path, cookie) in [("/", ""), ("/members", anna.as_str()), ("/profile", anna.as_str()), ("/settings", anna.as_str()), ("/chats", anna.as_str()), ("/no-such-page", "")] {
+    for (path, cookie) in
+        [("/", ""), ("/members", anna.as_str()), ("/profile", anna.as_str()), ("/settings", anna.as_str()), ("/chats", anna.as_str()), ("/no-such-page", "")]
+    {
         let (_, headers, html) = app.get(path, &[("cookie", cookie), ("accept", "text/html")]).await;
         let nonce = csp_nonce(&headers);
         assert!(nonce.len() >= 32 && seen.insert(nonce.clone()), "{path}: a fresh nonce per answer");
@@ -256,7 +260,8 @@ async fn pages_render_while_another_router_is_built() {
         }
     });
     for path in ["/landers/gallery", "/members", "/landers/video", "/pages/faq"].iter().cycle().take(40) {
-        let (status, _, html) = tokio::time::timeout(std::time::Duration::from_secs(10), app.get(path, &[])).await.unwrap_or_else(|_| panic!("{path} did not render"));
+        let (status, _, html) =
+            tokio::time::timeout(std::time::Duration::from_secs(10), app.get(path, &[])).await.unwrap_or_else(|_| panic!("{path} did not render"));
         assert_eq!(status, StatusCode::OK, "{path}");
         assert!(html.contains("</html>"), "{path}");
     }

@@ -23,7 +23,8 @@ async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
     assert!(page.contains("Geen lid gevonden"));
 
     // Without a reason: refused in Dutch, nothing changed.
-    let res = app.form("staff_change_member", &format!("id={anna_id}&change=block&reason="), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res =
+        app.form("staff_change_member", &format!("id={anna_id}&change=block&reason="), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
     let (error, back) = refusal(&res, "staff_change_member");
     assert_eq!(error.code, domain::ErrorCode::ReasonRequired);
     assert!(back.starts_with(&format!("/staff/members?q={anna_id}")), "{back}");
@@ -32,14 +33,19 @@ async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
     let (status, _, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
     assert_eq!(status, StatusCode::OK, "still logged in");
 
-    let res = app.form("staff_change_member", &format!("id={anna_id}&change=block&reason=Scam+messages"), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form("staff_change_member", &format!("id={anna_id}&change=block&reason=Scam+messages"), "/staff/members", &[("origin", &origin), ("cookie", &staff)])
+        .await;
     assert_eq!(location(&res), format!("/staff/members?q={anna_id}&saved=1"));
     let (_, _, page) = app.get(&location(&res), &[("cookie", &staff)]).await;
     assert!(page.contains("Geblokkeerd") && page.contains("Deblokkeren"));
     let (status, headers, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
     assert!(status.is_redirection() && headers["location"].to_str().unwrap().starts_with("/login"), "the blocked member's session is gone");
     let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
-    assert!(page.contains("Lid geblokkeerd") && page.contains("Scam messages") && page.contains(&format!("member #{anna_id}")), "the staff log says who, what and why");
+    assert!(
+        page.contains("Lid geblokkeerd") && page.contains("Scam messages") && page.contains(&format!("member #{anna_id}")),
+        "the staff log says who, what and why"
+    );
 }
 
 #[tokio::test]
@@ -68,7 +74,9 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
     assert!(page.contains("Credits per bericht") && page.contains("Cadeaus in de chat") && page.contains(r#"type="color""#));
 
     // Out of range: refused in Dutch, naming the field; nothing changed.
-    let res = app.form("staff_site_credits", &credits.replace("gift_credits=25", "gift_credits=5000"), "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form("staff_site_credits", &credits.replace("gift_credits=25", "gift_credits=5000"), "/staff/site", &[("origin", &origin), ("cookie", &staff)])
+        .await;
     let (error, _) = refusal(&res, "staff_site_credits");
     assert_eq!(error.code, domain::ErrorCode::OutOfRange);
     let (_, html) = app.follow(&res, &staff).await;
@@ -80,38 +88,76 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
     assert_eq!(app.state.sites.for_host(None).unwrap().settings.message_credits, 12);
     let (_, _, pricing) = app.get("/pricing", &[]).await;
     let message_cost = &pricing[pricing.find("Een bericht sturen").unwrap()..];
-    assert!(message_cost[..200].contains(r#"<span class="cost__value">12 credits</span>"#), "the pricing page lists the new message price: {}", &message_cost[..200]);
+    assert!(
+        message_cost[..200].contains(r#"<span class="cost__value">12 credits</span>"#),
+        "the pricing page lists the new message price: {}",
+        &message_cost[..200]
+    );
 
     // Countries: the default must be among them; a pinned country makes every visitor Belgian.
-    let res = app.form("staff_site_countries", "countries%5BNL%5D=on&geoip_country=BE&geoip_selected_country=&min_age=18", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form(
+            "staff_site_countries",
+            "countries%5BNL%5D=on&geoip_country=BE&geoip_selected_country=&min_age=18",
+            "/staff/site",
+            &[("origin", &origin), ("cookie", &staff)],
+        )
+        .await;
     assert_eq!(refusal(&res, "staff_site_countries").0.code, domain::ErrorCode::ChoiceInvalid);
-    let res = app.form("staff_site_countries", "countries%5BNL%5D=on&countries%5BBE%5D=on&geoip_country=NL&geoip_selected_country=BE&min_age=21", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form(
+            "staff_site_countries",
+            "countries%5BNL%5D=on&countries%5BBE%5D=on&geoip_country=NL&geoip_selected_country=BE&min_age=21",
+            "/staff/site",
+            &[("origin", &origin), ("cookie", &staff)],
+        )
+        .await;
     assert_eq!(location(&res), "/staff/site?saved=countries#countries");
     let settings = app.state.sites.for_host(None).unwrap();
-    assert_eq!((settings.settings.countries.clone(), settings.settings.geoip_selected_country.clone(), settings.settings.min_age), (vec!["NL".to_string(), "BE".to_string()], Some("BE".to_string()), 21));
+    assert_eq!(
+        (settings.settings.countries.clone(), settings.settings.geoip_selected_country.clone(), settings.settings.min_age),
+        (vec!["NL".to_string(), "BE".to_string()], Some("BE".to_string()), 21)
+    );
 
     // Theme colours reach the page; a bad one does not.
-    let res = app.form("staff_site_theme", "primary=%23123456&secondary=%23abcdef&accent=red%3B%7D", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res =
+        app.form("staff_site_theme", "primary=%23123456&secondary=%23abcdef&accent=red%3B%7D", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
     assert_eq!(refusal(&res, "staff_site_theme").0.code, domain::ErrorCode::ColourInvalid);
     app.form("staff_site_theme", "primary=%23123456&secondary=%23abcdef&accent=%23ff9f1c", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
     let (_, _, home) = app.get("/", &[]).await;
     assert!(home.contains("#123456"), "the new colour is on the page");
 
     // A bundle added with a price typed the Dutch way; a discount code; switched off again.
-    let res = app.form("staff_save_pack", "credits=777&price=59%2C95&currency=eur&sort_order=5&active=on", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form("staff_save_pack", "credits=777&price=59%2C95&currency=eur&sort_order=5&active=on", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)])
+        .await;
     assert!(location(&res).starts_with("/staff/pricing?saved=pack-"), "{}", location(&res));
     let (_, _, pricing) = app.get("/pricing", &[]).await;
     assert!(pricing.contains("777") && pricing.contains("59,95"), "on offer at once");
     // Not money, and money with a guess in it (a thousand, or one?): refused, nothing saved.
     for price in ["gratis", "1.000", "1.000%2C50", "0%2C001"] {
-        let res = app.form("staff_save_pack", &format!("credits=778&price={price}&currency=EUR&sort_order=5"), "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+        let res = app
+            .form(
+                "staff_save_pack",
+                &format!("credits=778&price={price}&currency=EUR&sort_order=5"),
+                "/staff/pricing",
+                &[("origin", &origin), ("cookie", &staff)],
+            )
+            .await;
         assert_eq!(refusal(&res, "staff_save_pack").0.code, domain::ErrorCode::AmountInvalid, "{price}");
         let (_, html) = app.follow(&res, &staff).await;
         assert!(html.contains("Prijs") && html.contains("Vul een bedrag in zoals 12,50"), "the field and the way to write it");
     }
     let (none,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM credit_packs WHERE credits = 778").fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(none, 0);
-    let res = app.form("staff_add_discount", "code=lente10&percentage=10&minimum_order=20&country=NL&expires=2099-12-31", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form(
+            "staff_add_discount",
+            "code=lente10&percentage=10&minimum_order=20&country=NL&expires=2099-12-31",
+            "/staff/pricing",
+            &[("origin", &origin), ("cookie", &staff)],
+        )
+        .await;
     assert_eq!(location(&res), "/staff/pricing?saved=codes#codes");
     let res = app.form("staff_add_discount", "code=LENTE10&percentage=10", "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
     let (error, _) = refusal(&res, "staff_add_discount");
@@ -120,15 +166,29 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
     assert!(html.contains("Deze code bestaat al."));
     let (_, _, page) = app.get("/staff/pricing", &[("cookie", &staff)]).await;
     assert!(page.contains("LENTE10") && page.contains("10 %") && page.contains("20.00") && page.contains("777 credits"));
-    let (code_id, minimum): (i64, i64) = sqlx::query_as("SELECT id, minimum_order FROM discount_codes WHERE code = 'LENTE10'").fetch_one(app.state.db.pool()).await.unwrap();
+    let (code_id, minimum): (i64, i64) =
+        sqlx::query_as("SELECT id, minimum_order FROM discount_codes WHERE code = 'LENTE10'").fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(minimum, 2000);
     app.form("staff_discount_active", &format!("id={code_id}&active=false"), "/staff/pricing", &[("origin", &origin), ("cookie", &staff)]).await;
-    let (active,): (i64,) = sqlx::query_as("SELECT CASE WHEN active THEN 1 ELSE 0 END FROM discount_codes WHERE id = $1").bind(code_id).fetch_one(app.state.db.pool()).await.unwrap();
+    let (active,): (i64,) = sqlx::query_as("SELECT CASE WHEN active THEN 1 ELSE 0 END FROM discount_codes WHERE id = $1")
+        .bind(code_id)
+        .fetch_one(app.state.db.pool())
+        .await
+        .unwrap();
     assert_eq!(active, 0, "switched off");
 
     // Every change is in the staff log with its values.
     let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
-    for line in ["Credits gewijzigd", "message_credits: ", "→ 12", "Landen gewijzigd", "Kleuren gewijzigd", "Bundel toegevoegd", "Kortingscode toegevoegd", "Kortingscode uitgezet"] {
+    for line in [
+        "Credits gewijzigd",
+        "message_credits: ",
+        "→ 12",
+        "Landen gewijzigd",
+        "Kleuren gewijzigd",
+        "Bundel toegevoegd",
+        "Kortingscode toegevoegd",
+        "Kortingscode uitgezet",
+    ] {
         assert!(page.contains(line), "{line}");
     }
     assert!(page.contains(r#"href="/staff/site""#) && page.contains(r#"href="/staff/pricing""#));
@@ -155,7 +215,16 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
 
     // The page has every new part, and a member tile link on a lander uses the niche's prefix after saving.
     let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
-    for part in [r#"id="rules""#, r#"id="costs""#, r#"id="company""#, r#"id="logo""#, r#"id="new-site""#, "Bezoekers en aanmelden", "Bedrijfsgegevens", r#"name="cost[NL]""#] {
+    for part in [
+        r#"id="rules""#,
+        r#"id="costs""#,
+        r#"id="company""#,
+        r#"id="logo""#,
+        r#"id="new-site""#,
+        "Bezoekers en aanmelden",
+        "Bedrijfsgegevens",
+        r#"name="cost[NL]""#,
+    ] {
         assert!(page.contains(part), "{part}");
     }
     let res = post("staff_site_rules", rules.replace("niche=6", "niche=8"), staff.clone()).await;
@@ -163,7 +232,10 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
     let res = post("staff_site_rules", rules.into(), staff.clone()).await;
     assert_eq!(location(&res), "/staff/site?saved=rules#rules");
     let site = app.state.sites.for_host(None).unwrap();
-    assert_eq!((site.niche.number(), site.enable_site_entry_popup, site.visible_profile_fields.clone()), (6, false, vec!["hair_colour".to_string(), "tattoos".to_string()]));
+    assert_eq!(
+        (site.niche.number(), site.enable_site_entry_popup, site.visible_profile_fields.clone()),
+        (6, false, vec!["hair_colour".to_string(), "tattoos".to_string()])
+    );
     let (status, headers, _) = app.get("/landers/gallery/amsterdam", &[]).await;
     assert!(status.is_redirection() && headers.get("location").unwrap().to_str().unwrap().ends_with("/landers/gallery/milf-amsterdam"), "the niche's prefix");
 
@@ -175,7 +247,10 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
     }
     let res = post("staff_site_message_costs", "cost%5BNL%5D=0%2C89&currency%5BNL%5D=EUR&cost%5BBE%5D=&currency%5BBE%5D=EUR".into(), staff.clone()).await;
     assert_eq!(location(&res), "/staff/site?saved=costs#costs");
-    assert_eq!(app.state.sites.for_host(None).unwrap().minimum_message_costs, vec![domain::site::MessageCost { country: "NL".into(), costs: 89, currency: "EUR".into() }]);
+    assert_eq!(
+        app.state.sites.for_host(None).unwrap().minimum_message_costs,
+        vec![domain::site::MessageCost { country: "NL".into(), costs: 89, currency: "EUR".into() }]
+    );
     let (_, _, pricing) = app.get("/pricing", &[("cookie", &anna)]).await;
     assert!(pricing.contains("0,89"), "the minimum price is stated");
 
@@ -197,7 +272,8 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
         let staff = staff.clone();
         async move {
             let boundary = "----vonk-logo-boundary-7MA4YWxk";
-            let mut body = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
+            let mut body =
+                format!("--{boundary}\r\nContent-Disposition: form-data; name=\"logo\"; filename=\"logo.png\"\r\nContent-Type: image/png\r\n\r\n").into_bytes();
             body.extend_from_slice(&bytes);
             body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
             app.client
@@ -262,7 +338,14 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
 
     // Each change is logged.
     let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
-    for line in ["Bezoekers en aanmelden gewijzigd", "Minimale berichtprijzen gewijzigd", "Bedrijfsgegevens gewijzigd", "Nieuw logo geplaatst", "Logo verwijderd", "Nieuwe site aangemaakt"] {
+    for line in [
+        "Bezoekers en aanmelden gewijzigd",
+        "Minimale berichtprijzen gewijzigd",
+        "Bedrijfsgegevens gewijzigd",
+        "Nieuw logo geplaatst",
+        "Logo verwijderd",
+        "Nieuwe site aangemaakt",
+    ] {
         assert!(page.contains(line), "{line}");
     }
 }
@@ -295,18 +378,31 @@ async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
     assert!(page_path.contains("text=rude") && page_path.contains(&format!("member={bram_id}")), "{page_path}");
     let (_, html) = app.follow(&res, &anna).await;
     assert!(html.contains("Beschrijf je klacht in 10 tot 4000 tekens.") && html.contains(">rude</textarea>") && html.contains("Je meldt het profiel van"));
-    for bad in ["name=&email=anna%40example.nl&category=harassment&text=ten+characters+at+least", "name=A&email=nope&category=harassment&text=ten+characters+at+least", "name=A&email=a%40b.nl&category=made_up&text=ten+characters+at+least"] {
+    for bad in [
+        "name=&email=anna%40example.nl&category=harassment&text=ten+characters+at+least",
+        "name=A&email=nope&category=harassment&text=ten+characters+at+least",
+        "name=A&email=a%40b.nl&category=made_up&text=ten+characters+at+least",
+    ] {
         let res = app.form("file_complaint", bad, "/complaints", &[("origin", &origin)]).await;
         assert_eq!(res.status(), StatusCode::FOUND, "{bad}");
         assert!(location(&res).contains("__err"), "{bad}");
     }
     assert_eq!(mails(&app).len(), before, "nothing mailed");
     // Another site's form cannot post here.
-    let res = app.form("file_complaint", &body.replace("text=rude", "text=He+keeps+sending+rude+messages"), "/complaints", &[("origin", "https://evil.example"), ("cookie", &anna)]).await;
+    let res = app
+        .form(
+            "file_complaint",
+            &body.replace("text=rude", "text=He+keeps+sending+rude+messages"),
+            "/complaints",
+            &[("origin", "https://evil.example"), ("cookie", &anna)],
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
 
     // Filed: a reference on the page, a mail to support, a record for staff.
-    let res = app.form("file_complaint", &body.replace("text=rude", "text=He+keeps+sending+rude+messages"), "/complaints", &[("origin", &origin), ("cookie", &anna)]).await;
+    let res = app
+        .form("file_complaint", &body.replace("text=rude", "text=He+keeps+sending+rude+messages"), "/complaints", &[("origin", &origin), ("cookie", &anna)])
+        .await;
     let to = location(&res);
     let reference = to.strip_prefix("/complaints?sent=").unwrap_or_else(|| panic!("{to}")).to_string();
     assert!(domain::complaint::is_reference(&reference));
@@ -341,7 +437,9 @@ async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
     // The form's limit per address.
     let mut limited = false;
     for i in 0..12 {
-        let res = app.form("file_complaint", &format!("name=A&email=a%40b.nl&category=other&text=complaint+number+{i}+here"), "/complaints", &[("origin", &origin)]).await;
+        let res = app
+            .form("file_complaint", &format!("name=A&email=a%40b.nl&category=other&text=complaint+number+{i}+here"), "/complaints", &[("origin", &origin)])
+            .await;
         if location(&res).contains("__err") {
             limited = true;
             break;

@@ -67,7 +67,8 @@ async fn a_chat_socket_ends_with_its_session_and_its_member() {
     let staff = ready_member(&app, "staff@example.nl", "male").await;
     app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
     let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
-    let res = app.form("staff_change_member", &format!("id={anna_id}&change=block&reason=Scam"), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res =
+        app.form("staff_change_member", &format!("id={anna_id}&change=block&reason=Scam"), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
     assert!(location(&res).contains("saved=1"), "{}", location(&res));
     assert_eq!(closed_with(&mut on_laptop, SOON).await, Some(4401), "blocked");
 

@@ -11,7 +11,8 @@ async fn behind_a_trusted_proxy_each_client_has_its_own_limit() {
         async move {
             // The client's own X-Forwarded-For entry comes first; the proxy appends the real one.
             let forwarded = format!("6.6.6.6, {client}");
-            let res = app.form("login", &format!("email=user{i}%40example.nl&password=x"), "/login", &[("origin", &origin), ("x-forwarded-for", &forwarded)]).await;
+            let res =
+                app.form("login", &format!("email=user{i}%40example.nl&password=x"), "/login", &[("origin", &origin), ("x-forwarded-for", &forwarded)]).await;
             refusal(&res, "login").0.code
         }
     };
@@ -26,7 +27,9 @@ async fn behind_a_trusted_proxy_each_client_has_its_own_limit() {
     let direct = start().await;
     let origin = direct.origin();
     for i in 0..21 {
-        let res = direct.form("login", &format!("email=user{i}%40example.nl&password=x"), "/login", &[("origin", &origin), ("x-forwarded-for", &format!("198.51.100.{i}"))]).await;
+        let res = direct
+            .form("login", &format!("email=user{i}%40example.nl&password=x"), "/login", &[("origin", &origin), ("x-forwarded-for", &format!("198.51.100.{i}"))])
+            .await;
         let expected = if i < 20 { domain::ErrorCode::LoginFailed } else { domain::ErrorCode::TooManyRequests };
         assert_eq!(refusal(&res, "login").0.code, expected);
     }
@@ -40,7 +43,11 @@ async fn tracking_from_the_landing_page_reaches_the_member() {
         let pool = app.state.db.pool().clone();
         async move {
             let row: (Option<String>, Option<String>, Option<String>, Option<String>, Option<String>) =
-                sqlx::query_as("SELECT tracking_network, tracking_ref, tracking_sub1, tracking_sub2, tracking_sub3 FROM users WHERE email = $1").bind(email).fetch_one(&pool).await.unwrap();
+                sqlx::query_as("SELECT tracking_network, tracking_ref, tracking_sub1, tracking_sub2, tracking_sub3 FROM users WHERE email = $1")
+                    .bind(email)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
             row
         }
     };
@@ -62,7 +69,14 @@ async fn tracking_from_the_landing_page_reaches_the_member() {
     // The signup page and the modal carry the URL's parameters, and those win over the cookie.
     let (_, _, page) = app.get("/signup?network=partner&sub1=s1", &[("cookie", &cookie)]).await;
     assert!(page.contains(r#"name="network" value="partner""#) && page.contains(r#"name="sub1" value="s1""#));
-    let res = app.form("signup", &format!("{}&network=partner&sub1=s1", form("mila@example.nl")), "/signup?network=partner&sub1=s1", &[("origin", &origin), ("cookie", &cookie)]).await;
+    let res = app
+        .form(
+            "signup",
+            &format!("{}&network=partner&sub1=s1", form("mila@example.nl")),
+            "/signup?network=partner&sub1=s1",
+            &[("origin", &origin), ("cookie", &cookie)],
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::FOUND);
     assert_eq!(stored("mila@example.nl").await, (Some("partner".into()), None, Some("s1".into()), None, None));
 
@@ -104,7 +118,14 @@ async fn geoip_picks_the_visitors_country() {
     let cookie = signed_up(&app, "anna@example.nl").await;
     let (_, _, page) = app.get("/complete-signup", &[("cookie", &cookie)]).await;
     assert!(page.contains(r#"<option value="BE" selected>"#), "before a country is chosen, the visitor's is the first guess");
-    let res = app.form("save_basics", "from=complete&gender=female&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem", "/complete-signup", &[("origin", &origin), ("cookie", &cookie)]).await;
+    let res = app
+        .form(
+            "save_basics",
+            "from=complete&gender=female&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem",
+            "/complete-signup",
+            &[("origin", &origin), ("cookie", &cookie)],
+        )
+        .await;
     assert_eq!(res.status(), StatusCode::FOUND);
     let (_, _, page) = app.get("/pricing", &[("cookie", &cookie)]).await;
     assert_eq!(methods(&page), (true, false), "the member lives in the Netherlands");
@@ -122,7 +143,9 @@ async fn the_lb_beacon_stores_a_bounce_and_staff_see_the_count() {
     let beacon = |referer: String, origin: String| {
         let client = app.client.clone();
         let url = format!("{}/api/fn/page_bounce", app.base);
-        async move { client.post(url).header("content-type", "application/json").header("origin", origin).header("referer", referer).body("{}").send().await.unwrap() }
+        async move {
+            client.post(url).header("content-type", "application/json").header("origin", origin).header("referer", referer).body("{}").send().await.unwrap()
+        }
     };
     // The page's script sends the beacon only with `lb` in the URL.
     let (_, _, page) = app.get("/members/1/landing?lb=1", &[]).await;
@@ -139,16 +162,24 @@ async fn the_lb_beacon_stores_a_bounce_and_staff_see_the_count() {
     beacon("https://evil.example/landers/gallery?lb=1".to_string(), origin.clone()).await;
     let res = beacon(format!("{}/landers/gallery?lb=1", app.base), "https://evil.example".into()).await;
     assert_eq!(res.status(), StatusCode::FORBIDDEN);
-    let rows: Vec<(String, String, Option<String>, Option<String>)> = sqlx::query_as("SELECT lander, slug, network, sub1 FROM page_bounces ORDER BY id").fetch_all(app.state.db.pool()).await.unwrap();
-    assert_eq!(rows, [
-        ("landing".to_string(), String::new(), Some("adnet".to_string()), Some("s".to_string())),
-        ("gallery".to_string(), "milf-amsterdam".to_string(), None, None),
-        ("gallery".to_string(), String::new(), None, None),
-    ]);
+    let rows: Vec<(String, String, Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT lander, slug, network, sub1 FROM page_bounces ORDER BY id").fetch_all(app.state.db.pool()).await.unwrap();
+    assert_eq!(
+        rows,
+        [
+            ("landing".to_string(), String::new(), Some("adnet".to_string()), Some("s".to_string())),
+            ("gallery".to_string(), "milf-amsterdam".to_string(), None, None),
+            ("gallery".to_string(), String::new(), None, None),
+        ]
+    );
 
     let staff = ready_member(&app, "staff@example.nl", "male").await;
     assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
     let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
     let table = &page[page.find(r#"data-testid="staff-bounces""#).expect("the bounce figures")..];
-    assert!(table.contains("<td>gallery</td><td>2</td><td>1</td>") && table.contains("<td>landing</td><td>1</td><td>1</td>"), "{}", &table[..600.min(table.len())]);
+    assert!(
+        table.contains("<td>gallery</td><td>2</td><td>1</td>") && table.contains("<td>landing</td><td>1</td><td>1</td>"),
+        "{}",
+        &table[..600.min(table.len())]
+    );
 }

@@ -63,10 +63,23 @@ pub async fn state(vars: &HashMap<&str, String>) -> server::AppState {
 /// Anna (anna@example.nl, password "rode kater op het dak") on the default site; her id.
 pub async fn signup_anna(state: &server::AppState, base_url: &str) -> i64 {
     let site = state.sites.for_host(None).unwrap();
-    let form = domain::account::SignupForm { email: "anna@example.nl".into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
+    let form = domain::account::SignupForm {
+        email: "anna@example.nl".into(),
+        name: "Anna".into(),
+        password: "rode kater op het dak".into(),
+        date_of_birth: "1990-05-17".into(),
+        signup_message: String::new(),
+    };
     let (anna, _) = state
         .accounts
-        .signup(server::accounts::SignupRequest { site: &site, form, tracking: Default::default(), locale: domain::Locale::Nl, base_url: base_url.into(), client: Default::default() })
+        .signup(server::accounts::SignupRequest {
+            site: &site,
+            form,
+            tracking: Default::default(),
+            locale: domain::Locale::Nl,
+            base_url: base_url.into(),
+            client: Default::default(),
+        })
         .await
         .unwrap();
     anna

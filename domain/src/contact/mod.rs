@@ -83,7 +83,8 @@ pub struct ContactPolicy {
 }
 
 impl ContactPolicy {
-    pub const ALLOW_ALL: ContactPolicy = ContactPolicy { phone: ContactRule::Allow, email: ContactRule::Allow, web: ContactRule::Allow, messenger: ContactRule::Allow };
+    pub const ALLOW_ALL: ContactPolicy =
+        ContactPolicy { phone: ContactRule::Allow, email: ContactRule::Allow, web: ContactRule::Allow, messenger: ContactRule::Allow };
 
     pub fn rule(&self, kind: ContactKind) -> ContactRule {
         match kind {
@@ -304,14 +305,35 @@ const AT_WORDS: &[&str] = &["at", "apenstaartje", "apestaart", "klammeraffe", "a
 const DOT_WORDS: &[&str] = &["dot", "punt", "punkt", "punto", "point", "ponto", "kropka", "nokta"];
 /// Top-level domains that make "word.tld" a web address.
 const TLDS: &[&str] = &[
-    "com", "nl", "be", "de", "net", "org", "eu", "info", "io", "me", "co", "uk", "fr", "es", "it", "ch", "pl", "pt", "tr", "ro", "se", "dk", "no", "fi", "app", "link",
-    "ly", "xyz", "online", "site", "shop", "tv", "us", "biz", "club", "live", "dating", "nu",
+    "com", "nl", "be", "de", "net", "org", "eu", "info", "io", "me", "co", "uk", "fr", "es", "it", "ch", "pl", "pt", "tr", "ro", "se", "dk", "no", "fi", "app",
+    "link", "ly", "xyz", "online", "site", "shop", "tv", "us", "biz", "club", "live", "dating", "nu",
 ];
 /// Mail services whose names make "name at service" an address even without a domain ending.
-const MAIL_SERVICES: &[&str] = &["gmail", "googlemail", "hotmail", "outlook", "yahoo", "icloud", "ziggo", "kpnmail", "kpnplanet", "telenet", "gmx", "protonmail", "msn"];
+const MAIL_SERVICES: &[&str] =
+    &["gmail", "googlemail", "hotmail", "outlook", "yahoo", "icloud", "ziggo", "kpnmail", "kpnplanet", "telenet", "gmx", "protonmail", "msn"];
 const MESSENGERS: &[&str] = &[
-    "whatsapp", "whatsap", "watsapp", "wapp", "snapchat", "snap", "telegram", "instagram", "insta", "kik", "skype", "facebook", "fb", "tiktok", "discord", "wechat", "viber",
-    "threema", "signal", "onlyfans", "messenger", "line",
+    "whatsapp",
+    "whatsap",
+    "watsapp",
+    "wapp",
+    "snapchat",
+    "snap",
+    "telegram",
+    "instagram",
+    "insta",
+    "kik",
+    "skype",
+    "facebook",
+    "fb",
+    "tiktok",
+    "discord",
+    "wechat",
+    "viber",
+    "threema",
+    "signal",
+    "onlyfans",
+    "messenger",
+    "line",
 ];
 /// Words that may stand between a messenger's name and the handle ("mijn snap is anna_99").
 const HANDLE_FILLERS: &[&str] = &["is", "me", "mij", "op", "on", "naam", "name", "id", "account", "via", "als", "as", "ist", "est", "es"];
@@ -463,7 +485,8 @@ fn find_addresses(text: &str, tokens: &[Token], found: &mut Vec<Found>) {
                 j += 1;
             }
             // A handle looks like one ("anna_99", "jan1990", "anna.b") or is announced.
-            let handle_like = |n: &Token| n.lower.chars().any(|c| c.is_ascii_digit() || c == '_') || tokens.get(j + 1).is_some_and(|d| d.tok == Tok::Dot && d.joined);
+            let handle_like =
+                |n: &Token| n.lower.chars().any(|c| c.is_ascii_digit() || c == '_') || tokens.get(j + 1).is_some_and(|d| d.tok == Tok::Dot && d.joined);
             if let Some(handle) = tokens.get(j).filter(|n| n.tok == Tok::Word && n.lower.chars().count() >= 3 && (connected || handle_like(n))) {
                 let (mut end, mut k) = (handle.end, j + 1);
                 // Handles with dots ("anna.b_99").

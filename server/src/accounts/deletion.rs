@@ -1,9 +1,9 @@
 //! Deleting an account: undone within [`REACTIVATION_DAYS`] days with the mailed link, then the
 //! personal data is purged for good (the ledger stays, tied to an anonymous row).
 
-use domain::Field;
 use domain::constants::REACTIVATION_DAYS;
 use domain::site::SiteSettings;
+use domain::Field;
 use domain::{ApiError, ErrorCode, Locale};
 
 use super::mails::LinkMailSpec;
@@ -102,13 +102,20 @@ impl Accounts {
             sqlx::query("DELETE FROM account_tokens WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1").bind(id).execute(&mut *tx).await?;
-            let photos: Vec<(String, String)> = sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
+            let photos: Vec<(String, String)> =
+                sqlx::query_as("DELETE FROM photos WHERE user_id = $1 RETURNING filename, thumb_filename").bind(id).fetch_all(&mut *tx).await?;
             // Photos they sent in chats go too; the message stays, without its picture.
-            let chat_photos: Vec<(String,)> = sqlx::query_as("SELECT photo_key FROM messages WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).fetch_all(&mut *tx).await?;
+            let chat_photos: Vec<(String,)> =
+                sqlx::query_as("SELECT photo_key FROM messages WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).fetch_all(&mut *tx).await?;
             sqlx::query("UPDATE messages SET photo_key = NULL WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).execute(&mut *tx).await?;
-            sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1").bind(id).bind(false).execute(&mut *tx).await?;
+            sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1")
+                .bind(id)
+                .bind(false)
+                .execute(&mut *tx)
+                .await?;
             sessions::end_all(&mut tx, *id).await?;
-            let files: Vec<String> = photos.into_iter().flat_map(|(f, t)| crate::members::photos::stored_files(f, t)).chain(chat_photos.into_iter().map(|(k,)| k)).collect();
+            let files: Vec<String> =
+                photos.into_iter().flat_map(|(f, t)| crate::members::photos::stored_files(f, t)).chain(chat_photos.into_iter().map(|(k,)| k)).collect();
             crate::media::trash(&mut tx, &files).await?;
             tx.commit().await?;
         }

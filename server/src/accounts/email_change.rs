@@ -4,9 +4,9 @@
 //! quietly move the account away). At most three change mails a day.
 
 use domain::account::validate_email;
-use domain::Field;
 use domain::security::SecurityEventKind;
 use domain::site::SiteSettings;
+use domain::Field;
 use domain::{ApiError, ErrorCode, Locale};
 
 use super::mails::LinkMailSpec;
@@ -51,7 +51,8 @@ impl Accounts {
         if member.email == email {
             return Err(invalid());
         }
-        let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2").bind(site.id).bind(&email).fetch_optional(self.db.pool()).await?;
+        let taken: Option<(i64,)> =
+            sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2").bind(site.id).bind(&email).fetch_optional(self.db.pool()).await?;
         if taken.is_some() {
             return Err(ErrorCode::EmailTaken.into());
         }

@@ -21,7 +21,15 @@ pub(super) struct LinkMailSpec<'a> {
 
 impl Accounts {
     /// Sends a link mail to `to` in `locale`; `link` is a path of the app, made absolute here.
-    pub(super) async fn send_link_mail(&self, site: &SiteSettings, base_url: &str, locale: Locale, to: &str, spec: LinkMailSpec<'_>, link: &str) -> Result<(), AppError> {
+    pub(super) async fn send_link_mail(
+        &self,
+        site: &SiteSettings,
+        base_url: &str,
+        locale: Locale,
+        to: &str,
+        spec: LinkMailSpec<'_>,
+        link: &str,
+    ) -> Result<(), AppError> {
         let mut vars = vec![("site", site.name.as_str())];
         vars.extend_from_slice(spec.vars);
         let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &vars);
@@ -29,7 +37,10 @@ impl Accounts {
         let (unsubscribe_page, one_click) = match spec.unsubscribe_for {
             Some(user_id) => {
                 let token = self.unsubscribe_token(user_id).await?;
-                (Some(crate::links::absolute(base_url, &self.links.unsubscribe(&token))), Some(crate::links::absolute(base_url, &crate::links::one_click_unsubscribe(&token))))
+                (
+                    Some(crate::links::absolute(base_url, &self.links.unsubscribe(&token))),
+                    Some(crate::links::absolute(base_url, &crate::links::one_click_unsubscribe(&token))),
+                )
             }
             None => (None, None),
         };

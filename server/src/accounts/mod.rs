@@ -36,8 +36,8 @@ pub use email_change::{MAIL_CHANGES_PER_DAY, MAIL_CHANGE_TTL_SECS, MAIL_UNDO_TTL
 pub use login::LOCKOUT;
 pub use login::{LoginOutcome, SECOND_STEP_TTL_SECS};
 pub use member::Member;
-pub use receipts::Receipt;
 pub use notifications::{AlertState, DisabledReason, NotificationKind, NotificationPrefs};
+pub use receipts::Receipt;
 pub use recovery::{RESETS_PER_DAY, RESET_TTL_SECS};
 pub use security::{Client, SecurityEvent, EVENTS_SHOWN};
 pub use sessions::{ResolvedSession, SessionInfo, SESSION_TOUCH_SECS, SESSION_TTL_SECS};

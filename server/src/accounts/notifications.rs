@@ -6,8 +6,8 @@ use domain::site::SiteSettings;
 use sqlx::Row;
 
 use super::mails::LinkMailSpec;
-use super::Accounts;
 use super::tokens;
+use super::Accounts;
 use crate::db::flag;
 use crate::error::AppError;
 
@@ -171,7 +171,12 @@ impl Accounts {
         let name: String = row.try_get("name")?;
         let other: String = row.try_get::<Option<String>, _>("other")?.unwrap_or_default();
         let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
-        let spec = LinkMailSpec { prefix: "mail.message", footer: "mail.notification_footer", vars: &[("name", &name), ("other", &other)], unsubscribe_for: Some(to_user) };
+        let spec = LinkMailSpec {
+            prefix: "mail.message",
+            footer: "mail.notification_footer",
+            vars: &[("name", &name), ("other", &other)],
+            unsubscribe_for: Some(to_user),
+        };
         self.send_link_mail(site, base_url, locale, &email, spec, &self.links.chat(conversation)).await?;
         Ok(true)
     }
@@ -200,7 +205,11 @@ impl Accounts {
         if !tokens::is_well_formed(token) {
             return Ok(false);
         }
-        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE unsubscribe_token = $1 AND status <> $2").bind(token).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(self.db().pool()).await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE unsubscribe_token = $1 AND status <> $2")
+            .bind(token)
+            .bind(domain::account::UserStatus::Deleted.as_str())
+            .fetch_optional(self.db().pool())
+            .await?;
         match row {
             Some((id,)) => {
                 self.disable_notifications(id, DisabledReason::ListUnsubscribe).await?;
@@ -213,7 +222,11 @@ impl Accounts {
     /// A bounce or spam complaint reported by the mail provider for an address: every account
     /// with that address (on any site) stops getting notification mails. Returns how many.
     pub async fn mail_event(&self, email: &str, reason: DisabledReason) -> Result<u64, AppError> {
-        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email = $1 AND status <> $2").bind(email.trim().to_lowercase()).bind(domain::account::UserStatus::Deleted.as_str()).fetch_all(self.db().pool()).await?;
+        let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email = $1 AND status <> $2")
+            .bind(email.trim().to_lowercase())
+            .bind(domain::account::UserStatus::Deleted.as_str())
+            .fetch_all(self.db().pool())
+            .await?;
         for (id,) in &ids {
             self.disable_notifications(*id, reason).await?;
         }
@@ -222,12 +235,17 @@ impl Accounts {
 
     /// The member's unsubscribe token (created on first use), for the links in mails.
     pub async fn unsubscribe_token(&self, user_id: i64) -> Result<String, AppError> {
-        let existing: Option<(Option<String>,)> = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_optional(self.db().pool()).await?;
+        let existing: Option<(Option<String>,)> =
+            sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_optional(self.db().pool()).await?;
         if let Some((Some(token),)) = existing {
             return Ok(token);
         }
         let token = tokens::new_token();
-        sqlx::query("UPDATE users SET unsubscribe_token = $1 WHERE id = $2 AND unsubscribe_token IS NULL").bind(&token).bind(user_id).execute(self.db().pool()).await?;
+        sqlx::query("UPDATE users SET unsubscribe_token = $1 WHERE id = $2 AND unsubscribe_token IS NULL")
+            .bind(&token)
+            .bind(user_id)
+            .execute(self.db().pool())
+            .await?;
         let (token,): (Option<String>,) = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
         token.ok_or_else(|| AppError::Internal("unsubscribe token missing".into()))
     }

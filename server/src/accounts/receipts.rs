@@ -49,7 +49,10 @@ impl Accounts {
 
     /// The receipt of `payment` (paid by `user_id` on `site`), in the member's language.
     pub async fn receipt(&self, site: &Site, user_id: i64, payment: &PaymentView) -> Result<Receipt, AppError> {
-        let row = sqlx::query("SELECT u.email, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
+        let row = sqlx::query("SELECT u.email, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
+            .bind(user_id)
+            .fetch_one(self.db().pool())
+            .await?;
         let name: String = row.try_get("name")?;
         let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
         let comma = !matches!(locale, domain::Locale::En);
@@ -80,7 +83,8 @@ impl Accounts {
             rows.push((t("receipt.remaining"), money((payment.amount - refunded).max(0))));
         }
         let c = &site.company;
-        let mut company = vec![c.name.clone(), c.address.clone(), format!("{} {}", c.postal_code, c.city), c.country.clone(), format!("{} {}", t("receipt.kvk"), c.kvk)];
+        let mut company =
+            vec![c.name.clone(), c.address.clone(), format!("{} {}", c.postal_code, c.city), c.country.clone(), format!("{} {}", t("receipt.kvk"), c.kvk)];
         if !c.vat_numbers.is_empty() {
             company.push(format!("{} {}", t("receipt.vat_number"), c.vat_numbers.join(", ")));
         }
@@ -103,7 +107,18 @@ impl Accounts {
     /// Mails the credit note of a refund of `refund` (minor units, VAT included) of `payment`:
     /// the money that goes back, its VAT, and the credits taken back or already used.
     #[allow(clippy::too_many_arguments)]
-    pub async fn mail_credit_note(&self, site: &Site, base_url: &str, user_id: i64, payment: &PaymentView, refund_id: i64, refund: i64, credits: domain::refund::CreditsBack, at: i64, link: &str) -> Result<(), AppError> {
+    pub async fn mail_credit_note(
+        &self,
+        site: &Site,
+        base_url: &str,
+        user_id: i64,
+        payment: &PaymentView,
+        refund_id: i64,
+        refund: i64,
+        credits: domain::refund::CreditsBack,
+        at: i64,
+        link: &str,
+    ) -> Result<(), AppError> {
         let mut note = self.receipt(site, user_id, payment).await?;
         let locale = note.locale;
         let comma = !matches!(locale, domain::Locale::En);

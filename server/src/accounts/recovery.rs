@@ -1,9 +1,9 @@
 //! Passwords: the reset link for a forgotten one, and changing it with the old one.
 
 use domain::account::{validate_email, validate_password_repeat};
-use domain::Field;
 use domain::security::SecurityEventKind;
 use domain::site::SiteSettings;
+use domain::Field;
 use domain::{ApiError, ErrorCode, Locale};
 use sqlx::Row;
 
@@ -94,7 +94,11 @@ impl Accounts {
         let hash = passwords::hash(password.to_string()).await?;
         let (user_id, _) = self.consume_token(token, Kind::PasswordReset).await?;
         let mut tx = self.db.begin().await?;
-        sqlx::query("UPDATE users SET password_hash = $1, failed_logins = 0, locked_until = NULL WHERE id = $2").bind(&hash).bind(user_id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE users SET password_hash = $1, failed_logins = 0, locked_until = NULL WHERE id = $2")
+            .bind(&hash)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?;
         sessions::end_all(&mut tx, user_id).await?;
         // Older reset links die with this one.
         sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2 AND kind = 'password_reset' AND used_at IS NULL")

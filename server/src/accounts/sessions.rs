@@ -106,7 +106,12 @@ impl Accounts {
         let (member, seen) = match kept {
             Some(kept) => (kept.member, kept.seen),
             None => {
-                let row = sqlx::query(session_select()).bind(&hash).bind(now).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(self.db.pool()).await?;
+                let row = sqlx::query(session_select())
+                    .bind(&hash)
+                    .bind(now)
+                    .bind(domain::account::UserStatus::Deleted.as_str())
+                    .fetch_optional(self.db.pool())
+                    .await?;
                 let (seen, expires) = match &row {
                     Some(row) => (row.try_get::<i64, _>("session_seen")?, row.try_get::<i64, _>("session_expires")?),
                     None => return Ok(None),
@@ -199,10 +204,20 @@ impl Accounts {
     pub async fn set_blocked(&self, user_id: i64, blocked: bool) -> Result<(), AppError> {
         let mut tx = self.db.begin().await?;
         if blocked {
-            sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status <> $3").bind(user_id).bind(domain::account::UserStatus::Blocked.as_str()).bind(domain::account::UserStatus::Deleted.as_str()).execute(&mut *tx).await?;
+            sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status <> $3")
+                .bind(user_id)
+                .bind(domain::account::UserStatus::Blocked.as_str())
+                .bind(domain::account::UserStatus::Deleted.as_str())
+                .execute(&mut *tx)
+                .await?;
             end_all(&mut tx, user_id).await?;
         } else {
-            sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3").bind(user_id).bind(domain::account::UserStatus::Active.as_str()).bind(domain::account::UserStatus::Blocked.as_str()).execute(&mut *tx).await?;
+            sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3")
+                .bind(user_id)
+                .bind(domain::account::UserStatus::Active.as_str())
+                .bind(domain::account::UserStatus::Blocked.as_str())
+                .execute(&mut *tx)
+                .await?;
         }
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;

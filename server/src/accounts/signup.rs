@@ -41,11 +41,8 @@ impl Accounts {
         let hash = super::passwords::hash(valid.password.clone()).await?;
 
         let mut tx = self.db.begin().await?;
-        let taken: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE site_id = $1 AND email = $2")
-            .bind(site.id)
-            .bind(&valid.email)
-            .fetch_optional(&mut *tx)
-            .await?;
+        let taken: Option<(String,)> =
+            sqlx::query_as("SELECT status FROM users WHERE site_id = $1 AND email = $2").bind(site.id).bind(&valid.email).fetch_optional(&mut *tx).await?;
         match taken.map(|(s,)| UserStatus::parse(&s)) {
             Some(Some(UserStatus::Deleted)) => return Err(ErrorCode::AccountNotDeletedYet.into()),
             Some(_) => return Err(ErrorCode::EmailTaken.into()),
@@ -100,7 +97,16 @@ impl Accounts {
     }
 
     #[allow(clippy::too_many_arguments)]
-    async fn send_activation_mail(&self, site: &SiteSettings, base_url: &str, locale: Locale, user_id: i64, to: &str, name: &str, token: &str) -> Result<(), AppError> {
+    async fn send_activation_mail(
+        &self,
+        site: &SiteSettings,
+        base_url: &str,
+        locale: Locale,
+        user_id: i64,
+        to: &str,
+        name: &str,
+        token: &str,
+    ) -> Result<(), AppError> {
         let spec = LinkMailSpec { prefix: "mail.activation", footer: "mail.footer", vars: &[("name", name)], unsubscribe_for: Some(user_id) };
         self.send_link_mail(site, base_url, locale, to, spec, &self.links.activation(token)).await
     }
@@ -127,18 +133,29 @@ impl Accounts {
     pub async fn activate(&self, token: &str) -> Result<i64, AppError> {
         // A blocked member's link activates nothing (and stays unused).
         if tokens::is_well_formed(token) {
-            let blocked: Option<(String,)> = sqlx::query_as("SELECT u.status FROM account_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1 AND t.kind = 'activation'")
-                .bind(tokens::hash(token))
-                .fetch_optional(self.db.pool())
-                .await?;
+            let blocked: Option<(String,)> =
+                sqlx::query_as("SELECT u.status FROM account_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1 AND t.kind = 'activation'")
+                    .bind(tokens::hash(token))
+                    .fetch_optional(self.db.pool())
+                    .await?;
             if blocked.is_some_and(|(s,)| s == "blocked") {
                 return Err(ErrorCode::Forbidden.into());
             }
         }
         let (user_id, _) = self.consume_token(token, Kind::Activation).await?;
         let mut tx = self.db.begin().await?;
-        sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3").bind(user_id).bind(domain::account::UserStatus::Active.as_str()).bind(domain::account::UserStatus::NotConfirmed.as_str()).execute(&mut *tx).await?;
-        sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1 AND status = $3").bind(user_id).bind(domain::account::ProfileStatus::Active.as_str()).bind(domain::account::ProfileStatus::Disabled.as_str()).execute(&mut *tx).await?;
+        sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3")
+            .bind(user_id)
+            .bind(domain::account::UserStatus::Active.as_str())
+            .bind(domain::account::UserStatus::NotConfirmed.as_str())
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1 AND status = $3")
+            .bind(user_id)
+            .bind(domain::account::ProfileStatus::Active.as_str())
+            .bind(domain::account::ProfileStatus::Disabled.as_str())
+            .execute(&mut *tx)
+            .await?;
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
         tx.commit().await?;
         Ok(user_id)

@@ -65,7 +65,15 @@ impl Kind {
 }
 
 /// Stores a new token's hash with its expiry; `payload` is what the link confirms (a new address).
-pub(super) async fn insert(tx: &mut Transaction<'_, Any>, user_id: i64, kind: Kind, token: &str, payload: Option<&str>, now: i64, ttl: i64) -> Result<(), sqlx::Error> {
+pub(super) async fn insert(
+    tx: &mut Transaction<'_, Any>,
+    user_id: i64,
+    kind: Kind,
+    token: &str,
+    payload: Option<&str>,
+    now: i64,
+    ttl: i64,
+) -> Result<(), sqlx::Error> {
     sqlx::query("INSERT INTO account_tokens (token_hash, user_id, kind, payload, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(hash(token))
         .bind(user_id)

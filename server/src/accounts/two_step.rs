@@ -7,8 +7,8 @@
 //! codes count in the password lockout.
 
 use domain::account::UserStatus;
-use domain::Field;
 use domain::security::{SecondFactor, SecurityEventKind, RECOVERY_CODES, TOTP_SKEW_STEPS, TOTP_STEP_SECS};
+use domain::Field;
 use domain::{ApiError, ErrorCode};
 use sqlx::Row;
 use totp_rs::{Builder, Secret, Totp};

@@ -148,7 +148,8 @@ impl Bus {
     /// (it reconnects with backoff for as long as the process runs).
     pub fn start(db: Db, database_url: &str) -> Bus {
         let postgres = db.backend() == Backend::Postgres;
-        let bus = Bus { inner: Arc::new(Inner {
+        let bus = Bus {
+            inner: Arc::new(Inner {
                 db,
                 sockets: RwLock::new(HashMap::new()),
                 next_id: AtomicU64::new(1),
@@ -157,7 +158,8 @@ impl Bus {
                 shutdown: tokio_util::sync::CancellationToken::new(),
                 listening: tokio::sync::watch::Sender::new(!postgres),
                 queue: tokio::sync::broadcast::Sender::new(QUEUE_BACKLOG),
-            }) };
+            }),
+        };
         if postgres {
             tokio::spawn(listen(bus.clone(), database_url.to_string()));
         }

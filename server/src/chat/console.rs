@@ -13,9 +13,9 @@ use super::bus::Signal;
 use super::send::{Outgoing, Payer};
 use super::store::{MessageRow, MESSAGE_COLUMNS};
 use super::{Chat, Content, PeerRow, Sent};
-use crate::members::search::CARD_COLUMNS;
 use crate::accounts::Member;
 use crate::error::AppError;
+use crate::members::search::CARD_COLUMNS;
 use crate::sites::Site;
 
 /// A conversation in the operator console.
@@ -117,14 +117,22 @@ impl Chat {
         for row in &rows {
             let by_profile = crate::db::flag(row, "fictional")?;
             let operator: Option<i64> = row.try_get("operator_id")?;
-            lines.push(domain::operators::Line { conversation: row.try_get("conversation_id")?, operator: by_profile.then(|| operator.unwrap_or(0)), at: row.try_get("created_at")? });
+            lines.push(domain::operators::Line {
+                conversation: row.try_get("conversation_id")?,
+                operator: by_profile.then(|| operator.unwrap_or(0)),
+                at: row.try_get("created_at")?,
+            });
         }
         let days = domain::operators::operator_days(&lines);
         let mut names: std::collections::HashMap<i64, String> = std::collections::HashMap::new();
-        let ids: Vec<String> = days.iter().map(|d| d.operator).filter(|id| *id > 0).collect::<std::collections::BTreeSet<_>>().into_iter().map(|id| id.to_string()).collect();
+        let ids: Vec<String> =
+            days.iter().map(|d| d.operator).filter(|id| *id > 0).collect::<std::collections::BTreeSet<_>>().into_iter().map(|id| id.to_string()).collect();
         if !ids.is_empty() {
             // Ids are numbers from our own query, never text from the request.
-            for (id, name) in sqlx::query_as::<_, (i64, String)>(&format!("SELECT user_id, name FROM profiles WHERE user_id IN ({})", ids.join(", "))).fetch_all(self.pool()).await? {
+            for (id, name) in sqlx::query_as::<_, (i64, String)>(&format!("SELECT user_id, name FROM profiles WHERE user_id IN ({})", ids.join(", ")))
+                .fetch_all(self.pool())
+                .await?
+            {
                 names.insert(id, name);
             }
         }
@@ -157,12 +165,13 @@ impl Chat {
     /// A new holder (not a renewal) changes the queue the other operators see.
     async fn take_claim(&self, operator: &Member, site_id: i64, conversation: i64, now: i64) -> Result<Claim, AppError> {
         let until = now + OPERATOR_CLAIM_SECS;
-        let held_by_me: Option<(i64,)> = sqlx::query_as("SELECT operator_id FROM operator_claims WHERE conversation_id = $1 AND operator_id = $2 AND expires_at > $3")
-            .bind(conversation)
-            .bind(operator.id)
-            .bind(now)
-            .fetch_optional(self.pool())
-            .await?;
+        let held_by_me: Option<(i64,)> =
+            sqlx::query_as("SELECT operator_id FROM operator_claims WHERE conversation_id = $1 AND operator_id = $2 AND expires_at > $3")
+                .bind(conversation)
+                .bind(operator.id)
+                .bind(now)
+                .fetch_optional(self.pool())
+                .await?;
         let won: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO operator_claims (conversation_id, operator_id, expires_at) VALUES ($1, $2, $3) \
              ON CONFLICT (conversation_id) DO UPDATE SET operator_id = excluded.operator_id, expires_at = excluded.expires_at \
@@ -177,23 +186,32 @@ impl Chat {
         .await?;
         if won.is_some() {
             // One conversation at a time: the operator's other claims end.
-            sqlx::query("DELETE FROM operator_claims WHERE operator_id = $1 AND conversation_id <> $2").bind(operator.id).bind(conversation).execute(self.pool()).await?;
+            sqlx::query("DELETE FROM operator_claims WHERE operator_id = $1 AND conversation_id <> $2")
+                .bind(operator.id)
+                .bind(conversation)
+                .execute(self.pool())
+                .await?;
             if held_by_me.is_none() {
                 self.bus.publish(&[Signal::Queue { site: site_id }]).await?;
             }
             return Ok(Claim::Mine { until });
         }
-        let (by, until): (String, i64) = sqlx::query_as("SELECT p.name, c.expires_at FROM operator_claims c JOIN profiles p ON p.user_id = c.operator_id WHERE c.conversation_id = $1")
-            .bind(conversation)
-            .fetch_one(self.pool())
-            .await?;
+        let (by, until): (String, i64) =
+            sqlx::query_as("SELECT p.name, c.expires_at FROM operator_claims c JOIN profiles p ON p.user_id = c.operator_id WHERE c.conversation_id = $1")
+                .bind(conversation)
+                .fetch_one(self.pool())
+                .await?;
         Ok(Claim::Taken { by, until })
     }
 
     /// Lets go of a conversation this operator holds (another may take it at once).
     pub async fn release(&self, operator: &Member, conversation: i64) -> Result<(), AppError> {
         require_operator(operator)?;
-        let left = sqlx::query("DELETE FROM operator_claims WHERE conversation_id = $1 AND operator_id = $2").bind(conversation).bind(operator.id).execute(self.pool()).await?;
+        let left = sqlx::query("DELETE FROM operator_claims WHERE conversation_id = $1 AND operator_id = $2")
+            .bind(conversation)
+            .bind(operator.id)
+            .execute(self.pool())
+            .await?;
         if left.rows_affected() > 0 {
             self.bus.publish(&[Signal::Queue { site: operator.site_id }]).await?;
         }
@@ -204,7 +222,11 @@ impl Chat {
     pub async fn operator_note(&self, operator: &Member, site_id: i64, conversation: i64) -> Result<String, AppError> {
         require_operator(operator)?;
         let (profile, member) = self.fictional_conversation(site_id, conversation).await?;
-        let note: Option<(String,)> = sqlx::query_as("SELECT body FROM operator_notes WHERE member_id = $1 AND profile_id = $2").bind(member).bind(profile).fetch_optional(self.pool()).await?;
+        let note: Option<(String,)> = sqlx::query_as("SELECT body FROM operator_notes WHERE member_id = $1 AND profile_id = $2")
+            .bind(member)
+            .bind(profile)
+            .fetch_optional(self.pool())
+            .await?;
         Ok(note.map(|n| n.0).unwrap_or_default())
     }
 
@@ -244,7 +266,11 @@ impl Chat {
         .bind(crate::credits::Reason::Spend.as_str())
         .fetch_one(self.pool())
         .await?;
-        let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status = $2").bind(member).bind(domain::checkout::PaymentStatus::Paid.code()).fetch_one(self.pool()).await?;
+        let (payments,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1 AND status = $2")
+            .bind(member)
+            .bind(domain::checkout::PaymentStatus::Paid.code())
+            .fetch_one(self.pool())
+            .await?;
         Ok(MemberFigures { bought, spent, payments })
     }
 

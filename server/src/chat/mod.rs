@@ -98,7 +98,15 @@ pub struct PeerRow {
 
 impl PeerRow {
     pub fn to_peer(&self, href: String, photo: Option<String>) -> ChatPeer {
-        ChatPeer { id: self.id, name: self.name.clone(), age: (self.age > 0).then_some(self.age), place: self.place.clone(), photo, fictional: self.fictional, href }
+        ChatPeer {
+            id: self.id,
+            name: self.name.clone(),
+            age: (self.age > 0).then_some(self.age),
+            place: self.place.clone(),
+            photo,
+            fictional: self.fictional,
+            href,
+        }
     }
 }
 
@@ -172,7 +180,11 @@ impl Chat {
 
     /// The other member of a conversation of `me`'s.
     async fn peer_in(&self, conversation: i64, me: i64) -> Result<Option<i64>, AppError> {
-        let row: Option<(i64,)> = sqlx::query_as("SELECT peer_id FROM chat_members WHERE conversation_id = $1 AND user_id = $2").bind(conversation).bind(me).fetch_optional(self.pool()).await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT peer_id FROM chat_members WHERE conversation_id = $1 AND user_id = $2")
+            .bind(conversation)
+            .bind(me)
+            .fetch_optional(self.pool())
+            .await?;
         Ok(row.map(|(p,)| p))
     }
 
@@ -199,7 +211,12 @@ impl Chat {
         for row in &rows {
             let id: i64 = row.try_get("conversation_id")?;
             let last_id: Option<i64> = row.try_get("m_id")?;
-            out.push(Summary { id, peer: self.peer_row(row, now)?, unread: row.try_get("unread")?, last: last_id.and_then(|l| lasts.iter().find(|m| m.id == l).cloned()) });
+            out.push(Summary {
+                id,
+                peer: self.peer_row(row, now)?,
+                unread: row.try_get("unread")?,
+                last: last_id.and_then(|l| lasts.iter().find(|m| m.id == l).cloned()),
+            });
         }
         Ok(out)
     }
@@ -263,7 +280,10 @@ impl Chat {
             blocked,
         };
         if let Some(id) = conversation {
-            let sides = sqlx::query("SELECT user_id, read_up_to, delivered_up_to, unread FROM chat_members WHERE conversation_id = $1").bind(id).fetch_all(self.pool()).await?;
+            let sides = sqlx::query("SELECT user_id, read_up_to, delivered_up_to, unread FROM chat_members WHERE conversation_id = $1")
+                .bind(id)
+                .fetch_all(self.pool())
+                .await?;
             for side in &sides {
                 let user: i64 = side.try_get("user_id")?;
                 if user == peer {
@@ -346,11 +366,13 @@ impl Chat {
     /// peer keeps theirs.
     pub async fn delete(&self, me: i64, conversation: i64) -> Result<(), AppError> {
         let mut tx = self.db().begin().await?;
-        let done = sqlx::query("UPDATE chat_members SET cleared_up_to = last_message_id, read_up_to = last_message_id, unread = 0 WHERE conversation_id = $1 AND user_id = $2")
-            .bind(conversation)
-            .bind(me)
-            .execute(&mut *tx)
-            .await?;
+        let done = sqlx::query(
+            "UPDATE chat_members SET cleared_up_to = last_message_id, read_up_to = last_message_id, unread = 0 WHERE conversation_id = $1 AND user_id = $2",
+        )
+        .bind(conversation)
+        .bind(me)
+        .execute(&mut *tx)
+        .await?;
         if done.rows_affected() == 0 {
             return Err(ErrorCode::NotFound.into());
         }
@@ -371,7 +393,14 @@ impl Chat {
     /// transaction removed it, see `Members::block`).
     pub async fn removed_by_block(&self, conversation: Option<i64>, a: i64, b: i64) -> Result<(), AppError> {
         let Some(conversation) = conversation else { return Ok(()) };
-        self.bus.publish(&[Signal::Removed { conversation, user: a }, Signal::Removed { conversation, user: b }, Signal::Counters { user: a }, Signal::Counters { user: b }]).await
+        self.bus
+            .publish(&[
+                Signal::Removed { conversation, user: a },
+                Signal::Removed { conversation, user: b },
+                Signal::Counters { user: a },
+                Signal::Counters { user: b },
+            ])
+            .await
     }
 
     /// Messages that waited for `user`'s confirmation go out once both sides are confirmed.
@@ -446,4 +475,3 @@ impl Chat {
         Ok(used)
     }
 }
-

@@ -110,13 +110,14 @@ impl Chat {
         require_staff(staff, site.id)?;
         let mut tx = self.db().begin().await?;
         // The sender's row first: their sends and this release happen one after the other.
-        let (mut free_used, mut credits, status): (i64, i64, String) =
-            sqlx::query_as("UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 AND site_id = $2 RETURNING free_messages_used, credits, status")
-                .bind(sender)
-                .bind(site.id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .ok_or(domain::ErrorCode::NotFound)?;
+        let (mut free_used, mut credits, status): (i64, i64, String) = sqlx::query_as(
+            "UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 AND site_id = $2 RETURNING free_messages_used, credits, status",
+        )
+        .bind(sender)
+        .bind(site.id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(domain::ErrorCode::NotFound)?;
         let rows = sqlx::query(
             "SELECT m.id, m.conversation_id, m.recipient_id, m.kind, m.created_at, r.status, r.fictional FROM messages m JOIN users r ON r.id = m.recipient_id \
              WHERE m.sender_id = $1 AND m.review = $2 ORDER BY m.id",
@@ -141,7 +142,14 @@ impl Chat {
             free_used += i64::from(free);
             let (conversation, recipient): (i64, i64) = (row.try_get("conversation_id")?, row.try_get("recipient_id")?);
             let held = status != active || row.try_get::<String, _>("status")? != active;
-            sqlx::query("UPDATE messages SET review = $1, held = $2, cost = $3, free = $4 WHERE id = $5").bind(false).bind(held).bind(price).bind(free).bind(id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE messages SET review = $1, held = $2, cost = $3, free = $4 WHERE id = $5")
+                .bind(false)
+                .bind(held)
+                .bind(price)
+                .bind(free)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
             if !held {
                 sqlx::query(
                     "UPDATE chat_members SET unread = unread + 1, last_message_id = CASE WHEN last_message_id > $1 THEN last_message_id ELSE $1 END, \

@@ -45,11 +45,13 @@ impl Chat {
     }
 
     pub(super) async fn already_sent(&self, sender: i64, client_id: &str) -> Result<Option<Sent>, AppError> {
-        let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS}, u.credits FROM messages m JOIN users u ON u.id = m.sender_id WHERE m.sender_id = $1 AND m.client_id = $2"))
-            .bind(sender)
-            .bind(client_id)
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(&format!(
+            "SELECT {MESSAGE_COLUMNS}, u.credits FROM messages m JOIN users u ON u.id = m.sender_id WHERE m.sender_id = $1 AND m.client_id = $2"
+        ))
+        .bind(sender)
+        .bind(client_id)
+        .fetch_optional(self.pool())
+        .await?;
         let Some(row) = row else { return Ok(None) };
         let message = MessageRow::from_row(&row)?;
         Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false, masked: Vec::new() }))
@@ -64,13 +66,18 @@ impl Chat {
         let mut tx = self.db().begin().await?;
         // The sender's row lock first (a write, so SQLite takes its write lock at once): one
         // member's sends happen one after the other.
-        let (free_used, started, credits): (i64, i64, i64) =
-            sqlx::query_as("UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits")
-                .bind(send.sender)
-                .fetch_one(&mut *tx)
-                .await?;
+        let (free_used, started, credits): (i64, i64, i64) = sqlx::query_as(
+            "UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits",
+        )
+        .bind(send.sender)
+        .fetch_one(&mut *tx)
+        .await?;
         // A parallel retry of the same send may have committed while we waited for the lock.
-        let repeat: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2").bind(send.sender).bind(send.client_id).fetch_optional(&mut *tx).await?;
+        let repeat: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2")
+            .bind(send.sender)
+            .bind(send.client_id)
+            .fetch_optional(&mut *tx)
+            .await?;
         if repeat.is_some() {
             drop(tx);
             return self.already_sent(send.sender, send.client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
@@ -170,7 +177,16 @@ impl Chat {
     }
 
     /// Re-encodes an uploaded photo (EXIF gone) and sends it. A repeated client id sends nothing.
-    pub async fn send_photo(&self, site: &Site, me: &Member, to: To, client_id: &str, bytes: Vec<u8>, decoder: &crate::members::photo_decode::PhotoDecoder, now: i64) -> Result<Sent, AppError> {
+    pub async fn send_photo(
+        &self,
+        site: &Site,
+        me: &Member,
+        to: To,
+        client_id: &str,
+        bytes: Vec<u8>,
+        decoder: &crate::members::photo_decode::PhotoDecoder,
+        now: i64,
+    ) -> Result<Sent, AppError> {
         validate_client_id(client_id)?;
         if let Some(sent) = self.already_sent(me.id, client_id).await? {
             return Ok(sent);
@@ -197,9 +213,14 @@ impl Chat {
 /// Who pays for a send.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Payer {
-    Member { premium: bool, confirmed: bool },
+    Member {
+        premium: bool,
+        confirmed: bool,
+    },
     /// An operator answering as a fictional profile: free, never held.
-    Operator { operator: i64 },
+    Operator {
+        operator: i64,
+    },
 }
 
 impl Payer {
@@ -253,7 +274,8 @@ pub(super) type Tx<'t> = sqlx::Transaction<'t, sqlx::Any>;
 async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, peer_fictional: bool, started: i64, now: i64) -> Result<(i64, bool), AppError> {
     let (sender, peer) = (send.sender, send.peer);
     let (low, high) = (sender.min(peer), sender.max(peer));
-    let existing: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut **tx).await?;
+    let existing: Option<(i64,)> =
+        sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut **tx).await?;
     if let Some((id,)) = existing {
         return Ok((id, false));
     }
@@ -276,13 +298,19 @@ async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, pee
     match created {
         Some((id,)) => {
             for (user, other) in [(sender, peer), (peer, sender)] {
-                sqlx::query("INSERT INTO chat_members (conversation_id, user_id, peer_id) VALUES ($1, $2, $3)").bind(id).bind(user).bind(other).execute(&mut **tx).await?;
+                sqlx::query("INSERT INTO chat_members (conversation_id, user_id, peer_id) VALUES ($1, $2, $3)")
+                    .bind(id)
+                    .bind(user)
+                    .bind(other)
+                    .execute(&mut **tx)
+                    .await?;
             }
             sqlx::query("UPDATE users SET conversations_started = conversations_started + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
             Ok((id, true))
         }
         None => {
-            let (id,): (i64,) = sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_one(&mut **tx).await?;
+            let (id,): (i64,) =
+                sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_one(&mut **tx).await?;
             Ok((id, false))
         }
     }

@@ -9,7 +9,8 @@ use crate::db::{flag, Db};
 use crate::error::AppError;
 
 /// The columns of a message row as [`MessageRow::from_row`] reads them (table alias `m`).
-pub(crate) const MESSAGE_COLUMNS: &str = "m.id, m.conversation_id, m.sender_id, m.recipient_id, m.kind, m.body, m.gift, m.photo_key, m.client_id, m.held, m.created_at";
+pub(crate) const MESSAGE_COLUMNS: &str =
+    "m.id, m.conversation_id, m.sender_id, m.recipient_id, m.kind, m.body, m.gift, m.photo_key, m.client_id, m.held, m.created_at";
 
 /// A stored message, the same for both sides until [`MessageRow::view`] renders it for one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,13 +81,15 @@ pub(crate) async fn message_row(db: &Db, id: i64) -> Result<Option<MessageRow>, 
 
 /// The member's unread messages over all conversations.
 pub(crate) async fn unread_total(db: &Db, user: i64) -> Result<i64, AppError> {
-    let (total,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(unread), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await?;
+    let (total,): (i64,) =
+        sqlx::query_as("SELECT CAST(COALESCE(SUM(unread), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await?;
     Ok(total)
 }
 
 /// The newest message id the member can see: where a socket starts when the page had none.
 pub(crate) async fn latest_id(db: &Db, user: i64) -> Result<i64, AppError> {
-    let (id,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(MAX(last_message_id), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await?;
+    let (id,): (i64,) =
+        sqlx::query_as("SELECT CAST(COALESCE(MAX(last_message_id), 0) AS BIGINT) FROM chat_members WHERE user_id = $1").bind(user).fetch_one(db.pool()).await?;
     Ok(id)
 }
 

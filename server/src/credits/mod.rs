@@ -111,7 +111,9 @@ pub async fn book(tx: &mut Transaction<'_, Any>, entry: Entry<'_>, now: i64) -> 
 async fn already_booked(tx: &mut Transaction<'_, Any>, entry: &Entry<'_>) -> Result<bool, AppError> {
     let row = sqlx::query("SELECT user_id, delta, reason FROM credit_ledger WHERE reference = $1").bind(entry.reference).fetch_optional(&mut **tx).await?;
     let Some(row) = row else { return Ok(false) };
-    let same = row.try_get::<i64, _>("user_id")? == entry.user_id && row.try_get::<i64, _>("delta")? == entry.delta && row.try_get::<String, _>("reason")? == entry.reason.as_str();
+    let same = row.try_get::<i64, _>("user_id")? == entry.user_id
+        && row.try_get::<i64, _>("delta")? == entry.delta
+        && row.try_get::<String, _>("reason")? == entry.reason.as_str();
     if same {
         Ok(true)
     } else {
@@ -148,6 +150,7 @@ pub async fn reconcile(db: &Db) -> Result<Vec<Mismatch>, AppError> {
 /// A member's balance and the sum of their ledger, for tests and audits.
 pub async fn balance_and_ledger(db: &Db, user_id: i64) -> Result<(i64, i64), AppError> {
     let (credits,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(user_id).fetch_one(db.pool()).await?;
-    let (sum,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(delta), 0) AS BIGINT) FROM credit_ledger WHERE user_id = $1").bind(user_id).fetch_one(db.pool()).await?;
+    let (sum,): (i64,) =
+        sqlx::query_as("SELECT CAST(COALESCE(SUM(delta), 0) AS BIGINT) FROM credit_ledger WHERE user_id = $1").bind(user_id).fetch_one(db.pool()).await?;
     Ok((credits, sum))
 }

@@ -34,11 +34,19 @@ impl Cidr {
 }
 
 fn mask_v4(bits: u32, prefix: u8) -> u32 {
-    if prefix == 0 { 0 } else { bits & (u32::MAX << (32 - u32::from(prefix))) }
+    if prefix == 0 {
+        0
+    } else {
+        bits & (u32::MAX << (32 - u32::from(prefix)))
+    }
 }
 
 fn mask_v6(bits: u128, prefix: u8) -> u128 {
-    if prefix == 0 { 0 } else { bits & (u128::MAX << (128 - u32::from(prefix))) }
+    if prefix == 0 {
+        0
+    } else {
+        bits & (u128::MAX << (128 - u32::from(prefix)))
+    }
 }
 
 /// IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`) as the IPv4 address they are.

@@ -63,4 +63,3 @@ async fn mail_event(State(state): State<AppState>, headers: HeaderMap, Json(even
         Err(error) => error.into_response(),
     }
 }
-

@@ -11,12 +11,12 @@ pub mod guard;
 pub mod mail_routes;
 pub mod ops;
 pub mod payment_routes;
-pub mod staff_routes;
 pub mod photo_routes;
 pub mod privacy_routes;
 pub mod rate_limit;
 pub mod session;
 pub mod site_logo;
+pub mod staff_routes;
 pub mod tracking;
 pub mod visitor;
 pub mod ws;
@@ -27,5 +27,11 @@ pub use session::{resolve_member, CurrentMember};
 
 /// The routes of the server crate.
 pub fn routes() -> axum::Router<crate::state::AppState> {
-    mail_routes::routes().merge(app_manifest::routes()).merge(photo_routes::routes()).merge(privacy_routes::routes()).merge(payment_routes::routes()).merge(staff_routes::routes()).merge(ws::routes())
+    mail_routes::routes()
+        .merge(app_manifest::routes())
+        .merge(photo_routes::routes())
+        .merge(privacy_routes::routes())
+        .merge(payment_routes::routes())
+        .merge(staff_routes::routes())
+        .merge(ws::routes())
 }

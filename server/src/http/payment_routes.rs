@@ -14,8 +14,8 @@ use http::StatusCode;
 use serde::Deserialize;
 
 use crate::http::extract::ClientIp;
-use crate::http::session::CurrentMember;
 use crate::http::rate_limit::Limit;
+use crate::http::session::CurrentMember;
 use crate::state::AppState;
 
 pub const WEBHOOK_PREFIX: &str = "/webhooks/payments/";
@@ -66,9 +66,8 @@ pub const RESULT_PAGE_PREFIX: &str = "/transactions/";
 /// the top bar's balance and premium state as well as the page's own lines, is after the
 /// booking. (Layered inside `resolve_member`; the booking happens once whoever comes first.)
 pub async fn settle_before_result_page(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let payment = (request.method() == http::Method::GET)
-        .then(|| request.uri().path().strip_prefix(RESULT_PAGE_PREFIX).and_then(|id| id.parse::<i64>().ok()))
-        .flatten();
+    let payment =
+        (request.method() == http::Method::GET).then(|| request.uri().path().strip_prefix(RESULT_PAGE_PREFIX).and_then(|id| id.parse::<i64>().ok())).flatten();
     let member = request.extensions().get::<CurrentMember>().and_then(|m| m.0.as_ref()).map(|m| m.id);
     if let (Some(payment), Some(member)) = (payment, member) {
         if let Some(fresh) = settle(&state, member, payment).await {
@@ -100,7 +99,12 @@ pub struct WebhookForm {
     id: String,
 }
 
-async fn webhook(State(state): State<AppState>, ClientIp(ip): ClientIp, Path(provider): Path<String>, form: Result<Form<WebhookForm>, axum::extract::rejection::FormRejection>) -> Response {
+async fn webhook(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Path(provider): Path<String>,
+    form: Result<Form<WebhookForm>, axum::extract::rejection::FormRejection>,
+) -> Response {
     let now = state.clock.now();
     if state.rate_limiter.check(Limit::Webhook, ip, now).await.is_err() {
         return StatusCode::TOO_MANY_REQUESTS.into_response();

@@ -43,7 +43,11 @@ async fn thumb(state: State<AppState>, headers: HeaderMap, current: Extension<Cu
 
 /// Whether the browser takes WebP (every current browser says so in `Accept` for images).
 pub fn takes_webp(headers: &HeaderMap) -> bool {
-    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|v| v.split(',').any(|t| t.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("image/webp"))))
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').any(|t| t.split(';').next().is_some_and(|t| t.trim().eq_ignore_ascii_case("image/webp"))))
 }
 
 /// A photo file after the access check, as WebP for browsers that take it. Addresses never
@@ -54,7 +58,8 @@ async fn serve(State(state): State<AppState>, headers: HeaderMap, Extension(curr
     match state.photos.file(current.0.as_ref(), site.settings.id, id, thumb, takes_webp(&headers)).await {
         Ok(Ok(file)) => {
             let etag = format!("\"p{id}{}{}\"", if thumb { "t" } else { "" }, if file.content_type == "image/webp" { "w" } else { "" });
-            let cache = [(header::CACHE_CONTROL, "private, max-age=86400".to_string()), (header::ETAG, etag.clone()), (header::VARY, "Cookie, Accept".to_string())];
+            let cache =
+                [(header::CACHE_CONTROL, "private, max-age=86400".to_string()), (header::ETAG, etag.clone()), (header::VARY, "Cookie, Accept".to_string())];
             if headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str()) {
                 return (StatusCode::NOT_MODIFIED, cache).into_response();
             }
@@ -71,7 +76,11 @@ async fn serve(State(state): State<AppState>, headers: HeaderMap, Extension(curr
 
 /// In front of the public media folder (demo portraits): a request for `X.jpg` from a browser
 /// that takes WebP gets `X.webp` when it lies beside it. Every JPEG answer there says `Vary: Accept`.
-pub async fn public_webp(axum::extract::State(root): axum::extract::State<std::sync::Arc<std::path::PathBuf>>, mut request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+pub async fn public_webp(
+    axum::extract::State(root): axum::extract::State<std::sync::Arc<std::path::PathBuf>>,
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
     let path = request.uri().path().to_string();
     let Some(stem) = path.strip_suffix(".jpg") else { return next.run(request).await };
     if takes_webp(request.headers()) && !path.split('/').any(|part| part == "..") {

@@ -30,7 +30,11 @@ struct SalesQuery {
 }
 
 /// The sales report of a period (`2026-11`, `2026-Q4`; this month when absent or unreadable).
-async fn sales_csv(State(state): State<AppState>, axum::Extension(current): axum::Extension<CurrentMember>, query: Result<axum::extract::Query<SalesQuery>, axum::extract::rejection::QueryRejection>) -> Response {
+async fn sales_csv(
+    State(state): State<AppState>,
+    axum::Extension(current): axum::Extension<CurrentMember>,
+    query: Result<axum::extract::Query<SalesQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
     let Some(member) = current.0 else {
         return axum::response::Redirect::to("/login?return_to=/staff/payments").into_response();
     };

@@ -48,7 +48,13 @@ pub fn socket_origin_allowed(headers: &HeaderMap, public_origins: &[String]) -> 
     crate::http::guard::origin_allowed(&without_fetch_site, public_origins)
 }
 
-async fn upgrade(State(state): State<AppState>, headers: HeaderMap, Extension(current): Extension<CurrentMember>, Query(resume): Query<Resume>, ws: WebSocketUpgrade) -> Response {
+async fn upgrade(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Extension(current): Extension<CurrentMember>,
+    Query(resume): Query<Resume>,
+    ws: WebSocketUpgrade,
+) -> Response {
     if !socket_origin_allowed(&headers, &state.config.public_origins) {
         tracing::warn!("refused a chat socket from another origin");
         return AppError::from(domain::ErrorCode::ForbiddenOrigin).into_response();

@@ -42,7 +42,10 @@ impl ProfileBasics {
 
 impl Members {
     pub async fn basics(&self, user_id: i64) -> Result<ProfileBasics, AppError> {
-        let row = sqlx::query("SELECT name, date_of_birth, gender, sexuality, country, region, city, status FROM profiles WHERE user_id = $1").bind(user_id).fetch_optional(self.db.pool()).await?;
+        let row = sqlx::query("SELECT name, date_of_birth, gender, sexuality, country, region, city, status FROM profiles WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(self.db.pool())
+            .await?;
         let Some(row) = row else { return Err(domain::ErrorCode::NotFound.into()) };
         Ok(ProfileBasics {
             name: row.try_get("name")?,
@@ -96,8 +99,13 @@ impl Members {
         for a in Attribute::ALL {
             attributes.push((a.field().to_string(), row.try_get::<Option<String>, _>(a.field())?.unwrap_or_default()));
         }
-        let interests: Vec<(String,)> = sqlx::query_as("SELECT interest FROM profile_interests WHERE user_id = $1 ORDER BY interest").bind(user_id).fetch_all(self.db.pool()).await?;
-        Ok(DetailsForm { attributes, interests: interests.into_iter().map(|(i,)| i).collect(), about: row.try_get::<Option<String>, _>("about")?.unwrap_or_default() })
+        let interests: Vec<(String,)> =
+            sqlx::query_as("SELECT interest FROM profile_interests WHERE user_id = $1 ORDER BY interest").bind(user_id).fetch_all(self.db.pool()).await?;
+        Ok(DetailsForm {
+            attributes,
+            interests: interests.into_iter().map(|(i,)| i).collect(),
+            about: row.try_get::<Option<String>, _>("about")?.unwrap_or_default(),
+        })
     }
 
     /// Saves the details after checking them all; nothing changes on error.

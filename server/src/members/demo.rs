@@ -18,9 +18,46 @@ fn portraits_per_gender(count: u32) -> u64 {
 }
 
 const FEMALE: [&str; 40] = [
-    "Anna", "Sanne", "Lotte", "Emma", "Julia", "Sophie", "Lisa", "Eva", "Fleur", "Iris", "Noor", "Lieke", "Femke", "Marloes", "Ilse", "Nina", "Laura", "Sarah",
-    "Hanna", "Mila", "Lena", "Marie", "Leonie", "Clara", "Amelie", "Charlotte", "Camille", "Chloé", "Manon", "Elise", "Inès", "Léa", "Nathalie", "Petra", "Sabine",
-    "Yasmin", "Zoë", "Roos", "Britt", "Esmee",
+    "Anna",
+    "Sanne",
+    "Lotte",
+    "Emma",
+    "Julia",
+    "Sophie",
+    "Lisa",
+    "Eva",
+    "Fleur",
+    "Iris",
+    "Noor",
+    "Lieke",
+    "Femke",
+    "Marloes",
+    "Ilse",
+    "Nina",
+    "Laura",
+    "Sarah",
+    "Hanna",
+    "Mila",
+    "Lena",
+    "Marie",
+    "Leonie",
+    "Clara",
+    "Amelie",
+    "Charlotte",
+    "Camille",
+    "Chloé",
+    "Manon",
+    "Elise",
+    "Inès",
+    "Léa",
+    "Nathalie",
+    "Petra",
+    "Sabine",
+    "Yasmin",
+    "Zoë",
+    "Roos",
+    "Britt",
+    "Esmee",
 ];
 const MALE: [&str; 40] = [
     "Daan", "Bram", "Lucas", "Sem", "Thijs", "Jesse", "Ruben", "Tim", "Stijn", "Niels", "Koen", "Jeroen", "Bas", "Mark", "Pieter", "Wout", "Lars", "Max",
@@ -53,7 +90,8 @@ pub async fn seed_demo_members(db: &Db, media_dir: Option<&Path>, count: u32, no
     for site in sites {
         let site_id: i64 = site.try_get("id")?;
         let countries: Vec<String> = serde_json::from_str(&site.try_get::<String, _>("countries")?).unwrap_or_default();
-        let (existing,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE site_id = $1 AND fictional = $2").bind(site_id).bind(true).fetch_one(db.pool()).await?;
+        let (existing,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM users WHERE site_id = $1 AND fictional = $2").bind(site_id).bind(true).fetch_one(db.pool()).await?;
         if existing > 0 || countries.is_empty() {
             continue;
         }
@@ -194,7 +232,19 @@ mod tests {
         write_portraits(dir.path(), 1).await.unwrap();
         let mut names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
         names.sort();
-        assert_eq!(names, ["female-0-thumb.jpg", "female-0-thumb.webp", "female-0.jpg", "female-0.webp", "male-0-thumb.jpg", "male-0-thumb.webp", "male-0.jpg", "male-0.webp"]);
+        assert_eq!(
+            names,
+            [
+                "female-0-thumb.jpg",
+                "female-0-thumb.webp",
+                "female-0.jpg",
+                "female-0.webp",
+                "male-0-thumb.jpg",
+                "male-0-thumb.webp",
+                "male-0.jpg",
+                "male-0.webp"
+            ]
+        );
         // Both files of a size come from the one drawing.
         assert_eq!(std::fs::read(dir.path().join("male-0.jpg")).unwrap(), avatars::portrait_jpeg(0, false, 640));
         assert_eq!(std::fs::read(dir.path().join("female-0-thumb.webp")).unwrap(), avatars::portrait_webp(1, true, 240));

@@ -143,7 +143,8 @@ fn stored_pictures(bytes: &[u8], max_bytes: usize) -> Result<(DynamicImage, Dyna
     // working copy (4-byte floats per channel) of a full-size picture would weigh more than
     // the picture itself.
     let picture = if picture.width() > 2 * FULL_SIDE || picture.height() > 2 * FULL_SIDE { picture.thumbnail(2 * FULL_SIDE, 2 * FULL_SIDE) } else { picture };
-    let picture = if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE { picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom) } else { picture };
+    let picture =
+        if picture.width() > FULL_SIDE || picture.height() > FULL_SIDE { picture.resize(FULL_SIDE, FULL_SIDE, FilterType::CatmullRom) } else { picture };
     let full = flatten(picture);
     let thumb = full.resize_to_fill(THUMB_WIDTH, THUMB_HEIGHT, FilterType::Triangle);
     Ok((full, thumb))
@@ -165,7 +166,11 @@ pub struct LogoPng {
 pub fn decode_logo(bytes: &[u8], max_bytes: usize) -> Result<LogoPng, UploadError> {
     let picture = read_picture(bytes, max_bytes)?;
     let picture = if picture.width() > LOGO_MAX_WIDTH || picture.height() > LOGO_MAX_HEIGHT {
-        let picture = if picture.width() > 4 * LOGO_MAX_WIDTH || picture.height() > 4 * LOGO_MAX_HEIGHT { picture.thumbnail(4 * LOGO_MAX_WIDTH, 4 * LOGO_MAX_HEIGHT) } else { picture };
+        let picture = if picture.width() > 4 * LOGO_MAX_WIDTH || picture.height() > 4 * LOGO_MAX_HEIGHT {
+            picture.thumbnail(4 * LOGO_MAX_WIDTH, 4 * LOGO_MAX_HEIGHT)
+        } else {
+            picture
+        };
         picture.resize(LOGO_MAX_WIDTH, LOGO_MAX_HEIGHT, FilterType::CatmullRom)
     } else {
         picture
@@ -257,7 +262,8 @@ pub mod tests {
     pub fn sample(format: ImageFormat, width: u32, height: u32) -> Vec<u8> {
         let img = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba([(x * 7) as u8, (y * 5) as u8, 128, 255]));
         let mut out = Cursor::new(Vec::new());
-        let picture = if format == ImageFormat::Jpeg { DynamicImage::ImageRgb8(DynamicImage::ImageRgba8(img).into_rgb8()) } else { DynamicImage::ImageRgba8(img) };
+        let picture =
+            if format == ImageFormat::Jpeg { DynamicImage::ImageRgb8(DynamicImage::ImageRgba8(img).into_rgb8()) } else { DynamicImage::ImageRgba8(img) };
         picture.write_to(&mut out, format).unwrap();
         out.into_inner()
     }

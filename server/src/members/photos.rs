@@ -122,7 +122,11 @@ impl Photos {
         let (file, thumb_file) = (format!("{stem}.jpg"), format!("{stem}-thumb.jpg"));
         sqlx::query("UPDATE photos SET filename = $1, thumb_filename = $2 WHERE id = $3").bind(&file).bind(&thumb_file).bind(id).execute(&mut *tx).await?;
         if !private {
-            sqlx::query("UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND main_photo_id IS NULL").bind(id).bind(member.id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE profiles SET main_photo_id = $1 WHERE user_id = $2 AND main_photo_id IS NULL")
+                .bind(id)
+                .bind(member.id)
+                .execute(&mut *tx)
+                .await?;
         }
         let mut files = vec![(file.clone(), full), (thumb_file.clone(), thumb)];
         if let Some(webp) = webp {
@@ -149,11 +153,12 @@ impl Photos {
     /// copy: its row is marked only if it still names the same files, else the copies go again.
     /// Returns how many photos got their copies.
     pub async fn add_webp_copies(&self, limit: i64) -> Result<usize, AppError> {
-        let rows: Vec<(i64, String, String)> = sqlx::query_as("SELECT id, filename, thumb_filename FROM photos WHERE webp = $1 AND filename <> '' ORDER BY id LIMIT $2")
-            .bind(false)
-            .bind(limit)
-            .fetch_all(self.db.pool())
-            .await?;
+        let rows: Vec<(i64, String, String)> =
+            sqlx::query_as("SELECT id, filename, thumb_filename FROM photos WHERE webp = $1 AND filename <> '' ORDER BY id LIMIT $2")
+                .bind(false)
+                .bind(limit)
+                .fetch_all(self.db.pool())
+                .await?;
         let mut done = 0;
         for (id, file, thumb) in rows {
             let (Some(full_key), Some(thumb_key)) = (webp_key(&file), webp_key(&thumb)) else { continue };
@@ -171,7 +176,8 @@ impl Photos {
             };
             self.media.put(&full_key, copies.full).await?;
             self.media.put(&thumb_key, copies.thumb).await?;
-            let marked = sqlx::query("UPDATE photos SET webp = $1 WHERE id = $2 AND filename = $3").bind(true).bind(id).bind(&file).execute(self.db.pool()).await?;
+            let marked =
+                sqlx::query("UPDATE photos SET webp = $1 WHERE id = $2 AND filename = $3").bind(true).bind(id).bind(&file).execute(self.db.pool()).await?;
             if marked.rows_affected() == 0 {
                 self.forget(&[full_key, thumb_key]).await;
             } else {
@@ -235,7 +241,8 @@ impl Photos {
     /// Marks a photo private or public. A private photo cannot stay the main photo.
     pub async fn set_private(&self, user_id: i64, photo_id: i64, private: bool) -> Result<(), AppError> {
         let mut tx = self.db.begin().await?;
-        let done = sqlx::query("UPDATE photos SET private = $1 WHERE id = $2 AND user_id = $3").bind(private).bind(photo_id).bind(user_id).execute(&mut *tx).await?;
+        let done =
+            sqlx::query("UPDATE photos SET private = $1 WHERE id = $2 AND user_id = $3").bind(private).bind(photo_id).bind(user_id).execute(&mut *tx).await?;
         if done.rows_affected() == 0 {
             return Err(AppError::from(domain::ErrorCode::NotFound));
         }
@@ -253,7 +260,11 @@ impl Photos {
             .fetch_optional(&mut *tx)
             .await?;
         let Some((file, thumb)) = row else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
-        sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(user_id).bind(photo_id).execute(&mut *tx).await?;
+        sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2")
+            .bind(user_id)
+            .bind(photo_id)
+            .execute(&mut *tx)
+            .await?;
         choose_main_if_needed(&mut tx, user_id).await?;
         refresh_main(&mut tx, user_id).await?;
         let files = stored_files(file, thumb);
@@ -281,7 +292,11 @@ impl Photos {
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let id: i64 = row.try_get("id")?;
-            let facts = PhotoFacts { status: PhotoStatus::Active, private: flag(&row, "private")?, is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(id) };
+            let facts = PhotoFacts {
+                status: PhotoStatus::Active,
+                private: flag(&row, "private")?,
+                is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(id),
+            };
             match access(who, facts) {
                 Access::Open => out.push(GalleryPhoto { id, locked: false }),
                 Access::PremiumRequired | Access::LoginRequired => out.push(GalleryPhoto { id, locked: true }),
@@ -376,7 +391,11 @@ impl Photos {
         .await?;
         let Some((owner,)) = owner else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
         if !approve {
-            sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2").bind(owner).bind(photo_id).execute(&mut *tx).await?;
+            sqlx::query("UPDATE profiles SET main_photo_id = NULL WHERE user_id = $1 AND main_photo_id = $2")
+                .bind(owner)
+                .bind(photo_id)
+                .execute(&mut *tx)
+                .await?;
             choose_main_if_needed(&mut tx, owner).await?;
         }
         refresh_main(&mut tx, owner).await?;
@@ -425,14 +444,13 @@ async fn choose_main_if_needed(tx: &mut Transaction<'static, Any>, user_id: i64)
 /// Copies the main photo into the columns that cards and profile pages read: set while the
 /// main photo is active and public, empty otherwise.
 async fn refresh_main(tx: &mut Transaction<'static, Any>, user_id: i64) -> Result<(), sqlx::Error> {
-    let main: Option<(i64,)> = sqlx::query_as(
-        "SELECT ph.id FROM profiles p JOIN photos ph ON ph.id = p.main_photo_id WHERE p.user_id = $1 AND ph.status = $3 AND ph.private = $2",
-    )
-    .bind(user_id)
-    .bind(false)
-    .bind(domain::photo::PhotoStatus::Active.code())
-    .fetch_optional(&mut **tx)
-    .await?;
+    let main: Option<(i64,)> =
+        sqlx::query_as("SELECT ph.id FROM profiles p JOIN photos ph ON ph.id = p.main_photo_id WHERE p.user_id = $1 AND ph.status = $3 AND ph.private = $2")
+            .bind(user_id)
+            .bind(false)
+            .bind(domain::photo::PhotoStatus::Active.code())
+            .fetch_optional(&mut **tx)
+            .await?;
     let (photo, thumb) = match main {
         Some((id,)) => (Some(format!("photos/{id}")), Some(format!("photos/{id}/thumb"))),
         None => (None, None),

@@ -83,7 +83,6 @@ const MAX_HIDDEN: usize = 64;
 
 pub(crate) const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
 
-
 impl Members {
     pub(crate) fn card(&self, row: &AnyRow, today: Ymd) -> Result<MemberCard, sqlx::Error> {
         let dob: String = row.try_get("date_of_birth")?;
@@ -115,7 +114,12 @@ impl Members {
         let page = filters.page.max(1) as usize;
         let start = (page - 1) * page_size;
         let region = self.region_in_country(filters);
-        let set = CardSet { gender: filters.gender.map(|g| g.code()), country: filters.country.clone(), region: region.map(str::to_string), ages: Some((filters.min_age, filters.max_age)) };
+        let set = CardSet {
+            gender: filters.gender.map(|g| g.code()),
+            country: filters.country.clone(),
+            region: region.map(str::to_string),
+            ages: Some((filters.min_age, filters.max_age)),
+        };
         // The viewer's blocks are not known yet: first a list long enough for a few of them.
         let mut list = self.shared_cards(site.id, &set, page * page_size + 2 + WINDOW_SLACK, today).await?;
         // A member's blocks and their likes among the cards this page will most likely show,
@@ -177,7 +181,17 @@ impl Members {
         let generation = super::search_cache::SearchCache::generation();
         let births = set.ages.map(|(min, max)| birth_date_window(today, min, max));
         let rows = self
-            .query_cards(site_id, None, set.gender, set.country.as_deref(), set.region.as_deref(), births.as_ref().map(|(a, u)| (a.as_str(), u.as_str())), &[], limit as i64, 0)
+            .query_cards(
+                site_id,
+                None,
+                set.gender,
+                set.country.as_deref(),
+                set.region.as_deref(),
+                births.as_ref().map(|(a, u)| (a.as_str(), u.as_str())),
+                &[],
+                limit as i64,
+                0,
+            )
             .await?;
         let cards: Vec<MemberCard> = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
         let list = Arc::new(super::search_cache::CardList { complete: cards.len() < limit, cards });
@@ -205,7 +219,11 @@ impl Members {
         .await?;
         let (mut blocked, mut liked) = (HashSet::new(), HashSet::new());
         for (id, is_like) in rows {
-            if is_like == 1 { liked.insert(id) } else { blocked.insert(id) };
+            if is_like == 1 {
+                liked.insert(id)
+            } else {
+                blocked.insert(id)
+            };
         }
         if liked.len() as i64 >= most {
             return Ok(None);
@@ -220,9 +238,11 @@ impl Members {
     async fn blocks_and_likes(&self, me: i64, ids: &HashSet<i64>, blocks: bool) -> Result<(HashSet<i64>, HashSet<i64>), AppError> {
         let mut parts = Vec::new();
         if blocks {
-            parts.push("SELECT blocked_id AS id, CAST(0 AS BIGINT) AS liked FROM blocks WHERE blocker_id = $1 \
+            parts.push(
+                "SELECT blocked_id AS id, CAST(0 AS BIGINT) AS liked FROM blocks WHERE blocker_id = $1 \
                  UNION ALL SELECT blocker_id, CAST(0 AS BIGINT) FROM blocks WHERE blocked_id = $1"
-                .to_string());
+                    .to_string(),
+            );
         }
         if !ids.is_empty() {
             // Ids are numbers from our own cards, never text from the request.
@@ -235,7 +255,11 @@ impl Members {
         }
         let rows: Vec<(i64, i64)> = sqlx::query_as(&parts.join(" UNION ALL ")).bind(me).fetch_all(self.db().pool()).await?;
         for (id, is_like) in rows {
-            if is_like == 1 { liked.insert(id) } else { blocked.insert(id) };
+            if is_like == 1 {
+                liked.insert(id)
+            } else {
+                blocked.insert(id)
+            };
         }
         Ok((blocked, liked))
     }
@@ -255,7 +279,19 @@ impl Members {
         let (after, until) = birth_date_window(today, filters.min_age, filters.max_age);
         let region = self.region_in_country(filters);
         let offset = (filters.page.saturating_sub(1) * PAGE_SIZE) as i64;
-        let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), region, Some((&after, &until)), &[], PAGE_SIZE as i64 + 1, offset).await?;
+        let rows = self
+            .query_cards(
+                site.id,
+                viewer,
+                filters.gender.map(|g| g.code()),
+                filters.country.as_deref(),
+                region,
+                Some((&after, &until)),
+                &[],
+                PAGE_SIZE as i64 + 1,
+                offset,
+            )
+            .await?;
         let mut results: Vec<MemberCard> = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
         let has_more = results.len() > PAGE_SIZE as usize;
         results.truncate(PAGE_SIZE as usize);
@@ -263,7 +299,8 @@ impl Members {
         let mut similar = Vec::new();
         if filters.page == 1 && results.len() < PAGE_SIZE as usize / 2 && self.narrowed(site, filters) {
             let shown: Vec<i64> = results.iter().map(|c| c.id).collect();
-            let rows = self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), None, None, &shown, SIMILAR as i64, 0).await?;
+            let rows =
+                self.query_cards(site.id, viewer, filters.gender.map(|g| g.code()), filters.country.as_deref(), None, None, &shown, SIMILAR as i64, 0).await?;
             similar = rows.iter().map(|r| self.card(r, today)).collect::<Result<_, _>>()?;
             liked.extend(liked_ids(&rows, viewer)?);
         }
@@ -294,7 +331,11 @@ impl Members {
         };
         let hint = if self.db().backend() == crate::db::Backend::Sqlite { format!(" INDEXED BY {index}") } else { String::new() };
         // A member's likes come with the cards (their like buttons), not from a second query.
-        let liked = if viewer.is_some() { ", CAST(CASE WHEN EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id) THEN 1 ELSE 0 END AS BIGINT) AS liked" } else { "" };
+        let liked = if viewer.is_some() {
+            ", CAST(CASE WHEN EXISTS (SELECT 1 FROM likes l WHERE l.liker_id = $1 AND l.liked_id = p.user_id) THEN 1 ELSE 0 END AS BIGINT) AS liked"
+        } else {
+            ""
+        };
         let mut sql = format!("SELECT {CARD_COLUMNS}{liked} FROM profiles p{hint} WHERE p.site_id = $2 AND p.searchable = $3 AND p.user_id <> $1");
         let mut n = 3;
         let mut next = |sql: &mut String, clause: &str| {
@@ -366,10 +407,12 @@ impl Members {
             }
         }
         let interests = if shown("interests") {
-            sqlx::query_as::<_, (String, String)>("SELECT i.code, i.icon FROM profile_interests pi JOIN interests i ON i.code = pi.interest WHERE pi.user_id = $1 ORDER BY i.position")
-                .bind(id)
-                .fetch_all(self.db().pool())
-                .await?
+            sqlx::query_as::<_, (String, String)>(
+                "SELECT i.code, i.icon FROM profile_interests pi JOIN interests i ON i.code = pi.interest WHERE pi.user_id = $1 ORDER BY i.position",
+            )
+            .bind(id)
+            .fetch_all(self.db().pool())
+            .await?
         } else {
             Vec::new()
         };
@@ -404,7 +447,12 @@ impl Members {
 
     /// Keeps the last profile a member opened (SPEC §3 chat state: last opened profile and date).
     pub async fn remember_opened(&self, viewer: i64, profile: i64, now: i64) -> Result<(), AppError> {
-        sqlx::query("UPDATE users SET last_opened_profile = $1, last_opened_at = $2 WHERE id = $3").bind(profile).bind(now).bind(viewer).execute(self.db().pool()).await?;
+        sqlx::query("UPDATE users SET last_opened_profile = $1, last_opened_at = $2 WHERE id = $3")
+            .bind(profile)
+            .bind(now)
+            .bind(viewer)
+            .execute(self.db().pool())
+            .await?;
         Ok(())
     }
 
@@ -444,7 +492,11 @@ impl Members {
         if me == other {
             return Err(domain::ErrorCode::NotFound.into());
         }
-        let exists: Option<(i64,)> = sqlx::query_as("SELECT user_id FROM profiles WHERE user_id = $1 AND site_id = $2").bind(other).bind(site.id).fetch_optional(self.db().pool()).await?;
+        let exists: Option<(i64,)> = sqlx::query_as("SELECT user_id FROM profiles WHERE user_id = $1 AND site_id = $2")
+            .bind(other)
+            .bind(site.id)
+            .fetch_optional(self.db().pool())
+            .await?;
         if exists.is_none() {
             return Err(domain::ErrorCode::NotFound.into());
         }
@@ -461,10 +513,21 @@ impl Members {
             .bind(now)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("DELETE FROM likes WHERE (liker_id = $1 AND liked_id = $2) OR (liker_id = $2 AND liked_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
-        sqlx::query("DELETE FROM notifications WHERE (user_id = $1 AND actor_id = $2) OR (user_id = $2 AND actor_id = $1)").bind(me).bind(other).execute(&mut *tx).await?;
-        let conversation: Option<(i64,)> =
-            sqlx::query_as("DELETE FROM conversations WHERE low_id = $1 AND high_id = $2 RETURNING id").bind(me.min(other)).bind(me.max(other)).fetch_optional(&mut *tx).await?;
+        sqlx::query("DELETE FROM likes WHERE (liker_id = $1 AND liked_id = $2) OR (liker_id = $2 AND liked_id = $1)")
+            .bind(me)
+            .bind(other)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM notifications WHERE (user_id = $1 AND actor_id = $2) OR (user_id = $2 AND actor_id = $1)")
+            .bind(me)
+            .bind(other)
+            .execute(&mut *tx)
+            .await?;
+        let conversation: Option<(i64,)> = sqlx::query_as("DELETE FROM conversations WHERE low_id = $1 AND high_id = $2 RETURNING id")
+            .bind(me.min(other))
+            .bind(me.max(other))
+            .fetch_optional(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(conversation.map(|(id,)| id))
     }
@@ -476,7 +539,11 @@ impl Members {
 
     /// Whether `blocker` blocked `blocked`.
     pub async fn blocked(&self, blocker: i64, blocked: i64) -> Result<bool, AppError> {
-        let row: Option<(i64,)> = sqlx::query_as("SELECT blocker_id FROM blocks WHERE blocker_id = $1 AND blocked_id = $2").bind(blocker).bind(blocked).fetch_optional(self.db().pool()).await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT blocker_id FROM blocks WHERE blocker_id = $1 AND blocked_id = $2")
+            .bind(blocker)
+            .bind(blocked)
+            .fetch_optional(self.db().pool())
+            .await?;
         Ok(row.is_some())
     }
 }

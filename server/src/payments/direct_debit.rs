@@ -7,7 +7,9 @@
 //! what one member may order by direct debit per calendar month (SPEC §8's blocked and
 //! limit-reached texts).
 
-use domain::checkout::{best_quote, normalize_phone, validate_iban, validate_sms_code, within_monthly_limit, PaymentStatus, SMS_CODE_ATTEMPTS, SMS_CODE_TTL_SECS};
+use domain::checkout::{
+    best_quote, normalize_phone, validate_iban, validate_sms_code, within_monthly_limit, PaymentStatus, SMS_CODE_ATTEMPTS, SMS_CODE_TTL_SECS,
+};
 use domain::payment::PaymentMethod;
 use domain::ErrorCode;
 use sqlx::Row;
@@ -89,7 +91,17 @@ impl Payments {
     /// Step one: checks the IBAN, the number, the block and the month's limit, then texts a
     /// code. Nothing is stored when a check fails.
     #[allow(clippy::too_many_arguments)]
-    pub async fn start_direct_debit(&self, site: &Site, member: &Member, pack_id: i64, iban: &str, phone: &str, typed: Option<&str>, country: &str, now: i64) -> Result<Pending, AppError> {
+    pub async fn start_direct_debit(
+        &self,
+        site: &Site,
+        member: &Member,
+        pack_id: i64,
+        iban: &str,
+        phone: &str,
+        typed: Option<&str>,
+        country: &str,
+        now: i64,
+    ) -> Result<Pending, AppError> {
         if !self.methods(country).contains(&PaymentMethod::DirectDebit) {
             return Err(ErrorCode::MethodUnavailable.into());
         }
@@ -102,7 +114,11 @@ impl Payments {
         let phone = normalize_phone(phone, country)?;
         let q = self.quote(site, member, pack_id, typed, country, now).await?;
         self.direct_debit_allowed(site, member.id, q.amount, now).await?;
-        let (today,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM direct_debits WHERE user_id = $1 AND created_at > $2").bind(member.id).bind(now - 86_400).fetch_one(self.pool()).await?;
+        let (today,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM direct_debits WHERE user_id = $1 AND created_at > $2")
+            .bind(member.id)
+            .bind(now - 86_400)
+            .fetch_one(self.pool())
+            .await?;
         if today >= CODES_PER_DAY {
             return Err(ErrorCode::TooManyRequests.into());
         }
@@ -128,16 +144,23 @@ impl Payments {
 
     /// The member's order waiting for a code (for the form's second step).
     pub async fn pending_direct_debit(&self, member_id: i64, id: i64, now: i64) -> Result<Option<Pending>, AppError> {
-        let row = sqlx::query("SELECT id, pack_id, iban, phone FROM direct_debits WHERE id = $1 AND user_id = $2 AND payment_id IS NULL AND expires_at > $3 AND attempts < $4")
-            .bind(id)
-            .bind(member_id)
-            .bind(now)
-            .bind(SMS_CODE_ATTEMPTS)
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(
+            "SELECT id, pack_id, iban, phone FROM direct_debits WHERE id = $1 AND user_id = $2 AND payment_id IS NULL AND expires_at > $3 AND attempts < $4",
+        )
+        .bind(id)
+        .bind(member_id)
+        .bind(now)
+        .bind(SMS_CODE_ATTEMPTS)
+        .fetch_optional(self.pool())
+        .await?;
         row.map(|r| {
             let (iban, phone): (String, String) = (r.try_get("iban")?, r.try_get("phone")?);
-            Ok(Pending { id: r.try_get("id")?, pack_id: r.try_get("pack_id")?, iban_masked: domain::checkout::mask_iban(&iban), phone_masked: mask_phone(&phone) })
+            Ok(Pending {
+                id: r.try_get("id")?,
+                pack_id: r.try_get("pack_id")?,
+                iban_masked: domain::checkout::mask_iban(&iban),
+                phone_masked: mask_phone(&phone),
+            })
         })
         .transpose()
     }
@@ -162,7 +185,12 @@ impl Payments {
             return Err(invalid());
         }
         // Count the try before comparing, so parallel guesses cannot exceed the limit.
-        let counted = sqlx::query("UPDATE direct_debits SET attempts = attempts + 1 WHERE id = $1 AND attempts < $2 AND payment_id IS NULL").bind(id).bind(SMS_CODE_ATTEMPTS).execute(self.pool()).await?.rows_affected();
+        let counted = sqlx::query("UPDATE direct_debits SET attempts = attempts + 1 WHERE id = $1 AND attempts < $2 AND payment_id IS NULL")
+            .bind(id)
+            .bind(SMS_CODE_ATTEMPTS)
+            .execute(self.pool())
+            .await?
+            .rows_affected();
         let expected: String = row.try_get("code_hash")?;
         if counted == 0 || tokens::hash(&code) != expected {
             return Err(invalid());
@@ -176,7 +204,11 @@ impl Payments {
         // member's row: parallel confirmations of several orders are counted one after another,
         // so together they never pass the cap.
         let mut tx = self.db.begin().await?;
-        let blocked = sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked, payments_blocked, status").bind(member.id).fetch_one(&mut *tx).await?;
+        let blocked =
+            sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked, payments_blocked, status")
+                .bind(member.id)
+                .fetch_one(&mut *tx)
+                .await?;
         if blocked.try_get::<String, _>("status")? == domain::account::UserStatus::NotConfirmed.as_str() {
             return Err(ErrorCode::AddressNotConfirmed.into());
         }
@@ -196,7 +228,8 @@ impl Payments {
             return Err(ErrorCode::DirectDebitLimit.into());
         }
         // The order's own id makes the payment unique: a double submit cannot create two.
-        let payment_id = self.insert_payment_in(&mut tx, site, member, &q, PaymentMethod::DirectDebit, country, DIRECT_DEBIT, Some(&format!("dd_{id}")), now).await?;
+        let payment_id =
+            self.insert_payment_in(&mut tx, site, member, &q, PaymentMethod::DirectDebit, country, DIRECT_DEBIT, Some(&format!("dd_{id}")), now).await?;
         sqlx::query("UPDATE direct_debits SET payment_id = $1 WHERE id = $2").bind(payment_id).bind(id).execute(&mut *tx).await?;
         tx.commit().await?;
         crate::metrics::payment(PaymentStatus::Open.code());

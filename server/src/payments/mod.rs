@@ -121,7 +121,20 @@ fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
 impl Payments {
     pub fn new(db: Db, provider: Provider, accounts: Accounts, links: Links, sms: sms::SmsOutbox, public_url: String) -> Payments {
         let packs_cache = std::sync::Arc::new(crate::ttl_cache::TtlCache::new(std::time::Duration::ZERO, 256));
-        Payments { db, provider, accounts, links, sms, public_url, recheck_after: 600, expire_after: 86_400, pause_before_booking: false, packs_cache, sites: None, bus: None }
+        Payments {
+            db,
+            provider,
+            accounts,
+            links,
+            sms,
+            public_url,
+            recheck_after: 600,
+            expire_after: 86_400,
+            pause_before_booking: false,
+            packs_cache,
+            sites: None,
+            bus: None,
+        }
     }
 
     /// The provider the configuration chose (`VONK_PAYMENTS`).
@@ -130,7 +143,10 @@ impl Payments {
             crate::config::PaymentsChoice::Mollie { api_key } => Provider::Mollie(mollie::Mollie::new(api_key.clone(), config.mollie_api_url.clone())),
             crate::config::PaymentsChoice::Test => {
                 tracing::warn!("payments use the built-in test provider (VONK_PAYMENTS=test): its checkout page lets the buyer choose the outcome");
-                Provider::Test(test_provider::TestProvider::new(db.clone(), links.clone()).with_webhook_delay(std::time::Duration::from_secs(config.test_webhook_delay.max(0) as u64)))
+                Provider::Test(
+                    test_provider::TestProvider::new(db.clone(), links.clone())
+                        .with_webhook_delay(std::time::Duration::from_secs(config.test_webhook_delay.max(0) as u64)),
+                )
             }
         };
         let mut payments = Payments::new(db, provider, accounts, links, sms::SmsOutbox::Files(config.data_dir.join("sms")), config.public_url.clone());
@@ -173,7 +189,11 @@ impl Payments {
 
     /// The test provider's checkout `checkout_id` when it pays a payment of `member_id`'s; `None`
     /// for another member's, an unknown id, or when the test provider is not the one configured.
-    pub async fn own_test_checkout(&self, member_id: i64, checkout_id: &str) -> Result<Option<(&test_provider::TestProvider, test_provider::TestCheckout)>, AppError> {
+    pub async fn own_test_checkout(
+        &self,
+        member_id: i64,
+        checkout_id: &str,
+    ) -> Result<Option<(&test_provider::TestProvider, test_provider::TestCheckout)>, AppError> {
         let Some(provider) = self.test_provider() else { return Ok(None) };
         let owned: Option<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE provider = $1 AND provider_id = $2 AND user_id = $3")
             .bind(test_provider::TestProvider::NAME)
@@ -197,7 +217,8 @@ impl Payments {
 
     /// The country a member buys in: their profile's, else the visitor's (GeoIP).
     pub async fn buyer_country(&self, member_id: i64, visitor_country: &str) -> Result<String, AppError> {
-        let row: Option<(Option<String>,)> = sqlx::query_as("SELECT country FROM profiles WHERE user_id = $1").bind(member_id).fetch_optional(self.pool()).await?;
+        let row: Option<(Option<String>,)> =
+            sqlx::query_as("SELECT country FROM profiles WHERE user_id = $1").bind(member_id).fetch_optional(self.pool()).await?;
         Ok(row.and_then(|(c,)| c).filter(|c| c.len() == 2).unwrap_or_else(|| visitor_country.to_string()).to_ascii_uppercase())
     }
 
@@ -224,10 +245,7 @@ impl Payments {
         .fetch_all(self.pool())
         .await?;
         let own = rows.iter().any(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some());
-        rows.iter()
-            .filter(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some() == own)
-            .map(crate::sites::pack_row)
-            .collect()
+        rows.iter().filter(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some() == own).map(crate::sites::pack_row).collect()
     }
 
     /// The methods offered in a country: the country's methods that the provider takes, and
@@ -257,17 +275,25 @@ impl Payments {
 
     /// The typed code's discount (refused as above) and the automatic one, apart: each bundle
     /// takes whichever makes it cheaper ([`domain::checkout::best_quote`]).
-    pub async fn discounts(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<(Option<Discount>, Option<Discount>), AppError> {
+    pub async fn discounts(
+        &self,
+        site: &Site,
+        member: &Member,
+        typed: Option<&str>,
+        country: &str,
+        now: i64,
+    ) -> Result<(Option<Discount>, Option<Discount>), AppError> {
         let used = self.used_codes(member.id).await?;
         let typed = match typed.map(str::trim).filter(|t| !t.is_empty()) {
             None => None,
             Some(raw) => {
                 let code = normalize_code(raw)?;
-                let row = sqlx::query("SELECT percentage, minimum_order, country, expires_at FROM discount_codes WHERE site_id = $1 AND code = $2 AND active = TRUE")
-                    .bind(site.settings.id)
-                    .bind(&code)
-                    .fetch_optional(self.pool())
-                    .await?;
+                let row =
+                    sqlx::query("SELECT percentage, minimum_order, country, expires_at FROM discount_codes WHERE site_id = $1 AND code = $2 AND active = TRUE")
+                        .bind(site.settings.id)
+                        .bind(&code)
+                        .fetch_optional(self.pool())
+                        .await?;
                 let not_found = || domain::ApiError::field(domain::Field::DiscountCode, ErrorCode::DiscountNotFound);
                 let row = row.ok_or_else(not_found)?;
                 let for_country: Option<String> = row.try_get("country")?;
@@ -282,7 +308,10 @@ impl Payments {
             }
         };
         let settings = &site.settings;
-        let automatic = automatic_discount(member.signup_date, now, member.paid_user, settings.welcome_discount_percent, settings.welcome_discount_hours, |c| used.iter().any(|u| u == c));
+        let automatic =
+            automatic_discount(member.signup_date, now, member.paid_user, settings.welcome_discount_percent, settings.welcome_discount_hours, |c| {
+                used.iter().any(|u| u == c)
+            });
         Ok((typed, automatic))
     }
 
@@ -319,7 +348,17 @@ impl Payments {
     /// Inserts an open payment and takes its discount code; `DiscountUsed` when another
     /// payment took it first.
     #[allow(clippy::too_many_arguments)]
-    async fn insert_payment(&self, site: &Site, member: &Member, q: &Quote, method: PaymentMethod, country: &str, provider: &str, provider_id: Option<&str>, now: i64) -> Result<i64, AppError> {
+    async fn insert_payment(
+        &self,
+        site: &Site,
+        member: &Member,
+        q: &Quote,
+        method: PaymentMethod,
+        country: &str,
+        provider: &str,
+        provider_id: Option<&str>,
+        now: i64,
+    ) -> Result<i64, AppError> {
         let mut tx = self.db.begin().await?;
         let id = self.insert_payment_in(&mut tx, site, member, q, method, country, provider, provider_id, now).await?;
         tx.commit().await?;
@@ -383,7 +422,17 @@ impl Payments {
     /// provider's checkout and answers where the buyer goes. Refusals: `method_unavailable`,
     /// `not_found` (no such bundle here), the discount code's.
     #[allow(clippy::too_many_arguments)]
-    pub async fn start_checkout(&self, site: &Site, member: &Member, pack_id: i64, method: PaymentMethod, typed: Option<&str>, country: &str, locale: &str, now: i64) -> Result<Started, AppError> {
+    pub async fn start_checkout(
+        &self,
+        site: &Site,
+        member: &Member,
+        pack_id: i64,
+        method: PaymentMethod,
+        typed: Option<&str>,
+        country: &str,
+        locale: &str,
+        now: i64,
+    ) -> Result<Started, AppError> {
         if method == PaymentMethod::DirectDebit || !self.methods(country).contains(&method) {
             return Err(ErrorCode::MethodUnavailable.into());
         }
@@ -432,7 +481,11 @@ impl Payments {
         if provider != self.provider.name() || provider_id.is_empty() || provider_id.len() > 128 {
             return Ok(None);
         }
-        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE provider = $1 AND provider_id = $2").bind(provider).bind(provider_id).fetch_optional(self.pool()).await?;
+        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE provider = $1 AND provider_id = $2")
+            .bind(provider)
+            .bind(provider_id)
+            .fetch_optional(self.pool())
+            .await?;
         match row {
             Some((id,)) => self.sync(id, now).await.map(Some),
             None => Ok(None),
@@ -443,7 +496,11 @@ impl Payments {
     /// payment it hears what went back since (a refund in its dashboard, a chargeback). Other
     /// settled payments are answered from our own row.
     pub async fn sync(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
-        let row = sqlx::query("SELECT status, provider, provider_id, amount, currency, method FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
+        let row = sqlx::query("SELECT status, provider, provider_id, amount, currency, method FROM payments WHERE id = $1")
+            .bind(payment_id)
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(ErrorCode::NotFound)?;
         let status = status_of(&row, "status")?;
         let after_sale = matches!(status, PaymentStatus::Paid | PaymentStatus::Refunded);
         if !status.is_open() && !after_sale {
@@ -560,7 +617,13 @@ impl Payments {
     /// Mails the receipt of a paid payment once: the row is claimed first, and given back when
     /// sending fails.
     async fn send_receipt(&self, payment_id: i64, now: i64) -> Result<bool, AppError> {
-        let claimed = sqlx::query("UPDATE payments SET receipt_sent_at = $1 WHERE id = $2 AND status = $3 AND receipt_sent_at IS NULL").bind(now).bind(payment_id).bind(domain::checkout::PaymentStatus::Paid.code()).execute(self.pool()).await?.rows_affected();
+        let claimed = sqlx::query("UPDATE payments SET receipt_sent_at = $1 WHERE id = $2 AND status = $3 AND receipt_sent_at IS NULL")
+            .bind(now)
+            .bind(payment_id)
+            .bind(domain::checkout::PaymentStatus::Paid.code())
+            .execute(self.pool())
+            .await?
+            .rows_affected();
         if claimed == 0 {
             return Ok(false);
         }
@@ -572,7 +635,8 @@ impl Payments {
     }
 
     async fn mail_receipt(&self, payment_id: i64) -> Result<(), AppError> {
-        let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS}, user_id, site_id FROM payments WHERE id = $1")).bind(payment_id).fetch_one(self.pool()).await?;
+        let row =
+            sqlx::query(&format!("SELECT {PAYMENT_COLUMNS}, user_id, site_id FROM payments WHERE id = $1")).bind(payment_id).fetch_one(self.pool()).await?;
         let payment = view(&row)?;
         let site = self.site_by_id(row.try_get("site_id")?).await?;
         let base_url = site.base_url(&self.public_url);
@@ -595,13 +659,21 @@ impl Payments {
         let receipt = self.accounts.receipt(&site, member_id, &payment).await?;
         let (name, logo) = (site.settings.name.clone(), site.logo_png.clone());
         // Fonts are subset and the page compressed: CPU work, off the request threads.
-        tokio::task::spawn_blocking(move || receipt_pdf::render(&name, logo.as_deref(), &receipt)).await.map_err(|e| AppError::Internal(format!("receipt pdf: {e}")))?
+        tokio::task::spawn_blocking(move || receipt_pdf::render(&name, logo.as_deref(), &receipt))
+            .await
+            .map_err(|e| AppError::Internal(format!("receipt pdf: {e}")))?
     }
 
     async fn site_by_id(&self, site_id: i64) -> Result<std::sync::Arc<crate::sites::Site>, AppError> {
         Ok(match self.sites.as_ref().and_then(|sites| sites.by_id(site_id)) {
             Some(site) => site,
-            None => std::sync::Arc::new(crate::sites::load_all(&self.db).await?.into_iter().find(|s| s.settings.id == site_id).ok_or_else(|| AppError::Internal(format!("site {site_id}")))?),
+            None => std::sync::Arc::new(
+                crate::sites::load_all(&self.db)
+                    .await?
+                    .into_iter()
+                    .find(|s| s.settings.id == site_id)
+                    .ok_or_else(|| AppError::Internal(format!("site {site_id}")))?,
+            ),
         })
     }
 
@@ -655,7 +727,8 @@ impl Payments {
     /// A bank reversed a direct debit (staff records it, `vonk payments reverse <id>`; a
     /// provider that collects reports it by webhook instead).
     pub async fn reverse(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
-        let (method,): (String,) = sqlx::query_as("SELECT method FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
+        let (method,): (String,) =
+            sqlx::query_as("SELECT method FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
         if method != PaymentMethod::DirectDebit.code() {
             return Err(ErrorCode::BadRequest.into());
         }

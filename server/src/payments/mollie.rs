@@ -111,9 +111,12 @@ impl Mollie {
             "locale": Mollie::locale(&r.locale),
             "metadata": { "payment_id": r.payment_id },
         });
-        let answer = self.send(self.http.post(format!("{}/v2/payments", self.base_url)).header("content-type", "application/json").body(body.to_string())).await?;
-        let provider_id = answer["id"].as_str().filter(|id| !id.is_empty()).ok_or_else(|| ProviderError::Unavailable("Mollie answered without an id".into()))?;
-        let checkout_url = answer["_links"]["checkout"]["href"].as_str().ok_or_else(|| ProviderError::Unavailable("Mollie answered without a checkout link".into()))?;
+        let answer =
+            self.send(self.http.post(format!("{}/v2/payments", self.base_url)).header("content-type", "application/json").body(body.to_string())).await?;
+        let provider_id =
+            answer["id"].as_str().filter(|id| !id.is_empty()).ok_or_else(|| ProviderError::Unavailable("Mollie answered without an id".into()))?;
+        let checkout_url =
+            answer["_links"]["checkout"]["href"].as_str().ok_or_else(|| ProviderError::Unavailable("Mollie answered without a checkout link".into()))?;
         Ok(CheckoutCreated { provider_id: provider_id.to_string(), checkout_url: checkout_url.to_string() })
     }
 
@@ -123,8 +126,10 @@ impl Mollie {
             return Err(ProviderError::Refused(format!("not a Mollie payment id: {id:.64}")));
         }
         let answer = self.send(self.http.get(format!("{}/v2/payments/{id}", self.base_url))).await?;
-        let status = answer["status"].as_str().and_then(map_status).ok_or_else(|| ProviderError::Unavailable(format!("unknown Mollie status {}", answer["status"])))?;
-        let amount = answer["amount"]["value"].as_str().and_then(parse_amount).ok_or_else(|| ProviderError::Unavailable("Mollie answered without an amount".into()))?;
+        let status =
+            answer["status"].as_str().and_then(map_status).ok_or_else(|| ProviderError::Unavailable(format!("unknown Mollie status {}", answer["status"])))?;
+        let amount =
+            answer["amount"]["value"].as_str().and_then(parse_amount).ok_or_else(|| ProviderError::Unavailable("Mollie answered without an amount".into()))?;
         let currency = answer["amount"]["currency"].as_str().unwrap_or_default().to_string();
         // Absent until something went back.
         let back = |field: &str| answer[field]["value"].as_str().and_then(parse_amount).unwrap_or(0);
@@ -135,13 +140,27 @@ impl Mollie {
         // Each step is keyed by our order: a retry after a timeout repeats no step.
         let key = |step: &str| format!("vonk-dd-{}-{step}", r.order_id);
         let shaped = |id: &str, prefix: &str| id.starts_with(prefix) && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        let post = |path: String, step: &str, body: Value| self.http.post(format!("{}{path}", self.base_url)).header("content-type", "application/json").header("idempotency-key", key(step)).body(body.to_string());
+        let post = |path: String, step: &str, body: Value| {
+            self.http
+                .post(format!("{}{path}", self.base_url))
+                .header("content-type", "application/json")
+                .header("idempotency-key", key(step))
+                .body(body.to_string())
+        };
         let id_of = |answer: Value, prefix: &str| {
-            answer["id"].as_str().filter(|id| shaped(id, prefix)).map(str::to_string).ok_or_else(|| ProviderError::Unavailable(format!("Mollie answered without a {prefix} id")))
+            answer["id"]
+                .as_str()
+                .filter(|id| shaped(id, prefix))
+                .map(str::to_string)
+                .ok_or_else(|| ProviderError::Unavailable(format!("Mollie answered without a {prefix} id")))
         };
         let customer = match r.customer_id.as_deref().filter(|c| shaped(c, "cst_")) {
             Some(customer) => customer.to_string(),
-            None => id_of(self.send(post("/v2/customers".into(), "customer", json!({ "name": r.name, "email": r.email, "metadata": { "member_id": r.member_id } }))).await?, "cst_")?,
+            None => id_of(
+                self.send(post("/v2/customers".into(), "customer", json!({ "name": r.name, "email": r.email, "metadata": { "member_id": r.member_id } })))
+                    .await?,
+                "cst_",
+            )?,
         };
         let day = domain::date::from_unix(r.signed_at);
         let mandate = json!({
@@ -174,9 +193,18 @@ impl Mollie {
             "amount": { "currency": r.currency, "value": amount_value(r.amount) },
             "description": r.description,
         });
-        let request = self.http.post(format!("{}/v2/payments/{id}/refunds", self.base_url)).header("content-type", "application/json").header("idempotency-key", &r.idempotency_key).body(body.to_string());
+        let request = self
+            .http
+            .post(format!("{}/v2/payments/{id}/refunds", self.base_url))
+            .header("content-type", "application/json")
+            .header("idempotency-key", &r.idempotency_key)
+            .body(body.to_string());
         let answer = self.send(request).await?;
-        answer["id"].as_str().filter(|id| !id.is_empty()).map(str::to_string).ok_or_else(|| ProviderError::Unavailable("Mollie answered a refund without an id".into()))
+        answer["id"]
+            .as_str()
+            .filter(|id| !id.is_empty())
+            .map(str::to_string)
+            .ok_or_else(|| ProviderError::Unavailable("Mollie answered a refund without an id".into()))
     }
 
     async fn send(&self, request: reqwest::RequestBuilder) -> Result<Value, ProviderError> {

@@ -24,14 +24,13 @@ impl Payments {
     /// expiry that the provider still has open are expired; receipts that did not go out go now.
     pub async fn recover(&self, now: i64) -> Result<Recovery, AppError> {
         let mut report = Recovery::default();
-        let rows: Vec<(i64, i64, Option<String>)> = sqlx::query_as(
-            "SELECT id, created_at, provider_id FROM payments WHERE status IN ($2, $3) AND checked_at <= $1 ORDER BY id LIMIT 500",
-        )
-        .bind(now - self.recheck_after)
-        .bind(domain::checkout::PaymentStatus::Open.code())
-        .bind(domain::checkout::PaymentStatus::Pending.code())
-        .fetch_all(self.pool())
-        .await?;
+        let rows: Vec<(i64, i64, Option<String>)> =
+            sqlx::query_as("SELECT id, created_at, provider_id FROM payments WHERE status IN ($2, $3) AND checked_at <= $1 ORDER BY id LIMIT 500")
+                .bind(now - self.recheck_after)
+                .bind(domain::checkout::PaymentStatus::Open.code())
+                .bind(domain::checkout::PaymentStatus::Pending.code())
+                .fetch_all(self.pool())
+                .await?;
         for (id, created_at, provider_id) in rows {
             report.checked += 1;
             let status = match provider_id {
@@ -48,12 +47,22 @@ impl Payments {
             };
             if status == PaymentStatus::Paid {
                 report.paid += 1;
-            } else if status.is_open() && created_at <= now - self.expire_after && self.apply(id, PaymentStatus::Expired, now).await? == PaymentStatus::Expired {
+            } else if status.is_open() && created_at <= now - self.expire_after && self.apply(id, PaymentStatus::Expired, now).await? == PaymentStatus::Expired
+            {
                 report.expired += 1;
             }
-            sqlx::query("UPDATE payments SET checked_at = $1 WHERE id = $2 AND status IN ($3, $4)").bind(now).bind(id).bind(domain::checkout::PaymentStatus::Open.code()).bind(domain::checkout::PaymentStatus::Pending.code()).execute(self.pool()).await?;
+            sqlx::query("UPDATE payments SET checked_at = $1 WHERE id = $2 AND status IN ($3, $4)")
+                .bind(now)
+                .bind(id)
+                .bind(domain::checkout::PaymentStatus::Open.code())
+                .bind(domain::checkout::PaymentStatus::Pending.code())
+                .execute(self.pool())
+                .await?;
         }
-        let unsent: Vec<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE status = $1 AND receipt_sent_at IS NULL ORDER BY id LIMIT 100").bind(domain::checkout::PaymentStatus::Paid.code()).fetch_all(self.pool()).await?;
+        let unsent: Vec<(i64,)> = sqlx::query_as("SELECT id FROM payments WHERE status = $1 AND receipt_sent_at IS NULL ORDER BY id LIMIT 100")
+            .bind(domain::checkout::PaymentStatus::Paid.code())
+            .fetch_all(self.pool())
+            .await?;
         for (id,) in unsent {
             if self.send_receipt(id, now).await.unwrap_or(false) {
                 report.receipts += 1;
@@ -71,7 +80,9 @@ impl Payments {
             loop {
                 tick.tick().await;
                 match payments.recover(clock.now()).await {
-                    Ok(r) if r != Recovery::default() => tracing::info!(checked = r.checked, paid = r.paid, expired = r.expired, receipts = r.receipts, "payment recovery"),
+                    Ok(r) if r != Recovery::default() => {
+                        tracing::info!(checked = r.checked, paid = r.paid, expired = r.expired, receipts = r.receipts, "payment recovery")
+                    }
                     Ok(_) => {}
                     Err(error) => tracing::warn!(%error, "payment recovery failed"),
                 }

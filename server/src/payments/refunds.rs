@@ -75,7 +75,16 @@ impl Payments {
     /// Staff refund `amount` minor units (None: all that is left) of one of the site's paid
     /// payments. `key` is the form's idempotency key; the same key answers the same refund.
     #[allow(clippy::too_many_arguments)]
-    pub async fn refund(&self, staff: &Member, site_id: i64, payment_id: i64, amount: Option<i64>, reason: &str, key: &str, now: i64) -> Result<RefundOutcome, AppError> {
+    pub async fn refund(
+        &self,
+        staff: &Member,
+        site_id: i64,
+        payment_id: i64,
+        amount: Option<i64>,
+        reason: &str,
+        key: &str,
+        now: i64,
+    ) -> Result<RefundOutcome, AppError> {
         require_staff(staff, site_id)?;
         if !well_formed_key(key) {
             return Err(ErrorCode::BadRequest.into());
@@ -121,7 +130,17 @@ impl Payments {
     /// Writes a refund down as requested and reserves its amount (the caller holds the
     /// payment's row lock).
     #[allow(clippy::too_many_arguments)]
-    async fn reserve(&self, tx: &mut sqlx::Transaction<'static, sqlx::Any>, payment_id: i64, kind: RefundKind, amount: i64, reason: &str, staff: Option<i64>, key: &str, now: i64) -> Result<i64, AppError> {
+    async fn reserve(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        payment_id: i64,
+        kind: RefundKind,
+        amount: i64,
+        reason: &str,
+        staff: Option<i64>,
+        key: &str,
+        now: i64,
+    ) -> Result<i64, AppError> {
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO refunds (payment_id, kind, state, amount, reason, staff_id, request_key, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id",
         )
@@ -183,7 +202,11 @@ impl Payments {
                     .fetch_optional(&mut *tx)
                     .await?;
                 if let Some(freed) = freed {
-                    sqlx::query("UPDATE payments SET refunded = refunded - $1 WHERE id = $2").bind(freed.try_get::<i64, _>("amount")?).bind(freed.try_get::<i64, _>("payment_id")?).execute(&mut *tx).await?;
+                    sqlx::query("UPDATE payments SET refunded = refunded - $1 WHERE id = $2")
+                        .bind(freed.try_get::<i64, _>("amount")?)
+                        .bind(freed.try_get::<i64, _>("payment_id")?)
+                        .execute(&mut *tx)
+                        .await?;
                 }
                 tx.commit().await?;
                 Err(ErrorCode::NotRefundable.into())
@@ -211,15 +234,23 @@ impl Payments {
 
     /// The settling itself, in the caller's transaction; answers the member and the kind when
     /// this call settled it (None: it was settled or refused before).
-    async fn settle_in(&self, tx: &mut sqlx::Transaction<'static, sqlx::Any>, refund_id: i64, provider_refund_id: Option<&str>, now: i64) -> Result<Option<(i64, RefundKind)>, AppError> {
-        let settled = sqlx::query("UPDATE refunds SET state = $1, provider_refund_id = $2, updated_at = $3 WHERE id = $4 AND state = $5 RETURNING payment_id, amount, kind")
-            .bind(RefundState::Done.code())
-            .bind(provider_refund_id)
-            .bind(now)
-            .bind(refund_id)
-            .bind(RefundState::Requested.code())
-            .fetch_optional(&mut **tx)
-            .await?;
+    async fn settle_in(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        refund_id: i64,
+        provider_refund_id: Option<&str>,
+        now: i64,
+    ) -> Result<Option<(i64, RefundKind)>, AppError> {
+        let settled = sqlx::query(
+            "UPDATE refunds SET state = $1, provider_refund_id = $2, updated_at = $3 WHERE id = $4 AND state = $5 RETURNING payment_id, amount, kind",
+        )
+        .bind(RefundState::Done.code())
+        .bind(provider_refund_id)
+        .bind(now)
+        .bind(refund_id)
+        .bind(RefundState::Requested.code())
+        .fetch_optional(&mut **tx)
+        .await?;
         let Some(settled) = settled else { return Ok(None) };
         let (payment_id, amount): (i64, i64) = (settled.try_get("payment_id")?, settled.try_get("amount")?);
         let kind = RefundKind::parse(&settled.try_get::<String, _>("kind")?).ok_or_else(|| AppError::Internal("refund kind".into()))?;
@@ -227,27 +258,39 @@ impl Payments {
             .bind(payment_id)
             .fetch_one(&mut **tx)
             .await?;
-        let (user_id, site_id, bundle, paid, refunded): (i64, i64, i64, i64, i64) = (payment.try_get("user_id")?, payment.try_get("site_id")?, payment.try_get("credits")?, payment.try_get("amount")?, payment.try_get("refunded")?);
+        let (user_id, site_id, bundle, paid, refunded): (i64, i64, i64, i64, i64) =
+            (payment.try_get("user_id")?, payment.try_get("site_id")?, payment.try_get("credits")?, payment.try_get("amount")?, payment.try_get("refunded")?);
         let status = super::status_of(&payment, "status")?;
-        let (before,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1 AND state = $2 AND id <> $3")
-            .bind(payment_id)
-            .bind(RefundState::Done.code())
-            .bind(refund_id)
-            .fetch_one(&mut **tx)
-            .await?;
+        let (before,): (i64,) =
+            sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1 AND state = $2 AND id <> $3")
+                .bind(payment_id)
+                .bind(RefundState::Done.code())
+                .bind(refund_id)
+                .fetch_one(&mut **tx)
+                .await?;
         let (balance,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(user_id).fetch_one(&mut **tx).await?;
         let back = credits_back(credits_for(bundle, paid, before, amount), balance);
         if back.taken > 0 {
             credits::book(tx, Entry { user_id, delta: -back.taken, reason: Reason::Refund, reference: &format!("refund:{refund_id}") }, now).await?;
         }
-        sqlx::query("UPDATE refunds SET credits_taken = $1, credits_spent = $2 WHERE id = $3").bind(back.taken).bind(back.spent).bind(refund_id).execute(&mut **tx).await?;
+        sqlx::query("UPDATE refunds SET credits_taken = $1, credits_spent = $2 WHERE id = $3")
+            .bind(back.taken)
+            .bind(back.spent)
+            .bind(refund_id)
+            .execute(&mut **tx)
+            .await?;
         let next = match kind {
             RefundKind::Chargeback => PaymentStatus::ChargedBack,
             _ if refunded >= paid => PaymentStatus::Refunded,
             _ => status,
         };
         if next != status && status.may_become(next) {
-            sqlx::query("UPDATE payments SET status = $1, updated_at = $2 WHERE id = $3").bind(next.code()).bind(now).bind(payment_id).execute(&mut **tx).await?;
+            sqlx::query("UPDATE payments SET status = $1, updated_at = $2 WHERE id = $3")
+                .bind(next.code())
+                .bind(now)
+                .bind(payment_id)
+                .execute(&mut **tx)
+                .await?;
         }
         if kind == RefundKind::Chargeback {
             sqlx::query("UPDATE users SET payments_blocked = TRUE WHERE id = $1").bind(user_id).execute(&mut **tx).await?;
@@ -280,7 +323,12 @@ impl Payments {
     }
 
     async fn outcome(&self, refund_id: i64) -> Result<RefundOutcome, AppError> {
-        let row = sqlx::query("SELECT r.amount, r.state, r.credits_taken, r.credits_spent, p.status FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.id = $1").bind(refund_id).fetch_one(self.pool()).await?;
+        let row = sqlx::query(
+            "SELECT r.amount, r.state, r.credits_taken, r.credits_spent, p.status FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.id = $1",
+        )
+        .bind(refund_id)
+        .fetch_one(self.pool())
+        .await?;
         Ok(RefundOutcome {
             refund_id,
             amount: row.try_get("amount")?,
@@ -304,15 +352,31 @@ impl Payments {
             return Ok(false);
         }
         let sent = async {
-            let row = sqlx::query("SELECT payment_id, amount, credits_taken, credits_spent, updated_at FROM refunds WHERE id = $1").bind(refund_id).fetch_one(self.pool()).await?;
+            let row = sqlx::query("SELECT payment_id, amount, credits_taken, credits_spent, updated_at FROM refunds WHERE id = $1")
+                .bind(refund_id)
+                .fetch_one(self.pool())
+                .await?;
             let payment_id: i64 = row.try_get("payment_id")?;
-            let p = sqlx::query(&format!("SELECT {}, user_id, site_id FROM payments WHERE id = $1", super::PAYMENT_COLUMNS)).bind(payment_id).fetch_one(self.pool()).await?;
+            let p = sqlx::query(&format!("SELECT {}, user_id, site_id FROM payments WHERE id = $1", super::PAYMENT_COLUMNS))
+                .bind(payment_id)
+                .fetch_one(self.pool())
+                .await?;
             let payment = super::view(&p)?;
             let site = self.site_by_id(p.try_get("site_id")?).await?;
             let base_url = site.base_url(&self.public_url);
             let credits = CreditsBack { taken: row.try_get("credits_taken")?, spent: row.try_get("credits_spent")? };
             self.accounts
-                .mail_credit_note(&site, &base_url, p.try_get("user_id")?, &payment, refund_id, row.try_get("amount")?, credits, row.try_get("updated_at")?, &self.links.transaction(payment_id))
+                .mail_credit_note(
+                    &site,
+                    &base_url,
+                    p.try_get("user_id")?,
+                    &payment,
+                    refund_id,
+                    row.try_get("amount")?,
+                    credits,
+                    row.try_get("updated_at")?,
+                    &self.links.transaction(payment_id),
+                )
                 .await
         }
         .await;
@@ -330,19 +394,24 @@ impl Payments {
                 continue;
             }
             let mut tx = self.db.begin().await?;
-            let row = sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING amount, refunded, status").bind(payment_id).fetch_one(&mut *tx).await?;
+            let row = sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING amount, refunded, status")
+                .bind(payment_id)
+                .fetch_one(&mut *tx)
+                .await?;
             let (paid, refunded): (i64, i64) = (row.try_get("amount")?, row.try_get("refunded")?);
             let status = super::status_of(&row, "status")?;
             // What we know of this kind: refunds ours and the dashboard's (a chargeback is its
             // own count), requested or done.
-            let kinds: &[RefundKind] = if kind == RefundKind::Chargeback { &[RefundKind::Chargeback] } else { &[RefundKind::Refund, RefundKind::ProviderRefund] };
-            let (known,): (i64,) = sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1 AND state <> $2 AND kind IN ($3, $4)")
-                .bind(payment_id)
-                .bind(RefundState::Refused.code())
-                .bind(kinds[0].code())
-                .bind(kinds[kinds.len() - 1].code())
-                .fetch_one(&mut *tx)
-                .await?;
+            let kinds: &[RefundKind] =
+                if kind == RefundKind::Chargeback { &[RefundKind::Chargeback] } else { &[RefundKind::Refund, RefundKind::ProviderRefund] };
+            let (known,): (i64,) =
+                sqlx::query_as("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1 AND state <> $2 AND kind IN ($3, $4)")
+                    .bind(payment_id)
+                    .bind(RefundState::Refused.code())
+                    .bind(kinds[0].code())
+                    .bind(kinds[kinds.len() - 1].code())
+                    .fetch_one(&mut *tx)
+                    .await?;
             // Never more than is left of the payment.
             let new = (total - known).min(paid - refunded);
             let next = if kind == RefundKind::Chargeback { PaymentStatus::ChargedBack } else { PaymentStatus::Refunded };
@@ -396,7 +465,12 @@ impl Payments {
 
     /// A payment's refunds and chargebacks, oldest first.
     pub async fn refunds_of(&self, payment_id: i64) -> Result<Vec<RefundEntry>, AppError> {
-        let rows = sqlx::query("SELECT id, kind, state, amount, credits_taken, credits_spent, reason, updated_at, note_sent_at FROM refunds WHERE payment_id = $1 ORDER BY id").bind(payment_id).fetch_all(self.pool()).await?;
+        let rows = sqlx::query(
+            "SELECT id, kind, state, amount, credits_taken, credits_spent, reason, updated_at, note_sent_at FROM refunds WHERE payment_id = $1 ORDER BY id",
+        )
+        .bind(payment_id)
+        .fetch_all(self.pool())
+        .await?;
         rows.iter()
             .map(|r| {
                 Ok(RefundEntry {
@@ -432,7 +506,12 @@ impl Payments {
     pub async fn lift_payment_block(&self, staff: &Member, site_id: i64, member_id: i64, now: i64) -> Result<bool, AppError> {
         require_staff(staff, site_id)?;
         let mut tx = self.db.begin().await?;
-        let lifted = sqlx::query("UPDATE users SET payments_blocked = FALSE WHERE id = $1 AND site_id = $2 AND payments_blocked = TRUE").bind(member_id).bind(site_id).execute(&mut *tx).await?.rows_affected();
+        let lifted = sqlx::query("UPDATE users SET payments_blocked = FALSE WHERE id = $1 AND site_id = $2 AND payments_blocked = TRUE")
+            .bind(member_id)
+            .bind(site_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
         if lifted > 0 {
             crate::staff::record(&mut tx, site_id, staff, "payment_block_lifted", &format!("#{member_id}"), "", now).await?;
         }
@@ -445,7 +524,8 @@ impl Payments {
     /// test provider records it, then the webhook hears it as it would from Mollie.
     pub async fn test_outside_change(&self, payment_id: i64, change: TestChange, now: i64) -> Result<PaymentStatus, AppError> {
         let test = self.test_provider().ok_or(ErrorCode::MethodUnavailable)?;
-        let (provider_id,): (Option<String>,) = sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
+        let (provider_id,): (Option<String>,) =
+            sqlx::query_as("SELECT provider_id FROM payments WHERE id = $1").bind(payment_id).fetch_optional(self.pool()).await?.ok_or(ErrorCode::NotFound)?;
         let provider_id = provider_id.ok_or(ErrorCode::NotFound)?;
         match change {
             TestChange::Refund(amount) => test.outside_change(&provider_id, false, amount).await?,

@@ -54,7 +54,8 @@ impl TimelineEntry {
     }
 }
 
-const STAFF_PAYMENT_COLUMNS: &str = "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.status, p.created_at, p.paid_at, p.refunded";
+const STAFF_PAYMENT_COLUMNS: &str =
+    "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.status, p.created_at, p.paid_at, p.refunded";
 
 fn staff_payment(row: &sqlx::any::AnyRow) -> Result<StaffPayment, AppError> {
     Ok(StaffPayment {

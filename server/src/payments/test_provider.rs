@@ -105,7 +105,11 @@ impl TestProvider {
         .execute(self.db.pool())
         .await
         .map_err(|e| ProviderError::Unavailable(e.to_string()))?;
-        Ok(DirectDebitCreated { provider_id: id, customer_id: r.customer_id.clone().unwrap_or_else(|| format!("tcst_{}", r.member_id)), mandate_id: format!("tmdt_{}", r.order_id) })
+        Ok(DirectDebitCreated {
+            provider_id: id,
+            customer_id: r.customer_id.clone().unwrap_or_else(|| format!("tcst_{}", r.member_id)),
+            mandate_id: format!("tmdt_{}", r.order_id),
+        })
     }
 
     /// The bank's answer to a pending direct debit: collected or not. Reported to our webhook.
@@ -136,28 +140,36 @@ impl TestProvider {
         let refund_id = format!("tre_{}", &crate::accounts::tokens::hash(&r.idempotency_key)[..20]);
         let mut tx = self.db.begin().await.map_err(unavailable)?;
         // The key first: a second call with it waits for the first and then finds it.
-        let fresh = sqlx::query("INSERT INTO test_refunds (idempotency_key, checkout_id, amount, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key) DO NOTHING")
-            .bind(&r.idempotency_key)
-            .bind(&r.provider_id)
-            .bind(r.amount)
-            .bind(crate::seed::now_unix())
-            .execute(&mut *tx)
-            .await
-            .map_err(unavailable)?
-            .rows_affected();
+        let fresh = sqlx::query(
+            "INSERT INTO test_refunds (idempotency_key, checkout_id, amount, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (idempotency_key) DO NOTHING",
+        )
+        .bind(&r.idempotency_key)
+        .bind(&r.provider_id)
+        .bind(r.amount)
+        .bind(crate::seed::now_unix())
+        .execute(&mut *tx)
+        .await
+        .map_err(unavailable)?
+        .rows_affected();
         if fresh == 0 {
-            let (checkout,): (String,) = sqlx::query_as("SELECT checkout_id FROM test_refunds WHERE idempotency_key = $1").bind(&r.idempotency_key).fetch_one(&mut *tx).await.map_err(unavailable)?;
+            let (checkout,): (String,) = sqlx::query_as("SELECT checkout_id FROM test_refunds WHERE idempotency_key = $1")
+                .bind(&r.idempotency_key)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(unavailable)?;
             return if checkout == r.provider_id { Ok(refund_id) } else { Err(ProviderError::Refused("idempotency key used for another payment".into())) };
         }
-        let moved = sqlx::query("UPDATE test_checkouts SET refunded = refunded + $1 WHERE id = $2 AND status = $3 AND currency = $4 AND refunded + charged_back + $1 <= amount")
-            .bind(r.amount)
-            .bind(&r.provider_id)
-            .bind(PaymentStatus::Paid.code())
-            .bind(&r.currency)
-            .execute(&mut *tx)
-            .await
-            .map_err(unavailable)?
-            .rows_affected();
+        let moved = sqlx::query(
+            "UPDATE test_checkouts SET refunded = refunded + $1 WHERE id = $2 AND status = $3 AND currency = $4 AND refunded + charged_back + $1 <= amount",
+        )
+        .bind(r.amount)
+        .bind(&r.provider_id)
+        .bind(PaymentStatus::Paid.code())
+        .bind(&r.currency)
+        .execute(&mut *tx)
+        .await
+        .map_err(unavailable)?
+        .rows_affected();
         if moved == 0 {
             return Err(ProviderError::Refused(format!("test payment {} cannot be refunded by {}", r.provider_id, r.amount)));
         }
@@ -225,7 +237,9 @@ impl TestProvider {
     /// tries with a growing pause. Our result page asks the provider itself as well, so a
     /// webhook that never arrives delays nothing.
     async fn report(&self, id: &str) {
-        let Ok(Some((url,))) = sqlx::query_as::<_, (String,)>("SELECT webhook_url FROM test_checkouts WHERE id = $1").bind(id).fetch_optional(self.db.pool()).await else {
+        let Ok(Some((url,))) =
+            sqlx::query_as::<_, (String,)>("SELECT webhook_url FROM test_checkouts WHERE id = $1").bind(id).fetch_optional(self.db.pool()).await
+        else {
             return;
         };
         let http = self.http.clone();

@@ -81,7 +81,12 @@ impl Staff {
             return Err(AppError::from(domain::ErrorCode::Forbidden));
         }
         let mut tx = self.db.begin().await?;
-        let found: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE id = $1 AND site_id = $2 AND status <> $3").bind(user_id).bind(site_id).bind(domain::account::UserStatus::Deleted.as_str()).fetch_optional(&mut *tx).await?;
+        let found: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE id = $1 AND site_id = $2 AND status <> $3")
+            .bind(user_id)
+            .bind(site_id)
+            .bind(domain::account::UserStatus::Deleted.as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
         let Some((status,)) = found else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
         let target = format!("member #{user_id}");
         let (action, detail) = match &change {
@@ -90,7 +95,11 @@ impl Staff {
                 if status == "blocked" {
                     return Ok(());
                 }
-                sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(user_id).bind(domain::account::UserStatus::Blocked.as_str()).execute(&mut *tx).await?;
+                sqlx::query("UPDATE users SET status = $2 WHERE id = $1")
+                    .bind(user_id)
+                    .bind(domain::account::UserStatus::Blocked.as_str())
+                    .execute(&mut *tx)
+                    .await?;
                 sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
                 ("member_block", reason)
             }
@@ -99,11 +108,16 @@ impl Staff {
                 if status != "blocked" {
                     return Ok(());
                 }
-                sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(user_id).bind(domain::account::UserStatus::Active.as_str()).execute(&mut *tx).await?;
+                sqlx::query("UPDATE users SET status = $2 WHERE id = $1")
+                    .bind(user_id)
+                    .bind(domain::account::UserStatus::Active.as_str())
+                    .execute(&mut *tx)
+                    .await?;
                 ("member_unblock", reason)
             }
             MemberChange::Role(role) => {
-                let changed = sqlx::query("UPDATE users SET role = $1 WHERE id = $2 AND role <> $1").bind(role.as_str()).bind(user_id).execute(&mut *tx).await?;
+                let changed =
+                    sqlx::query("UPDATE users SET role = $1 WHERE id = $2 AND role <> $1").bind(role.as_str()).bind(user_id).execute(&mut *tx).await?;
                 if changed.rows_affected() == 0 {
                     return Ok(());
                 }
@@ -125,4 +139,3 @@ impl Staff {
         Ok(())
     }
 }
-

@@ -41,7 +41,15 @@ pub fn require_staff(staff: &Member, site_id: i64) -> Result<(), AppError> {
 }
 
 /// Writes one line of the staff log inside the transaction of the change it describes.
-pub async fn record(tx: &mut sqlx::Transaction<'_, sqlx::Any>, site_id: i64, staff: &Member, action: &str, target: &str, detail: &str, now: i64) -> Result<(), AppError> {
+pub async fn record(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    site_id: i64,
+    staff: &Member,
+    action: &str,
+    target: &str,
+    detail: &str,
+    now: i64,
+) -> Result<(), AppError> {
     sqlx::query("INSERT INTO staff_actions (site_id, staff_id, staff_name, action, target, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
         .bind(site_id)
         .bind(staff.id)
@@ -68,13 +76,13 @@ impl Staff {
     /// The staff log of a site, newest first.
     pub async fn log(&self, staff: &Member, site_id: i64, limit: i64) -> Result<Vec<StaffAction>, AppError> {
         require_staff(staff, site_id)?;
-        let rows: Vec<(String, String, String, String, i64)> =
-            sqlx::query_as("SELECT staff_name, action, target, detail, created_at FROM staff_actions WHERE site_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2")
-                .bind(site_id)
-                .bind(limit)
-                .fetch_all(self.db.pool())
-                .await?;
+        let rows: Vec<(String, String, String, String, i64)> = sqlx::query_as(
+            "SELECT staff_name, action, target, detail, created_at FROM staff_actions WHERE site_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+        )
+        .bind(site_id)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?;
         Ok(rows.into_iter().map(|(staff_name, action, target, detail, created_at)| StaffAction { staff_name, action, target, detail, created_at }).collect())
     }
-
 }

@@ -73,12 +73,13 @@ impl Staff {
                 (id, "pack_add", describe(&p))
             }
             Some(id) => {
-                let row = sqlx::query("SELECT credits, price_minor, currency, highlighted, sort_order, active FROM credit_packs WHERE id = $1 AND site_id = $2")
-                    .bind(id)
-                    .bind(site_id)
-                    .fetch_optional(&mut *tx)
-                    .await?
-                    .ok_or(domain::ErrorCode::NotFound)?;
+                let row =
+                    sqlx::query("SELECT credits, price_minor, currency, highlighted, sort_order, active FROM credit_packs WHERE id = $1 AND site_id = $2")
+                        .bind(id)
+                        .bind(site_id)
+                        .fetch_optional(&mut *tx)
+                        .await?
+                        .ok_or(domain::ErrorCode::NotFound)?;
                 let old = domain::staff::PackEdit {
                     id: Some(id),
                     credits: row.try_get("credits")?,
@@ -162,10 +163,12 @@ impl Staff {
             d.percentage,
             d.minimum_order,
             d.country.as_deref().unwrap_or("all countries"),
-            d.expires_at.map(|at| {
-                let day = domain::account::Ymd::from_unix(at);
-                format!(", until {:04}-{:02}-{:02}", day.year, day.month, day.day)
-            }).unwrap_or_default()
+            d.expires_at
+                .map(|at| {
+                    let day = domain::account::Ymd::from_unix(at);
+                    format!(", until {:04}-{:02}-{:02}", day.year, day.month, day.day)
+                })
+                .unwrap_or_default()
         );
         record(&mut tx, site_id, staff, "discount_add", &d.code, &detail, now).await?;
         tx.commit().await?;
@@ -176,7 +179,8 @@ impl Staff {
     pub async fn set_discount_active(&self, staff: &Member, site_id: i64, id: i64, active: bool, now: i64) -> Result<(), AppError> {
         require_staff(staff, site_id)?;
         let mut tx = self.db.begin().await?;
-        let found: Option<(String,)> = sqlx::query_as("SELECT code FROM discount_codes WHERE id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(&mut *tx).await?;
+        let found: Option<(String,)> =
+            sqlx::query_as("SELECT code FROM discount_codes WHERE id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(&mut *tx).await?;
         let Some((code,)) = found else { return Err(domain::ErrorCode::NotFound.into()) };
         let changed = sqlx::query("UPDATE discount_codes SET active = $1 WHERE id = $2 AND active <> $1").bind(active).bind(id).execute(&mut *tx).await?;
         if changed.rows_affected() == 0 {
@@ -187,4 +191,3 @@ impl Staff {
         Ok(())
     }
 }
-

@@ -213,10 +213,11 @@ impl Staff {
     /// The domains of the other sites that name the same company (a change shows there too).
     pub async fn company_shared_with(&self, staff: &Member, site_id: i64) -> Result<Vec<String>, AppError> {
         require_staff(staff, site_id)?;
-        let rows: Vec<(String,)> = sqlx::query_as("SELECT o.domain FROM sites s JOIN sites o ON o.company_id = s.company_id AND o.id <> s.id WHERE s.id = $1 ORDER BY o.domain")
-            .bind(site_id)
-            .fetch_all(self.db.pool())
-            .await?;
+        let rows: Vec<(String,)> =
+            sqlx::query_as("SELECT o.domain FROM sites s JOIN sites o ON o.company_id = s.company_id AND o.id <> s.id WHERE s.id = $1 ORDER BY o.domain")
+                .bind(site_id)
+                .fetch_all(self.db.pool())
+                .await?;
         Ok(rows.into_iter().map(|(d,)| d).collect())
     }
 
@@ -253,5 +254,4 @@ impl Staff {
         tracing::info!(target: "security", staff = staff.id, site_id, company_id, "staff changed company details");
         Ok(true)
     }
-
 }

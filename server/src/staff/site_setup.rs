@@ -36,7 +36,8 @@ impl Staff {
                 format!("{} × {} px, {} bytes", l.width, l.height, l.png.len())
             }
             None => {
-                let removed = sqlx::query("UPDATE sites SET logo_version = NULL WHERE id = $1 AND logo_version IS NOT NULL").bind(site_id).execute(&mut *tx).await?;
+                let removed =
+                    sqlx::query("UPDATE sites SET logo_version = NULL WHERE id = $1 AND logo_version IS NOT NULL").bind(site_id).execute(&mut *tx).await?;
                 sqlx::query("DELETE FROM site_logos WHERE site_id = $1").bind(site_id).execute(&mut *tx).await?;
                 if removed.rows_affected() == 0 {
                     return Ok(());
@@ -79,7 +80,9 @@ impl Staff {
         .await;
         let (new_id,) = match inserted {
             Ok(row) => row,
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(domain::ApiError::new(domain::ErrorCode::DomainTaken).with("setting", "domain").into()),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(domain::ApiError::new(domain::ErrorCode::DomainTaken).with("setting", "domain").into())
+            }
             Err(e) => return Err(e.into()),
         };
         sqlx::query(
@@ -119,4 +122,3 @@ impl Staff {
         Ok(new_id)
     }
 }
-

@@ -25,13 +25,15 @@ pub async fn shop(db: Db) -> (World, tempfile::TempDir, Payments) {
 
 pub fn payments(w: &World, sms: &std::path::Path) -> Payments {
     let provider = Provider::Test(server::payments::test_provider::TestProvider::new(w.db.clone(), super::links()));
-    Payments::new(w.db.clone(), provider, w.accounts.clone(), super::links(), SmsOutbox::Files(sms.to_path_buf()), "http://127.0.0.1:9".into()).with_timing(600, 86_400)
+    Payments::new(w.db.clone(), provider, w.accounts.clone(), super::links(), SmsOutbox::Files(sms.to_path_buf()), "http://127.0.0.1:9".into())
+        .with_timing(600, 86_400)
 }
 
 /// Payments through Mollie at the fake's address.
 pub fn mollie_payments(w: &World, sms: &std::path::Path, base: &str) -> Payments {
     let provider = Provider::Mollie(server::payments::mollie::Mollie::new("test_fakemollie000000000000000000".into(), base.to_string()));
-    Payments::new(w.db.clone(), provider, w.accounts.clone(), super::links(), SmsOutbox::Files(sms.to_path_buf()), "https://vonk.example".into()).with_timing(600, 86_400)
+    Payments::new(w.db.clone(), provider, w.accounts.clone(), super::links(), SmsOutbox::Files(sms.to_path_buf()), "https://vonk.example".into())
+        .with_timing(600, 86_400)
 }
 
 /// The six-digit code in a text message (after the `To:` line).
@@ -72,7 +74,16 @@ pub async fn all_explained(db: &Db) {
 /// Buys the bundle of `credits` through the test provider's page: the tester's choice, then
 /// the webhook it would send. Answers the payment's id.
 #[allow(clippy::too_many_arguments)]
-pub async fn buy(db: &Db, p: &Payments, w: &World, member: &server::accounts::Member, credits: i64, method: PaymentMethod, outcome: PaymentStatus, now: i64) -> i64 {
+pub async fn buy(
+    db: &Db,
+    p: &Payments,
+    w: &World,
+    member: &server::accounts::Member,
+    credits: i64,
+    method: PaymentMethod,
+    outcome: PaymentStatus,
+    now: i64,
+) -> i64 {
     let started = p.start_checkout(&w.site, member, pack_id(w, p, credits).await, method, None, "NL", "nl", now).await.unwrap();
     let tr = provider_id(db, started.payment_id).await;
     p.test_provider().unwrap().choose(&tr, outcome).await.unwrap();
@@ -257,7 +268,6 @@ pub fn set_status(fake: &Fake, id: &str, status: &str) {
     let p = f.payments.iter_mut().find(|p| p["id"] == id).unwrap();
     p["status"] = serde_json::json!(status);
 }
-
 
 /// What the bank or Mollie's dashboard does on its own: a chargeback of `minor`, a refund of
 /// `minor` typed in the dashboard (the payment's status stays `paid`, as at Mollie).

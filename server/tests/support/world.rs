@@ -31,7 +31,8 @@ pub async fn world(db: Db) -> World {
     let mail = tempfile::tempdir().unwrap();
     let media = tempfile::tempdir().unwrap();
     let store: server::media::Media = Arc::new(server::media::LocalStore::new(media.path()));
-    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), super::links()).with_media(store);
+    let accounts =
+        Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), super::links()).with_media(store);
     let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()), std::time::Duration::ZERO);
     World { db, accounts, members, site, media, mail }
 }
@@ -39,7 +40,13 @@ pub async fn world(db: Db) -> World {
 impl World {
     /// A confirmed member with basics, found by search.
     pub async fn member(&self, email: &str, gender: &str) -> Member {
-        let form = SignupForm { email: email.into(), name: "Anna".into(), password: "rode kater op het dak".into(), date_of_birth: "1990-05-17".into(), signup_message: String::new() };
+        let form = SignupForm {
+            email: email.into(),
+            name: "Anna".into(),
+            password: "rode kater op het dak".into(),
+            date_of_birth: "1990-05-17".into(),
+            signup_message: String::new(),
+        };
         let (id, _) = self
             .accounts
             .signup(SignupRequest {
@@ -52,7 +59,11 @@ impl World {
             })
             .await
             .unwrap();
-        let basics = BasicsForm { gender: gender.into(), sexuality: "hetero".into(), location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() } };
+        let basics = BasicsForm {
+            gender: gender.into(),
+            sexuality: "hetero".into(),
+            location: LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() },
+        };
         self.members.save_basics(&self.site, id, &basics).await.unwrap();
         sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(self.db.pool()).await.unwrap();
         sqlx::query("UPDATE profiles SET status = 'active' WHERE user_id = $1").bind(id).execute(self.db.pool()).await.unwrap();

@@ -33,11 +33,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(
-    input: &Path,
-    pkg_dir: &Path,
-    name: &str,
-) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+fn run(input: &Path, pkg_dir: &Path, name: &str) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
     std::fs::create_dir_all(pkg_dir)?;
     let input_wasm = std::fs::read(input).map_err(|e| format!("{}: {e}", input.display()))?;
     let main_split = input.with_file_name(format!("{name}_split.wasm"));
@@ -56,10 +52,7 @@ fn run(
     let loader = pkg_dir.join("__wasm_split.______________________.js");
     let paced = pace_fetches(&std::fs::read_to_string(&loader)?).map_err(|e| format!("{}: {e}", loader.display()))?;
     std::fs::write(&loader, paced)?;
-    std::fs::write(
-        pkg_dir.join("__wasm_split_manifest.json"),
-        serde_json::to_string_pretty(&split.prefetch_map)?,
-    )?;
+    std::fs::write(pkg_dir.join("__wasm_split_manifest.json"), serde_json::to_string_pretty(&split.prefetch_map)?)?;
 
     wasm_bindgen_cli_support::Bindgen::new()
         .input_path(&main_split)

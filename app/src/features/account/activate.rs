@@ -9,8 +9,8 @@ use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::{Activate, ConfirmEmailChange, Reactivate};
-use crate::ui::forms::ActionError;
 use crate::i18n::use_i18n;
+use crate::ui::forms::ActionError;
 use crate::ui::icons::CheckIcon;
 
 /// The link's token, if it looks like one (64 hex characters).

@@ -9,8 +9,8 @@ use leptos_router::hooks::use_query_map;
 use crate::context::use_page_ctx;
 use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
 use crate::features::account::server_fns::{get_my_basics, MyBasics, SaveBasics};
-use crate::ui::forms::ActionError;
 use crate::i18n::use_i18n;
+use crate::ui::forms::ActionError;
 
 /// Values from a refused post win over the stored ones, so the form keeps what was typed.
 fn with_kept_values(mut basics: MyBasics) -> MyBasics {

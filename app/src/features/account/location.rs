@@ -100,7 +100,8 @@ pub fn LocationFields(
         let chosen = |name: &str| crate::browser::field_value(&format!("[data-testid=location-fields] select[name={name}]"));
         let country = chosen("country").unwrap_or(country);
         // A region of another country was left behind when the country changed.
-        let region = chosen("region").map(|code| if regions.iter().any(|r| r.code == code && r.country == country) { code } else { String::new() }).unwrap_or(region);
+        let region =
+            chosen("region").map(|code| if regions.iter().any(|r| r.code == code && r.country == country) { code } else { String::new() }).unwrap_or(region);
         (country, region)
     };
     let country = RwSignal::new(country);

@@ -13,7 +13,6 @@ pub mod settings;
 pub mod signup;
 pub mod unsubscribe;
 
-
 /// For member-only pages: the member, or `None` after sending the visitor to the login page,
 /// which brings them back to `path`.
 pub fn member_or_login(path: &str) -> Option<crate::context::MemberView> {

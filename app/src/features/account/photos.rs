@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
 use crate::features::account::server_fns::{DeletePhoto, MyPhotos, SetMainPhoto, SetPhotoPrivate, UploadPhoto};
+use crate::i18n::use_i18n;
 use crate::ui::forms::ActionError;
 use leptos::server_fn::ServerFn;
-use crate::i18n::use_i18n;
 
 #[component]
 fn PhotoTile(photo: OwnPhoto) -> impl IntoView {

@@ -10,8 +10,8 @@ use crate::context::use_page_ctx;
 use crate::features::account::basics::BasicsForm;
 use crate::features::account::photos::PhotoManager;
 use crate::features::account::server_fns::{get_my_basics, get_my_photos, MyBasics, SaveDetails};
-use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
+use crate::ui::forms::{ActionError, TextArea};
 
 #[component]
 fn ProfileCard(basics: MyBasics) -> impl IntoView {

@@ -5,8 +5,8 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::features::account::server_fns::{RequestPasswordReset, ResetPassword};
-use crate::ui::forms::ActionError;
 use crate::i18n::use_i18n;
+use crate::ui::forms::ActionError;
 
 #[component]
 pub fn ResetPasswordPage() -> impl IntoView {

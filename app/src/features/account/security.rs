@@ -9,14 +9,14 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
-use crate::ui::forms::ActionError;
 use crate::i18n::{use_i18n, I18n};
+use crate::ui::forms::ActionError;
 use crate::ui::icons::CheckIcon;
 
 #[cfg(feature = "ssr")]
-use crate::features::account::server_fns::{clear_session_cookie, session_cookie};
-#[cfg(feature = "ssr")]
 use crate::call::{call, fail, member_call, redirect, set_cookie};
+#[cfg(feature = "ssr")]
+use crate::features::account::server_fns::{clear_session_cookie, session_cookie};
 
 /// One session as settings list it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -423,7 +423,14 @@ pub async fn save_basics(
         let page = if from == "profile" { "/profile" } else { "/complete-signup" };
         let entry = entry.map(|id| id.to_string()).unwrap_or_default();
         let l = &form.location;
-        let kept = [("gender", form.gender.as_str()), ("sexuality", form.sexuality.as_str()), ("country", l.country.as_str()), ("region", l.region.as_str()), ("city", l.city.as_str()), ("profile", entry.as_str())];
+        let kept = [
+            ("gender", form.gender.as_str()),
+            ("sexuality", form.sexuality.as_str()),
+            ("country", l.country.as_str()),
+            ("region", l.region.as_str()),
+            ("city", l.city.as_str()),
+            ("profile", entry.as_str()),
+        ];
         return Err(crate::call::fail_back::<SaveBasics>(error, page, &kept));
     }
     match (from.as_str(), entry) {

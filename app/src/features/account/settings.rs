@@ -10,8 +10,8 @@ use leptos_router::hooks::use_query_map;
 use crate::features::account::location::{country_choices, LocationFields, LocationTexts};
 use crate::features::account::security::SecurityPanels;
 use crate::features::account::server_fns::{get_my_basics, ChangeEmail, ChangePassword, DeleteAccount, SaveLocation, SaveNotificationPrefs, SetInvisible};
-use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
+use crate::ui::forms::{ActionError, TextArea};
 
 #[component]
 pub fn SettingsPage() -> impl IntoView {
@@ -20,7 +20,8 @@ pub fn SettingsPage() -> impl IntoView {
     // Blocking: the page arrives whole, so it works without JavaScript.
     let basics = Resource::new_blocking(|| (), |_| get_my_basics());
     let (prefs, location) = (ServerAction::<SaveNotificationPrefs>::new(), ServerAction::<SaveLocation>::new());
-    let (invisible, email, password, delete) = (ServerAction::<SetInvisible>::new(), ServerAction::<ChangeEmail>::new(), ServerAction::<ChangePassword>::new(), ServerAction::<DeleteAccount>::new());
+    let (invisible, email, password, delete) =
+        (ServerAction::<SetInvisible>::new(), ServerAction::<ChangeEmail>::new(), ServerAction::<ChangePassword>::new(), ServerAction::<DeleteAccount>::new());
     let saved = use_query_map().get_untracked().get("saved").map(|what| match what.as_str() {
         "password" => i18n.t("settings.password_saved"),
         "email" => i18n.t("settings.email_sent"),

@@ -2,14 +2,14 @@
 //! JavaScript); the island checks every field with the same rules as the server while the
 //! visitor types and before it sends.
 
+use crate::ui::forms::TextArea;
 use domain::account::{validate_date_of_birth, validate_email, validate_name, validate_password, Ymd};
 use domain::i18n::interpolate;
 use domain::ApiError;
-use leptos::server_fn::ServerFn;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
-use crate::ui::forms::TextArea;
 
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::Signup;
@@ -20,9 +20,23 @@ use crate::i18n::{use_i18n, I18n};
 fn validation_texts(i18n: &I18n) -> Vec<(String, String)> {
     use domain::ErrorCode::*;
     [
-        EmailInvalid, NameEqualsEmail, NameStartsWithAt, NameLength, NameChars, DateOfBirthRequired, DateOfBirthInvalid, PasswordTooShort,
-        PasswordTooLong, PasswordTooCommon, MessageTooLong, EmailTaken, AccountNotDeletedYet, SignupInviteOnly, SignupTrafficSourceRequired,
-        TooManyRequests, Internal,
+        EmailInvalid,
+        NameEqualsEmail,
+        NameStartsWithAt,
+        NameLength,
+        NameChars,
+        DateOfBirthRequired,
+        DateOfBirthInvalid,
+        PasswordTooShort,
+        PasswordTooLong,
+        PasswordTooCommon,
+        MessageTooLong,
+        EmailTaken,
+        AccountNotDeletedYet,
+        SignupInviteOnly,
+        SignupTrafficSourceRequired,
+        TooManyRequests,
+        Internal,
     ]
     .into_iter()
     .map(|code| (code.locale_key().to_string(), i18n.t(code.locale_key())))
@@ -150,7 +164,10 @@ fn SignupForm(
                 return;
             }
             refused.set(None);
-            match web_sys::FormData::new_with_form(&form).map_err(|_| ()).and_then(|data| <Signup as leptos::form::FromFormData>::from_form_data(&data).map_err(|_| ())) {
+            match web_sys::FormData::new_with_form(&form)
+                .map_err(|_| ())
+                .and_then(|data| <Signup as leptos::form::FromFormData>::from_form_data(&data).map_err(|_| ()))
+            {
                 Ok(call) => {
                     action.dispatch(call);
                 }
@@ -242,7 +259,10 @@ impl Carried {
             let name = e.get_attribute("name")?;
             let (start, end) = match e.dyn_ref::<web_sys::HtmlInputElement>() {
                 Some(input) => (input.selection_start().ok().flatten().unwrap_or(0), input.selection_end().ok().flatten().unwrap_or(0)),
-                None => e.dyn_ref::<web_sys::HtmlTextAreaElement>().map(|t| (t.selection_start().ok().flatten().unwrap_or(0), t.selection_end().ok().flatten().unwrap_or(0))).unwrap_or((0, 0)),
+                None => e
+                    .dyn_ref::<web_sys::HtmlTextAreaElement>()
+                    .map(|t| (t.selection_start().ok().flatten().unwrap_or(0), t.selection_end().ok().flatten().unwrap_or(0)))
+                    .unwrap_or((0, 0)),
             };
             Some((name, start, end))
         });

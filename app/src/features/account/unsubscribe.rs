@@ -8,8 +8,8 @@ use leptos_router::hooks::use_query_map;
 
 use crate::context::use_page_ctx;
 use crate::features::account::server_fns::Unsubscribe;
-use crate::ui::forms::ActionError;
 use crate::i18n::use_i18n;
+use crate::ui::forms::ActionError;
 
 #[component]
 pub fn UnsubscribePage() -> impl IntoView {

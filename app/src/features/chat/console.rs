@@ -14,8 +14,8 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 use super::server_fns::{OperatorNote, OperatorReply};
-use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
+use crate::ui::forms::{ActionError, TextArea};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConsoleThread {
@@ -98,18 +98,21 @@ pub fn OperatorConsolePage() -> impl IntoView {
     }
     let conversation = use_query_map().get_untracked().get("c").and_then(|v| v.parse::<i64>().ok());
     let data = Resource::new_blocking(move || conversation, operator_console);
-    Some(view! {
-        <Title text=i18n.t("console.title")/>
-        <div class="container page console">
-            <h1 class="page__title">{i18n.t("console.title")}</h1>
-            <Suspense fallback=|| ()>
-                {move || data.get().map(|result| match result {
-                    Ok(console) => view! { <ConsoleView console=console/> }.into_any(),
-                    Err(error) => view! { <p class="notice notice--error" role="alert">{use_i18n().error(&error)}</p> }.into_any(),
-                })}
-            </Suspense>
-        </div>
-    }.into_any())
+    Some(
+        view! {
+            <Title text=i18n.t("console.title")/>
+            <div class="container page console">
+                <h1 class="page__title">{i18n.t("console.title")}</h1>
+                <Suspense fallback=|| ()>
+                    {move || data.get().map(|result| match result {
+                        Ok(console) => view! { <ConsoleView console=console/> }.into_any(),
+                        Err(error) => view! { <p class="notice notice--error" role="alert">{use_i18n().error(&error)}</p> }.into_any(),
+                    })}
+                </Suspense>
+            </div>
+        }
+        .into_any(),
+    )
 }
 
 #[component]

@@ -94,7 +94,13 @@ mod live {
 
     type Shared = SendWrapper<Rc<Live>>;
 
-    pub fn start(state: RwSignal<ChatPanelProps>, latest: i64, errors: BTreeMap<String, String>, contact_rules: domain::contact::ContactPolicy, host: NodeRef<leptos::html::Div>) -> Callback<String> {
+    pub fn start(
+        state: RwSignal<ChatPanelProps>,
+        latest: i64,
+        errors: BTreeMap<String, String>,
+        contact_rules: domain::contact::ContactPolicy,
+        host: NodeRef<leptos::html::Div>,
+    ) -> Callback<String> {
         let live = Rc::new(Live {
             state,
             errors,
@@ -175,13 +181,19 @@ mod live {
     }
 
     fn error_text(live: &Live, error: &ApiError) -> String {
-        live.errors.get(error.code.as_str()).map(|t| domain::i18n::interpolate(t, &error.arg_pairs())).or_else(|| live.errors.get("internal").cloned()).unwrap_or_default()
+        live.errors
+            .get(error.code.as_str())
+            .map(|t| domain::i18n::interpolate(t, &error.arg_pairs()))
+            .or_else(|| live.errors.get("internal").cloned())
+            .unwrap_or_default()
     }
 
     /// A refusal in the alert above the footer, with the way out it offers.
     fn show_alert(live: &Live, error: &ApiError) {
         let link = match error.code {
-            domain::ErrorCode::InsufficientCredits => Some(ChatLink { href: "/credits".into(), text: live.errors.get("credits_link").cloned().unwrap_or_default() }),
+            domain::ErrorCode::InsufficientCredits => {
+                Some(ChatLink { href: "/credits".into(), text: live.errors.get("credits_link").cloned().unwrap_or_default() })
+            }
             domain::ErrorCode::PremiumOnly => Some(ChatLink { href: "/premium".into(), text: live.errors.get("premium_link").cloned().unwrap_or_default() }),
             _ => None,
         };
@@ -340,7 +352,10 @@ mod live {
         leptos::task::spawn_local(async move {
             let result = match content {
                 Outbox::Text(text) => api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), text, None).await,
-                Outbox::Gift(gift) => api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), String::new(), Some(gift.code().to_string())).await,
+                Outbox::Gift(gift) => {
+                    api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), String::new(), Some(gift.code().to_string()))
+                        .await
+                }
                 Outbox::Photo(file) => {
                     let form = web_sys::FormData::new().expect("FormData");
                     let _ = form.append_with_str("client_id", &client_id);
@@ -363,7 +378,11 @@ mod live {
                         s.balance = sent.balance;
                         s.free_messages = sent.free_left;
                         if sent.masked {
-                            s.alert = Some(ChatAlert { code: "contact_masked".into(), text: live.errors.get("contact_masked").cloned().unwrap_or_default(), link: None });
+                            s.alert = Some(ChatAlert {
+                                code: "contact_masked".into(),
+                                text: live.errors.get("contact_masked").cloned().unwrap_or_default(),
+                                link: None,
+                            });
                         }
                     });
                     let first = conversation.is_none();
@@ -375,7 +394,21 @@ mod live {
                 }
                 Err(error) => {
                     use domain::ErrorCode::*;
-                    let final_refusal = matches!(error.code, InsufficientCredits | PremiumOnly | BlockedByMember | MessageTooLong | MessageEmpty | ContactDetailsRefused | NotFound | PhotoTooLarge | PhotoNotAnImage | PhotoUnreadable | PhotoTooManyPixels | PhotoNoFile);
+                    let final_refusal = matches!(
+                        error.code,
+                        InsufficientCredits
+                            | PremiumOnly
+                            | BlockedByMember
+                            | MessageTooLong
+                            | MessageEmpty
+                            | ContactDetailsRefused
+                            | NotFound
+                            | PhotoTooLarge
+                            | PhotoNotAnImage
+                            | PhotoUnreadable
+                            | PhotoTooManyPixels
+                            | PhotoNoFile
+                    );
                     live.state.update(|s| {
                         if let Some(open) = s.open.as_mut() {
                             if final_refusal {
@@ -433,7 +466,10 @@ mod live {
                         item.last = match message.kind {
                             MessageKind::Text => domain::chat::preview(&message.body),
                             MessageKind::Photo => s.labels.photo_sent.clone(),
-                            MessageKind::Gift => domain::i18n::interpolate(&s.labels.gift_sent, &[("gift", &message.gift.and_then(|g| s.gifts.iter().find(|o| o.gift == g)).map(|o| o.label.clone()).unwrap_or_default())]),
+                            MessageKind::Gift => domain::i18n::interpolate(
+                                &s.labels.gift_sent,
+                                &[("gift", &message.gift.and_then(|g| s.gifts.iter().find(|o| o.gift == g)).map(|o| o.label.clone()).unwrap_or_default())],
+                            ),
                         };
                         item.last_at = message.at;
                         item.last_mine = message.mine;
@@ -456,12 +492,16 @@ mod live {
             if let Ok(list) = crate::browser::with_retries(api::chat_list).await {
                 let open = open_id(&live);
                 live.state.update(|s| {
-                    s.conversations = Some(list.into_iter().map(|mut c| {
-                        if Some(c.id) == open {
-                            c.unread = 0;
-                        }
-                        c
-                    }).collect());
+                    s.conversations = Some(
+                        list.into_iter()
+                            .map(|mut c| {
+                                if Some(c.id) == open {
+                                    c.unread = 0;
+                                }
+                                c
+                            })
+                            .collect(),
+                    );
                 });
             }
         });

@@ -10,8 +10,8 @@ use leptos_router::hooks::use_params_map;
 
 use super::island::ChatIsland;
 use super::server_fns::{chat_page, ChatPageData, SendMessage};
-use crate::ui::forms::{ActionError, TextArea};
 use crate::i18n::use_i18n;
+use crate::ui::forms::{ActionError, TextArea};
 
 /// Which conversation the address asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,27 +39,30 @@ pub fn ChatsPage(route: ChatRoute) -> impl IntoView {
     let data = Resource::new_blocking(move || (conversation, member), |(c, m)| chat_page(c, m));
     // Outside the Suspense: a title that waits for data does not reach the document's head.
     let i18n = use_i18n();
-    Some(view! {
-        <Title text=i18n.t("chat.title")/>
-        <Suspense fallback=|| ()>
-            {move || data.get().map(|result| match result {
-                Ok(page) => view! { <ChatView page=page/> }.into_any(),
-                Err(error) => {
-                    let i18n = use_i18n();
-                    #[cfg(feature = "ssr")]
-                    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-                        response.set_status(http::StatusCode::from_u16(error.code.http_status()).unwrap_or(http::StatusCode::NOT_FOUND));
+    Some(
+        view! {
+            <Title text=i18n.t("chat.title")/>
+            <Suspense fallback=|| ()>
+                {move || data.get().map(|result| match result {
+                    Ok(page) => view! { <ChatView page=page/> }.into_any(),
+                    Err(error) => {
+                        let i18n = use_i18n();
+                        #[cfg(feature = "ssr")]
+                        if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+                            response.set_status(http::StatusCode::from_u16(error.code.http_status()).unwrap_or(http::StatusCode::NOT_FOUND));
+                        }
+                        view! {
+                            <div class="container page">
+                                <p class="notice notice--error" role="alert">{i18n.error(&error)}</p>
+                                <a class="btn btn--primary" href="/chats">{i18n.t("chat.all_conversations")}</a>
+                            </div>
+                        }.into_any()
                     }
-                    view! {
-                        <div class="container page">
-                            <p class="notice notice--error" role="alert">{i18n.error(&error)}</p>
-                            <a class="btn btn--primary" href="/chats">{i18n.t("chat.all_conversations")}</a>
-                        </div>
-                    }.into_any()
-                }
-            })}
-        </Suspense>
-    }.into_any())
+                })}
+            </Suspense>
+        }
+        .into_any(),
+    )
 }
 
 #[component]

@@ -33,7 +33,11 @@ pub fn thread_view(t: &server::chat::OperatorThread, me: i64, now: i64) -> Conso
         member_id: t.member.id,
         member_age: t.member.age,
         member_place: t.member.place.clone(),
-        last: t.last.as_ref().map(|m| if m.kind == MessageKind::Text { domain::chat::preview(&m.body) } else { format!("[{}]", m.kind.as_str()) }).unwrap_or_default(),
+        last: t
+            .last
+            .as_ref()
+            .map(|m| if m.kind == MessageKind::Text { domain::chat::preview(&m.body) } else { format!("[{}]", m.kind.as_str()) })
+            .unwrap_or_default(),
         waiting: t.waiting,
         waited_minutes: t.waiting_since.map(|since| (now - since).max(0) / 60),
         claimed_by: t.claimed_by.as_ref().filter(|(op, _)| *op != me).map(|(_, name)| name.clone()),

@@ -142,7 +142,11 @@ mod build {
             reconnecting: t("reconnecting"),
             offline: t("offline"),
             fictional: site.fictional_singular.clone(),
-            fictional_warning: if site.fictional_warning { i18n.tf("chat.fictional_warning", &[("fictional", &site.fictional_singular)]) } else { String::new() },
+            fictional_warning: if site.fictional_warning {
+                i18n.tf("chat.fictional_warning", &[("fictional", &site.fictional_singular)])
+            } else {
+                String::new()
+            },
             gift_sent: t("gift_sent"),
             photo_sent: t("photo_sent"),
             today: t("today"),
@@ -151,7 +155,14 @@ mod build {
         }
     }
 
-    pub fn props(i18n: &I18n, site: &server::sites::Site, me: &server::accounts::Member, conversations: Vec<ChatSummary>, open: Option<OpenChat>, free_left: i64) -> ChatPanelProps {
+    pub fn props(
+        i18n: &I18n,
+        site: &server::sites::Site,
+        me: &server::accounts::Member,
+        conversations: Vec<ChatSummary>,
+        open: Option<OpenChat>,
+        free_left: i64,
+    ) -> ChatPanelProps {
         ChatPanelProps {
             conversations: Some(conversations),
             open,
@@ -167,7 +178,11 @@ mod build {
             connection: Connection::Connecting,
             alert: None,
             // An image address; a named icon (the seed's "heart") leaves the widget's drawn mark.
-            fictional_icon: if site.fictional_icon.starts_with('/') || site.fictional_icon.starts_with("https://") { site.fictional_icon.clone() } else { String::new() },
+            fictional_icon: if site.fictional_icon.starts_with('/') || site.fictional_icon.starts_with("https://") {
+                site.fictional_icon.clone()
+            } else {
+                String::new()
+            },
             locale: i18n.locale.code().to_string(),
             labels: labels(i18n, site),
             draft: String::new(),
@@ -177,15 +192,30 @@ mod build {
     /// Texts of the refusals a send can meet, for the island's alert.
     pub fn errors(i18n: &I18n) -> BTreeMap<String, String> {
         use domain::ErrorCode::*;
-        [InsufficientCredits, PremiumOnly, BlockedByMember, MessageTooLong, MessageEmpty, ContactDetailsRefused, TooManyRequests, NotFound, PhotoTooLarge, PhotoNotAnImage, PhotoUnreadable, PhotoTooManyPixels, PhotoNoFile, Internal]
-            .into_iter()
-            .map(|code| (code.as_str().to_string(), i18n.t(code.locale_key())))
-            .chain([
-                ("premium_link".to_string(), i18n.t("chat.premium_link")),
-                ("credits_link".to_string(), i18n.t("chat.credits_link")),
-                ("contact_masked".to_string(), i18n.t("chat.contact_masked")),
-            ])
-            .collect()
+        [
+            InsufficientCredits,
+            PremiumOnly,
+            BlockedByMember,
+            MessageTooLong,
+            MessageEmpty,
+            ContactDetailsRefused,
+            TooManyRequests,
+            NotFound,
+            PhotoTooLarge,
+            PhotoNotAnImage,
+            PhotoUnreadable,
+            PhotoTooManyPixels,
+            PhotoNoFile,
+            Internal,
+        ]
+        .into_iter()
+        .map(|code| (code.as_str().to_string(), i18n.t(code.locale_key())))
+        .chain([
+            ("premium_link".to_string(), i18n.t("chat.premium_link")),
+            ("credits_link".to_string(), i18n.t("chat.credits_link")),
+            ("contact_masked".to_string(), i18n.t("chat.contact_masked")),
+        ])
+        .collect()
     }
 }
 
@@ -359,7 +389,11 @@ pub async fn chat_typing(conversation: i64) -> Result<(), ApiError> {
 pub async fn operator_note(conversation: i64, #[server(default)] note: String) -> Result<(), ApiError> {
     let (c, me) = member_call().await?;
     let page = crate::paths::staff_chat(conversation);
-    c.state.chat.save_operator_note(&me, c.site.id, conversation, &note, c.now()).await.map_err(|e| fail_back::<OperatorNote>(e, &page, &[("note", note.as_str())]))?;
+    c.state
+        .chat
+        .save_operator_note(&me, c.site.id, conversation, &note, c.now())
+        .await
+        .map_err(|e| fail_back::<OperatorNote>(e, &page, &[("note", note.as_str())]))?;
     redirect(&page);
     Ok(())
 }
@@ -378,7 +412,11 @@ pub async fn operator_claim(conversation: i64) -> Result<bool, ApiError> {
 pub async fn operator_reply(conversation: i64, client_id: String, #[server(default)] text: String) -> Result<(), ApiError> {
     let (c, me) = member_call().await?;
     let page = crate::paths::staff_chat(conversation);
-    c.state.chat.operator_send(&c.site, &me, conversation, &client_id, &text, c.now()).await.map_err(|e| fail_back::<OperatorReply>(e, &page, &[("text", text.as_str())]))?;
+    c.state
+        .chat
+        .operator_send(&c.site, &me, conversation, &client_id, &text, c.now())
+        .await
+        .map_err(|e| fail_back::<OperatorReply>(e, &page, &[("text", text.as_str())]))?;
     redirect(&page);
     Ok(())
 }

@@ -14,8 +14,8 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use super::pricing::{method_label, payment_blocks_props};
 use super::server_fns::*;
-use crate::ui::forms::ActionError;
 use crate::i18n::{use_i18n, I18n};
+use crate::ui::forms::ActionError;
 use crate::widgets::ReactWidget;
 
 fn money(i18n: &I18n, minor: i64, currency: &str) -> String {
@@ -139,7 +139,12 @@ fn CheckoutPicker(props_json: String, pack: i64, code: Option<String>, redirecti
                     let _ = window().location().assign(&url);
                 }
                 Err(e) => {
-                    let text = errors.iter().find(|(k, _)| k == e.code.as_str()).or_else(|| errors.iter().find(|(k, _)| k == "internal")).map(|(_, t)| t.clone()).unwrap_or_default();
+                    let text = errors
+                        .iter()
+                        .find(|(k, _)| k == e.code.as_str())
+                        .or_else(|| errors.iter().find(|(k, _)| k == "internal"))
+                        .map(|(_, t)| t.clone())
+                        .unwrap_or_default();
                     set_status.set(Some((true, text)));
                 }
             }
@@ -429,7 +434,10 @@ fn PaymentWatcher(id: i64, status: String) -> impl IntoView {
 fn TransactionResult(d: TransactionData) -> impl IntoView {
     let i18n = use_i18n();
     let p: PaymentSummary = d.payment;
-    let summary = i18n.tf("transaction.summary", &[("credits", &p.credits.to_string()), ("amount", &money(&i18n, p.amount, &p.currency)), ("method", &method_label(&i18n, p.method))]);
+    let summary = i18n.tf(
+        "transaction.summary",
+        &[("credits", &p.credits.to_string()), ("amount", &money(&i18n, p.amount, &p.currency)), ("method", &method_label(&i18n, p.method))],
+    );
     let order = i18n.tf("transaction.order", &[("id", &p.id.to_string())]);
     let body = match p.status {
         PaymentStatus::Open | PaymentStatus::Pending => view! {
@@ -541,15 +549,17 @@ pub fn DirectDebitPage() -> impl IntoView {
     let code = query.get("code").filter(|c| !c.trim().is_empty());
     let (kept_iban, kept_phone) = (query.get("iban").unwrap_or_default(), query.get("phone").unwrap_or_default());
     let Some(pack) = pack else {
-        return Some(view! {
-            <Title text=i18n.t("title.directdebit")/>
-            <div class="container container--narrow page">
-                <h1 class="page__title">{i18n.t("directdebit.title")}</h1>
-                <p class="notice">{i18n.t("directdebit.choose_bundle")}</p>
-                <p><a class="btn btn--primary" href="/credits">{i18n.t("transactions.buy")}</a></p>
-            </div>
-        }
-        .into_any());
+        return Some(
+            view! {
+                <Title text=i18n.t("title.directdebit")/>
+                <div class="container container--narrow page">
+                    <h1 class="page__title">{i18n.t("directdebit.title")}</h1>
+                    <p class="notice">{i18n.t("directdebit.choose_bundle")}</p>
+                    <p><a class="btn btn--primary" href="/credits">{i18n.t("transactions.buy")}</a></p>
+                </div>
+            }
+            .into_any(),
+        );
     };
     let data = Resource::new_blocking(move || code.clone(), move |code| get_direct_debit_page(pack, order, code));
     let (start, confirm) = (ServerAction::<StartDirectDebit>::new(), ServerAction::<ConfirmDirectDebit>::new());

@@ -1,8 +1,8 @@
 //! `/pricing`: credit packs from the database, what things cost, and the payment methods
 //! offered in the visitor's country (the PaymentMethodBlocks widget).
 
-use domain::payment::{methods_for_country, PaymentMethod};
 use domain::i18n::interpolate;
+use domain::payment::{methods_for_country, PaymentMethod};
 use domain::site::{format_money, CreditPack};
 use domain::widgets::{PaymentMethodBlocksLabels, PaymentMethodBlocksProps, PaymentMethodOption, PaymentMethodSelected, PAYMENT_METHOD_SELECT_EVENT};
 use leptos::prelude::*;
@@ -57,12 +57,7 @@ fn PackCard(pack: CreditPack) -> impl IntoView {
 /// The interactive part of the pricing page (an island: the only code the browser runs here):
 /// the payment-method widget and the line that names the chosen method.
 #[island(lazy)]
-fn PaymentMethodPicker(
-    props_json: String,
-    hint: String,
-    chosen_template: String,
-    method_labels: Vec<(PaymentMethod, String)>,
-) -> impl IntoView {
+fn PaymentMethodPicker(props_json: String, hint: String, chosen_template: String, method_labels: Vec<(PaymentMethod, String)>) -> impl IntoView {
     let (selected, set_selected) = signal(None::<PaymentMethod>);
     let on_select = Callback::new(move |detail: String| {
         if let Ok(event) = serde_json::from_str::<PaymentMethodSelected>(&detail) {

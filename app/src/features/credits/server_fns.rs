@@ -89,7 +89,13 @@ async fn country(c: &crate::call::Call, member: &server::accounts::Member) -> Re
 /// One bundle's price; a typed code that no longer applies (used meanwhile) falls back to the
 /// automatic discount.
 #[cfg(feature = "ssr")]
-async fn quote_or_automatic(c: &crate::call::Call, member: &server::accounts::Member, pack: i64, code: &Option<String>, country: &str) -> Result<Quote, ApiError> {
+async fn quote_or_automatic(
+    c: &crate::call::Call,
+    member: &server::accounts::Member,
+    pack: i64,
+    code: &Option<String>,
+    country: &str,
+) -> Result<Quote, ApiError> {
     let p = &c.state.payments;
     match p.quote(&c.site, member, pack, typed(code), country, c.now()).await {
         Ok(q) => Ok(q),
@@ -116,7 +122,16 @@ pub async fn get_credits_page(code: Option<String>) -> Result<CreditsData, ApiEr
         Err(e) => return Err(fail(e)),
     };
     let code = code_error.is_none().then(|| typed_code(offer.discount.as_ref())).flatten();
-    Ok(CreditsData { balance: member.credits, paid_user: member.paid_user, packs: offer.packs, discount: offer.discount, time_bonus_left: offer.time_bonus_left, methods: offer.methods, code, code_error })
+    Ok(CreditsData {
+        balance: member.credits,
+        paid_user: member.paid_user,
+        packs: offer.packs,
+        discount: offer.discount,
+        time_bonus_left: offer.time_bonus_left,
+        methods: offer.methods,
+        code,
+        code_error,
+    })
 }
 
 #[server(prefix = "/api/fn", endpoint = "checkout_page")]
@@ -204,7 +219,11 @@ pub async fn get_direct_debit_page(pack: i64, order: Option<i64>, code: Option<S
     let p = &c.state.payments;
     let quote = quote_or_automatic(&c, &member, pack, &code, &country).await?;
     let pending = match order {
-        Some(order) => p.pending_direct_debit(member.id, order, c.now()).await.map_err(fail)?.map(|d| PendingDebit { id: d.id, iban: d.iban_masked, phone: d.phone_masked }),
+        Some(order) => p.pending_direct_debit(member.id, order, c.now()).await.map_err(fail)?.map(|d| PendingDebit {
+            id: d.id,
+            iban: d.iban_masked,
+            phone: d.phone_masked,
+        }),
         None => None,
     };
     let code = typed_code(quote.discount.as_ref());

@@ -7,11 +7,11 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
 use crate::context::use_page_ctx;
-use crate::features::likes::server_fns::my_likes;
 use crate::features::likes::match_dialog::MatchDialog;
+use crate::features::likes::server_fns::my_likes;
 use crate::features::members::card::{CardLike, MemberCardView};
-use crate::ui::pager::Pager;
 use crate::i18n::use_i18n;
+use crate::ui::pager::Pager;
 
 #[component]
 pub fn LikesPage() -> impl IntoView {
@@ -53,61 +53,63 @@ pub fn LikesPage() -> impl IntoView {
             }
         })
         .collect_view();
-    Some(view! {
-        <Title text=i18n.t("likes.title")/>
-        <div class="container page">
-            <div class="page__head">
-                <h1 class="page__title">{i18n.t("likes.title")}</h1>
-                <div class="page__actions">
-                    <a class="btn btn--ghost btn--small" href="/match-finder" data-testid="open-finder">{i18n.t("finder.title")}</a>
-                    <a class="btn btn--primary btn--small" href="/swipe-game" data-testid="play-swipe">{i18n.t("likes.play")}</a>
+    Some(
+        view! {
+            <Title text=i18n.t("likes.title")/>
+            <div class="container page">
+                <div class="page__head">
+                    <h1 class="page__title">{i18n.t("likes.title")}</h1>
+                    <div class="page__actions">
+                        <a class="btn btn--ghost btn--small" href="/match-finder" data-testid="open-finder">{i18n.t("finder.title")}</a>
+                        <a class="btn btn--primary btn--small" href="/swipe-game" data-testid="play-swipe">{i18n.t("likes.play")}</a>
+                    </div>
                 </div>
-            </div>
-            <nav class="tabs" aria-label=i18n.t("likes.title")>{tabs}</nav>
-            <crate::features::likes::server_fns::LikeErrors/>
-            <Suspense fallback=|| ()>
-                {move || list.get().map(|result| match result {
-                    Ok(list) if list.items.is_empty() && page == 1 => {
-                        let i18n = use_i18n();
-                        view! {
-                            <div class="panel empty-state" data-testid="likes-empty">
-                                <p>{i18n.t(&format!("likes.empty.{}", kind.code()))}</p>
-                                <a class="btn btn--primary" href="/members">{i18n.t("likes.find")}</a>
-                            </div>
+                <nav class="tabs" aria-label=i18n.t("likes.title")>{tabs}</nav>
+                <crate::features::likes::server_fns::LikeErrors/>
+                <Suspense fallback=|| ()>
+                    {move || list.get().map(|result| match result {
+                        Ok(list) if list.items.is_empty() && page == 1 => {
+                            let i18n = use_i18n();
+                            view! {
+                                <div class="panel empty-state" data-testid="likes-empty">
+                                    <p>{i18n.t(&format!("likes.empty.{}", kind.code()))}</p>
+                                    <a class="btn btn--primary" href="/members">{i18n.t("likes.find")}</a>
+                                </div>
+                            }
+                            .into_any()
                         }
-                        .into_any()
-                    }
-                    Ok(list) => {
-                        let items = list.items;
-                        // Back from liking someone back on a card: the match dialog.
-                        let matched = matched_id.and_then(|id| items.iter().find(|i| i.card.id == id && i.liked)).map(|i| {
-                            let close = format!("{}#m-{}", page_href(page), i.card.id);
-                            view! { <MatchDialog name=i.card.name.clone() photo=i.card.thumb.clone() close_href=close/> }
-                        });
-                        // Each card's HTML is kept for everyone who sees it alike (`kept_html`).
-                        let cards = items.into_iter().fold(String::new(), |mut all, item| {
-                            let like = Some(CardLike { liked: item.liked });
-                            let html = crate::render::kept_html("like-card", (&item.card, &like, item.new), || {
-                                let badge = item.new.then(|| use_i18n().t("likes.new"));
-                                crate::render::html_now(view! { <MemberCardView card=item.card.clone() badge=badge like=like.clone()/> })
+                        Ok(list) => {
+                            let items = list.items;
+                            // Back from liking someone back on a card: the match dialog.
+                            let matched = matched_id.and_then(|id| items.iter().find(|i| i.card.id == id && i.liked)).map(|i| {
+                                let close = format!("{}#m-{}", page_href(page), i.card.id);
+                                view! { <MatchDialog name=i.card.name.clone() photo=i.card.thumb.clone() close_href=close/> }
                             });
-                            all.push_str(&html);
-                            all
-                        });
-                        let prev = (page > 1).then(|| page_href(page - 1));
-                        let next = list.has_more.then(|| page_href(page + 1));
-                        view! {
-                        {matched}
-                        <crate::features::likes::server_fns::CardLikeForms return_to=page_href(page)/>
-                        <ul class="member-grid" data-testid="likes-list" inner_html=cards></ul>
-                        <Pager page=page prev=prev next=next/>
+                            // Each card's HTML is kept for everyone who sees it alike (`kept_html`).
+                            let cards = items.into_iter().fold(String::new(), |mut all, item| {
+                                let like = Some(CardLike { liked: item.liked });
+                                let html = crate::render::kept_html("like-card", (&item.card, &like, item.new), || {
+                                    let badge = item.new.then(|| use_i18n().t("likes.new"));
+                                    crate::render::html_now(view! { <MemberCardView card=item.card.clone() badge=badge like=like.clone()/> })
+                                });
+                                all.push_str(&html);
+                                all
+                            });
+                            let prev = (page > 1).then(|| page_href(page - 1));
+                            let next = list.has_more.then(|| page_href(page + 1));
+                            view! {
+                            {matched}
+                            <crate::features::likes::server_fns::CardLikeForms return_to=page_href(page)/>
+                            <ul class="member-grid" data-testid="likes-list" inner_html=cards></ul>
+                            <Pager page=page prev=prev next=next/>
+                            }
+                            .into_any()
                         }
-                        .into_any()
-                    }
-                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
-                })}
-            </Suspense>
-        </div>
-    }.into_any())
+                        Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                    })}
+                </Suspense>
+            </div>
+        }
+        .into_any(),
+    )
 }
-

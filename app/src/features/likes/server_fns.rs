@@ -11,11 +11,11 @@ use leptos::server_fn::ServerFn;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
+use crate::call::{fail, member_call, redirect};
+#[cfg(feature = "ssr")]
 use crate::ui::forms::with_param;
 #[cfg(feature = "ssr")]
 use server::http::visitor::safe_return_path as safe_return;
-#[cfg(feature = "ssr")]
-use crate::call::{fail, member_call, redirect};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LikeItem {

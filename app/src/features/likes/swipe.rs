@@ -42,7 +42,14 @@ pub async fn swipe_stack() -> Result<SwipeDeck, domain::ApiError> {
     Ok(SwipeDeck {
         cards: cards
             .iter()
-            .map(|c| SwipeCard { id: c.id, name: c.name.clone(), age: c.age, place: c.place(), photo: c.thumb.as_ref().map(|t| crate::paths::media(t)), href: crate::paths::member(c.id) })
+            .map(|c| SwipeCard {
+                id: c.id,
+                name: c.name.clone(),
+                age: c.age,
+                place: c.place(),
+                photo: c.thumb.as_ref().map(|t| crate::paths::media(t)),
+                href: crate::paths::member(c.id),
+            })
             .collect(),
         remaining: allowance.remaining.map(|r| r as u32),
         next_at: allowance.next_at,

@@ -17,7 +17,9 @@ pub const EAGER_CARDS: usize = 4;
 #[component]
 pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'static str, #[prop(optional)] eager: bool) -> impl IntoView {
     match src {
-        Some(file) if eager => view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="eager" fetchpriority="high"/> }.into_any(),
+        Some(file) if eager => {
+            view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="eager" fetchpriority="high"/> }.into_any()
+        }
         Some(file) => view! { <img class=format!("portrait {class}") src=crate::paths::media(&file) alt="" loading="lazy" decoding="async"/> }.into_any(),
         None => {
             let initial = crate::ui::initial(&name);

@@ -99,7 +99,9 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
             .map(|(i, card)| {
                 let like = liked.as_ref().map(|l| CardLike { liked: l.contains(&card.id) });
                 let eager = first_screen && i < crate::features::members::card::EAGER_CARDS;
-                crate::render::kept_html("card", (&card, &like, eager), || crate::render::html_now(view! { <MemberCardView card=card.clone() like=like.clone() eager=eager/> }))
+                crate::render::kept_html("card", (&card, &like, eager), || {
+                    crate::render::html_now(view! { <MemberCardView card=card.clone() like=like.clone() eager=eager/> })
+                })
             })
             .fold(String::new(), |mut all, html| {
                 all.push_str(&html);

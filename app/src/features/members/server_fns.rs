@@ -40,7 +40,15 @@ pub async fn search_members(query: Vec<(String, String)>) -> Result<SearchPage, 
     let regions = state.members.regions_for(settings);
     let has_source = ["network", "ref"].iter().any(|k| get(k).is_some_and(|v| !v.is_empty()));
     if member.is_none() && !(settings.logged_out_search || (settings.logged_out_search_trafficsource && has_source)) {
-        return Ok(SearchPage { visitor_refused: true, filters, countries: settings.countries.clone(), regions, results: empty, last_opened: None, liked: None });
+        return Ok(SearchPage {
+            visitor_refused: true,
+            filters,
+            countries: settings.countries.clone(),
+            regions,
+            results: empty,
+            last_opened: None,
+            liked: None,
+        });
     }
     // Without a gender in the address, a member looking for one gender sees that one.
     if let Some(Some([only])) = member.as_ref().filter(|_| get("gender").is_none()).map(|m| m.seeks) {

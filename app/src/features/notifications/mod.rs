@@ -39,7 +39,8 @@ pub async fn my_notifications(before: Option<String>) -> Result<NotificationsPag
     let state = &c.state;
     let now = c.now();
     let before = before.as_deref().and_then(Cursor::parse);
-    let mut list = state.notifications.page(member.id, domain::account::Ymd::from_unix(now), before, NOTIFICATIONS_PAGE as i64 + 1).await.map_err(public_error)?;
+    let mut list =
+        state.notifications.page(member.id, domain::account::Ymd::from_unix(now), before, NOTIFICATIONS_PAGE as i64 + 1).await.map_err(public_error)?;
     let older = (list.len() > NOTIFICATIONS_PAGE).then(|| {
         list.truncate(NOTIFICATIONS_PAGE);
         list.last().map(|n| Cursor { at: n.created_at, id: n.id }.to_param())

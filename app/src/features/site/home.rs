@@ -5,7 +5,7 @@ use leptos_meta::{Meta, Title};
 
 use crate::context::use_page_ctx;
 use crate::i18n::use_i18n;
-use crate::ui::icons::{ChatIcon, HeartIcon, MaskIcon, ShieldIcon, GiftIcon};
+use crate::ui::icons::{ChatIcon, GiftIcon, HeartIcon, MaskIcon, ShieldIcon};
 
 #[component]
 pub fn HomePage() -> impl IntoView {
@@ -30,11 +30,7 @@ pub fn HomePage() -> impl IntoView {
             </section>
         }
     });
-    let steps = [
-        ("1", "home.step1_title", "home.step1_body"),
-        ("2", "home.step2_title", "home.step2_body"),
-        ("3", "home.step3_title", "home.step3_body"),
-    ];
+    let steps = [("1", "home.step1_title", "home.step1_body"), ("2", "home.step2_title", "home.step2_body"), ("3", "home.step3_title", "home.step3_body")];
     view! {
         <Title text=i18n.t("title.home")/>
         <Meta name="description" content=i18n.t("home.hero_subtitle")/>

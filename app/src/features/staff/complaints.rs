@@ -84,7 +84,10 @@ pub async fn set_complaint_status(id: i64, handled: Option<String>) -> Result<()
 pub async fn staff_log() -> Result<Vec<StaffActionView>, ApiError> {
     let (c, member) = member_call().await?;
     let log = c.state.staff.log(&member, c.site.settings.id, 100).await.map_err(fail)?;
-    Ok(log.into_iter().map(|a| StaffActionView { staff_name: a.staff_name, action: a.action, target: a.target, detail: a.detail, created_at: a.created_at }).collect())
+    Ok(log
+        .into_iter()
+        .map(|a| StaffActionView { staff_name: a.staff_name, action: a.action, target: a.target, detail: a.detail, created_at: a.created_at })
+        .collect())
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

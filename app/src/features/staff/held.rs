@@ -2,11 +2,11 @@
 //! longest waiting first, with what they wrote and to how many members; staff release them
 //! (paid for and delivered then) or block the member.
 
+use domain::spam::HeldSender;
 use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
-use domain::spam::HeldSender;
 
 #[cfg(feature = "ssr")]
 use crate::call::{fail, fail_back, member_call, redirect};

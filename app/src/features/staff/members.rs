@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::call::{fail, member_call, redirect};
 
 use crate::features::staff::refuse_non_staff;
-use crate::ui::forms::ActionError;
 use crate::i18n::use_i18n;
+use crate::ui::forms::ActionError;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MemberRecordView {
@@ -143,7 +143,16 @@ pub fn StaffMembersPage() -> impl IntoView {
     let q = query.get("q").map(|q| q.chars().take(254).collect::<String>()).unwrap_or_default();
     let saved = query.get("saved").is_some();
     let searched = q.trim().to_string();
-    let found = Resource::new_blocking(move || searched.clone(), |q| async move { if q.is_empty() { Ok(None) } else { staff_find_member(q).await } });
+    let found = Resource::new_blocking(
+        move || searched.clone(),
+        |q| async move {
+            if q.is_empty() {
+                Ok(None)
+            } else {
+                staff_find_member(q).await
+            }
+        },
+    );
     let has_query = !q.trim().is_empty();
     view! {
         <Title text=i18n.t("staff.members.title")/>

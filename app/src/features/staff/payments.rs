@@ -67,7 +67,16 @@ fn day_start(text: &str) -> Option<i64> {
 /// statuses, methods, dates and periods are ignored rather than refused: a search never fails.
 #[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "staff_payments", input = leptos::server_fn::codec::GetUrl)]
-pub async fn staff_payments(member: String, payment: String, status: String, method: String, from: String, to: String, id: Option<i64>, period: String) -> Result<PaymentsPage, ApiError> {
+pub async fn staff_payments(
+    member: String,
+    payment: String,
+    status: String,
+    method: String,
+    from: String,
+    to: String,
+    id: Option<i64>,
+    period: String,
+) -> Result<PaymentsPage, ApiError> {
     use server::payments::staff::PaymentFilter;
     let (c, me) = member_call().await?;
     let site = c.site.settings.id;
@@ -94,7 +103,10 @@ pub async fn staff_payments(member: String, payment: String, status: String, met
                 let left = if refundable.status == PaymentStatus::Paid { refundable.left() } else { 0 };
                 Some(OpenPayment {
                     member_blocked: payments.payments_blocked(payment.member_id).await.map_err(fail)?,
-                    timeline: timeline.into_iter().map(|e| TimelineView { at: e.at, kind: e.kind.to_string(), credits: e.credits, amount: e.amount, spent: e.spent, note: e.note }).collect(),
+                    timeline: timeline
+                        .into_iter()
+                        .map(|e| TimelineView { at: e.at, kind: e.kind.to_string(), credits: e.credits, amount: e.amount, spent: e.spent, note: e.note })
+                        .collect(),
                     payment,
                     left,
                     in_period: refundable.in_period(c.now(), refund_days),
@@ -355,7 +367,10 @@ fn Timeline(open: OpenPayment, query: leptos_router::params::ParamsMap) -> impl 
 #[component]
 fn SalesReport(period: String, periods: Vec<String>, rows: Vec<ReportRow>, query: leptos_router::params::ParamsMap) -> impl IntoView {
     let i18n = use_i18n();
-    let keep: Vec<(String, String)> = ["member", "payment", "status", "method", "from", "to"].into_iter().filter_map(|k| query.get(k).filter(|v| !v.is_empty()).map(|v| (k.to_string(), v))).collect();
+    let keep: Vec<(String, String)> = ["member", "payment", "status", "method", "from", "to"]
+        .into_iter()
+        .filter_map(|k| query.get(k).filter(|v| !v.is_empty()).map(|v| (k.to_string(), v)))
+        .collect();
     let csv = format!("/staff/payments/sales.csv?period={period}");
     let table = if rows.is_empty() {
         view! { <p class="notice" data-testid="sales-none">{i18n.t("staff.payments.no_sales")}</p> }.into_any()
@@ -426,10 +441,16 @@ pub fn StaffPaymentsPage() -> impl IntoView {
         move |k: &str| query.get(k).unwrap_or_default()
     };
     let args = (get("member"), get("payment"), get("status"), get("method"), get("from"), get("to"), get("id").parse::<i64>().ok(), get("period"));
-    let page = Resource::new_blocking(move || args.clone(), |(member, payment, status, method, from, to, id, period)| staff_payments(member, payment, status, method, from, to, id, period));
+    let page = Resource::new_blocking(
+        move || args.clone(),
+        |(member, payment, status, method, from, to, id, period)| staff_payments(member, payment, status, method, from, to, id, period),
+    );
     // Links to a payment keep the search.
     let link = {
-        let kept: Vec<String> = ["member", "payment", "status", "method", "from", "to", "period"].into_iter().filter_map(|k| query.get(k).filter(|v| !v.is_empty()).map(|v| format!("{k}={}", domain::account::percent_encode(&v)))).collect();
+        let kept: Vec<String> = ["member", "payment", "status", "method", "from", "to", "period"]
+            .into_iter()
+            .filter_map(|k| query.get(k).filter(|v| !v.is_empty()).map(|v| format!("{k}={}", domain::account::percent_encode(&v))))
+            .collect();
         format!("/staff/payments?{}", kept.into_iter().map(|k| k + "&").collect::<String>())
     };
     view! {

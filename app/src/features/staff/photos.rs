@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::features::staff::refuse_non_staff;
 use crate::features::account::server_fns::{photo_queue, QueuedPhotoView};
+use crate::features::staff::refuse_non_staff;
 use crate::i18n::use_i18n;
 
 #[component]
@@ -47,22 +47,25 @@ pub fn PhotoReviewPage() -> impl IntoView {
     let i18n = use_i18n();
     let saved = use_query_map().get_untracked().get("saved").filter(|s| s == "approved" || s == "rejected").map(|s| i18n.t(&format!("staff.{s}")));
     let queue = Resource::new_blocking(|| (), |_| photo_queue());
-    Some(view! {
-        <Title text=i18n.t("staff.title")/>
-        <div class="container page">
-            <h1>{i18n.t("staff.title")}</h1>
-            {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
-            <crate::ui::forms::ActionError action={ServerAction::<ReviewPhoto>::new()}/>
-            <Suspense fallback=|| ()>
-                {move || queue.get().map(|result| match result {
-                    Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.empty")}</p> }.into_any(),
-                    Ok(items) => view! {
-                        <p class="muted">{use_i18n().tf("staff.waiting", &[("count", &items.len().to_string())])}</p>
-                        <ul class="review-grid">{items.into_iter().map(|item| view! { <QueueItem item=item/> }).collect_view()}</ul>
-                    }.into_any(),
-                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
-                })}
-            </Suspense>
-        </div>
-    }.into_any())
+    Some(
+        view! {
+            <Title text=i18n.t("staff.title")/>
+            <div class="container page">
+                <h1>{i18n.t("staff.title")}</h1>
+                {saved.map(|text| view! { <p class="notice notice--ok" role="status" data-testid="saved">{text}</p> })}
+                <crate::ui::forms::ActionError action={ServerAction::<ReviewPhoto>::new()}/>
+                <Suspense fallback=|| ()>
+                    {move || queue.get().map(|result| match result {
+                        Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.empty")}</p> }.into_any(),
+                        Ok(items) => view! {
+                            <p class="muted">{use_i18n().tf("staff.waiting", &[("count", &items.len().to_string())])}</p>
+                            <ul class="review-grid">{items.into_iter().map(|item| view! { <QueueItem item=item/> }).collect_view()}</ul>
+                        }.into_any(),
+                        Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                    })}
+                </Suspense>
+            </div>
+        }
+        .into_any(),
+    )
 }

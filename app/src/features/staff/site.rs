@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use crate::call::{fail, fail_back, member_call, redirect};
 
 use crate::features::staff::refuse_non_staff;
+use crate::i18n::use_i18n;
 use crate::ui::forms::{ActionError, TextArea};
 use crate::ui::money::MoneyField;
-use crate::i18n::use_i18n;
 
 /// The settings as the forms show them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -89,7 +89,17 @@ pub async fn staff_site_texts(
     fictional_plural: String,
     #[server(default)] fictional_warning: Option<String>,
 ) -> Result<(), ApiError> {
-    let texts = rules::SiteTexts { name, index_title, description, support_email, support_phone, mail_name, fictional_singular, fictional_plural, fictional_warning: fictional_warning.is_some() };
+    let texts = rules::SiteTexts {
+        name,
+        index_title,
+        description,
+        support_email,
+        support_phone,
+        mail_name,
+        fictional_singular,
+        fictional_plural,
+        fictional_warning: fictional_warning.is_some(),
+    };
     apply::<StaffSiteTexts>(server::staff::SiteChange::Texts(texts), "texts").await
 }
 
@@ -128,8 +138,14 @@ pub async fn staff_site_credits(
 
 /// `countries[NL]=on` for each country served.
 #[server(prefix = "/api/fn", endpoint = "staff_site_countries")]
-pub async fn staff_site_countries(#[server(default)] countries: BTreeMap<String, String>, geoip_country: String, #[server(default)] geoip_selected_country: String, min_age: i64) -> Result<(), ApiError> {
-    let settings = rules::CountrySettings { countries: countries.into_keys().collect(), geoip_country, geoip_selected_country: Some(geoip_selected_country), min_age };
+pub async fn staff_site_countries(
+    #[server(default)] countries: BTreeMap<String, String>,
+    geoip_country: String,
+    #[server(default)] geoip_selected_country: String,
+    min_age: i64,
+) -> Result<(), ApiError> {
+    let settings =
+        rules::CountrySettings { countries: countries.into_keys().collect(), geoip_country, geoip_selected_country: Some(geoip_selected_country), min_age };
     apply::<StaffSiteCountries>(server::staff::SiteChange::Countries(settings), "countries").await
 }
 
@@ -162,7 +178,13 @@ pub(super) fn NumberField(range: rules::Range, value: i64, #[prop(optional)] nam
 }
 
 #[component]
-pub(super) fn TextField(setting: &'static str, value: String, #[prop(optional)] required: bool, #[prop(default = rules::LINE_MAX_CHARS)] max: usize, #[prop(optional)] kind: Option<&'static str>) -> impl IntoView {
+pub(super) fn TextField(
+    setting: &'static str,
+    value: String,
+    #[prop(optional)] required: bool,
+    #[prop(default = rules::LINE_MAX_CHARS)] max: usize,
+    #[prop(optional)] kind: Option<&'static str>,
+) -> impl IntoView {
     view! {
         <label class="field">
             <span class="field__label">{use_i18n().t(&format!("staff.setting.{setting}"))}</span>
@@ -377,7 +399,15 @@ pub async fn staff_save_pack(
 ) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     let result = async {
-        let edit = rules::PackEdit { id, credits, price_minor: amount_of(&price, "price")?, currency, highlighted: highlighted.is_some(), sort_order, active: active.is_some() };
+        let edit = rules::PackEdit {
+            id,
+            credits,
+            price_minor: amount_of(&price, "price")?,
+            currency,
+            highlighted: highlighted.is_some(),
+            sort_order,
+            active: active.is_some(),
+        };
         c.state.staff.save_pack(&member, c.site.settings.id, edit, c.now()).await.map_err(fail)
     }
     .await;
@@ -393,7 +423,13 @@ pub async fn staff_save_pack(
 
 /// A new discount code; `expires` is the last day it works (`YYYY-MM-DD`, through the end of that day UTC).
 #[server(prefix = "/api/fn", endpoint = "staff_add_discount")]
-pub async fn staff_add_discount(code: String, percentage: i64, #[server(default)] minimum_order: String, #[server(default)] country: String, #[server(default)] expires: String) -> Result<(), ApiError> {
+pub async fn staff_add_discount(
+    code: String,
+    percentage: i64,
+    #[server(default)] minimum_order: String,
+    #[server(default)] country: String,
+    #[server(default)] expires: String,
+) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     let result = async {
         let minimum_order = if minimum_order.trim().is_empty() { 0 } else { amount_of(&minimum_order, "minimum_order")? };
@@ -436,7 +472,16 @@ pub(super) fn money(minor: i64) -> String {
 fn PackForm(pack: Option<rules::PackRecord>) -> impl IntoView {
     let i18n = use_i18n();
     let id = pack.as_ref().map(|p| p.id);
-    let p = pack.clone().unwrap_or(rules::PackRecord { id: 0, credits: 100, price_minor: 0, currency: "EUR".into(), highlighted: false, sort_order: 0, active: true, sold: 0 });
+    let p = pack.clone().unwrap_or(rules::PackRecord {
+        id: 0,
+        credits: 100,
+        price_minor: 0,
+        currency: "EUR".into(),
+        highlighted: false,
+        sort_order: 0,
+        active: true,
+        sold: 0,
+    });
     let anchor = id.map(|id| format!("pack-{id}")).unwrap_or_else(|| "pack-new".into());
     let saved = use_query_map().get_untracked().get("saved").as_deref() == Some(anchor.as_str());
     let title = match &pack {

@@ -14,9 +14,9 @@ use leptos_router::hooks::use_query_map;
 #[cfg(feature = "ssr")]
 use crate::call::{fail, fail_back, member_call, redirect};
 
+use crate::i18n::use_i18n;
 use crate::ui::forms::{ActionError, TextArea};
 use crate::ui::money::MoneyField;
-use crate::i18n::use_i18n;
 
 #[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "staff_site_rules")]
@@ -49,7 +49,10 @@ pub async fn staff_site_rules(
 
 /// `cost[NL]=0,99` and `currency[NL]=EUR` per country; an empty price: no minimum there.
 #[server(prefix = "/api/fn", endpoint = "staff_site_message_costs")]
-pub async fn staff_site_message_costs(#[server(default)] cost: BTreeMap<String, String>, #[server(default)] currency: BTreeMap<String, String>) -> Result<(), ApiError> {
+pub async fn staff_site_message_costs(
+    #[server(default)] cost: BTreeMap<String, String>,
+    #[server(default)] currency: BTreeMap<String, String>,
+) -> Result<(), ApiError> {
     let mut rows = Vec::new();
     for (country, text) in cost.iter().filter(|(_, t)| !t.trim().is_empty()) {
         let costs = match super::site::amount_of(text, "minimum_message_costs") {
