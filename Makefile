@@ -17,7 +17,7 @@ DEMO_MEMBERS ?= 2000
 BUILD ?= release
 SERVER_BIN = $(CARGO_TARGET_DIR)/$(if $(filter quick,$(BUILD)),quick,release)/vonk
 
-.PHONY: run build tools test test-rust test-widgets test-e2e storybook bench flamegraph types fmt clean
+.PHONY: run build tools test lint test-rust test-widgets test-e2e storybook bench flamegraph types fmt clean
 
 ## Build (quick unless BUILD=release) and serve at http://$(ADDR) (database in $(DATA_DIR),
 ## seeded when new).
@@ -36,17 +36,19 @@ build: tools
 	npm run --silent build:widgets
 	VONK_BUILD=$(BUILD) scripts/build-site.sh
 
-## Every test: Rust (domain, server on SQLite + PostgreSQL, app + HTTP, two nodes behind nginx),
-## widgets from stories, Storybook build, each page's wasm against its budget, Playwright flows
-## in Chromium against the release build on SQLite and on PostgreSQL.
+## Every test: format and lints, Rust (domain, server on SQLite + PostgreSQL, app + HTTP, two
+## nodes behind nginx), widgets from stories, Storybook build, each page's wasm against its
+## budget, Playwright flows in Chromium against the release build on SQLite and on PostgreSQL.
+## Prints each layer's time at the end (scripts/test-layers.sh).
 test:
-	@scripts/install-tools.sh --test
-	$(MAKE) --no-print-directory test-rust
-	$(MAKE) --no-print-directory test-widgets
-	$(MAKE) --no-print-directory build
-	@echo "==> each page's browser code against its budget (scripts/bundle-pages.json)"
-	@scripts/bundle-sizes.sh
-	$(MAKE) --no-print-directory test-e2e
+	@scripts/test-layers.sh
+
+## `cargo fmt --check`, and clippy on every target with warnings as errors: the server build
+## (`ssr`) and the browser build (`hydrate`, for wasm32). Allowed lints are named in Cargo.toml.
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --features app/ssr -- -D warnings
+	cargo clippy -p app --lib --no-default-features --features hydrate --target wasm32-unknown-unknown --target-dir $(CARGO_TARGET_DIR)/lint-wasm -- -D warnings
 
 test-rust:
 	cargo test -p domain -p server -p vonk-site

@@ -14,98 +14,179 @@ fn main() {
     runtime.block_on(run());
 }
 
+/// The `vonk` command line: serving is the default; the other commands look after a site's data
+/// from a shell or a cron job. Each reads only the configuration it uses (see
+/// docs/configuration.md): the data commands need no payment provider.
+#[cfg(feature = "ssr")]
+#[derive(Debug, clap::Parser)]
+#[command(name = "vonk", version, about = "Vonk, the dating and chat site: serves it (the default) and looks after its data.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[cfg(feature = "ssr")]
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Serve the site (what `vonk` without a command does).
+    Serve,
+    /// Print a new key pair for web push (VONK_VAPID_PRIVATE_KEY).
+    VapidKeys,
+    /// Grant or take back the staff role (the staff pages) or the operator role (`/staff/chats`).
+    Staff {
+        #[command(subcommand)]
+        change: StaffChange,
+    },
+    /// What a provider or a bank did to a payment (the test provider's dashboard, a reversed
+    /// direct debit).
+    Payments {
+        #[command(subcommand)]
+        event: PaymentEvent,
+    },
+    /// Back up the database (SQLite) and the local media into a new folder while the site serves.
+    Backup {
+        /// The new folder (it must not exist yet).
+        folder: std::path::PathBuf,
+    },
+    /// Restore a checked backup into the empty or missing data directory (DATA_DIR).
+    Restore {
+        /// The backup's folder.
+        folder: std::path::PathBuf,
+    },
+    /// Reconcile the ledger, compare photo rows with files, and look at the data directory's
+    /// links and modes. Exit status 1 when something is listed.
+    Check,
+}
+
+#[cfg(feature = "ssr")]
+#[derive(Debug, clap::Subcommand)]
+enum StaffChange {
+    /// Grant the role to every account with this address.
+    Grant {
+        email: String,
+        #[arg(value_enum, default_value_t = Role::Staff)]
+        role: Role,
+    },
+    /// Take the role back.
+    Revoke {
+        email: String,
+        #[arg(value_enum, default_value_t = Role::Staff)]
+        role: Role,
+    },
+}
+
+#[cfg(feature = "ssr")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Role {
+    Staff,
+    Operator,
+}
+
+#[cfg(feature = "ssr")]
+#[derive(Debug, clap::Subcommand)]
+enum PaymentEvent {
+    /// The bank reversed a direct debit: the credits go as far as they are left.
+    Reverse { payment: i64 },
+    /// The test provider: the member's bank took the money back.
+    Chargeback { payment: i64 },
+    /// The test provider: a refund made in its dashboard.
+    ProviderRefund { payment: i64, cents: i64 },
+    /// The test provider: a direct debit collected, or not.
+    Collect {
+        payment: i64,
+        #[arg(value_enum)]
+        outcome: Collected,
+    },
+}
+
+#[cfg(feature = "ssr")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Collected {
+    Paid,
+    Failed,
+}
+
+/// Reads the configuration a command needs, or ends the process with the reason (exit 2).
+#[cfg(feature = "ssr")]
+fn config(payments: bool) -> server::Config {
+    let read = if payments { server::Config::from_env() } else { server::Config::from_env_without_payments() };
+    read.unwrap_or_else(|error| {
+        eprintln!("configuration error: {error}");
+        std::process::exit(2);
+    })
+}
+
+/// Ends the process with exit status 1 after saying what failed.
+#[cfg(feature = "ssr")]
+fn failed(message: String) -> ! {
+    eprintln!("{message}");
+    std::process::exit(1);
+}
+
 #[cfg(feature = "ssr")]
 async fn run() {
+    use clap::Parser;
     use tracing_subscriber::EnvFilter;
     // Everything this process creates (database, media, outboxes, backups) is its owner's alone.
     server::files::private_umask();
-    // `vonk vapid-keys`: a new key pair for web push (see the README).
-    if std::env::args().nth(1).as_deref() == Some("vapid-keys") {
+    // Usage errors (an unknown command or argument) exit with status 2 and the usage.
+    let cli = Cli::parse();
+    if let Some(Command::VapidKeys) = cli.command {
         let (private_key, public_key) = server::push::new_vapid_keys();
         println!("VONK_VAPID_PRIVATE_KEY={private_key}\n# public key (browsers subscribe with it): {public_key}");
         return;
     }
     tracing_subscriber::fmt().with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"))).init();
-    let config = match server::Config::from_env() {
-        Ok(config) => config,
-        Err(error) => {
-            eprintln!("configuration error: {error}");
-            std::process::exit(2);
-        }
-    };
-    // `vonk staff grant|revoke <email> [operator]`: the staff role opens the photo review page;
-    // the operator role the operator console (`/staff/chats`).
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("staff") {
-        let (grant, email) = match (args.get(1).map(String::as_str), args.get(2)) {
-            (Some("grant"), Some(email)) => (true, email),
-            (Some("revoke"), Some(email)) => (false, email),
-            _ => {
-                eprintln!("usage: vonk staff grant|revoke <email> [operator]");
-                std::process::exit(2);
-            }
-        };
-        let operator = match args.get(3).map(String::as_str) {
-            None | Some("staff") => false,
-            Some("operator") => true,
-            Some(other) => {
-                eprintln!("unknown role {other}: staff or operator");
-                std::process::exit(2);
-            }
-        };
-        match app::ssr::set_staff(config, email, grant, operator).await {
-            Ok(0) => {
-                eprintln!("no account with the address {email}");
-                std::process::exit(1);
-            }
-            Ok(n) => {
-                println!("{} role {} {n} account(s) of {email}", if operator { "operator" } else { "staff" }, if grant { "granted to" } else { "taken from" })
-            }
-            Err(error) => {
-                eprintln!("failed: {error}");
-                std::process::exit(1);
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => {
+            let config = config(true);
+            tracing::info!(?config, "starting");
+            if let Err(error) = app::ssr::serve(config).await {
+                failed(format!("Vonk stopped: {error}"));
             }
         }
-        return;
-    }
-    // `vonk payments reverse <payment id>`: the bank reversed a direct debit. With the test
-    // provider, `provider-refund <payment id> <cents>`, `chargeback <payment id>` and
-    // `collect <payment id> paid|failed` play its dashboard and the member's bank.
-    if args.first().map(String::as_str) == Some("payments") {
-        use server::payments::refunds::TestChange;
-        let number = |i: usize| args.get(i).and_then(|v| v.parse::<i64>().ok());
-        let done = match (args.get(1).map(String::as_str), number(2), args.get(3).map(String::as_str)) {
-            (Some("reverse"), Some(id), None) => app::ssr::reverse_direct_debit(config, id).await.map(|s| (id, s)),
-            (Some("chargeback"), Some(id), None) => app::ssr::test_provider_event(config, id, TestChange::Chargeback).await.map(|s| (id, s)),
-            (Some("provider-refund"), Some(id), Some(cents)) if cents.parse::<i64>().is_ok() => {
-                app::ssr::test_provider_event(config, id, TestChange::Refund(cents.parse().unwrap_or(0))).await.map(|s| (id, s))
-            }
-            (Some("collect"), Some(id), Some(outcome @ ("paid" | "failed"))) => {
-                app::ssr::test_provider_event(config, id, TestChange::Collected(outcome == "paid")).await.map(|s| (id, s))
-            }
-            _ => {
-                eprintln!("usage: vonk payments reverse <payment id> | chargeback <payment id> | provider-refund <payment id> <cents> | collect <payment id> paid|failed");
-                std::process::exit(2);
-            }
-        };
-        match done {
-            Ok((id, status)) => println!("payment {id}: {}", status.code()),
-            Err(error) => {
-                eprintln!("failed: {error}");
-                std::process::exit(1);
+        Command::VapidKeys => {}
+        Command::Staff { change } => {
+            let (grant, email, role) = match change {
+                StaffChange::Grant { email, role } => (true, email, role),
+                StaffChange::Revoke { email, role } => (false, email, role),
+            };
+            let operator = role == Role::Operator;
+            match app::ssr::set_staff(config(false), &email, grant, operator).await {
+                Ok(0) => failed(format!("no account with the address {email}")),
+                Ok(n) => println!(
+                    "{} role {} {n} account(s) of {email}",
+                    if operator { "operator" } else { "staff" },
+                    if grant { "granted to" } else { "taken from" }
+                ),
+                Err(error) => failed(format!("failed: {error}")),
             }
         }
-        return;
-    }
-    // `vonk backup <dir>`, `vonk restore <dir>`, `vonk check` (docs/backups.md).
-    match (args.first().map(String::as_str), args.get(1)) {
-        (Some("backup"), Some(dir)) => {
+        Command::Payments { event } => {
+            use server::payments::refunds::TestChange;
+            let config = config(true);
+            let (id, done) = match event {
+                PaymentEvent::Reverse { payment } => (payment, app::ssr::reverse_direct_debit(config, payment).await),
+                PaymentEvent::Chargeback { payment } => (payment, app::ssr::test_provider_event(config, payment, TestChange::Chargeback).await),
+                PaymentEvent::ProviderRefund { payment, cents } => (payment, app::ssr::test_provider_event(config, payment, TestChange::Refund(cents)).await),
+                PaymentEvent::Collect { payment, outcome } => {
+                    (payment, app::ssr::test_provider_event(config, payment, TestChange::Collected(outcome == Collected::Paid)).await)
+                }
+            };
+            match done {
+                Ok(status) => println!("payment {id}: {}", status.code()),
+                Err(error) => failed(format!("failed: {error}")),
+            }
+        }
+        Command::Backup { folder } => {
+            let config = config(false);
             let postgres = !config.database_url.starts_with("sqlite:");
-            match app::ssr::backup(config, std::path::Path::new(dir)).await {
+            match app::ssr::backup(config, &folder).await {
                 Ok(manifest) => {
                     let rows: i64 = manifest.tables.values().sum();
                     println!(
-                        "backup in {dir}: schema {}, {} tables, {rows} rows, {} files",
+                        "backup in {}: schema {}, {} tables, {rows} rows, {} files",
+                        folder.display(),
                         manifest.schema_version,
                         manifest.tables.len(),
                         manifest.files.len()
@@ -114,72 +195,36 @@ async fn run() {
                         println!("The database is on PostgreSQL and is not in this backup (it holds the media files): back it up with pg_dump or your point-in-time recovery; see docs/backups.md.");
                     }
                 }
-                Err(error) => {
-                    eprintln!("backup failed: {error}");
-                    std::process::exit(1);
-                }
+                Err(error) => failed(format!("backup failed: {error}")),
             }
-            return;
         }
-        (Some("restore"), Some(dir)) => {
-            match app::ssr::restore(&config, std::path::Path::new(dir)).await {
+        Command::Restore { folder } => {
+            let config = config(false);
+            match app::ssr::restore(&config, &folder).await {
                 Ok(manifest) => println!(
                     "restored the backup of {} into {} (schema {}); run `vonk check` next",
                     domain::date::from_unix(manifest.created_at),
                     config.data_dir.display(),
                     manifest.schema_version
                 ),
-                Err(error) => {
-                    eprintln!("restore refused: {error}");
-                    std::process::exit(1);
-                }
+                Err(error) => failed(format!("restore refused: {error}")),
             }
-            return;
         }
-        (Some("check"), None) => {
-            let config_dir = config.data_dir.clone();
-            match app::ssr::check(config).await {
-                Ok(report) => {
-                    for m in &report.unexplained_balances {
-                        println!("ledger: member {} has {} credits, the ledger explains {}", m.user_id, m.credits, m.ledger_sum);
-                    }
-                    for key in &report.missing_files {
-                        println!("missing file: {key}");
-                    }
-                    for key in &report.orphan_files {
-                        println!("file no row names: {key}");
-                    }
-                    let data_dir = config_dir.display();
-                    for (path, kind) in &report.data_dir.not_plain {
-                        println!("data directory: {data_dir}/{path} is {kind}: move it away (the site serves only plain files)");
-                    }
-                    for (path, mode) in &report.data_dir.loose {
-                        println!(
-                            "data directory: {data_dir}/{path} has mode {mode:04o}: others may read it (chmod go-rwx, or start the site, which tightens it)"
-                        );
-                    }
-                    if !report.is_clean() {
-                        std::process::exit(1);
-                    }
-                    println!("ok: the ledger explains every balance, every photo has its file, only the site reads the data directory");
-                }
-                Err(error) => {
-                    eprintln!("check failed: {error}");
-                    std::process::exit(2);
-                }
+        Command::Check => {
+            let config = config(false);
+            let data_dir = config.data_dir.clone();
+            let report = app::ssr::check(config).await.unwrap_or_else(|error| {
+                eprintln!("check failed: {error}");
+                std::process::exit(2);
+            });
+            for line in app::ssr::cli::check_lines(&report, &data_dir) {
+                println!("{line}");
             }
-            return;
+            if !report.is_clean() {
+                std::process::exit(1);
+            }
+            println!("ok: the ledger explains every balance, every photo has its file, only the site reads the data directory");
         }
-        (Some("backup" | "restore"), None) => {
-            eprintln!("usage: vonk backup <new folder> | vonk restore <backup folder> | vonk check");
-            std::process::exit(2);
-        }
-        _ => {}
-    }
-    tracing::info!(?config, "starting");
-    if let Err(error) = app::ssr::serve(config).await {
-        eprintln!("Vonk stopped: {error}");
-        std::process::exit(1);
     }
 }
 

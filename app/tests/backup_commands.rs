@@ -50,9 +50,11 @@ async fn a_site_backed_up_while_serving_restores_checks_and_serves_again() {
     let mut server = binary::spawn(&vars, &[], "warn", Stdio::null());
     assert!(anna_logs_in(port).await);
 
-    // The backup while the site serves.
+    // The backup while the site serves, from a cron job that knows nothing of payments.
     let backup_dir = dir.path().join("backups/today");
-    let out = run(&vars, &["backup", backup_dir.to_str().unwrap()]);
+    let mut cron = vars.clone();
+    cron.remove("VONK_PAYMENTS");
+    let out = run(&cron, &["backup", backup_dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("backup in") && backup_dir.join("manifest.json").is_file() && backup_dir.join("vonk.db").is_file());
     let out = run(&vars, &["backup", backup_dir.to_str().unwrap()]);
@@ -146,4 +148,31 @@ async fn only_the_site_reads_its_files() {
     let out = run(&binary::vars(&restored, port, &[]), &["restore", backup_dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(server::files::inspect(&restored).unwrap().is_clean(), "a restore is the site's alone");
+}
+
+/// The command line says what it takes: `--help` lists the commands; an unknown command, an
+/// extra argument or a wrong value is refused with the usage and exit status 2, and nothing runs.
+#[test]
+fn the_command_line_refuses_what_it_does_not_know() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let vars = binary::vars(&data, free_port(), &[]);
+    let out = run(&vars, &["--help"]);
+    assert!(out.status.success(), "{}", text(&out));
+    for command in ["serve", "backup", "restore", "check", "staff", "payments", "vapid-keys"] {
+        assert!(text(&out).contains(command), "{command} in {}", text(&out));
+    }
+    for args in [
+        &["check", "now"][..],
+        &["frobnicate"],
+        &["backup"],
+        &["staff", "grant", "anna@example.nl", "king"],
+        &["payments", "collect", "7", "maybe"],
+        &["payments", "reverse", "seven"],
+    ] {
+        let out = run(&vars, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains("Usage: vonk"), "{args:?}: {}", text(&out));
+    }
+    assert!(!data.exists(), "nothing ran: no data directory was made");
 }

@@ -37,432 +37,259 @@ pub enum Field {
 }
 
 /// Every error a member can be shown. The serialised names are the public codes: never rename one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// Each code is declared once, here, with what belongs to it: its text's key in `locales/`
+/// (`message`) and, unless it is `422`, the HTTP status of an answer carrying it (`status`).
+/// The code string ([`ErrorCode::as_str`], the same as serde's name) and the list of all codes
+/// ([`ErrorCode::ALL`]) are derived, so none can drift from the others.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumMessage,
+    strum::EnumProperty,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ErrorCode {
     // Requests
     /// SPEC §8: a member-only call without a session.
+    #[strum(message = "error.authentication_required", props(status = "403"))]
     AuthenticationRequired,
     /// A member without the role or right for this action.
+    #[strum(message = "error.forbidden", props(status = "403"))]
     Forbidden,
     /// A state-changing request from another site.
+    #[strum(message = "error.forbidden_origin", props(status = "403"))]
     ForbiddenOrigin,
+    #[strum(message = "error.not_found", props(status = "404"))]
     NotFound,
     /// The per-address rate limit.
+    #[strum(message = "error.too_many_requests", props(status = "429"))]
     TooManyRequests,
     /// A request whose fields could not be read at all (not a browser's form).
+    #[strum(message = "error.generic", props(status = "400"))]
     BadRequest,
     /// Anything that went wrong on our side; the cause is only logged.
+    #[strum(message = "error.generic", props(status = "500"))]
     Internal,
+    #[strum(message = "error.unsupported_language")]
     UnsupportedLanguage,
 
     // Accounts
+    #[strum(message = "error.login_failed", props(status = "401"))]
     LoginFailed,
     /// 'Te veel foute pogingen, account voor {minutes} min geblokkeerd.'
+    #[strum(message = "error.too_many_attempts", props(status = "429"))]
     TooManyAttempts,
+    #[strum(message = "error.link_expired")]
     LinkExpired,
+    #[strum(message = "error.email_not_found")]
     EmailNotFound,
+    #[strum(message = "error.too_many_resets", props(status = "429"))]
     TooManyResets,
+    #[strum(message = "error.too_many_mails", props(status = "429"))]
     TooManyMails,
+    #[strum(message = "error.account_not_deleted_yet")]
     AccountNotDeletedYet,
+    #[strum(message = "error.signup_invite_only")]
     SignupInviteOnly,
+    #[strum(message = "error.signup_traffic_source_required")]
     SignupTrafficSourceRequired,
+    #[strum(message = "error.activation_failed")]
     ActivationFailed,
+    #[strum(message = "validation.email_taken")]
     EmailTaken,
 
     // Form fields
+    #[strum(message = "validation.email_invalid")]
     EmailInvalid,
+    #[strum(message = "validation.name_equals_email")]
     NameEqualsEmail,
+    #[strum(message = "validation.name_starts_with_at")]
     NameStartsWithAt,
+    #[strum(message = "validation.name_length")]
     NameLength,
+    #[strum(message = "validation.name_chars")]
     NameChars,
+    #[strum(message = "validation.date_of_birth_required")]
     DateOfBirthRequired,
+    #[strum(message = "validation.date_of_birth_invalid")]
     DateOfBirthInvalid,
+    #[strum(message = "validation.password_too_short")]
     PasswordTooShort,
+    #[strum(message = "validation.password_too_long")]
     PasswordTooLong,
+    #[strum(message = "validation.password_too_common")]
     PasswordTooCommon,
+    #[strum(message = "validation.passwords_differ")]
     PasswordsDiffer,
+    #[strum(message = "validation.old_password_wrong")]
     OldPasswordWrong,
+    #[strum(message = "validation.new_email_invalid")]
     NewEmailInvalid,
+    #[strum(message = "validation.message_too_long")]
     MessageTooLong,
+    #[strum(message = "validation.message_empty")]
     MessageEmpty,
     /// A chat message holds a contact detail the site refuses.
+    #[strum(message = "validation.contact_details_refused")]
     ContactDetailsRefused,
+    #[strum(message = "validation.gender_required")]
     GenderRequired,
+    #[strum(message = "validation.sexuality_required")]
     SexualityRequired,
+    #[strum(message = "validation.country_required")]
     CountryRequired,
+    #[strum(message = "validation.region_required")]
     RegionRequired,
+    #[strum(message = "validation.city_required")]
     CityRequired,
+    #[strum(message = "validation.city_invalid")]
     CityInvalid,
+    #[strum(message = "validation.choice_invalid")]
     ChoiceInvalid,
+    #[strum(message = "validation.too_many_interests")]
     TooManyInterests,
+    #[strum(message = "validation.about_too_long")]
     AboutTooLong,
+    #[strum(message = "validation.none_chosen")]
     NoneChosen,
+    #[strum(message = "validation.discount_not_found")]
     DiscountNotFound,
+    #[strum(message = "validation.discount_used")]
     DiscountUsed,
+    #[strum(message = "validation.sms_code_invalid")]
     SmsCodeInvalid,
+    #[strum(message = "validation.iban_invalid")]
     IbanInvalid,
+    #[strum(message = "validation.phone_invalid")]
     PhoneInvalid,
 
     // Members and likes
     /// SPEC §8: user blocked by another member.
+    #[strum(message = "error.blocked_by_member", props(status = "403"))]
     BlockedByMember,
     /// Another operator is answering this conversation ('{name}').
+    #[strum(message = "error.claimed_by_other", props(status = "409"))]
     ClaimedByOther,
     /// The swipe game's likes for today are used up.
+    #[strum(message = "likes.limit_reached", props(status = "429"))]
     DailyLikesUsed,
 
     // Photos
+    #[strum(message = "photo.limit_reached")]
     PhotoLimitReached,
+    #[strum(message = "photo.too_large", props(status = "413"))]
     PhotoTooLarge,
+    #[strum(message = "photo.not_an_image")]
     PhotoNotAnImage,
+    #[strum(message = "photo.unreadable")]
     PhotoUnreadable,
+    #[strum(message = "photo.too_many_pixels")]
     PhotoTooManyPixels,
+    #[strum(message = "photo.no_file")]
     PhotoNoFile,
 
     // Credits
+    #[strum(message = "error.insufficient_credits", props(status = "402"))]
     InsufficientCredits,
+    #[strum(message = "error.premium_only", props(status = "403"))]
     PremiumOnly,
 
     // Payments
+    #[strum(message = "error.direct_debit_blocked", props(status = "403"))]
     DirectDebitBlocked,
+    #[strum(message = "error.direct_debit_limit")]
     DirectDebitLimit,
+    #[strum(message = "error.method_unavailable")]
     MethodUnavailable,
     /// After a chargeback: card and direct-debit payments wait until staff lift the block.
+    #[strum(message = "error.payments_blocked", props(status = "403"))]
     PaymentsBlocked,
     /// A payment that cannot be refunded (not paid, or refunded already).
+    #[strum(message = "error.not_refundable")]
     NotRefundable,
     /// A refund of nothing or of more than is left of the payment (`{max}`, formatted).
+    #[strum(message = "error.refund_amount_invalid")]
     RefundAmountInvalid,
     /// Direct debit (and, when the site asks it, a first card payment) before the member
     /// confirmed their address.
+    #[strum(message = "error.address_not_confirmed", props(status = "403"))]
     AddressNotConfirmed,
     // Account security
+    #[strum(message = "validation.password_wrong")]
     PasswordWrong,
+    #[strum(message = "validation.two_step_code_invalid")]
     TwoStepCodeInvalid,
+    #[strum(message = "error.invisible_cannot_like", props(status = "403"))]
     InvisibleCannotLike,
     // Complaints
     /// A complaint without the complainant's name.
+    #[strum(message = "validation.name_required")]
     NameRequired,
     /// A complaint's text shorter or longer than allowed (`{min}`, `{max}`).
+    #[strum(message = "validation.complaint_length")]
     ComplaintLength,
     /// A staff block or unblock without a reason (`{max}`).
+    #[strum(message = "validation.reason_required")]
     ReasonRequired,
     // Staff settings (`{setting}` names the setting)
     /// A number outside `{min}`..=`{max}`.
+    #[strum(message = "validation.out_of_range")]
     OutOfRange,
     /// Money typed as something other than digits with one decimal mark and at most two
     /// decimals (`domain::money`).
+    #[strum(message = "validation.amount_invalid")]
     AmountInvalid,
     /// A text longer than `{max}` characters.
+    #[strum(message = "validation.text_too_long")]
     TextTooLong,
     /// An empty text that must be filled in.
+    #[strum(message = "validation.required")]
     Required,
     /// Not a `#rrggbb` colour.
+    #[strum(message = "validation.colour_invalid")]
     ColourInvalid,
     /// A discount code not of `{min}`–`{max}` letters, digits, `-` or `_`.
+    #[strum(message = "validation.code_invalid")]
     CodeInvalid,
     /// A discount code the site already has.
+    #[strum(message = "validation.code_taken")]
     CodeTaken,
     /// Not a host name a site can answer on.
+    #[strum(message = "validation.domain_invalid")]
     DomainInvalid,
     /// A domain another site already answers on.
+    #[strum(message = "validation.domain_taken")]
     DomainTaken,
 }
 
 impl ErrorCode {
     /// Every code, for the tests that check translations and statuses.
-    pub const ALL: [ErrorCode; 83] = {
-        use ErrorCode::*;
-        [
-            AuthenticationRequired,
-            Forbidden,
-            ForbiddenOrigin,
-            NotFound,
-            TooManyRequests,
-            BadRequest,
-            Internal,
-            UnsupportedLanguage,
-            LoginFailed,
-            TooManyAttempts,
-            LinkExpired,
-            EmailNotFound,
-            TooManyResets,
-            TooManyMails,
-            AccountNotDeletedYet,
-            SignupInviteOnly,
-            SignupTrafficSourceRequired,
-            ActivationFailed,
-            EmailTaken,
-            EmailInvalid,
-            NameEqualsEmail,
-            NameStartsWithAt,
-            NameLength,
-            NameChars,
-            DateOfBirthRequired,
-            DateOfBirthInvalid,
-            PasswordTooShort,
-            PasswordTooLong,
-            PasswordTooCommon,
-            PasswordsDiffer,
-            OldPasswordWrong,
-            NewEmailInvalid,
-            MessageTooLong,
-            MessageEmpty,
-            ContactDetailsRefused,
-            GenderRequired,
-            SexualityRequired,
-            CountryRequired,
-            RegionRequired,
-            CityRequired,
-            CityInvalid,
-            ChoiceInvalid,
-            TooManyInterests,
-            AboutTooLong,
-            NoneChosen,
-            DiscountNotFound,
-            DiscountUsed,
-            SmsCodeInvalid,
-            BlockedByMember,
-            ClaimedByOther,
-            DailyLikesUsed,
-            PhotoLimitReached,
-            PhotoTooLarge,
-            PhotoNotAnImage,
-            PhotoUnreadable,
-            PhotoTooManyPixels,
-            PhotoNoFile,
-            InsufficientCredits,
-            PremiumOnly,
-            IbanInvalid,
-            PhoneInvalid,
-            DirectDebitBlocked,
-            DirectDebitLimit,
-            MethodUnavailable,
-            PaymentsBlocked,
-            NotRefundable,
-            RefundAmountInvalid,
-            AddressNotConfirmed,
-            PasswordWrong,
-            TwoStepCodeInvalid,
-            InvisibleCannotLike,
-            NameRequired,
-            ComplaintLength,
-            ReasonRequired,
-            OutOfRange,
-            AmountInvalid,
-            TextTooLong,
-            Required,
-            ColourInvalid,
-            CodeInvalid,
-            CodeTaken,
-            DomainInvalid,
-            DomainTaken,
-        ]
-    };
+    pub const ALL: &'static [ErrorCode] = <ErrorCode as strum::VariantArray>::VARIANTS;
 
-    /// The public code, as JSON carries it.
+    /// The public code (`authentication_required`).
     pub fn as_str(self) -> &'static str {
-        use ErrorCode::*;
-        match self {
-            AuthenticationRequired => "authentication_required",
-            Forbidden => "forbidden",
-            ForbiddenOrigin => "forbidden_origin",
-            NotFound => "not_found",
-            TooManyRequests => "too_many_requests",
-            BadRequest => "bad_request",
-            Internal => "internal",
-            UnsupportedLanguage => "unsupported_language",
-            LoginFailed => "login_failed",
-            TooManyAttempts => "too_many_attempts",
-            LinkExpired => "link_expired",
-            EmailNotFound => "email_not_found",
-            TooManyResets => "too_many_resets",
-            TooManyMails => "too_many_mails",
-            AccountNotDeletedYet => "account_not_deleted_yet",
-            SignupInviteOnly => "signup_invite_only",
-            SignupTrafficSourceRequired => "signup_traffic_source_required",
-            ActivationFailed => "activation_failed",
-            EmailTaken => "email_taken",
-            EmailInvalid => "email_invalid",
-            NameEqualsEmail => "name_equals_email",
-            NameStartsWithAt => "name_starts_with_at",
-            NameLength => "name_length",
-            NameChars => "name_chars",
-            DateOfBirthRequired => "date_of_birth_required",
-            DateOfBirthInvalid => "date_of_birth_invalid",
-            PasswordTooShort => "password_too_short",
-            PasswordTooLong => "password_too_long",
-            PasswordTooCommon => "password_too_common",
-            PasswordsDiffer => "passwords_differ",
-            OldPasswordWrong => "old_password_wrong",
-            NewEmailInvalid => "new_email_invalid",
-            MessageTooLong => "message_too_long",
-            MessageEmpty => "message_empty",
-            ContactDetailsRefused => "contact_details_refused",
-            GenderRequired => "gender_required",
-            SexualityRequired => "sexuality_required",
-            CountryRequired => "country_required",
-            RegionRequired => "region_required",
-            CityRequired => "city_required",
-            CityInvalid => "city_invalid",
-            ChoiceInvalid => "choice_invalid",
-            TooManyInterests => "too_many_interests",
-            AboutTooLong => "about_too_long",
-            NoneChosen => "none_chosen",
-            DiscountNotFound => "discount_not_found",
-            DiscountUsed => "discount_used",
-            SmsCodeInvalid => "sms_code_invalid",
-            IbanInvalid => "iban_invalid",
-            PhoneInvalid => "phone_invalid",
-            DirectDebitBlocked => "direct_debit_blocked",
-            DirectDebitLimit => "direct_debit_limit",
-            MethodUnavailable => "method_unavailable",
-            PaymentsBlocked => "payments_blocked",
-            NotRefundable => "not_refundable",
-            RefundAmountInvalid => "refund_amount_invalid",
-            AddressNotConfirmed => "address_not_confirmed",
-            PasswordWrong => "password_wrong",
-            TwoStepCodeInvalid => "two_step_code_invalid",
-            InvisibleCannotLike => "invisible_cannot_like",
-            NameRequired => "name_required",
-            ComplaintLength => "complaint_length",
-            ReasonRequired => "reason_required",
-            OutOfRange => "out_of_range",
-            AmountInvalid => "amount_invalid",
-            TextTooLong => "text_too_long",
-            Required => "required",
-            ColourInvalid => "colour_invalid",
-            CodeInvalid => "code_invalid",
-            CodeTaken => "code_taken",
-            DomainInvalid => "domain_invalid",
-            DomainTaken => "domain_taken",
-            BlockedByMember => "blocked_by_member",
-            ClaimedByOther => "claimed_by_other",
-            DailyLikesUsed => "daily_likes_used",
-            PhotoLimitReached => "photo_limit_reached",
-            PhotoTooLarge => "photo_too_large",
-            PhotoNotAnImage => "photo_not_an_image",
-            PhotoUnreadable => "photo_unreadable",
-            PhotoTooManyPixels => "photo_too_many_pixels",
-            PhotoNoFile => "photo_no_file",
-            InsufficientCredits => "insufficient_credits",
-            PremiumOnly => "premium_only",
-        }
+        self.into()
     }
 
-    /// The key of the text in `locales/` (present in all eleven files; tested).
+    /// The key of the code's text in `locales/`.
     pub fn locale_key(self) -> &'static str {
-        use ErrorCode::*;
-        match self {
-            AuthenticationRequired => "error.authentication_required",
-            Forbidden => "error.forbidden",
-            ForbiddenOrigin => "error.forbidden_origin",
-            NotFound => "error.not_found",
-            TooManyRequests => "error.too_many_requests",
-            BadRequest | Internal => "error.generic",
-            UnsupportedLanguage => "error.unsupported_language",
-            LoginFailed => "error.login_failed",
-            TooManyAttempts => "error.too_many_attempts",
-            LinkExpired => "error.link_expired",
-            EmailNotFound => "error.email_not_found",
-            TooManyResets => "error.too_many_resets",
-            TooManyMails => "error.too_many_mails",
-            AccountNotDeletedYet => "error.account_not_deleted_yet",
-            SignupInviteOnly => "error.signup_invite_only",
-            SignupTrafficSourceRequired => "error.signup_traffic_source_required",
-            ActivationFailed => "error.activation_failed",
-            EmailTaken => "validation.email_taken",
-            EmailInvalid => "validation.email_invalid",
-            NameEqualsEmail => "validation.name_equals_email",
-            NameStartsWithAt => "validation.name_starts_with_at",
-            NameLength => "validation.name_length",
-            NameChars => "validation.name_chars",
-            DateOfBirthRequired => "validation.date_of_birth_required",
-            DateOfBirthInvalid => "validation.date_of_birth_invalid",
-            PasswordTooShort => "validation.password_too_short",
-            PasswordTooLong => "validation.password_too_long",
-            PasswordTooCommon => "validation.password_too_common",
-            PasswordsDiffer => "validation.passwords_differ",
-            OldPasswordWrong => "validation.old_password_wrong",
-            NewEmailInvalid => "validation.new_email_invalid",
-            MessageTooLong => "validation.message_too_long",
-            MessageEmpty => "validation.message_empty",
-            ContactDetailsRefused => "validation.contact_details_refused",
-            GenderRequired => "validation.gender_required",
-            SexualityRequired => "validation.sexuality_required",
-            CountryRequired => "validation.country_required",
-            RegionRequired => "validation.region_required",
-            CityRequired => "validation.city_required",
-            CityInvalid => "validation.city_invalid",
-            ChoiceInvalid => "validation.choice_invalid",
-            TooManyInterests => "validation.too_many_interests",
-            AboutTooLong => "validation.about_too_long",
-            NoneChosen => "validation.none_chosen",
-            DiscountNotFound => "validation.discount_not_found",
-            DiscountUsed => "validation.discount_used",
-            SmsCodeInvalid => "validation.sms_code_invalid",
-            IbanInvalid => "validation.iban_invalid",
-            PhoneInvalid => "validation.phone_invalid",
-            DirectDebitBlocked => "error.direct_debit_blocked",
-            DirectDebitLimit => "error.direct_debit_limit",
-            MethodUnavailable => "error.method_unavailable",
-            PaymentsBlocked => "error.payments_blocked",
-            NotRefundable => "error.not_refundable",
-            RefundAmountInvalid => "error.refund_amount_invalid",
-            AddressNotConfirmed => "error.address_not_confirmed",
-            PasswordWrong => "validation.password_wrong",
-            TwoStepCodeInvalid => "validation.two_step_code_invalid",
-            InvisibleCannotLike => "error.invisible_cannot_like",
-            NameRequired => "validation.name_required",
-            ComplaintLength => "validation.complaint_length",
-            ReasonRequired => "validation.reason_required",
-            OutOfRange => "validation.out_of_range",
-            AmountInvalid => "validation.amount_invalid",
-            TextTooLong => "validation.text_too_long",
-            Required => "validation.required",
-            ColourInvalid => "validation.colour_invalid",
-            CodeInvalid => "validation.code_invalid",
-            CodeTaken => "validation.code_taken",
-            DomainInvalid => "validation.domain_invalid",
-            DomainTaken => "validation.domain_taken",
-            BlockedByMember => "error.blocked_by_member",
-            ClaimedByOther => "error.claimed_by_other",
-            DailyLikesUsed => "likes.limit_reached",
-            PhotoLimitReached => "photo.limit_reached",
-            PhotoTooLarge => "photo.too_large",
-            PhotoNotAnImage => "photo.not_an_image",
-            PhotoUnreadable => "photo.unreadable",
-            PhotoTooManyPixels => "photo.too_many_pixels",
-            PhotoNoFile => "photo.no_file",
-            InsufficientCredits => "error.insufficient_credits",
-            PremiumOnly => "error.premium_only",
-        }
+        strum::EnumMessage::get_message(&self).unwrap_or("error.generic")
     }
 
     /// The HTTP status of an answer carrying this code (JSON clients; forms get a redirect).
     pub fn http_status(self) -> u16 {
-        use ErrorCode::*;
-        match self {
-            AuthenticationRequired
-            | Forbidden
-            | ForbiddenOrigin
-            | BlockedByMember
-            | PremiumOnly
-            | DirectDebitBlocked
-            | PaymentsBlocked
-            | AddressNotConfirmed
-            | InvisibleCannotLike => 403,
-            NotFound => 404,
-            ClaimedByOther => 409,
-            LoginFailed => 401,
-            InsufficientCredits => 402,
-            PhotoTooLarge => 413,
-            TooManyRequests | TooManyAttempts | TooManyResets | TooManyMails | DailyLikesUsed => 429,
-            BadRequest => 400,
-            Internal => 500,
-            _ => 422,
-        }
+        strum::EnumProperty::get_str(&self, "status").and_then(|s| s.parse().ok()).unwrap_or(422)
     }
 }
 
@@ -540,8 +367,20 @@ mod tests {
             assert_eq!(json, format!("\"{}\"", code.as_str()));
             assert!(code.as_str().chars().all(|c| c.is_ascii_lowercase() || c == '_'));
         }
-        let distinct: BTreeSet<ErrorCode> = ErrorCode::ALL.into_iter().collect();
+        let distinct: BTreeSet<ErrorCode> = ErrorCode::ALL.iter().copied().collect();
         assert_eq!(distinct.len(), ErrorCode::ALL.len(), "no code twice in ALL");
+    }
+
+    #[test]
+    fn every_code_declares_its_text_and_a_known_status() {
+        for code in ErrorCode::ALL {
+            assert!(strum::EnumMessage::get_message(code).is_some(), "{code:?} names its text");
+            let status = strum::EnumProperty::get_str(code, "status");
+            assert!(status.is_none_or(|s| s.parse::<u16>().is_ok_and(|n| (400..600).contains(&n))), "{code:?}: {status:?}");
+        }
+        assert_eq!(ErrorCode::NotFound.http_status(), 404);
+        assert_eq!(ErrorCode::EmailInvalid.http_status(), 422);
+        assert_eq!(ErrorCode::DailyLikesUsed.locale_key(), "likes.limit_reached");
     }
 
     #[test]

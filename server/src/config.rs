@@ -125,6 +125,9 @@ pub enum PaymentsChoice {
     Test,
     /// Mollie, with its API key.
     Mollie { api_key: String },
+    /// Not chosen: a command that takes no payments (backup, restore, check, staff roles) was
+    /// started without `VONK_PAYMENTS`. The site cannot start with it.
+    NotSet,
 }
 
 impl std::fmt::Debug for PaymentsChoice {
@@ -132,6 +135,7 @@ impl std::fmt::Debug for PaymentsChoice {
         match self {
             PaymentsChoice::Test => f.write_str("Test"),
             PaymentsChoice::Mollie { .. } => f.write_str("Mollie { api_key: *** }"),
+            PaymentsChoice::NotSet => f.write_str("NotSet"),
         }
     }
 }
@@ -159,8 +163,21 @@ impl Config {
         Config::from_lookup(|name| std::env::var(name).ok())
     }
 
+    /// The configuration of a command that takes no payments (`vonk backup` from a cron job):
+    /// `VONK_PAYMENTS` may be missing ([`PaymentsChoice::NotSet`]); every other variable is read
+    /// and checked as for the site.
+    pub fn from_env_without_payments() -> Result<Config, ConfigError> {
+        Config::from_lookup_with(|name| std::env::var(name).ok(), false)
+    }
+
     /// Builds the configuration from any variable source (tests pass a map).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        Config::from_lookup_with(get, true)
+    }
+
+    /// [`Config::from_lookup`]; without `payments_needed` a missing `VONK_PAYMENTS` is
+    /// [`PaymentsChoice::NotSet`].
+    pub fn from_lookup_with(get: impl Fn(&str) -> Option<String>, payments_needed: bool) -> Result<Config, ConfigError> {
         let addr_text = get("VONK_ADDR").unwrap_or_else(|| "127.0.0.1:3000".into());
         let addr = addr_text.parse().map_err(|e: std::net::AddrParseError| ConfigError::Invalid { name: "VONK_ADDR", reason: e.to_string() })?;
         let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "./data".into()));
@@ -264,6 +281,7 @@ impl Config {
             (Some("test"), Some(_)) => {
                 return Err(ConfigError::Invalid { name: "VONK_PAYMENTS", reason: "test, but MOLLIE_API_KEY is set: choose mollie to take real payments".into() })
             }
+            (None | Some(""), None) if !payments_needed => PaymentsChoice::NotSet,
             (None | Some(""), _) => {
                 return Err(ConfigError::Invalid {
                     name: "VONK_PAYMENTS",
@@ -528,6 +546,13 @@ mod tests {
         };
         assert!(only(&[]).is_err(), "no silent default");
         assert_eq!(only(&[("VONK_PAYMENTS", "test")]).unwrap().payments, PaymentsChoice::Test);
+        // A command that takes no payments reads the rest without it, and still refuses a wrong value.
+        let without = |pairs: &[(&str, &str)]| {
+            let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            Config::from_lookup_with(|k| map.get(k).cloned(), false)
+        };
+        assert_eq!(without(&[("DATA_DIR", "/srv/vonk")]).unwrap().payments, PaymentsChoice::NotSet);
+        assert!(without(&[("VONK_PAYMENTS", "paypal")]).is_err() && without(&[("MOLLIE_API_KEY", "live_x")]).is_err());
         assert!(only(&[("VONK_PAYMENTS", "stripe")]).is_err());
         assert!(only(&[("VONK_PAYMENTS", "mollie")]).is_err(), "mollie needs its key");
         assert!(only(&[("VONK_PAYMENTS", "test"), ("MOLLIE_API_KEY", "live_abc")]).is_err(), "a key with the test provider is a mistake");

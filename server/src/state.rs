@@ -105,7 +105,7 @@ impl AppState {
             .with_media(media.clone())
             .with_push(push.clone());
         let payments =
-            crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config).with_sites(sites.clone()).with_bus(bus);
+            crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config)?.with_sites(sites.clone()).with_bus(bus);
         let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
         Ok(AppState(Arc::new(Services {
             geoip,

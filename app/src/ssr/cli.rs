@@ -74,3 +74,21 @@ pub async fn check(config: server::Config) -> Result<server::backup::CheckReport
     report.data_dir = server::files::inspect(&config.data_dir).map_err(|e| AppError::Internal(format!("{}: {e}", config.data_dir.display())))?;
     Ok(report)
 }
+
+/// What `vonk check` prints for each finding of its report.
+pub fn check_lines(report: &server::backup::CheckReport, data_dir: &std::path::Path) -> Vec<String> {
+    let data_dir = data_dir.display();
+    let mut lines = Vec::new();
+    for m in &report.unexplained_balances {
+        lines.push(format!("ledger: member {} has {} credits, the ledger explains {}", m.user_id, m.credits, m.ledger_sum));
+    }
+    lines.extend(report.missing_files.iter().map(|key| format!("missing file: {key}")));
+    lines.extend(report.orphan_files.iter().map(|key| format!("file no row names: {key}")));
+    for (path, kind) in &report.data_dir.not_plain {
+        lines.push(format!("data directory: {data_dir}/{path} is {kind}: move it away (the site serves only plain files)"));
+    }
+    for (path, mode) in &report.data_dir.loose {
+        lines.push(format!("data directory: {data_dir}/{path} has mode {mode:04o}: others may read it (chmod go-rwx, or start the site, which tightens it)"));
+    }
+    lines
+}

@@ -137,9 +137,12 @@ impl Payments {
         }
     }
 
-    /// The provider the configuration chose (`VONK_PAYMENTS`).
-    pub fn from_config(db: Db, accounts: Accounts, links: Links, config: &crate::config::Config) -> Payments {
+    /// The provider the configuration chose (`VONK_PAYMENTS`); none chosen is an error.
+    pub fn from_config(db: Db, accounts: Accounts, links: Links, config: &crate::config::Config) -> Result<Payments, AppError> {
         let provider = match &config.payments {
+            crate::config::PaymentsChoice::NotSet => {
+                return Err(AppError::Internal("VONK_PAYMENTS is not set: choose mollie (with MOLLIE_API_KEY) or test".into()))
+            }
             crate::config::PaymentsChoice::Mollie { api_key } => Provider::Mollie(mollie::Mollie::new(api_key.clone(), config.mollie_api_url.clone())),
             crate::config::PaymentsChoice::Test => {
                 tracing::warn!("payments use the built-in test provider (VONK_PAYMENTS=test): its checkout page lets the buyer choose the outcome");
@@ -154,7 +157,7 @@ impl Payments {
         payments.expire_after = config.payment_expire_after;
         payments.pause_before_booking = config.fault.as_deref() == Some("pause_before_booking");
         payments.packs_cache = std::sync::Arc::new(crate::ttl_cache::TtlCache::new(config.site_cache_refresh, 256));
-        payments
+        Ok(payments)
     }
 
     /// Receipts take their site from the node's cache instead of the database.

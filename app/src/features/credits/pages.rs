@@ -185,7 +185,7 @@ pub fn CheckoutPage() -> impl IntoView {
                             props.methods.retain(|o| d.methods.contains(&o.method));
                             let errors: Vec<(String, String)> = ["method_unavailable", "too_many_requests", "discount_used", "not_found", "internal"]
                                 .into_iter()
-                                .map(|k| (k.to_string(), i18n.error(&domain::ApiError::new(domain::ErrorCode::ALL.into_iter().find(|c| c.as_str() == k).unwrap_or(domain::ErrorCode::Internal)))))
+                                .map(|k| (k.to_string(), i18n.error(&domain::ApiError::new(domain::ErrorCode::ALL.iter().copied().find(|c| c.as_str() == k).unwrap_or(domain::ErrorCode::Internal)))))
                                 .collect();
                             let code = d.code.clone();
                             let (code_pay, code_picker, code_nojs) = (code.clone(), code.clone(), code.clone());

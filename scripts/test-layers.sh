@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `make test`: every layer in turn, each timed. The time of each layer is printed at the end,
+# also when one fails (the failing layer is marked and nothing after it runs).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+names=()
+times=()
+started=$SECONDS
+summary() {
+  echo
+  echo "==> time per layer"
+  for i in "${!names[@]}"; do
+    printf '  %-62s %3dm %02ds\n' "${names[$i]}" $((times[i] / 60)) $((times[i] % 60))
+  done
+  local total=$((SECONDS - started))
+  printf '  %-62s %3dm %02ds\n' "total" $((total / 60)) $((total % 60))
+}
+trap summary EXIT
+
+# layer NAME COMMAND…: runs the command, records its time; stops the run when it fails.
+layer() {
+  local name=$1
+  shift
+  echo "==> $name"
+  local start=$SECONDS
+  "$@"
+  local status=$?
+  names+=("$name$([[ $status -eq 0 ]] || echo " (FAILED)")")
+  times+=($((SECONDS - start)))
+  [[ $status -eq 0 ]] || exit "$status"
+}
+
+make_quiet() { make --no-print-directory "$@"; }
+
+layer "tools (installed when missing)" scripts/install-tools.sh --test
+layer "format and lints (rustfmt, clippy)" make_quiet lint
+layer "Rust: domain, server on SQLite + PostgreSQL, site tool" cargo test -p domain -p server -p vonk-site
+layer "Rust: app, HTTP, nodes behind nginx, crash and flood tests" cargo test -p app --features ssr
+layer "widgets: types, tests from stories, Storybook build" make_quiet test-widgets
+layer "release build (server, wasm, site)" make_quiet build
+layer "each page's browser code against its budget" scripts/bundle-sizes.sh
+layer "Playwright on SQLite" npx playwright test -c end2end/playwright.config.ts
+layer "Playwright on PostgreSQL" env E2E_PORT=3108 scripts/with-postgres.sh npx playwright test -c end2end/playwright.config.ts
