@@ -172,7 +172,9 @@ fn the_command_line_refuses_what_it_does_not_know() {
     ] {
         let out = run(&vars, args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
-        assert!(text(&out).contains("Usage: vonk"), "{args:?}: {}", text(&out));
+        assert!(text(&out).starts_with("error: "), "{args:?}: {}", text(&out));
     }
+    let out = run(&vars, &["check", "now"]);
+    assert!(text(&out).contains("Usage: vonk check"), "the usage line: {}", text(&out));
     assert!(!data.exists(), "nothing ran: no data directory was made");
 }

@@ -94,7 +94,7 @@ pub fn from_accept_language(header: &str) -> Option<Locale> {
         let mut pieces = part.split(';');
         let Some(locale) = pieces.next().and_then(Locale::parse) else { continue };
         let quality = pieces.filter_map(|p| p.trim().strip_prefix("q=")).filter_map(|q| q.trim().parse::<f32>().ok()).next().unwrap_or(1.0);
-        if !(quality > 0.0) || quality > 1.0 {
+        if quality.is_nan() || quality <= 0.0 || quality > 1.0 {
             continue;
         }
         let q = (quality * 1000.0).round() as u16;

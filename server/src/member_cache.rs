@@ -111,12 +111,18 @@ struct Stored<T> {
     at: Instant,
 }
 
+/// Everyone a member blocked or was blocked by, and everyone they liked.
+pub type BlocksAndLikes = (Arc<HashSet<i64>>, Arc<HashSet<i64>>);
+
+/// The profile a member opened last on a day: its card and when it was opened.
+type LastOpened = (Ymd, Option<(MemberCard, i64)>);
+
 /// What is kept of one member besides their sessions.
 #[derive(Default)]
 struct Own {
     sessions: Vec<String>,
-    blocks_and_likes: Option<Stored<(Arc<HashSet<i64>>, Arc<HashSet<i64>>)>>,
-    last_opened: Option<Stored<(Ymd, Option<(MemberCard, i64)>)>>,
+    blocks_and_likes: Option<Stored<BlocksAndLikes>>,
+    last_opened: Option<Stored<LastOpened>>,
 }
 
 impl MemberCache {
@@ -250,7 +256,7 @@ impl MemberCache {
     }
 
     /// Everyone the member blocked or was blocked by, and everyone they liked.
-    pub fn blocks_and_likes(&self, user: i64) -> Option<(Arc<HashSet<i64>>, Arc<HashSet<i64>>)> {
+    pub fn blocks_and_likes(&self, user: i64) -> Option<BlocksAndLikes> {
         let inner = self.inner.as_ref()?;
         let state = inner.lock();
         state.members.get(&user)?.blocks_and_likes.as_ref().filter(|s| s.at.elapsed() < inner.max_age).map(|s| s.value.clone())

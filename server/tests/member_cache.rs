@@ -87,7 +87,14 @@ async fn body(db: Db, url: &str) {
     // Each token is its own member's, read once and then kept.
     let first = c.member_when(&annas, "anna", |m| m.is_some_and(|m| m.id == anna.id && m.counters.new_likes == 0)).await.unwrap();
     assert_eq!(c.accounts.member_for_session(&barts).await.unwrap().unwrap().id, bart.id);
-    assert_eq!(c.cache.sessions_kept(), 2);
+    // Kept once read (on PostgreSQL a read that raced the announcement of their signup is not
+    // kept, and the next read is).
+    let both = || async {
+        c.accounts.member_for_session(&annas).await.unwrap();
+        c.accounts.member_for_session(&barts).await.unwrap();
+        c.cache.sessions_kept()
+    };
+    assert_eq!(until(c.postgres, both, |kept| *kept == 2).await, 2);
     assert_eq!(c.accounts.member_for_session(&annas).await.unwrap().unwrap(), first);
 
     // Another member's like counts for her.

@@ -118,7 +118,7 @@ on_both_databases!(search_matches_a_brute_force_answer_page_by_page, |db: Db| as
             .filter(|p| region_ok.is_none_or(|r| p.3 == r))
             .filter(|p| p.4.as_str() > after.as_str() && p.4.as_str() <= until.as_str())
             .collect();
-        expected.sort_by(|a, b| b.5.cmp(&a.5));
+        expected.sort_by_key(|b| std::cmp::Reverse(b.5));
         let start = ((f.page - 1) * PAGE_SIZE) as usize;
         let want: Vec<i64> = expected.iter().skip(start).take(PAGE_SIZE as usize).map(|p| p.5).collect();
         let got = c.members.search(&c.site, None, &f, today()).await.unwrap();

@@ -67,17 +67,20 @@ struct Received {
     refused: Arc<Mutex<Vec<String>>>,
 }
 
+/// Each subscribed browser's key pair and auth secret, by endpoint.
+type Browsers = Arc<Mutex<std::collections::HashMap<String, (p256::SecretKey, [u8; 16])>>>;
+
 struct FakePushService {
     base: String,
     received: Received,
-    browsers: Arc<Mutex<std::collections::HashMap<String, (p256::SecretKey, [u8; 16])>>>,
+    browsers: Browsers,
     task: tokio::task::JoinHandle<()>,
 }
 
 #[derive(Clone)]
 struct FakeState {
     received: Received,
-    browsers: Arc<Mutex<std::collections::HashMap<String, (p256::SecretKey, [u8; 16])>>>,
+    browsers: Browsers,
     server_key: String,
 }
 

@@ -601,7 +601,8 @@ async fn a_member_stores_a_push_subscription_for_the_session_and_the_page_offers
 
     let cookie = signed_up(&app, "push@example.nl").await;
     // A service that is not listed, or a key that is not one, stores nothing.
-    for bad in [body("https://evil.example/s/1"), body("http://127.0.0.1:6379/"), format!("endpoint=https%3A%2F%2Fpush.example%2Fs%2F1&p256dh=BAAA&auth=x")] {
+    for bad in [body("https://evil.example/s/1"), body("http://127.0.0.1:6379/"), "endpoint=https%3A%2F%2Fpush.example%2Fs%2F1&p256dh=BAAA&auth=x".to_string()]
+    {
         let res = app.call("save_push_subscription", &bad, &[("origin", &origin), ("cookie", &cookie)]).await;
         assert_eq!(json_code(res).await, (StatusCode::BAD_REQUEST, "bad_request".into()), "{bad}");
     }

@@ -417,7 +417,7 @@ async fn nobody_learns_who_is_registered_from_reset_or_login() {
             }
             let failed = (domain::ErrorCode::LoginFailed, None);
             let locked = (domain::ErrorCode::TooManyAttempts, Some(15));
-            assert_eq!(codes, vec![failed.clone(), failed.clone(), failed.clone(), failed, locked.clone(), locked], "{site}: {email}");
+            assert_eq!(codes, vec![failed, failed, failed, failed, locked, locked], "{site}: {email}");
         }
     }
 }

@@ -35,6 +35,9 @@ async fn behind_a_trusted_proxy_each_client_has_its_own_limit() {
     }
 }
 
+/// A member's stored tracking: network, ref, sub1, sub2, sub3.
+type Tracking = (Option<String>, Option<String>, Option<String>, Option<String>, Option<String>);
+
 #[tokio::test]
 async fn tracking_from_the_landing_page_reaches_the_member() {
     let app = start().await;
@@ -42,7 +45,7 @@ async fn tracking_from_the_landing_page_reaches_the_member() {
     let stored = |email: &'static str| {
         let pool = app.state.db.pool().clone();
         async move {
-            let row: (Option<String>, Option<String>, Option<String>, Option<String>, Option<String>) =
+            let row: Tracking =
                 sqlx::query_as("SELECT tracking_network, tracking_ref, tracking_sub1, tracking_sub2, tracking_sub3 FROM users WHERE email = $1")
                     .bind(email)
                     .fetch_one(&pool)

@@ -61,7 +61,7 @@ impl Accounts {
         let vars = [("site", site.settings.name.as_str()), ("name", name.as_str()), ("credits", credits.as_str())];
         let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &vars);
         let date = domain::date::from_unix(payment.paid_at.unwrap_or(payment.created_at));
-        let method = payment.method.label_key().map(|k| t(k)).unwrap_or_else(|| payment.method.brand_name().to_string());
+        let method = payment.method.label_key().map(&t).unwrap_or_else(|| payment.method.brand_name().to_string());
         let rate = domain::checkout::format_rate(payment.vat_rate_bp, comma);
         let mut rows = vec![
             (t("receipt.order"), format!("#{}", payment.id)),
@@ -106,7 +106,6 @@ impl Accounts {
     /// page (a path).
     /// Mails the credit note of a refund of `refund` (minor units, VAT included) of `payment`:
     /// the money that goes back, its VAT, and the credits taken back or already used.
-    #[allow(clippy::too_many_arguments)]
     pub async fn mail_credit_note(
         &self,
         site: &Site,

@@ -96,7 +96,6 @@ impl Accounts {
         Ok((user_id, session))
     }
 
-    #[allow(clippy::too_many_arguments)]
     async fn send_activation_mail(
         &self,
         site: &SiteSettings,

@@ -253,7 +253,7 @@ impl Bus {
     /// Inside the writer's transaction: on PostgreSQL the signals become `NOTIFY`s sent at commit.
     pub(crate) async fn stage(&self, tx: &mut Transaction<'_, Any>, signals: &[Signal]) -> Result<(), AppError> {
         if self.inner.postgres {
-            notify(&mut **tx, signals).await?;
+            notify(tx, signals).await?;
         }
         Ok(())
     }
@@ -271,7 +271,7 @@ impl Bus {
     pub(crate) async fn publish(&self, signals: &[Signal]) -> Result<(), AppError> {
         if self.inner.postgres {
             let mut conn = self.db().pool().acquire().await?;
-            notify(&mut *conn, signals).await?;
+            notify(&mut conn, signals).await?;
         } else {
             self.committed(signals);
         }

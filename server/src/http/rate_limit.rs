@@ -124,9 +124,12 @@ impl RateLimits {
     }
 }
 
+/// Each limit's and subject's window: when it started and what it counted.
+type Windows = HashMap<(Limit, Subject), (i64, u32)>;
+
 #[derive(Clone, Debug, Default)]
 pub struct RateLimiter {
-    windows: Arc<Mutex<HashMap<(Limit, Subject), (i64, u32)>>>,
+    windows: Arc<Mutex<Windows>>,
     /// The database the counts are shared through (PostgreSQL only).
     shared: Option<Db>,
     limits: RateLimits,

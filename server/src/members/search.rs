@@ -307,7 +307,6 @@ impl Members {
         Ok(SearchResults { results, has_more, similar, liked })
     }
 
-    #[allow(clippy::too_many_arguments)]
     /// Rows of cards in last-active order; for a viewer with a `liked` column (1 or 0).
     async fn query_cards(
         &self,

@@ -81,7 +81,7 @@ impl Payments {
         }
         self.refuse_if_blocked(member_id, domain::payment::PaymentMethod::DirectDebit).await?;
         let mut conn = self.pool().acquire().await?;
-        let this_month = self.direct_debit_this_month(&mut *conn, member_id, now).await?;
+        let this_month = self.direct_debit_this_month(&mut conn, member_id, now).await?;
         if !within_monthly_limit(this_month, amount, site.settings.direct_debit_monthly_limit) {
             return Err(ErrorCode::DirectDebitLimit.into());
         }
@@ -90,7 +90,6 @@ impl Payments {
 
     /// Step one: checks the IBAN, the number, the block and the month's limit, then texts a
     /// code. Nothing is stored when a check fails.
-    #[allow(clippy::too_many_arguments)]
     pub async fn start_direct_debit(
         &self,
         site: &Site,
@@ -223,7 +222,7 @@ impl Payments {
         if let Some(payment_id) = stored {
             return Ok(payment_id);
         }
-        let this_month = self.direct_debit_this_month(&mut *tx, member.id, now).await?;
+        let this_month = self.direct_debit_this_month(&mut tx, member.id, now).await?;
         if !within_monthly_limit(this_month, q.amount, site.settings.direct_debit_monthly_limit) {
             return Err(ErrorCode::DirectDebitLimit.into());
         }

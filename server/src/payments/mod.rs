@@ -350,7 +350,6 @@ impl Payments {
 
     /// Inserts an open payment and takes its discount code; `DiscountUsed` when another
     /// payment took it first.
-    #[allow(clippy::too_many_arguments)]
     async fn insert_payment(
         &self,
         site: &Site,
@@ -370,7 +369,6 @@ impl Payments {
     }
 
     /// [`Payments::insert_payment`] inside the caller's transaction (which commits it).
-    #[allow(clippy::too_many_arguments)]
     async fn insert_payment_in(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
@@ -424,7 +422,6 @@ impl Payments {
     /// Starts paying for a bundle with a method: fixes the price in a new payment, creates the
     /// provider's checkout and answers where the buyer goes. Refusals: `method_unavailable`,
     /// `not_found` (no such bundle here), the discount code's.
-    #[allow(clippy::too_many_arguments)]
     pub async fn start_checkout(
         &self,
         site: &Site,

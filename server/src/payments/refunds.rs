@@ -74,7 +74,6 @@ fn well_formed_key(key: &str) -> bool {
 impl Payments {
     /// Staff refund `amount` minor units (None: all that is left) of one of the site's paid
     /// payments. `key` is the form's idempotency key; the same key answers the same refund.
-    #[allow(clippy::too_many_arguments)]
     pub async fn refund(
         &self,
         staff: &Member,
@@ -129,7 +128,6 @@ impl Payments {
 
     /// Writes a refund down as requested and reserves its amount (the caller holds the
     /// payment's row lock).
-    #[allow(clippy::too_many_arguments)]
     async fn reserve(
         &self,
         tx: &mut sqlx::Transaction<'static, sqlx::Any>,

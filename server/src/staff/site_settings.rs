@@ -45,10 +45,13 @@ impl std::fmt::Display for Value {
     }
 }
 
+/// A checked change: the action for the staff log, and the columns with their new values.
+type Columns = (&'static str, Vec<(&'static str, Value)>);
+
 impl SiteChange {
     /// The checked change as (action for the log, columns and their new values).
     /// `countries`: the countries the site serves now (minimum message costs are for those).
-    fn columns(self, countries: &[String]) -> Result<(&'static str, Vec<(&'static str, Value)>), AppError> {
+    fn columns(self, countries: &[String]) -> Result<Columns, AppError> {
         use Value::*;
         Ok(match self {
             SiteChange::Texts(t) => {

@@ -73,7 +73,6 @@ pub async fn all_explained(db: &Db) {
 
 /// Buys the bundle of `credits` through the test provider's page: the tester's choice, then
 /// the webhook it would send. Answers the payment's id.
-#[allow(clippy::too_many_arguments)]
 pub async fn buy(
     db: &Db,
     p: &Payments,

@@ -103,7 +103,6 @@ pub async fn photo_queue() -> Result<Vec<QueuedPhotoView>, ApiError> {
 
 /// Signup's form (SPEC §3): the account, then `/complete-signup`. Tracking data and the profile
 /// a visitor signed up from travel along.
-#[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "signup")]
 pub async fn signup(
     email: String,
@@ -403,7 +402,6 @@ pub async fn geocode(lat: f64, lon: f64) -> Result<Option<Region>, ApiError> {
 /// `/complete-signup` (step 2 of signup) and the profile editor's basics. `from` says which:
 /// `profile` returns to the profile; otherwise signup goes on to the members who fit, or to
 /// the profile a visitor signed up from.
-#[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "save_basics")]
 pub async fn save_basics(
     #[server(default)] gender: String,

@@ -112,7 +112,7 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                     {m.operator.then(|| format!(" + {}", use_i18n().t("staff.members.role_operator")))}
                 </dd></div>
                 <div><dt>{i18n.t("staff.members.signup")}</dt><dd>{signup}</dd></div>
-                <div><dt>{i18n.t("staff.members.credits")}</dt><dd>{m.credits.to_string()}{m.paid_user.then(|| " · premium")}</dd></div>
+                <div><dt>{i18n.t("staff.members.credits")}</dt><dd>{m.credits.to_string()}{m.paid_user.then_some(" · premium")}</dd></div>
                 {m.country.clone().map(|c| view! { <div><dt>{use_i18n().t("staff.members.country")}</dt><dd>{c}</dd></div> })}
                 {m.source.clone().map(|s| view! { <div><dt>{use_i18n().t("staff.members.source")}</dt><dd>{s}</dd></div> })}
             </dl>

@@ -65,7 +65,6 @@ fn day_start(text: &str) -> Option<i64> {
 
 /// Everything on the page for one query; staff only (others get `not_found`). Unknown
 /// statuses, methods, dates and periods are ignored rather than refused: a search never fails.
-#[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "staff_payments", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_payments(
     member: String,

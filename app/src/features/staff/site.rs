@@ -76,7 +76,6 @@ pub(super) async fn apply<S: leptos::server_fn::ServerFn>(change: server::staff:
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "staff_site_texts")]
 pub async fn staff_site_texts(
     name: String,
@@ -103,7 +102,6 @@ pub async fn staff_site_texts(
     apply::<StaffSiteTexts>(server::staff::SiteChange::Texts(texts), "texts").await
 }
 
-#[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "staff_site_credits")]
 pub async fn staff_site_credits(
     message_credits: i64,
@@ -386,7 +384,6 @@ pub(super) fn amount_of(text: &str, setting: &'static str) -> Result<i64, ApiErr
 }
 
 /// Adds a bundle (no `id`) or changes one.
-#[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "staff_save_pack")]
 pub async fn staff_save_pack(
     #[server(default)] id: Option<i64>,

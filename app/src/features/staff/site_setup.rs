@@ -18,7 +18,6 @@ use crate::i18n::use_i18n;
 use crate::ui::forms::{ActionError, TextArea};
 use crate::ui::money::MoneyField;
 
-#[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "staff_site_rules")]
 pub async fn staff_site_rules(
     niche: i64,
@@ -64,7 +63,6 @@ pub async fn staff_site_message_costs(
     super::site::apply::<StaffSiteMessageCosts>(server::staff::SiteChange::MessageCosts(rows), "costs").await
 }
 
-#[allow(clippy::too_many_arguments)]
 #[server(prefix = "/api/fn", endpoint = "staff_site_company")]
 pub async fn staff_site_company(
     company_name: String,
