@@ -51,9 +51,10 @@ use crate::layouts::default::DefaultLayout;
 /// It marks the root `js` (without JavaScript a widget's empty placeholder is hidden, so no
 /// loading box stays above the page's own fallback), and the installed app (`installed-app` on
 /// the root, for iOS's `navigator.standalone` as well as `display-mode: standalone`), which
-/// shows SPEC §2's back button.
+/// shows SPEC §2's back button. A reload held back (one came less than 60 s ago) marks the root
+/// `data-reload-held`, so a test knows the page has decided to stay.
 pub const CLIENT_RESILIENCE: &str = r#"(function(){var d=document;d.documentElement.classList.add('js');try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)d.documentElement.classList.add('installed-app')}catch(x){}
-function b(){try{var k='vonk-reloaded-at',t=+sessionStorage.getItem(k)||0;if(Date.now()-t>6e4){sessionStorage.setItem(k,String(Date.now()));location.reload()}}catch(x){}}
+function b(){try{var k='vonk-reloaded-at',t=+sessionStorage.getItem(k)||0;if(Date.now()-t>6e4){sessionStorage.setItem(k,String(Date.now()));location.reload()}else d.documentElement.setAttribute('data-reload-held','')}catch(x){}}
 function w(v){return!!(window.WebAssembly&&v instanceof WebAssembly.RuntimeError)}
 addEventListener('unhandledrejection',function(e){if(w(e.reason))return b();if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))b()});
 addEventListener('error',function(e){var t=e.target;if(t&&(t.tagName=='SCRIPT'||t.tagName=='LINK'&&t.rel=='modulepreload')||w(e.error))b()},!0);

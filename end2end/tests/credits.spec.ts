@@ -166,10 +166,11 @@ test('the time-bonus banner counts down and its modal comes after 40 s at 0 cred
   await expect(modal).toBeVisible();
   await expect(modal.getByRole('heading', { name: 'Snel zijn loont!' })).toBeVisible();
   await axeClean(page);
+  const stored = page.waitForResponse((r) => r.url().endsWith('/api/fn/dismiss_time_bonus') && r.ok());
   await page.getByTestId('time-bonus-close').click();
   await expect(modal).toHaveCount(0);
   // The dismissal is stored: not again on the next page.
-  await page.waitForTimeout(300);
+  await stored;
   await page.goto('/likes');
   await page.clock.fastForward(45_000);
   await expect(page.getByTestId('time-bonus')).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test as base, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -116,10 +117,12 @@ export async function axeClean(page: Page) {
   // without its nonce.
   await page.evaluate(axeSource);
   const found = await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    type Violation = { id: string; impact: string | null; nodes: { target: string[] }[] };
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Violation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations
-      .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
   expect(found).toEqual([]);
 }
@@ -146,6 +149,29 @@ export async function chatLive(page: Page) {
  * The layout shift of the page so far, as the browser reports it (`layout-shift` entries without
  * recent input, all of them summed: stricter than CLS, which takes the worst window).
  */
+/** Runs `sql` on the database of the server under test (SQLite in E2E_DATA_DIR, or the
+ *  PostgreSQL of DATABASE_URL): how a test moves the server's stored time on, instead of waiting. */
+export function onServerDatabase(sql: string) {
+  const url = process.env.DATABASE_URL;
+  if (url?.startsWith('postgres')) {
+    execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qc', sql]);
+  } else {
+    const db = join(process.env.E2E_DATA_DIR!, 'vonk.db');
+    execFileSync('python3', ['-c', 'import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], timeout=30)\nc.execute(sys.argv[2])\nc.commit()', db, sql]);
+  }
+}
+
+/** Once the page, its images and its clips are there: every image decoded, every video with a
+ *  frame, and two frames drawn since (layout shifts are reported per frame). */
+export async function settled(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() =>
+    [...document.images].every((i) => i.complete) &&
+    [...document.querySelectorAll('video')].every((v) => !v.getAttribute('src') || v.readyState >= 2),
+  );
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
 export function layoutShiftSoFar(page: Page): Promise<number> {
   return page.evaluate(
     () =>

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { acceptEntry, axeClean, layoutShiftSoFar, test } from './helpers';
+import { acceptEntry, axeClean, layoutShiftSoFar, settled, test } from './helpers';
 
 const designs: [string, string][] = [
   ['alonetonight', 'Alleen vannacht?'],
@@ -56,8 +56,7 @@ async function layoutShift(page: Page, path: string, mounted: boolean): Promise<
   if (mounted) await expect(page.locator('.widget[data-mounted]'), path).toBeVisible();
   else await expect(page.getByTestId('signup-modal'), path).toHaveAttribute('data-ready', 'true');
   // Late images and the clip's start come after the load event.
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(500);
+  await settled(page);
   return layoutShiftSoFar(page);
 }
 
@@ -82,7 +81,7 @@ test('landers hold still: the server draws what the widget draws, so nothing mov
     banner.style.height = '300px';
     document.querySelector('main')!.prepend(banner);
   });
-  await page.waitForTimeout(300);
+  await settled(page);
   const pushed = await layoutShiftSoFar(page);
   expect(pushed, 'a page pushed down counts as a shift').toBeGreaterThan(0.05);
 });

@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { acceptEntry, activate, axeClean, layoutShiftSoFar, mailLink, member } from './helpers';
+import { acceptEntry, activate, axeClean, layoutShiftSoFar, member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);

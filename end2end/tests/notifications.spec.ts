@@ -1,6 +1,6 @@
 import { expect } from '@playwright/test';
 import { test } from './helpers';
-import { acceptEntry, activate, mailLink, member } from './helpers';
+import { acceptEntry, activate, member } from './helpers';
 
 test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { acceptEntry, activate, mailLink, member, otherMember } from './helpers';
+import { acceptEntry, activate, member, otherMember } from './helpers';
 
 const dataDir = () => process.env.E2E_DATA_DIR!;
 const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');

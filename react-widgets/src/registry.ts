@@ -6,6 +6,8 @@ import { PaymentMethodBlocks } from './widgets/PaymentMethodBlocks';
 import { SwipeGame } from './widgets/SwipeGame';
 
 /** Widgets the page can mount, by the name it passes to `mount`. Props are checked per widget. */
+// Each widget takes its own props; the table holds them all, so their type is left open here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const widgets: Record<string, ComponentType<WidgetProps<any>>> = {
   ChatPanel,
   // The landers (`/landers/{name}`), all with LanderProps.
