@@ -18,8 +18,14 @@ process.env.VONK_PAYMENTS = 'test';
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
   ],
 };
 
@@ -40,7 +46,11 @@ export default defineConfig({
     { name: 'desktop', testIgnore: /nojs\.spec/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
     { name: 'mobile', testIgnore: /nojs\.spec/, use: { ...devices['Pixel 5'], viewport: { width: 375, height: 740 }, launchOptions: chromium } },
     // A member whose browser runs no JavaScript at all.
-    { name: 'nojs', testMatch: /nojs\.spec/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, javaScriptEnabled: false, launchOptions: chromium } },
+    {
+      name: 'nojs',
+      testMatch: /nojs\.spec/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, javaScriptEnabled: false, launchOptions: chromium },
+    },
   ],
   webServer: {
     command: `${join(targetDir, 'release/vonk')}`,

@@ -219,7 +219,11 @@ export const ContactDetailsHidden: Story = {
 export const ContactDetailsRefused: Story = {
   args: {
     draft: 'app me op nul zes 12 34 56 78',
-    alert: { code: 'contact_details_refused', text: 'Contactgegevens (een telefoonnummer, e-mail- of webadres, of een naam op een andere app) kun je in de chat niet delen. Pas je bericht aan.', link: null },
+    alert: {
+      code: 'contact_details_refused',
+      text: 'Contactgegevens (een telefoonnummer, e-mail- of webadres, of een naam op een andere app) kun je in de chat niet delen. Pas je bericht aan.',
+      link: null,
+    },
   },
   play: async ({ canvasElement }) => {
     const { chat } = await parts(canvasElement);
@@ -309,9 +313,7 @@ export const Offline: Story = {
   play: async ({ canvasElement }) => {
     const { canvas } = await parts(canvasElement);
     await expect(canvas.getByRole('status')).toHaveClass('vonk-chat__connection--offline');
-    await expect(canvas.getByTestId('chat-connection')).toHaveTextContent(
-      'Je bent offline. Berichten worden verstuurd zodra je weer online bent.',
-    );
+    await expect(canvas.getByTestId('chat-connection')).toHaveTextContent('Je bent offline. Berichten worden verstuurd zodra je weer online bent.');
   },
 };
 

@@ -155,10 +155,14 @@ export const TinderSwipePhone: Story = {
   },
 };
 /** Signing up is one click away from the first card too. */
-export const TinderSwipeDesktop: Story = { ...story('tinderswipe'), ...desktop, play: async ({ canvasElement }) => {
-  await expect(within(canvasElement).getByTestId('lander-swipe-card')).toBeInTheDocument();
-  await leadsToSignup(canvasElement);
-} };
+export const TinderSwipeDesktop: Story = {
+  ...story('tinderswipe'),
+  ...desktop,
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByTestId('lander-swipe-card')).toBeInTheDocument();
+    await leadsToSignup(canvasElement);
+  },
+};
 /** `?t=2`: after two seconds someone "likes" the visitor; the button leads to signup. */
 export const LikePopup: Story = {
   ...story('gallery'),

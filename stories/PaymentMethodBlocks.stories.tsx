@@ -24,7 +24,9 @@ export const Netherlands: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const group = canvas.getByRole('radiogroup', { name: 'Kies je betaalmethode' });
-    const headings = within(group).getAllByRole('heading').map((h) => h.textContent);
+    const headings = within(group)
+      .getAllByRole('heading')
+      .map((h) => h.textContent);
     await expect(headings).toEqual(['Bank', 'Kaarten', 'Wallets en apps', 'Tegoedbonnen']);
     await expect(canvas.getAllByRole('radio')).toHaveLength(8);
     await expect(canvas.queryByRole('radio', { checked: true })).toBeNull();
@@ -138,7 +140,9 @@ export const KeyboardLooksThenChooses: Story = {
 
     await userEvent.keyboard('{ArrowRight} ');
     await expect(args.dispatch).toHaveBeenCalledTimes(2);
-    await expect(args.dispatch).toHaveBeenLastCalledWith(PAYMENT_METHOD_SELECT, { method: canvas.getByRole('radio', { checked: true }).getAttribute('data-method') });
+    await expect(args.dispatch).toHaveBeenLastCalledWith(PAYMENT_METHOD_SELECT, {
+      method: canvas.getByRole('radio', { checked: true }).getAttribute('data-method'),
+    });
     await expect(radio('Automatische incasso')).toHaveAttribute('aria-checked', 'false');
   },
 };

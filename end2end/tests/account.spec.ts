@@ -22,7 +22,10 @@ async function signUp(page: Page, email: string, name: string, password: string,
   await expect(page.getByTestId('credits')).toBeVisible();
 }
 
-test('a visitor signs up, completes the profile with the geolocation button, confirms the email, logs out and logs in again', async ({ page, context }, testInfo) => {
+test('a visitor signs up, completes the profile with the geolocation button, confirms the email, logs out and logs in again', async ({
+  page,
+  context,
+}, testInfo) => {
   const email = `anna-${testInfo.project.name}@example.nl`;
   await page.goto('/signup');
   // The entry warning does not block the signup form once accepted.
@@ -251,7 +254,15 @@ test('a member who forgot the password gets a link and chooses a new one', async
   await expect(page.getByTestId('reset-sent')).toBeVisible();
 
   // The mail goes out just after the answer.
-  await expect.poll(() => { try { return mailLink(email, '/reset-password/do?token'); } catch { return ''; } }).not.toBe('');
+  await expect
+    .poll(() => {
+      try {
+        return mailLink(email, '/reset-password/do?token');
+      } catch {
+        return '';
+      }
+    })
+    .not.toBe('');
   await page.goto(mailLink(email, '/reset-password/do?token'));
   await page.locator('input[name="password"]').fill('nieuwe sleutel in de pot');
   await page.getByLabel('Herhaal nieuw wachtwoord').fill('andere sleutel in de pot');

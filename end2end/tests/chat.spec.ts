@@ -17,7 +17,6 @@ async function newMember(browser: import('@playwright/test').Browser, baseURL: s
   return { context, page };
 }
 
-
 async function say(page: Page, text: string) {
   const box = page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' });
   await box.fill(text);
@@ -92,8 +91,13 @@ test('text typed into the chat before its script has loaded is kept', async ({ p
   const chat = await dirk.page.getByTestId('send-message').getAttribute('href');
   // A slow line: the app's wasm arrives only once the member has typed.
   let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  await dirk.page.route(/\.wasm(\?|$)/, async (route) => { await held; await route.continue(); });
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await dirk.page.route(/\.wasm(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
   await dirk.page.goto(chat!, { waitUntil: 'domcontentloaded' });
   await dirk.page.locator('#chat-text').fill('Hoi, ik was al aan het typen');
   release();
@@ -146,7 +150,10 @@ test('credits run out, free members start two conversations, and a block ends it
   await dirk.page.goto(`${hrefs[0]}/chat`);
   await live(dirk.page);
   await dirk.page.getByTestId('chat-icebreakers').click();
-  await dirk.page.getByRole('dialog').getByText(/Je profiel sprong er echt uit/).click();
+  await dirk.page
+    .getByRole('dialog')
+    .getByText(/Je profiel sprong er echt uit/)
+    .click();
   await expect(dirk.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' })).not.toHaveValue('');
   // No credits left: the start is refused for credits, not for the limit.
   await dirk.page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' }).press('Enter');
@@ -166,11 +173,14 @@ test('credits run out, free members start two conversations, and a block ends it
   await carla.context.close();
 });
 
-test('the premium-only alert on a free member\'s third conversation', async ({ page, browser, baseURL }) => {
+test("the premium-only alert on a free member's third conversation", async ({ page, browser, baseURL }) => {
   await page.close();
   const eva = await newMember(browser, baseURL!, 'eva-chat@example.nl', { name: 'Evelien', gender: 'Vrouw' });
   await eva.page.goto('/members?gender=male');
-  const hrefs = await eva.page.getByTestId('results').locator('.member-card__link').evaluateAll((els) => els.slice(0, 3).map((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!));
+  const hrefs = await eva.page
+    .getByTestId('results')
+    .locator('.member-card__link')
+    .evaluateAll((els) => els.slice(0, 3).map((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!));
   for (const [i, href] of hrefs.entries()) {
     await eva.page.goto(`${href}/chat`);
     await live(eva.page);
@@ -188,7 +198,12 @@ test('operators: the queue, one claim for two operators, shared notes, an answer
   const fenna = await newMember(browser, baseURL!, 'fenna-chat@example.nl', { name: 'Fenna', gender: 'Vrouw' });
   // Demo members are fictional (their cards carry the site's mark).
   await fenna.page.goto('/members?gender=male');
-  const href = await fenna.page.getByTestId('results').locator('.member-card__link').filter({ has: fenna.page.locator('.member-card__fictional') }).first().evaluate((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!);
+  const href = await fenna.page
+    .getByTestId('results')
+    .locator('.member-card__link')
+    .filter({ has: fenna.page.locator('.member-card__fictional') })
+    .first()
+    .evaluate((e) => (e.closest('a') ?? e.querySelector('a'))!.getAttribute('href')!);
   await fenna.page.goto(`${href}/chat`);
   await live(fenna.page);
   await say(fenna.page, 'Hoi, ben je echt?');

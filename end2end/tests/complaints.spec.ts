@@ -12,7 +12,11 @@ const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/t
 function mailsWith(text: string): string[] {
   const dir = join(process.env.E2E_DATA_DIR!, 'mail');
   return readdirSync(dir)
-    .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .map((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '='),
+    )
     .filter((m) => m.includes(text));
 }
 
@@ -175,7 +179,10 @@ test('staff put up a logo and take it down again, and start a new site on its ow
   await expect(staff.getByLabel('Bedrijfsnaam')).not.toHaveValue('');
 
   // The logo: uploaded without the page's script (a plain form), shown in the header, removed.
-  await staff.getByTestId('form-logo').locator('input[type=file]').setInputFiles(fileURLToPath(new URL('../../public/icon-192.png', import.meta.url)));
+  await staff
+    .getByTestId('form-logo')
+    .locator('input[type=file]')
+    .setInputFiles(fileURLToPath(new URL('../../public/icon-192.png', import.meta.url)));
   await staff.getByRole('button', { name: 'Logo plaatsen' }).click();
   await expect(staff).toHaveURL(/saved=logo#logo$/);
   await expect(staff.getByTestId('staff-logo')).toContainText('160 × 160 px');

@@ -202,7 +202,9 @@ test('direct debit: a bad IBAN, a wrong code, then the right one', async ({ page
   await page.getByRole('button', { name: 'Stuur mij een code' }).click();
   await expect(page.getByTestId('code-sent')).toBeVisible();
   await axeClean(page);
-  const code = lastSms('+31612345678').split('\n\n')[1].match(/\b\d{6}\b/)![0];
+  const code = lastSms('+31612345678')
+    .split('\n\n')[1]
+    .match(/\b\d{6}\b/)![0];
   await page.getByLabel('Code uit de sms').fill(code === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Incasso bevestigen' }).click();
   await expect(page.getByTestId('form-error')).toHaveText('Code ongeldig');
@@ -213,7 +215,7 @@ test('direct debit: a bad IBAN, a wrong code, then the right one', async ({ page
   await expect(page.getByTestId('paid-body')).toContainText('60 credits zijn toegevoegd');
 });
 
-test('staff find the payment, read its timeline and the month\'s sales report', async ({ page, browser, baseURL }, testInfo) => {
+test("staff find the payment, read its timeline and the month's sales report", async ({ page, browser, baseURL }, testInfo) => {
   const { execFileSync } = await import('node:child_process');
   const { homedir } = await import('node:os');
   const { join } = await import('node:path');
@@ -242,7 +244,10 @@ test('staff find the payment, read its timeline and the month\'s sales report', 
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(buyer);
   await expect(rows.first()).toContainText('iDEAL');
-  await rows.first().getByRole('link', { name: /^#\d+$/ }).click();
+  await rows
+    .first()
+    .getByRole('link', { name: /^#\d+$/ })
+    .click();
   const timeline = staff.getByTestId('payment-timeline');
   await expect(timeline).toContainText('Aangemaakt');
   await expect(timeline).toContainText('60 credits bijgeschreven');

@@ -19,7 +19,9 @@ export const test = base.extend<{ cspWatch: void }>({
       const watch = async (watched: BrowserContext) => {
         await watched.addInitScript(() => {
           document.addEventListener('securitypolicyviolation', (e) => {
-            console.error(`Content Security Policy violation: ${e.violatedDirective} by ${e.sourceFile || e.blockedURI}:${e.lineNumber}:${e.columnNumber} ${e.sample}`);
+            console.error(
+              `Content Security Policy violation: ${e.violatedDirective} by ${e.sourceFile || e.blockedURI}:${e.lineNumber}:${e.columnNumber} ${e.sample}`,
+            );
           });
         });
         watched.pages().forEach(watchPage);
@@ -48,13 +50,16 @@ export async function acceptEntry(context: BrowserContext, baseURL: string) {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL }]);
 }
 
-
 /** A link (path + token) from a mail to `email` in the server's outbox. */
 export function mailLink(email: string, path: string): string {
   const dir = join(process.env.E2E_DATA_DIR!, 'mail');
   const pattern = new RegExp(`${path.replace(/[?]/g, '\\?')}=[0-9a-f]{64}`);
   const links = readdirSync(dir)
-    .map((f) => readFileSync(join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '='))
+    .map((f) =>
+      readFileSync(join(dir, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '='),
+    )
     .filter((m) => m.includes(`To: ${email}`))
     .map((m) => m.match(pattern)?.[0])
     .filter((l): l is string => Boolean(l));
@@ -165,9 +170,8 @@ export function onServerDatabase(sql: string) {
  *  frame, and two frames drawn since (layout shifts are reported per frame). */
 export async function settled(page: Page) {
   await page.waitForLoadState('networkidle');
-  await page.waitForFunction(() =>
-    [...document.images].every((i) => i.complete) &&
-    [...document.querySelectorAll('video')].every((v) => !v.getAttribute('src') || v.readyState >= 2),
+  await page.waitForFunction(
+    () => [...document.images].every((i) => i.complete) && [...document.querySelectorAll('video')].every((v) => !v.getAttribute('src') || v.readyState >= 2),
   );
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }

@@ -27,7 +27,9 @@ test.beforeEach(async ({ context, baseURL }) => {
 /** The designs whose widget mounts over the server's page (the swipe stack). */
 const interactive = new Set(['tinderswipe']);
 
-test('every lander is whole as the server sends it, the interactive ones mount their widget over it, without sideways scrolling or script errors', async ({ page }) => {
+test('every lander is whole as the server sends it, the interactive ones mount their widget over it, without sideways scrolling or script errors', async ({
+  page,
+}) => {
   const errors = errorsOf(page);
   for (const [route, headline] of designs) {
     const response = await page.goto(`/landers/${route}`);

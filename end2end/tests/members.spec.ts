@@ -44,7 +44,11 @@ test('a member opens a profile, blocks it and no longer finds it', async ({ page
   await member(page, `blokkeer-${testInfo.project.name}@example.nl`);
   await page.goto('/members?gender=male');
   // A demo (operator-run) profile: other flows add real members who may come first.
-  const card = page.getByTestId('results').locator('.member-card__link').filter({ has: page.locator('.member-card__fictional') }).first();
+  const card = page
+    .getByTestId('results')
+    .locator('.member-card__link')
+    .filter({ has: page.locator('.member-card__fictional') })
+    .first();
   const href = (await card.getAttribute('href'))!;
   const name = (await card.locator('.member-card__name').textContent())!.split(',')[0];
   await card.click();
@@ -71,7 +75,10 @@ test("the site's files come versioned, precompressed and cached for a year", asy
   const wasm = await page.locator('link[rel="preload"][as="fetch"]').getAttribute('href');
   expect(css).toMatch(/^\/assets\/[0-9a-f]{16}\/pkg\/vonk\.css$/);
   expect(wasm).toMatch(/^\/assets\/[0-9a-f]{16}\/pkg\/vonk\.wasm$/);
-  for (const [href, type] of [[css!, 'text/css'], [wasm!, 'application/wasm']]) {
+  for (const [href, type] of [
+    [css!, 'text/css'],
+    [wasm!, 'application/wasm'],
+  ]) {
     const res = await page.request.get(href, { headers: { 'accept-encoding': 'br' } });
     expect(res.status()).toBe(200);
     expect(res.headers()['content-type']).toContain(type);

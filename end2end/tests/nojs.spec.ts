@@ -3,7 +3,11 @@
 import { expect } from '@playwright/test';
 import { test } from './helpers';
 
-test('signup, complete-signup, search, like, chat, block, settings and buying credits work with JavaScript off', async ({ page, context, baseURL }, testInfo) => {
+test('signup, complete-signup, search, like, chat, block, settings and buying credits work with JavaScript off', async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
   await context.addCookies([{ name: 'entry_accepted', value: '1', url: baseURL! }]);
   const email = `zonder-js-${testInfo.project.name}@example.nl`;
 

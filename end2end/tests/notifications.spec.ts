@@ -6,7 +6,11 @@ test.beforeEach(async ({ context, baseURL }) => {
   await acceptEntry(context, baseURL!);
 });
 
-test('a like from a search card reaches the other member live, in notifications, and the match finder makes it a match', async ({ page, browser, baseURL }, testInfo) => {
+test('a like from a search card reaches the other member live, in notifications, and the match finder makes it a match', async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
   const run = testInfo.project.name;
   const name = run === 'mobile' ? 'Noortje' : 'Noor';
   const noor = `noor-${run}@example.nl`;
@@ -15,8 +19,14 @@ test('a like from a search card reaches the other member live, in notifications,
     const calls: number[] = [];
     (window as unknown as { badgeCalls: number[] }).badgeCalls = calls;
     Object.assign(navigator, {
-      setAppBadge: (n: number) => { calls.push(n); return Promise.resolve(); },
-      clearAppBadge: () => { calls.push(0); return Promise.resolve(); },
+      setAppBadge: (n: number) => {
+        calls.push(n);
+        return Promise.resolve();
+      },
+      clearAppBadge: () => {
+        calls.push(0);
+        return Promise.resolve();
+      },
     });
   });
   await member(page, noor, { name, gender: 'Vrouw' });

@@ -30,7 +30,11 @@ async function noSidewaysScroll(page: Page) {
   expect(scroll, `${page.url()} is ${scroll} px wide in a ${client} px window`).toBeLessThanOrEqual(client);
 }
 
-test('the paying member\'s path: chat open, buy by keyboard with the webhook held back, receipt, chat costs live', async ({ page, browser, baseURL }, testInfo) => {
+test("the paying member's path: chat open, buy by keyboard with the webhook held back, receipt, chat costs live", async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
   const project = testInfo.project.name;
   const carlaEmail = `carla-pad-${project}@example.nl`;
   const carla = await otherMember(browser, baseURL!, carlaEmail, { name: 'Carlijn', gender: 'Vrouw' });
@@ -50,8 +54,13 @@ test('the paying member\'s path: chat open, buy by keyboard with the webhook hel
   await chat.getByTestId('results').locator('.member-card__link').filter({ hasText: 'Carlijn' }).first().click();
   const chatHref = await chat.getByTestId('send-message').getAttribute('href');
   let release!: () => void;
-  const held = new Promise<void>((resolve) => { release = resolve; });
-  await chat.route(/\.wasm(\?|$)/, async (route) => { await held; await route.continue(); });
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await chat.route(/\.wasm(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
   await chat.goto(chatHref!, { waitUntil: 'domcontentloaded' });
   await chat.locator('#chat-text').fill('Hoi Carlijn');
   release();
@@ -78,7 +87,12 @@ test('the paying member\'s path: chat open, buy by keyboard with the webhook hel
   await ideal.focus();
   await page.keyboard.press('ArrowRight');
   await expect(ideal).not.toBeFocused();
-  await expect(methods.getByRole('radio').filter({ has: page.locator(':focus') }).or(methods.locator('[role=radio]:focus'))).toHaveCount(1);
+  await expect(
+    methods
+      .getByRole('radio')
+      .filter({ has: page.locator(':focus') })
+      .or(methods.locator('[role=radio]:focus')),
+  ).toHaveCount(1);
   await page.keyboard.press('ArrowLeft');
   await expect(ideal).toBeFocused();
   expect(page.url(), 'arrows only look').toBe(bundlePage);

@@ -17,9 +17,18 @@ async function fakePushService(page: Page, name: string) {
   const sub = { endpoint: `https://push.e2e.example/sub/${name}`, p256dh: b64url(ecdh.getPublicKey()), auth: b64url(randomBytes(16)) };
   await page.addInitScript((s) => {
     const stored = 'vonk-e2e-push';
-    const make = () => ({ endpoint: s.endpoint, toJSON: () => ({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }), unsubscribe: () => Promise.resolve(true) });
-    PushManager.prototype.getSubscription = function () { return Promise.resolve(localStorage.getItem(stored) ? (make() as unknown as PushSubscription) : null); };
-    PushManager.prototype.subscribe = function () { localStorage.setItem(stored, '1'); return Promise.resolve(make() as unknown as PushSubscription); };
+    const make = () => ({
+      endpoint: s.endpoint,
+      toJSON: () => ({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }),
+      unsubscribe: () => Promise.resolve(true),
+    });
+    PushManager.prototype.getSubscription = function () {
+      return Promise.resolve(localStorage.getItem(stored) ? (make() as unknown as PushSubscription) : null);
+    };
+    PushManager.prototype.subscribe = function () {
+      localStorage.setItem(stored, '1');
+      return Promise.resolve(make() as unknown as PushSubscription);
+    };
   }, sub);
 }
 
@@ -53,7 +62,9 @@ test('the push alert subscribes this browser through the service worker and then
   await expect(alert).toBeHidden();
   await expect(alert.getByRole('alert')).toHaveCount(0);
   // Our service worker (SPEC §7: v=2) now runs for the whole site.
-  const worker = await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.active?.scriptURL ?? r?.installing?.scriptURL ?? r?.waiting?.scriptURL ?? ''));
+  const worker = await page.evaluate(() =>
+    navigator.serviceWorker.getRegistration().then((r) => r?.active?.scriptURL ?? r?.installing?.scriptURL ?? r?.waiting?.scriptURL ?? ''),
+  );
   expect(new URL(worker).pathname + new URL(worker).search).toBe('/sw.js?v=2');
 
   // Subscribed: the next pages do not ask again.
@@ -67,7 +78,9 @@ test('a refused subscription says so; dismissing the alert holds on every page',
   await context.grantPermissions(['notifications']);
   // A push service the server does not list: the server refuses to store it.
   await page.addInitScript(() => {
-    PushManager.prototype.getSubscription = function () { return Promise.resolve(null); };
+    PushManager.prototype.getSubscription = function () {
+      return Promise.resolve(null);
+    };
     PushManager.prototype.subscribe = function () {
       const endpoint = 'https://elsewhere.example/sub/1';
       const keys = { p256dh: 'BLn9b-VR0ca83knDNZ32dCHGyjJp-1riX9ZTN40MqV8K_LpQmLqxC_DoHvqvFXO_nGdAB4W9dogZb_sM-uV4JbY', auth: '_ordMnz7uTCmrpBTeUV4Bw' };

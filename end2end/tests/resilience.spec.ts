@@ -7,7 +7,9 @@ test.beforeEach(async ({ context, baseURL }) => {
 
 test('a wasm that fails to load reloads the page once, and not in a loop', async ({ page }) => {
   let loads = 0;
-  page.on('load', () => { loads += 1; });
+  page.on('load', () => {
+    loads += 1;
+  });
   let wasmRequests = 0;
   await page.route(/\.wasm(\?|$)/, async (route) => {
     wasmRequests += 1;
@@ -19,7 +21,9 @@ test('a wasm that fails to load reloads the page once, and not in a loop', async
   // The page reloads itself once; the second time the app loads.
   await expect.poll(() => loads, { timeout: 15_000 }).toBe(2);
   await page.waitForLoadState('load');
-  await expect.poll(() => page.evaluate(() => (window as unknown as { vonkLoaded?: boolean }).vonkLoaded === true).catch(() => false), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { vonkLoaded?: boolean }).vonkLoaded === true).catch(() => false), { timeout: 15_000 })
+    .toBe(true);
   expect(loads).toBe(2);
 
   // Broken for good: one more reload, then the page stays as it is.
@@ -38,7 +42,9 @@ test('a page-specific module that fails to load after the page did reloads the p
   // in between (the old versioned file is gone) or a dropped connection makes that fetch fail,
   // which stops the wasm; the page reloads once and the form then works.
   let loads = 0;
-  page.on('load', () => { loads += 1; });
+  page.on('load', () => {
+    loads += 1;
+  });
   let moduleRequests = 0;
   await page.route(/\/(split|chunk)_[^/]*\.wasm(\?|$)/, async (route) => {
     moduleRequests += 1;

@@ -1,7 +1,17 @@
 import type { ComponentType } from 'react';
 import type { WidgetProps } from './types';
 import { ChatPanel } from './widgets/ChatPanel';
-import { AloneTonight, CollageLanding, GalleryLanding, IconsLanding, MapLanding, SocialNetwork, TinderSwipe, TransitionsVideo, VideoLanding } from './widgets/Landers';
+import {
+  AloneTonight,
+  CollageLanding,
+  GalleryLanding,
+  IconsLanding,
+  MapLanding,
+  SocialNetwork,
+  TinderSwipe,
+  TransitionsVideo,
+  VideoLanding,
+} from './widgets/Landers';
 import { PaymentMethodBlocks } from './widgets/PaymentMethodBlocks';
 import { SwipeGame } from './widgets/SwipeGame';
 

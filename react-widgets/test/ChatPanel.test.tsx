@@ -187,7 +187,10 @@ describe('seen', () => {
     expect(seen()).toHaveLength(1);
 
     rerender({ open: openChat({ messages: [...base.open!.messages, message(false, 'Top', 0, { id: 511 })] }) });
-    expect(seen()).toEqual([{ action: 'seen', up_to: 509 }, { action: 'seen', up_to: 511 }]);
+    expect(seen()).toEqual([
+      { action: 'seen', up_to: 509 },
+      { action: 'seen', up_to: 511 },
+    ]);
   });
 });
 

@@ -12,8 +12,7 @@ function setup(props: Partial<PaymentMethodBlocksProps> = {}) {
   const all = { ...netherlands, ...props, dispatch };
   const user = userEvent.setup();
   const view = render(<PaymentMethodBlocks {...all} />);
-  const rerender = (next: Partial<PaymentMethodBlocksProps>) =>
-    view.rerender(<PaymentMethodBlocks {...all} {...next} />);
+  const rerender = (next: Partial<PaymentMethodBlocksProps>) => view.rerender(<PaymentMethodBlocks {...all} {...next} />);
   return { ...view, dispatch, user, rerender };
 }
 
@@ -21,7 +20,11 @@ const radio = (name: string) => screen.getByRole('radio', { name });
 /** The visible label of a block (its mark's SVG text is decorative). */
 const label = (block: HTMLElement) => block.querySelector('.vw-pmb__label')?.textContent;
 const checked = () => screen.queryAllByRole('radio', { checked: true }).map(label);
-const tabbable = () => screen.getAllByRole('radio').filter((r) => r.tabIndex === 0).map(label);
+const tabbable = () =>
+  screen
+    .getAllByRole('radio')
+    .filter((r) => r.tabIndex === 0)
+    .map(label);
 
 describe('structure', () => {
   test('groups appear in the order of their first method, methods keep their order', () => {
@@ -37,8 +40,7 @@ describe('structure', () => {
     const groups = screen.getAllByRole('group');
     const names = groups.map((g) => document.getElementById(g.getAttribute('aria-labelledby')!)?.textContent);
     expect(names).toEqual(['Wallets en apps', 'Kaarten', 'Bank']);
-    const inGroup = (name: string) =>
-      within(screen.getByRole('group', { name })).getAllByRole('radio').map(label);
+    const inGroup = (name: string) => within(screen.getByRole('group', { name })).getAllByRole('radio').map(label);
     expect(inGroup('Wallets en apps')).toEqual(['PayPal', 'Apple Pay']);
     expect(inGroup('Kaarten')).toEqual(['Visa', 'Mastercard']);
     expect(inGroup('Bank')).toEqual(['iDEAL']);
@@ -52,10 +54,18 @@ describe('structure', () => {
       if (!node.parentElement?.closest('[aria-hidden="true"]')) visible.push(node.textContent ?? '');
     }
     expect(visible).toEqual([
-      'Bank', 'iDEAL', 'Automatische incasso', 'Bankoverschrijving',
-      'Kaarten', 'Visa', 'Mastercard',
-      'Wallets en apps', 'PayPal', 'Apple Pay',
-      'Tegoedbonnen', 'paysafecard',
+      'Bank',
+      'iDEAL',
+      'Automatische incasso',
+      'Bankoverschrijving',
+      'Kaarten',
+      'Visa',
+      'Mastercard',
+      'Wallets en apps',
+      'PayPal',
+      'Apple Pay',
+      'Tegoedbonnen',
+      'paysafecard',
     ]);
     const marks = container.querySelectorAll('svg[data-mark]');
     expect(marks).toHaveLength(8);

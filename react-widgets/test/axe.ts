@@ -7,7 +7,5 @@ import axe from 'axe-core';
 export async function axeViolations(el: Element): Promise<string[]> {
   // No preloading of media: jsdom fetches no video, and axe would wait 10 s for it.
   const results = await axe.run(el, { preload: false, rules: { 'color-contrast': { enabled: false } } });
-  return results.violations.map(
-    (v) => `${v.id}: ${v.help} -> ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
+  return results.violations.map((v) => `${v.id}: ${v.help} -> ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

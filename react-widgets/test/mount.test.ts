@@ -44,16 +44,7 @@ describe('mount', () => {
     const group = el.querySelector('[role="radiogroup"]');
     expect(group?.getAttribute('aria-label')).toBe('Kies je betaalmethode');
     const labels = [...el.querySelectorAll('[role="radio"] .vw-pmb__label')].map((l) => l.textContent);
-    expect(labels).toEqual([
-      'iDEAL',
-      'Automatische incasso',
-      'Bankoverschrijving',
-      'Visa',
-      'Mastercard',
-      'PayPal',
-      'Apple Pay',
-      'paysafecard',
-    ]);
+    expect(labels).toEqual(['iDEAL', 'Automatische incasso', 'Bankoverschrijving', 'Visa', 'Mastercard', 'PayPal', 'Apple Pay', 'paysafecard']);
   });
 
   test('adds the stylesheet link once, next to the module', () => {

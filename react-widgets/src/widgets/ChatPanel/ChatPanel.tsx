@@ -1,15 +1,4 @@
-import {
-  useCallback,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ChangeEvent,
-  type KeyboardEvent,
-  type MouseEvent,
-} from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { ChatAction } from '../../generated/ChatAction';
 import type { ChatAlert } from '../../generated/ChatAlert';
 import type { ChatPanelLabels } from '../../generated/ChatPanelLabels';
@@ -564,12 +553,7 @@ function Conversation({ props, open, now, send }: { props: ChatPanelProps; open:
         <Composer props={props} send={send} fresh={fresh} />
       )}
       {confirm && (
-        <Dialog
-          title={confirmLabel}
-          closeLabel={labels.close}
-          onClose={() => setConfirm(null)}
-          describedBy={confirm === 'delete' ? questionId : undefined}
-        >
+        <Dialog title={confirmLabel} closeLabel={labels.close} onClose={() => setConfirm(null)} describedBy={confirm === 'delete' ? questionId : undefined}>
           <div className="vonk-chat__confirm-peer">
             <Avatar name={peer.name} photo={peer.photo} />
             <strong>{peer.name}</strong>

@@ -1,8 +1,7 @@
 import { useLayoutEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { CloseIcon } from './icons';
 
-const FOCUSABLE =
-  'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = 'a[href], button:not([disabled]), textarea:not([disabled]), input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 interface DialogProps {
   title: string;
@@ -81,7 +80,9 @@ export function Dialog({ title, closeLabel, onClose, children, className, descri
         onKeyDown={onKeyDown}
       >
         <div className="vonk-chat__dialog-head">
-          <h3 id={titleId} className="vonk-chat__dialog-title">{title}</h3>
+          <h3 id={titleId} className="vonk-chat__dialog-title">
+            {title}
+          </h3>
           <button type="button" className="vonk-chat__icon-button" aria-label={closeLabel} title={closeLabel} onClick={() => closeRef.current()}>
             <CloseIcon />
           </button>

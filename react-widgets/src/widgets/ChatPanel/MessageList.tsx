@@ -64,16 +64,7 @@ export interface ListContext {
 /** The scrolling element is the conversation's log: labelled by the peer's name, focusable to scroll. */
 const Scroller = forwardRef<HTMLDivElement, ScrollerProps & { context?: ListContext }>(function Scroller({ context, ...props }, ref) {
   return (
-    <div
-      {...props}
-      ref={ref}
-      className="vonk-chat__log"
-      role="log"
-      aria-live="polite"
-      aria-labelledby={context?.titleId}
-      tabIndex={0}
-      data-testid="chat-log"
-    />
+    <div {...props} ref={ref} className="vonk-chat__log" role="log" aria-live="polite" aria-labelledby={context?.titleId} tabIndex={0} data-testid="chat-log" />
   );
 });
 

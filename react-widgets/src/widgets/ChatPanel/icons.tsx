@@ -21,7 +21,11 @@ function Icon({ children, size = 22 }: { children: ReactNode; size?: number }) {
   );
 }
 
-export const BackIcon = () => <Icon><path d="M15 5l-7 7 7 7" /></Icon>;
+export const BackIcon = () => (
+  <Icon>
+    <path d="M15 5l-7 7 7 7" />
+  </Icon>
+);
 export const SendIcon = () => (
   <Icon size={20}>
     <path d="M4 12l16-8-6 17-3-7z" fill="currentColor" fillOpacity=".18" />
@@ -69,7 +73,11 @@ export const TrashIcon = () => (
     <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 002 2h6a2 2 0 002-2l1-12M9 7V4.5h6V7" />
   </Icon>
 );
-export const CloseIcon = () => <Icon size={20}><path d="M6 6l12 12M18 6L6 18" /></Icon>;
+export const CloseIcon = () => (
+  <Icon size={20}>
+    <path d="M6 6l12 12M18 6L6 18" />
+  </Icon>
+);
 export const RetryIcon = () => (
   <Icon size={16}>
     <path d="M4 12a8 8 0 0114-5.3L20 9M20 4v5h-5M20 12a8 8 0 01-14 5.3L4 15M4 20v-5h5" />
@@ -81,7 +89,11 @@ export const ClockIcon = () => (
     <path d="M12 7v5l3 2" />
   </Icon>
 );
-export const TickIcon = () => <Icon size={16}><path d="M4 12.5l5 5L20 6.5" /></Icon>;
+export const TickIcon = () => (
+  <Icon size={16}>
+    <path d="M4 12.5l5 5L20 6.5" />
+  </Icon>
+);
 export const DoubleTickIcon = () => (
   <Icon size={18}>
     <path d="M1.5 12.5l5 5L17 7M10.5 16.5l1 1L22 7" />

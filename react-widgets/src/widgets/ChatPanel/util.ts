@@ -83,9 +83,7 @@ export function dayLabel(at: number, nowMs: number, locale: string, labels: Chat
   if (ago === 0) return labels.today;
   if (ago === 1) return labels.yesterday;
   const sameYear = new Date(at * 1000).getFullYear() === new Date(nowMs).getFullYear();
-  return format(locale, { weekday: 'long', day: 'numeric', month: 'long', ...(sameYear ? {} : { year: 'numeric' }) }).format(
-    at * 1000,
-  );
+  return format(locale, { weekday: 'long', day: 'numeric', month: 'long', ...(sameYear ? {} : { year: 'numeric' }) }).format(at * 1000);
 }
 
 /** The list's short time: a time today, yesterday, a weekday this week, else a date. */
@@ -96,9 +94,7 @@ export function listTime(at: number, nowMs: number, locale: string, labels: Chat
   if (ago === 1) return labels.yesterday;
   if (ago < 7) return format(locale, { weekday: 'short' }).format(at * 1000);
   const sameYear = new Date(at * 1000).getFullYear() === new Date(nowMs).getFullYear();
-  return format(locale, sameYear ? { day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' }).format(
-    at * 1000,
-  );
+  return format(locale, sameYear ? { day: 'numeric', month: 'short' } : { day: 'numeric', month: 'short', year: 'numeric' }).format(at * 1000);
 }
 
 /** The full date and time, for a `<time>`'s tooltip. */

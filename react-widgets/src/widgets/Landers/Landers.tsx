@@ -216,7 +216,9 @@ export function SocialNetwork({ dispatch: _dispatch, ...props }: Props) {
             <header>
               <Photo profile={p} className="vw-lander__avatar" eager={i < 2} />
               <span>
-                <strong id={`vw-post-${p.id}`}>{p.name}, {p.age}</strong>
+                <strong id={`vw-post-${p.id}`}>
+                  {p.name}, {p.age}
+                </strong>
                 <span>{p.place}</span>
               </span>
             </header>

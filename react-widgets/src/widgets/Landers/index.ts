@@ -1,1 +1,12 @@
-export { AloneTonight, CollageLanding, GalleryLanding, IconsLanding, LANDERS, MapLanding, SocialNetwork, TinderSwipe, TransitionsVideo, VideoLanding } from './Landers';
+export {
+  AloneTonight,
+  CollageLanding,
+  GalleryLanding,
+  IconsLanding,
+  LANDERS,
+  MapLanding,
+  SocialNetwork,
+  TinderSwipe,
+  TransitionsVideo,
+  VideoLanding,
+} from './Landers';

@@ -103,7 +103,14 @@ export function LikePopup({ props }: { props: LanderProps }) {
   if (!shown || !liker) return null;
   const close = () => setShown(false);
   return (
-    <div className="vw-lander__like" role="dialog" aria-modal="true" aria-labelledby="vw-lander-like-title" data-testid="like-popup" onKeyDown={(e) => e.key === 'Escape' && close()}>
+    <div
+      className="vw-lander__like"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="vw-lander-like-title"
+      data-testid="like-popup"
+      onKeyDown={(e) => e.key === 'Escape' && close()}
+    >
       <div className="vw-lander__like-body">
         <Photo profile={liker} className="vw-lander__like-photo" eager big />
         <h2 id="vw-lander-like-title">{fill(props.labels.liked_you, { name: liker.name })}</h2>

@@ -71,8 +71,7 @@ export function PaymentMethodBlocks({ methods, selected, labels, dispatch }: Wid
   const groups = useMemo(() => groupMethods(methods), [methods]);
   // Visual order, which is the keyboard order.
   const order = useMemo(() => groups.flatMap((g) => g.options.map((o) => o.method)), [groups]);
-  const tabStop =
-    focusStop !== null && order.includes(focusStop) ? focusStop : current !== null && order.includes(current) ? current : order[0];
+  const tabStop = focusStop !== null && order.includes(focusStop) ? focusStop : current !== null && order.includes(current) ? current : order[0];
 
   function choose(method: PaymentMethod) {
     setCurrent(method);

@@ -44,17 +44,7 @@ function Word({ x = W / 2, y = 25, size = 14, fill = '#fff', weight = 800, itali
 /** Background plate: a filled rounded rectangle, outlined when it is white. */
 function Plate({ fill }: { fill: string }) {
   const light = fill === '#fff';
-  return (
-    <rect
-      x={0.5}
-      y={0.5}
-      width={W - 1}
-      height={H - 1}
-      rx={7}
-      fill={fill}
-      stroke={light ? LINE : undefined}
-    />
-  );
+  return <rect x={0.5} y={0.5} width={W - 1} height={H - 1} rx={7} fill={fill} stroke={light ? LINE : undefined} />;
 }
 
 const twoCircles = (left: string, right: string) => (
@@ -84,7 +74,9 @@ const MARKS: Record<PaymentMethod, MarkSpec> = {
     <>
       <path d="M43 20a11 11 0 1 1-3.2-7.8" fill="none" stroke="#fff" strokeWidth={2.4} strokeLinecap="round" />
       <path d="M41 7.5v5.4h-5.4" fill="none" stroke="#fff" strokeWidth={2.4} strokeLinecap="round" strokeLinejoin="round" />
-      <Word y={25.5} size={14}>€</Word>
+      <Word y={25.5} size={14}>
+        €
+      </Word>
     </>,
   ],
   bank_transfer: [
@@ -109,8 +101,12 @@ const MARKS: Record<PaymentMethod, MarkSpec> = {
     '#fff',
     <>
       <rect x={7} y={8} width={24} height={24} rx={5} fill="none" stroke="#1f1a1c" strokeWidth={1.6} />
-      <Word x={19} y={26} size={15} fill="#1f1a1c">iD</Word>
-      <Word x={45} y={25.5} size={12} fill="#cc0066" width={22}>EAL</Word>
+      <Word x={19} y={26} size={15} fill="#1f1a1c">
+        iD
+      </Word>
+      <Word x={45} y={25.5} size={12} fill="#cc0066" width={22}>
+        EAL
+      </Word>
     </>,
   ],
   bancontact: [
@@ -125,13 +121,17 @@ const MARKS: Record<PaymentMethod, MarkSpec> = {
     <>
       <circle cx={18} cy={22} r={7} fill="#fff" />
       <path d="M18.5 14.5c.5-3 2.8-5 5.5-5.2-.4 3-2.6 5-5.5 5.2z" fill="#fff" />
-      <Word x={42} y={26} size={15} width={24}>Pay</Word>
+      <Word x={42} y={26} size={15} width={24}>
+        Pay
+      </Word>
     </>,
   ],
   blik: [
     '#111',
     <>
-      <Word x={29} y={27} size={18} width={30}>blik</Word>
+      <Word x={29} y={27} size={18} width={30}>
+        blik
+      </Word>
       <circle cx={49} cy={13} r={4} fill="#e6007e" />
     </>,
   ],
@@ -139,18 +139,26 @@ const MARKS: Record<PaymentMethod, MarkSpec> = {
     '#fff',
     <>
       <rect x={5} y={9} width={30} height={22} rx={5} fill="#0d2a8a" />
-      <Word x={20} y={25} size={12} width={22}>giro</Word>
-      <Word x={47} y={25} size={12} fill="#d9152b" width={20}>pay</Word>
+      <Word x={20} y={25} size={12} width={22}>
+        giro
+      </Word>
+      <Word x={47} y={25} size={12} fill="#d9152b" width={20}>
+        pay
+      </Word>
     </>,
   ],
   sofort: [
     '#ef809f',
-    <Word y={24.5} size={12} width={46}>SOFORT</Word>,
+    <Word y={24.5} size={12} width={46}>
+      SOFORT
+    </Word>,
   ],
   eps: [
     '#fff',
     <>
-      <Word y={24} size={19} fill="#c8036f" italic width={32}>eps</Word>
+      <Word y={24} size={19} fill="#c8036f" italic width={32}>
+        eps
+      </Word>
       <path d="M16 30q16 6 32 0" fill="none" stroke="#71706e" strokeWidth={1.8} strokeLinecap="round" />
     </>,
   ],
@@ -158,7 +166,9 @@ const MARKS: Record<PaymentMethod, MarkSpec> = {
   visa: [
     '#1a1f71',
     <>
-      <Word y={25} size={17} italic width={40}>VISA</Word>
+      <Word y={25} size={17} italic width={40}>
+        VISA
+      </Word>
       <rect x={12} y={30} width={12} height={2.5} rx={1.2} fill="#f7b600" />
     </>,
   ],
@@ -168,7 +178,9 @@ const MARKS: Record<PaymentMethod, MarkSpec> = {
     <>
       <rect x={7} y={12} width={16} height={16} rx={4} fill="#fff" />
       <path d="M15 15.5v9M10.5 20h9" stroke="#111" strokeWidth={2.4} strokeLinecap="round" />
-      <Word x={42} y={24.5} size={12} width={30}>TWINT</Word>
+      <Word x={42} y={24.5} size={12} width={30}>
+        TWINT
+      </Word>
     </>,
   ],
   swish: [
@@ -176,13 +188,17 @@ const MARKS: Record<PaymentMethod, MarkSpec> = {
     <>
       <path d="M8 22a8 8 0 0 1 13-7" fill="none" stroke="#1fa0e6" strokeWidth={3} strokeLinecap="round" />
       <path d="M22 18a8 8 0 0 1-13 7" fill="none" stroke="#52b54a" strokeWidth={3} strokeLinecap="round" />
-      <Word x={43} y={24.5} size={13} fill="#1f1a1c" weight={700} width={30}>swish</Word>
+      <Word x={43} y={24.5} size={13} fill="#1f1a1c" weight={700} width={30}>
+        swish
+      </Word>
     </>,
   ],
   vipps: [
     '#ff5b24',
     <>
-      <Word y={23} size={14} width={34}>vipps</Word>
+      <Word y={23} size={14} width={34}>
+        vipps
+      </Word>
       <path d="M24 28q8 5 16 0" fill="none" stroke="#fff" strokeWidth={2} strokeLinecap="round" />
     </>,
   ],
@@ -191,48 +207,66 @@ const MARKS: Record<PaymentMethod, MarkSpec> = {
     <>
       <rect x={9} y={8} width={13} height={24} rx={3} fill="none" stroke="#fff" strokeWidth={2} />
       <circle cx={15.5} cy={27.5} r={1.3} fill="#fff" />
-      <Word x={42} y={25.5} size={14} width={26}>Pay</Word>
+      <Word x={42} y={25.5} size={14} width={26}>
+        Pay
+      </Word>
     </>,
   ],
   satispay: [
     '#ef373e',
-    <Word y={24.5} size={12} weight={700} width={48}>satispay</Word>,
+    <Word y={24.5} size={12} weight={700} width={48}>
+      satispay
+    </Word>,
   ],
   dankort: [
     '#fff',
     <>
       <rect x={6} y={8} width={52} height={24} rx={12} fill="#e3001b" />
-      <Word y={24} size={11} width={38}>Dankort</Word>
+      <Word y={24} size={11} width={38}>
+        Dankort
+      </Word>
     </>,
   ],
   nexi: [
     '#2d32aa',
-    <Word y={26} size={17} width={34}>nexi</Word>,
+    <Word y={26} size={17} width={34}>
+      nexi
+    </Word>,
   ],
   carte_bancaire: [
     '#fff',
     <>
       <rect x={6} y={7} width={30} height={26} rx={4} fill="#00599c" />
       <rect x={30} y={7} width={28} height={26} rx={4} fill="#00a19a" />
-      <Word y={26} size={17} width={28}>CB</Word>
+      <Word y={26} size={17} width={28}>
+        CB
+      </Word>
     </>,
   ],
   postepay: [
     '#ffe000',
-    <Word y={24.5} size={12} fill="#1b3e94" width={48}>postepay</Word>,
+    <Word y={24.5} size={12} fill="#1b3e94" width={48}>
+      postepay
+    </Word>,
   ],
   paysafecard: [
     '#fff',
     <>
-      <Word y={21} size={11} fill="#008ac9" width={50}>paysafecard</Word>
+      <Word y={21} size={11} fill="#008ac9" width={50}>
+        paysafecard
+      </Word>
       <rect x={7} y={26} width={50} height={3} rx={1.5} fill="#008ac9" fillOpacity={0.35} />
     </>,
   ],
   przelewy24: [
     '#fff',
     <>
-      <Word x={26} y={26.5} size={18} fill="#d13239" width={13}>P</Word>
-      <Word x={41} y={26.5} size={18} fill="#3f3f3f" width={17}>24</Word>
+      <Word x={26} y={26.5} size={18} fill="#d13239" width={13}>
+        P
+      </Word>
+      <Word x={41} y={26.5} size={18} fill="#3f3f3f" width={17}>
+        24
+      </Word>
     </>,
   ],
 };
@@ -245,17 +279,14 @@ function initials(label: string): string {
 }
 
 export function Mark({ method, label }: { method: PaymentMethod; label: string }) {
-  const spec: MarkSpec = MARKS[method] ?? ['#6b5f63', <Word y={25.5} size={15}>{initials(label)}</Word>];
+  const spec: MarkSpec = MARKS[method] ?? [
+    '#6b5f63',
+    <Word y={25.5} size={15}>
+      {initials(label)}
+    </Word>,
+  ];
   return (
-    <svg
-      className="vw-mark"
-      viewBox={`0 0 ${W} ${H}`}
-      width={W}
-      height={H}
-      aria-hidden="true"
-      focusable="false"
-      data-mark={method}
-    >
+    <svg className="vw-mark" viewBox={`0 0 ${W} ${H}`} width={W} height={H} aria-hidden="true" focusable="false" data-mark={method}>
       <Plate fill={spec[0]} />
       {spec[1]}
     </svg>

@@ -34,7 +34,10 @@ function fill(template: string, values: Record<string, string>): string {
 function Heart() {
   return (
     <svg viewBox="0 0 24 24" width="30" height="30" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.5 4.5 7 4.5c2 0 3.6 1.1 5 2.9 1.4-1.8 3-2.9 5-2.9 3.5 0 5.5 3.5 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z" />
+      <path
+        fill="currentColor"
+        d="M12 20.5s-7.5-4.6-9.3-9.2C1.5 8 3.5 4.5 7 4.5c2 0 3.6 1.1 5 2.9 1.4-1.8 3-2.9 5-2.9 3.5 0 5.5 3.5 4.3 6.8-1.8 4.6-9.3 9.2-9.3 9.2z"
+      />
     </svg>
   );
 }
@@ -180,7 +183,9 @@ export function SwipeGame({ cards, remaining, next_at, matched, labels, dispatch
           <Heart />
           <h2>{labels.used_up}</h2>
           {next_at !== null && <p>{fill(labels.come_back, { time: formatWait(next_at, now) })}</p>}
-          <a className="vw-swipe__link" href="/members">{labels.search}</a>
+          <a className="vw-swipe__link" href="/members">
+            {labels.search}
+          </a>
         </div>
       ) : card ? (
         <div className="vw-swipe__stage" role="group" aria-label={labels.title} tabIndex={0} onKeyDown={onKeyDown} aria-describedby="vw-swipe-keys">
@@ -201,14 +206,20 @@ export function SwipeGame({ cards, remaining, next_at, matched, labels, dispatch
             onPointerCancel={onPointerUp}
           >
             <Photo card={card} className="vw-swipe__photo" top />
-            <span className="vw-swipe__stamp vw-swipe__stamp--like" aria-hidden="true">{labels.like}</span>
-            <span className="vw-swipe__stamp vw-swipe__stamp--pass" aria-hidden="true">{labels.pass}</span>
+            <span className="vw-swipe__stamp vw-swipe__stamp--like" aria-hidden="true">
+              {labels.like}
+            </span>
+            <span className="vw-swipe__stamp vw-swipe__stamp--pass" aria-hidden="true">
+              {labels.pass}
+            </span>
             <div className="vw-swipe__info">
               <h2 className="vw-swipe__name">
                 {card.name}, {card.age}
               </h2>
               <p className="vw-swipe__place">{card.place}</p>
-              <a className="vw-swipe__link vw-swipe__link--light" href={card.href}>{labels.view_profile}</a>
+              <a className="vw-swipe__link vw-swipe__link--light" href={card.href}>
+                {labels.view_profile}
+              </a>
             </div>
           </div>
           {flying.map((f) => (
@@ -222,12 +233,16 @@ export function SwipeGame({ cards, remaining, next_at, matched, labels, dispatch
               <span className={`vw-swipe__stamp vw-swipe__stamp--${f.like ? 'like' : 'pass'}`}>{f.like ? labels.like : labels.pass}</span>
             </div>
           ))}
-          <p id="vw-swipe-keys" className="vw-swipe__keys">{labels.keys}</p>
+          <p id="vw-swipe-keys" className="vw-swipe__keys">
+            {labels.keys}
+          </p>
         </div>
       ) : (
         <div className="vw-swipe__done" role="status" data-testid="swipe-empty">
           <p>{labels.empty}</p>
-          <a className="vw-swipe__link" href="/members">{labels.search}</a>
+          <a className="vw-swipe__link" href="/members">
+            {labels.search}
+          </a>
         </div>
       )}
       {card && !usedUp && (
