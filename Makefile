@@ -43,9 +43,11 @@ build: tools
 test:
 	@scripts/test-layers.sh
 
-## `cargo fmt --check`, and clippy on every target with warnings as errors: the server build
-## (`ssr`) and the browser build (`hydrate`, for wasm32). Allowed lints are named in Cargo.toml.
-lint:
+## ESLint and Prettier for the TypeScript; `cargo fmt --check`, and clippy on every target with
+## warnings as errors: the server build (`ssr`) and the browser build (`hydrate`, for wasm32).
+## Allowed lints are named in Cargo.toml and eslint.config.mjs.
+lint: tools
+	npm run --silent lint:ts
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --features app/ssr -- -D warnings
 	cargo clippy -p app --lib --no-default-features --features hydrate --target wasm32-unknown-unknown --target-dir $(CARGO_TARGET_DIR)/lint-wasm -- -D warnings
@@ -88,6 +90,7 @@ types:
 
 fmt:
 	cargo fmt --all
+	npm run --silent fmt:ts
 
 clean:
 	rm -rf target/site target/site-builds public/widgets storybook-static end2end/test-results
