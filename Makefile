@@ -17,13 +17,19 @@ DEMO_MEMBERS ?= 2000
 BUILD ?= release
 SERVER_BIN = $(CARGO_TARGET_DIR)/$(if $(filter quick,$(BUILD)),quick,release)/vonk
 
-.PHONY: run build tools test lint test-rust test-widgets test-e2e storybook bench flamegraph types fmt clean
+.PHONY: run dev build tools test lint test-rust test-widgets test-e2e storybook bench flamegraph types fmt clean
 
 ## Build (quick unless BUILD=release) and serve at http://$(ADDR) (database in $(DATA_DIR),
 ## seeded when new).
 run: BUILD = quick
 run: build
 	VONK_ADDR=$(ADDR) DATA_DIR=$(DATA_DIR) VONK_DEMO_MEMBERS=$(DEMO_MEMBERS) VONK_PAYMENTS=$${VONK_PAYMENTS:-test} $(SERVER_BIN)
+
+## The edit loop: the quick build served with live reload; an edit rebuilds the half that changed,
+## restarts the server and the open pages reload themselves (scripts/dev.mjs).
+dev: BUILD = quick
+dev: build
+	VONK_ADDR=$(ADDR) DATA_DIR=$(DATA_DIR) VONK_DEMO_MEMBERS=$(DEMO_MEMBERS) node scripts/dev.mjs
 
 tools:
 	@scripts/install-tools.sh

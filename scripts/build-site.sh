@@ -54,7 +54,8 @@ fi
 node scripts/site-assets.mjs "$stage" vonk
 rm "$stage/wasm-files"
 cp -a public/. "$stage/"
-node scripts/precompress.mjs "$stage"
+# `make dev` (VONK_DEV=1) serves the files as they are: compressing them would only slow the loop.
+[[ "${VONK_DEV:-}" == 1 ]] || node scripts/precompress.mjs "$stage"
 touch "$stage/.complete"
 
 # target/site becomes a symbolic link to this build, swapped in one rename.

@@ -63,6 +63,11 @@ function g(e){s();i=setTimeout(function(){if(e.defaultPrevented)return;r=d.creat
 d.addEventListener('click',function(e){var a=e.target&&e.target.closest?e.target.closest('a[href]'):null;if(!a||e.button||e.metaKey||e.ctrlKey||e.shiftKey||e.altKey||a.target||a.hasAttribute('download'))return;var u=new URL(a.href,location.href);if(u.origin!=location.origin||u.pathname==location.pathname&&u.search==location.search)return;g(e)});
 d.addEventListener('submit',g);addEventListener('pageshow',s)})();"#;
 
+/// `make dev`'s live reload (only with `VONK_DEV_RELOAD`): the page listens to `/__dev/reload`,
+/// which names the server's start, and reloads when a restarted server names another.
+pub const DEV_RELOAD: &str =
+    r#"(function(){var f,s=new EventSource('/__dev/reload');s.onmessage=function(e){if(f&&f!==e.data)location.reload();f=e.data}})();"#;
+
 /// The `lb` page-bounce beacon (issue: landers), on pages whose address has `lb`: when the page
 /// is hidden before the visitor did anything (a click on a control, a form sent), one `POST`
 /// with an empty JSON body tells the server that this landing bounced.
@@ -102,6 +107,7 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
                 <link rel="manifest" href="/manifest.webmanifest"/>
                 <script nonce=leptos::nonce::use_nonce() inner_html=CLIENT_RESILIENCE></script>
                 {wants_bounce_beacon().then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=BOUNCE_BEACON></script> })}
+                {assets.dev_reload.then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=DEV_RELOAD></script> })}
                 <HydrationScripts options islands=true root=assets.script_root.clone()/>
                 <MetaTags/>
             </head>

@@ -109,6 +109,8 @@ pub struct AssetUrls {
     /// The root below which `pkg/vonk.js` and its wasm live (the hydration loader's `root`).
     pub script_root: String,
     pub widgets: String,
+    /// `make dev`'s live reload is on (`VONK_DEV_RELOAD`): pages carry `app::DEV_RELOAD`.
+    pub dev_reload: bool,
 }
 
 pub fn use_asset_urls() -> Arc<AssetUrls> {

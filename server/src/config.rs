@@ -41,6 +41,9 @@ pub struct Config {
     /// the oldest closed first; their sessions are checked every `VONK_STREAM_CHECK_SECS` (2),
     /// so a connection ends that long after its session does (`streams`).
     pub streams: crate::streams::Limits,
+    /// `VONK_DEV_RELOAD`, default false: `make dev`'s live reload (pages reload themselves when
+    /// the server restarts). Never on a real site.
+    pub dev_reload: bool,
     /// `VONK_PUBLIC_ORIGINS`: extra origins (comma separated, e.g. `https://vonk.nl`) accepted on
     /// state-changing requests besides the request's own Host.
     pub public_origins: Vec<String>,
@@ -396,6 +399,7 @@ impl Config {
             header_timeout,
             request_timeout,
             streams,
+            dev_reload: matches!(get("VONK_DEV_RELOAD").as_deref(), Some("1" | "true" | "yes")),
             public_origins,
             secure_cookies,
             public_url,
@@ -434,6 +438,7 @@ impl std::fmt::Debug for Config {
             .field("header_timeout", &self.header_timeout)
             .field("request_timeout", &self.request_timeout)
             .field("streams", &self.streams)
+            .field("dev_reload", &self.dev_reload)
             .field("public_origins", &self.public_origins)
             .field("secure_cookies", &self.secure_cookies)
             .field("public_url", &self.public_url)

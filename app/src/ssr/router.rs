@@ -95,6 +95,7 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         stylesheet: assets.url("pkg/vonk.css"),
         script_root: assets.script_root(),
         widgets: assets.url("widgets/vonk-widgets.js"),
+        dev_reload: app.config.dev_reload,
     });
     let context = {
         let (app, urls) = (app.clone(), urls.clone());
@@ -167,6 +168,7 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         .merge(crate::assets::router(assets))
         .merge(server::http::ops::routes(app.clone()))
         .merge(server::http::site_logo::routes(app.clone()))
+        .merge(server::http::dev_reload::routes(app.config.dev_reload))
         // Outermost: every request (files included) has an id that its log lines carry.
         .layer(axum::middleware::from_fn(server::http::ops::request_id))
 }

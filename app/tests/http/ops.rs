@@ -131,3 +131,34 @@ async fn every_answer_carries_its_request_id() {
     let (_, replaced, _) = app.get("/pages/terms", &[("x-request-id", &long)]).await;
     assert_ne!(id(&replaced), long);
 }
+
+/// `make dev`'s live reload: only with `VONK_DEV_RELOAD` do pages carry the listening script
+/// (with the page's nonce) and does `/__dev/reload` name the server's start, the same on every
+/// connection to one server (a restarted server names another: that makes open pages reload).
+#[tokio::test]
+async fn live_reload_only_in_the_edit_loop() {
+    let off = start().await;
+    let (_, _, html) = off.get("/", &[]).await;
+    assert!(!html.contains("/__dev/reload"));
+    let (status, _, _) = off.get("/__dev/reload", &[]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let on = start_with(&[("VONK_DEV_RELOAD", "true")]).await;
+    let (_, headers, html) = on.get("/", &[]).await;
+    let nonce = csp_nonce(&headers);
+    let script = html.find("/__dev/reload").expect("the listening script");
+    assert!(html[..script].rfind("<script").is_some_and(|at| html[at..script].contains(&format!("nonce=\"{nonce}\""))), "it carries the page's nonce");
+    let first_start = async |app: &TestApp| {
+        let mut events = app.client.get(format!("{}/__dev/reload", app.base)).send().await.unwrap();
+        assert_eq!(events.headers()["content-type"], "text/event-stream");
+        let mut seen = String::new();
+        while !seen.contains("data: ") || !seen[seen.find("data: ").unwrap()..].contains('\n') {
+            seen.push_str(&String::from_utf8_lossy(&events.chunk().await.unwrap().expect("an event")));
+        }
+        let line = &seen[seen.find("data: ").unwrap() + "data: ".len()..];
+        line[..line.find('\n').unwrap()].to_string()
+    };
+    let started = first_start(&on).await;
+    assert!(started.parse::<u128>().is_ok(), "{started}");
+    assert_eq!(first_start(&on).await, started, "the same server, the same start");
+}

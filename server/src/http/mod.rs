@@ -6,6 +6,7 @@
 pub mod app_manifest;
 pub mod client_addr;
 pub mod cookies;
+pub mod dev_reload;
 pub mod extract;
 pub mod guard;
 pub mod mail_routes;
