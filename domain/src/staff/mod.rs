@@ -1,0 +1,181 @@
+//! What staff may set about their site, and the rules for it: texts, credit prices and limits,
+//! countries, theme colours, the gifts on offer, credit bundles and discount codes. One check per
+//! rule, used by the server function (the check that counts) and by the form's input limits.
+//!
+//! A refusal names the setting (`setting` argument: the key below `staff.setting.` in
+//! `locales/`), so the page can say which field is wrong.
+
+use crate::{ApiError, ErrorCode};
+
+/// The countries a site can serve (labels `country.XX` in `locales/`).
+pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES", "GB", "IE", "US", "CA", "PL", "DK", "FI", "NO", "SE", "AU", "NZ"];
+
+/// Currencies a credit bundle can be priced in.
+pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
+
+/// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
+pub const SETTINGS: [&str; 66] = [
+    "name",
+    "index_title",
+    "description",
+    "support_email",
+    "support_phone",
+    "mail_name",
+    "fictional_singular",
+    "fictional_plural",
+    "fictional_warning",
+    "message_credits",
+    "photo_credits",
+    "gift_credits",
+    "signup_credits",
+    "free_messages",
+    "message_length",
+    "welcome_discount_percent",
+    "welcome_discount_hours",
+    "refund_days",
+    "countries",
+    "geoip_country",
+    "geoip_selected_country",
+    "min_age",
+    "theme_primary",
+    "theme_secondary",
+    "theme_accent",
+    "gifts",
+    "credits",
+    "price",
+    "currency",
+    "highlighted",
+    "sort_order",
+    "active",
+    "code",
+    "percentage",
+    "minimum_order",
+    "country",
+    "expires_at",
+    "niche",
+    "signups",
+    "logged_out_search",
+    "logged_out_search_trafficsource",
+    "enable_site_entry_popup",
+    "domain_language",
+    "visible_profile_fields",
+    "visible_profile_notes",
+    "minimum_message_costs",
+    "company_name",
+    "address",
+    "postal_code",
+    "city",
+    "company_country",
+    "kvk",
+    "tradenames",
+    "vat_numbers",
+    "company_phone",
+    "delete_discount",
+    "domain",
+    "direct_debit_monthly_limit",
+    "direct_debit_on_collection",
+    "first_payment_needs_confirmed_address",
+    "auto_likes",
+    "auto_like_gap_minutes",
+    "contact_rules",
+    "spam_recipients",
+    "spam_window_minutes",
+    "spam_similarity",
+];
+
+/// Longest one-line text (site name, titles, mail sender name).
+pub const LINE_MAX_CHARS: usize = 120;
+/// Longest description.
+pub const DESCRIPTION_MAX_CHARS: usize = 500;
+
+/// An integer setting and its allowed range (inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Range {
+    pub setting: &'static str,
+    pub min: i64,
+    pub max: i64,
+}
+
+impl Range {
+    pub const fn new(setting: &'static str, min: i64, max: i64) -> Range {
+        Range { setting, min, max }
+    }
+    pub fn check(self, value: i64) -> Result<i64, ApiError> {
+        if (self.min..=self.max).contains(&value) {
+            Ok(value)
+        } else {
+            Err(ApiError::new(ErrorCode::OutOfRange).with("setting", self.setting).with("min", self.min).with("max", self.max))
+        }
+    }
+}
+
+pub const MESSAGE_CREDITS: Range = Range::new("message_credits", 0, 1_000);
+pub const SIGNUP_CREDITS: Range = Range::new("signup_credits", 0, 1_000);
+pub const PHOTO_CREDITS: Range = Range::new("photo_credits", 0, 1_000);
+pub const GIFT_CREDITS: Range = Range::new("gift_credits", 0, 1_000);
+pub const MESSAGE_LENGTH: Range = Range::new("message_length", 20, 5_000);
+pub const FREE_MESSAGES: Range = Range::new("free_messages", 0, 100);
+pub const WELCOME_PERCENT: Range = Range::new("welcome_discount_percent", 0, 90);
+pub const WELCOME_HOURS: Range = Range::new("welcome_discount_hours", 0, 720);
+pub const REFUND_DAYS: Range = Range::new("refund_days", 0, 365);
+/// The monthly direct-debit cap per member, in whole currency units (stored in minor units).
+pub const DIRECT_DEBIT_LIMIT: Range = Range::new("direct_debit_monthly_limit", 0, 10_000);
+/// Auto-likes for a new member from fitting operator-run profiles, and the minutes between them.
+pub const AUTO_LIKES: Range = Range::new("auto_likes", 0, 20);
+pub const AUTO_LIKE_GAP: Range = Range::new("auto_like_gap_minutes", 0, 1_440);
+pub const MIN_AGE: Range = Range::new("min_age", 18, 99);
+pub const PACK_CREDITS: Range = Range::new("credits", 1, 100_000);
+/// A bundle's price in minor units: 0.01 to 10,000.00.
+pub const PACK_PRICE: Range = Range::new("price", 1, 1_000_000);
+pub const PACK_SORT: Range = Range::new("sort_order", 0, 999);
+pub const DISCOUNT_PERCENT: Range = Range::new("percentage", 1, 90);
+/// A discount's minimum order in minor units.
+pub const DISCOUNT_MINIMUM: Range = Range::new("minimum_order", 0, 1_000_000);
+
+fn line(setting: &'static str, value: &str, required: bool, max: usize) -> Result<String, ApiError> {
+    let value: String = value.chars().filter(|c| !c.is_control()).collect::<String>().trim().to_string();
+    if required && value.is_empty() {
+        return Err(ApiError::new(ErrorCode::Required).with("setting", setting));
+    }
+    if value.chars().count() > max {
+        return Err(ApiError::new(ErrorCode::TextTooLong).with("setting", setting).with("max", max));
+    }
+    Ok(value)
+}
+
+/// A longer text: line breaks kept, other control characters dropped.
+fn text(setting: &'static str, value: &str, max: usize) -> Result<String, ApiError> {
+    let value: String = value.replace("\r\n", "\n").chars().filter(|c| *c == '\n' || !c.is_control()).collect::<String>().trim().to_string();
+    if value.chars().count() > max {
+        return Err(ApiError::new(ErrorCode::TextTooLong).with("setting", setting).with("max", max));
+    }
+    Ok(value)
+}
+
+fn country(setting: &'static str, value: &str) -> Result<String, ApiError> {
+    let value = value.trim().to_ascii_uppercase();
+    if COUNTRIES.contains(&value.as_str()) {
+        Ok(value)
+    } else {
+        Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", setting))
+    }
+}
+
+fn phone(setting: &'static str, value: &str) -> Result<String, ApiError> {
+    let value = line(setting, value, true, 30)?;
+    let clean = crate::site::clean_phone(&value);
+    if clean.len() < 6 || !clean.chars().enumerate().all(|(i, c)| c.is_ascii_digit() || (i == 0 && c == '+')) {
+        return Err(ApiError::new(ErrorCode::PhoneInvalid).with("setting", setting));
+    }
+    Ok(value)
+}
+
+mod company;
+mod pricing;
+mod settings;
+#[cfg(test)]
+mod tests;
+
+pub use company::*;
+pub use pricing::*;
+pub use settings::*;

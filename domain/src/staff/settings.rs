@@ -1,0 +1,321 @@
+//! The site's settings staff change: texts, credit prices and limits, countries, theme colours,
+//! gifts, the visitor rules, minimum message costs.
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::chat::Gift;
+use crate::locale::Locale;
+use crate::profile::Attribute;
+use crate::site::{MessageCost, SignupPolicy, SiteSettings, Theme};
+use crate::{ApiError, ErrorCode};
+
+/// The site's own words: name, titles, description, contact details, what fictional profiles are called.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteTexts {
+    pub name: String,
+    pub index_title: String,
+    pub description: String,
+    pub support_email: String,
+    pub support_phone: String,
+    pub mail_name: String,
+    pub fictional_singular: String,
+    pub fictional_plural: String,
+    pub fictional_warning: bool,
+}
+
+impl SiteTexts {
+    /// Trimmed and checked; the support address lower-cased.
+    pub fn validate(self) -> Result<SiteTexts, ApiError> {
+        let support_email =
+            crate::account::validate_email(&self.support_email).map_err(|_| ApiError::new(ErrorCode::EmailInvalid).with("setting", "support_email"))?;
+        let support_phone = phone("support_phone", &self.support_phone)?;
+        Ok(SiteTexts {
+            name: line("name", &self.name, true, LINE_MAX_CHARS)?,
+            index_title: line("index_title", &self.index_title, false, LINE_MAX_CHARS)?,
+            description: text("description", &self.description, DESCRIPTION_MAX_CHARS)?,
+            support_email,
+            support_phone,
+            mail_name: line("mail_name", &self.mail_name, true, LINE_MAX_CHARS)?,
+            fictional_singular: line("fictional_singular", &self.fictional_singular, false, 40)?,
+            fictional_plural: line("fictional_plural", &self.fictional_plural, false, 40)?,
+            fictional_warning: self.fictional_warning,
+        })
+    }
+}
+
+/// What things cost in credits, what new members get, and the limits around them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreditSettings {
+    pub message_credits: i64,
+    pub photo_credits: i64,
+    pub gift_credits: i64,
+    pub signup_credits: i64,
+    pub free_messages: i64,
+    pub message_length: i64,
+    pub welcome_discount_percent: i64,
+    pub welcome_discount_hours: i64,
+    pub refund_days: i64,
+    /// What one member may order by direct debit per calendar month, in whole currency units (0: no cap).
+    pub direct_debit_monthly_limit: i64,
+    /// Direct-debit credits only once the money is collected.
+    pub direct_debit_on_collection: bool,
+    /// The first payment only from a member who confirmed their address.
+    #[serde(default)]
+    pub first_payment_needs_confirmed_address: bool,
+}
+
+impl CreditSettings {
+    pub fn validate(self) -> Result<CreditSettings, ApiError> {
+        Ok(CreditSettings {
+            message_credits: MESSAGE_CREDITS.check(self.message_credits)?,
+            photo_credits: PHOTO_CREDITS.check(self.photo_credits)?,
+            gift_credits: GIFT_CREDITS.check(self.gift_credits)?,
+            signup_credits: SIGNUP_CREDITS.check(self.signup_credits)?,
+            free_messages: FREE_MESSAGES.check(self.free_messages)?,
+            message_length: MESSAGE_LENGTH.check(self.message_length)?,
+            welcome_discount_percent: WELCOME_PERCENT.check(self.welcome_discount_percent)?,
+            welcome_discount_hours: WELCOME_HOURS.check(self.welcome_discount_hours)?,
+            refund_days: REFUND_DAYS.check(self.refund_days)?,
+            direct_debit_monthly_limit: DIRECT_DEBIT_LIMIT.check(self.direct_debit_monthly_limit)?,
+            direct_debit_on_collection: self.direct_debit_on_collection,
+            first_payment_needs_confirmed_address: self.first_payment_needs_confirmed_address,
+        })
+    }
+}
+
+/// Where the site is offered and who may join.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountrySettings {
+    /// The countries members come from (search, signup, languages by country).
+    pub countries: Vec<String>,
+    /// The country assumed when GeoIP knows none.
+    pub geoip_country: String,
+    /// A one-country site: every visitor counts as from here.
+    pub geoip_selected_country: Option<String>,
+    pub min_age: i64,
+}
+
+impl CountrySettings {
+    /// Countries upper-cased, each once, in the order of [`COUNTRIES`]; the default and pinned
+    /// country must be among them.
+    pub fn validate(self) -> Result<CountrySettings, ApiError> {
+        let mut chosen = Vec::new();
+        for c in &self.countries {
+            chosen.push(country("countries", c)?);
+        }
+        let countries: Vec<String> = COUNTRIES.iter().filter(|c| chosen.iter().any(|x| x == *c)).map(|c| c.to_string()).collect();
+        if countries.is_empty() {
+            return Err(ApiError::new(ErrorCode::Required).with("setting", "countries"));
+        }
+        let geoip_country = country("geoip_country", &self.geoip_country)?;
+        let outside = |setting: &'static str| ApiError::new(ErrorCode::ChoiceInvalid).with("setting", setting);
+        if !countries.contains(&geoip_country) {
+            return Err(outside("geoip_country"));
+        }
+        let geoip_selected_country = match self.geoip_selected_country.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+            None => None,
+            Some(c) => {
+                let c = country("geoip_selected_country", c)?;
+                if !countries.contains(&c) {
+                    return Err(outside("geoip_selected_country"));
+                }
+                Some(c)
+            }
+        };
+        Ok(CountrySettings { countries, geoip_country, geoip_selected_country, min_age: MIN_AGE.check(self.min_age)? })
+    }
+}
+
+impl Theme {
+    /// Colours lower-cased, `#rgb` written out as `#rrggbb` (what a colour input shows).
+    pub fn validate(self) -> Result<Theme, ApiError> {
+        let colour = |setting: &'static str, value: &str| -> Result<String, ApiError> {
+            let value = value.trim().to_ascii_lowercase();
+            if !Theme::is_valid_colour(&value) {
+                return Err(ApiError::new(ErrorCode::ColourInvalid).with("setting", setting));
+            }
+            Ok(if value.len() == 4 {
+                value.chars().skip(1).fold(String::from("#"), |mut s, c| {
+                    s.push(c);
+                    s.push(c);
+                    s
+                })
+            } else {
+                value
+            })
+        };
+        Ok(Theme {
+            primary: colour("theme_primary", &self.primary)?,
+            secondary: colour("theme_secondary", &self.secondary)?,
+            accent: colour("theme_accent", &self.accent)?,
+        })
+    }
+}
+
+/// The gifts members can send on a site: at least one, each once, in the catalogue's order.
+pub fn validate_gifts(codes: &[String]) -> Result<Vec<Gift>, ApiError> {
+    let mut chosen = Vec::new();
+    for code in codes {
+        chosen.push(Gift::parse(code.trim()).ok_or_else(|| ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "gifts"))?);
+    }
+    let gifts: Vec<Gift> = Gift::ALL.into_iter().filter(|g| chosen.contains(g)).collect();
+    if gifts.is_empty() {
+        return Err(ApiError::new(ErrorCode::Required).with("setting", "gifts"));
+    }
+    Ok(gifts)
+}
+
+impl From<&SiteSettings> for SiteTexts {
+    fn from(s: &SiteSettings) -> SiteTexts {
+        SiteTexts {
+            name: s.name.clone(),
+            index_title: s.index_title.clone(),
+            description: s.description.clone(),
+            support_email: s.support_email.clone(),
+            support_phone: s.support_phone.clone(),
+            mail_name: s.mail_name.clone(),
+            fictional_singular: s.fictional_singular.clone(),
+            fictional_plural: s.fictional_plural.clone(),
+            fictional_warning: s.fictional_warning,
+        }
+    }
+}
+
+impl From<&SiteSettings> for CreditSettings {
+    fn from(s: &SiteSettings) -> CreditSettings {
+        CreditSettings {
+            message_credits: s.message_credits,
+            photo_credits: s.photo_credits,
+            gift_credits: s.gift_credits,
+            signup_credits: s.signup_credits,
+            free_messages: s.free_messages,
+            message_length: s.message_length,
+            welcome_discount_percent: s.welcome_discount_percent,
+            welcome_discount_hours: s.welcome_discount_hours,
+            refund_days: s.refund_days,
+            direct_debit_monthly_limit: s.direct_debit_monthly_limit / 100,
+            direct_debit_on_collection: s.direct_debit_on_collection,
+            first_payment_needs_confirmed_address: s.first_payment_needs_confirmed_address,
+        }
+    }
+}
+
+impl From<&SiteSettings> for CountrySettings {
+    fn from(s: &SiteSettings) -> CountrySettings {
+        CountrySettings {
+            countries: s.countries.clone(),
+            geoip_country: s.geoip_country.clone(),
+            geoip_selected_country: s.geoip_selected_country.clone(),
+            min_age: i64::from(s.min_age),
+        }
+    }
+}
+
+/// How the site meets visitors: its niche, who may join, what visitors may see before they
+/// join, the first language, and which profile details are shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteRules {
+    pub niche: i64,
+    /// [`SignupPolicy::code`].
+    pub signups: String,
+    pub logged_out_search: bool,
+    pub logged_out_search_trafficsource: bool,
+    pub enable_site_entry_popup: bool,
+    /// `nl-NL`: the language of a first visit without a choice of its own.
+    pub domain_language: String,
+    /// Fields of [`Attribute::ALL`] shown on profiles and cards.
+    pub visible_profile_fields: Vec<String>,
+    pub visible_profile_notes: bool,
+    pub auto_likes: i64,
+    pub auto_like_gap_minutes: i64,
+}
+
+pub const NICHE: Range = Range::new("niche", 1, 7);
+
+/// The first-visit languages staff choose from: each language with its usual country.
+pub const DOMAIN_LANGUAGES: [&str; 11] = ["nl-NL", "en-GB", "de-DE", "fr-FR", "es-ES", "it-IT", "pl-PL", "da-DK", "sv-SE", "nb-NO", "fi-FI"];
+
+/// A language tag as `domain_language` holds it: a language of ours, optionally with a country
+/// (`nl`, `nl-BE`), written `xx-YY`.
+pub fn normalise_language_tag(tag: &str) -> Result<String, ApiError> {
+    let invalid = || ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "domain_language");
+    let tag = tag.trim().replace('_', "-");
+    let mut parts = tag.split('-');
+    let language = parts.next().unwrap_or_default().to_ascii_lowercase();
+    let region = parts.next().map(str::to_ascii_uppercase);
+    if parts.next().is_some() || language.len() != 2 || Locale::parse(&language).map(Locale::code) != Some(language.as_str()) {
+        return Err(invalid());
+    }
+    match region {
+        None => Ok(language),
+        Some(r) if r.len() == 2 && r.chars().all(|c| c.is_ascii_uppercase()) => Ok(format!("{language}-{r}")),
+        Some(_) => Err(invalid()),
+    }
+}
+
+impl SiteRules {
+    /// Profile fields each once, in [`Attribute::ALL`]'s order.
+    pub fn validate(self) -> Result<SiteRules, ApiError> {
+        let niche = NICHE.check(self.niche)?;
+        let signups = SignupPolicy::parse(self.signups.trim()).ok_or_else(|| ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "signups"))?;
+        for f in &self.visible_profile_fields {
+            if !Attribute::ALL.iter().any(|a| a.field() == f.trim()) {
+                return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "visible_profile_fields"));
+            }
+        }
+        let visible_profile_fields =
+            Attribute::ALL.iter().map(|a| a.field()).filter(|f| self.visible_profile_fields.iter().any(|x| x.trim() == *f)).map(str::to_string).collect();
+        Ok(SiteRules {
+            niche,
+            signups: signups.code().to_string(),
+            logged_out_search: self.logged_out_search,
+            logged_out_search_trafficsource: self.logged_out_search_trafficsource,
+            enable_site_entry_popup: self.enable_site_entry_popup,
+            domain_language: normalise_language_tag(&self.domain_language)?,
+            visible_profile_fields,
+            visible_profile_notes: self.visible_profile_notes,
+            auto_likes: AUTO_LIKES.check(self.auto_likes)?,
+            auto_like_gap_minutes: AUTO_LIKE_GAP.check(self.auto_like_gap_minutes)?,
+        })
+    }
+}
+
+impl From<&SiteSettings> for SiteRules {
+    fn from(s: &SiteSettings) -> SiteRules {
+        SiteRules {
+            niche: i64::from(s.niche.number()),
+            signups: s.signups.code().to_string(),
+            logged_out_search: s.logged_out_search,
+            logged_out_search_trafficsource: s.logged_out_search_trafficsource,
+            enable_site_entry_popup: s.enable_site_entry_popup,
+            domain_language: s.domain_language.clone(),
+            visible_profile_fields: s.visible_profile_fields.clone(),
+            visible_profile_notes: s.visible_profile_notes,
+            auto_likes: i64::from(s.auto_like.count),
+            auto_like_gap_minutes: s.auto_like.gap_secs / 60,
+        }
+    }
+}
+
+/// The smallest price of one message in a country, in minor units (what `/pricing` states).
+pub const MESSAGE_COST: Range = Range::new("minimum_message_costs", 1, 10_000);
+
+/// The minimum message costs as staff set them: one row per country at most (a country left
+/// empty has none), each country one of the site's, each price in range, each currency known.
+pub fn validate_message_costs(rows: &[MessageCost], countries: &[String]) -> Result<Vec<MessageCost>, ApiError> {
+    let mut out: Vec<MessageCost> = Vec::new();
+    for row in rows {
+        let c = country("minimum_message_costs", &row.country)?;
+        if !countries.contains(&c) || out.iter().any(|r| r.country == c) {
+            return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "minimum_message_costs"));
+        }
+        let currency = row.currency.trim().to_ascii_uppercase();
+        if !CURRENCIES.contains(&currency.as_str()) {
+            return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "currency"));
+        }
+        out.push(MessageCost { country: c, costs: MESSAGE_COST.check(row.costs)?, currency });
+    }
+    out.sort_by_key(|r| COUNTRIES.iter().position(|c| *c == r.country));
+    Ok(out)
+}
