@@ -1,0 +1,15 @@
+//! Props and events of the React widgets. Written once here; TypeScript types are generated
+//! from these (`make types`) into `react-widgets/src/generated/`, and a test fails when those
+//! files are stale.
+
+mod chat;
+mod lander;
+mod payment;
+mod swipe;
+#[cfg(test)]
+mod tests;
+
+pub use chat::*;
+pub use lander::*;
+pub use payment::*;
+pub use swipe::*;
