@@ -15,16 +15,18 @@
 
 pub mod direct_debit;
 pub mod mollie;
+mod offers;
 pub mod provider;
 pub mod receipt_pdf;
+mod receipts;
 mod recovery;
 pub mod refunds;
 pub mod sms;
 pub mod staff;
 pub mod test_provider;
 
-use domain::checkout::{automatic_discount, best_quote, better, normalize_code, Discount, DiscountKind, PaymentStatus, Quote};
-use domain::payment::{methods_for_country, PaymentMethod};
+use domain::checkout::{Discount, PaymentStatus, Quote};
+use domain::payment::PaymentMethod;
 use domain::site::CreditPack;
 use domain::ErrorCode;
 use sqlx::Row;
@@ -223,124 +225,6 @@ impl Payments {
         let row: Option<(Option<String>,)> =
             sqlx::query_as("SELECT country FROM profiles WHERE user_id = $1").bind(member_id).fetch_optional(self.pool()).await?;
         Ok(row.and_then(|(c,)| c).filter(|c| c.len() == 2).unwrap_or_else(|| visitor_country.to_string()).to_ascii_uppercase())
-    }
-
-    /// A site's active bundles for a country: the country's own, else the site's general ones.
-    pub async fn packs(&self, site_id: i64, country: &str) -> Result<Vec<CreditPack>, AppError> {
-        let key = (site_id, country.to_ascii_uppercase());
-        // A reload of the site settings (a change announced by the database) drops these too.
-        let generation = crate::sites::SiteCache::generation();
-        if let Some(packs) = self.packs_cache.get(&key, generation) {
-            return Ok(packs);
-        }
-        let packs = self.read_packs(site_id, country).await?;
-        self.packs_cache.put(key, generation, packs.clone());
-        Ok(packs)
-    }
-
-    async fn read_packs(&self, site_id: i64, country: &str) -> Result<Vec<CreditPack>, AppError> {
-        let rows = sqlx::query(
-            "SELECT id, credits, price_minor, currency, highlighted, country FROM credit_packs \
-             WHERE site_id = $1 AND active = TRUE AND (country IS NULL OR country = $2) ORDER BY sort_order, credits",
-        )
-        .bind(site_id)
-        .bind(country.to_ascii_uppercase())
-        .fetch_all(self.pool())
-        .await?;
-        let own = rows.iter().any(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some());
-        rows.iter().filter(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some() == own).map(crate::sites::pack_row).collect()
-    }
-
-    /// The methods offered in a country: the country's methods that the provider takes, and
-    /// direct debit where we collect (SPEC §9's list, in display order).
-    pub fn methods(&self, country: &str) -> Vec<PaymentMethod> {
-        methods_for_country(country)
-            .into_iter()
-            .filter(|m| match m {
-                PaymentMethod::DirectDebit => domain::checkout::DIRECT_DEBIT_COUNTRIES.contains(&country.to_ascii_uppercase().as_str()),
-                m => self.provider.supports(*m),
-            })
-            .collect()
-    }
-
-    /// Codes the member has redeemed (or holds for an open payment).
-    async fn used_codes(&self, member_id: i64) -> Result<Vec<String>, AppError> {
-        let rows: Vec<(String,)> = sqlx::query_as("SELECT code FROM discount_redemptions WHERE user_id = $1").bind(member_id).fetch_all(self.pool()).await?;
-        Ok(rows.into_iter().map(|(c,)| c).collect())
-    }
-
-    /// The discount for this member now: a typed code (refused with 'Code niet gevonden' or
-    /// 'Code reeds gebruikt'), the time bonus or the welcome discount; the larger one wins.
-    pub async fn discount(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Option<Discount>, AppError> {
-        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
-        Ok(better(typed, automatic))
-    }
-
-    /// The typed code's discount (refused as above) and the automatic one, apart: each bundle
-    /// takes whichever makes it cheaper ([`domain::checkout::best_quote`]).
-    pub async fn discounts(
-        &self,
-        site: &Site,
-        member: &Member,
-        typed: Option<&str>,
-        country: &str,
-        now: i64,
-    ) -> Result<(Option<Discount>, Option<Discount>), AppError> {
-        let used = self.used_codes(member.id).await?;
-        let typed = match typed.map(str::trim).filter(|t| !t.is_empty()) {
-            None => None,
-            Some(raw) => {
-                let code = normalize_code(raw)?;
-                let row =
-                    sqlx::query("SELECT percentage, minimum_order, country, expires_at FROM discount_codes WHERE site_id = $1 AND code = $2 AND active = TRUE")
-                        .bind(site.settings.id)
-                        .bind(&code)
-                        .fetch_optional(self.pool())
-                        .await?;
-                let not_found = || domain::ApiError::field(domain::Field::DiscountCode, ErrorCode::DiscountNotFound);
-                let row = row.ok_or_else(not_found)?;
-                let for_country: Option<String> = row.try_get("country")?;
-                let expires_at: Option<i64> = row.try_get("expires_at")?;
-                if for_country.is_some_and(|c| !c.eq_ignore_ascii_case(country)) || expires_at.is_some_and(|e| e <= now) {
-                    return Err(not_found().into());
-                }
-                if used.contains(&code) {
-                    return Err(domain::ApiError::field(domain::Field::DiscountCode, ErrorCode::DiscountUsed).into());
-                }
-                Some(Discount { code, percent: row.try_get("percentage")?, kind: DiscountKind::Code, minimum_order: row.try_get("minimum_order")? })
-            }
-        };
-        let settings = &site.settings;
-        let automatic =
-            automatic_discount(member.signup_date, now, member.paid_user, settings.welcome_discount_percent, settings.welcome_discount_hours, |c| {
-                used.iter().any(|u| u == c)
-            });
-        Ok((typed, automatic))
-    }
-
-    pub async fn offer(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Offer, AppError> {
-        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
-        let packs = self.packs(site.settings.id, country).await?;
-        let packs: Vec<(CreditPack, Quote)> = packs
-            .into_iter()
-            .map(|p| {
-                let q = best_quote(&p, &[typed.as_ref(), automatic.as_ref()], country);
-                (p, q)
-            })
-            .collect();
-        let discount = better(typed, automatic);
-        let time_bonus_left = match &discount {
-            Some(d) if d.kind == DiscountKind::TimeBonus => domain::checkout::time_bonus_left(member.signup_date, now, member.paid_user),
-            _ => None,
-        };
-        Ok(Offer { country: country.to_string(), packs, discount, methods: self.methods(country), time_bonus_left })
-    }
-
-    /// One bundle's price for this member now.
-    pub async fn quote(&self, site: &Site, member: &Member, pack_id: i64, typed: Option<&str>, country: &str, now: i64) -> Result<Quote, AppError> {
-        let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
-        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
-        Ok(best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country))
     }
 
     /// Where a provider reports changes for this site.
@@ -612,69 +496,6 @@ impl Payments {
             }
         }
         Ok(next)
-    }
-
-    /// Mails the receipt of a paid payment once: the row is claimed first, and given back when
-    /// sending fails.
-    async fn send_receipt(&self, payment_id: i64, now: i64) -> Result<bool, AppError> {
-        let claimed = sqlx::query("UPDATE payments SET receipt_sent_at = $1 WHERE id = $2 AND status = $3 AND receipt_sent_at IS NULL")
-            .bind(now)
-            .bind(payment_id)
-            .bind(domain::checkout::PaymentStatus::Paid.code())
-            .execute(self.pool())
-            .await?
-            .rows_affected();
-        if claimed == 0 {
-            return Ok(false);
-        }
-        let sent = self.mail_receipt(payment_id).await;
-        if sent.is_err() {
-            sqlx::query("UPDATE payments SET receipt_sent_at = NULL WHERE id = $1").bind(payment_id).execute(self.pool()).await?;
-        }
-        sent.map(|_| true)
-    }
-
-    async fn mail_receipt(&self, payment_id: i64) -> Result<(), AppError> {
-        let row =
-            sqlx::query(&format!("SELECT {PAYMENT_COLUMNS}, user_id, site_id FROM payments WHERE id = $1")).bind(payment_id).fetch_one(self.pool()).await?;
-        let payment = view(&row)?;
-        let site = self.site_by_id(row.try_get("site_id")?).await?;
-        let base_url = site.base_url(&self.public_url);
-        self.accounts.mail_receipt(&site, &base_url, row.try_get("user_id")?, &payment, &self.links.transaction(payment_id)).await
-    }
-
-    /// The receipt of the member's own paid payment as a PDF, in the member's language (the
-    /// mail's content). Someone else's payment, or one not paid (or paid and reversed), is
-    /// not found.
-    pub async fn receipt_pdf(&self, member_id: i64, payment_id: i64) -> Result<Vec<u8>, AppError> {
-        let row = sqlx::query(&format!("SELECT {PAYMENT_COLUMNS}, site_id FROM payments WHERE id = $1 AND user_id = $2 AND status = $3"))
-            .bind(payment_id)
-            .bind(member_id)
-            .bind(PaymentStatus::Paid.code())
-            .fetch_optional(self.pool())
-            .await?
-            .ok_or(ErrorCode::NotFound)?;
-        let payment = view(&row)?;
-        let site = self.site_by_id(row.try_get("site_id")?).await?;
-        let receipt = self.accounts.receipt(&site, member_id, &payment).await?;
-        let (name, logo) = (site.settings.name.clone(), site.logo_png.clone());
-        // Fonts are subset and the page compressed: CPU work, off the request threads.
-        tokio::task::spawn_blocking(move || receipt_pdf::render(&name, logo.as_deref(), &receipt))
-            .await
-            .map_err(|e| AppError::Internal(format!("receipt pdf: {e}")))?
-    }
-
-    async fn site_by_id(&self, site_id: i64) -> Result<std::sync::Arc<crate::sites::Site>, AppError> {
-        Ok(match self.sites.as_ref().and_then(|sites| sites.by_id(site_id)) {
-            Some(site) => site,
-            None => std::sync::Arc::new(
-                crate::sites::load_all(&self.db)
-                    .await?
-                    .into_iter()
-                    .find(|s| s.settings.id == site_id)
-                    .ok_or_else(|| AppError::Internal(format!("site {site_id}")))?,
-            ),
-        })
     }
 
     /// One of the member's own payments; another member's is `not_found`.

@@ -1,0 +1,156 @@
+use super::*;
+
+fn member(id: i64) -> Member {
+    Member {
+        id,
+        site_id: 1,
+        email: format!("m{id}@example.nl"),
+        name: format!("M{id}"),
+        status: domain::account::UserStatus::Active,
+        language: "nl".into(),
+        credits: 0,
+        paid_user: false,
+        invisible: false,
+        signup_date: 0,
+        profile_status: domain::account::ProfileStatus::Active,
+        basics_complete: true,
+        alerts: Default::default(),
+        role: domain::account::Role::Member,
+        operator: false,
+        main_photo_id: None,
+        counters: Default::default(),
+        country: None,
+        seeks: None,
+    }
+}
+
+fn cache() -> MemberCache {
+    let cache = MemberCache::postgres(Duration::from_secs(60));
+    cache.heard(crate::db::Heard::MayHaveMissed);
+    cache
+}
+
+fn session(id: i64) -> CachedSession {
+    CachedSession { member: member(id), seen: 0, expires: i64::MAX }
+}
+
+#[test]
+fn keeps_each_session_under_its_own_token() {
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    cache.put_session(ticket, "a", session(1));
+    cache.put_session(ticket, "b", session(2));
+    assert_eq!(cache.session("a").unwrap().member.id, 1);
+    assert_eq!(cache.session("b").unwrap().member.id, 2);
+    assert!(cache.session("c").is_none());
+}
+
+#[test]
+fn a_change_drops_the_member_and_only_them() {
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    cache.put_session(ticket, "a", session(1));
+    cache.put_session(ticket, "a2", session(1));
+    cache.put_session(ticket, "b", session(2));
+    cache.put_blocks_and_likes(ticket, 1, Default::default(), Default::default());
+    cache.heard(crate::db::Heard::Notification("1".into()));
+    assert!(cache.session("a").is_none() && cache.session("a2").is_none());
+    assert!(cache.blocks_and_likes(1).is_none());
+    assert!(cache.session("b").is_some());
+}
+
+#[test]
+fn a_read_that_raced_with_a_change_is_not_kept() {
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    // The change arrives while the read is under way.
+    cache.heard(crate::db::Heard::Notification("1".into()));
+    cache.put_session(ticket, "a", session(1));
+    assert!(cache.session("a").is_none());
+    // Another member's read under the same ticket is still current.
+    cache.put_session(ticket, "b", session(2));
+    assert!(cache.session("b").is_some());
+    // A read started after the change is kept.
+    cache.put_session(cache.sync().unwrap(), "a", session(1));
+    assert!(cache.session("a").is_some());
+}
+
+#[test]
+fn everyone_is_dropped_when_findability_changes_or_announcements_were_missed() {
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    cache.put_session(ticket, "a", session(1));
+    cache.heard(crate::db::Heard::Notification("0".into()));
+    assert!(cache.session("a").is_none());
+    cache.put_session(ticket, "a", session(1));
+    assert!(cache.session("a").is_none(), "a read from before the change is not kept");
+    let ticket = cache.sync().unwrap();
+    cache.put_session(ticket, "a", session(1));
+    cache.heard(crate::db::Heard::MayHaveMissed);
+    assert!(cache.session("a").is_none());
+}
+
+#[test]
+fn nothing_is_served_before_announcements_are_heard_or_when_off() {
+    let cache = MemberCache::postgres(Duration::from_secs(60));
+    assert!(cache.sync().is_none());
+    assert!(MemberCache::off().sync().is_none());
+    assert!(MemberCache::postgres(Duration::ZERO).sync().is_none());
+}
+
+#[test]
+fn a_kept_last_opened_card_goes_when_its_profile_changes() {
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    let today = Ymd { year: 2026, month: 11, day: 28 };
+    let card = MemberCard { id: 7, name: "Eva".into(), age: 30, city: String::new(), region: String::new(), thumb: None, fictional: false };
+    cache.put_last_opened(ticket, 1, today, Some((card, 5)));
+    assert_eq!(cache.last_opened(1, today).unwrap().unwrap().0.id, 7);
+    assert!(cache.last_opened(1, Ymd { day: 29, ..today }).is_none(), "another day: the age may differ");
+    cache.heard(crate::db::Heard::Notification("7".into()));
+    assert!(cache.last_opened(1, today).is_none());
+}
+
+#[test]
+fn a_kept_page_goes_when_its_member_or_anyone_it_shows_changes() {
+    let cache = cache();
+    let list = Arc::new(vec![7_i64, 8]);
+    cache.put_page(cache.sync().unwrap(), 1, "likes/1".into(), &[7, 8], list.clone());
+    cache.put_page(cache.sync().unwrap(), 2, "likes/1".into(), &[9], Arc::new(vec![9_i64]));
+    assert_eq!(cache.page::<Arc<Vec<i64>>>(1, "likes/1"), Some(list.clone()));
+    assert_eq!(cache.page::<Arc<Vec<i64>>>(1, "likes/2"), None, "another page");
+    assert_eq!(cache.page::<Arc<Vec<u8>>>(1, "likes/1"), None, "another type");
+    // A member the page shows changed: it goes; the other member's page stays.
+    cache.heard(crate::db::Heard::Notification("8".into()));
+    assert_eq!(cache.page::<Arc<Vec<i64>>>(1, "likes/1"), None);
+    assert!(cache.page::<Arc<Vec<i64>>>(2, "likes/1").is_some());
+    // The member themselves changed.
+    cache.heard(crate::db::Heard::Notification("2".into()));
+    assert!(cache.page::<Arc<Vec<i64>>>(2, "likes/1").is_none());
+    // A read that raced with a change of someone it shows is not kept.
+    let ticket = cache.sync().unwrap();
+    cache.heard(crate::db::Heard::Notification("7".into()));
+    cache.put_page(ticket, 1, "likes/1".into(), &[7, 8], list.clone());
+    assert!(cache.page::<Arc<Vec<i64>>>(1, "likes/1").is_none());
+    // A member keeps their newest few pages.
+    for n in 0..=MAX_PAGES_PER_MEMBER {
+        cache.put_page(cache.sync().unwrap(), 1, format!("likes/{n}"), &[], n);
+    }
+    assert_eq!(cache.page::<usize>(1, "likes/0"), None);
+    assert_eq!(cache.page::<usize>(1, &format!("likes/{MAX_PAGES_PER_MEMBER}")), Some(MAX_PAGES_PER_MEMBER));
+    // Findability changed somewhere: everything goes.
+    cache.heard(crate::db::Heard::Notification("0".into()));
+    assert!(cache.page::<usize>(1, "likes/1").is_none());
+}
+
+#[test]
+fn entries_older_than_the_age_limit_are_not_served() {
+    let cache = MemberCache::postgres(Duration::from_millis(30));
+    cache.heard(crate::db::Heard::MayHaveMissed);
+    cache.put_session(cache.sync().unwrap(), "a", session(1));
+    assert!(cache.session("a").is_some());
+    std::thread::sleep(Duration::from_millis(40));
+    assert!(cache.session("a").is_none());
+    cache.prune();
+    assert_eq!(cache.sessions_kept(), 0);
+}
