@@ -508,6 +508,32 @@ mod tests {
         assert!(!format!("{c:?}").contains("s3cr3t-value"));
     }
 
+    /// docs/configuration.md is the configuration's documentation: every variable read here is
+    /// named there, and every variable with a row there is read here (or by what it names:
+    /// the site's files and the log filter are read at start by the binary).
+    #[test]
+    fn every_variable_is_documented_and_every_documented_one_is_read() {
+        let code = include_str!("config.rs");
+        let docs = include_str!("../../docs/configuration.md");
+        let mut read = std::collections::BTreeSet::new();
+        for call in ["get(\"", "secs(\"", "count(\""] {
+            for (at, _) in code.match_indices(call) {
+                let name: String = code[at + call.len()..].chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_').collect();
+                if name.len() > 3 && code[at + call.len() + name.len()..].starts_with('"') {
+                    read.insert(name);
+                }
+            }
+        }
+        assert!(read.len() > 40 && read.contains("VONK_STREAMS_PER_SESSION"), "{read:?}");
+        for name in &read {
+            assert!(docs.contains(&format!("`{name}`")), "{name} is read but not in docs/configuration.md");
+        }
+        for row in docs.lines().filter(|l| l.starts_with("| `")) {
+            let name = row.trim_start_matches("| `").split('`').next().unwrap_or_default();
+            assert!(read.contains(name) || ["LEPTOS_SITE_ROOT", "RUST_LOG"].contains(&name), "{name} is documented but never read");
+        }
+    }
+
     #[test]
     fn defaults() {
         let c = cfg(&[]).unwrap();
