@@ -38,7 +38,8 @@ use crate::features::site::lang_config::LangConfigPage;
 use crate::features::staff::complaints::{StaffComplaintsPage, StaffHomePage};
 use crate::features::staff::members::StaffMembersPage;
 use crate::features::staff::photos::PhotoReviewPage;
-use crate::features::staff::site::{StaffPricingPage, StaffSitePage};
+use crate::features::staff::pricing::StaffPricingPage;
+use crate::features::staff::site::StaffSitePage;
 use crate::layouts::chat::ChatLayout;
 use crate::layouts::default::DefaultLayout;
 

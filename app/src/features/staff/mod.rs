@@ -9,6 +9,7 @@ pub mod members;
 pub mod operators;
 pub mod payments;
 pub mod photos;
+pub mod pricing;
 pub mod site;
 pub mod site_setup;
 

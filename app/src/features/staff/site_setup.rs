@@ -54,7 +54,7 @@ pub async fn staff_site_message_costs(
 ) -> Result<(), ApiError> {
     let mut rows = Vec::new();
     for (country, text) in cost.iter().filter(|(_, t)| !t.trim().is_empty()) {
-        let costs = match super::site::amount_of(text, "minimum_message_costs") {
+        let costs = match super::pricing::amount_of(text, "minimum_message_costs") {
             Ok(costs) => costs,
             Err(error) => return Err(fail_back::<StaffSiteMessageCosts>(error, "/staff/site", &[])),
         };
@@ -237,7 +237,7 @@ pub fn MessageCostsForm(countries: Vec<String>, costs: Vec<domain::site::Message
                             <MoneyField
                                 name=format!("cost[{country}]")
                                 label=price_label
-                                value=row.as_ref().map(|r| super::site::money(r.costs)).unwrap_or_default()
+                                value=row.as_ref().map(|r| super::pricing::money(r.costs)).unwrap_or_default()
                                 placeholder=String::new()
                                 required=false
                                 invalid=use_i18n().t("validation.amount_invalid")
