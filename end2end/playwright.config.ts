@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir, homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.E2E_PORT ?? 3107);
@@ -15,19 +16,7 @@ process.env.E2E_DATA_DIR = dataDir;
 // The built-in test provider, for the server and for the `vonk staff` commands tests run.
 process.env.VONK_PAYMENTS = 'test';
 
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
+const chromium = { executablePath: chromiumPath, args: chromiumArgs };
 
 // On PostgreSQL (the second run of `make test`) only the flows whose behaviour that database
 // changes: what a member writes and then reads across requests and browsers (the member cache

@@ -10,6 +10,7 @@
 // nothing is downloaded. With --cookie (a member's session) the member pages can be measured too.
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -31,8 +32,8 @@ const paths = args.length
     ];
 
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  chromePath: process.env.CHROME_PATH ?? chromiumPath,
+  chromeFlags: ['--headless=new', ...chromiumArgs.filter((a) => a !== '--headless')],
 });
 let failed = false;
 try {

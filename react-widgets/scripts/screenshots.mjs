@@ -10,6 +10,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 
@@ -17,7 +18,7 @@ const root = fileURLToPath(new URL('../../storybook-static/', import.meta.url));
 const ids = (process.argv[2] ?? 'widgets-paymentmethodblocks--netherlands').split(',');
 const widths = (process.argv[3] ?? '375,1280').split(',').map(Number);
 const out = process.argv[4] ?? '/tmp/vonk-widget-shots';
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const executablePath = chromiumPath;
 
 const types = {
   '.html': 'text/html',
@@ -46,16 +47,7 @@ const port = typeof address === 'object' && address ? address.port : 0;
 await mkdir(out, { recursive: true });
 const browser = await chromium.launch({
   executablePath,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: chromiumArgs,
 });
 try {
   for (const width of widths) {
