@@ -286,7 +286,8 @@ test('staff refund part of a payment, then the rest; the member sees it in /tran
   for (const typed of ['<b>5</b>', '0,001']) {
     await staff.getByTestId('refund-form').getByLabel('Bedrag').fill(typed);
     await staff.getByTestId('refund-form').getByRole('button', { name: 'Terugbetalen' }).click();
-    await expect(staff.getByRole('alert')).toContainText('Vul een bedrag in zoals 12,50');
+    // The field's own mark once its module is in, the server's refusal before: one of them says it.
+    await expect(staff.getByRole('alert').filter({ hasText: 'Vul een bedrag in zoals 12,50' }).first()).toBeVisible();
     await expect(staff.getByTestId('refund-result')).toHaveCount(0);
   }
   await axeClean(staff);
