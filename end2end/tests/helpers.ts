@@ -166,12 +166,17 @@ export function onServerDatabase(sql: string) {
   }
 }
 
-/** Once the page, its images and its clips are there: every image decoded, every video with a
- *  frame, and two frames drawn since (layout shifts are reported per frame). */
+/** Once the page, its images and its clips are there: every image the browser fetches now
+ *  decoded (a lazy one below the fold waits for a scroll that does not come), every clip that
+ *  plays with a frame, and two frames drawn since (layout shifts are reported per frame). */
 export async function settled(page: Page) {
   await page.waitForLoadState('networkidle');
   await page.waitForFunction(
-    () => [...document.images].every((i) => i.complete) && [...document.querySelectorAll('video')].every((v) => !v.getAttribute('src') || v.readyState >= 2),
+    () =>
+      [...document.images].every((i) => i.complete || i.loading === 'lazy') &&
+      [...document.querySelectorAll('video')].every((v) => !v.getAttribute('src') || v.paused || v.readyState >= 2),
+    undefined,
+    { timeout: 15_000 },
   );
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
