@@ -56,15 +56,16 @@ const serverBuild = () =>
 const siteBuild = () => run('scripts/build-site.sh', [], { VONK_BUILD: 'quick', VONK_DEV: '1' });
 const widgetsBuild = () => run('npm', ['run', '--silent', 'build:widgets']);
 
-let pending = new Map();
+// What the edits since the last build need, and when the first of them was made.
+let pending = new Set();
+let firstEdit = 0;
 let building = false;
 async function rebuild() {
   if (building || pending.size === 0) return;
   building = true;
-  const batch = pending;
-  pending = new Map();
-  const kinds = new Set(batch.values());
-  const since = Math.min(...batch.keys());
+  const kinds = pending;
+  const since = firstEdit;
+  pending = new Set();
   try {
     if (kinds.has('widgets')) await widgetsBuild();
     if (kinds.has('widgets') || kinds.has('site')) await siteBuild();
@@ -88,7 +89,8 @@ if (process.argv[2] !== '--classify') {
     if (!name) return;
     const kind = kindOf(relative(root, join(root, name.toString())));
     if (!kind) return;
-    pending.set(Date.now() + Math.random() / 1000, kind);
+    if (pending.size === 0) firstEdit = Date.now();
+    pending.add(kind);
     clearTimeout(timer);
     // Editors write a file in several steps: build once they are done.
     timer = setTimeout(rebuild, 150);

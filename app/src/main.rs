@@ -131,11 +131,6 @@ async fn run() {
     server::files::private_umask();
     // Usage errors (an unknown command or argument) exit with status 2 and the usage.
     let cli = Cli::parse();
-    if let Some(Command::VapidKeys) = cli.command {
-        let (private_key, public_key) = server::push::new_vapid_keys();
-        println!("VONK_VAPID_PRIVATE_KEY={private_key}\n# public key (browsers subscribe with it): {public_key}");
-        return;
-    }
     tracing_subscriber::fmt().with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"))).init();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
@@ -145,7 +140,10 @@ async fn run() {
                 failed(format!("Vonk stopped: {error}"));
             }
         }
-        Command::VapidKeys => {}
+        Command::VapidKeys => {
+            let (private_key, public_key) = server::push::new_vapid_keys();
+            println!("VONK_VAPID_PRIVATE_KEY={private_key}\n# public key (browsers subscribe with it): {public_key}");
+        }
         Command::Staff { change } => {
             let (grant, email, role) = match change {
                 StaffChange::Grant { email, role } => (true, email, role),

@@ -49,6 +49,12 @@ impl Accounts {
 
     /// The receipt of `payment` (paid by `user_id` on `site`), in the member's language.
     pub async fn receipt(&self, site: &Site, user_id: i64, payment: &PaymentView) -> Result<Receipt, AppError> {
+        let refunded = self.refunded(payment.id).await?;
+        self.receipt_with(site, user_id, payment, refunded).await
+    }
+
+    /// [`Accounts::receipt`] with what has gone back of the payment already read.
+    async fn receipt_with(&self, site: &Site, user_id: i64, payment: &PaymentView, refunded: i64) -> Result<Receipt, AppError> {
         let row = sqlx::query("SELECT u.email, u.language, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
             .bind(user_id)
             .fetch_one(self.db().pool())
@@ -77,7 +83,6 @@ impl Accounts {
         rows.push((t("receipt.total"), money(payment.amount)));
         rows.push((domain::i18n::interpolate(&t("receipt.vat"), &[("rate", &rate)]), money(vat_part(payment.amount, payment.vat_rate_bp))));
         // Money that went back: the receipt says how much, and what the member paid after it.
-        let refunded = self.refunded(payment.id).await?;
         if refunded > 0 {
             rows.push((t("receipt.refunded"), format!("−{}", money(refunded))));
             rows.push((t("receipt.remaining"), money((payment.amount - refunded).max(0))));
@@ -118,7 +123,10 @@ impl Accounts {
         at: i64,
         link: &str,
     ) -> Result<(), AppError> {
-        let mut note = self.receipt(site, user_id, payment).await?;
+        // Refunds done so far, this one included: the VAT of this part is what the VAT of the
+        // refunded total grew by, so a payment refunded in parts takes back exactly its VAT.
+        let refunded = self.refunded(payment.id).await?.max(refund);
+        let mut note = self.receipt_with(site, user_id, payment, refunded).await?;
         let locale = note.locale;
         let comma = !matches!(locale, domain::Locale::En);
         let money = |minor: i64| format_money(minor, &payment.currency, comma);
@@ -128,9 +136,6 @@ impl Accounts {
         let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &vars);
         let date = domain::date::from_unix(at);
         let rate = domain::checkout::format_rate(payment.vat_rate_bp, comma);
-        // Refunds done so far, this one included: the VAT of this part is what the VAT of the
-        // refunded total grew by, so a payment refunded in parts takes back exactly its VAT.
-        let refunded = self.refunded(payment.id).await?.max(refund);
         let vat = vat_part(refunded, payment.vat_rate_bp) - vat_part(refunded - refund, payment.vat_rate_bp);
         let mut rows = vec![
             (t("credit_note.number"), format!("#{}-{refund_id}", payment.id)),
