@@ -42,6 +42,7 @@ status=0
 wait "$server_build" || status=$?
 wait "$wasm_build" || status=$?
 [[ $status -eq 0 ]] || { echo "site build failed" >&2; exit "$status"; }
+echo "==> server and wasm compiled (${SECONDS}s)"
 
 # Split per lazy island and wasm-bindgen, then wasm-opt every module, two at a time (its
 # warnings about the name section are noise; its output is shown when it fails).
@@ -51,12 +52,14 @@ if $wasm_opt; then
   xargs -P 2 -I {} sh -c 'wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int "$1" -o "$1" \
     2>"$1.log" || { cat "$1.log" >&2; exit 255; }; rm "$1.log"' _ {} <"$stage/wasm-files"
 fi
+echo "==> modules split and optimised (${SECONDS}s)"
 node scripts/site-assets.mjs "$stage" vonk
 rm "$stage/wasm-files"
 cp -a public/. "$stage/"
 # `make dev` (VONK_DEV=1) serves the files as they are: compressing them would only slow the loop.
 [[ "${VONK_DEV:-}" == 1 ]] || node scripts/precompress.mjs "$stage"
 touch "$stage/.complete"
+echo "==> styles, files and precompression done (${SECONDS}s)"
 
 # target/site becomes a symbolic link to this build, swapped in one rename.
 if [[ -d "$site" && ! -L "$site" ]]; then

@@ -33,6 +33,11 @@ layer() {
 
 make_quiet() { make --no-print-directory "$@"; }
 
+# Four tests at a time per test binary on two cores: the service and HTTP tests spend most of
+# their time waiting on a database's disk writes, a socket or another process, not on the CPU
+# (the server's tests take half the time they take two at a time).
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
+
 layer "tools (installed when missing)" scripts/install-tools.sh --test
 layer "format and lints (rustfmt, clippy)" make_quiet lint
 layer "Rust: domain, server on SQLite + PostgreSQL, site tool" cargo test -p domain -p server -p vonk-site
