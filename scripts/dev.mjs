@@ -40,19 +40,30 @@ function start() {
     env: { ...process.env, VONK_DEV_RELOAD: 'true', VONK_ADDR: addr, VONK_PAYMENTS: process.env.VONK_PAYMENTS ?? 'test' },
   });
 }
+// The server stops gracefully (open requests finish, the reload streams end at once); one that
+// has not stopped after 5 s is killed, so an edit always reaches the browser.
 function stop() {
   return new Promise((done) => {
     if (!server || server.exitCode !== null) return done();
-    server.once('exit', done);
-    server.kill('SIGTERM');
+    const stopping = server;
+    const kill = setTimeout(() => stopping.kill('SIGKILL'), 5000);
+    stopping.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    stopping.kill('SIGTERM');
   });
 }
 
 // The same command and flags as scripts/build-site.sh's server half, so cargo reuses its work.
 const serverBuild = () =>
-  run('cargo', ['build', '--profile', 'quick', '-p', 'app', '-p', 'vonk-site', '--bin', 'vonk', '--bin', 'vonk-site', '--no-default-features', '--features', 'app/ssr'], {
-    RUSTFLAGS: '--cfg erase_components',
-  });
+  run(
+    'cargo',
+    ['build', '--profile', 'quick', '-p', 'app', '-p', 'vonk-site', '--bin', 'vonk', '--bin', 'vonk-site', '--no-default-features', '--features', 'app/ssr'],
+    {
+      RUSTFLAGS: '--cfg erase_components',
+    },
+  );
 const siteBuild = () => run('scripts/build-site.sh', [], { VONK_BUILD: 'quick', VONK_DEV: '1' });
 const widgetsBuild = () => run('npm', ['run', '--silent', 'build:widgets']);
 

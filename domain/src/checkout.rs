@@ -258,6 +258,7 @@ pub fn quote(pack: &CreditPack, discount: Option<&Discount>, country: &str) -> Q
 
 /// One payment as its member sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct PaymentSummary {
     pub id: i64,
     pub pack_id: i64,
@@ -265,8 +266,11 @@ pub struct PaymentSummary {
     pub list_price: i64,
     pub amount: i64,
     pub currency: String,
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "vat_rate"))]
     pub vat_rate_bp: i64,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "String"))]
     pub method: crate::payment::PaymentMethod,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "String"))]
     pub status: PaymentStatus,
     pub discount_code: Option<String>,
     pub discount_percent: i64,

@@ -7,12 +7,14 @@ use crate::constants::{COUNTER_CAP, CREDITS_BADGE_THRESHOLD};
 
 /// What `/api/counts` answers and the top bar starts with.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct Counters {
     /// Messages the member has not read (the chat's pill).
     pub unread_messages: i64,
     /// Likes from visible members the member has not looked at (the heart's pill).
     pub new_likes: i64,
     /// Unread notifications from members the member can still see (the bell's pill).
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "unread_notifications"))]
     pub notifications: i64,
 }
 

@@ -26,6 +26,8 @@ pub mod photo;
 pub mod profile;
 pub mod push;
 pub mod refund;
+#[cfg(feature = "sqlx")]
+pub mod rows;
 pub mod sales;
 pub mod search;
 pub mod security;

@@ -83,10 +83,13 @@ pub fn refresh_interval_secs(push_subscribed: bool) -> u32 {
 /// Auto-likes: a new member receives likes from fitting operator-run profiles during the first
 /// days, per site setting (how many, and how far apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct AutoLikePolicy {
     /// At most this many auto-likes per member; 0 switches them off.
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "auto_likes", try_from = "i64"))]
     pub count: u32,
     /// At least this long between two.
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "auto_like_gap_secs"))]
     pub gap_secs: i64,
 }
 

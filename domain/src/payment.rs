@@ -216,14 +216,18 @@ fn group_rank(group: PaymentGroup) -> u8 {
 
 /// A payment as staff see it on `/staff/payments` (amounts in minor units, VAT included).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct StaffPayment {
     pub id: i64,
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "user_id"))]
     pub member_id: i64,
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "name"))]
     pub member_name: String,
     pub email: String,
     pub credits: i64,
     pub amount: i64,
     pub currency: String,
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "vat_rate"))]
     pub vat_rate_bp: i64,
     pub country: String,
     pub method: String,

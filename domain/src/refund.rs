@@ -92,8 +92,11 @@ pub fn credits_for(credits: i64, amount: i64, before: i64, refund: i64) -> i64 {
 /// How the credits a refund would take split into what is still there and what the member
 /// already spent (never below zero: the spent part is stated, not taken).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct CreditsBack {
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "credits_taken"))]
     pub taken: i64,
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "credits_spent"))]
     pub spent: i64,
 }
 

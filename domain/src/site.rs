@@ -82,9 +82,13 @@ pub struct MessageCost {
 
 /// Theme colours; each a CSS colour like `#8b0000`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct Theme {
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "theme_primary"))]
     pub primary: String,
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "theme_secondary"))]
     pub secondary: String,
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "theme_accent"))]
     pub accent: String,
 }
 
@@ -106,7 +110,11 @@ impl Default for Theme {
 }
 
 /// The settings of one site (SPEC §3). Loaded from the `sites` table and cached in memory.
+///
+/// The server reads a `sites` row straight into it (`#[derive(sqlx::FromRow)]`, feature `sqlx`):
+/// a new setting is its field here, its migration and its form.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct SiteSettings {
     pub id: i64,
     pub name: String,
@@ -114,25 +122,35 @@ pub struct SiteSettings {
     /// e.g. "nl-NL"; its first two letters pick the first-render language.
     pub domain_language: String,
     pub cdn_prefix: String,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "i64"))]
     pub niche: Niche,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "String"))]
     pub signups: SignupPolicy,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub logged_out_search: bool,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub logged_out_search_trafficsource: bool,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub enable_site_entry_popup: bool,
     pub geoip_country: String,
     pub geoip_selected_country: Option<String>,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::JsonText"))]
     pub minimum_message_costs: Vec<MessageCost>,
     pub support_phone: String,
     pub support_email: String,
     pub push_key: Option<String>,
     pub fictional_icon: String,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub fictional_warning: bool,
     pub fictional_singular: String,
     pub fictional_plural: String,
     pub description: String,
     pub index_title: String,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::JsonText"))]
     pub countries: Vec<String>,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::JsonText"))]
     pub visible_profile_fields: Vec<String>,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub visible_profile_notes: bool,
     pub message_credits: i64,
     pub signup_credits: i64,
@@ -149,28 +167,39 @@ pub struct SiteSettings {
     /// Direct debit gives the credits only once the provider collected the money (otherwise at
     /// once, taken back if the collection fails).
     #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub direct_debit_on_collection: bool,
     /// A member's first payment, whatever the method, waits until they confirmed their address
     /// (direct debit always does).
     #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub first_payment_needs_confirmed_address: bool,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::JsonText"))]
     pub search_fields: Vec<String>,
     pub refund_days: i64,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub member_resell: bool,
     pub company_id: i64,
     pub mail_name: String,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "i64"))]
     pub min_age: u32,
+    #[cfg_attr(feature = "sqlx", sqlx(flatten))]
     pub theme: Theme,
     /// Auto-likes for new members from fitting operator-run profiles (how many, how far apart).
+    #[cfg_attr(feature = "sqlx", sqlx(flatten))]
     pub auto_like: crate::notifications::AutoLikePolicy,
     /// The gifts members can send here (empty: every gift).
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::GiftCodes"))]
     pub gifts: Vec<crate::chat::Gift>,
     /// What the chat does with phone numbers, email and web addresses and messenger names in
     /// members' messages.
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::JsonText"))]
     pub contact_rules: crate::contact::ContactPolicy,
     /// When members' alike first messages to many members are held for staff review.
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::JsonText"))]
     pub spam_rules: crate::spam::SpamRules,
     /// The site's own logo, when staff uploaded one (else the flame mark with the name).
+    #[cfg_attr(feature = "sqlx", sqlx(skip))]
     pub logo: Option<Logo>,
 }
 
@@ -223,6 +252,7 @@ impl SiteSettings {
 
 /// The company behind a site, shown on the legal pages.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct CompanyInfo {
     pub id: i64,
     pub name: String,
@@ -232,7 +262,9 @@ pub struct CompanyInfo {
     pub country: String,
     /// Chamber of commerce number.
     pub kvk: String,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::JsonText"))]
     pub tradenames: Vec<String>,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::JsonText"))]
     pub vat_numbers: Vec<String>,
     pub support_phone: String,
     /// Discount offered to members who are about to delete their account, in percent.
@@ -253,6 +285,7 @@ pub fn terms_version_date(company_added: Option<i64>) -> i64 {
 
 /// A credit bundle offered on the pricing page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct CreditPack {
     pub id: i64,
     pub credits: i64,
@@ -260,6 +293,7 @@ pub struct CreditPack {
     pub price_minor: i64,
     pub currency: String,
     /// Shown as "most chosen".
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub highlighted: bool,
 }
 

@@ -3,13 +3,10 @@
 //! [`crate::accounts::Member`]) and answered by `/api/counts`; the display rules live in
 //! `domain::counters`.
 
-use domain::counters::Counters;
-use sqlx::any::AnyRow;
-use sqlx::Row;
-
 use crate::visibility::sees;
 
-/// The counter columns of the member's row (`u` is the member's `users` row).
+/// The counter columns of the member's row (`u` is the member's `users` row), named as
+/// `domain::counters::Counters` reads them.
 pub(crate) const COLUMNS: &str = concat!(
     "(SELECT COUNT(*) FROM likes l WHERE l.liked_id = u.id AND l.seen = FALSE AND ",
     sees!("u.id", "l.liker_id"),
@@ -17,7 +14,3 @@ pub(crate) const COLUMNS: &str = concat!(
     crate::notifications::visible_notifications!("u.id"),
     ") AS unread_notifications, CAST(COALESCE((SELECT SUM(cm.unread) FROM chat_members cm WHERE cm.user_id = u.id), 0) AS BIGINT) AS unread_messages"
 );
-
-pub(crate) fn from_row(row: &AnyRow) -> Result<Counters, sqlx::Error> {
-    Ok(Counters { unread_messages: row.try_get("unread_messages")?, new_likes: row.try_get("new_likes")?, notifications: row.try_get("unread_notifications")? })
-}

@@ -128,18 +128,27 @@ impl Db {
         self.backend
     }
 
+    /// A table's column names, as the database has them after its migrations.
+    pub async fn columns(&self, table: &str) -> Result<Vec<String>, sqlx::Error> {
+        let sql = match self.backend {
+            Backend::Sqlite => "SELECT name FROM pragma_table_info($1) ORDER BY cid",
+            Backend::Postgres => {
+                "SELECT column_name::TEXT FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position"
+            }
+        };
+        sqlx::query_scalar(sql).bind(table).fetch_all(&self.pool).await
+    }
+
     pub async fn close(&self) {
         self.pool.close().await;
     }
 }
 
-/// Reads a boolean column: PostgreSQL stores BOOLEAN, SQLite stores INTEGER 0/1.
+/// Reads a boolean column: PostgreSQL stores BOOLEAN, SQLite stores INTEGER 0/1
+/// ([`domain::rows::Flag`], which `#[derive(sqlx::FromRow)]` rows name for such columns).
 pub fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::Error> {
     use sqlx::Row;
-    match row.try_get::<bool, _>(column) {
-        Ok(value) => Ok(value),
-        Err(_) => row.try_get::<i64, _>(column).map(|v| v != 0),
-    }
+    row.try_get::<domain::rows::Flag, _>(column).map(bool::from)
 }
 
 /// What a PostgreSQL `LISTEN` loop hears: a notification's payload, or word that announcements

@@ -13,21 +13,22 @@ use crate::ui::icons::FlameIcon;
 use domain::counters::Counters;
 
 /// The site's logo: the one staff uploaded, else a flame mark and the site name. Visitors go
-/// to the home page.
+/// to the home page, members to the members' search (SPEC §2).
 #[component]
 pub fn Logo() -> impl IntoView {
     let ctx = use_page_ctx();
     let i18n = use_i18n();
-    let label = format!("{} – {}", ctx.site.name, i18n.t("nav.home"));
+    let (home, to) = if ctx.member.is_some() { ("/members", "nav.members_home") } else { ("/", "nav.home") };
+    let label = format!("{} – {}", ctx.site.name, i18n.t(to));
     match ctx.site.logo.clone() {
         Some(logo) => view! {
-            <a class="logo logo--image" href="/" aria-label=label>
+            <a class="logo logo--image" href=home aria-label=label>
                 <img class="logo__image" src=logo.url() width=logo.width.to_string() height=logo.height.to_string() alt=ctx.site.name.clone()/>
             </a>
         }
         .into_any(),
         None => view! {
-            <a class="logo" href="/" aria-label=label>
+            <a class="logo" href=home aria-label=label>
                 <span class="logo__mark"><FlameIcon/></span>
                 <span class="logo__name">{ctx.site.name.clone()}</span>
             </a>

@@ -48,7 +48,11 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
     // accepting, they close with 1001 and their clients reconnect, through the load balancer, to
     // another node.
     let bus = state.chat.bus().clone();
-    serve_connections_then(listener, app, state.config.header_timeout, shutdown_signal(), async move { bus.close(Duration::from_secs(3)).await }).await;
+    serve_connections_then(listener, app, state.config.header_timeout, shutdown_signal(), async move {
+        server::http::dev_reload::stop();
+        bus.close(Duration::from_secs(3)).await
+    })
+    .await;
     state.db.close().await;
     Ok(())
 }

@@ -161,4 +161,13 @@ async fn live_reload_only_in_the_edit_loop() {
     let started = first_start(&on).await;
     assert!(started.parse::<u128>().is_ok(), "{started}");
     assert_eq!(first_start(&on).await, started, "the same server, the same start");
+
+    // A stopping server ends the streams (its graceful shutdown waits for open responses: an
+    // open tab would otherwise keep it from ever stopping).
+    let mut events = on.client.get(format!("{}/__dev/reload", on.base)).send().await.unwrap();
+    assert!(events.chunk().await.unwrap().is_some(), "the first event");
+    server::http::dev_reload::stop();
+    while let Some(chunk) = tokio::time::timeout(std::time::Duration::from_secs(10), events.chunk()).await.expect("the stream ends").unwrap() {
+        assert!(!chunk.is_empty());
+    }
 }

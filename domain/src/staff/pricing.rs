@@ -7,13 +7,17 @@ use crate::{ApiError, ErrorCode};
 
 /// A credit bundle as staff set it (`id` none: a new one).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct PackEdit {
+    #[cfg_attr(feature = "sqlx", sqlx(default))]
     pub id: Option<i64>,
     pub credits: i64,
     pub price_minor: i64,
     pub currency: String,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub highlighted: bool,
     pub sort_order: i64,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub active: bool,
 }
 
@@ -36,13 +40,16 @@ impl PackEdit {
 }
 /// A credit bundle as staff see it (inactive ones too).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct PackRecord {
     pub id: i64,
     pub credits: i64,
     pub price_minor: i64,
     pub currency: String,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub highlighted: bool,
     pub sort_order: i64,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub active: bool,
     /// Payments made for it (a bundle that was sold is never deleted, only switched off).
     pub sold: i64,
@@ -50,12 +57,14 @@ pub struct PackRecord {
 
 /// A discount code as staff see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
 pub struct DiscountRecord {
     pub id: i64,
     pub code: String,
     pub percentage: i64,
     pub minimum_order: i64,
     pub country: Option<String>,
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub active: bool,
     pub expires_at: Option<i64>,
     pub redeemed: i64,

@@ -1,11 +1,9 @@
 //! The logged-in member as pages need them, read in one query with the counters of the top bar.
 
 use domain::account::{ProfileStatus, Role, UserStatus};
-use sqlx::any::AnyRow;
-use sqlx::Row;
+use domain::rows::Flag;
 
 use super::Accounts;
-use crate::db::flag;
 use crate::error::AppError;
 
 /// A logged-in member as pages need them.
@@ -65,46 +63,74 @@ pub(super) fn member_select() -> &'static str {
     })
 }
 
-fn member_from_row(row: &AnyRow) -> Result<Member, AppError> {
-    let status: String = row.try_get("status")?;
-    let profile_status: String = row.try_get("profile_status")?;
-    let role: String = row.try_get("role")?;
-    let gender: Option<String> = row.try_get("gender")?;
-    let sexuality: Option<String> = row.try_get("sexuality")?;
-    Ok(Member {
-        id: row.try_get("id")?,
-        site_id: row.try_get("site_id")?,
-        email: row.try_get("email")?,
-        name: row.try_get("name")?,
-        status: UserStatus::parse(&status).ok_or_else(|| AppError::Internal(format!("unknown user status {status}")))?,
-        language: row.try_get("language")?,
-        credits: row.try_get("credits")?,
-        paid_user: flag(row, "paid_user")?,
-        invisible: flag(row, "invisible")?,
-        signup_date: row.try_get("signup_date")?,
-        profile_status: ProfileStatus::parse(&profile_status).ok_or_else(|| AppError::Internal(format!("unknown profile status {profile_status}")))?,
-        basics_complete: gender.is_some() && sexuality.is_some() && row.try_get::<Option<String>, _>("region")?.is_some(),
-        seeks: domain::profile::seeks(gender.as_deref(), sexuality.as_deref()),
-        alerts: Default::default(),
-        role: Role::parse(&role).unwrap_or(Role::Member),
-        operator: flag(row, "operator")?,
-        main_photo_id: row.try_get("main_photo_id")?,
-        counters: crate::counters::from_row(row)?,
-        country: row.try_get::<Option<String>, _>("country")?.filter(|c| c.len() == 2),
-    })
+/// A row of [`member_select`].
+#[derive(sqlx::FromRow)]
+pub(super) struct MemberRow {
+    id: i64,
+    site_id: i64,
+    email: String,
+    name: String,
+    #[sqlx(try_from = "String")]
+    status: UserStatus,
+    language: String,
+    credits: i64,
+    #[sqlx(try_from = "Flag")]
+    paid_user: bool,
+    #[sqlx(try_from = "Flag")]
+    invisible: bool,
+    signup_date: i64,
+    role: String,
+    #[sqlx(try_from = "Flag")]
+    operator: bool,
+    #[sqlx(try_from = "String")]
+    profile_status: ProfileStatus,
+    main_photo_id: Option<i64>,
+    gender: Option<String>,
+    sexuality: Option<String>,
+    region: Option<String>,
+    country: Option<String>,
+    alert_rows: i64,
+    #[sqlx(flatten)]
+    counters: domain::counters::Counters,
+}
+
+impl From<MemberRow> for Member {
+    fn from(row: MemberRow) -> Member {
+        Member {
+            id: row.id,
+            site_id: row.site_id,
+            email: row.email,
+            name: row.name,
+            status: row.status,
+            language: row.language,
+            credits: row.credits,
+            paid_user: row.paid_user,
+            invisible: row.invisible,
+            signup_date: row.signup_date,
+            profile_status: row.profile_status,
+            basics_complete: row.gender.is_some() && row.sexuality.is_some() && row.region.is_some(),
+            seeks: domain::profile::seeks(row.gender.as_deref(), row.sexuality.as_deref()),
+            alerts: Default::default(),
+            role: Role::parse(&row.role).unwrap_or(Role::Member),
+            operator: row.operator,
+            main_photo_id: row.main_photo_id,
+            counters: row.counters,
+            country: row.country.filter(|c| c.len() == 2),
+        }
+    }
 }
 
 impl Accounts {
     pub async fn member(&self, user_id: i64) -> Result<Option<Member>, AppError> {
-        let row = sqlx::query(&format!("{} WHERE u.id = $1", member_select())).bind(user_id).fetch_optional(self.db().pool()).await?;
+        let row = sqlx::query_as(&format!("{} WHERE u.id = $1", member_select())).bind(user_id).fetch_optional(self.db().pool()).await?;
         self.complete_member(row).await
     }
 
-    /// Reads the row, and the alert state only when the row says there is one.
-    pub(super) async fn complete_member(&self, row: Option<AnyRow>) -> Result<Option<Member>, AppError> {
+    /// The member of the row, with the alert state read only when the row says there is one.
+    pub(super) async fn complete_member(&self, row: Option<MemberRow>) -> Result<Option<Member>, AppError> {
         let Some(row) = row else { return Ok(None) };
-        let mut member = member_from_row(&row)?;
-        let alert_rows: i64 = row.try_get("alert_rows")?;
+        let alert_rows = row.alert_rows;
+        let mut member = Member::from(row);
         if alert_rows > 0 {
             member.alerts = self.alert_state(member.id).await?;
         }

@@ -106,17 +106,23 @@ impl Accounts {
         let (member, seen) = match kept {
             Some(kept) => (kept.member, kept.seen),
             None => {
-                let row = sqlx::query(session_select())
+                #[derive(sqlx::FromRow)]
+                struct SessionRow {
+                    session_seen: i64,
+                    session_expires: i64,
+                    #[sqlx(flatten)]
+                    member: super::member::MemberRow,
+                }
+                let row: Option<SessionRow> = sqlx::query_as(session_select())
                     .bind(&hash)
                     .bind(now)
                     .bind(domain::account::UserStatus::Deleted.as_str())
                     .fetch_optional(self.db.pool())
                     .await?;
-                let (seen, expires) = match &row {
-                    Some(row) => (row.try_get::<i64, _>("session_seen")?, row.try_get::<i64, _>("session_expires")?),
-                    None => return Ok(None),
+                let Some(SessionRow { session_seen: seen, session_expires: expires, member }) = row else {
+                    return Ok(None);
                 };
-                let Some(member) = self.complete_member(row).await? else {
+                let Some(member) = self.complete_member(Some(member)).await? else {
                     return Ok(None);
                 };
                 if let Some(ticket) = ticket {

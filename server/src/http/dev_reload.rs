@@ -19,6 +19,19 @@ fn started() -> &'static str {
     STARTED.get_or_init(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos().to_string()).unwrap_or_default())
 }
 
+/// Cancelled when the server stops accepting: every open stream ends, so the graceful shutdown,
+/// which waits for open responses, is not held up by the pages listening (`make dev` restarts
+/// the server while a tab is open).
+fn stopping() -> &'static tokio_util::sync::CancellationToken {
+    static STOPPING: OnceLock<tokio_util::sync::CancellationToken> = OnceLock::new();
+    STOPPING.get_or_init(tokio_util::sync::CancellationToken::new)
+}
+
+/// Ends the open streams: the server is stopping.
+pub fn stop() {
+    stopping().cancel();
+}
+
 /// The stream, when live reload is on; no route otherwise.
 pub fn routes(enabled: bool) -> Router {
     if !enabled {
@@ -30,7 +43,9 @@ pub fn routes(enabled: bool) -> Router {
         get(|| async {
             // Reconnect quickly after a restart: the page reloads as soon as the new server is up.
             let first = Event::default().retry(Duration::from_millis(250)).data(started());
-            let stream = futures_util::stream::once(async move { Ok::<_, Infallible>(first) }).chain(futures_util::stream::pending());
+            let stream = futures_util::stream::once(async move { Ok::<_, Infallible>(first) })
+                .chain(futures_util::stream::pending())
+                .take_until(stopping().clone().cancelled_owned());
             ([(http::header::CACHE_CONTROL, "no-store")], Sse::new(stream).keep_alive(KeepAlive::default())).into_response()
         }),
     )

@@ -95,29 +95,12 @@ const PAYMENT_COLUMNS: &str = "id, pack_id, credits, list_price, amount, currenc
 /// A payment's status column as stored; anything else is our bug, never the member's.
 fn status_of(row: &sqlx::any::AnyRow, column: &str) -> Result<PaymentStatus, AppError> {
     let text: String = row.try_get(column)?;
-    PaymentStatus::parse(&text).ok_or_else(|| AppError::Internal(format!("payment status {text}")))
+    PaymentStatus::try_from(text).map_err(AppError::Internal)
 }
 
+/// A row of [`PAYMENT_COLUMNS`] (`#[derive(sqlx::FromRow)]` on the domain's type).
 fn view(row: &sqlx::any::AnyRow) -> Result<PaymentView, AppError> {
-    let method: String = row.try_get("method")?;
-    let status: String = row.try_get("status")?;
-    Ok(PaymentView {
-        id: row.try_get("id")?,
-        pack_id: row.try_get("pack_id")?,
-        credits: row.try_get("credits")?,
-        list_price: row.try_get("list_price")?,
-        amount: row.try_get("amount")?,
-        currency: row.try_get("currency")?,
-        vat_rate_bp: row.try_get("vat_rate")?,
-        method: PaymentMethod::parse(&method).ok_or_else(|| AppError::Internal(format!("payment method {method}")))?,
-        status: PaymentStatus::parse(&status).ok_or_else(|| AppError::Internal(format!("payment status {status}")))?,
-        discount_code: row.try_get("discount_code")?,
-        discount_percent: row.try_get("discount_percent")?,
-        created_at: row.try_get("created_at")?,
-        paid_at: row.try_get("paid_at")?,
-        checkout_url: row.try_get("checkout_url")?,
-        refunded: row.try_get("refunded")?,
-    })
+    Ok(<PaymentView as sqlx::FromRow<_>>::from_row(row)?)
 }
 
 impl Payments {

@@ -27,7 +27,13 @@ impl Payments {
     }
 
     pub(super) async fn read_packs(&self, site_id: i64, country: &str) -> Result<Vec<CreditPack>, AppError> {
-        let rows = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct CountryPack {
+            #[sqlx(flatten)]
+            pack: CreditPack,
+            country: Option<String>,
+        }
+        let rows: Vec<CountryPack> = sqlx::query_as(
             "SELECT id, credits, price_minor, currency, highlighted, country FROM credit_packs \
              WHERE site_id = $1 AND active = TRUE AND (country IS NULL OR country = $2) ORDER BY sort_order, credits",
         )
@@ -35,8 +41,9 @@ impl Payments {
         .bind(country.to_ascii_uppercase())
         .fetch_all(self.pool())
         .await?;
-        let own = rows.iter().any(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some());
-        rows.iter().filter(|r| r.try_get::<Option<String>, _>("country").ok().flatten().is_some() == own).map(crate::sites::pack_row).collect()
+        // The country's own bundles where it has any, else the site's.
+        let own = rows.iter().any(|r| r.country.is_some());
+        Ok(rows.into_iter().filter(|r| r.country.is_some() == own).map(|r| r.pack).collect())
     }
 
     /// The methods offered in a country: the country's methods that the provider takes, and

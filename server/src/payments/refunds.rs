@@ -32,14 +32,17 @@ use crate::staff::require_staff;
 const RETRY_AFTER_SECS: i64 = 60;
 
 /// What a refund request came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct RefundOutcome {
     pub refund_id: i64,
     pub amount: i64,
+    #[sqlx(try_from = "String")]
     pub state: RefundState,
     /// Credits taken back, and those the member had already used (known once done).
+    #[sqlx(flatten)]
     pub credits: CreditsBack,
     /// The payment's status afterwards.
+    #[sqlx(try_from = "String")]
     pub status: PaymentStatus,
 }
 
@@ -54,14 +57,18 @@ pub enum TestChange {
 }
 
 /// One refund or chargeback of a payment, for its timeline.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct RefundEntry {
     pub id: i64,
+    #[sqlx(try_from = "String")]
     pub kind: RefundKind,
+    #[sqlx(try_from = "String")]
     pub state: RefundState,
     pub amount: i64,
+    #[sqlx(flatten)]
     pub credits: CreditsBack,
     pub reason: String,
+    #[sqlx(rename = "updated_at")]
     pub at: i64,
     pub note_sent_at: Option<i64>,
 }
@@ -160,19 +167,29 @@ impl Payments {
     /// refund) and settles it. A direct debit was collected by us, not a provider: its refund
     /// is paid back by bank transfer and booked at once.
     async fn ask_provider(&self, refund_id: i64, now: i64) -> Result<RefundOutcome, AppError> {
-        let row = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct Asked {
+            #[sqlx(try_from = "String")]
+            state: RefundState,
+            amount: i64,
+            request_key: String,
+            payment_id: i64,
+            provider: String,
+            provider_id: Option<String>,
+            currency: String,
+            site_name: String,
+        }
+        let row: Asked = sqlx::query_as(
             "SELECT r.state, r.amount, r.request_key, p.id AS payment_id, p.provider, p.provider_id, p.currency, s.name AS site_name FROM refunds r \
              JOIN payments p ON p.id = r.payment_id JOIN sites s ON s.id = p.site_id WHERE r.id = $1",
         )
         .bind(refund_id)
         .fetch_one(self.pool())
         .await?;
-        let state = RefundState::parse(&row.try_get::<String, _>("state")?).ok_or_else(|| AppError::Internal("refund state".into()))?;
-        if state != RefundState::Requested {
+        if row.state != RefundState::Requested {
             return self.outcome(refund_id).await;
         }
-        let provider: String = row.try_get("provider")?;
-        let payment_id: i64 = row.try_get("payment_id")?;
+        let (provider, payment_id) = (row.provider.as_str(), row.payment_id);
         if provider == DIRECT_DEBIT {
             return self.settle(refund_id, None, now).await;
         }
@@ -181,11 +198,11 @@ impl Payments {
             return self.outcome(refund_id).await;
         }
         let request = RefundRequest {
-            provider_id: row.try_get::<Option<String>, _>("provider_id")?.unwrap_or_default(),
-            amount: row.try_get("amount")?,
-            currency: row.try_get("currency")?,
-            description: format!("{} – #{payment_id}", row.try_get::<String, _>("site_name")?),
-            idempotency_key: row.try_get("request_key")?,
+            provider_id: row.provider_id.unwrap_or_default(),
+            amount: row.amount,
+            currency: row.currency,
+            description: format!("{} – #{payment_id}", row.site_name),
+            idempotency_key: row.request_key,
         };
         match self.provider.refund(&request).await {
             Ok(provider_refund_id) => self.settle(refund_id, Some(&provider_refund_id), now).await,
@@ -321,19 +338,13 @@ impl Payments {
     }
 
     async fn outcome(&self, refund_id: i64) -> Result<RefundOutcome, AppError> {
-        let row = sqlx::query(
-            "SELECT r.amount, r.state, r.credits_taken, r.credits_spent, p.status FROM refunds r JOIN payments p ON p.id = r.payment_id WHERE r.id = $1",
+        Ok(sqlx::query_as(
+            "SELECT r.id AS refund_id, r.amount, r.state, r.credits_taken, r.credits_spent, p.status FROM refunds r \
+             JOIN payments p ON p.id = r.payment_id WHERE r.id = $1",
         )
         .bind(refund_id)
         .fetch_one(self.pool())
-        .await?;
-        Ok(RefundOutcome {
-            refund_id,
-            amount: row.try_get("amount")?,
-            state: RefundState::parse(&row.try_get::<String, _>("state")?).ok_or_else(|| AppError::Internal("refund state".into()))?,
-            credits: CreditsBack { taken: row.try_get("credits_taken")?, spent: row.try_get("credits_spent")? },
-            status: super::status_of(&row, "status")?,
-        })
+        .await?)
     }
 
     /// Mails a settled refund's credit note once (claimed first, given back when sending fails).
@@ -463,26 +474,12 @@ impl Payments {
 
     /// A payment's refunds and chargebacks, oldest first.
     pub async fn refunds_of(&self, payment_id: i64) -> Result<Vec<RefundEntry>, AppError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT id, kind, state, amount, credits_taken, credits_spent, reason, updated_at, note_sent_at FROM refunds WHERE payment_id = $1 ORDER BY id",
         )
         .bind(payment_id)
         .fetch_all(self.pool())
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(RefundEntry {
-                    id: r.try_get("id")?,
-                    kind: RefundKind::parse(&r.try_get::<String, _>("kind")?).ok_or_else(|| AppError::Internal("refund kind".into()))?,
-                    state: RefundState::parse(&r.try_get::<String, _>("state")?).ok_or_else(|| AppError::Internal("refund state".into()))?,
-                    amount: r.try_get("amount")?,
-                    credits: CreditsBack { taken: r.try_get("credits_taken")?, spent: r.try_get("credits_spent")? },
-                    reason: r.try_get("reason")?,
-                    at: r.try_get("updated_at")?,
-                    note_sent_at: r.try_get("note_sent_at")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// Whether a chargeback stopped this member's card and direct-debit payments.

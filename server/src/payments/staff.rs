@@ -57,23 +57,9 @@ impl TimelineEntry {
 const STAFF_PAYMENT_COLUMNS: &str =
     "p.id, p.user_id, pr.name, u.email, p.credits, p.amount, p.currency, p.vat_rate, p.country, p.method, p.status, p.created_at, p.paid_at, p.refunded";
 
+/// A row of [`STAFF_PAYMENT_COLUMNS`] (`#[derive(sqlx::FromRow)]` on the domain's type).
 fn staff_payment(row: &sqlx::any::AnyRow) -> Result<StaffPayment, AppError> {
-    Ok(StaffPayment {
-        id: row.try_get("id")?,
-        member_id: row.try_get("user_id")?,
-        member_name: row.try_get("name")?,
-        email: row.try_get("email")?,
-        credits: row.try_get("credits")?,
-        amount: row.try_get("amount")?,
-        currency: row.try_get("currency")?,
-        vat_rate_bp: row.try_get("vat_rate")?,
-        country: row.try_get("country")?,
-        method: row.try_get("method")?,
-        status: row.try_get("status")?,
-        created_at: row.try_get("created_at")?,
-        paid_at: row.try_get("paid_at")?,
-        refunded: row.try_get("refunded")?,
-    })
+    Ok(<StaffPayment as sqlx::FromRow<_>>::from_row(row)?)
 }
 
 impl Payments {

@@ -2,10 +2,7 @@
 
 use domain::staff::{DiscountRecord, PackRecord};
 
-use sqlx::Row;
-
 use crate::accounts::Member;
-use crate::db::flag;
 use crate::error::AppError;
 
 use super::{record, require_staff, Staff};
@@ -14,7 +11,7 @@ impl Staff {
     /// Every credit bundle of the site, in display order, with how often each was sold.
     pub async fn packs(&self, staff: &Member, site_id: i64) -> Result<Vec<PackRecord>, AppError> {
         require_staff(staff, site_id)?;
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT c.id, c.credits, c.price_minor, c.currency, c.highlighted, c.sort_order, c.active, \
              (SELECT COUNT(*) FROM payments p WHERE p.pack_id = c.id AND p.status = $2) AS sold \
              FROM credit_packs c WHERE c.site_id = $1 ORDER BY c.sort_order, c.id",
@@ -22,21 +19,7 @@ impl Staff {
         .bind(site_id)
         .bind(domain::checkout::PaymentStatus::Paid.code())
         .fetch_all(self.db.pool())
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(PackRecord {
-                    id: r.try_get("id")?,
-                    credits: r.try_get("credits")?,
-                    price_minor: r.try_get("price_minor")?,
-                    currency: r.try_get("currency")?,
-                    highlighted: flag(r, "highlighted")?,
-                    sort_order: r.try_get("sort_order")?,
-                    active: flag(r, "active")?,
-                    sold: r.try_get("sold")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// Adds a bundle (`id` none) or changes one of the site's; logged. Bundles are never
@@ -73,22 +56,14 @@ impl Staff {
                 (id, "pack_add", describe(&p))
             }
             Some(id) => {
-                let row =
-                    sqlx::query("SELECT credits, price_minor, currency, highlighted, sort_order, active FROM credit_packs WHERE id = $1 AND site_id = $2")
+                let mut old: domain::staff::PackEdit =
+                    sqlx::query_as("SELECT credits, price_minor, currency, highlighted, sort_order, active FROM credit_packs WHERE id = $1 AND site_id = $2")
                         .bind(id)
                         .bind(site_id)
                         .fetch_optional(&mut *tx)
                         .await?
                         .ok_or(domain::ErrorCode::NotFound)?;
-                let old = domain::staff::PackEdit {
-                    id: Some(id),
-                    credits: row.try_get("credits")?,
-                    price_minor: row.try_get("price_minor")?,
-                    currency: row.try_get("currency")?,
-                    highlighted: flag(&row, "highlighted")?,
-                    sort_order: row.try_get("sort_order")?,
-                    active: flag(&row, "active")?,
-                };
+                old.id = Some(id);
                 if old == p {
                     return Ok(id);
                 }
@@ -114,28 +89,14 @@ impl Staff {
     /// The site's discount codes, newest first, with how often each was redeemed.
     pub async fn discounts(&self, staff: &Member, site_id: i64) -> Result<Vec<DiscountRecord>, AppError> {
         require_staff(staff, site_id)?;
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT d.id, d.code, d.percentage, d.minimum_order, d.country, d.active, d.expires_at, \
              (SELECT COUNT(*) FROM discount_redemptions r JOIN payments p ON p.id = r.payment_id WHERE r.code = d.code AND p.site_id = d.site_id) AS redeemed \
              FROM discount_codes d WHERE d.site_id = $1 ORDER BY d.id DESC",
         )
         .bind(site_id)
         .fetch_all(self.db.pool())
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(DiscountRecord {
-                    id: r.try_get("id")?,
-                    code: r.try_get("code")?,
-                    percentage: r.try_get("percentage")?,
-                    minimum_order: r.try_get("minimum_order")?,
-                    country: r.try_get("country")?,
-                    active: flag(r, "active")?,
-                    expires_at: r.try_get("expires_at")?,
-                    redeemed: r.try_get("redeemed")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// A new discount code; `CodeTaken` when the site has it already (in any state).

@@ -57,11 +57,10 @@ impl Staff {
     pub async fn create_site(&self, staff: &Member, site_id: i64, new: domain::staff::NewSite, now: i64) -> Result<i64, AppError> {
         require_staff(staff, site_id)?;
         let new = new.validate()?;
-        let copied: Vec<&str> = crate::sites::SITE_COLUMNS
-            .split(',')
-            .map(str::trim)
-            .filter(|c| !["id", "domain", "is_default", "name", "domain_language", "push_key"].contains(c))
-            .collect();
+        // Every setting is copied: each column but the new site's own, its push key, its logo
+        // (which stays with this site) and its creation time.
+        let own = ["id", "domain", "is_default", "name", "domain_language", "push_key", "logo_version", "created_at"];
+        let copied: Vec<String> = self.db.columns("sites").await?.into_iter().filter(|c| !own.contains(&c.as_str())).collect();
         let mut tx = self.db.begin().await?;
         let taken: Option<(i64,)> = sqlx::query_as("SELECT id FROM sites WHERE domain = $1").bind(&new.domain).fetch_optional(&mut *tx).await?;
         if taken.is_some() {

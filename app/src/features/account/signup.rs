@@ -438,7 +438,9 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
             ev.prevent_default();
             let href = link.get_attribute("href").unwrap_or_else(|| "/signup".into());
             // A member's signup link (`/members/{id}/signup`) carries that member through signup, as its page does.
-            let profile = href.strip_prefix("/members/").and_then(|r| r.strip_suffix("/signup")).and_then(|id| id.parse::<i64>().ok());
+            // (Its query holds the tracking parameters, which the modal takes from the page's own address.)
+            let path = href.split('?').next().unwrap_or_default();
+            let profile = path.strip_prefix("/members/").and_then(|r| r.strip_suffix("/signup")).and_then(|id| id.parse::<i64>().ok());
             let _ = el.show_modal();
             if opened.get_untracked().is_none() {
                 opened.set(Some((with_profile(tracking.get_value(), profile), href)));
@@ -521,6 +523,17 @@ pub fn SignupModalForLayout() -> impl IntoView {
 }
 
 /// The tracking parameters of the current URL (SPEC §3 tracking data).
+/// `href` with the tracking parameters of the page's own address (a signup link keeps the
+/// traffic source the visitor came with, also on a phone where it opens a page).
+pub(crate) fn with_tracking(href: &str) -> String {
+    let query: Vec<String> = tracking_params().iter().map(|(k, v)| format!("{k}={}", domain::account::percent_encode(v))).collect();
+    if query.is_empty() {
+        href.to_string()
+    } else {
+        format!("{href}?{}", query.join("&"))
+    }
+}
+
 fn tracking_params() -> Vec<(String, String)> {
     let query = use_query_map().get_untracked();
     let max = domain::account::Tracking::MAX_CHARS;

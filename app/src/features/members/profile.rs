@@ -149,6 +149,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                         <crate::ui::icons::ChatIcon/> {use_i18n().tf("chat.message_to", &[("name", &p.name)])}
                     </a>
                 })}
+                {(!member).then(|| view! { <VisitorActions id=p.id name=p.name.clone()/> })}
                 {(member && !p.is_me).then(|| {
 
                     let form = if p.blocked_by_me {
@@ -188,6 +189,27 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                 </ul>
             </section>
         })}
+    }
+}
+
+/// What a member can do here, for a visitor: each opens the signup with this profile
+/// remembered (the modal on a wide screen, the page on a phone; tracking parameters kept), and
+/// the new member comes back to it.
+#[component]
+fn VisitorActions(id: i64, name: String) -> impl IntoView {
+    let i18n = use_i18n();
+    let signup = crate::features::account::signup::with_tracking(&crate::paths::member_signup(id));
+    view! {
+        <section class="member-profile__section visitor-actions" data-testid="visitor-actions">
+            <a class="btn btn--primary member-profile__message" href=signup.clone() data-signup-link="" data-testid="visitor-message">
+                <crate::ui::icons::ChatIcon/> {i18n.tf("chat.message_to", &[("name", &name)])}
+            </a>
+            <div class="visitor-actions__more">
+                <a class="btn btn--ghost" href=signup.clone() data-signup-link="" data-testid="visitor-like"><HeartIcon/> {i18n.t("likes.like")}</a>
+                <a class="btn btn--ghost" href=signup data-signup-link="" data-testid="visitor-gift"><crate::ui::icons::GiftIcon/> {i18n.t("chat.gift")}</a>
+            </div>
+            <p class="muted visitor-actions__free">{i18n.t("landing.free")}</p>
+        </section>
     }
 }
 

@@ -1,0 +1,79 @@
+// The paid visitor's path: from a profile reached through a network's link to the first
+// message, without a dead end, at 1280 px (the signup modal) and at 375 px (the signup page).
+import { expect, type Page } from '@playwright/test';
+import { acceptEntry, axeClean, chatLive, signupFormReady, test } from './helpers';
+
+/** A profile a lander shows (its tiles lead to `/members/{id}/signup`). */
+async function landerProfile(page: Page): Promise<string> {
+  await page.goto('/landers/gallery');
+  const tile = page.locator('[data-testid="lander-profile"]:visible').first();
+  return (await tile.getAttribute('href'))!.split('/')[2];
+}
+
+test('a visitor on a profile finds a member’s actions; signing up from one brings them back to send the first message', async ({
+  page,
+  context,
+  baseURL,
+  isMobile,
+}, testInfo) => {
+  await acceptEntry(context, baseURL!);
+  const id = await landerProfile(page);
+  await page.goto(`/members/${id}?network=path-net&sub1=s1`);
+
+  // Every width: the top bar offers signup, and the profile the actions a member has.
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Gratis aanmelden' })).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('link', { name: /Naar de startpagina/ })).toHaveAttribute('href', '/');
+  const actions = page.getByTestId('visitor-actions');
+  await expect(actions).toBeVisible();
+  for (const action of ['visitor-message', 'visitor-like', 'visitor-gift']) {
+    await expect(actions.getByTestId(action)).toHaveAttribute('href', `/members/${id}/signup?network=path-net&sub1=s1`);
+  }
+  await axeClean(page);
+
+  const email = `pad-${testInfo.project.name}-${Date.now()}@example.nl`;
+  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
+  await actions.getByTestId('visitor-message').click();
+  let form;
+  if (isMobile) {
+    // A phone opens the signup page, the member and the traffic source remembered.
+    await expect(page).toHaveURL(new RegExp(`/members/${id}/signup\\?network=path-net&sub1=s1$`));
+    await expect(page.getByTestId('signup-teaser')).toBeVisible();
+    await signupFormReady(page);
+    form = page.locator('form[data-ready="true"]');
+  } else {
+    const modal = page.getByTestId('signup-modal');
+    await expect(modal).toBeVisible();
+    form = modal.locator('form[data-ready="true"]');
+    await expect(form).toBeVisible();
+  }
+  await expect(form.locator('input[name="profile"]')).toHaveValue(id);
+  await expect(form.locator('input[name="network"]')).toHaveValue('path-net');
+  await expect(form.locator('input[name="sub1"]')).toHaveValue('s1');
+  await form.getByLabel('E-mailadres').fill(email);
+  await form.getByLabel('Profielnaam').fill('Pim');
+  await form.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
+  await form.getByLabel('Geboortedatum').fill('1986-02-11');
+  await form.getByRole('button', { name: 'Gratis aanmelden' }).click();
+
+  // The basics, then straight back to the profile the visitor came for.
+  await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}$`));
+  await page.getByLabel('Man', { exact: true }).check();
+  await page.getByLabel('Hetero').check();
+  await page.locator('select[name="country"]').selectOption('NL');
+  await page.locator('select[name="region"]').selectOption('NL-UT');
+  await page.getByLabel('Woonplaats').fill('Utrecht');
+  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await expect(page).toHaveURL(new RegExp(`/members/${id}\\?welcome=1$`));
+  await expect(page.getByTestId('visitor-actions')).toHaveCount(0);
+  // A member's logo leads to the members (a visitor's to the home page).
+  await expect(page.getByRole('banner').getByRole('link', { name: /Naar de leden/ })).toHaveAttribute('href', '/members');
+
+  // The first message.
+  await page.getByTestId('send-message').click();
+  await expect(page).toHaveURL(new RegExp(`/members/${id}/chat$`));
+  await chatLive(page);
+  const box = page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' });
+  await box.fill('Hoi! Ik zag je profiel en wilde je meteen schrijven.');
+  await box.press('Enter');
+  await expect(page.getByTestId('chat-log')).toContainText('Ik zag je profiel en wilde je meteen schrijven.');
+});
