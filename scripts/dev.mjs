@@ -5,7 +5,9 @@
 //     server binary alone;
 //   - domain/, the rest of app/src/, style/, public/: server and browser code, the site;
 //   - react-widgets/: the widget bundle (Vite), then the site.
-// Each rebuild prints what it built and how long the edit took to reach the browser.
+// An edit of browser code rebuilds the server first and restarts it (the page reloads with the new
+// markup), then the wasm and the site, and restarts again. Each step prints how long the edit
+// took to reach the browser.
 // Usage (from make): node scripts/dev.mjs   (VONK_ADDR, DATA_DIR as for `make run`)
 import { spawn } from 'node:child_process';
 import { watch } from 'node:fs';
@@ -77,14 +79,27 @@ async function rebuild() {
   const kinds = pending;
   const since = firstEdit;
   pending = new Set();
-  try {
-    if (kinds.has('widgets')) await widgetsBuild();
-    if (kinds.has('widgets') || kinds.has('site')) await siteBuild();
-    else await serverBuild();
+  const restart = async (what) => {
     await stop();
     start();
-    const what = kinds.has('widgets') ? 'widgets and site' : kinds.has('site') ? 'server and browser code' : 'server';
-    console.log(`\n==> ${what} rebuilt, server restarted: ${((Date.now() - since) / 1000).toFixed(1)} s after the edit (pages reload when it listens)\n`);
+    console.log(`\n==> ${what}, server restarted: ${((Date.now() - since) / 1000).toFixed(1)} s after the edit (pages reload when it listens)\n`);
+  };
+  try {
+    if (kinds.has('widgets')) {
+      await widgetsBuild();
+      await siteBuild();
+      await restart('widgets and site rebuilt');
+    } else if (kinds.has('site')) {
+      // The server half first: the page's new markup is in the browser while the browser code
+      // still compiles (an island's own change arrives with the second reload).
+      await serverBuild();
+      await restart('server rebuilt');
+      await siteBuild();
+      await restart('browser code rebuilt');
+    } else {
+      await serverBuild();
+      await restart('server rebuilt');
+    }
   } catch (error) {
     console.error(`\n==> the build failed (${error.message}); the server keeps running the last good build\n`);
   } finally {
