@@ -48,9 +48,24 @@ echo "==> server and wasm compiled (${SECONDS}s)"
 # warnings about the name section are noise; its output is shown when it fails).
 "$target/$profile/vonk-site" "$front/wasm32-unknown-unknown/$wasm_profile/app.wasm" "$stage/pkg" vonk \
   >"$stage/wasm-files"
+# A module wasm-opt has seen before (the same bytes, the same wasm-opt and flags) is taken from
+# the cache beside cargo's (`$CARGO_TARGET_DIR/wasm-opt-cache`): the output is a function of
+# those, and a build whose Rust code did not change, or changed only some islands, then
+# optimises only the modules that differ. Entries not used for 30 days go.
 if $wasm_opt; then
-  xargs -P 2 -I {} sh -c 'wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int "$1" -o "$1" \
-    2>"$1.log" || { cat "$1.log" >&2; exit 255; }; rm "$1.log"' _ {} <"$stage/wasm-files"
+  flags="-Oz --enable-bulk-memory --enable-nontrapping-float-to-int"
+  cache="$target/wasm-opt-cache"
+  mkdir -p "$cache"
+  find "$cache" -type f -mtime +30 -delete 2>/dev/null || true
+  salt="$( (wasm-opt --version; echo "$flags") | sha256sum | cut -c1-16)"
+  export flags cache salt
+  xargs -P 2 -I {} sh -c 'f="$1"
+    key="$salt-$(sha256sum "$f" | cut -c1-64)"
+    if [ -f "$cache/$key" ]; then cp "$cache/$key" "$f" && touch "$cache/$key"; exit 0; fi
+    wasm-opt $flags "$f" -o "$f.opt" 2>"$f.log" || { cat "$f.log" >&2; exit 255; }
+    rm "$f.log"
+    cp "$f.opt" "$cache/$key.$$" && mv "$cache/$key.$$" "$cache/$key"
+    mv "$f.opt" "$f"' _ {} <"$stage/wasm-files"
 fi
 echo "==> modules split and optimised (${SECONDS}s)"
 node scripts/site-assets.mjs "$stage" vonk

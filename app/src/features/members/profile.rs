@@ -48,13 +48,13 @@ fn Gallery(name: String, main: Option<String>, photos: Vec<GalleryPhoto>, login_
         <div class="member-profile__gallery" id="gallery">
             <div class="member-profile__photo">
                 {match main_id {
-                    Some(id) => view! { <a href=format!("#photo-{id}") class="member-profile__photo-link">{portrait}</a> }.into_any(),
+                    Some(id) => view! { <a href=format!("#photo-{id}") class="member-profile__photo-link" aria-label=i18n.tf("photos.of", &[("name", &name)])>{portrait}</a> }.into_any(),
                     None => portrait.into_any(),
                 }}
             </div>
             {(photos.len() > 1 || photos.iter().any(|p| p.locked)).then(|| view! {
                 <ul class="gallery-strip" data-testid="gallery">
-                    {photos.iter().map(|p| {
+                    {photos.iter().enumerate().map(|(i, p)| {
                         if p.locked {
                             view! {
                                 <li><a class="gallery-strip__item gallery-strip__item--locked" href=locked_href.clone() data-testid="locked-photo">
@@ -63,7 +63,7 @@ fn Gallery(name: String, main: Option<String>, photos: Vec<GalleryPhoto>, login_
                             }.into_any()
                         } else {
                             view! {
-                                <li><a class="gallery-strip__item" href=format!("#photo-{}", p.id) data-testid="open-photo">
+                                <li><a class="gallery-strip__item" href=format!("#photo-{}", p.id) data-testid="open-photo" aria-label=format!("{} ({})", use_i18n().tf("photos.of", &[("name", &name)]), i + 1)>
                                     <img src=photo_url(p.id, true) alt="" loading="lazy" decoding="async"/>
                                 </a></li>
                             }.into_any()
