@@ -398,14 +398,6 @@ macro_rules! stored_enum {
                 match text { $($text => Some($name::$variant),)+ _ => None }
             }
         }
-
-        /// A stored text read from a row (`#[sqlx(try_from = "String")]`).
-        impl TryFrom<String> for $name {
-            type Error = String;
-            fn try_from(text: String) -> Result<Self, String> {
-                $name::parse(&text).ok_or_else(|| format!("unknown {} {text}", stringify!($name)))
-            }
-        }
     };
 }
 

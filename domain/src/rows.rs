@@ -134,6 +134,8 @@ macro_rules! stored_codes {
 }
 
 stored_codes!(
+    crate::account::UserStatus,
+    crate::account::ProfileStatus,
     crate::checkout::PaymentStatus,
     crate::payment::PaymentMethod,
     crate::refund::RefundKind,
