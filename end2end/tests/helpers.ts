@@ -83,6 +83,16 @@ export async function signupFormReady(page: Page) {
   await expect(page.locator('form[data-ready="true"]')).toBeVisible({ timeout: 15_000 });
 }
 
+/** Fills in and sends `/complete-signup` (signup's second step): gender, heterosexual, Utrecht. */
+export async function fillBasics(page: Page, gender: 'Vrouw' | 'Man') {
+  await page.getByLabel(gender, { exact: true }).check();
+  await page.getByLabel('Hetero').check();
+  await page.locator('select[name="country"]').selectOption('NL');
+  await page.locator('select[name="region"]').selectOption('NL-UT');
+  await page.getByLabel('Woonplaats').fill('Utrecht');
+  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+}
+
 /** Signs up and completes the basics (a woman by default), so the member can search and block. */
 export async function member(page: Page, email: string, who: { name?: string; gender?: 'Vrouw' | 'Man' } = {}) {
   await page.goto('/signup');
@@ -93,12 +103,7 @@ export async function member(page: Page, email: string, who: { name?: string; ge
   await page.getByLabel('Geboortedatum').fill('1987-06-21');
   await page.getByRole('button', { name: 'Gratis aanmelden' }).click();
   await expect(page).toHaveURL(/\/complete-signup$/);
-  await page.getByLabel(who.gender ?? 'Vrouw', { exact: true }).check();
-  await page.getByLabel('Hetero').check();
-  await page.locator('select[name="country"]').selectOption('NL');
-  await page.locator('select[name="region"]').selectOption('NL-UT');
-  await page.getByLabel('Woonplaats').fill('Utrecht');
-  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await fillBasics(page, who.gender ?? 'Vrouw');
   // Signup's last step offers members who fit; skipping leads on to the profile.
   await expect(page).toHaveURL(/\/signup-matches$/);
   await page.getByTestId('finder-skip').click();

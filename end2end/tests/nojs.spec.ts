@@ -1,7 +1,7 @@
 // A member without JavaScript: every write is a server function that a plain form post reaches,
 // and every refusal comes back to the page with its translated text.
 import { expect } from '@playwright/test';
-import { test } from './helpers';
+import { fillBasics, test } from './helpers';
 
 test('signup, complete-signup, search, like, chat, block, settings and buying credits work with JavaScript off', async ({
   page,
@@ -29,12 +29,7 @@ test('signup, complete-signup, search, like, chat, block, settings and buying cr
 
   // Step 2 is on the page as it arrives.
   await expect(page).toHaveURL(/\/complete-signup$/);
-  await page.getByLabel('Man', { exact: true }).check();
-  await page.getByLabel('Hetero').check();
-  await page.locator('select[name="country"]').selectOption('NL');
-  await page.locator('select[name="region"]').selectOption('NL-UT');
-  await page.getByLabel('Woonplaats').fill('Utrecht');
-  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await fillBasics(page, 'Man');
   await expect(page).toHaveURL(/\/signup-matches$/);
   await page.getByTestId('finder-skip').click();
   await expect(page).toHaveURL(/\/profile\?saved=welcome$/);

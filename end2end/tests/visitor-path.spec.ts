@@ -1,7 +1,7 @@
 // The paid visitor's path: from a profile reached through a network's link to the first
 // message, without a dead end, at 1280 px (the signup modal) and at 375 px (the signup page).
 import { expect, type Page } from '@playwright/test';
-import { acceptEntry, axeClean, chatLive, signupFormReady, test } from './helpers';
+import { acceptEntry, axeClean, chatLive, fillBasics, signupFormReady, test } from './helpers';
 
 /** A profile a lander shows (its tiles lead to `/members/{id}/signup`). */
 async function landerProfile(page: Page): Promise<string> {
@@ -57,12 +57,7 @@ test('a visitor on a profile finds a member’s actions; signing up from one bri
 
   // The basics, then straight back to the profile the visitor came for.
   await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}$`));
-  await page.getByLabel('Man', { exact: true }).check();
-  await page.getByLabel('Hetero').check();
-  await page.locator('select[name="country"]').selectOption('NL');
-  await page.locator('select[name="region"]').selectOption('NL-UT');
-  await page.getByLabel('Woonplaats').fill('Utrecht');
-  await page.getByRole('button', { name: 'Opslaan en verder' }).click();
+  await fillBasics(page, 'Man');
   await expect(page).toHaveURL(new RegExp(`/members/${id}\\?welcome=1$`));
   await expect(page.getByTestId('visitor-actions')).toHaveCount(0);
   // A member's logo leads to the members (a visitor's to the home page).
