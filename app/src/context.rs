@@ -91,8 +91,9 @@ pub struct MemberView {
     pub counters: domain::counters::Counters,
     /// A new member on a site that gives auto-likes: pages ask whether one is due.
     pub auto_like: bool,
-    /// Seconds left of the time bonus (SPEC §4: non-paid, first 4 hours), for the banner and modal.
-    pub time_bonus_left: Option<i64>,
+    /// The time bonus and welcome discount: what the member gets now and what follows (SPEC
+    /// §4; `domain::offers`), for the banner and the modal.
+    pub offers: domain::offers::Offers,
 }
 
 impl PageCtx {

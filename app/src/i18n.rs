@@ -27,6 +27,29 @@ impl I18n {
         interpolate(&self.t(key), args)
     }
 
+    /// The counted text `base` in the form this language uses for `n` (`{count}` and `args`
+    /// filled; `domain::plural`).
+    pub fn plural(&self, base: &str, n: i64, args: &[(&str, &str)]) -> String {
+        domain::plural::plural(&self.texts, self.locale, base, n, args)
+    }
+
+    /// A length of time as the offers state it: whole days from two days on when it is a whole
+    /// number of days, hours otherwise (at least one).
+    pub fn duration(&self, seconds: i64) -> String {
+        let hours = (seconds / 3600).max(1);
+        if hours >= 48 && hours % 24 == 0 {
+            self.plural("duration.days", hours / 24, &[])
+        } else {
+            self.plural("duration.hours", hours, &[])
+        }
+    }
+
+    /// What follows the offer in force (`offers.then`), when something does.
+    pub fn offer_then(&self, offers: &domain::offers::Offers) -> Option<String> {
+        let (now, next) = (offers.now?, offers.next?);
+        Some(self.tf("offers.then", &[("percent", &next.percent.to_string()), ("duration", &self.duration(next.ends_at - now.ends_at))]))
+    }
+
     /// The text of a refusal, its placeholders filled with the values it carries; a refusal
     /// about one site setting (staff forms) starts with that setting's label.
     pub fn error(&self, error: &domain::ApiError) -> String {

@@ -5,13 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::constants::{TIME_BONUS_CODE, TIME_BONUS_WINDOW_SECS};
 use crate::error::Field;
 use crate::error::{ApiError, ErrorCode};
 use crate::site::CreditPack;
 
-/// The time bonus's discount (SPEC §4: 25 %).
-pub const TIME_BONUS_PERCENT: i64 = 25;
 /// The code under which the welcome discount is booked (once per member, like every code).
 pub const WELCOME_CODE: &str = "WELCOME";
 /// A direct-debit confirmation code: digits, how long it is valid, how many tries it allows.
@@ -161,16 +158,6 @@ pub fn discounted(price_minor: i64, percent: i64) -> i64 {
     (price_minor - off).max(1)
 }
 
-/// Seconds left of the time bonus (SPEC §4): only a non-paid member, only within 4 hours of
-/// signup. `None` when it is over or does not apply.
-pub fn time_bonus_left(signup_date: i64, now: i64, paid_user: bool) -> Option<i64> {
-    if paid_user {
-        return None;
-    }
-    let left = (signup_date + TIME_BONUS_WINDOW_SECS - now).min(TIME_BONUS_WINDOW_SECS);
-    (left > 0).then_some(left)
-}
-
 /// Seconds left of the welcome discount: a non-paid member, within the site's hours.
 pub fn welcome_left(signup_date: i64, now: i64, paid_user: bool, hours: i64) -> Option<i64> {
     if paid_user || hours <= 0 {
@@ -185,25 +172,6 @@ pub fn welcome_left(signup_date: i64, now: i64, paid_user: bool, hours: i64) -> 
 pub fn countdown(seconds: i64) -> String {
     let s = seconds.max(0);
     format!("{:02}:{:02}:{:02}", s / 3600, (s % 3600) / 60, s % 60)
-}
-
-/// What a member is owed automatically: the time bonus if there is one, else the welcome
-/// discount (SPEC §4). `used` says whether the member already redeemed a code.
-pub fn automatic_discount(
-    signup_date: i64,
-    now: i64,
-    paid_user: bool,
-    welcome_percent: i64,
-    welcome_hours: i64,
-    used: impl Fn(&str) -> bool,
-) -> Option<Discount> {
-    if time_bonus_left(signup_date, now, paid_user).is_some() && !used(TIME_BONUS_CODE) {
-        return Some(Discount { code: TIME_BONUS_CODE.to_string(), percent: TIME_BONUS_PERCENT, kind: DiscountKind::TimeBonus, minimum_order: 0 });
-    }
-    if welcome_percent > 0 && welcome_left(signup_date, now, paid_user, welcome_hours).is_some() && !used(WELCOME_CODE) {
-        return Some(Discount { code: WELCOME_CODE.to_string(), percent: welcome_percent.min(90), kind: DiscountKind::Welcome, minimum_order: 0 });
-    }
-    None
 }
 
 /// One discount per order: the larger; on a tie the code the member typed.
@@ -450,28 +418,16 @@ mod tests {
     }
 
     #[test]
-    fn time_bonus_follows_spec_section_4() {
-        let signup = 1_000_000;
-        assert_eq!(time_bonus_left(signup, signup, false), Some(14_400));
-        assert_eq!(time_bonus_left(signup, signup + 14_399, false), Some(1));
-        assert_eq!(time_bonus_left(signup, signup + 14_400, false), None);
-        assert_eq!(time_bonus_left(signup, signup + 10, true), None);
+    fn the_countdown_reads_hours_minutes_seconds() {
         assert_eq!(countdown(14_400), "04:00:00");
         assert_eq!(countdown(3_725), "01:02:05");
         assert_eq!(countdown(-3), "00:00:00");
-        let auto = automatic_discount(signup, signup + 60, false, 25, 48, |_| false).unwrap();
-        assert_eq!((auto.code.as_str(), auto.kind), ("TIMEBONUS25", DiscountKind::TimeBonus));
-        let later = automatic_discount(signup, signup + 5 * 3600, false, 20, 48, |_| false).unwrap();
-        assert_eq!((later.code.as_str(), later.percent), (WELCOME_CODE, 20));
-        assert_eq!(automatic_discount(signup, signup + 60, false, 20, 48, |c| c == "TIMEBONUS25").unwrap().code, WELCOME_CODE);
-        assert_eq!(automatic_discount(signup, signup + 60, true, 20, 48, |_| false), None);
-        assert_eq!(automatic_discount(signup, signup + 49 * 3600, false, 20, 48, |_| false), None);
     }
 
     #[test]
     fn the_larger_discount_wins() {
         let code = |p| Some(Discount { code: "X".into(), percent: p, kind: DiscountKind::Code, minimum_order: 0 });
-        let bonus = automatic_discount(0, 1, false, 0, 0, |_| false);
+        let bonus = Some(Discount { code: "TIMEBONUS25".into(), percent: 25, kind: DiscountKind::TimeBonus, minimum_order: 0 });
         assert_eq!(better(code(10), bonus.clone()).unwrap().kind, DiscountKind::TimeBonus);
         assert_eq!(better(code(25), bonus.clone()).unwrap().kind, DiscountKind::Code);
         assert_eq!(better(None, bonus).unwrap().percent, 25);
@@ -532,15 +488,6 @@ mod tests {
             }
             prop_assert!(paid_count <= 1);
             prop_assert!(!status.may_become(PaymentStatus::Open));
-        }
-
-        #[test]
-        fn the_time_bonus_is_never_longer_than_four_hours(signup in 0i64..2_000_000_000, offset in -100_000i64..100_000, paid in any::<bool>()) {
-            let left = time_bonus_left(signup, signup + offset, paid);
-            if let Some(left) = left {
-                prop_assert!(!paid && left > 0 && left <= TIME_BONUS_WINDOW_SECS);
-                prop_assert_eq!(countdown(left).len(), 8);
-            }
         }
 
         #[test]

@@ -246,6 +246,10 @@ pub enum ErrorCode {
     /// A number outside `{min}`..=`{max}`.
     #[strum(message = "validation.out_of_range")]
     OutOfRange,
+    /// Time bonus and welcome discount both on, the time bonus not the better one (higher
+    /// percentage, fewer hours): its "only now" would be untrue (`domain::offers`).
+    #[strum(message = "validation.time_bonus_not_better")]
+    TimeBonusNotBetter,
     /// Money typed as something other than digits with one decimal mark and at most two
     /// decimals (`domain::money`).
     #[strum(message = "validation.amount_invalid")]

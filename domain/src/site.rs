@@ -162,6 +162,12 @@ pub struct SiteSettings {
     /// The welcome discount of new non-paid members: percentage and hours after signup (0 = none).
     pub welcome_discount_percent: i64,
     pub welcome_discount_hours: i64,
+    /// The time bonus (SPEC §4): percentage and hours after signup (0 % = none); see
+    /// [`crate::offers`].
+    #[serde(default)]
+    pub time_bonus_percent: i64,
+    #[serde(default)]
+    pub time_bonus_hours: i64,
     /// What one member may order by direct debit per calendar month, in minor units (0 = no cap).
     pub direct_debit_monthly_limit: i64,
     /// Direct debit gives the credits only once the provider collected the money (otherwise at
@@ -219,6 +225,16 @@ impl Logo {
 }
 
 impl SiteSettings {
+    /// The time bonus and welcome discount this site gives new members.
+    pub fn offer_rules(&self) -> crate::offers::OfferRules {
+        crate::offers::OfferRules {
+            time_bonus_percent: self.time_bonus_percent,
+            time_bonus_hours: self.time_bonus_hours,
+            welcome_percent: self.welcome_discount_percent,
+            welcome_hours: self.welcome_discount_hours,
+        }
+    }
+
     /// A visitor's country: the country the site is pinned to (`geoip_selected_country`, for a
     /// one-country site), else the one GeoIP `detected`, else the site's `geoip_country`.
     pub fn visitor_country<'a>(&'a self, detected: Option<&'a str>) -> &'a str {

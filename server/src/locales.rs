@@ -51,12 +51,15 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use domain::plural;
     use std::collections::BTreeSet;
 
     #[test]
     fn every_locale_has_every_key() {
         let catalog = Catalog::embedded();
-        let all: BTreeSet<String> = Locale::ALL.iter().flat_map(|l| catalog.texts(*l).keys().cloned().collect::<Vec<_>>()).collect();
+        // Counted texts (`base#form`) are checked by form below; every other key is in every locale.
+        let all: BTreeSet<String> =
+            Locale::ALL.iter().flat_map(|l| catalog.texts(*l).keys().filter(|k| plural::split_key(k).is_none()).cloned().collect::<Vec<_>>()).collect();
         let mut problems = Vec::new();
         for locale in Locale::ALL {
             let texts = catalog.texts(locale);
@@ -71,18 +74,51 @@ mod tests {
         assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
     }
 
+    /// Every counted text has, in each language, exactly the forms that language's plural
+    /// rules use for whole numbers (`domain::plural::forms`), none empty.
+    #[test]
+    fn every_counted_text_has_its_forms_in_every_locale() {
+        let catalog = Catalog::embedded();
+        let bases: BTreeSet<String> = Locale::ALL
+            .iter()
+            .flat_map(|l| catalog.texts(*l).keys().filter_map(|k| plural::split_key(k).map(|(b, _)| b.to_string())).collect::<Vec<_>>())
+            .collect();
+        assert!(bases.contains("duration.hours"), "counted texts: {bases:?}");
+        let mut problems = Vec::new();
+        for locale in Locale::ALL {
+            let texts = catalog.texts(locale);
+            for base in &bases {
+                let have: BTreeSet<String> = texts
+                    .iter()
+                    .filter(|(_, v)| !v.trim().is_empty())
+                    .filter_map(|(k, _)| plural::split_key(k).filter(|(b, _)| b == base).map(|(_, f)| f.as_ref().to_string()))
+                    .collect();
+                let want: BTreeSet<String> = plural::forms(locale).iter().map(|f| f.as_ref().to_string()).collect();
+                if have != want {
+                    problems.push(format!("{locale}: {base} has {have:?}, its plural rules use {want:?}"));
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    }
+
     #[test]
     fn placeholders_match_across_locales() {
         let catalog = Catalog::embedded();
         let nl = catalog.texts(Locale::Nl);
+        // A counted text's forms are compared with Dutch's `other` form, `{count}` aside (a
+        // form for one may say "the first hour" without the number).
+        let without_count = |text: &str| domain::i18n::placeholders(text).into_iter().filter(|p| p != "count").collect::<Vec<_>>();
         let mut problems = Vec::new();
         for locale in Locale::ALL {
             let texts = catalog.texts(locale);
-            for (key, value) in nl.iter() {
-                if let Some(other) = texts.get(key) {
-                    if domain::i18n::placeholders(value) != domain::i18n::placeholders(other) {
-                        problems.push(format!("{locale}: {key}"));
-                    }
+            for (key, other) in texts.iter() {
+                let matches = match plural::split_key(key) {
+                    Some((base, _)) => nl.get(&format!("{base}#other")).map(|nl| without_count(nl) == without_count(other)),
+                    None => nl.get(key).map(|nl| domain::i18n::placeholders(nl) == domain::i18n::placeholders(other)),
+                };
+                if matches == Some(false) {
+                    problems.push(format!("{locale}: {key}"));
                 }
             }
         }

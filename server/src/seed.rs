@@ -57,11 +57,11 @@ pub async fn seed_if_empty(db: &Db) -> Result<bool, AppError> {
              support_email, fictional_icon, fictional_warning, fictional_singular, fictional_plural, description, index_title, \
              countries, visible_profile_fields, visible_profile_notes, message_credits, signup_credits, photo_credits, \
              gift_credits, message_length, search_fields, refund_days, member_resell, company_id, mail_name, min_age, \
-             theme_primary, theme_secondary, theme_accent, created_at) \
+             theme_primary, theme_secondary, theme_accent, welcome_discount_percent, created_at) \
              VALUES ($1, $2, 'Vonk', $3, 1, 'all', TRUE, FALSE, TRUE, $4, $5, '+31 20 - 123 45 67', 'support@vonk.example', \
              'heart', TRUE, 'profiel van een medewerker', 'profielen van medewerkers', '', '', $6, \
              '[\"gender\",\"age\",\"city\",\"relationship_status\",\"body_type\",\"hair_colour\",\"eye_colour\",\"tattoos\",\"interests\"]', \
-             TRUE, 10, 20, 15, 25, 1000, '[\"gender\",\"country\",\"region\",\"age\"]', 14, FALSE, $7, 'Vonk', 18, $8, $9, $10, $11) RETURNING id",
+             TRUE, 10, 20, 15, 25, 1000, '[\"gender\",\"country\",\"region\",\"age\"]', 14, FALSE, $7, 'Vonk', 18, $8, $9, $10, 15, $11) RETURNING id",
         )
         .bind(site.domain)
         .bind(site.default)

@@ -1,9 +1,11 @@
-//! The time bonus (SPEC §4, §9): for a logged-in non-paid member within 4 hours of signup, a
-//! one-line banner in the member area with an hh:mm:ss countdown that links to `/credits`, and
-//! 40 s after entering the member area a modal — only when the balance is 0 and the modal was
-//! not dismissed before (closing it stores the dismissal). At zero both go away.
+//! The time bonus (SPEC §4, §9): for a logged-in non-paid member within the site's time-bonus
+//! hours after signup, a one-line banner in the member area with an hh:mm:ss countdown that
+//! links to `/credits`, and 40 s after entering the member area a modal — only when the balance
+//! is 0 and the modal was not dismissed before (closing it stores the dismissal). At zero both
+//! go away. The modal says what follows: "only the first hours" when nothing as good does, else
+//! the welcome discount's percentage and how long it lasts (`domain::offers`).
 
-use domain::checkout::{countdown, TIME_BONUS_PERCENT};
+use domain::checkout::countdown;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -35,15 +37,23 @@ fn split(text: &str) -> (String, String) {
 pub fn TimeBonus() -> impl IntoView {
     let ctx = use_page_ctx();
     let member = ctx.member.as_ref()?;
-    let left = member.time_bonus_left?;
+    let left = member.offers.time_bonus_left(ctx.now)?;
+    let bonus = member.offers.now?;
     let path = leptos_router::hooks::use_location().pathname.get_untracked();
     if !domain::notifications::in_member_area(&path) {
         return None;
     }
     let i18n = use_i18n();
-    let percent = TIME_BONUS_PERCENT.to_string();
-    let (before, after) = split(&i18n.tf("timebonus.banner", &[("percent", &percent)]).replace("{time}", "\u{0}").replace('\u{0}', "{time}"));
-    let (modal_before, modal_after) = split(&i18n.tf("timebonus.modal_body", &[("percent", &percent)]));
+    let percent = bonus.percent.to_string();
+    let (before, after) = split(&i18n.tf("timebonus.banner", &[("percent", &percent)]));
+    let body = match member.offers.next {
+        Some(next) => i18n.tf(
+            "timebonus.modal_body_then",
+            &[("percent", &percent), ("next_percent", &next.percent.to_string()), ("duration", &i18n.duration(next.ends_at - bonus.ends_at))],
+        ),
+        None => i18n.plural("timebonus.modal_body", bonus.hours, &[("percent", &percent)]),
+    };
+    let (modal_before, modal_after) = split(&body);
     let texts = TimeBonusTexts {
         before,
         after,

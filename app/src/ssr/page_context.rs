@@ -40,7 +40,7 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
             operator: m.operator,
             counters: m.counters,
             auto_like: site.settings.auto_like.count > 0 && m.basics_complete && now - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
-            time_bonus_left: domain::checkout::time_bonus_left(m.signup_date, now, m.paid_user),
+            offers: domain::offers::offers(&site.settings.offer_rules(), m.signup_date, now, m.paid_user, |_| false),
         }),
         site: site_view,
     }

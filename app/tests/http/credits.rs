@@ -79,7 +79,8 @@ async fn buying_credits_through_the_test_provider_over_http() {
     assert!(checkout.starts_with("/checkout/test/tst_"), "{checkout}");
     let (status, _, page) = app.get(&checkout, &[("cookie", &anna), ("accept", "text/html")]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(page.contains("Testbetaling") && page.contains("€ 14,96") && page.contains(r#"value="paid""#));
+    // The open payment above holds the time bonus: this one has the welcome discount (15 %).
+    assert!(page.contains("Testbetaling") && page.contains("€ 16,96") && page.contains(r#"value="paid""#), "{page}");
     let id = checkout.trim_start_matches("/checkout/test/");
     let res = app.form("test_checkout_outcome", &format!("id={id}&outcome=paid"), &checkout, &[("cookie", &anna), ("origin", &origin)]).await;
     let result = location(&res);
@@ -359,4 +360,100 @@ async fn staff_refund_a_payment_and_the_member_sees_it() {
     let (_, _, result) = app.get(&format!("/transactions/{id}"), &[("cookie", &anna)]).await;
     assert!(result.contains(r#"data-status="refunded""#), "{result}");
     assert!(server::credits::reconcile(&app.state.db).await.unwrap().is_empty());
+}
+
+/// The time bonus and the welcome discount say what is true for this member now and what
+/// follows, on `/credits`, in the banner and modal, and at checkout (`domain::offers`), under
+/// each combination of the site's settings.
+#[tokio::test]
+async fn offers_say_what_is_true_now_and_what_follows() {
+    let app = start_in("NL").await;
+    let origin = app.origin();
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let set = |tb: (i64, i64), welcome: (i64, i64)| {
+        let (app, origin, staff) = (&app, &origin, &staff);
+        async move {
+            let body = format!(
+                "message_credits=10&photo_credits=15&gift_credits=20&signup_credits=0&free_messages=3&message_length=1000&welcome_discount_percent={}&welcome_discount_hours={}&time_bonus_percent={}&time_bonus_hours={}&refund_days=14&direct_debit_monthly_limit=150",
+                welcome.0, welcome.1, tb.0, tb.1
+            );
+            let res = app.form("staff_site_credits", &body, "/staff/site", &[("origin", origin), ("cookie", staff)]).await;
+            assert_eq!(location(&res), "/staff/site?saved=credits#credits", "{body}");
+        }
+    };
+    let page = |path: &'static str, cookie: String| {
+        let app = &app;
+        async move { app.get(path, &[("cookie", &cookie), ("accept", "text/html")]).await.2 }
+    };
+    let banner = r#"data-testid="time-bonus""#;
+    // The seconds a countdown right after `prefix` shows ("… · nog 03:59:58").
+    let left = |page: &str, prefix: &str| -> i64 {
+        let at = page.find(prefix).unwrap_or_else(|| panic!("{prefix:?} in {page}")) + prefix.len();
+        let hms: Vec<i64> = page[at..at + 8].split(':').map(|n| n.parse().unwrap()).collect();
+        hms[0] * 3600 + hms[1] * 60 + hms[2]
+    };
+    // Members who signed up `hours` ago (the server's clock is the real one).
+    let backdate = |email: &'static str, hours: i64| {
+        let app = &app;
+        async move {
+            sqlx::query("UPDATE users SET signup_date = signup_date - $1 WHERE email = $2")
+                .bind(hours * 3600)
+                .bind(email)
+                .execute(app.state.db.pool())
+                .await
+                .unwrap();
+            let id: (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = $1").bind(email).fetch_one(app.state.db.pool()).await.unwrap();
+            app.state.accounts.member_cache().forget(id.0);
+        }
+    };
+
+    // The defaults (SPEC §4): 25 % for 4 hours, then the welcome discount's 15 % until 48 hours.
+    let anna = signed_up(&app, "anna@example.nl").await;
+    let credits = page("/credits", anna.clone()).await;
+    assert!((4 * 3600 - 10..=4 * 3600).contains(&left(&credits, "Tijdbonus: 25% korting · nog ")));
+    assert!(credits.contains(". Daarna 15% korting, nog 44 uur lang."), "{credits}");
+    let members = page("/members", anna.clone()).await;
+    assert!(members.contains(banner) && members.contains("Daarna is het 15%, nog 44 uur lang."), "the modal says what follows");
+    assert!(!members.contains("Alleen de eerste"), "no false deadline");
+
+    // Five hours later: the welcome discount, how long it still runs, nothing after it; no banner.
+    backdate("anna@example.nl", 5).await;
+    let credits = page("/credits", anna.clone()).await;
+    assert!((43 * 3600 - 10..=43 * 3600).contains(&left(&credits, "Welkomstkorting: 15% op je credits · nog ")));
+    assert!(!credits.contains("Daarna"), "{credits}");
+    assert!(!page("/members", anna.clone()).await.contains(banner));
+    // Past 48 hours: no offer at all, full prices.
+    backdate("anna@example.nl", 43).await;
+    let credits = page("/credits", anna.clone()).await;
+    assert!(!credits.contains("Welkomstkorting") && !credits.contains("Tijdbonus"), "{credits}");
+
+    // A welcome discount that lasts whole days is said in days.
+    set((25, 4), (15, 52)).await;
+    let bea = signed_up(&app, "bea@example.nl").await;
+    assert!(page("/credits", bea.clone()).await.contains("Daarna 15% korting, nog 2 dagen lang."));
+
+    // No welcome discount: now "only the first 4 hours" is true, and the modal says so.
+    set((25, 4), (0, 48)).await;
+    let cor = signed_up(&app, "cor@example.nl").await;
+    let members = page("/members", cor.clone()).await;
+    assert!(members.contains("Alleen de eerste 4 uur na je aanmelding krijg je 25% korting op je credits."), "the deadline is true now");
+    let credits = page("/credits", cor.clone()).await;
+    assert!((4 * 3600 - 10..=4 * 3600).contains(&left(&credits, "Tijdbonus: 25% korting · nog ")) && !credits.contains("Daarna"), "{credits}");
+    // One hour: the singular form.
+    set((30, 1), (0, 48)).await;
+    let dirk = signed_up(&app, "dirk@example.nl").await;
+    assert!(page("/members", dirk.clone()).await.contains("Alleen in het eerste uur na je aanmelding krijg je 30% korting"));
+
+    // No time bonus: the welcome discount from signup, no banner, no countdown modal.
+    set((0, 4), (40, 72)).await;
+    let eva = signed_up(&app, "eva@example.nl").await;
+    let credits = page("/credits", eva.clone()).await;
+    assert!((72 * 3600 - 10..=72 * 3600).contains(&left(&credits, "Welkomstkorting: 40% op je credits · nog ")) && !credits.contains("Daarna"), "{credits}");
+    assert!(!page("/members", eva.clone()).await.contains(banner));
+    // The checkout states the same, and charges it.
+    let pack =
+        app.state.payments.packs(app.state.sites.for_host(None).unwrap().settings.id, "NL").await.unwrap().into_iter().find(|p| p.credits == 60).unwrap().id;
+    let (_, _, checkout) = app.get(&format!("/credits/{pack}"), &[("cookie", &eva), ("accept", "text/html")]).await;
+    assert!((72 * 3600 - 10..=72 * 3600).contains(&left(&checkout, "Welkomstkorting: 40% op je credits · nog ")) && checkout.contains("€ 11,97"), "{checkout}");
 }

@@ -55,7 +55,7 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let staff = ready_member(&app, "staff@example.nl", "male").await;
     app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
-    let credits = "message_credits=12&photo_credits=15&gift_credits=25&signup_credits=0&free_messages=2&message_length=800&welcome_discount_percent=30&welcome_discount_hours=6&refund_days=14&direct_debit_monthly_limit=150";
+    let credits = "message_credits=12&photo_credits=15&gift_credits=25&signup_credits=0&free_messages=2&message_length=800&welcome_discount_percent=30&welcome_discount_hours=6&time_bonus_percent=35&time_bonus_hours=2&refund_days=14&direct_debit_monthly_limit=150";
 
     // Members: not found, and the functions refuse them without changing anything.
     for path in ["/staff/site", "/staff/pricing"] {
@@ -82,10 +82,23 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
     let (_, html) = app.follow(&res, &staff).await;
     assert!(html.contains("Credits per cadeau: Kies een waarde van 0 tot en met 1000."), "the setting named, translated");
 
+    // A time bonus no better than the welcome discount would make its "only now" untrue:
+    // refused, naming the time bonus; nothing changed.
+    for bad in [credits.replace("time_bonus_percent=35", "time_bonus_percent=30"), credits.replace("time_bonus_hours=2", "time_bonus_hours=6")] {
+        let res = app.form("staff_site_credits", &bad, "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+        let (error, _) = refusal(&res, "staff_site_credits");
+        assert_eq!(error.code, domain::ErrorCode::TimeBonusNotBetter, "{bad}");
+        let (_, html) = app.follow(&res, &staff).await;
+        assert!(html.contains("Tijdbonus (%): De tijdbonus moet meer korting geven dan de welkomstkorting"), "translated, the setting named");
+    }
+    assert_ne!(app.state.sites.for_host(None).unwrap().settings.time_bonus_percent, 30);
+
     // Saved: the site's prices change for everyone at once (the pricing page shows them).
     let res = app.form("staff_site_credits", credits, "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
     assert_eq!(location(&res), "/staff/site?saved=credits#credits");
     assert_eq!(app.state.sites.for_host(None).unwrap().settings.message_credits, 12);
+    let offers = app.state.sites.for_host(None).unwrap().settings.offer_rules();
+    assert_eq!((offers.time_bonus_percent, offers.time_bonus_hours, offers.welcome_percent, offers.welcome_hours), (35, 2, 30, 6));
     let (_, _, pricing) = app.get("/pricing", &[]).await;
     let message_cost = &pricing[pricing.find("Een bericht sturen").unwrap()..];
     assert!(

@@ -14,7 +14,7 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
-pub const SETTINGS: [&str; 66] = [
+pub const SETTINGS: [&str; 68] = [
     "name",
     "index_title",
     "description",
@@ -32,6 +32,8 @@ pub const SETTINGS: [&str; 66] = [
     "message_length",
     "welcome_discount_percent",
     "welcome_discount_hours",
+    "time_bonus_percent",
+    "time_bonus_hours",
     "refund_days",
     "countries",
     "geoip_country",
@@ -117,6 +119,8 @@ pub const MESSAGE_LENGTH: Range = Range::new("message_length", 20, 5_000);
 pub const FREE_MESSAGES: Range = Range::new("free_messages", 0, 100);
 pub const WELCOME_PERCENT: Range = Range::new("welcome_discount_percent", 0, 90);
 pub const WELCOME_HOURS: Range = Range::new("welcome_discount_hours", 0, 720);
+pub const TIME_BONUS_PERCENT: Range = Range::new("time_bonus_percent", 0, 90);
+pub const TIME_BONUS_HOURS: Range = Range::new("time_bonus_hours", 0, 72);
 pub const REFUND_DAYS: Range = Range::new("refund_days", 0, 365);
 /// The monthly direct-debit cap per member, in whole currency units (stored in minor units).
 pub const DIRECT_DEBIT_LIMIT: Range = Range::new("direct_debit_monthly_limit", 0, 10_000);

@@ -55,6 +55,10 @@ pub struct CreditSettings {
     pub message_length: i64,
     pub welcome_discount_percent: i64,
     pub welcome_discount_hours: i64,
+    #[serde(default)]
+    pub time_bonus_percent: i64,
+    #[serde(default)]
+    pub time_bonus_hours: i64,
     pub refund_days: i64,
     /// What one member may order by direct debit per calendar month, in whole currency units (0: no cap).
     pub direct_debit_monthly_limit: i64,
@@ -67,7 +71,7 @@ pub struct CreditSettings {
 
 impl CreditSettings {
     pub fn validate(self) -> Result<CreditSettings, ApiError> {
-        Ok(CreditSettings {
+        let checked = CreditSettings {
             message_credits: MESSAGE_CREDITS.check(self.message_credits)?,
             photo_credits: PHOTO_CREDITS.check(self.photo_credits)?,
             gift_credits: GIFT_CREDITS.check(self.gift_credits)?,
@@ -76,11 +80,25 @@ impl CreditSettings {
             message_length: MESSAGE_LENGTH.check(self.message_length)?,
             welcome_discount_percent: WELCOME_PERCENT.check(self.welcome_discount_percent)?,
             welcome_discount_hours: WELCOME_HOURS.check(self.welcome_discount_hours)?,
+            time_bonus_percent: TIME_BONUS_PERCENT.check(self.time_bonus_percent)?,
+            time_bonus_hours: TIME_BONUS_HOURS.check(self.time_bonus_hours)?,
             refund_days: REFUND_DAYS.check(self.refund_days)?,
             direct_debit_monthly_limit: DIRECT_DEBIT_LIMIT.check(self.direct_debit_monthly_limit)?,
             direct_debit_on_collection: self.direct_debit_on_collection,
             first_payment_needs_confirmed_address: self.first_payment_needs_confirmed_address,
-        })
+        };
+        crate::offers::check_rules(&checked.offer_rules()).map_err(|e| e.with("setting", "time_bonus_percent"))?;
+        Ok(checked)
+    }
+
+    /// The time bonus and welcome discount these settings give.
+    pub fn offer_rules(&self) -> crate::offers::OfferRules {
+        crate::offers::OfferRules {
+            time_bonus_percent: self.time_bonus_percent,
+            time_bonus_hours: self.time_bonus_hours,
+            welcome_percent: self.welcome_discount_percent,
+            welcome_hours: self.welcome_discount_hours,
+        }
     }
 }
 
@@ -193,6 +211,8 @@ impl From<&SiteSettings> for CreditSettings {
             message_length: s.message_length,
             welcome_discount_percent: s.welcome_discount_percent,
             welcome_discount_hours: s.welcome_discount_hours,
+            time_bonus_percent: s.time_bonus_percent,
+            time_bonus_hours: s.time_bonus_hours,
             refund_days: s.refund_days,
             direct_debit_monthly_limit: s.direct_debit_monthly_limit / 100,
             direct_debit_on_collection: s.direct_debit_on_collection,

@@ -11,8 +11,10 @@ fn credits() -> CreditSettings {
         signup_credits: 0,
         free_messages: 3,
         message_length: 1000,
-        welcome_discount_percent: 25,
-        welcome_discount_hours: 4,
+        welcome_discount_percent: 15,
+        welcome_discount_hours: 48,
+        time_bonus_percent: 25,
+        time_bonus_hours: 4,
         refund_days: 14,
         direct_debit_monthly_limit: 150,
         direct_debit_on_collection: false,
@@ -29,6 +31,21 @@ fn credit_settings_in_range_pass_and_out_of_range_name_the_setting() {
     assert_eq!(e.args["setting"], "welcome_discount_percent");
     let e = CreditSettings { message_length: 10, ..credits() }.validate().unwrap_err();
     assert_eq!(e.args["setting"], "message_length");
+}
+
+#[test]
+fn a_time_bonus_no_better_than_the_welcome_discount_is_refused() {
+    for bad in [
+        CreditSettings { welcome_discount_percent: 25, ..credits() },
+        CreditSettings { time_bonus_percent: 10, ..credits() },
+        CreditSettings { time_bonus_hours: 48, ..credits() },
+    ] {
+        let e = bad.validate().unwrap_err();
+        assert_eq!((e.code, e.args["setting"].as_str()), (ErrorCode::TimeBonusNotBetter, "time_bonus_percent"));
+    }
+    // Either offer alone is fine, whatever the other's numbers.
+    assert!(CreditSettings { time_bonus_percent: 0, welcome_discount_percent: 40, ..credits() }.validate().is_ok());
+    assert!(CreditSettings { welcome_discount_percent: 0, time_bonus_hours: 72, ..credits() }.validate().is_ok());
 }
 
 fn texts() -> SiteTexts {

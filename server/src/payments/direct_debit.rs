@@ -197,8 +197,8 @@ impl Payments {
         let pack_id: i64 = row.try_get("pack_id")?;
         let typed: Option<String> = row.try_get("discount_code")?;
         let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
-        let (typed, automatic) = self.discounts(site, member, typed.as_deref(), country, now).await?;
-        let q = best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country);
+        let (typed, offers) = self.discounts(site, member, typed.as_deref(), country, now).await?;
+        let q = best_quote(&pack, &[typed.as_ref(), offers.now.map(|p| p.discount()).as_ref()], country);
         // The month's cap is checked and the order stored in one transaction that holds the
         // member's row: parallel confirmations of several orders are counted one after another,
         // so together they never pass the cap.

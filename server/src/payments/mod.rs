@@ -76,6 +76,8 @@ pub struct Offer {
     pub methods: Vec<PaymentMethod>,
     /// Seconds left of the time bonus, when it is the discount in force.
     pub time_bonus_left: Option<i64>,
+    /// The automatic offers: what the member gets now and what follows.
+    pub offers: domain::offers::Offers,
 }
 
 /// A checkout that was started: where the buyer goes now.

@@ -1,7 +1,8 @@
 //! What a member is offered: the site's bundles for their country, the payment methods there,
 //! the discounts they may use, and the price of a bundle with the best of them.
 
-use domain::checkout::{automatic_discount, best_quote, better, normalize_code, Discount, DiscountKind, Quote};
+use domain::checkout::{best_quote, better, normalize_code, Discount, DiscountKind, Quote};
+use domain::offers::{offers, Offers};
 use domain::payment::{methods_for_country, PaymentMethod};
 use domain::site::CreditPack;
 use domain::ErrorCode;
@@ -67,20 +68,14 @@ impl Payments {
     /// The discount for this member now: a typed code (refused with 'Code niet gevonden' or
     /// 'Code reeds gebruikt'), the time bonus or the welcome discount; the larger one wins.
     pub async fn discount(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Option<Discount>, AppError> {
-        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
-        Ok(better(typed, automatic))
+        let (typed, offers) = self.discounts(site, member, typed, country, now).await?;
+        Ok(better(typed, offers.now.map(|p| p.discount())))
     }
 
-    /// The typed code's discount (refused as above) and the automatic one, apart: each bundle
-    /// takes whichever makes it cheaper ([`domain::checkout::best_quote`]).
-    pub async fn discounts(
-        &self,
-        site: &Site,
-        member: &Member,
-        typed: Option<&str>,
-        country: &str,
-        now: i64,
-    ) -> Result<(Option<Discount>, Option<Discount>), AppError> {
+    /// The typed code's discount (refused as above) and the automatic offers (what the member
+    /// gets now and what follows, [`domain::offers`]), apart: each bundle takes whichever makes
+    /// it cheaper ([`domain::checkout::best_quote`]).
+    pub async fn discounts(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<(Option<Discount>, Offers), AppError> {
         let used = self.used_codes(member.id).await?;
         let typed = match typed.map(str::trim).filter(|t| !t.is_empty()) {
             None => None,
@@ -105,16 +100,13 @@ impl Payments {
                 Some(Discount { code, percent: row.try_get("percentage")?, kind: DiscountKind::Code, minimum_order: row.try_get("minimum_order")? })
             }
         };
-        let settings = &site.settings;
-        let automatic =
-            automatic_discount(member.signup_date, now, member.paid_user, settings.welcome_discount_percent, settings.welcome_discount_hours, |c| {
-                used.iter().any(|u| u == c)
-            });
-        Ok((typed, automatic))
+        let offers = offers(&site.settings.offer_rules(), member.signup_date, now, member.paid_user, |c| used.iter().any(|u| u == c));
+        Ok((typed, offers))
     }
 
     pub async fn offer(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Offer, AppError> {
-        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
+        let (typed, offers) = self.discounts(site, member, typed, country, now).await?;
+        let automatic = offers.now.map(|p| p.discount());
         let packs = self.packs(site.settings.id, country).await?;
         let packs: Vec<(CreditPack, Quote)> = packs
             .into_iter()
@@ -124,17 +116,14 @@ impl Payments {
             })
             .collect();
         let discount = better(typed, automatic);
-        let time_bonus_left = match &discount {
-            Some(d) if d.kind == DiscountKind::TimeBonus => domain::checkout::time_bonus_left(member.signup_date, now, member.paid_user),
-            _ => None,
-        };
-        Ok(Offer { country: country.to_string(), packs, discount, methods: self.methods(country), time_bonus_left })
+        let time_bonus_left = offers.time_bonus_left(now).filter(|_| discount.as_ref().is_some_and(|d| d.kind == DiscountKind::TimeBonus));
+        Ok(Offer { country: country.to_string(), packs, discount, methods: self.methods(country), time_bonus_left, offers })
     }
 
     /// One bundle's price for this member now.
     pub async fn quote(&self, site: &Site, member: &Member, pack_id: i64, typed: Option<&str>, country: &str, now: i64) -> Result<Quote, AppError> {
         let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
-        let (typed, automatic) = self.discounts(site, member, typed, country, now).await?;
-        Ok(best_quote(&pack, &[typed.as_ref(), automatic.as_ref()], country))
+        let (typed, offers) = self.discounts(site, member, typed, country, now).await?;
+        Ok(best_quote(&pack, &[typed.as_ref(), offers.now.map(|p| p.discount()).as_ref()], country))
     }
 }

@@ -84,6 +84,8 @@ impl SiteChange {
                         ("message_length", Int(c.message_length)),
                         ("welcome_discount_percent", Int(c.welcome_discount_percent)),
                         ("welcome_discount_hours", Int(c.welcome_discount_hours)),
+                        ("time_bonus_percent", Int(c.time_bonus_percent)),
+                        ("time_bonus_hours", Int(c.time_bonus_hours)),
                         ("refund_days", Int(c.refund_days)),
                         ("direct_debit_monthly_limit", Int(c.direct_debit_monthly_limit * 100)),
                         ("direct_debit_on_collection", Flag(c.direct_debit_on_collection)),

@@ -19,7 +19,9 @@ pub struct CreditsData {
     pub paid_user: bool,
     pub packs: Vec<(CreditPack, Quote)>,
     pub discount: Option<Discount>,
-    pub time_bonus_left: Option<i64>,
+    /// The automatic offers (time bonus, welcome discount): now and what follows.
+    pub offers: domain::offers::Offers,
+    pub now: i64,
     pub methods: Vec<PaymentMethod>,
     /// The typed code, when it applies.
     pub code: Option<String>,
@@ -34,6 +36,9 @@ pub struct CheckoutData {
     pub methods: Vec<PaymentMethod>,
     pub code: Option<String>,
     pub country: String,
+    /// The automatic offers, for the discount's "until when" and what follows.
+    pub offers: domain::offers::Offers,
+    pub now: i64,
 }
 
 /// `/transactions/{id}`: a payment and the member's balance now.
@@ -127,7 +132,8 @@ pub async fn get_credits_page(code: Option<String>) -> Result<CreditsData, ApiEr
         paid_user: member.paid_user,
         packs: offer.packs,
         discount: offer.discount,
-        time_bonus_left: offer.time_bonus_left,
+        offers: offer.offers,
+        now,
         methods: offer.methods,
         code,
         code_error,
@@ -141,7 +147,10 @@ pub async fn get_checkout_page(pack: i64, code: Option<String>) -> Result<Checko
     let p = &c.state.payments;
     let quote = quote_or_automatic(&c, &member, pack, &code, &country).await?;
     let code = typed_code(quote.discount.as_ref());
-    Ok(CheckoutData { methods: p.methods(&country), quote, code, country })
+    // The offers as the price saw them: the checkout's discount is the offer now when its kind is.
+    let now = c.now();
+    let offers = domain::offers::offers(&c.site.settings.offer_rules(), member.signup_date, now, member.paid_user, |_| false);
+    Ok(CheckoutData { methods: p.methods(&country), quote, code, country, offers, now })
 }
 
 /// Starts paying: answers the provider's checkout page (a form without JavaScript is sent

@@ -111,6 +111,8 @@ pub async fn staff_site_credits(
     message_length: i64,
     welcome_discount_percent: i64,
     welcome_discount_hours: i64,
+    time_bonus_percent: i64,
+    time_bonus_hours: i64,
     refund_days: i64,
     direct_debit_monthly_limit: i64,
     #[server(default)] direct_debit_on_collection: Option<String>,
@@ -125,6 +127,8 @@ pub async fn staff_site_credits(
         message_length,
         welcome_discount_percent,
         welcome_discount_hours,
+        time_bonus_percent,
+        time_bonus_hours,
         refund_days,
         direct_debit_monthly_limit,
         direct_debit_on_collection: direct_debit_on_collection.is_some(),
@@ -252,6 +256,8 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
                 <NumberField range=rules::MESSAGE_LENGTH value=c.message_length/>
                 <NumberField range=rules::WELCOME_PERCENT value=c.welcome_discount_percent/>
                 <NumberField range=rules::WELCOME_HOURS value=c.welcome_discount_hours/>
+                <NumberField range=rules::TIME_BONUS_PERCENT value=c.time_bonus_percent/>
+                <NumberField range=rules::TIME_BONUS_HOURS value=c.time_bonus_hours/>
                 <NumberField range=rules::REFUND_DAYS value=c.refund_days/>
                 <NumberField range=rules::DIRECT_DEBIT_LIMIT value=c.direct_debit_monthly_limit/>
                 <label class="check">

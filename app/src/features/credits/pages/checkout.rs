@@ -80,7 +80,7 @@ pub fn CheckoutPage() -> impl IntoView {
                                     <dl class="facts">
                                         {(q.amount < q.list_price).then(|| view! {
                                             <div><dt>{i18n.t("receipt.list_price")}</dt><dd><s>{money(&i18n, q.list_price, &q.currency)}</s></dd></div>
-                                            <div><dt>{i18n.t("receipt.discount")}</dt><dd>{q.discount.as_ref().map(|disc| discount_line(&i18n, disc))}</dd></div>
+                                            <div><dt>{i18n.t("receipt.discount")}</dt><dd>{q.discount.as_ref().map(|disc| offer_line(&i18n, disc, &d.offers, d.now))}</dd></div>
                                         })}
                                         <div class="order__total"><dt>{i18n.t("checkout.total")}</dt><dd data-testid="order-total">{money(&i18n, q.amount, &q.currency)}</dd></div>
                                         <div><dt>{i18n.tf("receipt.vat", &[("rate", &format_rate(q.vat_rate_bp, i18n.decimal_comma()))])}</dt><dd>{money(&i18n, q.vat, &q.currency)}</dd></div>

@@ -32,6 +32,23 @@ fn discount_line(i18n: &I18n, quote_discount: &domain::checkout::Discount) -> St
     }
 }
 
+/// The discount line with, for the time bonus or welcome discount in force, how long it still
+/// runs and what follows ("Tijdbonus: 25% korting · nog 03:12:09. Daarna 15% korting, nog 44
+/// uur lang."): the same [`domain::offers::Offers`] as the banner and the price.
+fn offer_line(i18n: &I18n, disc: &domain::checkout::Discount, offers: &domain::offers::Offers, now: i64) -> String {
+    let line = discount_line(i18n, disc);
+    match offers.now.filter(|p| p.kind == disc.kind && p.percent == disc.percent) {
+        Some(phase) => {
+            let left = i18n.tf("offers.left", &[("time", &domain::checkout::countdown(phase.left(now)))]);
+            match i18n.offer_then(offers) {
+                Some(then) => format!("{line} · {left}. {then}"),
+                None => format!("{line} · {left}"),
+            }
+        }
+        None => line,
+    }
+}
+
 mod checkout;
 mod direct_debit;
 mod offers;

@@ -49,7 +49,7 @@ pub fn CreditsPage() -> impl IntoView {
                             view! {
                                 <p class="credits__balance" data-testid="balance">{i18n.tf("credits.balance", &[("credits", &d.balance.to_string())])}</p>
                                 {d.discount.as_ref().map(|disc| view! {
-                                    <p class="notice notice--deal" role="status" data-testid="discount">{discount_line(&i18n, disc)}
+                                    <p class="notice notice--deal" role="status" data-testid="discount">{offer_line(&i18n, disc, &d.offers, d.now)}
                                         {(disc.minimum_order > 0).then(|| {
                                             let currency = d.packs.first().map(|(p, _)| p.currency.clone()).unwrap_or_default();
                                             format!(" · {}", i18n.tf("credits.discount_minimum", &[("amount", &money(&i18n, disc.minimum_order, &currency))]))
