@@ -22,6 +22,11 @@ pub fn member_signup(id: i64) -> String {
     format!("/members/{id}/signup")
 }
 
+/// Signing up from a member's profile to do something there (`/members/{id}/signup?then=like`).
+pub fn member_signup_then(id: i64, then: domain::lander::EntryAction) -> String {
+    format!("/members/{id}/signup?then={}", then.as_ref())
+}
+
 /// The link in like mails and notifications (`/likes/m/{id}`), which leads to the profile.
 pub fn liked_member(id: i64) -> String {
     format!("/likes/m/{id}")
@@ -86,9 +91,13 @@ pub fn chat_message(conversation: i64, message: i64) -> String {
     format!("/chats/{conversation}#m-{message}")
 }
 
-/// The last step of signing up, for the profile just made.
-pub fn complete_signup(profile: i64) -> String {
-    format!("/complete-signup?profile={profile}")
+/// The last step of signing up, for the profile just made, with what the visitor was about to
+/// do there.
+pub fn complete_signup(profile: i64, then: Option<domain::lander::EntryAction>) -> String {
+    match then {
+        Some(action) => format!("/complete-signup?profile={profile}&then={}", action.as_ref()),
+        None => format!("/complete-signup?profile={profile}"),
+    }
 }
 
 /// The member search with its query string (made by `SearchFilters::to_query`), optionally at a card.

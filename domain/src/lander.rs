@@ -114,8 +114,36 @@ pub fn wants_bounce_log(query: &str) -> bool {
     query.trim_start_matches('?').split('&').any(|p| p == "lb" || p.starts_with("lb="))
 }
 
+/// What a visitor was about to do on a member's profile when signup came between
+/// (`/members/{id}/signup?then=like`): it travels through signup and is done (the like) or
+/// made ready (the chat open, its gift picker at hand) when the new member comes back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::AsRefStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum EntryAction {
+    Like,
+    Message,
+    Gift,
+}
+
+impl EntryAction {
+    /// The action a `then` parameter names; anything else is none.
+    pub fn parse(value: &str) -> Option<EntryAction> {
+        value.parse().ok()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn entry_actions_read_from_the_address_and_nothing_else() {
+        assert_eq!(EntryAction::parse("like"), Some(EntryAction::Like));
+        assert_eq!(EntryAction::parse("message").map(|a| a.as_ref().to_string()), Some("message".into()));
+        assert_eq!(EntryAction::parse("gift"), Some(EntryAction::Gift));
+        for bad in ["", "Like", "unlike", "<b>", "like "] {
+            assert_eq!(EntryAction::parse(bad), None, "{bad:?}");
+        }
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -25,8 +25,8 @@ test('a visitor on a profile finds a member’s actions; signing up from one bri
   await expect(page.getByRole('banner').getByRole('link', { name: /Naar de startpagina/ })).toHaveAttribute('href', '/');
   const actions = page.getByTestId('visitor-actions');
   await expect(actions).toBeVisible();
-  for (const action of ['visitor-message', 'visitor-like', 'visitor-gift']) {
-    await expect(actions.getByTestId(action)).toHaveAttribute('href', `/members/${id}/signup?network=path-net&sub1=s1`);
+  for (const action of ['message', 'like', 'gift']) {
+    await expect(actions.getByTestId(`visitor-${action}`)).toHaveAttribute('href', `/members/${id}/signup?then=${action}&network=path-net&sub1=s1`);
   }
   await axeClean(page);
 
@@ -36,7 +36,7 @@ test('a visitor on a profile finds a member’s actions; signing up from one bri
   let form;
   if (isMobile) {
     // A phone opens the signup page, the member and the traffic source remembered.
-    await expect(page).toHaveURL(new RegExp(`/members/${id}/signup\\?network=path-net&sub1=s1$`));
+    await expect(page).toHaveURL(new RegExp(`/members/${id}/signup\\?then=message&network=path-net&sub1=s1$`));
     await expect(page.getByTestId('signup-teaser')).toBeVisible();
     await signupFormReady(page);
     form = page.locator('form[data-ready="true"]');
@@ -47,6 +47,7 @@ test('a visitor on a profile finds a member’s actions; signing up from one bri
     await expect(form).toBeVisible();
   }
   await expect(form.locator('input[name="profile"]')).toHaveValue(id);
+  await expect(form.locator('input[name="then"]')).toHaveValue('message');
   await expect(form.locator('input[name="network"]')).toHaveValue('path-net');
   await expect(form.locator('input[name="sub1"]')).toHaveValue('s1');
   await form.getByLabel('E-mailadres').fill(email);
@@ -55,20 +56,42 @@ test('a visitor on a profile finds a member’s actions; signing up from one bri
   await form.getByLabel('Geboortedatum').fill('1986-02-11');
   await form.getByRole('button', { name: 'Gratis aanmelden' }).click();
 
-  // The basics, then straight back to the profile the visitor came for.
-  await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}$`));
+  // The basics, then straight into the chat with the member the visitor wanted to write to.
+  await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}&then=message$`));
   await fillBasics(page, 'Man');
-  await expect(page).toHaveURL(new RegExp(`/members/${id}\\?welcome=1$`));
-  await expect(page.getByTestId('visitor-actions')).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`/members/${id}/chat$`));
   // A member's logo leads to the members (a visitor's to the home page).
   await expect(page.getByRole('banner').getByRole('link', { name: /Naar de leden/ })).toHaveAttribute('href', '/members');
-
-  // The first message.
-  await page.getByTestId('send-message').click();
-  await expect(page).toHaveURL(new RegExp(`/members/${id}/chat$`));
   await chatLive(page);
   const box = page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' });
   await box.fill('Hoi! Ik zag je profiel en wilde je meteen schrijven.');
   await box.press('Enter');
   await expect(page.getByTestId('chat-log')).toContainText('Ik zag je profiel en wilde je meteen schrijven.');
+});
+
+test('a visitor who likes a profile signs up and comes back to it with the like given', async ({ page, context, baseURL, isMobile }, testInfo) => {
+  await acceptEntry(context, baseURL!);
+  // The search results' hearts lead the same way, the traffic source kept.
+  await page.goto('/members?network=like-net');
+  await expect(page.getByTestId('card-like').first()).toHaveAttribute('href', /^\/members\/\d+\/signup\?then=like&network=like-net$/);
+  const id = await landerProfile(page);
+  await page.goto(`/members/${id}?network=like-net`);
+  const actions = page.getByTestId('visitor-actions');
+  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
+  await actions.getByTestId('visitor-like').click();
+  if (isMobile) await signupFormReady(page);
+  const form = isMobile ? page.locator('form[data-ready="true"]') : page.getByTestId('signup-modal').locator('form[data-ready="true"]');
+  await expect(form.locator('input[name="then"]')).toHaveValue('like');
+  await form.getByLabel('E-mailadres').fill(`hart-${testInfo.project.name}-${Date.now()}@example.nl`);
+  await form.getByLabel('Profielnaam').fill('Hein');
+  await form.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
+  await form.getByLabel('Geboortedatum').fill('1984-07-21');
+  await form.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}&then=like$`));
+  await fillBasics(page, 'Man');
+  // Back on the profile: the like is given (the button now takes it back).
+  await expect(page).toHaveURL(new RegExp(`/members/${id}\\?welcome=1$`));
+  await expect(page.getByTestId('like-status')).toBeVisible();
+  await expect(page.getByTestId('like-toggle')).toHaveText(/Like intrekken/);
+  await axeClean(page);
 });

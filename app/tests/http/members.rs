@@ -261,3 +261,60 @@ async fn photo_alert_landing_pages_and_the_last_opened_profile() {
     let (_, html) = app.follow(&res, "").await;
     assert!(html.contains("Ongeldige e-mail") && html.contains(&format!(r#"name="profile" value="{anna_id}""#)), "the refusal, and Anna still carried along");
 }
+
+/// What a visitor was about to do on a profile travels through signup (`then`) and is done
+/// (the like) or ready (the chat) when they come back; anything else in `then` is ignored.
+#[tokio::test]
+async fn a_visitors_action_on_a_profile_survives_signup() {
+    let app = start().await;
+    let origin = app.origin();
+    ready_member(&app, "anna@example.nl", "female").await;
+    let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+
+    // The profile's actions and the search's hearts lead to signup with the action named.
+    let (_, _, html) = app.get(&format!("/members/{anna_id}?network=net1"), &[]).await;
+    for action in ["message", "like", "gift"] {
+        assert!(html.contains(&format!(r#"href="/members/{anna_id}/signup?then={action}&amp;network=net1""#)), "{action}");
+    }
+    let (_, _, html) = app.get(&format!("/members/{anna_id}/signup?then=like&network=net1"), &[]).await;
+    assert!(html.contains(r#"name="then" value="like""#) && html.contains(&format!(r#"name="profile" value="{anna_id}""#)));
+    let (_, _, html) = app.get(&format!("/members/{anna_id}/signup?then=%3Cb%3E"), &[]).await;
+    assert!(!html.contains(r#"name="then""#) && !html.contains("<b>"), "an unknown action is dropped");
+
+    let mut n = 0;
+    let mut sign_up = |then: &'static str| {
+        n += 1;
+        let (app, origin) = (&app, &origin);
+        let email = format!("bezoeker{n}%40example.nl");
+        async move {
+            let body = SIGNUP.replace("anna%40example.nl", &email) + &format!("&profile={anna_id}&then={then}");
+            let res = app.form("signup", &body, &format!("/members/{anna_id}/signup"), &[("origin", origin)]).await;
+            let cookie = format!("auth.session={}", cookie_value(&res, "auth.session").unwrap());
+            let complete = location(&res);
+            let basics = format!("from=complete&gender=male&sexuality=hetero&country=NL&region=NL-NH&city=Haarlem&profile={anna_id}&then={then}");
+            let res = app.form("save_basics", &basics, &complete, &[("origin", origin), ("cookie", &cookie)]).await;
+            (complete, location(&res), cookie)
+        }
+    };
+    let likes_of_anna = || async {
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM likes WHERE liked_id = $1").bind(anna_id).fetch_one(app.state.db.pool()).await.unwrap();
+        n
+    };
+
+    // Like: given when the basics are saved, the profile says so.
+    let (complete, back, cookie) = sign_up("like").await;
+    assert_eq!(complete, format!("/complete-signup?profile={anna_id}&then=like"));
+    assert_eq!(back, format!("/members/{anna_id}?welcome=1"));
+    assert_eq!(likes_of_anna().await, 1);
+    let (_, _, html) = app.get(&back, &[("cookie", &cookie)]).await;
+    assert!(html.contains("Je vindt Anna leuk."), "the like is shown");
+    // Message and gift: the chat with Anna, nothing liked.
+    for then in ["message", "gift"] {
+        let (complete, back, _) = sign_up(then).await;
+        assert_eq!((complete, back), (format!("/complete-signup?profile={anna_id}&then={then}"), format!("/members/{anna_id}/chat")));
+    }
+    // Anything else: the welcome on the profile, as without an action.
+    let (complete, back, _) = sign_up("unlike").await;
+    assert_eq!((complete, back), (format!("/complete-signup?profile={anna_id}"), format!("/members/{anna_id}?welcome=1")));
+    assert_eq!(likes_of_anna().await, 1);
+}

@@ -72,6 +72,7 @@ pub fn BasicsForm(basics: MyBasics, from: &'static str, submit: String) -> impl 
         <ActionForm action=action attr:class="form" attr:data-testid="basics-form">
             <input type="hidden" name="from" value=from/>
             {entry_profile().map(|id| view! { <input type="hidden" name="profile" value=id.to_string()/> })}
+            {entry_profile().and(entry_action()).map(|then| view! { <input type="hidden" name="then" value=then.as_ref().to_string()/> })}
             <fieldset class="field field--chips">
                 <legend class="field__label">{use_i18n().t("profile.gender")}</legend>
                 <div class="chips">{gender_chips}</div>
@@ -97,6 +98,11 @@ pub fn BasicsForm(basics: MyBasics, from: &'static str, submit: String) -> impl 
 /// The profile a visitor signed up from (`/members/{id}/signup`), carried to the end of signup.
 fn entry_profile() -> Option<i64> {
     leptos_router::hooks::use_query_map().get_untracked().get("profile").and_then(|v| v.parse().ok()).filter(|id: &i64| *id > 0)
+}
+
+/// What the visitor was about to do on that profile (`then`), carried along with it.
+fn entry_action() -> Option<domain::lander::EntryAction> {
+    leptos_router::hooks::use_query_map().get_untracked().get("then").as_deref().and_then(domain::lander::EntryAction::parse)
 }
 
 #[component]

@@ -116,6 +116,7 @@ pub async fn signup(
     sub2: Option<String>,
     sub3: Option<String>,
     profile: Option<String>,
+    then: Option<String>,
 ) -> Result<(), ApiError> {
     use domain::account::{SignupForm, Tracking};
     let c = call().await?;
@@ -137,9 +138,10 @@ pub async fn signup(
     };
     let (_, session) = c.state.accounts.signup(request).await.map_err(fail)?;
     set_cookie(session_cookie(&c, &session));
-    // Signing up from one member's page (`/members/{id}/signup`) leads back to that member.
+    // Signing up from one member's page (`/members/{id}/signup`) leads back to that member,
+    // with what the visitor was about to do there.
     match profile.and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0) {
-        Some(id) => redirect(&crate::paths::complete_signup(id)),
+        Some(id) => redirect(&crate::paths::complete_signup(id, then.as_deref().and_then(domain::lander::EntryAction::parse))),
         None => redirect("/complete-signup"),
     }
     Ok(())
@@ -411,10 +413,13 @@ pub async fn save_basics(
     #[server(default)] city: String,
     #[server(default)] from: String,
     profile: Option<String>,
+    then: Option<String>,
 ) -> Result<(), ApiError> {
+    use domain::lander::EntryAction;
     use domain::profile::{BasicsForm, LocationForm};
     let (c, member) = member_call().await?;
     let entry = profile.and_then(|v| v.parse::<i64>().ok()).filter(|id| *id > 0 && *id != member.id);
+    let then = then.as_deref().and_then(EntryAction::parse).filter(|_| entry.is_some());
     let form = BasicsForm { gender, sexuality, location: LocationForm { country, region, city } };
     if let Err(error) = c.state.members.save_basics(&c.site.settings, member.id, &form).await {
         // The form keeps what was chosen and typed.
@@ -428,12 +433,33 @@ pub async fn save_basics(
             ("region", l.region.as_str()),
             ("city", l.city.as_str()),
             ("profile", entry.as_str()),
+            ("then", then.as_ref().map(|a| a.as_ref()).unwrap_or_default()),
         ];
         return Err(crate::call::fail_back::<SaveBasics>(error, page, &kept));
     }
     match (from.as_str(), entry) {
         ("profile", _) => redirect("/profile?saved=profile"),
-        (_, Some(id)) => redirect(&crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome)),
+        (_, Some(id)) => {
+            // What the visitor was about to do on that profile: the like is given now (this is
+            // the new member's own form post); a message or a gift opens the chat with them.
+            let to = match then {
+                Some(EntryAction::Like) => {
+                    let member = c.state.accounts.member(member.id).await.map_err(fail)?.unwrap_or(member);
+                    match c.state.likes.like(&c.site, &member, id, domain::likes::LikeSource::Profile, c.now()).await {
+                        Ok(_) => crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome),
+                        // A profile gone meanwhile (or never there): the welcome page says so.
+                        Err(error) => {
+                            tracing::info!(%error, id, "the like from signup was not given");
+                            crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome)
+                        }
+                    }
+                }
+                // The chat holds the composer and the gift picker.
+                Some(EntryAction::Message | EntryAction::Gift) => crate::paths::member_chat(id),
+                None => crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome),
+            };
+            redirect(&to);
+        }
         _ => redirect("/signup-matches"),
     }
     Ok(())

@@ -439,11 +439,15 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
             let href = link.get_attribute("href").unwrap_or_else(|| "/signup".into());
             // A member's signup link (`/members/{id}/signup`) carries that member through signup, as its page does.
             // (Its query holds the tracking parameters, which the modal takes from the page's own address.)
-            let path = href.split('?').next().unwrap_or_default();
+            let (path, query) = href.split_once('?').unwrap_or((&href, ""));
             let profile = path.strip_prefix("/members/").and_then(|r| r.strip_suffix("/signup")).and_then(|id| id.parse::<i64>().ok());
+            let then = query.split('&').find_map(|pair| pair.strip_prefix("then=")).and_then(domain::lander::EntryAction::parse);
             let _ = el.show_modal();
-            if opened.get_untracked().is_none() {
-                opened.set(Some((with_profile(tracking.get_value(), profile), href)));
+            // Opened again from the same kind of link, the form keeps what was typed; a link for
+            // another member or action gives the form its own hidden fields.
+            let fields = with_profile(tracking.get_value(), profile, then);
+            if opened.get_untracked().is_none_or(|(open, _)| open != fields) {
+                opened.set(Some((fields, href)));
             }
         });
         // The island lives as long as the page (navigation is a full page load).
@@ -497,10 +501,14 @@ fn SignupModal(min_age: u32, now: i64, tracking: Vec<(String, String)>, modal: S
     }
 }
 
-/// The form's hidden fields: the tracking, and the member the visitor came for (if any).
-fn with_profile(mut tracking: Vec<(String, String)>, profile: Option<i64>) -> Vec<(String, String)> {
+/// The form's hidden fields: the tracking, the member the visitor came for (if any) and what
+/// they were about to do there (`then`).
+fn with_profile(mut tracking: Vec<(String, String)>, profile: Option<i64>, then: Option<domain::lander::EntryAction>) -> Vec<(String, String)> {
     if let Some(id) = profile {
         tracking.push(("profile".into(), id.to_string()));
+        if let Some(action) = then {
+            tracking.push(("then".into(), action.as_ref().to_string()));
+        }
     }
     tracking
 }
@@ -530,7 +538,8 @@ pub(crate) fn with_tracking(href: &str) -> String {
     if query.is_empty() {
         href.to_string()
     } else {
-        format!("{href}?{}", query.join("&"))
+        let joint = if href.contains('?') { '&' } else { '?' };
+        format!("{href}{joint}{}", query.join("&"))
     }
 }
 
@@ -564,7 +573,7 @@ pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] chil
         texts: validation_texts(&i18n),
         min_age: ctx.site.min_age,
         now: ctx.now,
-        tracking: with_profile(tracking_params(), profile),
+        tracking: with_profile(tracking_params(), profile, use_query_map().get_untracked().get("then").as_deref().and_then(domain::lander::EntryAction::parse)),
         refused: refused_signup(),
     };
     view! {

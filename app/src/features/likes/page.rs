@@ -87,7 +87,7 @@ pub fn LikesPage() -> impl IntoView {
                             });
                             // Each card's HTML is kept for everyone who sees it alike (`kept_html`).
                             let cards = items.into_iter().fold(String::new(), |mut all, item| {
-                                let like = Some(CardLike { liked: item.liked });
+                                let like = Some(CardLike::member(item.liked));
                                 let html = crate::render::kept_html("like-card", (&item.card, &like, item.new), || {
                                     let badge = item.new.then(|| use_i18n().t("likes.new"));
                                     crate::render::html_now(view! { <MemberCardView card=item.card.clone() badge=badge like=like.clone()/> })

@@ -29,10 +29,19 @@ pub fn Portrait(name: String, src: Option<String>, #[prop(optional)] class: &'st
 }
 
 /// The like button on a card: whether the member likes this profile. The grid around the cards
-/// carries the forms (`CardLikeForms`).
+/// carries the forms (`CardLikeForms`). For a visitor, `signup` is where the heart leads: the
+/// signup with that member and the like remembered (`/members/{id}/signup?then=like`, the
+/// page's tracking kept), the like given when they come back.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CardLike {
     pub liked: bool,
+    pub signup: Option<String>,
+}
+
+impl CardLike {
+    pub fn member(liked: bool) -> CardLike {
+        CardLike { liked, signup: None }
+    }
 }
 
 /// A heart in the card's corner: the submit button of the grid's like or unlike form (works
@@ -43,6 +52,16 @@ fn CardLikeButton(id: i64, name: String, like: CardLike) -> impl IntoView {
     let i18n = use_i18n();
     let label = if like.liked { i18n.tf("likes.unlike_name", &[("name", &name)]) } else { i18n.tf("likes.like_name", &[("name", &name)]) };
     let pressed = if like.liked { "true" } else { "false" };
+    if let Some(href) = like.signup {
+        return view! {
+            <div class="member-card__like">
+                <a href=href class="like-button" aria-label=label.clone() title=label data-signup-link="" data-testid="card-like">
+                    <HeartIcon/>
+                </a>
+            </div>
+        }
+        .into_any();
+    }
     view! {
         <div class="member-card__like">
             <button type="submit" form=if like.liked { CARD_UNLIKE } else { CARD_LIKE } name="id" value=id.to_string() class="like-button" class:like-button--on=like.liked aria-pressed=pressed aria-label=label.clone() title=label data-testid="card-like">
@@ -50,6 +69,7 @@ fn CardLikeButton(id: i64, name: String, like: CardLike) -> impl IntoView {
             </button>
         </div>
     }
+    .into_any()
 }
 
 #[component]

@@ -198,15 +198,17 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
 #[component]
 fn VisitorActions(id: i64, name: String) -> impl IntoView {
     let i18n = use_i18n();
-    let signup = crate::features::account::signup::with_tracking(&crate::paths::member_signup(id));
+    // Each action signs up first and is done (the like) or ready (the chat) on coming back.
+    let signup = |then| crate::features::account::signup::with_tracking(&crate::paths::member_signup_then(id, then));
+    use domain::lander::EntryAction;
     view! {
         <section class="member-profile__section visitor-actions" data-testid="visitor-actions">
-            <a class="btn btn--primary member-profile__message" href=signup.clone() data-signup-link="" data-testid="visitor-message">
+            <a class="btn btn--primary member-profile__message" href=signup(EntryAction::Message) data-signup-link="" data-testid="visitor-message">
                 <crate::ui::icons::ChatIcon/> {i18n.tf("chat.message_to", &[("name", &name)])}
             </a>
             <div class="visitor-actions__more">
-                <a class="btn btn--ghost" href=signup.clone() data-signup-link="" data-testid="visitor-like"><HeartIcon/> {i18n.t("likes.like")}</a>
-                <a class="btn btn--ghost" href=signup data-signup-link="" data-testid="visitor-gift"><crate::ui::icons::GiftIcon/> {i18n.t("chat.gift")}</a>
+                <a class="btn btn--ghost" href=signup(EntryAction::Like) data-signup-link="" data-testid="visitor-like"><HeartIcon/> {i18n.t("likes.like")}</a>
+                <a class="btn btn--ghost" href=signup(EntryAction::Gift) data-signup-link="" data-testid="visitor-gift"><crate::ui::icons::GiftIcon/> {i18n.t("chat.gift")}</a>
             </div>
             <p class="muted visitor-actions__free">{i18n.t("landing.free")}</p>
         </section>

@@ -97,7 +97,17 @@ fn Results(page: Arc<SearchPage>) -> impl IntoView {
         list.into_iter()
             .enumerate()
             .map(|(i, card)| {
-                let like = liked.as_ref().map(|l| CardLike { liked: l.contains(&card.id) });
+                let like = match liked.as_ref() {
+                    Some(l) => Some(CardLike::member(l.contains(&card.id))),
+                    // A visitor's heart signs up first.
+                    None => Some(CardLike {
+                        liked: false,
+                        signup: Some(crate::features::account::signup::with_tracking(&crate::paths::member_signup_then(
+                            card.id,
+                            domain::lander::EntryAction::Like,
+                        ))),
+                    }),
+                };
                 let eager = first_screen && i < crate::features::members::card::EAGER_CARDS;
                 crate::render::kept_html("card", (&card, &like, eager), || {
                     crate::render::html_now(view! { <MemberCardView card=card.clone() like=like.clone() eager=eager/> })
