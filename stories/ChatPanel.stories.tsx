@@ -420,6 +420,20 @@ export const GiftPicker: Story = {
   },
 };
 
+/** Reached through a profile's gift button (`?gift=1`): the picker is open at once; closing it
+ * leaves the conversation as it was. */
+export const GiftPickerFromProfile: Story = {
+  args: { gift_picker: true },
+  play: async ({ canvasElement, args }) => {
+    const { canvas } = await parts(canvasElement);
+    const dialog = await canvas.findByRole('dialog', { name: 'Stuur een cadeautje' });
+    await expect(dialog).toHaveTextContent('Een cadeautje kost 20 credits');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Roos' }));
+    await expect(args.dispatch).toHaveBeenCalledWith(CHAT, { action: 'send_gift', client_id: expect.any(String), gift: 'rose' });
+    await expect(canvas.queryByRole('dialog')).toBeNull();
+  },
+};
+
 /** Text typed into the page's own form before the panel loaded comes with it: the box starts
  * with the draft, and sending it sends that text. */
 export const DraftCarriedOver: Story = {

@@ -17,6 +17,11 @@ pub fn member_chat(id: i64) -> String {
     format!("/members/{id}/chat")
 }
 
+/// The chat with a member, its gift picker open (a profile's gift button).
+pub fn member_gift(id: i64) -> String {
+    format!("/members/{id}/chat?gift=1")
+}
+
 /// Signing up from a member's lander (`/members/{id}/signup`).
 pub fn member_signup(id: i64) -> String {
     format!("/members/{id}/signup")

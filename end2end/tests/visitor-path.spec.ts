@@ -60,8 +60,6 @@ test('a visitor on a profile finds a member’s actions; signing up from one bri
   await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}&then=message$`));
   await fillBasics(page, 'Man');
   await expect(page).toHaveURL(new RegExp(`/members/${id}/chat$`));
-  // A member's logo leads to the members (a visitor's to the home page).
-  await expect(page.getByRole('banner').getByRole('link', { name: /Naar de leden/ })).toHaveAttribute('href', '/members');
   await chatLive(page);
   const box = page.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' });
   await box.fill('Hoi! Ik zag je profiel en wilde je meteen schrijven.');
@@ -93,5 +91,32 @@ test('a visitor who likes a profile signs up and comes back to it with the like 
   await expect(page).toHaveURL(new RegExp(`/members/${id}\\?welcome=1$`));
   await expect(page.getByTestId('like-status')).toBeVisible();
   await expect(page.getByTestId('like-toggle')).toHaveText(/Like intrekken/);
+  // A member's logo leads to the members (a visitor's to the home page).
+  await expect(page.getByRole('banner').getByRole('link', { name: /Naar de leden/ })).toHaveAttribute('href', '/members');
   await axeClean(page);
+});
+
+test('a visitor who wants to send a gift signs up and lands in the chat with the gift picker open', async ({ page, context, baseURL, isMobile }, testInfo) => {
+  await acceptEntry(context, baseURL!);
+  const id = await landerProfile(page);
+  await page.goto(`/members/${id}`);
+  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
+  await page.getByTestId('visitor-actions').getByTestId('visitor-gift').click();
+  if (isMobile) await signupFormReady(page);
+  const form = isMobile ? page.locator('form[data-ready="true"]') : page.getByTestId('signup-modal').locator('form[data-ready="true"]');
+  await expect(form.locator('input[name="then"]')).toHaveValue('gift');
+  await form.getByLabel('E-mailadres').fill(`cadeau-${testInfo.project.name}-${Date.now()}@example.nl`);
+  await form.getByLabel('Profielnaam').fill('Gijs');
+  await form.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
+  await form.getByLabel('Geboortedatum').fill('1982-03-14');
+  await form.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await fillBasics(page, 'Man');
+  await expect(page).toHaveURL(new RegExp(`/members/${id}/chat\\?gift=1$`));
+  await chatLive(page);
+  const picker = page.getByRole('dialog', { name: 'Stuur een cadeautje' });
+  await expect(picker).toBeVisible();
+  await axeClean(page);
+  // A gift costs credits as in any chat: a new member without them is told so, with the way to buy.
+  await picker.getByRole('button', { name: 'Roos' }).click();
+  await expect(page.getByTestId('chat-alert')).toHaveAttribute('data-code', /insufficient_credits|premium_only/);
 });

@@ -308,10 +308,17 @@ async fn a_visitors_action_on_a_profile_survives_signup() {
     assert_eq!(likes_of_anna().await, 1);
     let (_, _, html) = app.get(&back, &[("cookie", &cookie)]).await;
     assert!(html.contains("Je vindt Anna leuk."), "the like is shown");
-    // Message and gift: the chat with Anna, nothing liked.
-    for then in ["message", "gift"] {
-        let (complete, back, _) = sign_up(then).await;
-        assert_eq!((complete, back), (format!("/complete-signup?profile={anna_id}&then={then}"), format!("/members/{anna_id}/chat")));
+    // Message and gift: the chat with Anna (for a gift with its picker open), nothing liked.
+    for (then, chat) in [("message", format!("/members/{anna_id}/chat")), ("gift", format!("/members/{anna_id}/chat?gift=1"))] {
+        let (complete, back, cookie) = sign_up(then).await;
+        assert_eq!((complete, back.clone()), (format!("/complete-signup?profile={anna_id}&then={then}"), chat));
+        let (status, _, html) = app.get(&back, &[("cookie", &cookie), ("accept", "text/html")]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            html.contains(r#"\"gift_picker\":true"#) || html.contains(r#""gift_picker":true"#),
+            then == "gift",
+            "{then}: the picker opens for a gift only"
+        );
     }
     // Anything else: the welcome on the profile, as without an action.
     let (complete, back, _) = sign_up("unlike").await;

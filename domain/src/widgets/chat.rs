@@ -276,6 +276,10 @@ pub struct ChatPanelProps {
     /// or a send that came back): the empty text box starts with it.
     #[serde(default)]
     pub draft: String,
+    /// The gift picker opens as the panel shows (the chat reached through a profile's gift
+    /// button, `?gift=1`).
+    #[serde(default)]
+    pub gift_picker: bool,
 }
 
 /// Detail of the `vonk:chat` event: what the member did in the chat panel.

@@ -47,4 +47,9 @@ locale: string, labels: ChatPanelLabels,
  * Text typed before the panel took over (into the page's own form while the panel loaded,
  * or a send that came back): the empty text box starts with it.
  */
-draft: string, };
+draft: string, 
+/**
+ * The gift picker opens as the panel shows (the chat reached through a profile's gift
+ * button, `?gift=1`).
+ */
+gift_picker: boolean, };

@@ -454,8 +454,8 @@ pub async fn save_basics(
                         }
                     }
                 }
-                // The chat holds the composer and the gift picker.
-                Some(EntryAction::Message | EntryAction::Gift) => crate::paths::member_chat(id),
+                Some(EntryAction::Message) => crate::paths::member_chat(id),
+                Some(EntryAction::Gift) => crate::paths::member_gift(id),
                 None => crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome),
             };
             redirect(&to);

@@ -35,6 +35,7 @@ pub fn ChatsPage(route: ChatRoute) -> impl IntoView {
         ChatRoute::Conversation => (Some(id.unwrap_or(0)), None),
         ChatRoute::Member => (None, Some(id.unwrap_or(0))),
     };
+    let gift = leptos_router::hooks::use_query_map().get_untracked().get("gift").is_some_and(|v| v == "1");
     // Blocking: the page arrives whole, so it works without JavaScript.
     let data = Resource::new_blocking(move || (conversation, member), |(c, m)| chat_page(c, m));
     // Outside the Suspense: a title that waits for data does not reach the document's head.
@@ -44,7 +45,11 @@ pub fn ChatsPage(route: ChatRoute) -> impl IntoView {
             <Title text=i18n.t("chat.title")/>
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {
-                    Ok(page) => view! { <ChatView page=page/> }.into_any(),
+                    Ok(mut page) => {
+                        // A profile's gift button (`?gift=1`) opens the chat with its gift picker.
+                        page.props.gift_picker = gift && page.props.open.is_some();
+                        view! { <ChatView page=page/> }.into_any()
+                    }
                     Err(error) => {
                         let i18n = use_i18n();
                         #[cfg(feature = "ssr")]

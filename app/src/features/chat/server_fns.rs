@@ -186,6 +186,7 @@ mod build {
             locale: i18n.locale.code().to_string(),
             labels: labels(i18n, site),
             draft: String::new(),
+            gift_picker: false,
         }
     }
 

@@ -148,6 +148,9 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                     <a class="btn btn--primary member-profile__message" href=crate::paths::member_chat(p.id) data-testid="send-message">
                         <crate::ui::icons::ChatIcon/> {use_i18n().tf("chat.message_to", &[("name", &p.name)])}
                     </a>
+                    <a class="btn btn--ghost member-profile__gift" href=crate::paths::member_gift(p.id) data-testid="send-gift">
+                        <crate::ui::icons::GiftIcon/> {use_i18n().t("chat.gift")}
+                    </a>
                 })}
                 {(!member).then(|| view! { <VisitorActions id=p.id name=p.name.clone()/> })}
                 {(member && !p.is_me).then(|| {

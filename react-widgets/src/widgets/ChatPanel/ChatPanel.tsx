@@ -183,7 +183,8 @@ interface ComposerProps {
 function Composer({ props, send, fresh }: ComposerProps) {
   const { labels, gifts, icebreakers } = props;
   const [text, setText] = useState(props.draft ?? '');
-  const [dialog, setDialog] = useState<null | 'gifts' | 'icebreakers'>(null);
+  // Reached through a profile's gift button, the chat opens with its gift picker.
+  const [dialog, setDialog] = useState<null | 'gifts' | 'icebreakers'>(props.gift_picker && gifts.length > 0 ? 'gifts' : null);
   const box = useRef<HTMLTextAreaElement>(null);
   // Text typed into the page's own form while the panel loaded arrives as `draft`: it fills an
   // empty box, and takes the focus the page's form had (its form has just gone).
