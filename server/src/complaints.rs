@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use domain::complaint::{Category, Complaint};
+use domain::rows::Flag;
 use domain::Locale;
-use sqlx::Row;
 
 use crate::accounts::Member;
 use crate::db::Db;
@@ -68,6 +68,57 @@ pub struct SubjectNames {
     pub conversation: Option<(i64, String)>,
 }
 
+/// A reported member as the reporter may see them.
+#[derive(sqlx::FromRow)]
+struct ReportedRow {
+    user_id: i64,
+    name: String,
+    #[sqlx(try_from = "Flag")]
+    searchable: bool,
+    status: String,
+    blocked_me: i64,
+}
+
+/// A complaint with its site, for the mail to support.
+#[derive(sqlx::FromRow)]
+struct MailRow {
+    reference: String,
+    name: String,
+    email: String,
+    category: String,
+    concerning: String,
+    body: String,
+    member_id: Option<i64>,
+    conversation_id: Option<i64>,
+    language: String,
+    site_name: String,
+    domain: String,
+    domain_language: String,
+    support_email: String,
+    mail_name: String,
+    member_name: Option<String>,
+}
+
+/// A complaint as staff list it, with the names of the reported member and of who handled it.
+#[derive(sqlx::FromRow)]
+struct ComplaintRow {
+    id: i64,
+    reference: String,
+    created_at: i64,
+    name: String,
+    email: String,
+    category: String,
+    concerning: String,
+    body: String,
+    reporter_id: Option<i64>,
+    member_id: Option<i64>,
+    conversation_id: Option<i64>,
+    status: String,
+    handled_at: Option<i64>,
+    member_name: Option<String>,
+    handled_name: Option<String>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Complaints {
     db: Db,
@@ -85,7 +136,7 @@ impl Complaints {
     pub async fn describe(&self, site_id: i64, reporter: Option<&Member>, subject: Subject) -> Result<SubjectNames, AppError> {
         let (member, member_visible) = match subject.member_id {
             Some(id) => {
-                let row = sqlx::query(&format!(
+                let row = sqlx::query_as::<_, ReportedRow>(&format!(
                     "SELECT p.user_id, p.name, p.searchable, u.status, {} FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3",
                     crate::visibility::BLOCK_DIRECTIONS
                 ))
@@ -97,10 +148,8 @@ impl Complaints {
                 match row {
                     Some(row) => {
                         // Whom the reporter could look up themselves: findable, not deleted, not blocking them.
-                        let visible = crate::db::flag(&row, "searchable")?
-                            && row.try_get::<String, _>("status")? != "deleted"
-                            && row.try_get::<i64, _>("blocked_me")? == 0;
-                        (Some((row.try_get("user_id")?, row.try_get("name")?)), visible)
+                        let visible = row.searchable && row.status != "deleted" && row.blocked_me == 0;
+                        (Some((row.user_id, row.name)), visible)
                     }
                     None => (None, false),
                 }
@@ -195,7 +244,7 @@ impl Complaints {
 
     /// The mail to the site's support address, in the site's language, then `mailed_at`.
     async fn mail_support(&self, id: i64, now: i64) -> Result<(), AppError> {
-        let row = sqlx::query(
+        let row = sqlx::query_as::<_, MailRow>(
             "SELECT c.reference, c.name, c.email, c.category, c.concerning, c.body, c.member_id, c.conversation_id, c.language, \
              s.name AS site_name, s.domain, s.domain_language, s.support_email, s.mail_name, p.name AS member_name \
              FROM complaints c JOIN sites s ON s.id = c.site_id LEFT JOIN profiles p ON p.user_id = c.member_id WHERE c.id = $1",
@@ -203,34 +252,27 @@ impl Complaints {
         .bind(id)
         .fetch_one(self.db.pool())
         .await?;
-        let get = |c: &str| row.try_get::<String, _>(c);
-        let locale = domain::locale::negotiate(None, Some(&get("domain_language")?), None);
+        let locale = domain::locale::negotiate(None, Some(&row.domain_language), None);
         let t = |key: &str| self.catalog.t(locale, key);
-        let reference = get("reference")?;
-        let category = Category::parse(&get("category")?).map(|c| t(&c.label_key())).unwrap_or_default();
-        let member = row.try_get::<Option<i64>, _>("member_id")?.map(|mid| {
-            format!(
-                "{} (#{mid}, https://{}/members/{mid})",
-                row.try_get::<Option<String>, _>("member_name").ok().flatten().unwrap_or_default(),
-                get("domain").unwrap_or_default()
-            )
-        });
-        let conversation = row.try_get::<Option<i64>, _>("conversation_id")?.map(|cid| format!("#{cid}"));
+        let reference = row.reference;
+        let category = Category::parse(&row.category).map(|c| t(&c.label_key())).unwrap_or_default();
+        let member = row.member_id.map(|mid| format!("{} (#{mid}, https://{}/members/{mid})", row.member_name.unwrap_or_default(), row.domain));
+        let conversation = row.conversation_id.map(|cid| format!("#{cid}"));
         let lines: Vec<(String, String)> = [
             (t("complaints.reference"), Some(reference.clone())),
-            (t("complaints.name"), Some(get("name")?)),
-            (t("complaints.email"), Some(get("email")?)),
+            (t("complaints.name"), Some(row.name)),
+            (t("complaints.email"), Some(row.email)),
             (t("complaints.category"), Some(category.clone())),
-            (t("complaints.concerning"), Some(get("concerning")?).filter(|c| !c.is_empty())),
+            (t("complaints.concerning"), Some(row.concerning).filter(|c| !c.is_empty())),
             (t("complaints.reported_member"), member),
             (t("complaints.reported_conversation"), conversation),
-            (t("complaints.language"), Some(get("language")?)),
+            (t("complaints.language"), Some(row.language)),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.map(|v| (k, v)))
         .collect();
-        let body = get("body")?;
-        let intro = domain::i18n::interpolate(&t("mail.complaint.intro"), &[("site", &get("site_name")?)]);
+        let body = row.body;
+        let intro = domain::i18n::interpolate(&t("mail.complaint.intro"), &[("site", &row.site_name)]);
         let text = format!("{intro}\n\n{}\n\n{body}\n", lines.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("\n"));
         let html = maud::html! {
             p { (intro) }
@@ -240,9 +282,9 @@ impl Complaints {
         .into_string();
         self.outbox
             .send(Mail {
-                from_name: get("mail_name")?,
-                from_address: get("support_email")?,
-                to: get("support_email")?,
+                from_name: row.mail_name,
+                from_address: row.support_email.clone(),
+                to: row.support_email,
                 subject: domain::i18n::interpolate(&t("mail.complaint.subject"), &[("reference", &reference), ("category", &category)]),
                 text,
                 html,
@@ -256,7 +298,7 @@ impl Complaints {
     /// The site's complaints in one status, newest first (staff only).
     pub async fn list(&self, staff: &Member, site_id: i64, status: Status, limit: i64) -> Result<Vec<StoredComplaint>, AppError> {
         require_staff(staff, site_id)?;
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, ComplaintRow>(
             "SELECT c.id, c.reference, c.created_at, c.name, c.email, c.category, c.concerning, c.body, c.reporter_id, c.member_id, c.conversation_id, \
              c.status, c.handled_at, p.name AS member_name, h.name AS handled_name \
              FROM complaints c LEFT JOIN profiles p ON p.user_id = c.member_id LEFT JOIN profiles h ON h.user_id = c.handled_by \
@@ -267,27 +309,25 @@ impl Complaints {
         .bind(limit)
         .fetch_all(self.db.pool())
         .await?;
-        rows.iter()
-            .map(|r| {
-                let member_id: Option<i64> = r.try_get("member_id")?;
-                Ok(StoredComplaint {
-                    id: r.try_get("id")?,
-                    reference: r.try_get("reference")?,
-                    created_at: r.try_get("created_at")?,
-                    name: r.try_get("name")?,
-                    email: r.try_get("email")?,
-                    category: Category::parse(&r.try_get::<String, _>("category")?).unwrap_or(Category::Other),
-                    concerning: r.try_get("concerning")?,
-                    body: r.try_get("body")?,
-                    reporter_id: r.try_get("reporter_id")?,
-                    member: member_id.map(|id| (id, r.try_get::<Option<String>, _>("member_name").ok().flatten().unwrap_or_default())),
-                    conversation_id: r.try_get("conversation_id")?,
-                    status: if r.try_get::<String, _>("status")? == "handled" { Status::Handled } else { Status::Open },
-                    handled_by: r.try_get("handled_name")?,
-                    handled_at: r.try_get("handled_at")?,
-                })
+        Ok(rows
+            .into_iter()
+            .map(|r| StoredComplaint {
+                id: r.id,
+                reference: r.reference,
+                created_at: r.created_at,
+                name: r.name,
+                email: r.email,
+                category: Category::parse(&r.category).unwrap_or(Category::Other),
+                concerning: r.concerning,
+                body: r.body,
+                reporter_id: r.reporter_id,
+                member: r.member_id.map(|id| (id, r.member_name.unwrap_or_default())),
+                conversation_id: r.conversation_id,
+                status: if r.status == "handled" { Status::Handled } else { Status::Open },
+                handled_by: r.handled_name,
+                handled_at: r.handled_at,
             })
-            .collect()
+            .collect())
     }
 
     /// Marks a complaint handled or open again; logged. Only a change is logged: pressing the

@@ -2,13 +2,12 @@
 //! the member's settings (SPEC §4: a spam complaint, a bounce or list-unsubscribe). While any
 //! reason stands, no notification mail goes out and the disabled-notifications alert shows.
 
+use domain::rows::Flag;
 use domain::site::SiteSettings;
-use sqlx::Row;
 
 use super::mails::LinkMailSpec;
 use super::tokens;
 use super::Accounts;
-use crate::db::flag;
 use crate::error::AppError;
 
 /// What a member wants to be mailed about.
@@ -58,10 +57,51 @@ pub struct AlertState {
     pub dismissed: Vec<String>,
 }
 
+/// The member's choices as stored.
+#[derive(sqlx::FromRow)]
+struct PrefsRow {
+    #[sqlx(try_from = "Flag")]
+    notify_messages: bool,
+    #[sqlx(try_from = "Flag")]
+    notify_likes: bool,
+    #[sqlx(try_from = "Flag")]
+    notify_news: bool,
+}
+
+/// Whether the member wants a kind of mail, and how many reasons stop all of them.
+#[derive(sqlx::FromRow)]
+struct WantedRow {
+    #[sqlx(try_from = "Flag")]
+    wanted: bool,
+    stops: i64,
+}
+
+/// Whom a notification mail goes to; `like_mailed_at` and `other` only where the query asks.
+#[derive(sqlx::FromRow)]
+struct MailTo {
+    email: String,
+    language: String,
+    name: String,
+    #[sqlx(default)]
+    like_mailed_at: Option<i64>,
+    #[sqlx(default)]
+    other: Option<String>,
+}
+
+/// A reason mails are off (`disabled`) or a dismissed alert (`dismissed`).
+#[derive(sqlx::FromRow)]
+struct AlertRow {
+    kind: String,
+    name: String,
+}
+
 impl Accounts {
     pub async fn notification_prefs(&self, user_id: i64) -> Result<NotificationPrefs, AppError> {
-        let row = sqlx::query("SELECT notify_messages, notify_likes, notify_news FROM users WHERE id = $1").bind(user_id).fetch_one(self.db().pool()).await?;
-        Ok(NotificationPrefs { messages: flag(&row, "notify_messages")?, likes: flag(&row, "notify_likes")?, news: flag(&row, "notify_news")? })
+        let row = sqlx::query_as::<_, PrefsRow>("SELECT notify_messages, notify_likes, notify_news FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_one(self.db().pool())
+            .await?;
+        Ok(NotificationPrefs { messages: row.notify_messages, likes: row.notify_likes, news: row.notify_news })
     }
 
     /// Saves the member's choices. Saving from the settings also lifts a list-unsubscribe (the
@@ -88,7 +128,7 @@ impl Accounts {
             NotificationKind::Like => "notify_likes",
             NotificationKind::News => "notify_news",
         };
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, WantedRow>(&format!(
             "SELECT u.{column} AS wanted, (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) AS stops \
              FROM users u WHERE u.id = $1 AND u.status IN ($2, $3) AND u.fictional = FALSE"
         ))
@@ -97,9 +137,7 @@ impl Accounts {
         .bind(domain::account::UserStatus::Active.as_str())
         .fetch_optional(self.db().pool())
         .await?;
-        let Some(row) = row else { return Ok(false) };
-        let stops: i64 = row.try_get("stops")?;
-        Ok(flag(&row, "wanted")? && stops == 0)
+        Ok(row.is_some_and(|row| row.wanted && row.stops == 0))
     }
 
     /// Tells a member about a like or a match by mail, if the member's preferences and the
@@ -113,16 +151,18 @@ impl Accounts {
         let mut tx = self.db().begin().await?;
         // Under the member's row lock, so that likes arriving together send one mail.
         sqlx::query("UPDATE users SET like_mailed_at = like_mailed_at WHERE id = $1").bind(to_user).execute(&mut *tx).await?;
-        let row = sqlx::query("SELECT u.email, u.language, u.like_mailed_at, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
-            .bind(to_user)
-            .fetch_one(&mut *tx)
-            .await?;
+        let row = sqlx::query_as::<_, MailTo>(
+            "SELECT u.email, u.language, u.like_mailed_at, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1",
+        )
+        .bind(to_user)
+        .fetch_one(&mut *tx)
+        .await?;
         let pair: Option<(i64,)> = sqlx::query_as("SELECT mailed_at FROM like_mails WHERE to_user = $1 AND from_user = $2")
             .bind(to_user)
             .bind(other_id)
             .fetch_optional(&mut *tx)
             .await?;
-        if !domain::notifications::pair_mail_due(matched, row.try_get("like_mailed_at")?, pair.map(|(at,)| at), now) {
+        if !domain::notifications::pair_mail_due(matched, row.like_mailed_at, pair.map(|(at,)| at), now) {
             return Ok(false);
         }
         sqlx::query("UPDATE users SET like_mailed_at = $1 WHERE id = $2").bind(now).bind(to_user).execute(&mut *tx).await?;
@@ -133,9 +173,8 @@ impl Accounts {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        let email: String = row.try_get("email")?;
-        let name: String = row.try_get("name")?;
-        let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
+        let MailTo { email, name, language, .. } = row;
+        let locale = domain::Locale::parse(&language).unwrap_or(domain::Locale::DEFAULT);
         let prefix = if matched { "mail.match" } else { "mail.like" };
         let spec = LinkMailSpec { prefix, footer: "mail.notification_footer", vars: &[("name", &name), ("other", other_name)], unsubscribe_for: Some(to_user) };
         self.send_link_mail(site, base_url, locale, &email, spec, &self.links.member(other_id)).await?;
@@ -162,15 +201,14 @@ impl Accounts {
         if !claimed {
             return Ok(false);
         }
-        let row = sqlx::query("SELECT u.email, u.language, p.name, (SELECT o.name FROM profiles o WHERE o.user_id = $2) AS other FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
+        let row = sqlx::query_as::<_, MailTo>("SELECT u.email, u.language, p.name, (SELECT o.name FROM profiles o WHERE o.user_id = $2) AS other FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
             .bind(to_user)
             .bind(from_user)
             .fetch_one(self.db().pool())
             .await?;
-        let email: String = row.try_get("email")?;
-        let name: String = row.try_get("name")?;
-        let other: String = row.try_get::<Option<String>, _>("other")?.unwrap_or_default();
-        let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
+        let MailTo { email, name, language, other, .. } = row;
+        let other = other.unwrap_or_default();
+        let locale = domain::Locale::parse(&language).unwrap_or(domain::Locale::DEFAULT);
         let spec = LinkMailSpec {
             prefix: "mail.message",
             footer: "mail.notification_footer",
@@ -252,7 +290,7 @@ impl Accounts {
 
     /// Why mails are off and which alerts the member dismissed (one query).
     pub async fn alert_state(&self, user_id: i64) -> Result<AlertState, AppError> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, AlertRow>(
             "SELECT 'disabled' AS kind, reason AS name FROM notifications_disabled WHERE user_id = $1 \
              UNION ALL SELECT 'dismissed' AS kind, alert AS name FROM alert_dismissals WHERE user_id = $1",
         )
@@ -261,12 +299,10 @@ impl Accounts {
         .await?;
         let mut state = AlertState::default();
         for row in rows {
-            let kind: String = row.try_get("kind")?;
-            let name: String = row.try_get("name")?;
-            if kind == "disabled" {
-                state.notifications_disabled.push(name);
+            if row.kind == "disabled" {
+                state.notifications_disabled.push(row.name);
             } else {
-                state.dismissed.push(name);
+                state.dismissed.push(row.name);
             }
         }
         state.notifications_disabled.sort();

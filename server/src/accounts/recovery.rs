@@ -5,7 +5,6 @@ use domain::security::SecurityEventKind;
 use domain::site::SiteSettings;
 use domain::Field;
 use domain::{ApiError, ErrorCode, Locale};
-use sqlx::Row;
 
 use super::address_attempts::Kind as AddressKind;
 use super::mails::LinkMailSpec;
@@ -17,6 +16,31 @@ use crate::error::AppError;
 /// Password-reset links work for two hours; at most three are asked for per address per day.
 pub const RESET_TTL_SECS: i64 = 2 * 3600;
 pub const RESETS_PER_DAY: i64 = 3;
+
+/// A member a reset mail may go to.
+#[derive(sqlx::FromRow)]
+struct ResetTo {
+    id: i64,
+    language: String,
+    status: String,
+    name: String,
+}
+
+/// The member a reset link belongs to.
+#[derive(sqlx::FromRow)]
+struct LinkOwner {
+    email: String,
+    status: String,
+    totp_secret: Option<String>,
+    name: String,
+}
+
+/// What a new password is checked against.
+#[derive(sqlx::FromRow)]
+struct Names {
+    email: String,
+    name: String,
+}
 
 impl Accounts {
     /// Asks for a password-reset link: [`Accounts::count_reset_request`], then
@@ -45,22 +69,22 @@ impl Accounts {
     /// nothing either.
     pub async fn send_reset_mail(&self, site: &SiteSettings, email: &str, base_url: &str) -> Result<(), AppError> {
         let now = self.clock.now();
-        let row = sqlx::query("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> $3")
+        let row = sqlx::query_as::<_, ResetTo>("SELECT u.id, u.language, u.status, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email = $2 AND u.status <> $3")
             .bind(site.id)
             .bind(email)
             .bind(domain::account::UserStatus::Deleted.as_str())
             .fetch_optional(self.db.pool())
             .await?;
-        let Some(row) = row.filter(|r| r.try_get::<String, _>("status").is_ok_and(|s| s != "blocked")) else {
+        let Some(row) = row.filter(|r| r.status != "blocked") else {
             return Ok(());
         };
-        let user_id: i64 = row.try_get("id")?;
+        let user_id = row.id;
         let token = tokens::new_token();
         let mut tx = self.db.begin().await?;
         tokens::insert(&mut tx, user_id, Kind::PasswordReset, &token, None, now, RESET_TTL_SECS).await?;
         tx.commit().await?;
-        let name: String = row.try_get("name")?;
-        let locale = Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(Locale::DEFAULT);
+        let name = row.name;
+        let locale = Locale::parse(&row.language).unwrap_or(Locale::DEFAULT);
         let spec = LinkMailSpec { prefix: "mail.reset", footer: "mail.reset.footer", vars: &[("name", &name)], unsubscribe_for: Some(user_id) };
         self.send_link_mail(site, base_url, locale, email, spec, &self.links.password_reset(&token)).await
     }
@@ -73,7 +97,7 @@ impl Accounts {
             return Err(ErrorCode::LinkExpired.into());
         }
         let now = self.clock.now();
-        let row = sqlx::query(
+        let row = sqlx::query_as::<_, LinkOwner>(
             "SELECT u.id, u.email, u.status, u.totp_secret, p.name FROM account_tokens t JOIN users u ON u.id = t.user_id JOIN profiles p ON p.user_id = u.id \
              WHERE t.token_hash = $1 AND t.kind = 'password_reset' AND t.used_at IS NULL AND t.expires_at > $2",
         )
@@ -82,15 +106,14 @@ impl Accounts {
         .fetch_optional(self.db.pool())
         .await?
         .ok_or(ErrorCode::LinkExpired)?;
-        if row.try_get::<String, _>("status")? == "blocked" {
+        if row.status == "blocked" {
             return Err(ErrorCode::Forbidden.into());
         }
-        let email: String = row.try_get("email")?;
-        let name: String = row.try_get("name")?;
+        let LinkOwner { email, name, totp_secret, .. } = row;
         // Check before using the link up, so a typo does not cost the member their link.
         validate_password_repeat(password, repeat)?;
         passwords::check_new(password, &email, &name)?;
-        let two_step = row.try_get::<Option<String>, _>("totp_secret")?.is_some();
+        let two_step = totp_secret.is_some();
         let hash = passwords::hash(password.to_string()).await?;
         let (user_id, _) = self.consume_token(token, Kind::PasswordReset).await?;
         let mut tx = self.db.begin().await?;
@@ -115,13 +138,11 @@ impl Accounts {
     /// Changes the password after checking the old one ('Controleer je oude wachtwoord.').
     /// Other sessions end; the returned session replaces the current one.
     pub async fn change_password(&self, user_id: i64, old: &str, new: &str, repeat: &str, client: &Client) -> Result<String, AppError> {
-        let row = sqlx::query("SELECT u.email, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
+        let Names { email, name } = sqlx::query_as("SELECT u.email, p.name FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1")
             .bind(user_id)
             .fetch_optional(self.db.pool())
             .await?
             .ok_or(ErrorCode::AuthenticationRequired)?;
-        let email: String = row.try_get("email")?;
-        let name: String = row.try_get("name")?;
         self.check_own_password(user_id, old, ApiError::field(Field::Password, ErrorCode::OldPasswordWrong), client).await?;
         validate_password_repeat(new, repeat)?;
         passwords::check_new(new, &email, &name)?;

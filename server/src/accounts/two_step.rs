@@ -7,10 +7,10 @@
 //! codes count in the password lockout.
 
 use domain::account::UserStatus;
+use domain::rows::Flag;
 use domain::security::{SecondFactor, SecurityEventKind, RECOVERY_CODES, TOTP_SKEW_STEPS, TOTP_STEP_SECS};
 use domain::Field;
 use domain::{ApiError, ErrorCode};
-use sqlx::Row;
 use totp_rs::{Builder, Secret, Totp};
 
 use super::login::LOCKOUT;
@@ -41,6 +41,32 @@ fn totp(secret: &str, issuer: &str, account: &str) -> Result<Totp, AppError> {
         .map_err(|e| AppError::Internal(format!("two-step secret refused: {e:?}")))
 }
 
+/// Whether two-step login is on, and the recovery codes left.
+#[derive(sqlx::FromRow)]
+struct StatusRow {
+    #[sqlx(try_from = "Flag")]
+    enabled: bool,
+    codes_left: i64,
+}
+
+/// A secret and recovery codes being set up; `email` only where the query asks.
+#[derive(sqlx::FromRow)]
+struct PendingRow {
+    #[sqlx(default)]
+    email: String,
+    totp_pending_secret: Option<String>,
+    totp_pending_codes: Option<String>,
+}
+
+/// The member behind a second-step token.
+#[derive(sqlx::FromRow)]
+struct SecondStepRow {
+    id: i64,
+    totp_secret: Option<String>,
+    locked_until: Option<i64>,
+    status: String,
+}
+
 fn wrong_code() -> AppError {
     ApiError::field(Field::Code, ErrorCode::TwoStepCodeInvalid).into()
 }
@@ -57,11 +83,11 @@ fn new_recovery_code() -> String {
 impl Accounts {
     /// Whether two-step login is on, and how many recovery codes are left.
     pub async fn two_step_status(&self, user_id: i64) -> Result<(bool, i64), AppError> {
-        let row = sqlx::query("SELECT totp_secret IS NOT NULL AS enabled, (SELECT COUNT(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS codes_left FROM users u WHERE u.id = $1")
+        let row = sqlx::query_as::<_, StatusRow>("SELECT totp_secret IS NOT NULL AS enabled, (SELECT COUNT(*) FROM recovery_codes r WHERE r.user_id = u.id AND r.used_at IS NULL) AS codes_left FROM users u WHERE u.id = $1")
             .bind(user_id)
             .fetch_one(self.db.pool())
             .await?;
-        Ok((crate::db::flag(&row, "enabled")?, row.try_get("codes_left")?))
+        Ok((row.enabled, row.codes_left))
     }
 
     /// Starts switching two-step login on: a new secret and new recovery codes, kept aside
@@ -84,16 +110,11 @@ impl Accounts {
     /// `otpauth://` link and QR code, and the recovery codes to keep. `None` when nothing is
     /// being set up.
     pub async fn two_step_setup(&self, user_id: i64, issuer: &str) -> Result<Option<TwoStepSetup>, AppError> {
-        let row = sqlx::query("SELECT email, totp_pending_secret, totp_pending_codes FROM users WHERE id = $1 AND totp_secret IS NULL")
+        let row = sqlx::query_as::<_, PendingRow>("SELECT email, totp_pending_secret, totp_pending_codes FROM users WHERE id = $1 AND totp_secret IS NULL")
             .bind(user_id)
             .fetch_optional(self.db.pool())
             .await?;
-        let Some(row) = row else { return Ok(None) };
-        let (Some(secret), Some(codes)) = (row.try_get::<Option<String>, _>("totp_pending_secret")?, row.try_get::<Option<String>, _>("totp_pending_codes")?)
-        else {
-            return Ok(None);
-        };
-        let email: String = row.try_get("email")?;
+        let Some(PendingRow { email, totp_pending_secret: Some(secret), totp_pending_codes: Some(codes) }) = row else { return Ok(None) };
         let url = totp(&secret, issuer, &email)?.to_url().map_err(|e| AppError::Internal(format!("otpauth link: {e:?}")))?;
         let qr = qrcode::QrCode::new(url.as_bytes()).map_err(|e| AppError::Internal(format!("QR code: {e}")))?;
         let svg = qr.render::<qrcode::render::svg::Color>().min_dimensions(200, 200).quiet_zone(true).build();
@@ -106,15 +127,16 @@ impl Accounts {
     /// [`Accounts::two_step_begin`]; the recovery codes shown with it start to count.
     pub async fn two_step_enable(&self, user_id: i64, password: &str, code: &str, client: &Client) -> Result<(), AppError> {
         self.check_own_password(user_id, password, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
-        let row = sqlx::query("SELECT totp_pending_secret, totp_pending_codes FROM users WHERE id = $1").bind(user_id).fetch_one(self.db.pool()).await?;
-        let pending: Option<String> = row.try_get("totp_pending_secret")?;
-        let pending = pending.ok_or_else(wrong_code)?;
+        let row = sqlx::query_as::<_, PendingRow>("SELECT totp_pending_secret, totp_pending_codes FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_one(self.db.pool())
+            .await?;
+        let pending = row.totp_pending_secret.ok_or_else(wrong_code)?;
         let Some(SecondFactor::Totp(code)) = SecondFactor::parse(code) else {
             return Err(wrong_code());
         };
         let step = totp(&pending, "-", "-")?.check(&code, self.clock.now().max(0) as u64).ok_or_else(wrong_code)?;
-        let codes: Option<String> = row.try_get("totp_pending_codes")?;
-        let codes: Vec<String> = codes.unwrap_or_default().split(' ').filter(|c| !c.is_empty()).map(str::to_string).collect();
+        let codes: Vec<String> = row.totp_pending_codes.unwrap_or_default().split(' ').filter(|c| !c.is_empty()).map(str::to_string).collect();
         let now = self.clock.now();
         let mut tx = self.db.begin().await?;
         let done = sqlx::query("UPDATE users SET totp_secret = totp_pending_secret, totp_pending_secret = NULL, totp_pending_codes = NULL, totp_last_step = $1 WHERE id = $2 AND totp_pending_secret = $3")
@@ -161,7 +183,7 @@ impl Accounts {
             return Err(ErrorCode::LinkExpired.into());
         }
         let now = self.clock.now();
-        let row = sqlx::query(
+        let row = sqlx::query_as::<_, SecondStepRow>(
             "SELECT u.id, u.totp_secret, u.locked_until, u.status FROM account_tokens t JOIN users u ON u.id = t.user_id \
              WHERE t.token_hash = $1 AND t.kind = 'two_step' AND t.used_at IS NULL AND t.expires_at > $2",
         )
@@ -170,16 +192,15 @@ impl Accounts {
         .fetch_optional(self.db.pool())
         .await?
         .ok_or(ErrorCode::LinkExpired)?;
-        let user_id: i64 = row.try_get("id")?;
-        if let Some(minutes) = LOCKOUT.minutes_left(row.try_get("locked_until")?, now) {
+        let user_id = row.id;
+        if let Some(minutes) = LOCKOUT.minutes_left(row.locked_until, now) {
             return Err(ApiError::new(ErrorCode::TooManyAttempts).with("minutes", minutes).into());
         }
         // Blocked or deleted since the password was checked.
-        if matches!(UserStatus::parse(&row.try_get::<String, _>("status")?), Some(UserStatus::Blocked | UserStatus::Deleted)) {
+        if matches!(UserStatus::parse(&row.status), Some(UserStatus::Blocked | UserStatus::Deleted)) {
             return Err(ErrorCode::LoginFailed.into());
         }
-        let secret: Option<String> = row.try_get("totp_secret")?;
-        let accepted = match (SecondFactor::parse(code), secret) {
+        let accepted = match (SecondFactor::parse(code), row.totp_secret) {
             (Some(SecondFactor::Totp(code)), Some(secret)) => match totp(&secret, "-", "-")?.check(&code, now.max(0) as u64) {
                 // The step is taken once: a replayed code (or a parallel login with it) fails.
                 Some(step) => {

@@ -5,9 +5,9 @@
 //! sees who has it and cannot send in it. Notes on a member and a profile are shared.
 
 use domain::chat::{validate_client_id, validate_operator_note, validate_text, OPERATOR_CLAIM_SECS};
+use domain::rows::Flag;
 use domain::widgets::ChatMessage;
 use domain::{ApiError, ErrorCode};
-use sqlx::Row;
 
 use super::bus::Signal;
 use super::send::{Outgoing, Payer};
@@ -15,8 +15,43 @@ use super::store::{MessageRow, MESSAGE_COLUMNS};
 use super::{Chat, Content, PeerRow, Sent};
 use crate::accounts::Member;
 use crate::error::AppError;
-use crate::members::search::CARD_COLUMNS;
+use crate::members::search::{CardRow, CARD_COLUMNS};
 use crate::sites::Site;
+
+/// A message in a fictional conversation, and whether the profile sent it.
+#[derive(sqlx::FromRow)]
+struct LineRow {
+    conversation_id: i64,
+    operator_id: Option<i64>,
+    created_at: i64,
+    #[sqlx(try_from = "Flag")]
+    fictional: bool,
+}
+
+/// A conversation's two members and which of them is the fictional profile.
+#[derive(sqlx::FromRow)]
+struct SidesRow {
+    low_id: i64,
+    high_id: i64,
+    profile_id: Option<i64>,
+}
+
+/// A conversation in the operator queue, with its last message.
+#[derive(sqlx::FromRow)]
+struct QueueRow {
+    id: i64,
+    last_message_id: i64,
+    #[sqlx(flatten)]
+    sides: SidesRow,
+}
+
+impl SidesRow {
+    /// The (profile, member), when one side is a fictional profile.
+    fn profile_and_member(&self) -> Option<(i64, i64)> {
+        let profile = self.profile_id?;
+        Some((profile, if self.low_id == profile { self.high_id } else { self.low_id }))
+    }
+}
 
 /// A conversation in the operator console.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,7 +138,7 @@ impl Chat {
     /// and what waits now.
     pub async fn operator_figures(&self, staff: &Member, site_id: i64, since: i64) -> Result<OperatorFigures, AppError> {
         crate::staff::require_staff(staff, site_id)?;
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, LineRow>(
             "SELECT m.conversation_id, m.operator_id, m.created_at, s.fictional FROM messages m \
              JOIN conversations c ON c.id = m.conversation_id JOIN users s ON s.id = m.sender_id \
              WHERE c.site_id = $1 AND c.fictional = $2 AND m.created_at >= $3 ORDER BY m.conversation_id, m.id",
@@ -113,16 +148,14 @@ impl Chat {
         .bind(since)
         .fetch_all(self.pool())
         .await?;
-        let mut lines = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let by_profile = crate::db::flag(row, "fictional")?;
-            let operator: Option<i64> = row.try_get("operator_id")?;
-            lines.push(domain::operators::Line {
-                conversation: row.try_get("conversation_id")?,
-                operator: by_profile.then(|| operator.unwrap_or(0)),
-                at: row.try_get("created_at")?,
-            });
-        }
+        let lines: Vec<domain::operators::Line> = rows
+            .iter()
+            .map(|row| domain::operators::Line {
+                conversation: row.conversation_id,
+                operator: row.fictional.then(|| row.operator_id.unwrap_or(0)),
+                at: row.created_at,
+            })
+            .collect();
         let days = domain::operators::operator_days(&lines);
         let mut names: std::collections::HashMap<i64, String> = std::collections::HashMap::new();
         let ids: Vec<String> =
@@ -276,7 +309,7 @@ impl Chat {
 
     /// The (profile, member) of a conversation with a fictional profile on the site.
     async fn fictional_conversation(&self, site_id: i64, conversation: i64) -> Result<(i64, i64), AppError> {
-        let row = sqlx::query(
+        let row = sqlx::query_as::<_, SidesRow>(
             "SELECT c.low_id, c.high_id, (SELECT u.id FROM users u WHERE u.id IN (c.low_id, c.high_id) AND u.fictional = $2 LIMIT 1) AS profile_id \
              FROM conversations c WHERE c.id = $1 AND c.site_id = $3 AND c.fictional = $2",
         )
@@ -286,9 +319,7 @@ impl Chat {
         .fetch_optional(self.pool())
         .await?
         .ok_or(ErrorCode::NotFound)?;
-        let profile: i64 = row.try_get::<Option<i64>, _>("profile_id")?.ok_or(ErrorCode::NotFound)?;
-        let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
-        Ok((profile, if low == profile { high } else { low }))
+        Ok(row.profile_and_member().ok_or(ErrorCode::NotFound)?)
     }
 
     /// Conversations with a fictional profile on a site (or just the one asked for).
@@ -302,20 +333,15 @@ impl Chat {
         );
         // Waiting ones (the member wrote last) first, the oldest first: the queue's 200 always
         // hold the longest waits.
-        let mut query = sqlx::query(&sql).bind(true).bind(site_id);
+        let mut query = sqlx::query_as::<_, QueueRow>(&sql).bind(true).bind(site_id);
         if let Some(id) = only {
             query = query.bind(id);
         }
         let rows = query.fetch_all(self.pool()).await?;
         // (conversation, profile, member, last message), then three queries for all of them at
         // once: the waiting counts, the cards and the last messages.
-        let mut threads = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let Some(profile) = row.try_get::<Option<i64>, _>("profile_id")? else { continue };
-            let (low, high): (i64, i64) = (row.try_get("low_id")?, row.try_get("high_id")?);
-            let member = if low == profile { high } else { low };
-            threads.push((row.try_get::<i64, _>("id")?, profile, member, row.try_get::<i64, _>("last_message_id")?));
-        }
+        let threads: Vec<(i64, i64, i64, i64)> =
+            rows.iter().filter_map(|row| row.sides.profile_and_member().map(|(profile, member)| (row.id, profile, member, row.last_message_id))).collect();
         if threads.is_empty() {
             return Ok(Vec::new());
         }
@@ -346,8 +372,9 @@ impl Chat {
         .map(|(id, op, name)| (id, (op, name)))
         .collect();
         let people = list(&mut threads.iter().flat_map(|t| [t.1, t.2]));
-        let cards = sqlx::query(&format!("SELECT {CARD_COLUMNS} FROM profiles p WHERE p.user_id IN ({people})")).fetch_all(self.pool()).await?;
-        let cards: std::collections::HashMap<i64, PeerRow> = cards.iter().map(|r| self.peer_row(r, now).map(|c| (c.id, c))).collect::<Result<_, _>>()?;
+        let cards =
+            sqlx::query_as::<_, CardRow>(&format!("SELECT {CARD_COLUMNS} FROM profiles p WHERE p.user_id IN ({people})")).fetch_all(self.pool()).await?;
+        let cards: std::collections::HashMap<i64, PeerRow> = cards.into_iter().map(|r| self.peer_of(r, now)).map(|c| (c.id, c)).collect();
         let lasts: Vec<i64> = threads.iter().map(|t| t.3).collect();
         let mut lasts: std::collections::HashMap<i64, MessageRow> = self.rows_by_id(&lasts).await?.into_iter().map(|m| (m.id, m)).collect();
         let mut out = Vec::with_capacity(threads.len());

@@ -23,7 +23,6 @@ use domain::account::{UserStatus, Ymd};
 use domain::chat::{Gift, MessageKind};
 use domain::widgets::{ChatMessage, ChatPeer};
 use domain::ErrorCode;
-use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use self::bus::{Bus, Signal};
@@ -31,7 +30,7 @@ use self::store::{MessageRow, MESSAGE_COLUMNS};
 use crate::accounts::Accounts;
 use crate::db::Db;
 use crate::error::AppError;
-use crate::members::search::CARD_COLUMNS;
+use crate::members::search::{CardRow, CARD_COLUMNS};
 use crate::members::Members;
 use crate::sites::Site;
 
@@ -197,7 +196,16 @@ impl Chat {
 
     /// The member's conversations, newest first (deleted ones until a new message arrives).
     pub async fn conversations(&self, me: i64, now: i64) -> Result<Vec<Summary>, AppError> {
-        let rows = sqlx::query(&format!(
+        /// A conversation in the member's list, with the other member's card and its last message.
+        #[derive(sqlx::FromRow)]
+        struct SummaryRow {
+            conversation_id: i64,
+            unread: i64,
+            #[sqlx(flatten)]
+            card: CardRow,
+            m_id: Option<i64>,
+        }
+        let rows = sqlx::query_as::<_, SummaryRow>(&format!(
             "SELECT c.conversation_id, c.unread, {CARD_COLUMNS}, m.id AS m_id FROM chat_members c JOIN profiles p ON p.user_id = c.peer_id \
              LEFT JOIN messages m ON m.id = c.last_message_id WHERE c.user_id = $1 AND c.last_message_id > c.cleared_up_to \
              ORDER BY c.last_message_id DESC LIMIT 500"
@@ -205,20 +213,17 @@ impl Chat {
         .bind(me)
         .fetch_all(self.pool())
         .await?;
-        let mut out = Vec::with_capacity(rows.len());
-        let last_ids: Vec<i64> = rows.iter().filter_map(|r| r.try_get::<Option<i64>, _>("m_id").ok().flatten()).collect();
+        let last_ids: Vec<i64> = rows.iter().filter_map(|r| r.m_id).collect();
         let lasts = self.rows_by_id(&last_ids).await?;
-        for row in &rows {
-            let id: i64 = row.try_get("conversation_id")?;
-            let last_id: Option<i64> = row.try_get("m_id")?;
-            out.push(Summary {
-                id,
-                peer: self.peer_row(row, now)?,
-                unread: row.try_get("unread")?,
-                last: last_id.and_then(|l| lasts.iter().find(|m| m.id == l).cloned()),
-            });
-        }
-        Ok(out)
+        Ok(rows
+            .into_iter()
+            .map(|row| Summary {
+                id: row.conversation_id,
+                peer: self.peer_of(row.card, now),
+                unread: row.unread,
+                last: row.m_id.and_then(|l| lasts.iter().find(|m| m.id == l).cloned()),
+            })
+            .collect())
     }
 
     async fn rows_by_id(&self, ids: &[i64]) -> Result<Vec<MessageRow>, AppError> {
@@ -231,9 +236,9 @@ impl Chat {
         rows.iter().map(MessageRow::from_row).collect()
     }
 
-    fn peer_row(&self, row: &AnyRow, now: i64) -> Result<PeerRow, AppError> {
-        let card = self.members.card(row, today(now))?;
-        Ok(PeerRow { id: card.id, place: card.place(), name: card.name, age: card.age, thumb: card.thumb, fictional: card.fictional })
+    fn peer_of(&self, row: CardRow, now: i64) -> PeerRow {
+        let card = self.members.card_of(row, today(now));
+        PeerRow { id: card.id, place: card.place(), name: card.name, age: card.age, thumb: card.thumb, fictional: card.fictional }
     }
 
     /// One of the member's conversations with its newest page of messages.
@@ -248,7 +253,25 @@ impl Chat {
         if me == peer {
             return Ok(None);
         }
-        let row = sqlx::query(&format!(
+        /// The other member's card and status, blocks either way, and the conversation if any.
+        #[derive(sqlx::FromRow)]
+        struct PeerFacts {
+            #[sqlx(flatten)]
+            card: CardRow,
+            status: String,
+            blocked_by_me: i64,
+            blocked_me: i64,
+            conversation_id: Option<i64>,
+        }
+        /// One side of a conversation: how far it has read and received.
+        #[derive(sqlx::FromRow)]
+        struct Side {
+            user_id: i64,
+            read_up_to: i64,
+            delivered_up_to: i64,
+            unread: i64,
+        }
+        let row = sqlx::query_as::<_, PeerFacts>(&format!(
             "SELECT {CARD_COLUMNS}, u.status, {blocks}, \
              (SELECT c.id FROM conversations c WHERE c.low_id = $3 AND c.high_id = $4) AS conversation_id \
              FROM profiles p JOIN users u ON u.id = p.user_id JOIN users me ON me.id = $1 WHERE p.user_id = $2 AND u.site_id = me.site_id",
@@ -261,13 +284,13 @@ impl Chat {
         .fetch_optional(self.pool())
         .await?;
         let Some(row) = row else { return Ok(None) };
-        let status: String = row.try_get("status")?;
-        if row.try_get::<i64, _>("blocked_by_me")? > 0 || !matches!(UserStatus::parse(&status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
+        let status = row.status;
+        if row.blocked_by_me > 0 || !matches!(UserStatus::parse(&status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
             return Ok(None);
         }
-        let blocked = row.try_get::<i64, _>("blocked_me")? > 0;
-        let peer_row = self.peer_row(&row, now)?;
-        let conversation: Option<i64> = row.try_get("conversation_id")?;
+        let blocked = row.blocked_me > 0;
+        let peer_row = self.peer_of(row.card, now);
+        let conversation = row.conversation_id;
         let mut thread = Thread {
             id: conversation,
             peer: peer_row,
@@ -280,17 +303,16 @@ impl Chat {
             blocked,
         };
         if let Some(id) = conversation {
-            let sides = sqlx::query("SELECT user_id, read_up_to, delivered_up_to, unread FROM chat_members WHERE conversation_id = $1")
+            let sides = sqlx::query_as::<_, Side>("SELECT user_id, read_up_to, delivered_up_to, unread FROM chat_members WHERE conversation_id = $1")
                 .bind(id)
                 .fetch_all(self.pool())
                 .await?;
             for side in &sides {
-                let user: i64 = side.try_get("user_id")?;
-                if user == peer {
-                    thread.read_up_to = side.try_get("read_up_to")?;
-                    thread.delivered_up_to = side.try_get::<i64, _>("delivered_up_to")?.max(thread.read_up_to);
+                if side.user_id == peer {
+                    thread.read_up_to = side.read_up_to;
+                    thread.delivered_up_to = side.delivered_up_to.max(thread.read_up_to);
                 } else {
-                    thread.unread = side.try_get("unread")?;
+                    thread.unread = side.unread;
                 }
             }
             let (messages, has_older) = self.page(me, id, None).await?;

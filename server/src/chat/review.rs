@@ -6,8 +6,8 @@
 
 use domain::account::UserStatus;
 use domain::chat::MessageKind;
+use domain::rows::Flag;
 pub use domain::spam::HeldSender;
-use sqlx::Row;
 
 use super::bus::Signal;
 use super::send::{pay, price_of, Outgoing, Payer, Tx};
@@ -60,6 +60,32 @@ pub(super) async fn needs_review(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'
     Ok(held)
 }
 
+/// A sender's held messages: how many, to how many members, when, and the first one's text.
+#[derive(sqlx::FromRow)]
+struct HeldRow {
+    sender_id: i64,
+    name: String,
+    email: String,
+    held: i64,
+    recipients: i64,
+    first_at: i64,
+    last_at: i64,
+    body: String,
+}
+
+/// A held message with its recipient's status.
+#[derive(sqlx::FromRow)]
+struct ReleasedRow {
+    id: i64,
+    conversation_id: i64,
+    recipient_id: i64,
+    kind: String,
+    created_at: i64,
+    status: String,
+    #[sqlx(try_from = "Flag")]
+    fictional: bool,
+}
+
 /// What a release did: messages delivered, and those left held because the member's credits
 /// no longer pay for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +100,7 @@ impl Chat {
     pub async fn held_for_review(&self, staff: &Member, site_id: i64) -> Result<Vec<HeldSender>, AppError> {
         require_staff(staff, site_id)?;
         // The held messages per sender, and the text of each sender's first one.
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, HeldRow>(
             "SELECT h.sender_id, p.name, u.email, h.held, h.recipients, h.first_at, h.last_at, f.body \
              FROM (SELECT m.sender_id, COUNT(*) AS held, COUNT(DISTINCT m.recipient_id) AS recipients, MIN(m.id) AS first_id, \
                    MIN(m.created_at) AS first_at, MAX(m.created_at) AS last_at FROM messages m WHERE m.review = $1 GROUP BY m.sender_id) h \
@@ -87,20 +113,19 @@ impl Chat {
         .bind(UserStatus::NotConfirmed.as_str())
         .fetch_all(self.pool())
         .await?;
-        let mut list = Vec::with_capacity(rows.len());
-        for row in rows {
-            list.push(HeldSender {
-                sender: row.try_get("sender_id")?,
-                name: row.try_get("name")?,
-                email: row.try_get("email")?,
-                held: row.try_get("held")?,
-                recipients: row.try_get("recipients")?,
-                sample: row.try_get::<String, _>("body")?.chars().take(domain::spam::SAMPLE_CHARS).collect(),
-                first_at: row.try_get("first_at")?,
-                last_at: row.try_get("last_at")?,
-            });
-        }
-        Ok(list)
+        Ok(rows
+            .into_iter()
+            .map(|row| HeldSender {
+                sender: row.sender_id,
+                name: row.name,
+                email: row.email,
+                held: row.held,
+                recipients: row.recipients,
+                sample: row.body.chars().take(domain::spam::SAMPLE_CHARS).collect(),
+                first_at: row.first_at,
+                last_at: row.last_at,
+            })
+            .collect())
     }
 
     /// Staff release a member's held messages, oldest first: each is paid for now (free
@@ -118,7 +143,7 @@ impl Chat {
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(domain::ErrorCode::NotFound)?;
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, ReleasedRow>(
             "SELECT m.id, m.conversation_id, m.recipient_id, m.kind, m.created_at, r.status, r.fictional FROM messages m JOIN users r ON r.id = m.recipient_id \
              WHERE m.sender_id = $1 AND m.review = $2 ORDER BY m.id",
         )
@@ -131,8 +156,8 @@ impl Chat {
         let mut signals = vec![Signal::Balance { user: sender }];
         let mut mail_to = Vec::new();
         for row in rows {
-            let id: i64 = row.try_get("id")?;
-            let kind = MessageKind::parse(&row.try_get::<String, _>("kind")?).unwrap_or(MessageKind::Text);
+            let id = row.id;
+            let kind = MessageKind::parse(&row.kind).unwrap_or(MessageKind::Text);
             let (price, free) = price_of(site, Payer::Member { premium: false, confirmed: true }, kind, free_used);
             if price > credits {
                 released.unpaid += 1;
@@ -140,8 +165,8 @@ impl Chat {
             }
             credits = pay(&mut tx, sender, id, price, free, credits, now).await?;
             free_used += i64::from(free);
-            let (conversation, recipient): (i64, i64) = (row.try_get("conversation_id")?, row.try_get("recipient_id")?);
-            let held = status != active || row.try_get::<String, _>("status")? != active;
+            let (conversation, recipient) = (row.conversation_id, row.recipient_id);
+            let held = status != active || row.status != active;
             sqlx::query("UPDATE messages SET review = $1, held = $2, cost = $3, free = $4 WHERE id = $5")
                 .bind(false)
                 .bind(held)
@@ -156,12 +181,12 @@ impl Chat {
                      last_at = CASE WHEN last_at > $2 THEN last_at ELSE $2 END WHERE conversation_id = $3 AND user_id = $4",
                 )
                 .bind(id)
-                .bind(row.try_get::<i64, _>("created_at")?)
+                .bind(row.created_at)
                 .bind(conversation)
                 .bind(recipient)
                 .execute(&mut *tx)
                 .await?;
-                if !crate::db::flag(&row, "fictional")? {
+                if !row.fictional {
                     mail_to.push((recipient, conversation));
                 }
             }

@@ -1,11 +1,11 @@
 //! The chat's SQL that both the service and the bus use.
 
 use domain::chat::{Gift, MessageKind};
+use domain::rows::Flag;
 use domain::widgets::ChatMessage;
 use sqlx::any::AnyRow;
-use sqlx::Row;
 
-use crate::db::{flag, Db};
+use crate::db::Db;
 use crate::error::AppError;
 
 /// The columns of a message row as [`MessageRow::from_row`] reads them (table alias `m`).
@@ -28,22 +28,39 @@ pub struct MessageRow {
     pub created_at: i64,
 }
 
+/// The columns of [`MESSAGE_COLUMNS`] as stored.
+#[derive(sqlx::FromRow)]
+struct StoredMessage {
+    id: i64,
+    conversation_id: i64,
+    sender_id: i64,
+    recipient_id: i64,
+    kind: String,
+    body: String,
+    gift: Option<String>,
+    photo_key: Option<String>,
+    client_id: String,
+    #[sqlx(try_from = "Flag")]
+    held: bool,
+    created_at: i64,
+}
+
 impl MessageRow {
     pub(crate) fn from_row(row: &AnyRow) -> Result<MessageRow, AppError> {
-        let kind: String = row.try_get("kind")?;
-        let gift: Option<String> = row.try_get("gift")?;
+        let m = <StoredMessage as sqlx::FromRow<_>>::from_row(row)?;
+        let kind = m.kind;
         Ok(MessageRow {
-            id: row.try_get("id")?,
-            conversation_id: row.try_get("conversation_id")?,
-            sender_id: row.try_get("sender_id")?,
-            recipient_id: row.try_get("recipient_id")?,
+            id: m.id,
+            conversation_id: m.conversation_id,
+            sender_id: m.sender_id,
+            recipient_id: m.recipient_id,
             kind: MessageKind::parse(&kind).ok_or_else(|| AppError::Internal(format!("unknown message kind {kind}")))?,
-            body: row.try_get("body")?,
-            gift: gift.as_deref().and_then(Gift::parse),
-            has_photo: row.try_get::<Option<String>, _>("photo_key")?.is_some(),
-            client_id: row.try_get("client_id")?,
-            held: flag(row, "held")?,
-            created_at: row.try_get("created_at")?,
+            body: m.body,
+            gift: m.gift.as_deref().and_then(Gift::parse),
+            has_photo: m.photo_key.is_some(),
+            client_id: m.client_id,
+            held: m.held,
+            created_at: m.created_at,
         })
     }
 

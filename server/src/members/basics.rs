@@ -9,7 +9,7 @@ use super::Members;
 use crate::error::AppError;
 
 /// What a member filled in so far (`None` where nothing yet).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
 pub struct ProfileBasics {
     pub name: String,
     /// `YYYY-MM-DD`.
@@ -42,21 +42,12 @@ impl ProfileBasics {
 
 impl Members {
     pub async fn basics(&self, user_id: i64) -> Result<ProfileBasics, AppError> {
-        let row = sqlx::query("SELECT name, date_of_birth, gender, sexuality, country, region, city, status FROM profiles WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_optional(self.db.pool())
-            .await?;
-        let Some(row) = row else { return Err(domain::ErrorCode::NotFound.into()) };
-        Ok(ProfileBasics {
-            name: row.try_get("name")?,
-            date_of_birth: row.try_get("date_of_birth")?,
-            gender: row.try_get("gender")?,
-            sexuality: row.try_get("sexuality")?,
-            country: row.try_get("country")?,
-            region: row.try_get("region")?,
-            city: row.try_get("city")?,
-            status: row.try_get("status")?,
-        })
+        let row =
+            sqlx::query_as::<_, ProfileBasics>("SELECT name, date_of_birth, gender, sexuality, country, region, city, status FROM profiles WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_optional(self.db.pool())
+                .await?;
+        row.ok_or_else(|| domain::ErrorCode::NotFound.into())
     }
 
     /// Saves gender, sexuality and location after checking them all; nothing changes on error.

@@ -7,11 +7,12 @@
 
 use domain::notifications::NotificationKind;
 use domain::photo::{access, photo_limit, Access, GalleryPhoto, OwnPhoto, PhotoFacts, PhotoStatus, UploadError, Viewer};
-use sqlx::{Any, Row, Transaction};
+use domain::rows::Flag;
+use sqlx::{Any, Transaction};
 
 use super::photo_decode::{PhotoDecoder, Renditions};
 use crate::accounts::Member;
-use crate::db::{flag, Db};
+use crate::db::Db;
 use crate::error::AppError;
 use crate::media::Media;
 
@@ -30,6 +31,53 @@ pub struct QueuedPhoto {
     pub name: String,
     pub created_at: i64,
     pub private: bool,
+}
+
+/// One of the member's own photos, with their main photo.
+#[derive(sqlx::FromRow)]
+struct OwnRow {
+    id: i64,
+    status: String,
+    #[sqlx(try_from = "Flag")]
+    private: bool,
+    main_photo_id: Option<i64>,
+}
+
+/// An active photo of a profile, with the profile's main photo.
+#[derive(sqlx::FromRow)]
+struct GalleryRow {
+    id: i64,
+    #[sqlx(try_from = "Flag")]
+    private: bool,
+    main_photo_id: Option<i64>,
+}
+
+/// A photo with its files and what decides whether a viewer may see it.
+#[derive(sqlx::FromRow)]
+struct FileRow {
+    user_id: i64,
+    status: String,
+    #[sqlx(try_from = "Flag")]
+    private: bool,
+    filename: String,
+    thumb_filename: String,
+    #[sqlx(try_from = "Flag")]
+    webp: bool,
+    #[sqlx(try_from = "Flag")]
+    searchable: bool,
+    main_photo_id: Option<i64>,
+    blocks: i64,
+}
+
+/// A photo waiting for review, with its owner's profile name.
+#[derive(sqlx::FromRow)]
+struct QueueRow {
+    id: i64,
+    user_id: i64,
+    created_at: i64,
+    #[sqlx(try_from = "Flag")]
+    private: bool,
+    name: String,
 }
 
 /// How many photos a member has, counted inside the upload's transaction.
@@ -197,23 +245,22 @@ impl Photos {
     }
 
     pub async fn own(&self, member: &Member) -> Result<OwnPhotos, AppError> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, OwnRow>(
             "SELECT ph.id, ph.status, ph.private, p.main_photo_id \
              FROM photos ph JOIN profiles p ON p.user_id = ph.user_id WHERE ph.user_id = $1 ORDER BY ph.id",
         )
         .bind(member.id)
         .fetch_all(self.db.pool())
         .await?;
-        let mut photos = Vec::with_capacity(rows.len());
-        for row in rows {
-            let status: String = row.try_get("status")?;
-            photos.push(OwnPhoto {
-                id: row.try_get("id")?,
-                status: PhotoStatus::parse(&status).unwrap_or(PhotoStatus::UnderInspection),
-                private: flag(&row, "private")?,
-                is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(row.try_get("id")?),
-            });
-        }
+        let photos = rows
+            .into_iter()
+            .map(|row| OwnPhoto {
+                id: row.id,
+                status: PhotoStatus::parse(&row.status).unwrap_or(PhotoStatus::UnderInspection),
+                private: row.private,
+                is_main: row.main_photo_id == Some(row.id),
+            })
+            .collect();
         Ok(OwnPhotos { photos, limit: photo_limit(member.paid_user) })
     }
 
@@ -280,7 +327,7 @@ impl Photos {
     /// ones come locked unless the viewer may open them. The caller has checked that the
     /// viewer may see the profile at all.
     pub async fn gallery(&self, viewer: Option<&Member>, owner_id: i64) -> Result<Vec<GalleryPhoto>, AppError> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, GalleryRow>(
             "SELECT ph.id, ph.private, p.main_photo_id FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
              WHERE ph.user_id = $1 AND ph.status = $2 ORDER BY CASE WHEN p.main_photo_id = ph.id THEN 0 ELSE 1 END, ph.id",
         )
@@ -291,12 +338,8 @@ impl Photos {
         let who = viewer_of(viewer, owner_id);
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            let id: i64 = row.try_get("id")?;
-            let facts = PhotoFacts {
-                status: PhotoStatus::Active,
-                private: flag(&row, "private")?,
-                is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(id),
-            };
+            let id = row.id;
+            let facts = PhotoFacts { status: PhotoStatus::Active, private: row.private, is_main: row.main_photo_id == Some(id) };
             match access(who, facts) {
                 Access::Open => out.push(GalleryPhoto { id, locked: false }),
                 Access::PremiumRequired | Access::LoginRequired => out.push(GalleryPhoto { id, locked: true }),
@@ -310,7 +353,7 @@ impl Photos {
     /// copy when the browser takes WebP (`webp`) and there is one, else the JPEG.
     /// Profiles that are hidden or blocked either way hide their photos too.
     pub async fn file(&self, viewer: Option<&Member>, site_id: i64, photo_id: i64, thumb: bool, webp: bool) -> Result<Result<PhotoFile, Access>, AppError> {
-        let row = sqlx::query(concat!(
+        let row = sqlx::query_as::<_, FileRow>(concat!(
             "SELECT ph.user_id, ph.status, ph.private, ph.filename, ph.thumb_filename, ph.webp, p.searchable, p.main_photo_id, \
              CAST(CASE WHEN ",
             crate::visibility::not_blocked!("$2", "ph.user_id"),
@@ -322,15 +365,13 @@ impl Photos {
         .fetch_optional(self.db.pool())
         .await?;
         let Some(row) = row else { return Ok(Err(Access::Hidden)) };
-        let owner: i64 = row.try_get("user_id")?;
-        let status: String = row.try_get("status")?;
         let facts = PhotoFacts {
-            status: PhotoStatus::parse(&status).unwrap_or(PhotoStatus::UnderInspection),
-            private: flag(&row, "private")?,
-            is_main: row.try_get::<Option<i64>, _>("main_photo_id")? == Some(photo_id),
+            status: PhotoStatus::parse(&row.status).unwrap_or(PhotoStatus::UnderInspection),
+            private: row.private,
+            is_main: row.main_photo_id == Some(photo_id),
         };
-        let who = viewer_of(viewer, owner);
-        let visible_profile = flag(&row, "searchable")? && row.try_get::<i64, _>("blocks")? == 0;
+        let who = viewer_of(viewer, row.user_id);
+        let visible_profile = row.searchable && row.blocks == 0;
         if !matches!(who, Viewer::Owner | Viewer::Staff) && !visible_profile {
             return Ok(Err(Access::Hidden));
         }
@@ -338,8 +379,8 @@ impl Photos {
             Access::Open => {}
             refused => return Ok(Err(refused)),
         }
-        let key: String = row.try_get(if thumb { "thumb_filename" } else { "filename" })?;
-        if let Some(copy) = (webp && flag(&row, "webp")?).then(|| webp_key(&key)).flatten() {
+        let key = if thumb { row.thumb_filename } else { row.filename };
+        if let Some(copy) = (webp && row.webp).then(|| webp_key(&key)).flatten() {
             if let Some(bytes) = self.media.get(&copy).await? {
                 return Ok(Ok(PhotoFile { bytes, content_type: "image/webp" }));
             }
@@ -349,7 +390,7 @@ impl Photos {
 
     /// Photos waiting for review, oldest first.
     pub async fn queue(&self, site_id: i64, limit: i64) -> Result<Vec<QueuedPhoto>, AppError> {
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, QueueRow>(
             "SELECT ph.id, ph.user_id, ph.created_at, ph.private, p.name FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
              WHERE ph.status = $3 AND p.site_id = $1 ORDER BY ph.id LIMIT $2",
         )
@@ -358,17 +399,10 @@ impl Photos {
         .bind(domain::photo::PhotoStatus::UnderInspection.code())
         .fetch_all(self.db.pool())
         .await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            out.push(QueuedPhoto {
-                id: row.try_get("id")?,
-                user_id: row.try_get("user_id")?,
-                name: row.try_get("name")?,
-                created_at: row.try_get("created_at")?,
-                private: flag(&row, "private")?,
-            });
-        }
-        Ok(out)
+        Ok(rows
+            .into_iter()
+            .map(|row| QueuedPhoto { id: row.id, user_id: row.user_id, name: row.name, created_at: row.created_at, private: row.private })
+            .collect())
     }
 
     /// Staff approve (active) or reject (disabled) a photo of their site. Only staff members

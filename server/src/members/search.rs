@@ -4,16 +4,17 @@
 
 use domain::account::Ymd;
 use domain::profile::Attribute;
+use domain::rows::Flag;
 use domain::search::{birth_date_window, MemberCard, ProfileView, SearchFilters, SearchResults, PAGE_SIZE};
 use domain::site::SiteSettings;
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row};
+use sqlx::{Any, FromRow, Row};
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::search_cache::CardSet;
 use super::Members;
-use crate::db::{flag, Db};
+use crate::db::Db;
 use crate::error::AppError;
 use crate::visibility::{BLOCK_DIRECTIONS, NOT_BLOCKED};
 
@@ -59,12 +60,20 @@ pub async fn sync_interests(db: &Db) -> Result<(), AppError> {
     Ok(())
 }
 
+/// A card's row with whether the viewer liked it (1 or 0).
+#[derive(FromRow)]
+struct LikedRow {
+    user_id: i64,
+    liked: i64,
+}
+
 /// The ids of rows whose `liked` column (there for a viewer, see `query_cards`) is set.
 fn liked_ids(rows: &[AnyRow], viewer: Option<i64>) -> Result<Vec<i64>, sqlx::Error> {
     let mut ids = Vec::new();
     for row in rows.iter().filter(|_| viewer.is_some()) {
-        if row.try_get::<i64, _>("liked")? == 1 {
-            ids.push(row.try_get("user_id")?);
+        let row = LikedRow::from_row(row)?;
+        if row.liked == 1 {
+            ids.push(row.user_id);
         }
     }
     Ok(ids)
@@ -83,19 +92,64 @@ const MAX_HIDDEN: usize = 64;
 
 pub(crate) const CARD_COLUMNS: &str = "p.user_id, p.name, p.date_of_birth, p.city, p.region, p.main_thumb, p.fictional";
 
+/// The columns of [`CARD_COLUMNS`].
+#[derive(FromRow)]
+pub(crate) struct CardRow {
+    user_id: i64,
+    name: String,
+    date_of_birth: String,
+    city: Option<String>,
+    region: Option<String>,
+    main_thumb: Option<String>,
+    #[sqlx(try_from = "Flag")]
+    fictional: bool,
+}
+
+/// A profile as its page shows it (`p.*`, the block directions beside); its attributes are
+/// read by name, one column each.
+#[derive(FromRow)]
+struct ProfileRow {
+    name: String,
+    date_of_birth: String,
+    gender: Option<String>,
+    sexuality: Option<String>,
+    country: Option<String>,
+    region: Option<String>,
+    city: Option<String>,
+    main_photo: Option<String>,
+    #[sqlx(try_from = "Flag")]
+    fictional: bool,
+    about: Option<String>,
+    #[sqlx(try_from = "Flag")]
+    searchable: bool,
+    blocked_me: i64,
+    blocked_by_me: i64,
+}
+
+/// The last opened profile's card and when it was opened.
+#[derive(FromRow)]
+struct OpenedRow {
+    #[sqlx(flatten)]
+    card: CardRow,
+    last_opened_at: Option<i64>,
+}
+
 impl Members {
+    /// A card from a row with [`CARD_COLUMNS`].
     pub(crate) fn card(&self, row: &AnyRow, today: Ymd) -> Result<MemberCard, sqlx::Error> {
-        let dob: String = row.try_get("date_of_birth")?;
-        let region: Option<String> = row.try_get("region")?;
-        Ok(MemberCard {
-            id: row.try_get("user_id")?,
-            name: row.try_get("name")?,
-            age: Ymd::parse(&dob).map(|d| d.age_on(today)).unwrap_or(0),
-            city: row.try_get::<Option<String>, _>("city")?.unwrap_or_default(),
-            region: region.as_deref().and_then(|r| self.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default(),
-            thumb: row.try_get("main_thumb")?,
-            fictional: flag(row, "fictional")?,
-        })
+        Ok(self.card_of(CardRow::from_row(row)?, today))
+    }
+
+    pub(crate) fn card_of(&self, row: CardRow, today: Ymd) -> MemberCard {
+        MemberCard {
+            id: row.user_id,
+            name: row.name,
+            age: Ymd::parse(&row.date_of_birth).map(|d| d.age_on(today)).unwrap_or(0),
+            city: row.city.unwrap_or_default(),
+            region: row.region.as_deref().and_then(|r| self.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default(),
+            thumb: row.main_thumb,
+            fictional: row.fictional,
+        }
     }
 
     /// One page of results, newest activity first, without the viewer and anyone blocked
@@ -390,10 +444,9 @@ impl Members {
         .await?;
         let Some(row) = row else { return Ok(None) };
         let is_me = viewer == Some(id);
-        let blocked_me: i64 = row.try_get("blocked_me")?;
-        let blocked_by_me: i64 = row.try_get("blocked_by_me")?;
+        let profile = ProfileRow::from_row(&row)?;
         // Someone I blocked stays reachable from their page so that I can unblock them.
-        if !is_me && (!flag(&row, "searchable")? || blocked_me > 0) {
+        if !is_me && (!profile.searchable || profile.blocked_me > 0) {
             return Ok(None);
         }
         let shown = |field: &str| site.visible_profile_fields.iter().any(|f| f == field);
@@ -415,23 +468,21 @@ impl Members {
         } else {
             Vec::new()
         };
-        let dob: String = row.try_get("date_of_birth")?;
-        let region: Option<String> = row.try_get("region")?;
         Ok(Some(ProfileView {
             id,
-            name: row.try_get("name")?,
-            age: Ymd::parse(&dob).map(|d| d.age_on(today)).unwrap_or(0),
-            gender: row.try_get::<Option<String>, _>("gender")?.unwrap_or_default(),
-            sexuality: row.try_get::<Option<String>, _>("sexuality")?.unwrap_or_default(),
-            country: row.try_get::<Option<String>, _>("country")?.unwrap_or_default(),
-            region: region.as_deref().and_then(|r| self.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default(),
-            city: row.try_get::<Option<String>, _>("city")?.unwrap_or_default(),
-            photo: row.try_get("main_photo")?,
-            fictional: flag(&row, "fictional")?,
+            name: profile.name,
+            age: Ymd::parse(&profile.date_of_birth).map(|d| d.age_on(today)).unwrap_or(0),
+            gender: profile.gender.unwrap_or_default(),
+            sexuality: profile.sexuality.unwrap_or_default(),
+            country: profile.country.unwrap_or_default(),
+            region: profile.region.as_deref().and_then(|r| self.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default(),
+            city: profile.city.unwrap_or_default(),
+            photo: profile.main_photo,
+            fictional: profile.fictional,
             attributes,
             interests,
-            about: if site.visible_profile_notes { row.try_get("about")? } else { None },
-            blocked_by_me: blocked_by_me > 0,
+            about: if site.visible_profile_notes { profile.about } else { None },
+            blocked_by_me: profile.blocked_by_me > 0,
             is_me,
         }))
     }
@@ -469,7 +520,7 @@ impl Members {
     }
 
     async fn read_last_opened(&self, site: &SiteSettings, viewer: i64, today: Ymd) -> Result<Option<(MemberCard, i64)>, AppError> {
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, OpenedRow>(&format!(
             "SELECT {CARD_COLUMNS}, u.last_opened_at FROM users u JOIN profiles p ON p.user_id = u.last_opened_profile \
              WHERE u.id = $1 AND p.site_id = $2 AND p.searchable = $3 AND {NOT_BLOCKED}"
         ))
@@ -478,10 +529,7 @@ impl Members {
         .bind(true)
         .fetch_optional(self.db().pool())
         .await?;
-        match row {
-            Some(row) => Ok(Some((self.card(&row, today)?, row.try_get::<Option<i64>, _>("last_opened_at")?.unwrap_or(0)))),
-            None => Ok(None),
-        }
+        Ok(row.map(|row| (self.card_of(row.card, today), row.last_opened_at.unwrap_or(0))))
     }
 
     /// Blocks another member of the same site (SPEC §6): each disappears for the other.

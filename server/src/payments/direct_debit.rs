@@ -11,8 +11,8 @@ use domain::checkout::{
     best_quote, normalize_phone, validate_iban, validate_sms_code, within_monthly_limit, PaymentStatus, SMS_CODE_ATTEMPTS, SMS_CODE_TTL_SECS,
 };
 use domain::payment::PaymentMethod;
+use domain::rows::Flag;
 use domain::ErrorCode;
-use sqlx::Row;
 
 use super::{Payments, DIRECT_DEBIT};
 use crate::accounts::{tokens, Member};
@@ -143,7 +143,14 @@ impl Payments {
 
     /// The member's order waiting for a code (for the form's second step).
     pub async fn pending_direct_debit(&self, member_id: i64, id: i64, now: i64) -> Result<Option<Pending>, AppError> {
-        let row = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct PendingRow {
+            id: i64,
+            pack_id: i64,
+            iban: String,
+            phone: String,
+        }
+        let row = sqlx::query_as::<_, PendingRow>(
             "SELECT id, pack_id, iban, phone FROM direct_debits WHERE id = $1 AND user_id = $2 AND payment_id IS NULL AND expires_at > $3 AND attempts < $4",
         )
         .bind(id)
@@ -152,16 +159,7 @@ impl Payments {
         .bind(SMS_CODE_ATTEMPTS)
         .fetch_optional(self.pool())
         .await?;
-        row.map(|r| {
-            let (iban, phone): (String, String) = (r.try_get("iban")?, r.try_get("phone")?);
-            Ok(Pending {
-                id: r.try_get("id")?,
-                pack_id: r.try_get("pack_id")?,
-                iban_masked: domain::checkout::mask_iban(&iban),
-                phone_masked: mask_phone(&phone),
-            })
-        })
-        .transpose()
+        Ok(row.map(|r| Pending { id: r.id, pack_id: r.pack_id, iban_masked: domain::checkout::mask_iban(&r.iban), phone_masked: mask_phone(&r.phone) }))
     }
 
     /// Step two: the code. A wrong, expired or used-up code is 'Code ongeldig' (five tries);
@@ -169,18 +167,28 @@ impl Payments {
     /// books it. Answers the payment id.
     pub async fn confirm_direct_debit(&self, site: &Site, member: &Member, id: i64, code: &str, country: &str, now: i64) -> Result<i64, AppError> {
         let invalid = || AppError::from(domain::ApiError::field(domain::Field::Code, ErrorCode::SmsCodeInvalid));
-        let row = sqlx::query("SELECT pack_id, code_hash, attempts, expires_at, payment_id, discount_code FROM direct_debits WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(member.id)
-            .fetch_optional(self.pool())
-            .await?
-            .ok_or_else(invalid)?;
-        if let Some(payment_id) = row.try_get::<Option<i64>, _>("payment_id")? {
+        #[derive(sqlx::FromRow)]
+        struct OrderRow {
+            pack_id: i64,
+            code_hash: String,
+            attempts: i64,
+            expires_at: i64,
+            payment_id: Option<i64>,
+            discount_code: Option<String>,
+        }
+        let row = sqlx::query_as::<_, OrderRow>(
+            "SELECT pack_id, code_hash, attempts, expires_at, payment_id, discount_code FROM direct_debits WHERE id = $1 AND user_id = $2",
+        )
+        .bind(id)
+        .bind(member.id)
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or_else(invalid)?;
+        if let Some(payment_id) = row.payment_id {
             return Ok(payment_id);
         }
         let code = validate_sms_code(code)?;
-        let (attempts, expires_at): (i64, i64) = (row.try_get("attempts")?, row.try_get("expires_at")?);
-        if attempts >= SMS_CODE_ATTEMPTS || expires_at <= now {
+        if row.attempts >= SMS_CODE_ATTEMPTS || row.expires_at <= now {
             return Err(invalid());
         }
         // Count the try before comparing, so parallel guesses cannot exceed the limit.
@@ -190,31 +198,37 @@ impl Payments {
             .execute(self.pool())
             .await?
             .rows_affected();
-        let expected: String = row.try_get("code_hash")?;
-        if counted == 0 || tokens::hash(&code) != expected {
+        if counted == 0 || tokens::hash(&code) != row.code_hash {
             return Err(invalid());
         }
-        let pack_id: i64 = row.try_get("pack_id")?;
-        let typed: Option<String> = row.try_get("discount_code")?;
-        let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
-        let (typed, offers) = self.discounts(site, member, typed.as_deref(), country, now).await?;
+        let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == row.pack_id).ok_or(ErrorCode::NotFound)?;
+        let (typed, offers) = self.discounts(site, member, row.discount_code.as_deref(), country, now).await?;
         let q = best_quote(&pack, &[typed.as_ref(), offers.now.map(|p| p.discount()).as_ref()], country);
         // The month's cap is checked and the order stored in one transaction that holds the
         // member's row: parallel confirmations of several orders are counted one after another,
         // so together they never pass the cap.
+        #[derive(sqlx::FromRow)]
+        struct HeldRow {
+            #[sqlx(try_from = "Flag")]
+            direct_debit_blocked: bool,
+            #[sqlx(try_from = "Flag")]
+            payments_blocked: bool,
+            status: String,
+        }
         let mut tx = self.db.begin().await?;
-        let blocked =
-            sqlx::query("UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked, payments_blocked, status")
-                .bind(member.id)
-                .fetch_one(&mut *tx)
-                .await?;
-        if blocked.try_get::<String, _>("status")? == domain::account::UserStatus::NotConfirmed.as_str() {
+        let blocked = sqlx::query_as::<_, HeldRow>(
+            "UPDATE users SET direct_debit_blocked = direct_debit_blocked WHERE id = $1 RETURNING direct_debit_blocked, payments_blocked, status",
+        )
+        .bind(member.id)
+        .fetch_one(&mut *tx)
+        .await?;
+        if blocked.status == domain::account::UserStatus::NotConfirmed.as_str() {
             return Err(ErrorCode::AddressNotConfirmed.into());
         }
-        if flag(&blocked, "direct_debit_blocked")? {
+        if blocked.direct_debit_blocked {
             return Err(ErrorCode::DirectDebitBlocked.into());
         }
-        if flag(&blocked, "payments_blocked")? {
+        if blocked.payments_blocked {
             return Err(ErrorCode::PaymentsBlocked.into());
         }
         // A parallel submit of this same order may have stored it while we waited for the lock.
@@ -241,7 +255,22 @@ impl Payments {
     /// provider that refuses fails the payment; one that does not answer leaves it open for
     /// the recovery job, which asks again (each step has an idempotency key of the order).
     pub(super) async fn collect_direct_debit(&self, payment_id: i64, now: i64) -> Result<PaymentStatus, AppError> {
-        let row = sqlx::query(
+        #[derive(sqlx::FromRow)]
+        struct CollectRow {
+            status: String,
+            provider: String,
+            amount: i64,
+            currency: String,
+            user_id: i64,
+            site_id: i64,
+            order_id: i64,
+            iban: String,
+            signed_at: i64,
+            email: String,
+            name: String,
+            customer_id: Option<String>,
+        }
+        let row = sqlx::query_as::<_, CollectRow>(
             "SELECT p.status, p.provider, p.amount, p.currency, p.user_id, p.site_id, d.id AS order_id, d.iban, d.created_at AS signed_at, u.email, pr.name, c.customer_id \
              FROM payments p JOIN direct_debits d ON d.payment_id = p.id JOIN users u ON u.id = p.user_id JOIN profiles pr ON pr.user_id = p.user_id \
              LEFT JOIN provider_customers c ON c.user_id = p.user_id AND c.provider = $2 WHERE p.id = $1",
@@ -250,23 +279,23 @@ impl Payments {
         .bind(self.provider.name())
         .fetch_one(self.pool())
         .await?;
-        let status = super::status_of(&row, "status")?;
-        if !status.is_open() || row.try_get::<String, _>("provider")? != DIRECT_DEBIT {
+        let status = PaymentStatus::try_from(row.status).map_err(AppError::Internal)?;
+        if !status.is_open() || row.provider != DIRECT_DEBIT {
             return Ok(status);
         }
-        let site = self.site_by_id(row.try_get("site_id")?).await?;
-        let order_id: i64 = row.try_get("order_id")?;
+        let site = self.site_by_id(row.site_id).await?;
+        let order_id = row.order_id;
         let request = super::provider::DirectDebitRequest {
             payment_id,
             order_id,
-            member_id: row.try_get("user_id")?,
-            name: row.try_get("name")?,
-            email: row.try_get("email")?,
-            iban: row.try_get("iban")?,
-            signed_at: row.try_get("signed_at")?,
-            customer_id: row.try_get("customer_id")?,
-            amount: row.try_get("amount")?,
-            currency: row.try_get("currency")?,
+            member_id: row.user_id,
+            name: row.name,
+            email: row.email,
+            iban: row.iban,
+            signed_at: row.signed_at,
+            customer_id: row.customer_id,
+            amount: row.amount,
+            currency: row.currency,
             description: format!("{} – #{payment_id}", site.settings.name),
             webhook_url: self.webhook_url(&site),
         };

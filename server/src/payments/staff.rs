@@ -7,7 +7,6 @@ use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;
 pub use domain::payment::StaffPayment;
 use domain::sales::{Period, ReportRow, Sale};
-use sqlx::Row;
 
 use super::Payments;
 use crate::accounts::Member;
@@ -62,6 +61,36 @@ fn staff_payment(row: &sqlx::any::AnyRow) -> Result<StaffPayment, AppError> {
     Ok(<StaffPayment as sqlx::FromRow<_>>::from_row(row)?)
 }
 
+/// A payment with what its timeline needs beside [`STAFF_PAYMENT_COLUMNS`].
+#[derive(sqlx::FromRow)]
+struct TimelineRow {
+    #[sqlx(flatten)]
+    payment: StaffPayment,
+    updated_at: i64,
+    receipt_sent_at: Option<i64>,
+}
+
+/// A booking of a payment's credits, or of their taking back.
+#[derive(sqlx::FromRow)]
+struct LedgerRow {
+    delta: i64,
+    reference: String,
+    created_at: i64,
+}
+
+/// A payment as the sales report counts it.
+#[derive(sqlx::FromRow)]
+struct SaleRow {
+    id: i64,
+    country: String,
+    vat_rate: i64,
+    currency: String,
+    amount: i64,
+    paid_at: Option<i64>,
+    status: String,
+    updated_at: i64,
+}
+
 impl Payments {
     /// The site's payments that match, newest first (at most [`FOUND_MAX`]).
     pub async fn staff_find(&self, staff: &Member, site_id: i64, filter: &PaymentFilter) -> Result<Vec<StaffPayment>, AppError> {
@@ -97,7 +126,7 @@ impl Payments {
     /// One payment of the site with its timeline, oldest step first; None when it is not the site's.
     pub async fn staff_payment(&self, staff: &Member, site_id: i64, payment_id: i64) -> Result<Option<(StaffPayment, Vec<TimelineEntry>)>, AppError> {
         require_staff(staff, site_id)?;
-        let row = sqlx::query(&format!(
+        let row = sqlx::query_as::<_, TimelineRow>(&format!(
             "SELECT {STAFF_PAYMENT_COLUMNS}, p.updated_at, p.receipt_sent_at FROM payments p JOIN users u ON u.id = p.user_id JOIN profiles pr ON pr.user_id = u.id \
              WHERE p.site_id = $1 AND p.id = $2"
         ))
@@ -105,23 +134,21 @@ impl Payments {
         .bind(payment_id)
         .fetch_optional(self.pool())
         .await?;
-        let Some(row) = row else { return Ok(None) };
-        let payment = staff_payment(&row)?;
+        let Some(TimelineRow { payment, updated_at, receipt_sent_at }) = row else { return Ok(None) };
         let mut timeline = vec![TimelineEntry::step(payment.created_at, "created", 0)];
         if let Some(at) = payment.paid_at {
             timeline.push(TimelineEntry::step(at, "paid", 0));
         }
-        let ledger = sqlx::query("SELECT delta, reference, created_at FROM credit_ledger WHERE reference IN ($1, $2) ORDER BY id")
+        let ledger = sqlx::query_as::<_, LedgerRow>("SELECT delta, reference, created_at FROM credit_ledger WHERE reference IN ($1, $2) ORDER BY id")
             .bind(format!("payment:{payment_id}"))
             .bind(format!("reversal:{payment_id}"))
             .fetch_all(self.pool())
             .await?;
         for entry in &ledger {
-            let reference: String = entry.try_get("reference")?;
-            let kind = if reference.starts_with("payment:") { "booked" } else { "credits_back" };
-            timeline.push(TimelineEntry::step(entry.try_get("created_at")?, kind, entry.try_get("delta")?));
+            let kind = if entry.reference.starts_with("payment:") { "booked" } else { "credits_back" };
+            timeline.push(TimelineEntry::step(entry.created_at, kind, entry.delta));
         }
-        if let Some(at) = row.try_get::<Option<i64>, _>("receipt_sent_at")? {
+        if let Some(at) = receipt_sent_at {
             timeline.push(TimelineEntry::step(at, "receipt", 0));
         }
         for r in self.refunds_of(payment_id).await? {
@@ -147,7 +174,7 @@ impl Payments {
             _ => None,
         };
         if let Some(kind) = ended {
-            timeline.push(TimelineEntry::step(row.try_get("updated_at")?, kind, 0));
+            timeline.push(TimelineEntry::step(updated_at, kind, 0));
         }
         // Stable: steps at the same second keep the order above.
         timeline.sort_by_key(|e| e.at);
@@ -160,7 +187,7 @@ impl Payments {
         use domain::refund::RefundState;
         require_staff(staff, site_id)?;
         let (start, end) = period.range();
-        let rows = sqlx::query(
+        let rows = sqlx::query_as::<_, SaleRow>(
             "SELECT id, country, vat_rate, currency, amount, paid_at, status, updated_at FROM payments \
              WHERE site_id = $1 AND paid_at IS NOT NULL AND ((paid_at >= $2 AND paid_at < $3) OR (status = $4 AND updated_at >= $2 AND updated_at < $3) \
              OR id IN (SELECT payment_id FROM refunds WHERE state = $5 AND updated_at >= $2 AND updated_at < $3))",
@@ -182,19 +209,17 @@ impl Payments {
         .fetch_all(self.pool())
         .await?;
         let mut sales = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let id: i64 = row.try_get("id")?;
-            let amount: i64 = row.try_get("amount")?;
-            let mut returns: Vec<(i64, i64)> = refunds.iter().filter(|(p, _, _)| *p == id).map(|(_, at, back)| (*at, *back)).collect();
-            if row.try_get::<String, _>("status")? == PaymentStatus::Reversed.code() {
-                returns.push((row.try_get("updated_at")?, amount));
+        for row in rows {
+            let mut returns: Vec<(i64, i64)> = refunds.iter().filter(|(p, _, _)| *p == row.id).map(|(_, at, back)| (*at, *back)).collect();
+            if row.status == PaymentStatus::Reversed.code() {
+                returns.push((row.updated_at, row.amount));
             }
             sales.push(Sale {
-                country: row.try_get("country")?,
-                vat_rate_bp: row.try_get("vat_rate")?,
-                currency: row.try_get("currency")?,
-                amount,
-                paid_at: row.try_get::<Option<i64>, _>("paid_at")?.unwrap_or_default(),
+                country: row.country,
+                vat_rate_bp: row.vat_rate,
+                currency: row.currency,
+                amount: row.amount,
+                paid_at: row.paid_at.unwrap_or_default(),
                 returns,
             });
         }

@@ -5,7 +5,6 @@
 //! are its own table; our payments only learn a status by asking [`TestProvider::payment`].
 
 use domain::checkout::PaymentStatus;
-use sqlx::Row;
 
 use super::provider::{CheckoutCreated, CheckoutRequest, DirectDebitCreated, DirectDebitRequest, ProviderError, ProviderPayment, RefundRequest};
 use crate::db::Db;
@@ -31,6 +30,28 @@ pub struct TestCheckout {
     pub method: String,
     pub status: PaymentStatus,
     pub redirect_url: String,
+}
+
+/// A test payment as the provider reports it.
+#[derive(sqlx::FromRow)]
+struct PaymentRow {
+    amount: i64,
+    currency: String,
+    status: String,
+    refunded: i64,
+    charged_back: i64,
+}
+
+/// A test payment as its checkout page shows it.
+#[derive(sqlx::FromRow)]
+struct CheckoutRow {
+    id: String,
+    amount: i64,
+    currency: String,
+    description: String,
+    method: String,
+    status: String,
+    redirect_url: String,
 }
 
 impl TestProvider {
@@ -70,19 +91,19 @@ impl TestProvider {
     }
 
     pub(super) async fn payment(&self, id: &str) -> Result<ProviderPayment, ProviderError> {
-        let row = sqlx::query("SELECT amount, currency, status, refunded, charged_back FROM test_checkouts WHERE id = $1")
+        let row = sqlx::query_as::<_, PaymentRow>("SELECT amount, currency, status, refunded, charged_back FROM test_checkouts WHERE id = $1")
             .bind(id)
             .fetch_optional(self.db.pool())
             .await
             .map_err(|e| ProviderError::Unavailable(e.to_string()))?
             .ok_or_else(|| ProviderError::Refused(format!("no test payment {id}")))?;
-        let status: String = row.try_get("status").map_err(|e| ProviderError::Unavailable(e.to_string()))?;
+        let status = row.status;
         Ok(ProviderPayment {
             status: PaymentStatus::parse(&status).ok_or_else(|| ProviderError::Unavailable(format!("status {status}")))?,
-            amount: row.try_get("amount").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
-            currency: row.try_get("currency").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
-            refunded: row.try_get("refunded").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
-            charged_back: row.try_get("charged_back").map_err(|e| ProviderError::Unavailable(e.to_string()))?,
+            amount: row.amount,
+            currency: row.currency,
+            refunded: row.refunded,
+            charged_back: row.charged_back,
         })
     }
 
@@ -197,20 +218,18 @@ impl TestProvider {
 
     /// The checkout page's data; `None` for an unknown id.
     pub async fn checkout(&self, id: &str) -> Result<Option<TestCheckout>, AppError> {
-        let row = sqlx::query("SELECT id, amount, currency, description, method, status, redirect_url FROM test_checkouts WHERE id = $1")
+        let row = sqlx::query_as::<_, CheckoutRow>("SELECT id, amount, currency, description, method, status, redirect_url FROM test_checkouts WHERE id = $1")
             .bind(id)
             .fetch_optional(self.db.pool())
             .await?;
-        let Some(row) = row else { return Ok(None) };
-        let status: String = row.try_get("status")?;
-        Ok(Some(TestCheckout {
-            id: row.try_get("id")?,
-            amount: row.try_get("amount")?,
-            currency: row.try_get("currency")?,
-            description: row.try_get("description")?,
-            method: row.try_get("method")?,
-            status: PaymentStatus::parse(&status).unwrap_or(PaymentStatus::Failed),
-            redirect_url: row.try_get("redirect_url")?,
+        Ok(row.map(|row| TestCheckout {
+            id: row.id,
+            amount: row.amount,
+            currency: row.currency,
+            description: row.description,
+            method: row.method,
+            status: PaymentStatus::parse(&row.status).unwrap_or(PaymentStatus::Failed),
+            redirect_url: row.redirect_url,
         }))
     }
 

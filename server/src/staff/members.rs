@@ -2,10 +2,9 @@
 //! grant and take back the staff and operator roles.
 
 use domain::account::Role;
-use sqlx::Row;
+use domain::rows::Flag;
 
 use crate::accounts::Member;
-use crate::db::flag;
 use crate::error::AppError;
 
 use super::{record, require_staff, Staff, REASON_MAX_CHARS};
@@ -24,6 +23,24 @@ pub struct MemberRecord {
     pub paid_user: bool,
     pub country: Option<String>,
     pub tracking_network: Option<String>,
+}
+
+/// A member's row as staff find it.
+#[derive(sqlx::FromRow)]
+struct RecordRow {
+    id: i64,
+    email: String,
+    status: String,
+    role: String,
+    #[sqlx(try_from = "Flag")]
+    operator: bool,
+    signup_date: i64,
+    credits: i64,
+    #[sqlx(try_from = "Flag")]
+    paid_user: bool,
+    tracking_network: Option<String>,
+    name: String,
+    country: Option<String>,
 }
 
 /// A staff change to a member.
@@ -47,22 +64,28 @@ impl Staff {
         let sql = "SELECT u.id, u.email, u.status, u.role, u.operator, u.signup_date, u.credits, u.paid_user, u.tracking_network, p.name, p.country \
                    FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.status <> $3 AND ";
         let row = match by_id {
-            Some(id) => sqlx::query(&format!("{sql}u.id = $2")).bind(site_id).bind(id).bind(deleted).fetch_optional(self.db.pool()).await?,
-            None => sqlx::query(&format!("{sql}u.email = $2")).bind(site_id).bind(q.to_lowercase()).bind(deleted).fetch_optional(self.db.pool()).await?,
+            Some(id) => sqlx::query_as::<_, RecordRow>(&format!("{sql}u.id = $2")).bind(site_id).bind(id).bind(deleted).fetch_optional(self.db.pool()).await?,
+            None => {
+                sqlx::query_as::<_, RecordRow>(&format!("{sql}u.email = $2"))
+                    .bind(site_id)
+                    .bind(q.to_lowercase())
+                    .bind(deleted)
+                    .fetch_optional(self.db.pool())
+                    .await?
+            }
         };
-        let Some(r) = row else { return Ok(None) };
-        Ok(Some(MemberRecord {
-            id: r.try_get("id")?,
-            email: r.try_get("email")?,
-            name: r.try_get("name")?,
-            status: r.try_get("status")?,
-            role: Role::parse(&r.try_get::<String, _>("role")?).unwrap_or(Role::Member),
-            operator: flag(&r, "operator")?,
-            signup_date: r.try_get("signup_date")?,
-            credits: r.try_get("credits")?,
-            paid_user: flag(&r, "paid_user")?,
-            country: r.try_get("country")?,
-            tracking_network: r.try_get("tracking_network")?,
+        Ok(row.map(|r| MemberRecord {
+            id: r.id,
+            email: r.email,
+            name: r.name,
+            status: r.status,
+            role: Role::parse(&r.role).unwrap_or(Role::Member),
+            operator: r.operator,
+            signup_date: r.signup_date,
+            credits: r.credits,
+            paid_user: r.paid_user,
+            country: r.country,
+            tracking_network: r.tracking_network,
         }))
     }
 
