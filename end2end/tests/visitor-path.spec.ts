@@ -113,7 +113,7 @@ test('a visitor who wants to send a gift signs up and lands in the chat with the
   await fillBasics(page, 'Man');
   await expect(page).toHaveURL(new RegExp(`/members/${id}/chat\\?gift=1$`));
   await chatLive(page);
-  const picker = page.getByRole('dialog', { name: 'Stuur een cadeautje' });
+  const picker = page.getByRole('dialog', { name: 'Kies een cadeautje' });
   await expect(picker).toBeVisible();
   await axeClean(page);
   // A gift costs credits as in any chat: a new member without them is told so, with the way to buy.
