@@ -314,11 +314,7 @@ async fn a_visitors_action_on_a_profile_survives_signup() {
         assert_eq!((complete, back.clone()), (format!("/complete-signup?profile={anna_id}&then={then}"), chat));
         let (status, _, html) = app.get(&back, &[("cookie", &cookie), ("accept", "text/html")]).await;
         assert_eq!(status, StatusCode::OK);
-        assert_eq!(
-            html.contains(r#"\"gift_picker\":true"#) || html.contains(r#""gift_picker":true"#),
-            then == "gift",
-            "{then}: the picker opens for a gift only"
-        );
+        assert_eq!(html.contains(r#"gift_picker\&quot;:true"#), then == "gift", "{then}: the picker opens for a gift only");
     }
     // Anything else: the welcome on the profile, as without an action.
     let (complete, back, _) = sign_up("unlike").await;
