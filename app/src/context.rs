@@ -35,6 +35,8 @@ pub struct SiteView {
     pub fictional_warning: bool,
     pub fictional_singular: String,
     pub visible_profile_fields: Vec<String>,
+    /// The search form's fields (`search_fields`, `domain::search::SEARCH_FIELDS`).
+    pub search_fields: Vec<String>,
     /// The uploaded logo (else the flame mark and the name).
     pub logo: Option<domain::site::Logo>,
     pub company: CompanyInfo,

@@ -11,6 +11,10 @@ pub const PAGE_SIZE: u32 = 24;
 /// Deeper pages than this are not offered (nobody pages that far; it bounds the work).
 pub const MAX_PAGE: u32 = 200;
 
+/// The search form's fields a site can offer (`search_fields`, chosen by staff), in the form's
+/// order: whom the member seeks, country, region and the age range.
+pub const SEARCH_FIELDS: [&str; 4] = ["gender", "country", "region", "age"];
+
 /// Search filters. Every field is optional in the URL; bad values fall back to "any".
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchFilters {

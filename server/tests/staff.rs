@@ -277,6 +277,7 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
         visible_profile_notes: false,
         auto_likes: 5,
         auto_like_gap_minutes: 30,
+        search_fields: vec!["age".into(), "country".into()],
     };
     assert_eq!(refused(admin.change_site(&anna, site, SiteChange::Rules(rules.clone()), NOW).await), Some(ErrorCode::NotFound));
     assert_eq!(refused(admin.change_site(&boss, site, SiteChange::Rules(SiteRules { niche: 9, ..rules.clone() }), NOW).await), Some(ErrorCode::OutOfRange));
@@ -293,6 +294,7 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     );
     assert_eq!(now.niche.canonical_slug("amsterdam"), "milf-amsterdam");
     assert_eq!((now.auto_like.count, now.auto_like.gap_secs), (5, 1800));
+    assert_eq!(now.search_fields, vec!["country".to_string(), "age".to_string()]);
 
     // Minimum message costs: only for countries served.
     let cost = |c: &str, costs: i64| MessageCost { country: c.into(), costs, currency: "EUR".into() };

@@ -49,6 +49,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             fictional_warning: true,
             fictional_singular: "profiel van een medewerker".into(),
             visible_profile_fields: vec!["gender".into()],
+            search_fields: vec!["gender".into(), "age".into()],
             company,
             terms_date: domain::constants::TERMS_VERSION_DATE,
             us_edition: false,

@@ -69,6 +69,7 @@ fn site_view(site: &Site, country: &str) -> SiteView {
         fictional_warning: s.fictional_warning,
         fictional_singular: s.fictional_singular.clone(),
         visible_profile_fields: s.visible_profile_fields.clone(),
+        search_fields: s.search_fields.clone(),
         logo: s.logo.clone(),
         company: site.company.clone(),
         terms_date: domain::site::terms_version_date(Some(site.company.added)),

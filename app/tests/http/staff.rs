@@ -219,7 +219,7 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
         let origin = origin.clone();
         async move { app.form(name, &body, "/staff/site", &[("origin", &origin), ("cookie", &cookie)]).await }
     };
-    let rules = "niche=6&signups=all&domain_language=nl-NL&auto_likes=3&auto_like_gap_minutes=60&logged_out_search=on&visible_profile_fields%5Bhair_colour%5D=on&visible_profile_fields%5Btattoos%5D=on";
+    let rules = "niche=6&signups=all&domain_language=nl-NL&auto_likes=3&auto_like_gap_minutes=60&logged_out_search=on&visible_profile_fields%5Bhair_colour%5D=on&visible_profile_fields%5Btattoos%5D=on&search_fields%5Bgender%5D=on&search_fields%5Bage%5D=on";
 
     // A member cannot; nothing changes.
     let res = post("staff_site_rules", rules.into(), anna.clone()).await;
@@ -251,6 +251,18 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
     );
     let (status, headers, _) = app.get("/landers/gallery/amsterdam", &[]).await;
     assert!(status.is_redirection() && headers.get("location").unwrap().to_str().unwrap().ends_with("/landers/gallery/milf-amsterdam"), "the niche's prefix");
+    // The search form has the fields chosen (whom and age), no country or region; none: no form.
+    assert_eq!(site.search_fields, vec!["gender".to_string(), "age".to_string()]);
+    let (_, _, search) = app.get("/members", &[]).await;
+    assert!(search.contains(r#"name="gender""#) && search.contains(r#"name="min_age""#), "the chosen fields");
+    assert!(!search.contains(r#"name="country""#) && !search.contains(r#"name="region""#), "no others");
+    let res = post("staff_site_rules", rules.replace("&search_fields%5Bgender%5D=on&search_fields%5Bage%5D=on", ""), staff.clone()).await;
+    assert_eq!(location(&res), "/staff/site?saved=rules#rules");
+    let (_, _, search) = app.get("/members", &[]).await;
+    assert!(!search.contains(r#"data-testid="search-filters""#) && search.contains(r#"class="member-card""#), "results without a form");
+    let res = post("staff_site_rules", rules.replace("search_fields%5Bage%5D", "search_fields%5Bemail%5D"), staff.clone()).await;
+    assert_eq!(refusal(&res, "staff_site_rules").0.code, domain::ErrorCode::ChoiceInvalid);
+    post("staff_site_rules", rules.into(), staff.clone()).await;
 
     // Minimum message price: typed the Dutch way, shown on the pricing page; a bad price refused.
     for cost in ["gratis", "0%2C089"] {

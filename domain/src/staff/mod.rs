@@ -14,7 +14,7 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
-pub const SETTINGS: [&str; 68] = [
+pub const SETTINGS: [&str; 69] = [
     "name",
     "index_title",
     "description",
@@ -34,6 +34,7 @@ pub const SETTINGS: [&str; 68] = [
     "welcome_discount_hours",
     "time_bonus_percent",
     "time_bonus_hours",
+    "search_fields",
     "refund_days",
     "countries",
     "geoip_country",

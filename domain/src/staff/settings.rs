@@ -249,6 +249,9 @@ pub struct SiteRules {
     pub visible_profile_notes: bool,
     pub auto_likes: i64,
     pub auto_like_gap_minutes: i64,
+    /// The fields of the search form ([`crate::search::SEARCH_FIELDS`]); none: results only.
+    #[serde(default)]
+    pub search_fields: Vec<String>,
 }
 
 pub const NICHE: Range = Range::new("niche", 1, 7);
@@ -286,6 +289,10 @@ impl SiteRules {
         }
         let visible_profile_fields =
             Attribute::ALL.iter().map(|a| a.field()).filter(|f| self.visible_profile_fields.iter().any(|x| x.trim() == *f)).map(str::to_string).collect();
+        if self.search_fields.iter().any(|f| !crate::search::SEARCH_FIELDS.contains(&f.trim())) {
+            return Err(ApiError::new(ErrorCode::ChoiceInvalid).with("setting", "search_fields"));
+        }
+        let search_fields = crate::search::SEARCH_FIELDS.iter().filter(|f| self.search_fields.iter().any(|x| x.trim() == **f)).map(|f| f.to_string()).collect();
         Ok(SiteRules {
             niche,
             signups: signups.code().to_string(),
@@ -297,6 +304,7 @@ impl SiteRules {
             visible_profile_notes: self.visible_profile_notes,
             auto_likes: AUTO_LIKES.check(self.auto_likes)?,
             auto_like_gap_minutes: AUTO_LIKE_GAP.check(self.auto_like_gap_minutes)?,
+            search_fields,
         })
     }
 }
@@ -314,6 +322,7 @@ impl From<&SiteSettings> for SiteRules {
             visible_profile_notes: s.visible_profile_notes,
             auto_likes: i64::from(s.auto_like.count),
             auto_like_gap_minutes: s.auto_like.gap_secs / 60,
+            search_fields: s.search_fields.clone(),
         }
     }
 }

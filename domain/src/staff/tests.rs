@@ -186,6 +186,7 @@ fn rules() -> SiteRules {
         visible_profile_notes: false,
         auto_likes: 3,
         auto_like_gap_minutes: 60,
+        search_fields: vec!["age".into(), "gender".into(), "age".into()],
     }
 }
 
@@ -194,6 +195,9 @@ fn site_rules_are_checked_and_written_the_way_the_site_reads_them() {
     let r = rules().validate().unwrap();
     assert_eq!((r.niche, r.signups.as_str(), r.domain_language.as_str()), (6, "traffic_source_only", "nl-BE"));
     assert_eq!(r.visible_profile_fields, vec!["hair_colour".to_string(), "tattoos".to_string()]);
+    assert_eq!(r.search_fields, vec!["gender".to_string(), "age".to_string()], "each once, in the form's order");
+    assert_eq!(SiteRules { search_fields: vec!["email".into()], ..rules() }.validate().unwrap_err().args["setting"], "search_fields");
+    assert_eq!(SiteRules { search_fields: vec![], ..rules() }.validate().unwrap().search_fields, Vec::<String>::new());
     assert_eq!(SiteRules { niche: 8, ..rules() }.validate().unwrap_err().args["setting"], "niche");
     assert_eq!(SiteRules { auto_likes: 21, ..rules() }.validate().unwrap_err().args["setting"], "auto_likes");
     assert_eq!(SiteRules { auto_like_gap_minutes: -1, ..rules() }.validate().unwrap_err().args["setting"], "auto_like_gap_minutes");

@@ -138,6 +138,7 @@ impl SiteChange {
                         ("visible_profile_notes", Flag(r.visible_profile_notes)),
                         ("auto_likes", Int(r.auto_likes)),
                         ("auto_like_gap_secs", Int(r.auto_like_gap_minutes * 60)),
+                        ("search_fields", Text(serde_json::to_string(&r.search_fields).map_err(|e| AppError::Internal(e.to_string()))?)),
                     ],
                 )
             }

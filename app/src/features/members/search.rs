@@ -37,16 +37,24 @@ fn Filters(page: Arc<SearchPage>) -> impl IntoView {
     };
     let countries = country_choices(&i18n, &page.countries);
     let regions = page.regions.clone();
-    view! {
-        <form method="get" action="/members" class="search-filters" data-testid="search-filters">
-            <label class="field">
-                <span class="field__label">{i18n.t("members.seeking")}</span>
-                <select name="gender">
-                    <option value="any" selected=gender == "any">{i18n.t("members.gender_any")}</option>
-                    <option value=Gender::Female.code() selected=gender == "female">{i18n.t("members.women")}</option>
-                    <option value=Gender::Male.code() selected=gender == "male">{i18n.t("members.men")}</option>
-                </select>
-            </label>
+    // The fields the site offers (`search_fields`); none: the results alone.
+    let shows = |field: &str| ctx.site.search_fields.iter().any(|f| f == field);
+    if ctx.site.search_fields.is_empty() {
+        return None;
+    }
+    let gender_field = shows("gender").then(|| {
+        view! {
+                <label class="field">
+                    <span class="field__label">{i18n.t("members.seeking")}</span>
+                    <select name="gender">
+                        <option value="any" selected=gender == "any">{i18n.t("members.gender_any")}</option>
+                        <option value=Gender::Female.code() selected=gender == "female">{i18n.t("members.women")}</option>
+                        <option value=Gender::Male.code() selected=gender == "male">{i18n.t("members.men")}</option>
+                    </select>
+                </label>
+        }
+    });
+    let country_field = shows("country").then(|| view! {
             <label class="field">
                 <span class="field__label">{i18n.t("profile.country")}</span>
                 <select name="country">
@@ -54,6 +62,8 @@ fn Filters(page: Arc<SearchPage>) -> impl IntoView {
                     {countries.iter().map(|(code, name)| view! { <option value=code.clone() selected=f.country.as_deref() == Some(code.as_str())>{name.clone()}</option> }).collect_view()}
                 </select>
             </label>
+    });
+    let region_field = shows("region").then(|| view! {
             <label class="field">
                 <span class="field__label">{i18n.t("profile.region")}</span>
                 <select name="region">
@@ -68,15 +78,26 @@ fn Filters(page: Arc<SearchPage>) -> impl IntoView {
                     }).collect_view()}
                 </select>
             </label>
-            <fieldset class="field search-filters__ages">
-                <legend class="field__label">{i18n.t("members.age")}</legend>
-                {age_field("min_age", f.min_age, i18n.t("members.age_from"))}
-                <span aria-hidden="true">"–"</span>
-                {age_field("max_age", f.max_age, i18n.t("members.age_to"))}
-            </fieldset>
+    });
+    let age_fields = shows("age").then(|| {
+        view! {
+                <fieldset class="field search-filters__ages">
+                    <legend class="field__label">{i18n.t("members.age")}</legend>
+                    {age_field("min_age", f.min_age, i18n.t("members.age_from"))}
+                    <span aria-hidden="true">"–"</span>
+                    {age_field("max_age", f.max_age, i18n.t("members.age_to"))}
+                </fieldset>
+        }
+    });
+    Some(view! {
+        <form method="get" action="/members" class="search-filters" data-testid="search-filters">
+            {gender_field}
+            {country_field}
+            {region_field}
+            {age_fields}
             <button type="submit" class="btn btn--primary">{i18n.t("members.search")}</button>
         </form>
-    }
+    })
 }
 
 #[component]

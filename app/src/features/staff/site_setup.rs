@@ -30,6 +30,7 @@ pub async fn staff_site_rules(
     #[server(default)] visible_profile_notes: Option<String>,
     auto_likes: i64,
     auto_like_gap_minutes: i64,
+    #[server(default)] search_fields: BTreeMap<String, String>,
 ) -> Result<(), ApiError> {
     let rules = rules::SiteRules {
         niche,
@@ -42,6 +43,7 @@ pub async fn staff_site_rules(
         visible_profile_notes: visible_profile_notes.is_some(),
         auto_likes,
         auto_like_gap_minutes,
+        search_fields: search_fields.into_keys().collect(),
     };
     super::site::apply::<StaffSiteRules>(server::staff::SiteChange::Rules(rules), "rules").await
 }
@@ -207,6 +209,13 @@ pub fn RulesForm(r: rules::SiteRules) -> impl IntoView {
                     }).collect_view()}
                     {check("visible_profile_notes".into(), r.visible_profile_notes, use_i18n().t("staff.setting.visible_profile_notes"))}
                 </fieldset>
+                <fieldset class="staff-settings__checks">
+                    <legend>{use_i18n().t("staff.setting.search_fields")}</legend>
+                    {domain::search::SEARCH_FIELDS.into_iter().map(|field| {
+                        let on = r.search_fields.iter().any(|f| f == field);
+                        check(format!("search_fields[{field}]"), on, use_i18n().t(search_field_label(field)))
+                    }).collect_view()}
+                </fieldset>
                 <div class="staff-settings__grid">
                     <super::site::NumberField range=rules::AUTO_LIKES value=r.auto_likes/>
                     <super::site::NumberField range=rules::AUTO_LIKE_GAP value=r.auto_like_gap_minutes/>
@@ -364,5 +373,15 @@ pub fn NewSiteForm(known: Vec<String>, language: String) -> impl IntoView {
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.new_site_create")}</button>
             </ActionForm>
         </section>
+    }
+}
+
+/// The label of a search form field, as the search form itself names it.
+pub(crate) fn search_field_label(field: &str) -> &'static str {
+    match field {
+        "gender" => "members.seeking",
+        "country" => "profile.country",
+        "region" => "profile.region",
+        _ => "members.age",
     }
 }
