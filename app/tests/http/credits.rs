@@ -457,3 +457,47 @@ async fn offers_say_what_is_true_now_and_what_follows() {
     let (_, _, checkout) = app.get(&format!("/credits/{pack}"), &[("cookie", &eva), ("accept", "text/html")]).await;
     assert!((72 * 3600 - 10..=72 * 3600).contains(&left(&checkout, "Welkomstkorting: 40% op je credits · nog ")) && checkout.contains("€ 11,97"), "{checkout}");
 }
+
+/// The leaving discount in the delete-account flow: offered on `/settings` when the company
+/// gives one, taken with one form post (the code on `/credits`), then shown as taken; the code
+/// is the member's own.
+#[tokio::test]
+async fn the_leaving_discount_keeps_a_member_with_their_own_code() {
+    let app = start_in("NL").await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let settings = |cookie: String| {
+        let app = &app;
+        async move { app.get("/settings", &[("cookie", &cookie), ("accept", "text/html")]).await.2 }
+    };
+    // A company that gives none: no offer.
+    sqlx::query("UPDATE companies SET delete_discount = 0").execute(app.state.db.pool()).await.unwrap();
+    app.state.sites.reload().await.unwrap();
+    assert!(!settings(anna.clone()).await.contains(r#"data-testid="leaving-offer""#));
+
+    sqlx::query("UPDATE companies SET delete_discount = 40").execute(app.state.db.pool()).await.unwrap();
+    app.state.sites.reload().await.unwrap();
+    let page = settings(anna.clone()).await;
+    assert!(page.contains(r#"data-testid="leaving-offer""#) && page.contains("je krijgt 40% korting op je volgende creditbundel"), "offered");
+    // Cross-origin: refused before anything happens.
+    let res = app.call("take_leaving_discount", "", &[("cookie", &anna), ("origin", "https://evil.example")]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app.form("take_leaving_discount", "", "/settings", &[("origin", &origin), ("cookie", &anna)]).await;
+    let to = location(&res);
+    assert!(to.starts_with("/credits?code=BLIJF-"), "{to}");
+    let code = to.trim_start_matches("/credits?code=").to_string();
+    let (_, _, credits) = app.get(&to, &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(credits.contains(&format!("40% korting met code {code}")), "the code applies on the bundles");
+    // Offered once: the panel now shows the code; taking it again gives the same code.
+    let page = settings(anna.clone()).await;
+    assert!(page.contains(r#"data-testid="leaving-taken""#) && page.contains(&code) && !page.contains(r#"data-testid="leaving-take""#));
+    let res = app.form("take_leaving_discount", "", "/settings", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(location(&res), to);
+    // Another member cannot use it.
+    let (_, _, theirs) = app.get(&to, &[("cookie", &bart), ("accept", "text/html")]).await;
+    assert!(theirs.contains("Code niet gevonden"), "not Bart's code");
+    // Visitors cannot take one.
+    let res = app.call("take_leaving_discount", "", &[("origin", &origin)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+}

@@ -14,6 +14,7 @@
 //!   ([`Payments::recover`], at start and every minute) asks again and books it.
 
 pub mod direct_debit;
+pub mod leaving;
 pub mod mollie;
 mod offers;
 pub mod provider;

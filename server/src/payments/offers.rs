@@ -82,9 +82,10 @@ impl Payments {
             Some(raw) => {
                 let code = normalize_code(raw)?;
                 let row =
-                    sqlx::query("SELECT percentage, minimum_order, country, expires_at FROM discount_codes WHERE site_id = $1 AND code = $2 AND active = TRUE")
+                    sqlx::query("SELECT percentage, minimum_order, country, expires_at FROM discount_codes WHERE site_id = $1 AND code = $2 AND active = TRUE AND (member_id IS NULL OR member_id = $3)")
                         .bind(site.settings.id)
                         .bind(&code)
+                        .bind(member.id)
                         .fetch_optional(self.pool())
                         .await?;
                 let not_found = || domain::ApiError::field(domain::Field::DiscountCode, ErrorCode::DiscountNotFound);

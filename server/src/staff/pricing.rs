@@ -92,7 +92,7 @@ impl Staff {
         Ok(sqlx::query_as(
             "SELECT d.id, d.code, d.percentage, d.minimum_order, d.country, d.active, d.expires_at, \
              (SELECT COUNT(*) FROM discount_redemptions r JOIN payments p ON p.id = r.payment_id WHERE r.code = d.code AND p.site_id = d.site_id) AS redeemed \
-             FROM discount_codes d WHERE d.site_id = $1 ORDER BY d.id DESC",
+             FROM discount_codes d WHERE d.site_id = $1 AND d.member_id IS NULL ORDER BY d.id DESC",
         )
         .bind(site_id)
         .fetch_all(self.db.pool())

@@ -1,6 +1,7 @@
 //! `/settings` (account menu → Settings): email, password, language (top bar), notification
 //! mails, invisible mode, location with the geolocation button, sessions, two-step login,
-//! recent security events, and deleting the account.
+//! recent security events, and deleting the account (with the company's leaving discount,
+//! offered once).
 //! Visitors are sent to log in and come back here afterwards.
 
 use leptos::prelude::*;
@@ -156,6 +157,7 @@ pub fn SettingsPage() -> impl IntoView {
             <section class="panel panel--danger" aria-labelledby="delete-title">
                 <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
                 <p class="muted">{i18n.t("settings.delete_body")}</p>
+                <crate::features::account::leaving::LeavingOfferPanel/>
                 <ActionError action=delete/>
                 <ActionForm action=delete attr:class="form">
                     <label class="field">
