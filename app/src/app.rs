@@ -142,6 +142,11 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/chats/:id") view=|| view! { <ChatsPage route=ChatRoute::Conversation/> }/>
                     <Route ssr=SsrMode::Async path=path!("/members/:id/chat") view=|| view! { <ChatsPage route=ChatRoute::Member/> }/>
                 </ParentRoute>
+                // `/join`: the signup page alone, for a link from elsewhere (an ad, a partner's
+                // site): no navigation to wander off through, the terms and privacy linked in the form.
+                <ParentRoute path=path!("") view=EmptyLayoutOutlet>
+                    <Route ssr=SsrMode::Async path=path!("/join") view=|| view! { <SignupPage/> }/>
+                </ParentRoute>
                 <ParentRoute path=path!("") view=LanderLayoutOutlet>
                     <Route ssr=SsrMode::Async path=path!("/landers/:design") view=LanderPage/>
                     <Route ssr=SsrMode::Async path=path!("/landers/:design/:slug") view=LanderPage/>
@@ -217,6 +222,11 @@ pub fn App() -> impl IntoView {
 #[component]
 fn ChatLayoutOutlet() -> impl IntoView {
     view! { <ChatLayout><leptos_router::components::Outlet/></ChatLayout> }
+}
+
+#[component]
+fn EmptyLayoutOutlet() -> impl IntoView {
+    view! { <crate::layouts::empty::EmptyLayout><leptos_router::components::Outlet/></crate::layouts::empty::EmptyLayout> }
 }
 
 #[component]

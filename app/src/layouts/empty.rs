@@ -1,4 +1,5 @@
-//! Empty layout: only the page (the signup modal joins it with the accounts feature).
+//! Empty layout (SPEC: "signup modal only"): the page and nothing around it. `/join` uses it:
+//! the signup page reached from a link elsewhere, with no navigation to leave by.
 
 use leptos::prelude::*;
 

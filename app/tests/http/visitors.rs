@@ -186,3 +186,19 @@ async fn the_lb_beacon_stores_a_bounce_and_staff_see_the_count() {
         &table[..600.min(table.len())]
     );
 }
+
+/// `/join`: the signup page in the empty layout (SPEC: "signup modal only"): the form, its
+/// terms and privacy links, and nothing to navigate away by.
+#[tokio::test]
+async fn join_is_the_signup_page_alone() {
+    let app = start().await;
+    let (status, _, html) = app.get("/join?network=partner", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"class="layout layout--empty""#), "the empty layout");
+    assert!(html.contains(r#"name="network" value="partner""#) && html.contains(r#"name="email""#), "the form, the traffic source kept");
+    assert!(html.contains(r#"href="/pages/terms""#) && html.contains(r#"href="/pages/privacy""#), "terms and privacy linked");
+    assert!(!html.contains(r#"class="topbar"#) && !html.contains("<footer"), "no top bar, no footer");
+    // A signup from it works like any other.
+    let res = app.form("signup", SIGNUP, "/join", &[("origin", &app.origin())]).await;
+    assert_eq!(location(&res), "/complete-signup");
+}

@@ -587,7 +587,9 @@ pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] chil
                     <SignupForm setup=setup.clone()/>
                 </div>
                 <SignupPageForm props_json=serde_json::to_string(&setup).unwrap_or_default()/>
-                <p class="auth-card__terms">{i18n.t("auth.terms_note")}</p>
+                <p class="auth-card__terms">
+                    {i18n.t("auth.terms_note")} " " <a href="/pages/terms">{i18n.t("footer.terms")}</a> " · " <a href="/pages/privacy">{i18n.t("footer.privacy")}</a>
+                </p>
                 <p class="auth-card__switch">{i18n.t("auth.have_account")} " " <a href="/login">{i18n.t("auth.login_submit")}</a></p>
             </div>
         </div>
