@@ -125,6 +125,25 @@ mod tests {
         assert!(problems.is_empty(), "placeholders differ: {problems:?}");
     }
 
+    /// Counted texts read right for one and for more: Dutch, and Polish's three forms.
+    #[test]
+    fn counted_texts_read_right_for_one_and_more() {
+        let c = Catalog::embedded();
+        let (nl, pl) = (c.texts(Locale::Nl), c.texts(Locale::Pl));
+        let dutch = |base: &str, n: i64, args: &[(&str, &str)]| plural::plural(&nl, Locale::Nl, base, n, args);
+        assert_eq!(dutch("auth.credits_left", 1, &[]), "1 credit");
+        assert_eq!(dutch("auth.credits_left", 20, &[]), "20 credits");
+        assert_eq!(dutch("staff.held.released", 1, &[]), "1 bericht vrijgegeven en bezorgd.");
+        assert_eq!(dutch("staff.held.released", 2, &[]), "2 berichten vrijgegeven en bezorgd.");
+        // Two numbers: each takes its own form.
+        let payments = dutch("console.payments", 1, &[]);
+        assert_eq!(dutch("console.bought", 60, &[("payments", &payments)]), "Gekocht: 60 credits (1 betaling)");
+        let recipients = dutch("staff.held.recipients", 3, &[]);
+        assert_eq!(dutch("staff.held.counts", 1, &[("recipients", &recipients)]), "1 bericht aan 3 leden");
+        let polish = |n: i64| plural::plural(&pl, Locale::Pl, "auth.credits_left", n, &[]);
+        assert_eq!([polish(1), polish(2), polish(5), polish(22)], ["1 kredyt", "2 kredyty", "5 kredytów", "22 kredyty"]);
+    }
+
     #[test]
     fn dutch_texts_quote_the_spec() {
         let c = Catalog::embedded();

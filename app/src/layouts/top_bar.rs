@@ -47,7 +47,7 @@ fn MemberActions(member: MemberView) -> impl IntoView {
     let credits_href = if member.paid_user { "/credits/repeat-order" } else { "/premium" };
     view! {
         <a class=format!("credits {}", badge.unwrap_or("")) href=credits_href data-testid="credits">
-            {i18n.tf("auth.credits_left", &[("credits", &member.credits.to_string())])}
+            {i18n.plural("auth.credits_left", member.credits, &[])}
         </a>
         // The account menu (SPEC §2): a disclosure, so it works without JavaScript.
         <details class="account-menu" data-testid="account-menu">

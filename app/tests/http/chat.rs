@@ -332,7 +332,7 @@ async fn operator_figures_on_the_staff_page_and_as_csv() {
 
     // Before the answer: one conversation waits.
     let (_, _, home) = app.get("/staff", &[("cookie", &staff)]).await;
-    assert!(home.contains("Wachten nu op antwoord: 1 gesprekken"), "the wait is shown");
+    assert!(home.contains("Wacht nu op antwoord: 1 gesprek, al "), "the wait is shown");
     let res = app
         .form(
             "operator_reply",
@@ -424,7 +424,7 @@ async fn alike_first_messages_wait_for_staff_review() {
     assert!(!html.contains("lieverd") && !html.contains(r#"data-testid="held-item""#));
     let (status, _, html) = app.get("/staff/held", &[("cookie", &staff)]).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(html.contains("Tegengehouden berichten") && html.contains("1 berichten aan 1 leden"), "{html}");
+    assert!(html.contains("Tegengehouden berichten") && html.contains("1 bericht aan 1 lid"), "{html}");
     assert!(html.contains("&lt;img src=x") && !html.contains("<img src=x"), "the text is escaped");
 
     let res = app.form("staff_release_held", &format!("sender={anna_id}"), "/staff/held", &[("origin", &origin), ("cookie", &anna)]).await;
@@ -432,7 +432,7 @@ async fn alike_first_messages_wait_for_staff_review() {
     let res = app.form("staff_release_held", &format!("sender={anna_id}"), "/staff/held", &[("origin", &origin), ("cookie", &staff)]).await;
     assert_eq!(location(&res), "/staff/held?released=1&unpaid=0");
     let (_, _, html) = app.get(&location(&res), &[("cookie", &staff)]).await;
-    assert!(html.contains("1 berichten vrijgegeven en bezorgd.") && html.contains(r#"data-testid="held-empty""#));
+    assert!(html.contains("1 bericht vrijgegeven en bezorgd.") && html.contains(r#"data-testid="held-empty""#));
     let (_, _, html) = app.get("/chats", &[("cookie", &carl)]).await;
     assert!(html.contains("lieverd"), "Carl has it now");
 

@@ -273,7 +273,7 @@ async fn card_likes_notifications_counts_and_the_match_finder() {
     let back = location(&res);
     assert_eq!(back, format!("/match-finder?liked_many=1&match={bart_id}"));
     let (_, _, html) = app.get(&back, &[("cookie", &anna)]).await;
-    assert!(html.contains(r#"data-testid="match-dialog""#) && html.contains("Je hebt 1 leden geliket"));
+    assert!(html.contains(r#"data-testid="match-dialog""#) && html.contains("Je hebt 1 lid geliket"));
     assert!(!html.contains(&bart_box), "liked ones leave the finder");
     let (_, _, html) = app.get("/notifications", &[("cookie", &bart)]).await;
     assert!(html.contains(r#"data-kind="match""#), "Bart hears of the match");

@@ -63,16 +63,17 @@ impl Accounts {
         let locale = domain::Locale::parse(&row.try_get::<String, _>("language")?).unwrap_or(domain::Locale::DEFAULT);
         let comma = !matches!(locale, domain::Locale::En);
         let money = |minor: i64| format_money(minor, &payment.currency, comma);
-        let credits = payment.credits.to_string();
-        let vars = [("site", site.settings.name.as_str()), ("name", name.as_str()), ("credits", credits.as_str())];
+        let vars = [("site", site.settings.name.as_str()), ("name", name.as_str())];
         let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &vars);
+        let texts = self.catalog.texts(locale);
+        let counted = |base: &str| domain::plural::plural(&texts, locale, base, payment.credits, &vars);
         let date = domain::date::from_unix(payment.paid_at.unwrap_or(payment.created_at));
         let method = payment.method.label_key().map(&t).unwrap_or_else(|| payment.method.brand_name().to_string());
         let rate = domain::checkout::format_rate(payment.vat_rate_bp, comma);
         let mut rows = vec![
             (t("receipt.order"), format!("#{}", payment.id)),
             (t("receipt.date"), format!("{:04}-{:02}-{:02}", date.year, date.month, date.day)),
-            (t("receipt.bundle"), t("receipt.bundle_value")),
+            (t("receipt.bundle"), counted("receipt.bundle_value")),
             (t("receipt.method"), method),
         ];
         if let Some(code) = &payment.discount_code {
@@ -98,7 +99,7 @@ impl Accounts {
             email: row.try_get("email")?,
             title: t("receipt.subject"),
             greeting: t("mail.greeting"),
-            intro: t("receipt.intro"),
+            intro: counted("receipt.intro"),
             rows,
             total_row,
             company,

@@ -64,7 +64,7 @@ pub fn PhotoManager(photos: MyPhotos) -> impl IntoView {
         <section class="panel" id="photos" aria-labelledby="photos-title" data-testid="photos">
             <header class="panel__head">
                 <h2 id="photos-title">{i18n.t("photos.title")}</h2>
-                <span class="muted" data-testid="photo-count">{i18n.tf("photos.count", &[("count", &count.to_string()), ("limit", &photos.limit.to_string())])}</span>
+                <span class="muted" data-testid="photo-count">{i18n.plural("photos.count", count as i64, &[("limit", &photos.limit.to_string())])}</span>
             </header>
             <div data-testid="photo-error">
                 <crate::ui::forms::UrlError path=UploadPhoto::PATH/>

@@ -209,9 +209,8 @@ pub fn SecurityPanels() -> impl IntoView {
                     })
                     .collect_view();
                 let two_step = if s.two_step {
-                    let left = s.recovery_codes_left.to_string();
-                    view! {
-                        <p class="notice notice--ok" data-testid="two-step-on">{i18n.tf("security.two_step_on", &[("count", &left)])}</p>
+                                        view! {
+                        <p class="notice notice--ok" data-testid="two-step-on">{i18n.plural("security.two_step_on", s.recovery_codes_left, &[])}</p>
                         <ActionError action=disable/>
                         <ActionForm action=disable attr:class="form">
                             <label class="field">

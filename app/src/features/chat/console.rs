@@ -167,8 +167,8 @@ fn ConsoleView(console: Console) -> impl IntoView {
                     " "<a href=crate::paths::member(thread.member_id)>{i18n.t("chat.view_profile")}</a>
                 </p>
                 <p data-testid="console-figures">
-                    {i18n.tf("console.bought", &[("credits", &bought.to_string()), ("payments", &payments.to_string())])}<br/>
-                    {i18n.tf("console.spent", &[("credits", &spent.to_string())])}
+                    {i18n.plural("console.bought", bought, &[("payments", &i18n.plural("console.payments", payments, &[]))])}<br/>
+                    {i18n.plural("console.spent", spent, &[])}
                 </p>
                 <ActionForm action={ServerAction::<OperatorNote>::new()} attr:class="form" attr:data-testid="console-note-form">
                     <input type="hidden" name="conversation" value=thread.id.to_string()/>

@@ -47,7 +47,7 @@ fn PackCard(pack: CreditPack) -> impl IntoView {
     view! {
         <li class="pack" class:pack--highlighted=pack.highlighted data-credits=pack.credits>
             {pack.highlighted.then(|| view! { <span class="pack__ribbon">{i18n.t("pricing.popular")}</span> })}
-            <span class="pack__credits">{i18n.tf("pricing.credits", &[("credits", &pack.credits.to_string())])}</span>
+            <span class="pack__credits">{i18n.plural("pricing.credits", pack.credits, &[])}</span>
             <span class="pack__price">{price}</span>
             <span class="pack__unit">{i18n.tf("pricing.per_credit", &[("price", &per_credit)])}</span>
         </li>
@@ -125,7 +125,7 @@ pub fn PricingPage() -> impl IntoView {
                         <li class="cost">
                             <span class="cost__icon">{icon}</span>
                             <span class="cost__label">{i18n.t(key)}</span>
-                            <span class="cost__value">{i18n.tf("pricing.cost_value", &[("credits", &credits.to_string())])}</span>
+                            <span class="cost__value">{i18n.plural("pricing.cost_value", credits, &[])}</span>
                         </li>
                     }).collect_view()}
                 </ul>
@@ -145,7 +145,7 @@ pub fn PricingPage() -> impl IntoView {
                     method_labels=method_labels
                 />
                 <p class="pricing__secure"><ShieldIcon/>{i18n.t("pricing.secure_note")}</p>
-                <p class="muted">{i18n.tf("pricing.refund_note", &[("days", &ctx.site.refund_days.to_string())])}</p>
+                <p class="muted">{i18n.plural("pricing.refund_note", ctx.site.refund_days, &[])}</p>
             </section>
         </div>
     }

@@ -70,7 +70,7 @@ fn Finder(mode: Mode) -> impl IntoView {
                 {(mode == Mode::Signup).then(|| view! { <a class="btn btn--ghost btn--small" href="/profile?saved=welcome" data-testid="finder-skip">{use_i18n().t("finder.skip")}</a> })}
             </div>
             <p class="muted">{i18n.t(intro_key)}</p>
-            {liked_many.map(|n| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().tf("finder.liked", &[("count", &n.to_string())])}</p> })}
+            {liked_many.map(|n| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().plural("finder.liked", i64::from(n), &[])}</p> })}
             <ActionError action=like_many/>
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {

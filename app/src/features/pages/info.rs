@@ -39,20 +39,14 @@ impl InfoPageKind {
 }
 
 fn fill(i18n: &I18n, site: &SiteView, key: &str) -> String {
-    let days = match key {
-        k if k.starts_with("pages.return_policy") => site.refund_days.to_string(),
-        _ => domain::constants::REACTIVATION_DAYS.to_string(),
-    };
-    i18n.tf(
-        key,
-        &[
-            ("site", &site.name),
-            ("company", &site.company.name),
-            ("email", &site.support_email),
-            ("days", &days),
-            ("credits", &site.message_credits.to_string()),
-        ],
-    )
+    let days = domain::constants::REACTIVATION_DAYS.to_string();
+    let args = [("site", site.name.as_str()), ("company", site.company.name.as_str()), ("email", site.support_email.as_str()), ("days", days.as_str())];
+    // The texts with a site setting's number are counted texts (`key#one`, …).
+    match key {
+        "pages.return_policy.p1" => i18n.plural(key, site.refund_days, &args),
+        "pages.faq.a2" => i18n.plural(key, site.message_credits, &args),
+        _ => i18n.tf(key, &args),
+    }
 }
 
 #[component]

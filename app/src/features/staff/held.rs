@@ -51,7 +51,7 @@ pub async fn staff_block_held(sender: i64, reason: String) -> Result<(), ApiErro
 fn HeldItem(item: HeldSender) -> impl IntoView {
     let i18n = use_i18n();
     let when = |at: i64| domain::date::from_unix(at).to_string();
-    let counts = i18n.tf("staff.held.counts", &[("held", &item.held.to_string()), ("recipients", &item.recipients.to_string())]);
+    let counts = i18n.plural("staff.held.counts", item.held, &[("recipients", &i18n.plural("staff.held.recipients", item.recipients, &[]))]);
     let span = format!("{} – {}", when(item.first_at), when(item.last_at));
     let reason = i18n.t("staff.held.reason_default");
     let (release, block, reason_label) = (i18n.t("staff.held.release"), i18n.t("staff.held.block"), i18n.t("staff.members.reason"));
@@ -92,9 +92,9 @@ pub fn HeldReviewPage() -> impl IntoView {
     let saved = match (number("released"), number("unpaid"), query.get("blocked").is_some()) {
         (_, _, true) => Some(i18n.t("staff.held.blocked")),
         (Some(released), unpaid, _) => {
-            let mut text = i18n.tf("staff.held.released", &[("count", &released.to_string())]);
+            let mut text = i18n.plural("staff.held.released", released, &[]);
             if let Some(unpaid) = unpaid.filter(|n| *n > 0) {
-                text = format!("{text} {}", i18n.tf("staff.held.unpaid", &[("count", &unpaid.to_string())]));
+                text = format!("{text} {}", i18n.plural("staff.held.unpaid", unpaid, &[]));
             }
             Some(text)
         }

@@ -62,7 +62,7 @@ pub fn OperatorFigures() -> impl IntoView {
                 Ok(f) => {
                     let i18n = use_i18n();
                     let waiting = match f.oldest_wait {
-                        Some(wait) => i18n.tf("staff.operators.waiting", &[("count", &f.waiting_now.to_string()), ("wait", &wait)]),
+                        Some(wait) => i18n.plural("staff.operators.waiting", f.waiting_now, &[("wait", &wait)]),
                         None => i18n.t("staff.operators.none_waiting"),
                     };
                     let table = if f.days.is_empty() {

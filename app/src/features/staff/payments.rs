@@ -241,7 +241,7 @@ fn Found(found: Vec<StaffPayment>, link: String) -> impl IntoView {
                                 <td><a href=format!("{link}id={}#payment", p.id)>{format!("#{}", p.id)}</a></td>
                                 <td>{i18n.date(p.created_at)}</td>
                                 <td><a href=crate::paths::member(p.member_id)>{p.member_name}</a>" "<span class="muted">{p.email}</span></td>
-                                <td>{money(&i18n, p.amount, &p.currency)}" · "{i18n.tf("staff.payments.credits", &[("credits", &p.credits.to_string())])}</td>
+                                <td>{money(&i18n, p.amount, &p.currency)}" · "{i18n.plural("staff.payments.credits", p.credits, &[])}</td>
                                 <td>{method_label(&i18n, &p.method)}</td>
                                 <td>{i18n.t(&format!("payment.status.{}", p.status))}</td>
                             </tr>
@@ -254,12 +254,21 @@ fn Found(found: Vec<StaffPayment>, link: String) -> impl IntoView {
     .into_any()
 }
 
+/// The timeline steps whose labels count credits (counted texts `staff.payments.event.{kind}#…`).
+const COUNTED_EVENTS: [&str; 5] = ["booked", "credits_back", "refund", "provider_refund", "chargeback"];
+
 /// One step of the timeline as a line of text.
 fn event_label(i18n: &I18n, e: &TimelineView, currency: &str) -> String {
     let amount = money(i18n, e.amount, currency);
-    let mut label = i18n.tf(&format!("staff.payments.event.{}", e.kind), &[("credits", &e.credits.abs().to_string()), ("amount", &amount)]);
+    let key = format!("staff.payments.event.{}", e.kind);
+    // The steps that move credits say how many, in the form that number takes.
+    let mut label = if COUNTED_EVENTS.contains(&e.kind.as_str()) {
+        i18n.plural(&key, e.credits.abs(), &[("amount", &amount)])
+    } else {
+        i18n.tf(&key, &[("amount", &amount)])
+    };
     if e.spent > 0 {
-        label = format!("{label} {}", i18n.tf("staff.payments.spent", &[("credits", &e.spent.to_string())]));
+        label = format!("{label} {}", i18n.plural("staff.payments.spent", e.spent, &[]));
     }
     label
 }
@@ -273,9 +282,9 @@ fn result_notice(i18n: &I18n, query: &leptos_router::params::ParamsMap, currency
     let amount = money(i18n, number("amount"), currency);
     match query.get("refund").as_deref() {
         Some("done") => {
-            let mut text = i18n.tf("staff.refund.done", &[("amount", &amount), ("credits", &number("taken").to_string())]);
+            let mut text = i18n.plural("staff.refund.done", number("taken"), &[("amount", &amount)]);
             if number("spent") > 0 {
-                text = format!("{text} {}", i18n.tf("staff.payments.spent", &[("credits", &number("spent").to_string())]));
+                text = format!("{text} {}", i18n.plural("staff.payments.spent", number("spent"), &[]));
             }
             Some(text)
         }
@@ -292,7 +301,7 @@ fn Timeline(open: OpenPayment, query: leptos_router::params::ParamsMap) -> impl 
     let summary = format!(
         "{} · {} · {} · {} ({}) · {}",
         money(&i18n, payment.amount, &payment.currency),
-        i18n.tf("staff.payments.credits", &[("credits", &payment.credits.to_string())]),
+        i18n.plural("staff.payments.credits", payment.credits, &[]),
         method_label(&i18n, &payment.method),
         i18n.t(&format!("country.{}", payment.country)),
         domain::checkout::format_rate(payment.vat_rate_bp, i18n.decimal_comma()),
@@ -302,7 +311,7 @@ fn Timeline(open: OpenPayment, query: leptos_router::params::ParamsMap) -> impl 
     let currency = payment.currency.clone();
     let refund_form = (left > 0).then(|| {
         let i18n = use_i18n();
-        let reason_hint = if in_period { i18n.tf("staff.refund.reason_optional", &[("days", &refund_days.to_string())]) } else { i18n.tf("staff.refund.reason_needed", &[("days", &refund_days.to_string())]) };
+        let reason_hint = if in_period { i18n.plural("staff.refund.reason_optional", refund_days, &[]) } else { i18n.plural("staff.refund.reason_needed", refund_days, &[]) };
         view! {
             <ActionForm action={ServerAction::<StaffRefundPayment>::new()} attr:class="form refund-form" attr:data-testid="refund-form">
                 <h3>{i18n.t("staff.refund.title")}</h3>

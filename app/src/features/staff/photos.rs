@@ -58,7 +58,7 @@ pub fn PhotoReviewPage() -> impl IntoView {
                     {move || queue.get().map(|result| match result {
                         Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.empty")}</p> }.into_any(),
                         Ok(items) => view! {
-                            <p class="muted">{use_i18n().tf("staff.waiting", &[("count", &items.len().to_string())])}</p>
+                            <p class="muted">{use_i18n().plural("staff.waiting", items.len() as i64, &[])}</p>
                             <ul class="review-grid">{items.into_iter().map(|item| view! { <QueueItem item=item/> }).collect_view()}</ul>
                         }.into_any(),
                         Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),

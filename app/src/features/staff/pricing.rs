@@ -129,13 +129,13 @@ fn PackForm(pack: Option<rules::PackRecord>) -> impl IntoView {
     let anchor = id.map(|id| format!("pack-{id}")).unwrap_or_else(|| "pack-new".into());
     let saved = use_query_map().get_untracked().get("saved").as_deref() == Some(anchor.as_str());
     let title = match &pack {
-        Some(p) => i18n.tf("staff.pricing.pack", &[("credits", &p.credits.to_string()), ("id", &p.id.to_string())]),
+        Some(p) => i18n.plural("staff.pricing.pack", p.credits, &[("id", &p.id.to_string())]),
         None => i18n.t("staff.pricing.add_pack"),
     };
     let currency = p.currency.clone();
     view! {
         <section class="card staff-pack" id=anchor.clone() data-testid="staff-pack" data-id=id.map(|i| i.to_string())>
-            <h3>{title}{pack.as_ref().map(|p| format!(" · {}", use_i18n().tf("staff.pricing.sold", &[("count", &p.sold.to_string())])))}</h3>
+            <h3>{title}{pack.as_ref().map(|p| format!(" · {}", use_i18n().plural("staff.pricing.sold", p.sold, &[])))}</h3>
             {saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.site.saved")}</p> })}
             <ActionForm action={ServerAction::<StaffSavePack>::new()} attr:class="form staff-settings__grid">
                 {id.map(|id| view! { <input type="hidden" name="id" value=id.to_string()/> })}

@@ -76,7 +76,7 @@ pub fn CheckoutPage() -> impl IntoView {
                             let nojs_buttons: Vec<(PaymentMethod, String)> = d.methods.iter().map(|m| (*m, i18n.tf("checkout.pay_with", &[("method", &method_label(&i18n, *m))]))).collect();
                             view! {
                                 <section class="panel order" aria-labelledby="order-title" data-testid="order">
-                                    <h2 id="order-title" class="order__bundle">{i18n.tf("checkout.bundle", &[("credits", &q.credits.to_string())])}</h2>
+                                    <h2 id="order-title" class="order__bundle">{i18n.plural("checkout.bundle", q.credits, &[])}</h2>
                                     <dl class="facts">
                                         {(q.amount < q.list_price).then(|| view! {
                                             <div><dt>{i18n.t("receipt.list_price")}</dt><dd><s>{money(&i18n, q.list_price, &q.currency)}</s></dd></div>

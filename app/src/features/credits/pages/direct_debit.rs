@@ -40,7 +40,7 @@ pub fn DirectDebitPage() -> impl IntoView {
                             let amount = money(&i18n, q.amount, &q.currency);
                             let summary = view! {
                                 <p class="order__line" data-testid="order">
-                                    <strong>{i18n.tf("checkout.bundle", &[("credits", &q.credits.to_string())])}</strong>" · "{amount.clone()}
+                                    <strong>{i18n.plural("checkout.bundle", q.credits, &[])}</strong>" · "{amount.clone()}
                                     {q.discount.as_ref().map(|disc| format!(" · {}", discount_line(&i18n, disc)))}
                                 </p>
                             };

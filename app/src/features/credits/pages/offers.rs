@@ -15,7 +15,7 @@ pub(super) fn OfferCard(pack: CreditPack, quote: Quote, href: String) -> impl In
         <li>
             <a class="pack pack--link" class:pack--highlighted=pack.highlighted href=href data-credits=pack.credits data-testid="pack">
                 {pack.highlighted.then(|| view! { <span class="pack__ribbon">{i18n.t("pricing.popular")}</span> })}
-                <span class="pack__credits">{i18n.tf("credits.pack_credits", &[("credits", &pack.credits.to_string())])}</span>
+                <span class="pack__credits">{i18n.plural("credits.pack_credits", pack.credits, &[])}</span>
                 {discounted.then(|| view! { <s class="pack__was">{was}</s> })}
                 <span class="pack__price" data-testid="pack-price">{price}</span>
                 <span class="pack__unit">{i18n.tf("pricing.per_credit", &[("price", &per_credit)])}</span>
@@ -47,7 +47,7 @@ pub fn CreditsPage() -> impl IntoView {
                         Ok(d) => {
                             let code = d.code.clone();
                             view! {
-                                <p class="credits__balance" data-testid="balance">{i18n.tf("credits.balance", &[("credits", &d.balance.to_string())])}</p>
+                                <p class="credits__balance" data-testid="balance">{i18n.plural("credits.balance", d.balance, &[])}</p>
                                 {d.discount.as_ref().map(|disc| view! {
                                     <p class="notice notice--deal" role="status" data-testid="discount">{offer_line(&i18n, disc, &d.offers, d.now)}
                                         {(disc.minimum_order > 0).then(|| {

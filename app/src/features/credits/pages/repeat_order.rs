@@ -24,7 +24,7 @@ pub fn RepeatOrderPage() -> impl IntoView {
                     let i18n = use_i18n();
                     match result {
                         Ok(Some(p)) => {
-                            let label = i18n.tf("repeat.button", &[("credits", &p.credits.to_string()), ("method", &method_label(&i18n, p.method))]);
+                            let label = i18n.plural("repeat.button", p.credits, &[("method", &method_label(&i18n, p.method))]);
                             view! {
                                 <section class="panel order" data-testid="repeat">
                                     <ActionForm action=action>

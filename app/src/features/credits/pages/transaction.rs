@@ -37,10 +37,8 @@ fn PaymentWatcher(id: i64, status: String) -> impl IntoView {
 fn TransactionResult(d: TransactionData) -> impl IntoView {
     let i18n = use_i18n();
     let p: PaymentSummary = d.payment;
-    let summary = i18n.tf(
-        "transaction.summary",
-        &[("credits", &p.credits.to_string()), ("amount", &money(&i18n, p.amount, &p.currency)), ("method", &method_label(&i18n, p.method))],
-    );
+    let summary =
+        i18n.plural("transaction.summary", p.credits, &[("amount", &money(&i18n, p.amount, &p.currency)), ("method", &method_label(&i18n, p.method))]);
     let order = i18n.tf("transaction.order", &[("id", &p.id.to_string())]);
     let body = match p.status {
         PaymentStatus::Open | PaymentStatus::Pending => view! {
@@ -63,7 +61,7 @@ fn TransactionResult(d: TransactionData) -> impl IntoView {
             <div class="result result--paid" role="status" data-testid="result" data-status="paid">
                 <span class="result__icon" aria-hidden="true">"✓"</span>
                 <h1 class="page__title">{i18n.t("transaction.paid_title")}</h1>
-                <p data-testid="paid-body">{i18n.tf("transaction.paid_body", &[("credits", &p.credits.to_string()), ("balance", &d.balance.to_string())])}</p>
+                <p data-testid="paid-body">{i18n.plural("transaction.paid_body", p.credits, &[("balance", &i18n.plural("transaction.paid_balance", d.balance, &[]))])}</p>
                 {(p.refunded > 0).then(|| view! { <p data-testid="partly-refunded">{i18n.tf("transaction.partly_refunded", &[("amount", &money(&i18n, p.refunded, &p.currency))])}</p> })}
                 {d.first_paid.then(|| view! { <p data-testid="now-premium">{i18n.t("transaction.premium")}</p> })}
                 <p class="muted">{i18n.t("transaction.receipt_note")}" "

@@ -35,7 +35,7 @@ pub fn TransactionsPage() -> impl IntoView {
                                             // `data-label` names each cell where phones show the rows as cards.
                                             <tr>
                                                 <td data-label=i18n.t("transactions.col_date")>{i18n.date(p.created_at)}</td>
-                                                <td data-label=i18n.t("transactions.col_bundle")><a href=crate::paths::transaction(p.id)>{i18n.tf("checkout.bundle", &[("credits", &p.credits.to_string())])}</a></td>
+                                                <td data-label=i18n.t("transactions.col_bundle")><a href=crate::paths::transaction(p.id)>{i18n.plural("checkout.bundle", p.credits, &[])}</a></td>
                                                 <td data-label=i18n.t("transactions.col_amount")>{money(&i18n, p.amount, &p.currency)}</td>
                                                 <td data-label=i18n.t("transactions.col_method")>{method_label(&i18n, p.method)}</td>
                                                 <td data-label=i18n.t("transactions.col_status")>
