@@ -145,12 +145,14 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                 })}
                 {page.likes.filter(|_| !p.blocked_by_me).map(|(i_liked, they_liked)| view! { <LikeActions id=p.id name=p.name.clone() i_liked=i_liked they_liked=they_liked/> })}
                 {(member && !p.is_me && !p.blocked_by_me).then(|| view! {
-                    <a class="btn btn--primary member-profile__message" href=crate::paths::member_chat(p.id) data-testid="send-message">
-                        <crate::ui::icons::ChatIcon/> {use_i18n().tf("chat.message_to", &[("name", &p.name)])}
-                    </a>
-                    <a class="btn btn--ghost member-profile__gift" href=crate::paths::member_gift(p.id) data-testid="send-gift">
-                        <crate::ui::icons::GiftIcon/> {use_i18n().t("chat.gift")}
-                    </a>
+                    <div class="member-profile__actions">
+                        <a class="btn btn--primary member-profile__message" href=crate::paths::member_chat(p.id) data-testid="send-message">
+                            <crate::ui::icons::ChatIcon/> {use_i18n().tf("chat.message_to", &[("name", &p.name)])}
+                        </a>
+                        <a class="btn btn--ghost member-profile__gift" href=crate::paths::member_gift(p.id) data-testid="send-gift">
+                            <crate::ui::icons::GiftIcon/> {use_i18n().t("chat.gift")}
+                        </a>
+                    </div>
                 })}
                 {(!member).then(|| view! { <VisitorActions id=p.id name=p.name.clone()/> })}
                 {(member && !p.is_me).then(|| {
