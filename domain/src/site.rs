@@ -227,12 +227,7 @@ impl Logo {
 impl SiteSettings {
     /// The time bonus and welcome discount this site gives new members.
     pub fn offer_rules(&self) -> crate::offers::OfferRules {
-        crate::offers::OfferRules {
-            time_bonus_percent: self.time_bonus_percent,
-            time_bonus_hours: self.time_bonus_hours,
-            welcome_percent: self.welcome_discount_percent,
-            welcome_hours: self.welcome_discount_hours,
-        }
+        crate::staff::CreditSettings::from(self).offer_rules()
     }
 
     /// A visitor's country: the country the site is pinned to (`geoip_selected_country`, for a

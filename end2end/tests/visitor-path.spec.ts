@@ -10,6 +10,21 @@ async function landerProfile(page: Page): Promise<string> {
   return (await tile.getAttribute('href'))!.split('/')[2];
 }
 
+/** Signs up through a visitor's action on a profile (`message`, `like`, `gift`): the modal at
+ * 1280 px, the page on a phone; the form carries the action. */
+async function signUpThrough(page: Page, isMobile: boolean, action: string, who: { email: string; name: string; born: string }) {
+  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
+  await page.getByTestId('visitor-actions').getByTestId(`visitor-${action}`).click();
+  if (isMobile) await signupFormReady(page);
+  const form = isMobile ? page.locator('form[data-ready="true"]') : page.getByTestId('signup-modal').locator('form[data-ready="true"]');
+  await expect(form.locator('input[name="then"]')).toHaveValue(action);
+  await form.getByLabel('E-mailadres').fill(who.email);
+  await form.getByLabel('Profielnaam').fill(who.name);
+  await form.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
+  await form.getByLabel('Geboortedatum').fill(who.born);
+  await form.getByRole('button', { name: 'Gratis aanmelden' }).click();
+}
+
 test('a visitor on a profile finds a member’s actions; signing up from one brings them back to send the first message', async ({
   page,
   context,
@@ -74,17 +89,7 @@ test('a visitor who likes a profile signs up and comes back to it with the like 
   await expect(page.getByTestId('card-like').first()).toHaveAttribute('href', /^\/members\/\d+\/signup\?then=like&network=like-net$/);
   const id = await landerProfile(page);
   await page.goto(`/members/${id}?network=like-net`);
-  const actions = page.getByTestId('visitor-actions');
-  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
-  await actions.getByTestId('visitor-like').click();
-  if (isMobile) await signupFormReady(page);
-  const form = isMobile ? page.locator('form[data-ready="true"]') : page.getByTestId('signup-modal').locator('form[data-ready="true"]');
-  await expect(form.locator('input[name="then"]')).toHaveValue('like');
-  await form.getByLabel('E-mailadres').fill(`hart-${testInfo.project.name}-${Date.now()}@example.nl`);
-  await form.getByLabel('Profielnaam').fill('Hein');
-  await form.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
-  await form.getByLabel('Geboortedatum').fill('1984-07-21');
-  await form.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await signUpThrough(page, isMobile, 'like', { email: `hart-${testInfo.project.name}-${Date.now()}@example.nl`, name: 'Hein', born: '1984-07-21' });
   await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}&then=like$`));
   await fillBasics(page, 'Man');
   // Back on the profile: the like is given (the button now takes it back).
@@ -100,16 +105,7 @@ test('a visitor who wants to send a gift signs up and lands in the chat with the
   await acceptEntry(context, baseURL!);
   const id = await landerProfile(page);
   await page.goto(`/members/${id}`);
-  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
-  await page.getByTestId('visitor-actions').getByTestId('visitor-gift').click();
-  if (isMobile) await signupFormReady(page);
-  const form = isMobile ? page.locator('form[data-ready="true"]') : page.getByTestId('signup-modal').locator('form[data-ready="true"]');
-  await expect(form.locator('input[name="then"]')).toHaveValue('gift');
-  await form.getByLabel('E-mailadres').fill(`cadeau-${testInfo.project.name}-${Date.now()}@example.nl`);
-  await form.getByLabel('Profielnaam').fill('Gijs');
-  await form.getByLabel('Wachtwoord').fill('zoeken naar de vonk');
-  await form.getByLabel('Geboortedatum').fill('1982-03-14');
-  await form.getByRole('button', { name: 'Gratis aanmelden' }).click();
+  await signUpThrough(page, isMobile, 'gift', { email: `cadeau-${testInfo.project.name}-${Date.now()}@example.nl`, name: 'Gijs', born: '1982-03-14' });
   await fillBasics(page, 'Man');
   await expect(page).toHaveURL(new RegExp(`/members/${id}/chat\\?gift=1$`));
   await chatLive(page);
