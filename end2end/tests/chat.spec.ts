@@ -372,11 +372,11 @@ test('spam held back: the same first message to many waits for staff, who releas
   await staff.page.goto('/staff/held');
   const item = staff.page.getByTestId('held-item').filter({ hasText: 'Sam' });
   await expect(item).toContainText(text);
-  await expect(item).toContainText('1 berichten aan 1 leden');
+  await expect(item).toContainText('1 bericht aan 1 lid');
   await staff.page.screenshot({ path: testInfo.outputPath('staff-held.png'), fullPage: true });
   await axeClean(staff.page);
   await item.getByTestId('release').click();
-  await expect(staff.page.getByTestId('saved')).toContainText('1 berichten vrijgegeven en bezorgd.');
+  await expect(staff.page.getByTestId('saved')).toContainText('1 bericht vrijgegeven en bezorgd.');
   await expect(staff.page.getByTestId('held-item').filter({ hasText: 'Sam' })).toHaveCount(0);
 
   await setThreshold('5');

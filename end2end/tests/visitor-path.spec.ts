@@ -111,6 +111,8 @@ test('a visitor who wants to send a gift signs up and lands in the chat with the
   await chatLive(page);
   const picker = page.getByRole('dialog', { name: 'Kies een cadeautje' });
   await expect(picker).toBeVisible();
+  // Axe reads colours once the picker has finished rising in (it fades in over 0.2 s).
+  await picker.evaluate((el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished)));
   await axeClean(page);
   // A gift costs credits as in any chat: a new member without them is told so, with the way to buy.
   await picker.getByRole('button', { name: 'Roos' }).click();
