@@ -158,16 +158,6 @@ pub fn discounted(price_minor: i64, percent: i64) -> i64 {
     (price_minor - off).max(1)
 }
 
-/// Seconds left of the welcome discount: a non-paid member, within the site's hours.
-pub fn welcome_left(signup_date: i64, now: i64, paid_user: bool, hours: i64) -> Option<i64> {
-    if paid_user || hours <= 0 {
-        return None;
-    }
-    let window = hours * 3600;
-    let left = (signup_date + window - now).min(window);
-    (left > 0).then_some(left)
-}
-
 /// The countdown text: hours, minutes and seconds as two digits each (SPEC §3).
 pub fn countdown(seconds: i64) -> String {
     let s = seconds.max(0);

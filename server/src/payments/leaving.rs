@@ -9,6 +9,9 @@ use crate::sites::Site;
 
 use super::Payments;
 
+/// A member's leaving discount, if they took it.
+const TAKEN: &str = "SELECT code, percentage, expires_at FROM leaving_discounts WHERE user_id = $1";
+
 /// How long a leaving discount's code can be redeemed.
 pub const LEAVING_CODE_DAYS: i64 = 30;
 
@@ -34,8 +37,7 @@ pub enum LeavingOffer {
 impl Payments {
     /// The leaving discount the delete-account flow shows this member.
     pub async fn leaving_offer(&self, site: &Site, member: &Member) -> Result<LeavingOffer, AppError> {
-        let taken: Option<LeavingDiscount> =
-            sqlx::query_as("SELECT code, percentage, expires_at FROM leaving_discounts WHERE user_id = $1").bind(member.id).fetch_optional(self.pool()).await?;
+        let taken: Option<LeavingDiscount> = sqlx::query_as(TAKEN).bind(member.id).fetch_optional(self.pool()).await?;
         Ok(match taken {
             Some(t) => LeavingOffer::Taken(t),
             None if site.company.delete_discount > 0 => LeavingOffer::Offer(site.company.delete_discount.min(90)),
@@ -47,8 +49,7 @@ impl Payments {
     pub async fn take_leaving_discount(&self, site: &Site, member: &Member, now: i64) -> Result<LeavingDiscount, AppError> {
         let percentage = site.company.delete_discount.min(90);
         let mut tx = self.db.begin().await?;
-        let existing: Option<LeavingDiscount> =
-            sqlx::query_as("SELECT code, percentage, expires_at FROM leaving_discounts WHERE user_id = $1").bind(member.id).fetch_optional(&mut *tx).await?;
+        let existing: Option<LeavingDiscount> = sqlx::query_as(TAKEN).bind(member.id).fetch_optional(&mut *tx).await?;
         if let Some(existing) = existing {
             return Ok(existing);
         }
@@ -70,8 +71,7 @@ impl Payments {
         .await?;
         if inserted.rows_affected() == 0 {
             drop(tx);
-            let existing: LeavingDiscount =
-                sqlx::query_as("SELECT code, percentage, expires_at FROM leaving_discounts WHERE user_id = $1").bind(member.id).fetch_one(self.pool()).await?;
+            let existing: LeavingDiscount = sqlx::query_as(TAKEN).bind(member.id).fetch_one(self.pool()).await?;
             return Ok(existing);
         }
         sqlx::query(

@@ -101,7 +101,7 @@ fn entry_profile() -> Option<i64> {
 }
 
 /// What the visitor was about to do on that profile (`then`), carried along with it.
-fn entry_action() -> Option<domain::lander::EntryAction> {
+pub(crate) fn entry_action() -> Option<domain::lander::EntryAction> {
     leptos_router::hooks::use_query_map().get_untracked().get("then").as_deref().and_then(domain::lander::EntryAction::parse)
 }
 

@@ -209,7 +209,7 @@ pub fn SecurityPanels() -> impl IntoView {
                     })
                     .collect_view();
                 let two_step = if s.two_step {
-                                        view! {
+                    view! {
                         <p class="notice notice--ok" data-testid="two-step-on">{i18n.plural("security.two_step_on", s.recovery_codes_left, &[])}</p>
                         <ActionError action=disable/>
                         <ActionForm action=disable attr:class="form">

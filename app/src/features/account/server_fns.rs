@@ -444,15 +444,11 @@ pub async fn save_basics(
             // the new member's own form post); a message or a gift opens the chat with them.
             let to = match then {
                 Some(EntryAction::Like) => {
-                    let member = c.state.accounts.member(member.id).await.map_err(fail)?.unwrap_or(member);
-                    match c.state.likes.like(&c.site, &member, id, domain::likes::LikeSource::Profile, c.now()).await {
-                        Ok(_) => crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome),
-                        // A profile gone meanwhile (or never there): the welcome page says so.
-                        Err(error) => {
-                            tracing::info!(%error, id, "the like from signup was not given");
-                            crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome)
-                        }
+                    // A profile gone meanwhile (or never there): the welcome page says so.
+                    if let Err(error) = c.state.likes.like(&c.site, &member, id, domain::likes::LikeSource::Profile, c.now()).await {
+                        tracing::info!(%error, id, "the like from signup was not given");
                     }
+                    crate::paths::member_notice(id, crate::paths::ProfileNotice::Welcome)
                 }
                 Some(EntryAction::Message) => crate::paths::member_chat(id),
                 Some(EntryAction::Gift) => crate::paths::member_gift(id),

@@ -35,13 +35,13 @@ fn Filters(page: Arc<SearchPage>) -> impl IntoView {
             </label>
         }
     };
-    let countries = country_choices(&i18n, &page.countries);
-    let regions = page.regions.clone();
     // The fields the site offers (`search_fields`); none: the results alone.
-    let shows = |field: &str| ctx.site.search_fields.iter().any(|f| f == field);
     if ctx.site.search_fields.is_empty() {
         return None;
     }
+    let shows = |field: &str| ctx.site.search_fields.iter().any(|f| f == field);
+    let countries = country_choices(&i18n, &page.countries);
+    let regions = page.regions.clone();
     let gender_field = shows("gender").then(|| {
         view! {
                 <label class="field">
