@@ -118,7 +118,7 @@ fn every_staff_action_has_a_label_in_every_language() {
         for a in actions {
             assert!(catalog.texts(locale).contains_key(&format!("staff.action.{a}")), "{locale:?} {a}");
         }
-        for s in domain::staff::SETTINGS {
+        for s in domain::staff::settings() {
             assert!(catalog.texts(locale).contains_key(&format!("staff.setting.{s}")), "{locale:?} {s}");
         }
     }

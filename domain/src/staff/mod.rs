@@ -13,29 +13,10 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 /// Currencies a credit bundle can be priced in.
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
-/// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
-pub const SETTINGS: [&str; 69] = [
-    "name",
-    "index_title",
-    "description",
-    "support_email",
-    "support_phone",
-    "mail_name",
-    "fictional_singular",
-    "fictional_plural",
-    "fictional_warning",
-    "message_credits",
-    "photo_credits",
-    "gift_credits",
-    "signup_credits",
-    "free_messages",
-    "message_length",
-    "welcome_discount_percent",
-    "welcome_discount_hours",
-    "time_bonus_percent",
-    "time_bonus_hours",
+/// The settings staff forms name besides those of the declared forms ([`SiteTexts`],
+/// [`CreditSettings`]); labels `staff.setting.{name}` in `locales/`.
+const OTHER_SETTINGS: [&str; 46] = [
     "search_fields",
-    "refund_days",
     "countries",
     "geoip_country",
     "geoip_selected_country",
@@ -75,9 +56,6 @@ pub const SETTINGS: [&str; 69] = [
     "company_phone",
     "delete_discount",
     "domain",
-    "direct_debit_monthly_limit",
-    "direct_debit_on_collection",
-    "first_payment_needs_confirmed_address",
     "auto_likes",
     "auto_like_gap_minutes",
     "contact_rules",
@@ -85,6 +63,12 @@ pub const SETTINGS: [&str; 69] = [
     "spam_window_minutes",
     "spam_similarity",
 ];
+
+/// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
+pub fn settings() -> impl Iterator<Item = &'static str> {
+    let declared = [SiteTexts::FIELDS, CreditSettings::FIELDS].into_iter().flatten().map(|(name, _)| *name);
+    declared.chain(OTHER_SETTINGS)
+}
 
 /// Longest one-line text (site name, titles, mail sender name).
 pub const LINE_MAX_CHARS: usize = 120;
@@ -176,11 +160,13 @@ fn phone(setting: &'static str, value: &str) -> Result<String, ApiError> {
 }
 
 mod company;
+mod form;
 mod pricing;
 mod settings;
 #[cfg(test)]
 mod tests;
 
 pub use company::*;
+pub use form::*;
 pub use pricing::*;
 pub use settings::*;

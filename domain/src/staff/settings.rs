@@ -10,83 +10,55 @@ use crate::profile::Attribute;
 use crate::site::{MessageCost, SignupPolicy, SiteSettings, Theme};
 use crate::{ApiError, ErrorCode};
 
-/// The site's own words: name, titles, description, contact details, what fictional profiles are called.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SiteTexts {
-    pub name: String,
-    pub index_title: String,
-    pub description: String,
-    pub support_email: String,
-    pub support_phone: String,
-    pub mail_name: String,
-    pub fictional_singular: String,
-    pub fictional_plural: String,
-    pub fictional_warning: bool,
+crate::settings_form! {
+    /// The site's own words: name, titles, description, contact details, what fictional profiles are called.
+    pub struct SiteTexts {
+        name: line(true, LINE_MAX_CHARS),
+        index_title: line(false, LINE_MAX_CHARS),
+        description: text(DESCRIPTION_MAX_CHARS),
+        support_email: email,
+        support_phone: phone,
+        mail_name: line(true, LINE_MAX_CHARS),
+        fictional_singular: line(false, 40),
+        fictional_plural: line(false, 40),
+        fictional_warning: flag,
+    }
 }
 
 impl SiteTexts {
     /// Trimmed and checked; the support address lower-cased.
     pub fn validate(self) -> Result<SiteTexts, ApiError> {
-        let support_email =
-            crate::account::validate_email(&self.support_email).map_err(|_| ApiError::new(ErrorCode::EmailInvalid).with("setting", "support_email"))?;
-        let support_phone = phone("support_phone", &self.support_phone)?;
-        Ok(SiteTexts {
-            name: line("name", &self.name, true, LINE_MAX_CHARS)?,
-            index_title: line("index_title", &self.index_title, false, LINE_MAX_CHARS)?,
-            description: text("description", &self.description, DESCRIPTION_MAX_CHARS)?,
-            support_email,
-            support_phone,
-            mail_name: line("mail_name", &self.mail_name, true, LINE_MAX_CHARS)?,
-            fictional_singular: line("fictional_singular", &self.fictional_singular, false, 40)?,
-            fictional_plural: line("fictional_plural", &self.fictional_plural, false, 40)?,
-            fictional_warning: self.fictional_warning,
-        })
+        self.check_fields()
     }
 }
 
-/// What things cost in credits, what new members get, and the limits around them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CreditSettings {
-    pub message_credits: i64,
-    pub photo_credits: i64,
-    pub gift_credits: i64,
-    pub signup_credits: i64,
-    pub free_messages: i64,
-    pub message_length: i64,
-    pub welcome_discount_percent: i64,
-    pub welcome_discount_hours: i64,
-    #[serde(default)]
-    pub time_bonus_percent: i64,
-    #[serde(default)]
-    pub time_bonus_hours: i64,
-    pub refund_days: i64,
-    /// What one member may order by direct debit per calendar month, in whole currency units (0: no cap).
-    pub direct_debit_monthly_limit: i64,
-    /// Direct-debit credits only once the money is collected.
-    pub direct_debit_on_collection: bool,
-    /// The first payment only from a member who confirmed their address.
-    #[serde(default)]
-    pub first_payment_needs_confirmed_address: bool,
+crate::settings_form! {
+    /// What things cost in credits, what new members get, and the limits around them.
+    pub struct CreditSettings {
+        message_credits: int(MESSAGE_CREDITS),
+        photo_credits: int(PHOTO_CREDITS),
+        gift_credits: int(GIFT_CREDITS),
+        signup_credits: int(SIGNUP_CREDITS),
+        free_messages: int(FREE_MESSAGES),
+        message_length: int(MESSAGE_LENGTH),
+        welcome_discount_percent: int(WELCOME_PERCENT),
+        welcome_discount_hours: int(WELCOME_HOURS),
+        time_bonus_percent: int(TIME_BONUS_PERCENT),
+        time_bonus_hours: int(TIME_BONUS_HOURS),
+        refund_days: int(REFUND_DAYS),
+        /// What one member may order by direct debit per calendar month, in whole currency units (0: no cap).
+        direct_debit_monthly_limit: money(DIRECT_DEBIT_LIMIT),
+        /// Direct-debit credits only once the money is collected.
+        direct_debit_on_collection: flag,
+        /// The first payment only from a member who confirmed their address.
+        first_payment_needs_confirmed_address: flag,
+    }
 }
 
 impl CreditSettings {
+    /// Each setting in range, and a time bonus that is better than the welcome discount.
     pub fn validate(self) -> Result<CreditSettings, ApiError> {
-        let checked = CreditSettings {
-            message_credits: MESSAGE_CREDITS.check(self.message_credits)?,
-            photo_credits: PHOTO_CREDITS.check(self.photo_credits)?,
-            gift_credits: GIFT_CREDITS.check(self.gift_credits)?,
-            signup_credits: SIGNUP_CREDITS.check(self.signup_credits)?,
-            free_messages: FREE_MESSAGES.check(self.free_messages)?,
-            message_length: MESSAGE_LENGTH.check(self.message_length)?,
-            welcome_discount_percent: WELCOME_PERCENT.check(self.welcome_discount_percent)?,
-            welcome_discount_hours: WELCOME_HOURS.check(self.welcome_discount_hours)?,
-            time_bonus_percent: TIME_BONUS_PERCENT.check(self.time_bonus_percent)?,
-            time_bonus_hours: TIME_BONUS_HOURS.check(self.time_bonus_hours)?,
-            refund_days: REFUND_DAYS.check(self.refund_days)?,
-            direct_debit_monthly_limit: DIRECT_DEBIT_LIMIT.check(self.direct_debit_monthly_limit)?,
-            direct_debit_on_collection: self.direct_debit_on_collection,
-            first_payment_needs_confirmed_address: self.first_payment_needs_confirmed_address,
-        };
+        let checked = self.check_fields()?;
         crate::offers::check_rules(&checked.offer_rules()).map_err(|e| e.with("setting", "time_bonus_percent"))?;
         Ok(checked)
     }
@@ -182,43 +154,6 @@ pub fn validate_gifts(codes: &[String]) -> Result<Vec<Gift>, ApiError> {
         return Err(ApiError::new(ErrorCode::Required).with("setting", "gifts"));
     }
     Ok(gifts)
-}
-
-impl From<&SiteSettings> for SiteTexts {
-    fn from(s: &SiteSettings) -> SiteTexts {
-        SiteTexts {
-            name: s.name.clone(),
-            index_title: s.index_title.clone(),
-            description: s.description.clone(),
-            support_email: s.support_email.clone(),
-            support_phone: s.support_phone.clone(),
-            mail_name: s.mail_name.clone(),
-            fictional_singular: s.fictional_singular.clone(),
-            fictional_plural: s.fictional_plural.clone(),
-            fictional_warning: s.fictional_warning,
-        }
-    }
-}
-
-impl From<&SiteSettings> for CreditSettings {
-    fn from(s: &SiteSettings) -> CreditSettings {
-        CreditSettings {
-            message_credits: s.message_credits,
-            photo_credits: s.photo_credits,
-            gift_credits: s.gift_credits,
-            signup_credits: s.signup_credits,
-            free_messages: s.free_messages,
-            message_length: s.message_length,
-            welcome_discount_percent: s.welcome_discount_percent,
-            welcome_discount_hours: s.welcome_discount_hours,
-            time_bonus_percent: s.time_bonus_percent,
-            time_bonus_hours: s.time_bonus_hours,
-            refund_days: s.refund_days,
-            direct_debit_monthly_limit: s.direct_debit_monthly_limit / 100,
-            direct_debit_on_collection: s.direct_debit_on_collection,
-            first_payment_needs_confirmed_address: s.first_payment_needs_confirmed_address,
-        }
-    }
 }
 
 impl From<&SiteSettings> for CountrySettings {

@@ -143,7 +143,7 @@ fn every_range_names_a_labelled_setting() {
         DISCOUNT_PERCENT,
         DISCOUNT_MINIMUM,
     ] {
-        assert!(SETTINGS.contains(&r.setting), "{}", r.setting);
+        assert!(settings().any(|s| s == r.setting), "{}", r.setting);
         assert!(r.min <= r.max);
     }
 }
@@ -274,4 +274,61 @@ proptest! {
             prop_assert!(d.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-'));
         }
     }
+}
+
+#[test]
+fn a_declared_setting_is_named_once_for_its_range_its_column_and_its_label() {
+    for (name, field) in [SiteTexts::FIELDS, CreditSettings::FIELDS].into_iter().flatten() {
+        if let Field::Int(r) | Field::Money(r) = field {
+            assert_eq!(r.setting, *name, "the range names the setting it checks");
+        }
+        assert_eq!(settings().filter(|s| s == name).count(), 1, "{name} labelled once");
+    }
+    let columns: Vec<&str> = credits().columns().into_iter().map(|(c, _)| c).collect();
+    assert_eq!(columns, CreditSettings::FIELDS.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_declared_form_reads_a_posted_form_and_json_alike() {
+    // As a browser posts it: every value text, an unticked box absent.
+    let form = "message_credits=10&photo_credits=15&gift_credits=20&signup_credits=0&free_messages=3&message_length=1000&welcome_discount_percent=15&welcome_discount_hours=48&time_bonus_percent=25&time_bonus_hours=4&refund_days=14&direct_debit_monthly_limit=150";
+    let posted: std::collections::BTreeMap<&str, &str> = form.split('&').filter_map(|kv| kv.split_once('=')).collect();
+    let read: CreditSettings = serde_json::from_value(serde_json::to_value(posted).unwrap()).unwrap();
+    assert_eq!(read, credits());
+    // As JSON carries it to the page and back.
+    let ticked = CreditSettings { direct_debit_on_collection: true, ..credits() };
+    assert_eq!(serde_json::from_str::<CreditSettings>(&serde_json::to_string(&ticked).unwrap()).unwrap(), ticked);
+    assert_eq!(serde_json::from_str::<CreditSettings>(&form_json(&[("direct_debit_on_collection", "on")])).unwrap(), ticked);
+    // A missing or malformed number is refused, never read as 0.
+    let missing = serde_json::to_value(credits())
+        .unwrap()
+        .as_object()
+        .unwrap()
+        .clone()
+        .into_iter()
+        .filter(|(k, _)| k != "photo_credits")
+        .collect::<serde_json::Map<_, _>>();
+    assert!(serde_json::from_value::<CreditSettings>(serde_json::Value::Object(missing)).is_err());
+    assert!(serde_json::from_str::<CreditSettings>(&form_json(&[("photo_credits", "veel")])).is_err());
+    assert!(serde_json::from_str::<CreditSettings>(&form_json(&[("direct_debit_on_collection", "misschien")])).is_err());
+}
+
+/// The credits form as JSON with some values replaced by texts.
+fn form_json(texts: &[(&str, &str)]) -> String {
+    let mut v = serde_json::to_value(credits()).unwrap();
+    for (k, t) in texts {
+        v[*k] = serde_json::Value::String(t.to_string());
+    }
+    v.to_string()
+}
+
+#[test]
+fn a_declared_form_shows_and_stores_amounts_in_their_units() {
+    let c = credits();
+    let columns = c.columns();
+    assert!(columns.contains(&("direct_debit_monthly_limit", Stored::Int(15_000))), "stored in minor units");
+    assert!(c.inputs().contains(&("direct_debit_monthly_limit", Field::Money(DIRECT_DEBIT_LIMIT), Stored::Int(150))), "shown in whole units");
+    let texts = texts().validate().unwrap();
+    assert_eq!(texts.support_email, "support@vonk.nl");
+    assert_eq!(texts.name, "Vonk");
 }

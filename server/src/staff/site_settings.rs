@@ -1,6 +1,7 @@
 //! Staff and the site's settings (each part its own form on `/staff/site`) and the company
 //! behind the site.
 
+use domain::staff::{SettingsForm, Stored as Value};
 use sqlx::Row;
 
 use crate::accounts::Member;
@@ -25,26 +26,6 @@ pub enum SiteChange {
     MessageCosts(Vec<domain::site::MessageCost>),
 }
 
-/// A column value of `sites` as the settings forms write it.
-#[derive(Debug, Clone, PartialEq)]
-enum Value {
-    Int(i64),
-    Text(String),
-    Flag(bool),
-    MaybeText(Option<String>),
-}
-
-impl std::fmt::Display for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Value::Int(n) => write!(f, "{n}"),
-            Value::Text(t) => write!(f, "{:?}", t.chars().take(60).collect::<String>()),
-            Value::Flag(b) => write!(f, "{}", if *b { "on" } else { "off" }),
-            Value::MaybeText(t) => write!(f, "{}", t.as_deref().unwrap_or("-")),
-        }
-    }
-}
-
 /// A checked change: the action for the staff log, and the columns with their new values.
 type Columns = (&'static str, Vec<(&'static str, Value)>);
 
@@ -54,45 +35,8 @@ impl SiteChange {
     fn columns(self, countries: &[String]) -> Result<Columns, AppError> {
         use Value::*;
         Ok(match self {
-            SiteChange::Texts(t) => {
-                let t = t.validate()?;
-                (
-                    "site_texts",
-                    vec![
-                        ("name", Text(t.name)),
-                        ("index_title", Text(t.index_title)),
-                        ("description", Text(t.description)),
-                        ("support_email", Text(t.support_email)),
-                        ("support_phone", Text(t.support_phone)),
-                        ("mail_name", Text(t.mail_name)),
-                        ("fictional_singular", Text(t.fictional_singular)),
-                        ("fictional_plural", Text(t.fictional_plural)),
-                        ("fictional_warning", Flag(t.fictional_warning)),
-                    ],
-                )
-            }
-            SiteChange::Credits(c) => {
-                let c = c.validate()?;
-                (
-                    "site_credits",
-                    vec![
-                        ("message_credits", Int(c.message_credits)),
-                        ("photo_credits", Int(c.photo_credits)),
-                        ("gift_credits", Int(c.gift_credits)),
-                        ("signup_credits", Int(c.signup_credits)),
-                        ("free_messages", Int(c.free_messages)),
-                        ("message_length", Int(c.message_length)),
-                        ("welcome_discount_percent", Int(c.welcome_discount_percent)),
-                        ("welcome_discount_hours", Int(c.welcome_discount_hours)),
-                        ("time_bonus_percent", Int(c.time_bonus_percent)),
-                        ("time_bonus_hours", Int(c.time_bonus_hours)),
-                        ("refund_days", Int(c.refund_days)),
-                        ("direct_debit_monthly_limit", Int(c.direct_debit_monthly_limit * 100)),
-                        ("direct_debit_on_collection", Flag(c.direct_debit_on_collection)),
-                        ("first_payment_needs_confirmed_address", Flag(c.first_payment_needs_confirmed_address)),
-                    ],
-                )
-            }
+            SiteChange::Texts(t) => ("site_texts", t.validate()?.columns()),
+            SiteChange::Credits(c) => ("site_credits", c.validate()?.columns()),
             SiteChange::Countries(c) => {
                 let c = c.validate()?;
                 (

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use domain::staff as rules;
+use domain::staff::SettingsForm;
 use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -76,68 +77,15 @@ pub(super) async fn apply<S: leptos::server_fn::ServerFn>(change: server::staff:
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site_texts")]
-pub async fn staff_site_texts(
-    name: String,
-    index_title: String,
-    description: String,
-    support_email: String,
-    support_phone: String,
-    mail_name: String,
-    fictional_singular: String,
-    fictional_plural: String,
-    #[server(default)] fictional_warning: Option<String>,
-) -> Result<(), ApiError> {
-    let texts = rules::SiteTexts {
-        name,
-        index_title,
-        description,
-        support_email,
-        support_phone,
-        mail_name,
-        fictional_singular,
-        fictional_plural,
-        fictional_warning: fictional_warning.is_some(),
-    };
+pub async fn staff_site_texts(#[server(flatten)] texts: rules::SiteTexts) -> Result<(), ApiError> {
     apply::<StaffSiteTexts>(server::staff::SiteChange::Texts(texts), "texts").await
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site_credits")]
-pub async fn staff_site_credits(
-    message_credits: i64,
-    photo_credits: i64,
-    gift_credits: i64,
-    signup_credits: i64,
-    free_messages: i64,
-    message_length: i64,
-    welcome_discount_percent: i64,
-    welcome_discount_hours: i64,
-    time_bonus_percent: i64,
-    time_bonus_hours: i64,
-    refund_days: i64,
-    direct_debit_monthly_limit: i64,
-    #[server(default)] direct_debit_on_collection: Option<String>,
-    #[server(default)] first_payment_needs_confirmed_address: Option<String>,
-) -> Result<(), ApiError> {
-    let credits = rules::CreditSettings {
-        message_credits,
-        photo_credits,
-        gift_credits,
-        signup_credits,
-        free_messages,
-        message_length,
-        welcome_discount_percent,
-        welcome_discount_hours,
-        time_bonus_percent,
-        time_bonus_hours,
-        refund_days,
-        direct_debit_monthly_limit,
-        direct_debit_on_collection: direct_debit_on_collection.is_some(),
-        first_payment_needs_confirmed_address: first_payment_needs_confirmed_address.is_some(),
-    };
+pub async fn staff_site_credits(#[server(flatten)] credits: rules::CreditSettings) -> Result<(), ApiError> {
     apply::<StaffSiteCredits>(server::staff::SiteChange::Credits(credits), "credits").await
 }
 
-/// `countries[NL]=on` for each country served.
 #[server(prefix = "/api/fn", endpoint = "staff_site_countries")]
 pub async fn staff_site_countries(
     #[server(default)] countries: BTreeMap<String, String>,
@@ -194,6 +142,46 @@ pub(super) fn TextField(
     }
 }
 
+/// The inputs of a declared settings form ([`rules::SettingsForm`]), in its order, each labelled
+/// `staff.setting.{name}` and limited by its rule.
+#[component]
+pub(super) fn DeclaredFields(inputs: Vec<(&'static str, rules::Field, rules::Stored)>) -> impl IntoView {
+    use rules::{Field, Stored};
+    inputs
+        .into_iter()
+        .map(|(name, field, value)| {
+            let text = || match &value {
+                Stored::Text(t) => t.clone(),
+                Stored::MaybeText(t) => t.clone().unwrap_or_default(),
+                other => other.to_string(),
+            };
+            match field {
+                Field::Int(range) | Field::Money(range) => {
+                    let n = if let Stored::Int(n) = value { n } else { 0 };
+                    view! { <NumberField range=range value=n/> }.into_any()
+                }
+                Field::Flag => view! {
+                    <label class="check">
+                        <input type="checkbox" name=name value="on" checked=value == Stored::Flag(true)/>
+                        <span>{use_i18n().t(&format!("staff.setting.{name}"))}</span>
+                    </label>
+                }
+                .into_any(),
+                Field::Line { required, max } => view! { <TextField setting=name value=text() required=required max=max/> }.into_any(),
+                Field::Email => view! { <TextField setting=name value=text() required=true kind="email"/> }.into_any(),
+                Field::Phone => view! { <TextField setting=name value=text() required=true max=30 kind="tel"/> }.into_any(),
+                Field::Text { max } => view! {
+                    <label class="field">
+                        <span class="field__label">{use_i18n().t(&format!("staff.setting.{name}"))}</span>
+                        <TextArea value=text() attr:name=name attr:rows="3" attr:maxlength=max.to_string()/>
+                    </label>
+                }
+                .into_any(),
+            }
+        })
+        .collect_view()
+}
+
 pub(super) fn country_options(selected: &str, with_none: Option<String>) -> impl IntoView {
     let selected = selected.to_string();
     view! {
@@ -225,21 +213,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
             <Saved anchor="texts"/>
             <ActionError action={ServerAction::<StaffSiteTexts>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteTexts>::new()} attr:class="form" attr:data-testid="form-texts">
-                <TextField setting="name" value=t.name required=true/>
-                <TextField setting="index_title" value=t.index_title/>
-                <label class="field">
-                    <span class="field__label">{use_i18n().t("staff.setting.description")}</span>
-                    <TextArea value=t.description attr:name="description" attr:rows="3" attr:maxlength=rules::DESCRIPTION_MAX_CHARS.to_string()/>
-                </label>
-                <TextField setting="support_email" value=t.support_email required=true kind="email"/>
-                <TextField setting="support_phone" value=t.support_phone required=true max=30 kind="tel"/>
-                <TextField setting="mail_name" value=t.mail_name required=true/>
-                <TextField setting="fictional_singular" value=t.fictional_singular max=40/>
-                <TextField setting="fictional_plural" value=t.fictional_plural max=40/>
-                <label class="check">
-                    <input type="checkbox" name="fictional_warning" value="on" checked=t.fictional_warning/>
-                    <span>{use_i18n().t("staff.setting.fictional_warning")}</span>
-                </label>
+                <DeclaredFields inputs=t.inputs()/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
@@ -248,26 +222,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
             <Saved anchor="credits"/>
             <ActionError action={ServerAction::<StaffSiteCredits>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteCredits>::new()} attr:class="form staff-settings__grid" attr:data-testid="form-credits">
-                <NumberField range=rules::MESSAGE_CREDITS value=c.message_credits/>
-                <NumberField range=rules::PHOTO_CREDITS value=c.photo_credits/>
-                <NumberField range=rules::GIFT_CREDITS value=c.gift_credits/>
-                <NumberField range=rules::SIGNUP_CREDITS value=c.signup_credits/>
-                <NumberField range=rules::FREE_MESSAGES value=c.free_messages/>
-                <NumberField range=rules::MESSAGE_LENGTH value=c.message_length/>
-                <NumberField range=rules::WELCOME_PERCENT value=c.welcome_discount_percent/>
-                <NumberField range=rules::WELCOME_HOURS value=c.welcome_discount_hours/>
-                <NumberField range=rules::TIME_BONUS_PERCENT value=c.time_bonus_percent/>
-                <NumberField range=rules::TIME_BONUS_HOURS value=c.time_bonus_hours/>
-                <NumberField range=rules::REFUND_DAYS value=c.refund_days/>
-                <NumberField range=rules::DIRECT_DEBIT_LIMIT value=c.direct_debit_monthly_limit/>
-                <label class="check">
-                    <input type="checkbox" name="direct_debit_on_collection" value="on" checked=c.direct_debit_on_collection/>
-                    <span>{use_i18n().t("staff.setting.direct_debit_on_collection")}</span>
-                </label>
-                <label class="check">
-                    <input type="checkbox" name="first_payment_needs_confirmed_address" value="on" checked=c.first_payment_needs_confirmed_address/>
-                    <span>{use_i18n().t("staff.setting.first_payment_needs_confirmed_address")}</span>
-                </label>
+                <DeclaredFields inputs=c.inputs()/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
