@@ -9,6 +9,7 @@ use leptos_router::{path, SsrMode, StaticSegment};
 use crate::context::PageCtx;
 use crate::features::account::activate::{AccountDeletedPage, ActivateDonePage, ActivateErrorPage, ActivatePage, MailChangePage};
 use crate::features::account::basics::CompleteSignupPage;
+use crate::features::account::invitation::{InvitationsPage, InviteGate};
 use crate::features::account::login::LoginPage;
 use crate::features::account::profile::ProfilePage;
 use crate::features::account::reset::{ResetPasswordDoPage, ResetPasswordPage};
@@ -95,11 +96,13 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
     let theme = &ctx.site.theme;
     let style = format!("--color-primary:{};--color-secondary:{};--color-accent:{}", theme.primary, theme.secondary, theme.accent);
     let lang = ctx.locale.code();
+    // Visitors of an invite-only site see no way to sign up but the invitation's own link.
+    let invite_only = (ctx.site.invite_only && ctx.member.is_none()).then_some("");
     provide_context(std::sync::Arc::new(ctx));
     let assets = crate::context::use_asset_urls();
     view! {
         <!DOCTYPE html>
-        <html lang=lang style=style data-widgets=assets.widgets.clone()>
+        <html lang=lang style=style data-widgets=assets.widgets.clone() data-invite-only=invite_only>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
@@ -145,7 +148,7 @@ pub fn App() -> impl IntoView {
                 // `/join`: the signup page alone, for a link from elsewhere (an ad, a partner's
                 // site): no navigation to wander off through, the terms and privacy linked in the form.
                 <ParentRoute path=path!("") view=EmptyLayoutOutlet>
-                    <Route ssr=SsrMode::Async path=path!("/join") view=|| view! { <SignupPage/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/join") view=|| view! { <InviteGate><SignupPage/></InviteGate> }/>
                 </ParentRoute>
                 <ParentRoute path=path!("") view=LanderLayoutOutlet>
                     <Route ssr=SsrMode::Async path=path!("/landers/:design") view=LanderPage/>
@@ -170,7 +173,8 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/lang-config") view=LangConfigPage/>
                     <Route ssr=SsrMode::Async path=path!("/login") view=LoginPage/>
                     <Route ssr=SsrMode::Async path=path!("/login/two-step") view=TwoStepLoginPage/>
-                    <Route ssr=SsrMode::Async path=path!("/signup") view=|| view! { <SignupPage/> }/>
+                    <Route ssr=SsrMode::Async path=path!("/signup") view=|| view! { <InviteGate><SignupPage/></InviteGate> }/>
+                    <Route ssr=SsrMode::Async path=path!("/invitations") view=InvitationsPage/>
                     <Route ssr=SsrMode::Async path=path!("/profile") view=ProfilePage/>
                     <Route ssr=SsrMode::Async path=path!("/settings") view=SettingsPage/>
                     <Route ssr=SsrMode::Async path=path!("/settings/two-step") view=TwoStepSetupPage/>

@@ -28,6 +28,8 @@ pub struct SiteView {
     pub refund_days: i64,
     pub min_age: u32,
     pub logged_out_search: bool,
+    /// Signing up needs an invitation link (SPEC §3 `signups = invite_only`).
+    pub invite_only: bool,
     pub logged_out_search_trafficsource: bool,
     /// Operator-run profiles carry this icon name and, when `fictional_warning`, a notice
     /// using `fictional_singular` (SPEC §3).
@@ -89,6 +91,9 @@ pub struct MemberView {
     pub staff: bool,
     /// Answers as fictional profiles in the operator console (`/staff/chats`).
     pub operator: bool,
+    /// May make invitations (`/invitations`): staff, or any confirmed member where the site allows it.
+    #[serde(default)]
+    pub invites: bool,
     /// Unread messages, new likes and unread notifications (pills, title, app badge).
     pub counters: domain::counters::Counters,
     /// A new member on a site that gives auto-likes: pages ask whether one is due.

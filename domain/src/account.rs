@@ -334,9 +334,10 @@ fn hex(b: u8) -> Option<u8> {
     (b as char).to_digit(16).map(|d| d as u8)
 }
 
-/// Whether the site lets this visitor sign up (SPEC §6).
-pub fn may_sign_up(policy: SignupPolicy, tracking: &Tracking) -> Result<(), ErrorCode> {
+/// Whether the site lets this visitor sign up (SPEC §6); `invited`: with a valid invitation.
+pub fn may_sign_up(policy: SignupPolicy, tracking: &Tracking, invited: bool) -> Result<(), ErrorCode> {
     match policy {
+        _ if invited => Ok(()),
         SignupPolicy::All => Ok(()),
         SignupPolicy::TrafficSourceOnly if tracking.has_source() => Ok(()),
         SignupPolicy::TrafficSourceOnly => Err(ErrorCode::SignupTrafficSourceRequired),
@@ -508,10 +509,13 @@ mod tests {
     fn signup_policy() {
         let none = Tracking::default();
         let source = Tracking { network: Some("adnet".into()), ..Tracking::default() };
-        assert!(may_sign_up(SignupPolicy::All, &none).is_ok());
-        assert_eq!(may_sign_up(SignupPolicy::TrafficSourceOnly, &none), Err(ErrorCode::SignupTrafficSourceRequired));
-        assert!(may_sign_up(SignupPolicy::TrafficSourceOnly, &source).is_ok());
-        assert_eq!(may_sign_up(SignupPolicy::InviteOnly, &source), Err(ErrorCode::SignupInviteOnly));
+        assert!(may_sign_up(SignupPolicy::All, &none, false).is_ok());
+        assert_eq!(may_sign_up(SignupPolicy::TrafficSourceOnly, &none, false), Err(ErrorCode::SignupTrafficSourceRequired));
+        assert!(may_sign_up(SignupPolicy::TrafficSourceOnly, &source, false).is_ok());
+        assert_eq!(
+            (may_sign_up(SignupPolicy::InviteOnly, &source, false), may_sign_up(SignupPolicy::InviteOnly, &none, true)),
+            (Err(ErrorCode::SignupInviteOnly), Ok(()))
+        );
     }
 
     #[test]

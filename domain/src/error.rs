@@ -102,6 +102,9 @@ pub enum ErrorCode {
     AccountNotDeletedYet,
     #[strum(message = "error.signup_invite_only")]
     SignupInviteOnly,
+    /// An invitation link that is unknown, expired, withdrawn or used.
+    #[strum(message = "error.invitation_invalid")]
+    InvitationInvalid,
     #[strum(message = "error.signup_traffic_source_required")]
     SignupTrafficSourceRequired,
     #[strum(message = "error.activation_failed")]

@@ -185,6 +185,13 @@ pub struct SiteSettings {
     pub refund_days: i64,
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub member_resell: bool,
+    /// Members may invite others (staff always may); see [`crate::staff::InviteSettings`].
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub member_invites: bool,
+    /// How many days an invitation link works.
+    #[serde(default)]
+    pub invitation_days: i64,
     pub company_id: i64,
     pub mail_name: String,
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "i64"))]

@@ -185,6 +185,7 @@ pub async fn demo_accounts(state: &crate::state::AppState) -> Result<Option<Stri
             locale: domain::Locale::Nl,
             base_url: state.base_url(&site),
             client: Default::default(),
+            invitation: None,
         };
         let (id, _) = state.accounts.signup(request).await?;
         // Confirmed, with the basics a member fills in after signup.

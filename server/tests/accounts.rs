@@ -47,7 +47,15 @@ fn form(email: &str) -> SignupForm {
 }
 
 fn request<'a>(site: &'a SiteSettings, form: SignupForm) -> SignupRequest<'a> {
-    SignupRequest { site, form, tracking: Tracking::default(), locale: Locale::Nl, base_url: "http://127.0.0.1:3000".into(), client: Default::default() }
+    SignupRequest {
+        site,
+        form,
+        tracking: Tracking::default(),
+        locale: Locale::Nl,
+        base_url: "http://127.0.0.1:3000".into(),
+        client: Default::default(),
+        invitation: None,
+    }
 }
 
 fn mails(dir: &tempfile::TempDir) -> Vec<String> {

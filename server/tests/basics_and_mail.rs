@@ -54,6 +54,7 @@ async fn signup(c: &Ctx, email: &str) -> (i64, String) {
             locale: Locale::Nl,
             base_url: "http://127.0.0.1:3000".into(),
             client: Default::default(),
+            invitation: None,
         })
         .await
         .unwrap()

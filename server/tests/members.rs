@@ -63,6 +63,7 @@ async fn member(c: &Ctx, email: &str, gender: &str) -> i64 {
             locale: Locale::Nl,
             base_url: "http://x".into(),
             client: Default::default(),
+            invitation: None,
         })
         .await
         .unwrap();

@@ -212,6 +212,7 @@ async fn bench_member(state: &server::AppState) -> String {
         locale: domain::Locale::Nl,
         base_url: "http://localhost".into(),
         client: Default::default(),
+        invitation: None,
     };
     let (id, session) = state.accounts.signup(request).await.expect("signup");
     let basics = BasicsForm {

@@ -44,6 +44,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             refund_days: 14,
             min_age: 18,
             logged_out_search: true,
+            invite_only: false,
             logged_out_search_trafficsource: false,
             fictional_icon: "heart".into(),
             fictional_warning: true,

@@ -58,6 +58,7 @@ fn MemberActions(member: MemberView) -> impl IntoView {
             <div class="account-menu__list">
                 <a href="/profile">{i18n.t("account.my_profile")}</a>
                 <a href="/settings">{i18n.t("account.settings")}</a>
+                {member.invites.then(|| view! { <a href="/invitations" data-testid="menu-invitations">{use_i18n().t("invite.title")}</a> })}
                 <ActionForm action={ServerAction::<crate::features::account::server_fns::Logout>::new()}>
                     <button type="submit">{use_i18n().t("account.logout")}</button>
                 </ActionForm>
@@ -102,7 +103,11 @@ pub fn TopBar() -> impl IntoView {
         Some(member) => view! { <MemberActions member=member/> }.into_any(),
         None => view! {
             <a class="btn btn--ghost btn--small" href="/login">{i18n.t("nav.login")}</a>
-            <a class="btn btn--primary btn--small topbar__signup" href="/signup" data-signup-link="">{i18n.t("nav.signup")}</a>
+            {if ctx.site.invite_only {
+                view! { <a class="btn btn--primary btn--small topbar__signup" href="/signup">{i18n.t("nav.invite_only")}</a> }.into_any()
+            } else {
+                view! { <a class="btn btn--primary btn--small topbar__signup" href="/signup" data-signup-link="">{i18n.t("nav.signup")}</a> }.into_any()
+            }}
         }
         .into_any(),
     };

@@ -79,6 +79,7 @@ pub async fn signup_anna(state: &server::AppState, base_url: &str) -> i64 {
             locale: domain::Locale::Nl,
             base_url: base_url.into(),
             client: Default::default(),
+            invitation: None,
         })
         .await
         .unwrap();

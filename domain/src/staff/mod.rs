@@ -14,7 +14,7 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
 /// The settings staff forms name besides those of the declared forms ([`SiteTexts`],
-/// [`CreditSettings`]); labels `staff.setting.{name}` in `locales/`.
+/// [`CreditSettings`], [`InviteSettings`]); labels `staff.setting.{name}` in `locales/`.
 const OTHER_SETTINGS: [&str; 46] = [
     "search_fields",
     "countries",
@@ -66,7 +66,7 @@ const OTHER_SETTINGS: [&str; 46] = [
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
 pub fn settings() -> impl Iterator<Item = &'static str> {
-    let declared = [SiteTexts::FIELDS, CreditSettings::FIELDS].into_iter().flatten().map(|(name, _)| *name);
+    let declared = [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS].into_iter().flatten().map(|(name, _)| *name);
     declared.chain(OTHER_SETTINGS)
 }
 
@@ -106,6 +106,8 @@ pub const WELCOME_PERCENT: Range = Range::new("welcome_discount_percent", 0, 90)
 pub const WELCOME_HOURS: Range = Range::new("welcome_discount_hours", 0, 720);
 pub const TIME_BONUS_PERCENT: Range = Range::new("time_bonus_percent", 0, 90);
 pub const TIME_BONUS_HOURS: Range = Range::new("time_bonus_hours", 0, 72);
+/// How many days an invitation link works.
+pub const INVITATION_DAYS: Range = Range::new("invitation_days", 1, 90);
 pub const REFUND_DAYS: Range = Range::new("refund_days", 0, 365);
 /// The monthly direct-debit cap per member, in whole currency units (stored in minor units).
 pub const DIRECT_DEBIT_LIMIT: Range = Range::new("direct_debit_monthly_limit", 0, 10_000);

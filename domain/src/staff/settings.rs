@@ -74,6 +74,21 @@ impl CreditSettings {
     }
 }
 
+crate::settings_form! {
+    /// Who may invite to the site and how long an invitation works (what counts on an
+    /// invite-only site, and for links staff hand out on any site).
+    pub struct InviteSettings {
+        member_invites: flag,
+        invitation_days: int(INVITATION_DAYS),
+    }
+}
+
+impl InviteSettings {
+    pub fn validate(self) -> Result<InviteSettings, ApiError> {
+        self.check_fields()
+    }
+}
+
 /// Where the site is offered and who may join.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountrySettings {

@@ -7,6 +7,7 @@
 mod address_attempts;
 mod deletion;
 mod email_change;
+pub mod invitations;
 mod login;
 mod mails;
 mod member;
@@ -33,6 +34,7 @@ use crate::locales::Catalog;
 use crate::mail::Outbox;
 
 pub use email_change::{MAIL_CHANGES_PER_DAY, MAIL_CHANGE_TTL_SECS, MAIL_UNDO_TTL_SECS};
+pub use invitations::Invitation;
 pub use login::LOCKOUT;
 pub use login::{LoginOutcome, SECOND_STEP_TTL_SECS};
 pub use member::Member;

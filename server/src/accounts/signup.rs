@@ -25,6 +25,8 @@ pub struct SignupRequest<'a> {
     pub base_url: String,
     /// The device and country of the first session.
     pub client: super::Client,
+    /// The invitation link's token the visitor came with (needed where the site asks for one).
+    pub invitation: Option<String>,
 }
 
 impl Accounts {
@@ -32,7 +34,11 @@ impl Accounts {
     /// mail and returns the member's id and a new session token (logged in, unconfirmed).
     pub async fn signup(&self, request: SignupRequest<'_>) -> Result<(i64, String), AppError> {
         let site = request.site;
-        may_sign_up(site.signups, &request.tracking)?;
+        // An invitation opens a site that would refuse this visitor; it is used up below.
+        let invitation = match may_sign_up(site.signups, &request.tracking, false) {
+            Ok(()) => None,
+            Err(refusal) => Some(request.invitation.as_deref().ok_or(refusal)?),
+        };
         let now = self.clock.now();
         let valid = validate_signup(&request.form, Ymd::from_unix(now), site.min_age)?;
         if super::passwords::is_common(&valid.password) {
@@ -71,6 +77,9 @@ impl Accounts {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
             Err(e) => return Err(e.into()),
         };
+        if let Some(token) = invitation {
+            super::invitations::use_invitation(&mut tx, site.id, token, user_id, now).await?;
+        }
         // The profile stays out of sight until the address is confirmed (SPEC §4).
         sqlx::query("INSERT INTO profiles (user_id, name, date_of_birth, signup_message, status, site_id, last_active) VALUES ($1, $2, $3, $4, $7, $5, $6)")
             .bind(user_id)

@@ -24,6 +24,8 @@ pub enum SiteChange {
     SpamRules(domain::spam::SpamRules),
     Rules(domain::staff::SiteRules),
     MessageCosts(Vec<domain::site::MessageCost>),
+    /// Who may invite and how long an invitation works.
+    Invitations(domain::staff::InviteSettings),
 }
 
 /// A checked change: the action for the staff log, and the columns with their new values.
@@ -37,6 +39,7 @@ impl SiteChange {
         Ok(match self {
             SiteChange::Texts(t) => ("site_texts", t.validate()?.columns()),
             SiteChange::Credits(c) => ("site_credits", c.validate()?.columns()),
+            SiteChange::Invitations(i) => ("site_invitations", i.validate()?.columns()),
             SiteChange::Countries(c) => {
                 let c = c.validate()?;
                 (

@@ -56,6 +56,7 @@ impl World {
                 locale: Locale::Nl,
                 base_url: "http://x".into(),
                 client: Default::default(),
+                invitation: None,
             })
             .await
             .unwrap();

@@ -2,6 +2,7 @@
 
 pub mod activate;
 pub mod basics;
+pub mod invitation;
 pub mod leaving;
 pub mod location;
 pub mod login;

@@ -117,6 +117,7 @@ pub async fn signup(
     sub3: Option<String>,
     profile: Option<String>,
     then: Option<String>,
+    invitation: Option<String>,
 ) -> Result<(), ApiError> {
     use domain::account::{SignupForm, Tracking};
     let c = call().await?;
@@ -135,6 +136,7 @@ pub async fn signup(
         locale,
         base_url: c.base_url(),
         client: c.client(),
+        invitation,
     };
     let (_, session) = c.state.accounts.signup(request).await.map_err(fail)?;
     set_cookie(session_cookie(&c, &session));

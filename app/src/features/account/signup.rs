@@ -573,7 +573,7 @@ pub fn SignupPage(#[prop(optional)] profile: Option<i64>, #[prop(optional)] chil
         texts: validation_texts(&i18n),
         min_age: ctx.site.min_age,
         now: ctx.now,
-        tracking: with_profile(tracking_params(), profile, super::basics::entry_action()),
+        tracking: super::invitation::with_invitation(with_profile(tracking_params(), profile, super::basics::entry_action())),
         refused: refused_signup(),
     };
     view! {

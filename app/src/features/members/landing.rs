@@ -42,7 +42,7 @@ fn Landing(page: ProfilePage) -> impl IntoView {
                         </ul>
                     }
                 })}
-                <a class="btn btn--primary btn--large btn--block" href=crate::paths::member_signup(p.id) data-testid="landing-signup">
+                <a class="btn btn--primary btn--large btn--block" href=crate::paths::member_signup(p.id) data-signup-cta="" data-testid="landing-signup">
                     {i18n.tf("landing.cta", &[("name", &p.name)])}
                 </a>
                 <p class="landing-profile__login">{i18n.t("auth.have_account")} " " <a href=crate::paths::login_then(&crate::paths::member(p.id))>{i18n.t("auth.login_submit")}</a></p>
@@ -103,13 +103,15 @@ pub fn MemberSignupPage() -> impl IntoView {
     let data = Resource::new_blocking(move || id, member_profile);
     // The form shows whatever happens; the teaser only while the profile is visible.
     Some(view! {
-        <SignupPage profile=id>
-            <Suspense fallback=|| ()>
-                {move || data.get().map(|result| match result {
-                    Ok(Some(page)) => Some(view! { <SignupTeaser page=page/> }),
-                    _ => None,
-                })}
-            </Suspense>
-        </SignupPage>
+        <crate::features::account::invitation::InviteGate>
+            <SignupPage profile=id>
+                <Suspense fallback=|| ()>
+                    {move || data.get().map(|result| match result {
+                        Ok(Some(page)) => Some(view! { <SignupTeaser page=page/> }),
+                        _ => None,
+                    })}
+                </Suspense>
+            </SignupPage>
+        </crate::features::account::invitation::InviteGate>
     })
 }

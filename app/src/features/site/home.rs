@@ -13,7 +13,7 @@ pub fn HomePage() -> impl IntoView {
     let i18n = use_i18n();
     let site = ctx.site.name.clone();
     // Members see no signup calls to action.
-    let visitor = ctx.member.is_none();
+    let visitor = ctx.member.is_none() && !ctx.site.invite_only;
     let final_cta = visitor.then(|| {
         view! {
             <section class="section">

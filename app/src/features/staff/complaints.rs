@@ -202,6 +202,7 @@ pub fn StaffHomePage() -> impl IntoView {
                 <li><a class="btn btn--ghost" href=crate::paths::STAFF_HELD>{i18n.t("staff.held.title")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/site">{i18n.t("staff.home.site")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/pricing">{i18n.t("staff.home.pricing")}</a></li>
+                <li><a class="btn btn--ghost" href="/invitations">{i18n.t("invite.title")}</a></li>
                 <li><a class="btn btn--ghost" href="/staff/payments">{i18n.t("staff.home.payments")}</a></li>
             </ul>
             <super::operators::OperatorFigures/>

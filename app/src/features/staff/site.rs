@@ -117,7 +117,7 @@ pub(super) fn Saved(anchor: &'static str) -> impl IntoView {
 
 /// A labelled number input whose limits are the rule's.
 #[component]
-pub(super) fn NumberField(range: rules::Range, value: i64, #[prop(optional)] name: Option<&'static str>) -> impl IntoView {
+pub(crate) fn NumberField(range: rules::Range, value: i64, #[prop(optional)] name: Option<&'static str>) -> impl IntoView {
     view! {
         <label class="field">
             <span class="field__label">{use_i18n().t(&format!("staff.setting.{}", range.setting))}</span>
@@ -127,7 +127,7 @@ pub(super) fn NumberField(range: rules::Range, value: i64, #[prop(optional)] nam
 }
 
 #[component]
-pub(super) fn TextField(
+pub(crate) fn TextField(
     setting: &'static str,
     value: String,
     #[prop(optional)] required: bool,
@@ -145,7 +145,7 @@ pub(super) fn TextField(
 /// The inputs of a declared settings form ([`rules::SettingsForm`]), in its order, each labelled
 /// `staff.setting.{name}` and limited by its rule.
 #[component]
-pub(super) fn DeclaredFields(inputs: Vec<(&'static str, rules::Field, rules::Stored)>) -> impl IntoView {
+pub(crate) fn DeclaredFields(inputs: Vec<(&'static str, rules::Field, rules::Stored)>) -> impl IntoView {
     use rules::{Field, Stored};
     inputs
         .into_iter()
