@@ -202,3 +202,71 @@ async fn join_is_the_signup_page_alone() {
     let res = app.form("signup", SIGNUP, "/join", &[("origin", &app.origin())]).await;
     assert_eq!(location(&res), "/complete-signup");
 }
+
+/// An invite-only site: visitors see no way to sign up but an invitation's link; the link shows
+/// the form (opening it uses nothing up), the signup uses it, and a second signup with it is
+/// refused with a translated text. Staff make links on `/invitations`; members only where the
+/// site lets them.
+#[tokio::test]
+async fn an_invite_only_site_takes_new_members_through_an_invitation_link_only() {
+    let app = start().await;
+    let origin = app.origin();
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    sqlx::query("UPDATE sites SET signups = 'invite_only'").execute(app.state.db.pool()).await.unwrap();
+    app.state.sites.reload().await.unwrap();
+
+    // A visitor: no signup button anywhere the page draws one, the page says why.
+    let (_, _, home) = app.get("/", &[("accept", "text/html")]).await;
+    assert!(home.contains("data-invite-only") && home.contains("Op uitnodiging") && !home.contains("Gratis aanmelden</a>"), "top bar and hero offer no signup");
+    let (status, _, page) = app.get("/signup", &[("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("data-testid=\"invite-only\"") && page.contains("kan alleen met een uitnodigingslink") && !page.contains("name=\"password\""),
+        "no form"
+    );
+    let body = SIGNUP.replace("anna%40example.nl", "nina%40example.nl");
+    let res = app.form("signup", &body, "/signup", &[("origin", &origin)]).await;
+    assert_eq!(refusal(&res, "signup").0.code, domain::ErrorCode::SignupInviteOnly);
+
+    // Members may not make links here (the page is not theirs); staff may.
+    let (status, _, _) = app.get("/invitations", &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let res = app.form("make_invitation", "note=Nina+%3Cscript%3Ealert(1)%3C%2Fscript%3E", "/invitations", &[("origin", &origin), ("cookie", &staff)]).await;
+    let to = location(&res);
+    let token = to.strip_prefix("/invitations?new=").unwrap_or_else(|| panic!("{to}")).to_string();
+    let (_, html) = app.follow(&res, &staff).await;
+    assert!(html.contains(&format!("/signup?invite={token}")), "the link shown once to its maker");
+    assert!(html.contains("Nina &lt;script&gt;") && !html.contains("<script>alert"), "the note is text");
+    assert!(html.contains("Open tot"), "{html}");
+
+    // The link shows the form with the invitation in it; opening it twice uses nothing up.
+    for _ in 0..2 {
+        let (_, _, page) = app.get(&format!("/signup?invite={token}"), &[("accept", "text/html")]).await;
+        assert!(page.contains("data-testid=\"invited\"") && page.contains(&format!("name=\"invitation\" value=\"{token}\"")), "the form carries it");
+    }
+    let res = app.form("signup", &format!("{body}&invitation={token}"), "/signup", &[("origin", &origin)]).await;
+    assert_eq!(location(&res), "/complete-signup");
+    // Used: the next visitor with the same link is told so, in words, and nobody else joins.
+    let (_, _, page) = app.get(&format!("/signup?invite={token}"), &[("accept", "text/html")]).await;
+    assert!(page.contains("Deze uitnodiging is verlopen, ingetrokken of al gebruikt.") && !page.contains("name=\"password\""));
+    let again = SIGNUP.replace("anna%40example.nl", "noor%40example.nl");
+    let res = app.form("signup", &format!("{again}&invitation={token}"), "/signup", &[("origin", &origin)]).await;
+    assert_eq!(refusal(&res, "signup").0.code, domain::ErrorCode::InvitationInvalid);
+    let (_, _, list) = app.get("/invitations", &[("cookie", &staff), ("accept", "text/html")]).await;
+    assert!(list.contains("Gebruikt door Anna"), "staff see who used it");
+
+    // Staff let members invite (a declared settings form); then Anna has the page and a link.
+    let res = app.form("staff_site_invitations", "member_invites=on&invitation_days=3", "/invitations", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/invitations?saved=1");
+    let settings = app.state.sites.for_host(None).unwrap().settings.clone();
+    assert!(settings.member_invites && settings.invitation_days == 3);
+    let res = app.form("staff_site_invitations", "member_invites=on&invitation_days=365", "/invitations", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_site_invitations").0.code, domain::ErrorCode::OutOfRange);
+    let (status, _, page) = app.get("/invitations", &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("3 dagen geldig") && !page.contains("Gemaakt door"), "a member's own list, without makers");
+    let res = app.form("make_invitation", "note=", "/invitations", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).starts_with("/invitations?new="));
+}
