@@ -246,6 +246,11 @@ async fn an_invite_only_site_takes_new_members_through_an_invitation_link_only()
         let (_, _, page) = app.get(&format!("/signup?invite={token}"), &[("accept", "text/html")]).await;
         assert!(page.contains("data-testid=\"invited\"") && page.contains(&format!("name=\"invitation\" value=\"{token}\"")), "the form carries it");
     }
+    // The whole link pasted into the code field works as well; something else is told it does not.
+    let (_, _, page) = app.get(&format!("/signup?invite=https%3A%2F%2Fvonk.nl%2Fsignup%3Finvite%3D{token}"), &[("accept", "text/html")]).await;
+    assert!(page.contains("data-testid=\"invited\""));
+    let (_, _, page) = app.get("/signup?invite=%3Cb%3Ehallo%3C%2Fb%3E", &[("accept", "text/html")]).await;
+    assert!(page.contains("Deze uitnodiging is verlopen, ingetrokken of al gebruikt.") && !page.contains("<b>hallo"));
     let res = app.form("signup", &format!("{body}&invitation={token}"), "/signup", &[("origin", &origin)]).await;
     assert_eq!(location(&res), "/complete-signup");
     // Used: the next visitor with the same link is told so, in words, and nobody else joins.

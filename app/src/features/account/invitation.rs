@@ -20,9 +20,17 @@ use crate::ui::forms::ActionError;
 /// The longest note kept with an invitation (the server cuts longer ones).
 const NOTE_MAX_CHARS: usize = 80;
 
-/// The invitation a signup page was opened with (`?invite=…`, well-formed only).
+/// What a signup page was opened with as `?invite=`: the code, or the whole link pasted into the
+/// code field. `Some("")` when something was given that is no code.
+fn invite_param() -> Option<String> {
+    let raw = use_query_map().get_untracked().get("invite")?;
+    let code = raw.rsplit("invite=").next().unwrap_or_default().trim().to_ascii_lowercase();
+    Some(if code.len() == 64 && code.bytes().all(|b| b.is_ascii_hexdigit()) { code } else { String::new() })
+}
+
+/// The invitation a signup page was opened with (well-formed only).
 pub fn invite_token() -> Option<String> {
-    use_query_map().get_untracked().get("invite").map(|t| t.trim().to_ascii_lowercase()).filter(|t| t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+    invite_param().filter(|t| !t.is_empty())
 }
 
 /// The signup form's hidden fields with the invitation added.
@@ -49,12 +57,13 @@ pub fn InviteGate(children: ChildrenFn) -> impl IntoView {
     if !ctx.site.invite_only || ctx.member.is_some() {
         return children().into_any();
     }
-    let token = invite_token();
+    let given = invite_param();
     let check = Resource::new_blocking(
-        move || token.clone(),
-        |token| async move {
-            match token {
-                Some(t) => Some(invitation_open(t).await.unwrap_or(false)),
+        move || given.clone(),
+        |given| async move {
+            match given {
+                Some(t) if !t.is_empty() => Some(invitation_open(t).await.unwrap_or(false)),
+                Some(_) => Some(false),
                 None => None,
             }
         },
