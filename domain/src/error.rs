@@ -146,6 +146,9 @@ pub enum ErrorCode {
     /// A chat message holds a contact detail the site refuses.
     #[strum(message = "validation.contact_details_refused")]
     ContactDetailsRefused,
+    /// Refused again after earlier tries: the next ones are held for review.
+    #[strum(message = "validation.contact_details_repeated")]
+    ContactDetailsRepeated,
     #[strum(message = "validation.gender_required")]
     GenderRequired,
     #[strum(message = "validation.sexuality_required")]

@@ -496,6 +496,63 @@ on_both_databases!(contact_details_are_masked_or_refused_as_staff_set, |db: Db| 
     assert_eq!(action, "site_contact_rules");
 });
 
+on_both_databases!(contact_details_held_for_review_and_a_sender_who_keeps_trying_is_warned_then_held, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    let anna = w.member("anna@example.nl", "female").await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let cleo = w.member("cleo@example.nl", "female").await;
+    let anna = fund(&w, anna.id, 100).await;
+    let cleo = fund(&w, cleo.id, 100).await;
+    let boss = w.member("baas@example.nl", "male").await;
+    w.accounts.set_staff("baas@example.nl", true).await.unwrap();
+    let boss = w.reload(boss.id).await;
+    let staff = server::staff::Staff::new(db.clone());
+    let rules = |pairs: &[(&str, &str)]| server::staff::SiteChange::ContactRules(pairs.iter().map(|(k, r)| (k.to_string(), r.to_string())).collect());
+    let site_id = w.site.settings.id;
+    staff.change_site(&boss, site_id, rules(&[("phone", "mask"), ("email", "hold"), ("web", "allow"), ("messenger", "refuse")]), NOW).await.unwrap();
+    let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap();
+
+    // An address the site holds: stored as written, not delivered, not charged; staff see it.
+    let held = chat.send(&site, &cleo, To::Member(bram.id), &cid(1), text("mail me: cleo.b@gmail.com"), NOW).await.unwrap();
+    assert_eq!((held.held.as_slice(), held.warned, held.message.body.as_str()), ([ContactKind::Email].as_slice(), false, "mail me: cleo.b@gmail.com"));
+    assert_eq!(held.balance, 100, "paid for only when staff release it");
+    let (review,): (i64,) =
+        sqlx::query_as("SELECT CASE WHEN review THEN 1 ELSE 0 END FROM messages WHERE id = $1").bind(held.message.id).fetch_one(db.pool()).await.unwrap();
+    assert!(review == 1 && w.reload(bram.id).await.counters.unread_messages == 0);
+    let queue = chat.held_for_review(&boss, site_id).await.unwrap();
+    assert!(queue.iter().any(|h| h.sender == cleo.id && h.sample.contains("cleo.b@gmail.com")), "staff read the held message");
+
+    // Anna keeps trying: masked, refused, then warned (masked with the warning; a refusal says
+    // what comes next), then held whatever the rule; ordinary talk goes through all along.
+    let first = chat.send(&site, &anna, To::Member(bram.id), &cid(10), text("bel 06 1234 5678"), NOW).await.unwrap();
+    assert!(first.masked == [ContactKind::Phone] && !first.warned);
+    let refused = chat.send(&site, &anna, To::Member(bram.id), &cid(11), text("snap: anna_1990"), NOW + 1).await.unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::ContactDetailsRefused);
+    let warned = chat.send(&site, &anna, To::Member(bram.id), &cid(12), text("nul zes 12 34 56 78"), NOW + 2).await.unwrap();
+    assert!(warned.masked == [ContactKind::Phone] && warned.warned && warned.held.is_empty());
+    let repeated = chat.send(&site, &anna, To::Member(bram.id), &cid(13), text("insta: anna_1990"), NOW + 3).await.unwrap_err();
+    assert_eq!(repeated.code(), ErrorCode::ContactDetailsRepeated);
+    let plain = chat.send(&site, &anna, To::Member(bram.id), &cid(14), text("zin in koffie morgen?"), NOW + 4).await.unwrap();
+    assert!(plain.masked.is_empty() && plain.held.is_empty() && !plain.warned);
+    let now_held = chat.send(&site, &anna, To::Member(cleo.id), &cid(15), text("bel me op 0612345678"), NOW + 5).await.unwrap();
+    assert_eq!((now_held.held.as_slice(), now_held.message.body.as_str(), now_held.warned), ([ContactKind::Phone].as_slice(), "bel me op 0612345678", true));
+    // A retried send is one try, and its answer the first one's.
+    let retried = chat.send(&site, &anna, To::Member(cleo.id), &cid(15), text("bel me op 0612345678"), NOW + 6).await.unwrap();
+    assert!(!retried.new && retried.message.id == now_held.message.id);
+    // A day later the slate is clean.
+    let later = chat.send(&site, &anna, To::Member(bram.id), &cid(16), text("bel 06 1234 5678"), NOW + 86_400 + 10).await.unwrap();
+    assert!(later.masked == [ContactKind::Phone] && later.held.is_empty() && !later.warned);
+
+    // Staff's weekly figures: per kind, masked, held and refused messages (tries, not retries).
+    assert_eq!(chat.contact_weeks(&anna, site_id, NOW).await.unwrap_err().code(), ErrorCode::NotFound);
+    let weeks = chat.contact_weeks(&boss, site_id, NOW + 86_400 + 20).await.unwrap();
+    let total = |kind: &str, f: fn(&server::chat::contact::ContactWeek) -> i64| weeks.iter().filter(|w| w.kind == kind).map(f).sum::<i64>();
+    assert_eq!((total("phone", |w| w.masked), total("phone", |w| w.held)), (3, 1), "{weeks:?}");
+    assert_eq!((total("email", |w| w.held), total("messenger", |w| w.refused)), (1, 2), "{weeks:?}");
+    assert!(weeks.iter().all(|w| w.week.len() == 10), "{weeks:?}");
+});
+
 on_both_databases!(the_operator_queue_claims_notes_and_figures, |db: Db| async move {
     let w = world(db.clone()).await;
     let chat = chat(&w);

@@ -65,16 +65,19 @@ pub enum ContactRule {
     #[default]
     Mask,
     Refuse,
+    /// Delivered only once staff have read it (the review queue of held messages).
+    Hold,
 }
 
 impl ContactRule {
-    pub const ALL: [ContactRule; 3] = [ContactRule::Allow, ContactRule::Mask, ContactRule::Refuse];
+    pub const ALL: [ContactRule; 4] = [ContactRule::Allow, ContactRule::Mask, ContactRule::Hold, ContactRule::Refuse];
 
     pub fn code(self) -> &'static str {
         match self {
             ContactRule::Allow => "allow",
             ContactRule::Mask => "mask",
             ContactRule::Refuse => "refuse",
+            ContactRule::Hold => "hold",
         }
     }
 
@@ -155,6 +158,39 @@ pub struct Checked {
     pub text: String,
     /// The kinds that were masked (the sender is told).
     pub masked: Vec<ContactKind>,
+    /// The kinds that hold the message for staff's review (left as written, for staff to read).
+    pub held: Vec<ContactKind>,
+    /// The sender keeps trying: told plainly that the next tries are held for review.
+    pub warned: bool,
+}
+
+/// A sender's tries at sharing contact details in the last [`PERSISTENCE_WINDOW_SECS`] (each
+/// message with a detail the site does not allow counts once). From [`WARN_AFTER`] tries on the
+/// sender is warned; from [`HOLD_AFTER`] on, every such message waits for staff instead of being
+/// masked or refused.
+pub const PERSISTENCE_WINDOW_SECS: i64 = 24 * 3600;
+pub const WARN_AFTER: i64 = 2;
+pub const HOLD_AFTER: i64 = 4;
+
+/// [`apply`] for a sender with `tries` earlier tries in the window: a warning from
+/// [`WARN_AFTER`] on (a refusal then says the next ones are held), and from [`HOLD_AFTER`] on the
+/// message is held for review whatever the rule for its kinds (other than allow).
+pub fn apply_for(text: &str, policy: &ContactPolicy, tries: i64) -> Result<Checked, ApiError> {
+    let warned = tries >= WARN_AFTER;
+    if tries >= HOLD_AFTER {
+        let mut strict = *policy;
+        for kind in ContactKind::ALL {
+            if policy.rule(kind) != ContactRule::Allow {
+                strict.set(kind, ContactRule::Hold);
+            }
+        }
+        return apply(text, &strict).map(|c| Checked { warned: !c.held.is_empty(), ..c });
+    }
+    match apply(text, policy) {
+        Ok(c) => Ok(Checked { warned: warned && !(c.masked.is_empty() && c.held.is_empty()), ..c }),
+        Err(e) if warned && e.code == ErrorCode::ContactDetailsRefused => Err(ApiError { code: ErrorCode::ContactDetailsRepeated, ..e }),
+        Err(e) => Err(e),
+    }
 }
 
 /// Applies a site's rules to a message: `contact_details_refused` (naming the first refused
@@ -164,6 +200,9 @@ pub fn apply(text: &str, policy: &ContactPolicy) -> Result<Checked, ApiError> {
     if let Some(refused) = found.iter().find(|f| policy.rule(f.kind) == ContactRule::Refuse) {
         return Err(ApiError::field(Field::Message, ErrorCode::ContactDetailsRefused).with("kind", refused.kind.code()));
     }
+    let mut held: Vec<ContactKind> = found.iter().filter(|f| policy.rule(f.kind) == ContactRule::Hold).map(|f| f.kind).collect();
+    held.sort();
+    held.dedup();
     let mut masked: Vec<ContactKind> = Vec::new();
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
@@ -182,7 +221,7 @@ pub fn apply(text: &str, policy: &ContactPolicy) -> Result<Checked, ApiError> {
     }
     out.push_str(&text[at..]);
     masked.sort();
-    Ok(Checked { text: out, masked })
+    Ok(Checked { text: out, masked, held, warned: false })
 }
 
 /// Every contact detail in a text, in order of where it starts (byte offsets into the

@@ -144,12 +144,15 @@ fn ordinary_talk_that_looks_risky() {
 fn the_rules_per_kind() {
     let text = "bel 0612345678 of mail jan@example.com";
     let allow = apply(text, &ContactPolicy::ALLOW_ALL).unwrap();
-    assert_eq!(allow, Checked { text: text.into(), masked: vec![] });
+    assert_eq!(allow, Checked { text: text.into(), masked: vec![], held: vec![], warned: false });
     let mask_phone = ContactPolicy { phone: ContactRule::Mask, ..ContactPolicy::ALLOW_ALL };
-    assert_eq!(apply(text, &mask_phone).unwrap(), Checked { text: "bel ••• of mail jan@example.com".into(), masked: vec![ContactKind::Phone] });
+    assert_eq!(
+        apply(text, &mask_phone).unwrap(),
+        Checked { text: "bel ••• of mail jan@example.com".into(), masked: vec![ContactKind::Phone], held: vec![], warned: false }
+    );
     assert_eq!(
         apply(text, &ContactPolicy::default()).unwrap(),
-        Checked { text: "bel ••• of mail •••".into(), masked: vec![ContactKind::Phone, ContactKind::Email] }
+        Checked { text: "bel ••• of mail •••".into(), masked: vec![ContactKind::Phone, ContactKind::Email], held: vec![], warned: false }
     );
     let refuse_mail = ContactPolicy { email: ContactRule::Refuse, ..ContactPolicy::default() };
     let e = apply(text, &refuse_mail).unwrap_err();
@@ -220,4 +223,38 @@ proptest! {
         let out = masked(&text);
         prop_assert!(out.len() <= text.len() + MASK.len() * (text.len() + 1));
     }
+}
+
+#[test]
+fn a_held_kind_keeps_the_text_for_staff_and_says_so() {
+    let mut policy = ContactPolicy::default();
+    policy.set(ContactKind::Email, ContactRule::Hold);
+    let c = apply("bel 06 12345678 of mail jan@example.com", &policy).unwrap();
+    assert_eq!((c.text.as_str(), c.masked, c.held), ("bel ••• of mail jan@example.com", vec![ContactKind::Phone], vec![ContactKind::Email]));
+    // Refusing wins over holding.
+    policy.set(ContactKind::Phone, ContactRule::Refuse);
+    assert_eq!(apply("bel 06 12345678 of mail jan@example.com", &policy).unwrap_err().code, ErrorCode::ContactDetailsRefused);
+    assert_eq!(ContactRule::parse("hold"), Some(ContactRule::Hold));
+}
+
+#[test]
+fn a_sender_who_keeps_trying_is_warned_then_held() {
+    let mut refuse = ContactPolicy::default();
+    refuse.set(ContactKind::Phone, ContactRule::Refuse);
+    let text = "app me: 06 12345678";
+    // First tries: the site's rule, no warning.
+    assert_eq!(apply_for(text, &refuse, 0).unwrap_err().code, ErrorCode::ContactDetailsRefused);
+    assert!(!apply_for(text, &ContactPolicy::default(), WARN_AFTER - 1).unwrap().warned);
+    // Then warned: a refusal says the next ones are held; a masked message is sent with the warning.
+    assert_eq!(apply_for(text, &refuse, WARN_AFTER).unwrap_err().code, ErrorCode::ContactDetailsRepeated);
+    let masked = apply_for(text, &ContactPolicy::default(), WARN_AFTER).unwrap();
+    assert!(masked.warned && masked.masked == vec![ContactKind::Phone]);
+    // Then held, whatever the rule (an allowed kind stays allowed); ordinary talk is never held.
+    for policy in [refuse, ContactPolicy::default()] {
+        let held = apply_for(text, &policy, HOLD_AFTER).unwrap();
+        assert_eq!((held.text.as_str(), held.held, held.warned), (text, vec![ContactKind::Phone], true));
+    }
+    assert!(apply_for(text, &ContactPolicy::ALLOW_ALL, HOLD_AFTER + 5).unwrap().held.is_empty());
+    let plain = apply_for("zin in een drankje vanavond?", &refuse, HOLD_AFTER + 5).unwrap();
+    assert!(plain.held.is_empty() && plain.masked.is_empty() && !plain.warned);
 }

@@ -12,6 +12,7 @@
 
 pub mod bus;
 mod console;
+pub mod contact;
 mod review;
 mod send;
 pub mod store;
@@ -72,6 +73,10 @@ pub struct Sent {
     pub new: bool,
     /// The kinds of contact detail hidden in the text (the sender is told).
     pub masked: Vec<domain::contact::ContactKind>,
+    /// The kinds of contact detail that hold the message for staff's review.
+    pub held: Vec<domain::contact::ContactKind>,
+    /// The sender keeps trying to share contact details: told that next tries are held.
+    pub warned: bool,
 }
 
 /// One conversation in a member's list.

@@ -23,12 +23,13 @@ impl Chat {
     /// site refuses). Contact details the site masks are stored as `•••`.
     pub async fn send(&self, site: &Site, me: &Member, to: To, client_id: &str, content: Content, now: i64) -> Result<Sent, AppError> {
         validate_client_id(client_id)?;
-        let mut masked = Vec::new();
+        let mut contact = None;
         let content = match content {
             Content::Text(text) => {
-                let checked = domain::contact::apply(&validate_text(&text, site.message_length)?, &site.contact_rules)?;
-                masked = checked.masked;
-                Content::Text(checked.text)
+                let checked = self.check_contact(site, me, client_id, &validate_text(&text, site.message_length)?, now).await?;
+                let text = checked.text.clone();
+                contact = Some(checked);
+                Content::Text(text)
             }
             other => other,
         };
@@ -40,8 +41,15 @@ impl Chat {
             To::Member(id) => id,
         };
         let payer = Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() };
-        let sent = self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer }, now).await?;
-        Ok(Sent { masked: if sent.new { masked } else { Vec::new() }, ..sent })
+        let hold = contact.as_ref().is_some_and(|c| !c.held.is_empty());
+        let sent = self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer, hold }, now).await?;
+        match contact.filter(|_| sent.new) {
+            Some(c) => {
+                self.contact_sent(site.id, me.id, client_id, &c, sent.message.id, now).await?;
+                Ok(Sent { masked: c.masked, held: c.held, warned: c.warned, ..sent })
+            }
+            None => Ok(sent),
+        }
     }
 
     pub(super) async fn already_sent(&self, sender: i64, client_id: &str) -> Result<Option<Sent>, AppError> {
@@ -54,7 +62,7 @@ impl Chat {
         .await?;
         let Some(row) = row else { return Ok(None) };
         let message = MessageRow::from_row(&row)?;
-        Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false, masked: Vec::new() }))
+        Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false, masked: Vec::new(), held: Vec::new(), warned: false }))
     }
 
     /// Stores a send, in named steps: the recipient must be reachable; then, in one transaction
@@ -84,7 +92,8 @@ impl Chat {
         }
         let (conversation, first) = conversation_for(&mut tx, site, &send, recipient.fictional, started, now).await?;
         let (mut price, mut free) = price_of(site, send.payer, send.content.kind(), free_used);
-        let review = super::review::needs_review(&mut tx, site, &send, conversation, first, now).await?;
+        // Contact details the site holds wait for staff like spam does.
+        let review = send.hold || super::review::needs_review(&mut tx, site, &send, conversation, first, now).await?;
         if review {
             // Held for staff review: it must be affordable now, and is paid for when released.
             if price > credits {
@@ -123,7 +132,7 @@ impl Chat {
             held,
             created_at: now,
         };
-        Ok(Sent { message: message.view(send.sender), balance, new: true, masked: Vec::new() })
+        Ok(Sent { message: message.view(send.sender), balance, new: true, masked: Vec::new(), held: Vec::new(), warned: false })
     }
 
     /// The recipient of a send, if it may reach them: not the sender, a gift the site offers,
@@ -247,6 +256,8 @@ pub(super) struct Outgoing<'a> {
     pub(super) client_id: &'a str,
     pub(super) content: Content,
     pub(super) payer: Payer,
+    /// Held for staff's review whatever else (contact details the site holds).
+    pub(super) hold: bool,
 }
 
 /// What the send needs to know of its recipient.

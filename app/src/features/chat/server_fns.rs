@@ -41,6 +41,12 @@ pub struct SentMessage {
     /// Contact details were hidden in the text (the island says so).
     #[serde(default)]
     pub masked: bool,
+    /// Contact details hold the message until staff have read it.
+    #[serde(default)]
+    pub held: bool,
+    /// The sender keeps trying to share contact details (told the next tries are held).
+    #[serde(default)]
+    pub warned: bool,
 }
 
 #[cfg(feature = "ssr")]
@@ -215,6 +221,8 @@ mod build {
             ("premium_link".to_string(), i18n.t("chat.premium_link")),
             ("credits_link".to_string(), i18n.t("chat.credits_link")),
             ("contact_masked".to_string(), i18n.t("chat.contact_masked")),
+            ("contact_held".to_string(), i18n.t("chat.contact_held")),
+            ("contact_warning".to_string(), i18n.t("chat.contact_warning")),
         ])
         .collect()
     }
@@ -341,7 +349,14 @@ pub async fn send_message(
 #[cfg(feature = "ssr")]
 async fn answer(c: &crate::call::Call, me: i64, sent: server::chat::Sent) -> Result<SentMessage, ApiError> {
     let free_left = server::chat::Chat::free_left(&c.site, c.state.chat.free_used(me).await.map_err(fail)?);
-    Ok(SentMessage { message: sent.message, balance: sent.balance, free_left, masked: !sent.masked.is_empty() })
+    Ok(SentMessage {
+        message: sent.message,
+        balance: sent.balance,
+        free_left,
+        masked: !sent.masked.is_empty(),
+        held: !sent.held.is_empty(),
+        warned: sent.warned,
+    })
 }
 
 /// Sends a photo (multipart: `photo`, `client_id`, and `conversation` or `member`). It goes

@@ -116,6 +116,7 @@ pub fn HeldReviewPage() -> impl IntoView {
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
+            <crate::features::staff::contact_weeks::ContactWeeks/>
         </div>
     }
     .into_any()

@@ -4,6 +4,7 @@
 
 pub mod chat_settings;
 pub mod complaints;
+pub mod contact_weeks;
 pub mod held;
 pub mod members;
 pub mod operators;

@@ -337,9 +337,20 @@ fn send(live: &Shared, client_id: String, content: Outbox) {
                 live.state.update(|s| {
                     s.balance = sent.balance;
                     s.free_messages = sent.free_left;
-                    if sent.masked {
-                        s.alert =
-                            Some(ChatAlert { code: "contact_masked".into(), text: live.errors.get("contact_masked").cloned().unwrap_or_default(), link: None });
+                    // Held for review says more than masked; a sender who keeps trying is told what comes next.
+                    let code = if sent.held {
+                        Some("contact_held")
+                    } else if sent.masked {
+                        Some("contact_masked")
+                    } else {
+                        None
+                    };
+                    if let Some(code) = code {
+                        let mut text = live.errors.get(code).cloned().unwrap_or_default();
+                        if let Some(warning) = live.errors.get("contact_warning").filter(|_| sent.warned) {
+                            text = format!("{text} {warning}");
+                        }
+                        s.alert = Some(ChatAlert { code: code.into(), text, link: None });
                     }
                 });
                 let first = conversation.is_none();
