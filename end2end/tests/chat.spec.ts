@@ -289,7 +289,7 @@ test('on a phone the list and the conversation are two screens', async ({ browse
   await context.close();
 });
 
-test('contact details: hidden for the recipient, refused once staff say so (member at 375 px)', async ({ page, browser, baseURL }, testInfo) => {
+test('contact details: hidden for the recipient, refused or held for review once staff say so (member at 375 px)', async ({ page, browser, baseURL }, testInfo) => {
   await page.close();
   const staffEmail = 'staff-contact@example.nl';
   const staff = await newMember(browser, baseURL!, staffEmail, { name: 'Sofie', gender: 'Vrouw' });
@@ -335,6 +335,22 @@ test('contact details: hidden for the recipient, refused once staff say so (memb
   await expect(phone.getByTestId('chat-panel').getByRole('textbox', { name: 'Bericht' })).toHaveValue('app me op nul zes 12 34 56 78');
   await expect(phone.getByTestId('chat-row')).toHaveCount(before);
   await phone.screenshot({ path: testInfo.outputPath('chat-contact-refused-phone.png') });
+
+  // Held for review: sent as written, but it waits for staff; Hidde is told so.
+  await setPhoneRule('Eerst laten controleren');
+  await phone.reload();
+  await live(phone);
+  await say(phone, 'mijn nummer is 06 8765 4321');
+  await expect(phone.getByTestId('chat-alert')).toContainText('wordt eerst door ons bekeken');
+  await expect(phone.getByTestId('chat-log')).toContainText('06 8765 4321');
+  await phone.screenshot({ path: testInfo.outputPath('chat-contact-held-phone.png') });
+  await axeClean(phone);
+  // Staff read it in the held list and see the week's figures per kind.
+  await staff.page.goto('/staff/held');
+  await expect(staff.page.getByText('mijn nummer is 06 8765 4321')).toBeVisible();
+  const weeks = staff.page.getByTestId('contact-weeks');
+  await expect(weeks.getByRole('row', { name: /Telefoonnummers/ }).first()).toBeVisible();
+  await axeClean(staff.page);
 
   await setPhoneRule('Verbergen (•••)');
   await context.close();
