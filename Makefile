@@ -88,6 +88,7 @@ flamegraph:
 bench: build
 	cargo run --release -p app --features ssr --bin vonk-bench
 	cargo run --release -p app --features ssr --bin vonk-chat-load
+	cargo test --release -p domain --test contact_corpus speed_against_a_lowercase_pass -- --nocapture
 	@scripts/bundle-sizes.sh
 
 ## Regenerate the TypeScript types of widget props from the Rust types in domain/.
