@@ -84,7 +84,8 @@ flamegraph:
 	cargo build --profile profiling -p app --features ssr --bin vonk-bench
 	scripts/flamegraph.sh "$(PAGE)"
 
-## Requests per second against a bare axum baseline, and bundle sizes (needs `make build`).
+## Requests per second against a bare axum baseline, the chat under load, the contact filter against
+## a lowercase pass, and bundle sizes (needs `make build`).
 bench: build
 	cargo run --release -p app --features ssr --bin vonk-bench
 	cargo run --release -p app --features ssr --bin vonk-chat-load
