@@ -289,7 +289,11 @@ test('on a phone the list and the conversation are two screens', async ({ browse
   await context.close();
 });
 
-test('contact details: hidden for the recipient, refused or held for review once staff say so (member at 375 px)', async ({ page, browser, baseURL }, testInfo) => {
+test('contact details: hidden for the recipient, refused or held for review once staff say so (member at 375 px)', async ({
+  page,
+  browser,
+  baseURL,
+}, testInfo) => {
   await page.close();
   const staffEmail = 'staff-contact@example.nl';
   const staff = await newMember(browser, baseURL!, staffEmail, { name: 'Sofie', gender: 'Vrouw' });
