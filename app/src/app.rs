@@ -96,13 +96,14 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
     let theme = &ctx.site.theme;
     let style = format!("--color-primary:{};--color-secondary:{};--color-accent:{}", theme.primary, theme.secondary, theme.accent);
     let lang = ctx.locale.code();
+    let cdn = ctx.site.cdn_prefix.clone();
     // Visitors of an invite-only site see no way to sign up but the invitation's own link.
     let invite_only = (ctx.site.invite_only && ctx.member.is_none()).then_some("");
     provide_context(std::sync::Arc::new(ctx));
     let assets = crate::context::use_asset_urls();
     view! {
         <!DOCTYPE html>
-        <html lang=lang style=style data-widgets=assets.widgets.clone() data-invite-only=invite_only>
+        <html lang=lang style=style data-widgets=format!("{cdn}{}", assets.widgets) data-invite-only=invite_only>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
@@ -112,7 +113,7 @@ pub fn shell(options: LeptosOptions, ctx: PageCtx) -> impl IntoView {
                 <script nonce=leptos::nonce::use_nonce() inner_html=CLIENT_RESILIENCE></script>
                 {wants_bounce_beacon().then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=BOUNCE_BEACON></script> })}
                 {assets.dev_reload.then(|| view! { <script nonce=leptos::nonce::use_nonce() inner_html=DEV_RELOAD></script> })}
-                <HydrationScripts options islands=true root=assets.script_root.clone()/>
+                <HydrationScripts options islands=true root=format!("{cdn}{}", assets.script_root)/>
                 <MetaTags/>
             </head>
             <body>
@@ -136,7 +137,7 @@ pub fn App() -> impl IntoView {
     // SPEC §2: titles start with the count of unread messages plus new likes.
     let prefix = ctx.and_then(|ctx| ctx.member.clone()).and_then(|m| m.counters.title_prefix()).unwrap_or_default();
     view! {
-        <Stylesheet id="leptos" href=crate::context::use_asset_urls().stylesheet.clone()/>
+        <Stylesheet id="leptos" href=format!("{}{}", crate::context::cdn_prefix(), crate::context::use_asset_urls().stylesheet)/>
         <Title formatter=move |text: String| format!("{prefix}{text} | {site_name}")/>
         <Router>
             <Routes fallback=|| view! { <DefaultLayout><NotFoundPage/></DefaultLayout> }>

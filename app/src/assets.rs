@@ -139,6 +139,9 @@ impl Assets {
         h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
         h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
         h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        // Public and the same for everyone: pages served from a CDN's address (`cdn_prefix`)
+        // load these as cross-origin modules, wasm and fonts.
+        h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
         if let Ok(value) = HeaderValue::from_str(&etag) {
             h.insert(header::ETAG, value);
         }
@@ -230,6 +233,7 @@ mod tests {
         assert_eq!(r.headers()[header::CONTENT_ENCODING], "br");
         assert_eq!(r.headers()[header::CACHE_CONTROL], IMMUTABLE);
         assert_eq!(r.headers()[header::CONTENT_TYPE], "text/javascript; charset=utf-8");
+        assert_eq!(r.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN], "*", "loadable as a module from a CDN's address");
         assert_eq!(body(r).await, b"BR");
         let r = assets.respond("pkg/vonk.js", Some(&version), &accept("gzip;q=1, br;q=0"));
         assert_eq!(r.headers()[header::CONTENT_ENCODING], "gzip");

@@ -30,6 +30,9 @@ pub struct SiteView {
     pub logged_out_search: bool,
     /// Signing up needs an invitation link (SPEC §3 `signups = invite_only`).
     pub invite_only: bool,
+    /// Where browsers fetch the built files and public portraits (a CDN); empty: this site.
+    #[serde(default)]
+    pub cdn_prefix: String,
     pub logged_out_search_trafficsource: bool,
     /// Operator-run profiles carry this icon name and, when `fictional_warning`, a notice
     /// using `fictional_singular` (SPEC §3).
@@ -123,6 +126,12 @@ pub struct AssetUrls {
 
 pub fn use_asset_urls() -> Arc<AssetUrls> {
     use_context::<Arc<AssetUrls>>().unwrap_or_default()
+}
+
+/// Where this page's browser fetches built files and public portraits: the site's CDN
+/// (`cdn_prefix`), or "" for the site itself.
+pub fn cdn_prefix() -> String {
+    use_context::<Arc<PageCtx>>().map(|ctx| ctx.site.cdn_prefix.clone()).unwrap_or_default()
 }
 
 /// The page context of this render: one shared value, so components and every card of a list

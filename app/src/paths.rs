@@ -67,9 +67,9 @@ pub fn login_then(return_to: &str) -> String {
     format!("/login?return_to={}", percent_encode(return_to).replace("%2F", "/"))
 }
 
-/// A stored photo or clip (`/media/{file}`).
+/// A stored public photo or clip (`/media/{file}`), from the site's CDN where it has one.
 pub fn media(file: &str) -> String {
-    format!("/media/{file}")
+    format!("{}/media/{file}", crate::context::cdn_prefix())
 }
 
 /// What a member's profile says on arrival after an action.

@@ -266,6 +266,9 @@ pub enum ErrorCode {
     /// An empty text that must be filled in.
     #[strum(message = "validation.required")]
     Required,
+    /// Not an `http(s)://` address files can be served from.
+    #[strum(message = "validation.url_invalid")]
+    UrlInvalid,
     /// Not a `#rrggbb` colour.
     #[strum(message = "validation.colour_invalid")]
     ColourInvalid,

@@ -100,6 +100,7 @@ fn every_staff_action_has_a_label_in_every_language() {
         "site_texts",
         "site_credits",
         "site_invitations",
+        "site_delivery",
         "invitation_created",
         "invitation_withdrawn",
         "site_countries",

@@ -45,6 +45,7 @@ fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
             min_age: 18,
             logged_out_search: true,
             invite_only: false,
+            cdn_prefix: String::new(),
             logged_out_search_trafficsource: false,
             fictional_icon: "heart".into(),
             fictional_warning: true,

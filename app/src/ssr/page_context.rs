@@ -66,6 +66,7 @@ fn site_view(site: &Site, country: &str) -> SiteView {
         min_age: s.min_age,
         logged_out_search: s.logged_out_search,
         invite_only: s.signups == domain::site::SignupPolicy::InviteOnly,
+        cdn_prefix: s.cdn_prefix.clone(),
         logged_out_search_trafficsource: s.logged_out_search_trafficsource,
         fictional_icon: s.fictional_icon.clone(),
         fictional_warning: s.fictional_warning,

@@ -113,6 +113,8 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
     let cached = |dir: String| {
         tower::ServiceBuilder::new()
             .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=3600")))
+            // Public renditions, the same for everyone: also fetched through a site's CDN.
+            .layer(SetResponseHeaderLayer::overriding(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*")))
             .service(ServeDir::new(dir))
     };
     let not_found = {

@@ -267,3 +267,50 @@ async fn pages_render_while_another_router_is_built() {
     }
     builder.await.unwrap();
 }
+
+/// `cdn_prefix`: staff set a CDN's address (a second local origin here); pages then link the
+/// stylesheet, the hydration script, the widget bundle and public portraits there, the CSP lets
+/// the page load files from it (scripts only through the nonce), and the built files and public
+/// portraits answer other origins. A value that is no plain web address is refused.
+#[tokio::test]
+async fn a_sites_files_come_from_its_cdn_prefix() {
+    let app = start().await;
+    let origin = app.origin();
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    let port = app.base.rsplit(':').next().unwrap().to_string();
+    let cdn = format!("http://localhost:{port}");
+
+    for bad in ["javascript%3Aalert(1)", "https%3A%2F%2Fcdn.vonk.nl%22+onload%3D%22x", "https%3A%2F%2Fx.nl%3B+script-src+*"] {
+        let res = app.form("staff_site_delivery", &format!("cdn_prefix={bad}"), "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+        assert_eq!(refusal(&res, "staff_site_delivery").0.code, domain::ErrorCode::UrlInvalid, "{bad}");
+    }
+    assert_eq!(app.state.sites.for_host(None).unwrap().settings.cdn_prefix, "");
+    let res = app.form("staff_site_delivery", &format!("cdn_prefix={cdn}/"), "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=delivery#delivery");
+    assert_eq!(app.state.sites.for_host(None).unwrap().settings.cdn_prefix, cdn, "stored without the trailing slash");
+
+    let (status, headers, html) = app.get("/", &[("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(&format!("href=\"{cdn}/assets/")), "the stylesheet from the CDN");
+    assert!(html.contains(&format!("data-widgets=\"{cdn}/assets/")), "the widget bundle from the CDN");
+    assert!(html.contains(&format!("{cdn}/assets/")) && html.contains("/pkg/vonk.js"), "the hydration script from the CDN");
+    assert!(html.contains("href=\"/manifest.webmanifest\"") && html.contains("href=\"/favicon.svg\""), "the manifest and icon stay on the site");
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    for directive in ["style-src", "img-src", "font-src", "connect-src", "media-src"] {
+        let d = policy.split(';').find(|d| d.trim().starts_with(directive)).unwrap();
+        assert!(d.contains(&cdn), "{d}");
+    }
+    assert!(!policy.split(';').find(|d| d.trim().starts_with("script-src")).unwrap().contains(&cdn));
+
+    // The second origin answers for the site's public files, to any page.
+    let client = reqwest::Client::new();
+    let res = client.get(format!("{cdn}/media/public/nothing-here.webp")).header("origin", &origin).send().await.unwrap();
+    assert_eq!(res.headers().get("access-control-allow-origin").map(|v| v.to_str().unwrap()), Some("*"));
+
+    // Empty again: everything from the site itself.
+    let res = app.form("staff_site_delivery", "cdn_prefix=", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=delivery#delivery");
+    let (_, headers, html) = app.get("/", &[("accept", "text/html")]).await;
+    assert!(!html.contains(&cdn) && !headers["content-security-policy"].to_str().unwrap().contains(&cdn));
+}

@@ -34,6 +34,8 @@ pub enum Field {
     Phone,
     /// Several lines (a text area); line breaks kept.
     Text { max: usize },
+    /// Empty, or where files are served from: `https://host[:port][/path]` (no trailing `/`).
+    Origin,
 }
 
 /// A setting's value as stored in its column (and written in the staff log).
@@ -161,6 +163,7 @@ impl SettingValue for String {
             Field::Text { max } => text(setting, &self, max),
             Field::Phone => phone(setting, &self),
             Field::Email => crate::account::validate_email(&self).map_err(|_| ApiError::new(ErrorCode::EmailInvalid).with("setting", setting)),
+            Field::Origin => file_origin(&self).ok_or_else(|| ApiError::new(ErrorCode::UrlInvalid).with("setting", setting)),
             _ => Ok(self),
         }
     }
@@ -176,6 +179,21 @@ impl SettingValue for String {
             _ => Err(format!("{setting}: a text is needed")),
         }
     }
+}
+
+/// A prefix files are served from (a CDN in front of the site): empty, or `http(s)://` with a
+/// host, an optional port and path, nothing that could end an attribute or a CSP source; the
+/// trailing `/` dropped.
+pub fn file_origin(value: &str) -> Option<String> {
+    let value = value.trim().trim_end_matches('/');
+    if value.is_empty() {
+        return Some(String::new());
+    }
+    let rest = value.strip_prefix("https://").or_else(|| value.strip_prefix("http://"))?;
+    let host = rest.split('/').next().unwrap_or_default();
+    let clean = |c: char| c.is_ascii_alphanumeric() || "-._~/:".contains(c);
+    let host_ok = !host.is_empty() && !host.starts_with(['.', ':', '-']) && host.chars().all(|c| c.is_ascii_alphanumeric() || "-.:".contains(c));
+    (value.len() <= 200 && host_ok && rest.chars().all(clean) && !rest.contains("//")).then(|| value.to_ascii_lowercase())
 }
 
 /// A form's posted fields by name (what a declared form is read from).
@@ -213,7 +231,7 @@ fn shown(stored: Stored, field: Field) -> Stored {
 }
 
 /// Declares a settings form: `name: kind(args),` per setting, where kind is `int(RANGE)`,
-/// `money(RANGE)`, `flag`, `line(required, max)`, `email`, `phone` or `text(max)`. Each name must
+/// `money(RANGE)`, `flag`, `line(required, max)`, `email`, `phone`, `text(max)` or `origin`. Each name must
 /// be a field of [`SiteSettings`](crate::site::SiteSettings) of the kind's type and a column of
 /// `sites`.
 #[macro_export]
@@ -257,6 +275,7 @@ macro_rules! settings_form {
     (@type email) => { String };
     (@type phone) => { String };
     (@type text) => { String };
+    (@type origin) => { String };
     (@field int($range:expr)) => { $crate::staff::Field::Int($range) };
     (@field money($range:expr)) => { $crate::staff::Field::Money($range) };
     (@field flag) => { $crate::staff::Field::Flag };
@@ -264,4 +283,5 @@ macro_rules! settings_form {
     (@field email) => { $crate::staff::Field::Email };
     (@field phone) => { $crate::staff::Field::Phone };
     (@field text($max:expr)) => { $crate::staff::Field::Text { max: $max } };
+    (@field origin) => { $crate::staff::Field::Origin };
 }

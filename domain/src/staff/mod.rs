@@ -14,7 +14,7 @@ pub const COUNTRIES: [&str; 19] = ["NL", "BE", "DE", "AT", "CH", "FR", "IT", "ES
 pub const CURRENCIES: [&str; 11] = ["EUR", "USD", "GBP", "CHF", "DKK", "SEK", "NOK", "PLN", "CAD", "AUD", "NZD"];
 
 /// The settings staff forms name besides those of the declared forms ([`SiteTexts`],
-/// [`CreditSettings`], [`InviteSettings`]); labels `staff.setting.{name}` in `locales/`.
+/// [`CreditSettings`], [`InviteSettings`], [`DeliverySettings`]); labels `staff.setting.{name}` in `locales/`.
 const OTHER_SETTINGS: [&str; 46] = [
     "search_fields",
     "countries",
@@ -66,7 +66,7 @@ const OTHER_SETTINGS: [&str; 46] = [
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
 pub fn settings() -> impl Iterator<Item = &'static str> {
-    let declared = [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS].into_iter().flatten().map(|(name, _)| *name);
+    let declared = [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS, DeliverySettings::FIELDS].into_iter().flatten().map(|(name, _)| *name);
     declared.chain(OTHER_SETTINGS)
 }
 

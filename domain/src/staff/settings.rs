@@ -89,6 +89,19 @@ impl InviteSettings {
     }
 }
 
+crate::settings_form! {
+    /// Where browsers fetch the site's files: a CDN in front of it (SPEC §3 `cdn_prefix`).
+    pub struct DeliverySettings {
+        cdn_prefix: origin,
+    }
+}
+
+impl DeliverySettings {
+    pub fn validate(self) -> Result<DeliverySettings, ApiError> {
+        self.check_fields()
+    }
+}
+
 /// Where the site is offered and who may join.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountrySettings {

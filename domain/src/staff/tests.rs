@@ -278,7 +278,7 @@ proptest! {
 
 #[test]
 fn a_declared_setting_is_named_once_for_its_range_its_column_and_its_label() {
-    for (name, field) in [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS].into_iter().flatten() {
+    for (name, field) in [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS, DeliverySettings::FIELDS].into_iter().flatten() {
         if let Field::Int(r) | Field::Money(r) = field {
             assert_eq!(r.setting, *name, "the range names the setting it checks");
         }
@@ -331,4 +331,26 @@ fn a_declared_form_shows_and_stores_amounts_in_their_units() {
     let texts = texts().validate().unwrap();
     assert_eq!(texts.support_email, "support@vonk.nl");
     assert_eq!(texts.name, "Vonk");
+}
+
+#[test]
+fn a_file_origin_is_a_plain_http_address_or_nothing() {
+    for (given, read) in [
+        ("", Some("")),
+        (" https://CDN.vonk.nl/ ", Some("https://cdn.vonk.nl")),
+        ("http://127.0.0.1:3108", Some("http://127.0.0.1:3108")),
+        ("https://cdn.example.com/vonk/", Some("https://cdn.example.com/vonk")),
+        ("cdn.vonk.nl", None),
+        ("javascript:alert(1)", None),
+        ("https://", None),
+        ("https://cdn.vonk.nl\" onload=\"x", None),
+        ("https://cdn.vonk.nl 'unsafe-inline'", None),
+        ("https://cdn.vonk.nl;script-src *", None),
+        ("https://a//b", None),
+        ("ftp://cdn.vonk.nl", None),
+    ] {
+        assert_eq!(file_origin(given).as_deref(), read, "{given}");
+    }
+    let e = DeliverySettings { cdn_prefix: "cdn.vonk.nl".into() }.validate().unwrap_err();
+    assert_eq!((e.code, e.args["setting"].as_str()), (ErrorCode::UrlInvalid, "cdn_prefix"));
 }

@@ -26,6 +26,8 @@ pub enum SiteChange {
     MessageCosts(Vec<domain::site::MessageCost>),
     /// Who may invite and how long an invitation works.
     Invitations(domain::staff::InviteSettings),
+    /// Where browsers fetch the site's files (its CDN).
+    Delivery(domain::staff::DeliverySettings),
 }
 
 /// A checked change: the action for the staff log, and the columns with their new values.
@@ -40,6 +42,7 @@ impl SiteChange {
             SiteChange::Texts(t) => ("site_texts", t.validate()?.columns()),
             SiteChange::Credits(c) => ("site_credits", c.validate()?.columns()),
             SiteChange::Invitations(i) => ("site_invitations", i.validate()?.columns()),
+            SiteChange::Delivery(d) => ("site_delivery", d.validate()?.columns()),
             SiteChange::Countries(c) => {
                 let c = c.validate()?;
                 (

@@ -27,6 +27,7 @@ pub struct SiteSettingsView {
     pub domain: String,
     pub texts: rules::SiteTexts,
     pub credits: rules::CreditSettings,
+    pub delivery: rules::DeliverySettings,
     pub countries: rules::CountrySettings,
     pub theme: domain::site::Theme,
     /// Every gift with whether it is on offer.
@@ -51,6 +52,7 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
         domain: s.domain.clone(),
         texts: s.into(),
         credits: s.into(),
+        delivery: s.into(),
         countries: s.into(),
         theme: s.theme.clone(),
         gifts: domain::chat::Gift::ALL.into_iter().map(|g| (g, offered.contains(&g))).collect(),
@@ -84,6 +86,11 @@ pub async fn staff_site_texts(#[server(flatten)] texts: rules::SiteTexts) -> Res
 #[server(prefix = "/api/fn", endpoint = "staff_site_credits")]
 pub async fn staff_site_credits(#[server(flatten)] credits: rules::CreditSettings) -> Result<(), ApiError> {
     apply::<StaffSiteCredits>(server::staff::SiteChange::Credits(credits), "credits").await
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_site_delivery")]
+pub async fn staff_site_delivery(#[server(flatten)] delivery: rules::DeliverySettings) -> Result<(), ApiError> {
+    apply::<StaffSiteDelivery>(server::staff::SiteChange::Delivery(delivery), "delivery").await
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site_countries")]
@@ -170,6 +177,7 @@ pub(crate) fn DeclaredFields(inputs: Vec<(&'static str, rules::Field, rules::Sto
                 Field::Line { required, max } => view! { <TextField setting=name value=text() required=required max=max/> }.into_any(),
                 Field::Email => view! { <TextField setting=name value=text() required=true kind="email"/> }.into_any(),
                 Field::Phone => view! { <TextField setting=name value=text() required=true max=30 kind="tel"/> }.into_any(),
+                Field::Origin => view! { <TextField setting=name value=text() max=200 kind="url"/> }.into_any(),
                 Field::Text { max } => view! {
                     <label class="field">
                         <span class="field__label">{use_i18n().t(&format!("staff.setting.{name}"))}</span>
@@ -202,7 +210,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
     view! {
         <nav class="staff-toc" aria-label=use_i18n().t("staff.site.sections")>
             <ul>
-                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
+                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
                     .into_iter()
                     .map(|(anchor, key)| view! { <li><a href=format!("#{anchor}")>{use_i18n().t(key)}</a></li> })
                     .collect_view()}
@@ -275,6 +283,16 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
             </ActionForm>
         </section>
         <super::site_setup::LogoForm logo=v.logo name=name/>
+        <section class="card staff-settings" id="delivery" aria-labelledby="delivery-title">
+            <h2 id="delivery-title">{use_i18n().t("staff.site.delivery")}</h2>
+            <p class="muted">{use_i18n().t("staff.site.delivery_intro")}</p>
+            <Saved anchor="delivery"/>
+            <ActionError action={ServerAction::<StaffSiteDelivery>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteDelivery>::new()} attr:class="form" attr:data-testid="form-delivery">
+                <DeclaredFields inputs=v.delivery.inputs()/>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
         <section class="card staff-settings" id="gifts" aria-labelledby="gifts-title">
             <h2 id="gifts-title">{use_i18n().t("staff.site.gifts")}</h2>
             <Saved anchor="gifts"/>
