@@ -48,7 +48,10 @@ for (const p of pages) {
 }
 // Fetched after the page is interactive: the signup page's form with live checks (the server's
 // copy works until it comes) and the modal's form (on its first opening).
-for (const [name, label] of [['page_form', '/signup: form with live checks, after load'], ['modal_form', 'signup modal: its form, on first opening']]) {
+for (const [name, label] of [
+  ['page_form', '/signup: form with live checks, after load'],
+  ['modal_form', 'signup modal: its form, on first opening'],
+]) {
   const files = split(name);
   if (files.length) line(`  ${label}`, files.reduce((s, f) => s + gz(f), 0));
 }

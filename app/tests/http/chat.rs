@@ -161,7 +161,7 @@ async fn contact_details_are_masked_then_refused_after_staff_change_the_rule() {
         .await;
     assert_eq!(res.status(), StatusCode::OK);
     let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
-    assert_eq!(sent["masked"], true);
+    assert_eq!(sent["notice"], "Verstuurd. Contactgegevens in je bericht zijn verborgen (•••).", "the sender is told, in words");
     assert_eq!(sent["message"]["body"], "Mijn nummer: ••• <b>bel</b>");
     let conversation = sent["message"]["conversation"].as_i64().unwrap();
     let (_, _, html) = app.get(&format!("/chats/{conversation}"), &[("cookie", &bart)]).await;

@@ -20,8 +20,6 @@ pub struct ChatPageData {
     pub latest: i64,
     /// Refusal texts the island shows in its alert, by public code.
     pub errors: BTreeMap<String, String>,
-    /// The site's rules for contact details in messages (checked before sending too).
-    pub contact_rules: domain::contact::ContactPolicy,
 }
 
 /// An older page of a conversation.
@@ -38,15 +36,11 @@ pub struct SentMessage {
     pub balance: i64,
     /// Free text messages left after this send.
     pub free_left: i64,
-    /// Contact details were hidden in the text (the island says so).
+    /// What the island tells the sender about contact details in the text: hidden, or held
+    /// until staff have read it, and the warning for a sender who keeps trying (translated here,
+    /// so the island carries no texts or rules for it).
     #[serde(default)]
-    pub masked: bool,
-    /// Contact details hold the message until staff have read it.
-    #[serde(default)]
-    pub held: bool,
-    /// The sender keeps trying to share contact details (told the next tries are held).
-    #[serde(default)]
-    pub warned: bool,
+    pub notice: Option<String>,
 }
 
 #[cfg(feature = "ssr")]
@@ -206,6 +200,7 @@ mod build {
             MessageTooLong,
             MessageEmpty,
             ContactDetailsRefused,
+            ContactDetailsRepeated,
             TooManyRequests,
             NotFound,
             PhotoTooLarge,
@@ -217,13 +212,7 @@ mod build {
         ]
         .into_iter()
         .map(|code| (code.as_str().to_string(), i18n.t(code.locale_key())))
-        .chain([
-            ("premium_link".to_string(), i18n.t("chat.premium_link")),
-            ("credits_link".to_string(), i18n.t("chat.credits_link")),
-            ("contact_masked".to_string(), i18n.t("chat.contact_masked")),
-            ("contact_held".to_string(), i18n.t("chat.contact_held")),
-            ("contact_warning".to_string(), i18n.t("chat.contact_warning")),
-        ])
+        .chain([("premium_link".to_string(), i18n.t("chat.premium_link")), ("credits_link".to_string(), i18n.t("chat.credits_link"))])
         .collect()
     }
 }
@@ -283,7 +272,6 @@ pub async fn chat_page(conversation: Option<i64>, member: Option<i64>) -> Result
         props: build::props(&i18n, &c.site, &me, summaries, open.as_ref().map(|t| build::open(me.id, t)), free_left),
         latest: chat.latest_id(me.id).await.map_err(fail)?,
         errors: build::errors(&i18n),
-        contact_rules: c.site.contact_rules,
     })
 }
 
@@ -349,14 +337,15 @@ pub async fn send_message(
 #[cfg(feature = "ssr")]
 async fn answer(c: &crate::call::Call, me: i64, sent: server::chat::Sent) -> Result<SentMessage, ApiError> {
     let free_left = server::chat::Chat::free_left(&c.site, c.state.chat.free_used(me).await.map_err(fail)?);
-    Ok(SentMessage {
-        message: sent.message,
-        balance: sent.balance,
-        free_left,
-        masked: !sent.masked.is_empty(),
-        held: !sent.held.is_empty(),
-        warned: sent.warned,
-    })
+    let i18n = build::i18n(c);
+    // Held for review says more than hidden; a sender who keeps trying is told what comes next.
+    let notice = match (sent.held.is_empty(), sent.masked.is_empty()) {
+        (false, _) => Some(i18n.t("chat.contact_held")),
+        (true, false) => Some(i18n.t("chat.contact_masked")),
+        (true, true) => None,
+    }
+    .map(|text| if sent.warned { format!("{text} {}", i18n.t("chat.contact_warning")) } else { text });
+    Ok(SentMessage { message: sent.message, balance: sent.balance, free_left, notice })
 }
 
 /// Sends a photo (multipart: `photo`, `client_id`, and `conversation` or `member`). It goes

@@ -20,15 +20,15 @@ use crate::widgets::ReactWidget;
 pub fn ChatIsland(page_json: String) -> impl IntoView {
     // Unreadable props (never written by this server): the page's own view without JavaScript stays.
     let Ok(page) = serde_json::from_slice::<ChatPageData>(page_json.as_bytes()) else { return ().into_any() };
-    let ChatPageData { props, latest, errors, contact_rules } = page;
+    let ChatPageData { props, latest, errors } = page;
     let state = RwSignal::new(props);
     let json = Signal::derive(move || serde_json::to_string(&state.get()).unwrap_or_default());
     let host = NodeRef::<leptos::html::Div>::new();
     #[cfg(feature = "hydrate")]
-    let on_event = Some(live::start(state, latest, errors, contact_rules, host));
+    let on_event = Some(live::start(state, latest, errors, host));
     #[cfg(not(feature = "hydrate"))]
     let on_event: Option<Callback<String>> = {
-        let _ = (latest, errors, contact_rules);
+        let _ = (latest, errors);
         None
     };
     view! {

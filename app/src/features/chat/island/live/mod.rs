@@ -28,8 +28,6 @@ enum Outbox {
 struct Live {
     state: RwSignal<ChatPanelProps>,
     errors: BTreeMap<String, String>,
-    /// The site's rules for contact details: a refused text is not sent at all.
-    contact_rules: domain::contact::ContactPolicy,
     /// The newest message id this tab has: where the socket resumes.
     last_id: Cell<i64>,
     outbox: RefCell<BTreeMap<String, Outbox>>,
@@ -54,17 +52,10 @@ type Shared = SendWrapper<Rc<Live>>;
 mod socket;
 use socket::{connect, watch_network};
 
-pub fn start(
-    state: RwSignal<ChatPanelProps>,
-    latest: i64,
-    errors: BTreeMap<String, String>,
-    contact_rules: domain::contact::ContactPolicy,
-    host: NodeRef<leptos::html::Div>,
-) -> Callback<String> {
+pub fn start(state: RwSignal<ChatPanelProps>, latest: i64, errors: BTreeMap<String, String>, host: NodeRef<leptos::html::Div>) -> Callback<String> {
     let live = Rc::new(Live {
         state,
         errors,
-        contact_rules,
         last_id: Cell::new(latest),
         outbox: RefCell::new(BTreeMap::new()),
         attempts: Cell::new(0),
@@ -280,18 +271,13 @@ fn kind_of(content: &Outbox) -> (MessageKind, String, Option<Gift>, Option<Strin
     }
 }
 
+/// Sends a message. Contact details are the server's to judge (`domain::contact`, with the
+/// sender's earlier tries, which only it knows): a refusal comes back like any other, the text
+/// is put back in the composer and nothing is sent.
 fn send(live: &Shared, client_id: String, content: Outbox) {
     let (conversation, member) = (open_id(live), open_member(live));
     if conversation.is_none() && member.is_none() {
         return;
-    }
-    // The site's rules for contact details, checked here too: a refused text stays typed.
-    if let Outbox::Text(text) = &content {
-        if let Err(error) = domain::contact::apply(text, &live.contact_rules) {
-            show_alert(live, &error);
-            restore_draft(live, text);
-            return;
-        }
     }
     live.outbox.borrow_mut().insert(client_id.clone(), content.clone());
     // Typing after this send is news again for the peer.
@@ -337,20 +323,8 @@ fn send(live: &Shared, client_id: String, content: Outbox) {
                 live.state.update(|s| {
                     s.balance = sent.balance;
                     s.free_messages = sent.free_left;
-                    // Held for review says more than masked; a sender who keeps trying is told what comes next.
-                    let code = if sent.held {
-                        Some("contact_held")
-                    } else if sent.masked {
-                        Some("contact_masked")
-                    } else {
-                        None
-                    };
-                    if let Some(code) = code {
-                        let mut text = live.errors.get(code).cloned().unwrap_or_default();
-                        if let Some(warning) = live.errors.get("contact_warning").filter(|_| sent.warned) {
-                            text = format!("{text} {warning}");
-                        }
-                        s.alert = Some(ChatAlert { code: code.into(), text, link: None });
+                    if let Some(text) = sent.notice {
+                        s.alert = Some(ChatAlert { code: "contact".into(), text, link: None });
                     }
                 });
                 let first = conversation.is_none();
@@ -370,6 +344,7 @@ fn send(live: &Shared, client_id: String, content: Outbox) {
                         | MessageTooLong
                         | MessageEmpty
                         | ContactDetailsRefused
+                        | ContactDetailsRepeated
                         | NotFound
                         | PhotoTooLarge
                         | PhotoNotAnImage
@@ -389,7 +364,7 @@ fn send(live: &Shared, client_id: String, content: Outbox) {
                 if final_refusal {
                     live.outbox.borrow_mut().remove(&client_id);
                     show_alert(&live, &error);
-                    if let Some(text) = typed.as_deref().filter(|_| matches!(error.code, MessageTooLong | ContactDetailsRefused)) {
+                    if let Some(text) = typed.as_deref().filter(|_| matches!(error.code, MessageTooLong | ContactDetailsRefused | ContactDetailsRepeated)) {
                         restore_draft(&live, text);
                     }
                 }
