@@ -165,7 +165,8 @@ async fn contact_details_are_masked_then_refused_after_staff_change_the_rule() {
     assert_eq!(sent["message"]["body"], "Mijn nummer: ••• <b>bel</b>");
     let conversation = sent["message"]["conversation"].as_i64().unwrap();
     let (_, _, html) = app.get(&format!("/chats/{conversation}"), &[("cookie", &bart)]).await;
-    assert!(!html.contains("1234") && html.contains("Mijn nummer: •••") && !html.contains("<b>bel"), "masked and escaped for Bart");
+    // (The number itself: an island's name carries a hash, whose digits may hold "1234".)
+    assert!(!html.contains("1234 5678") && html.contains("Mijn nummer: •••") && !html.contains("<b>bel"), "masked and escaped for Bart");
 
     // Staff refuse phone numbers; a member's form post cannot.
     let rule = "contact%5Bphone%5D=refuse&contact%5Bemail%5D=mask&contact%5Bweb%5D=allow&contact%5Bmessenger%5D=mask";
