@@ -77,7 +77,7 @@ export default defineConfig({
       // result pages settle payments themselves.
       VONK_TEST_WEBHOOK_DELAY_SECS: '3600',
       // Every flow signs up from 127.0.0.1; the per-IP limits themselves are tested over HTTP.
-      VONK_RATE_LIMIT_FACTOR: '10',
+      VONK_RATE_LIMIT_FACTOR: '20',
       // Web push with a key made for these tests only (`vonk vapid-keys`), and the stand-in push
       // service of push.spec.ts as the one listed.
       VONK_VAPID_PRIVATE_KEY: 'LNSbFxErq2T0ypquJNAlU11o96oZYJLg__LsjcXwITk',

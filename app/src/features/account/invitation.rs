@@ -41,11 +41,12 @@ pub fn with_invitation(mut fields: Vec<(String, String)>) -> Vec<(String, String
     fields
 }
 
-/// Whether `token` is an open invitation to this site.
+/// Whether `token` is an open invitation to this site. Not rate-limited: a code is 256 random
+/// bits (nothing to guess), the check is one indexed read, and it must not use up the address's
+/// signups (the signup itself is limited).
 #[server(prefix = "/api/fn", endpoint = "invitation_open", input = leptos::server_fn::codec::GetUrl)]
 pub async fn invitation_open(token: String) -> Result<bool, ApiError> {
     let c = call().await?;
-    c.state.rate_limiter.check(server::http::rate_limit::Limit::Signup, c.client_ip(), c.now()).await.map_err(fail)?;
     c.state.accounts.invitation_is_open(c.site.settings.id, &token).await.map_err(fail)
 }
 
