@@ -26,7 +26,9 @@ const chromium = { executablePath: chromiumPath, args: chromiumArgs };
 // And once, at 1280 px: the width of the window and JavaScript being off change what the browser
 // draws and sends, never what the database does with it (the 375 px and no-JavaScript runs ask
 // the server for the same things).
-const sqliteOnly = [/landers\.spec/, /pricing\.spec/, /shell\.spec/, /resilience\.spec/];
+// The invitation and CDN flows change site settings as the credits and chat flows do (those run
+// on both); what they add is the browser's side (a second site, a second origin).
+const sqliteOnly = [/landers\.spec/, /pricing\.spec/, /shell\.spec/, /resilience\.spec/, /invitations\.spec/, /cdn\.spec/];
 const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
 
 export default defineConfig({
