@@ -75,6 +75,21 @@ pub async fn member_call() -> Result<(Call, server::accounts::Member), ApiError>
     Ok((call, member))
 }
 
+/// For staff server functions: the member, when they are staff of this site with a role that
+/// opens `area` and two-step login on (`two_step_required` without it); anyone else — a visitor
+/// too — is told the function's subject does not exist (`not_found`, 404), as staff pages answer.
+/// The services check again.
+pub async fn staff_call(area: domain::staff::StaffArea) -> Result<(Call, server::accounts::Member), ApiError> {
+    let (call, member) = member_call().await.map_err(|_| fail(domain::ErrorCode::NotFound))?;
+    if !member.roles.may(area) || member.site_id != call.site.settings.id {
+        Err(fail(domain::ErrorCode::NotFound))
+    } else if !member.two_step {
+        Err(fail(domain::ErrorCode::TwoStepRequired))
+    } else {
+        Ok((call, member))
+    }
+}
+
 /// The one boundary of server functions: logs the error (internal causes in full, once) and
 /// returns its public part. [`server_fn_status`] gives the answer its HTTP status.
 pub fn fail(error: impl Into<AppError>) -> ApiError {

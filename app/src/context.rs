@@ -90,10 +90,11 @@ pub struct MemberView {
     pub dismissed_alerts: Vec<String>,
     /// The chosen main photo (SPEC §3 main_image); `None` shows the profile photo alert.
     pub main_photo: Option<i64>,
-    /// May open the photo moderation page.
-    pub staff: bool,
-    /// Answers as fictional profiles in the operator console (`/staff/chats`).
-    pub operator: bool,
+    /// Staff roles (none for a member): which staff pages and links this account gets.
+    pub staff: domain::staff::StaffRoles,
+    /// Two-step login is on (staff use their roles only then).
+    #[serde(default)]
+    pub two_step: bool,
     /// May make invitations (`/invitations`): staff, or any confirmed member where the site allows it.
     #[serde(default)]
     pub invites: bool,

@@ -61,16 +61,16 @@ enum Command {
 #[cfg(feature = "ssr")]
 #[derive(Debug, clap::Subcommand)]
 enum StaffChange {
-    /// Grant the role to every account with this address.
+    /// Grant the role to every account with this address (staff and operators leave the search).
     Grant {
         email: String,
-        #[arg(value_enum, default_value_t = Role::Staff)]
+        #[arg(value_enum, default_value_t = Role::Admin)]
         role: Role,
     },
     /// Take the role back.
     Revoke {
         email: String,
-        #[arg(value_enum, default_value_t = Role::Staff)]
+        #[arg(value_enum, default_value_t = Role::Admin)]
         role: Role,
     },
 }
@@ -78,8 +78,30 @@ enum StaffChange {
 #[cfg(feature = "ssr")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Role {
-    Staff,
+    /// Settings, prices, staff roles, the staff log (`staff`: the same).
+    #[value(alias = "staff")]
+    Admin,
+    /// Members' questions: members, complaints, payments.
+    Support,
+    /// Photos, complaints, held messages.
+    Moderator,
+    /// Payments, refunds, prices.
+    Finance,
+    /// Answers as fictional profiles.
     Operator,
+}
+
+#[cfg(feature = "ssr")]
+impl From<Role> for domain::staff::StaffRole {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::Admin => domain::staff::StaffRole::Admin,
+            Role::Support => domain::staff::StaffRole::Support,
+            Role::Moderator => domain::staff::StaffRole::Moderator,
+            Role::Finance => domain::staff::StaffRole::Finance,
+            Role::Operator => domain::staff::StaffRole::Operator,
+        }
+    }
 }
 
 #[cfg(feature = "ssr")]
@@ -149,14 +171,10 @@ async fn run() {
                 StaffChange::Grant { email, role } => (true, email, role),
                 StaffChange::Revoke { email, role } => (false, email, role),
             };
-            let operator = role == Role::Operator;
-            match app::ssr::set_staff(config(false), &email, grant, operator).await {
+            let role = domain::staff::StaffRole::from(role);
+            match app::ssr::set_staff(config(false), &email, grant, role).await {
                 Ok(0) => failed(format!("no account with the address {email}")),
-                Ok(n) => println!(
-                    "{} role {} {n} account(s) of {email}",
-                    if operator { "operator" } else { "staff" },
-                    if grant { "granted to" } else { "taken from" }
-                ),
+                Ok(n) => println!("{} role {} {n} account(s) of {email}", role.as_str(), if grant { "granted to" } else { "taken from" }),
                 Err(error) => failed(format!("failed: {error}")),
             }
         }

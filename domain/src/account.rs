@@ -426,14 +426,6 @@ stored_enum!(
     }
 );
 
-stored_enum!(
-    /// `users.role`: staff review photos; a role beyond SPEC §6.
-    Role {
-        Member => "member",
-        Staff => "staff",
-    }
-);
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -594,7 +586,6 @@ mod tests {
         for s in ProfileStatus::ALL {
             assert_eq!(ProfileStatus::parse(s.as_str()), Some(*s));
         }
-        assert_eq!(Role::parse("staff"), Some(Role::Staff));
         assert_eq!(UserStatus::parse("gone"), None);
     }
 }

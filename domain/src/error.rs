@@ -70,6 +70,10 @@ pub enum ErrorCode {
     /// A state-changing request from another site.
     #[strum(message = "error.forbidden_origin", props(status = "403"))]
     ForbiddenOrigin,
+    /// Staff work with two-step login on: a staff account without it may not use its roles,
+    /// and one with it may not switch it off.
+    #[strum(message = "error.two_step_required", props(status = "403"))]
+    TwoStepRequired,
     #[strum(message = "error.not_found", props(status = "404"))]
     NotFound,
     /// The per-address rate limit.

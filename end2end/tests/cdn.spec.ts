@@ -1,10 +1,5 @@
 import { expect } from '@playwright/test';
-import { test, acceptEntry, axeClean, otherMember } from './helpers';
-import { execFileSync } from 'node:child_process';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-
-const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+import { test, acceptEntry, axeClean, grantStaff, otherMember } from './helpers';
 
 // `cdn_prefix`: the site's files from a second origin. Here that is the same server under
 // `localhost` while pages are opened at 127.0.0.1 — to the browser another origin, as a CDN is.
@@ -12,7 +7,7 @@ test('with a CDN address set, the page loads its styles, script and portraits fr
   const run = `${Date.now()}${testInfo.project.name === 'mobile' ? 'm' : 'd'}`;
   const staffEmail = `cdn-staff-${run}@example.nl`;
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Cas', gender: 'Man' });
-  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff, staffEmail);
   await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   const cdn = `http://localhost:${new URL(baseURL!).port}`;
   const setCdn = async (value: string) => {

@@ -1,9 +1,6 @@
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { execFileSync } from 'node:child_process';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { acceptEntry, activate, axeClean, chatLive as live, member, onServerDatabase } from './helpers';
+import { acceptEntry, activate, axeClean, chatLive as live, member, onServerDatabase, grantStaff } from './helpers';
 
 // Two browsers talk: these flows run once, on the desktop project.
 test.skip(({ isMobile }) => isMobile, 'two-browser chat flows run on the desktop project');
@@ -211,12 +208,11 @@ test('operators: the queue, one claim for two operators, shared notes, an answer
 
   const opEmail = 'operator-chat@example.nl';
   const op = await newMember(browser, baseURL!, opEmail, { name: 'Olga', gender: 'Vrouw' });
-  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-  execFileSync(binary, ['staff', 'grant', opEmail, 'operator'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(op.page, opEmail, 'operator');
   // A second operator in another browser.
   const secondEmail = 'operator-two@example.nl';
   const second = await newMember(browser, baseURL!, secondEmail, { name: 'Pieter', gender: 'Man' });
-  execFileSync(binary, ['staff', 'grant', secondEmail, 'operator'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(second.page, secondEmail, 'operator');
 
   // Pieter has the queue open; it listens for changes.
   const listening = second.page.waitForResponse((r) => r.url().includes('/staff/chats/events'));
@@ -297,8 +293,7 @@ test('contact details: hidden for the recipient, refused or held for review once
   await page.close();
   const staffEmail = 'staff-contact@example.nl';
   const staff = await newMember(browser, baseURL!, staffEmail, { name: 'Sofie', gender: 'Vrouw' });
-  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-  execFileSync(binary, ['staff', 'grant', staffEmail, 'staff'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff.page, staffEmail);
   const setPhoneRule = async (label: string) => {
     await staff.page.goto('/staff/site#contact');
     const form = staff.page.getByTestId('form-contact');
@@ -365,8 +360,7 @@ test('spam held back: the same first message to many waits for staff, who releas
   await page.close();
   const staffEmail = 'staff-spam@example.nl';
   const staff = await newMember(browser, baseURL!, staffEmail, { name: 'Stijn', gender: 'Man' });
-  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-  execFileSync(binary, ['staff', 'grant', staffEmail, 'staff'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff.page, staffEmail);
   const setThreshold = async (recipients: string) => {
     await staff.page.goto('/staff/site#spam');
     const form = staff.page.getByTestId('form-spam');

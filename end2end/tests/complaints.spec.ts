@@ -1,13 +1,9 @@
 import { expect } from '@playwright/test';
 import { test } from './helpers';
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { acceptEntry, axeClean, otherMember, signupFormReady } from './helpers';
-
-const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+import { acceptEntry, axeClean, otherMember, signupFormReady, grantStaff } from './helpers';
 
 function mailsWith(text: string): string[] {
   const dir = join(process.env.E2E_DATA_DIR!, 'mail');
@@ -68,7 +64,7 @@ test('a visitor reports a profile, gets a reference, and staff handle it', async
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Sander', gender: 'Man' });
   const notFound = await staff.goto('/staff/complaints');
   expect(notFound?.status()).toBe(404);
-  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff, staffEmail);
   // On PostgreSQL the server hears of the new role from the database a moment later.
   await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/complaints');
@@ -111,7 +107,7 @@ test('tracking from the landing page reaches the member through the modal or the
 
   const staffEmail = `bron-staf-${run}@example.nl`;
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Stijn', gender: 'Man' });
-  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff, staffEmail);
   // On PostgreSQL the server hears of the new role from the database a moment later.
   await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/members');
@@ -126,7 +122,7 @@ test('staff see the site settings and add a discount code, then switch it off', 
   const staffEmail = `instellingen-staf-${run}@example.nl`;
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Sofie', gender: 'Vrouw' });
   if (testInfo.project.name === 'mobile') await staff.setViewportSize({ width: 375, height: 800 });
-  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff, staffEmail);
   // On PostgreSQL the server hears of the new role from the database a moment later.
   await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/site');
@@ -168,7 +164,7 @@ test('staff put up a logo and take it down again, and start a new site on its ow
   const staffEmail = `logo-staf-${run}@example.nl`;
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Femke', gender: 'Vrouw' });
   if (testInfo.project.name === 'mobile') await staff.setViewportSize({ width: 375, height: 800 });
-  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff, staffEmail);
   // On PostgreSQL the server hears of the new role from the database a moment later.
   await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/site');

@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { acceptEntry, activate, axeClean, lastSms, member } from './helpers';
+import { acceptEntry, activate, axeClean, lastSms, member, grantStaff } from './helpers';
 
 // Buying credits through the built-in test provider, at 375 px (mobile) and 1280 px (desktop).
 
@@ -216,9 +216,6 @@ test('direct debit: a bad IBAN, a wrong code, then the right one', async ({ page
 });
 
 test("staff find the payment, read its timeline and the month's sales report", async ({ page, browser, baseURL }, testInfo) => {
-  const { execFileSync } = await import('node:child_process');
-  const { homedir } = await import('node:os');
-  const { join } = await import('node:path');
   const buyer = email('verkoop', testInfo.project.name);
   await member(page, buyer);
   await chooseBundle(page, 'iDEAL');
@@ -230,8 +227,7 @@ test("staff find the payment, read its timeline and the month's sales report", a
   await acceptEntry(context, baseURL!);
   const staff = await context.newPage();
   await member(staff, staffEmail);
-  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-  execFileSync(binary, ['staff', 'grant', staffEmail, 'staff'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff, staffEmail);
 
   await staff.goto('/staff');
   await staff.getByRole('link', { name: 'Betalingen' }).click();
@@ -259,9 +255,6 @@ test("staff find the payment, read its timeline and the month's sales report", a
 
 test('staff refund part of a payment, then the rest; the member sees it in /transactions', async ({ page, browser, baseURL }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'staff work at 1280 px');
-  const { execFileSync } = await import('node:child_process');
-  const { homedir } = await import('node:os');
-  const { join } = await import('node:path');
   const buyer = email('terugbetaling', testInfo.project.name);
   await member(page, buyer);
   await chooseBundle(page, 'iDEAL');
@@ -275,8 +268,7 @@ test('staff refund part of a payment, then the rest; the member sees it in /tran
   await acceptEntry(context, baseURL!);
   const staff = await context.newPage();
   await member(staff, staffEmail);
-  const binary = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-  execFileSync(binary, ['staff', 'grant', staffEmail, 'staff'], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await grantStaff(staff, staffEmail);
 
   await staff.goto(`/staff/payments?id=${id}`);
   const form = staff.getByTestId('refund-form');

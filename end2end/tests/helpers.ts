@@ -1,6 +1,8 @@
 import { expect, test as base, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** Playwright's `test`, with every page of every browser context the test opens watched (its
@@ -199,4 +201,40 @@ export function layoutShiftSoFar(page: Page): Promise<number> {
         setTimeout(() => resolve(total), 100);
       }),
   );
+}
+
+/** The code an authenticator app shows for a base32 secret now (RFC 6238: 30 s steps, six
+ *  digits, HMAC-SHA-1). */
+export function totpCode(secret: string, at = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const bits = [...secret.replace(/[\s=]/g, '').toUpperCase()].map((c) => alphabet.indexOf(c).toString(2).padStart(5, '0')).join('');
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0xf;
+  return ((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).toString().padStart(6, '0');
+}
+
+/** Switches two-step login on for the page's member, as a person with an authenticator app does:
+ *  the set-up page's secret, a code from it and the password. */
+export async function turnOnTwoStep(page: Page, password = 'zoeken naar de vonk') {
+  await page.goto('/settings#two-step');
+  await page.getByRole('button', { name: 'Inloggen in twee stappen instellen' }).click();
+  await expect(page).toHaveURL(/\/settings\/two-step/);
+  const secret = (await page.getByTestId('two-step-secret').textContent())!.replace(/\s/g, '');
+  await page.getByLabel('Code uit je app').fill(totpCode(secret));
+  await page.getByLabel('Wachtwoord').fill(password);
+  await page.getByRole('button', { name: 'Inloggen in twee stappen aanzetten' }).click();
+  await expect(page).toHaveURL(/saved=two_step/);
+}
+
+/** Gives the page's member a staff role (`vonk staff grant`, as the site's owner does for the first
+ *  admin) and switches two-step login on, which staff need before any staff page opens; waits
+ *  until the server knows (on PostgreSQL it hears of the role from the database a moment later). */
+export async function grantStaff(page: Page, email: string, role = 'admin') {
+  const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+  execFileSync(vonk, ['staff', 'grant', email, role], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  await turnOnTwoStep(page);
+  await expect.poll(async () => (await page.request.get('/staff')).status()).toBe(200);
 }

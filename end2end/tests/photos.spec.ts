@@ -1,13 +1,10 @@
 import { expect, type Page } from '@playwright/test';
 import { test } from './helpers';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { acceptEntry, activate, member, otherMember } from './helpers';
+import { acceptEntry, activate, member, otherMember, grantStaff } from './helpers';
 
 const dataDir = () => process.env.E2E_DATA_DIR!;
-const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
 
 async function upload(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, isPrivate = false) {
   const form = page.getByTestId('upload-form');
@@ -61,7 +58,7 @@ test('a member edits the profile, uploads photos, staff approve them and another
   // A staff member approves both from the review page.
   const staffEmail = `staf-${run}@example.nl`;
   const staff = await otherMember(browser, baseURL!, staffEmail, { name: 'Sander', gender: 'Man' });
-  execFileSync(vonk, ['staff', 'grant', staffEmail], { env: { ...process.env, DATA_DIR: dataDir() } });
+  await grantStaff(staff, staffEmail);
   // On PostgreSQL the server hears of the new role from the database a moment later.
   await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/photos');

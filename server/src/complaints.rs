@@ -297,7 +297,7 @@ impl Complaints {
 
     /// The site's complaints in one status, newest first (staff only).
     pub async fn list(&self, staff: &Member, site_id: i64, status: Status, limit: i64) -> Result<Vec<StoredComplaint>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Complaints)?;
         let rows = sqlx::query_as::<_, ComplaintRow>(
             "SELECT c.id, c.reference, c.created_at, c.name, c.email, c.category, c.concerning, c.body, c.reporter_id, c.member_id, c.conversation_id, \
              c.status, c.handled_at, p.name AS member_name, h.name AS handled_name \
@@ -333,7 +333,7 @@ impl Complaints {
     /// Marks a complaint handled or open again; logged. Only a change is logged: pressing the
     /// same button twice changes nothing the second time.
     pub async fn set_status(&self, staff: &Member, site_id: i64, id: i64, status: Status, now: i64) -> Result<(), AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Complaints)?;
         let mut tx = self.db.begin().await?;
         let (handled_by, handled_at) = match status {
             Status::Handled => (Some(staff.id), Some(now)),

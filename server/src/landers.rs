@@ -62,7 +62,7 @@ impl Landers {
 
     /// Bounces per lander since `since`, most first (staff only).
     pub async fn bounce_figures(&self, staff: &Member, site_id: i64, since: i64) -> Result<Vec<BounceFigure>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Log)?;
         let rows: Vec<(String, i64, i64)> = sqlx::query_as(
             "SELECT lander, COUNT(*) AS bounces, SUM(CASE WHEN network IS NOT NULL OR ref IS NOT NULL THEN 1 ELSE 0 END) AS with_source \
              FROM page_bounces WHERE site_id = $1 AND created_at >= $2 GROUP BY lander ORDER BY bounces DESC, lander LIMIT 100",

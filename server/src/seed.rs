@@ -2,6 +2,7 @@
 
 use crate::db::Db;
 use crate::error::AppError;
+use domain::staff::StaffRole;
 
 /// Seeds the demo sites, their company and credit packs when the database has no site yet.
 /// Returns whether anything was written.
@@ -140,18 +141,22 @@ pub struct DemoAccount {
     pub email: &'static str,
     pub name: &'static str,
     pub gender: &'static str,
-    pub staff: bool,
-    pub operator: bool,
+    /// Its staff roles (none: a member).
+    pub roles: &'static [StaffRole],
     /// What the account is for, as printed at first start.
     pub role: &'static str,
 }
 
-/// A member, a staff member and an operator on the demo site's default site, so that a newcomer
-/// after `make run` can see every part of the site.
-pub const DEMO_ACCOUNTS: [DemoAccount; 3] = [
-    DemoAccount { email: "lid@vonk.example", name: "Lotte", gender: "female", staff: false, operator: false, role: "member" },
-    DemoAccount { email: "staf@vonk.example", name: "Sander", gender: "male", staff: true, operator: false, role: "staff: /staff" },
-    DemoAccount { email: "operator@vonk.example", name: "Olga", gender: "female", staff: false, operator: true, role: "operator: /staff/chats" },
+/// A member, an admin, a moderator, a support agent, a finance officer and an operator on the
+/// demo site's default site, so that a newcomer after `make run` can see every part of the site
+/// as each of them sees it.
+pub const DEMO_ACCOUNTS: [DemoAccount; 6] = [
+    DemoAccount { email: "lid@vonk.example", name: "Lotte", gender: "female", roles: &[], role: "member" },
+    DemoAccount { email: "staf@vonk.example", name: "Sander", gender: "male", roles: &[StaffRole::Admin], role: "admin: /staff" },
+    DemoAccount { email: "moderator@vonk.example", name: "Mirjam", gender: "female", roles: &[StaffRole::Moderator], role: "moderator: /staff/photos" },
+    DemoAccount { email: "support@vonk.example", name: "Sven", gender: "male", roles: &[StaffRole::Support], role: "support: /staff/members" },
+    DemoAccount { email: "financien@vonk.example", name: "Femke", gender: "female", roles: &[StaffRole::Finance], role: "finance: /staff/payments" },
+    DemoAccount { email: "operator@vonk.example", name: "Olga", gender: "female", roles: &[StaffRole::Operator], role: "operator: /staff/chats" },
 ];
 
 /// Creates [`DEMO_ACCOUNTS`] with one new random password when the default site has no
@@ -205,11 +210,9 @@ pub async fn demo_accounts(state: &crate::state::AppState) -> Result<Option<Stri
             location: domain::profile::LocationForm { country: "NL".into(), region: "NL-NH".into(), city: "Haarlem".into() },
         };
         state.members.save_basics(&site.settings, id, &basics).await?;
-        state.accounts.set_staff(account.email, account.staff).await?;
-        state.accounts.set_operator(account.email, account.operator).await?;
-        if account.staff || account.operator {
-            // Staff and operators are not members to be found.
-            state.accounts.set_invisible(id, true).await?;
+        for role in account.roles {
+            // Staff and operators leave the search with their role.
+            state.accounts.set_staff_role(account.email, *role, true).await?;
         }
     }
     Ok(Some(password))

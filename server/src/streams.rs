@@ -216,7 +216,7 @@ async fn check(inner: &Inner) -> Result<usize, crate::AppError> {
     for chunk in sessions.chunks(500) {
         let marks = (0..chunk.len()).map(|i| format!("${}", i + 4)).collect::<Vec<_>>().join(", ");
         let sql = format!(
-            "SELECT s.token_hash, u.operator FROM sessions s JOIN users u ON u.id = s.user_id \
+            "SELECT s.token_hash, u.staff_roles, (u.totp_secret IS NOT NULL) AS two_step FROM sessions s JOIN users u ON u.id = s.user_id \
              WHERE s.expires_at > $1 AND u.status IN ($2, $3) AND s.token_hash IN ({marks})"
         );
         let mut query = sqlx::query(&sql).bind(now).bind(UserStatus::Active.as_str()).bind(UserStatus::NotConfirmed.as_str());
@@ -224,7 +224,9 @@ async fn check(inner: &Inner) -> Result<usize, crate::AppError> {
             query = query.bind(hash.to_string());
         }
         for row in query.fetch_all(inner.db.pool()).await? {
-            standing.insert(sqlx::Row::try_get(&row, "token_hash")?, crate::db::flag(&row, "operator")?);
+            let roles = domain::staff::StaffRoles::from_bits(sqlx::Row::try_get(&row, "staff_roles")?);
+            let two_step = crate::db::flag(&row, "two_step")?;
+            standing.insert(sqlx::Row::try_get(&row, "token_hash")?, two_step && roles.may(domain::staff::StaffArea::Console));
         }
     }
     let mut registry = inner.registry();

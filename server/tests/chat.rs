@@ -328,8 +328,8 @@ on_both_databases!(operators_answer_as_fictional_profiles_only, |db: Db| async m
     let to_profile = chat.send(&w.site, &anna, To::Member(fictional), &cid(1), text("hoi schat"), NOW).await.unwrap();
     chat.send(&w.site, &anna, To::Member(bram.id), &cid(2), text("hoi bram"), NOW).await.unwrap();
     let op = w.member("op@example.nl", "female").await;
-    assert_eq!(chat.operator_threads(&op, w.site.id, NOW).await.unwrap_err().code(), ErrorCode::Forbidden);
-    assert_eq!(w.accounts.set_operator("op@example.nl", true).await.unwrap(), 1);
+    assert_eq!(chat.operator_threads(&op, w.site.id, NOW).await.unwrap_err().code(), ErrorCode::NotFound, "to a member the console does not exist");
+    assert_eq!(support::grant_staff(&w.db, &w.accounts, "op@example.nl", domain::staff::StaffRole::Operator).await, 1);
     let op = w.reload(op.id).await;
     let threads = chat.operator_threads(&op, w.site.id, NOW).await.unwrap();
     assert_eq!(threads.len(), 1, "only the conversation with the fictional profile");
@@ -454,7 +454,7 @@ on_both_databases!(contact_details_are_masked_or_refused_as_staff_set, |db: Db| 
     let bram = w.member("bram@example.nl", "male").await;
     let anna = fund(&w, anna.id, 100).await;
     let boss = w.member("baas@example.nl", "male").await;
-    w.accounts.set_staff("baas@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "baas@example.nl", domain::staff::StaffRole::Admin).await;
     let boss = w.reload(boss.id).await;
     let load = || async { server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap() };
 
@@ -505,7 +505,7 @@ on_both_databases!(contact_details_held_for_review_and_a_sender_who_keeps_trying
     let anna = fund(&w, anna.id, 100).await;
     let cleo = fund(&w, cleo.id, 100).await;
     let boss = w.member("baas@example.nl", "male").await;
-    w.accounts.set_staff("baas@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "baas@example.nl", domain::staff::StaffRole::Admin).await;
     let boss = w.reload(boss.id).await;
     let staff = server::staff::Staff::new(db.clone());
     let rules = |pairs: &[(&str, &str)]| server::staff::SiteChange::ContactRules(pairs.iter().map(|(k, r)| (k.to_string(), r.to_string())).collect());
@@ -569,7 +569,7 @@ on_both_databases!(the_operator_queue_claims_notes_and_figures, |db: Db| async m
     for i in 0..6 {
         let email = format!("op{i}@example.nl");
         let op = w.member(&email, "female").await;
-        w.accounts.set_operator(&email, true).await.unwrap();
+        support::grant_staff(&w.db, &w.accounts, &email, domain::staff::StaffRole::Operator).await;
         ops.push(w.reload(op.id).await);
     }
     let (olga, piet) = (&ops[0], &ops[1]);
@@ -612,7 +612,7 @@ on_both_databases!(the_operator_queue_claims_notes_and_figures, |db: Db| async m
     assert!(matches!(chat.claim(&other, 1, older, NOW + 200 + domain::chat::OPERATOR_CLAIM_SECS).await.unwrap(), server::chat::Claim::Mine { .. }));
     assert_eq!(chat.operator_send(&w.site, &holder, older, &cid(8), "nog iets", NOW + 330).await.unwrap_err().code(), ErrorCode::ClaimedByOther);
     // A member cannot claim, and a real members' conversation cannot be claimed.
-    assert_eq!(chat.claim(&anna, 1, older, NOW).await.unwrap_err().code(), ErrorCode::Forbidden);
+    assert_eq!(chat.claim(&anna, 1, older, NOW).await.unwrap_err().code(), ErrorCode::NotFound);
     let anna = w.make_premium(anna.id).await;
     let real = chat.send(&w.site, &anna, To::Member(bram.id), &cid(9), text("hoi bram"), NOW).await.unwrap().message.conversation;
     assert_eq!(chat.claim(&other, 1, real, NOW).await.unwrap_err().code(), ErrorCode::NotFound);
@@ -634,7 +634,7 @@ on_both_databases!(the_operator_queue_claims_notes_and_figures, |db: Db| async m
 
     // Staff's figures: the two answers, by the two operators, and what still waits.
     assert_eq!(chat.operator_figures(&holder, 1, NOW - 3600).await.unwrap_err().code(), ErrorCode::NotFound, "operators are not staff");
-    w.accounts.set_staff("op0@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "op0@example.nl", domain::staff::StaffRole::Admin).await;
     let boss = w.reload(ops[0].id).await;
     let f = chat.operator_figures(&boss, 1, NOW - 3600).await.unwrap();
     assert_eq!(f.days.iter().map(|d| d.answers).sum::<i64>(), 2);

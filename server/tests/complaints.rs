@@ -85,7 +85,7 @@ on_both_databases!(a_complaint_is_stored_mailed_and_linked_only_to_what_the_repo
     assert_ne!(own, foreign);
 
     let mut staff = w.reload(carl.id).await;
-    sqlx::query("UPDATE users SET role = 'staff' WHERE id = $1").bind(carl.id).execute(db.pool()).await.unwrap();
+    support::grant_staff(&db, &w.accounts, "carl@example.nl", domain::staff::StaffRole::Support).await;
     staff = w.reload(staff.id).await;
     let open = complaints.list(&staff, site, Status::Open, 50).await.unwrap();
     assert_eq!(open.iter().map(|c| c.reference.as_str()).collect::<Vec<_>>(), [foreign.as_str(), own.as_str(), first.as_str()], "newest first");
@@ -146,7 +146,7 @@ on_both_databases!(only_staff_of_the_site_handle_complaints_and_each_change_is_l
     let complaints = Complaints::new(db.clone(), Outbox::Files(out.path().to_path_buf()), Arc::new(Catalog::embedded()));
     let member = w.member("anna@example.nl", "female").await;
     let staff = w.member("staff@example.nl", "male").await;
-    sqlx::query("UPDATE users SET role = 'staff' WHERE id = $1").bind(staff.id).execute(db.pool()).await.unwrap();
+    support::grant_staff(&db, &w.accounts, "staff@example.nl", domain::staff::StaffRole::Moderator).await;
     let staff = w.reload(staff.id).await;
     complaints.file(site, &complaint("Something went wrong with my credits."), Some(&member), Subject::default(), Locale::Nl, NOW).await.unwrap();
 
@@ -164,6 +164,10 @@ on_both_databases!(only_staff_of_the_site_handle_complaints_and_each_change_is_l
     let handled = complaints.list(&staff, site, Status::Handled, 10).await.unwrap();
     assert_eq!((handled[0].handled_by.as_deref(), handled[0].handled_at), (Some("Anna"), Some(NOW + 10)), "who and when");
     complaints.set_status(&staff, site, id, Status::Open, NOW + 20).await.unwrap();
+    // The staff log is for admins.
+    assert!(server::staff::Staff::new(db.clone()).log(&staff, site, 10).await.is_err());
+    support::grant_staff(&db, &w.accounts, "staff@example.nl", domain::staff::StaffRole::Admin).await;
+    let staff = w.reload(staff.id).await;
     let log = server::staff::Staff::new(db.clone()).log(&staff, site, 10).await.unwrap();
     assert_eq!(
         log.iter().map(|a| a.action.as_str()).collect::<Vec<_>>(),

@@ -48,7 +48,7 @@ async fn users(db: &Db, email: &str) -> i64 {
 on_both_databases!(only_an_open_invitation_lets_a_visitor_join_an_invite_only_site_and_only_once, |db: Db| async move {
     let mut w = world(db.clone()).await;
     let boss = w.member("boss@example.nl", "male").await;
-    assert_eq!(w.accounts.set_staff("boss@example.nl", true).await.unwrap(), 1);
+    assert_eq!(support::grant_staff(&w.db, &w.accounts, "boss@example.nl", domain::staff::StaffRole::Admin).await, 1);
     let boss = w.reload(boss.id).await;
     let anna = w.member("anna@example.nl", "female").await;
     let clock = Clock::fixed(NOW);
@@ -109,7 +109,7 @@ on_both_databases!(members_invite_where_the_site_allows_a_few_a_day_and_see_and_
     let anna = w.member("anna@example.nl", "female").await;
     let bart = w.member("bart@example.nl", "male").await;
     let boss = w.member("boss@example.nl", "male").await;
-    assert_eq!(w.accounts.set_staff("boss@example.nl", true).await.unwrap(), 1);
+    assert_eq!(support::grant_staff(&w.db, &w.accounts, "boss@example.nl", domain::staff::StaffRole::Admin).await, 1);
     let boss = w.reload(boss.id).await;
     w.site.settings.signups = SignupPolicy::InviteOnly;
     w.site.settings.member_invites = true;

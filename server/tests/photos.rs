@@ -189,7 +189,7 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     let anna = member(&c, "anna@example.nl").await;
     let bob = member(&c, "bob@example.nl").await;
     let staff_member = member(&c, "staff@example.nl").await;
-    assert_eq!(c.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    assert_eq!(support::grant_staff(&c.db, &c.accounts, "staff@example.nl", domain::staff::StaffRole::Admin).await, 1);
     let staff = reload(&c, &staff_member).await;
     assert!(staff.is_staff());
     let public = c.photos.upload(&anna, picture(ImageFormat::Jpeg, 40, 40), false, NOW).await.unwrap();
@@ -201,15 +201,16 @@ on_both_databases!(review_main_and_private_decide_what_others_see, |db: Db| asyn
     assert!(c.photos.file(Some(&staff), c.site.id, public, false, false).await.unwrap().is_ok());
     assert_eq!(c.photos.file(Some(&bob), c.site.id, public, false, false).await.unwrap().unwrap_err(), Access::Hidden);
     assert_eq!(c.photos.gallery(Some(&bob), anna.id).await.unwrap(), vec![]);
-    let queue = c.photos.queue(c.site.id, 50).await.unwrap();
+    let queue = c.photos.queue(&staff, c.site.id, 50).await.unwrap();
     assert_eq!(queue.iter().map(|q| q.id).collect::<Vec<_>>(), vec![public, private, other]);
 
-    // Only staff may review.
+    // Only moderators and admins see the queue and review.
+    assert!(c.photos.queue(&bob, c.site.id, 50).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
     assert!(c.photos.review(&bob, c.site.id, public, true, NOW).await.is_err_and(|e| e.code() == domain::ErrorCode::NotFound));
     for id in [public, private, other] {
         c.photos.review(&staff, c.site.id, id, true, NOW).await.unwrap();
     }
-    assert!(c.photos.queue(c.site.id, 50).await.unwrap().is_empty());
+    assert!(c.photos.queue(&staff, c.site.id, 50).await.unwrap().is_empty());
     let (main, thumb): (Option<String>, Option<String>) =
         sqlx::query_as("SELECT main_photo, main_thumb FROM profiles WHERE user_id = $1").bind(anna.id).fetch_one(c.db.pool()).await.unwrap();
     assert_eq!((main.as_deref(), thumb.as_deref()), (Some(format!("photos/{public}").as_str()), Some(format!("photos/{public}/thumb").as_str())));

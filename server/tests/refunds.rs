@@ -30,7 +30,7 @@ async fn balance(w: &World, id: i64) -> i64 {
 
 async fn staff(w: &World) -> Member {
     let boss = w.member("baas@example.nl", "male").await;
-    w.accounts.set_staff("baas@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "baas@example.nl", domain::staff::StaffRole::Admin).await;
     w.reload(boss.id).await
 }
 

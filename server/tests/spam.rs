@@ -53,7 +53,7 @@ on_both_databases!(alike_first_messages_are_held_then_released_or_blocked, |db: 
         men.push(w.member(&format!("m{i}@example.nl"), "male").await);
     }
     let boss = w.member("baas@example.nl", "male").await;
-    w.accounts.set_staff("baas@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "baas@example.nl", domain::staff::StaffRole::Admin).await;
     let boss = w.reload(boss.id).await;
     let staff = server::staff::Staff::new(db.clone());
     let load = || async { server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap() };
@@ -147,7 +147,7 @@ on_both_databases!(switched_off_rules_hold_nothing, |db: Db| async move {
     let chat = Chat::new(w.members.clone(), Bus::start(w.db.clone(), "sqlite://unused"));
     let sam = sender(&w, "sam@example.nl", 1000).await;
     let boss = w.member("baas@example.nl", "male").await;
-    w.accounts.set_staff("baas@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "baas@example.nl", domain::staff::StaffRole::Admin).await;
     let boss = w.reload(boss.id).await;
     let rules = domain::spam::SpamRules { recipients: 0, ..Default::default() };
     server::staff::Staff::new(db.clone()).change_site(&boss, w.site.settings.id, server::staff::SiteChange::SpamRules(rules), NOW).await.unwrap();

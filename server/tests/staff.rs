@@ -3,7 +3,7 @@
 
 mod support;
 
-use domain::account::Role;
+use domain::staff::{StaffRole, StaffRoles};
 use domain::ErrorCode;
 use server::staff::{MemberChange, Staff};
 use server::Db;
@@ -24,21 +24,21 @@ on_both_databases!(staff_find_block_unblock_and_grant_and_every_change_is_logged
     let staff_admin = Staff::new(db.clone());
     let anna = w.member("anna@example.nl", "female").await;
     let boss = w.member("boss@example.nl", "male").await;
-    assert_eq!(w.accounts.set_staff("boss@example.nl", true).await.unwrap(), 1);
+    assert_eq!(support::grant_staff(&w.db, &w.accounts, "boss@example.nl", StaffRole::Admin).await, 1);
     let boss = w.reload(boss.id).await;
 
     // Members cannot use any of it.
-    assert_eq!(refused(staff_admin.find(&anna, site, "boss@example.nl").await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(staff_admin.find(&anna, site, "boss@example.nl", NOW).await), Some(ErrorCode::NotFound));
     assert_eq!(refused(staff_admin.change_member(&anna, site, boss.id, MemberChange::Block("x".into()), NOW).await), Some(ErrorCode::NotFound));
 
     // Found by email (any case), by id and by #id; unknown and other sites' ids are not.
-    let found = staff_admin.find(&boss, site, " ANNA@example.nl ").await.unwrap().unwrap();
-    assert_eq!((found.id, found.status.as_str(), found.role), (anna.id, "active", Role::Member));
-    assert_eq!(staff_admin.find(&boss, site, &anna.id.to_string()).await.unwrap().map(|m| m.id), Some(anna.id));
-    assert_eq!(staff_admin.find(&boss, site, &format!("#{}", anna.id)).await.unwrap().map(|m| m.id), Some(anna.id));
-    assert!(staff_admin.find(&boss, site, "nobody@example.nl").await.unwrap().is_none());
+    let found = staff_admin.find(&boss, site, " ANNA@example.nl ", NOW).await.unwrap().unwrap();
+    assert_eq!((found.id, found.status.as_str(), found.roles), (anna.id, "active", StaffRoles::NONE));
+    assert_eq!(staff_admin.find(&boss, site, &anna.id.to_string(), NOW).await.unwrap().map(|m| m.id), Some(anna.id));
+    assert_eq!(staff_admin.find(&boss, site, &format!("#{}", anna.id), NOW).await.unwrap().map(|m| m.id), Some(anna.id));
+    assert!(staff_admin.find(&boss, site, "nobody@example.nl", NOW).await.unwrap().is_none());
     let other_site: (i64,) = sqlx::query_as("SELECT id FROM sites WHERE id <> $1").bind(site).fetch_one(db.pool()).await.unwrap();
-    assert_eq!(refused(staff_admin.find(&boss, other_site.0, "anna@example.nl").await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(staff_admin.find(&boss, other_site.0, "anna@example.nl", NOW).await), Some(ErrorCode::NotFound));
 
     // A block needs a reason; it ends the member's sessions and takes them out of the search.
     assert_eq!(refused(staff_admin.change_member(&boss, site, anna.id, MemberChange::Block("  ".into()), NOW).await), Some(ErrorCode::ReasonRequired));
@@ -56,27 +56,36 @@ on_both_databases!(staff_find_block_unblock_and_grant_and_every_change_is_logged
     let (sessions,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions WHERE user_id = $1").bind(anna.id).fetch_one(db.pool()).await.unwrap();
     assert_eq!(sessions, 0, "logged out everywhere");
     assert!(!searchable(&db, anna.id).await, "out of the search");
-    assert_eq!(staff_admin.find(&boss, site, "anna@example.nl").await.unwrap().unwrap().status, "blocked");
+    assert_eq!(staff_admin.find(&boss, site, "anna@example.nl", NOW).await.unwrap().unwrap().status, "blocked");
     staff_admin.change_member(&boss, site, anna.id, MemberChange::Unblock("Checked: not a scammer".into()), NOW + 3).await.unwrap();
     assert!(searchable(&db, anna.id).await, "findable again");
 
-    // Roles; staff cannot block or demote themselves.
-    staff_admin.change_member(&boss, site, anna.id, MemberChange::Operator(true), NOW + 4).await.unwrap();
-    staff_admin.change_member(&boss, site, anna.id, MemberChange::Role(Role::Staff), NOW + 5).await.unwrap();
-    staff_admin.change_member(&boss, site, anna.id, MemberChange::Role(Role::Staff), NOW + 6).await.unwrap();
-    let anna_now = staff_admin.find(&boss, site, "anna@example.nl").await.unwrap().unwrap();
-    assert!(anna_now.operator && anna_now.role == Role::Staff);
+    // Roles; staff cannot block themselves or take their own admin role; a role given twice is
+    // one change.
+    staff_admin.change_member(&boss, site, anna.id, MemberChange::Role(StaffRole::Operator, true), NOW + 4).await.unwrap();
+    staff_admin.change_member(&boss, site, anna.id, MemberChange::Role(StaffRole::Moderator, true), NOW + 5).await.unwrap();
+    staff_admin.change_member(&boss, site, anna.id, MemberChange::Role(StaffRole::Moderator, true), NOW + 6).await.unwrap();
+    let anna_now = staff_admin.find(&boss, site, "anna@example.nl", NOW).await.unwrap().unwrap();
+    assert_eq!(anna_now.roles, StaffRoles::of(&[StaffRole::Moderator, StaffRole::Operator]));
+    assert!(!searchable(&db, anna.id).await, "staff are not found by members");
     assert_eq!(refused(staff_admin.change_member(&boss, site, boss.id, MemberChange::Block("me".into()), NOW).await), Some(ErrorCode::Forbidden));
-    assert_eq!(refused(staff_admin.change_member(&boss, site, boss.id, MemberChange::Role(Role::Member), NOW).await), Some(ErrorCode::Forbidden));
-    assert_eq!(refused(staff_admin.change_member(&boss, site, 999_999, MemberChange::Operator(true), NOW).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(staff_admin.change_member(&boss, site, boss.id, MemberChange::Role(StaffRole::Admin, false), NOW).await), Some(ErrorCode::Forbidden));
+    assert_eq!(refused(staff_admin.change_member(&boss, site, 999_999, MemberChange::Role(StaffRole::Operator, true), NOW).await), Some(ErrorCode::NotFound));
+    // A moderator blocks, but grants no role.
+    let anna = w.reload(anna.id).await;
+    assert_eq!(refused(staff_admin.change_member(&anna, site, boss.id, MemberChange::Role(StaffRole::Finance, true), NOW).await), Some(ErrorCode::NotFound));
 
-    let log = staff_admin.log(&boss, site, 20).await.unwrap();
+    let log = staff_admin.log(&boss, site, 40).await.unwrap();
+    // Every member found is a view in the log; a search that finds nobody is not.
+    let views = log.iter().filter(|a| a.action == "member_view").count();
+    assert_eq!(views, 5, "each lookup that found Anna");
+    let log: Vec<_> = log.into_iter().filter(|a| a.action != "member_view").collect();
     let lines: Vec<(&str, &str)> = log.iter().map(|a| (a.action.as_str(), a.detail.as_str())).collect();
     assert_eq!(
         lines,
         [
-            ("member_role", "staff"),
-            ("member_operator", "on"),
+            ("role_granted", "moderator"),
+            ("role_granted", "operator"),
             ("member_unblock", "Checked: not a scammer"),
             ("member_block", "Scam messages, complaint K-ABCDEFGH")
         ],
@@ -97,6 +106,10 @@ fn every_staff_action_has_a_label_in_every_language() {
         "member_unblock",
         "member_role",
         "member_operator",
+        "role_granted",
+        "role_taken",
+        "export",
+        "member_view",
         "site_texts",
         "site_credits",
         "site_invitations",
@@ -136,7 +149,7 @@ on_both_databases!(staff_set_the_sites_settings_bundles_and_codes_and_each_chang
     let admin = Staff::new(db.clone());
     let anna = w.member("anna@example.nl", "female").await;
     let boss = w.member("boss@example.nl", "male").await;
-    w.accounts.set_staff("boss@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "boss@example.nl", domain::staff::StaffRole::Admin).await;
     let boss = w.reload(boss.id).await;
     let cache = server::sites::SiteCache::load(db.clone()).await.unwrap();
     let settings = || cache.for_host(Some(&w.site.settings.domain)).unwrap();
@@ -263,7 +276,7 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     let admin = Staff::new(db.clone());
     let anna = w.member("anna@example.nl", "female").await;
     let boss = w.member("boss@example.nl", "male").await;
-    w.accounts.set_staff("boss@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "boss@example.nl", domain::staff::StaffRole::Admin).await;
     let boss = w.reload(boss.id).await;
     let cache = server::sites::SiteCache::load(db.clone()).await.unwrap();
     let settings = || cache.for_host(Some(&w.site.settings.domain)).unwrap();
@@ -359,13 +372,13 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     );
     assert_eq!(server::sites::credit_packs(&db, id).await.unwrap().len(), server::sites::credit_packs(&db, site).await.unwrap().len());
     let login = w.accounts.login(id, "boss@example.nl", "rode kater op het dak", None, &Default::default()).await.unwrap();
-    assert!(matches!(login, server::accounts::LoginOutcome::Session(_)), "the staff member logs in on the new site");
-    let (role, invisible, searchable): (String, i64, i64) = sqlx::query_as("SELECT u.role, CASE WHEN u.invisible THEN 1 ELSE 0 END, CASE WHEN p.searchable THEN 1 ELSE 0 END FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1")
+    assert!(matches!(login, server::accounts::LoginOutcome::SecondStep(_)), "the staff member logs in on the new site, with the same two-step login");
+    let (roles, invisible, searchable): (i64, i64, i64) = sqlx::query_as("SELECT u.staff_roles, CASE WHEN u.invisible THEN 1 ELSE 0 END, CASE WHEN p.searchable THEN 1 ELSE 0 END FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1")
         .bind(id)
         .fetch_one(db.pool())
         .await
         .unwrap();
-    assert_eq!((role.as_str(), invisible, searchable), ("staff", 1, 0));
+    assert_eq!((StaffRoles::from_bits(roles), invisible, searchable), (StaffRoles::of(&[StaffRole::Admin]), 1, 0), "an admin there, not a member");
     assert!(w.accounts.login(id, "anna@example.nl", "rode kater op het dak", None, &Default::default()).await.is_err(), "members are not copied");
 
     let log = admin.log(&boss, site, 50).await.unwrap();

@@ -20,7 +20,7 @@ on_both_databases!(staff_find_payments_read_their_timeline_and_the_sales_report,
     let anna = w.member("anna@example.nl", "female").await;
     let bart = w.member("bart@example.nl", "male").await;
     let boss = w.member("baas@example.nl", "male").await;
-    w.accounts.set_staff("baas@example.nl", true).await.unwrap();
+    support::grant_staff(&w.db, &w.accounts, "baas@example.nl", domain::staff::StaffRole::Admin).await;
     let boss = w.reload(boss.id).await;
     let site = w.site.settings.id;
 

@@ -59,6 +59,7 @@ fn MemberActions(member: MemberView) -> impl IntoView {
                 <a href="/profile">{i18n.t("account.my_profile")}</a>
                 <a href="/settings">{i18n.t("account.settings")}</a>
                 {member.invites.then(|| view! { <a href="/invitations" data-testid="menu-invitations">{use_i18n().t("invite.title")}</a> })}
+                {(!member.staff.is_empty()).then(|| view! { <a href="/staff" data-testid="menu-staff">{use_i18n().t("staff.home.title")}</a> })}
                 <ActionForm action={ServerAction::<crate::features::account::server_fns::Logout>::new()}>
                     <button type="submit">{use_i18n().t("account.logout")}</button>
                 </ActionForm>

@@ -5,8 +5,8 @@ use server::{AppError, AppState};
 
 use super::page_context::page_links;
 
-/// Grants or takes back the staff role (the `vonk staff` command).
-pub async fn set_staff(config: server::Config, email: &str, grant: bool, operator: bool) -> Result<u64, AppError> {
+/// Grants or takes back a staff role (the `vonk staff` command).
+pub async fn set_staff(config: server::Config, email: &str, grant: bool, role: domain::staff::StaffRole) -> Result<u64, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
     let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
     let accounts = server::accounts::Accounts::new(
@@ -16,7 +16,7 @@ pub async fn set_staff(config: server::Config, email: &str, grant: bool, operato
         std::sync::Arc::new(server::locales::Catalog::embedded()),
         page_links(),
     );
-    let changed = if operator { accounts.set_operator(email, grant).await? } else { accounts.set_staff(email, grant).await? };
+    let changed = accounts.set_staff_role(email, role, grant).await?;
     db.close().await;
     Ok(changed)
 }

@@ -702,12 +702,24 @@ async fn the_demo_seed_makes_a_member_staff_and_an_operator_to_log_in_with() {
     assert!(html.contains(r#"action="/api/fn/logout""#), "a member with a finished profile");
     let (status, _, _) = app.get("/staff", &[("cookie", &member)]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    // Staff first switch two-step login on (each demo staff account is told so).
     let staff = login("staf@vonk.example").await;
-    let (status, _, _) = app.get("/staff", &[("cookie", &staff)]).await;
-    assert_eq!(status, StatusCode::OK, "staff see the staff area");
+    let (status, _, html) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(html.contains(r#"data-testid="staff-two-step-first""#));
     let operator = login("operator@vonk.example").await;
-    let (status, _, _) = app.get("/staff/chats", &[("cookie", &operator)]).await;
-    assert_eq!(status, StatusCode::OK, "the operator sees the console");
+    let (status, _, html) = app.get("/staff/chats", &[("cookie", &operator)]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(html.contains(r#"data-testid="staff-two-step-first""#));
+    for (email, path) in
+        [("moderator@vonk.example", "/staff/photos"), ("support@vonk.example", "/staff/members"), ("financien@vonk.example", "/staff/payments")]
+    {
+        let cookie = login(email).await;
+        let (status, _, _) = app.get(path, &[("cookie", &cookie)]).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{email}: its page, once two-step login is on");
+        let (status, _, _) = app.get("/staff/site", &[("cookie", &cookie)]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{email}: not the site's settings");
+    }
     // Staff and the operator are not members to be found; the member is.
     let (_, _, search) = app.get("/members?gender=female", &[("cookie", &staff)]).await;
     assert!(search.contains("Lotte") && !search.contains("Olga"), "only the member is in the search");

@@ -235,7 +235,7 @@ async fn staff_see_payments_their_timeline_and_the_sales_report() {
     let app = start().await;
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let site = app.state.sites.for_host(None).unwrap();
     let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
     let member = app.state.accounts.member(anna_id).await.unwrap().unwrap();
@@ -283,7 +283,7 @@ async fn staff_refund_a_payment_and_the_member_sees_it() {
     let origin = app.origin();
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let site = app.state.sites.for_host(None).unwrap();
     let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
     let member = app.state.accounts.member(anna_id).await.unwrap().unwrap();
@@ -370,7 +370,7 @@ async fn offers_say_what_is_true_now_and_what_follows() {
     let app = start_in("NL").await;
     let origin = app.origin();
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let set = |tb: (i64, i64), welcome: (i64, i64)| {
         let (app, origin, staff) = (&app, &origin, &staff);
         async move {

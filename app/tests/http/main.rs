@@ -368,3 +368,19 @@ fn app_code(grouped: &str, at: u64) -> String {
 fn now_secs() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()
 }
+
+/// The two-step secret [`grant_staff`] gives staff.
+const STAFF_TOTP_SECRET: &str = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+/// Gives every account of `email` a staff role with two-step login on (staff use their roles only
+/// with it; the secret is a fixed test one). Returns how many accounts there are.
+async fn grant_staff(app: &TestApp, email: &str, role: domain::staff::StaffRole) -> u64 {
+    let n = app.state.accounts.set_staff_role(email, role, true).await.unwrap();
+    sqlx::query("UPDATE users SET totp_secret = $2 WHERE email = $1 AND totp_secret IS NULL")
+        .bind(email)
+        .bind(STAFF_TOTP_SECRET)
+        .execute(app.state.db.pool())
+        .await
+        .unwrap();
+    n
+}

@@ -82,8 +82,8 @@ fn fill(pattern: &str, value: &str) -> String {
 
 async fn staff_and_operator(app: &TestApp, email: &str) -> String {
     let cookie = ready_member(app, email, "male").await;
-    app.state.accounts.set_staff(email, true).await.unwrap();
-    app.state.accounts.set_operator(email, true).await.unwrap();
+    grant_staff(app, email, domain::staff::StaffRole::Admin).await;
+    grant_staff(app, email, domain::staff::StaffRole::Operator).await;
     cookie
 }
 

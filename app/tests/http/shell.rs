@@ -277,7 +277,7 @@ async fn a_sites_files_come_from_its_cdn_prefix() {
     let app = start().await;
     let origin = app.origin();
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let port = app.base.rsplit(':').next().unwrap().to_string();
     let cdn = format!("http://localhost:{port}");
 

@@ -8,7 +8,7 @@ async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
     let origin = app.origin();
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    assert_eq!(grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await, 1);
     let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
 
     let (status, _, _) = app.get("/staff/members?q=anna%40example.nl", &[("cookie", &anna)]).await;
@@ -54,7 +54,7 @@ async fn staff_set_prices_countries_and_codes_and_members_see_the_change() {
     let origin = app.origin();
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let credits = "message_credits=12&photo_credits=15&gift_credits=25&signup_credits=0&free_messages=2&message_length=800&welcome_discount_percent=30&welcome_discount_hours=6&time_bonus_percent=35&time_bonus_hours=2&refund_days=14&direct_debit_monthly_limit=150";
 
     // Members: not found, and the functions refuse them without changing anything.
@@ -213,7 +213,7 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
     let origin = app.origin();
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let post = |name: &'static str, body: String, cookie: String| {
         let app = &app;
         let origin = origin.clone();
@@ -359,7 +359,7 @@ async fn staff_set_visitor_rules_costs_company_and_logo_and_start_a_site() {
         .send()
         .await
         .unwrap();
-    assert!(cookie_value(&login, "auth.session").is_some(), "logged in on the new site: {:?}", login.headers());
+    assert!(cookie_value(&login, "vonk.two_step").is_some(), "the password leads on to the same two-step login there: {:?}", login.headers());
 
     // Each change is logged.
     let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
@@ -382,7 +382,7 @@ async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     let bram = ready_member(&app, "bram@example.nl", "male").await;
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    assert_eq!(grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await, 1);
     let bram_id: (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'bram@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
     let bram_id = bram_id.0;
 
@@ -436,9 +436,9 @@ async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
     let mail = mails(&app).into_iter().rev().find(|m| m.contains(&reference)).expect("support was mailed");
     assert!(mail.contains("To: support@vonk.example") && mail.contains("He keeps sending rude messages"));
 
-    // Staff pages: a visitor is sent to log in, a member gets a 404, staff see the complaint.
-    let (status, headers, _) = app.get("/staff/complaints", &[("accept", "text/html")]).await;
-    assert!(status.is_redirection() && headers["location"].to_str().unwrap().starts_with("/login"), "{status}");
+    // Staff pages: a visitor and a member get a 404, staff see the complaint.
+    let (status, _, _) = app.get("/staff/complaints", &[("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     for path in ["/staff", "/staff/complaints"] {
         let (status, _, page) = app.get(path, &[("cookie", &bram)]).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}");
@@ -471,4 +471,75 @@ async fn complaints_are_filed_mailed_and_handled_by_staff_only() {
         }
     }
     assert!(limited, "too many complaints from one address are refused");
+}
+
+/// Every staff address as a visitor, a member and each role: the page (or file, or stream) for the
+/// roles that open it, and the same 404 for everyone else — a visitor is not sent to log in, so
+/// the address does not announce itself. Every `/staff` page of the router is in the list.
+#[tokio::test]
+async fn every_staff_address_answers_its_roles_only_and_404_to_everyone_else() {
+    use app::features::staff::STAFF_ADDRESSES;
+    use domain::staff::StaffRole;
+    let listed: Vec<&str> = STAFF_ADDRESSES.iter().map(|(path, _)| *path).collect();
+    for path in app::ssr::page_paths().iter().filter(|p| p.starts_with("/staff")) {
+        assert!(listed.contains(&path.as_str()), "{path} has no area in STAFF_ADDRESSES");
+    }
+    let app = start().await;
+    let member = ready_member(&app, "member@example.nl", "female").await;
+    let mut people = vec![("visitor", None, String::new()), ("member", None, member)];
+    for role in StaffRole::ALL {
+        let email = format!("{}@example.nl", role.as_str());
+        let cookie = ready_member(&app, &email, "male").await;
+        assert_eq!(grant_staff(&app, &email, role).await, 1);
+        people.push((role.as_str(), Some(role), cookie));
+    }
+    let mut asked = 0;
+    for (path, area) in STAFF_ADDRESSES {
+        for (who, role, cookie) in &people {
+            let open = role.is_some_and(|r| area.roles().contains(&r));
+            // The stream never ends: its status only.
+            let res = app.client.get(format!("{}{path}", app.base)).header("cookie", cookie.as_str()).header("accept", "text/html").send().await.unwrap();
+            let status = res.status();
+            let expected = if open { StatusCode::OK } else { StatusCode::NOT_FOUND };
+            assert_eq!(status, expected, "{who} at {path}");
+            if !path.ends_with("/events") {
+                let body = res.text().await.unwrap();
+                if !open && !path.ends_with(".csv") {
+                    assert!(body.contains("data-status=\"404\""), "{who} at {path}: the not-found page");
+                }
+            }
+            asked += 1;
+        }
+    }
+    assert_eq!(asked, STAFF_ADDRESSES.len() * 7);
+
+    // The start page links only where the role may go; the account menu leads to it.
+    let (_, _, page) = app.get("/staff", &[("cookie", &people[2 + 2].2)]).await;
+    assert!(page.contains("href=\"/staff/photos\"") && page.contains("href=\"/staff/complaints\""), "a moderator's links");
+    assert!(!page.contains("href=\"/staff/chats\"") && !page.contains("href=\"/staff/site\"") && !page.contains("href=\"/staff/payments\""));
+    assert!(page.contains("href=\"/staff\""), "the account menu's link");
+    let (_, _, page) = app.get("/staff", &[("cookie", &people[2 + 4].2)]).await;
+    assert!(page.contains("href=\"/staff/chats\"") && !page.contains("href=\"/staff/members\""), "an operator's links");
+    let (_, _, page) = app.get("/members", &[("cookie", &people[1].2)]).await;
+    assert!(!page.contains("href=\"/staff\""), "no staff link for a member");
+
+    // A new admin without two-step login: told to switch it on first, and no staff function.
+    let fresh = ready_member(&app, "nieuw@example.nl", "male").await;
+    app.state.accounts.set_staff_role("nieuw@example.nl", StaffRole::Admin, true).await.unwrap();
+    let (status, _, page) = app.get("/staff/members", &[("cookie", &fresh)]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(page.contains("data-testid=\"staff-two-step-first\"") && page.contains("href=\"/settings#two-step\""));
+    let res = app.client.get(format!("{}/staff/operators.csv", app.base)).header("cookie", fresh.as_str()).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    let res = app.call("staff_change_member", "id=1&change=block&reason=x", &[("origin", &app.origin()), ("cookie", &fresh)]).await;
+    assert_eq!(json_code(res).await, (StatusCode::FORBIDDEN, "two_step_required".to_string()));
+    let res = app.call("staff_change_member", "id=1&change=block&reason=x", &[("origin", &app.origin()), ("cookie", &people[1].2)]).await;
+    assert_eq!(json_code(res).await, (StatusCode::NOT_FOUND, "not_found".to_string()), "a member: nothing there");
+    let res = app.call("staff_change_member", "id=1&change=block&reason=x", &[("origin", &app.origin())]).await;
+    assert_eq!(json_code(res).await, (StatusCode::NOT_FOUND, "not_found".to_string()), "a visitor: nothing there");
+
+    // Exports are in the staff log.
+    let (_, _, _) = app.get("/staff/operators.csv", &[("cookie", &people[2].2)]).await;
+    let (_, _, page) = app.get("/staff", &[("cookie", &people[2].2)]).await;
+    assert!(page.contains("Export gedownload") && page.contains("operators.csv"), "the export is logged");
 }

@@ -36,7 +36,13 @@ const SOON: std::time::Duration = std::time::Duration::from_secs(10);
 const A_WHILE: std::time::Duration = std::time::Duration::from_millis(2500);
 
 async fn second_session(app: &TestApp, email: &str) -> String {
-    let login = app.form("login", &format!("email={}&password=rode+kater+op+het+dak", email.replace('@', "%40")), "/login", &[("origin", &app.origin())]).await;
+    let mut login =
+        app.form("login", &format!("email={}&password=rode+kater+op+het+dak", email.replace('@', "%40")), "/login", &[("origin", &app.origin())]).await;
+    if let Some(step) = cookie_value(&login, "vonk.two_step") {
+        // Staff: the code from the app too.
+        let body = format!("code={}", app_code(STAFF_TOTP_SECRET, now_secs()));
+        login = app.form("second_step", &body, "/login/two-step", &[("origin", &app.origin()), ("cookie", &format!("vonk.two_step={step}"))]).await;
+    }
     format!("auth.session={}", cookie_value(&login, "auth.session").expect("logged in"))
 }
 
@@ -65,7 +71,7 @@ async fn a_chat_socket_ends_with_its_session_and_its_member() {
 
     // Staff block her: every socket of hers ends.
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
     let res =
         app.form("staff_change_member", &format!("id={anna_id}&change=block&reason=Scam"), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
@@ -108,13 +114,13 @@ async fn the_operators_stream_ends_with_the_role_and_the_session() {
     let app = app().await;
     let origin = app.origin();
     let olga = ready_member(&app, "olga@example.nl", "female").await;
-    app.state.accounts.set_operator("olga@example.nl", true).await.unwrap();
+    grant_staff(&app, "olga@example.nl", domain::staff::StaffRole::Operator).await;
     let olga_tablet = second_session(&app, "olga@example.nl").await;
 
     // The role taken away (as `vonk staff revoke` does, from another process): both end.
     let mut first = events(&app, &olga).await;
     let mut second = events(&app, &olga_tablet).await;
-    app.state.accounts.set_operator("olga@example.nl", false).await.unwrap();
+    app.state.accounts.set_staff_role("olga@example.nl", domain::staff::StaffRole::Operator, false).await.unwrap();
     for stream in [&mut first, &mut second] {
         let seen = read_until(stream, "[ended]", SOON).await;
         assert!(seen.contains("event: closed\ndata: session ended") && seen.ends_with("[ended]"), "{seen}");
@@ -123,7 +129,7 @@ async fn the_operators_stream_ends_with_the_role_and_the_session() {
     assert_eq!(status, StatusCode::NOT_FOUND, "and the browser's reconnect finds nothing");
 
     // Logout ends that session's stream only.
-    app.state.accounts.set_operator("olga@example.nl", true).await.unwrap();
+    grant_staff(&app, "olga@example.nl", domain::staff::StaffRole::Operator).await;
     let mut first = events(&app, &olga).await;
     let mut second = events(&app, &olga_tablet).await;
     app.form("logout", "", "/", &[("origin", &origin), ("cookie", &olga_tablet)]).await;

@@ -177,7 +177,7 @@ async fn the_lb_beacon_stores_a_bounce_and_staff_see_the_count() {
     );
 
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    assert_eq!(app.state.accounts.set_staff("staff@example.nl", true).await.unwrap(), 1);
+    assert_eq!(grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await, 1);
     let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
     let table = &page[page.find(r#"data-testid="staff-bounces""#).expect("the bounce figures")..];
     assert!(
@@ -212,7 +212,7 @@ async fn an_invite_only_site_takes_new_members_through_an_invitation_link_only()
     let app = start().await;
     let origin = app.origin();
     let staff = ready_member(&app, "staff@example.nl", "male").await;
-    app.state.accounts.set_staff("staff@example.nl", true).await.unwrap();
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let anna = ready_member(&app, "anna@example.nl", "female").await;
     sqlx::query("UPDATE sites SET signups = 'invite_only'").execute(app.state.db.pool()).await.unwrap();
     app.state.sites.reload().await.unwrap();

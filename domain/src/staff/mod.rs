@@ -164,6 +164,7 @@ fn phone(setting: &'static str, value: &str) -> Result<String, ApiError> {
 mod company;
 mod form;
 mod pricing;
+mod roles;
 mod settings;
 #[cfg(test)]
 mod tests;
@@ -171,4 +172,5 @@ mod tests;
 pub use company::*;
 pub use form::*;
 pub use pricing::*;
+pub use roles::*;
 pub use settings::*;

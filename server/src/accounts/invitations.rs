@@ -44,10 +44,15 @@ impl Invitation {
 }
 
 impl Accounts {
-    /// Whether `member` may invite on `site`: staff of the site always; an active member with a
-    /// confirmed address when the site lets members invite.
+    /// Staff of the site who see and withdraw every invitation and invite without a daily limit.
+    fn invites_as_staff(site_id: i64, member: &Member) -> bool {
+        member.may(crate::staff::StaffArea::Invitations) && member.site_id == site_id
+    }
+
+    /// Whether `member` may invite on `site`: its admins and support always; an active member
+    /// with a confirmed address when the site lets members invite.
     pub fn may_invite(site: &SiteSettings, member: &Member) -> bool {
-        (member.is_staff() && member.site_id == site.id) || (site.member_invites && member.site_id == site.id && member.status == UserStatus::Active)
+        Self::invites_as_staff(site.id, member) || (site.member_invites && member.site_id == site.id && member.status == UserStatus::Active)
     }
 
     /// Makes an invitation and returns its token (shown once, as a link, to its maker). Staff's
@@ -59,7 +64,7 @@ impl Accounts {
         let note: String = note.chars().filter(|c| !c.is_control()).collect::<String>().trim().chars().take(NOTE_MAX_CHARS).collect();
         let now = self.clock.now();
         let mut tx = self.db.begin().await?;
-        if !maker.is_staff() {
+        if !Self::invites_as_staff(site.id, maker) {
             // Counted inside the transaction after a write to the member's row, so parallel
             // requests are counted one after the other.
             sqlx::query("UPDATE users SET email = email WHERE id = $1").bind(maker.id).execute(&mut *tx).await?;
@@ -85,7 +90,7 @@ impl Accounts {
         .bind(expires_at)
         .fetch_one(&mut *tx)
         .await?;
-        if maker.is_staff() {
+        if Self::invites_as_staff(site.id, maker) {
             crate::staff::record(&mut tx, site.id, maker, "invitation_created", &format!("invitation #{id}"), &note, now).await?;
         }
         tx.commit().await?;
@@ -114,13 +119,13 @@ impl Accounts {
                    CASE WHEN u.user_id IS NULL THEN NULL ELSE u.name || ' (#' || CAST(u.user_id AS TEXT) || ')' END AS used_by \
                    FROM invitations i LEFT JOIN profiles m ON m.user_id = i.invited_by LEFT JOIN profiles u ON u.user_id = i.used_by \
                    WHERE i.site_id = $1 AND ($2 OR i.invited_by = $3) ORDER BY i.created_at DESC, i.id DESC LIMIT 200";
-        let staff = viewer.is_staff() && viewer.site_id == site_id;
+        let staff = Self::invites_as_staff(site_id, viewer);
         Ok(sqlx::query_as(sql).bind(site_id).bind(staff).bind(viewer.id).fetch_all(self.db.pool()).await?)
     }
 
     /// Withdraws an open invitation (its maker, or staff of the site): it expires now.
     pub async fn withdraw_invitation(&self, site_id: i64, viewer: &Member, id: i64) -> Result<(), AppError> {
-        let staff = viewer.is_staff() && viewer.site_id == site_id;
+        let staff = Self::invites_as_staff(site_id, viewer);
         let now = self.clock.now();
         let mut tx = self.db.begin().await?;
         let done = sqlx::query(

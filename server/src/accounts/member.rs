@@ -1,7 +1,8 @@
 //! The logged-in member as pages need them, read in one query with the counters of the top bar.
 
-use domain::account::{ProfileStatus, Role, UserStatus};
+use domain::account::{ProfileStatus, UserStatus};
 use domain::rows::Flag;
+use domain::staff::{StaffArea, StaffRoles};
 
 use super::Accounts;
 use crate::error::AppError;
@@ -25,9 +26,10 @@ pub struct Member {
     pub basics_complete: bool,
     /// Why notification mails are off, and which alerts were dismissed.
     pub alerts: super::AlertState,
-    pub role: Role,
-    /// Answers as fictional profiles in the operator console.
-    pub operator: bool,
+    /// Staff roles (none for a member; staff and operators are not members others see).
+    pub roles: StaffRoles,
+    /// Two-step login is on: staff use their roles only then.
+    pub two_step: bool,
     /// The chosen main photo (SPEC §3 main_image), whatever its review status.
     pub main_photo_id: Option<i64>,
     /// The top bar's counters (see [`crate::counters`]).
@@ -44,9 +46,15 @@ impl Member {
         self.status != UserStatus::NotConfirmed
     }
 
-    /// Staff review photos (and later complaints).
+    /// Holds any staff role (an operator too).
     pub fn is_staff(&self) -> bool {
-        self.role == Role::Staff
+        !self.roles.is_empty()
+    }
+
+    /// Holds a role that opens `area` of the staff side, with two-step login on (required for
+    /// every staff role; a site cannot switch that off).
+    pub fn may(&self, area: StaffArea) -> bool {
+        self.two_step && self.roles.may(area)
     }
 }
 
@@ -54,7 +62,7 @@ pub(super) fn member_select() -> &'static str {
     static SELECT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SELECT.get_or_init(|| {
         format!(
-            "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.role, u.operator, p.name, \
+            "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.staff_roles, (u.totp_secret IS NOT NULL) AS two_step, p.name, \
              p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, p.country, \
              (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows, \
              {counters} FROM users u JOIN profiles p ON p.user_id = u.id",
@@ -79,9 +87,9 @@ pub(super) struct MemberRow {
     #[sqlx(try_from = "Flag")]
     invisible: bool,
     signup_date: i64,
-    role: String,
+    staff_roles: i64,
     #[sqlx(try_from = "Flag")]
-    operator: bool,
+    two_step: bool,
     #[sqlx(try_from = "String")]
     profile_status: ProfileStatus,
     main_photo_id: Option<i64>,
@@ -111,8 +119,8 @@ impl From<MemberRow> for Member {
             basics_complete: row.gender.is_some() && row.sexuality.is_some() && row.region.is_some(),
             seeks: domain::profile::seeks(row.gender.as_deref(), row.sexuality.as_deref()),
             alerts: Default::default(),
-            role: Role::parse(&row.role).unwrap_or(Role::Member),
-            operator: row.operator,
+            roles: StaffRoles::from_bits(row.staff_roles),
+            two_step: row.two_step,
             main_photo_id: row.main_photo_id,
             counters: row.counters,
             country: row.country.filter(|c| c.len() == 2),

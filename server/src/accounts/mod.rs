@@ -23,7 +23,7 @@ mod two_step;
 
 use std::sync::Arc;
 
-use domain::account::Role;
+use domain::staff::{StaffRole, StaffRoles};
 use domain::Locale;
 
 use crate::clock::Clock;
@@ -96,28 +96,26 @@ impl Accounts {
         &self.db
     }
 
-    /// Grants or takes back the staff role (photo moderation) for an address on every site.
-    /// Returns how many accounts changed; run from the command line (`vonk staff grant …`).
-    pub async fn set_staff(&self, email: &str, staff: bool) -> Result<u64, AppError> {
-        let role = if staff { Role::Staff } else { Role::Member };
-        let done = sqlx::query("UPDATE users SET role = $1 WHERE email = $2 AND status <> $3")
-            .bind(role.as_str())
+    /// Grants (`on`) or takes back a staff role for an address on every site; an account with a
+    /// role leaves the search, one without any comes back. Returns how many accounts there are
+    /// with the address; run from the command line (`vonk staff grant …`), where no staff member
+    /// is there to ask (on a site, admins do it on `/staff/members`).
+    pub async fn set_staff_role(&self, email: &str, role: StaffRole, on: bool) -> Result<u64, AppError> {
+        let mut tx = self.db.begin().await?;
+        let ids: Vec<(i64, i64)> = sqlx::query_as("SELECT id, staff_roles FROM users WHERE email = $1 AND status <> $2")
             .bind(email.trim().to_lowercase())
             .bind(domain::account::UserStatus::Deleted.as_str())
-            .execute(self.db.pool())
+            .fetch_all(&mut *tx)
             .await?;
-        Ok(done.rows_affected())
-    }
-
-    /// Grants or takes back the operator role: answering as fictional profiles on `/staff/chats`.
-    pub async fn set_operator(&self, email: &str, operator: bool) -> Result<u64, AppError> {
-        let done = sqlx::query("UPDATE users SET operator = $1 WHERE email = $2 AND status <> $3")
-            .bind(operator)
-            .bind(email.trim().to_lowercase())
-            .bind(domain::account::UserStatus::Deleted.as_str())
-            .execute(self.db.pool())
-            .await?;
-        Ok(done.rows_affected())
+        for (id, bits) in &ids {
+            let roles = StaffRoles::from_bits(*bits);
+            let roles = if on { roles.with(role) } else { roles.without(role) };
+            sqlx::query("UPDATE users SET staff_roles = $1 WHERE id = $2").bind(roles.bits()).bind(id).execute(&mut *tx).await?;
+            crate::members::search::refresh_searchable(&mut *tx, *id).await?;
+        }
+        tx.commit().await?;
+        crate::members::search_cache::invalidate();
+        Ok(ids.len() as u64)
     }
 
     /// Remembers the member's language (for mails and the next login on another device).

@@ -161,14 +161,18 @@ impl Accounts {
         Ok(())
     }
 
-    /// Switches two-step login off (with the password); the recovery codes go too.
+    /// Switches two-step login off (with the password); the recovery codes go too. Not for an
+    /// account with a staff role: staff work with it on (`two_step_required`).
     pub async fn two_step_disable(&self, user_id: i64, password: &str, client: &Client) -> Result<(), AppError> {
         self.check_own_password(user_id, password, ApiError::field(Field::Password, ErrorCode::PasswordWrong), client).await?;
         let mut tx = self.db.begin().await?;
-        sqlx::query("UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_pending_codes = NULL WHERE id = $1")
+        let done = sqlx::query("UPDATE users SET totp_secret = NULL, totp_pending_secret = NULL, totp_pending_codes = NULL WHERE id = $1 AND staff_roles = 0")
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
+        if done.rows_affected() == 0 {
+            return Err(ErrorCode::TwoStepRequired.into());
+        }
         sqlx::query("DELETE FROM recovery_codes WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
         record(&mut *tx, user_id, SecurityEventKind::TwoStepOff, client, self.clock.now()).await?;
         tx.commit().await?;

@@ -137,7 +137,7 @@ impl Chat {
     /// Staff's figures: answers per operator per day since `since`, how long members waited,
     /// and what waits now.
     pub async fn operator_figures(&self, staff: &Member, site_id: i64, since: i64) -> Result<OperatorFigures, AppError> {
-        crate::staff::require_staff(staff, site_id)?;
+        crate::staff::require_staff(staff, site_id, crate::staff::StaffArea::OperatorFigures)?;
         let rows = sqlx::query_as::<_, LineRow>(
             "SELECT m.conversation_id, m.operator_id, m.created_at, s.fictional FROM messages m \
              JOIN conversations c ON c.id = m.conversation_id JOIN users s ON s.id = m.sender_id \
@@ -400,10 +400,13 @@ impl Chat {
     }
 }
 
+/// Operators only; to anyone else the console does not exist.
 fn require_operator(member: &Member) -> Result<(), ApiError> {
-    if member.operator {
-        Ok(())
+    if !member.roles.may(crate::staff::StaffArea::Console) {
+        Err(ApiError::new(ErrorCode::NotFound))
+    } else if !member.two_step {
+        Err(ApiError::new(ErrorCode::TwoStepRequired))
     } else {
-        Err(ApiError::new(ErrorCode::Forbidden))
+        Ok(())
     }
 }

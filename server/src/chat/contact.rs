@@ -95,7 +95,7 @@ impl Chat {
     /// Staff: per week (Monday to Sunday, UTC) and kind, how many messages had contact details
     /// masked, held for review or refused; the last [`WEEKS_SHOWN`] weeks, newest first.
     pub async fn contact_weeks(&self, staff: &Member, site_id: i64, now: i64) -> Result<Vec<ContactWeek>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Held)?;
         // Unix day 0 was a Thursday: Monday-based weeks start 3 days later.
         let week_secs = 7 * 86_400;
         let monday = |t: i64| (t - 4 * 86_400).div_euclid(week_secs) * week_secs + 4 * 86_400;

@@ -98,7 +98,7 @@ impl Chat {
     /// The site's members with messages held for review, the longest waiting first (blocked
     /// and deleted members drop out of the list).
     pub async fn held_for_review(&self, staff: &Member, site_id: i64) -> Result<Vec<HeldSender>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Held)?;
         // The held messages per sender, and the text of each sender's first one.
         let rows = sqlx::query_as::<_, HeldRow>(
             "SELECT h.sender_id, p.name, u.email, h.held, h.recipients, h.first_at, h.last_at, f.body \
@@ -132,7 +132,7 @@ impl Chat {
     /// messages first, as at a send) and delivered, unless it still waits for a confirmation.
     /// Messages the member's credits no longer pay for stay held. Logged in the staff log.
     pub async fn release_review(&self, staff: &Member, site: &Site, sender: i64, now: i64) -> Result<Released, AppError> {
-        require_staff(staff, site.id)?;
+        require_staff(staff, site.id, crate::staff::StaffArea::Held)?;
         let mut tx = self.db().begin().await?;
         // The sender's row first: their sends and this release happen one after the other.
         let (mut free_used, mut credits, status): (i64, i64, String) = sqlx::query_as(

@@ -2,7 +2,8 @@
 //! the last 30 days), the sales report as CSV (`GET /staff/payments/sales.csv?period=2026-11`),
 //! and the operator queue's changes as server-sent events
 //! (`GET /staff/chats/events`, one `queue` event whenever the site's queue changed, on any
-//! node). Like every staff page, they do not exist for anyone but the site's staff or operators.
+//! node). Like every staff page, they do not exist (404) for anyone but the site's staff with the
+//! role for them — visitors included; every export is written to the staff log.
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -35,15 +36,24 @@ async fn sales_csv(
     axum::Extension(current): axum::Extension<CurrentMember>,
     query: Result<axum::extract::Query<SalesQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
-    let Some(member) = current.0 else {
-        return axum::response::Redirect::to("/login?return_to=/staff/payments").into_response();
-    };
+    let Some(member) = current.0 else { return StatusCode::NOT_FOUND.into_response() };
     let period = query.ok().and_then(|q| domain::sales::Period::parse(&q.period)).unwrap_or_else(|| domain::sales::Period::month_of(state.clock.now()));
-    match state.payments.sales_report(&member, member.site_id, period).await {
-        Ok(rows) => csv_file(&format!("sales-{}.csv", period.code()), domain::sales::to_csv(period, &rows)),
+    let name = format!("sales-{}.csv", period.code());
+    let csv = async {
+        let rows = state.payments.sales_report(&member, member.site_id, period).await?;
+        state.staff.note(&member, member.site_id, "export", &name, &format!("{} rows", rows.len()), state.clock.now()).await?;
+        Ok(domain::sales::to_csv(period, &rows))
+    };
+    export(&name, csv.await, "the sales report")
+}
+
+/// A CSV export, or 404 when the member may not have it.
+fn export(name: &str, csv: Result<String, crate::error::AppError>, what: &str) -> Response {
+    match csv {
+        Ok(body) => csv_file(name, body),
         Err(crate::error::AppError::Refused(_)) => StatusCode::NOT_FOUND.into_response(),
         Err(error) => {
-            tracing::warn!(%error, "the sales report could not be read");
+            tracing::warn!(%error, "{what} could not be read");
             StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
     }
@@ -71,7 +81,7 @@ fn csv_file(name: &str, body: String) -> Response {
 async fn queue_events(State(state): State<AppState>, headers: http::HeaderMap, axum::Extension(current): axum::Extension<CurrentMember>) -> Response {
     use axum::response::sse::{Event, KeepAlive, Sse};
     use tokio::sync::broadcast::error::RecvError;
-    let (Some(member), Some(session)) = (current.0.filter(|m| m.operator), crate::http::session::session_hash(&headers)) else {
+    let (Some(member), Some(session)) = (current.0.filter(|m| m.may(crate::staff::StaffArea::Console)), crate::http::session::session_hash(&headers)) else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let site = member.site_id;
@@ -105,16 +115,12 @@ async fn queue_events(State(state): State<AppState>, headers: http::HeaderMap, a
 }
 
 async fn operator_figures_csv(State(state): State<AppState>, axum::Extension(current): axum::Extension<CurrentMember>) -> Response {
-    let Some(member) = current.0 else {
-        return axum::response::Redirect::to("/login?return_to=/staff/operators.csv").into_response();
-    };
+    let Some(member) = current.0 else { return StatusCode::NOT_FOUND.into_response() };
     let now = state.clock.now();
-    match state.chat.operator_figures(&member, member.site_id, now - OPERATOR_FIGURES_DAYS * 86_400).await {
-        Ok(figures) => csv_file("operators.csv", domain::operators::to_csv(&figures.days, |id| figures.names.get(&id).cloned().unwrap_or_default())),
-        Err(crate::error::AppError::Refused(_)) => StatusCode::NOT_FOUND.into_response(),
-        Err(error) => {
-            tracing::warn!(%error, "the operator figures could not be read");
-            StatusCode::INTERNAL_SERVER_ERROR.into_response()
-        }
-    }
+    let csv = async {
+        let figures = state.chat.operator_figures(&member, member.site_id, now - OPERATOR_FIGURES_DAYS * 86_400).await?;
+        state.staff.note(&member, member.site_id, "export", "operators.csv", &format!("{} rows", figures.days.len()), now).await?;
+        Ok(domain::operators::to_csv(&figures.days, |id| figures.names.get(&id).cloned().unwrap_or_default()))
+    };
+    export("operators.csv", csv.await, "the operator figures")
 }

@@ -15,6 +15,7 @@ use crate::accounts::Member;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::media::Media;
+use crate::staff::StaffArea;
 
 /// The member's own photos with the limit that applies to them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -388,8 +389,9 @@ impl Photos {
         Ok(self.media.get(&key).await?.map(|bytes| PhotoFile { bytes, content_type: "image/jpeg" }).ok_or(Access::Hidden))
     }
 
-    /// Photos waiting for review, oldest first.
-    pub async fn queue(&self, site_id: i64, limit: i64) -> Result<Vec<QueuedPhoto>, AppError> {
+    /// Photos waiting for review, oldest first (moderators and admins).
+    pub async fn queue(&self, staff: &Member, site_id: i64, limit: i64) -> Result<Vec<QueuedPhoto>, AppError> {
+        crate::staff::require_staff(staff, site_id, StaffArea::Photos)?;
         let rows = sqlx::query_as::<_, QueueRow>(
             "SELECT ph.id, ph.user_id, ph.created_at, ph.private, p.name FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
              WHERE ph.status = $3 AND p.site_id = $1 ORDER BY ph.id LIMIT $2",
@@ -405,12 +407,9 @@ impl Photos {
             .collect())
     }
 
-    /// Staff approve (active) or reject (disabled) a photo of their site. Only staff members
-    /// get here; the check is repeated so that no route can forget it.
+    /// Moderators and admins approve (active) or reject (disabled) a photo of their site.
     pub async fn review(&self, staff: &Member, site_id: i64, photo_id: i64, approve: bool, now: i64) -> Result<(), AppError> {
-        if !staff.is_staff() {
-            return Err(AppError::from(domain::ErrorCode::NotFound));
-        }
+        crate::staff::require_staff(staff, site_id, StaffArea::Photos)?;
         let mut tx = self.db.begin().await?;
         let owner: Option<(i64,)> = sqlx::query_as(
             "UPDATE photos SET status = $1, reviewed_by = $2, reviewed_at = $3 WHERE id = $4 \
@@ -446,7 +445,8 @@ fn viewer_of(viewer: Option<&Member>, owner: i64) -> Viewer {
     match viewer {
         None => Viewer::Visitor,
         Some(m) if m.id == owner => Viewer::Owner,
-        Some(m) if m.is_staff() => Viewer::Staff,
+        // Those who judge photos and complaints about them see them all.
+        Some(m) if m.may(StaffArea::Photos) || m.may(StaffArea::Complaints) => Viewer::Staff,
         Some(m) => Viewer::Member { premium: m.paid_user },
     }
 }

@@ -18,14 +18,15 @@ use crate::db::Db;
 use crate::error::AppError;
 use crate::visibility::{BLOCK_DIRECTIONS, NOT_BLOCKED};
 
-/// Recomputes whether others can find this member.
+/// Recomputes whether others can find this member: an active account with a confirmed, filled-in
+/// profile that is not invisible and holds no staff role (staff and operators are not members).
 pub async fn refresh_searchable<'e, E>(executor: E, user_id: i64) -> Result<(), sqlx::Error>
 where
     E: sqlx::Executor<'e, Database = Any>,
 {
     sqlx::query(
         "UPDATE profiles SET searchable = CASE WHEN status = $4 AND gender IS NOT NULL AND EXISTS \
-         (SELECT 1 FROM users u WHERE u.id = profiles.user_id AND u.status = $5 AND u.invisible = $2) THEN $3 ELSE $2 END \
+         (SELECT 1 FROM users u WHERE u.id = profiles.user_id AND u.status = $5 AND u.invisible = $2 AND u.staff_roles = 0) THEN $3 ELSE $2 END \
          WHERE user_id = $1",
     )
     .bind(user_id)

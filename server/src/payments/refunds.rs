@@ -91,7 +91,7 @@ impl Payments {
         key: &str,
         now: i64,
     ) -> Result<RefundOutcome, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Refunds)?;
         if !well_formed_key(key) {
             return Err(ErrorCode::BadRequest.into());
         }
@@ -499,7 +499,7 @@ impl Payments {
 
     /// Staff lift a chargeback's block on a member of their site (logged).
     pub async fn lift_payment_block(&self, staff: &Member, site_id: i64, member_id: i64, now: i64) -> Result<bool, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Refunds)?;
         let mut tx = self.db.begin().await?;
         let lifted = sqlx::query("UPDATE users SET payments_blocked = FALSE WHERE id = $1 AND site_id = $2 AND payments_blocked = TRUE")
             .bind(member_id)

@@ -94,7 +94,7 @@ struct SaleRow {
 impl Payments {
     /// The site's payments that match, newest first (at most [`FOUND_MAX`]).
     pub async fn staff_find(&self, staff: &Member, site_id: i64, filter: &PaymentFilter) -> Result<Vec<StaffPayment>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Payments)?;
         // Every condition is a bound value; an absent one is switched off by its own flag.
         let member = filter.member.as_deref().map(str::trim).filter(|m| !m.is_empty());
         let member_id = member.and_then(|m| m.trim_start_matches('#').parse::<i64>().ok());
@@ -125,7 +125,7 @@ impl Payments {
 
     /// One payment of the site with its timeline, oldest step first; None when it is not the site's.
     pub async fn staff_payment(&self, staff: &Member, site_id: i64, payment_id: i64) -> Result<Option<(StaffPayment, Vec<TimelineEntry>)>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Payments)?;
         let row = sqlx::query_as::<_, TimelineRow>(&format!(
             "SELECT {STAFF_PAYMENT_COLUMNS}, p.updated_at, p.receipt_sent_at FROM payments p JOIN users u ON u.id = p.user_id JOIN profiles pr ON pr.user_id = u.id \
              WHERE p.site_id = $1 AND p.id = $2"
@@ -185,7 +185,7 @@ impl Payments {
     /// direct debits, refunds in full or in part, chargebacks).
     pub async fn sales_report(&self, staff: &Member, site_id: i64, period: Period) -> Result<Vec<ReportRow>, AppError> {
         use domain::refund::RefundState;
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Payments)?;
         let (start, end) = period.range();
         let rows = sqlx::query_as::<_, SaleRow>(
             "SELECT id, country, vat_rate, currency, amount, paid_at, status, updated_at FROM payments \

@@ -1,13 +1,12 @@
 //! Staff and members: find a member by id or address, block and unblock them with a reason,
-//! grant and take back the staff and operator roles.
+//! grant and take back staff roles (admins only).
 
-use domain::account::Role;
 use domain::rows::Flag;
 
 use crate::accounts::Member;
 use crate::error::AppError;
 
-use super::{record, require_staff, Staff, REASON_MAX_CHARS};
+use super::{record, require_staff, Staff, StaffArea, StaffRole, StaffRoles, REASON_MAX_CHARS};
 
 /// A member as staff see them.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,8 +15,7 @@ pub struct MemberRecord {
     pub email: String,
     pub name: String,
     pub status: String,
-    pub role: Role,
-    pub operator: bool,
+    pub roles: StaffRoles,
     pub signup_date: i64,
     pub credits: i64,
     pub paid_user: bool,
@@ -31,9 +29,7 @@ struct RecordRow {
     id: i64,
     email: String,
     status: String,
-    role: String,
-    #[sqlx(try_from = "Flag")]
-    operator: bool,
+    staff_roles: i64,
     signup_date: i64,
     credits: i64,
     #[sqlx(try_from = "Flag")]
@@ -50,18 +46,19 @@ pub enum MemberChange {
     Block(String),
     /// Active again (with the reason).
     Unblock(String),
-    Role(Role),
-    Operator(bool),
+    /// A staff role granted (`true`) or taken back; staff and operators leave the search.
+    Role(StaffRole, bool),
 }
 
 impl Staff {
-    /// A member of the site by id (`123` or `#123`) or email address; deleted accounts are not found.
-    pub async fn find(&self, staff: &Member, site_id: i64, query: &str) -> Result<Option<MemberRecord>, AppError> {
-        require_staff(staff, site_id)?;
+    /// A member of the site by id (`123` or `#123`) or email address; deleted accounts are not
+    /// found. Each member found is a view, written to the staff log.
+    pub async fn find(&self, staff: &Member, site_id: i64, query: &str, now: i64) -> Result<Option<MemberRecord>, AppError> {
+        require_staff(staff, site_id, StaffArea::Members)?;
         let q = query.trim();
         let by_id = q.trim_start_matches('#').parse::<i64>().ok();
         let deleted = domain::account::UserStatus::Deleted.as_str();
-        let sql = "SELECT u.id, u.email, u.status, u.role, u.operator, u.signup_date, u.credits, u.paid_user, u.tracking_network, p.name, p.country \
+        let sql = "SELECT u.id, u.email, u.status, u.staff_roles, u.signup_date, u.credits, u.paid_user, u.tracking_network, p.name, p.country \
                    FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.status <> $3 AND ";
         let row = match by_id {
             Some(id) => sqlx::query_as::<_, RecordRow>(&format!("{sql}u.id = $2")).bind(site_id).bind(id).bind(deleted).fetch_optional(self.db.pool()).await?,
@@ -74,13 +71,16 @@ impl Staff {
                     .await?
             }
         };
+        if let Some(r) = &row {
+            // What staff looked at is in the staff log too.
+            self.note(staff, site_id, "member_view", &format!("member #{}", r.id), "", now).await?;
+        }
         Ok(row.map(|r| MemberRecord {
             id: r.id,
             email: r.email,
             name: r.name,
             status: r.status,
-            role: Role::parse(&r.role).unwrap_or(Role::Member),
-            operator: r.operator,
+            roles: StaffRoles::from_bits(r.staff_roles),
             signup_date: r.signup_date,
             credits: r.credits,
             paid_user: r.paid_user,
@@ -89,10 +89,17 @@ impl Staff {
         }))
     }
 
-    /// Applies a change to a member of the site and logs it. Staff cannot block themselves or
-    /// take their own staff role (someone else has to).
+    /// Applies a change to a member of the site and logs it. Support, moderators and admins
+    /// block and unblock; admins grant roles. Staff cannot block themselves or take their own admin role
+    /// (someone else has to).
     pub async fn change_member(&self, staff: &Member, site_id: i64, user_id: i64, change: MemberChange, now: i64) -> Result<(), AppError> {
-        require_staff(staff, site_id)?;
+        // Moderators block and unblock too (a spammer from the held messages).
+        let area = match change {
+            MemberChange::Role(..) => StaffArea::Roles,
+            _ if staff.may(StaffArea::Held) => StaffArea::Held,
+            _ => StaffArea::Members,
+        };
+        require_staff(staff, site_id, area)?;
         let reason_of = |r: &str| -> Result<String, AppError> {
             let r = r.trim();
             if r.is_empty() || r.chars().count() > REASON_MAX_CHARS {
@@ -100,7 +107,7 @@ impl Staff {
             }
             Ok(r.to_string())
         };
-        if user_id == staff.id && matches!(change, MemberChange::Block(_) | MemberChange::Role(Role::Member)) {
+        if user_id == staff.id && matches!(change, MemberChange::Block(_) | MemberChange::Role(StaffRole::Admin, false)) {
             return Err(AppError::from(domain::ErrorCode::Forbidden));
         }
         let mut tx = self.db.begin().await?;
@@ -138,20 +145,22 @@ impl Staff {
                     .await?;
                 ("member_unblock", reason)
             }
-            MemberChange::Role(role) => {
-                let changed =
-                    sqlx::query("UPDATE users SET role = $1 WHERE id = $2 AND role <> $1").bind(role.as_str()).bind(user_id).execute(&mut *tx).await?;
+            MemberChange::Role(role, on) => {
+                // One statement each way, so two admins changing two roles at once both count.
+                let changed = if *on {
+                    sqlx::query("UPDATE users SET staff_roles = staff_roles | $1 WHERE id = $2 AND (staff_roles & $1) = 0").bind(role.bit()).bind(user_id)
+                } else {
+                    sqlx::query("UPDATE users SET staff_roles = staff_roles & $1 WHERE id = $2 AND (staff_roles & $3) <> 0")
+                        .bind(StaffRoles::ALL.without(*role).bits())
+                        .bind(user_id)
+                        .bind(role.bit())
+                }
+                .execute(&mut *tx)
+                .await?;
                 if changed.rows_affected() == 0 {
                     return Ok(());
                 }
-                ("member_role", role.as_str().to_string())
-            }
-            MemberChange::Operator(on) => {
-                let changed = sqlx::query("UPDATE users SET operator = $1 WHERE id = $2 AND operator <> $1").bind(*on).bind(user_id).execute(&mut *tx).await?;
-                if changed.rows_affected() == 0 {
-                    return Ok(());
-                }
-                ("member_operator", if *on { "on" } else { "off" }.to_string())
+                (if *on { "role_granted" } else { "role_taken" }, role.as_str().to_string())
             }
         };
         crate::members::search::refresh_searchable(&mut *tx, user_id).await?;

@@ -12,7 +12,7 @@ mod site_setup;
 pub use members::{MemberChange, MemberRecord};
 pub use site_settings::SiteChange;
 
-pub use domain::staff::{DiscountRecord, PackRecord, LOGO_MAX_BYTES};
+pub use domain::staff::{DiscountRecord, PackRecord, StaffArea, StaffRole, StaffRoles, LOGO_MAX_BYTES};
 
 use crate::accounts::Member;
 use crate::db::Db;
@@ -31,12 +31,15 @@ pub struct StaffAction {
     pub created_at: i64,
 }
 
-/// Staff of this site only; anyone else is told the thing does not exist.
-pub fn require_staff(staff: &Member, site_id: i64) -> Result<(), AppError> {
-    if staff.is_staff() && staff.site_id == site_id {
-        Ok(())
-    } else {
+/// Staff of this site with a role that opens `area` only; anyone else is told the thing does not
+/// exist. Staff with the role but without two-step login are told to switch it on first.
+pub fn require_staff(staff: &Member, site_id: i64, area: StaffArea) -> Result<(), AppError> {
+    if staff.site_id != site_id || !staff.roles.may(area) {
         Err(AppError::from(domain::ErrorCode::NotFound))
+    } else if !staff.two_step {
+        Err(AppError::from(domain::ErrorCode::TwoStepRequired))
+    } else {
+        Ok(())
     }
 }
 
@@ -73,9 +76,18 @@ impl Staff {
         Staff { db }
     }
 
+    /// Writes what staff looked at or took away (a member's file, a conversation, an export) to
+    /// the staff log; the caller has checked the role.
+    pub async fn note(&self, staff: &Member, site_id: i64, action: &str, target: &str, detail: &str, now: i64) -> Result<(), AppError> {
+        let mut tx = self.db.begin().await?;
+        record(&mut tx, site_id, staff, action, target, detail, now).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// The staff log of a site, newest first.
     pub async fn log(&self, staff: &Member, site_id: i64, limit: i64) -> Result<Vec<StaffAction>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, StaffArea::Log)?;
         let rows: Vec<(String, String, String, String, i64)> = sqlx::query_as(
             "SELECT staff_name, action, target, detail, created_at FROM staff_actions WHERE site_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
         )

@@ -10,7 +10,7 @@ use super::{record, require_staff, Staff};
 impl Staff {
     /// Every credit bundle of the site, in display order, with how often each was sold.
     pub async fn packs(&self, staff: &Member, site_id: i64) -> Result<Vec<PackRecord>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Pricing)?;
         Ok(sqlx::query_as(
             "SELECT c.id, c.credits, c.price_minor, c.currency, c.highlighted, c.sort_order, c.active, \
              (SELECT COUNT(*) FROM payments p WHERE p.pack_id = c.id AND p.status = $2) AS sold \
@@ -25,7 +25,7 @@ impl Staff {
     /// Adds a bundle (`id` none) or changes one of the site's; logged. Bundles are never
     /// deleted (payments refer to them): staff switch them off.
     pub async fn save_pack(&self, staff: &Member, site_id: i64, edit: domain::staff::PackEdit, now: i64) -> Result<i64, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Pricing)?;
         let p = edit.validate()?;
         let mut tx = self.db.begin().await?;
         let describe = |p: &domain::staff::PackEdit| {
@@ -88,7 +88,7 @@ impl Staff {
 
     /// The site's discount codes, newest first, with how often each was redeemed.
     pub async fn discounts(&self, staff: &Member, site_id: i64) -> Result<Vec<DiscountRecord>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Pricing)?;
         Ok(sqlx::query_as(
             "SELECT d.id, d.code, d.percentage, d.minimum_order, d.country, d.active, d.expires_at, \
              (SELECT COUNT(*) FROM discount_redemptions r JOIN payments p ON p.id = r.payment_id WHERE r.code = d.code AND p.site_id = d.site_id) AS redeemed \
@@ -101,7 +101,7 @@ impl Staff {
 
     /// A new discount code; `CodeTaken` when the site has it already (in any state).
     pub async fn add_discount(&self, staff: &Member, site_id: i64, edit: domain::staff::DiscountEdit, now: i64) -> Result<i64, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Pricing)?;
         let d = edit.validate(now)?;
         let mut tx = self.db.begin().await?;
         let inserted: Option<(i64,)> = sqlx::query_as(
@@ -138,7 +138,7 @@ impl Staff {
 
     /// Switches a discount code on or off (codes are kept: redemptions refer to them); logged.
     pub async fn set_discount_active(&self, staff: &Member, site_id: i64, id: i64, active: bool, now: i64) -> Result<(), AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Pricing)?;
         let mut tx = self.db.begin().await?;
         let found: Option<(String,)> =
             sqlx::query_as("SELECT code FROM discount_codes WHERE id = $1 AND site_id = $2").bind(id).bind(site_id).fetch_optional(&mut *tx).await?;

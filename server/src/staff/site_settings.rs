@@ -143,7 +143,7 @@ impl Staff {
     /// nothing written, nothing logged. Every node reloads its settings (here at once; others on
     /// PostgreSQL's announcement or their periodic refresh).
     pub async fn change_site(&self, staff: &Member, site_id: i64, change: SiteChange, now: i64) -> Result<bool, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Site)?;
         // Minimum message costs are for the countries the site serves now.
         let countries: Vec<String> = match change {
             SiteChange::MessageCosts(_) => {
@@ -168,7 +168,7 @@ impl Staff {
 impl Staff {
     /// The domains of the other sites that name the same company (a change shows there too).
     pub async fn company_shared_with(&self, staff: &Member, site_id: i64) -> Result<Vec<String>, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Site)?;
         let rows: Vec<(String,)> =
             sqlx::query_as("SELECT o.domain FROM sites s JOIN sites o ON o.company_id = s.company_id AND o.id <> s.id WHERE s.id = $1 ORDER BY o.domain")
                 .bind(site_id)
@@ -181,7 +181,7 @@ impl Staff {
     /// the change is logged on each of those sites. Nothing changed: nothing written or logged.
     pub async fn change_company(&self, staff: &Member, site_id: i64, details: domain::staff::CompanyDetails, now: i64) -> Result<bool, AppError> {
         use Value::*;
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Site)?;
         let d = details.validate()?;
         let json = |v: &Vec<String>| serde_json::to_string(v).map_err(|e| AppError::Internal(e.to_string()));
         let columns = vec![

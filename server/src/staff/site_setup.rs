@@ -9,7 +9,7 @@ impl Staff {
     /// Puts up a new logo (`Some`: an upload, decoded and written anew as PNG) or takes it down
     /// (`None`: back to the flame mark); logged.
     pub async fn set_logo(&self, staff: &Member, site_id: i64, upload: Option<Vec<u8>>, now: i64) -> Result<(), AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Site)?;
         let logo = match upload {
             None => None,
             Some(bytes) => Some(
@@ -55,7 +55,7 @@ impl Staff {
     /// account (same address, password and second step, staff, out of the search), so they can log in on it.
     /// Logged on both sites. `DomainTaken` when a site already answers on the domain.
     pub async fn create_site(&self, staff: &Member, site_id: i64, new: domain::staff::NewSite, now: i64) -> Result<i64, AppError> {
-        require_staff(staff, site_id)?;
+        require_staff(staff, site_id, crate::staff::StaffArea::Site)?;
         let new = new.validate()?;
         // Every setting is copied: each column but the new site's own, its push key, its logo
         // (which stays with this site) and its creation time.
@@ -93,13 +93,13 @@ impl Staff {
         .execute(&mut *tx)
         .await?;
         let (user_id,): (i64,) = sqlx::query_as(
-            "INSERT INTO users (site_id, email, password_hash, totp_secret, status, language, signup_date, role, invisible) \
+            "INSERT INTO users (site_id, email, password_hash, totp_secret, status, language, signup_date, staff_roles, invisible) \
              SELECT $1, email, password_hash, totp_secret, $5, language, $2, $4, TRUE FROM users WHERE id = $3 RETURNING id",
         )
         .bind(new_id)
         .bind(now)
         .bind(staff.id)
-        .bind(domain::account::Role::Staff.as_str())
+        .bind(super::StaffRoles::of(&[super::StaffRole::Admin]).bits())
         .bind(domain::account::UserStatus::Active.as_str())
         .fetch_one(&mut *tx)
         .await?;

@@ -143,7 +143,7 @@ pub async fn invitations() -> Result<InvitationsView, ApiError> {
     }
     let now = c.now();
     let rows = c.state.accounts.invitations(site.id, &member).await.map_err(fail)?;
-    let staff = member.is_staff();
+    let staff = member.may(domain::staff::StaffArea::Invitations);
     Ok(InvitationsView {
         staff,
         days: site.invitation_days,
@@ -160,7 +160,7 @@ pub async fn invitations() -> Result<InvitationsView, ApiError> {
                 used_by: r.used_by,
             })
             .collect(),
-        settings: staff.then(|| InviteSettings::from(site)),
+        settings: member.may(domain::staff::StaffArea::Site).then(|| InviteSettings::from(site)),
     })
 }
 
@@ -187,7 +187,7 @@ pub async fn withdraw_invitation(id: i64) -> Result<(), ApiError> {
 /// Staff: who may invite and how long a link works (a declared settings form).
 #[server(prefix = "/api/fn", endpoint = "staff_site_invitations")]
 pub async fn staff_site_invitations(#[server(flatten)] settings: InviteSettings) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = crate::call::staff_call(domain::staff::StaffArea::Site).await?;
     if let Err(error) = c.state.staff.change_site(&member, c.site.settings.id, server::staff::SiteChange::Invitations(settings), c.now()).await {
         return Err(fail_back::<StaffSiteInvitations>(error, "/invitations", &[]));
     }

@@ -87,14 +87,11 @@ pub struct QueuedPhotoView {
     pub private: bool,
 }
 
-/// The photos waiting for review on this site; staff only.
+/// The photos waiting for review on this site; moderators and admins only.
 #[server(prefix = "/api/fn", endpoint = "photo_queue")]
 pub async fn photo_queue() -> Result<Vec<QueuedPhotoView>, ApiError> {
-    let (c, member) = member_call().await?;
-    if !member.is_staff() {
-        return Err(fail(domain::ErrorCode::Forbidden));
-    }
-    let queue = c.state.photos.queue(c.site.settings.id, 100).await.map_err(fail)?;
+    let (c, member) = crate::call::staff_call(domain::staff::StaffArea::Photos).await?;
+    let queue = c.state.photos.queue(&member, c.site.settings.id, 100).await.map_err(fail)?;
     Ok(queue.into_iter().map(|q| QueuedPhotoView { id: q.id, user_id: q.user_id, name: q.name, created_at: q.created_at, private: q.private }).collect())
 }
 
@@ -520,13 +517,10 @@ pub async fn delete_photo(id: i64) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Staff approve (`approve` present) or reject a photo waiting for review.
+/// Moderators and admins approve (`approve` present) or reject a photo waiting for review.
 #[server(prefix = "/api/fn", endpoint = "review_photo")]
 pub async fn review_photo(id: i64, approve: Option<String>) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
-    if !member.is_staff() {
-        return Err(fail(domain::ErrorCode::Forbidden));
-    }
+    let (c, member) = crate::call::staff_call(domain::staff::StaffArea::Photos).await?;
     let approve = approve.is_some();
     c.state.photos.review(&member, c.site.settings.id, id, approve, c.now()).await.map_err(fail)?;
     redirect(if approve { "/staff/photos?saved=approved" } else { "/staff/photos?saved=rejected" });

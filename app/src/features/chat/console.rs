@@ -55,8 +55,9 @@ pub struct Console {
 
 #[server(prefix = "/api/fn", endpoint = "operator_console")]
 pub async fn operator_console(conversation: Option<i64>) -> Result<Console, ApiError> {
-    use crate::call::{fail, member_call};
-    let (c, me) = member_call().await?;
+    use crate::call::{fail, staff_call};
+    use domain::staff::StaffArea;
+    let (c, me) = staff_call(StaffArea::Console).await?;
     let now = c.now();
     let chat = &c.state.chat;
     // Opening claims first, so the list below already shows it as this operator's.
@@ -91,10 +92,9 @@ pub async fn operator_console(conversation: Option<i64>) -> Result<Console, ApiE
 #[component]
 pub fn OperatorConsolePage() -> impl IntoView {
     let i18n = use_i18n();
-    let member = crate::features::account::member_or_login("/staff/chats")?;
-    // Like every staff page: to anyone else the page does not exist.
-    if !member.operator {
-        return Some(view! { <div class="container page">{crate::features::members::profile::profile_not_found()}</div> }.into_any());
+    // Like every staff page: to anyone but operators the page does not exist.
+    if let Some(refused) = crate::features::staff::refuse_outside(crate::features::staff::StaffArea::Console) {
+        return Some(refused);
     }
     let conversation = use_query_map().get_untracked().get("c").and_then(|v| v.parse::<i64>().ok());
     let data = Resource::new_blocking(move || conversation, operator_console);

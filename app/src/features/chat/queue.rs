@@ -47,8 +47,9 @@ pub fn thread_view(t: &server::chat::OperatorThread, me: i64, now: i64) -> Conso
 /// The queue as the list shows it (reading it claims nothing); operators only.
 #[server(prefix = "/api/fn", endpoint = "operator_queue", input = leptos::server_fn::codec::GetUrl)]
 pub async fn operator_queue() -> Result<Vec<ConsoleThread>, ApiError> {
-    use crate::call::{fail, member_call};
-    let (c, me) = member_call().await?;
+    use crate::call::{fail, staff_call};
+    use domain::staff::StaffArea;
+    let (c, me) = staff_call(StaffArea::Console).await?;
     let now = c.now();
     let threads = c.state.chat.operator_threads(&me, c.site.id, now).await.map_err(fail)?;
     Ok(threads.iter().map(|t| thread_view(t, me.id, now)).collect())

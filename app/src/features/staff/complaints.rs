@@ -8,9 +8,9 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, member_call, redirect};
+use crate::call::{fail, redirect, staff_call};
 
-use crate::features::staff::refuse_non_staff;
+use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,7 +46,7 @@ fn status_of(text: &str) -> bool {
 #[server(prefix = "/api/fn", endpoint = "staff_complaints", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_complaints(status: String) -> Result<Vec<ComplaintView>, ApiError> {
     use server::complaints::Status;
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Complaints).await?;
     let status = if status_of(&status) { Status::Handled } else { Status::Open };
     let list = c.state.complaints.list(&member, c.site.settings.id, status, 200).await.map_err(fail)?;
     Ok(list
@@ -72,7 +72,7 @@ pub async fn staff_complaints(status: String) -> Result<Vec<ComplaintView>, ApiE
 #[server(prefix = "/api/fn", endpoint = "set_complaint_status")]
 pub async fn set_complaint_status(id: i64, handled: Option<String>) -> Result<(), ApiError> {
     use server::complaints::Status;
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Complaints).await?;
     let status = if handled.is_some() { Status::Handled } else { Status::Open };
     c.state.complaints.set_status(&member, c.site.settings.id, id, status, c.now()).await.map_err(fail)?;
     redirect(if handled.is_some() { "/staff/complaints?saved=1" } else { "/staff/complaints?status=handled&saved=1" });
@@ -82,7 +82,7 @@ pub async fn set_complaint_status(id: i64, handled: Option<String>) -> Result<()
 /// The latest lines of the staff log; staff only.
 #[server(prefix = "/api/fn", endpoint = "staff_log", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_log() -> Result<Vec<StaffActionView>, ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Log).await?;
     let log = c.state.staff.log(&member, c.site.settings.id, 100).await.map_err(fail)?;
     Ok(log
         .into_iter()
@@ -100,7 +100,7 @@ pub struct BounceFigureView {
 /// Bounces per lander over the last 30 days; staff only.
 #[server(prefix = "/api/fn", endpoint = "staff_bounces", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_bounces() -> Result<Vec<BounceFigureView>, ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Log).await?;
     let since = c.now() - 30 * 86_400;
     let figures = c.state.landers.bounce_figures(&member, c.site.settings.id, since).await.map_err(fail)?;
     Ok(figures.into_iter().map(|f| BounceFigureView { lander: f.lander, bounces: f.bounces, with_source: f.with_source }).collect())
@@ -149,7 +149,7 @@ fn ComplaintItem(item: ComplaintView) -> impl IntoView {
 
 #[component]
 pub fn StaffComplaintsPage() -> impl IntoView {
-    if let Some(refused) = refuse_non_staff("/staff/complaints") {
+    if let Some(refused) = refuse_outside(StaffArea::Complaints) {
         return refused;
     }
     let i18n = use_i18n();
@@ -184,28 +184,56 @@ pub fn StaffComplaintsPage() -> impl IntoView {
 
 #[component]
 pub fn StaffHomePage() -> impl IntoView {
-    if let Some(refused) = refuse_non_staff("/staff") {
+    if let Some(refused) = refuse_outside(StaffArea::Home) {
         return refused;
     }
     let i18n = use_i18n();
-    let log = Resource::new_blocking(|| (), |_| staff_log());
-    let bounces = Resource::new_blocking(|| (), |_| staff_bounces());
+    let roles = crate::context::use_page_ctx().member.as_ref().map(|m| m.staff).unwrap_or_default();
+    // Each link only for the roles that can use it (the pages check again).
+    let links: [(StaffArea, &'static str, &'static str); 9] = [
+        (StaffArea::Complaints, "/staff/complaints", "staff.home.complaints"),
+        (StaffArea::Members, "/staff/members", "staff.home.members"),
+        (StaffArea::Photos, "/staff/photos", "staff.home.photos"),
+        (StaffArea::Console, "/staff/chats", "staff.home.chats"),
+        (StaffArea::Held, crate::paths::STAFF_HELD, "staff.held.title"),
+        (StaffArea::Site, "/staff/site", "staff.home.site"),
+        (StaffArea::Pricing, "/staff/pricing", "staff.home.pricing"),
+        (StaffArea::Invitations, "/invitations", "invite.title"),
+        (StaffArea::Payments, "/staff/payments", "staff.home.payments"),
+    ];
+    let figures = roles.may(StaffArea::Log);
+    let log = Resource::new_blocking(
+        move || figures,
+        |figures| async move {
+            if figures {
+                staff_log().await
+            } else {
+                Ok(Vec::new())
+            }
+        },
+    );
+    let bounces = Resource::new_blocking(
+        move || figures,
+        |figures| async move {
+            if figures {
+                staff_bounces().await
+            } else {
+                Ok(Vec::new())
+            }
+        },
+    );
     view! {
         <Title text=i18n.t("staff.home.title")/>
         <div class="container page">
             <h1>{i18n.t("staff.home.title")}</h1>
+            <p data-testid="staff-roles">{i18n.t("staff.home.roles")}": "{roles.iter().map(|r| i18n.t(&format!("staff.role.{}", r.as_str()))).collect::<Vec<_>>().join(", ")}</p>
             <ul class="staff-links">
-                <li><a class="btn btn--ghost" href="/staff/complaints">{i18n.t("staff.home.complaints")}</a></li>
-                <li><a class="btn btn--ghost" href="/staff/members">{i18n.t("staff.home.members")}</a></li>
-                <li><a class="btn btn--ghost" href="/staff/photos">{i18n.t("staff.home.photos")}</a></li>
-                <li><a class="btn btn--ghost" href="/staff/chats">{i18n.t("staff.home.chats")}</a></li>
-                <li><a class="btn btn--ghost" href=crate::paths::STAFF_HELD>{i18n.t("staff.held.title")}</a></li>
-                <li><a class="btn btn--ghost" href="/staff/site">{i18n.t("staff.home.site")}</a></li>
-                <li><a class="btn btn--ghost" href="/staff/pricing">{i18n.t("staff.home.pricing")}</a></li>
-                <li><a class="btn btn--ghost" href="/invitations">{i18n.t("invite.title")}</a></li>
-                <li><a class="btn btn--ghost" href="/staff/payments">{i18n.t("staff.home.payments")}</a></li>
+                {links.into_iter().filter(|(area, ..)| roles.may(*area)).map(|(_, href, label)| view! {
+                    <li><a class="btn btn--ghost" href=href>{use_i18n().t(label)}</a></li>
+                }).collect_view()}
             </ul>
-            <super::operators::OperatorFigures/>
+            {roles.may(StaffArea::OperatorFigures).then(|| view! { <super::operators::OperatorFigures/> })}
+            {figures.then(move || view! {
             <h2>{i18n.t("staff.bounces.title")}</h2>
             <Suspense fallback=|| ()>
                 {move || bounces.get().map(|result| match result {
@@ -248,6 +276,7 @@ pub fn StaffHomePage() -> impl IntoView {
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
+            })}
         </div>
     }
     .into_any()

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, member_call};
+use crate::call::{fail, staff_call};
 
 use crate::i18n::use_i18n;
 
@@ -24,7 +24,7 @@ pub struct ContactWeekView {
 
 #[server(prefix = "/api/fn", endpoint = "staff_contact_weeks", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_contact_weeks() -> Result<Vec<ContactWeekView>, ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(domain::staff::StaffArea::Held).await?;
     let weeks = c.state.chat.contact_weeks(&member, c.site.settings.id, c.now()).await.map_err(fail)?;
     Ok(weeks.into_iter().map(|w| ContactWeekView { week: w.week, kind: w.kind, masked: w.masked, held: w.held, refused: w.refused }).collect())
 }

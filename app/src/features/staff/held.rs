@@ -9,23 +9,23 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, fail_back, member_call, redirect};
+use crate::call::{fail, fail_back, redirect, staff_call};
 
-use crate::features::staff::refuse_non_staff;
+use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
 use crate::ui::forms::ActionError;
 
 /// The members with held messages; staff only.
 #[server(prefix = "/api/fn", endpoint = "staff_held", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_held() -> Result<Vec<HeldSender>, ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Held).await?;
     c.state.chat.held_for_review(&member, c.site.settings.id).await.map_err(fail)
 }
 
 /// Releases a member's held messages (each paid for now and delivered); staff only, logged.
 #[server(prefix = "/api/fn", endpoint = "staff_release_held")]
 pub async fn staff_release_held(sender: i64) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Held).await?;
     let released = match c.state.chat.release_review(&member, &c.site, sender, c.now()).await {
         Ok(released) => released,
         Err(error) => return Err(fail_back::<StaffReleaseHeld>(error, crate::paths::STAFF_HELD, &[])),
@@ -38,7 +38,7 @@ pub async fn staff_release_held(sender: i64) -> Result<(), ApiError> {
 /// held messages are never delivered. Staff only, logged.
 #[server(prefix = "/api/fn", endpoint = "staff_block_held")]
 pub async fn staff_block_held(sender: i64, reason: String) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Held).await?;
     let change = server::staff::MemberChange::Block(reason);
     if let Err(error) = c.state.staff.change_member(&member, c.site.settings.id, sender, change, c.now()).await {
         return Err(fail_back::<StaffBlockHeld>(error, crate::paths::STAFF_HELD, &[]));
@@ -83,7 +83,7 @@ fn HeldItem(item: HeldSender) -> impl IntoView {
 
 #[component]
 pub fn HeldReviewPage() -> impl IntoView {
-    if let Some(refused) = refuse_non_staff(crate::paths::STAFF_HELD) {
+    if let Some(refused) = refuse_outside(StaffArea::Held) {
         return refused;
     }
     let i18n = use_i18n();

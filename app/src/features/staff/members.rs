@@ -8,9 +8,9 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, member_call, redirect};
+use crate::call::{fail, redirect, staff_call};
 
-use crate::features::staff::refuse_non_staff;
+use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
 use crate::ui::forms::ActionError;
 
@@ -20,8 +20,7 @@ pub struct MemberRecordView {
     pub email: String,
     pub name: String,
     pub status: String,
-    pub staff: bool,
-    pub operator: bool,
+    pub roles: domain::staff::StaffRoles,
     pub signup_date: i64,
     pub credits: i64,
     pub paid_user: bool,
@@ -32,15 +31,14 @@ pub struct MemberRecordView {
 /// The member behind an email address or id, on this site; staff only.
 #[server(prefix = "/api/fn", endpoint = "staff_find_member", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_find_member(q: String) -> Result<Option<MemberRecordView>, ApiError> {
-    let (c, member) = member_call().await?;
-    let found = c.state.staff.find(&member, c.site.settings.id, &q).await.map_err(fail)?;
+    let (c, member) = staff_call(StaffArea::Members).await?;
+    let found = c.state.staff.find(&member, c.site.settings.id, &q, c.now()).await.map_err(fail)?;
     Ok(found.map(|m| MemberRecordView {
         id: m.id,
         email: m.email,
         name: m.name,
         status: m.status,
-        staff: m.role == domain::account::Role::Staff,
-        operator: m.operator,
+        roles: m.roles,
         signup_date: m.signup_date,
         credits: m.credits,
         paid_user: m.paid_user,
@@ -49,21 +47,21 @@ pub async fn staff_find_member(q: String) -> Result<Option<MemberRecordView>, Ap
     }))
 }
 
-/// One change to a member: `block` and `unblock` (with a reason), `staff`, `member`,
-/// `operator_on`, `operator_off`; staff only, logged.
+/// One change to a member: `block` and `unblock` (with a reason; support and admins), `grant:{role}`
+/// and `take:{role}` (admins); logged.
 #[server(prefix = "/api/fn", endpoint = "staff_change_member")]
 pub async fn staff_change_member(id: i64, change: String, #[server(default)] reason: String) -> Result<(), ApiError> {
-    use domain::account::Role;
+    use domain::staff::StaffRole;
     use server::staff::MemberChange;
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Members).await?;
     let change = match change.as_str() {
         "block" => MemberChange::Block(reason.clone()),
         "unblock" => MemberChange::Unblock(reason.clone()),
-        "staff" => MemberChange::Role(Role::Staff),
-        "member" => MemberChange::Role(Role::Member),
-        "operator_on" => MemberChange::Operator(true),
-        "operator_off" => MemberChange::Operator(false),
-        _ => return Err(fail(domain::ErrorCode::ChoiceInvalid)),
+        other => match other.split_once(':').and_then(|(way, role)| Some((way, StaffRole::parse(role)?))) {
+            Some(("grant", role)) => MemberChange::Role(role, true),
+            Some(("take", role)) => MemberChange::Role(role, false),
+            _ => return Err(fail(domain::ErrorCode::ChoiceInvalid)),
+        },
     };
     if let Err(error) = c.state.staff.change_member(&member, c.site.settings.id, id, change, c.now()).await {
         let q = id.to_string();
@@ -74,12 +72,12 @@ pub async fn staff_change_member(id: i64, change: String, #[server(default)] rea
 }
 
 #[component]
-fn ChangeButton(id: i64, change: &'static str, label: String, #[prop(optional)] danger: bool) -> impl IntoView {
+fn ChangeButton(id: i64, #[prop(into)] change: String, label: String, #[prop(optional)] danger: bool) -> impl IntoView {
     view! {
         <ActionForm action={ServerAction::<StaffChangeMember>::new()}>
             <input type="hidden" name="id" value=id.to_string()/>
-            <input type="hidden" name="change" value=change/>
             <button type="submit" class="btn btn--ghost btn--small" class:btn--danger-ghost=danger data-testid=format!("change-{change}")>{label}</button>
+            <input type="hidden" name="change" value=change/>
         </ActionForm>
     }
 }
@@ -90,16 +88,31 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
     let blocked = m.status == "blocked";
     let status = i18n.t(&format!("staff.members.status.{}", m.status));
     let signup = i18n.date(m.signup_date);
-    let role_button = if m.staff {
-        view! { <ChangeButton id=m.id change="member" label=i18n.t("staff.members.make_member") danger=true/> }.into_any()
+    // Roles: admins only (the server checks again).
+    let admin = crate::context::use_page_ctx().member.as_ref().is_some_and(|v| v.staff.may(domain::staff::StaffArea::Roles));
+    let roles = m.roles;
+    let role_names = if roles.is_empty() {
+        i18n.t("staff.members.role_member")
     } else {
-        view! { <ChangeButton id=m.id change="staff" label=i18n.t("staff.members.make_staff")/> }.into_any()
+        roles.iter().map(|r| i18n.t(&format!("staff.role.{}", r.as_str()))).collect::<Vec<_>>().join(", ")
     };
-    let operator_button = if m.operator {
-        view! { <ChangeButton id=m.id change="operator_off" label=i18n.t("staff.members.operator_off") danger=true/> }.into_any()
-    } else {
-        view! { <ChangeButton id=m.id change="operator_on" label=i18n.t("staff.members.operator_on")/> }.into_any()
-    };
+    let id = m.id;
+    let role_buttons = admin.then(|| {
+        domain::staff::StaffRole::ALL
+            .into_iter()
+            .map(|role| {
+                let i18n = use_i18n();
+                let name = i18n.t(&format!("staff.role.{}", role.as_str()));
+                if roles.contains(role) {
+                    view! { <ChangeButton id=id change=format!("take:{}", role.as_str()) label=i18n.tf("staff.members.take", &[("role", &name)]) danger=true/> }
+                        .into_any()
+                } else {
+                    view! { <ChangeButton id=id change=format!("grant:{}", role.as_str()) label=i18n.tf("staff.members.grant", &[("role", &name)])/> }
+                        .into_any()
+                }
+            })
+            .collect_view()
+    });
     let (block_change, block_label) = if blocked { ("unblock", i18n.t("staff.members.unblock")) } else { ("block", i18n.t("staff.members.block")) };
     view! {
         <section class="card staff-member" data-testid="staff-member">
@@ -107,10 +120,7 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
             <dl class="staff-complaint__meta">
                 <div><dt>{i18n.t("auth.email")}</dt><dd>{m.email.clone()}</dd></div>
                 <div><dt>{i18n.t("staff.members.status")}</dt><dd data-testid="member-status">{status}</dd></div>
-                <div><dt>{i18n.t("staff.members.role")}</dt><dd>
-                    {if m.staff { i18n.t("staff.members.role_staff") } else { i18n.t("staff.members.role_member") }}
-                    {m.operator.then(|| format!(" + {}", use_i18n().t("staff.members.role_operator")))}
-                </dd></div>
+                <div><dt>{i18n.t("staff.members.role")}</dt><dd data-testid="member-roles">{role_names}</dd></div>
                 <div><dt>{i18n.t("staff.members.signup")}</dt><dd>{signup}</dd></div>
                 <div><dt>{i18n.t("staff.members.credits")}</dt><dd>{m.credits.to_string()}{m.paid_user.then_some(" · premium")}</dd></div>
                 {m.country.clone().map(|c| view! { <div><dt>{use_i18n().t("staff.members.country")}</dt><dd>{c}</dd></div> })}
@@ -125,17 +135,14 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                 </label>
                 <button type="submit" class="btn btn--small" class:btn--primary=blocked class:btn--danger=!blocked data-testid=format!("change-{block_change}")>{block_label}</button>
             </ActionForm>
-            <div class="staff-member__roles">
-                {role_button}
-                {operator_button}
-            </div>
+            {role_buttons.map(|buttons| view! { <div class="staff-member__roles">{buttons}</div> })}
         </section>
     }
 }
 
 #[component]
 pub fn StaffMembersPage() -> impl IntoView {
-    if let Some(refused) = refuse_non_staff("/staff/members") {
+    if let Some(refused) = refuse_outside(StaffArea::Members) {
         return refused;
     }
     let i18n = use_i18n();

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, member_call};
+use crate::call::{fail, staff_call};
 use crate::i18n::use_i18n;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -29,7 +29,7 @@ pub struct OperatorFiguresView {
 /// Staff only (members get `not_found`).
 #[server(prefix = "/api/fn", endpoint = "staff_operator_figures", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_operator_figures() -> Result<OperatorFiguresView, ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(domain::staff::StaffArea::OperatorFigures).await?;
     let now = c.now();
     let since = now - server::http::staff_routes::OPERATOR_FIGURES_DAYS * 86_400;
     let f = c.state.chat.operator_figures(&member, c.site.settings.id, since).await.map_err(fail)?;

@@ -14,8 +14,8 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, fail_back, member_call, redirect};
-use crate::features::staff::refuse_non_staff;
+use crate::call::{fail, fail_back, redirect, staff_call};
+use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::{use_i18n, I18n};
 use crate::ui::forms::{ActionError, TextArea};
 use crate::ui::money::MoneyField;
@@ -77,7 +77,7 @@ pub async fn staff_payments(
     period: String,
 ) -> Result<PaymentsPage, ApiError> {
     use server::payments::staff::PaymentFilter;
-    let (c, me) = member_call().await?;
+    let (c, me) = staff_call(StaffArea::Payments).await?;
     let site = c.site.settings.id;
     let payments = &c.state.payments;
     let filter = PaymentFilter {
@@ -143,7 +143,7 @@ pub async fn staff_payments(
 /// page with what happened.
 #[server(prefix = "/api/fn", endpoint = "staff_refund_payment")]
 pub async fn staff_refund_payment(payment: i64, amount: String, reason: String, key: String) -> Result<(), ApiError> {
-    let (c, me) = member_call().await?;
+    let (c, me) = staff_call(StaffArea::Refunds).await?;
     let page = format!("/staff/payments?id={payment}");
     let id = payment.to_string();
     let kept = [("id", id.as_str())];
@@ -164,7 +164,7 @@ pub async fn staff_refund_payment(payment: i64, amount: String, reason: String, 
 /// Staff lift the block a chargeback put on a member's card and direct-debit payments.
 #[server(prefix = "/api/fn", endpoint = "staff_lift_payment_block")]
 pub async fn staff_lift_payment_block(member: i64, payment: i64) -> Result<(), ApiError> {
-    let (c, me) = member_call().await?;
+    let (c, me) = staff_call(StaffArea::Refunds).await?;
     let page = format!("/staff/payments?id={payment}");
     match c.state.payments.lift_payment_block(&me, c.site.settings.id, member, c.now()).await {
         Ok(_) => {
@@ -439,7 +439,7 @@ fn SalesReport(period: String, periods: Vec<String>, rows: Vec<ReportRow>, query
 
 #[component]
 pub fn StaffPaymentsPage() -> impl IntoView {
-    if let Some(refused) = refuse_non_staff("/staff/payments") {
+    if let Some(refused) = refuse_outside(StaffArea::Payments) {
         return refused;
     }
     let i18n = use_i18n();

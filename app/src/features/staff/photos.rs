@@ -7,7 +7,7 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
 use crate::features::account::server_fns::{photo_queue, QueuedPhotoView};
-use crate::features::staff::refuse_non_staff;
+use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
 
 #[component]
@@ -41,7 +41,7 @@ fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
 
 #[component]
 pub fn PhotoReviewPage() -> impl IntoView {
-    if let Some(refused) = refuse_non_staff("/staff/photos") {
+    if let Some(refused) = refuse_outside(StaffArea::Photos) {
         return Some(refused);
     }
     let i18n = use_i18n();

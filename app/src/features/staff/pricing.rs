@@ -8,15 +8,15 @@ use leptos_router::hooks::use_query_map;
 
 use super::site::{country_options, NumberField};
 #[cfg(feature = "ssr")]
-use crate::call::{fail, fail_back, member_call, redirect};
-use crate::features::staff::refuse_non_staff;
+use crate::call::{fail, fail_back, redirect, staff_call};
+use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
 use crate::ui::forms::ActionError;
 use crate::ui::money::MoneyField;
 
 #[server(prefix = "/api/fn", endpoint = "staff_pricing", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_pricing() -> Result<(Vec<rules::PackRecord>, Vec<rules::DiscountRecord>), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Pricing).await?;
     let site = c.site.settings.id;
     let packs = c.state.staff.packs(&member, site).await.map_err(fail)?;
     let codes = c.state.staff.discounts(&member, site).await.map_err(fail)?;
@@ -41,7 +41,7 @@ pub async fn staff_save_pack(
     #[server(default)] highlighted: Option<String>,
     #[server(default)] active: Option<String>,
 ) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Pricing).await?;
     let result = async {
         let edit = rules::PackEdit {
             id,
@@ -74,7 +74,7 @@ pub async fn staff_add_discount(
     #[server(default)] country: String,
     #[server(default)] expires: String,
 ) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Pricing).await?;
     let result = async {
         let minimum_order = if minimum_order.trim().is_empty() { 0 } else { amount_of(&minimum_order, "minimum_order")? };
         let expires_at = match expires.trim() {
@@ -100,7 +100,7 @@ pub async fn staff_add_discount(
 
 #[server(prefix = "/api/fn", endpoint = "staff_discount_active")]
 pub async fn staff_discount_active(id: i64, active: bool) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Pricing).await?;
     if let Err(error) = c.state.staff.set_discount_active(&member, c.site.settings.id, id, active, c.now()).await {
         return Err(fail_back::<StaffDiscountActive>(error, "/staff/pricing", &[]));
     }
@@ -189,7 +189,7 @@ fn DiscountRow(d: rules::DiscountRecord) -> impl IntoView {
 
 #[component]
 pub fn StaffPricingPage() -> impl IntoView {
-    if let Some(refused) = refuse_non_staff("/staff/pricing") {
+    if let Some(refused) = refuse_outside(StaffArea::Pricing) {
         return refused;
     }
     let i18n = use_i18n();

@@ -15,9 +15,9 @@ use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, fail_back, member_call, redirect};
+use crate::call::{fail, fail_back, redirect, staff_call};
 
-use crate::features::staff::refuse_non_staff;
+use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
 use crate::ui::forms::{ActionError, TextArea};
 
@@ -44,9 +44,8 @@ pub struct SiteSettingsView {
 
 #[server(prefix = "/api/fn", endpoint = "staff_site", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Site).await?;
     let s = &c.site.settings;
-    server::staff::require_staff(&member, s.id).map_err(fail)?;
     let offered = s.offered_gifts();
     Ok(SiteSettingsView {
         domain: s.domain.clone(),
@@ -69,7 +68,7 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
 /// Applies one settings form: refusals come back to the page with the error, success with `saved`.
 #[cfg(feature = "ssr")]
 pub(super) async fn apply<S: leptos::server_fn::ServerFn>(change: server::staff::SiteChange, anchor: &str) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(StaffArea::Site).await?;
     if let Err(error) = c.state.staff.change_site(&member, c.site.settings.id, change, c.now()).await {
         return Err(fail_back::<S>(error, "/staff/site", &[]));
     }
@@ -319,7 +318,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
 
 #[component]
 pub fn StaffSitePage() -> impl IntoView {
-    if let Some(refused) = refuse_non_staff("/staff/site") {
+    if let Some(refused) = refuse_outside(StaffArea::Site) {
         return refused;
     }
     let i18n = use_i18n();

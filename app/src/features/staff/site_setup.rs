@@ -12,7 +12,7 @@ use leptos::server_fn::ServerFn;
 use leptos_router::hooks::use_query_map;
 
 #[cfg(feature = "ssr")]
-use crate::call::{fail, fail_back, member_call, redirect};
+use crate::call::{fail, fail_back, redirect, staff_call};
 
 use crate::i18n::use_i18n;
 use crate::ui::forms::{ActionError, TextArea};
@@ -78,7 +78,7 @@ pub async fn staff_site_company(
     company_phone: String,
     delete_discount: i64,
 ) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(domain::staff::StaffArea::Site).await?;
     let details = rules::CompanyDetails {
         name: company_name,
         address,
@@ -102,10 +102,9 @@ pub async fn staff_site_company(
 /// The logo upload (multipart: the `logo` file). Staff only; decoded and written anew as PNG.
 #[server(prefix = "/api/fn", endpoint = "staff_site_logo", input = leptos::server_fn::codec::MultipartFormData)]
 pub async fn staff_site_logo(data: leptos::server_fn::codec::MultipartData) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(domain::staff::StaffArea::Site).await?;
     let site = c.site.settings.id;
     let result = async {
-        server::staff::require_staff(&member, site).map_err(fail)?;
         c.state.rate_limiter.check_member(server::http::rate_limit::Limit::PhotoUpload, member.id, c.now()).await.map_err(fail)?;
         let form = crate::call::read_upload_form(data, "logo", rules::LOGO_MAX_BYTES).await?;
         c.state.staff.set_logo(&member, site, Some(form.photo), c.now()).await.map_err(fail)
@@ -122,7 +121,7 @@ pub async fn staff_site_logo(data: leptos::server_fn::codec::MultipartData) -> R
 /// Back to the flame mark with the site's name.
 #[server(prefix = "/api/fn", endpoint = "staff_site_logo_remove")]
 pub async fn staff_site_logo_remove() -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(domain::staff::StaffArea::Site).await?;
     if let Err(error) = c.state.staff.set_logo(&member, c.site.settings.id, None, c.now()).await {
         return Err(fail_back::<StaffSiteLogoRemove>(error, "/staff/site", &[]));
     }
@@ -133,7 +132,7 @@ pub async fn staff_site_logo_remove() -> Result<(), ApiError> {
 
 #[server(prefix = "/api/fn", endpoint = "staff_new_site")]
 pub async fn staff_new_site(domain: String, name: String, domain_language: String) -> Result<(), ApiError> {
-    let (c, member) = member_call().await?;
+    let (c, member) = staff_call(domain::staff::StaffArea::Site).await?;
     let new = rules::NewSite { domain, name, domain_language };
     match c.state.staff.create_site(&member, c.site.settings.id, new.clone(), c.now()).await {
         Ok(_) => {
