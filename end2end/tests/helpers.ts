@@ -223,7 +223,7 @@ export async function turnOnTwoStep(page: Page, password = 'zoeken naar de vonk'
   await page.getByRole('button', { name: 'Inloggen in twee stappen instellen' }).click();
   await expect(page).toHaveURL(/\/settings\/two-step/);
   const secret = (await page.getByTestId('two-step-secret').textContent())!.replace(/\s/g, '');
-  await page.getByLabel('Code uit je app').fill(totpCode(secret));
+  await page.getByRole('textbox', { name: 'Code uit je app' }).fill(totpCode(secret));
   await page.getByLabel('Wachtwoord').fill(password);
   await page.getByRole('button', { name: 'Inloggen in twee stappen aanzetten' }).click();
   await expect(page).toHaveURL(/saved=two_step/);
