@@ -67,10 +67,9 @@ test-widgets:
 	npm run --silent test:widgets
 	npm run --silent build:storybook
 
+## The flows on SQLite and, side by side, on PostgreSQL (scripts/e2e-both.sh).
 test-e2e:
-	npx playwright test -c end2end/playwright.config.ts
-	@echo "==> the same flows on PostgreSQL"
-	E2E_PORT=3108 scripts/with-postgres.sh npx playwright test -c end2end/playwright.config.ts
+	scripts/e2e-both.sh
 
 ## Storybook for the React widgets at http://127.0.0.1:6006
 storybook: tools

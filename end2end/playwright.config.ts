@@ -27,13 +27,26 @@ const chromium = { executablePath: chromiumPath, args: chromiumArgs };
 // draws and sends, never what the database does with it (the 375 px and no-JavaScript runs ask
 // the server for the same things).
 // The invitation and CDN flows change site settings as the credits and chat flows do (those run
-// on both); what they add is the browser's side (a second site, a second origin).
-const sqliteOnly = [/landers\.spec/, /pricing\.spec/, /shell\.spec/, /resilience\.spec/, /invitations\.spec/, /cdn\.spec/];
+// on both); what they add is the browser's side (a second site, a second origin). Push, the
+// visitor's path and the members' search ask what the service tests ask on both databases; what
+// they add is the browser's (a service worker, a signup modal, cards and filters).
+const sqliteOnly = [
+  /landers\.spec/,
+  /pricing\.spec/,
+  /shell\.spec/,
+  /resilience\.spec/,
+  /invitations\.spec/,
+  /cdn\.spec/,
+  /push\.spec/,
+  /visitor-path\.spec/,
+  /members\.spec/,
+];
 const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') ?? false;
 
 export default defineConfig({
   testDir: './tests',
-  outputDir: './test-results',
+  // Apart per database: `make test` runs both side by side (scripts/e2e-both.sh).
+  outputDir: onPostgres ? './test-results-postgres' : './test-results',
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -45,5 +45,4 @@ layer "Rust: app, HTTP, nodes behind nginx, crash and flood tests" cargo test -p
 layer "widgets: types, tests from stories, Storybook build" make_quiet test-widgets
 layer "release build (server, wasm, site)" make_quiet build
 layer "each page's browser code against its budget" scripts/bundle-sizes.sh
-layer "Playwright on SQLite" npx playwright test -c end2end/playwright.config.ts
-layer "Playwright on PostgreSQL" env E2E_PORT=3108 scripts/with-postgres.sh npx playwright test -c end2end/playwright.config.ts
+layer "Playwright on SQLite and PostgreSQL, side by side" scripts/e2e-both.sh

@@ -182,7 +182,11 @@ test("the premium-only alert on a free member's third conversation", async ({ pa
     await eva.page.goto(`${href}/chat`);
     await live(eva.page);
     await say(eva.page, `Hallo nummer ${i + 1}`);
-    if (i < 2) await expect(eva.page.getByTestId('chat-log')).toContainText(`Hallo nummer ${i + 1}`);
+    if (i < 2) {
+      await expect(eva.page.getByTestId('chat-log')).toContainText(`Hallo nummer ${i + 1}`);
+      // Stored before the next page: leaving sooner would end the send.
+      await expect(eva.page.getByTestId('chat-log').locator('[data-status="sending"]')).toHaveCount(0);
+    }
   }
   const alert = eva.page.getByTestId('chat-alert');
   await expect(alert).toContainText('Deze functie is alleen beschikbaar voor premium leden.');
