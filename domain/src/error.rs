@@ -252,6 +252,10 @@ pub enum ErrorCode {
     /// A staff block or unblock without a reason (`{max}`).
     #[strum(message = "validation.reason_required")]
     ReasonRequired,
+    /// A staff credit correction that is not a whole number of credits within `{max}` either
+    /// way, or zero.
+    #[strum(message = "validation.credit_correction")]
+    CreditCorrectionInvalid,
     // Staff settings (`{setting}` names the setting)
     /// A number outside `{min}`..=`{max}`.
     #[strum(message = "validation.out_of_range")]

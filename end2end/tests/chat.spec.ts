@@ -20,6 +20,12 @@ async function say(page: Page, text: string) {
   await box.press('Enter');
 }
 
+/** Waits until the server has taken every message this page sent (none shows 'sending'): leaving
+ *  the page sooner ends a send still on its way, and another browser would not see it yet. */
+async function stored(page: Page) {
+  await expect(page.getByTestId('chat-log').locator('[data-status="sending"]')).toHaveCount(0);
+}
+
 /** Opens the profile of the newest woman called `name` and the chat with her. */
 async function chatWith(page: Page, gender: 'female' | 'male', name: string) {
   await page.goto(`/members?gender=${gender}`);
@@ -184,8 +190,7 @@ test("the premium-only alert on a free member's third conversation", async ({ pa
     await say(eva.page, `Hallo nummer ${i + 1}`);
     if (i < 2) {
       await expect(eva.page.getByTestId('chat-log')).toContainText(`Hallo nummer ${i + 1}`);
-      // Stored before the next page: leaving sooner would end the send.
-      await expect(eva.page.getByTestId('chat-log').locator('[data-status="sending"]')).toHaveCount(0);
+      await stored(eva.page);
     }
   }
   const alert = eva.page.getByTestId('chat-alert');
@@ -209,6 +214,7 @@ test('operators: the queue, one claim for two operators, shared notes, an answer
   await live(fenna.page);
   await say(fenna.page, 'Hoi, ben je echt?');
   await expect(fenna.page.getByTestId('chat-log')).toContainText('Hoi, ben je echt?');
+  await stored(fenna.page);
 
   const opEmail = 'operator-chat@example.nl';
   const op = await newMember(browser, baseURL!, opEmail, { name: 'Olga', gender: 'Vrouw' });
@@ -384,6 +390,7 @@ test('spam held back: the same first message to many waits for staff, who releas
     await live(sam.page);
     await say(sam.page, text);
     await expect(sam.page.getByTestId('chat-log')).toContainText('Kijk op mijn profiel!');
+    await stored(sam.page);
   }
 
   // Staff see who sent what to how many, and release it.

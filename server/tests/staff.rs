@@ -110,6 +110,7 @@ fn every_staff_action_has_a_label_in_every_language() {
         "role_taken",
         "export",
         "member_view",
+        "credits_corrected",
         "site_texts",
         "site_credits",
         "site_invitations",
@@ -387,4 +388,54 @@ on_both_databases!(staff_set_rules_costs_company_and_logo_and_start_a_new_site, 
     assert!(log[3].detail.starts_with("name: ") && log[3].detail.contains("→ \"Vonk Holding B.V.\"; tradenames: "), "{}", log[3].detail);
     let theirs = admin.log(&w.reload(boss.id).await, site, 1).await.unwrap();
     assert_eq!(theirs[0].target, "vonk-zuid.nl");
+});
+
+on_both_databases!(a_credit_correction_is_booked_once_in_the_ledger_with_its_reason, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let site = w.site.settings.id;
+    let staff = Staff::new(db.clone());
+    let anna = w.member("anna@example.nl", "female").await;
+    let bram = w.member("bram@example.nl", "male").await;
+    support::grant_staff(&db, &w.accounts, "bram@example.nl", StaffRole::Support).await;
+    let bram = w.reload(bram.id).await;
+    let before = anna.credits;
+    let key = "0123456789abcdef0123";
+
+    // Bad input changes nothing.
+    for (amount, reason, code) in [
+        ("0", "x", ErrorCode::CreditCorrectionInvalid),
+        ("1.5", "x", ErrorCode::CreditCorrectionInvalid),
+        ("100001", "x", ErrorCode::CreditCorrectionInvalid),
+        ("5", " ", ErrorCode::ReasonRequired),
+    ] {
+        assert_eq!(refused(staff.correct_credits(&bram, site, anna.id, amount, reason, key, NOW).await), Some(code), "{amount}");
+    }
+    assert_eq!(refused(staff.correct_credits(&bram, site, anna.id, "5", "x", "short", NOW).await), Some(ErrorCode::BadRequest));
+    assert_eq!(
+        refused(staff.correct_credits(&bram, site, anna.id, &format!("-{}", before + 1), "too much", key, NOW).await),
+        Some(ErrorCode::InsufficientCredits)
+    );
+    assert_eq!(refused(staff.correct_credits(&anna, site, anna.id, "50", "mine", key, NOW).await), Some(ErrorCode::NotFound), "a member");
+    assert_eq!(w.reload(anna.id).await.credits, before);
+
+    // The same form twice, and at once: one booking.
+    let (a, b) = tokio::join!(
+        staff.correct_credits(&bram, site, anna.id, "50", "Goodwill: a message that did not arrive", key, NOW + 1),
+        staff.correct_credits(&bram, site, anna.id, "50", "Goodwill: a message that did not arrive", key, NOW + 1),
+    );
+    assert_eq!((a.unwrap(), b.unwrap()), (before + 50, before + 50));
+    assert_eq!(staff.correct_credits(&bram, site, anna.id, "50", "Goodwill: a message that did not arrive", key, NOW + 2).await.unwrap(), before + 50);
+    assert_eq!(staff.correct_credits(&bram, site, anna.id, "\u{2212}20", "Double gift", "another-key-000000001", NOW + 3).await.unwrap(), before + 30);
+    assert_eq!(w.reload(anna.id).await.credits, before + 30);
+    let (rows,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM credit_ledger WHERE user_id = $1 AND reason = 'adjustment'").bind(anna.id).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(rows, 2);
+    assert!(server::credits::reconcile(&db).await.unwrap().is_empty(), "the ledger explains the balance");
+
+    // In the staff log with the amount and the reason, once each (an admin reads it).
+    support::grant_staff(&db, &w.accounts, "bram@example.nl", StaffRole::Admin).await;
+    let bram = w.reload(bram.id).await;
+    let log = staff.log(&bram, site, 20).await.unwrap();
+    let corrections: Vec<&str> = log.iter().filter(|a| a.action == "credits_corrected").map(|a| a.detail.as_str()).collect();
+    assert_eq!(corrections, ["-20 · Double gift", "+50 · Goodwill: a message that did not arrive"]);
 });

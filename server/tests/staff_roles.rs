@@ -15,38 +15,9 @@ use server::staff::{MemberChange, Staff};
 use server::Db;
 use support::world::{world, World, NOW};
 
-/// Calls the service behind `area` as `who`: whether it was refused as not found.
-async fn refused(w: &World, services: &Services, who: &Member, area: StaffArea, subject: i64) -> bool {
-    let site = w.site.settings.id;
-    let not_found = |e: server::AppError| e.code() == ErrorCode::NotFound;
-    match area {
-        // The start page has no service of its own: its parts are the areas below.
-        StaffArea::Home => !who.may(StaffArea::Home),
-        StaffArea::Complaints => services.complaints.list(who, site, Status::Open, 10).await.err().is_some_and(not_found),
-        StaffArea::Members => services.staff.find(who, site, "nobody@example.nl", NOW).await.err().is_some_and(not_found),
-        StaffArea::Roles => {
-            services.staff.change_member(who, site, subject, MemberChange::Role(StaffRole::Support, false), NOW).await.err().is_some_and(not_found)
-        }
-        StaffArea::Photos => services.photos.queue(who, site, 10).await.err().is_some_and(not_found),
-        StaffArea::Held => services.chat.held_for_review(who, site).await.err().is_some_and(not_found),
-        StaffArea::Console => services.chat.operator_threads(who, site, NOW).await.err().is_some_and(not_found),
-        StaffArea::OperatorFigures => services.chat.operator_figures(who, site, NOW - 86_400).await.err().is_some_and(not_found),
-        StaffArea::Payments => services.payments.staff_find(who, site, &Default::default()).await.err().is_some_and(not_found),
-        StaffArea::Refunds => services.payments.lift_payment_block(who, site, subject, NOW).await.err().is_some_and(not_found),
-        StaffArea::Pricing => services.staff.packs(who, site).await.err().is_some_and(not_found),
-        StaffArea::Site => services.staff.company_shared_with(who, site).await.err().is_some_and(not_found),
-        StaffArea::Log => services.staff.log(who, site, 10).await.err().is_some_and(not_found),
-        // Every invitation, or only one's own: a view, not a refusal.
-        StaffArea::Invitations => {
-            // Only the maker's invitation exists: staff who see every one see it.
-            w.accounts.invitations(site, who).await.unwrap().is_empty()
-        }
-    }
-}
-
-/// What one service of `area` answers a staff member without two-step login.
-async fn two_step_first(services: &Services, who: &Member, area: StaffArea, subject: i64) -> Option<ErrorCode> {
-    let site = who.site_id;
+/// What the service behind `area` of `site` answers `who`: the refusal's code, or `None` when it
+/// answered. The start page and the invitations have no refusal of their own (`None`).
+async fn answer(services: &Services, who: &Member, site: i64, area: StaffArea, subject: i64) -> Option<ErrorCode> {
     let code = |e: server::AppError| e.code();
     match area {
         StaffArea::Complaints => services.complaints.list(who, site, Status::Open, 10).await.err().map(code),
@@ -58,10 +29,24 @@ async fn two_step_first(services: &Services, who: &Member, area: StaffArea, subj
         StaffArea::OperatorFigures => services.chat.operator_figures(who, site, NOW - 86_400).await.err().map(code),
         StaffArea::Payments => services.payments.staff_find(who, site, &Default::default()).await.err().map(code),
         StaffArea::Refunds => services.payments.lift_payment_block(who, site, subject, NOW).await.err().map(code),
+        // A correction of zero: refused by its rule when the role opens the area.
+        StaffArea::Credits => services.staff.correct_credits(who, site, subject, "0", "x", "matrix-key-0000000", NOW).await.err().map(code),
         StaffArea::Pricing => services.staff.packs(who, site).await.err().map(code),
         StaffArea::Site => services.staff.company_shared_with(who, site).await.err().map(code),
         StaffArea::Log => services.staff.log(who, site, 10).await.err().map(code),
         StaffArea::Home | StaffArea::Invitations => None,
+    }
+}
+
+/// Whether `area` does not exist for `who`.
+async fn refused(w: &World, services: &Services, who: &Member, area: StaffArea, subject: i64) -> bool {
+    match area {
+        // The start page has no service of its own: its parts are the areas below.
+        StaffArea::Home => !who.may(StaffArea::Home),
+        // Every invitation, or only one's own: a view, not a refusal. Only the maker's
+        // invitation exists: staff who see every one see it.
+        StaffArea::Invitations => w.accounts.invitations(w.site.settings.id, who).await.unwrap().is_empty(),
+        _ => answer(services, who, w.site.settings.id, area, subject).await == Some(ErrorCode::NotFound),
     }
 }
 
@@ -108,7 +93,7 @@ on_both_databases!(each_staff_area_answers_its_roles_only_and_is_not_found_for_e
         // With the role but not yet two-step login: told to switch it on, for each of its areas.
         let without = w.reload(account.id).await;
         for area in StaffArea::ALL.into_iter().filter(|a| a.roles().contains(&role) && *a != StaffArea::Home && *a != StaffArea::Invitations) {
-            assert_eq!(two_step_first(&services, &without, area, subject.id).await, Some(ErrorCode::TwoStepRequired), "{role:?} in {area:?}");
+            assert_eq!(answer(&services, &without, w.site.settings.id, area, subject.id).await, Some(ErrorCode::TwoStepRequired), "{role:?} in {area:?}");
         }
         support::grant_staff(&db, &w.accounts, &email, role).await;
         let staff = w.reload(account.id).await;

@@ -543,3 +543,44 @@ async fn every_staff_address_answers_its_roles_only_and_404_to_everyone_else() {
     let (_, _, page) = app.get("/staff", &[("cookie", &people[2].2)]).await;
     assert!(page.contains("Export gedownload") && page.contains("operators.csv"), "the export is logged");
 }
+
+/// Support correct a member's credits from the members page: the form's key makes a second send
+/// of the same form (a double click, the back button) book nothing more; a member gets a 404.
+#[tokio::test]
+async fn support_correct_credits_once_per_form() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let sven = ready_member(&app, "sven@example.nl", "male").await;
+    grant_staff(&app, "sven@example.nl", domain::staff::StaffRole::Support).await;
+    let (anna_id, before): (i64, i64) =
+        sqlx::query_as("SELECT id, credits FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    let (status, _, page) = app.get("/staff/members?q=anna%40example.nl", &[("cookie", &sven)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains(r#"data-testid="form-credits""#) && page.contains("Reden van de correctie"));
+    assert!(!page.contains("Rol geven"), "support grant no roles");
+    let key = page.split(r#"name="key" value=""#).nth(1).and_then(|rest| rest.split('"').next()).expect("the form's key").to_string();
+    let body = format!("id={anna_id}&amount=25&reason=Goodwill&key={key}");
+    let res = app.form("staff_correct_credits", &body, "/staff/members", &[("origin", &origin), ("cookie", &sven)]).await;
+    assert_eq!(location(&res), format!("/staff/members?q={anna_id}&saved=1"));
+    let res = app.form("staff_correct_credits", &body, "/staff/members", &[("origin", &origin), ("cookie", &sven)]).await;
+    assert_eq!(location(&res), format!("/staff/members?q={anna_id}&saved=1"), "the same form again: no error, nothing more");
+    let (credits,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(anna_id).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(credits, before + 25);
+    // Zero, markup and a member: refused, nothing changes.
+    let res = app
+        .form("staff_correct_credits", &format!("id={anna_id}&amount=0&reason=x&key={key}1"), "/staff/members", &[("origin", &origin), ("cookie", &sven)])
+        .await;
+    let (error, _) = refusal(&res, "staff_correct_credits");
+    assert_eq!(error.code, domain::ErrorCode::CreditCorrectionInvalid);
+    let (_, html) = app.follow(&res, &sven).await;
+    assert!(html.contains("Geef een heel aantal credits tussen -100000 en 100000, niet 0."));
+    let res = app
+        .form("staff_correct_credits", &format!("id={anna_id}&amount=%3Cb%3E&reason=x&key={key}2"), "/staff/members", &[("origin", &origin), ("cookie", &sven)])
+        .await;
+    assert_eq!(refusal(&res, "staff_correct_credits").0.code, domain::ErrorCode::CreditCorrectionInvalid);
+    let res = app.call("staff_correct_credits", &format!("id={anna_id}&amount=500&reason=mine&key={key}3"), &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(json_code(res).await, (StatusCode::NOT_FOUND, "not_found".to_string()));
+    let (credits,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(anna_id).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(credits, before + 25);
+}

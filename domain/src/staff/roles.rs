@@ -121,6 +121,8 @@ pub enum StaffArea {
     Payments,
     /// Refunds and lifting a payment block.
     Refunds,
+    /// Correcting a member's credits through the ledger, with a reason.
+    Credits,
     /// `/staff/pricing`: credit bundles and discount codes.
     Pricing,
     /// `/staff/site`: settings, texts, rules, the company, the logo, a new site.
@@ -133,7 +135,7 @@ pub enum StaffArea {
 
 impl StaffArea {
     /// Every area.
-    pub const ALL: [StaffArea; 14] = [
+    pub const ALL: [StaffArea; 15] = [
         StaffArea::Home,
         StaffArea::Complaints,
         StaffArea::Members,
@@ -144,6 +146,7 @@ impl StaffArea {
         StaffArea::OperatorFigures,
         StaffArea::Payments,
         StaffArea::Refunds,
+        StaffArea::Credits,
         StaffArea::Pricing,
         StaffArea::Site,
         StaffArea::Log,
@@ -160,11 +163,31 @@ impl StaffArea {
             StaffArea::Photos | StaffArea::Held => &[Admin, Moderator],
             StaffArea::Console => &[Operator],
             StaffArea::Payments => &[Admin, Finance, Support],
+            // On the members page, where support answer members' questions.
+            StaffArea::Credits => &[Admin, Support],
             StaffArea::Refunds | StaffArea::Pricing => &[Admin, Finance],
             StaffArea::Invitations => &[Admin, Support],
             StaffArea::Roles | StaffArea::OperatorFigures | StaffArea::Site | StaffArea::Log => &[Admin],
         }
     }
+}
+
+/// The largest credit correction either way.
+pub const CREDIT_CORRECTION_MAX: i64 = 100_000;
+
+/// A staff correction of a member's credits: a whole number of credits, not zero, within
+/// [`CREDIT_CORRECTION_MAX`] either way (a minus takes credits off), and the reason.
+pub fn validate_credit_correction(amount: &str, reason: &str) -> Result<(i64, String), crate::ApiError> {
+    use crate::{ApiError, ErrorCode, Field};
+    let delta = amount.trim().replace(['\u{2212}', '\u{2013}'], "-").parse::<i64>().ok().filter(|d| *d != 0 && d.abs() <= CREDIT_CORRECTION_MAX);
+    let Some(delta) = delta else {
+        return Err(ApiError::field(Field::Form, ErrorCode::CreditCorrectionInvalid).with("max", CREDIT_CORRECTION_MAX));
+    };
+    let reason = reason.trim();
+    if reason.is_empty() || reason.chars().count() > crate::account::STAFF_REASON_MAX_CHARS {
+        return Err(ApiError::field(Field::Form, ErrorCode::ReasonRequired).with("max", crate::account::STAFF_REASON_MAX_CHARS));
+    }
+    Ok((delta, reason.to_string()))
 }
 
 #[cfg(test)]
@@ -204,6 +227,25 @@ mod tests {
         assert!(moderator.may(StaffArea::Photos) && !moderator.may(StaffArea::Payments) && !moderator.may(StaffArea::Refunds));
         let support = StaffRoles::of(&[StaffRole::Support]);
         assert!(support.may(StaffArea::Payments) && !support.may(StaffArea::Refunds));
+    }
+
+    #[test]
+    fn a_credit_correction_is_a_whole_number_not_zero_with_a_reason() {
+        assert_eq!(validate_credit_correction(" 50 ", " goodwill ").unwrap(), (50, "goodwill".to_string()));
+        assert_eq!(validate_credit_correction("\u{2212}20", "double charge").unwrap().0, -20, "a typographic minus");
+        for bad in ["", "0", "-0", "1.5", "abc", "100001", "-100001", "9999999999999999999999"] {
+            assert_eq!(validate_credit_correction(bad, "x").unwrap_err().code, crate::ErrorCode::CreditCorrectionInvalid, "{bad}");
+        }
+        assert_eq!(validate_credit_correction("5", "  ").unwrap_err().code, crate::ErrorCode::ReasonRequired);
+        assert_eq!(validate_credit_correction("5", &"x".repeat(501)).unwrap_err().code, crate::ErrorCode::ReasonRequired);
+    }
+
+    proptest! {
+        #[test]
+        fn every_correction_in_range_passes_and_none_outside(delta in -200_000i64..200_000) {
+            let ok = validate_credit_correction(&delta.to_string(), "reden").is_ok();
+            prop_assert_eq!(ok, delta != 0 && delta.abs() <= CREDIT_CORRECTION_MAX);
+        }
     }
 
     proptest! {

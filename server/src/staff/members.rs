@@ -111,13 +111,7 @@ impl Staff {
             return Err(AppError::from(domain::ErrorCode::Forbidden));
         }
         let mut tx = self.db.begin().await?;
-        let found: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE id = $1 AND site_id = $2 AND status <> $3")
-            .bind(user_id)
-            .bind(site_id)
-            .bind(domain::account::UserStatus::Deleted.as_str())
-            .fetch_optional(&mut *tx)
-            .await?;
-        let Some((status,)) = found else { return Err(AppError::from(domain::ErrorCode::NotFound)) };
+        let status = status_on_site(&mut tx, user_id, site_id).await?;
         let target = format!("member #{user_id}");
         let (action, detail) = match &change {
             MemberChange::Block(reason) => {
@@ -170,4 +164,42 @@ impl Staff {
         tracing::info!(target: "security", staff = staff.id, user_id, action, "staff changed a member");
         Ok(())
     }
+}
+
+impl Staff {
+    /// Corrects a member's credits through the ledger (`adjustment`), with the reason in the
+    /// staff log: support and admins. `key` is the form's own one-time key: the same
+    /// form sent twice (a double click, a retried request) books once. A correction that would
+    /// take the balance below zero is refused (`insufficient_credits`) and changes nothing.
+    /// Returns the member's balance after it.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn correct_credits(&self, staff: &Member, site_id: i64, user_id: i64, amount: &str, reason: &str, key: &str, now: i64) -> Result<i64, AppError> {
+        require_staff(staff, site_id, StaffArea::Credits)?;
+        let (delta, reason) = domain::staff::validate_credit_correction(amount, reason)?;
+        if !(16..=64).contains(&key.len()) || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(domain::ErrorCode::BadRequest.into());
+        }
+        let mut tx = self.db.begin().await?;
+        status_on_site(&mut tx, user_id, site_id).await?;
+        let reference = format!("staff:{}:{key}", staff.id);
+        let entry = crate::credits::Entry { user_id, delta, reason: crate::credits::Reason::Adjustment, reference: &reference };
+        let booking = crate::credits::book(&mut tx, entry, now).await?;
+        if let crate::credits::Booking::Booked { .. } = booking {
+            record(&mut tx, site_id, staff, "credits_corrected", &format!("member #{user_id}"), &format!("{delta:+} · {reason}"), now).await?;
+        }
+        tx.commit().await?;
+        tracing::info!(target: "security", staff = staff.id, user_id, delta, "staff corrected a member's credits");
+        Ok(booking.balance())
+    }
+}
+
+/// A member's status, when they are a member of the site and not deleted; `not_found` otherwise.
+async fn status_on_site(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: i64, site_id: i64) -> Result<String, AppError> {
+    let found: Option<(String,)> = sqlx::query_as("SELECT status FROM users WHERE id = $1 AND site_id = $2 AND status <> $3")
+        .bind(user_id)
+        .bind(site_id)
+        .bind(domain::account::UserStatus::Deleted.as_str())
+        .fetch_optional(&mut **tx)
+        .await?;
+    found.map(|(status,)| status).ok_or_else(|| AppError::from(domain::ErrorCode::NotFound))
 }

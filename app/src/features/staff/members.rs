@@ -26,6 +26,8 @@ pub struct MemberRecordView {
     pub paid_user: bool,
     pub country: Option<String>,
     pub source: Option<String>,
+    /// This lookup's one-time key for a credit correction: the same form sent twice books once.
+    pub correction_key: String,
 }
 
 /// The member behind an email address or id, on this site; staff only.
@@ -44,7 +46,21 @@ pub async fn staff_find_member(q: String) -> Result<Option<MemberRecordView>, Ap
         paid_user: m.paid_user,
         country: m.country,
         source: m.tracking_network,
+        correction_key: server::accounts::tokens::random_hex::<16>(),
     }))
+}
+
+/// Corrects a member's credits through the ledger with a reason (support and admins; logged).
+/// `key` comes with the member's record: a form sent twice books once.
+#[server(prefix = "/api/fn", endpoint = "staff_correct_credits")]
+pub async fn staff_correct_credits(id: i64, amount: String, reason: String, key: String) -> Result<(), ApiError> {
+    let (c, member) = staff_call(StaffArea::Credits).await?;
+    if let Err(error) = c.state.staff.correct_credits(&member, c.site.settings.id, id, &amount, &reason, &key, c.now()).await {
+        let q = id.to_string();
+        return Err(crate::call::fail_back::<StaffCorrectCredits>(error, "/staff/members", &[("q", q.as_str())]));
+    }
+    redirect(&crate::paths::staff_member_saved(id));
+    Ok(())
 }
 
 /// One change to a member: `block` and `unblock` (with a reason; support and admins), `grant:{role}`
@@ -88,8 +104,11 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
     let blocked = m.status == "blocked";
     let status = i18n.t(&format!("staff.members.status.{}", m.status));
     let signup = i18n.date(m.signup_date);
-    // Roles: admins only (the server checks again).
-    let admin = crate::context::use_page_ctx().member.as_ref().is_some_and(|v| v.staff.may(domain::staff::StaffArea::Roles));
+    // Roles: admins only; credit corrections: support and admins (the server checks again).
+    let viewer = crate::context::use_page_ctx().member.as_ref().map(|v| v.staff).unwrap_or_default();
+    let admin = viewer.may(StaffArea::Roles);
+    let corrects = viewer.may(StaffArea::Credits);
+    let key = m.correction_key.clone();
     let roles = m.roles;
     let role_names = if roles.is_empty() {
         i18n.t("staff.members.role_member")
@@ -135,6 +154,21 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                 </label>
                 <button type="submit" class="btn btn--small" class:btn--primary=blocked class:btn--danger=!blocked data-testid=format!("change-{block_change}")>{block_label}</button>
             </ActionForm>
+            {corrects.then(|| view! {
+                <ActionForm action={ServerAction::<StaffCorrectCredits>::new()} attr:class="form staff-member__credits" attr:data-testid="form-credits">
+                    <input type="hidden" name="id" value=id.to_string()/>
+                    <input type="hidden" name="key" value=key/>
+                    <label class="field">
+                        <span class="field__label">{use_i18n().t("staff.members.credits_amount")}</span>
+                        <input type="number" name="amount" step="1" min=(-domain::staff::CREDIT_CORRECTION_MAX).to_string() max=domain::staff::CREDIT_CORRECTION_MAX.to_string() required/>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{use_i18n().t("staff.members.credits_reason")}</span>
+                        <input type="text" name="reason" required maxlength=domain::account::STAFF_REASON_MAX_CHARS.to_string()/>
+                    </label>
+                    <button type="submit" class="btn btn--small btn--primary">{use_i18n().t("staff.members.credits_submit")}</button>
+                </ActionForm>
+            })}
             {role_buttons.map(|buttons| view! { <div class="staff-member__roles">{buttons}</div> })}
         </section>
     }
@@ -175,6 +209,7 @@ pub fn StaffMembersPage() -> impl IntoView {
             </form>
             {saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.members.saved")}</p> })}
             <ActionError action={ServerAction::<StaffChangeMember>::new()}/>
+            <ActionError action={ServerAction::<StaffCorrectCredits>::new()}/>
             <Suspense fallback=|| ()>
                 {move || found.get().map(|result| match result {
                     Ok(Some(m)) => view! { <MemberRecordCard m=m/> }.into_any(),
