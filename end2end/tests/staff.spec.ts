@@ -1,5 +1,9 @@
 import { expect } from '@playwright/test';
-import { test, axeClean, grantStaff, member, otherMember } from './helpers';
+import { test, acceptEntry, axeClean, grantStaff, member, otherMember } from './helpers';
+
+test.beforeEach(async ({ context, baseURL }) => {
+  await acceptEntry(context, baseURL!);
+});
 
 // Support at 375 px answer a member who lost credits: the member file from the staff start page,
 // a correction with its reason, sent twice by a double tap, booked once; the member sees it.

@@ -31,6 +31,10 @@ struct Live {
     /// The newest message id this tab has: where the socket resumes.
     last_id: Cell<i64>,
     outbox: RefCell<BTreeMap<String, Outbox>>,
+    /// Sends waiting their turn: one at a time, in the order they were made, so that messages
+    /// typed one after the other arrive and are numbered in that order.
+    queue: RefCell<std::collections::VecDeque<(String, Outbox)>>,
+    sending: Cell<bool>,
     attempts: Cell<u32>,
     socket: RefCell<Option<web_sys::WebSocket>>,
     last_typing_sent: Cell<f64>,
@@ -58,6 +62,8 @@ pub fn start(state: RwSignal<ChatPanelProps>, latest: i64, errors: BTreeMap<Stri
         errors,
         last_id: Cell::new(latest),
         outbox: RefCell::new(BTreeMap::new()),
+        queue: RefCell::new(std::collections::VecDeque::new()),
+        sending: Cell::new(false),
         attempts: Cell::new(0),
         socket: RefCell::new(None),
         last_typing_sent: Cell::new(0.0),
@@ -271,12 +277,12 @@ fn kind_of(content: &Outbox) -> (MessageKind, String, Option<Gift>, Option<Strin
     }
 }
 
-/// Sends a message. Contact details are the server's to judge (`domain::contact`, with the
-/// sender's earlier tries, which only it knows): a refusal comes back like any other, the text
-/// is put back in the composer and nothing is sent.
+/// Sends a message: shown at once as pending, then sent after the ones before it. Contact
+/// details are the server's to judge (`domain::contact`, with the sender's earlier tries, which
+/// only it knows): a refusal comes back like any other, the text is put back in the composer and
+/// nothing is sent.
 fn send(live: &Shared, client_id: String, content: Outbox) {
-    let (conversation, member) = (open_id(live), open_member(live));
-    if conversation.is_none() && member.is_none() {
+    if open_id(live).is_none() && open_member(live).is_none() {
         return;
     }
     live.outbox.borrow_mut().insert(client_id.clone(), content.clone());
@@ -290,12 +296,32 @@ fn send(live: &Shared, client_id: String, content: Outbox) {
             open.pending.push(PendingMessage { client_id: client_id.clone(), kind, body, gift, photo, failed: false });
         }
     });
-    let live = live.clone();
+    live.queue.borrow_mut().push_back((client_id, content));
+    if !live.sending.replace(true) {
+        let live = live.clone();
+        leptos::task::spawn_local(async move {
+            loop {
+                let next = live.queue.borrow_mut().pop_front();
+                let Some((client_id, content)) = next else { break };
+                deliver(&live, client_id, content).await;
+            }
+            live.sending.set(false);
+        });
+    }
+}
+
+/// One send to the server, and what its answer changes. The first message to a member opens the
+/// conversation; the ones queued behind it go to that conversation.
+async fn deliver(live: &Shared, client_id: String, content: Outbox) {
+    let (conversation, member) = (open_id(live), open_member(live));
+    if conversation.is_none() && member.is_none() {
+        return;
+    }
     let typed = match &content {
         Outbox::Text(text) => Some(text.clone()),
         _ => None,
     };
-    leptos::task::spawn_local(async move {
+    {
         let result = match content {
             Outbox::Text(text) => api::send_message(conversation, member.filter(|_| conversation.is_none()), client_id.clone(), text, None).await,
             Outbox::Gift(gift) => {
@@ -328,10 +354,10 @@ fn send(live: &Shared, client_id: String, content: Outbox) {
                     }
                 });
                 let first = conversation.is_none();
-                add_message(&live, sent.message.clone());
+                add_message(live, sent.message.clone());
                 if first {
                     push_url(&crate::paths::chat(sent.message.conversation));
-                    reload_list(&live);
+                    reload_list(live);
                 }
             }
             Err(error) => {
@@ -363,14 +389,14 @@ fn send(live: &Shared, client_id: String, content: Outbox) {
                 });
                 if final_refusal {
                     live.outbox.borrow_mut().remove(&client_id);
-                    show_alert(&live, &error);
+                    show_alert(live, &error);
                     if let Some(text) = typed.as_deref().filter(|_| matches!(error.code, MessageTooLong | ContactDetailsRefused | ContactDetailsRepeated)) {
-                        restore_draft(&live, text);
+                        restore_draft(live, text);
                     }
                 }
             }
         }
-    });
+    }
 }
 
 /// Puts a refused text back into the composer (when it is empty) so it can be changed.
