@@ -228,45 +228,46 @@ fn StaffFigures() -> impl IntoView {
     view! {
         <h2>{i18n.t("staff.bounces.title")}</h2>
         <Suspense fallback=|| ()>
-            {move || bounces.get().map(|result| match result {
-                Ok(rows) if rows.is_empty() => view! { <p class="notice">{use_i18n().t("staff.bounces.none")}</p> }.into_any(),
-                Ok(rows) => {
-                    let i18n = use_i18n();
-                    view! {
-                        <div class="table-scroll">
-                            <table class="staff-log" data-testid="staff-bounces">
-                                <thead><tr><th scope="col">{i18n.t("staff.bounces.lander")}</th><th scope="col">{i18n.t("staff.bounces.count")}</th><th scope="col">{i18n.t("staff.bounces.with_source")}</th></tr></thead>
-                                <tbody>
-                                    {rows.into_iter().map(|r| view! { <tr><td>{r.lander}</td><td>{r.bounces.to_string()}</td><td>{r.with_source.to_string()}</td></tr> }).collect_view()}
-                                </tbody>
-                            </table>
-                        </div>
-                    }.into_any()
-                }
-                Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
-            })}
+            {move || bounces.get().map(|result| listed(result, "staff.bounces.none", |rows| {
+                let i18n = use_i18n();
+                view! {
+                    <div class="table-scroll">
+                        <table class="staff-log" data-testid="staff-bounces">
+                            <thead><tr><th scope="col">{i18n.t("staff.bounces.lander")}</th><th scope="col">{i18n.t("staff.bounces.count")}</th><th scope="col">{i18n.t("staff.bounces.with_source")}</th></tr></thead>
+                            <tbody>
+                                {rows.into_iter().map(|r| view! { <tr><td>{r.lander}</td><td>{r.bounces.to_string()}</td><td>{r.with_source.to_string()}</td></tr> }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }.into_any()
+            }))}
         </Suspense>
         <h2>{i18n.t("staff.log.title")}</h2>
         <Suspense fallback=|| ()>
-            {move || log.get().map(|result| match result {
-                Ok(lines) if lines.is_empty() => view! { <p class="notice">{use_i18n().t("staff.log.none")}</p> }.into_any(),
-                Ok(lines) => {
-                    let i18n = use_i18n();
-                    view! {
-                        <div class="table-scroll">
-                            <table class="staff-log" data-testid="staff-log">
-                                <thead><tr><th scope="col">{i18n.t("staff.log.when")}</th><th scope="col">{i18n.t("staff.log.who")}</th><th scope="col">{i18n.t("staff.log.what")}</th><th scope="col">{i18n.t("staff.log.target")}</th></tr></thead>
-                                <tbody>
-                                    {lines.into_iter().map(|l| view! {
-                                        <tr><td>{when(l.created_at)}</td><td>{l.staff_name}</td><td>{use_i18n().t(&format!("staff.action.{}", l.action))}</td><td>{l.target}{(!l.detail.is_empty()).then(|| format!(" · {}", l.detail))}</td></tr>
-                                    }).collect_view()}
-                                </tbody>
-                            </table>
-                        </div>
-                    }.into_any()
-                }
-                Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
-            })}
+            {move || log.get().map(|result| listed(result, "staff.log.none", |lines| {
+                let i18n = use_i18n();
+                view! {
+                    <div class="table-scroll">
+                        <table class="staff-log" data-testid="staff-log">
+                            <thead><tr><th scope="col">{i18n.t("staff.log.when")}</th><th scope="col">{i18n.t("staff.log.who")}</th><th scope="col">{i18n.t("staff.log.what")}</th><th scope="col">{i18n.t("staff.log.target")}</th></tr></thead>
+                            <tbody>
+                                {lines.into_iter().map(|l| view! {
+                                    <tr><td>{when(l.created_at)}</td><td>{l.staff_name}</td><td>{use_i18n().t(&format!("staff.action.{}", l.action))}</td><td>{l.target}{(!l.detail.is_empty()).then(|| format!(" · {}", l.detail))}</td></tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                }.into_any()
+            }))}
         </Suspense>
+    }
+}
+
+/// A list read for the page: its notice when it is empty, its table, or the general error.
+fn listed<T>(result: Result<Vec<T>, ApiError>, none: &'static str, table: impl FnOnce(Vec<T>) -> AnyView) -> AnyView {
+    match result {
+        Ok(rows) if rows.is_empty() => view! { <p class="notice">{use_i18n().t(none)}</p> }.into_any(),
+        Ok(rows) => table(rows),
+        Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
     }
 }
