@@ -81,13 +81,8 @@ pub async fn member_call() -> Result<(Call, server::accounts::Member), ApiError>
 /// The services check again.
 pub async fn staff_call(area: domain::staff::StaffArea) -> Result<(Call, server::accounts::Member), ApiError> {
     let (call, member) = member_call().await.map_err(|_| fail(domain::ErrorCode::NotFound))?;
-    if !member.roles.may(area) || member.site_id != call.site.settings.id {
-        Err(fail(domain::ErrorCode::NotFound))
-    } else if !member.two_step {
-        Err(fail(domain::ErrorCode::TwoStepRequired))
-    } else {
-        Ok((call, member))
-    }
+    server::staff::require_staff(&member, call.site.settings.id, area).map_err(fail)?;
+    Ok((call, member))
 }
 
 /// The one boundary of server functions: logs the error (internal causes in full, once) and

@@ -90,12 +90,6 @@ impl StaffRoles {
     }
 }
 
-impl From<i64> for StaffRoles {
-    fn from(bits: i64) -> StaffRoles {
-        StaffRoles::from_bits(bits)
-    }
-}
-
 /// A part of the staff side: a page with its server functions and exports, or one power on a page
 /// that others may open (refunds on the payments page, roles on the members page).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::EnumIter, strum::IntoStaticStr)]

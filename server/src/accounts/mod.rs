@@ -102,15 +102,15 @@ impl Accounts {
     /// is there to ask (on a site, admins do it on `/staff/members`).
     pub async fn set_staff_role(&self, email: &str, role: StaffRole, on: bool) -> Result<u64, AppError> {
         let mut tx = self.db.begin().await?;
-        let ids: Vec<(i64, i64)> = sqlx::query_as("SELECT id, staff_roles FROM users WHERE email = $1 AND status <> $2")
-            .bind(email.trim().to_lowercase())
-            .bind(domain::account::UserStatus::Deleted.as_str())
-            .fetch_all(&mut *tx)
-            .await?;
-        for (id, bits) in &ids {
-            let roles = StaffRoles::from_bits(*bits);
-            let roles = if on { roles.with(role) } else { roles.without(role) };
-            sqlx::query("UPDATE users SET staff_roles = $1 WHERE id = $2").bind(roles.bits()).bind(id).execute(&mut *tx).await?;
+        // One statement: a role granted elsewhere meanwhile is kept.
+        let (sql, operand) = if on {
+            ("UPDATE users SET staff_roles = staff_roles | $1 WHERE email = $2 AND status <> $3 RETURNING id", role.bit())
+        } else {
+            ("UPDATE users SET staff_roles = staff_roles & $1 WHERE email = $2 AND status <> $3 RETURNING id", StaffRoles::ALL.without(role).bits())
+        };
+        let ids: Vec<(i64,)> =
+            sqlx::query_as(sql).bind(operand).bind(email.trim().to_lowercase()).bind(domain::account::UserStatus::Deleted.as_str()).fetch_all(&mut *tx).await?;
+        for (id,) in &ids {
             crate::members::search::refresh_searchable(&mut *tx, *id).await?;
         }
         tx.commit().await?;

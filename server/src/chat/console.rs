@@ -400,13 +400,7 @@ impl Chat {
     }
 }
 
-/// Operators only; to anyone else the console does not exist.
-fn require_operator(member: &Member) -> Result<(), ApiError> {
-    if !member.roles.may(crate::staff::StaffArea::Console) {
-        Err(ApiError::new(ErrorCode::NotFound))
-    } else if !member.two_step {
-        Err(ApiError::new(ErrorCode::TwoStepRequired))
-    } else {
-        Ok(())
-    }
+/// Operators only (with two-step login on); to anyone else the console does not exist.
+fn require_operator(member: &Member) -> Result<(), AppError> {
+    crate::staff::require_staff(member, member.site_id, crate::staff::StaffArea::Console)
 }
