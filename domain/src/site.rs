@@ -192,6 +192,11 @@ pub struct SiteSettings {
     /// How many days an invitation link works.
     #[serde(default)]
     pub invitation_days: i64,
+    /// Members who have not confirmed their address are reminded after an hour and a day
+    /// (`domain::lifecycle`); see [`crate::staff::LifecycleSettings`].
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub confirm_reminders: bool,
     pub company_id: i64,
     pub mail_name: String,
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "i64"))]

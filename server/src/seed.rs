@@ -192,18 +192,8 @@ pub async fn demo_accounts(state: &crate::state::AppState) -> Result<Option<Stri
             client: Default::default(),
             invitation: None,
         };
-        let (id, _) = state.accounts.signup(request).await?;
-        // Confirmed, with the basics a member fills in after signup.
-        let mut tx = state.db.begin().await?;
-        sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(id).bind(domain::account::UserStatus::Active.as_str()).execute(&mut *tx).await?;
-        sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1")
-            .bind(id)
-            .bind(domain::account::ProfileStatus::Active.as_str())
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("UPDATE account_tokens SET used_at = $1 WHERE user_id = $2").bind(now_unix()).bind(id).execute(&mut *tx).await?;
-        crate::members::search::refresh_searchable(&mut *tx, id).await?;
-        tx.commit().await?;
+        // Confirmed from the start: no activation mail to an address nobody reads.
+        let (id, _) = state.accounts.signup_confirmed(request).await?;
         let basics = domain::profile::BasicsForm {
             gender: account.gender.into(),
             sexuality: "hetero".into(),

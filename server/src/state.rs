@@ -54,6 +54,8 @@ pub struct Services {
     pub landers: crate::landers::Landers,
     /// The node's long-lived connections, each tied to its session.
     pub streams: crate::streams::Streams,
+    /// The one job queue: work that happens later (lifecycle messages…), run by every node.
+    pub jobs: crate::jobs::Jobs,
 }
 
 /// Older photos given WebP copies per housekeeping run.
@@ -81,7 +83,7 @@ impl AppState {
         }
         let sites = SiteCache::load(db.clone()).await?;
         let catalog = Arc::new(Catalog::embedded());
-        let outbox = Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
+        let outbox = Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?.with_dkim(config.dkim.clone());
         // Uploaded photos: outside media/public, so only the checked route serves them.
         let media: crate::media::Media = match &config.media_s3 {
             Some(s3) => Arc::new(crate::media::S3Store::new(s3)?),
@@ -106,6 +108,8 @@ impl AppState {
             .with_push(push.clone());
         let payments =
             crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config)?.with_sites(sites.clone()).with_bus(bus);
+        let jobs = crate::jobs::Jobs::new(db.clone(), clock.clone(), &crate::jobs::node_name());
+        crate::lifecycle::Lifecycle::new(accounts.clone(), sites.clone(), &config.public_url).register(&jobs);
         let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
         Ok(AppState(Arc::new(Services {
             geoip,
@@ -128,6 +132,7 @@ impl AppState {
             photos,
             push,
             media,
+            jobs,
         })))
     }
 

@@ -32,7 +32,7 @@ async fn ctx(db: Db) -> Ctx {
     let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap().settings;
     let mail_dir = tempfile::tempdir().unwrap();
     let clock = Clock::fixed(NOW);
-    let accounts = Accounts::new(db.clone(), clock.clone(), Outbox::Files(mail_dir.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
+    let accounts = Accounts::new(db.clone(), clock.clone(), Outbox::files(mail_dir.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
     Ctx { db, accounts, site, mail_dir, clock }
 }
 

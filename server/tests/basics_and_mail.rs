@@ -33,7 +33,7 @@ async fn ctx(db: Db) -> Ctx {
     seed_if_empty(&db).await.unwrap();
     let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap().settings;
     let mail_dir = tempfile::tempdir().unwrap();
-    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail_dir.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
+    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::files(mail_dir.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
     let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()), std::time::Duration::ZERO);
     Ctx { db, accounts, members, site, mail_dir }
 }
@@ -244,7 +244,7 @@ async fn fake_smtp() -> (u16, tokio::task::JoinHandle<String>) {
 async fn smtp_outbox_delivers_through_the_configured_server() {
     let (port, server) = fake_smtp().await;
     let outbox = Outbox::from_config(Some(&format!("smtp://127.0.0.1:{port}")), std::path::Path::new("/nonexistent")).unwrap();
-    assert_eq!(format!("{outbox:?}"), "Smtp");
+    assert_eq!(format!("{outbox:?}"), "Outbox { transport: Smtp, dkim: None }", "never the SMTP credentials");
     outbox
         .send(Mail {
             from_name: "Vonk".into(),

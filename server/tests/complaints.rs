@@ -44,7 +44,7 @@ on_both_databases!(a_complaint_is_stored_mailed_and_linked_only_to_what_the_repo
     let w = world(db.clone()).await;
     let site = w.site.settings.id;
     let out = tempfile::tempdir().unwrap();
-    let complaints = Complaints::new(db.clone(), Outbox::Files(out.path().to_path_buf()), Arc::new(Catalog::embedded()));
+    let complaints = Complaints::new(db.clone(), Outbox::files(out.path().to_path_buf()), Arc::new(Catalog::embedded()));
     let anna = w.member("anna@example.nl", "female").await;
     let bram = w.member("bram@example.nl", "male").await;
     let carl = w.member("carl@example.nl", "male").await;
@@ -125,10 +125,10 @@ on_both_databases!(a_failed_mail_is_sent_again_by_housekeeping, |db: Db| async m
     let w = world(db.clone()).await;
     let blocked = tempfile::NamedTempFile::new().unwrap();
     // A file where the mail folder should be: every send fails.
-    let broken = Complaints::new(db.clone(), Outbox::Files(blocked.path().join("mail")), Arc::new(Catalog::embedded()));
+    let broken = Complaints::new(db.clone(), Outbox::files(blocked.path().join("mail")), Arc::new(Catalog::embedded()));
     let reference = broken.file(w.site.settings.id, &complaint("The payment page showed an error."), None, Subject::default(), Locale::Nl, NOW).await.unwrap();
     let out = tempfile::tempdir().unwrap();
-    let working = Complaints::new(db.clone(), Outbox::Files(out.path().to_path_buf()), Arc::new(Catalog::embedded()));
+    let working = Complaints::new(db.clone(), Outbox::files(out.path().to_path_buf()), Arc::new(Catalog::embedded()));
     assert_eq!(working.send_due(NOW + 30).await.unwrap(), 0, "not within the first minute (the request may still be sending it)");
     assert_eq!(working.send_due(NOW + 120).await.unwrap(), 1);
     assert!(mails(out.path())[0].contains(&reference));
@@ -143,7 +143,7 @@ on_both_databases!(only_staff_of_the_site_handle_complaints_and_each_change_is_l
     let w = world(db.clone()).await;
     let site = w.site.settings.id;
     let out = tempfile::tempdir().unwrap();
-    let complaints = Complaints::new(db.clone(), Outbox::Files(out.path().to_path_buf()), Arc::new(Catalog::embedded()));
+    let complaints = Complaints::new(db.clone(), Outbox::files(out.path().to_path_buf()), Arc::new(Catalog::embedded()));
     let member = w.member("anna@example.nl", "female").await;
     let staff = w.member("staff@example.nl", "male").await;
     support::grant_staff(&db, &w.accounts, "staff@example.nl", domain::staff::StaffRole::Moderator).await;

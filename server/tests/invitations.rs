@@ -53,7 +53,7 @@ on_both_databases!(only_an_open_invitation_lets_a_visitor_join_an_invite_only_si
     let anna = w.member("anna@example.nl", "female").await;
     let clock = Clock::fixed(NOW);
     let mail = tempfile::tempdir().unwrap();
-    let accounts = Accounts::new(db.clone(), clock.clone(), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
+    let accounts = Accounts::new(db.clone(), clock.clone(), Outbox::files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
     w.site.settings.signups = SignupPolicy::InviteOnly;
     w.site.settings.invitation_days = 14;
     let site = &w.site.settings;

@@ -36,7 +36,7 @@ async fn ctx(db: Db, demo: u32) -> Ctx {
     assert_eq!(created, demo as u64 * 2, "{demo} per site, two sites");
     let site = server::sites::load_all(&db).await.unwrap().into_iter().find(|s| s.is_default).unwrap().settings;
     let mail = tempfile::tempdir().unwrap();
-    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
+    let accounts = Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), support::links());
     let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()), std::time::Duration::ZERO);
     Ctx { db, accounts, members, site, _mail: mail }
 }

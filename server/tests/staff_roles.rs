@@ -34,6 +34,7 @@ async fn answer(services: &Services, who: &Member, site: i64, area: StaffArea, s
         StaffArea::Pricing => services.staff.packs(who, site).await.err().map(code),
         StaffArea::Site => services.staff.company_shared_with(who, site).await.err().map(code),
         StaffArea::Log => services.staff.log(who, site, 10).await.err().map(code),
+        StaffArea::Jobs => services.jobs.failed(who, site).await.err().map(code),
         StaffArea::Home | StaffArea::Invitations => None,
     }
 }
@@ -56,6 +57,7 @@ struct Services {
     photos: server::members::photos::Photos,
     chat: Chat,
     payments: server::payments::Payments,
+    jobs: server::jobs::Jobs,
     _sms: tempfile::TempDir,
 }
 
@@ -64,7 +66,7 @@ on_both_databases!(each_staff_area_answers_its_roles_only_and_is_not_found_for_e
     let sms = tempfile::tempdir().unwrap();
     let services = Services {
         staff: Staff::new(db.clone()),
-        complaints: Complaints::new(db.clone(), server::mail::Outbox::Files(w.mail.path().to_path_buf()), Arc::new(server::locales::Catalog::embedded())),
+        complaints: Complaints::new(db.clone(), server::mail::Outbox::files(w.mail.path().to_path_buf()), Arc::new(server::locales::Catalog::embedded())),
         photos: server::members::photos::Photos::new(
             db.clone(),
             Arc::new(server::media::LocalStore::new(w.media.path())),
@@ -72,6 +74,7 @@ on_both_databases!(each_staff_area_answers_its_roles_only_and_is_not_found_for_e
         ),
         chat: Chat::new(w.members.clone(), Bus::start(db.clone(), "sqlite://unused")),
         payments: support::shop::payments(&w, sms.path()),
+        jobs: server::jobs::Jobs::new(db.clone(), server::clock::Clock::fixed(NOW), "test"),
         _sms: sms,
     };
     // The subject of role changes and lifted blocks; an invitation made by someone else, so that

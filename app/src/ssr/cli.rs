@@ -8,7 +8,7 @@ use super::page_context::page_links;
 /// Grants or takes back a staff role (the `vonk staff` command).
 pub async fn set_staff(config: server::Config, email: &str, grant: bool, role: domain::staff::StaffRole) -> Result<u64, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
-    let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
+    let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?.with_dkim(config.dkim.clone());
     let accounts = server::accounts::Accounts::new(
         db.clone(),
         server::clock::Clock::System,

@@ -687,6 +687,11 @@ async fn the_demo_seed_makes_a_member_staff_and_an_operator_to_log_in_with() {
     let password = server::seed::demo_accounts(&app.state).await.unwrap().expect("a new demo database gets its accounts");
     assert!(password.starts_with("vonk-") && password.len() > 12, "{password}");
     assert_eq!(server::seed::demo_accounts(&app.state).await.unwrap(), None, "once: the site has members now");
+    // Confirmed from the start: no activation mail to an address nobody reads, no reminders.
+    let mails = std::fs::read_dir(app.state.config.data_dir.join("mail")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(mails, 0, "no mail to the demo accounts");
+    let (jobs,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM jobs").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(jobs, 0, "no reminders queued");
     let login = |email: &'static str| {
         let (app, origin, password) = (&app, origin.clone(), password.clone());
         async move {
@@ -723,4 +728,48 @@ async fn the_demo_seed_makes_a_member_staff_and_an_operator_to_log_in_with() {
     // Staff and the operator are not members to be found; the member is.
     let (_, _, search) = app.get("/members?gender=female", &[("cookie", &staff)]).await;
     assert!(search.contains("Lotte") && !search.contains("Olga"), "only the member is in the search");
+}
+
+#[tokio::test]
+async fn a_lifecycle_mails_unsubscribe_stops_its_kind_only() {
+    let app = start().await;
+    let cookie = signed_up(&app, "kind@example.nl").await;
+    let link = mail_link(&app, "/unsubscribe?token=");
+    let token = link["/unsubscribe?token=".len()..].to_string();
+    let kinded = format!("/unsubscribe?token={token}&kind=confirm_reminder");
+    // The page names the kind and changes nothing by itself.
+    let (status, _, html) = app.get(&kinded, &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("herinneringen om je e-mailadres te bevestigen"), "the kind's own words");
+    assert!(html.contains(r#"name="kind" value="confirm_reminder""#));
+    // Markup or an unknown kind in the address: the plain page, nothing echoed.
+    let (status, _, html) = app.get(&format!("/unsubscribe?token={token}&kind=%3Cscript%3Ealert(1)%3C/script%3E"), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!html.contains("<script>alert(1)") && !html.contains(r#"name="kind""#));
+    let optouts = || async {
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM lifecycle_optouts WHERE kind = 'confirm_reminder'").fetch_one(app.state.db.pool()).await.unwrap();
+        n
+    };
+    assert_eq!(optouts().await, 0);
+    // The button stops the reminders, not the other mails.
+    let res = app.form("unsubscribe", &format!("token={token}&kind=confirm_reminder"), &kinded, &[("origin", &app.origin())]).await;
+    assert_eq!(res.headers()["location"], "/unsubscribe?done=1");
+    assert_eq!(optouts().await, 1);
+    let (_, _, html) = app.get("/pricing", &[("cookie", &cookie)]).await;
+    assert!(!html.contains(r#"data-testid="notifications-alert""#), "notification mails stay on");
+    // The one-click header of the reminder: the same, from anywhere, twice over.
+    for _ in 0..2 {
+        let res = app
+            .post_form(
+                &format!("/api/unsubscribe?token={token}&kind=confirm_reminder"),
+                "List-Unsubscribe=One-Click",
+                &[("origin", "https://mail.example"), ("sec-fetch-site", "cross-site")],
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+    assert_eq!(optouts().await, 1);
+    let (_, _, html) = app.get("/pricing", &[("cookie", &cookie)]).await;
+    assert!(!html.contains(r#"data-testid="notifications-alert""#));
 }

@@ -584,3 +584,53 @@ async fn support_correct_credits_once_per_form() {
     let (credits,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(anna_id).fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(credits, before + 25);
 }
+
+#[tokio::test]
+async fn admins_see_the_job_queue_run_a_failed_job_again_and_switch_reminders_off() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
+    // A job that failed every try, its error with markup in it.
+    sqlx::query(
+        "INSERT INTO jobs (kind, site_id, job_key, payload, status, due_at, attempts, last_error, created_at, finished_at) \
+         VALUES ('confirm_reminder', 1, 'confirm_reminder:999:1', '{}', 'failed', 1, 6, '<b>smtp: 554</b>', 1, 2)",
+    )
+    .execute(app.state.db.pool())
+    .await
+    .unwrap();
+    let (id,): (i64,) = sqlx::query_as("SELECT id FROM jobs WHERE job_key = 'confirm_reminder:999:1'").fetch_one(app.state.db.pool()).await.unwrap();
+
+    let (status, _, page) = app.get("/staff/jobs", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Taken en berichten") && page.contains("Herinnering: e-mailadres bevestigen") && page.contains("6 pogingen"));
+    assert!(page.contains("&lt;b&gt;smtp: 554&lt;/b&gt;") && !page.contains("<b>smtp"), "the error as text");
+    let (_, _, home) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(home.contains(r#"href="/staff/jobs""#), "linked from the start page for admins");
+
+    // A member neither sees it nor runs it.
+    let res = app.form("staff_retry_job", &format!("id={id}"), "/staff/jobs", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"));
+    let res = app.form("staff_retry_job", &format!("id={id}"), "/staff/jobs", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/jobs?retried=1");
+    let res = app.form("staff_retry_job", &format!("id={id}"), "/staff/jobs", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/jobs", "a second press changes nothing");
+    let (status,): (String,) = sqlx::query_as("SELECT status FROM jobs WHERE id = $1").bind(id).fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(status, "queued");
+    let (_, _, home) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(home.contains("Taak opnieuw uitgevoerd"), "in the staff log");
+    let res = app.form("staff_retry_job", "id=abc", "/staff/jobs", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert!(res.status().is_client_error() || location(&res).contains("__err"), "a lying id: refused, no 5xx");
+
+    // The reminders' switch on /staff/site.
+    assert!(app.state.sites.by_id(1).unwrap().settings.confirm_reminders, "on by default");
+    let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
+    assert!(page.contains(r#"data-testid="form-lifecycle""#) && page.contains("Herinnering om het e-mailadres te bevestigen"));
+    let res = app.form("staff_site_lifecycle", "", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=lifecycle#lifecycle");
+    assert!(!app.state.sites.by_id(1).unwrap().settings.confirm_reminders);
+    let res = app.form("staff_site_lifecycle", "confirm_reminders=on", "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"), "members cannot");
+    assert!(!app.state.sites.by_id(1).unwrap().settings.confirm_reminders);
+}

@@ -66,7 +66,10 @@ const OTHER_SETTINGS: [&str; 46] = [
 
 /// Every setting a staff form names (labels `staff.setting.{name}` in `locales/`).
 pub fn settings() -> impl Iterator<Item = &'static str> {
-    let declared = [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS, DeliverySettings::FIELDS].into_iter().flatten().map(|(name, _)| *name);
+    let declared = [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS, DeliverySettings::FIELDS, LifecycleSettings::FIELDS]
+        .into_iter()
+        .flatten()
+        .map(|(name, _)| *name);
     declared.chain(OTHER_SETTINGS)
 }
 

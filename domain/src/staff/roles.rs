@@ -125,11 +125,13 @@ pub enum StaffArea {
     Log,
     /// Every invitation of the site, without a daily limit.
     Invitations,
+    /// `/staff/jobs`: the job queue (failed jobs run again) and the lifecycle messages' figures.
+    Jobs,
 }
 
 impl StaffArea {
     /// Every area.
-    pub const ALL: [StaffArea; 15] = [
+    pub const ALL: [StaffArea; 16] = [
         StaffArea::Home,
         StaffArea::Complaints,
         StaffArea::Members,
@@ -145,6 +147,7 @@ impl StaffArea {
         StaffArea::Site,
         StaffArea::Log,
         StaffArea::Invitations,
+        StaffArea::Jobs,
     ];
 
     /// The roles that open this area.
@@ -161,7 +164,7 @@ impl StaffArea {
             StaffArea::Credits => &[Admin, Support],
             StaffArea::Refunds | StaffArea::Pricing => &[Admin, Finance],
             StaffArea::Invitations => &[Admin, Support],
-            StaffArea::Roles | StaffArea::OperatorFigures | StaffArea::Site | StaffArea::Log => &[Admin],
+            StaffArea::Roles | StaffArea::OperatorFigures | StaffArea::Site | StaffArea::Log | StaffArea::Jobs => &[Admin],
         }
     }
 }

@@ -90,6 +90,19 @@ impl InviteSettings {
 }
 
 crate::settings_form! {
+    /// The messages the site sends on its own to bring members back (`domain::lifecycle`).
+    pub struct LifecycleSettings {
+        confirm_reminders: flag,
+    }
+}
+
+impl LifecycleSettings {
+    pub fn validate(self) -> Result<LifecycleSettings, ApiError> {
+        self.check_fields()
+    }
+}
+
+crate::settings_form! {
     /// Where browsers fetch the site's files: a CDN in front of it (SPEC §3 `cdn_prefix`).
     pub struct DeliverySettings {
         cdn_prefix: origin,

@@ -278,7 +278,9 @@ proptest! {
 
 #[test]
 fn a_declared_setting_is_named_once_for_its_range_its_column_and_its_label() {
-    for (name, field) in [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS, DeliverySettings::FIELDS].into_iter().flatten() {
+    for (name, field) in
+        [SiteTexts::FIELDS, CreditSettings::FIELDS, InviteSettings::FIELDS, DeliverySettings::FIELDS, LifecycleSettings::FIELDS].into_iter().flatten()
+    {
         if let Field::Int(r) | Field::Money(r) = field {
             assert_eq!(r.setting, *name, "the range names the setting it checks");
         }

@@ -45,7 +45,8 @@ impl Accounts {
         // Again once committed: a visitor search between the two may have read the old state.
         crate::members::search_cache::invalidate();
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec { prefix: "mail.deleted", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None };
+        let spec =
+            LinkMailSpec { prefix: "mail.deleted", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None, lifecycle: None };
         self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.reactivation(&token)).await
     }
 

@@ -66,7 +66,7 @@ impl Accounts {
         record(&mut *tx, user_id, SecurityEventKind::EmailChangeRequested, client, now).await?;
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec { prefix: "mail.change", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None };
+        let spec = LinkMailSpec { prefix: "mail.change", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None, lifecycle: None };
         self.send_link_mail(site, base_url, locale, &email, spec, &self.links.email_change(&token)).await
     }
 
@@ -98,6 +98,7 @@ impl Accounts {
             footer: "mail.change_notice.footer",
             vars: &[("name", &member.name), ("email", &email)],
             unsubscribe_for: None,
+            lifecycle: None,
         };
         self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.email_undo(&undo)).await?;
         Ok(user_id)

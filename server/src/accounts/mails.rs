@@ -17,6 +17,8 @@ pub(super) struct LinkMailSpec<'a> {
     pub vars: &'a [(&'a str, &'a str)],
     /// The member's id when the mail carries the unsubscribe link and `List-Unsubscribe`.
     pub unsubscribe_for: Option<i64>,
+    /// A lifecycle message: its unsubscribe link and header stop this kind only.
+    pub lifecycle: Option<domain::lifecycle::LifecycleKind>,
 }
 
 impl Accounts {
@@ -37,14 +39,18 @@ impl Accounts {
         let (unsubscribe_page, one_click) = match spec.unsubscribe_for {
             Some(user_id) => {
                 let token = self.unsubscribe_token(user_id).await?;
+                let kind = spec.lifecycle.map(|k| format!("&kind={}", k.as_str())).unwrap_or_default();
                 (
-                    Some(crate::links::absolute(base_url, &self.links.unsubscribe(&token))),
-                    Some(crate::links::absolute(base_url, &crate::links::one_click_unsubscribe(&token))),
+                    Some(crate::links::absolute(base_url, &format!("{}{kind}", self.links.unsubscribe(&token)))),
+                    Some(crate::links::absolute(base_url, &format!("{}{kind}", crate::links::one_click_unsubscribe(&token)))),
                 )
             }
             None => (None, None),
         };
-        let unsubscribe_label = t("mail.unsubscribe");
+        let unsubscribe_label = match spec.lifecycle {
+            Some(kind) => t(&format!("lifecycle.{}.unsubscribe", kind.as_str())),
+            None => t("mail.unsubscribe"),
+        };
         let (greeting, body, button, footer) = (t("mail.greeting"), t(&format!("{}.body", spec.prefix)), t(&format!("{}.button", spec.prefix)), t(spec.footer));
         let layout = LinkMail {
             lang: locale.code(),

@@ -8,6 +8,7 @@ mod address_attempts;
 mod deletion;
 mod email_change;
 pub mod invitations;
+mod lifecycle;
 mod login;
 mod mails;
 mod member;

@@ -176,7 +176,13 @@ impl Accounts {
         let MailTo { email, name, language, .. } = row;
         let locale = domain::Locale::parse(&language).unwrap_or(domain::Locale::DEFAULT);
         let prefix = if matched { "mail.match" } else { "mail.like" };
-        let spec = LinkMailSpec { prefix, footer: "mail.notification_footer", vars: &[("name", &name), ("other", other_name)], unsubscribe_for: Some(to_user) };
+        let spec = LinkMailSpec {
+            prefix,
+            footer: "mail.notification_footer",
+            vars: &[("name", &name), ("other", other_name)],
+            unsubscribe_for: Some(to_user),
+            lifecycle: None,
+        };
         self.send_link_mail(site, base_url, locale, &email, spec, &self.links.member(other_id)).await?;
         Ok(true)
     }
@@ -214,6 +220,7 @@ impl Accounts {
             footer: "mail.notification_footer",
             vars: &[("name", &name), ("other", &other)],
             unsubscribe_for: Some(to_user),
+            lifecycle: None,
         };
         self.send_link_mail(site, base_url, locale, &email, spec, &self.links.chat(conversation)).await?;
         Ok(true)

@@ -85,7 +85,8 @@ impl Accounts {
         tx.commit().await?;
         let name = row.name;
         let locale = Locale::parse(&row.language).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec { prefix: "mail.reset", footer: "mail.reset.footer", vars: &[("name", &name)], unsubscribe_for: Some(user_id) };
+        let spec =
+            LinkMailSpec { prefix: "mail.reset", footer: "mail.reset.footer", vars: &[("name", &name)], unsubscribe_for: Some(user_id), lifecycle: None };
         self.send_link_mail(site, base_url, locale, email, spec, &self.links.password_reset(&token)).await
     }
 

@@ -33,6 +33,16 @@ impl Accounts {
     /// Signs a visitor up: validates, books the site's signup credits, sends the activation
     /// mail and returns the member's id and a new session token (logged in, unconfirmed).
     pub async fn signup(&self, request: SignupRequest<'_>) -> Result<(i64, String), AppError> {
+        self.create_account(request, false).await
+    }
+
+    /// An account that is confirmed from the start: no activation mail, no reminders (the demo
+    /// accounts a new demo database gets).
+    pub async fn signup_confirmed(&self, request: SignupRequest<'_>) -> Result<(i64, String), AppError> {
+        self.create_account(request, true).await
+    }
+
+    async fn create_account(&self, request: SignupRequest<'_>, confirmed: bool) -> Result<(i64, String), AppError> {
         let site = request.site;
         // An invitation opens a site that would refuse this visitor; it is used up below.
         let invitation = match may_sign_up(site.signups, &request.tracking, false) {
@@ -96,9 +106,21 @@ impl Accounts {
             credits::book(&mut tx, Entry { user_id, delta: site.signup_credits, reason: Reason::Signup, reference: &reference }, now).await?;
         }
         crate::notifications::record(&mut tx, user_id, domain::notifications::NotificationKind::Welcome, None, now).await?;
+        let session = sessions::start(&mut tx, user_id, now, &request.client).await?;
+        if confirmed {
+            sqlx::query("UPDATE users SET status = $2 WHERE id = $1").bind(user_id).bind(UserStatus::Active.as_str()).execute(&mut *tx).await?;
+            sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1")
+                .bind(user_id)
+                .bind(domain::account::ProfileStatus::Active.as_str())
+                .execute(&mut *tx)
+                .await?;
+            crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
+            tx.commit().await?;
+            return Ok((user_id, session));
+        }
         let activation = tokens::new_token();
         tokens::insert(&mut tx, user_id, Kind::Activation, &activation, None, now, ACTIVATION_TTL_SECS).await?;
-        let session = sessions::start(&mut tx, user_id, now, &request.client).await?;
+        crate::lifecycle::schedule_confirm_reminders(&mut tx, site.id, user_id, now).await?;
         tx.commit().await?;
 
         self.send_activation_mail(site, &request.base_url, request.locale, user_id, &valid.email, &valid.name, &activation).await?;
@@ -115,7 +137,7 @@ impl Accounts {
         name: &str,
         token: &str,
     ) -> Result<(), AppError> {
-        let spec = LinkMailSpec { prefix: "mail.activation", footer: "mail.footer", vars: &[("name", name)], unsubscribe_for: Some(user_id) };
+        let spec = LinkMailSpec { prefix: "mail.activation", footer: "mail.footer", vars: &[("name", name)], unsubscribe_for: Some(user_id), lifecycle: None };
         self.send_link_mail(site, base_url, locale, to, spec, &self.links.activation(token)).await
     }
 

@@ -60,6 +60,10 @@ pub struct Config {
     /// `VONK_MAIL_EVENTS_SECRET`: the bearer token the mail provider sends with bounce and spam
     /// complaint reports to `POST /api/mail-events`. Unset: that endpoint answers 404.
     pub mail_events_secret: Option<String>,
+    /// `VONK_DKIM_KEY_FILE` (a PKCS#1 PEM RSA key or a base64 Ed25519 secret) and
+    /// `VONK_DKIM_SELECTOR` (default `vonk`): every mail is DKIM-signed for its sender's domain.
+    /// Unset: mails go unsigned (docs/operations.md).
+    pub dkim: Option<crate::mail::Dkim>,
     /// `VONK_RATE_LIMIT_FACTOR`, default 1: multiplies the per-IP limits on login, signup and
     /// reset requests (for a site behind a shared address, or a test run that signs up a lot).
     pub rate_limit_factor: u32,
@@ -247,6 +251,14 @@ impl Config {
         if mail_events_secret.as_ref().is_some_and(|s| s.len() < 24) {
             return Err(ConfigError::Invalid { name: "VONK_MAIL_EVENTS_SECRET", reason: "use at least 24 characters".into() });
         }
+        let dkim = match get("VONK_DKIM_KEY_FILE").filter(|f| !f.is_empty()) {
+            None => None,
+            Some(file) => {
+                let text = std::fs::read_to_string(&file).map_err(|e| ConfigError::Invalid { name: "VONK_DKIM_KEY_FILE", reason: format!("{file}: {e}") })?;
+                let selector = get("VONK_DKIM_SELECTOR").filter(|s| !s.is_empty()).unwrap_or_else(|| "vonk".into());
+                Some(crate::mail::Dkim::new(&selector, &text).map_err(|reason| ConfigError::Invalid { name: "VONK_DKIM_KEY_FILE", reason })?)
+            }
+        };
         let rate_limit_factor = match get("VONK_RATE_LIMIT_FACTOR") {
             None => 1,
             Some(v) => v.parse().ok().filter(|f| *f >= 1).ok_or(ConfigError::Invalid { name: "VONK_RATE_LIMIT_FACTOR", reason: v })?,
@@ -405,6 +417,7 @@ impl Config {
             public_url,
             smtp_url,
             mail_events_secret,
+            dkim,
             rate_limit_factor,
             rate_limits,
         })
@@ -444,6 +457,7 @@ impl std::fmt::Debug for Config {
             .field("public_url", &self.public_url)
             .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
             .field("mail_events_secret", &self.mail_events_secret.as_ref().map(|_| "***"))
+            .field("dkim", &self.dkim)
             .field("rate_limit_factor", &self.rate_limit_factor)
             .field("rate_limits", &self.rate_limits)
             .field("demo_members", &self.demo_members)

@@ -27,12 +27,19 @@ pub fn routes() -> Router<AppState> {
 #[derive(Deserialize)]
 pub struct TokenQuery {
     token: String,
+    /// A lifecycle message's kind: only that kind stops. An unknown kind stops every
+    /// notification mail (the member asked for less mail; less it is).
+    kind: Option<String>,
 }
 
 /// RFC 8058: the mail program POSTs `List-Unsubscribe=One-Click` to the URL of the header.
 /// Unknown tokens answer the same as known ones (nothing to learn by guessing).
 async fn unsubscribe(State(state): State<AppState>, Query(q): Query<TokenQuery>) -> Response {
-    match state.accounts.unsubscribe(&q.token).await {
+    let result = match q.kind.as_deref().and_then(domain::lifecycle::LifecycleKind::parse) {
+        Some(kind) => state.accounts.unsubscribe_from(&q.token, kind).await,
+        None => state.accounts.unsubscribe(&q.token).await,
+    };
+    match result {
         Ok(_) => (StatusCode::OK, "unsubscribed").into_response(),
         Err(error) => error.into_response(),
     }

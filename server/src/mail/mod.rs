@@ -1,8 +1,10 @@
 //! Outgoing mail: through SMTP when `VONK_SMTP_URL` is set, otherwise every mail is written as
 //! an `.eml` file under `DATA_DIR/mail/` (development, tests and demos read them there).
 //!
-//! Mails to members carry `List-Unsubscribe` with a one-click endpoint (RFC 8058), so that a
-//! mail program's "unsubscribe" switches the member's notification mails off.
+//! Every mail carries its own `Message-ID` and a `Date`, and a DKIM signature when a key is
+//! configured (`VONK_DKIM_KEY_FILE`, [`dkim`]). Mails to members carry `List-Unsubscribe` with
+//! a one-click endpoint (RFC 8058), so that a mail program's "unsubscribe" switches the
+//! member's notification mails off.
 
 use std::path::PathBuf;
 
@@ -12,7 +14,10 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use crate::error::AppError;
 
+pub mod dkim;
 pub mod templates;
+
+pub use dkim::Dkim;
 
 /// A mail in the member's language, with a text and an HTML part.
 #[derive(Debug, Clone)]
@@ -27,48 +32,69 @@ pub struct Mail {
     pub unsubscribe: Option<String>,
 }
 
+/// Where mails go, and the key that signs them (DKIM) when one is configured.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    transport: Transport,
+    dkim: Option<std::sync::Arc<Dkim>>,
+}
+
 #[derive(Clone)]
-pub enum Outbox {
+enum Transport {
     /// Writes `.eml` files into this folder.
     Files(PathBuf),
     /// Hands mails to an SMTP server (pooled connections, TLS by rustls).
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
 }
 
-impl std::fmt::Debug for Outbox {
+impl std::fmt::Debug for Transport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Outbox::Files(dir) => f.debug_tuple("Files").field(dir).finish(),
+            Transport::Files(dir) => f.debug_tuple("Files").field(dir).finish(),
             // The transport holds the SMTP credentials: never print it.
-            Outbox::Smtp(_) => f.write_str("Smtp"),
+            Transport::Smtp(_) => f.write_str("Smtp"),
         }
     }
 }
 
 impl Outbox {
+    /// An outbox that writes `.eml` files into `dir` (development, tests, demos).
+    pub fn files(dir: impl Into<PathBuf>) -> Outbox {
+        Outbox { transport: Transport::Files(dir.into()), dkim: None }
+    }
+
     /// The outbox the configuration asks for.
     pub fn from_config(smtp_url: Option<&str>, data_dir: &std::path::Path) -> Result<Outbox, AppError> {
         match smtp_url {
-            None => Ok(Outbox::Files(data_dir.join("mail"))),
+            None => Ok(Outbox::files(data_dir.join("mail"))),
             Some(url) => {
                 let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
                     .map_err(|e| AppError::Internal(format!("VONK_SMTP_URL: {e}")))?
                     .timeout(Some(std::time::Duration::from_secs(20)))
                     .build();
-                Ok(Outbox::Smtp(transport))
+                Ok(Outbox { transport: Transport::Smtp(transport), dkim: None })
             }
         }
     }
 
+    /// Every mail is signed with this key (DKIM) for its sender's domain.
+    pub fn with_dkim(mut self, dkim: Option<Dkim>) -> Outbox {
+        self.dkim = dkim.map(std::sync::Arc::new);
+        self
+    }
+
     pub async fn send(&self, mail: Mail) -> Result<(), AppError> {
-        let message = build_message(mail)?;
-        match self {
-            Outbox::Files(dir) => {
+        let mut message = build_message(mail)?;
+        if let Some(dkim) = &self.dkim {
+            dkim.sign(&mut message)?;
+        }
+        match &self.transport {
+            Transport::Files(dir) => {
                 tokio::fs::create_dir_all(dir).await.map_err(|e| AppError::Internal(format!("mail folder: {e}")))?;
                 let name = format!("{}-{}.eml", crate::seed::now_unix(), &crate::accounts::tokens::new_token()[..12]);
                 tokio::fs::write(dir.join(name), message.formatted()).await.map_err(|e| AppError::Internal(format!("writing mail: {e}")))?;
             }
-            Outbox::Smtp(transport) => {
+            Transport::Smtp(transport) => {
                 transport.send(message).await.map_err(|e| AppError::Internal(format!("smtp: {e}")))?;
             }
         }
@@ -80,7 +106,12 @@ impl Outbox {
 pub fn build_message(mail: Mail) -> Result<Message, AppError> {
     let from: Mailbox = format!("{} <{}>", mail.from_name, mail.from_address).parse().map_err(|e| AppError::Internal(format!("bad sender: {e}")))?;
     let to: Mailbox = mail.to.parse().map_err(|e| AppError::Internal(format!("bad recipient: {e}")))?;
+    // Our own Message-ID in the sender's domain (large mailbox providers refuse or junk mail
+    // without one); lettre adds `Date`.
+    let domain = mail.from_address.rsplit_once('@').map_or("localhost", |(_, d)| d).to_string();
+    let message_id = format!("<{}@{domain}>", crate::accounts::tokens::new_token());
     let mut message = Message::builder()
+        .message_id(Some(message_id))
         .from(from)
         .to(to)
         .subject(mail.subject)

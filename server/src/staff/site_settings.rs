@@ -28,6 +28,8 @@ pub enum SiteChange {
     Invitations(domain::staff::InviteSettings),
     /// Where browsers fetch the site's files (its CDN).
     Delivery(domain::staff::DeliverySettings),
+    /// The messages the site sends on its own to bring members back.
+    Lifecycle(domain::staff::LifecycleSettings),
 }
 
 /// A checked change: the action for the staff log, and the columns with their new values.
@@ -43,6 +45,7 @@ impl SiteChange {
             SiteChange::Credits(c) => ("site_credits", c.validate()?.columns()),
             SiteChange::Invitations(i) => ("site_invitations", i.validate()?.columns()),
             SiteChange::Delivery(d) => ("site_delivery", d.validate()?.columns()),
+            SiteChange::Lifecycle(l) => ("site_lifecycle", l.validate()?.columns()),
             SiteChange::Countries(c) => {
                 let c = c.validate()?;
                 (

@@ -32,7 +32,7 @@ pub async fn world(db: Db) -> World {
     let media = tempfile::tempdir().unwrap();
     let store: server::media::Media = Arc::new(server::media::LocalStore::new(media.path()));
     let accounts =
-        Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::Files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), super::links()).with_media(store);
+        Accounts::new(db.clone(), Clock::fixed(NOW), Outbox::files(mail.path().to_path_buf()), Arc::new(Catalog::embedded()), super::links()).with_media(store);
     let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await.unwrap()), std::time::Duration::ZERO);
     World { db, accounts, members, site, media, mail }
 }

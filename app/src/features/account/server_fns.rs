@@ -240,11 +240,14 @@ pub async fn reactivate(token: String) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Switches notification mails off (the unsubscribe page's button).
+/// Switches notification mails off, or one kind of lifecycle mail (the unsubscribe page's button).
 #[server(prefix = "/api/fn", endpoint = "unsubscribe")]
-pub async fn unsubscribe(token: String) -> Result<(), ApiError> {
+pub async fn unsubscribe(token: String, #[server(default)] kind: Option<String>) -> Result<(), ApiError> {
     let c = call().await?;
-    c.state.accounts.unsubscribe(&token).await.map_err(fail)?;
+    match kind.as_deref().and_then(domain::lifecycle::LifecycleKind::parse) {
+        Some(kind) => c.state.accounts.unsubscribe_from(&token, kind).await.map_err(fail)?,
+        None => c.state.accounts.unsubscribe(&token).await.map_err(fail)?,
+    };
     redirect("/unsubscribe?done=1");
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! `/unsubscribe?token=…`: the page behind the unsubscribe link in every mail's footer. Opening
+//! `/unsubscribe?token=…[&kind=…]`: the page behind the unsubscribe link in every mail's footer
+//! (with `kind`, a lifecycle mail's: only that kind stops). Opening
 //! it changes nothing (link scanners open links too); the button does, through the `unsubscribe`
 //! server function (mail programs' one-click POST has its own endpoint, RFC 8058).
 
@@ -18,6 +19,8 @@ pub fn UnsubscribePage() -> impl IntoView {
     let query = use_query_map().get_untracked();
     let done = query.get("done").is_some();
     let token: String = query.get("token").unwrap_or_default().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').take(100).collect();
+    // A lifecycle mail's link names its kind: the page offers to stop that kind only.
+    let kind = query.get("kind").and_then(|k| domain::lifecycle::LifecycleKind::parse(&k));
     let action = ServerAction::<Unsubscribe>::new();
     view! {
         <Title text=i18n.t("unsubscribe.title")/>
@@ -28,10 +31,16 @@ pub fn UnsubscribePage() -> impl IntoView {
                     view! { <p class="notice notice--ok" role="status" data-testid="unsubscribed">{i18n.t("unsubscribe.done")}</p> }.into_any()
                 } else {
                     view! {
-                        <p class="auth-card__intro">{i18n.tf("unsubscribe.body", &[("site", &ctx.site.name)])}</p>
+                        <p class="auth-card__intro">
+                            {match kind {
+                                Some(kind) => i18n.tf("unsubscribe.body_kind", &[("site", &ctx.site.name), ("what", &i18n.t(&format!("lifecycle.{}.what", kind.as_str())))]),
+                                None => i18n.tf("unsubscribe.body", &[("site", &ctx.site.name)]),
+                            }}
+                        </p>
                         <ActionError action=action/>
                         <ActionForm action=action attr:class="form">
                             <input type="hidden" name="token" value=token.clone()/>
+                            {kind.map(|k| view! { <input type="hidden" name="kind" value=k.as_str()/> })}
                             <button type="submit" class="btn btn--primary btn--block">{use_i18n().t("unsubscribe.submit")}</button>
                         </ActionForm>
                     }

@@ -9,6 +9,7 @@ pub mod chat_settings;
 pub mod complaints;
 pub mod contact_weeks;
 pub mod held;
+pub mod jobs;
 pub mod members;
 pub mod operators;
 pub mod payments;
@@ -24,7 +25,7 @@ pub use domain::staff::StaffArea;
 /// Every staff address and the area that opens it: the pages (each calls [`refuse_outside`]
 /// with its area) and the files and streams beside them. The HTTP tests ask each one as every
 /// role, a member and a visitor, and check that every `/staff` page is listed here.
-pub const STAFF_ADDRESSES: [(&str, StaffArea); 12] = [
+pub const STAFF_ADDRESSES: [(&str, StaffArea); 13] = [
     ("/staff", StaffArea::Home),
     ("/staff/complaints", StaffArea::Complaints),
     ("/staff/members", StaffArea::Members),
@@ -37,6 +38,7 @@ pub const STAFF_ADDRESSES: [(&str, StaffArea); 12] = [
     ("/staff/payments/sales.csv", StaffArea::Payments),
     ("/staff/pricing", StaffArea::Pricing),
     ("/staff/site", StaffArea::Site),
+    ("/staff/jobs", StaffArea::Jobs),
 ];
 
 /// For a staff page: staff with a role that opens `area` and two-step login on get `None` and see

@@ -28,6 +28,7 @@ pub struct SiteSettingsView {
     pub texts: rules::SiteTexts,
     pub credits: rules::CreditSettings,
     pub delivery: rules::DeliverySettings,
+    pub lifecycle: rules::LifecycleSettings,
     pub countries: rules::CountrySettings,
     pub theme: domain::site::Theme,
     /// Every gift with whether it is on offer.
@@ -52,6 +53,7 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
         texts: s.into(),
         credits: s.into(),
         delivery: s.into(),
+        lifecycle: s.into(),
         countries: s.into(),
         theme: s.theme.clone(),
         gifts: domain::chat::Gift::ALL.into_iter().map(|g| (g, offered.contains(&g))).collect(),
@@ -90,6 +92,11 @@ pub async fn staff_site_credits(#[server(flatten)] credits: rules::CreditSetting
 #[server(prefix = "/api/fn", endpoint = "staff_site_delivery")]
 pub async fn staff_site_delivery(#[server(flatten)] delivery: rules::DeliverySettings) -> Result<(), ApiError> {
     apply::<StaffSiteDelivery>(server::staff::SiteChange::Delivery(delivery), "delivery").await
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_site_lifecycle")]
+pub async fn staff_site_lifecycle(#[server(flatten)] lifecycle: rules::LifecycleSettings) -> Result<(), ApiError> {
+    apply::<StaffSiteLifecycle>(server::staff::SiteChange::Lifecycle(lifecycle), "lifecycle").await
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site_countries")]
@@ -209,7 +216,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
     view! {
         <nav class="staff-toc" aria-label=use_i18n().t("staff.site.sections")>
             <ul>
-                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
+                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
                     .into_iter()
                     .map(|(anchor, key)| view! { <li><a href=format!("#{anchor}")>{use_i18n().t(key)}</a></li> })
                     .collect_view()}
@@ -289,6 +296,16 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
             <ActionError action={ServerAction::<StaffSiteDelivery>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteDelivery>::new()} attr:class="form" attr:data-testid="form-delivery">
                 <DeclaredFields inputs=v.delivery.inputs()/>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="lifecycle" aria-labelledby="lifecycle-title">
+            <h2 id="lifecycle-title">{use_i18n().t("staff.site.lifecycle")}</h2>
+            <p class="muted">{use_i18n().t("staff.site.lifecycle_intro")}</p>
+            <Saved anchor="lifecycle"/>
+            <ActionError action={ServerAction::<StaffSiteLifecycle>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteLifecycle>::new()} attr:class="form" attr:data-testid="form-lifecycle">
+                <DeclaredFields inputs=v.lifecycle.inputs()/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>

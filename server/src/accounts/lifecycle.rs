@@ -1,0 +1,53 @@
+//! The lifecycle mails' sending half (what they say and where they lead) and saying no to one
+//! kind of them. When they go out is `crate::lifecycle`'s.
+
+use domain::lifecycle::LifecycleKind;
+use domain::site::SiteSettings;
+use domain::Locale;
+
+use super::mails::LinkMailSpec;
+use super::tokens::{self, Kind};
+use super::{Accounts, Member, ACTIVATION_TTL_SECS};
+use crate::error::AppError;
+
+impl Accounts {
+    /// "Confirm your address": a fresh activation link, with a link to stop these reminders.
+    pub async fn send_confirm_reminder(&self, site: &SiteSettings, base_url: &str, member: &Member, now: i64) -> Result<(), AppError> {
+        let token = tokens::new_token();
+        let mut tx = self.db.begin().await?;
+        tokens::insert(&mut tx, member.id, Kind::Activation, &token, None, now, ACTIVATION_TTL_SECS).await?;
+        tx.commit().await?;
+        let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
+        let kind = LifecycleKind::ConfirmReminder;
+        let spec = LinkMailSpec {
+            prefix: "lifecycle.confirm_reminder",
+            footer: "lifecycle.footer",
+            vars: &[("name", &member.name)],
+            unsubscribe_for: Some(member.id),
+            lifecycle: Some(kind),
+        };
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.activation(&token)).await
+    }
+
+    /// One kind of lifecycle message stops for the member behind an unsubscribe token (the link
+    /// in that kind's mail, or its one-click header). Unknown tokens change nothing; returns
+    /// whether one matched.
+    pub async fn unsubscribe_from(&self, token: &str, kind: LifecycleKind) -> Result<bool, AppError> {
+        if !tokens::is_well_formed(token) {
+            return Ok(false);
+        }
+        let row: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE unsubscribe_token = $1 AND status <> $2")
+            .bind(token)
+            .bind(domain::account::UserStatus::Deleted.as_str())
+            .fetch_optional(self.db.pool())
+            .await?;
+        let Some((user_id,)) = row else { return Ok(false) };
+        sqlx::query("INSERT INTO lifecycle_optouts (user_id, kind, created_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, kind) DO NOTHING")
+            .bind(user_id)
+            .bind(kind.as_str())
+            .bind(self.clock.now())
+            .execute(self.db.pool())
+            .await?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,203 @@
+//! Lifecycle messages: what Vonk sends on its own initiative to bring a member back, run from
+//! the job queue ([`crate::jobs`]). Every kind passes the same gate before it goes out
+//! ([`Lifecycle::gate`]): the site has it on, the member is a member (not staff) who did not say
+//! no to it and whose mail works, it is day where the member lives, and the member's cap
+//! (`domain::lifecycle`) allows one more. Each message sent is written to `lifecycle_sent`.
+
+use std::sync::Arc;
+
+use chrono::{TimeZone, Timelike};
+use domain::jobs::JobKind;
+use domain::lifecycle::{cap_allows_at, quiet_wait_secs, LifecycleKind, CONFIRM_REMINDERS_AFTER_SECS};
+
+use crate::accounts::{Accounts, Member};
+use crate::error::AppError;
+use crate::jobs::{Handler, Job, Outcome};
+use crate::sites::SiteCache;
+
+/// The time zone of a member in a country: the country's zone, or for a country with several
+/// the zone where most of its people live. Members of other countries count in the site's
+/// home zone (Europe/Amsterdam).
+pub fn zone_for(country: Option<&str>) -> chrono_tz::Tz {
+    use chrono_tz::{America, Australia, Europe, Pacific};
+    match country.unwrap_or("").to_ascii_uppercase().as_str() {
+        "GB" => Europe::London,
+        "IE" => Europe::Dublin,
+        "FI" => Europe::Helsinki,
+        "US" => America::New_York,
+        "CA" => America::Toronto,
+        "AU" => Australia::Sydney,
+        "NZ" => Pacific::Auckland,
+        "BE" => Europe::Brussels,
+        "DE" => Europe::Berlin,
+        "AT" => Europe::Vienna,
+        "CH" => Europe::Zurich,
+        "FR" => Europe::Paris,
+        "ES" => Europe::Madrid,
+        "IT" => Europe::Rome,
+        "PL" => Europe::Warsaw,
+        "SE" => Europe::Stockholm,
+        "NO" => Europe::Oslo,
+        "DK" => Europe::Copenhagen,
+        _ => Europe::Amsterdam,
+    }
+}
+
+/// Seconds since midnight where the member lives, at `unix`.
+pub fn local_secs_of_day(zone: chrono_tz::Tz, unix: i64) -> i64 {
+    match zone.timestamp_opt(unix, 0).single() {
+        Some(t) => i64::from(t.num_seconds_from_midnight()),
+        None => unix.rem_euclid(24 * 3600),
+    }
+}
+
+/// The confirm reminders of a member who just signed up, queued inside the signup's transaction.
+pub async fn schedule_confirm_reminders(tx: &mut sqlx::Transaction<'static, sqlx::Any>, site_id: i64, user_id: i64, now: i64) -> Result<(), AppError> {
+    for (step, after) in CONFIRM_REMINDERS_AFTER_SECS.iter().enumerate() {
+        let payload = serde_json::json!({ "user_id": user_id, "step": step + 1 });
+        crate::jobs::enqueue(tx, Some(site_id), JobKind::ConfirmReminder, &format!("confirm_reminder:{user_id}:{}", step + 1), &payload, now + after, now)
+            .await?;
+    }
+    Ok(())
+}
+
+/// The lifecycle handlers: the services they need to decide and to send.
+#[derive(Clone)]
+pub struct Lifecycle {
+    accounts: Accounts,
+    sites: SiteCache,
+    public_url: Arc<str>,
+}
+
+impl Lifecycle {
+    pub fn new(accounts: Accounts, sites: SiteCache, public_url: &str) -> Lifecycle {
+        Lifecycle { accounts, sites, public_url: public_url.into() }
+    }
+
+    /// Registers a handler for each kind of lifecycle job.
+    pub fn register(&self, jobs: &crate::jobs::Jobs) {
+        jobs.handle(JobKind::ConfirmReminder, Arc::new(self.clone()));
+    }
+
+    /// The checks every lifecycle message passes; `None` when it may go out now.
+    pub async fn gate(&self, member: &Member, kind: LifecycleKind, site_allows: bool, now: i64) -> Result<Option<Outcome>, AppError> {
+        if !site_allows {
+            return Ok(Some(Outcome::Dropped("off")));
+        }
+        if member.is_staff() {
+            return Ok(Some(Outcome::Dropped("staff")));
+        }
+        if matches!(member.status, domain::account::UserStatus::Deleted | domain::account::UserStatus::Blocked) {
+            return Ok(Some(Outcome::Dropped("account")));
+        }
+        // A bounce, a spam complaint or a list-unsubscribe stops these mails as it stops the others.
+        if !member.alerts.notifications_disabled.is_empty() {
+            return Ok(Some(Outcome::Dropped("mail_off")));
+        }
+        let db = self.accounts.db();
+        let opted_out: Option<(i64,)> = sqlx::query_as("SELECT user_id FROM lifecycle_optouts WHERE user_id = $1 AND kind = $2")
+            .bind(member.id)
+            .bind(kind.as_str())
+            .fetch_optional(db.pool())
+            .await?;
+        if opted_out.is_some() {
+            return Ok(Some(Outcome::Dropped("unsubscribed")));
+        }
+        let wait = quiet_wait_secs(local_secs_of_day(zone_for(member.country.as_deref()), now));
+        if wait > 0 {
+            return Ok(Some(Outcome::Later(now + wait)));
+        }
+        let sent: Vec<(i64,)> = sqlx::query_as("SELECT sent_at FROM lifecycle_sent WHERE user_id = $1 AND sent_at > $2")
+            .bind(member.id)
+            .bind(now - 7 * 24 * 3600)
+            .fetch_all(db.pool())
+            .await?;
+        let allowed = cap_allows_at(&sent.into_iter().map(|(t,)| t).collect::<Vec<_>>(), now);
+        if allowed > now {
+            return Ok(Some(Outcome::Later(allowed)));
+        }
+        Ok(None)
+    }
+
+    async fn record_sent(&self, user_id: i64, kind: LifecycleKind, channel: &str, now: i64) -> Result<(), AppError> {
+        sqlx::query("INSERT INTO lifecycle_sent (user_id, kind, channel, sent_at) VALUES ($1, $2, $3, $4)")
+            .bind(user_id)
+            .bind(kind.as_str())
+            .bind(channel)
+            .bind(now)
+            .execute(self.accounts.db().pool())
+            .await?;
+        Ok(())
+    }
+
+    /// "Confirm your address", an hour and a day after signup, while the member has not.
+    async fn confirm_reminder(&self, job: &Job, now: i64) -> Result<Outcome, AppError> {
+        let Some(user_id) = job.payload.get("user_id").and_then(|v| v.as_i64()) else { return Ok(Outcome::Dropped("payload")) };
+        let Some(member) = self.accounts.member(user_id).await? else { return Ok(Outcome::Dropped("account")) };
+        if member.is_confirmed() {
+            return Ok(Outcome::Dropped("confirmed"));
+        }
+        let Some(site) = self.sites.by_id(member.site_id) else { return Ok(Outcome::Dropped("site")) };
+        if let Some(outcome) = self.gate(&member, LifecycleKind::ConfirmReminder, site.settings.confirm_reminders, now).await? {
+            return Ok(outcome);
+        }
+        self.accounts.send_confirm_reminder(&site.settings, &site.base_url(&self.public_url), &member, now).await?;
+        self.record_sent(user_id, LifecycleKind::ConfirmReminder, "mail", now).await?;
+        Ok(Outcome::Done)
+    }
+}
+
+#[async_trait::async_trait]
+impl Handler for Lifecycle {
+    async fn run(&self, job: &Job, now: i64) -> Result<Outcome, AppError> {
+        match job.kind {
+            JobKind::ConfirmReminder => self.confirm_reminder(job, now).await,
+        }
+    }
+}
+
+/// Lifecycle messages of one kind sent on one day (UTC), and the members who said no to the
+/// kind that day, for staff's start page.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DayFigure {
+    pub day: i64,
+    pub kind: String,
+    pub sent: i64,
+    pub unsubscribed: i64,
+}
+
+/// A site's sent and unsubscribed per kind and day since `since` (the latest day first); staff
+/// with the jobs area only.
+pub async fn figures(db: &crate::db::Db, who: &Member, site_id: i64, since: i64) -> Result<Vec<DayFigure>, AppError> {
+    crate::staff::require_staff(who, site_id, domain::staff::StaffArea::Jobs)?;
+    Ok(sqlx::query_as(
+        "SELECT day, kind, SUM(sent) AS sent, SUM(unsubscribed) AS unsubscribed FROM ( \
+           SELECT s.sent_at / 86400 AS day, s.kind, 1 AS sent, 0 AS unsubscribed FROM lifecycle_sent s JOIN users u ON u.id = s.user_id \
+             WHERE s.sent_at >= $1 AND u.site_id = $2 \
+           UNION ALL SELECT o.created_at / 86400 AS day, o.kind, 0 AS sent, 1 AS unsubscribed FROM lifecycle_optouts o JOIN users u ON u.id = o.user_id \
+             WHERE o.created_at >= $1 AND u.site_id = $2 \
+         ) f GROUP BY day, kind ORDER BY day DESC, kind",
+    )
+    .bind(since)
+    .bind(site_id)
+    .fetch_all(db.pool())
+    .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_time_follows_the_zone_and_summer_time() {
+        // 2026-01-15 12:00 UTC: 13:00 in Amsterdam, 07:00 in New York.
+        let winter = 1_768_478_400;
+        assert_eq!(local_secs_of_day(zone_for(Some("NL")), winter), 13 * 3600);
+        assert_eq!(local_secs_of_day(zone_for(Some("US")), winter), 7 * 3600);
+        // 2026-07-15 12:00 UTC: 14:00 in Amsterdam (summer time), 13:00 in London.
+        let summer = 1_784_116_800;
+        assert_eq!(local_secs_of_day(zone_for(Some("nl")), summer), 14 * 3600);
+        assert_eq!(local_secs_of_day(zone_for(Some("GB")), summer), 13 * 3600);
+        assert_eq!(local_secs_of_day(zone_for(None), summer), 14 * 3600);
+    }
+}

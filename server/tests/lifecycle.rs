@@ -1,0 +1,331 @@
+//! The job queue and the lifecycle messages it sends, on both databases, with a clock the test
+//! moves: exactly which reminders go out when over a member's first 30 days (none at night,
+//! none over the cap, none after unsubscribing or confirming), two nodes sending each once,
+//! catching up after downtime without stale messages, retries, leases and staff running a
+//! failed job again.
+
+mod support;
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
+use domain::account::{SignupForm, Tracking};
+use domain::jobs::{JobKind, MAX_ATTEMPTS};
+use domain::staff::StaffRole;
+use domain::Locale;
+use server::accounts::{Accounts, SignupRequest};
+use server::clock::Clock;
+use server::jobs::{Handler, Job, Jobs, Outcome};
+use server::lifecycle::Lifecycle;
+use server::sites::SiteCache;
+use server::Db;
+
+/// 2026-11-22 12:00 UTC: 13:00 in Amsterdam.
+const START: i64 = support::world::NOW;
+const HOUR: i64 = 3600;
+const DAY: i64 = 24 * HOUR;
+
+struct Setup {
+    db: Db,
+    clock: Clock,
+    accounts: Accounts,
+    sites: SiteCache,
+    mail: tempfile::TempDir,
+}
+
+async fn setup(db: Db) -> Setup {
+    server::seed::seed_if_empty(&db).await.unwrap();
+    let clock = Clock::fixed(START);
+    let mail = tempfile::tempdir().unwrap();
+    let accounts = Accounts::new(
+        db.clone(),
+        clock.clone(),
+        server::mail::Outbox::files(mail.path().to_path_buf()),
+        Arc::new(server::locales::Catalog::embedded()),
+        support::links(),
+    );
+    let sites = SiteCache::load(db.clone()).await.unwrap();
+    Setup { db, clock, accounts, sites, mail }
+}
+
+impl Setup {
+    /// A node's queue with the lifecycle handlers.
+    fn node(&self, name: &str) -> Jobs {
+        let jobs = Jobs::new(self.db.clone(), self.clock.clone(), name);
+        Lifecycle::new(self.accounts.clone(), self.sites.clone(), "http://vonk.test").register(&jobs);
+        jobs
+    }
+
+    fn site(&self) -> Arc<server::sites::Site> {
+        self.sites.by_id(1).unwrap()
+    }
+
+    /// An unconfirmed member of `country` signed up now.
+    async fn sign_up(&self, email: &str, country: &str) -> i64 {
+        let form = SignupForm {
+            email: email.into(),
+            name: "Sanne".into(),
+            password: "rode kater op het dak".into(),
+            date_of_birth: "1990-05-17".into(),
+            signup_message: String::new(),
+        };
+        let site = self.site();
+        let (id, _) = self
+            .accounts
+            .signup(SignupRequest {
+                site: &site.settings,
+                form,
+                tracking: Tracking::default(),
+                locale: Locale::Nl,
+                base_url: "http://vonk.test".into(),
+                client: Default::default(),
+                invitation: None,
+            })
+            .await
+            .unwrap();
+        sqlx::query("UPDATE profiles SET country = $1 WHERE user_id = $2").bind(country).bind(id).execute(self.db.pool()).await.unwrap();
+        id
+    }
+
+    /// When each lifecycle message to `user` went out, in hours after START.
+    async fn sent_hours(&self, user: i64) -> Vec<f64> {
+        let rows: Vec<(i64,)> =
+            sqlx::query_as("SELECT sent_at FROM lifecycle_sent WHERE user_id = $1 ORDER BY sent_at").bind(user).fetch_all(self.db.pool()).await.unwrap();
+        rows.into_iter().map(|(t,)| (t - START) as f64 / HOUR as f64).collect()
+    }
+
+    /// Moves the clock in steps of `step` up to `until` (after START), running `nodes` at each.
+    async fn drive(&self, nodes: &[&Jobs], until: i64, step: i64) {
+        while self.clock.now() < START + until {
+            self.clock.advance(step);
+            for node in nodes {
+                node.run_due().await.unwrap();
+            }
+        }
+    }
+
+    /// The mails to `email`, their bodies decoded (headers as sent: see [`Setup::raw_mails_to`]).
+    fn mails_to(&self, email: &str) -> Vec<String> {
+        self.raw_mails_to(email).iter().map(|m| support::decode_qp(m)).collect()
+    }
+
+    fn raw_mails_to(&self, email: &str) -> Vec<String> {
+        std::fs::read_dir(self.mail.path())
+            .map(|dir| dir.filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok()).filter(|m| m.contains(&format!("To: {email}"))).collect())
+            .unwrap_or_default()
+    }
+}
+
+on_both_databases!(a_members_first_thirty_days_bring_exactly_the_reminders_due, |db: Db| async move {
+    let s = setup(db).await;
+    let node = s.node("node-a");
+    // 13:00 in Amsterdam: reminded at 14:00, and the second a day later waits for the cap
+    // (one a day) until 14:00 the next day.
+    let day = s.sign_up("dag@example.nl", "NL").await;
+    // Confirms within the hour: no reminder at all.
+    let quick = s.sign_up("snel@example.nl", "NL").await;
+    // Says no to the reminders after the first.
+    let no = s.sign_up("nee@example.nl", "NL").await;
+    let activation = s.mails_to("snel@example.nl")[0].clone();
+    let link =
+        activation.split("/activate?token=").nth(1).unwrap().split(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_').next().unwrap().to_string();
+    s.accounts.activate(&link).await.unwrap();
+    s.drive(&[&node], 2 * HOUR, 15 * 60).await;
+    let (token,): (Option<String>,) = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(no).fetch_one(s.db.pool()).await.unwrap();
+    assert!(s.accounts.unsubscribe_from(&token.unwrap(), domain::lifecycle::LifecycleKind::ConfirmReminder).await.unwrap());
+    // 8 hours after START it is 21:00 in Amsterdam; signed up then, the first reminder would
+    // fall at 22:00 and waits for 08:00.
+    s.drive(&[&node], 8 * HOUR, 15 * 60).await;
+    let night = s.sign_up("nacht@example.nl", "NL").await;
+    // A member in Helsinki signed up at the same time: 22:00 there, asleep already.
+    let east = s.sign_up("oost@example.fi", "FI").await;
+    s.drive(&[&node], 30 * DAY, 15 * 60).await;
+
+    assert_eq!(s.sent_hours(day).await, vec![1.0, 25.0], "an hour after signup, then a day after the first");
+    assert_eq!(s.sent_hours(quick).await, Vec::<f64>::new(), "confirmed: nothing");
+    assert_eq!(s.sent_hours(no).await, vec![1.0], "unsubscribed after the first");
+    // 21:00 + 1 h = 22:00: wait until 08:00 (+19 h after START = 8 + 11); the second is due
+    // at 21:00 the next day and waits for the cap, until 08:00 the day after.
+    assert_eq!(s.sent_hours(night).await, vec![8.0 + 11.0, 8.0 + 11.0 + 24.0]);
+    // Helsinki is an hour ahead: 08:00 there is 07:00 in Amsterdam.
+    assert_eq!(s.sent_hours(east).await, vec![8.0 + 10.0, 8.0 + 10.0 + 24.0]);
+
+    // The mail: a fresh activation link, and an unsubscribe link and header for this kind only.
+    let mails = s.mails_to("dag@example.nl");
+    assert_eq!(mails.len(), 3, "the activation mail and two reminders");
+    let reminder = mails.iter().find(|m| m.contains("wacht nog op je bevestiging")).expect("a reminder in Dutch");
+    assert!(reminder.contains("/activate?token="), "{reminder}");
+    let raw = s.raw_mails_to("dag@example.nl").into_iter().find(|m| m.contains("kind=confirm_reminder")).expect("the reminder's headers");
+    let header = raw.lines().find(|l| l.starts_with("List-Unsubscribe: ")).unwrap();
+    assert!(header.starts_with("List-Unsubscribe: <http://vonk.test/api/unsubscribe?token=") && header.ends_with("&kind=confirm_reminder>"), "{header}");
+    assert!(reminder.contains("/unsubscribe?token=") && reminder.contains("Geen herinneringen meer over je bevestiging?"));
+});
+
+on_both_databases!(unsubscribing_from_a_kind_stops_it_and_nothing_else, |db: Db| async move {
+    let s = setup(db).await;
+    let node = s.node("node-a");
+    let id = s.sign_up("weg@example.nl", "NL").await;
+    s.drive(&[&node], 2 * HOUR, 15 * 60).await;
+    assert_eq!(s.sent_hours(id).await, vec![1.0]);
+    let (token,): (Option<String>,) = sqlx::query_as("SELECT unsubscribe_token FROM users WHERE id = $1").bind(id).fetch_one(s.db.pool()).await.unwrap();
+    let token = token.expect("the reminder made the member's unsubscribe token");
+    assert!(!s.accounts.unsubscribe_from(&"x".repeat(43), domain::lifecycle::LifecycleKind::ConfirmReminder).await.unwrap(), "unknown token");
+    assert!(s.accounts.unsubscribe_from(&token, domain::lifecycle::LifecycleKind::ConfirmReminder).await.unwrap());
+    assert!(s.accounts.unsubscribe_from(&token, domain::lifecycle::LifecycleKind::ConfirmReminder).await.unwrap(), "twice is fine");
+    s.drive(&[&node], 30 * DAY, HOUR).await;
+    assert_eq!(s.sent_hours(id).await, vec![1.0], "no second reminder");
+    // Other mails stay on.
+    let member = s.accounts.member(id).await.unwrap().unwrap();
+    assert!(member.alerts.notifications_disabled.is_empty());
+    let (status,): (String,) =
+        sqlx::query_as("SELECT status FROM jobs WHERE job_key = $1").bind(format!("confirm_reminder:{id}:2")).fetch_one(s.db.pool()).await.unwrap();
+    assert_eq!(status, "dropped");
+});
+
+on_both_databases!(a_site_that_switched_reminders_off_and_staff_get_none, |db: Db| async move {
+    let s = setup(db).await;
+    let node = s.node("node-a");
+    let staff = s.sign_up("staf@example.nl", "NL").await;
+    support::grant_staff(&s.db, &s.accounts, "staf@example.nl", StaffRole::Support).await;
+    sqlx::query("UPDATE sites SET confirm_reminders = $1 WHERE id = 1").bind(false).execute(s.db.pool()).await.unwrap();
+    s.sites.reload().await.unwrap();
+    let member = s.sign_up("uit@example.nl", "NL").await;
+    s.drive(&[&node], 3 * DAY, HOUR).await;
+    assert!(s.sent_hours(member).await.is_empty(), "the site switched them off");
+    assert!(s.sent_hours(staff).await.is_empty(), "staff are not members");
+});
+
+on_both_databases!(two_nodes_send_each_reminder_once, |db: Db| async move {
+    let s = setup(db).await;
+    let (a, b) = (s.node("node-a"), s.node("node-b"));
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        ids.push(s.sign_up(&format!("twee{i}@example.nl"), "NL").await);
+    }
+    s.clock.advance(HOUR);
+    // Both nodes at the same moment, twice over.
+    let (ra, rb) = tokio::join!(a.run_due(), b.run_due());
+    let (ra2, rb2) = tokio::join!(a.run_due(), b.run_due());
+    let done = [ra.unwrap(), rb.unwrap(), ra2.unwrap(), rb2.unwrap()].iter().map(|r| r.done).sum::<u32>();
+    assert_eq!(done, 12, "each first reminder ran once");
+    for id in &ids {
+        assert_eq!(s.sent_hours(*id).await, vec![1.0]);
+    }
+    for i in 0..12 {
+        assert_eq!(s.mails_to(&format!("twee{i}@example.nl")).len(), 2, "the activation mail and one reminder");
+    }
+});
+
+on_both_databases!(after_downtime_stale_reminders_are_dropped_not_sent, |db: Db| async move {
+    let s = setup(db).await;
+    let node = s.node("node-a");
+    let id = s.sign_up("stil@example.nl", "NL").await;
+    // The site is down for three days: both reminders are long past their time.
+    s.clock.advance(3 * DAY);
+    let report = node.run_due().await.unwrap();
+    assert_eq!((report.done, report.dropped), (0, 2));
+    assert!(s.sent_hours(id).await.is_empty());
+    let reasons: Vec<(String, Option<String>)> = sqlx::query_as("SELECT status, last_error FROM jobs WHERE job_key LIKE $1 ORDER BY id")
+        .bind(format!("confirm_reminder:{id}:%"))
+        .fetch_all(s.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(reasons, vec![("dropped".to_string(), Some("stale".to_string())); 2]);
+});
+
+/// A handler that fails the first `fail` times it runs, counting its runs.
+struct Flaky {
+    fail: u32,
+    runs: AtomicU32,
+}
+
+#[async_trait::async_trait]
+impl Handler for Flaky {
+    async fn run(&self, _job: &Job, _now: i64) -> Result<Outcome, server::AppError> {
+        let n = self.runs.fetch_add(1, Ordering::SeqCst) + 1;
+        if n <= self.fail {
+            Err(server::AppError::Internal(format!("provider down ({n})")))
+        } else {
+            Ok(Outcome::Done)
+        }
+    }
+}
+
+async fn status_of(db: &Db, key: &str) -> (String, i64, Option<String>) {
+    sqlx::query_as("SELECT status, attempts, last_error FROM jobs WHERE job_key = $1").bind(key).fetch_one(db.pool()).await.unwrap()
+}
+
+on_both_databases!(a_failing_job_is_retried_later_then_waits_for_staff_who_run_it_again, |db: Db| async move {
+    let s = setup(db).await;
+    let jobs = Jobs::new(s.db.clone(), s.clock.clone(), "node-a");
+    let flaky = Arc::new(Flaky { fail: MAX_ATTEMPTS + 1, runs: AtomicU32::new(0) });
+    jobs.handle(JobKind::ConfirmReminder, flaky.clone());
+    let mut tx = s.db.begin().await.unwrap();
+    server::jobs::enqueue(&mut tx, Some(1), JobKind::ConfirmReminder, "test:1", &serde_json::json!({}), START, START).await.unwrap();
+    // The same event again: still one job.
+    server::jobs::enqueue(&mut tx, Some(1), JobKind::ConfirmReminder, "test:1", &serde_json::json!({}), START, START).await.unwrap();
+    tx.commit().await.unwrap();
+
+    jobs.run_due().await.unwrap();
+    assert_eq!(status_of(&s.db, "test:1").await, ("queued".into(), 1, Some("internal error: provider down (1)".into())));
+    // Not before its wait (a minute) is over.
+    s.clock.advance(59);
+    jobs.run_due().await.unwrap();
+    assert_eq!(flaky.runs.load(Ordering::SeqCst), 1);
+    // Every later try after its wait, until the last.
+    for _ in 1..MAX_ATTEMPTS {
+        s.clock.advance(domain::jobs::retry_after_secs(MAX_ATTEMPTS));
+        jobs.run_due().await.unwrap();
+    }
+    assert_eq!(flaky.runs.load(Ordering::SeqCst), MAX_ATTEMPTS);
+    let (status, attempts, error) = status_of(&s.db, "test:1").await;
+    assert_eq!((status.as_str(), attempts), ("failed", i64::from(MAX_ATTEMPTS)));
+    assert!(error.unwrap().contains("provider down"));
+    s.clock.advance(DAY);
+    jobs.run_due().await.unwrap();
+    assert_eq!(flaky.runs.load(Ordering::SeqCst), MAX_ATTEMPTS, "a failed job waits for staff");
+
+    // Staff see it; a member does not, and cannot run it; admins run it again, once.
+    let admin = s.sign_up("admin@example.nl", "NL").await;
+    support::grant_staff(&s.db, &s.accounts, "admin@example.nl", StaffRole::Admin).await;
+    let admin = s.accounts.member(admin).await.unwrap().unwrap();
+    let member = s.sign_up("lid@example.nl", "NL").await;
+    let member = s.accounts.member(member).await.unwrap().unwrap();
+    let failed = jobs.failed(&admin, 1).await.unwrap();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(jobs.failed(&member, 1).await.unwrap_err().code(), domain::ErrorCode::NotFound);
+    assert_eq!(jobs.retry(&member, 1, failed[0].id).await.unwrap_err().code(), domain::ErrorCode::NotFound);
+    assert_eq!(jobs.retry(&admin, 2, failed[0].id).await.unwrap_err().code(), domain::ErrorCode::NotFound, "staff of another site");
+    assert_eq!(jobs.retry(&admin, 1, failed[0].id).await.unwrap(), Some(JobKind::ConfirmReminder));
+    assert_eq!(jobs.retry(&admin, 1, failed[0].id).await.unwrap(), None, "a second click changes nothing");
+    jobs.run_due().await.unwrap();
+    jobs.run_due().await.unwrap();
+    assert_eq!(status_of(&s.db, "test:1").await.0, "queued", "fails once more: tried again later");
+    s.clock.advance(60);
+    jobs.run_due().await.unwrap();
+    assert_eq!(status_of(&s.db, "test:1").await, ("done".into(), 2, None));
+    let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action = 'job_retried'").fetch_one(s.db.pool()).await.unwrap();
+    assert_eq!(logged, 1);
+});
+
+on_both_databases!(a_job_held_by_a_node_that_died_runs_when_the_lease_ends, |db: Db| async move {
+    let s = setup(db).await;
+    let jobs = Jobs::new(s.db.clone(), s.clock.clone(), "node-b");
+    let flaky = Arc::new(Flaky { fail: 0, runs: AtomicU32::new(0) });
+    jobs.handle(JobKind::ConfirmReminder, flaky.clone());
+    let mut tx = s.db.begin().await.unwrap();
+    server::jobs::enqueue(&mut tx, None, JobKind::ConfirmReminder, "lease:1", &serde_json::json!({}), START, START).await.unwrap();
+    tx.commit().await.unwrap();
+    // Node a took it and died.
+    sqlx::query("UPDATE jobs SET locked_by = 'node-a', locked_until = $1, attempts = 1 WHERE job_key = 'lease:1'")
+        .bind(START + domain::jobs::LEASE_SECS)
+        .execute(s.db.pool())
+        .await
+        .unwrap();
+    jobs.run_due().await.unwrap();
+    assert_eq!(flaky.runs.load(Ordering::SeqCst), 0, "held by node a");
+    s.clock.advance(domain::jobs::LEASE_SECS);
+    jobs.run_due().await.unwrap();
+    assert_eq!(flaky.runs.load(Ordering::SeqCst), 1);
+    assert_eq!(status_of(&s.db, "lease:1").await, ("done".into(), 2, None));
+});
