@@ -201,6 +201,7 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/notifications") view=NotificationsPage/>
                     <Route ssr=SsrMode::Async path=path!("/complete-signup") view=CompleteSignupPage/>
                     <Route ssr=SsrMode::Async path=path!("/unsubscribe") view=UnsubscribePage/>
+                    <Route ssr=SsrMode::Async path=path!("/sign-in") view=crate::features::account::sign_in_link::SignInLinkPage/>
                     <Route ssr=SsrMode::Async path=path!("/reset-password") view=ResetPasswordPage/>
                     <Route ssr=SsrMode::Async path=path!("/reset-password/do") view=ResetPasswordDoPage/>
                     <Route ssr=SsrMode::Async path=path!("/activate") view=ActivatePage/>

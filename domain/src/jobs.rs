@@ -12,6 +12,11 @@ pub enum JobKind {
     /// "Confirm your address": a member who signed up and has not confirmed, reminded once
     /// after an hour and once after a day (`domain::lifecycle`).
     ConfirmReminder,
+    /// Once a day: finds the members who crossed 7 or 30 days away and queues their win-back
+    /// messages, then queues itself for the next day.
+    LifecycleScan,
+    /// "We miss you", to one member (`domain::lifecycle::LifecycleKind::WinBack`).
+    WinBack,
 }
 
 /// At most this many tries per job; after the last failure the job waits for staff, who see it
@@ -41,6 +46,9 @@ impl JobKind {
     pub fn fresh_for_secs(self) -> i64 {
         match self {
             JobKind::ConfirmReminder => 12 * 3600,
+            JobKind::WinBack => 24 * 3600,
+            // The scan looks at the members as they are when it runs: late, it is still right.
+            JobKind::LifecycleScan => i64::MAX / 4,
         }
     }
 }

@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 pub enum LifecycleKind {
     /// A member who has not confirmed the address: after one hour, and once more after a day.
     ConfirmReminder,
+    /// A member away for 7 days, and again after 30 (with the company's leaving discount, where
+    /// it gives one).
+    WinBack,
 }
 
 impl LifecycleKind {
@@ -26,6 +29,16 @@ impl LifecycleKind {
 
 /// The confirm reminders' delays after signup: one hour, then one day.
 pub const CONFIRM_REMINDERS_AFTER_SECS: [i64; 2] = [3600, 24 * 3600];
+
+/// Days away after which a member is asked back (the last one with the leaving discount).
+pub const WIN_BACK_AFTER_DAYS: [i64; 2] = [7, 30];
+
+/// Whether a member last seen at `last_seen` is, at `now`, in the day after crossing `days`
+/// days away: what the daily scan picks up (each member once per absence and threshold).
+pub fn crossed_away(last_seen: i64, days: i64, now: i64) -> bool {
+    let away = now - last_seen;
+    away >= days * DAY && away < (days + 1) * DAY
+}
 
 /// The member's night, in local hours: nothing is sent from 22:00 until 08:00.
 pub const QUIET_FROM_HOUR: i64 = 22;
@@ -89,6 +102,15 @@ mod tests {
         for kind in LifecycleKind::iter() {
             assert_eq!(LifecycleKind::parse(kind.as_str()), Some(kind));
         }
+    }
+
+    #[test]
+    fn away_is_counted_in_whole_days_once() {
+        let seen = 1_000_000;
+        assert!(!crossed_away(seen, 7, seen + 7 * DAY - 1));
+        assert!(crossed_away(seen, 7, seen + 7 * DAY));
+        assert!(crossed_away(seen, 7, seen + 8 * DAY - 1));
+        assert!(!crossed_away(seen, 7, seen + 8 * DAY));
     }
 
     #[test]

@@ -22,10 +22,12 @@ pub enum SecurityEventKind {
     TwoStepOff,
     RecoveryCodeUsed,
     AccountDeleted,
+    /// Signed in with the one-tap link of a mail.
+    SignInLink,
 }
 
 impl SecurityEventKind {
-    pub const ALL: [SecurityEventKind; 14] = [
+    pub const ALL: [SecurityEventKind; 15] = [
         SecurityEventKind::Login,
         SecurityEventKind::LoginFailed,
         SecurityEventKind::Locked,
@@ -40,6 +42,7 @@ impl SecurityEventKind {
         SecurityEventKind::TwoStepOff,
         SecurityEventKind::RecoveryCodeUsed,
         SecurityEventKind::AccountDeleted,
+        SecurityEventKind::SignInLink,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -59,6 +62,7 @@ impl SecurityEventKind {
             TwoStepOff => "two_step_off",
             RecoveryCodeUsed => "recovery_code_used",
             AccountDeleted => "account_deleted",
+            SignInLink => "sign_in_link",
         }
     }
 

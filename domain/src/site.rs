@@ -197,6 +197,13 @@ pub struct SiteSettings {
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub confirm_reminders: bool,
+    /// How many hours the sign-in link in a lifecycle mail works.
+    #[serde(default)]
+    pub sign_in_link_hours: i64,
+    /// Members away for 7 and 30 days are asked back (`domain::lifecycle`).
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub win_back: bool,
     pub company_id: i64,
     pub mail_name: String,
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "i64"))]

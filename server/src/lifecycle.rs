@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use chrono::{TimeZone, Timelike};
 use domain::jobs::JobKind;
-use domain::lifecycle::{cap_allows_at, quiet_wait_secs, LifecycleKind, CONFIRM_REMINDERS_AFTER_SECS};
+use domain::lifecycle::{cap_allows_at, quiet_wait_secs, LifecycleKind, CONFIRM_REMINDERS_AFTER_SECS, WIN_BACK_AFTER_DAYS};
 
 use crate::accounts::{Accounts, Member};
 use crate::error::AppError;
@@ -61,22 +61,43 @@ pub async fn schedule_confirm_reminders(tx: &mut sqlx::Transaction<'static, sqlx
     Ok(())
 }
 
+const DAY: i64 = 24 * 3600;
+
+/// Queues today's scan for members away (once per day, whichever node asks first); every node
+/// asks at its start, and each scan queues the next day's.
+pub async fn ensure_daily_scan(db: &crate::db::Db, now: i64) -> Result<(), AppError> {
+    let mut tx = db.begin().await?;
+    crate::jobs::enqueue(&mut tx, None, JobKind::LifecycleScan, &format!("lifecycle_scan:{}", now / DAY), &serde_json::json!({}), now, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 /// The lifecycle handlers: the services they need to decide and to send.
 #[derive(Clone)]
 pub struct Lifecycle {
     accounts: Accounts,
     sites: SiteCache,
     public_url: Arc<str>,
+    /// The company's leaving discount for the last win-back message (none: no offer).
+    payments: Option<crate::payments::Payments>,
 }
 
 impl Lifecycle {
     pub fn new(accounts: Accounts, sites: SiteCache, public_url: &str) -> Lifecycle {
-        Lifecycle { accounts, sites, public_url: public_url.into() }
+        Lifecycle { accounts, sites, public_url: public_url.into(), payments: None }
+    }
+
+    /// The last win-back message offers the company's leaving discount through these payments.
+    pub fn with_payments(mut self, payments: crate::payments::Payments) -> Lifecycle {
+        self.payments = Some(payments);
+        self
     }
 
     /// Registers a handler for each kind of lifecycle job.
     pub fn register(&self, jobs: &crate::jobs::Jobs) {
-        jobs.handle(JobKind::ConfirmReminder, Arc::new(self.clone()));
+        for kind in [JobKind::ConfirmReminder, JobKind::LifecycleScan, JobKind::WinBack] {
+            jobs.handle(kind, Arc::new(self.clone()));
+        }
     }
 
     /// The checks every lifecycle message passes; `None` when it may go out now.
@@ -147,11 +168,75 @@ impl Lifecycle {
     }
 }
 
+impl Lifecycle {
+    /// Once a day: the members who crossed 7 or 30 days away since the last scan get a win-back
+    /// job each (one per member, threshold and absence), then tomorrow's scan is queued.
+    async fn scan(&self, now: i64) -> Result<Outcome, AppError> {
+        let db = self.accounts.db();
+        let mut tx = db.begin().await?;
+        for days in WIN_BACK_AFTER_DAYS {
+            let away: Vec<(i64, i64, i64)> = sqlx::query_as(
+                "SELECT id, site_id, last_seen_at FROM users WHERE last_seen_at > $1 AND last_seen_at <= $2 \
+                 AND staff_roles = 0 AND fictional = $3 AND status = $4",
+            )
+            .bind(now - (days + 1) * DAY)
+            .bind(now - days * DAY)
+            .bind(false)
+            .bind(domain::account::UserStatus::Active.as_str())
+            .fetch_all(&mut *tx)
+            .await?;
+            for (user_id, site_id, last_seen) in away {
+                let payload = serde_json::json!({ "user_id": user_id, "days": days, "last_seen": last_seen });
+                crate::jobs::enqueue(&mut tx, Some(site_id), JobKind::WinBack, &format!("win_back:{user_id}:{days}:{last_seen}"), &payload, now, now).await?;
+            }
+        }
+        let tomorrow = now / DAY + 1;
+        crate::jobs::enqueue(&mut tx, None, JobKind::LifecycleScan, &format!("lifecycle_scan:{tomorrow}"), &serde_json::json!({}), tomorrow * DAY, now).await?;
+        tx.commit().await?;
+        Ok(Outcome::Done)
+    }
+
+    /// "We miss you", while the member is still away; the last one with the company's leaving
+    /// discount as the member's own code.
+    async fn win_back(&self, job: &Job, now: i64) -> Result<Outcome, AppError> {
+        let field = |name: &str| job.payload.get(name).and_then(|v| v.as_i64());
+        let (Some(user_id), Some(days), Some(last_seen)) = (field("user_id"), field("days"), field("last_seen")) else {
+            return Ok(Outcome::Dropped("payload"));
+        };
+        let Some(member) = self.accounts.member(user_id).await? else { return Ok(Outcome::Dropped("account")) };
+        if !member.is_confirmed() {
+            return Ok(Outcome::Dropped("unconfirmed"));
+        }
+        let (seen,): (Option<i64>,) = sqlx::query_as("SELECT last_seen_at FROM users WHERE id = $1").bind(user_id).fetch_one(self.accounts.db().pool()).await?;
+        if seen != Some(last_seen) {
+            return Ok(Outcome::Dropped("came_back"));
+        }
+        let Some(site) = self.sites.by_id(member.site_id) else { return Ok(Outcome::Dropped("site")) };
+        if let Some(outcome) = self.gate(&member, LifecycleKind::WinBack, site.settings.win_back, now).await? {
+            return Ok(outcome);
+        }
+        let last = WIN_BACK_AFTER_DAYS.last().copied().unwrap_or(days);
+        let offer = match (&self.payments, days >= last) {
+            (Some(payments), true) => match payments.leaving_offer(&site, &member).await? {
+                crate::payments::leaving::LeavingOffer::Offer(_) => Some(payments.take_leaving_discount(&site, &member, now).await?),
+                crate::payments::leaving::LeavingOffer::Taken(taken) if taken.expires_at > now => Some(taken),
+                _ => None,
+            },
+            _ => None,
+        };
+        self.accounts.send_win_back(&site.settings, &site.base_url(&self.public_url), &member, days, offer.as_ref()).await?;
+        self.record_sent(user_id, LifecycleKind::WinBack, "mail", now).await?;
+        Ok(Outcome::Done)
+    }
+}
+
 #[async_trait::async_trait]
 impl Handler for Lifecycle {
     async fn run(&self, job: &Job, now: i64) -> Result<Outcome, AppError> {
         match job.kind {
             JobKind::ConfirmReminder => self.confirm_reminder(job, now).await,
+            JobKind::LifecycleScan => self.scan(now).await,
+            JobKind::WinBack => self.win_back(job, now).await,
         }
     }
 }

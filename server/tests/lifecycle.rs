@@ -329,3 +329,180 @@ on_both_databases!(a_job_held_by_a_node_that_died_runs_when_the_lease_ends, |db:
     assert_eq!(flaky.runs.load(Ordering::SeqCst), 1);
     assert_eq!(status_of(&s.db, "lease:1").await, ("done".into(), 2, None));
 });
+
+impl Setup {
+    /// A confirmed member of `country` signed up now (its first session counts as a visit).
+    async fn member(&self, email: &str, country: &str) -> i64 {
+        let id = self.sign_up(email, country).await;
+        sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(self.db.pool()).await.unwrap();
+        id
+    }
+
+    /// The payments service, for the leaving discount of the last win-back message.
+    fn payments(&self, sms: &std::path::Path) -> server::payments::Payments {
+        let provider = server::payments::provider::Provider::Test(server::payments::test_provider::TestProvider::new(self.db.clone(), support::links()));
+        server::payments::Payments::new(
+            self.db.clone(),
+            provider,
+            self.accounts.clone(),
+            support::links(),
+            server::payments::sms::SmsOutbox::Files(sms.to_path_buf()),
+            "http://vonk.test".into(),
+        )
+    }
+
+    /// The sign-in link in the win-back mail to `email` that says `words`: its token.
+    fn sign_in_token(&self, email: &str, words: &str) -> String {
+        let mails: Vec<String> = self.mails_to(email).into_iter().filter(|m| m.contains("kind=win_back") && m.contains(words)).collect();
+        assert_eq!(mails.len(), 1, "one mail to {email} that says {words:?}");
+        let mail = &mails[0];
+        // The one link that is the site's address and a token (`/{token}`, SPEC §2).
+        mail.match_indices("http://vonk.test/")
+            .map(|(i, _)| &mail[i + "http://vonk.test/".len()..])
+            .find_map(|rest| rest.get(..64).filter(|t| server::accounts::tokens::is_well_formed(t)))
+            .expect("a sign-in link")
+            .to_string()
+    }
+
+    async fn kind_sent(&self, user: i64, kind: &str) -> Vec<f64> {
+        let rows: Vec<(i64,)> = sqlx::query_as("SELECT sent_at FROM lifecycle_sent WHERE user_id = $1 AND kind = $2 ORDER BY sent_at")
+            .bind(user)
+            .bind(kind)
+            .fetch_all(self.db.pool())
+            .await
+            .unwrap();
+        rows.into_iter().map(|(t,)| (t - START) as f64 / HOUR as f64).collect()
+    }
+}
+
+on_both_databases!(members_away_seven_and_thirty_days_are_asked_back_once_each, |db: Db| async move {
+    let s = setup(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    sqlx::query("UPDATE companies SET delete_discount = 20").execute(s.db.pool()).await.unwrap();
+    s.sites.reload().await.unwrap();
+    let node = Jobs::new(s.db.clone(), s.clock.clone(), "node-a");
+    Lifecycle::new(s.accounts.clone(), s.sites.clone(), "http://vonk.test").with_payments(s.payments(sms.path())).register(&node);
+    server::lifecycle::ensure_daily_scan(&s.db, START).await.unwrap();
+    server::lifecycle::ensure_daily_scan(&s.db, START).await.unwrap();
+    // Away since signup (12:00 UTC, day 0).
+    let away = s.member("weg@example.nl", "NL").await;
+    // Back on day 5: asked back a week after that instead.
+    let back = s.member("terug@example.nl", "NL").await;
+    // Comes back in the night the first message waits for the morning: it never goes.
+    let night = s.member("nacht@example.nl", "NL").await;
+    s.drive(&[&node], 5 * DAY, HOUR).await;
+    sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2").bind(s.clock.now()).bind(back).execute(s.db.pool()).await.unwrap();
+    s.drive(&[&node], 7 * DAY + 14 * HOUR, HOUR).await;
+    // 02:00 in Amsterdam on day 8: the scan queued it at 00:00 UTC, the night holds it.
+    sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2").bind(s.clock.now()).bind(night).execute(s.db.pool()).await.unwrap();
+    s.drive(&[&node], 31 * DAY, HOUR).await;
+
+    // The week's mail: back to the members, signed in with one tap (its link has expired by
+    // now: 48 hours); the month's, five hours old: the member's own leaving-discount code on
+    // the credits page.
+    let week = s.sign_in_token("weg@example.nl", "een week");
+    let month = s.sign_in_token("weg@example.nl", "20% korting");
+    let (code,): (String,) = sqlx::query_as("SELECT code FROM leaving_discounts WHERE user_id = $1").bind(away).fetch_one(s.db.pool()).await.unwrap();
+    let offer = s.mails_to("weg@example.nl").into_iter().find(|m| m.contains("20% korting")).unwrap();
+    assert!(offer.contains(&code) && offer.contains(" tot "), "the code and until when");
+    let client = server::accounts::Client::default();
+    assert_eq!(s.accounts.sign_in_link_name(1, &week).await.unwrap(), None, "expired");
+    assert!(s.accounts.sign_in_with_link(1, &week, None, &client).await.is_err());
+    match s.accounts.sign_in_with_link(1, &month, None, &client).await.unwrap() {
+        server::accounts::SignInLinkOutcome::Session { target, .. } => assert_eq!(target, format!("/credits?code={code}")),
+        other => panic!("{other:?}"),
+    }
+    // Signing in is a visit: from now on the member is not away.
+    sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2").bind(START).bind(away).execute(s.db.pool()).await.unwrap();
+    s.drive(&[&node], 35 * DAY, HOUR).await;
+
+    // The scan at 00:00 UTC on day 8 finds 7.5 days away; 08:00 in Amsterdam is 07:00 UTC, 19
+    // hours after 12:00 UTC.
+    assert_eq!(s.kind_sent(away, "win_back").await, vec![(7 * 24 + 19) as f64, (30 * 24 + 19) as f64]);
+    assert_eq!(s.kind_sent(back, "win_back").await, vec![((5 + 7) * 24 + 19) as f64], "a week after coming back; 30 days not yet");
+    // Came back at 02:00 on day 8: that message was dropped; a week later the next one.
+    let sent = s.kind_sent(night, "win_back").await;
+    assert!(!sent.contains(&((7 * 24 + 19) as f64)) && sent.len() == 1, "{sent:?}");
+    let (jobs,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM jobs WHERE kind = 'lifecycle_scan' AND status = 'queued'").fetch_one(s.db.pool()).await.unwrap();
+    assert_eq!(jobs, 1, "one scan waits for tomorrow");
+});
+
+/// A member with a fresh sign-in link to `/chats/7`.
+async fn linked(s: &Setup, email: &str) -> (i64, String) {
+    let id = s.member(email, "NL").await;
+    let link = s.accounts.sign_in_link(&s.site().settings, id, "/chats/7").await.unwrap();
+    (id, link.trim_start_matches('/').to_string())
+}
+
+on_both_databases!(a_sign_in_link_works_once_for_its_member_and_page_until_it_expires, |db: Db| async move {
+    let s = setup(db).await;
+    let client = server::accounts::Client::default();
+    let (_, token) = linked(&s, "link@example.nl").await;
+    assert!(server::accounts::tokens::is_well_formed(&token));
+    // Looking changes nothing (mail scanners look too).
+    assert_eq!(s.accounts.sign_in_link_name(1, &token).await.unwrap().as_deref(), Some("Sanne"));
+    assert_eq!(s.accounts.sign_in_link_name(1, &token).await.unwrap().as_deref(), Some("Sanne"));
+    assert_eq!(s.accounts.sign_in_link_name(2, &token).await.unwrap(), None, "another site");
+    // Tapped on another site: refused, no session (and the link is spent: one tap only).
+    assert!(s.accounts.sign_in_with_link(2, &token, None, &client).await.is_err(), "another site: refused");
+    let (_, token) = linked(&s, "link2@example.nl").await;
+    // Two taps at once: one session.
+    let (a, b) = tokio::join!(s.accounts.sign_in_with_link(1, &token, None, &client), s.accounts.sign_in_with_link(1, &token, None, &client));
+    let sessions: Vec<_> = [a, b].into_iter().filter_map(Result::ok).collect();
+    assert_eq!(sessions.len(), 1);
+    match &sessions[0] {
+        server::accounts::SignInLinkOutcome::Session { target, session } => {
+            assert_eq!(target, "/chats/7");
+            assert!(s.accounts.resolve_session(session).await.unwrap().is_some(), "a working session");
+        }
+        other => panic!("{other:?}"),
+    }
+    let code = s.accounts.sign_in_with_link(1, &token, None, &client).await.unwrap_err().code();
+    assert_eq!(code, domain::ErrorCode::LinkExpired, "used");
+    // Expiry: the site's hours (48 by default).
+    let (_, token) = linked(&s, "oud@example.nl").await;
+    s.clock.advance(48 * HOUR);
+    assert_eq!(s.accounts.sign_in_with_link(1, &token, None, &client).await.unwrap_err().code(), domain::ErrorCode::LinkExpired);
+    // Garbage and lies.
+    for bad in ["", "x", &"g".repeat(64), "../../etc/passwd", &"a".repeat(64)] {
+        assert!(s.accounts.sign_in_with_link(1, bad, None, &client).await.is_err(), "{bad:?}");
+    }
+    assert!(s.accounts.sign_in_link(&s.site().settings, 1, "https://evil.example/").await.is_err(), "only pages of the site");
+});
+
+on_both_databases!(a_password_change_logout_everywhere_or_a_block_ends_every_link, |db: Db| async move {
+    let s = setup(db).await;
+    let client = server::accounts::Client::default();
+    let (id, token) = linked(&s, "pw@example.nl").await;
+    s.accounts.change_password(id, "rode kater op het dak", "groene kikker in de sloot", "groene kikker in de sloot", &client).await.unwrap();
+    assert_eq!(s.accounts.sign_in_with_link(1, &token, None, &client).await.unwrap_err().code(), domain::ErrorCode::LinkExpired);
+
+    let (id, token) = linked(&s, "overal@example.nl").await;
+    let session = match s.accounts.login(1, "overal@example.nl", "rode kater op het dak", None, &client).await.unwrap() {
+        server::accounts::LoginOutcome::Session(session) => session,
+        other => panic!("{other:?}"),
+    };
+    s.accounts.end_other_sessions(id, &session, &client).await.unwrap();
+    assert_eq!(s.accounts.sign_in_with_link(1, &token, None, &client).await.unwrap_err().code(), domain::ErrorCode::LinkExpired, "logged out everywhere");
+
+    let (id, token) = linked(&s, "blok@example.nl").await;
+    s.accounts.set_blocked(id, true).await.unwrap();
+    assert!(s.accounts.sign_in_with_link(1, &token, None, &client).await.is_err(), "blocked");
+});
+
+on_both_databases!(staff_and_two_step_members_are_sent_to_the_login_page, |db: Db| async move {
+    let s = setup(db).await;
+    let client = server::accounts::Client::default();
+    let (_, token) = linked(&s, "staf@example.nl").await;
+    support::grant_staff(&s.db, &s.accounts, "staf@example.nl", StaffRole::Support).await;
+    assert_eq!(
+        s.accounts.sign_in_with_link(1, &token, None, &client).await.unwrap(),
+        server::accounts::SignInLinkOutcome::LogIn { target: "/chats/7".into() },
+        "no session from a link alone"
+    );
+    let (id, token) = linked(&s, "tweestaps@example.nl").await;
+    sqlx::query("UPDATE users SET totp_secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP' WHERE id = $1").bind(id).execute(s.db.pool()).await.unwrap();
+    assert!(matches!(s.accounts.sign_in_with_link(1, &token, None, &client).await.unwrap(), server::accounts::SignInLinkOutcome::LogIn { .. }));
+    let (sessions,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions WHERE user_id = $1").bind(id).fetch_one(s.db.pool()).await.unwrap();
+    assert_eq!(sessions, 1, "only the signup's own session");
+});

@@ -27,6 +27,19 @@ pub struct ServerState {
     pub app: AppState,
 }
 
+/// A lifecycle mail's sign-in link, `/{token}` (SPEC §2): a `GET` of a path that is one token
+/// (64 hex characters) goes to the page that asks before signing in. As a layer rather than a
+/// route so that the site's own files at the root (`/sw.js`, `/robots.txt`) keep their way.
+pub async fn sign_in_link(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let token = request.uri().path().strip_prefix('/').filter(|t| server::accounts::tokens::is_well_formed(t));
+    match token {
+        Some(token) if request.method() == http::Method::GET || request.method() == http::Method::HEAD => {
+            axum::response::Redirect::to(&crate::features::account::sign_in_link::page(token)).into_response()
+        }
+        _ => next.run(request).await,
+    }
+}
+
 /// Server functions answer a refusal with Leptos' 500 and the error's JSON, whether our code
 /// refused or Leptos could not read the arguments. This gives JSON clients the code's own status
 /// (`ErrorCode::http_status`, e.g. SPEC §8's 403 for `authentication_required`). Form posts
@@ -146,6 +159,7 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         .fallback(not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn(server_fn_status))
+        .layer(axum::middleware::from_fn(sign_in_link))
         .layer(axum::middleware::from_fn_with_state(
             super::body_guard::Limits {
                 multipart_bytes: super::body_guard::multipart_limit(app.config.photo_max_bytes),

@@ -690,7 +690,7 @@ async fn the_demo_seed_makes_a_member_staff_and_an_operator_to_log_in_with() {
     // Confirmed from the start: no activation mail to an address nobody reads, no reminders.
     let mails = std::fs::read_dir(app.state.config.data_dir.join("mail")).map(|d| d.count()).unwrap_or(0);
     assert_eq!(mails, 0, "no mail to the demo accounts");
-    let (jobs,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM jobs").fetch_one(app.state.db.pool()).await.unwrap();
+    let (jobs,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM jobs WHERE kind = 'confirm_reminder'").fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(jobs, 0, "no reminders queued");
     let login = |email: &'static str| {
         let (app, origin, password) = (&app, origin.clone(), password.clone());
@@ -772,4 +772,58 @@ async fn a_lifecycle_mails_unsubscribe_stops_its_kind_only() {
     assert_eq!(optouts().await, 1);
     let (_, _, html) = app.get("/pricing", &[("cookie", &cookie)]).await;
     assert!(!html.contains(r#"data-testid="notifications-alert""#));
+}
+
+#[tokio::test]
+async fn a_mails_sign_in_link_asks_first_then_signs_in_once_on_its_page() {
+    let app = start().await;
+    let origin = app.origin();
+    let _ = ready_member(&app, "terug@example.nl", "female").await;
+    let (id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'terug@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    let site = app.state.sites.by_id(1).unwrap();
+    let link = app.state.accounts.sign_in_link(&site.settings, id, "/notifications").await.unwrap();
+    let token = link.trim_start_matches('/').to_string();
+
+    // `/{token}`: to the page that asks; opening it (twice, as a mail scanner would) uses nothing.
+    let (status, headers, _) = app.get(&link, &[]).await;
+    assert!(status.is_redirection(), "{status}");
+    assert_eq!(headers["location"], format!("/sign-in?token={token}"));
+    for _ in 0..2 {
+        let (status, _, html) = app.get(&format!("/sign-in?token={token}"), &[]).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(html.contains("Welkom terug, Anna!") && html.contains(r#"action="/api/fn/sign_in_with_link""#), "greets and asks");
+    }
+    // The site's own files at the root keep their way; other single words are still not found.
+    let (status, _, _) = app.get("/sw.js", &[]).await;
+    assert!(!status.is_redirection(), "the service worker is not a link");
+    let (status, _, _) = app.get("/niet-een-pagina", &[("accept", "text/html")]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // The button: a session and the page the mail was about.
+    let res = app.form("sign_in_with_link", &format!("token={token}"), "/sign-in", &[("origin", &origin)]).await;
+    assert_eq!(location(&res), "/notifications");
+    let cookie = format!("auth.session={}", cookie_value(&res, "auth.session").expect("a session cookie"));
+    let (status, _, html) = app.get("/notifications", &[("cookie", &cookie)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"action="/api/fn/logout""#), "signed in");
+    let (_, _, settings) = app.get("/settings", &[("cookie", &cookie)]).await;
+    assert!(settings.contains("Ingelogd met de link uit een e-mail"), "a security event the member can see");
+
+    // Once only: the second press is refused on the page, which says why.
+    let res = app.form("sign_in_with_link", &format!("token={token}"), "/sign-in", &[("origin", &origin)]).await;
+    let (error, back) = refusal(&res, "sign_in_with_link");
+    assert_eq!((error.code, back.as_str()), (domain::ErrorCode::LinkExpired, format!("/sign-in?token={token}").as_str()));
+    let (_, _, html) = app.get(&format!("/sign-in?token={token}"), &[]).await;
+    assert!(html.contains("Link verlopen of invalide") && html.contains(r#"href="/login""#));
+    // Markup and lies in the address: the same answer, nothing echoed, no 5xx.
+    let (status, _, html) = app.get("/sign-in?token=%3Cscript%3Ealert(1)%3C/script%3E", &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!html.contains("<script>alert(1)"));
+    let res = app.form("sign_in_with_link", "token=%3Cb%3E", "/sign-in", &[("origin", &origin)]).await;
+    assert!(location(&res).contains("__err"));
+    let res = app.form("sign_in_with_link", "nothing=1", "/sign-in", &[("origin", &origin)]).await;
+    assert!(!res.status().is_server_error(), "a malformed body: {}", res.status());
+    // From another site's page: the same-origin guard stops it.
+    let res = app.form("sign_in_with_link", &format!("token={}", "a".repeat(64)), "/sign-in", &[("origin", "https://evil.example")]).await;
+    assert!(res.status().is_client_error(), "{}", res.status());
 }

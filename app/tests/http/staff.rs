@@ -627,10 +627,15 @@ async fn admins_see_the_job_queue_run_a_failed_job_again_and_switch_reminders_of
     assert!(app.state.sites.by_id(1).unwrap().settings.confirm_reminders, "on by default");
     let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
     assert!(page.contains(r#"data-testid="form-lifecycle""#) && page.contains("Herinnering om het e-mailadres te bevestigen"));
-    let res = app.form("staff_site_lifecycle", "", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app.form("staff_site_lifecycle", "sign_in_link_hours=500", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (error, _) = refusal(&res, "staff_site_lifecycle");
+    assert_eq!(error.args["setting"], "sign_in_link_hours", "at most a week");
+    assert!(app.state.sites.by_id(1).unwrap().settings.confirm_reminders, "refused: nothing changed");
+    let res = app.form("staff_site_lifecycle", "win_back=on&sign_in_link_hours=24", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
     assert_eq!(location(&res), "/staff/site?saved=lifecycle#lifecycle");
-    assert!(!app.state.sites.by_id(1).unwrap().settings.confirm_reminders);
-    let res = app.form("staff_site_lifecycle", "confirm_reminders=on", "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
+    let settings = app.state.sites.by_id(1).unwrap().settings.clone();
+    assert!(!settings.confirm_reminders && settings.win_back && settings.sign_in_link_hours == 24);
+    let res = app.form("staff_site_lifecycle", "confirm_reminders=on&sign_in_link_hours=48", "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
     assert!(location(&res).contains("__err"), "members cannot");
     assert!(!app.state.sites.by_id(1).unwrap().settings.confirm_reminders);
 }

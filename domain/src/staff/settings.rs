@@ -93,6 +93,8 @@ crate::settings_form! {
     /// The messages the site sends on its own to bring members back (`domain::lifecycle`).
     pub struct LifecycleSettings {
         confirm_reminders: flag,
+        win_back: flag,
+        sign_in_link_hours: int(SIGN_IN_LINK_HOURS),
     }
 }
 

@@ -29,6 +29,36 @@ impl Accounts {
         self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.activation(&token)).await
     }
 
+    /// "We miss you" after `days` away, with a sign-in link to the members (or, with the leaving
+    /// discount, to the credits with the member's own code filled in).
+    pub async fn send_win_back(
+        &self,
+        site: &SiteSettings,
+        base_url: &str,
+        member: &Member,
+        days: i64,
+        offer: Option<&crate::payments::leaving::LeavingDiscount>,
+    ) -> Result<(), AppError> {
+        let (prefix, target) = match offer {
+            Some(offer) => ("lifecycle.win_back_offer", format!("/credits?code={}", domain::account::percent_encode(&offer.code))),
+            None if days >= 30 => ("lifecycle.win_back_month", "/members".to_string()),
+            None => ("lifecycle.win_back", "/members".to_string()),
+        };
+        let link = self.sign_in_link(site, member.id, &target).await?;
+        let percent = offer.map(|o| o.percentage.to_string()).unwrap_or_default();
+        let code = offer.map(|o| o.code.clone()).unwrap_or_default();
+        let until = offer.map(|o| domain::date::from_unix(o.expires_at).to_string().chars().take(10).collect::<String>()).unwrap_or_default();
+        let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
+        let spec = LinkMailSpec {
+            prefix,
+            footer: "lifecycle.footer",
+            vars: &[("name", &member.name), ("percent", &percent), ("code", &code), ("until", &until)],
+            unsubscribe_for: Some(member.id),
+            lifecycle: Some(LifecycleKind::WinBack),
+        };
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &link).await
+    }
+
     /// One kind of lifecycle message stops for the member behind an unsubscribe token (the link
     /// in that kind's mail, or its one-click header). Unknown tokens change nothing; returns
     /// whether one matched.

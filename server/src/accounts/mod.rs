@@ -18,6 +18,7 @@ mod receipts;
 mod recovery;
 mod security;
 mod sessions;
+mod sign_in_links;
 mod signup;
 pub mod tokens;
 mod two_step;
@@ -44,6 +45,7 @@ pub use receipts::Receipt;
 pub use recovery::{RESETS_PER_DAY, RESET_TTL_SECS};
 pub use security::{Client, SecurityEvent, EVENTS_SHOWN};
 pub use sessions::{ResolvedSession, SessionInfo, SESSION_TOUCH_SECS, SESSION_TTL_SECS};
+pub use sign_in_links::{is_site_path, SignInLinkOutcome};
 pub use signup::{SignupRequest, ACTIVATION_TTL_SECS};
 pub use two_step::TwoStepSetup;
 

@@ -28,17 +28,27 @@ pub(super) async fn start(tx: &mut Transaction<'_, Any>, user_id: i64, now: i64,
         .bind(client.country.as_deref())
         .execute(&mut **tx)
         .await?;
+    sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2").bind(now).bind(user_id).execute(&mut **tx).await?;
     Ok(token)
 }
 
-/// Ends every session of a member inside the caller's transaction.
+/// Ends every session of a member inside the caller's transaction, and every sign-in link of
+/// theirs still out in mails (a way in like a session).
 pub(super) async fn end_all(tx: &mut Transaction<'_, Any>, user_id: i64) -> Result<(), sqlx::Error> {
     sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut **tx).await?;
+    end_sign_in_links(tx, user_id).await
+}
+
+/// Every sign-in link of a member stops working (a password change, logging out everywhere).
+pub(super) async fn end_sign_in_links(tx: &mut Transaction<'_, Any>, user_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM account_tokens WHERE user_id = $1 AND kind = $2").bind(user_id).bind(tokens::Kind::SignIn.as_str()).execute(&mut **tx).await?;
     Ok(())
 }
 
-/// Ends every session of a member but `keep` (a token of the caller's, if any).
+/// Ends every session of a member but `keep` (a token of the caller's, if any), and every
+/// sign-in link of theirs.
 pub(super) async fn end_others(tx: &mut Transaction<'_, Any>, user_id: i64, keep: Option<&str>) -> Result<u64, sqlx::Error> {
+    end_sign_in_links(tx, user_id).await?;
     let keep = keep.map(tokens::hash).unwrap_or_default();
     let done = sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2").bind(user_id).bind(keep).execute(&mut **tx).await?;
     Ok(done.rows_affected())
@@ -140,6 +150,8 @@ impl Accounts {
                 .bind(&hash)
                 .execute(self.db.pool())
                 .await?;
+            // The account's last visit, which outlives its sessions (win-back messages read it).
+            sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2").bind(now).bind(member.id).execute(self.db.pool()).await?;
         }
         Ok(Some(ResolvedSession { member, renewed }))
     }
@@ -199,9 +211,11 @@ impl Accounts {
         tx.commit().await?;
         Ok(ended)
     }
-    /// Ends every session of a member (a blocked member, everywhere at once).
+    /// Ends every session and sign-in link of a member (a blocked member, everywhere at once).
     pub async fn end_sessions(&self, user_id: i64) -> Result<(), AppError> {
-        sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(self.db.pool()).await?;
+        let mut tx = self.db.begin().await?;
+        end_all(&mut tx, user_id).await?;
+        tx.commit().await?;
         Ok(())
     }
 

@@ -49,6 +49,8 @@ pub enum Kind {
     MailUndo,
     /// Between a right password and the authenticator code (two-step login).
     TwoStep,
+    /// A lifecycle mail's one-tap way back in (`/{token}`); its payload is the page it opens.
+    SignIn,
 }
 
 impl Kind {
@@ -60,6 +62,7 @@ impl Kind {
             Kind::Reactivation => "reactivation",
             Kind::MailUndo => "mail_undo",
             Kind::TwoStep => "two_step",
+            Kind::SignIn => "sign_in",
         }
     }
 }

@@ -134,12 +134,18 @@ impl Jobs {
         };
         let sql = format!(
             "UPDATE jobs SET locked_by = $1, locked_until = $2, attempts = attempts + 1 \
-             WHERE id IN (SELECT id FROM jobs WHERE status = 'queued' AND due_at <= $3 AND (locked_until IS NULL OR locked_until <= $3) \
+             WHERE id IN (SELECT id FROM jobs WHERE status = $5 AND due_at <= $3 AND (locked_until IS NULL OR locked_until <= $3) \
              ORDER BY due_at, id LIMIT $4{lock}) \
              RETURNING id, kind, job_key, payload, due_at, attempts"
         );
-        let rows: Vec<TakenRow> =
-            sqlx::query_as(&sql).bind(&*self.node).bind(now + LEASE_SECS).bind(now).bind(i64::from(BATCH)).fetch_all(self.db.pool()).await?;
+        let rows: Vec<TakenRow> = sqlx::query_as(&sql)
+            .bind(&*self.node)
+            .bind(now + LEASE_SECS)
+            .bind(now)
+            .bind(i64::from(BATCH))
+            .bind(JobStatus::Queued.as_str())
+            .fetch_all(self.db.pool())
+            .await?;
         let mut jobs = Vec::with_capacity(rows.len());
         for row in rows {
             match JobKind::parse(&row.kind) {

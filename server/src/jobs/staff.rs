@@ -37,11 +37,13 @@ impl Jobs {
     pub async fn counts(&self, who: &Member, site_id: i64, since: i64) -> Result<Vec<JobCount>, AppError> {
         require_staff(who, site_id, StaffArea::Jobs)?;
         Ok(sqlx::query_as(
-            "SELECT kind, status, COUNT(*) AS jobs FROM jobs WHERE site_id = $2 AND (status IN ('queued', 'failed') OR finished_at >= $1) \
+            "SELECT kind, status, COUNT(*) AS jobs FROM jobs WHERE site_id = $2 AND (status IN ($3, $4) OR finished_at >= $1) \
              GROUP BY kind, status ORDER BY kind, status",
         )
         .bind(since)
         .bind(site_id)
+        .bind(JobStatus::Queued.as_str())
+        .bind(JobStatus::Failed.as_str())
         .fetch_all(self.db.pool())
         .await?)
     }

@@ -12,6 +12,7 @@ pub mod reset;
 pub mod security;
 pub mod server_fns;
 pub mod settings;
+pub mod sign_in_link;
 pub mod signup;
 pub mod unsubscribe;
 
