@@ -17,6 +17,10 @@ pub enum JobKind {
     LifecycleScan,
     /// "We miss you", to one member (`domain::lifecycle::LifecycleKind::WinBack`).
     WinBack,
+    /// Every minute, on one node: payments whose webhook never came asked of the provider,
+    /// open ones expired, receipts and refunds that did not go out sent (`server::payments`).
+    /// A recurring job: each run sets its own next time.
+    PaymentRecovery,
 }
 
 /// At most this many tries per job; after the last failure the job waits for staff, who see it
@@ -47,8 +51,8 @@ impl JobKind {
         match self {
             JobKind::ConfirmReminder => 12 * 3600,
             JobKind::WinBack => 24 * 3600,
-            // The scan looks at the members as they are when it runs: late, it is still right.
-            JobKind::LifecycleScan => i64::MAX / 4,
+            // Both look at the database as it is when they run: late, they are still right.
+            JobKind::LifecycleScan | JobKind::PaymentRecovery => i64::MAX / 4,
         }
     }
 }

@@ -237,6 +237,8 @@ impl Handler for Lifecycle {
             JobKind::ConfirmReminder => self.confirm_reminder(job, now).await,
             JobKind::LifecycleScan => self.scan(now).await,
             JobKind::WinBack => self.win_back(job, now).await,
+            // Registered by the payments (`Payments::schedule_recovery`), never here.
+            JobKind::PaymentRecovery => Err(AppError::Internal("payment recovery is not a lifecycle job".into())),
         }
     }
 }

@@ -506,3 +506,27 @@ on_both_databases!(staff_and_two_step_members_are_sent_to_the_login_page, |db: D
     let (sessions,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM sessions WHERE user_id = $1").bind(id).fetch_one(s.db.pool()).await.unwrap();
     assert_eq!(sessions, 1, "only the signup's own session");
 });
+
+on_both_databases!(payment_recovery_is_one_recurring_job_for_all_nodes, |db: Db| async move {
+    let s = setup(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let payments = s.payments(sms.path());
+    let (a, b) = (Jobs::new(s.db.clone(), s.clock.clone(), "node-a"), Jobs::new(s.db.clone(), s.clock.clone(), "node-b"));
+    // Every node asks for it at its start: one job.
+    payments.schedule_recovery(&a, std::time::Duration::from_secs(60), START).await.unwrap();
+    payments.schedule_recovery(&b, std::time::Duration::from_secs(60), START).await.unwrap();
+    let due = || async {
+        let row: (String, i64, i64) =
+            sqlx::query_as("SELECT status, attempts, due_at FROM jobs WHERE job_key = 'payment_recovery'").fetch_one(s.db.pool()).await.unwrap();
+        row
+    };
+    assert_eq!(due().await, ("queued".to_string(), 0, START));
+    let (ra, rb) = tokio::join!(a.run_due(), b.run_due());
+    assert_eq!(ra.unwrap().later + rb.unwrap().later, 1, "one node ran it");
+    assert_eq!(due().await, ("queued".to_string(), 0, START + 60), "and set its next time");
+    s.clock.advance(30);
+    assert_eq!(a.run_due().await.unwrap().later + b.run_due().await.unwrap().later, 0, "not before its time");
+    s.clock.advance(30);
+    assert_eq!(b.run_due().await.unwrap().later, 1);
+    assert_eq!(due().await, ("queued".to_string(), 0, START + 120));
+});

@@ -37,8 +37,9 @@ pub async fn serve(config: server::Config) -> Result<(), AppError> {
         .backup
         .clone()
         .map(|schedule| server::backup::spawn_schedule(state.db.clone(), state.config.local_media_dir(), schedule, state.clock.clone()));
-    // Missed webhooks, payments left open by a process that died, receipts: now and every minute.
-    let _recovery = state.payments.spawn_recovery(state.clock.clone(), Duration::from_secs(60));
+    // Missed webhooks, payments left open by a process that died, receipts: every minute, on
+    // one node, from the job queue.
+    state.payments.schedule_recovery(&state.jobs, Duration::from_secs(60), state.clock.now()).await?;
     // The job queue: lifecycle messages and the other work that happens later (server::jobs).
     let _jobs = state.jobs.spawn_runner(Duration::from_secs(15));
     let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| AppError::Internal(format!("cannot listen on {addr}: {e}")))?;

@@ -1,5 +1,7 @@
 //! What staff see of the queue (`/staff/jobs`): how many jobs of each kind are waiting, done,
 //! dropped or failed, the failed ones with their last error, and running a failed one again.
+//! Admins of a site see its jobs and the node-wide ones (the daily scan, payment recovery),
+//! which hold no member's data.
 
 use domain::jobs::{JobKind, JobStatus};
 use domain::staff::StaffArea;
@@ -37,7 +39,7 @@ impl Jobs {
     pub async fn counts(&self, who: &Member, site_id: i64, since: i64) -> Result<Vec<JobCount>, AppError> {
         require_staff(who, site_id, StaffArea::Jobs)?;
         Ok(sqlx::query_as(
-            "SELECT kind, status, COUNT(*) AS jobs FROM jobs WHERE site_id = $2 AND (status IN ($3, $4) OR finished_at >= $1) \
+            "SELECT kind, status, COUNT(*) AS jobs FROM jobs WHERE (site_id = $2 OR site_id IS NULL) AND (status IN ($3, $4) OR finished_at >= $1) \
              GROUP BY kind, status ORDER BY kind, status",
         )
         .bind(since)
@@ -52,7 +54,7 @@ impl Jobs {
     pub async fn failed(&self, who: &Member, site_id: i64) -> Result<Vec<FailedJob>, AppError> {
         require_staff(who, site_id, StaffArea::Jobs)?;
         Ok(sqlx::query_as(
-            "SELECT id, kind, job_key, attempts, last_error, finished_at FROM jobs WHERE status = $1 AND site_id = $3 \
+            "SELECT id, kind, job_key, attempts, last_error, finished_at FROM jobs WHERE status = $1 AND (site_id = $3 OR site_id IS NULL) \
              ORDER BY finished_at DESC, id DESC LIMIT $2",
         )
         .bind(JobStatus::Failed.as_str())
@@ -71,7 +73,7 @@ impl Jobs {
         let mut tx = self.db.begin().await?;
         let row: Option<(String, String)> = sqlx::query_as(
             "UPDATE jobs SET status = $1, due_at = $2, attempts = 0, last_error = NULL, finished_at = NULL \
-             WHERE id = $3 AND status = $4 AND site_id = $5 RETURNING kind, job_key",
+             WHERE id = $3 AND status = $4 AND (site_id = $5 OR site_id IS NULL) RETURNING kind, job_key",
         )
         .bind(JobStatus::Queued.as_str())
         .bind(now)

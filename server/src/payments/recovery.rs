@@ -72,21 +72,37 @@ impl Payments {
         Ok(report)
     }
 
-    /// Runs [`Payments::recover`] now and then every `every`.
-    pub fn spawn_recovery(&self, clock: crate::clock::Clock, every: std::time::Duration) -> tokio::task::JoinHandle<()> {
-        let payments = self.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(every);
-            loop {
-                tick.tick().await;
-                match payments.recover(clock.now()).await {
-                    Ok(r) if r != Recovery::default() => {
-                        tracing::info!(checked = r.checked, paid = r.paid, expired = r.expired, receipts = r.receipts, "payment recovery")
-                    }
-                    Ok(_) => {}
-                    Err(error) => tracing::warn!(%error, "payment recovery failed"),
-                }
-            }
-        })
+    /// Puts the recurring recovery job in the queue (once, whichever node asks first) and
+    /// registers its handler: one node recovers every `every`, whatever the number of nodes.
+    pub async fn schedule_recovery(&self, jobs: &crate::jobs::Jobs, every: std::time::Duration, now: i64) -> Result<(), AppError> {
+        jobs.handle(domain::jobs::JobKind::PaymentRecovery, std::sync::Arc::new(RecoveryJob { payments: self.clone(), every: every.as_secs().max(1) as i64 }));
+        let mut tx = self.db.begin().await?;
+        crate::jobs::enqueue(&mut tx, None, domain::jobs::JobKind::PaymentRecovery, "payment_recovery", &serde_json::json!({}), now, now).await?;
+        // A recurring job left failed (it failed every try) starts again with the node.
+        sqlx::query("UPDATE jobs SET status = $1, attempts = 0, due_at = $2 WHERE job_key = 'payment_recovery' AND status = $3")
+            .bind(domain::jobs::JobStatus::Queued.as_str())
+            .bind(now)
+            .bind(domain::jobs::JobStatus::Failed.as_str())
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+/// The recurring recovery job: recovers, then waits `every` seconds.
+struct RecoveryJob {
+    payments: Payments,
+    every: i64,
+}
+
+#[async_trait::async_trait]
+impl crate::jobs::Handler for RecoveryJob {
+    async fn run(&self, _job: &crate::jobs::Job, now: i64) -> Result<crate::jobs::Outcome, AppError> {
+        let r = self.payments.recover(now).await?;
+        if r != Recovery::default() {
+            tracing::info!(checked = r.checked, paid = r.paid, expired = r.expired, receipts = r.receipts, "payment recovery");
+        }
+        Ok(crate::jobs::Outcome::Later(now + self.every))
     }
 }
