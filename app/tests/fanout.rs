@@ -1,7 +1,7 @@
 //! Two app nodes on one PostgreSQL database, each with its own pool, bus and LISTEN connection,
 //! serving HTTP on their own ports: a message sent through node A reaches a socket on node B.
 
-#[path = "../../server/tests/support/mod.rs"]
+#[path = "../../server/tests/service/support/mod.rs"]
 mod support;
 
 use std::collections::HashMap;

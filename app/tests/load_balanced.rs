@@ -6,7 +6,7 @@
 //! pages through nginx all along), closes its sockets with 1001, and the client reconnects,
 //! through nginx, to the node that is left.
 
-#[path = "../../server/tests/support/mod.rs"]
+#[path = "../../server/tests/service/support/mod.rs"]
 mod support;
 
 #[path = "support/binary.rs"]

@@ -47,3 +47,50 @@ test('support on a phone correct a member’s credits once, with a reason', asyn
   await expect(page.getByTestId('credits')).toContainText(`${before + 15}`);
   await support.context().close();
 });
+
+// An admin at 1280 px: the job queue from the staff start page, then the switches of the
+// messages that bring members back, changed and put back (the settings are shared by the flows).
+test('an admin sees the job queue and sets the messages that bring members back', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'one run at 1280 px');
+  const email = `taken-${Date.now()}@example.nl`;
+  await member(page, email, { name: 'Tamara' });
+  await grantStaff(page, email, 'admin');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/staff');
+  await page.locator('.staff-links').getByRole('link', { name: 'Taken en berichten' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Taken en berichten');
+  // Payment recovery runs from the queue: one recurring job, waiting for its next minute.
+  await expect(page.getByTestId('job-queue')).toContainText('Betalingen nalopen (elke minuut)');
+  await expect(page.getByTestId('failed-none')).toBeVisible();
+  await axeClean(page);
+
+  await page.getByRole('link', { name: 'Berichten die leden terugbrengen' }).click();
+  await expect(page).toHaveURL(/\/staff\/site#lifecycle$/);
+  const form = page.getByTestId('form-lifecycle');
+  const hours = form.getByLabel('Inloglink in e-mails geldig (uren)');
+  await expect(hours).toHaveValue('48');
+  await expect(form.getByLabel(/Herinnering om het e-mailadres te bevestigen/)).toBeChecked();
+  await hours.fill('24');
+  await form.getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page).toHaveURL(/saved=lifecycle/);
+  await expect(page.getByTestId('form-lifecycle').getByLabel('Inloglink in e-mails geldig (uren)')).toHaveValue('24');
+  await expect(page.locator('#lifecycle').getByTestId('saved')).toBeVisible();
+  await axeClean(page);
+  await page.getByTestId('form-lifecycle').getByLabel('Inloglink in e-mails geldig (uren)').fill('48');
+  await page.getByTestId('form-lifecycle').getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByTestId('form-lifecycle').getByLabel('Inloglink in e-mails geldig (uren)')).toHaveValue('48');
+});
+
+// The page behind a mail's sign-in link that no longer works, on a phone: it says so and offers
+// the login page; a path of one token leads there.
+test('a sign-in link that no longer works says so on a phone', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'one run at 375 px');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`/${'a'.repeat(64)}`);
+  await expect(page).toHaveURL(new RegExp(`/sign-in\\?token=${'a'.repeat(64)}$`));
+  await expect(page.getByRole('alert')).toHaveText('Link verlopen of invalide, vraag een nieuwe e-mail aan');
+  await page.getByRole('link', { name: 'Inloggen' }).last().click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goBack();
+  await axeClean(page);
+});

@@ -5,7 +5,7 @@
 //! card payments until staff lift it), the recovery job asking a silent provider again, and the
 //! sales report subtracting it all. The ledger explains every balance after each step.
 
-mod support;
+use crate::support;
 
 use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;

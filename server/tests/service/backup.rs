@@ -2,7 +2,7 @@
 //! a backup taken while members chat and buy restores whole; a damaged, changed or newer backup
 //! is refused; `check` finds what a restore can lose; the schedule keeps its newest backups.
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

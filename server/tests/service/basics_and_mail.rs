@@ -2,7 +2,7 @@
 //! unsubscribe, bounce and spam reports, dismissed alerts, and SMTP delivery, on a real SQLite
 //! file and a real PostgreSQL.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! method and date; a payment's timeline; the sales report per month and quarter with a
 //! reversal subtracted in the month it happened; members and other sites see nothing.
 
-mod support;
+use crate::support;
 
 use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;

@@ -2,7 +2,7 @@
 //! mail failed), report links checked against the site and the reporter, staff-only handling
 //! with every change in the staff log.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

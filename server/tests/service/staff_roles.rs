@@ -1,7 +1,7 @@
 //! Staff roles: every staff area of the services answered only for the roles that open it (to
 //! anyone else it does not exist), and staff and operators are not members others see.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

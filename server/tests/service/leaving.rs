@@ -1,7 +1,7 @@
 //! The company's leaving discount on SQLite and PostgreSQL: offered once, a code only its
 //! member can redeem, the same code however often (or however fast) it is taken.
 
-mod support;
+use crate::support;
 
 use domain::ErrorCode;
 use server::payments::leaving::{LeavingOffer, LEAVING_CODE_DAYS};

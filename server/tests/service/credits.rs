@@ -1,7 +1,7 @@
 //! The credits ledger on SQLite and PostgreSQL: one booking per reference, never below zero,
 //! append-only, and a ledger that explains every balance.
 
-mod support;
+use crate::support;
 
 use domain::ErrorCode;
 use server::credits::{self, Booking, Entry, Reason};

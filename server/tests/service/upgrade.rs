@@ -8,7 +8,7 @@
 //! `UPDATE_UPGRADE_FIXTURE=1 cargo test -p server --test upgrade` (it is written from a site
 //! the services filled, plus direct rows for tables no service here writes).
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;

@@ -2,7 +2,7 @@
 //! conversation rules (free members' starts, blocks, unconfirmed members), read marks and
 //! unread counts, ownership of every conversation, the operator console, and the bus.
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! visitor sign up, once; staff always invite, members only where the site allows it and a few a
 //! day; a maker sees their own, staff all; opening (checking) a link uses nothing up.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

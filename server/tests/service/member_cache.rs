@@ -2,7 +2,7 @@
 //! from memory, and every write they depend on, by any writer, reaches them: on SQLite before
 //! the next read, on PostgreSQL as soon as the node hears the trigger's announcement.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::Duration;

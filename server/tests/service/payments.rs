@@ -2,7 +2,7 @@
 //! provider, webhooks that repeat, race and lie, the recovery job, ownership, direct debit, and
 //! Mollie against a fake Mollie on loopback.
 
-mod support;
+use crate::support;
 
 use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;

@@ -4,7 +4,7 @@
 //! a 410 removes the subscription, and so does the end of its session; subscriptions for
 //! unlisted services, bad keys or another member's session are refused.
 
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

@@ -1,7 +1,7 @@
 //! Staff's member administration: find, block and unblock with a reason, roles; only staff of
 //! the member's site; every change in the staff log, once.
 
-mod support;
+use crate::support;
 
 use domain::staff::{StaffRole, StaffRoles};
 use domain::ErrorCode;

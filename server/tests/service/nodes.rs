@@ -2,7 +2,7 @@
 //! lives on the account row and chat fan-out has its own test in `chat.rs`.) A SQLite database
 //! serves one node, which counts in memory.
 
-mod support;
+use crate::support;
 
 use std::net::IpAddr;
 

@@ -3,7 +3,7 @@
 //! rules that hold across the code: statuses are bound from enums, transactions take SQLite's
 //! write lock up front.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -4,7 +4,7 @@
 //! catching up after downtime without stale messages, retries, leases and staff running a
 //! failed job again.
 
-mod support;
+use crate::support;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;

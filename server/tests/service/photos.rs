@@ -2,7 +2,7 @@
 //! limits for free and premium members, main and private choices, review by staff, who may see
 //! which file, two-member ownership checks, and files removed on delete and on purge.
 
-mod support;
+use crate::support;
 
 use std::io::Cursor;
 use std::path::Path;

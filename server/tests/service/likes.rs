@@ -1,7 +1,7 @@
 //! Likes on SQLite and PostgreSQL: like and unlike, matches, new-like flags, the swipe game's
 //! daily allowance with a settable clock, block interplay, and what each member may like.
 
-mod support;
+use crate::support;
 
 use domain::account::Ymd;
 use domain::likes::{LikeKind, LikeSource, SWIPE_WINDOW_SECS};

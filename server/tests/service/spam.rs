@@ -3,7 +3,7 @@
 //! short greetings and other texts are not, staff release them (charged exactly once, even
 //! when two staff release at the same moment) or block the member.
 
-mod support;
+use crate::support;
 
 use domain::ErrorCode;
 use server::accounts::Member;

@@ -11,9 +11,9 @@ use mail_auth::common::verify::DomainKey;
 use mail_auth::{AuthenticatedMessage, DkimResult, MessageAuthenticator, Parameters, ResolverCache, Txt};
 use server::mail::{Dkim, Mail, Outbox};
 
-const RSA_KEY: &str = include_str!("fixtures/dkim-test-rsa.pem");
-const RSA_PUBLIC: &str = include_str!("fixtures/dkim-test-rsa.pub.b64");
-const ED25519_KEY: &str = include_str!("fixtures/dkim-test-ed25519.key");
+const RSA_KEY: &str = include_str!("../fixtures/dkim-test-rsa.pem");
+const RSA_PUBLIC: &str = include_str!("../fixtures/dkim-test-rsa.pub.b64");
+const ED25519_KEY: &str = include_str!("../fixtures/dkim-test-ed25519.key");
 
 fn mail() -> Mail {
     Mail {
@@ -94,7 +94,7 @@ async fn an_rsa_signature_verifies_and_breaks_when_the_mail_is_altered() {
     }
     let altered = raw.replace("Subject: Bevestig", "Subject: Betaal");
     assert!(!matches!(verify(&altered, &record).await.as_slice(), [DkimResult::Pass]), "an altered subject fails");
-    let other_key = format!("v=DKIM1; k=rsa; p={}", include_str!("fixtures/dkim-other-rsa.pub.b64").trim());
+    let other_key = format!("v=DKIM1; k=rsa; p={}", include_str!("../fixtures/dkim-other-rsa.pub.b64").trim());
     assert!(!matches!(verify(&raw, &other_key).await.as_slice(), [DkimResult::Pass]), "another key fails");
 }
 

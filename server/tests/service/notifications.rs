@@ -2,7 +2,7 @@
 //! member is told (and nobody else), read state, blocks, mail preferences and spacing, the
 //! auto-like policy with a settable clock, and suggestions that fit both ways.
 
-mod support;
+use crate::support;
 
 use domain::account::Ymd;
 use domain::likes::LikeSource;

@@ -1,7 +1,7 @@
 //! Members on SQLite and PostgreSQL: the demo seed, search filters and paging against a
 //! brute-force answer, visibility rules, and blocking between two members.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

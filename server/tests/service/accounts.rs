@@ -1,7 +1,7 @@
 //! Accounts on a real SQLite file and a real PostgreSQL: signup, activation, login, lockout,
 //! sessions, and the credit ledger.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! Sites, companies, credit packs and the site cache, on a real SQLite file and a real PostgreSQL.
 
-mod support;
+use crate::support;
 
 use server::seed::seed_if_empty;
 use server::sites::{self, SiteCache};

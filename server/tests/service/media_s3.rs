@@ -3,7 +3,7 @@
 //! member's photos (profile and chat) leaving it too, and removals that wait in the media trash
 //! while the bucket is unreachable.
 
-mod support;
+use crate::support;
 
 use std::io::Cursor;
 use std::sync::Arc;

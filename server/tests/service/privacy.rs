@@ -1,7 +1,7 @@
 //! The member's data download: everything of their own in one zip, nothing of anyone else's
 //! beyond an id and a profile name, and no secrets.
 
-mod support;
+use crate::support;
 
 use std::io::{Cursor, Read};
 use std::sync::Arc;
