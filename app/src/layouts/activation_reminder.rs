@@ -52,16 +52,3 @@ pub fn ActivationReminder() -> impl IntoView {
         </div>
     })
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn hidden_on_signup_settings_and_notifications() {
-        assert!(super::reminder_hidden_on("/signup"));
-        assert!(super::reminder_hidden_on("/settings"));
-        assert!(!super::reminder_hidden_on("/profile"));
-        assert!(super::reminder_hidden_on("/notifications"));
-        assert!(!super::reminder_hidden_on("/pricing"));
-        assert!(!super::reminder_hidden_on("/signupx"));
-    }
-}

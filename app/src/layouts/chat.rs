@@ -20,13 +20,3 @@ pub fn ChatLayout(children: Children) -> impl IntoView {
         </div>
     }
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn entry_warning_only_for_nl_and_de() {
-        assert!(super::chat_shows_entry_warning("NL"));
-        assert!(super::chat_shows_entry_warning("de"));
-        assert!(!super::chat_shows_entry_warning("BE"));
-    }
-}

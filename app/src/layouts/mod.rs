@@ -14,6 +14,3 @@ pub mod photo_alert;
 pub mod push_alert;
 pub mod time_bonus;
 pub mod top_bar;
-
-#[cfg(all(test, feature = "ssr"))]
-mod tests;

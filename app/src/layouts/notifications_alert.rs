@@ -54,14 +54,3 @@ pub fn NotificationsAlert() -> impl IntoView {
         </div>
     })
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_bounce_is_explained_first() {
-        let r = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(super::main_reason(&r(&["list_unsubscribe", "bounce"])), Some("bounce"));
-        assert_eq!(super::main_reason(&r(&["list_unsubscribe", "spam"])), Some("spam"));
-        assert_eq!(super::main_reason(&r(&[])), None);
-    }
-}

@@ -46,14 +46,3 @@ pub fn PhotoAlert() -> impl IntoView {
         </div>
     })
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn hidden_where_it_would_be_in_the_way() {
-        assert!(super::photo_alert_hidden_on("/profile"));
-        assert!(super::photo_alert_hidden_on("/staff/photos"));
-        assert!(!super::photo_alert_hidden_on("/members"));
-        assert!(!super::photo_alert_hidden_on("/profiles"));
-    }
-}

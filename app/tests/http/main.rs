@@ -15,6 +15,7 @@ mod security;
 mod shell;
 mod staff;
 mod streams;
+mod units;
 mod visitors;
 
 use reqwest::redirect::Policy;

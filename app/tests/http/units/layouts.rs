@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use leptos_router::components::Router;
 use leptos_router::location::RequestUrl;
 
-use crate::context::{PageCtx, SiteView};
-use crate::layouts::{chat::ChatLayout, default::DefaultLayout, empty::EmptyLayout, lander::LanderLayout};
+use app::context::{PageCtx, SiteView};
+use app::layouts::{chat::ChatLayout, default::DefaultLayout, empty::EmptyLayout, lander::LanderLayout};
 
 fn ctx(country: &str, entry_popup: bool, entry_accepted: bool) -> PageCtx {
     let company = CompanyInfo {
