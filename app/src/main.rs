@@ -56,6 +56,10 @@ enum Command {
     /// Reconcile the ledger, compare photo rows with files, and look at the data directory's
     /// links and modes. Exit status 1 when something is listed.
     Check,
+    /// Read one returned mail from standard input (a delivery status notification or an abuse
+    /// report, as the bounce mailbox's mail server hands it over) and switch notification mail
+    /// off for the addresses it names.
+    MailReport,
 }
 
 #[cfg(feature = "ssr")]
@@ -240,6 +244,23 @@ async fn run() {
                 std::process::exit(1);
             }
             println!("ok: the ledger explains every balance, every photo has its file, only the site reads the data directory");
+        }
+        Command::MailReport => {
+            use std::io::Read;
+            // A returned mail holds the original's headers at most: a few megabytes is plenty.
+            let mut message = Vec::new();
+            if let Err(error) = std::io::stdin().take(10 << 20).read_to_end(&mut message) {
+                failed(format!("cannot read the mail: {error}"));
+            }
+            match app::ssr::cli::mail_report(config(false), &String::from_utf8_lossy(&message)).await {
+                Ok(found) if found.is_empty() => println!("not a hard bounce or a complaint: nothing changed"),
+                Ok(found) => {
+                    for (address, reason, accounts) in found {
+                        println!("{address}: {reason}, {accounts} account(s)");
+                    }
+                }
+                Err(error) => failed(format!("failed: {error}")),
+            }
         }
     }
 }

@@ -178,3 +178,45 @@ fn the_command_line_refuses_what_it_does_not_know() {
     assert!(text(&out).contains("Usage: vonk check"), "the usage line: {}", text(&out));
     assert!(!data.exists(), "nothing ran: no data directory was made");
 }
+
+/// `vonk mail-report` with one returned mail on standard input, as a bounce mailbox's mail
+/// server hands it over.
+fn mail_report(vars: &HashMap<&str, String>, mail: &str) -> Output {
+    use std::io::Write;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vonk"));
+    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("RUST_LOG", "warn");
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.arg("mail-report").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the vonk binary runs");
+    child.stdin.take().unwrap().write_all(mail.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_returned_mail_on_standard_input_stops_the_mails_to_its_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let vars = binary::vars(&dir.path().join("data"), free_port(), &[]);
+    let state = binary::state(&vars).await;
+    // As the mail server runs it: no payment provider configured.
+    let mut vars = vars.clone();
+    vars.remove("VONK_PAYMENTS");
+    binary::signup_anna(&state, "http://x").await;
+    let disabled = || async {
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM notifications_disabled WHERE reason = 'bounce'").fetch_one(state.db.pool()).await.unwrap();
+        n
+    };
+    let away = "From: anna@example.nl\r\nSubject: Afwezig\r\n\r\nIk ben tot maandag weg.\r\n";
+    let out = mail_report(&vars, away);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("nothing changed"));
+    assert_eq!(disabled().await, 0);
+    let dsn = "From: MAILER-DAEMON@mx.example.com\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=\"b\"\r\n\r\n\
+--b\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.com\r\n\r\n\
+Final-Recipient: rfc822; Anna@example.nl\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n--b--\r\n";
+    let out = mail_report(&vars, dsn);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("anna@example.nl: bounce, 1 account(s)"), "{}", text(&out));
+    assert_eq!(disabled().await, 1);
+    state.db.close().await;
+}

@@ -21,6 +21,9 @@ pub enum JobKind {
     /// open ones expired, receipts and refunds that did not go out sent (`server::payments`).
     /// A recurring job: each run sets its own next time.
     PaymentRecovery,
+    /// "Your discount ends in N hours", to one new member: looked at from signup on, sent when
+    /// true (`domain::lifecycle::discount_mail`).
+    DiscountEnding,
 }
 
 /// At most this many tries per job; after the last failure the job waits for staff, who see it
@@ -53,6 +56,8 @@ impl JobKind {
             JobKind::WinBack => 24 * 3600,
             // Both look at the database as it is when they run: late, they are still right.
             JobKind::LifecycleScan | JobKind::PaymentRecovery => i64::MAX / 4,
+            // It decides itself whether its message is still true (and drops it when not).
+            JobKind::DiscountEnding => i64::MAX / 4,
         }
     }
 }

@@ -15,6 +15,9 @@ pub enum LifecycleKind {
     /// A member away for 7 days, and again after 30 (with the company's leaving discount, where
     /// it gives one).
     WinBack,
+    /// "Your discount ends in N hours": the last hours of a new member's offer, when nothing as
+    /// good follows it.
+    DiscountEnding,
 }
 
 impl LifecycleKind {
@@ -32,6 +35,44 @@ pub const CONFIRM_REMINDERS_AFTER_SECS: [i64; 2] = [3600, 24 * 3600];
 
 /// Days away after which a member is asked back (the last one with the leaving discount).
 pub const WIN_BACK_AFTER_DAYS: [i64; 2] = [7, 30];
+
+/// The "your discount ends" mail goes out this long before the offer ends …
+pub const DISCOUNT_NOTICE_SECS: i64 = 6 * 3600;
+/// … and not when less than this is left (the member's night or the cap held it too long).
+pub const DISCOUNT_LATEST_SECS: i64 = 3600;
+/// Offers that end within this long of signup get no mail: the banner and the credits page
+/// already say so to a member who has just arrived.
+pub const DISCOUNT_SHORTEST_SECS: i64 = 18 * 3600;
+
+/// What to do about the "your discount ends" mail of a member who signed up at `signup`, whose
+/// offers at `now` are `offers` (`crate::offers::offers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiscountMail {
+    /// Send it now: this percentage ends at this time.
+    Send { percent: i64, ends_at: i64 },
+    /// Look again at this time (the notice time, or when the next offer begins).
+    At(i64),
+    /// Not for this member (no offer, one as good follows, too short, too late).
+    Never,
+}
+
+/// When "your discount ends in N hours" is true and worth saying: for the offer now, when
+/// nothing as good follows it, it ran long enough, and at least an hour of it is left.
+pub fn discount_mail(offers: &crate::offers::Offers, signup: i64, now: i64) -> DiscountMail {
+    let Some(phase) = offers.now else { return DiscountMail::Never };
+    let later = || if offers.next.is_some() && phase.ends_at > now { DiscountMail::At(phase.ends_at) } else { DiscountMail::Never };
+    if !offers.only_now() || phase.ends_at - signup < DISCOUNT_SHORTEST_SECS {
+        return later();
+    }
+    let notice = phase.ends_at - DISCOUNT_NOTICE_SECS;
+    if now < notice {
+        DiscountMail::At(notice)
+    } else if phase.ends_at - now >= DISCOUNT_LATEST_SECS {
+        DiscountMail::Send { percent: phase.percent, ends_at: phase.ends_at }
+    } else {
+        later()
+    }
+}
 
 /// Whether a member last seen at `last_seen` is, at `now`, in the day after crossing `days`
 /// days away: what the daily scan picks up (each member once per absence and threshold).
@@ -101,6 +142,53 @@ mod tests {
     fn names_round_trip() {
         for kind in LifecycleKind::iter() {
             assert_eq!(LifecycleKind::parse(kind.as_str()), Some(kind));
+        }
+    }
+
+    fn rules(bonus: (i64, i64), welcome: (i64, i64)) -> crate::offers::OfferRules {
+        crate::offers::OfferRules { time_bonus_percent: bonus.0, time_bonus_hours: bonus.1, welcome_percent: welcome.0, welcome_hours: welcome.1 }
+    }
+
+    #[test]
+    fn the_discount_mail_comes_six_hours_before_a_long_offer_ends() {
+        let signup = 1_000_000;
+        let r = rules((0, 0), (25, 48));
+        let at = |now: i64| discount_mail(&crate::offers::offers(&r, signup, now, false, |_| false), signup, now);
+        assert_eq!(at(signup), DiscountMail::At(signup + 42 * 3600));
+        assert_eq!(at(signup + 42 * 3600), DiscountMail::Send { percent: 25, ends_at: signup + 48 * 3600 });
+        assert_eq!(at(signup + 47 * 3600 + 1), DiscountMail::Never, "less than an hour left");
+        assert_eq!(at(signup + 49 * 3600), DiscountMail::Never, "over");
+        // Bought before: no offer, no mail.
+        assert_eq!(discount_mail(&crate::offers::offers(&r, signup, signup, true, |_| false), signup, signup), DiscountMail::Never);
+        // A four-hour time bonus gets none (the banner says it); the welcome discount after it does.
+        let r = rules((30, 4), (20, 48));
+        let at = |now: i64| discount_mail(&crate::offers::offers(&r, signup, now, false, |_| false), signup, now);
+        assert_eq!(at(signup), DiscountMail::At(signup + 4 * 3600));
+        assert_eq!(at(signup + 4 * 3600), DiscountMail::At(signup + 42 * 3600));
+    }
+
+    proptest! {
+        #[test]
+        fn the_discount_mail_only_says_what_is_true(
+            bonus in (0i64..60, 0i64..30),
+            welcome in (0i64..60, 0i64..200),
+            after in 0i64..300 * 3600,
+        ) {
+            let r = rules(bonus, welcome);
+            prop_assume!(crate::offers::check_rules(&r).is_ok());
+            let signup = 1_000_000;
+            let now = signup + after;
+            let offers = crate::offers::offers(&r, signup, now, false, |_| false);
+            match discount_mail(&offers, signup, now) {
+                DiscountMail::Send { percent, ends_at } => {
+                    let phase = offers.now.unwrap();
+                    prop_assert_eq!((percent, ends_at), (phase.percent, phase.ends_at));
+                    prop_assert!(offers.only_now(), "nothing as good follows");
+                    prop_assert!(ends_at - now <= DISCOUNT_NOTICE_SECS && ends_at - now >= DISCOUNT_LATEST_SECS);
+                }
+                DiscountMail::At(t) => prop_assert!(t > now),
+                DiscountMail::Never => {}
+            }
         }
     }
 

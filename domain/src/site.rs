@@ -204,6 +204,10 @@ pub struct SiteSettings {
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub win_back: bool,
+    /// New members hear six hours before their offer ends (`domain::lifecycle::discount_mail`).
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub discount_ending: bool,
     pub company_id: i64,
     pub mail_name: String,
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "i64"))]

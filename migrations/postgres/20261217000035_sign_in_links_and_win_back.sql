@@ -14,3 +14,4 @@ ALTER TABLE users ADD COLUMN last_seen_at BIGINT;
 UPDATE users SET last_seen_at = COALESCE((SELECT MAX(s.last_seen_at) FROM sessions s WHERE s.user_id = users.id), signup_date);
 CREATE INDEX users_last_seen ON users (last_seen_at);
 ALTER TABLE sites ADD COLUMN win_back BOOLEAN NOT NULL DEFAULT TRUE;
+ALTER TABLE sites ADD COLUMN discount_ending BOOLEAN NOT NULL DEFAULT TRUE;

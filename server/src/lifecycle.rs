@@ -51,13 +51,16 @@ pub fn local_secs_of_day(zone: chrono_tz::Tz, unix: i64) -> i64 {
     }
 }
 
-/// The confirm reminders of a member who just signed up, queued inside the signup's transaction.
-pub async fn schedule_confirm_reminders(tx: &mut sqlx::Transaction<'static, sqlx::Any>, site_id: i64, user_id: i64, now: i64) -> Result<(), AppError> {
+/// The lifecycle jobs of a member who just signed up, queued inside the signup's transaction:
+/// the two confirm reminders, and the look at the new member's offer (`DiscountEnding`).
+pub async fn schedule_signup_jobs(tx: &mut sqlx::Transaction<'static, sqlx::Any>, site_id: i64, user_id: i64, now: i64) -> Result<(), AppError> {
     for (step, after) in CONFIRM_REMINDERS_AFTER_SECS.iter().enumerate() {
         let payload = serde_json::json!({ "user_id": user_id, "step": step + 1 });
-        crate::jobs::enqueue(tx, Some(site_id), JobKind::ConfirmReminder, &format!("confirm_reminder:{user_id}:{}", step + 1), &payload, now + after, now)
-            .await?;
+        let key = format!("confirm_reminder:{user_id}:{}", step + 1);
+        crate::jobs::enqueue(tx, Some(site_id), JobKind::ConfirmReminder, &key, &payload, now + after, now).await?;
     }
+    let payload = serde_json::json!({ "user_id": user_id });
+    crate::jobs::enqueue(tx, Some(site_id), JobKind::DiscountEnding, &format!("discount_ending:{user_id}"), &payload, now, now).await?;
     Ok(())
 }
 
@@ -95,7 +98,7 @@ impl Lifecycle {
 
     /// Registers a handler for each kind of lifecycle job.
     pub fn register(&self, jobs: &crate::jobs::Jobs) {
-        for kind in [JobKind::ConfirmReminder, JobKind::LifecycleScan, JobKind::WinBack] {
+        for kind in [JobKind::ConfirmReminder, JobKind::LifecycleScan, JobKind::WinBack, JobKind::DiscountEnding] {
             jobs.handle(kind, Arc::new(self.clone()));
         }
     }
@@ -230,6 +233,35 @@ impl Lifecycle {
     }
 }
 
+impl Lifecycle {
+    /// "Your discount ends in N hours", when that is true: the offer is the member's now,
+    /// nothing as good follows it, and an hour or more of it is left when the mail goes.
+    async fn discount_ending(&self, job: &Job, now: i64) -> Result<Outcome, AppError> {
+        use domain::lifecycle::{discount_mail, DiscountMail};
+        let Some(user_id) = job.payload.get("user_id").and_then(|v| v.as_i64()) else { return Ok(Outcome::Dropped("payload")) };
+        let Some(member) = self.accounts.member(user_id).await? else { return Ok(Outcome::Dropped("account")) };
+        let Some(site) = self.sites.by_id(member.site_id) else { return Ok(Outcome::Dropped("site")) };
+        let Some(payments) = &self.payments else { return Ok(Outcome::Dropped("no_payments")) };
+        let country = member.country.clone().unwrap_or_else(|| site.settings.geoip_country.clone());
+        let (_, offers) = payments.discounts(&site, &member, None, &country, now).await?;
+        let (percent, ends_at) = match discount_mail(&offers, member.signup_date, now) {
+            DiscountMail::Send { percent, ends_at } => (percent, ends_at),
+            DiscountMail::At(at) => return Ok(Outcome::Later(at)),
+            DiscountMail::Never => return Ok(Outcome::Dropped("not_true")),
+        };
+        if !member.is_confirmed() {
+            return Ok(Outcome::Dropped("unconfirmed"));
+        }
+        if let Some(outcome) = self.gate(&member, LifecycleKind::DiscountEnding, site.settings.discount_ending, now).await? {
+            return Ok(outcome);
+        }
+        let hours = ((ends_at - now) + 3599) / 3600;
+        self.accounts.send_discount_ending(&site.settings, &site.base_url(&self.public_url), &member, percent, hours).await?;
+        self.record_sent(user_id, LifecycleKind::DiscountEnding, "mail", now).await?;
+        Ok(Outcome::Done)
+    }
+}
+
 #[async_trait::async_trait]
 impl Handler for Lifecycle {
     async fn run(&self, job: &Job, now: i64) -> Result<Outcome, AppError> {
@@ -237,6 +269,7 @@ impl Handler for Lifecycle {
             JobKind::ConfirmReminder => self.confirm_reminder(job, now).await,
             JobKind::LifecycleScan => self.scan(now).await,
             JobKind::WinBack => self.win_back(job, now).await,
+            JobKind::DiscountEnding => self.discount_ending(job, now).await,
             // Registered by the payments (`Payments::schedule_recovery`), never here.
             JobKind::PaymentRecovery => Err(AppError::Internal("payment recovery is not a lifecycle job".into())),
         }

@@ -1,5 +1,5 @@
-//! The `vonk` binary's commands besides serving: staff roles, a reversed direct debit, and
-//! backups, restores and checks of the data (see `server::backup`).
+//! The `vonk` binary's commands besides serving: staff roles, a reversed direct debit, a
+//! returned mail, and backups, restores and checks of the data (see `server::backup`).
 
 use server::{AppError, AppState};
 
@@ -8,7 +8,9 @@ use super::page_context::page_links;
 /// Grants or takes back a staff role (the `vonk staff` command).
 pub async fn set_staff(config: server::Config, email: &str, grant: bool, role: domain::staff::StaffRole) -> Result<u64, AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
-    let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?.with_dkim(config.dkim.clone());
+    let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?
+        .with_dkim(config.dkim.clone())
+        .with_bounce_address(config.bounce_address.clone());
     let accounts = server::accounts::Accounts::new(
         db.clone(),
         server::clock::Clock::System,
@@ -19,6 +21,32 @@ pub async fn set_staff(config: server::Config, email: &str, grant: bool, role: d
     let changed = accounts.set_staff_role(email, role, grant).await?;
     db.close().await;
     Ok(changed)
+}
+
+/// Applies one returned mail (the `vonk mail-report` command): each hard bounce or complaint it
+/// names switches notification mail off for that address's accounts. Answers the addresses,
+/// why, and how many accounts each had.
+pub async fn mail_report(config: server::Config, message: &str) -> Result<Vec<(String, &'static str, u64)>, AppError> {
+    let reports = server::mail::reports::parse_mail(message);
+    if reports.is_empty() {
+        return Ok(Vec::new());
+    }
+    let db = server::Db::connect(&config.database_url, 2).await?;
+    let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
+    let accounts = server::accounts::Accounts::new(
+        db.clone(),
+        server::clock::Clock::System,
+        outbox,
+        std::sync::Arc::new(server::locales::Catalog::embedded()),
+        page_links(),
+    );
+    let mut found = Vec::new();
+    for report in reports {
+        let count = accounts.mail_event(&report.address, report.reason).await?;
+        found.push((report.address, report.reason.code(), count));
+    }
+    db.close().await;
+    Ok(found)
 }
 
 /// Records that the bank reversed a direct debit (the `vonk payments reverse <id>` command):

@@ -55,6 +55,41 @@ async fn mail_provider_reports_need_the_shared_secret() {
 }
 
 #[tokio::test]
+async fn amazon_ses_reports_through_sns_with_basic_authentication() {
+    let secret = "a-shared-secret-of-enough-length";
+    let app = start_with(&[("VONK_MAIL_EVENTS_SECRET", secret)]).await;
+    let cookie = signed_up(&app, "carla@example.nl").await;
+    let url = format!("{}/api/mail-events", app.base);
+    let post = |body: String, password: &'static str| {
+        let (client, url) = (app.client.clone(), url.clone());
+        async move { client.post(&url).basic_auth("sns", Some(password)).header("content-type", "text/plain; charset=UTF-8").body(body).send().await.unwrap() }
+    };
+    // SNS first asks to confirm its subscription: answered, nothing fetched, nothing changed.
+    let confirm = serde_json::json!({"Type": "SubscriptionConfirmation", "SubscribeURL": "http://127.0.0.1:9/confirm"});
+    let res = post(confirm.to_string(), secret).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let complaint = serde_json::json!({"notificationType": "Complaint", "complaint": {"complainedRecipients": [{"emailAddress": "Carla@example.nl"}]}});
+    let envelope = serde_json::json!({"Type": "Notification", "Message": complaint.to_string()});
+    let res = post(envelope.to_string(), "wrong").await;
+    assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
+    let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
+    assert!(!html.contains(r#"data-testid="notifications-alert""#));
+    // A transient bounce is not a dead address.
+    let transient =
+        serde_json::json!({"eventType": "Bounce", "bounce": {"bounceType": "Transient", "bouncedRecipients": [{"emailAddress": "carla@example.nl"}]}});
+    let res = post(transient.to_string(), secret).await;
+    assert_eq!(res.text().await.unwrap(), r#"{"accounts":0}"#);
+    let res = post(envelope.to_string(), secret).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.text().await.unwrap(), r#"{"accounts":1}"#);
+    let (_, _, html) = app.get("/", &[("cookie", &cookie)]).await;
+    assert!(html.contains(r#"data-testid="notifications-alert""#), "the complaint stopped the mails");
+    // Not JSON at all: refused, no 5xx.
+    let res = post("<xml/>".into(), secret).await;
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
 async fn a_client_that_sends_its_headers_slowly_is_disconnected() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let app = start_with(&[("VONK_HEADER_TIMEOUT_SECS", "1")]).await;

@@ -639,3 +639,30 @@ async fn admins_see_the_job_queue_run_a_failed_job_again_and_switch_reminders_of
     assert!(location(&res).contains("__err"), "members cannot");
     assert!(!app.state.sites.by_id(1).unwrap().settings.confirm_reminders);
 }
+
+#[tokio::test]
+async fn admins_read_every_mail_in_any_language_before_members_do() {
+    let app = start().await;
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
+    let mails_before = std::fs::read_dir(app.state.config.data_dir.join("mail")).map(|d| d.count()).unwrap_or(0);
+    let (status, _, _) = app.get("/staff/mails", &[("cookie", &anna)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "members: no such page");
+    let (status, _, page) = app.get("/staff/mails", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(page.matches(r#"data-testid="mail-preview""#).count(), 13, "every link mail");
+    assert!(page.contains("Bevestig je e-mailadres bij Vonk") && page.contains("Kom terug: 20% korting bij Vonk"));
+    // The mail's HTML sits escaped in a sandboxed frame; its text part beside it.
+    assert!(page.contains(r#"srcdoc="&lt;!DOCTYPE html&gt;"#) && page.contains(r#"sandbox="""#), "escaped, sandboxed");
+    assert!(page.contains("BLIJF-4F2A") && page.contains("kind=win_back"));
+    let (_, _, english) = app.get("/staff/mails?lang=en", &[("cookie", &staff)]).await;
+    assert!(english.contains("Confirm your email address at Vonk"));
+    assert!(english.contains(r#"href="/staff/mails?lang=en" aria-current="page""#), "the language shown is marked");
+    let (status, _, odd) = app.get("/staff/mails?lang=%3Cscript%3E", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!odd.contains("lang=<script>") && !odd.contains("<script>alert"), "markup in the query is not echoed");
+    assert!(odd.contains("Bevestig je e-mailadres bij Vonk"), "an unknown language: the site's");
+    let mails_after = std::fs::read_dir(app.state.config.data_dir.join("mail")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(mails_before, mails_after, "nothing sent");
+}

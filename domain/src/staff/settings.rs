@@ -94,6 +94,7 @@ crate::settings_form! {
     pub struct LifecycleSettings {
         confirm_reminders: flag,
         win_back: flag,
+        discount_ending: flag,
         sign_in_link_hours: int(SIGN_IN_LINK_HOURS),
     }
 }

@@ -59,6 +59,21 @@ impl Accounts {
         self.send_link_mail(site, base_url, locale, &member.email, spec, &link).await
     }
 
+    /// "Your discount ends in N hours", with a sign-in link to the credits.
+    pub async fn send_discount_ending(&self, site: &SiteSettings, base_url: &str, member: &Member, percent: i64, hours: i64) -> Result<(), AppError> {
+        let link = self.sign_in_link(site, member.id, "/credits").await?;
+        let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
+        let (percent, hours) = (percent.to_string(), hours.to_string());
+        let spec = LinkMailSpec {
+            prefix: "lifecycle.discount_ending",
+            footer: "lifecycle.footer",
+            vars: &[("name", &member.name), ("percent", &percent), ("hours", &hours)],
+            unsubscribe_for: Some(member.id),
+            lifecycle: Some(LifecycleKind::DiscountEnding),
+        };
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &link).await
+    }
+
     /// One kind of lifecycle message stops for the member behind an unsubscribe token (the link
     /// in that kind's mail, or its one-click header). Unknown tokens change nothing; returns
     /// whether one matched.

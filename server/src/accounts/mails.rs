@@ -21,6 +21,10 @@ pub(super) struct LinkMailSpec<'a> {
     pub lifecycle: Option<domain::lifecycle::LifecycleKind>,
 }
 
+/// A mail of the previews: (name, texts' prefix, footer, link, with the unsubscribe link, its
+/// lifecycle kind).
+type PreviewKind = (&'static str, &'static str, &'static str, &'static str, bool, Option<domain::lifecycle::LifecycleKind>);
+
 impl Accounts {
     /// Sends a link mail to `to` in `locale`; `link` is a path of the app, made absolute here.
     pub(super) async fn send_link_mail(
@@ -32,17 +36,37 @@ impl Accounts {
         spec: LinkMailSpec<'_>,
         link: &str,
     ) -> Result<(), AppError> {
+        let token = match spec.unsubscribe_for {
+            Some(user_id) => Some(self.unsubscribe_token(user_id).await?),
+            None => None,
+        };
+        let mail = self.compose_link_mail(site, base_url, locale, to, &spec, link, token.as_deref());
+        self.outbox.send(mail).await
+    }
+
+    /// The mail itself: texts in `locale` with the site's name and `spec`'s placeholders, the
+    /// link made absolute, and with `unsubscribe_token` the unsubscribe link and header (for
+    /// the spec's lifecycle kind alone, when it has one).
+    pub(super) fn compose_link_mail(
+        &self,
+        site: &SiteSettings,
+        base_url: &str,
+        locale: Locale,
+        to: &str,
+        spec: &LinkMailSpec<'_>,
+        link: &str,
+        unsubscribe_token: Option<&str>,
+    ) -> Mail {
         let mut vars = vec![("site", site.name.as_str())];
         vars.extend_from_slice(spec.vars);
         let t = |key: &str| domain::i18n::interpolate(&self.catalog.t(locale, key), &vars);
         let link = crate::links::absolute(base_url, link);
-        let (unsubscribe_page, one_click) = match spec.unsubscribe_for {
-            Some(user_id) => {
-                let token = self.unsubscribe_token(user_id).await?;
+        let (unsubscribe_page, one_click) = match unsubscribe_token {
+            Some(token) => {
                 let kind = spec.lifecycle.map(|k| format!("&kind={}", k.as_str())).unwrap_or_default();
                 (
-                    Some(crate::links::absolute(base_url, &format!("{}{kind}", self.links.unsubscribe(&token)))),
-                    Some(crate::links::absolute(base_url, &format!("{}{kind}", crate::links::one_click_unsubscribe(&token)))),
+                    Some(crate::links::absolute(base_url, &format!("{}{kind}", self.links.unsubscribe(token)))),
+                    Some(crate::links::absolute(base_url, &format!("{}{kind}", crate::links::one_click_unsubscribe(token)))),
                 )
             }
             None => (None, None),
@@ -61,16 +85,47 @@ impl Accounts {
             footer: &footer,
             unsubscribe: unsubscribe_page.as_deref().map(|url| (url, unsubscribe_label.as_str())),
         };
-        self.outbox
-            .send(Mail {
-                from_name: site.mail_name.clone(),
-                from_address: site.support_email.clone(),
-                to: to.to_string(),
-                subject: t(&format!("{}.subject", spec.prefix)),
-                text: layout.text(),
-                html: layout.html(),
-                unsubscribe: one_click,
+        Mail {
+            from_name: site.mail_name.clone(),
+            from_address: site.support_email.clone(),
+            to: to.to_string(),
+            subject: t(&format!("{}.subject", spec.prefix)),
+            text: layout.text(),
+            html: layout.html(),
+            unsubscribe: one_click,
+        }
+    }
+
+    /// Every link mail the site sends, in `locale`, filled with sample data, for staff to read
+    /// before members do (`/staff/mails`). Nothing is sent, no token is made.
+    pub fn mail_previews(&self, site: &SiteSettings, base_url: &str, locale: Locale) -> Vec<(&'static str, Mail)> {
+        use domain::lifecycle::LifecycleKind::{ConfirmReminder, DiscountEnding, WinBack};
+        let sample_token = "0".repeat(64);
+        let until = domain::date::from_unix(self.clock.now() + 30 * 86_400).to_string().chars().take(10).collect::<String>();
+        let vars: [(&str, &str); 7] =
+            [("name", "Anna"), ("other", "Sanne"), ("email", "anna@example.nl"), ("percent", "20"), ("code", "BLIJF-4F2A"), ("until", &until), ("hours", "6")];
+        let kinds: [PreviewKind; 13] = [
+            ("activation", "mail.activation", "mail.footer", "/activate?token=…", true, None),
+            ("reset", "mail.reset", "mail.reset.footer", "/reset-password/do?token=…", true, None),
+            ("change", "mail.change", "mail.reset.footer", "/mail-change/do?token=…", false, None),
+            ("change_notice", "mail.change_notice", "mail.change_notice.footer", "/mail-change/undo?token=…", false, None),
+            ("deleted", "mail.deleted", "mail.reset.footer", "/account-deleted?token=…", false, None),
+            ("like", "mail.like", "mail.notification_footer", "/members/42", true, None),
+            ("match", "mail.match", "mail.notification_footer", "/members/42", true, None),
+            ("message", "mail.message", "mail.notification_footer", "/chats/7", true, None),
+            ("confirm_reminder", "lifecycle.confirm_reminder", "lifecycle.footer", "/activate?token=…", true, Some(ConfirmReminder)),
+            ("discount_ending", "lifecycle.discount_ending", "lifecycle.footer", "/…", true, Some(DiscountEnding)),
+            ("win_back", "lifecycle.win_back", "lifecycle.footer", "/…", true, Some(WinBack)),
+            ("win_back_month", "lifecycle.win_back_month", "lifecycle.footer", "/…", true, Some(WinBack)),
+            ("win_back_offer", "lifecycle.win_back_offer", "lifecycle.footer", "/…", true, Some(WinBack)),
+        ];
+        kinds
+            .into_iter()
+            .map(|(name, prefix, footer, link, unsubscribe, lifecycle)| {
+                let spec = LinkMailSpec { prefix, footer, vars: &vars, unsubscribe_for: None, lifecycle };
+                let token = unsubscribe.then_some(sample_token.as_str());
+                (name, self.compose_link_mail(site, base_url, locale, "anna@example.nl", &spec, link, token))
             })
-            .await
+            .collect()
     }
 }

@@ -64,6 +64,9 @@ pub struct Config {
     /// `VONK_DKIM_SELECTOR` (default `vonk`): every mail is DKIM-signed for its sender's domain.
     /// Unset: mails go unsigned (docs/operations.md).
     pub dkim: Option<crate::mail::Dkim>,
+    /// `VONK_BOUNCE_ADDRESS`: the envelope sender of every mail, where bounces go (a mailbox
+    /// whose mail is piped into `vonk mail-report`). Unset: bounces go to the visible sender.
+    pub bounce_address: Option<lettre::Address>,
     /// `VONK_RATE_LIMIT_FACTOR`, default 1: multiplies the per-IP limits on login, signup and
     /// reset requests (for a site behind a shared address, or a test run that signs up a lot).
     pub rate_limit_factor: u32,
@@ -259,6 +262,10 @@ impl Config {
                 Some(crate::mail::Dkim::new(&selector, &text).map_err(|reason| ConfigError::Invalid { name: "VONK_DKIM_KEY_FILE", reason })?)
             }
         };
+        let bounce_address = match get("VONK_BOUNCE_ADDRESS").filter(|a| !a.is_empty()) {
+            None => None,
+            Some(a) => Some(a.parse::<lettre::Address>().map_err(|_| ConfigError::Invalid { name: "VONK_BOUNCE_ADDRESS", reason: a })?),
+        };
         let rate_limit_factor = match get("VONK_RATE_LIMIT_FACTOR") {
             None => 1,
             Some(v) => v.parse().ok().filter(|f| *f >= 1).ok_or(ConfigError::Invalid { name: "VONK_RATE_LIMIT_FACTOR", reason: v })?,
@@ -418,6 +425,7 @@ impl Config {
             smtp_url,
             mail_events_secret,
             dkim,
+            bounce_address,
             rate_limit_factor,
             rate_limits,
         })
@@ -458,6 +466,7 @@ impl std::fmt::Debug for Config {
             .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
             .field("mail_events_secret", &self.mail_events_secret.as_ref().map(|_| "***"))
             .field("dkim", &self.dkim)
+            .field("bounce_address", &self.bounce_address)
             .field("rate_limit_factor", &self.rate_limit_factor)
             .field("rate_limits", &self.rate_limits)
             .field("demo_members", &self.demo_members)

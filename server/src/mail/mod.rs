@@ -15,6 +15,7 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use crate::error::AppError;
 
 pub mod dkim;
+pub mod reports;
 pub mod templates;
 
 pub use dkim::Dkim;
@@ -37,6 +38,8 @@ pub struct Mail {
 pub struct Outbox {
     transport: Transport,
     dkim: Option<std::sync::Arc<Dkim>>,
+    /// The envelope sender (SMTP `MAIL FROM`, the `Return-Path`): where bounces go.
+    bounce_address: Option<lettre::Address>,
 }
 
 #[derive(Clone)]
@@ -60,7 +63,7 @@ impl std::fmt::Debug for Transport {
 impl Outbox {
     /// An outbox that writes `.eml` files into `dir` (development, tests, demos).
     pub fn files(dir: impl Into<PathBuf>) -> Outbox {
-        Outbox { transport: Transport::Files(dir.into()), dkim: None }
+        Outbox { transport: Transport::Files(dir.into()), dkim: None, bounce_address: None }
     }
 
     /// The outbox the configuration asks for.
@@ -72,7 +75,7 @@ impl Outbox {
                     .map_err(|e| AppError::Internal(format!("VONK_SMTP_URL: {e}")))?
                     .timeout(Some(std::time::Duration::from_secs(20)))
                     .build();
-                Ok(Outbox { transport: Transport::Smtp(transport), dkim: None })
+                Ok(Outbox { transport: Transport::Smtp(transport), dkim: None, bounce_address: None })
             }
         }
     }
@@ -80,6 +83,13 @@ impl Outbox {
     /// Every mail is signed with this key (DKIM) for its sender's domain.
     pub fn with_dkim(mut self, dkim: Option<Dkim>) -> Outbox {
         self.dkim = dkim.map(std::sync::Arc::new);
+        self
+    }
+
+    /// Bounces go to this address (the envelope sender) instead of the visible sender; a bounce
+    /// mailbox there feeds `vonk mail-report`.
+    pub fn with_bounce_address(mut self, address: Option<lettre::Address>) -> Outbox {
+        self.bounce_address = address;
         self
     }
 
@@ -95,7 +105,15 @@ impl Outbox {
                 tokio::fs::write(dir.join(name), message.formatted()).await.map_err(|e| AppError::Internal(format!("writing mail: {e}")))?;
             }
             Transport::Smtp(transport) => {
-                transport.send(message).await.map_err(|e| AppError::Internal(format!("smtp: {e}")))?;
+                let result = match &self.bounce_address {
+                    Some(bounce) => {
+                        let envelope = lettre::address::Envelope::new(Some(bounce.clone()), message.envelope().to().to_vec())
+                            .map_err(|e| AppError::Internal(format!("envelope: {e}")))?;
+                        transport.send_raw(&envelope, &message.formatted()).await
+                    }
+                    None => transport.send(message).await,
+                };
+                result.map_err(|e| AppError::Internal(format!("smtp: {e}")))?;
             }
         }
         Ok(())

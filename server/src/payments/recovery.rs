@@ -78,8 +78,9 @@ impl Payments {
         jobs.handle(domain::jobs::JobKind::PaymentRecovery, std::sync::Arc::new(RecoveryJob { payments: self.clone(), every: every.as_secs().max(1) as i64 }));
         let mut tx = self.db.begin().await?;
         crate::jobs::enqueue(&mut tx, None, domain::jobs::JobKind::PaymentRecovery, "payment_recovery", &serde_json::json!({}), now, now).await?;
-        // A recurring job left failed (it failed every try) starts again with the node.
-        sqlx::query("UPDATE jobs SET status = $1, attempts = 0, due_at = $2 WHERE job_key = 'payment_recovery' AND status = $3")
+        // A node's start recovers at once (a crash may have left a payment half done), and a
+        // recurring job left failed (it failed every try) starts again with it.
+        sqlx::query("UPDATE jobs SET status = $1, attempts = 0, due_at = $2 WHERE job_key = 'payment_recovery' AND (status = $3 OR due_at > $2)")
             .bind(domain::jobs::JobStatus::Queued.as_str())
             .bind(now)
             .bind(domain::jobs::JobStatus::Failed.as_str())

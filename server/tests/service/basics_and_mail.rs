@@ -222,6 +222,11 @@ async fn fake_smtp() -> (u16, tokio::task::JoinHandle<String>) {
                 continue;
             }
             let upper = line.to_ascii_uppercase();
+            if upper.starts_with("MAIL FROM") {
+                // The envelope, before the message.
+                received.push_str(&line);
+                received.push('\n');
+            }
             let answer: &[u8] = if upper.starts_with("EHLO") || upper.starts_with("HELO") {
                 b"250-fake\r\n250 8BITMIME\r\n"
             } else if upper.starts_with("DATA") {
@@ -244,7 +249,7 @@ async fn fake_smtp() -> (u16, tokio::task::JoinHandle<String>) {
 async fn smtp_outbox_delivers_through_the_configured_server() {
     let (port, server) = fake_smtp().await;
     let outbox = Outbox::from_config(Some(&format!("smtp://127.0.0.1:{port}")), std::path::Path::new("/nonexistent")).unwrap();
-    assert_eq!(format!("{outbox:?}"), "Outbox { transport: Smtp, dkim: None }", "never the SMTP credentials");
+    assert_eq!(format!("{outbox:?}"), "Outbox { transport: Smtp, dkim: None, bounce_address: None }", "never the SMTP credentials");
     outbox
         .send(Mail {
             from_name: "Vonk".into(),
@@ -262,6 +267,29 @@ async fn smtp_outbox_delivers_through_the_configured_server() {
     assert!(received.contains("Subject: Hallo"));
     assert!(received.contains("List-Unsubscribe: <https://vonk.example/unsubscribe?token=abc>"));
     assert!(received.contains("List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
+}
+
+#[tokio::test]
+async fn bounces_go_to_the_bounce_address_when_one_is_set() {
+    let (port, server) = fake_smtp().await;
+    let outbox = Outbox::from_config(Some(&format!("smtp://127.0.0.1:{port}")), std::path::Path::new("/nonexistent"))
+        .unwrap()
+        .with_bounce_address(Some("bounces@vonk.example".parse().unwrap()));
+    outbox
+        .send(Mail {
+            from_name: "Vonk".into(),
+            from_address: "support@vonk.example".into(),
+            to: "anna@example.nl".into(),
+            subject: "Hallo".into(),
+            text: "Tekst".into(),
+            html: "<p>Tekst</p>".into(),
+            unsubscribe: None,
+        })
+        .await
+        .unwrap();
+    let received = tokio::time::timeout(std::time::Duration::from_secs(10), server).await.unwrap().unwrap();
+    assert!(received.starts_with("MAIL FROM:<bounces@vonk.example>"), "{received}");
+    assert!(received.contains("From: Vonk <support@vonk.example>"), "the visible sender stays");
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@ pub mod complaints;
 pub mod contact_weeks;
 pub mod held;
 pub mod jobs;
+pub mod mails;
 pub mod members;
 pub mod operators;
 pub mod payments;
@@ -25,7 +26,7 @@ pub use domain::staff::StaffArea;
 /// Every staff address and the area that opens it: the pages (each calls [`refuse_outside`]
 /// with its area) and the files and streams beside them. The HTTP tests ask each one as every
 /// role, a member and a visitor, and check that every `/staff` page is listed here.
-pub const STAFF_ADDRESSES: [(&str, StaffArea); 13] = [
+pub const STAFF_ADDRESSES: [(&str, StaffArea); 14] = [
     ("/staff", StaffArea::Home),
     ("/staff/complaints", StaffArea::Complaints),
     ("/staff/members", StaffArea::Members),
@@ -39,6 +40,7 @@ pub const STAFF_ADDRESSES: [(&str, StaffArea); 13] = [
     ("/staff/pricing", StaffArea::Pricing),
     ("/staff/site", StaffArea::Site),
     ("/staff/jobs", StaffArea::Jobs),
+    ("/staff/mails", StaffArea::Site),
 ];
 
 /// For a staff page: staff with a role that opens `area` and two-step login on get `None` and see
