@@ -174,8 +174,8 @@ async fn two_nodes_behind_nginx_share_sessions_limits_messages_and_settings() {
     let kim_cookie = format!("auth.session={}", state.accounts.open_session(kim).await.unwrap());
     let lex_cookie = format!("auth.session={}", state.accounts.open_session(lex).await.unwrap());
 
-    let node_a = Process(binary::spawn(&vars_a, &[], "warn", Stdio::null()));
-    let node_b = Process(binary::spawn(&vars_b, &[], "warn", Stdio::null()));
+    let node_a = Process(binary::spawn(&vars_a, &[], "warn", Stdio::null()).into_child());
+    let node_b = Process(binary::spawn(&vars_b, &[], "warn", Stdio::null()).into_child());
     let _lb = nginx(dir_lb.path(), port_lb, &[port_a, port_b]);
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
 

@@ -26,7 +26,7 @@ pub fn vars(dir: &std::path::Path, port: u16, extra: &[(&'static str, String)]) 
 /// Starts the binary with only these variables (and PATH); `log` is its `RUST_LOG`. Returns once
 /// it listens: the server prints "Vonk listens on …" when its listener is bound, and this waits
 /// for that line (up to 60 s) rather than trying the port. Its later output is read and dropped.
-pub fn spawn(vars: &HashMap<&str, String>, extra: &[(&str, &str)], log: &str, stderr: Stdio) -> Child {
+pub fn spawn(vars: &HashMap<&str, String>, extra: &[(&str, &str)], log: &str, stderr: Stdio) -> Server {
     use std::io::BufRead;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_vonk"));
     cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).env("RUST_LOG", log);
@@ -51,7 +51,41 @@ pub fn spawn(vars: &HashMap<&str, String>, extra: &[(&str, &str)], log: &str, st
         let status = child.wait().ok();
         panic!("the server did not say it listens within 60 s (exit: {status:?})");
     }
-    child
+    Server(Some(child))
+}
+
+/// A server this test started: stopped when dropped, so a failing test leaves no process
+/// behind (a test that stops it itself, with `kill` and `wait`, is not disturbed).
+pub struct Server(Option<Child>);
+
+impl Server {
+    /// The process, for a caller that stops it in its own way.
+    #[allow(dead_code)] // load_balanced only
+    pub fn into_child(mut self) -> Child {
+        self.0.take().expect("a started server")
+    }
+}
+
+impl std::ops::Deref for Server {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        self.0.as_ref().expect("a started server")
+    }
+}
+
+impl std::ops::DerefMut for Server {
+    fn deref_mut(&mut self) -> &mut Child {
+        self.0.as_mut().expect("a started server")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// The database the binary will open, with its demo content, through the services.
