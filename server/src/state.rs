@@ -83,9 +83,7 @@ impl AppState {
         }
         let sites = SiteCache::load(db.clone()).await?;
         let catalog = Arc::new(Catalog::embedded());
-        let outbox = Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?
-            .with_dkim(config.dkim.clone())
-            .with_bounce_address(config.bounce_address.clone());
+        let outbox = Outbox::configured(&config)?;
         // Uploaded photos: outside media/public, so only the checked route serves them.
         let media: crate::media::Media = match &config.media_s3 {
             Some(s3) => Arc::new(crate::media::S3Store::new(s3)?),

@@ -5,19 +5,22 @@ use server::{AppError, AppState};
 
 use super::page_context::page_links;
 
-/// Grants or takes back a staff role (the `vonk staff` command).
-pub async fn set_staff(config: server::Config, email: &str, grant: bool, role: domain::staff::StaffRole) -> Result<u64, AppError> {
+/// The database and the accounts service a command works with (no site cache, no seeding).
+async fn accounts(config: &server::Config) -> Result<(server::Db, server::accounts::Accounts), AppError> {
     let db = server::Db::connect(&config.database_url, 2).await?;
-    let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?
-        .with_dkim(config.dkim.clone())
-        .with_bounce_address(config.bounce_address.clone());
     let accounts = server::accounts::Accounts::new(
         db.clone(),
         server::clock::Clock::System,
-        outbox,
+        server::mail::Outbox::configured(config)?,
         std::sync::Arc::new(server::locales::Catalog::embedded()),
         page_links(),
     );
+    Ok((db, accounts))
+}
+
+/// Grants or takes back a staff role (the `vonk staff` command).
+pub async fn set_staff(config: server::Config, email: &str, grant: bool, role: domain::staff::StaffRole) -> Result<u64, AppError> {
+    let (db, accounts) = accounts(&config).await?;
     let changed = accounts.set_staff_role(email, role, grant).await?;
     db.close().await;
     Ok(changed)
@@ -31,15 +34,7 @@ pub async fn mail_report(config: server::Config, message: &str) -> Result<Vec<(S
     if reports.is_empty() {
         return Ok(Vec::new());
     }
-    let db = server::Db::connect(&config.database_url, 2).await?;
-    let outbox = server::mail::Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?;
-    let accounts = server::accounts::Accounts::new(
-        db.clone(),
-        server::clock::Clock::System,
-        outbox,
-        std::sync::Arc::new(server::locales::Catalog::embedded()),
-        page_links(),
-    );
+    let (db, accounts) = accounts(&config).await?;
     let mut found = Vec::new();
     for report in reports {
         let count = accounts.mail_event(&report.address, report.reason).await?;

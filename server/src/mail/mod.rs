@@ -80,6 +80,11 @@ impl Outbox {
         }
     }
 
+    /// The outbox a node's configuration describes: its transport, DKIM key and bounce address.
+    pub fn configured(config: &crate::config::Config) -> Result<Outbox, AppError> {
+        Ok(Outbox::from_config(config.smtp_url.as_deref(), &config.data_dir)?.with_dkim(config.dkim.clone()).with_bounce_address(config.bounce_address.clone()))
+    }
+
     /// Every mail is signed with this key (DKIM) for its sender's domain.
     pub fn with_dkim(mut self, dkim: Option<Dkim>) -> Outbox {
         self.dkim = dkim.map(std::sync::Arc::new);
