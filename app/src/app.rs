@@ -53,9 +53,11 @@ use crate::layouts::default::DefaultLayout;
 /// It marks the root `js` (without JavaScript a widget's empty placeholder is hidden, so no
 /// loading box stays above the page's own fallback), and the installed app (`installed-app` on
 /// the root, for iOS's `navigator.standalone` as well as `display-mode: standalone`), which
-/// shows SPEC §2's back button. A reload held back (one came less than 60 s ago) marks the root
+/// shows SPEC §2's back button. It keeps the browser's time zone in the `tz` cookie
+/// (`domain::constants::TIME_ZONE_COOKIE`: lifecycle messages keep out of the member's night).
+/// A reload held back (one came less than 60 s ago) marks the root
 /// `data-reload-held`, so a test knows the page has decided to stay.
-pub const CLIENT_RESILIENCE: &str = r#"(function(){var d=document;d.documentElement.classList.add('js');try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)d.documentElement.classList.add('installed-app')}catch(x){}
+pub const CLIENT_RESILIENCE: &str = r#"(function(){var d=document;d.documentElement.classList.add('js');try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(/^[A-Za-z0-9_\/+-]{1,64}$/.test(z)&&d.cookie.indexOf('tz='+z)<0)d.cookie='tz='+z+';path=/;max-age=31536000;samesite=lax'+(location.protocol=='https:'?';secure':'')}catch(x){}try{if(matchMedia('(display-mode: standalone)').matches||navigator.standalone)d.documentElement.classList.add('installed-app')}catch(x){}
 function b(){try{var k='vonk-reloaded-at',t=+sessionStorage.getItem(k)||0;if(Date.now()-t>6e4){sessionStorage.setItem(k,String(Date.now()));location.reload()}else d.documentElement.setAttribute('data-reload-held','')}catch(x){}}
 function w(v){return!!(window.WebAssembly&&v instanceof WebAssembly.RuntimeError)}
 addEventListener('unhandledrejection',function(e){if(w(e.reason))return b();if(window.vonkLoaded)return;var m=String(e.reason&&(e.reason.message||e.reason));if(/dynamically imported module|Importing a module script failed|WebAssembly|Failed to fetch|NetworkError|error loading/i.test(m))b()});

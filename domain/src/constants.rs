@@ -26,6 +26,9 @@ pub const AUTH_COOKIE_PREFIX: &str = "auth.";
 pub const AUTH_COOKIE_DAYS: i64 = 30;
 /// The session cookie's name.
 pub const AUTH_COOKIE: &str = "auth.session";
+/// The browser's time zone (an IANA name such as `Europe/Amsterdam`), set by the page's first
+/// script; the server keeps it on the account for the member's quiet hours.
+pub const TIME_ZONE_COOKIE: &str = "tz";
 /// Deleted accounts can be reactivated for this many days.
 pub const REACTIVATION_DAYS: i64 = 14;
 /// Photo limits.

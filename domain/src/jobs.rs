@@ -24,6 +24,15 @@ pub enum JobKind {
     /// "Your discount ends in N hours", to one new member: looked at from signup on, sent when
     /// true (`domain::lifecycle::discount_mail`).
     DiscountEnding,
+    /// "You have unread messages", to one member for one day: the conversations still unread
+    /// and unopened that no mail told of yet (`LifecycleKind::UnreadDigest`).
+    UnreadDigest,
+    /// "New likes and matches", to one member for one day: the likes still unseen that no mail
+    /// told of yet (`LifecycleKind::LikesDigest`).
+    LikesDigest,
+    /// "Your credits run low", to a premium member whose balance fell to the badge's level
+    /// (`LifecycleKind::LowBalance`).
+    LowBalance,
 }
 
 /// At most this many tries per job; after the last failure the job waits for staff, who see it
@@ -58,6 +67,9 @@ impl JobKind {
             JobKind::LifecycleScan | JobKind::PaymentRecovery => i64::MAX / 4,
             // It decides itself whether its message is still true (and drops it when not).
             JobKind::DiscountEnding => i64::MAX / 4,
+            // They look again at what is unread, unseen or low when they run, and drop
+            // themselves when nothing is; a day late they are no longer news.
+            JobKind::UnreadDigest | JobKind::LikesDigest | JobKind::LowBalance => 24 * 3600,
         }
     }
 }

@@ -18,6 +18,34 @@ pub enum LifecycleKind {
     /// "Your discount ends in N hours": the last hours of a new member's offer, when nothing as
     /// good follows it.
     DiscountEnding,
+    /// The conversations with unread messages the member has not opened and no mail told of
+    /// (a push may have), [`DIGEST_AFTER_SECS`] after the first of them arrived.
+    UnreadDigest,
+    /// Likes and matches not yet seen that no mail told of, [`DIGEST_AFTER_SECS`] after the
+    /// first of them.
+    LikesDigest,
+    /// A premium member's balance fell to [`LOW_BALANCE_CREDITS`] or less, and stayed there for
+    /// [`LOW_BALANCE_AFTER_SECS`].
+    LowBalance,
+}
+
+/// Which of the member's preferences (SPEC §4: messages, likes, "Tips en aanbiedingen") a
+/// lifecycle kind obeys; `None` for the reminder to confirm the address, which is about the
+/// account itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preference {
+    Messages,
+    Likes,
+    News,
+}
+
+/// How a lifecycle message reaches the member: web push where the member allowed it, mail
+/// otherwise (never both for one message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum Channel {
+    Push,
+    Mail,
 }
 
 impl LifecycleKind {
@@ -25,9 +53,52 @@ impl LifecycleKind {
         self.into()
     }
 
+    /// The preference that must be on for this kind to go out.
+    pub fn preference(self) -> Option<Preference> {
+        match self {
+            LifecycleKind::ConfirmReminder => None,
+            LifecycleKind::UnreadDigest => Some(Preference::Messages),
+            LifecycleKind::LikesDigest => Some(Preference::Likes),
+            LifecycleKind::WinBack | LifecycleKind::DiscountEnding | LifecycleKind::LowBalance => Some(Preference::News),
+        }
+    }
+
+    /// Whether a web push may carry this kind: all but the reminder to confirm the address,
+    /// whose point is the mailbox.
+    pub fn pushable(self) -> bool {
+        self != LifecycleKind::ConfirmReminder
+    }
+
     pub fn parse(text: &str) -> Option<LifecycleKind> {
         text.parse().ok()
     }
+}
+
+/// Pick the channel: push when the kind can go by push and the member has a browser that
+/// takes pushes (its preference is checked before), mail otherwise.
+pub fn channel(kind: LifecycleKind, push_subscriptions: i64) -> Channel {
+    if kind.pushable() && push_subscriptions > 0 {
+        Channel::Push
+    } else {
+        Channel::Mail
+    }
+}
+
+/// A digest waits this long after the first thing it tells of: a member who comes by in the
+/// meantime has seen it, and the digest drops itself.
+pub const DIGEST_AFTER_SECS: i64 = 6 * 3600;
+
+/// A premium member's balance at or under this many credits is low (SPEC §3: the top bar's
+/// credits badge shows at 10 or less).
+pub const LOW_BALANCE_CREDITS: i64 = crate::constants::CREDITS_BADGE_THRESHOLD;
+/// The low-balance message waits this long after the balance fell: a member buying at once
+/// needs no reminder.
+pub const LOW_BALANCE_AFTER_SECS: i64 = 2 * 3600;
+
+/// Whether a send from `before` to `after` credits takes a premium member's balance low (once
+/// per fall: a balance already low falls no further in this sense).
+pub fn falls_low(before: i64, after: i64) -> bool {
+    before > LOW_BALANCE_CREDITS && after <= LOW_BALANCE_CREDITS
 }
 
 /// The confirm reminders' delays after signup: one hour, then one day.
@@ -199,6 +270,27 @@ mod tests {
         assert!(crossed_away(seen, 7, seen + 7 * DAY));
         assert!(crossed_away(seen, 7, seen + 8 * DAY - 1));
         assert!(!crossed_away(seen, 7, seen + 8 * DAY));
+    }
+
+    #[test]
+    fn each_kind_obeys_its_preference_and_channel() {
+        assert_eq!(LifecycleKind::ConfirmReminder.preference(), None);
+        assert_eq!(LifecycleKind::UnreadDigest.preference(), Some(Preference::Messages));
+        assert_eq!(LifecycleKind::LikesDigest.preference(), Some(Preference::Likes));
+        for kind in [LifecycleKind::WinBack, LifecycleKind::DiscountEnding, LifecycleKind::LowBalance] {
+            assert_eq!(kind.preference(), Some(Preference::News));
+        }
+        assert_eq!(channel(LifecycleKind::ConfirmReminder, 3), Channel::Mail, "the address reminder is a mail");
+        assert_eq!(channel(LifecycleKind::UnreadDigest, 1), Channel::Push);
+        assert_eq!(channel(LifecycleKind::UnreadDigest, 0), Channel::Mail);
+    }
+
+    #[test]
+    fn a_balance_falls_low_once() {
+        assert!(falls_low(12, 10));
+        assert!(falls_low(LOW_BALANCE_CREDITS + 1, 0));
+        assert!(!falls_low(10, 8), "already low");
+        assert!(!falls_low(30, 11));
     }
 
     #[test]

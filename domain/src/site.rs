@@ -208,6 +208,18 @@ pub struct SiteSettings {
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub discount_ending: bool,
+    /// Unread messages no mail told of are summed up once a day (`domain::lifecycle`).
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub unread_digest: bool,
+    /// Likes and matches not yet seen are summed up once a day.
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub likes_digest: bool,
+    /// Premium members hear when their credits run low.
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub low_balance: bool,
     pub company_id: i64,
     pub mail_name: String,
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "i64"))]

@@ -67,7 +67,7 @@ test('an admin sees the job queue and sets the messages that bring members back'
   // Every mail members get, read before they do: in Dutch, then in English.
   await page.goto('/staff');
   await page.locator('.staff-links').getByRole('link', { name: 'E-mails aan leden' }).click();
-  await expect(page.getByTestId('mail-preview')).toHaveCount(13);
+  await expect(page.getByTestId('mail-preview')).toHaveCount(16);
   await expect(page.getByTestId('mail-preview').first()).toContainText('Bevestig je e-mailadres bij');
   await page.getByRole('link', { name: 'EN', exact: true }).click();
   await expect(page.getByTestId('mail-preview').first()).toContainText('Confirm your email address at');

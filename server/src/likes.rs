@@ -66,6 +66,8 @@ pub struct Likes {
     /// Tells the liked member by mail; absent in tests that do not look at mails.
     mail: Option<LikeMail>,
     push: Option<crate::push::Pusher>,
+    /// The liked members' digests of likes queued today.
+    digests: crate::lifecycle::DigestNotes,
 }
 
 /// What sending like and match mails needs.
@@ -78,7 +80,7 @@ struct LikeMail {
 
 impl Likes {
     pub fn new(members: Members) -> Likes {
-        Likes { members, mail: None, push: None }
+        Likes { members, mail: None, push: None, digests: Default::default() }
     }
 
     /// Every new like or match mails the liked member (through their preferences).
@@ -93,22 +95,36 @@ impl Likes {
         self
     }
 
-    /// Mails `to` about a new like or match from `from`, in the background: a slow mail server
-    /// must not hold up the answer. Repeated likes (`new == false`) tell no one.
-    fn mail_after_like(&self, site: &Site, from: i64, from_name: &str, to: i64, outcome: LikeOutcome) {
+    /// Tells `to` about a new like or match from `from`, in the background (a slow mail server
+    /// must not hold up the answer): by web push where a browser of theirs takes it, else by
+    /// mail (never both); and queues their digest of likes for today (`crate::lifecycle`).
+    /// Repeated likes (`new == false`) tell no one.
+    fn mail_after_like(&self, site: &Site, from: i64, from_name: &str, to: i64, outcome: LikeOutcome, now: i64) {
         if !outcome.new {
             return;
         }
-        if let Some(push) = &self.push {
-            push.send_later(&site.name, to, from, crate::push::PushKind::Like { matched: outcome.matched });
-        }
-        let Some(mail) = self.mail.clone() else { return };
-        let settings = site.settings.clone();
-        let base_url = site.base_url(&mail.public_url);
+        let (push, mail, db, digests) = (self.push.clone(), self.mail.clone(), self.members.db().clone(), self.digests.clone());
+        let (settings, site_name, site_id) = (site.settings.clone(), site.name.clone(), site.id);
+        let base_url = mail.as_ref().map(|mail| site.base_url(&mail.public_url));
         let from_name = from_name.to_string();
         tokio::spawn(async move {
-            if let Err(error) = mail.accounts.mail_like(&settings, &base_url, to, from, &from_name, outcome.matched).await {
-                tracing::warn!(%error, to, "could not send the like mail");
+            if let Err(error) = digests.note_like(&db, site_id, to, now).await {
+                tracing::warn!(%error, to, "could not queue the likes digest");
+            }
+            let pushed = match &push {
+                Some(push) => push.send(&site_name, to, from, crate::push::PushKind::Like { matched: outcome.matched }).await.unwrap_or_else(|error| {
+                    tracing::warn!(%error, to, "could not send a push");
+                    0
+                }),
+                None => 0,
+            };
+            if pushed > 0 {
+                return;
+            }
+            if let (Some(mail), Some(base_url)) = (mail, base_url) {
+                if let Err(error) = mail.accounts.mail_like(&settings, &base_url, to, from, &from_name, outcome.matched).await {
+                    tracing::warn!(%error, to, "could not send the like mail");
+                }
             }
         });
     }
@@ -124,7 +140,7 @@ impl Likes {
         // An unconfirmed account mails nobody: a throwaway address cannot send '{name} likes
         // you' mails to members (the like itself waits in the app).
         if me.is_confirmed() {
-            self.mail_after_like(site, me.id, &me.name, other, outcome);
+            self.mail_after_like(site, me.id, &me.name, other, outcome, now);
         }
         Ok(outcome)
     }
@@ -304,7 +320,7 @@ impl Likes {
             .await?;
         notifications::record(&mut tx, me.id, NotificationKind::Like, Some(card.id), now).await?;
         tx.commit().await?;
-        self.mail_after_like(site, card.id, &card.name, me.id, LikeOutcome { matched: false, new: true });
+        self.mail_after_like(site, card.id, &card.name, me.id, LikeOutcome { matched: false, new: true }, now);
         Ok(Some(card))
     }
 

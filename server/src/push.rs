@@ -203,14 +203,36 @@ impl Pusher {
             "tag": tag,
         })
         .to_string();
+        self.deliver(keys, to_user, &payload, &tag).await
+    }
 
+    /// Pushes a lifecycle message (`crate::lifecycle`) to every browser of the member: `body`
+    /// in the member's words, `url` the page a tap opens. The caller checked the member's
+    /// preference. Returns how many push services accepted it (0: send a mail instead).
+    pub async fn send_notice(&self, site_name: &str, to_user: i64, body: &str, url: &str, tag: &str) -> Result<usize, AppError> {
+        let Some(keys) = &self.keys else { return Ok(0) };
+        let payload = serde_json::json!({ "type": "notice", "title": site_name, "body": body, "url": url, "tag": tag }).to_string();
+        self.deliver(keys, to_user, &payload, tag).await
+    }
+
+    /// The texts of the member's language (for [`Pusher::send_notice`]'s body).
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// Whether pushes can be sent at all (a VAPID key is configured).
+    pub fn enabled(&self) -> bool {
+        self.keys.is_some()
+    }
+
+    async fn deliver(&self, keys: &Keys, to_user: i64, payload: &str, tag: &str) -> Result<usize, AppError> {
         let subscriptions =
             sqlx::query("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = $1").bind(to_user).fetch_all(self.db.pool()).await?;
         let mut delivered = 0;
         for sub in subscriptions {
             let id: i64 = sub.try_get("id")?;
             let endpoint: String = sub.try_get("endpoint")?;
-            let request = match build(keys, &endpoint, &sub.try_get::<String, _>("p256dh")?, &sub.try_get::<String, _>("auth")?, &payload, &tag) {
+            let request = match build(keys, &endpoint, &sub.try_get::<String, _>("p256dh")?, &sub.try_get::<String, _>("auth")?, payload, tag) {
                 Ok(request) => request,
                 Err(error) => {
                     tracing::warn!(%error, id, "unusable push subscription removed");

@@ -109,7 +109,10 @@ impl AppState {
         let payments =
             crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config)?.with_sites(sites.clone()).with_bus(bus);
         let jobs = crate::jobs::Jobs::new(db.clone(), clock.clone(), &crate::jobs::node_name());
-        crate::lifecycle::Lifecycle::new(accounts.clone(), sites.clone(), &config.public_url).with_payments(payments.clone()).register(&jobs);
+        crate::lifecycle::Lifecycle::new(accounts.clone(), sites.clone(), &config.public_url)
+            .with_payments(payments.clone())
+            .with_push(push.clone())
+            .register(&jobs);
         crate::lifecycle::ensure_daily_scan(&db, clock.now()).await?;
         let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
         Ok(AppState(Arc::new(Services {

@@ -37,7 +37,7 @@ pub async fn mail_report(config: server::Config, message: &str) -> Result<Vec<(S
     let (db, accounts) = accounts(&config).await?;
     let mut found = Vec::new();
     for report in reports {
-        let count = accounts.mail_event(&report.address, report.reason).await?;
+        let count = accounts.mail_report(&report).await?;
         found.push((report.address, report.reason.code(), count));
     }
     db.close().await;

@@ -651,7 +651,7 @@ async fn admins_read_every_mail_in_any_language_before_members_do() {
     assert_eq!(status, StatusCode::NOT_FOUND, "members: no such page");
     let (status, _, page) = app.get("/staff/mails", &[("cookie", &staff)]).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(page.matches(r#"data-testid="mail-preview""#).count(), 13, "every link mail");
+    assert_eq!(page.matches(r#"data-testid="mail-preview""#).count(), 16, "every link mail");
     assert!(page.contains("Bevestig je e-mailadres bij Vonk") && page.contains("Kom terug: 20% korting bij Vonk"));
     // The mail's HTML sits escaped in a sandboxed frame; its text part beside it.
     assert!(page.contains(r#"srcdoc="&lt;!DOCTYPE html&gt;"#) && page.contains(r#"sandbox="""#), "escaped, sandboxed");

@@ -95,6 +95,9 @@ crate::settings_form! {
         confirm_reminders: flag,
         win_back: flag,
         discount_ending: flag,
+        unread_digest: flag,
+        likes_digest: flag,
+        low_balance: flag,
         sign_in_link_hours: int(SIGN_IN_LINK_HOURS),
     }
 }

@@ -10,9 +10,41 @@ use super::tokens::{self, Kind};
 use super::{Accounts, Member, ACTIVATION_TTL_SECS};
 use crate::error::AppError;
 
+/// What one lifecycle message says and where it leads, whichever channel carries it: texts
+/// under `{prefix}.subject`, `.body`, `.button` (mail) and `.push` (web push), filled with the
+/// member's name, the site's and `vars`; `target` is the page its sign-in link opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LifecycleNotice {
+    pub kind: LifecycleKind,
+    pub prefix: &'static str,
+    pub vars: Vec<(&'static str, String)>,
+    pub target: String,
+}
+
+impl LifecycleNotice {
+    /// "We miss you" after `days` away: to the members, or with the leaving discount to the
+    /// credits with the member's own code filled in.
+    pub fn win_back(days: i64, offer: Option<&crate::payments::leaving::LeavingDiscount>) -> LifecycleNotice {
+        let (prefix, target) = match offer {
+            Some(offer) => ("lifecycle.win_back_offer", format!("/credits?code={}", domain::account::percent_encode(&offer.code))),
+            None if days >= 30 => ("lifecycle.win_back_month", "/members".to_string()),
+            None => ("lifecycle.win_back", "/members".to_string()),
+        };
+        let vars = match offer {
+            Some(o) => vec![
+                ("percent", o.percentage.to_string()),
+                ("code", o.code.clone()),
+                ("until", domain::date::from_unix(o.expires_at).to_string().chars().take(10).collect()),
+            ],
+            None => Vec::new(),
+        };
+        LifecycleNotice { kind: LifecycleKind::WinBack, prefix, vars, target }
+    }
+}
+
 impl Accounts {
     /// "Confirm your address": a fresh activation link, with a link to stop these reminders.
-    pub async fn send_confirm_reminder(&self, site: &SiteSettings, base_url: &str, member: &Member, now: i64) -> Result<(), AppError> {
+    pub async fn send_confirm_reminder(&self, site: &SiteSettings, base_url: &str, member: &Member, now: i64) -> Result<String, AppError> {
         let token = tokens::new_token();
         let mut tx = self.db.begin().await?;
         tokens::insert(&mut tx, member.id, Kind::Activation, &token, None, now, ACTIVATION_TTL_SECS).await?;
@@ -26,52 +58,19 @@ impl Accounts {
             unsubscribe_for: Some(member.id),
             lifecycle: Some(kind),
         };
-        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.activation(&token)).await
+        self.send_link_mail_with_id(site, base_url, locale, &member.email, spec, &self.links.activation(&token)).await
     }
 
-    /// "We miss you" after `days` away, with a sign-in link to the members (or, with the leaving
-    /// discount, to the credits with the member's own code filled in).
-    pub async fn send_win_back(
-        &self,
-        site: &SiteSettings,
-        base_url: &str,
-        member: &Member,
-        days: i64,
-        offer: Option<&crate::payments::leaving::LeavingDiscount>,
-    ) -> Result<(), AppError> {
-        let (prefix, target) = match offer {
-            Some(offer) => ("lifecycle.win_back_offer", format!("/credits?code={}", domain::account::percent_encode(&offer.code))),
-            None if days >= 30 => ("lifecycle.win_back_month", "/members".to_string()),
-            None => ("lifecycle.win_back", "/members".to_string()),
-        };
-        let link = self.sign_in_link(site, member.id, &target).await?;
-        let percent = offer.map(|o| o.percentage.to_string()).unwrap_or_default();
-        let code = offer.map(|o| o.code.clone()).unwrap_or_default();
-        let until = offer.map(|o| domain::date::from_unix(o.expires_at).to_string().chars().take(10).collect::<String>()).unwrap_or_default();
+    /// A lifecycle message by mail, with a sign-in link to its page. Answers the mail's
+    /// `Message-ID`.
+    pub async fn send_lifecycle_mail(&self, site: &SiteSettings, base_url: &str, member: &Member, notice: &LifecycleNotice) -> Result<String, AppError> {
+        let link = self.sign_in_link(site, member.id, &notice.target).await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        let spec = LinkMailSpec {
-            prefix,
-            footer: "lifecycle.footer",
-            vars: &[("name", &member.name), ("percent", &percent), ("code", &code), ("until", &until)],
-            unsubscribe_for: Some(member.id),
-            lifecycle: Some(LifecycleKind::WinBack),
-        };
-        self.send_link_mail(site, base_url, locale, &member.email, spec, &link).await
-    }
-
-    /// "Your discount ends in N hours", with a sign-in link to the credits.
-    pub async fn send_discount_ending(&self, site: &SiteSettings, base_url: &str, member: &Member, percent: i64, hours: i64) -> Result<(), AppError> {
-        let link = self.sign_in_link(site, member.id, "/credits").await?;
-        let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
-        let (percent, hours) = (percent.to_string(), hours.to_string());
-        let spec = LinkMailSpec {
-            prefix: "lifecycle.discount_ending",
-            footer: "lifecycle.footer",
-            vars: &[("name", &member.name), ("percent", &percent), ("hours", &hours)],
-            unsubscribe_for: Some(member.id),
-            lifecycle: Some(LifecycleKind::DiscountEnding),
-        };
-        self.send_link_mail(site, base_url, locale, &member.email, spec, &link).await
+        let mut vars: Vec<(&str, &str)> = vec![("name", &member.name)];
+        vars.extend(notice.vars.iter().map(|(k, v)| (*k, v.as_str())));
+        let spec =
+            LinkMailSpec { prefix: notice.prefix, footer: "lifecycle.footer", vars: &vars, unsubscribe_for: Some(member.id), lifecycle: Some(notice.kind) };
+        self.send_link_mail_with_id(site, base_url, locale, &member.email, spec, &link).await
     }
 
     /// One kind of lifecycle message stops for the member behind an unsubscribe token (the link

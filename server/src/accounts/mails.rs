@@ -36,12 +36,25 @@ impl Accounts {
         spec: LinkMailSpec<'_>,
         link: &str,
     ) -> Result<(), AppError> {
+        self.send_link_mail_with_id(site, base_url, locale, to, spec, link).await.map(|_| ())
+    }
+
+    /// [`Accounts::send_link_mail`], answering the mail's `Message-ID`.
+    pub(super) async fn send_link_mail_with_id(
+        &self,
+        site: &SiteSettings,
+        base_url: &str,
+        locale: Locale,
+        to: &str,
+        spec: LinkMailSpec<'_>,
+        link: &str,
+    ) -> Result<String, AppError> {
         let token = match spec.unsubscribe_for {
             Some(user_id) => Some(self.unsubscribe_token(user_id).await?),
             None => None,
         };
         let mail = self.compose_link_mail(site, base_url, locale, to, &spec, link, token.as_deref());
-        self.outbox.send(mail).await
+        self.outbox.send_with_id(mail).await
     }
 
     /// The mail itself: texts in `locale` with the site's name and `spec`'s placeholders, the
@@ -99,12 +112,21 @@ impl Accounts {
     /// Every link mail the site sends, in `locale`, filled with sample data, for staff to read
     /// before members do (`/staff/mails`). Nothing is sent, no token is made.
     pub fn mail_previews(&self, site: &SiteSettings, base_url: &str, locale: Locale) -> Vec<(&'static str, Mail)> {
-        use domain::lifecycle::LifecycleKind::{ConfirmReminder, DiscountEnding, WinBack};
+        use domain::lifecycle::LifecycleKind::{ConfirmReminder, DiscountEnding, LikesDigest, LowBalance, UnreadDigest, WinBack};
         let sample_token = "0".repeat(64);
         let until = domain::date::from_unix(self.clock.now() + 30 * 86_400).to_string().chars().take(10).collect::<String>();
-        let vars: [(&str, &str); 7] =
-            [("name", "Anna"), ("other", "Sanne"), ("email", "anna@example.nl"), ("percent", "20"), ("code", "BLIJF-4F2A"), ("until", &until), ("hours", "6")];
-        let kinds: [PreviewKind; 13] = [
+        let vars: [(&str, &str); 9] = [
+            ("name", "Anna"),
+            ("other", "Sanne"),
+            ("email", "anna@example.nl"),
+            ("percent", "20"),
+            ("code", "BLIJF-4F2A"),
+            ("until", &until),
+            ("hours", "6"),
+            ("names", "Sanne, Eva, Noor"),
+            ("credits", "8"),
+        ];
+        let kinds: [PreviewKind; 16] = [
             ("activation", "mail.activation", "mail.footer", "/activate?token=…", true, None),
             ("reset", "mail.reset", "mail.reset.footer", "/reset-password/do?token=…", true, None),
             ("change", "mail.change", "mail.reset.footer", "/mail-change/do?token=…", false, None),
@@ -118,6 +140,9 @@ impl Accounts {
             ("win_back", "lifecycle.win_back", "lifecycle.footer", "/…", true, Some(WinBack)),
             ("win_back_month", "lifecycle.win_back_month", "lifecycle.footer", "/…", true, Some(WinBack)),
             ("win_back_offer", "lifecycle.win_back_offer", "lifecycle.footer", "/…", true, Some(WinBack)),
+            ("unread_digest", "lifecycle.unread_digest", "lifecycle.footer", "/…", true, Some(UnreadDigest)),
+            ("likes_digest", "lifecycle.likes_digest", "lifecycle.footer", "/…", true, Some(LikesDigest)),
+            ("low_balance", "lifecycle.low_balance", "lifecycle.footer", "/…", true, Some(LowBalance)),
         ];
         kinds
             .into_iter()

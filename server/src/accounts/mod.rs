@@ -37,6 +37,7 @@ use crate::mail::Outbox;
 
 pub use email_change::{MAIL_CHANGES_PER_DAY, MAIL_CHANGE_TTL_SECS, MAIL_UNDO_TTL_SECS};
 pub use invitations::Invitation;
+pub use lifecycle::LifecycleNotice;
 pub use login::LOCKOUT;
 pub use login::{LoginOutcome, SECOND_STEP_TTL_SECS};
 pub use member::Member;

@@ -278,6 +278,20 @@ impl Accounts {
         Ok(ids.len() as u64)
     }
 
+    /// A report from the mail provider ([`crate::mail::reports`]): [`Accounts::mail_event`],
+    /// and a complaint about a lifecycle mail it names counts against that mail's kind.
+    pub async fn mail_report(&self, report: &crate::mail::reports::MailReport) -> Result<u64, AppError> {
+        let count = self.mail_event(&report.address, report.reason).await?;
+        if let (DisabledReason::Spam, Some(message_id)) = (report.reason, report.message_id.as_deref()) {
+            sqlx::query("UPDATE lifecycle_sent SET complained_at = $1 WHERE message_id = $2 AND complained_at IS NULL")
+                .bind(self.clock().now())
+                .bind(message_id)
+                .execute(self.db().pool())
+                .await?;
+        }
+        Ok(count)
+    }
+
     /// The member's unsubscribe token (created on first use), for the links in mails.
     pub async fn unsubscribe_token(&self, user_id: i64) -> Result<String, AppError> {
         let existing: Option<(Option<String>,)> =

@@ -15,13 +15,22 @@ pub struct Client {
     pub user_agent: Option<String>,
     /// The request's country (ISO code), as the site places the visitor.
     pub country: Option<String>,
+    /// The browser's time zone (an IANA name the `tz` cookie told, checked), for the member's
+    /// quiet hours (`crate::lifecycle`).
+    pub time_zone: Option<String>,
 }
 
 impl Client {
     /// User agents are kept short: they are shown, not parsed again in full.
     pub fn new(ip: Option<String>, user_agent: Option<&str>, country: Option<String>) -> Client {
         let user_agent = user_agent.map(|ua| ua.chars().take(300).collect::<String>()).filter(|ua| !ua.trim().is_empty());
-        Client { ip, user_agent, country }
+        Client { ip, user_agent, country, time_zone: None }
+    }
+
+    /// The browser's time zone, kept only when it names a zone of the time zone database.
+    pub fn with_time_zone(mut self, zone: Option<&str>) -> Client {
+        self.time_zone = zone.and_then(crate::lifecycle::known_zone).map(|z| z.name().to_string());
+        self
     }
 }
 

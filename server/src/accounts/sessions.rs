@@ -28,7 +28,12 @@ pub(super) async fn start(tx: &mut Transaction<'_, Any>, user_id: i64, now: i64,
         .bind(client.country.as_deref())
         .execute(&mut **tx)
         .await?;
-    sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2").bind(now).bind(user_id).execute(&mut **tx).await?;
+    sqlx::query("UPDATE users SET last_seen_at = $1, time_zone = COALESCE($3, time_zone) WHERE id = $2")
+        .bind(now)
+        .bind(user_id)
+        .bind(client.time_zone.as_deref())
+        .execute(&mut **tx)
+        .await?;
     Ok(token)
 }
 
@@ -154,6 +159,18 @@ impl Accounts {
             sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2").bind(now).bind(member.id).execute(self.db.pool()).await?;
         }
         Ok(Some(ResolvedSession { member, renewed }))
+    }
+
+    /// The member's time zone as their browser tells it (the `tz` cookie, on a session's
+    /// renewal); names outside the time zone database change nothing.
+    pub async fn note_time_zone(&self, user_id: i64, zone: &str) -> Result<(), AppError> {
+        let Some(zone) = crate::lifecycle::known_zone(zone) else { return Ok(()) };
+        sqlx::query("UPDATE users SET time_zone = $1 WHERE id = $2 AND (time_zone IS NULL OR time_zone <> $1)")
+            .bind(zone.name())
+            .bind(user_id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
     }
 
     /// The member's sessions, the current one first, then by last use.

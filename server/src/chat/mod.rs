@@ -141,6 +141,8 @@ pub struct Chat {
     push: Option<crate::push::Pusher>,
     /// The new-message mails sent after a send, so tests can wait for them to be done.
     background: tokio_util::task::TaskTracker,
+    /// The recipients' digests of unread messages queued today.
+    digests: crate::lifecycle::DigestNotes,
 }
 
 fn today(now: i64) -> Ymd {
@@ -149,7 +151,7 @@ fn today(now: i64) -> Ymd {
 
 impl Chat {
     pub fn new(members: Members, bus: Bus) -> Chat {
-        Chat { members, bus, mail: None, media: None, push: None, background: tokio_util::task::TaskTracker::new() }
+        Chat { members, bus, mail: None, media: None, push: None, background: tokio_util::task::TaskTracker::new(), digests: Default::default() }
     }
 
     /// New messages mail the recipient (through their preferences); `public_url` is the base of links.

@@ -199,7 +199,7 @@ impl Chat {
         tx.commit().await?;
         self.bus.committed(&signals);
         for (recipient, conversation) in mail_to {
-            self.tell_recipient(site, sender, recipient, conversation);
+            self.tell_recipient(site, sender, recipient, conversation, now);
         }
         Ok(released)
     }

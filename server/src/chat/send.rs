@@ -104,6 +104,9 @@ impl Chat {
         let held = review || !(send.payer.confirmed() && recipient.confirmed);
         let id = insert_message(&mut tx, conversation, &send, Stored { price, free, held, review }, now).await?;
         let balance = pay(&mut tx, send.sender, id, price, free, credits, now).await?;
+        if matches!(send.payer, Payer::Member { premium: true, .. }) && domain::lifecycle::falls_low(credits, balance) {
+            crate::lifecycle::note_low_balance(&mut tx, site.id, send.sender, id, now).await?;
+        }
         move_lists(&mut tx, conversation, send.sender, send.peer, id, held, now).await?;
         // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
         let mut signals = vec![Signal::Message { id, conversation, sender: send.sender, recipient: send.peer }];
@@ -115,7 +118,7 @@ impl Chat {
         tx.commit().await?;
         self.bus.committed(&signals);
         if !held && !recipient.fictional {
-            self.tell_recipient(site, send.sender, send.peer, conversation);
+            self.tell_recipient(site, send.sender, send.peer, conversation, now);
         }
         crate::metrics::message_sent();
         let (body, gift, photo_key) = send.content.parts();
@@ -166,21 +169,31 @@ impl Chat {
         Ok(Recipient { confirmed: status == UserStatus::Active.as_str(), fictional: flag(&target, "fictional")? })
     }
 
-    /// A delivered message's mail and web push to its (real) recipient, after the commit.
-    pub(super) fn tell_recipient(&self, site: &Site, sender: i64, to: i64, conversation: i64) {
-        self.mail_after_send(site, sender, to, conversation);
-        if let Some(push) = &self.push {
-            push.send_later(&site.name, to, sender, crate::push::PushKind::Message { conversation });
-        }
-    }
-
-    fn mail_after_send(&self, site: &Site, sender: i64, to: i64, conversation: i64) {
-        let Some((accounts, public_url)) = self.mail.clone() else { return };
-        let settings = site.settings.clone();
-        let base_url = site.base_url(&public_url);
+    /// A delivered message told to its (real) recipient after the commit: by web push where a
+    /// browser of theirs takes it, else by mail (never both); and their digest of unread
+    /// messages for today queued (`crate::lifecycle`).
+    pub(super) fn tell_recipient(&self, site: &Site, sender: i64, to: i64, conversation: i64, now: i64) {
+        let (push, mail, db, digests) = (self.push.clone(), self.mail.clone(), self.db().clone(), self.digests.clone());
+        let (settings, site_name, site_id) = (site.settings.clone(), site.name.clone(), site.id);
+        let base_url = mail.as_ref().map(|(_, public_url)| site.base_url(public_url));
         self.background.spawn(async move {
-            if let Err(error) = accounts.mail_message(&settings, &base_url, to, sender, conversation).await {
-                tracing::warn!(%error, to, "could not send the new-message mail");
+            if let Err(error) = digests.note_message(&db, site_id, to, now).await {
+                tracing::warn!(%error, to, "could not queue the unread-messages digest");
+            }
+            let pushed = match &push {
+                Some(push) => push.send(&site_name, to, sender, crate::push::PushKind::Message { conversation }).await.unwrap_or_else(|error| {
+                    tracing::warn!(%error, to, "could not send a push");
+                    0
+                }),
+                None => 0,
+            };
+            if pushed > 0 {
+                return;
+            }
+            if let (Some((accounts, _)), Some(base_url)) = (mail, base_url) {
+                if let Err(error) = accounts.mail_message(&settings, &base_url, to, sender, conversation).await {
+                    tracing::warn!(%error, to, "could not send the new-message mail");
+                }
             }
         });
     }

@@ -70,13 +70,14 @@ async fn mail_event(State(state): State<AppState>, headers: HeaderMap, body: axu
                 "complaint" | "spam" => DisabledReason::Spam,
                 _ => return AppError::from(ErrorCode::BadRequest).into_response(),
             };
-            vec![crate::mail::reports::MailReport { address: email.to_string(), reason }]
+            let message_id = body.get("message_id").and_then(|m| m.as_str()).map(str::to_string);
+            vec![crate::mail::reports::MailReport { address: email.to_string(), reason, message_id }]
         }
         _ => crate::mail::reports::parse_ses(&body),
     };
     let mut accounts = 0;
     for report in reports {
-        match state.accounts.mail_event(&report.address, report.reason).await {
+        match state.accounts.mail_report(&report).await {
             Ok(count) => accounts += count,
             Err(error) => return error.into_response(),
         }

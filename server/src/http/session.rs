@@ -63,6 +63,11 @@ pub async fn resolve_member(State(state): State<AppState>, mut request: Request,
         return blocked_member(&state, blocked.id, request, next).await;
     }
     let renew = renewed && member.is_some();
+    if let (true, Some(member), Some(zone)) = (renew, member.as_ref(), cookies::get(request.headers(), domain::constants::TIME_ZONE_COOKIE)) {
+        if let Err(error) = state.accounts.note_time_zone(member.id, &zone).await {
+            tracing::warn!(%error, "could not keep the member's time zone");
+        }
+    }
     // What a member's own call changes reaches their next request here at once, whatever the
     // database (other nodes hear of it from the database, see `member_cache`).
     let writer = member.as_ref().filter(|_| !matches!(*request.method(), http::Method::GET | http::Method::HEAD)).map(|m| m.id);

@@ -99,7 +99,13 @@ impl Outbox {
     }
 
     pub async fn send(&self, mail: Mail) -> Result<(), AppError> {
-        let mut message = build_message(mail)?;
+        self.send_with_id(mail).await.map(|_| ())
+    }
+
+    /// Sends a mail and answers its `Message-ID` (a complaint about it quotes that id).
+    pub async fn send_with_id(&self, mail: Mail) -> Result<String, AppError> {
+        let message_id = new_message_id(&mail.from_address);
+        let mut message = build_with_id(mail, &message_id)?;
         if let Some(dkim) = &self.dkim {
             dkim.sign(&mut message)?;
         }
@@ -121,20 +127,29 @@ impl Outbox {
                 result.map_err(|e| AppError::Internal(format!("smtp: {e}")))?;
             }
         }
-        Ok(())
+        Ok(message_id)
     }
+}
+
+/// A new `Message-ID` in the sender's domain, angle brackets and all.
+fn new_message_id(from_address: &str) -> String {
+    let domain = from_address.rsplit_once('@').map_or("localhost", |(_, d)| d);
+    format!("<{}@{domain}>", crate::accounts::tokens::new_token())
 }
 
 /// The MIME message: text and HTML alternatives, and the unsubscribe headers when given.
 pub fn build_message(mail: Mail) -> Result<Message, AppError> {
+    let message_id = new_message_id(&mail.from_address);
+    build_with_id(mail, &message_id)
+}
+
+fn build_with_id(mail: Mail, message_id: &str) -> Result<Message, AppError> {
     let from: Mailbox = format!("{} <{}>", mail.from_name, mail.from_address).parse().map_err(|e| AppError::Internal(format!("bad sender: {e}")))?;
     let to: Mailbox = mail.to.parse().map_err(|e| AppError::Internal(format!("bad recipient: {e}")))?;
     // Our own Message-ID in the sender's domain (large mailbox providers refuse or junk mail
     // without one); lettre adds `Date`.
-    let domain = mail.from_address.rsplit_once('@').map_or("localhost", |(_, d)| d).to_string();
-    let message_id = format!("<{}@{domain}>", crate::accounts::tokens::new_token());
     let mut message = Message::builder()
-        .message_id(Some(message_id))
+        .message_id(Some(message_id.to_string()))
         .from(from)
         .to(to)
         .subject(mail.subject)

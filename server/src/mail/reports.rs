@@ -18,6 +18,9 @@ use crate::accounts::DisabledReason;
 pub struct MailReport {
     pub address: String,
     pub reason: DisabledReason,
+    /// The `Message-ID` of the mail a complaint is about, where the report quotes it (a
+    /// lifecycle mail's complaint then counts against its kind).
+    pub message_id: Option<String>,
 }
 
 /// The reports in one returned mail (empty when it is neither a hard bounce nor a complaint:
@@ -37,8 +40,9 @@ pub fn parse_mail(message: &str) -> Vec<MailReport> {
         let start = lower.iter().position(|l| l.starts_with("feedback-type:")).unwrap_or(0);
         let address =
             lines.iter().find_map(|l| field(l, "Original-Rcpt-To")).or_else(|| lines[start..].iter().find_map(|l| field(l, "To"))).and_then(|v| address_in(&v));
+        let message_id = lines[start..].iter().find_map(|l| field(l, "Message-ID")).and_then(|v| message_id_in(&v));
         if let Some(address) = address {
-            reports.push(MailReport { address, reason: DisabledReason::Spam });
+            reports.push(MailReport { address, reason: DisabledReason::Spam, message_id });
         }
         return reports;
     }
@@ -51,7 +55,7 @@ pub fn parse_mail(message: &str) -> Vec<MailReport> {
         if action == "failed" && status.starts_with('5') {
             if let Some(address) = address_in(recipient.split_once(';').map_or(recipient.as_str(), |(_, a)| a)) {
                 if !reports.iter().any(|r: &MailReport| r.address == address) {
-                    reports.push(MailReport { address, reason: DisabledReason::Bounce });
+                    reports.push(MailReport { address, reason: DisabledReason::Bounce, message_id: None });
                 }
             }
         }
@@ -82,9 +86,16 @@ pub fn parse_ses(body: &serde_json::Value) -> Vec<MailReport> {
     };
     match kind {
         "Bounce" if event.get("bounce").and_then(|b| b.get("bounceType")).and_then(|t| t.as_str()) == Some("Permanent") => {
-            list("bounce", "bouncedRecipients").into_iter().map(|address| MailReport { address, reason: DisabledReason::Bounce }).collect()
+            list("bounce", "bouncedRecipients").into_iter().map(|address| MailReport { address, reason: DisabledReason::Bounce, message_id: None }).collect()
         }
-        "Complaint" => list("complaint", "complainedRecipients").into_iter().map(|address| MailReport { address, reason: DisabledReason::Spam }).collect(),
+        "Complaint" => {
+            // The original mail's own `Message-ID` (SES's `mail.messageId` is SES's id).
+            let message_id = event.pointer("/mail/commonHeaders/messageId").and_then(|m| m.as_str()).and_then(message_id_in);
+            list("complaint", "complainedRecipients")
+                .into_iter()
+                .map(|address| MailReport { address, reason: DisabledReason::Spam, message_id: message_id.clone() })
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -108,6 +119,18 @@ fn unfold(message: &str) -> Vec<String> {
         }
     }
     lines
+}
+
+/// A `Message-ID` as we write them (`<token@domain>`), angle brackets and all; none for
+/// anything longer or stranger.
+fn message_id_in(text: &str) -> Option<String> {
+    let text = text.trim();
+    let inner = text.strip_prefix('<').and_then(|t| t.strip_suffix('>')).unwrap_or(text);
+    let plausible = !inner.is_empty()
+        && inner.len() <= 200
+        && inner.contains('@')
+        && inner.chars().all(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>' | '"' | ',' | ';'));
+    plausible.then(|| format!("<{inner}>"))
 }
 
 /// The address in `text` (`Anna <anna@example.nl>`, `<anna@example.nl>` or the bare address),
@@ -141,7 +164,7 @@ Final-Recipient: rfc822; bert@example.nl\r\nAction: delayed\r\nStatus: 4.4.1\r\n
 
     #[test]
     fn a_hard_bounce_names_its_recipient_and_a_delay_nothing() {
-        assert_eq!(parse_mail(DSN), vec![MailReport { address: "anna@example.nl".into(), reason: DisabledReason::Bounce }]);
+        assert_eq!(parse_mail(DSN), vec![MailReport { address: "anna@example.nl".into(), reason: DisabledReason::Bounce, message_id: None }]);
         let soft = DSN.replace("Action: failed\r\nStatus: 5.1.1", "Action: failed\r\nStatus: 4.2.2");
         assert!(parse_mail(&soft).is_empty(), "a full mailbox is not a dead address");
         assert!(parse_mail("Subject: Out of office\r\n\r\nI am away until Monday.").is_empty());
@@ -151,8 +174,12 @@ Final-Recipient: rfc822; bert@example.nl\r\nAction: delayed\r\nStatus: 4.4.1\r\n
     fn an_abuse_report_names_the_original_recipient() {
         let arf = "From: fbl@mailbox.example\r\nTo: abuse@vonk.nl\r\nContent-Type: multipart/report; report-type=feedback-report; boundary=\"b\"\r\n\r\n\
 --b\r\nContent-Type: message/feedback-report\r\n\r\nFeedback-Type: abuse\r\nUser-Agent: FBL/1.0\r\nVersion: 1\r\n\r\n\
---b\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: Vonk <support@vonk.nl>\r\nTo: Carla <Carla@Example.nl>\r\nSubject: Nieuw bericht\r\n\r\n--b--\r\n";
-        assert_eq!(parse_mail(arf), vec![MailReport { address: "carla@example.nl".into(), reason: DisabledReason::Spam }]);
+--b\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: Vonk <support@vonk.nl>\r\nTo: Carla <Carla@Example.nl>\r\nSubject: Nieuw bericht\r\n\
+Message-ID:\r\n <abc123@vonk.nl>\r\n\r\n--b--\r\n";
+        assert_eq!(
+            parse_mail(arf),
+            vec![MailReport { address: "carla@example.nl".into(), reason: DisabledReason::Spam, message_id: Some("<abc123@vonk.nl>".into()) }]
+        );
         let with_rcpt = arf.replace("Version: 1\r\n", "Version: 1\r\nOriginal-Rcpt-To: dirk@example.nl\r\n");
         assert_eq!(parse_mail(&with_rcpt)[0].address, "dirk@example.nl");
     }
@@ -160,14 +187,19 @@ Final-Recipient: rfc822; bert@example.nl\r\nAction: delayed\r\nStatus: 4.4.1\r\n
     #[test]
     fn ses_permanent_bounces_and_complaints_count_through_sns_or_not() {
         let bounce = serde_json::json!({"notificationType": "Bounce", "bounce": {"bounceType": "Permanent", "bouncedRecipients": [{"emailAddress": "Anna@example.nl"}, {"emailAddress": "not an address"}]}});
-        assert_eq!(parse_ses(&bounce), vec![MailReport { address: "anna@example.nl".into(), reason: DisabledReason::Bounce }]);
+        assert_eq!(parse_ses(&bounce), vec![MailReport { address: "anna@example.nl".into(), reason: DisabledReason::Bounce, message_id: None }]);
         let sns = serde_json::json!({"Type": "Notification", "Message": bounce.to_string()});
         assert_eq!(parse_ses(&sns).len(), 1);
         let transient =
             serde_json::json!({"eventType": "Bounce", "bounce": {"bounceType": "Transient", "bouncedRecipients": [{"emailAddress": "a@example.nl"}]}});
         assert!(parse_ses(&transient).is_empty());
-        let complaint = serde_json::json!({"eventType": "Complaint", "complaint": {"complainedRecipients": [{"emailAddress": "b@example.nl"}]}});
-        assert_eq!(parse_ses(&complaint), vec![MailReport { address: "b@example.nl".into(), reason: DisabledReason::Spam }]);
+        let complaint = serde_json::json!({"eventType": "Complaint", "complaint": {"complainedRecipients": [{"emailAddress": "b@example.nl"}]},
+            "mail": {"messageId": "0100-ses-id", "commonHeaders": {"messageId": "<x9@vonk.nl>"}}});
+        assert_eq!(
+            parse_ses(&complaint),
+            vec![MailReport { address: "b@example.nl".into(), reason: DisabledReason::Spam, message_id: Some("<x9@vonk.nl>".into()) }]
+        );
+        assert_eq!(message_id_in("<a b@c>"), None);
         assert!(parse_ses(&serde_json::json!({"Type": "Notification", "Message": "<not json>"})).is_empty());
         let confirm = serde_json::json!({"Type": "SubscriptionConfirmation", "SubscribeURL": "https://sns.example/confirm"});
         assert_eq!(sns_subscribe_url(&confirm), Some("https://sns.example/confirm"));

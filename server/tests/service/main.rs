@@ -11,6 +11,7 @@ mod basics_and_mail;
 mod chat;
 mod complaints;
 mod credits;
+mod digests;
 mod invitations;
 mod leaving;
 mod lifecycle;

@@ -316,3 +316,62 @@ fn a_bad_private_key_stops_the_start() {
         }
     });
 }
+
+/// The mails to `email` about messages (a conversation's link, or a digest), as written to
+/// the outbox.
+fn mails_to(w: &World, email: &str) -> Vec<String> {
+    std::fs::read_dir(w.mail.path())
+        .map(|dir| dir.filter_map(|e| std::fs::read_to_string(e.unwrap().path()).ok()).filter(|m| m.contains(&format!("To: {email}"))).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|m| m.contains("/chats/") || m.contains("kind=unread_digest"))
+        .collect()
+}
+
+on_both_databases!(a_message_or_lifecycle_notice_goes_by_push_where_a_browser_takes_it_else_by_mail, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let (service, push) = setup(&w).await;
+    let jobs = server::jobs::Jobs::new(db.clone(), w.accounts.clock().clone(), "node-a");
+    let sites = server::sites::SiteCache::load(db.clone()).await.unwrap();
+    server::lifecycle::Lifecycle::new(w.accounts.clone(), sites, "http://vonk.test").with_push(push.clone()).register(&jobs);
+    let chat = Chat::new(w.members.clone(), Bus::start(w.db.clone(), "sqlite://unused"))
+        .with_mail(w.accounts.clone(), "http://vonk.test".into())
+        .with_push(push.clone());
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id).await;
+    let bob = fund(&w, w.member("bob@example.nl", "male").await.id).await;
+    let carl = fund(&w, w.member("carl@example.nl", "male").await.id).await;
+    sqlx::query("UPDATE profiles SET name = 'Bob' WHERE user_id = $1").bind(bob.id).execute(db.pool()).await.unwrap();
+    push.subscribe(anna.id, &session(&w, "anna@example.nl").await, service.browser("anna-phone"), NOW).await.unwrap();
+    // Carl's browser is gone from its push service: a push to it fails.
+    let gone = Browser::new().subscription(format!("{}/gone/carl", service.base));
+    push.subscribe(carl.id, &session(&w, "carl@example.nl").await, gone, NOW).await.unwrap();
+
+    // Bob writes to Anna: her phone hears it, and no mail goes (never both).
+    chat.send(&w.site, &bob, To::Member(anna.id), "client-id-chan-01", Content::Text("hoi Anna".into()), NOW).await.unwrap();
+    // Anna writes to Bob, who has no browser subscribed: a mail. Carl's push fails: a mail.
+    chat.send(&w.site, &anna, To::Member(bob.id), "client-id-chan-02", Content::Text("hoi Bob".into()), NOW).await.unwrap();
+    chat.send(&w.site, &bob, To::Member(carl.id), "client-id-chan-03", Content::Text("hoi Carl".into()), NOW).await.unwrap();
+    chat.background_done().await;
+    assert_eq!(service.pushes_to("anna-phone").len(), 1);
+    assert!(mails_to(&w, "anna@example.nl").is_empty(), "pushed, so not mailed");
+    assert_eq!(mails_to(&w, "bob@example.nl").len(), 1);
+    assert_eq!(mails_to(&w, "carl@example.nl").len(), 1, "the push failed, so a mail");
+
+    // Six hours on, Anna has not read it: her digest comes by push too, with a sign-in link.
+    w.accounts.clock().advance(6 * 3600);
+    jobs.run_due().await.unwrap();
+    let got = service.pushes_to("anna-phone");
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1]["type"], "notice");
+    assert_eq!(got[1]["body"], "Ongelezen berichten van Bob");
+    let url = got[1]["url"].as_str().unwrap();
+    assert!(url.len() == 65 && url.starts_with('/') && url[1..].chars().all(|c| c.is_ascii_hexdigit()), "a sign-in link: {url}");
+    assert!(mails_to(&w, "anna@example.nl").is_empty());
+    let channels: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT channel, message_id FROM lifecycle_sent WHERE user_id = $1").bind(anna.id).fetch_all(db.pool()).await.unwrap();
+    assert_eq!(channels, vec![("push".to_string(), None)]);
+    // Bob's and Carl's conversations were mailed already: no digest for them.
+    let (sent,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM lifecycle_sent").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(sent, 1);
+    db.close().await;
+});

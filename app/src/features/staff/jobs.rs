@@ -25,6 +25,45 @@ pub struct LifecycleDay {
     pub kind: String,
     pub sent: i64,
     pub unsubscribed: i64,
+    pub complained: i64,
+}
+
+/// One kind over the days shown: how many went out, and the share of them that ended in an
+/// unsubscribe or a spam complaint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LifecycleRate {
+    pub kind: String,
+    pub sent: i64,
+    pub unsubscribe_rate: String,
+    pub complaint_rate: String,
+}
+
+/// `part` of `whole` as a percentage with one decimal ("0.4 %"); a dash without anything sent.
+pub fn rate(part: i64, whole: i64) -> String {
+    if whole <= 0 {
+        return "–".into();
+    }
+    format!("{:.1} %", part as f64 * 100.0 / whole as f64)
+}
+
+/// The days' figures summed per kind, in the order kinds first appear.
+pub fn rates(days: &[LifecycleDay]) -> Vec<LifecycleRate> {
+    let mut kinds: Vec<(String, i64, i64, i64)> = Vec::new();
+    for d in days {
+        match kinds.iter_mut().find(|k| k.0 == d.kind) {
+            Some(k) => (k.1, k.2, k.3) = (k.1 + d.sent, k.2 + d.unsubscribed, k.3 + d.complained),
+            None => kinds.push((d.kind.clone(), d.sent, d.unsubscribed, d.complained)),
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(kind, sent, unsubscribed, complained)| LifecycleRate {
+            kind,
+            sent,
+            unsubscribe_rate: rate(unsubscribed, sent),
+            complaint_rate: rate(complained, sent),
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,7 +100,10 @@ pub async fn staff_jobs() -> Result<JobsView, ApiError> {
     let queue = c.state.jobs.counts(&member, site, since).await.map_err(fail)?;
     let failed = c.state.jobs.failed(&member, site).await.map_err(fail)?;
     Ok(JobsView {
-        lifecycle: lifecycle.into_iter().map(|f| LifecycleDay { day: day(f.day), kind: f.kind, sent: f.sent, unsubscribed: f.unsubscribed }).collect(),
+        lifecycle: lifecycle
+            .into_iter()
+            .map(|f| LifecycleDay { day: day(f.day), kind: f.kind, sent: f.sent, unsubscribed: f.unsubscribed, complained: f.complained })
+            .collect(),
         queue: queue.into_iter().map(|q| QueueCount { kind: q.kind, status: q.status, jobs: q.jobs }).collect(),
         failed: failed
             .into_iter()
@@ -138,13 +180,25 @@ fn JobsTables(view: JobsView) -> impl IntoView {
             {if view.lifecycle.is_empty() {
                 empty().into_any()
             } else {
+                let summary = rates(&view.lifecycle);
                 view! {
                     <div class="table-scroll">
+                        <table class="table" data-testid="lifecycle-rates">
+                            <caption>{t("staff.jobs.rates")}</caption>
+                            <thead><tr><th scope="col">{t("staff.jobs.kind")}</th><th scope="col">{t("staff.jobs.sent")}</th><th scope="col">{t("staff.jobs.unsubscribe_rate")}</th><th scope="col">{t("staff.jobs.complaint_rate")}</th></tr></thead>
+                            <tbody>
+                                {summary.into_iter().map(|r| view! {
+                                    <tr><td>{kind_label(&r.kind)}</td><td>{r.sent}</td><td>{r.unsubscribe_rate}</td><td>{r.complaint_rate}</td></tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    </div>
+                    <div class="table-scroll">
                         <table class="table" data-testid="lifecycle-figures">
-                            <thead><tr><th scope="col">{t("staff.jobs.day")}</th><th scope="col">{t("staff.jobs.kind")}</th><th scope="col">{t("staff.jobs.sent")}</th><th scope="col">{t("staff.jobs.unsubscribed")}</th></tr></thead>
+                            <thead><tr><th scope="col">{t("staff.jobs.day")}</th><th scope="col">{t("staff.jobs.kind")}</th><th scope="col">{t("staff.jobs.sent")}</th><th scope="col">{t("staff.jobs.unsubscribed")}</th><th scope="col">{t("staff.jobs.complaints")}</th></tr></thead>
                             <tbody>
                                 {view.lifecycle.into_iter().map(|d| view! {
-                                    <tr><td>{d.day}</td><td>{kind_label(&d.kind)}</td><td>{d.sent}</td><td>{d.unsubscribed}</td></tr>
+                                    <tr><td>{d.day}</td><td>{kind_label(&d.kind)}</td><td>{d.sent}</td><td>{d.unsubscribed}</td><td>{d.complained}</td></tr>
                                 }).collect_view()}
                             </tbody>
                         </table>

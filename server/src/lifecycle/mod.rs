@@ -1,8 +1,15 @@
 //! Lifecycle messages: what Vonk sends on its own initiative to bring a member back, run from
 //! the job queue ([`crate::jobs`]). Every kind passes the same gate before it goes out
-//! ([`Lifecycle::gate`]): the site has it on, the member is a member (not staff) who did not say
-//! no to it and whose mail works, it is day where the member lives, and the member's cap
-//! (`domain::lifecycle`) allows one more. Each message sent is written to `lifecycle_sent`.
+//! ([`Lifecycle::gate`]): the site has it on, the member is a member (not staff) whose
+//! preference allows it and who did not say no to it, it is day where the member lives (the
+//! browser's time zone, else the country's), and the member's cap (`domain::lifecycle`) allows
+//! one more. It then goes by web push where the member has a browser subscribed, by mail
+//! otherwise (never both), and is written to `lifecycle_sent` with the mail's `Message-ID`, so a
+//! spam complaint about it counts against its kind.
+
+mod digests;
+
+pub use digests::{note_low_balance, DigestNotes};
 
 use std::sync::Arc;
 
@@ -10,7 +17,10 @@ use chrono::{TimeZone, Timelike};
 use domain::jobs::JobKind;
 use domain::lifecycle::{cap_allows_at, quiet_wait_secs, LifecycleKind, CONFIRM_REMINDERS_AFTER_SECS, WIN_BACK_AFTER_DAYS};
 
-use crate::accounts::{Accounts, Member};
+use domain::lifecycle::{Channel, Preference};
+use domain::rows::Flag;
+
+use crate::accounts::{Accounts, LifecycleNotice, Member};
 use crate::error::AppError;
 use crate::jobs::{Handler, Job, Outcome};
 use crate::sites::SiteCache;
@@ -41,6 +51,15 @@ pub fn zone_for(country: Option<&str>) -> chrono_tz::Tz {
         "DK" => Europe::Copenhagen,
         _ => Europe::Amsterdam,
     }
+}
+
+/// A zone of the time zone database by its IANA name (`Europe/Amsterdam`); `None` for anything
+/// else a browser or a cookie might say.
+pub fn known_zone(name: &str) -> Option<chrono_tz::Tz> {
+    if name.is_empty() || name.len() > 64 {
+        return None;
+    }
+    name.parse().ok()
 }
 
 /// Seconds since midnight where the member lives, at `unix`.
@@ -83,11 +102,42 @@ pub struct Lifecycle {
     public_url: Arc<str>,
     /// The company's leaving discount for the last win-back message (none: no offer).
     payments: Option<crate::payments::Payments>,
+    /// Web push for members with a browser subscribed (none: mail only).
+    push: Option<crate::push::Pusher>,
+}
+
+/// What the gate decides for one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gate {
+    /// It goes out now, by this channel.
+    Send(Channel),
+    /// It does not go now: this becomes of the job.
+    Not(Outcome),
+}
+
+/// What the gate reads of the member besides [`Member`].
+#[derive(sqlx::FromRow)]
+struct Reach {
+    time_zone: Option<String>,
+    #[sqlx(try_from = "Flag")]
+    notify_messages: bool,
+    #[sqlx(try_from = "Flag")]
+    notify_likes: bool,
+    #[sqlx(try_from = "Flag")]
+    notify_news: bool,
+    pushes: i64,
+    opted_out: i64,
 }
 
 impl Lifecycle {
     pub fn new(accounts: Accounts, sites: SiteCache, public_url: &str) -> Lifecycle {
-        Lifecycle { accounts, sites, public_url: public_url.into(), payments: None }
+        Lifecycle { accounts, sites, public_url: public_url.into(), payments: None, push: None }
+    }
+
+    /// Members with a browser subscribed get their lifecycle messages by web push.
+    pub fn with_push(mut self, push: crate::push::Pusher) -> Lifecycle {
+        self.push = Some(push).filter(crate::push::Pusher::enabled);
+        self
     }
 
     /// The last win-back message offers the company's leaving discount through these payments.
@@ -98,60 +148,112 @@ impl Lifecycle {
 
     /// Registers a handler for each kind of lifecycle job.
     pub fn register(&self, jobs: &crate::jobs::Jobs) {
-        for kind in [JobKind::ConfirmReminder, JobKind::LifecycleScan, JobKind::WinBack, JobKind::DiscountEnding] {
+        for kind in [
+            JobKind::ConfirmReminder,
+            JobKind::LifecycleScan,
+            JobKind::WinBack,
+            JobKind::DiscountEnding,
+            JobKind::UnreadDigest,
+            JobKind::LikesDigest,
+            JobKind::LowBalance,
+        ] {
             jobs.handle(kind, Arc::new(self.clone()));
         }
     }
 
-    /// The checks every lifecycle message passes; `None` when it may go out now.
-    pub async fn gate(&self, member: &Member, kind: LifecycleKind, site_allows: bool, now: i64) -> Result<Option<Outcome>, AppError> {
+    /// The checks every lifecycle message passes, and the channel it goes by.
+    pub async fn gate(&self, member: &Member, kind: LifecycleKind, site_allows: bool, now: i64) -> Result<Gate, AppError> {
+        let not = |outcome| Ok(Gate::Not(outcome));
         if !site_allows {
-            return Ok(Some(Outcome::Dropped("off")));
+            return not(Outcome::Dropped("off"));
         }
         if member.is_staff() {
-            return Ok(Some(Outcome::Dropped("staff")));
+            return not(Outcome::Dropped("staff"));
         }
         if matches!(member.status, domain::account::UserStatus::Deleted | domain::account::UserStatus::Blocked) {
-            return Ok(Some(Outcome::Dropped("account")));
+            return not(Outcome::Dropped("account"));
         }
+        let reach: Reach = sqlx::query_as(
+            "SELECT u.time_zone, u.notify_messages, u.notify_likes, u.notify_news, \
+               (SELECT COUNT(*) FROM push_subscriptions s WHERE s.user_id = u.id) AS pushes, \
+               (SELECT COUNT(*) FROM lifecycle_optouts o WHERE o.user_id = u.id AND o.kind = $2) AS opted_out \
+             FROM users u WHERE u.id = $1",
+        )
+        .bind(member.id)
+        .bind(kind.as_str())
+        .fetch_one(self.accounts.db().pool())
+        .await?;
+        let wanted = match kind.preference() {
+            None => true,
+            Some(Preference::Messages) => reach.notify_messages,
+            Some(Preference::Likes) => reach.notify_likes,
+            Some(Preference::News) => reach.notify_news,
+        };
+        if !wanted {
+            return not(Outcome::Dropped("preference"));
+        }
+        if reach.opted_out > 0 {
+            return not(Outcome::Dropped("unsubscribed"));
+        }
+        let channel = domain::lifecycle::channel(kind, if self.push.is_some() { reach.pushes } else { 0 });
         // A bounce, a spam complaint or a list-unsubscribe stops these mails as it stops the others.
-        if !member.alerts.notifications_disabled.is_empty() {
-            return Ok(Some(Outcome::Dropped("mail_off")));
+        if channel == Channel::Mail && !member.alerts.notifications_disabled.is_empty() {
+            return not(Outcome::Dropped("mail_off"));
         }
-        let db = self.accounts.db();
-        let opted_out: Option<(i64,)> = sqlx::query_as("SELECT user_id FROM lifecycle_optouts WHERE user_id = $1 AND kind = $2")
-            .bind(member.id)
-            .bind(kind.as_str())
-            .fetch_optional(db.pool())
-            .await?;
-        if opted_out.is_some() {
-            return Ok(Some(Outcome::Dropped("unsubscribed")));
-        }
-        let wait = quiet_wait_secs(local_secs_of_day(zone_for(member.country.as_deref()), now));
+        let zone = reach.time_zone.as_deref().and_then(known_zone).unwrap_or_else(|| zone_for(member.country.as_deref()));
+        let wait = quiet_wait_secs(local_secs_of_day(zone, now));
         if wait > 0 {
-            return Ok(Some(Outcome::Later(now + wait)));
+            return not(Outcome::Later(now + wait));
         }
         let sent: Vec<(i64,)> = sqlx::query_as("SELECT sent_at FROM lifecycle_sent WHERE user_id = $1 AND sent_at > $2")
             .bind(member.id)
             .bind(now - 7 * 24 * 3600)
-            .fetch_all(db.pool())
+            .fetch_all(self.accounts.db().pool())
             .await?;
         let allowed = cap_allows_at(&sent.into_iter().map(|(t,)| t).collect::<Vec<_>>(), now);
         if allowed > now {
-            return Ok(Some(Outcome::Later(allowed)));
+            return not(Outcome::Later(allowed));
         }
-        Ok(None)
+        Ok(Gate::Send(channel))
     }
 
-    async fn record_sent(&self, user_id: i64, kind: LifecycleKind, channel: &str, now: i64) -> Result<(), AppError> {
-        sqlx::query("INSERT INTO lifecycle_sent (user_id, kind, channel, sent_at) VALUES ($1, $2, $3, $4)")
+    async fn record_sent(&self, user_id: i64, kind: LifecycleKind, channel: Channel, message_id: Option<&str>, now: i64) -> Result<(), AppError> {
+        sqlx::query("INSERT INTO lifecycle_sent (user_id, kind, channel, message_id, sent_at) VALUES ($1, $2, $3, $4, $5)")
             .bind(user_id)
             .bind(kind.as_str())
-            .bind(channel)
+            .bind(<&str>::from(channel))
+            .bind(message_id)
             .bind(now)
             .execute(self.accounts.db().pool())
             .await?;
         Ok(())
+    }
+
+    /// A job's outcome after [`Lifecycle::deliver`].
+    fn sent(&self, delivered: bool) -> Result<Outcome, AppError> {
+        Ok(if delivered { Outcome::Done } else { Outcome::Dropped("no_channel") })
+    }
+
+    /// Sends a notice the gate let through by its channel, and records it. A push no browser
+    /// took becomes a mail where mail works; returns whether anything went out.
+    async fn deliver(&self, site: &crate::sites::Site, member: &Member, notice: &LifecycleNotice, channel: Channel, now: i64) -> Result<bool, AppError> {
+        if let (Channel::Push, Some(push)) = (channel, &self.push) {
+            let link = self.accounts.sign_in_link(&site.settings, member.id, &notice.target).await?;
+            let locale = domain::Locale::parse(&member.language).unwrap_or(domain::Locale::DEFAULT);
+            let mut vars: Vec<(&str, &str)> = vec![("site", &site.settings.name), ("name", &member.name)];
+            vars.extend(notice.vars.iter().map(|(k, v)| (*k, v.as_str())));
+            let body = domain::i18n::interpolate(&push.catalog().t(locale, &format!("{}.push", notice.prefix)), &vars);
+            if push.send_notice(&site.settings.name, member.id, &body, &link, notice.kind.as_str()).await? > 0 {
+                self.record_sent(member.id, notice.kind, Channel::Push, None, now).await?;
+                return Ok(true);
+            }
+            if !member.alerts.notifications_disabled.is_empty() {
+                return Ok(false);
+            }
+        }
+        let message_id = self.accounts.send_lifecycle_mail(&site.settings, &site.base_url(&self.public_url), member, notice).await?;
+        self.record_sent(member.id, notice.kind, Channel::Mail, Some(&message_id), now).await?;
+        Ok(true)
     }
 
     /// "Confirm your address", an hour and a day after signup, while the member has not.
@@ -162,11 +264,11 @@ impl Lifecycle {
             return Ok(Outcome::Dropped("confirmed"));
         }
         let Some(site) = self.sites.by_id(member.site_id) else { return Ok(Outcome::Dropped("site")) };
-        if let Some(outcome) = self.gate(&member, LifecycleKind::ConfirmReminder, site.settings.confirm_reminders, now).await? {
+        if let Gate::Not(outcome) = self.gate(&member, LifecycleKind::ConfirmReminder, site.settings.confirm_reminders, now).await? {
             return Ok(outcome);
         }
-        self.accounts.send_confirm_reminder(&site.settings, &site.base_url(&self.public_url), &member, now).await?;
-        self.record_sent(user_id, LifecycleKind::ConfirmReminder, "mail", now).await?;
+        let message_id = self.accounts.send_confirm_reminder(&site.settings, &site.base_url(&self.public_url), &member, now).await?;
+        self.record_sent(user_id, LifecycleKind::ConfirmReminder, Channel::Mail, Some(&message_id), now).await?;
         Ok(Outcome::Done)
     }
 }
@@ -215,9 +317,10 @@ impl Lifecycle {
             return Ok(Outcome::Dropped("came_back"));
         }
         let Some(site) = self.sites.by_id(member.site_id) else { return Ok(Outcome::Dropped("site")) };
-        if let Some(outcome) = self.gate(&member, LifecycleKind::WinBack, site.settings.win_back, now).await? {
-            return Ok(outcome);
-        }
+        let channel = match self.gate(&member, LifecycleKind::WinBack, site.settings.win_back, now).await? {
+            Gate::Send(channel) => channel,
+            Gate::Not(outcome) => return Ok(outcome),
+        };
         let last = WIN_BACK_AFTER_DAYS.last().copied().unwrap_or(days);
         let offer = match (&self.payments, days >= last) {
             (Some(payments), true) => match payments.leaving_offer(&site, &member).await? {
@@ -227,9 +330,7 @@ impl Lifecycle {
             },
             _ => None,
         };
-        self.accounts.send_win_back(&site.settings, &site.base_url(&self.public_url), &member, days, offer.as_ref()).await?;
-        self.record_sent(user_id, LifecycleKind::WinBack, "mail", now).await?;
-        Ok(Outcome::Done)
+        self.sent(self.deliver(&site, &member, &LifecycleNotice::win_back(days, offer.as_ref()), channel, now).await?)
     }
 }
 
@@ -252,13 +353,18 @@ impl Lifecycle {
         if !member.is_confirmed() {
             return Ok(Outcome::Dropped("unconfirmed"));
         }
-        if let Some(outcome) = self.gate(&member, LifecycleKind::DiscountEnding, site.settings.discount_ending, now).await? {
-            return Ok(outcome);
-        }
+        let channel = match self.gate(&member, LifecycleKind::DiscountEnding, site.settings.discount_ending, now).await? {
+            Gate::Send(channel) => channel,
+            Gate::Not(outcome) => return Ok(outcome),
+        };
         let hours = ((ends_at - now) + 3599) / 3600;
-        self.accounts.send_discount_ending(&site.settings, &site.base_url(&self.public_url), &member, percent, hours).await?;
-        self.record_sent(user_id, LifecycleKind::DiscountEnding, "mail", now).await?;
-        Ok(Outcome::Done)
+        let notice = LifecycleNotice {
+            kind: LifecycleKind::DiscountEnding,
+            prefix: "lifecycle.discount_ending",
+            vars: vec![("percent", percent.to_string()), ("hours", hours.to_string())],
+            target: "/credits".into(),
+        };
+        self.sent(self.deliver(&site, &member, &notice, channel, now).await?)
     }
 }
 
@@ -270,6 +376,9 @@ impl Handler for Lifecycle {
             JobKind::LifecycleScan => self.scan(now).await,
             JobKind::WinBack => self.win_back(job, now).await,
             JobKind::DiscountEnding => self.discount_ending(job, now).await,
+            JobKind::UnreadDigest => self.unread_digest(job, now).await,
+            JobKind::LikesDigest => self.likes_digest(job, now).await,
+            JobKind::LowBalance => self.low_balance(job, now).await,
             // Registered by the payments (`Payments::schedule_recovery`), never here.
             JobKind::PaymentRecovery => Err(AppError::Internal("payment recovery is not a lifecycle job".into())),
         }
@@ -284,6 +393,8 @@ pub struct DayFigure {
     pub kind: String,
     pub sent: i64,
     pub unsubscribed: i64,
+    /// Spam complaints about the mails of that kind sent that day.
+    pub complained: i64,
 }
 
 /// A site's sent and unsubscribed per kind and day since `since` (the latest day first); staff
@@ -291,10 +402,10 @@ pub struct DayFigure {
 pub async fn figures(db: &crate::db::Db, who: &Member, site_id: i64, since: i64) -> Result<Vec<DayFigure>, AppError> {
     crate::staff::require_staff(who, site_id, domain::staff::StaffArea::Jobs)?;
     Ok(sqlx::query_as(
-        "SELECT day, kind, SUM(sent) AS sent, SUM(unsubscribed) AS unsubscribed FROM ( \
-           SELECT s.sent_at / 86400 AS day, s.kind, 1 AS sent, 0 AS unsubscribed FROM lifecycle_sent s JOIN users u ON u.id = s.user_id \
-             WHERE s.sent_at >= $1 AND u.site_id = $2 \
-           UNION ALL SELECT o.created_at / 86400 AS day, o.kind, 0 AS sent, 1 AS unsubscribed FROM lifecycle_optouts o JOIN users u ON u.id = o.user_id \
+        "SELECT day, kind, SUM(sent) AS sent, SUM(unsubscribed) AS unsubscribed, SUM(complained) AS complained FROM ( \
+           SELECT s.sent_at / 86400 AS day, s.kind, 1 AS sent, 0 AS unsubscribed, CASE WHEN s.complained_at IS NULL THEN 0 ELSE 1 END AS complained \
+             FROM lifecycle_sent s JOIN users u ON u.id = s.user_id WHERE s.sent_at >= $1 AND u.site_id = $2 \
+           UNION ALL SELECT o.created_at / 86400 AS day, o.kind, 0 AS sent, 1 AS unsubscribed, 0 AS complained FROM lifecycle_optouts o JOIN users u ON u.id = o.user_id \
              WHERE o.created_at >= $1 AND u.site_id = $2 \
          ) f GROUP BY day, kind ORDER BY day DESC, kind",
     )
