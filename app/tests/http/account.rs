@@ -579,6 +579,34 @@ async fn a_session_in_use_renews_its_cookie() {
 }
 
 #[tokio::test]
+async fn the_browsers_time_zone_is_kept_on_login_and_renewal_and_nonsense_is_not() {
+    let app = start().await;
+    let origin = app.origin();
+    let zone = |app: &TestApp| {
+        let pool = app.state.db.pool().clone();
+        async move {
+            let (zone,): (Option<String>,) = sqlx::query_as("SELECT time_zone FROM users WHERE email = 'anna@example.nl'").fetch_one(&pool).await.unwrap();
+            zone
+        }
+    };
+    // The page's first script sets the cookie; signup is the first session.
+    let signup = app.form("signup", SIGNUP, "/signup", &[("origin", &origin), ("cookie", "tz=Europe/Helsinki")]).await;
+    assert_eq!(zone(&app).await.as_deref(), Some("Europe/Helsinki"));
+    let cookie = format!("auth.session={}", cookie_value(&signup, "auth.session").unwrap());
+    // Markup or a made-up zone changes nothing, at renewal either.
+    sqlx::query("UPDATE sessions SET last_seen_at = last_seen_at - 601").execute(app.state.db.pool()).await.unwrap();
+    app.get("/settings", &[("cookie", &format!("{cookie}; tz=<script>alert(1)</script>"))]).await;
+    assert_eq!(zone(&app).await.as_deref(), Some("Europe/Helsinki"));
+    // A trip abroad: the next renewal keeps the new zone.
+    sqlx::query("UPDATE sessions SET last_seen_at = last_seen_at - 601").execute(app.state.db.pool()).await.unwrap();
+    app.get("/settings", &[("cookie", &format!("{cookie}; tz=America/New_York"))]).await;
+    assert_eq!(zone(&app).await.as_deref(), Some("America/New_York"));
+    // Every page's first script is what sets it.
+    let (_, _, html) = app.get("/", &[]).await;
+    assert!(html.contains("resolvedOptions().timeZone"), "the tz cookie script");
+}
+
+#[tokio::test]
 async fn a_member_stores_a_push_subscription_for_the_session_and_the_page_offers_push() {
     let (private_key, public_key) = server::push::new_vapid_keys();
     let app = start_with(&[
