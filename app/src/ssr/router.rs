@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::FromRef;
+use axum::extract::{FromRef, State};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Router;
 use domain::ApiError;
@@ -27,13 +27,24 @@ pub struct ServerState {
     pub app: AppState,
 }
 
-/// A lifecycle mail's sign-in link, `/{token}` (SPEC §2): a `GET` of a path that is one token
-/// (64 hex characters) goes to the page that asks before signing in. As a layer rather than a
-/// route so that the site's own files at the root (`/sw.js`, `/robots.txt`) keep their way.
-pub async fn sign_in_link(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+/// A lifecycle message's sign-in link, `/{token}` (SPEC §2): a `GET` of a path that is one
+/// token (64 hex characters) goes to the page that asks before signing in, or, for the member
+/// it belongs to who is signed in already (a tapped push opens in the browser that holds the
+/// session), straight to its page: signing in again would end that session and the browser's
+/// push subscription with it. As a layer rather than a route so that the site's own files at
+/// the root (`/sw.js`, `/robots.txt`) keep their way.
+pub async fn sign_in_link(State(app): State<AppState>, request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let token = request.uri().path().strip_prefix('/').filter(|t| server::accounts::tokens::is_well_formed(t));
     match token {
         Some(token) if request.method() == http::Method::GET || request.method() == http::Method::HEAD => {
+            let member = request.extensions().get::<server::http::CurrentMember>().and_then(|m| m.0.as_ref()).map(|m| m.id);
+            if let Some(member) = member {
+                match app.accounts.sign_in_link_target_for(token, member).await {
+                    Ok(Some(target)) => return axum::response::Redirect::to(&server::http::visitor::safe_return_path(Some(&target))).into_response(),
+                    Ok(None) => {}
+                    Err(error) => tracing::warn!(%error, "could not look at a sign-in link"),
+                }
+            }
             axum::response::Redirect::to(&crate::features::account::sign_in_link::page(token)).into_response()
         }
         _ => next.run(request).await,
@@ -159,7 +170,7 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         .fallback(not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn(server_fn_status))
-        .layer(axum::middleware::from_fn(sign_in_link))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), sign_in_link))
         .layer(axum::middleware::from_fn_with_state(
             super::body_guard::Limits {
                 multipart_bytes: super::body_guard::multipart_limit(app.config.photo_max_bytes),

@@ -836,6 +836,18 @@ async fn a_mails_sign_in_link_asks_first_then_signs_in_once_on_its_page() {
     assert!(html.contains(r#"action="/api/fn/logout""#), "signed in");
     let (_, _, settings) = app.get("/settings", &[("cookie", &cookie)]).await;
     assert!(settings.contains("Ingelogd met de link uit een e-mail"), "a security event the member can see");
+    // A push's link opens in the browser that is signed in already: straight to its page, the
+    // session (and the browser's push subscription with it) kept, the link unused. Another
+    // member's session there still gets the page that asks.
+    let pushed = app.state.accounts.sign_in_link(&site.settings, id, "/chats").await.unwrap();
+    let (status, headers, _) = app.get(&pushed, &[("cookie", &cookie)]).await;
+    assert!(status.is_redirection(), "{status}");
+    assert_eq!(headers["location"], "/chats");
+    let (status, _, _) = app.get("/notifications", &[("cookie", &cookie)]).await;
+    assert_eq!(status, StatusCode::OK, "still signed in with the same session");
+    let other = signed_up(&app, "ander@example.nl").await;
+    let (_, headers, _) = app.get(&pushed, &[("cookie", &other)]).await;
+    assert_eq!(headers["location"], format!("/sign-in?token={}", pushed.trim_start_matches('/')));
 
     // Once only: the second press is refused on the page, which says why.
     let res = app.form("sign_in_with_link", &format!("token={token}"), "/sign-in", &[("origin", &origin)]).await;

@@ -68,6 +68,24 @@ impl Accounts {
         Ok(row.map(|(name,)| name))
     }
 
+    /// The page a link leads to when it is `user_id`'s own and still works: the member who taps
+    /// it is signed in already (a push opens it in the browser that holds the session), so it
+    /// goes straight there, changing nothing and keeping the link. Looks only.
+    pub async fn sign_in_link_target_for(&self, token: &str, user_id: i64) -> Result<Option<String>, AppError> {
+        if !tokens::is_well_formed(token) {
+            return Ok(None);
+        }
+        let row: Option<(Option<String>,)> =
+            sqlx::query_as("SELECT payload FROM account_tokens WHERE token_hash = $1 AND kind = $2 AND user_id = $3 AND used_at IS NULL AND expires_at > $4")
+                .bind(tokens::hash(token))
+                .bind(Kind::SignIn.as_str())
+                .bind(user_id)
+                .bind(self.clock.now())
+                .fetch_optional(self.db.pool())
+                .await?;
+        Ok(row.map(|(target,)| target.filter(|t| is_site_path(t)).unwrap_or_else(|| "/".into())))
+    }
+
     /// Uses a sign-in link up (once, whoever taps first) and signs its member in, ending the
     /// session the browser had. Links of another site, expired, used or ended ones, and those
     /// of blocked or deleted accounts: `link_expired`.
