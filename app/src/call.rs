@@ -44,6 +44,7 @@ impl Call {
         let user_agent = self.parts.headers.get(http::header::USER_AGENT).and_then(|v| v.to_str().ok());
         server::accounts::Client::new(Some(self.client_ip().to_string()), user_agent, Some(self.country()))
             .with_time_zone(self.cookie(domain::constants::TIME_ZONE_COOKIE).as_deref())
+            .with_visitor(self.cookie(server::visits::VISITOR_COOKIE))
     }
 
     /// The country of this request (the member's, else GeoIP's, else the site's).

@@ -38,6 +38,7 @@ pub mod security;
 pub mod site;
 pub mod spam;
 pub mod staff;
+pub mod visits;
 pub mod widgets;
 
 pub use error::{ApiError, ErrorCode, Field};

@@ -216,6 +216,13 @@ pub struct SiteSettings {
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub likes_digest: bool,
+    /// A signup counts for its first landing with a source, not its last (`domain::visits`).
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub attribution_first_touch: bool,
+    /// How many days before a signup a landing counts for it.
+    #[serde(default)]
+    pub attribution_days: i64,
     /// Premium members hear when their credits run low.
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]

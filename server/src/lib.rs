@@ -38,6 +38,7 @@ pub mod state;
 pub mod streams;
 pub mod ttl_cache;
 pub mod visibility;
+pub mod visits;
 
 pub use config::Config;
 pub use db::Db;

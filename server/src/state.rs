@@ -56,6 +56,8 @@ pub struct Services {
     pub streams: crate::streams::Streams,
     /// The one job queue: work that happens later (lifecycle messages…), run by every node.
     pub jobs: crate::jobs::Jobs,
+    /// Landing visits, counted for the owner's figures.
+    pub visits: crate::visits::Visits,
 }
 
 /// Older photos given WebP copies per housekeeping run.
@@ -109,6 +111,7 @@ impl AppState {
         let payments =
             crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config)?.with_sites(sites.clone()).with_bus(bus);
         let jobs = crate::jobs::Jobs::new(db.clone(), clock.clone(), &crate::jobs::node_name());
+        let visits = crate::visits::Visits::new(db.clone());
         crate::lifecycle::Lifecycle::new(accounts.clone(), sites.clone(), &config.public_url)
             .with_payments(payments.clone())
             .with_push(push.clone())
@@ -137,6 +140,7 @@ impl AppState {
             push,
             media,
             jobs,
+            visits,
         })))
     }
 

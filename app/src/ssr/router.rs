@@ -180,6 +180,7 @@ pub fn router_with_page_cache(app: AppState, leptos_options: LeptosOptions, page
         ))
         .layer(axum::middleware::from_fn_with_state(Arc::new(crate::page_cache::PageCache::new(page_cache)), crate::page_cache::serve))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::payment_routes::settle_before_result_page))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::tracking::count_visit))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::resolve_member))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::tracking::remember))
         .layer(axum::middleware::from_fn_with_state(app.clone(), server::http::same_origin_guard))

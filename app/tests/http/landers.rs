@@ -128,3 +128,56 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
     let (status, _, _) = app.get(&format!("/members/{id}/landing4"), &[]).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_landing_counts_one_visit_per_visitor_and_a_signup_keeps_where_it_came_from() {
+    let app = start().await;
+    let phone = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36";
+    let visits = |app: &TestApp| {
+        let pool = app.state.db.pool().clone();
+        async move {
+            let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM visits").fetch_one(&pool).await.unwrap();
+            n
+        }
+    };
+    let url = "/landers/gallery/zomer?network=banners&sub1=b7&clickid=klik-42&ref=%3Cscript%3E";
+    // Bots, scripts and prefetches count nothing and get no cookie.
+    for headers in [vec![("user-agent", "Googlebot/2.1")], vec![], vec![("user-agent", phone), ("sec-purpose", "prefetch")]] {
+        let (status, answer, _) = app.get(url, &headers).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(answer.get_all("set-cookie").iter().all(|c| !c.to_str().unwrap().starts_with("vonk_visitor=")));
+    }
+    assert_eq!(visits(&app).await, 0);
+    // A person's phone: a visitor cookie (HttpOnly, a year) and one visit, however often.
+    let (_, answer, _) = app.get(url, &[("user-agent", phone)]).await;
+    let set = answer.get_all("set-cookie").iter().map(|c| c.to_str().unwrap().to_string()).find(|c| c.starts_with("vonk_visitor=")).expect("a visitor cookie");
+    assert!(set.contains("HttpOnly") && set.contains("SameSite=Lax") && set.contains("Max-Age=31536000"), "{set}");
+    let visitor = set.trim_start_matches("vonk_visitor=").split(';').next().unwrap().to_string();
+    let cookie = format!("vonk_visitor={visitor}");
+    for _ in 0..3 {
+        app.get(url, &[("user-agent", phone), ("cookie", &cookie)]).await;
+    }
+    assert_eq!(visits(&app).await, 1);
+    let row: (String, Option<String>, Option<String>, Option<String>, String, String, Option<String>) =
+        sqlx::query_as("SELECT page, lander, network, click_id, device, ip_prefix, ref FROM visits").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(
+        row,
+        ("lander".into(), Some("gallery".into()), Some("banners".into()), Some("klik-42".into()), "mobile".into(), "127.0.0.0/24".into(), Some("<script>".into()))
+    );
+    // Pages that are no landing count nothing.
+    app.get("/pricing", &[("user-agent", phone), ("cookie", &cookie)]).await;
+    assert_eq!(visits(&app).await, 1);
+    // The visitor signs up later from the plain signup page: counted for the lander's source.
+    let body = "email=lander%40example.nl&name=Lana&password=rode+kater+op+het+dak&date_of_birth=1990-05-17&signup_message=";
+    let res = app.form("signup", body, "/signup", &[("origin", &app.origin()), ("cookie", &cookie), ("user-agent", phone)]).await;
+    assert_eq!(res.headers()["location"], "/complete-signup");
+    let (network, sub1): (Option<String>, Option<String>) =
+        sqlx::query_as("SELECT tracking_network, tracking_sub1 FROM users WHERE email = 'lander@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!((network.as_deref(), sub1.as_deref()), (Some("banners"), Some("b7")));
+    let (touches,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM signup_touches").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(touches, 2, "first and last touch kept");
+    // A member on the members page is no landing visitor.
+    let member = format!("auth.session={}", cookie_value(&res, "auth.session").unwrap());
+    app.get("/members", &[("user-agent", phone), ("cookie", &member)]).await;
+    assert_eq!(visits(&app).await, 1);
+}

@@ -113,6 +113,8 @@ pub const TIME_BONUS_HOURS: Range = Range::new("time_bonus_hours", 0, 72);
 pub const INVITATION_DAYS: Range = Range::new("invitation_days", 1, 90);
 /// How many hours the one-tap sign-in link of a lifecycle mail works (at most a week).
 pub const SIGN_IN_LINK_HOURS: Range = Range::new("sign_in_link_hours", 1, 168);
+/// How many days before a signup a landing counts for it (`domain::visits`).
+pub const ATTRIBUTION_DAYS: Range = Range::new("attribution_days", 1, 90);
 pub const REFUND_DAYS: Range = Range::new("refund_days", 0, 365);
 /// The monthly direct-debit cap per member, in whole currency units (stored in minor units).
 pub const DIRECT_DEBIT_LIMIT: Range = Range::new("direct_debit_monthly_limit", 0, 10_000);

@@ -109,6 +109,30 @@ impl LifecycleSettings {
 }
 
 crate::settings_form! {
+    /// Which landing a signup counts for in the figures (`domain::visits::attributed`): the
+    /// first or the last with a source, within so many days.
+    pub struct AttributionSettings {
+        attribution_first_touch: flag,
+        attribution_days: int(ATTRIBUTION_DAYS),
+    }
+}
+
+impl AttributionSettings {
+    pub fn validate(self) -> Result<AttributionSettings, ApiError> {
+        self.check_fields()
+    }
+
+    /// The model these settings choose.
+    pub fn model(&self) -> crate::visits::Attribution {
+        if self.attribution_first_touch {
+            crate::visits::Attribution::FirstTouch
+        } else {
+            crate::visits::Attribution::LastTouch
+        }
+    }
+}
+
+crate::settings_form! {
     /// Where browsers fetch the site's files: a CDN in front of it (SPEC §3 `cdn_prefix`).
     pub struct DeliverySettings {
         cdn_prefix: origin,

@@ -18,13 +18,21 @@ pub struct Client {
     /// The browser's time zone (an IANA name the `tz` cookie told, checked), for the member's
     /// quiet hours (`crate::lifecycle`).
     pub time_zone: Option<String>,
+    /// The visitor cookie's value (`crate::visits`): a signup finds the landings that brought it.
+    pub visitor: Option<String>,
 }
 
 impl Client {
     /// User agents are kept short: they are shown, not parsed again in full.
     pub fn new(ip: Option<String>, user_agent: Option<&str>, country: Option<String>) -> Client {
         let user_agent = user_agent.map(|ua| ua.chars().take(300).collect::<String>()).filter(|ua| !ua.trim().is_empty());
-        Client { ip, user_agent, country, time_zone: None }
+        Client { ip, user_agent, country, time_zone: None, visitor: None }
+    }
+
+    /// The visitor cookie's value, when it has the form of one.
+    pub fn with_visitor(mut self, visitor: Option<String>) -> Client {
+        self.visitor = visitor.filter(|v| super::tokens::is_well_formed(v));
+        self
     }
 
     /// The browser's time zone, kept only when it names a zone of the time zone database.

@@ -64,7 +64,10 @@ impl Accounts {
             Some(_) => return Err(ErrorCode::EmailTaken.into()),
             None => {}
         }
-        let t = &request.tracking;
+        // The landings that brought this visitor, and the tracking the site's model counts.
+        let touches = crate::visits::signup_touches(&mut tx, site, request.client.visitor.as_deref(), now).await?;
+        let tracking = touches.tracking(request.tracking.clone());
+        let t = &tracking;
         let inserted: Result<(i64,), sqlx::Error> = sqlx::query_as(
             "INSERT INTO users (site_id, email, password_hash, language, signup_date, tracking_network, tracking_ref, tracking_sub1, tracking_sub2, tracking_sub3) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
@@ -87,6 +90,7 @@ impl Accounts {
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
             Err(e) => return Err(e.into()),
         };
+        crate::visits::keep_touches(&mut tx, user_id, &touches).await?;
         if let Some(token) = invitation {
             super::invitations::use_invitation(&mut tx, site.id, token, user_id, now).await?;
         }

@@ -37,3 +37,66 @@ pub async fn remember(State(state): State<AppState>, request: Request, next: Nex
     }
     response
 }
+
+/// The middleware that counts landing visits (`crate::visits`), inside the session's (it knows
+/// the member, the client's address and country): a visitor's `GET` of a landing page that
+/// answered with a page gets the visitor cookie and, unless it is a bot's or a prefetch, one
+/// visit per day and touch. Only a touch's first view of the day writes (one small insert); a
+/// failed write is logged and the page still goes out.
+pub async fn count_visit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let landing = (request.method() == Method::GET).then(|| domain::visits::landing(request.uri().path())).flatten();
+    let Some(landing) = landing else { return next.run(request).await };
+    let member = request.extensions().get::<crate::http::CurrentMember>().is_some_and(|m| m.0.is_some());
+    let site = crate::http::visitor::site(&state.sites, request.headers());
+    let (Some(site), false) = (site, member) else { return next.run(request).await };
+    let headers = request.headers();
+    let user_agent = headers.get(http::header::USER_AGENT).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let prefetch = ["sec-purpose", "purpose", "x-moz", "x-purpose"]
+        .iter()
+        .any(|h| headers.get(*h).and_then(|v| v.to_str().ok()).is_some_and(|v| v.to_ascii_lowercase().contains("prefetch") || v.contains("preview")));
+    let known = cookies::get(headers, crate::visits::VISITOR_COOKIE).filter(|v| crate::accounts::tokens::is_well_formed(v));
+    let pairs: Vec<(String, String)> = request
+        .uri()
+        .query()
+        .unwrap_or("")
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .map(|(k, v)| (domain::account::percent_decode(k), domain::account::percent_decode(v)))
+        .collect();
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let (tracking, click_id) = (Tracking::from_pairs(pairs.iter().copied()), domain::visits::click_id(pairs.iter().copied()));
+    let ip = request.extensions().get::<crate::http::ClientIp>().map(|c| c.0).or_else(|| {
+        request.extensions().get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip())
+    });
+    let country = crate::http::visitor::country(request.extensions(), &site);
+    let mut response = next.run(request).await;
+    if !response.status().is_success() || domain::visits::not_a_visit(user_agent.as_deref(), prefetch) {
+        return response;
+    }
+    let visitor = match known {
+        Some(visitor) => visitor,
+        None => {
+            let visitor = crate::accounts::tokens::new_token();
+            let cookie = cookies::set(crate::visits::VISITOR_COOKIE, &visitor, crate::visits::VISITOR_DAYS, state.config.secure_cookies);
+            if let Ok(value) = HeaderValue::from_str(&cookie) {
+                response.headers_mut().append(http::header::SET_COOKIE, value);
+            }
+            visitor
+        }
+    };
+    let visit = crate::visits::Visit {
+        site_id: site.id,
+        visitor,
+        landing,
+        tracking,
+        click_id,
+        country: Some(country),
+        device: domain::visits::Device::of(user_agent.as_deref().unwrap_or("")),
+        ip_prefix: ip.map(domain::visits::ip_prefix),
+        at: state.clock.now(),
+    };
+    if let Err(error) = state.visits.record(&visit).await {
+        tracing::warn!(%error, "could not count a visit");
+    }
+    response
+}

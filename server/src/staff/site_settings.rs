@@ -30,6 +30,8 @@ pub enum SiteChange {
     Delivery(domain::staff::DeliverySettings),
     /// The messages the site sends on its own to bring members back.
     Lifecycle(domain::staff::LifecycleSettings),
+    /// Which landing a signup counts for.
+    Attribution(domain::staff::AttributionSettings),
 }
 
 /// A checked change: the action for the staff log, and the columns with their new values.
@@ -46,6 +48,7 @@ impl SiteChange {
             SiteChange::Invitations(i) => ("site_invitations", i.validate()?.columns()),
             SiteChange::Delivery(d) => ("site_delivery", d.validate()?.columns()),
             SiteChange::Lifecycle(l) => ("site_lifecycle", l.validate()?.columns()),
+            SiteChange::Attribution(a) => ("site_attribution", a.validate()?.columns()),
             SiteChange::Countries(c) => {
                 let c = c.validate()?;
                 (

@@ -34,3 +34,4 @@ mod staff;
 mod staff_payments;
 mod staff_roles;
 mod upgrade;
+mod visits;

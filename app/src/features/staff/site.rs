@@ -29,6 +29,7 @@ pub struct SiteSettingsView {
     pub credits: rules::CreditSettings,
     pub delivery: rules::DeliverySettings,
     pub lifecycle: rules::LifecycleSettings,
+    pub attribution: rules::AttributionSettings,
     pub countries: rules::CountrySettings,
     pub theme: domain::site::Theme,
     /// Every gift with whether it is on offer.
@@ -54,6 +55,7 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
         credits: s.into(),
         delivery: s.into(),
         lifecycle: s.into(),
+        attribution: s.into(),
         countries: s.into(),
         theme: s.theme.clone(),
         gifts: domain::chat::Gift::ALL.into_iter().map(|g| (g, offered.contains(&g))).collect(),
@@ -92,6 +94,11 @@ pub async fn staff_site_credits(#[server(flatten)] credits: rules::CreditSetting
 #[server(prefix = "/api/fn", endpoint = "staff_site_delivery")]
 pub async fn staff_site_delivery(#[server(flatten)] delivery: rules::DeliverySettings) -> Result<(), ApiError> {
     apply::<StaffSiteDelivery>(server::staff::SiteChange::Delivery(delivery), "delivery").await
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_site_attribution")]
+pub async fn staff_site_attribution(#[server(flatten)] attribution: rules::AttributionSettings) -> Result<(), ApiError> {
+    apply::<StaffSiteAttribution>(server::staff::SiteChange::Attribution(attribution), "attribution").await
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site_lifecycle")]
@@ -216,7 +223,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
     view! {
         <nav class="staff-toc" aria-label=use_i18n().t("staff.site.sections")>
             <ul>
-                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
+                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("attribution", "staff.site.attribution"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
                     .into_iter()
                     .map(|(anchor, key)| view! { <li><a href=format!("#{anchor}")>{use_i18n().t(key)}</a></li> })
                     .collect_view()}
@@ -306,6 +313,16 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
             <ActionError action={ServerAction::<StaffSiteLifecycle>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteLifecycle>::new()} attr:class="form" attr:data-testid="form-lifecycle">
                 <DeclaredFields inputs=v.lifecycle.inputs()/>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="attribution" aria-labelledby="attribution-title">
+            <h2 id="attribution-title">{use_i18n().t("staff.site.attribution")}</h2>
+            <p class="muted">{use_i18n().t("staff.site.attribution_intro")}</p>
+            <Saved anchor="attribution"/>
+            <ActionError action={ServerAction::<StaffSiteAttribution>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteAttribution>::new()} attr:class="form" attr:data-testid="form-attribution">
+                <DeclaredFields inputs=v.attribution.inputs()/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>
