@@ -33,6 +33,9 @@ pub enum JobKind {
     /// "Your credits run low", to a premium member whose balance fell to the badge's level
     /// (`LifecycleKind::LowBalance`).
     LowBalance,
+    /// One postback to a traffic network (`server::postbacks`): retried with the queue's
+    /// backoff while the network is down.
+    Postback,
 }
 
 /// At most this many tries per job; after the last failure the job waits for staff, who see it
@@ -70,6 +73,8 @@ impl JobKind {
             // They look again at what is unread, unseen or low when they run, and drop
             // themselves when nothing is; a day late they are no longer news.
             JobKind::UnreadDigest | JobKind::LikesDigest | JobKind::LowBalance => 24 * 3600,
+            // A conversion told late is still paid for: networks take postbacks for days.
+            JobKind::Postback => 7 * 24 * 3600,
         }
     }
 }

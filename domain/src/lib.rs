@@ -27,6 +27,7 @@ pub mod operators;
 pub mod payment;
 pub mod photo;
 pub mod plural;
+pub mod postbacks;
 pub mod profile;
 pub mod push;
 pub mod refund;

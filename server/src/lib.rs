@@ -27,6 +27,7 @@ pub mod members;
 pub mod metrics;
 pub mod notifications;
 pub mod payments;
+pub mod postbacks;
 pub mod privacy;
 pub mod push;
 pub mod reference_data;

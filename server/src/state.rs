@@ -58,6 +58,8 @@ pub struct Services {
     pub jobs: crate::jobs::Jobs,
     /// Landing visits, counted for the owner's figures.
     pub visits: crate::visits::Visits,
+    /// What the traffic networks are told (their postback URLs and calls).
+    pub postbacks: crate::postbacks::Postbacks,
 }
 
 /// Older photos given WebP copies per housekeeping run.
@@ -112,6 +114,8 @@ impl AppState {
             crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config)?.with_sites(sites.clone()).with_bus(bus);
         let jobs = crate::jobs::Jobs::new(db.clone(), clock.clone(), &crate::jobs::node_name());
         let visits = crate::visits::Visits::new(db.clone());
+        let postbacks = crate::postbacks::Postbacks::new(db.clone(), clock.clone());
+        postbacks.register(&jobs);
         crate::lifecycle::Lifecycle::new(accounts.clone(), sites.clone(), &config.public_url)
             .with_payments(payments.clone())
             .with_push(push.clone())
@@ -141,6 +145,7 @@ impl AppState {
             media,
             jobs,
             visits,
+            postbacks,
         })))
     }
 

@@ -160,7 +160,12 @@ impl SignupTouches {
 }
 
 /// Reads the touches of `visitor` (the cookie's value) on the site before `now`.
-pub async fn signup_touches(tx: &mut sqlx::Transaction<'static, sqlx::Any>, site: &SiteSettings, visitor: Option<&str>, now: i64) -> Result<SignupTouches, AppError> {
+pub async fn signup_touches(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    site: &SiteSettings,
+    visitor: Option<&str>,
+    now: i64,
+) -> Result<SignupTouches, AppError> {
     let Some(visitor) = visitor.filter(|v| crate::accounts::tokens::is_well_formed(v)) else { return Ok(SignupTouches::default()) };
     let days = site.attribution_days.clamp(1, 90);
     let rows: Vec<TouchRow> = sqlx::query_as(

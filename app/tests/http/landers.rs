@@ -158,12 +158,27 @@ async fn a_landing_counts_one_visit_per_visitor_and_a_signup_keeps_where_it_came
         app.get(url, &[("user-agent", phone), ("cookie", &cookie)]).await;
     }
     assert_eq!(visits(&app).await, 1);
-    let row: (String, Option<String>, Option<String>, Option<String>, String, String, Option<String>) =
-        sqlx::query_as("SELECT page, lander, network, click_id, device, ip_prefix, ref FROM visits").fetch_one(app.state.db.pool()).await.unwrap();
-    assert_eq!(
-        row,
-        ("lander".into(), Some("gallery".into()), Some("banners".into()), Some("klik-42".into()), "mobile".into(), "127.0.0.0/24".into(), Some("<script>".into()))
-    );
+    let row: Vec<(String, Option<String>)> = sqlx::query_as(
+        "SELECT 'page', page FROM visits UNION ALL SELECT 'lander', lander FROM visits UNION ALL SELECT 'network', network FROM visits \
+         UNION ALL SELECT 'click', click_id FROM visits UNION ALL SELECT 'device', device FROM visits UNION ALL SELECT 'ip', ip_prefix FROM visits \
+         UNION ALL SELECT 'ref', ref FROM visits",
+    )
+    .fetch_all(app.state.db.pool())
+    .await
+    .unwrap();
+    let got: std::collections::HashMap<String, Option<String>> = row.into_iter().collect();
+    let expected = [
+        ("page", "lander"),
+        ("lander", "gallery"),
+        ("network", "banners"),
+        ("click", "klik-42"),
+        ("device", "mobile"),
+        ("ip", "127.0.0.0/24"),
+        ("ref", "<script>"),
+    ];
+    for (field, value) in expected {
+        assert_eq!(got[field].as_deref(), Some(value), "{field}");
+    }
     // Pages that are no landing count nothing.
     app.get("/pricing", &[("user-agent", phone), ("cookie", &cookie)]).await;
     assert_eq!(visits(&app).await, 1);

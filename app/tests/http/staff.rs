@@ -666,3 +666,81 @@ async fn admins_read_every_mail_in_any_language_before_members_do() {
     let mails_after = std::fs::read_dir(app.state.config.data_dir.join("mail")).map(|d| d.count()).unwrap_or(0);
     assert_eq!(mails_before, mails_after, "nothing sent");
 }
+
+#[tokio::test]
+async fn finance_set_postback_urls_and_see_each_call_while_members_and_support_find_nothing() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let fin = ready_member(&app, "geld@example.nl", "male").await;
+    grant_staff(&app, "geld@example.nl", domain::staff::StaffRole::Finance).await;
+    let support = ready_member(&app, "help@example.nl", "male").await;
+    grant_staff(&app, "help@example.nl", domain::staff::StaffRole::Support).await;
+    let page = "/staff/figures/postbacks";
+    let (status, _, html) = app.get(page, &[("cookie", &fin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Postbacks naar netwerken") && html.contains("{click_id}") && html.contains(r#"data-testid="postback-urls-none""#));
+    for who in [&anna, &support] {
+        let (status, _, _) = app.get(page, &[("cookie", who), ("accept", "text/html")]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+    }
+    // A URL with markup, or another scheme: refused with the form's values kept, nothing stored.
+    let res = app.form("staff_postback_save", "network=adnet&event=signup&url=javascript%3Aalert(1)", page, &[("origin", &origin), ("cookie", &fin)]).await;
+    let (error, back) = refusal(&res, "staff_postback_save");
+    assert_eq!(error.code, domain::ErrorCode::BadRequest);
+    assert!(back.contains("network=adnet"), "{back}");
+    let res = app
+        .form(
+            "staff_postback_save",
+            "network=adnet&event=signup&url=https%3A%2F%2Ft.example%2F%22%3E%3Cscript%3E",
+            page,
+            &[("origin", &origin), ("cookie", &fin)],
+        )
+        .await;
+    assert!(location(&res).contains("__err"));
+    // A good one, with markup in the network's name: stored, shown as text, logged.
+    let url = "https%3A%2F%2Ft.example%2Fpb%3Fc%3D%7Bclick_id%7D%26e%3D%7Bevent%7D";
+    let res = app
+        .form("staff_postback_save", &format!("network=%3Cb%3Enet%3C%2Fb%3E&event=first_purchase&url={url}"), page, &[("origin", &origin), ("cookie", &fin)])
+        .await;
+    assert_eq!(location(&res), format!("{page}?saved=1"));
+    let (_, _, html) = app.get(page, &[("cookie", &fin)]).await;
+    assert!(html.contains("&lt;b&gt;net&lt;/b&gt;") && !html.contains("<b>net"), "the name as text");
+    assert!(html.contains("https://t.example/pb?c={click_id}&amp;e={event}") && html.contains("Eerste aankoop"));
+    // Members and support cannot set or delete one.
+    let res = app.form("staff_postback_save", &format!("network=x&event=signup&url={url}"), page, &[("origin", &origin), ("cookie", &support)]).await;
+    assert!(location(&res).contains("__err"));
+    let (urls,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM postback_urls").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(urls, 1);
+    let res = app.form("staff_postback_delete", "network=%3Cb%3Enet%3C%2Fb%3E&event=first_purchase", page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert_eq!(location(&res), format!("{page}?saved=1"));
+    let res = app.form("staff_postback_delete", "network=nobody&event=signup", page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert!(location(&res).contains("__err"), "nothing to delete");
+    let res = app.form("staff_postback_resend", "id=999", page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert!(location(&res).contains("__err"), "no such failed call");
+    let res = app.form("staff_postback_resend", "id=abc", page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert!(!res.status().is_server_error());
+    let (logged,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action IN ('postback_set', 'postback_deleted')").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(logged, 2);
+    let (_, _, home) = app.get("/staff", &[("cookie", &fin)]).await;
+    assert!(home.contains(&format!(r#"href="{page}""#)), "linked from the start page for finance");
+}
+
+#[tokio::test]
+async fn admins_choose_first_or_last_touch_within_a_window() {
+    let app = start().await;
+    let origin = app.origin();
+    let staff = ready_member(&app, "staff@example.nl", "male").await;
+    grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
+    let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
+    assert!(page.contains(r#"data-testid="form-attribution""#) && page.contains("Herkomst van aanmeldingen"));
+    let res = app.form("staff_site_attribution", "attribution_days=400", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let (error, _) = refusal(&res, "staff_site_attribution");
+    assert_eq!(error.args["setting"], "attribution_days");
+    let res =
+        app.form("staff_site_attribution", "attribution_first_touch=on&attribution_days=14", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=attribution#attribution");
+    let settings = app.state.sites.by_id(1).unwrap().settings.clone();
+    assert!(settings.attribution_first_touch && settings.attribution_days == 14);
+}

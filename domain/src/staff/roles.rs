@@ -127,11 +127,13 @@ pub enum StaffArea {
     Invitations,
     /// `/staff/jobs`: the job queue (failed jobs run again) and the lifecycle messages' figures.
     Jobs,
+    /// `/staff/figures/postbacks`: what the traffic networks are told, and each call's answer.
+    Figures,
 }
 
 impl StaffArea {
     /// Every area.
-    pub const ALL: [StaffArea; 16] = [
+    pub const ALL: [StaffArea; 17] = [
         StaffArea::Home,
         StaffArea::Complaints,
         StaffArea::Members,
@@ -148,6 +150,7 @@ impl StaffArea {
         StaffArea::Log,
         StaffArea::Invitations,
         StaffArea::Jobs,
+        StaffArea::Figures,
     ];
 
     /// The roles that open this area.
@@ -162,7 +165,7 @@ impl StaffArea {
             StaffArea::Payments => &[Admin, Finance, Support],
             // On the members page, where support answer members' questions.
             StaffArea::Credits => &[Admin, Support],
-            StaffArea::Refunds | StaffArea::Pricing => &[Admin, Finance],
+            StaffArea::Refunds | StaffArea::Pricing | StaffArea::Figures => &[Admin, Finance],
             StaffArea::Invitations => &[Admin, Support],
             StaffArea::Roles | StaffArea::OperatorFigures | StaffArea::Site | StaffArea::Log | StaffArea::Jobs => &[Admin],
         }

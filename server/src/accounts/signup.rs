@@ -91,6 +91,7 @@ impl Accounts {
             Err(e) => return Err(e.into()),
         };
         crate::visits::keep_touches(&mut tx, user_id, &touches).await?;
+        crate::postbacks::queue(&mut tx, site.id, user_id, domain::postbacks::PostbackEvent::Signup, None, now).await?;
         if let Some(token) = invitation {
             super::invitations::use_invitation(&mut tx, site.id, token, user_id, now).await?;
         }
@@ -178,12 +179,15 @@ impl Accounts {
         }
         let (user_id, _) = self.consume_token(token, Kind::Activation).await?;
         let mut tx = self.db.begin().await?;
-        sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3")
+        let confirmed: Option<(i64,)> = sqlx::query_as("UPDATE users SET status = $2 WHERE id = $1 AND status = $3 RETURNING site_id")
             .bind(user_id)
             .bind(domain::account::UserStatus::Active.as_str())
             .bind(domain::account::UserStatus::NotConfirmed.as_str())
-            .execute(&mut *tx)
+            .fetch_optional(&mut *tx)
             .await?;
+        if let Some((site_id,)) = confirmed {
+            crate::postbacks::queue(&mut tx, site_id, user_id, domain::postbacks::PostbackEvent::Confirmed, None, self.clock.now()).await?;
+        }
         sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1 AND status = $3")
             .bind(user_id)
             .bind(domain::account::ProfileStatus::Active.as_str())

@@ -65,9 +65,11 @@ pub async fn count_visit(State(state): State<AppState>, request: Request, next: 
         .collect();
     let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let (tracking, click_id) = (Tracking::from_pairs(pairs.iter().copied()), domain::visits::click_id(pairs.iter().copied()));
-    let ip = request.extensions().get::<crate::http::ClientIp>().map(|c| c.0).or_else(|| {
-        request.extensions().get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip())
-    });
+    let ip = request
+        .extensions()
+        .get::<crate::http::ClientIp>()
+        .map(|c| c.0)
+        .or_else(|| request.extensions().get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip()));
     let country = crate::http::visitor::country(request.extensions(), &site);
     let mut response = next.run(request).await;
     if !response.status().is_success() || domain::visits::not_a_visit(user_agent.as_deref(), prefetch) {

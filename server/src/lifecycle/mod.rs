@@ -380,7 +380,7 @@ impl Handler for Lifecycle {
             JobKind::LikesDigest => self.likes_digest(job, now).await,
             JobKind::LowBalance => self.low_balance(job, now).await,
             // Registered by the payments (`Payments::schedule_recovery`), never here.
-            JobKind::PaymentRecovery => Err(AppError::Internal("payment recovery is not a lifecycle job".into())),
+            JobKind::PaymentRecovery | JobKind::Postback => Err(AppError::Internal(format!("{} is not a lifecycle job", job.kind.as_str()))),
         }
     }
 }

@@ -429,7 +429,7 @@ impl Payments {
             std::future::pending::<()>().await;
         }
         let mut tx = self.db.begin().await?;
-        let row = sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING status, user_id, credits")
+        let row = sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING status, user_id, credits, site_id, amount, currency")
             .bind(payment_id)
             .fetch_optional(&mut *tx)
             .await?
@@ -439,6 +439,8 @@ impl Payments {
             return Ok(current);
         }
         let (user_id, credits): (i64, i64) = (row.try_get("user_id")?, row.try_get("credits")?);
+        let site_id: i64 = row.try_get("site_id")?;
+        let facts = crate::postbacks::PaymentFacts { id: payment_id, amount: row.try_get("amount")?, currency: row.try_get("currency")? };
         sqlx::query("UPDATE payments SET status = $1, updated_at = $2, checked_at = $2, paid_at = CASE WHEN $1 = $4 THEN $2 ELSE paid_at END WHERE id = $3")
             .bind(next.code())
             .bind(now)
@@ -450,7 +452,14 @@ impl Payments {
             PaymentStatus::Paid => {
                 credits::book(&mut tx, Entry { user_id, delta: credits, reason: Reason::Purchase, reference: &format!("payment:{payment_id}") }, now).await?;
                 // The first bundle makes the member premium (SPEC §1), in the same transaction.
+                let prior = sqlx::query("SELECT paid_user FROM users WHERE id = $1").bind(user_id).fetch_one(&mut *tx).await?;
+                let was_premium = crate::db::flag(&prior, "paid_user")?;
                 sqlx::query("UPDATE users SET paid_user = TRUE WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+                use domain::postbacks::PostbackEvent;
+                if !was_premium {
+                    crate::postbacks::queue(&mut tx, site_id, user_id, PostbackEvent::FirstPurchase, Some(&facts), now).await?;
+                }
+                crate::postbacks::queue(&mut tx, site_id, user_id, PostbackEvent::Purchase, Some(&facts), now).await?;
             }
             PaymentStatus::Reversed => {
                 // The bank took the money back: the credits go, as far as they are left, and
@@ -461,6 +470,7 @@ impl Payments {
                     credits::book(&mut tx, Entry { user_id, delta: -take, reason: Reason::Refund, reference: &format!("reversal:{payment_id}") }, now).await?;
                 }
                 sqlx::query("UPDATE users SET direct_debit_blocked = TRUE WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+                crate::postbacks::queue(&mut tx, site_id, user_id, domain::postbacks::PostbackEvent::Reversal, Some(&facts), now).await?;
             }
             s if s.is_failure() => {
                 sqlx::query("DELETE FROM discount_redemptions WHERE payment_id = $1").bind(payment_id).execute(&mut *tx).await?;

@@ -24,6 +24,7 @@ mod nodes;
 mod notifications;
 mod payments;
 mod photos;
+mod postbacks;
 mod privacy;
 mod push;
 mod refunds;

@@ -35,6 +35,7 @@ async fn answer(services: &Services, who: &Member, site: i64, area: StaffArea, s
         StaffArea::Site => services.staff.company_shared_with(who, site).await.err().map(code),
         StaffArea::Log => services.staff.log(who, site, 10).await.err().map(code),
         StaffArea::Jobs => services.jobs.failed(who, site).await.err().map(code),
+        StaffArea::Figures => services.postbacks.calls(who, site, 10).await.err().map(code),
         StaffArea::Home | StaffArea::Invitations => None,
     }
 }
@@ -58,6 +59,7 @@ struct Services {
     chat: Chat,
     payments: server::payments::Payments,
     jobs: server::jobs::Jobs,
+    postbacks: server::postbacks::Postbacks,
     _sms: tempfile::TempDir,
 }
 
@@ -75,6 +77,7 @@ on_both_databases!(each_staff_area_answers_its_roles_only_and_is_not_found_for_e
         chat: Chat::new(w.members.clone(), Bus::start(db.clone(), "sqlite://unused")),
         payments: support::shop::payments(&w, sms.path()),
         jobs: server::jobs::Jobs::new(db.clone(), server::clock::Clock::fixed(NOW), "test"),
+        postbacks: server::postbacks::Postbacks::new(db.clone(), server::clock::Clock::fixed(NOW)),
         _sms: sms,
     };
     // The subject of role changes and lifted blocks; an invitation made by someone else, so that

@@ -93,7 +93,11 @@ on_both_databases!(a_signup_counts_for_its_last_landing_with_a_source_or_its_fir
     // Signing up without tracking of its own: the last touch's.
     let anna = sign_up(&w, "anna@example.nl", Tracking::default(), Some(VISITOR)).await;
     let touches: Vec<(String, Option<String>, Option<String>, String)> =
-        sqlx::query_as("SELECT touch, network, click_id, page FROM signup_touches WHERE user_id = $1 ORDER BY touch").bind(anna).fetch_all(db.pool()).await.unwrap();
+        sqlx::query_as("SELECT touch, network, click_id, page FROM signup_touches WHERE user_id = $1 ORDER BY touch")
+            .bind(anna)
+            .fetch_all(db.pool())
+            .await
+            .unwrap();
     assert_eq!(
         touches,
         vec![

@@ -15,6 +15,7 @@ pub mod members;
 pub mod operators;
 pub mod payments;
 pub mod photos;
+pub mod postbacks;
 pub mod pricing;
 pub mod site;
 pub mod site_setup;
@@ -26,7 +27,7 @@ pub use domain::staff::StaffArea;
 /// Every staff address and the area that opens it: the pages (each calls [`refuse_outside`]
 /// with its area) and the files and streams beside them. The HTTP tests ask each one as every
 /// role, a member and a visitor, and check that every `/staff` page is listed here.
-pub const STAFF_ADDRESSES: [(&str, StaffArea); 14] = [
+pub const STAFF_ADDRESSES: [(&str, StaffArea); 15] = [
     ("/staff", StaffArea::Home),
     ("/staff/complaints", StaffArea::Complaints),
     ("/staff/members", StaffArea::Members),
@@ -40,6 +41,7 @@ pub const STAFF_ADDRESSES: [(&str, StaffArea); 14] = [
     ("/staff/pricing", StaffArea::Pricing),
     ("/staff/site", StaffArea::Site),
     ("/staff/jobs", StaffArea::Jobs),
+    (postbacks::PAGE, StaffArea::Figures),
     ("/staff/mails", StaffArea::Site),
 ];
 
