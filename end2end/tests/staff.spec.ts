@@ -91,6 +91,34 @@ test('an admin sees the job queue and sets the messages that bring members back'
   await expect(page.getByTestId('form-lifecycle').getByLabel('Inloglink in e-mails geldig (uren)')).toHaveValue('48');
 });
 
+// Finance on a phone: a network's postback URL set from the staff start page, shown with its
+// macros, then deleted again; nothing wider than the screen.
+test('finance set and remove a network\'s postback URL on a phone', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'one run at 375 px');
+  const email = `geld-${Date.now()}@example.nl`;
+  await member(page, email, { name: 'Femke' });
+  await grantStaff(page, email, 'finance');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/staff');
+  await page.locator('.staff-links').getByRole('link', { name: 'Postbacks naar netwerken' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Postbacks naar netwerken');
+  const form = page.getByTestId('form-postback');
+  const network = `net-${Date.now()}`;
+  await form.getByLabel('Netwerk (zoals in network=…)').fill(network);
+  await form.getByLabel('Gebeurtenis').selectOption('first_purchase');
+  await form.getByLabel('Adres (URL)').fill('https://track.example/pb?cid={click_id}&amount={payout}&cur={currency}');
+  await form.getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page).toHaveURL(/saved=1/);
+  const row = page.getByTestId('postback-urls').getByRole('row').filter({ hasText: network });
+  await expect(row).toContainText('Eerste aankoop');
+  await expect(row).toContainText('https://track.example/pb?cid={click_id}&amount={payout}&cur={currency}');
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await axeClean(page);
+  await row.getByRole('button', { name: 'Verwijderen' }).click();
+  await expect(page).toHaveURL(/saved=1/);
+  await expect(page.getByTestId('postback-urls').getByRole('row').filter({ hasText: network })).toHaveCount(0);
+});
+
 // The page behind a mail's sign-in link that no longer works, on a phone: it says so and offers
 // the login page; a path of one token leads there.
 test('a sign-in link that no longer works says so on a phone', async ({ page }, testInfo) => {
