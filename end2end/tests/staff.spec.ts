@@ -93,7 +93,7 @@ test('an admin sees the job queue and sets the messages that bring members back'
 
 // Finance on a phone: a network's postback URL set from the staff start page, shown with its
 // macros, then deleted again; nothing wider than the screen.
-test('finance set and remove a network\'s postback URL on a phone', async ({ page }, testInfo) => {
+test("finance set and remove a network's postback URL on a phone", async ({ page }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'one run at 375 px');
   const email = `geld-${Date.now()}@example.nl`;
   await member(page, email, { name: 'Femke' });

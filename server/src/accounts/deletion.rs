@@ -47,7 +47,7 @@ impl Accounts {
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
         let spec =
             LinkMailSpec { prefix: "mail.deleted", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None, lifecycle: None };
-        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.reactivation(&token)).await
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.reactivation(&token)).await.map(drop)
     }
 
     /// Undoes a deletion within the period. Confirming from the mailed link also proves the address.

@@ -67,7 +67,7 @@ impl Accounts {
         tx.commit().await?;
         let locale = Locale::parse(&member.language).unwrap_or(Locale::DEFAULT);
         let spec = LinkMailSpec { prefix: "mail.change", footer: "mail.reset.footer", vars: &[("name", &member.name)], unsubscribe_for: None, lifecycle: None };
-        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.email_change(&token)).await
+        self.send_link_mail(site, base_url, locale, &email, spec, &self.links.email_change(&token)).await.map(drop)
     }
 
     /// Completes an email change from the link in the mail (single use, expires). Every session

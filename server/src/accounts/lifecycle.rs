@@ -58,7 +58,7 @@ impl Accounts {
             unsubscribe_for: Some(member.id),
             lifecycle: Some(kind),
         };
-        self.send_link_mail_with_id(site, base_url, locale, &member.email, spec, &self.links.activation(&token)).await
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &self.links.activation(&token)).await
     }
 
     /// A lifecycle message by mail, with a sign-in link to its page. Answers the mail's
@@ -70,7 +70,7 @@ impl Accounts {
         vars.extend(notice.vars.iter().map(|(k, v)| (*k, v.as_str())));
         let spec =
             LinkMailSpec { prefix: notice.prefix, footer: "lifecycle.footer", vars: &vars, unsubscribe_for: Some(member.id), lifecycle: Some(notice.kind) };
-        self.send_link_mail_with_id(site, base_url, locale, &member.email, spec, &link).await
+        self.send_link_mail(site, base_url, locale, &member.email, spec, &link).await
     }
 
     /// One kind of lifecycle message stops for the member behind an unsubscribe token (the link

@@ -27,20 +27,8 @@ type PreviewKind = (&'static str, &'static str, &'static str, &'static str, bool
 
 impl Accounts {
     /// Sends a link mail to `to` in `locale`; `link` is a path of the app, made absolute here.
+    /// Answers the mail's `Message-ID`.
     pub(super) async fn send_link_mail(
-        &self,
-        site: &SiteSettings,
-        base_url: &str,
-        locale: Locale,
-        to: &str,
-        spec: LinkMailSpec<'_>,
-        link: &str,
-    ) -> Result<(), AppError> {
-        self.send_link_mail_with_id(site, base_url, locale, to, spec, link).await.map(|_| ())
-    }
-
-    /// [`Accounts::send_link_mail`], answering the mail's `Message-ID`.
-    pub(super) async fn send_link_mail_with_id(
         &self,
         site: &SiteSettings,
         base_url: &str,

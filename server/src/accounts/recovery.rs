@@ -87,7 +87,7 @@ impl Accounts {
         let locale = Locale::parse(&row.language).unwrap_or(Locale::DEFAULT);
         let spec =
             LinkMailSpec { prefix: "mail.reset", footer: "mail.reset.footer", vars: &[("name", &name)], unsubscribe_for: Some(user_id), lifecycle: None };
-        self.send_link_mail(site, base_url, locale, email, spec, &self.links.password_reset(&token)).await
+        self.send_link_mail(site, base_url, locale, email, spec, &self.links.password_reset(&token)).await.map(drop)
     }
 
     /// Sets a new password with a reset link. Ends every session of the member (a reset is

@@ -143,7 +143,7 @@ impl Accounts {
         token: &str,
     ) -> Result<(), AppError> {
         let spec = LinkMailSpec { prefix: "mail.activation", footer: "mail.footer", vars: &[("name", name)], unsubscribe_for: Some(user_id), lifecycle: None };
-        self.send_link_mail(site, base_url, locale, to, spec, &self.links.activation(token)).await
+        self.send_link_mail(site, base_url, locale, to, spec, &self.links.activation(token)).await.map(drop)
     }
 
     /// Sends a fresh activation link to a member who has not confirmed yet (at most three a day).

@@ -13,13 +13,12 @@ use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
-use domain::account::{SignupForm, Tracking};
+use domain::account::Tracking;
 use domain::checkout::PaymentStatus;
 use domain::payment::PaymentMethod;
 use domain::staff::StaffRole;
 use domain::visits::{landing, Device};
-use domain::Locale;
-use server::accounts::{Client, SignupRequest};
+use server::accounts::Client;
 use server::jobs::Jobs;
 use server::postbacks::Postbacks;
 use server::visits::{Visit, Visits};
@@ -94,17 +93,7 @@ impl Drop for Network {
 const CLICKED: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
 async fn sign_up(w: &World, email: &str, visitor: Option<&str>) -> server::accounts::Member {
-    let form = SignupForm {
-        email: email.into(),
-        name: "Sanne".into(),
-        password: "rode kater op het dak".into(),
-        date_of_birth: "1990-05-17".into(),
-        signup_message: String::new(),
-    };
-    let client = Client::default().with_visitor(visitor.map(str::to_string));
-    let request =
-        SignupRequest { site: &w.site, form, tracking: Tracking::default(), locale: Locale::Nl, base_url: "http://x".into(), client, invitation: None };
-    let (id, _) = w.accounts.signup(request).await.unwrap();
+    let id = w.sign_up_with(email, "Sanne", Tracking::default(), Client::default().with_visitor(visitor.map(str::to_string))).await;
     sqlx::query("UPDATE users SET status = 'active' WHERE id = $1").bind(id).execute(w.db.pool()).await.unwrap();
     w.reload(id).await
 }

@@ -5,10 +5,9 @@
 
 use crate::support;
 
-use domain::account::{SignupForm, Tracking};
+use domain::account::Tracking;
 use domain::visits::{landing, Device};
-use domain::Locale;
-use server::accounts::{Client, SignupRequest};
+use server::accounts::Client;
 use server::visits::{Visit, Visits};
 use server::Db;
 use support::world::{world, World, NOW};
@@ -36,20 +35,7 @@ async fn count(db: &Db) -> i64 {
 }
 
 async fn sign_up(w: &World, email: &str, tracking: Tracking, visitor: Option<&str>) -> i64 {
-    let form = SignupForm {
-        email: email.into(),
-        name: "Sanne".into(),
-        password: "rode kater op het dak".into(),
-        date_of_birth: "1990-05-17".into(),
-        signup_message: String::new(),
-    };
-    let client = Client::default().with_visitor(visitor.map(str::to_string));
-    let (id, _) = w
-        .accounts
-        .signup(SignupRequest { site: &w.site, form, tracking, locale: Locale::Nl, base_url: "http://x".into(), client, invitation: None })
-        .await
-        .unwrap();
-    id
+    w.sign_up_with(email, "Sanne", tracking, Client::default().with_visitor(visitor.map(str::to_string))).await
 }
 
 on_both_databases!(a_visit_counts_once_per_visitor_day_and_touch, |db: Db| async move {

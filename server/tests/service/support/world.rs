@@ -38,28 +38,23 @@ pub async fn world(db: Db) -> World {
 }
 
 impl World {
-    /// A confirmed member with basics, found by search.
-    pub async fn member(&self, email: &str, gender: &str) -> Member {
+    /// A visitor signed up as `email` called `name` (an adult with a good password), with this
+    /// tracking and browser; answers the new account's id.
+    pub async fn sign_up_with(&self, email: &str, name: &str, tracking: Tracking, client: server::accounts::Client) -> i64 {
         let form = SignupForm {
             email: email.into(),
-            name: "Anna".into(),
+            name: name.into(),
             password: "rode kater op het dak".into(),
             date_of_birth: "1990-05-17".into(),
             signup_message: String::new(),
         };
-        let (id, _) = self
-            .accounts
-            .signup(SignupRequest {
-                site: &self.site,
-                form,
-                tracking: Tracking::default(),
-                locale: Locale::Nl,
-                base_url: "http://x".into(),
-                client: Default::default(),
-                invitation: None,
-            })
-            .await
-            .unwrap();
+        let request = SignupRequest { site: &self.site, form, tracking, locale: Locale::Nl, base_url: "http://x".into(), client, invitation: None };
+        self.accounts.signup(request).await.unwrap().0
+    }
+
+    /// A confirmed member with basics, found by search.
+    pub async fn member(&self, email: &str, gender: &str) -> Member {
+        let id = self.sign_up_with(email, "Anna", Tracking::default(), Default::default()).await;
         let basics = BasicsForm {
             gender: gender.into(),
             sexuality: "hetero".into(),
