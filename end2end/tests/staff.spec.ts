@@ -109,14 +109,14 @@ test("finance set and remove a network's postback URL on a phone", async ({ page
   await form.getByLabel('Adres (URL)').fill('https://track.example/pb?cid={click_id}&amount={payout}&cur={currency}');
   await form.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page).toHaveURL(/saved=1/);
-  const row = page.getByTestId('postback-urls').getByRole('row').filter({ hasText: network });
+  const row = page.getByTestId('postback-url').filter({ hasText: network });
   await expect(row).toContainText('Eerste aankoop');
   await expect(row).toContainText('https://track.example/pb?cid={click_id}&amount={payout}&cur={currency}');
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await axeClean(page);
   await row.getByRole('button', { name: 'Verwijderen' }).click();
   await expect(page).toHaveURL(/saved=1/);
-  await expect(page.getByTestId('postback-urls').getByRole('row').filter({ hasText: network })).toHaveCount(0);
+  await expect(page.getByTestId('postback-url').filter({ hasText: network })).toHaveCount(0);
 });
 
 // The page behind a mail's sign-in link that no longer works, on a phone: it says so and offers

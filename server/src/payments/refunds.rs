@@ -306,6 +306,12 @@ impl Payments {
                 .bind(payment_id)
                 .execute(&mut **tx)
                 .await?;
+            // Nothing is left of the payment: the network that brought the buyer hears of it.
+            if matches!(next, PaymentStatus::Refunded | PaymentStatus::ChargedBack) {
+                let (currency,): (String,) = sqlx::query_as("SELECT currency FROM payments WHERE id = $1").bind(payment_id).fetch_one(&mut **tx).await?;
+                let facts = crate::postbacks::PaymentFacts { id: payment_id, amount: paid, currency };
+                crate::postbacks::queue(tx, site_id, user_id, domain::postbacks::PostbackEvent::Reversal, Some(&facts), now).await?;
+            }
         }
         if kind == RefundKind::Chargeback {
             sqlx::query("UPDATE users SET payments_blocked = TRUE WHERE id = $1").bind(user_id).execute(&mut **tx).await?;

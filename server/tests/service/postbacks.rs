@@ -216,4 +216,16 @@ on_both_databases!(a_call_that_failed_every_try_is_sent_again_by_staff, |db: Db|
     assert_eq!(network.received(), vec![format!("t={paid}")]);
     let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action = 'postback_resent'").fetch_one(db.pool()).await.unwrap();
     assert_eq!(logged, 1);
+
+    // A whole refund takes the payment back: the network hears of that too, once, however
+    // often the refund is asked for.
+    postbacks.set_url(&admin, w.site.id, "adnet", "reversal", &format!("{}/pb?r={{transaction_id}}&p={{payout}}", network.base)).await.unwrap();
+    let now = w.accounts.clock().now();
+    let key = format!("{:0>32}", 1);
+    payments.refund(&admin, w.site.id, paid, None, "", &key, now).await.unwrap();
+    payments.refund(&admin, w.site.id, paid, None, "", &key, now).await.unwrap();
+    jobs.run_due().await.unwrap();
+    let received = network.received();
+    assert_eq!(received.len(), 2, "{received:?}");
+    assert!(received[1].starts_with(&format!("r={paid}&p=")), "{received:?}");
 });

@@ -173,27 +173,19 @@ fn PostbackTables(view: PostbacksView) -> impl IntoView {
                 view! { <p class="notice" data-testid="postback-urls-none">{use_i18n().t("staff.postbacks.urls_none")}</p> }.into_any()
             } else {
                 view! {
-                    <div class="table-scroll">
-                        <table class="staff-log" data-testid="postback-urls">
-                            <thead><tr><th scope="col">{t("staff.postbacks.network")}</th><th scope="col">{t("staff.postbacks.event")}</th><th scope="col">{t("staff.postbacks.url")}</th><th scope="col"><span class="visually-hidden">{t("staff.postbacks.delete")}</span></th></tr></thead>
-                            <tbody>
-                                {view.urls.into_iter().map(|u| view! {
-                                    <tr>
-                                        <td>{u.network.clone()}</td>
-                                        <td>{event_label(&u.event)}</td>
-                                        <td class="staff-postback__url"><code>{u.url.clone()}</code></td>
-                                        <td>
-                                            <ActionForm action={ServerAction::<StaffPostbackDelete>::new()}>
-                                                <input type="hidden" name="network" value=u.network.clone()/>
-                                                <input type="hidden" name="event" value=u.event.clone()/>
-                                                <button type="submit" class="btn btn--small">{use_i18n().t("staff.postbacks.delete")}</button>
-                                            </ActionForm>
-                                        </td>
-                                    </tr>
-                                }).collect_view()}
-                            </tbody>
-                        </table>
-                    </div>
+                    <ul class="postback-urls" data-testid="postback-urls">
+                        {view.urls.into_iter().map(|u| view! {
+                            <li class="postback-url" data-testid="postback-url">
+                                <p class="postback-url__what"><strong>{u.network.clone()}</strong>" · "{event_label(&u.event)}</p>
+                                <code class="staff-postback__url">{u.url.clone()}</code>
+                                <ActionForm action={ServerAction::<StaffPostbackDelete>::new()}>
+                                    <input type="hidden" name="network" value=u.network.clone()/>
+                                    <input type="hidden" name="event" value=u.event.clone()/>
+                                    <button type="submit" class="btn btn--small">{use_i18n().t("staff.postbacks.delete")}</button>
+                                </ActionForm>
+                            </li>
+                        }).collect_view()}
+                    </ul>
                 }.into_any()
             }}
         </section>
