@@ -183,7 +183,7 @@ fn JobsTables(view: JobsView) -> impl IntoView {
                 let summary = rates(&view.lifecycle);
                 view! {
                     <div class="table-scroll">
-                        <table class="table" data-testid="lifecycle-rates">
+                        <table class="staff-log" data-testid="lifecycle-rates">
                             <caption>{t("staff.jobs.rates")}</caption>
                             <thead><tr><th scope="col">{t("staff.jobs.kind")}</th><th scope="col">{t("staff.jobs.sent")}</th><th scope="col">{t("staff.jobs.unsubscribe_rate")}</th><th scope="col">{t("staff.jobs.complaint_rate")}</th></tr></thead>
                             <tbody>
@@ -194,7 +194,7 @@ fn JobsTables(view: JobsView) -> impl IntoView {
                         </table>
                     </div>
                     <div class="table-scroll">
-                        <table class="table" data-testid="lifecycle-figures">
+                        <table class="staff-log" data-testid="lifecycle-figures">
                             <thead><tr><th scope="col">{t("staff.jobs.day")}</th><th scope="col">{t("staff.jobs.kind")}</th><th scope="col">{t("staff.jobs.sent")}</th><th scope="col">{t("staff.jobs.unsubscribed")}</th><th scope="col">{t("staff.jobs.complaints")}</th></tr></thead>
                             <tbody>
                                 {view.lifecycle.into_iter().map(|d| view! {
@@ -213,7 +213,7 @@ fn JobsTables(view: JobsView) -> impl IntoView {
             } else {
                 view! {
                     <div class="table-scroll">
-                        <table class="table" data-testid="job-queue">
+                        <table class="staff-log" data-testid="job-queue">
                             <thead><tr><th scope="col">{t("staff.jobs.kind")}</th><th scope="col">{t("staff.jobs.status")}</th><th scope="col">{t("staff.jobs.count")}</th></tr></thead>
                             <tbody>
                                 {view.queue.into_iter().map(|q| view! {
