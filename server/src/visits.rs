@@ -62,11 +62,31 @@ impl Visit {
 pub struct Visits {
     db: Db,
     written: Arc<Mutex<HashMap<(String, String), i64>>>,
+    /// The writes [`Visits::record_later`] started, so tests can wait for them.
+    background: tokio_util::task::TaskTracker,
 }
 
 impl Visits {
     pub fn new(db: Db) -> Visits {
-        Visits { db, written: Default::default() }
+        Visits { db, written: Default::default(), background: tokio_util::task::TaskTracker::new() }
+    }
+
+    /// [`Visits::record`] after the page has gone out: a landing never waits for the database
+    /// (on SQLite, for the write lock other writes hold). A failed write is logged.
+    pub fn record_later(&self, visit: Visit) {
+        let visits = self.clone();
+        self.background.spawn(async move {
+            if let Err(error) = visits.record(&visit).await {
+                tracing::warn!(%error, "could not count a visit");
+            }
+        });
+    }
+
+    /// Waits until every visit recorded later so far is written.
+    pub async fn settled(&self) {
+        self.background.close();
+        self.background.wait().await;
+        self.background.reopen();
     }
 
     /// Counts one landing; returns whether it was the first of its touch today.

@@ -133,9 +133,11 @@ async fn landers_render_on_the_server_and_send_slugs_to_the_sites_prefix() {
 async fn a_landing_counts_one_visit_per_visitor_and_a_signup_keeps_where_it_came_from() {
     let app = start().await;
     let phone = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36";
+    // Visits are written after the page went out: each count waits for those writes first.
     let visits = |app: &TestApp| {
-        let pool = app.state.db.pool().clone();
+        let (pool, written) = (app.state.db.pool().clone(), app.state.visits.clone());
         async move {
+            written.settled().await;
             let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM visits").fetch_one(&pool).await.unwrap();
             n
         }
@@ -158,6 +160,7 @@ async fn a_landing_counts_one_visit_per_visitor_and_a_signup_keeps_where_it_came
         app.get(url, &[("user-agent", phone), ("cookie", &cookie)]).await;
     }
     assert_eq!(visits(&app).await, 1);
+    app.state.visits.settled().await;
     let row: Vec<(String, Option<String>)> = sqlx::query_as(
         "SELECT 'page', page FROM visits UNION ALL SELECT 'lander', lander FROM visits UNION ALL SELECT 'network', network FROM visits \
          UNION ALL SELECT 'click', click_id FROM visits UNION ALL SELECT 'device', device FROM visits UNION ALL SELECT 'ip', ip_prefix FROM visits \

@@ -41,8 +41,8 @@ pub async fn remember(State(state): State<AppState>, request: Request, next: Nex
 /// The middleware that counts landing visits (`crate::visits`), inside the session's (it knows
 /// the member, the client's address and country): a visitor's `GET` of a landing page that
 /// answered with a page gets the visitor cookie and, unless it is a bot's or a prefetch, one
-/// visit per day and touch. Only a touch's first view of the day writes (one small insert); a
-/// failed write is logged and the page still goes out.
+/// visit per day and touch, written after the answer (`Visits::record_later`). Only a touch's
+/// first view of the day writes (one small insert).
 pub async fn count_visit(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let landing = (request.method() == Method::GET).then(|| domain::visits::landing(request.uri().path())).flatten();
     let Some(landing) = landing else { return next.run(request).await };
@@ -97,8 +97,6 @@ pub async fn count_visit(State(state): State<AppState>, request: Request, next: 
         ip_prefix: ip.map(domain::visits::ip_prefix),
         at: state.clock.now(),
     };
-    if let Err(error) = state.visits.record(&visit).await {
-        tracing::warn!(%error, "could not count a visit");
-    }
+    state.visits.record_later(visit);
     response
 }
