@@ -111,14 +111,7 @@ impl Likes {
             if let Err(error) = digests.note_like(&db, site_id, to, now).await {
                 tracing::warn!(%error, to, "could not queue the likes digest");
             }
-            let pushed = match &push {
-                Some(push) => push.send(&site_name, to, from, crate::push::PushKind::Like { matched: outcome.matched }).await.unwrap_or_else(|error| {
-                    tracing::warn!(%error, to, "could not send a push");
-                    0
-                }),
-                None => 0,
-            };
-            if pushed > 0 {
+            if crate::push::Pusher::reached(push.as_ref(), &site_name, to, from, crate::push::PushKind::Like { matched: outcome.matched }).await {
                 return;
             }
             if let (Some(mail), Some(base_url)) = (mail, base_url) {

@@ -154,19 +154,6 @@ impl Pusher {
         Ok(n)
     }
 
-    /// [`Pusher::send`] in the background: a slow push service must not hold up the answer.
-    pub fn send_later(&self, site_name: &str, to_user: i64, from_user: i64, kind: PushKind) {
-        if self.keys.is_none() {
-            return;
-        }
-        let (pusher, site_name) = (self.clone(), site_name.to_string());
-        tokio::spawn(async move {
-            if let Err(error) = pusher.send(&site_name, to_user, from_user, kind).await {
-                tracing::warn!(%error, to_user, "could not send a push");
-            }
-        });
-    }
-
     /// Pushes a new message, like or match to every browser of `to_user` whose preference for
     /// that kind is on. Returns how many push services accepted it.
     pub async fn send(&self, site_name: &str, to_user: i64, from_user: i64, kind: PushKind) -> Result<usize, AppError> {
@@ -204,6 +191,19 @@ impl Pusher {
         })
         .to_string();
         self.deliver(keys, to_user, &payload, &tag).await
+    }
+
+    /// Whether a push of `kind` reached a browser of `to_user` (a failure is logged and counts
+    /// as none): the caller mails only when it did not, so a member never gets both.
+    pub async fn reached(push: Option<&Pusher>, site_name: &str, to_user: i64, from_user: i64, kind: PushKind) -> bool {
+        let Some(push) = push else { return false };
+        match push.send(site_name, to_user, from_user, kind).await {
+            Ok(delivered) => delivered > 0,
+            Err(error) => {
+                tracing::warn!(%error, to_user, "could not send a push");
+                false
+            }
+        }
     }
 
     /// Pushes a lifecycle message (`crate::lifecycle`) to every browser of the member: `body`

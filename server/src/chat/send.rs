@@ -180,14 +180,7 @@ impl Chat {
             if let Err(error) = digests.note_message(&db, site_id, to, now).await {
                 tracing::warn!(%error, to, "could not queue the unread-messages digest");
             }
-            let pushed = match &push {
-                Some(push) => push.send(&site_name, to, sender, crate::push::PushKind::Message { conversation }).await.unwrap_or_else(|error| {
-                    tracing::warn!(%error, to, "could not send a push");
-                    0
-                }),
-                None => 0,
-            };
-            if pushed > 0 {
+            if crate::push::Pusher::reached(push.as_ref(), &site_name, to, sender, crate::push::PushKind::Message { conversation }).await {
                 return;
             }
             if let (Some((accounts, _)), Some(base_url)) = (mail, base_url) {

@@ -452,11 +452,16 @@ impl Payments {
             PaymentStatus::Paid => {
                 credits::book(&mut tx, Entry { user_id, delta: credits, reason: Reason::Purchase, reference: &format!("payment:{payment_id}") }, now).await?;
                 // The first bundle makes the member premium (SPEC §1), in the same transaction.
-                let prior = sqlx::query("SELECT paid_user FROM users WHERE id = $1").bind(user_id).fetch_one(&mut *tx).await?;
-                let was_premium = crate::db::flag(&prior, "paid_user")?;
-                sqlx::query("UPDATE users SET paid_user = TRUE WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+                // The row changes only for a first purchase: that is what the network hears of.
+                let first = sqlx::query("UPDATE users SET paid_user = TRUE WHERE id = $1 AND paid_user = $2")
+                    .bind(user_id)
+                    .bind(false)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected()
+                    == 1;
                 use domain::postbacks::PostbackEvent;
-                if !was_premium {
+                if first {
                     crate::postbacks::queue(&mut tx, site_id, user_id, PostbackEvent::FirstPurchase, Some(&facts), now).await?;
                 }
                 crate::postbacks::queue(&mut tx, site_id, user_id, PostbackEvent::Purchase, Some(&facts), now).await?;
