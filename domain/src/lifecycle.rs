@@ -85,14 +85,15 @@ pub fn channel(kind: LifecycleKind, push_subscriptions: i64) -> Channel {
 }
 
 /// A digest waits this long after the first thing it tells of: a member who comes by in the
-/// meantime has seen it, and the digest drops itself.
+/// meantime has seen it, and the digest drops itself (the default of a site's
+/// `digest_after_hours`).
 pub const DIGEST_AFTER_SECS: i64 = 6 * 3600;
 
 /// A premium member's balance at or under this many credits is low (SPEC §3: the top bar's
 /// credits badge shows at 10 or less).
 pub const LOW_BALANCE_CREDITS: i64 = crate::constants::CREDITS_BADGE_THRESHOLD;
 /// The low-balance message waits this long after the balance fell: a member buying at once
-/// needs no reminder.
+/// needs no reminder (the default of `low_balance_after_hours`).
 pub const LOW_BALANCE_AFTER_SECS: i64 = 2 * 3600;
 
 /// Whether a send from `before` to `after` credits takes a premium member's balance low (once
@@ -101,19 +102,64 @@ pub fn falls_low(before: i64, after: i64) -> bool {
     before > LOW_BALANCE_CREDITS && after <= LOW_BALANCE_CREDITS
 }
 
-/// The confirm reminders' delays after signup: one hour, then one day.
+/// The confirm reminders' delays after signup: one hour, then one day (the defaults of
+/// `confirm_first_hours` and `confirm_second_hours`).
 pub const CONFIRM_REMINDERS_AFTER_SECS: [i64; 2] = [3600, 24 * 3600];
 
-/// Days away after which a member is asked back (the last one with the leaving discount).
+/// Days away after which a member is asked back, the last time with the leaving discount (the
+/// defaults of `win_back_first_days` and `win_back_second_days`).
 pub const WIN_BACK_AFTER_DAYS: [i64; 2] = [7, 30];
 
-/// The "your discount ends" mail goes out this long before the offer ends …
+/// The "your discount ends" mail goes out this long before the offer ends (the default of
+/// `discount_notice_hours`) …
 pub const DISCOUNT_NOTICE_SECS: i64 = 6 * 3600;
 /// … and not when less than this is left (the member's night or the cap held it too long).
 pub const DISCOUNT_LATEST_SECS: i64 = 3600;
-/// Offers that end within this long of signup get no mail: the banner and the credits page
-/// already say so to a member who has just arrived.
-pub const DISCOUNT_SHORTEST_SECS: i64 = 18 * 3600;
+/// An offer gets the mail only when it ran this long before the mail would go: a short offer's
+/// end is already on the banner and the credits page the member has just seen.
+pub const DISCOUNT_RUNS_FIRST_SECS: i64 = 12 * 3600;
+
+/// When each lifecycle kind goes, as a site sets it (`staff::LifecycleSettings`); a site
+/// without a value (0: a row from before these settings) gets the default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timing {
+    pub confirm_reminders_after_secs: [i64; 2],
+    pub win_back_after_days: [i64; 2],
+    pub discount_notice_secs: i64,
+    pub digest_after_secs: i64,
+    pub low_balance_after_secs: i64,
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing {
+            confirm_reminders_after_secs: CONFIRM_REMINDERS_AFTER_SECS,
+            win_back_after_days: WIN_BACK_AFTER_DAYS,
+            discount_notice_secs: DISCOUNT_NOTICE_SECS,
+            digest_after_secs: DIGEST_AFTER_SECS,
+            low_balance_after_secs: LOW_BALANCE_AFTER_SECS,
+        }
+    }
+}
+
+impl Timing {
+    /// The timing a site's settings give ([`crate::site::SiteSettings::lifecycle_timing`]).
+    pub fn of(site: &crate::staff::LifecycleSettings) -> Timing {
+        let d = Timing::default();
+        let or = |value: i64, unit: i64, default: i64| if value > 0 { value * unit } else { default };
+        let first_hours = or(site.confirm_first_hours, 3600, d.confirm_reminders_after_secs[0]);
+        let first_days = or(site.win_back_first_days, 1, d.win_back_after_days[0]);
+        Timing {
+            // A later reminder before the first (settings are checked; old rows are not) goes
+            // an hour after it.
+            confirm_reminders_after_secs: [first_hours, or(site.confirm_second_hours, 3600, d.confirm_reminders_after_secs[1]).max(first_hours + 3600)],
+            win_back_after_days: [first_days, or(site.win_back_second_days, 1, d.win_back_after_days[1]).max(first_days + 1)],
+            discount_notice_secs: or(site.discount_notice_hours, 3600, d.discount_notice_secs),
+            digest_after_secs: or(site.digest_after_hours, 3600, d.digest_after_secs),
+            low_balance_after_secs: or(site.low_balance_after_hours, 3600, d.low_balance_after_secs),
+        }
+    }
+}
 
 /// What to do about the "your discount ends" mail of a member who signed up at `signup`, whose
 /// offers at `now` are `offers` (`crate::offers::offers`).
@@ -128,14 +174,15 @@ pub enum DiscountMail {
 }
 
 /// When "your discount ends in N hours" is true and worth saying: for the offer now, when
-/// nothing as good follows it, it ran long enough, and at least an hour of it is left.
-pub fn discount_mail(offers: &crate::offers::Offers, signup: i64, now: i64) -> DiscountMail {
+/// nothing as good follows it, it ran long enough, and at least an hour of it is left. The mail
+/// goes `notice_secs` before the end ([`Timing::discount_notice_secs`]).
+pub fn discount_mail(offers: &crate::offers::Offers, signup: i64, now: i64, notice_secs: i64) -> DiscountMail {
     let Some(phase) = offers.now else { return DiscountMail::Never };
     let later = || if offers.next.is_some() && phase.ends_at > now { DiscountMail::At(phase.ends_at) } else { DiscountMail::Never };
-    if !offers.only_now() || phase.ends_at - signup < DISCOUNT_SHORTEST_SECS {
+    let notice = phase.ends_at - notice_secs;
+    if !offers.only_now() || notice - signup < DISCOUNT_RUNS_FIRST_SECS {
         return later();
     }
-    let notice = phase.ends_at - DISCOUNT_NOTICE_SECS;
     if now < notice {
         DiscountMail::At(notice)
     } else if phase.ends_at - now >= DISCOUNT_LATEST_SECS {
@@ -224,16 +271,16 @@ mod tests {
     fn the_discount_mail_comes_six_hours_before_a_long_offer_ends() {
         let signup = 1_000_000;
         let r = rules((0, 0), (25, 48));
-        let at = |now: i64| discount_mail(&crate::offers::offers(&r, signup, now, false, |_| false), signup, now);
+        let at = |now: i64| discount_mail(&crate::offers::offers(&r, signup, now, false, |_| false), signup, now, DISCOUNT_NOTICE_SECS);
         assert_eq!(at(signup), DiscountMail::At(signup + 42 * 3600));
         assert_eq!(at(signup + 42 * 3600), DiscountMail::Send { percent: 25, ends_at: signup + 48 * 3600 });
         assert_eq!(at(signup + 47 * 3600 + 1), DiscountMail::Never, "less than an hour left");
         assert_eq!(at(signup + 49 * 3600), DiscountMail::Never, "over");
         // Bought before: no offer, no mail.
-        assert_eq!(discount_mail(&crate::offers::offers(&r, signup, signup, true, |_| false), signup, signup), DiscountMail::Never);
+        assert_eq!(discount_mail(&crate::offers::offers(&r, signup, signup, true, |_| false), signup, signup, DISCOUNT_NOTICE_SECS), DiscountMail::Never);
         // A four-hour time bonus gets none (the banner says it); the welcome discount after it does.
         let r = rules((30, 4), (20, 48));
-        let at = |now: i64| discount_mail(&crate::offers::offers(&r, signup, now, false, |_| false), signup, now);
+        let at = |now: i64| discount_mail(&crate::offers::offers(&r, signup, now, false, |_| false), signup, now, DISCOUNT_NOTICE_SECS);
         assert_eq!(at(signup), DiscountMail::At(signup + 4 * 3600));
         assert_eq!(at(signup + 4 * 3600), DiscountMail::At(signup + 42 * 3600));
     }
@@ -244,23 +291,82 @@ mod tests {
             bonus in (0i64..60, 0i64..30),
             welcome in (0i64..60, 0i64..200),
             after in 0i64..300 * 3600,
+            notice_hours in 1i64..48,
         ) {
             let r = rules(bonus, welcome);
             prop_assume!(crate::offers::check_rules(&r).is_ok());
             let signup = 1_000_000;
             let now = signup + after;
             let offers = crate::offers::offers(&r, signup, now, false, |_| false);
-            match discount_mail(&offers, signup, now) {
+            let notice_secs = notice_hours * 3600;
+            match discount_mail(&offers, signup, now, notice_secs) {
                 DiscountMail::Send { percent, ends_at } => {
                     let phase = offers.now.unwrap();
                     prop_assert_eq!((percent, ends_at), (phase.percent, phase.ends_at));
                     prop_assert!(offers.only_now(), "nothing as good follows");
-                    prop_assert!(ends_at - now <= DISCOUNT_NOTICE_SECS && ends_at - now >= DISCOUNT_LATEST_SECS);
+                    prop_assert!(ends_at - now <= notice_secs && ends_at - now >= DISCOUNT_LATEST_SECS);
+                    prop_assert!(ends_at - notice_secs - signup >= DISCOUNT_RUNS_FIRST_SECS, "a short offer gets no mail");
                 }
                 DiscountMail::At(t) => prop_assert!(t > now),
                 DiscountMail::Never => {}
             }
         }
+    }
+
+    #[test]
+    fn a_site_sets_when_each_kind_goes() {
+        let settings = crate::staff::LifecycleSettings {
+            confirm_reminders: true,
+            confirm_first_hours: 2,
+            confirm_second_hours: 48,
+            win_back: true,
+            win_back_first_days: 3,
+            win_back_second_days: 14,
+            discount_ending: true,
+            discount_notice_hours: 12,
+            unread_digest: true,
+            likes_digest: true,
+            digest_after_hours: 3,
+            low_balance: true,
+            low_balance_after_hours: 1,
+            sign_in_link_hours: 48,
+        };
+        let t = Timing::of(&settings);
+        assert_eq!(t.confirm_reminders_after_secs, [2 * 3600, 48 * 3600]);
+        assert_eq!(t.win_back_after_days, [3, 14]);
+        assert_eq!((t.discount_notice_secs, t.digest_after_secs, t.low_balance_after_secs), (12 * 3600, 3 * 3600, 3600));
+        assert!(settings.clone().validate().is_ok());
+        // A row from before the settings (zeros) gets the defaults.
+        let old = crate::staff::LifecycleSettings {
+            confirm_first_hours: 0,
+            confirm_second_hours: 0,
+            win_back_first_days: 0,
+            win_back_second_days: 0,
+            discount_notice_hours: 0,
+            digest_after_hours: 0,
+            low_balance_after_hours: 0,
+            ..settings.clone()
+        };
+        assert_eq!(Timing::of(&old), Timing::default());
+        // The second reminder and the second win-back come after the first, or the form says no.
+        let reversed = crate::staff::LifecycleSettings { confirm_first_hours: 12, confirm_second_hours: 6, ..settings.clone() };
+        let error = reversed.validate().unwrap_err();
+        assert_eq!(error.args["setting"], "confirm_second_hours");
+        assert_eq!(error.args["min"], "13");
+        let reversed = crate::staff::LifecycleSettings { win_back_first_days: 14, win_back_second_days: 14, ..settings };
+        assert_eq!(reversed.validate().unwrap_err().args["setting"], "win_back_second_days");
+    }
+
+    #[test]
+    fn the_notice_time_is_the_sites() {
+        let signup = 1_000_000;
+        let r = rules((0, 0), (25, 72));
+        let at = |now: i64| discount_mail(&crate::offers::offers(&r, signup, now, false, |_| false), signup, now, 24 * 3600);
+        assert_eq!(at(signup), DiscountMail::At(signup + 48 * 3600));
+        assert_eq!(at(signup + 48 * 3600), DiscountMail::Send { percent: 25, ends_at: signup + 72 * 3600 });
+        // A notice as long as the offer would come at signup: none.
+        let at = |now: i64| discount_mail(&crate::offers::offers(&r, signup, now, false, |_| false), signup, now, 66 * 3600);
+        assert_eq!(at(signup), DiscountMail::Never);
     }
 
     #[test]

@@ -227,6 +227,21 @@ pub struct SiteSettings {
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
     pub low_balance: bool,
+    /// When each lifecycle message goes (`domain::lifecycle::Timing`; 0: the default).
+    #[serde(default)]
+    pub confirm_first_hours: i64,
+    #[serde(default)]
+    pub confirm_second_hours: i64,
+    #[serde(default)]
+    pub win_back_first_days: i64,
+    #[serde(default)]
+    pub win_back_second_days: i64,
+    #[serde(default)]
+    pub discount_notice_hours: i64,
+    #[serde(default)]
+    pub digest_after_hours: i64,
+    #[serde(default)]
+    pub low_balance_after_hours: i64,
     pub company_id: i64,
     pub mail_name: String,
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "i64"))]
@@ -267,6 +282,11 @@ impl Logo {
 }
 
 impl SiteSettings {
+    /// When this site's lifecycle messages go.
+    pub fn lifecycle_timing(&self) -> crate::lifecycle::Timing {
+        crate::lifecycle::Timing::of(&crate::staff::LifecycleSettings::from(self))
+    }
+
     /// The time bonus and welcome discount this site gives new members.
     pub fn offer_rules(&self) -> crate::offers::OfferRules {
         crate::staff::CreditSettings::from(self).offer_rules()

@@ -79,11 +79,14 @@ test('an admin sees the job queue and sets the messages that bring members back'
   const form = page.getByTestId('form-lifecycle');
   const hours = form.getByLabel('Inloglink in e-mails geldig (uren)');
   await expect(hours).toHaveValue('48');
-  await expect(form.getByLabel(/Herinnering om het e-mailadres te bevestigen/)).toBeChecked();
+  await expect(form.getByLabel(/Herinneringen om het e-mailadres te bevestigen/)).toBeChecked();
+  await expect(form.getByLabel('Tweede herinnering (uren na aanmelden)')).toHaveValue('24');
   await hours.fill('24');
+  await form.getByLabel('Tweede keer (dagen weg)').fill('21');
   await form.getByRole('button', { name: 'Opslaan' }).click();
   await expect(page).toHaveURL(/saved=lifecycle/);
   await expect(page.getByTestId('form-lifecycle').getByLabel('Inloglink in e-mails geldig (uren)')).toHaveValue('24');
+  await expect(page.getByTestId('form-lifecycle').getByLabel('Tweede keer (dagen weg)')).toHaveValue('21');
   await expect(page.locator('#lifecycle').getByTestId('saved')).toBeVisible();
   await axeClean(page);
   await page.getByTestId('form-lifecycle').getByLabel('Inloglink in e-mails geldig (uren)').fill('48');

@@ -104,11 +104,11 @@ impl Likes {
             return;
         }
         let (push, mail, db, digests) = (self.push.clone(), self.mail.clone(), self.members.db().clone(), self.digests.clone());
-        let (settings, site_name, site_id) = (site.settings.clone(), site.name.clone(), site.id);
+        let (settings, site_name) = (site.settings.clone(), site.name.clone());
         let base_url = mail.as_ref().map(|mail| site.base_url(&mail.public_url));
         let from_name = from_name.to_string();
         tokio::spawn(async move {
-            if let Err(error) = digests.note_like(&db, site_id, to, now).await {
+            if let Err(error) = digests.note_like(&db, &settings, to, now).await {
                 tracing::warn!(%error, to, "could not queue the likes digest");
             }
             if crate::push::Pusher::reached(push.as_ref(), &site_name, to, from, crate::push::PushKind::Like { matched: outcome.matched }).await {

@@ -217,6 +217,14 @@ impl SiteCache {
         snap.by_domain.values().find(|s| s.settings.id == id).cloned()
     }
 
+    /// Every site, by id.
+    pub fn all(&self) -> Vec<Arc<Site>> {
+        let snap = self.snapshot.read().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut sites: Vec<Arc<Site>> = snap.by_domain.values().cloned().collect();
+        sites.sort_by_key(|site| site.settings.id);
+        sites
+    }
+
     /// The site for a Host header; unknown hosts get the default site.
     pub fn for_host(&self, host: Option<&str>) -> Option<Arc<Site>> {
         let snap = self.snapshot.read().unwrap_or_else(|e| e.into_inner()).clone();

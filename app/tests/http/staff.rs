@@ -623,21 +623,45 @@ async fn admins_see_the_job_queue_run_a_failed_job_again_and_switch_reminders_of
     let res = app.form("staff_retry_job", "id=abc", "/staff/jobs", &[("origin", &origin), ("cookie", &staff)]).await;
     assert!(res.status().is_client_error() || location(&res).contains("__err"), "a lying id: refused, no 5xx");
 
-    // The reminders' switch on /staff/site.
+    // The reminders' switch and timing on /staff/site.
     assert!(app.state.sites.by_id(1).unwrap().settings.confirm_reminders, "on by default");
     let (_, _, page) = app.get("/staff/site", &[("cookie", &staff)]).await;
-    assert!(page.contains(r#"data-testid="form-lifecycle""#) && page.contains("Herinnering om het e-mailadres te bevestigen"));
-    let res = app.form("staff_site_lifecycle", "sign_in_link_hours=500", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert!(page.contains(r#"data-testid="form-lifecycle""#) && page.contains("Herinneringen om het e-mailadres te bevestigen"));
+    assert!(page.contains(r#"name="confirm_second_hours""#) && page.contains("Tweede herinnering (uren na aanmelden)"));
+    let timing = |first: i64, second: i64| {
+        format!("confirm_first_hours={first}&confirm_second_hours={second}&win_back_first_days=5&win_back_second_days=21&discount_notice_hours=8&digest_after_hours=4&low_balance_after_hours=3")
+    };
+    let post = |body: String, cookie: String| {
+        let (app, origin) = (&app, origin.clone());
+        async move { app.form("staff_site_lifecycle", &body, "/staff/site", &[("origin", &origin), ("cookie", &cookie)]).await }
+    };
+    let res = post(format!("sign_in_link_hours=500&{}", timing(1, 24)), staff.clone()).await;
     let (error, _) = refusal(&res, "staff_site_lifecycle");
     assert_eq!(error.args["setting"], "sign_in_link_hours", "at most a week");
+    let res = post(format!("sign_in_link_hours=48&{}", timing(12, 6)), staff.clone()).await;
+    let (error, _) = refusal(&res, "staff_site_lifecycle");
+    assert_eq!(error.args["setting"], "confirm_second_hours", "the second reminder after the first");
+    let res = post(format!("sign_in_link_hours=48&{}", timing(1, 24)).replace("digest_after_hours=4", "digest_after_hours=<b>"), staff.clone()).await;
+    assert!(res.status().is_client_error() || location(&res).contains("__err"), "markup for a number: refused");
+    let res = post("sign_in_link_hours=48".into(), staff.clone()).await;
+    assert!(res.status().is_client_error() || location(&res).contains("__err"), "the timing left out: refused");
     assert!(app.state.sites.by_id(1).unwrap().settings.confirm_reminders, "refused: nothing changed");
-    let res = app.form("staff_site_lifecycle", "win_back=on&sign_in_link_hours=24", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(app.state.sites.by_id(1).unwrap().settings.confirm_second_hours, 24);
+    let res = post(format!("win_back=on&sign_in_link_hours=24&{}", timing(2, 30)), staff.clone()).await;
     assert_eq!(location(&res), "/staff/site?saved=lifecycle#lifecycle");
     let settings = app.state.sites.by_id(1).unwrap().settings.clone();
     assert!(!settings.confirm_reminders && settings.win_back && settings.sign_in_link_hours == 24);
-    let res = app.form("staff_site_lifecycle", "confirm_reminders=on&sign_in_link_hours=48", "/staff/site", &[("origin", &origin), ("cookie", &anna)]).await;
+    let timing = settings.lifecycle_timing();
+    assert_eq!(timing.confirm_reminders_after_secs, [2 * 3600, 30 * 3600]);
+    assert_eq!(timing.win_back_after_days, [5, 21]);
+    assert_eq!((timing.discount_notice_secs, timing.digest_after_secs, timing.low_balance_after_secs), (8 * 3600, 4 * 3600, 3 * 3600));
+    let res = post(format!("confirm_reminders=on&sign_in_link_hours=48&{}", timing_text()), anna.clone()).await;
     assert!(location(&res).contains("__err"), "members cannot");
     assert!(!app.state.sites.by_id(1).unwrap().settings.confirm_reminders);
+}
+
+fn timing_text() -> &'static str {
+    "confirm_first_hours=1&confirm_second_hours=24&win_back_first_days=7&win_back_second_days=30&discount_notice_hours=6&digest_after_hours=6&low_balance_after_hours=2"
 }
 
 #[tokio::test]

@@ -111,6 +111,16 @@ pub const TIME_BONUS_PERCENT: Range = Range::new("time_bonus_percent", 0, 90);
 pub const TIME_BONUS_HOURS: Range = Range::new("time_bonus_hours", 0, 72);
 /// How many days an invitation link works.
 pub const INVITATION_DAYS: Range = Range::new("invitation_days", 1, 90);
+/// When the lifecycle messages go (`domain::lifecycle::Timing`): the confirm reminders' hours
+/// after signup, the win-back's days away, the discount notice's hours before the end, the
+/// digests' hours after the first thing they tell of, low balance's hours after the fall.
+pub const CONFIRM_FIRST_HOURS: Range = Range::new("confirm_first_hours", 1, 24);
+pub const CONFIRM_SECOND_HOURS: Range = Range::new("confirm_second_hours", 2, 168);
+pub const WIN_BACK_FIRST_DAYS: Range = Range::new("win_back_first_days", 2, 60);
+pub const WIN_BACK_SECOND_DAYS: Range = Range::new("win_back_second_days", 3, 180);
+pub const DISCOUNT_NOTICE_HOURS: Range = Range::new("discount_notice_hours", 1, 48);
+pub const DIGEST_AFTER_HOURS: Range = Range::new("digest_after_hours", 1, 24);
+pub const LOW_BALANCE_AFTER_HOURS: Range = Range::new("low_balance_after_hours", 1, 48);
 /// How many hours the one-tap sign-in link of a lifecycle mail works (at most a week).
 pub const SIGN_IN_LINK_HOURS: Range = Range::new("sign_in_link_hours", 1, 168);
 /// How many days before a signup a landing counts for it (`domain::visits`).

@@ -93,18 +93,29 @@ crate::settings_form! {
     /// The messages the site sends on its own to bring members back (`domain::lifecycle`).
     pub struct LifecycleSettings {
         confirm_reminders: flag,
+        confirm_first_hours: int(CONFIRM_FIRST_HOURS),
+        confirm_second_hours: int(CONFIRM_SECOND_HOURS),
         win_back: flag,
+        win_back_first_days: int(WIN_BACK_FIRST_DAYS),
+        win_back_second_days: int(WIN_BACK_SECOND_DAYS),
         discount_ending: flag,
+        discount_notice_hours: int(DISCOUNT_NOTICE_HOURS),
         unread_digest: flag,
         likes_digest: flag,
+        digest_after_hours: int(DIGEST_AFTER_HOURS),
         low_balance: flag,
+        low_balance_after_hours: int(LOW_BALANCE_AFTER_HOURS),
         sign_in_link_hours: int(SIGN_IN_LINK_HOURS),
     }
 }
 
 impl LifecycleSettings {
+    /// Each field in its range, and each second message after its first.
     pub fn validate(self) -> Result<LifecycleSettings, ApiError> {
-        self.check_fields()
+        let checked = self.check_fields()?;
+        Range::new("confirm_second_hours", checked.confirm_first_hours + 1, CONFIRM_SECOND_HOURS.max).check(checked.confirm_second_hours)?;
+        Range::new("win_back_second_days", checked.win_back_first_days + 1, WIN_BACK_SECOND_DAYS.max).check(checked.win_back_second_days)?;
+        Ok(checked)
     }
 }
 

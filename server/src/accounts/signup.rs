@@ -125,7 +125,7 @@ impl Accounts {
         }
         let activation = tokens::new_token();
         tokens::insert(&mut tx, user_id, Kind::Activation, &activation, None, now, ACTIVATION_TTL_SECS).await?;
-        crate::lifecycle::schedule_signup_jobs(&mut tx, site.id, user_id, now).await?;
+        crate::lifecycle::schedule_signup_jobs(&mut tx, site, user_id, now).await?;
         tx.commit().await?;
 
         self.send_activation_mail(site, &request.base_url, request.locale, user_id, &valid.email, &valid.name, &activation).await?;

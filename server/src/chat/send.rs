@@ -105,7 +105,7 @@ impl Chat {
         let id = insert_message(&mut tx, conversation, &send, Stored { price, free, held, review }, now).await?;
         let balance = pay(&mut tx, send.sender, id, price, free, credits, now).await?;
         if matches!(send.payer, Payer::Member { premium: true, .. }) && domain::lifecycle::falls_low(credits, balance) {
-            crate::lifecycle::note_low_balance(&mut tx, site.id, send.sender, id, now).await?;
+            crate::lifecycle::note_low_balance(&mut tx, site, send.sender, id, now).await?;
         }
         move_lists(&mut tx, conversation, send.sender, send.peer, id, held, now).await?;
         // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
@@ -174,10 +174,10 @@ impl Chat {
     /// messages for today queued (`crate::lifecycle`).
     pub(super) fn tell_recipient(&self, site: &Site, sender: i64, to: i64, conversation: i64, now: i64) {
         let (push, mail, db, digests) = (self.push.clone(), self.mail.clone(), self.db().clone(), self.digests.clone());
-        let (settings, site_name, site_id) = (site.settings.clone(), site.name.clone(), site.id);
+        let (settings, site_name) = (site.settings.clone(), site.name.clone());
         let base_url = mail.as_ref().map(|(_, public_url)| site.base_url(public_url));
         self.background.spawn(async move {
-            if let Err(error) = digests.note_message(&db, site_id, to, now).await {
+            if let Err(error) = digests.note_message(&db, &settings, to, now).await {
                 tracing::warn!(%error, to, "could not queue the unread-messages digest");
             }
             if crate::push::Pusher::reached(push.as_ref(), &site_name, to, sender, crate::push::PushKind::Message { conversation }).await {

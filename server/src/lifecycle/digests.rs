@@ -2,15 +2,16 @@
 //! messages, the digest of new likes and matches, and a premium member's low balance.
 //!
 //! A digest is queued when the first thing it tells of happens (one job per member and day,
-//! [`DIGEST_AFTER_SECS`] later) and looks again when it runs: what was read, opened or seen in
-//! the meantime, and what a mail already told of, is left out, and a digest with nothing left
-//! drops itself.
+//! the site's `digest_after_hours` later, 6 by default) and looks again when it runs: what was
+//! read, opened or seen in the meantime, and what a mail already told of, is left out, and a
+//! digest with nothing left drops itself.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use domain::jobs::JobKind;
-use domain::lifecycle::{LifecycleKind, DIGEST_AFTER_SECS, LOW_BALANCE_AFTER_SECS, LOW_BALANCE_CREDITS};
+use domain::lifecycle::{LifecycleKind, LOW_BALANCE_CREDITS};
+use domain::site::SiteSettings;
 
 use super::{Gate, Lifecycle, DAY};
 use crate::accounts::LifecycleNotice;
@@ -28,7 +29,7 @@ const NAMES_SHOWN: usize = 3;
 pub struct DigestNotes(Arc<Mutex<HashMap<(JobKind, i64), i64>>>);
 
 impl DigestNotes {
-    async fn queue(&self, db: &Db, kind: JobKind, site_id: i64, user_id: i64, now: i64) -> Result<(), AppError> {
+    async fn queue(&self, db: &Db, kind: JobKind, site: &SiteSettings, user_id: i64, now: i64) -> Result<(), AppError> {
         let day = now / DAY;
         {
             let mut queued = self.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -42,27 +43,35 @@ impl DigestNotes {
         }
         let mut tx = db.begin().await?;
         let key = format!("{}:{user_id}:{day}", kind.as_str());
-        crate::jobs::enqueue(&mut tx, Some(site_id), kind, &key, &serde_json::json!({ "user_id": user_id }), now + DIGEST_AFTER_SECS, now).await?;
+        let after = site.lifecycle_timing().digest_after_secs;
+        crate::jobs::enqueue(&mut tx, Some(site.id), kind, &key, &serde_json::json!({ "user_id": user_id }), now + after, now).await?;
         tx.commit().await?;
         Ok(())
     }
 
     /// A message reached a (real) member: their digest of unread messages for today is queued.
-    pub async fn note_message(&self, db: &Db, site_id: i64, to_user: i64, now: i64) -> Result<(), AppError> {
-        self.queue(db, JobKind::UnreadDigest, site_id, to_user, now).await
+    pub async fn note_message(&self, db: &Db, site: &SiteSettings, to_user: i64, now: i64) -> Result<(), AppError> {
+        self.queue(db, JobKind::UnreadDigest, site, to_user, now).await
     }
 
     /// A new like or match reached a member: their digest of likes for today is queued.
-    pub async fn note_like(&self, db: &Db, site_id: i64, to_user: i64, now: i64) -> Result<(), AppError> {
-        self.queue(db, JobKind::LikesDigest, site_id, to_user, now).await
+    pub async fn note_like(&self, db: &Db, site: &SiteSettings, to_user: i64, now: i64) -> Result<(), AppError> {
+        self.queue(db, JobKind::LikesDigest, site, to_user, now).await
     }
 }
 
 /// A premium member's send took the balance low: the low-balance message is queued, inside the
 /// send's transaction (one per fall: `message_id` is the send's).
-pub async fn note_low_balance(tx: &mut sqlx::Transaction<'static, sqlx::Any>, site_id: i64, user_id: i64, message_id: i64, now: i64) -> Result<(), AppError> {
+pub async fn note_low_balance(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    site: &SiteSettings,
+    user_id: i64,
+    message_id: i64,
+    now: i64,
+) -> Result<(), AppError> {
     let key = format!("low_balance:{user_id}:{message_id}");
-    crate::jobs::enqueue(tx, Some(site_id), JobKind::LowBalance, &key, &serde_json::json!({ "user_id": user_id }), now + LOW_BALANCE_AFTER_SECS, now).await
+    let after = site.lifecycle_timing().low_balance_after_secs;
+    crate::jobs::enqueue(tx, Some(site.id), JobKind::LowBalance, &key, &serde_json::json!({ "user_id": user_id }), now + after, now).await
 }
 
 /// "Anna, Sanne, Eva": the first names of a digest, in the order given.

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use chrono::{TimeZone, Timelike};
 use domain::jobs::JobKind;
-use domain::lifecycle::{cap_allows_at, quiet_wait_secs, LifecycleKind, CONFIRM_REMINDERS_AFTER_SECS, WIN_BACK_AFTER_DAYS};
+use domain::lifecycle::{cap_allows_at, quiet_wait_secs, LifecycleKind};
 
 use domain::lifecycle::{Channel, Preference};
 use domain::rows::Flag;
@@ -72,8 +72,15 @@ pub fn local_secs_of_day(zone: chrono_tz::Tz, unix: i64) -> i64 {
 
 /// The lifecycle jobs of a member who just signed up, queued inside the signup's transaction:
 /// the two confirm reminders, and the look at the new member's offer (`DiscountEnding`).
-pub async fn schedule_signup_jobs(tx: &mut sqlx::Transaction<'static, sqlx::Any>, site_id: i64, user_id: i64, now: i64) -> Result<(), AppError> {
-    for (step, after) in CONFIRM_REMINDERS_AFTER_SECS.iter().enumerate() {
+/// The reminders go at the site's hours as set at signup.
+pub async fn schedule_signup_jobs(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    site: &domain::site::SiteSettings,
+    user_id: i64,
+    now: i64,
+) -> Result<(), AppError> {
+    let site_id = site.id;
+    for (step, after) in site.lifecycle_timing().confirm_reminders_after_secs.iter().enumerate() {
         let payload = serde_json::json!({ "user_id": user_id, "step": step + 1 });
         let key = format!("confirm_reminder:{user_id}:{}", step + 1);
         crate::jobs::enqueue(tx, Some(site_id), JobKind::ConfirmReminder, &key, &payload, now + after, now).await?;
@@ -274,20 +281,29 @@ impl Lifecycle {
 }
 
 impl Lifecycle {
-    /// Once a day: the members who crossed 7 or 30 days away since the last scan get a win-back
-    /// job each (one per member, threshold and absence), then tomorrow's scan is queued.
+    /// Once a day: the members who crossed their site's days away (7 and 30 by default) since
+    /// the last scan get a win-back job each (one per member, threshold and absence), then
+    /// tomorrow's scan is queued.
     async fn scan(&self, now: i64) -> Result<Outcome, AppError> {
         let db = self.accounts.db();
         let mut tx = db.begin().await?;
-        for days in WIN_BACK_AFTER_DAYS {
+        let thresholds = self
+            .sites
+            .all()
+            .iter()
+            .filter(|site| site.win_back)
+            .flat_map(|site| site.lifecycle_timing().win_back_after_days.map(|days| (site.id, days)))
+            .collect::<Vec<_>>();
+        for (site_id, days) in thresholds {
             let away: Vec<(i64, i64, i64)> = sqlx::query_as(
-                "SELECT id, site_id, last_seen_at FROM users WHERE last_seen_at > $1 AND last_seen_at <= $2 \
+                "SELECT id, site_id, last_seen_at FROM users WHERE site_id = $5 AND last_seen_at > $1 AND last_seen_at <= $2 \
                  AND staff_roles = 0 AND fictional = $3 AND status = $4",
             )
             .bind(now - (days + 1) * DAY)
             .bind(now - days * DAY)
             .bind(false)
             .bind(domain::account::UserStatus::Active.as_str())
+            .bind(site_id)
             .fetch_all(&mut *tx)
             .await?;
             for (user_id, site_id, last_seen) in away {
@@ -321,7 +337,7 @@ impl Lifecycle {
             Gate::Send(channel) => channel,
             Gate::Not(outcome) => return Ok(outcome),
         };
-        let last = WIN_BACK_AFTER_DAYS.last().copied().unwrap_or(days);
+        let last = site.lifecycle_timing().win_back_after_days[1];
         let offer = match (&self.payments, days >= last) {
             (Some(payments), true) => match payments.leaving_offer(&site, &member).await? {
                 crate::payments::leaving::LeavingOffer::Offer(_) => Some(payments.take_leaving_discount(&site, &member, now).await?),
@@ -345,7 +361,7 @@ impl Lifecycle {
         let Some(payments) = &self.payments else { return Ok(Outcome::Dropped("no_payments")) };
         let country = member.country.clone().unwrap_or_else(|| site.settings.geoip_country.clone());
         let (_, offers) = payments.discounts(&site, &member, None, &country, now).await?;
-        let (percent, ends_at) = match discount_mail(&offers, member.signup_date, now) {
+        let (percent, ends_at) = match discount_mail(&offers, member.signup_date, now, site.lifecycle_timing().discount_notice_secs) {
             DiscountMail::Send { percent, ends_at } => (percent, ends_at),
             DiscountMail::At(at) => return Ok(Outcome::Later(at)),
             DiscountMail::Never => return Ok(Outcome::Dropped("not_true")),

@@ -430,6 +430,34 @@ on_both_databases!(members_away_seven_and_thirty_days_are_asked_back_once_each, 
     assert_eq!(jobs, 1, "one scan waits for tomorrow");
 });
 
+on_both_databases!(a_sites_own_timing_moves_each_message, |db: Db| async move {
+    let s = setup(db).await;
+    let node = s.node("node-a");
+    sqlx::query(
+        "UPDATE sites SET confirm_first_hours = 3, confirm_second_hours = 48, win_back_first_days = 3, win_back_second_days = 10, \
+         digest_after_hours = 2 WHERE id = 1",
+    )
+    .execute(s.db.pool())
+    .await
+    .unwrap();
+    s.sites.reload().await.unwrap();
+    server::lifecycle::ensure_daily_scan(&s.db, START).await.unwrap();
+    let new = s.sign_up("nieuw@example.nl", "NL").await;
+    let away = s.member("weg@example.nl", "NL").await;
+    // The digests wait the site's two hours.
+    server::lifecycle::DigestNotes::default().note_message(&s.db, &s.site().settings, away, START).await.unwrap();
+    let (due_at,): (i64,) = sqlx::query_as("SELECT due_at FROM jobs WHERE kind = 'unread_digest'").fetch_one(s.db.pool()).await.unwrap();
+    assert_eq!(due_at, START + 2 * HOUR);
+    s.drive(&[&node], 12 * DAY, HOUR).await;
+
+    // 15:00 and 13:00 two days later in Amsterdam: no night, no cap in the way.
+    assert_eq!(s.kind_sent(new, "confirm_reminder").await, vec![3.0, 48.0]);
+    // The scan at 00:00 UTC finds 3.5 and 10.5 days away; sent at 08:00 in Amsterdam.
+    assert_eq!(s.kind_sent(away, "win_back").await, vec![(3 * 24 + 19) as f64, (10 * 24 + 19) as f64]);
+    // Nothing at the defaults' times.
+    assert!(!s.kind_sent(away, "win_back").await.contains(&((7 * 24 + 19) as f64)));
+});
+
 /// A member with a fresh sign-in link to `/chats/7`.
 async fn linked(s: &Setup, email: &str) -> (i64, String) {
     let id = s.member(email, "NL").await;

@@ -1,0 +1,9 @@
+-- When each lifecycle message goes, per site (`domain::lifecycle::Timing`), set on
+-- `/staff/site#lifecycle`; the defaults are the times the site used before.
+ALTER TABLE sites ADD COLUMN confirm_first_hours BIGINT NOT NULL DEFAULT 1;
+ALTER TABLE sites ADD COLUMN confirm_second_hours BIGINT NOT NULL DEFAULT 24;
+ALTER TABLE sites ADD COLUMN win_back_first_days BIGINT NOT NULL DEFAULT 7;
+ALTER TABLE sites ADD COLUMN win_back_second_days BIGINT NOT NULL DEFAULT 30;
+ALTER TABLE sites ADD COLUMN discount_notice_hours BIGINT NOT NULL DEFAULT 6;
+ALTER TABLE sites ADD COLUMN digest_after_hours BIGINT NOT NULL DEFAULT 6;
+ALTER TABLE sites ADD COLUMN low_balance_after_hours BIGINT NOT NULL DEFAULT 2;
