@@ -13,6 +13,7 @@ pub mod contact;
 pub mod counters;
 pub mod date;
 pub mod error;
+pub mod figures;
 pub mod geo;
 pub mod i18n;
 pub mod jobs;

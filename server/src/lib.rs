@@ -11,6 +11,7 @@ pub mod counters;
 pub mod credits;
 pub mod db;
 pub mod error;
+pub mod figures;
 pub mod files;
 pub mod geoip;
 pub mod http;

@@ -60,6 +60,8 @@ pub struct Services {
     pub visits: crate::visits::Visits,
     /// What the traffic networks are told (their postback URLs and calls).
     pub postbacks: crate::postbacks::Postbacks,
+    /// The owner's figures (`/staff/figures`).
+    pub figures: crate::figures::Figures,
 }
 
 /// Older photos given WebP copies per housekeeping run.
@@ -115,6 +117,7 @@ impl AppState {
         let jobs = crate::jobs::Jobs::new(db.clone(), clock.clone(), &crate::jobs::node_name());
         let visits = crate::visits::Visits::new(db.clone());
         let postbacks = crate::postbacks::Postbacks::new(db.clone(), clock.clone());
+        let figures = crate::figures::Figures::new(db.clone());
         postbacks.register(&jobs);
         crate::lifecycle::Lifecycle::new(accounts.clone(), sites.clone(), &config.public_url)
             .with_payments(payments.clone())
@@ -146,6 +149,7 @@ impl AppState {
             jobs,
             visits,
             postbacks,
+            figures,
         })))
     }
 

@@ -105,6 +105,8 @@ impl Visits {
             written.insert((visitor.clone(), touch.clone()), day);
         }
         let t = &visit.tracking;
+        // The visit and its figures in one transaction: counted once, or not at all.
+        let mut tx = self.db.begin().await?;
         let inserted = sqlx::query(
             "INSERT INTO visits (site_id, day, visitor, touch, page, lander, slug, network, ref, sub1, sub2, sub3, click_id, country, device, ip_prefix, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (site_id, visitor, day, touch) DO NOTHING",
@@ -126,9 +128,23 @@ impl Visits {
         .bind(visit.device.as_str())
         .bind(visit.ip_prefix.as_deref())
         .bind(visit.at)
-        .execute(self.db.pool())
+        .execute(&mut *tx)
         .await?
         .rows_affected();
+        if inserted == 1 {
+            let source = domain::figures::Source {
+                network: t.network.clone(),
+                r#ref: t.r#ref.clone(),
+                sub1: t.sub1.clone(),
+                sub2: t.sub2.clone(),
+                sub3: t.sub3.clone(),
+                lander: visit.landing.lander.clone(),
+                country: visit.country.clone(),
+                device: Some(visit.device.as_str().to_string()),
+            };
+            crate::figures::visit(&mut tx, visit.site_id, &source, visit.at).await?;
+        }
+        tx.commit().await?;
         Ok(inserted == 1)
     }
 }
@@ -164,6 +180,16 @@ pub struct SignupTouches {
 }
 
 impl SignupTouches {
+    /// The lander of the touch the member is counted under (the last one's when the signup
+    /// brought its own tracking: the page it was made on came last).
+    pub fn lander(&self) -> Option<String> {
+        let chosen = match self.model {
+            Some(Attribution::FirstTouch) => self.first.as_ref(),
+            _ => self.last.as_ref(),
+        };
+        chosen.and_then(|t| t.lander.clone())
+    }
+
     /// The tracking the member is counted under: the chosen touch's when the site counts the
     /// first touch, or when the signup brought none of its own; else the signup's own (the
     /// latest landing's cookie, or the form's fields).

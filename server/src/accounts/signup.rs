@@ -91,6 +91,17 @@ impl Accounts {
             Err(e) => return Err(e.into()),
         };
         crate::visits::keep_touches(&mut tx, user_id, &touches).await?;
+        let source = domain::figures::Source {
+            network: t.network.clone(),
+            r#ref: t.r#ref.clone(),
+            sub1: t.sub1.clone(),
+            sub2: t.sub2.clone(),
+            sub3: t.sub3.clone(),
+            lander: touches.lander(),
+            country: request.client.country.clone(),
+            device: request.client.user_agent.as_deref().map(|ua| domain::visits::Device::of(ua).as_str().to_string()),
+        };
+        crate::figures::signup(&mut tx, site.id, user_id, &source, now).await?;
         crate::postbacks::queue(&mut tx, site.id, user_id, domain::postbacks::PostbackEvent::Signup, None, now).await?;
         if let Some(token) = invitation {
             super::invitations::use_invitation(&mut tx, site.id, token, user_id, now).await?;
@@ -120,6 +131,7 @@ impl Accounts {
                 .execute(&mut *tx)
                 .await?;
             crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
+            crate::figures::confirmed(&mut tx, user_id, now).await?;
             tx.commit().await?;
             return Ok((user_id, session));
         }
@@ -186,6 +198,7 @@ impl Accounts {
             .fetch_optional(&mut *tx)
             .await?;
         if let Some((site_id,)) = confirmed {
+            crate::figures::confirmed(&mut tx, user_id, self.clock.now()).await?;
             crate::postbacks::queue(&mut tx, site_id, user_id, domain::postbacks::PostbackEvent::Confirmed, None, self.clock.now()).await?;
         }
         sqlx::query("UPDATE profiles SET status = $2 WHERE user_id = $1 AND status = $3")

@@ -284,6 +284,7 @@ impl Payments {
                 .fetch_one(&mut **tx)
                 .await?;
         let (balance,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(user_id).fetch_one(&mut **tx).await?;
+        crate::figures::refunded(tx, user_id, amount, now).await?;
         let back = credits_back(credits_for(bundle, paid, before, amount), balance);
         if back.taken > 0 {
             credits::book(tx, Entry { user_id, delta: -back.taken, reason: Reason::Refund, reference: &format!("refund:{refund_id}") }, now).await?;

@@ -12,6 +12,7 @@ mod chat;
 mod complaints;
 mod credits;
 mod digests;
+mod figures;
 mod invitations;
 mod leaving;
 mod lifecycle;

@@ -1,0 +1,576 @@
+//! The owner's figures (`/staff/figures`): what each traffic source, lander, country and device
+//! class brought, from the visit to the money, per day, week or month.
+//!
+//! Every event counts once, on the day it happened (UTC), under the source the member counts
+//! for (`crate::visits`: the attributed touch): visits, signups, confirmations, first
+//! purchases, purchases and their money, refunds and chargebacks. A cohort's revenue is kept on
+//! its signup day: what the members who signed up that day paid within 1, 7 and 30 days,
+//! less what was refunded within those days. Buyers are the distinct members who paid in the
+//! period (not a sum of days).
+
+use serde::{Deserialize, Serialize};
+
+/// What the table groups by (the rollups keep one row per dimension and value and day).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::EnumIter, strum::IntoStaticStr, strum::EnumString)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Dimension {
+    /// Everything together (the chart's line, the table's total).
+    All,
+    Network,
+    Ref,
+    Sub1,
+    Sub2,
+    Sub3,
+    Lander,
+    Country,
+    Device,
+}
+
+impl Dimension {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// The dimensions a table can be grouped by.
+    pub const GROUPS: [Dimension; 8] =
+        [Dimension::Network, Dimension::Ref, Dimension::Sub1, Dimension::Sub2, Dimension::Sub3, Dimension::Lander, Dimension::Country, Dimension::Device];
+}
+
+/// The most characters of a dimension's value kept (longer tracking values are cut).
+pub const VALUE_MAX_CHARS: usize = 100;
+
+/// Where a member (or a visit) came from, as the figures count it. `None`: not known.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
+pub struct Source {
+    pub network: Option<String>,
+    #[cfg_attr(feature = "sqlx", sqlx(rename = "ref"))]
+    #[serde(rename = "ref")]
+    pub r#ref: Option<String>,
+    pub sub1: Option<String>,
+    pub sub2: Option<String>,
+    pub sub3: Option<String>,
+    pub lander: Option<String>,
+    pub country: Option<String>,
+    pub device: Option<String>,
+}
+
+impl Source {
+    /// The value this source has for `dimension` ("" when not known; cut to
+    /// [`VALUE_MAX_CHARS`]).
+    pub fn value(&self, dimension: Dimension) -> String {
+        let v = match dimension {
+            Dimension::All => None,
+            Dimension::Network => self.network.as_deref(),
+            Dimension::Ref => self.r#ref.as_deref(),
+            Dimension::Sub1 => self.sub1.as_deref(),
+            Dimension::Sub2 => self.sub2.as_deref(),
+            Dimension::Sub3 => self.sub3.as_deref(),
+            Dimension::Lander => self.lander.as_deref(),
+            Dimension::Country => self.country.as_deref(),
+            Dimension::Device => self.device.as_deref(),
+        };
+        v.map(|v| v.trim().chars().take(VALUE_MAX_CHARS).collect()).unwrap_or_default()
+    }
+
+    /// The rollup rows one event of this source adds to: `(scope, dimension, value)`, where
+    /// the scope is "" (all networks) and, for a source with a network, that network too (so
+    /// a network's figures can be grouped by anything).
+    pub fn rows(&self) -> Vec<(String, Dimension, String)> {
+        let network = self.value(Dimension::Network);
+        let mut scopes = vec![String::new()];
+        if !network.is_empty() {
+            scopes.push(network);
+        }
+        let mut rows = Vec::new();
+        for scope in scopes {
+            for dimension in <Dimension as strum::IntoEnumIterator>::iter() {
+                if !scope.is_empty() && dimension == Dimension::Network {
+                    continue;
+                }
+                rows.push((scope.clone(), dimension, self.value(dimension)));
+            }
+        }
+        rows
+    }
+}
+
+/// One event the figures count. Amounts are in minor units of the site's currency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    Visit,
+    Signup,
+    Confirmed,
+    /// A paid purchase (`first`: the member's first).
+    Purchase {
+        amount: i64,
+        first: bool,
+    },
+    /// Money given back (a refund or a chargeback).
+    Refund {
+        amount: i64,
+    },
+}
+
+/// The counters of one row (or a sum of rows).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
+pub struct Counts {
+    pub visits: i64,
+    pub signups: i64,
+    pub confirmed: i64,
+    pub first_purchases: i64,
+    /// Distinct members who paid (filled from the payers, not summed).
+    #[cfg_attr(feature = "sqlx", sqlx(default))]
+    pub buyers: i64,
+    pub purchases: i64,
+    pub gross: i64,
+    pub refunded: i64,
+    pub cohort_1d: i64,
+    pub cohort_7d: i64,
+    pub cohort_30d: i64,
+}
+
+/// The cohort windows, in days.
+pub const COHORT_DAYS: [i64; 3] = [1, 7, 30];
+
+impl Counts {
+    /// What `event` adds to its day's row.
+    pub fn of(event: Event) -> Counts {
+        let mut c = Counts::default();
+        match event {
+            Event::Visit => c.visits = 1,
+            Event::Signup => c.signups = 1,
+            Event::Confirmed => c.confirmed = 1,
+            Event::Purchase { amount, first } => {
+                c.purchases = 1;
+                c.gross = amount;
+                c.first_purchases = i64::from(first);
+            }
+            Event::Refund { amount } => c.refunded = amount,
+        }
+        c
+    }
+
+    /// What money `amount` (negative: given back) `after_secs` after the member's signup adds
+    /// to the signup day's cohort row.
+    pub fn cohort(amount: i64, after_secs: i64) -> Counts {
+        let within = |days: i64| if (0..days * 86_400).contains(&after_secs) { amount } else { 0 };
+        Counts { cohort_1d: within(COHORT_DAYS[0]), cohort_7d: within(COHORT_DAYS[1]), cohort_30d: within(COHORT_DAYS[2]), ..Counts::default() }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Counts::default()
+    }
+
+    /// Revenue less refunds and chargebacks.
+    pub fn net(&self) -> i64 {
+        self.gross - self.refunded
+    }
+
+    pub fn value(&self, metric: Metric) -> f64 {
+        let ratio = |a: i64, b: i64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
+        match metric {
+            Metric::Visits => self.visits as f64,
+            Metric::Signups => self.signups as f64,
+            Metric::Confirmed => self.confirmed as f64,
+            Metric::FirstPurchases => self.first_purchases as f64,
+            Metric::Buyers => self.buyers as f64,
+            Metric::Purchases => self.purchases as f64,
+            Metric::Gross => self.gross as f64,
+            Metric::Net => self.net() as f64,
+            Metric::SignupRate => ratio(self.signups, self.visits),
+            Metric::ConfirmRate => ratio(self.confirmed, self.signups),
+            Metric::BuyRate => ratio(self.first_purchases, self.confirmed),
+            Metric::Arpu => ratio(self.net(), self.signups),
+            Metric::Arppu => ratio(self.net(), self.buyers),
+            Metric::RevenuePerVisit => ratio(self.net(), self.visits),
+            Metric::Cohort1d => self.cohort_1d as f64,
+            Metric::Cohort7d => self.cohort_7d as f64,
+            Metric::Cohort30d => self.cohort_30d as f64,
+        }
+    }
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.visits += o.visits;
+        self.signups += o.signups;
+        self.confirmed += o.confirmed;
+        self.first_purchases += o.first_purchases;
+        self.buyers += o.buyers;
+        self.purchases += o.purchases;
+        self.gross += o.gross;
+        self.refunded += o.refunded;
+        self.cohort_1d += o.cohort_1d;
+        self.cohort_7d += o.cohort_7d;
+        self.cohort_30d += o.cohort_30d;
+    }
+}
+
+/// A figure of the table (its columns, its sort, the chart's line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::EnumIter, strum::IntoStaticStr, strum::EnumString)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Metric {
+    Visits,
+    Signups,
+    SignupRate,
+    Confirmed,
+    ConfirmRate,
+    FirstPurchases,
+    BuyRate,
+    Buyers,
+    Purchases,
+    Gross,
+    Net,
+    Arpu,
+    Arppu,
+    RevenuePerVisit,
+    Cohort1d,
+    Cohort7d,
+    Cohort30d,
+}
+
+/// How a metric's value is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Count,
+    Percent,
+    /// Minor units of money.
+    Money,
+}
+
+impl Metric {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    pub fn unit(self) -> Unit {
+        match self {
+            Metric::SignupRate | Metric::ConfirmRate | Metric::BuyRate => Unit::Percent,
+            Metric::Gross | Metric::Net | Metric::Arpu | Metric::Arppu | Metric::RevenuePerVisit | Metric::Cohort1d | Metric::Cohort7d | Metric::Cohort30d => {
+                Unit::Money
+            }
+            _ => Unit::Count,
+        }
+    }
+
+    /// The value as shown and exported: counts whole, rates in percent with one decimal,
+    /// money in whole units with two (a CSV cell, and the page's text).
+    pub fn format(self, value: f64) -> String {
+        match self.unit() {
+            Unit::Count => format!("{value:.0}"),
+            Unit::Percent => format!("{:.1}", value * 100.0),
+            Unit::Money => format!("{:.2}", value / 100.0),
+        }
+    }
+}
+
+/// The length of a period on the chart and in the CSV.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::EnumIter, strum::IntoStaticStr, strum::EnumString)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Grain {
+    Day,
+    Week,
+    Month,
+}
+
+impl Grain {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// The first day (days since 1970-01-01) of the period that holds `day`: the day itself,
+    /// its week's Monday, or its month's first day.
+    pub fn start(self, day: i64) -> i64 {
+        match self {
+            Grain::Day => day,
+            // 1970-01-01 was a Thursday.
+            Grain::Week => day - (day + 3).rem_euclid(7),
+            Grain::Month => {
+                let d = crate::date::from_unix(day * 86_400);
+                crate::date::to_unix(d.year, d.month, 1, 0, 0) / 86_400
+            }
+        }
+    }
+
+    /// `2026-11-23` for a day or a week (its Monday), `2026-11` for a month.
+    pub fn label(self, start: i64) -> String {
+        let d = crate::date::from_unix(start * 86_400);
+        match self {
+            Grain::Day | Grain::Week => format!("{:04}-{:02}-{:02}", d.year, d.month, d.day),
+            Grain::Month => format!("{:04}-{:02}", d.year, d.month),
+        }
+    }
+}
+
+/// The longest range one page shows.
+pub const MAX_DAYS: i64 = 400;
+/// The range shown when none is asked for.
+pub const DEFAULT_DAYS: i64 = 30;
+
+/// What the page shows: a range of days, the grain of the chart, the grouping, a network to
+/// keep to, the sort and the chart's figure; read from the URL, every part checked (anything
+/// unreadable falls back to its default).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FigureQuery {
+    /// First and last day, days since 1970-01-01, both included.
+    pub from: i64,
+    pub to: i64,
+    pub grain: Grain,
+    pub by: Dimension,
+    /// Keep to this network ("" all).
+    pub network: String,
+    pub sort: Metric,
+    pub ascending: bool,
+    pub chart: Metric,
+}
+
+/// `2026-11-28` as days since 1970-01-01.
+pub fn parse_day(text: &str) -> Option<i64> {
+    let mut parts = text.trim().splitn(3, '-');
+    let year: i64 = parts.next()?.parse().ok().filter(|y| (2000..=2200).contains(y))?;
+    let month: u32 = parts.next()?.parse().ok().filter(|m| (1..=12).contains(m))?;
+    let day: u32 = parts.next()?.parse().ok().filter(|d| (1..=31).contains(d))?;
+    let unix = crate::date::to_unix(year, month, day, 0, 0);
+    let back = crate::date::from_unix(unix);
+    (back.month == month && back.day == day).then_some(unix / 86_400)
+}
+
+impl FigureQuery {
+    /// The query of `params` (the URL's), `today` being days since 1970-01-01.
+    pub fn parse(get: impl Fn(&str) -> Option<String>, today: i64) -> FigureQuery {
+        let to = get("to").and_then(|t| parse_day(&t)).unwrap_or(today).min(today);
+        let from = get("from").and_then(|t| parse_day(&t)).unwrap_or(to - (DEFAULT_DAYS - 1)).min(to).max(to - (MAX_DAYS - 1));
+        let pick = |name: &str| get(name).filter(|v| !v.is_empty());
+        let by = pick("by").and_then(|v| v.parse().ok()).filter(|d| *d != Dimension::All).unwrap_or(Dimension::Network);
+        let network: String = pick("network").map(|n| n.trim().chars().take(VALUE_MAX_CHARS).collect()).unwrap_or_default();
+        FigureQuery {
+            from,
+            to,
+            grain: pick("grain").and_then(|v| v.parse().ok()).unwrap_or(Grain::Day),
+            by: if !network.is_empty() && by == Dimension::Network { Dimension::Sub1 } else { by },
+            network,
+            sort: pick("sort").and_then(|v| v.parse().ok()).unwrap_or(Metric::Net),
+            ascending: get("dir").as_deref() == Some("asc"),
+            chart: pick("chart").and_then(|v| v.parse().ok()).unwrap_or(Metric::Net),
+        }
+    }
+
+    /// The URL query that gives this page back, with `change` applied.
+    pub fn href(&self, change: impl FnOnce(&mut FigureQuery)) -> String {
+        let mut q = self.clone();
+        change(&mut q);
+        let mut pairs = vec![
+            ("from", Grain::Day.label(q.from)),
+            ("to", Grain::Day.label(q.to)),
+            ("grain", q.grain.as_str().to_string()),
+            ("by", q.by.as_str().to_string()),
+            ("sort", q.sort.as_str().to_string()),
+            ("dir", if q.ascending { "asc" } else { "desc" }.to_string()),
+            ("chart", q.chart.as_str().to_string()),
+        ];
+        if !q.network.is_empty() {
+            pairs.push(("network", q.network.clone()));
+        }
+        pairs.iter().map(|(k, v)| format!("{k}={}", crate::account::percent_encode(v))).collect::<Vec<_>>().join("&")
+    }
+
+    /// The scope of the rollup rows to read: the network kept to, or "" for all.
+    pub fn scope(&self) -> &str {
+        &self.network
+    }
+}
+
+/// One row of the table: a value of the grouping and its counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FigureRow {
+    pub value: String,
+    pub counts: Counts,
+}
+
+/// Sorts the rows by the query's figure (ties by value, so the order is stable).
+pub fn sort_rows(rows: &mut [FigureRow], metric: Metric, ascending: bool) {
+    rows.sort_by(|a, b| {
+        let (x, y) = (a.counts.value(metric), b.counts.value(metric));
+        let order = x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal);
+        let order = if ascending { order } else { order.reverse() };
+        order.then_with(|| a.value.cmp(&b.value))
+    });
+}
+
+/// The periods from `from` to `to` at `grain`, each with its counts (empty periods included:
+/// the chart's line does not skip them). `days`: counts per day.
+pub fn periods(days: &[(i64, Counts)], from: i64, to: i64, grain: Grain) -> Vec<(i64, Counts)> {
+    let mut out: Vec<(i64, Counts)> = Vec::new();
+    let mut day = grain.start(from);
+    while day <= to {
+        out.push((day, Counts::default()));
+        // The next period's start: a day past this one's last.
+        let mut next = day + 1;
+        while grain.start(next) == day {
+            next += 1;
+        }
+        day = next;
+    }
+    for (d, counts) in days {
+        let start = grain.start(*d);
+        if let Ok(i) = out.binary_search_by_key(&start, |(s, _)| *s) {
+            out[i].1 += *counts;
+        }
+    }
+    out
+}
+
+/// The table as CSV: the grouping's value and every figure. Values that could start a
+/// spreadsheet formula get a leading apostrophe.
+pub fn to_csv(by: Dimension, rows: &[FigureRow], total: &Counts) -> String {
+    use strum::IntoEnumIterator;
+    let mut out = String::from(by.as_str());
+    for m in Metric::iter() {
+        out.push(',');
+        out.push_str(m.as_str());
+    }
+    out.push('\n');
+    let cell = |v: &str| {
+        let v = if v.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{v}") } else { v.to_string() };
+        format!("\"{}\"", v.replace('"', "\"\""))
+    };
+    let mut line = |value: &str, counts: &Counts| {
+        out.push_str(&cell(value));
+        for m in Metric::iter() {
+            out.push(',');
+            out.push_str(&m.format(counts.value(m)));
+        }
+        out.push('\n');
+    };
+    for row in rows {
+        line(&row.value, &row.counts);
+    }
+    line("total", total);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use strum::IntoEnumIterator;
+
+    #[test]
+    fn names_round_trip() {
+        for d in Dimension::iter() {
+            assert_eq!(d.as_str().parse::<Dimension>().unwrap(), d);
+        }
+        for m in Metric::iter() {
+            assert_eq!(m.as_str().parse::<Metric>().unwrap(), m);
+        }
+    }
+
+    #[test]
+    fn an_event_counts_once_per_dimension_and_again_within_its_network() {
+        let source = Source { network: Some("clicks".into()), sub1: Some("a".into()), device: Some("mobile".into()), ..Source::default() };
+        let rows = source.rows();
+        assert_eq!(rows.len(), 9 + 8);
+        assert!(rows.contains(&(String::new(), Dimension::Network, "clicks".into())));
+        assert!(rows.contains(&("clicks".into(), Dimension::Sub1, "a".into())));
+        assert!(rows.contains(&("clicks".into(), Dimension::All, String::new())));
+        assert!(!rows.iter().any(|(scope, d, _)| scope == "clicks" && *d == Dimension::Network));
+        // No network: only the all-networks scope.
+        assert_eq!(Source::default().rows().len(), 9);
+        let long = Source { network: Some("x".repeat(500)), ..Source::default() };
+        assert_eq!(long.value(Dimension::Network).chars().count(), VALUE_MAX_CHARS);
+    }
+
+    #[test]
+    fn the_figures_divide_safely() {
+        let c =
+            Counts { visits: 200, signups: 10, confirmed: 8, first_purchases: 2, buyers: 3, purchases: 4, gross: 10_000, refunded: 1_000, ..Counts::default() };
+        assert_eq!(c.value(Metric::SignupRate), 0.05);
+        assert_eq!(c.value(Metric::Arpu), 900.0);
+        assert_eq!(c.value(Metric::Arppu), 3000.0);
+        assert_eq!(c.value(Metric::RevenuePerVisit), 45.0);
+        assert_eq!(c.value(Metric::BuyRate), 0.25);
+        assert_eq!(Counts::default().value(Metric::Arppu), 0.0, "nothing to divide by: 0");
+        assert_eq!(Metric::SignupRate.format(0.05), "5.0");
+        assert_eq!(Metric::Arpu.format(900.0), "9.00");
+    }
+
+    #[test]
+    fn a_cohort_keeps_what_came_within_its_days() {
+        assert_eq!(Counts::cohort(500, 3600), Counts { cohort_1d: 500, cohort_7d: 500, cohort_30d: 500, ..Counts::default() });
+        assert_eq!(Counts::cohort(500, 2 * 86_400), Counts { cohort_7d: 500, cohort_30d: 500, ..Counts::default() });
+        assert!(Counts::cohort(500, 30 * 86_400).is_empty(), "after 30 days");
+        assert_eq!(Counts::cohort(-200, 3600).cohort_1d, -200, "a refund within the day");
+    }
+
+    #[test]
+    fn periods_start_on_mondays_and_firsts() {
+        let day = parse_day("2026-11-28").unwrap(); // a Saturday
+        assert_eq!(Grain::Week.label(Grain::Week.start(day)), "2026-11-23");
+        assert_eq!(Grain::Month.label(Grain::Month.start(day)), "2026-11");
+        assert_eq!(parse_day("2026-02-30"), None);
+        assert_eq!(parse_day("<b>"), None);
+        let days = vec![(day, Counts::of(Event::Visit)), (day + 2, Counts::of(Event::Signup))];
+        let weeks = periods(&days, day - 10, day + 5, Grain::Week);
+        assert_eq!(weeks.iter().map(|(s, _)| Grain::Week.label(*s)).collect::<Vec<_>>(), vec!["2026-11-16", "2026-11-23", "2026-11-30"]);
+        assert_eq!(weeks[1].1.visits, 1);
+        assert_eq!(weeks[2].1.signups, 1);
+    }
+
+    #[test]
+    fn the_url_is_read_with_care() {
+        let today = parse_day("2026-11-28").unwrap();
+        let q = FigureQuery::parse(|_| None, today);
+        assert_eq!((q.from, q.to, q.by, q.sort, q.grain), (today - 29, today, Dimension::Network, Metric::Net, Grain::Day));
+        let params = |pairs: &'static [(&'static str, &'static str)]| move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string());
+        let q = FigureQuery::parse(params(&[("from", "2020-01-01"), ("to", "2030-01-01"), ("by", "<script>"), ("sort", "arppu"), ("dir", "asc")]), today);
+        assert_eq!(q.to, today, "no future");
+        assert_eq!(q.to - q.from, MAX_DAYS - 1, "at most 400 days");
+        assert_eq!((q.by, q.sort, q.ascending), (Dimension::Network, Metric::Arppu, true));
+        let q = FigureQuery::parse(params(&[("network", "clicks"), ("by", "network")]), today);
+        assert_eq!(q.by, Dimension::Sub1, "within a network, by its sub ids");
+        let back = FigureQuery::parse(
+            |k| {
+                let href = q.href(|_| {});
+                href.split('&').find_map(|p| p.split_once('=').filter(|(n, _)| *n == k).map(|(_, v)| crate::account::percent_decode(v)))
+            },
+            today,
+        );
+        assert_eq!(back, q, "the link gives the page back");
+    }
+
+    #[test]
+    fn the_csv_keeps_formulas_out() {
+        let rows = vec![FigureRow { value: "=HYPERLINK(\"x\")".into(), counts: Counts::of(Event::Visit) }];
+        let csv = to_csv(Dimension::Sub1, &rows, &Counts::of(Event::Visit));
+        assert!(csv.starts_with("sub1,visits,signups,signup_rate"));
+        assert!(csv.contains("\"'=HYPERLINK(\"\"x\"\")\",1,0,"), "{csv}");
+        assert!(csv.contains("\"total\",1,"));
+    }
+
+    proptest! {
+        #[test]
+        fn periods_hold_every_day_once(from in 19_000i64..21_000, len in 0i64..200, grain in prop_oneof![Just(Grain::Day), Just(Grain::Week), Just(Grain::Month)]) {
+            let to = from + len;
+            let days: Vec<(i64, Counts)> = (from..=to).map(|d| (d, Counts::of(Event::Visit))).collect();
+            let out = periods(&days, from, to, grain);
+            prop_assert_eq!(out.iter().map(|(_, c)| c.visits).sum::<i64>(), len + 1);
+            prop_assert!(out.windows(2).all(|w| w[0].0 < w[1].0));
+            for (start, _) in &out {
+                prop_assert_eq!(grain.start(*start), *start);
+            }
+        }
+
+        #[test]
+        fn sorting_is_by_the_figure(values in proptest::collection::vec(0i64..1000, 0..30), ascending in any::<bool>()) {
+            let mut rows: Vec<FigureRow> = values.iter().enumerate().map(|(i, v)| FigureRow { value: i.to_string(), counts: Counts { visits: *v, ..Counts::default() } }).collect();
+            sort_rows(&mut rows, Metric::Visits, ascending);
+            let ordered = rows.windows(2).all(|w| if ascending { w[0].counts.visits <= w[1].counts.visits } else { w[0].counts.visits >= w[1].counts.visits });
+            prop_assert!(ordered);
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! The owner's figures (`domain::figures`): daily rollups kept by the events themselves, and
+//! the funnel staff read from them on `/staff/figures`.
+//!
+//! Each event adds to its rows inside its own transaction — the visit's insert, the signup,
+//! the confirmation, the payment's change to paid, a refund or chargeback — so a figure is
+//! never lost nor counted twice, whatever dies when. One multi-row upsert per event writes the
+//! day's row of every dimension, for all networks and again within the member's network. The
+//! page sums a range of those rows (an index range, never a scan of visits or payments);
+//! buyers come from `figure_payers`, one row per paying member and day, so that they are
+//! distinct over any period.
+
+use std::collections::{HashMap, HashSet};
+
+use domain::figures::{Counts, Dimension, Event, FigureQuery, FigureRow, Source};
+use domain::staff::StaffArea;
+
+use crate::accounts::Member;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::staff::require_staff;
+
+type Tx = sqlx::Transaction<'static, sqlx::Any>;
+
+const DAY: i64 = 86_400;
+
+/// Adds `counts` to the rows of `source` on `day` (one statement).
+pub async fn add(tx: &mut Tx, site_id: i64, source: &Source, day: i64, counts: Counts) -> Result<(), AppError> {
+    if counts.is_empty() {
+        return Ok(());
+    }
+    let rows = source.rows();
+    let mut sql = String::from(
+        "INSERT INTO figure_days (site_id, scope, dim, day, value, visits, signups, confirmed, first_purchases, purchases, gross, refunded, cohort_1d, cohort_7d, cohort_30d) VALUES ",
+    );
+    for i in 0..rows.len() {
+        let b = i * 3;
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("($1, ${}, ${}, $2, ${}, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)", 13 + b, 14 + b, 15 + b));
+    }
+    sql.push_str(
+        " ON CONFLICT (site_id, scope, dim, day, value) DO UPDATE SET visits = figure_days.visits + excluded.visits, \
+         signups = figure_days.signups + excluded.signups, confirmed = figure_days.confirmed + excluded.confirmed, \
+         first_purchases = figure_days.first_purchases + excluded.first_purchases, purchases = figure_days.purchases + excluded.purchases, \
+         gross = figure_days.gross + excluded.gross, refunded = figure_days.refunded + excluded.refunded, \
+         cohort_1d = figure_days.cohort_1d + excluded.cohort_1d, cohort_7d = figure_days.cohort_7d + excluded.cohort_7d, \
+         cohort_30d = figure_days.cohort_30d + excluded.cohort_30d",
+    );
+    let c = counts;
+    let mut query = sqlx::query(&sql)
+        .bind(site_id)
+        .bind(day)
+        .bind(c.visits)
+        .bind(c.signups)
+        .bind(c.confirmed)
+        .bind(c.first_purchases)
+        .bind(c.purchases)
+        .bind(c.gross)
+        .bind(c.refunded)
+        .bind(c.cohort_1d)
+        .bind(c.cohort_7d)
+        .bind(c.cohort_30d);
+    for (scope, dim, value) in rows {
+        query = query.bind(scope).bind(dim.as_str()).bind(value);
+    }
+    query.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// A landing visit counted (in the visit's own transaction).
+pub async fn visit(tx: &mut Tx, site_id: i64, source: &Source, at: i64) -> Result<(), AppError> {
+    add(tx, site_id, source, at.div_euclid(DAY), Counts::of(Event::Visit)).await
+}
+
+/// A new member: where they came from is kept, and the signup counted.
+pub async fn signup(tx: &mut Tx, site_id: i64, user_id: i64, source: &Source, now: i64) -> Result<(), AppError> {
+    sqlx::query(
+        "INSERT INTO member_sources (user_id, site_id, signup_at, network, ref, sub1, sub2, sub3, lander, country, device) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    )
+    .bind(user_id)
+    .bind(site_id)
+    .bind(now)
+    .bind(source.network.as_deref())
+    .bind(source.r#ref.as_deref())
+    .bind(source.sub1.as_deref())
+    .bind(source.sub2.as_deref())
+    .bind(source.sub3.as_deref())
+    .bind(source.lander.as_deref())
+    .bind(source.country.as_deref())
+    .bind(source.device.as_deref())
+    .execute(&mut **tx)
+    .await?;
+    add(tx, site_id, source, now.div_euclid(DAY), Counts::of(Event::Signup)).await
+}
+
+/// The source a member counts under and when they signed up (none: staff, operator-run
+/// profiles, accounts the figures do not know).
+async fn source_of(tx: &mut Tx, user_id: i64) -> Result<Option<(i64, i64, Source)>, AppError> {
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        site_id: i64,
+        signup_at: i64,
+        #[sqlx(flatten)]
+        source: Source,
+    }
+    let row: Option<Row> =
+        sqlx::query_as("SELECT site_id, signup_at, network, ref, sub1, sub2, sub3, lander, country, device FROM member_sources WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(&mut **tx)
+            .await?;
+    Ok(row.map(|r| (r.site_id, r.signup_at, r.source)))
+}
+
+/// A member confirmed their address (once: the caller's status change says so).
+pub async fn confirmed(tx: &mut Tx, user_id: i64, now: i64) -> Result<(), AppError> {
+    let Some((site_id, _, source)) = source_of(tx, user_id).await? else { return Ok(()) };
+    add(tx, site_id, &source, now.div_euclid(DAY), Counts::of(Event::Confirmed)).await
+}
+
+/// A payment became paid (once: the caller's status change says so): the day's purchase, the
+/// signup day's cohort, and the member among the day's payers.
+pub async fn paid(tx: &mut Tx, user_id: i64, amount: i64, first: bool, now: i64) -> Result<(), AppError> {
+    let Some((site_id, signup_at, source)) = source_of(tx, user_id).await? else { return Ok(()) };
+    let day = now.div_euclid(DAY);
+    add(tx, site_id, &source, day, Counts::of(Event::Purchase { amount, first })).await?;
+    add(tx, site_id, &source, signup_at.div_euclid(DAY), Counts::cohort(amount, now - signup_at)).await?;
+    let v = |d: Dimension| source.value(d);
+    sqlx::query(
+        "INSERT INTO figure_payers (site_id, day, user_id, network, ref, sub1, sub2, sub3, lander, country, device) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (site_id, day, user_id) DO NOTHING",
+    )
+    .bind(site_id)
+    .bind(day)
+    .bind(user_id)
+    .bind(v(Dimension::Network))
+    .bind(v(Dimension::Ref))
+    .bind(v(Dimension::Sub1))
+    .bind(v(Dimension::Sub2))
+    .bind(v(Dimension::Sub3))
+    .bind(v(Dimension::Lander))
+    .bind(v(Dimension::Country))
+    .bind(v(Dimension::Device))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Money went back to a member (a refund settled, or a chargeback): net revenue falls on the
+/// day, and the cohort's when it fell within its windows.
+pub async fn refunded(tx: &mut Tx, user_id: i64, amount: i64, now: i64) -> Result<(), AppError> {
+    let Some((site_id, signup_at, source)) = source_of(tx, user_id).await? else { return Ok(()) };
+    add(tx, site_id, &source, now.div_euclid(DAY), Counts::of(Event::Refund { amount })).await?;
+    add(tx, site_id, &source, signup_at.div_euclid(DAY), Counts::cohort(-amount, now - signup_at)).await
+}
+
+/// The column of `figure_payers` for a dimension (a fixed list: never text from a request).
+fn payer_column(d: Dimension) -> &'static str {
+    match d {
+        Dimension::All => "''",
+        Dimension::Network => "network",
+        Dimension::Ref => "ref",
+        Dimension::Sub1 => "sub1",
+        Dimension::Sub2 => "sub2",
+        Dimension::Sub3 => "sub3",
+        Dimension::Lander => "lander",
+        Dimension::Country => "country",
+        Dimension::Device => "device",
+    }
+}
+
+/// What the page shows: the table's rows and total, and the chart's periods.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Funnel {
+    pub rows: Vec<FigureRow>,
+    pub total: Counts,
+    /// Each period's first day and counts, from the query's first day to its last.
+    pub periods: Vec<(i64, Counts)>,
+}
+
+/// The figures staff read.
+#[derive(Clone, Debug)]
+pub struct Figures {
+    db: Db,
+}
+
+/// The counters summed (PostgreSQL's SUM of a BIGINT is a NUMERIC: cast back).
+const SUMS: &str = "CAST(SUM(visits) AS BIGINT) AS visits, CAST(SUM(signups) AS BIGINT) AS signups, CAST(SUM(confirmed) AS BIGINT) AS confirmed, CAST(SUM(first_purchases) AS BIGINT) AS first_purchases, CAST(SUM(purchases) AS BIGINT) AS purchases, CAST(SUM(gross) AS BIGINT) AS gross, CAST(SUM(refunded) AS BIGINT) AS refunded, CAST(SUM(cohort_1d) AS BIGINT) AS cohort_1d, CAST(SUM(cohort_7d) AS BIGINT) AS cohort_7d, CAST(SUM(cohort_30d) AS BIGINT) AS cohort_30d";
+
+impl Figures {
+    pub fn new(db: Db) -> Figures {
+        Figures { db }
+    }
+
+    /// The funnel of `site_id` for `q` (admins and finance).
+    pub async fn funnel(&self, who: &Member, site_id: i64, q: &FigureQuery) -> Result<Funnel, AppError> {
+        require_staff(who, site_id, StaffArea::Figures)?;
+        self.read(site_id, q).await
+    }
+
+    /// [`Figures::funnel`] without the staff check (the benchmark's).
+    pub async fn read(&self, site_id: i64, q: &FigureQuery) -> Result<Funnel, AppError> {
+        #[derive(sqlx::FromRow)]
+        struct ValueRow {
+            value: String,
+            #[sqlx(flatten)]
+            counts: Counts,
+        }
+        #[derive(sqlx::FromRow)]
+        struct DayRow {
+            day: i64,
+            #[sqlx(flatten)]
+            counts: Counts,
+        }
+        let pool = self.db.pool();
+        let scope = q.scope();
+        let by_value: Vec<ValueRow> = sqlx::query_as(&format!(
+            "SELECT value, {SUMS} FROM figure_days WHERE site_id = $1 AND scope = $2 AND dim = $3 AND day >= $4 AND day <= $5 GROUP BY value"
+        ))
+        .bind(site_id)
+        .bind(scope)
+        .bind(q.by.as_str())
+        .bind(q.from)
+        .bind(q.to)
+        .fetch_all(pool)
+        .await?;
+        let by_day: Vec<DayRow> = sqlx::query_as(&format!(
+            "SELECT day, {SUMS} FROM figure_days WHERE site_id = $1 AND scope = $2 AND dim = $3 AND day >= $4 AND day <= $5 GROUP BY day"
+        ))
+        .bind(site_id)
+        .bind(scope)
+        .bind(Dimension::All.as_str())
+        .bind(q.from)
+        .bind(q.to)
+        .fetch_all(pool)
+        .await?;
+
+        // Buyers: distinct members over the whole range per value, and per period.
+        let column = payer_column(q.by);
+        // Within a network: its payers only (the scope is bound only when there is one).
+        let network_filter = if scope.is_empty() { "" } else { " AND network = $4" };
+        let buyers_sql = format!(
+            "SELECT {column} AS value, COUNT(DISTINCT user_id) AS buyers FROM figure_payers WHERE site_id = $1 AND day >= $2 AND day <= $3{network_filter} GROUP BY {column}"
+        );
+        let days_sql = format!("SELECT day, user_id FROM figure_payers WHERE site_id = $1 AND day >= $2 AND day <= $3{network_filter}");
+        let mut buyers = sqlx::query_as::<_, (String, i64)>(&buyers_sql).bind(site_id).bind(q.from).bind(q.to);
+        let mut payer_days = sqlx::query_as::<_, (i64, i64)>(&days_sql).bind(site_id).bind(q.from).bind(q.to);
+        if !scope.is_empty() {
+            buyers = buyers.bind(scope);
+            payer_days = payer_days.bind(scope);
+        }
+        let (buyers, payer_days) = (buyers.fetch_all(pool).await?, payer_days.fetch_all(pool).await?);
+
+        let buyers: HashMap<String, i64> = buyers.into_iter().collect();
+        let mut rows: Vec<FigureRow> = by_value
+            .into_iter()
+            .map(|r| FigureRow { counts: Counts { buyers: buyers.get(&r.value).copied().unwrap_or(0), ..r.counts }, value: r.value })
+            .collect();
+        domain::figures::sort_rows(&mut rows, q.sort, q.ascending);
+        let days: Vec<(i64, Counts)> = by_day.into_iter().map(|r| (r.day, r.counts)).collect();
+        let mut periods = domain::figures::periods(&days, q.from, q.to, q.grain);
+        let mut per_period: HashMap<i64, HashSet<i64>> = HashMap::new();
+        for (day, user) in &payer_days {
+            per_period.entry(q.grain.start(*day)).or_default().insert(*user);
+        }
+        for (start, counts) in periods.iter_mut() {
+            counts.buyers = per_period.get(start).map_or(0, |s| s.len() as i64);
+        }
+        let mut total = Counts::default();
+        for (_, counts) in &days {
+            total += *counts;
+        }
+        total.buyers = payer_days.iter().map(|(_, u)| *u).collect::<HashSet<_>>().len() as i64;
+        Ok(Funnel { rows, total, periods })
+    }
+}
