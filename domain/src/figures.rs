@@ -247,6 +247,11 @@ impl Metric {
         self.into()
     }
 
+    /// Every figure, in the table's order.
+    pub fn all() -> impl Iterator<Item = Metric> {
+        <Metric as strum::IntoEnumIterator>::iter()
+    }
+
     pub fn unit(self) -> Unit {
         match self {
             Metric::SignupRate | Metric::ConfirmRate | Metric::BuyRate => Unit::Percent,
@@ -281,6 +286,10 @@ pub enum Grain {
 impl Grain {
     pub fn as_str(self) -> &'static str {
         self.into()
+    }
+
+    pub fn all() -> impl Iterator<Item = Grain> {
+        <Grain as strum::IntoEnumIterator>::iter()
     }
 
     /// The first day (days since 1970-01-01) of the period that holds `day`: the day itself,
@@ -327,6 +336,8 @@ pub struct FigureQuery {
     pub sort: Metric,
     pub ascending: bool,
     pub chart: Metric,
+    /// The currency of the money figures ("": the one most was paid in).
+    pub currency: String,
 }
 
 /// `2026-11-28` as days since 1970-01-01.
@@ -357,6 +368,7 @@ impl FigureQuery {
             sort: pick("sort").and_then(|v| v.parse().ok()).unwrap_or(Metric::Net),
             ascending: get("dir").as_deref() == Some("asc"),
             chart: pick("chart").and_then(|v| v.parse().ok()).unwrap_or(Metric::Net),
+            currency: pick("currency").filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())).unwrap_or_default(),
         }
     }
 
@@ -375,6 +387,9 @@ impl FigureQuery {
         ];
         if !q.network.is_empty() {
             pairs.push(("network", q.network.clone()));
+        }
+        if !q.currency.is_empty() {
+            pairs.push(("currency", q.currency.clone()));
         }
         pairs.iter().map(|(k, v)| format!("{k}={}", crate::account::percent_encode(v))).collect::<Vec<_>>().join("&")
     }
@@ -531,7 +546,9 @@ mod tests {
         assert_eq!(q.to, today, "no future");
         assert_eq!(q.to - q.from, MAX_DAYS - 1, "at most 400 days");
         assert_eq!((q.by, q.sort, q.ascending), (Dimension::Network, Metric::Arppu, true));
-        let q = FigureQuery::parse(params(&[("network", "clicks"), ("by", "network")]), today);
+        let q = FigureQuery::parse(params(&[("currency", "<b>")]), today);
+        assert_eq!(q.currency, "", "a currency is three capitals");
+        let q = FigureQuery::parse(params(&[("network", "clicks"), ("by", "network"), ("currency", "SEK")]), today);
         assert_eq!(q.by, Dimension::Sub1, "within a network, by its sub ids");
         let back = FigureQuery::parse(
             |k| {

@@ -24,13 +24,15 @@ SELECT u.id, u.site_id, u.signup_date, u.tracking_network, u.tracking_ref, u.tra
 FROM users u WHERE u.fictional = 0 AND u.staff_roles = 0;
 
 -- Daily rollups kept by the events' own transactions: one row per site, day, scope (''
--- for all networks, or one network), dimension and value; the page sums rows, never events.
+-- for all networks, or one network), dimension, value and currency (the payment's for money,
+-- '' for the rest); the page sums rows, never events.
 CREATE TABLE figure_days (
     site_id INTEGER NOT NULL,
     scope TEXT NOT NULL,
     dim TEXT NOT NULL,
     day INTEGER NOT NULL,
     value TEXT NOT NULL,
+    currency TEXT NOT NULL,
     visits INTEGER NOT NULL DEFAULT 0,
     signups INTEGER NOT NULL DEFAULT 0,
     confirmed INTEGER NOT NULL DEFAULT 0,
@@ -41,7 +43,7 @@ CREATE TABLE figure_days (
     cohort_1d INTEGER NOT NULL DEFAULT 0,
     cohort_7d INTEGER NOT NULL DEFAULT 0,
     cohort_30d INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (site_id, scope, dim, day, value)
+    PRIMARY KEY (site_id, scope, dim, day, value, currency)
 );
 
 -- The members who paid on a day, with their source: buyers are distinct over any period.

@@ -23,24 +23,25 @@ type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
 const DAY: i64 = 86_400;
 
-/// Adds `counts` to the rows of `source` on `day` (one statement).
-pub async fn add(tx: &mut Tx, site_id: i64, source: &Source, day: i64, counts: Counts) -> Result<(), AppError> {
+/// Adds `counts` to the rows of `source` on `day` (one statement); `currency`: the payment's
+/// for money, "" for the rest.
+pub async fn add(tx: &mut Tx, site_id: i64, source: &Source, day: i64, currency: &str, counts: Counts) -> Result<(), AppError> {
     if counts.is_empty() {
         return Ok(());
     }
     let rows = source.rows();
     let mut sql = String::from(
-        "INSERT INTO figure_days (site_id, scope, dim, day, value, visits, signups, confirmed, first_purchases, purchases, gross, refunded, cohort_1d, cohort_7d, cohort_30d) VALUES ",
+        "INSERT INTO figure_days (site_id, scope, dim, day, value, currency, visits, signups, confirmed, first_purchases, purchases, gross, refunded, cohort_1d, cohort_7d, cohort_30d) VALUES ",
     );
     for i in 0..rows.len() {
         let b = i * 3;
         if i > 0 {
             sql.push_str(", ");
         }
-        sql.push_str(&format!("($1, ${}, ${}, $2, ${}, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)", 13 + b, 14 + b, 15 + b));
+        sql.push_str(&format!("($1, ${}, ${}, $2, ${}, $13, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)", 14 + b, 15 + b, 16 + b));
     }
     sql.push_str(
-        " ON CONFLICT (site_id, scope, dim, day, value) DO UPDATE SET visits = figure_days.visits + excluded.visits, \
+        " ON CONFLICT (site_id, scope, dim, day, value, currency) DO UPDATE SET visits = figure_days.visits + excluded.visits, \
          signups = figure_days.signups + excluded.signups, confirmed = figure_days.confirmed + excluded.confirmed, \
          first_purchases = figure_days.first_purchases + excluded.first_purchases, purchases = figure_days.purchases + excluded.purchases, \
          gross = figure_days.gross + excluded.gross, refunded = figure_days.refunded + excluded.refunded, \
@@ -60,7 +61,8 @@ pub async fn add(tx: &mut Tx, site_id: i64, source: &Source, day: i64, counts: C
         .bind(c.refunded)
         .bind(c.cohort_1d)
         .bind(c.cohort_7d)
-        .bind(c.cohort_30d);
+        .bind(c.cohort_30d)
+        .bind(currency);
     for (scope, dim, value) in rows {
         query = query.bind(scope).bind(dim.as_str()).bind(value);
     }
@@ -70,7 +72,7 @@ pub async fn add(tx: &mut Tx, site_id: i64, source: &Source, day: i64, counts: C
 
 /// A landing visit counted (in the visit's own transaction).
 pub async fn visit(tx: &mut Tx, site_id: i64, source: &Source, at: i64) -> Result<(), AppError> {
-    add(tx, site_id, source, at.div_euclid(DAY), Counts::of(Event::Visit)).await
+    add(tx, site_id, source, at.div_euclid(DAY), "", Counts::of(Event::Visit)).await
 }
 
 /// A new member: where they came from is kept, and the signup counted.
@@ -92,7 +94,7 @@ pub async fn signup(tx: &mut Tx, site_id: i64, user_id: i64, source: &Source, no
     .bind(source.device.as_deref())
     .execute(&mut **tx)
     .await?;
-    add(tx, site_id, source, now.div_euclid(DAY), Counts::of(Event::Signup)).await
+    add(tx, site_id, source, now.div_euclid(DAY), "", Counts::of(Event::Signup)).await
 }
 
 /// The source a member counts under and when they signed up (none: staff, operator-run
@@ -116,16 +118,16 @@ async fn source_of(tx: &mut Tx, user_id: i64) -> Result<Option<(i64, i64, Source
 /// A member confirmed their address (once: the caller's status change says so).
 pub async fn confirmed(tx: &mut Tx, user_id: i64, now: i64) -> Result<(), AppError> {
     let Some((site_id, _, source)) = source_of(tx, user_id).await? else { return Ok(()) };
-    add(tx, site_id, &source, now.div_euclid(DAY), Counts::of(Event::Confirmed)).await
+    add(tx, site_id, &source, now.div_euclid(DAY), "", Counts::of(Event::Confirmed)).await
 }
 
 /// A payment became paid (once: the caller's status change says so): the day's purchase, the
 /// signup day's cohort, and the member among the day's payers.
-pub async fn paid(tx: &mut Tx, user_id: i64, amount: i64, first: bool, now: i64) -> Result<(), AppError> {
+pub async fn paid(tx: &mut Tx, user_id: i64, amount: i64, currency: &str, first: bool, now: i64) -> Result<(), AppError> {
     let Some((site_id, signup_at, source)) = source_of(tx, user_id).await? else { return Ok(()) };
     let day = now.div_euclid(DAY);
-    add(tx, site_id, &source, day, Counts::of(Event::Purchase { amount, first })).await?;
-    add(tx, site_id, &source, signup_at.div_euclid(DAY), Counts::cohort(amount, now - signup_at)).await?;
+    add(tx, site_id, &source, day, currency, Counts::of(Event::Purchase { amount, first })).await?;
+    add(tx, site_id, &source, signup_at.div_euclid(DAY), currency, Counts::cohort(amount, now - signup_at)).await?;
     let v = |d: Dimension| source.value(d);
     sqlx::query(
         "INSERT INTO figure_payers (site_id, day, user_id, network, ref, sub1, sub2, sub3, lander, country, device) \
@@ -149,10 +151,10 @@ pub async fn paid(tx: &mut Tx, user_id: i64, amount: i64, first: bool, now: i64)
 
 /// Money went back to a member (a refund settled, or a chargeback): net revenue falls on the
 /// day, and the cohort's when it fell within its windows.
-pub async fn refunded(tx: &mut Tx, user_id: i64, amount: i64, now: i64) -> Result<(), AppError> {
+pub async fn refunded(tx: &mut Tx, user_id: i64, amount: i64, currency: &str, now: i64) -> Result<(), AppError> {
     let Some((site_id, signup_at, source)) = source_of(tx, user_id).await? else { return Ok(()) };
-    add(tx, site_id, &source, now.div_euclid(DAY), Counts::of(Event::Refund { amount })).await?;
-    add(tx, site_id, &source, signup_at.div_euclid(DAY), Counts::cohort(-amount, now - signup_at)).await
+    add(tx, site_id, &source, now.div_euclid(DAY), currency, Counts::of(Event::Refund { amount })).await?;
+    add(tx, site_id, &source, signup_at.div_euclid(DAY), currency, Counts::cohort(-amount, now - signup_at)).await
 }
 
 /// The column of `figure_payers` for a dimension (a fixed list: never text from a request).
@@ -177,6 +179,12 @@ pub struct Funnel {
     pub total: Counts,
     /// Each period's first day and counts, from the query's first day to its last.
     pub periods: Vec<(i64, Counts)>,
+    /// The currency of the money figures ("" when nothing was paid), and every currency paid
+    /// in over the range (a site may sell in several: each is shown on its own).
+    pub currency: String,
+    pub currencies: Vec<String>,
+    /// The networks that brought anything over the range.
+    pub networks: Vec<String>,
 }
 
 /// The figures staff read.
@@ -185,8 +193,16 @@ pub struct Figures {
     db: Db,
 }
 
-/// The counters summed (PostgreSQL's SUM of a BIGINT is a NUMERIC: cast back).
-const SUMS: &str = "CAST(SUM(visits) AS BIGINT) AS visits, CAST(SUM(signups) AS BIGINT) AS signups, CAST(SUM(confirmed) AS BIGINT) AS confirmed, CAST(SUM(first_purchases) AS BIGINT) AS first_purchases, CAST(SUM(purchases) AS BIGINT) AS purchases, CAST(SUM(gross) AS BIGINT) AS gross, CAST(SUM(refunded) AS BIGINT) AS refunded, CAST(SUM(cohort_1d) AS BIGINT) AS cohort_1d, CAST(SUM(cohort_7d) AS BIGINT) AS cohort_7d, CAST(SUM(cohort_30d) AS BIGINT) AS cohort_30d";
+/// The counters summed (PostgreSQL's SUM of a BIGINT is a NUMERIC: cast back): the counts over
+/// every currency, money in the one asked for (`$6`).
+const SUMS: &str = "CAST(SUM(visits) AS BIGINT) AS visits, CAST(SUM(signups) AS BIGINT) AS signups, \
+     CAST(SUM(confirmed) AS BIGINT) AS confirmed, CAST(SUM(first_purchases) AS BIGINT) AS first_purchases, \
+     CAST(SUM(purchases) AS BIGINT) AS purchases, \
+     CAST(SUM(CASE WHEN currency = $6 THEN gross ELSE 0 END) AS BIGINT) AS gross, \
+     CAST(SUM(CASE WHEN currency = $6 THEN refunded ELSE 0 END) AS BIGINT) AS refunded, \
+     CAST(SUM(CASE WHEN currency = $6 THEN cohort_1d ELSE 0 END) AS BIGINT) AS cohort_1d, \
+     CAST(SUM(CASE WHEN currency = $6 THEN cohort_7d ELSE 0 END) AS BIGINT) AS cohort_7d, \
+     CAST(SUM(CASE WHEN currency = $6 THEN cohort_30d ELSE 0 END) AS BIGINT) AS cohort_30d";
 
 impl Figures {
     pub fn new(db: Db) -> Figures {
@@ -215,6 +231,31 @@ impl Figures {
         }
         let pool = self.db.pool();
         let scope = q.scope();
+        // The currencies paid in over the range, most money first; the one asked for, or that.
+        let currencies: Vec<(String,)> = sqlx::query_as(
+            "SELECT currency FROM figure_days WHERE site_id = $1 AND scope = '' AND dim = $2 AND day >= $3 AND day <= $4 AND currency <> '' \
+             GROUP BY currency ORDER BY SUM(gross) DESC, currency",
+        )
+        .bind(site_id)
+        .bind(Dimension::All.as_str())
+        .bind(q.from)
+        .bind(q.to)
+        .fetch_all(pool)
+        .await?;
+        let currencies: Vec<String> = currencies.into_iter().map(|(c,)| c).collect();
+        let currency = if currencies.contains(&q.currency) { q.currency.clone() } else { currencies.first().cloned().unwrap_or_default() };
+        // The networks seen over the range, for the page's choice of one.
+        let networks: Vec<(String,)> = sqlx::query_as(
+            "SELECT value FROM figure_days WHERE site_id = $1 AND scope = '' AND dim = $2 AND day >= $3 AND day <= $4 AND value <> '' \
+             GROUP BY value ORDER BY value LIMIT 200",
+        )
+        .bind(site_id)
+        .bind(Dimension::Network.as_str())
+        .bind(q.from)
+        .bind(q.to)
+        .fetch_all(pool)
+        .await?;
+        let networks = networks.into_iter().map(|(n,)| n).collect();
         let by_value: Vec<ValueRow> = sqlx::query_as(&format!(
             "SELECT value, {SUMS} FROM figure_days WHERE site_id = $1 AND scope = $2 AND dim = $3 AND day >= $4 AND day <= $5 GROUP BY value"
         ))
@@ -223,6 +264,7 @@ impl Figures {
         .bind(q.by.as_str())
         .bind(q.from)
         .bind(q.to)
+        .bind(&currency)
         .fetch_all(pool)
         .await?;
         let by_day: Vec<DayRow> = sqlx::query_as(&format!(
@@ -233,6 +275,7 @@ impl Figures {
         .bind(Dimension::All.as_str())
         .bind(q.from)
         .bind(q.to)
+        .bind(&currency)
         .fetch_all(pool)
         .await?;
 
@@ -272,6 +315,6 @@ impl Figures {
             total += *counts;
         }
         total.buyers = payer_days.iter().map(|(_, u)| *u).collect::<HashSet<_>>().len() as i64;
-        Ok(Funnel { rows, total, periods })
+        Ok(Funnel { rows, total, periods, currency, currencies, networks })
     }
 }

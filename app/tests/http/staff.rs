@@ -768,3 +768,50 @@ async fn admins_choose_first_or_last_touch_within_a_window() {
     let settings = app.state.sites.by_id(1).unwrap().settings.clone();
     assert!(settings.attribution_first_touch && settings.attribution_days == 14);
 }
+
+#[tokio::test]
+async fn finance_read_the_funnel_per_source_as_a_page_and_csv_while_members_and_support_find_nothing() {
+    let app = start().await;
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let fin = ready_member(&app, "geld@example.nl", "male").await;
+    grant_staff(&app, "geld@example.nl", domain::staff::StaffRole::Finance).await;
+    let support = ready_member(&app, "help@example.nl", "male").await;
+    grant_staff(&app, "help@example.nl", domain::staff::StaffRole::Support).await;
+    // A phone lands from a network whose name and sub id carry markup and a formula.
+    let phone = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36";
+    app.get("/landers/gallery/zomer?network=%3Cb%3Enet%3C%2Fb%3E&sub1=%3DSUM(A1)", &[("user-agent", phone)]).await;
+    app.state.visits.settled().await;
+
+    let page = "/staff/figures";
+    let (status, _, html) = app.get(page, &[("cookie", &fin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-testid="figures-table""#) && html.contains(r#"data-testid="figures-chart""#), "table and chart");
+    assert!(html.contains("&lt;b&gt;net&lt;/b&gt;") && !html.contains("<b>net"), "the network's name as text");
+    assert!(html.contains("Bezoeken") && html.contains("Omzet per koper (ARPPU)"));
+    // Within that network, by sub id, sorted by visits: the link keeps the query.
+    let within = "/staff/figures?network=%3Cb%3Enet%3C%2Fb%3E&by=sub1&sort=visits&dir=asc&grain=week&chart=visits";
+    let (status, _, html) = app.get(within, &[("cookie", &fin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("=SUM(A1)") && html.contains(r#"aria-sort="ascending""#), "the sub id, sorted");
+    assert!(html.contains("by=sub1") && html.contains("network=%3Cb%3Enet%3C%2Fb%3E"), "links keep the query");
+    // Lying and hostile parameters: the page still answers, with its defaults.
+    let (status, _, html) =
+        app.get("/staff/figures?from=%3Cscript%3E&to=9999-99-99&by=%22%3E%3Cscript%3E&grain=year&sort=x&currency=%3Cb%3E", &[("cookie", &fin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!html.contains("<script>alert") && !html.contains("\"><script>"));
+    // The CSV: the same figures, the formula defused, the export logged.
+    let (status, headers, csv) = app.get("/staff/figures.csv?by=sub1&network=%3Cb%3Enet%3C%2Fb%3E", &[("cookie", &fin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["content-type"].to_str().unwrap().starts_with("text/csv"));
+    assert!(csv.starts_with("sub1,visits,signups,") && csv.contains("\"'=SUM(A1)\",1,0,"), "{csv}");
+    let (action, target): (String, String) =
+        sqlx::query_as("SELECT action, target FROM staff_actions ORDER BY id DESC LIMIT 1").fetch_one(app.state.db.pool()).await.unwrap();
+    assert!(action == "export" && target.starts_with("figures-sub1-"), "the export in the staff log: {action} {target}");
+    // Members, support and visitors find no page and no file.
+    for who in [anna.as_str(), support.as_str(), ""] {
+        for path in [page, "/staff/figures.csv"] {
+            let (status, _, _) = app.get(path, &[("cookie", who), ("accept", "text/html")]).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{path} for {who:?}");
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! Staff routes that are not pages: the operator figures as CSV (`GET /staff/operators.csv`,
 //! the last 30 days), the sales report as CSV (`GET /staff/payments/sales.csv?period=2026-11`),
+//! the owner's figures as CSV (`GET /staff/figures.csv`, the page's query),
 //! and the operator queue's changes as server-sent events
 //! (`GET /staff/chats/events`, one `queue` event whenever the site's queue changed, on any
 //! node). Like every staff page, they do not exist (404) for anyone but the site's staff with the
@@ -21,6 +22,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/staff/operators.csv", get(operator_figures_csv))
         .route("/staff/payments/sales.csv", get(sales_csv))
+        .route("/staff/figures.csv", get(figures_csv))
         .route("/staff/chats/events", get(queue_events))
 }
 
@@ -45,6 +47,27 @@ async fn sales_csv(
         Ok(domain::sales::to_csv(period, &rows))
     };
     export(&name, csv.await, "the sales report")
+}
+
+/// The figures' table as `/staff/figures` shows it for the same query (admins and finance).
+async fn figures_csv(
+    State(state): State<AppState>,
+    axum::Extension(current): axum::Extension<CurrentMember>,
+    axum::extract::RawQuery(query): axum::extract::RawQuery,
+) -> Response {
+    let Some(member) = current.0 else { return StatusCode::NOT_FOUND.into_response() };
+    let query = query.unwrap_or_default();
+    let param = |name: &str| {
+        query.split('&').find_map(|pair| pair.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| domain::account::percent_decode(&v.replace('+', " "))))
+    };
+    let q = domain::figures::FigureQuery::parse(param, state.clock.now().div_euclid(86_400));
+    let name = format!("figures-{}-{}-{}.csv", q.by.as_str(), domain::figures::Grain::Day.label(q.from), domain::figures::Grain::Day.label(q.to));
+    let csv = async {
+        let funnel = state.figures.funnel(&member, member.site_id, &q).await?;
+        state.staff.note(&member, member.site_id, "export", &name, &format!("{} rows", funnel.rows.len()), state.clock.now()).await?;
+        Ok(domain::figures::to_csv(q.by, &funnel.rows, &funnel.total))
+    };
+    export(&name, csv.await, "the figures")
 }
 
 /// A CSV export, or 404 when the member may not have it.

@@ -460,7 +460,7 @@ impl Payments {
                     .await?
                     .rows_affected()
                     == 1;
-                crate::figures::paid(&mut tx, user_id, facts.amount, first, now).await?;
+                crate::figures::paid(&mut tx, user_id, facts.amount, &facts.currency, first, now).await?;
                 use domain::postbacks::PostbackEvent;
                 if first {
                     crate::postbacks::queue(&mut tx, site_id, user_id, PostbackEvent::FirstPurchase, Some(&facts), now).await?;
@@ -476,7 +476,7 @@ impl Payments {
                     credits::book(&mut tx, Entry { user_id, delta: -take, reason: Reason::Refund, reference: &format!("reversal:{payment_id}") }, now).await?;
                 }
                 sqlx::query("UPDATE users SET direct_debit_blocked = TRUE WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
-                crate::figures::refunded(&mut tx, user_id, facts.amount, now).await?;
+                crate::figures::refunded(&mut tx, user_id, facts.amount, &facts.currency, now).await?;
                 crate::postbacks::queue(&mut tx, site_id, user_id, domain::postbacks::PostbackEvent::Reversal, Some(&facts), now).await?;
             }
             s if s.is_failure() => {

@@ -24,7 +24,17 @@ const DAY: i64 = 86_400;
 
 fn query(by: Dimension, network: &str) -> FigureQuery {
     let today = NOW.div_euclid(DAY) + 40;
-    FigureQuery { from: today - 45, to: today, grain: Grain::Week, by, network: network.into(), sort: Metric::Net, ascending: false, chart: Metric::Net }
+    FigureQuery {
+        from: today - 45,
+        to: today,
+        grain: Grain::Week,
+        by,
+        network: network.into(),
+        sort: Metric::Net,
+        ascending: false,
+        chart: Metric::Net,
+        currency: String::new(),
+    }
 }
 
 fn row(funnel: &server::figures::Funnel, value: &str) -> Counts {
@@ -127,6 +137,7 @@ on_both_databases!(each_event_of_a_converted_click_counts_once_under_its_source,
     }
     assert_eq!(Counts { buyers: 0, ..funnel.total }, Counts { buyers: 0, ..sum });
     assert_eq!(funnel.total.buyers, 1);
+    assert_eq!((funnel.currency.as_str(), funnel.currencies.clone(), funnel.networks.clone()), ("EUR", vec!["EUR".to_string()], vec!["adnet".to_string()]));
     // The chart's weeks hold the same, and the network's revenue per visit is its net.
     let mut weeks = Counts::default();
     for (_, c) in &funnel.periods {

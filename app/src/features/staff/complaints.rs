@@ -190,7 +190,7 @@ pub fn StaffHomePage() -> impl IntoView {
     let i18n = use_i18n();
     let roles = crate::context::use_page_ctx().member.as_ref().map(|m| m.staff).unwrap_or_default();
     // Each link only for the roles that can use it (the pages check again).
-    let links: [(StaffArea, &'static str, &'static str); 12] = [
+    let links: [(StaffArea, &'static str, &'static str); 13] = [
         (StaffArea::Complaints, "/staff/complaints", "staff.home.complaints"),
         (StaffArea::Members, "/staff/members", "staff.home.members"),
         (StaffArea::Photos, "/staff/photos", "staff.home.photos"),
@@ -201,6 +201,7 @@ pub fn StaffHomePage() -> impl IntoView {
         (StaffArea::Invitations, "/invitations", "invite.title"),
         (StaffArea::Payments, "/staff/payments", "staff.home.payments"),
         (StaffArea::Jobs, "/staff/jobs", "staff.jobs.title"),
+        (StaffArea::Figures, crate::features::staff::figures::PAGE, "staff.figures.title"),
         (StaffArea::Figures, crate::features::staff::postbacks::PAGE, "staff.postbacks.title"),
         (StaffArea::Site, "/staff/mails", "staff.mails.title"),
     ];

@@ -8,6 +8,7 @@
 pub mod chat_settings;
 pub mod complaints;
 pub mod contact_weeks;
+pub mod figures;
 pub mod held;
 pub mod jobs;
 pub mod mails;
@@ -27,7 +28,7 @@ pub use domain::staff::StaffArea;
 /// Every staff address and the area that opens it: the pages (each calls [`refuse_outside`]
 /// with its area) and the files and streams beside them. The HTTP tests ask each one as every
 /// role, a member and a visitor, and check that every `/staff` page is listed here.
-pub const STAFF_ADDRESSES: [(&str, StaffArea); 15] = [
+pub const STAFF_ADDRESSES: [(&str, StaffArea); 17] = [
     ("/staff", StaffArea::Home),
     ("/staff/complaints", StaffArea::Complaints),
     ("/staff/members", StaffArea::Members),
@@ -42,6 +43,8 @@ pub const STAFF_ADDRESSES: [(&str, StaffArea); 15] = [
     ("/staff/site", StaffArea::Site),
     ("/staff/jobs", StaffArea::Jobs),
     (postbacks::PAGE, StaffArea::Figures),
+    (figures::PAGE, StaffArea::Figures),
+    (figures::CSV, StaffArea::Figures),
     ("/staff/mails", StaffArea::Site),
 ];
 

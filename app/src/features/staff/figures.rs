@@ -1,0 +1,283 @@
+//! `/staff/figures` (admins and finance): the funnel from visit to money per network, ref, sub
+//! id, lander, country or device class, over a range of days, within one network or all; a
+//! chart of one figure per day, week or month; the table as CSV (`/staff/figures.csv`, the
+//! same query). Everything the page shows is in its URL (`domain::figures::FigureQuery`).
+
+use domain::figures::{Counts, Dimension, FigureQuery, FigureRow, Grain, Metric, Unit};
+use domain::ApiError;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::call::{fail, staff_call};
+
+use crate::features::staff::{refuse_outside, StaffArea};
+use crate::i18n::{use_i18n, I18n};
+
+/// The page's address.
+pub const PAGE: &str = "/staff/figures";
+/// Its table as CSV.
+pub const CSV: &str = "/staff/figures.csv";
+
+/// The URL's parameters the page reads.
+pub const PARAMS: [&str; 9] = ["from", "to", "grain", "by", "network", "sort", "dir", "chart", "currency"];
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FiguresView {
+    pub query: FigureQuery,
+    pub rows: Vec<FigureRow>,
+    pub total: Counts,
+    pub periods: Vec<(i64, Counts)>,
+    pub currency: String,
+    pub currencies: Vec<String>,
+    pub networks: Vec<String>,
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_figures", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_figures(query: String) -> Result<FiguresView, ApiError> {
+    let (c, member) = staff_call(StaffArea::Figures).await?;
+    let query = FigureQuery::parse(|k| param(&query, k), c.now().div_euclid(86_400));
+    let funnel = c.state.figures.funnel(&member, c.site.settings.id, &query).await.map_err(fail)?;
+    Ok(FiguresView {
+        query,
+        rows: funnel.rows,
+        total: funnel.total,
+        periods: funnel.periods,
+        currency: funnel.currency,
+        currencies: funnel.currencies,
+        networks: funnel.networks,
+    })
+}
+
+/// The value of `name` in a URL query (`a=1&b=2`), decoded.
+pub fn param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|pair| pair.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| domain::account::percent_decode(&v.replace('+', " "))))
+}
+
+/// A figure as the page writes it: money in the currency, rates in percent.
+pub fn shown(i18n: &I18n, metric: Metric, counts: &Counts, currency: &str) -> String {
+    let value = counts.value(metric);
+    match metric.unit() {
+        Unit::Money if !currency.is_empty() => domain::site::format_money(value.round() as i64, currency, i18n.decimal_comma()),
+        Unit::Percent => {
+            let text = metric.format(value);
+            format!("{} %", if i18n.decimal_comma() { text.replace('.', ",") } else { text })
+        }
+        _ => {
+            let text = metric.format(value);
+            if i18n.decimal_comma() {
+                text.replace('.', ",")
+            } else {
+                text
+            }
+        }
+    }
+}
+
+/// A value of the grouping as the page names it.
+fn value_label(i18n: &I18n, by: Dimension, value: &str) -> String {
+    match (by, value) {
+        (_, "") => i18n.t("staff.figures.none"),
+        (Dimension::Country, code) => i18n.t(&format!("country.{code}")),
+        (Dimension::Device, device) => i18n.t(&format!("staff.figures.device.{device}")),
+        (_, other) => other.to_string(),
+    }
+}
+
+#[component]
+pub fn FiguresPage() -> impl IntoView {
+    if let Some(refused) = refuse_outside(StaffArea::Figures) {
+        return refused;
+    }
+    let i18n = use_i18n();
+    let query = use_query_map().get_untracked();
+    let params: String =
+        PARAMS.iter().filter_map(|k| query.get(k).map(|v| format!("{k}={}", domain::account::percent_encode(&v)))).collect::<Vec<_>>().join("&");
+    let data = Resource::new_blocking(move || params.clone(), staff_figures);
+    view! {
+        <Title text=i18n.t("staff.figures.title")/>
+        <div class="container page staff-figures">
+            <h1>{i18n.t("staff.figures.title")}</h1>
+            <p class="muted">{i18n.t("staff.figures.intro")}" "<a href=crate::features::staff::postbacks::PAGE>{i18n.t("staff.postbacks.title")}</a></p>
+            <Suspense fallback=|| ()>
+                {move || data.get().map(|result| match result {
+                    Ok(view) => view! { <Figures view=view/> }.into_any(),
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn Figures(view: FiguresView) -> impl IntoView {
+    let i18n = use_i18n();
+    let q = view.query.clone();
+    let csv = format!("{CSV}?{}", q.href(|_| {}));
+    let empty = view.total.is_empty();
+    view! {
+        <FilterForm view=view.clone()/>
+        <section class="card" aria-labelledby="figures-chart-title">
+            <h2 id="figures-chart-title">{i18n.t(&format!("staff.figures.metric.{}", q.chart.as_str()))}" · "{i18n.t(&format!("staff.figures.grain.{}", q.grain.as_str()))}</h2>
+            <Chart view=view.clone()/>
+        </section>
+        <section class="card" aria-labelledby="figures-table-title">
+            <h2 id="figures-table-title">{i18n.t(&format!("staff.figures.dim.{}", q.by.as_str()))}</h2>
+            {if empty {
+                view! { <p class="notice" data-testid="figures-none">{use_i18n().t("staff.figures.empty")}</p> }.into_any()
+            } else {
+                view! { <Table view=view.clone()/> }.into_any()
+            }}
+            <p class="muted">{i18n.t("staff.figures.cohort_note")}</p>
+            <p><a href=csv download="figures.csv" data-testid="figures-csv">{i18n.t("staff.figures.csv")}</a></p>
+        </section>
+    }
+}
+
+#[component]
+fn FilterForm(view: FiguresView) -> impl IntoView {
+    let i18n = use_i18n();
+    let q = view.query;
+    let day = |d: i64| Grain::Day.label(d);
+    let option = |value: String, label: String, selected: bool| view! { <option value=value selected=selected>{label}</option> };
+    view! {
+        <form method="get" action=PAGE class="form staff-figures__filters card" role="search" data-testid="figures-filters">
+            <input type="hidden" name="sort" value=q.sort.as_str()/>
+            <input type="hidden" name="dir" value=if q.ascending { "asc" } else { "desc" }/>
+            <label class="field"><span class="field__label">{i18n.t("staff.figures.from")}</span>
+                <input type="date" name="from" value=day(q.from) required/>
+            </label>
+            <label class="field"><span class="field__label">{i18n.t("staff.figures.to")}</span>
+                <input type="date" name="to" value=day(q.to) required/>
+            </label>
+            <label class="field"><span class="field__label">{i18n.t("staff.figures.network")}</span>
+                <select name="network">
+                    {option(String::new(), i18n.t("staff.figures.all_networks"), q.network.is_empty())}
+                    {view.networks.iter().map(|n| option(n.clone(), n.clone(), *n == q.network)).collect_view()}
+                </select>
+            </label>
+            <label class="field"><span class="field__label">{i18n.t("staff.figures.by")}</span>
+                <select name="by">
+                    {Dimension::GROUPS.iter().map(|d| option(d.as_str().into(), i18n.t(&format!("staff.figures.dim.{}", d.as_str())), *d == q.by)).collect_view()}
+                </select>
+            </label>
+            <label class="field"><span class="field__label">{i18n.t("staff.figures.chart")}</span>
+                <select name="chart">
+                    {Metric::all().map(|m| option(m.as_str().into(), i18n.t(&format!("staff.figures.metric.{}", m.as_str())), m == q.chart)).collect_view()}
+                </select>
+            </label>
+            <label class="field"><span class="field__label">{i18n.t("staff.figures.grain")}</span>
+                <select name="grain">
+                    {Grain::all().map(|g| option(g.as_str().into(), i18n.t(&format!("staff.figures.grain.{}", g.as_str())), g == q.grain)).collect_view()}
+                </select>
+            </label>
+            {(view.currencies.len() > 1).then(|| view! {
+                <label class="field"><span class="field__label">{use_i18n().t("staff.figures.currency")}</span>
+                    <select name="currency">
+                        {view.currencies.iter().map(|c| view! { <option value=c.clone() selected=*c == view.currency>{c.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+            })}
+            <button type="submit" class="btn btn--primary">{i18n.t("staff.figures.show")}</button>
+        </form>
+    }
+}
+
+/// The chosen figure per period, as a server-drawn SVG line with a dot per period (each dot's
+/// title gives its period and value), the highest value and the first and last period named.
+#[component]
+fn Chart(view: FiguresView) -> impl IntoView {
+    let i18n = use_i18n();
+    let metric = view.query.chart;
+    let grain = view.query.grain;
+    let (w, h, pad_x, pad_top, pad_bottom) = (640.0_f64, 200.0_f64, 8.0_f64, 16.0_f64, 8.0_f64);
+    let values: Vec<f64> = view.periods.iter().map(|(_, c)| c.value(metric)).collect();
+    let max = values.iter().copied().fold(0.0_f64, f64::max);
+    let min = values.iter().copied().fold(0.0_f64, f64::min);
+    let span = if max - min > 0.0 { max - min } else { 1.0 };
+    let n = values.len().max(1);
+    let x = |i: usize| if n == 1 { w / 2.0 } else { pad_x + (w - 2.0 * pad_x) * i as f64 / (n - 1) as f64 };
+    let y = |v: f64| pad_top + (h - pad_top - pad_bottom) * (1.0 - (v - min) / span);
+    let points = values.iter().enumerate().map(|(i, v)| format!("{:.1},{:.1}", x(i), y(*v))).collect::<Vec<_>>().join(" ");
+    let top = shown(&i18n, metric, &Counts::default(), &view.currency);
+    let highest = view.periods.iter().max_by(|a, b| a.1.value(metric).partial_cmp(&b.1.value(metric)).unwrap_or(std::cmp::Ordering::Equal));
+    let highest_text = highest.map(|(_, c)| shown(&i18n, metric, c, &view.currency)).unwrap_or(top);
+    let first = view.periods.first().map(|(s, _)| grain.label(*s)).unwrap_or_default();
+    let last = view.periods.last().map(|(s, _)| grain.label(*s)).unwrap_or_default();
+    let label = format!("{} · {} – {}", i18n.t(&format!("staff.figures.metric.{}", metric.as_str())), first, last);
+    let dots = view
+        .periods
+        .iter()
+        .enumerate()
+        .map(|(i, (start, c))| {
+            let title = format!("{}: {}", grain.label(*start), shown(&i18n, metric, c, &view.currency));
+            view! { <circle cx=format!("{:.1}", x(i)) cy=format!("{:.1}", y(c.value(metric))) r="3"><title>{title}</title></circle> }
+        })
+        .collect_view();
+    view! {
+        <figure class="figures-chart" data-testid="figures-chart">
+            <svg viewBox=format!("0 0 {w} {h}") role="img" aria-label=label.clone()>
+                <line x1="0" y1=format!("{:.1}", y(min.max(0.0).min(max))) x2=w.to_string() y2=format!("{:.1}", y(min.max(0.0).min(max))) class="figures-chart__axis"/>
+                <polyline points=points class="figures-chart__line"/>
+                {dots}
+            </svg>
+            <figcaption class="figures-chart__caption">
+                <span>{first}</span>
+                <span>{i18n.t("staff.figures.highest")}" "{highest_text}</span>
+                <span>{last}</span>
+            </figcaption>
+        </figure>
+    }
+}
+
+#[component]
+fn Table(view: FiguresView) -> impl IntoView {
+    let i18n = use_i18n();
+    let q = view.query.clone();
+    let currency = view.currency.clone();
+    let header = Metric::all()
+        .map(|m| {
+            let active = m == q.sort;
+            // A second click on the sorted column turns the order round.
+            let href = format!(
+                "{PAGE}?{}",
+                q.href(|q| {
+                    q.ascending = active && !q.ascending;
+                    q.sort = m;
+                })
+            );
+            let sort = if !active {
+                "none"
+            } else if q.ascending {
+                "ascending"
+            } else {
+                "descending"
+            };
+            view! { <th scope="col" aria-sort=sort><a href=href>{use_i18n().t(&format!("staff.figures.metric.{}", m.as_str()))}</a></th> }
+        })
+        .collect_view();
+    let cells = move |counts: Counts, currency: String| {
+        Metric::all().map(move |m| view! { <td class="num">{shown(&use_i18n(), m, &counts, &currency)}</td> }).collect_view()
+    };
+    let by = q.by;
+    let rows = view
+        .rows
+        .into_iter()
+        .map(|r| {
+            let name = value_label(&use_i18n(), by, &r.value);
+            view! { <tr data-testid="figures-row"><th scope="row">{name}</th>{cells(r.counts, currency.clone())}</tr> }
+        })
+        .collect_view();
+    view! {
+        <div class="table-scroll" tabindex="0" role="region" aria-labelledby="figures-table-title">
+            <table class="staff-log staff-figures__table" data-testid="figures-table">
+                <thead><tr><th scope="col">{i18n.t(&format!("staff.figures.dim.{}", by.as_str()))}</th>{header}</tr></thead>
+                <tbody>{rows}</tbody>
+                <tfoot><tr data-testid="figures-total"><th scope="row">{i18n.t("staff.figures.total")}</th>{cells(view.total, view.currency.clone())}</tr></tfoot>
+            </table>
+        </div>
+    }
+}
