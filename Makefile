@@ -83,11 +83,13 @@ flamegraph:
 	cargo build --profile profiling -p app --features ssr --bin vonk-bench
 	scripts/flamegraph.sh "$(PAGE)"
 
-## Requests per second against a bare axum baseline, the chat under load, the contact filter against
+## Requests per second against a bare axum baseline, the chat under load, the owner's figures at a
+## million visits (SQLite and PostgreSQL), the contact filter against
 ## a lowercase pass, and bundle sizes (needs `make build`).
 bench: build
 	cargo run --release -p app --features ssr --bin vonk-bench
 	cargo run --release -p app --features ssr --bin vonk-chat-load
+	cargo run --release -p app --features ssr --bin vonk-figures-bench
 	cargo test --release -p domain --test contact_corpus speed_against_a_lowercase_pass -- --nocapture
 	@scripts/bundle-sizes.sh
 

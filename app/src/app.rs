@@ -196,6 +196,7 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/staff/jobs") view=crate::features::staff::jobs::JobsPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/figures/postbacks") view=crate::features::staff::postbacks::PostbacksPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/figures") view=crate::features::staff::figures::FiguresPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/figures/members") view=crate::features::staff::figures::FigureMembersPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/mails") view=crate::features::staff::mails::MailsPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/payments") view=crate::features::staff::payments::StaffPaymentsPage/>
                     <Route ssr=SsrMode::Async path=path!("/likes") view=LikesPage/>

@@ -122,6 +122,54 @@ test("finance set and remove a network's postback URL on a phone", async ({ page
   await expect(page.getByTestId('postback-url').filter({ hasText: network })).toHaveCount(0);
 });
 
+// Finance read the owner's figures at both widths: a visitor from a network signs up; from the
+// staff start page to the funnel, that network's row leads to its members (Femke among them);
+// grouped by country and sorted by signups, the table's CSV keeps the query; on a phone only the
+// table scrolls sideways.
+test("finance walk from the funnel to a source's members", async ({ page, baseURL }, testInfo) => {
+  // The lander would ask a first-time visitor's age first.
+  await acceptEntry(page.context(), baseURL!);
+  const email = `cijfers-${Date.now()}@example.nl`;
+  const network = `figs${Date.now()}`;
+  await page.goto(`/landers/gallery?network=${network}&sub1=e2e`);
+  await member(page, email, { name: 'Femke' });
+  await grantStaff(page, email, 'finance');
+  await page.goto('/staff');
+  await page.locator('.staff-links').getByRole('link', { name: 'Cijfers' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Cijfers');
+  await expect(page.getByTestId('figures-chart')).toBeVisible();
+  const row = page.getByTestId('figures-row').filter({ hasText: network });
+  await expect(row.getByRole('cell').nth(1)).toHaveText('1');
+  await axeClean(page);
+  await row.getByRole('link', { name: network }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Leden van deze bron');
+  await expect(page.getByTestId('source-member')).toHaveCount(1);
+  await expect(page.getByTestId('source-member')).toContainText('Femke');
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await axeClean(page);
+  await page.getByRole('link', { name: 'Terug naar de cijfers' }).click();
+  const filters = page.getByTestId('figures-filters');
+  await filters.getByRole('combobox', { name: 'Per', exact: true }).selectOption('country');
+  await filters.getByRole('combobox', { name: 'Grafiek van' }).selectOption('signups');
+  await filters.getByRole('button', { name: 'Tonen' }).click();
+  await expect(page).toHaveURL(/by=country/);
+  await expect(page).toHaveURL(/chart=signups/);
+  const table = page.getByTestId('figures-table');
+  await expect(table.getByRole('columnheader').first()).toHaveText('Land');
+  await table.getByRole('link', { name: 'Aanmeldingen', exact: true }).click();
+  await expect(page).toHaveURL(/sort=signups/);
+  await expect(page.getByTestId('figures-table').getByRole('columnheader', { name: 'Aanmeldingen', exact: true })).toHaveAttribute('aria-sort', 'descending');
+  await expect(page.getByTestId('figures-csv')).toHaveAttribute('href', /^\/staff\/figures\.csv\?.*by=country.*sort=signups/);
+  await axeClean(page);
+  if (testInfo.project.name === 'desktop') {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.reload();
+    await expect(page.getByTestId('figures-table')).toBeVisible();
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await axeClean(page);
+  }
+});
+
 // The page behind a mail's sign-in link that no longer works, on a phone: it says so and offers
 // the login page; a path of one token leads there.
 test('a sign-in link that no longer works says so on a phone', async ({ page }, testInfo) => {

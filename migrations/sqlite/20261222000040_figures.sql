@@ -61,3 +61,4 @@ CREATE TABLE figure_payers (
     device TEXT NOT NULL,
     PRIMARY KEY (site_id, day, user_id)
 );
+CREATE INDEX member_sources_by_signup ON member_sources (site_id, signup_at);

@@ -187,6 +187,22 @@ pub struct Funnel {
     pub networks: Vec<String>,
 }
 
+/// A member a source brought (the figures' way from a row to the people behind it).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SourceMember {
+    pub id: i64,
+    pub name: Option<String>,
+    pub signup_at: i64,
+    pub status: String,
+    #[sqlx(try_from = "domain::rows::Flag")]
+    pub paid_user: bool,
+    pub country: Option<String>,
+    pub device: Option<String>,
+}
+
+/// The most members the list shows (newest first).
+pub const SOURCE_MEMBERS: i64 = 200;
+
 /// The figures staff read.
 #[derive(Clone, Debug)]
 pub struct Figures {
@@ -213,6 +229,25 @@ impl Figures {
     pub async fn funnel(&self, who: &Member, site_id: i64, q: &FigureQuery) -> Result<Funnel, AppError> {
         require_staff(who, site_id, StaffArea::Figures)?;
         self.read(site_id, q).await
+    }
+
+    /// The members whose signup in the query's range counts under `value` of its grouping
+    /// (within its network, when it keeps to one), newest first.
+    pub async fn members(&self, who: &Member, site_id: i64, q: &FigureQuery, value: &str) -> Result<Vec<SourceMember>, AppError> {
+        require_staff(who, site_id, StaffArea::Figures)?;
+        let column = payer_column(q.by);
+        let network_filter = if q.scope().is_empty() { "" } else { " AND s.network = $5" };
+        let sql = format!(
+            "SELECT u.id, p.name, s.signup_at, u.status, u.paid_user, s.country, s.device FROM member_sources s \
+             JOIN users u ON u.id = s.user_id LEFT JOIN profiles p ON p.user_id = u.id \
+             WHERE s.site_id = $1 AND s.signup_at >= $2 AND s.signup_at < $3 AND COALESCE(s.{column}, '') = $4{network_filter} \
+             ORDER BY s.signup_at DESC, u.id DESC LIMIT {SOURCE_MEMBERS}"
+        );
+        let mut query = sqlx::query_as::<_, SourceMember>(&sql).bind(site_id).bind(q.from * DAY).bind((q.to + 1) * DAY).bind(value);
+        if !q.scope().is_empty() {
+            query = query.bind(q.scope());
+        }
+        Ok(query.fetch_all(self.db.pool()).await?)
     }
 
     /// [`Figures::funnel`] without the staff check (the benchmark's).

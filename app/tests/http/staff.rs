@@ -807,9 +807,21 @@ async fn finance_read_the_funnel_per_source_as_a_page_and_csv_while_members_and_
     let (action, target): (String, String) =
         sqlx::query_as("SELECT action, target FROM staff_actions ORDER BY id DESC LIMIT 1").fetch_one(app.state.db.pool()).await.unwrap();
     assert!(action == "export" && target.starts_with("figures-sub1-"), "the export in the staff log: {action} {target}");
+    // From a row to its members: the three signed up here came from `adnet` (the signup
+    // helper's tracking); finance get their payments, not their files.
+    let (_, _, html) = app.get(page, &[("cookie", &fin)]).await;
+    assert!(html.contains("/staff/figures/members?") && html.contains("value=adnet"), "the row leads to its members");
+    let (status, _, html) = app.get("/staff/figures/members?by=network&value=adnet", &[("cookie", &fin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(html.matches(r#"data-testid="source-member""#).count(), 3, "{html}");
+    assert!(html.contains("/staff/payments?member=") && !html.contains("/staff/members?q="), "payments, not files, for finance");
+    let (status, _, html) =
+        app.get("/staff/figures/members?by=sub1&network=%3Cb%3Enet%3C%2Fb%3E&value=%3Cscript%3Ealert(1)%3C%2Fscript%3E", &[("cookie", &fin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-testid="source-members-none""#) && html.contains("&lt;script&gt;alert(1)") && !html.contains("<script>alert(1)"));
     // Members, support and visitors find no page and no file.
     for who in [anna.as_str(), support.as_str(), ""] {
-        for path in [page, "/staff/figures.csv"] {
+        for path in [page, "/staff/figures.csv", "/staff/figures/members?value="] {
             let (status, _, _) = app.get(path, &[("cookie", who), ("accept", "text/html")]).await;
             assert_eq!(status, StatusCode::NOT_FOUND, "{path} for {who:?}");
         }

@@ -268,6 +268,9 @@ fn Table(view: FiguresView) -> impl IntoView {
         .into_iter()
         .map(|r| {
             let name = value_label(&use_i18n(), by, &r.value);
+            // The row's name leads to the members behind it (visits alone bring none).
+            let members = format!("{MEMBERS_PAGE}?{}&value={}", q.href(|_| {}), domain::account::percent_encode(&r.value));
+            let name = if r.counts.signups > 0 { view! { <a href=members>{name}</a> }.into_any() } else { view! { <span>{name}</span> }.into_any() };
             view! { <tr data-testid="figures-row"><th scope="row">{name}</th>{cells(r.counts, currency.clone())}</tr> }
         })
         .collect_view();
@@ -279,5 +282,145 @@ fn Table(view: FiguresView) -> impl IntoView {
                 <tfoot><tr data-testid="figures-total"><th scope="row">{i18n.t("staff.figures.total")}</th>{cells(view.total, view.currency.clone())}</tr></tfoot>
             </table>
         </div>
+    }
+}
+
+/// The list of a source's members.
+pub const MEMBERS_PAGE: &str = "/staff/figures/members";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceMemberView {
+    pub id: i64,
+    pub name: String,
+    pub signup: String,
+    pub status: String,
+    pub paid: bool,
+    pub country: String,
+    pub device: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceMembersView {
+    pub query: FigureQuery,
+    pub value: String,
+    pub members: Vec<SourceMemberView>,
+}
+
+/// The members a row of the figures stands for (`value` of the query's grouping).
+#[server(prefix = "/api/fn", endpoint = "staff_figure_members", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_figure_members(query: String) -> Result<SourceMembersView, ApiError> {
+    let (c, member) = staff_call(StaffArea::Figures).await?;
+    let q = FigureQuery::parse(|k| param(&query, k), c.now().div_euclid(86_400));
+    let value: String = param(&query, "value").unwrap_or_default().chars().take(domain::figures::VALUE_MAX_CHARS).collect();
+    let members = c.state.figures.members(&member, c.site.settings.id, &q, &value).await.map_err(fail)?;
+    Ok(SourceMembersView {
+        query: q,
+        value,
+        members: members
+            .into_iter()
+            .map(|m| SourceMemberView {
+                id: m.id,
+                name: m.name.unwrap_or_default(),
+                signup: Grain::Day.label(m.signup_at.div_euclid(86_400)),
+                status: m.status,
+                paid: m.paid_user,
+                country: m.country.unwrap_or_default(),
+                device: m.device.unwrap_or_default(),
+            })
+            .collect(),
+    })
+}
+
+#[component]
+pub fn FigureMembersPage() -> impl IntoView {
+    if let Some(refused) = refuse_outside(StaffArea::Figures) {
+        return refused;
+    }
+    let i18n = use_i18n();
+    let query = use_query_map().get_untracked();
+    let params: String = PARAMS
+        .iter()
+        .chain(["value"].iter())
+        .filter_map(|k| query.get(k).map(|v| format!("{k}={}", domain::account::percent_encode(&v))))
+        .collect::<Vec<_>>()
+        .join("&");
+    let data = Resource::new_blocking(move || params.clone(), staff_figure_members);
+    view! {
+        <Title text=i18n.t("staff.figures.members")/>
+        <div class="container page staff-figures">
+            <Suspense fallback=|| ()>
+                {move || data.get().map(|result| match result {
+                    Ok(view) => view! { <SourceMembers view=view/> }.into_any(),
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn SourceMembers(view: SourceMembersView) -> impl IntoView {
+    let i18n = use_i18n();
+    let q = view.query.clone();
+    let roles = crate::context::use_page_ctx().member.as_ref().map(|m| m.staff).unwrap_or_default();
+    let (files, payments) = (roles.may(StaffArea::Members), roles.may(StaffArea::Payments));
+    let within = if q.network.is_empty() { String::new() } else { format!(" · {}", q.network) };
+    let what = format!(
+        "{}: {}{within} · {} – {}",
+        i18n.t(&format!("staff.figures.dim.{}", q.by.as_str())),
+        value_label(&i18n, q.by, &view.value),
+        Grain::Day.label(q.from),
+        Grain::Day.label(q.to)
+    );
+    let back = format!("{PAGE}?{}", q.href(|_| {}));
+    let list = if view.members.is_empty() {
+        view! { <p class="notice" data-testid="source-members-none">{i18n.t("staff.figures.members_none")}</p> }.into_any()
+    } else {
+        view! {
+            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="source-members-title">
+                <table class="staff-log" data-testid="source-members">
+                    <thead><tr>
+                        <th scope="col">{i18n.t("staff.figures.member")}</th>
+                        <th scope="col">{i18n.t("staff.figures.signed_up")}</th>
+                        <th scope="col">{i18n.t("staff.figures.state")}</th>
+                        <th scope="col">{i18n.t("staff.figures.dim.country")}</th>
+                        <th scope="col">{i18n.t("staff.figures.dim.device")}</th>
+                    </tr></thead>
+                    <tbody>
+                        {view.members.into_iter().map(|m| {
+                            let i18n = use_i18n();
+                            let who = format!("#{} {}", m.id, m.name);
+                            let state = format!(
+                                "{}{}",
+                                i18n.t(&format!("staff.members.status.{}", m.status)),
+                                if m.paid { format!(" · {}", i18n.t("staff.figures.paid")) } else { String::new() }
+                            );
+                            view! {
+                                <tr data-testid="source-member">
+                                    <th scope="row">
+                                        {if files { view! { <a href=format!("/staff/members?q={}", m.id)>{who.clone()}</a> }.into_any() } else { view! { <span>{who.clone()}</span> }.into_any() }}
+                                        {payments.then(|| view! { " · "<a href=format!("/staff/payments?member={}", m.id)>{use_i18n().t("staff.figures.payments")}</a> })}
+                                    </th>
+                                    <td>{m.signup.clone()}</td>
+                                    <td>{state}</td>
+                                    <td>{value_label(&i18n, Dimension::Country, &m.country)}</td>
+                                    <td>{value_label(&i18n, Dimension::Device, &m.device)}</td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        }.into_any()
+    };
+    view! {
+        <h1>{i18n.t("staff.figures.members")}</h1>
+        <p><a href=back>{i18n.t("staff.figures.back")}</a></p>
+        <section class="card" aria-labelledby="source-members-title">
+            <h2 id="source-members-title">{what}</h2>
+            <p class="muted">{i18n.t("staff.figures.members_intro")}</p>
+            {list}
+        </section>
     }
 }

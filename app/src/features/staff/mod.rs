@@ -28,7 +28,7 @@ pub use domain::staff::StaffArea;
 /// Every staff address and the area that opens it: the pages (each calls [`refuse_outside`]
 /// with its area) and the files and streams beside them. The HTTP tests ask each one as every
 /// role, a member and a visitor, and check that every `/staff` page is listed here.
-pub const STAFF_ADDRESSES: [(&str, StaffArea); 17] = [
+pub const STAFF_ADDRESSES: [(&str, StaffArea); 18] = [
     ("/staff", StaffArea::Home),
     ("/staff/complaints", StaffArea::Complaints),
     ("/staff/members", StaffArea::Members),
@@ -45,6 +45,7 @@ pub const STAFF_ADDRESSES: [(&str, StaffArea); 17] = [
     (postbacks::PAGE, StaffArea::Figures),
     (figures::PAGE, StaffArea::Figures),
     (figures::CSV, StaffArea::Figures),
+    (figures::MEMBERS_PAGE, StaffArea::Figures),
     ("/staff/mails", StaffArea::Site),
 ];
 
