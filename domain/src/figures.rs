@@ -57,6 +57,20 @@ pub struct Source {
 }
 
 impl Source {
+    /// A source from a visit's or signup's tracking and the rest of what is known of it.
+    pub fn new(tracking: &crate::account::Tracking, lander: Option<String>, country: Option<String>, device: Option<String>) -> Source {
+        Source {
+            network: tracking.network.clone(),
+            r#ref: tracking.r#ref.clone(),
+            sub1: tracking.sub1.clone(),
+            sub2: tracking.sub2.clone(),
+            sub3: tracking.sub3.clone(),
+            lander,
+            country,
+            device,
+        }
+    }
+
     /// The value this source has for `dimension` ("" when not known; cut to
     /// [`VALUE_MAX_CHARS`]).
     pub fn value(&self, dimension: Dimension) -> String {
@@ -417,6 +431,28 @@ pub fn sort_rows(rows: &mut [FigureRow], metric: Metric, ascending: bool) {
     });
 }
 
+/// The most rows the page shows; the rest are summed into one row (the CSV has them all).
+pub const TABLE_ROWS: usize = 100;
+
+/// The first `n` rows (sorted already), and the rest summed: how many values, and their counts.
+/// Each member has one value per dimension, so buyers add up across values.
+pub fn top(mut rows: Vec<FigureRow>, n: usize) -> (Vec<FigureRow>, Option<(usize, Counts)>) {
+    if rows.len() <= n {
+        return (rows, None);
+    }
+    let rest = rows.split_off(n);
+    let mut sum = Counts::default();
+    for r in &rest {
+        sum += r.counts;
+    }
+    (rows, Some((rest.len(), sum)))
+}
+
+/// The value of `name` in a URL query (`a=1&b=2`), decoded (`+` is a space).
+pub fn query_param(query: &str, name: &str) -> Option<String> {
+    query.split('&').find_map(|pair| pair.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| crate::account::percent_decode(&v.replace('+', " "))))
+}
+
 /// The periods from `from` to `to` at `grain`, each with its counts (empty periods included:
 /// the chart's line does not skip them). `days`: counts per day.
 pub fn periods(days: &[(i64, Counts)], from: i64, to: i64, grain: Grain) -> Vec<(i64, Counts)> {
@@ -558,6 +594,18 @@ mod tests {
             today,
         );
         assert_eq!(back, q, "the link gives the page back");
+    }
+
+    #[test]
+    fn the_page_shows_the_top_rows_and_sums_the_rest() {
+        let rows: Vec<FigureRow> =
+            (0..5).map(|i| FigureRow { value: i.to_string(), counts: Counts { visits: 10 - i, buyers: 1, ..Counts::default() } }).collect();
+        let (shown, rest) = top(rows.clone(), 3);
+        assert_eq!(shown.len(), 3);
+        assert_eq!(rest, Some((2, Counts { visits: 7 + 6, buyers: 2, ..Counts::default() })));
+        assert_eq!(top(rows, 5).1, None);
+        assert_eq!(query_param("a=1&b=x+y%3C", "b").as_deref(), Some("x y<"));
+        assert_eq!(query_param("a=1", "b"), None);
     }
 
     #[test]

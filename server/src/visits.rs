@@ -132,16 +132,7 @@ impl Visits {
         .await?
         .rows_affected();
         if inserted == 1 {
-            let source = domain::figures::Source {
-                network: t.network.clone(),
-                r#ref: t.r#ref.clone(),
-                sub1: t.sub1.clone(),
-                sub2: t.sub2.clone(),
-                sub3: t.sub3.clone(),
-                lander: visit.landing.lander.clone(),
-                country: visit.country.clone(),
-                device: Some(visit.device.as_str().to_string()),
-            };
+            let source = domain::figures::Source::new(t, visit.landing.lander.clone(), visit.country.clone(), Some(visit.device.as_str().to_string()));
             crate::figures::visit(&mut tx, visit.site_id, &source, visit.at).await?;
         }
         tx.commit().await?;

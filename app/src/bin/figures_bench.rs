@@ -47,9 +47,11 @@ fn source(rng: &mut Rng) -> Source {
 }
 
 type Key = (String, &'static str, i64, String, String);
+/// A paying member's day: the day, the member and the source.
+type Payer = (i64, i64, Source);
 
 /// The rollup rows and payers a million visits and 100,000 members leave, ending `today`.
-fn rollups(today: i64) -> (HashMap<Key, Counts>, Vec<(i64, i64, Source)>) {
+fn rollups(today: i64) -> (HashMap<Key, Counts>, Vec<Payer>) {
     let mut rng = Rng::new(7);
     let mut rows: HashMap<Key, Counts> = HashMap::new();
     let mut add = |source: &Source, day: i64, currency: &str, counts: Counts| {
@@ -92,7 +94,7 @@ fn rollups(today: i64) -> (HashMap<Key, Counts>, Vec<(i64, i64, Source)>) {
 }
 
 /// Writes the rollups in bulk (one transaction, a few hundred rows per statement).
-async fn write(db: &server::Db, site_id: i64, rows: &HashMap<Key, Counts>, payers: &[(i64, i64, Source)]) {
+async fn write(db: &server::Db, site_id: i64, rows: &HashMap<Key, Counts>, payers: &[Payer]) {
     let mut tx = db.begin().await.expect("begin");
     let entries: Vec<(&Key, &Counts)> = rows.iter().collect();
     for chunk in entries.chunks(400) {
@@ -185,7 +187,7 @@ async fn time(client: &reqwest::Client, url: &str, cookie: &str) -> (f64, f64) {
     (ms(0.5), ms(0.95))
 }
 
-async fn bench(label: &str, database_url: Option<String>, rows: &HashMap<Key, Counts>, payers: &[(i64, i64, Source)], today: i64) {
+async fn bench(label: &str, database_url: Option<String>, rows: &HashMap<Key, Counts>, payers: &[Payer], today: i64) {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut vars: HashMap<&str, String> = [
         ("VONK_ADDR", "127.0.0.1:0".to_string()),
@@ -201,6 +203,8 @@ async fn bench(label: &str, database_url: Option<String>, rows: &HashMap<Key, Co
     let config = server::Config::from_lookup(|k| vars.get(k).cloned()).expect("config");
     let state = server::AppState::start(config, app::ssr::page_links()).await.expect("start");
     let site_id = state.sites.for_host(Some("localhost")).expect("site").settings.id;
+    // The finance member first: the members below take the ids after it.
+    let cookie = finance(&state).await;
     let writing = Instant::now();
     write(&state.db, site_id, rows, payers).await;
     // 100,000 members' sources, as the signups keep them.
@@ -212,7 +216,9 @@ async fn bench(label: &str, database_url: Option<String>, rows: &HashMap<Key, Co
             .iter()
             .map(|i| format!("({}, {site_id}, 'lid{i}@example.nl', 'x', 'nl', {}, 'active')", existing + 1 + i, (today - rng.below(DAYS as u64) as i64) * DAY))
             .collect();
-        sqlx::query(&format!("INSERT INTO users (id, site_id, email, password_hash, language, signup_date, status) VALUES {}", users.join(", ")))
+        // PostgreSQL's ids are its own unless told otherwise.
+        let overriding = if label == "PostgreSQL" { "OVERRIDING SYSTEM VALUE " } else { "" };
+        sqlx::query(&format!("INSERT INTO users (id, site_id, email, password_hash, language, signup_date, status) {overriding}VALUES {}", users.join(", ")))
             .execute(&mut *tx)
             .await
             .expect("users");
@@ -241,7 +247,6 @@ async fn bench(label: &str, database_url: Option<String>, rows: &HashMap<Key, Co
     }
     println!("{label}: {} rollup rows, {} payer-days and {MEMBERS} members written in {:.1}s", rows.len(), payers.len(), writing.elapsed().as_secs_f64());
 
-    let cookie = finance(&state).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let router = app::ssr::router(state.clone(), app::ssr::leptos_options(addr));

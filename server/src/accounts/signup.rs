@@ -91,16 +91,8 @@ impl Accounts {
             Err(e) => return Err(e.into()),
         };
         crate::visits::keep_touches(&mut tx, user_id, &touches).await?;
-        let source = domain::figures::Source {
-            network: t.network.clone(),
-            r#ref: t.r#ref.clone(),
-            sub1: t.sub1.clone(),
-            sub2: t.sub2.clone(),
-            sub3: t.sub3.clone(),
-            lander: touches.lander(),
-            country: request.client.country.clone(),
-            device: request.client.user_agent.as_deref().map(|ua| domain::visits::Device::of(ua).as_str().to_string()),
-        };
+        let device = request.client.user_agent.as_deref().map(|ua| domain::visits::Device::of(ua).as_str().to_string());
+        let source = domain::figures::Source::new(t, touches.lander(), request.client.country.clone(), device);
         crate::figures::signup(&mut tx, site.id, user_id, &source, now).await?;
         crate::postbacks::queue(&mut tx, site.id, user_id, domain::postbacks::PostbackEvent::Signup, None, now).await?;
         if let Some(token) = invitation {

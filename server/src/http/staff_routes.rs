@@ -57,10 +57,7 @@ async fn figures_csv(
 ) -> Response {
     let Some(member) = current.0 else { return StatusCode::NOT_FOUND.into_response() };
     let query = query.unwrap_or_default();
-    let param = |name: &str| {
-        query.split('&').find_map(|pair| pair.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| domain::account::percent_decode(&v.replace('+', " "))))
-    };
-    let q = domain::figures::FigureQuery::parse(param, state.clock.now().div_euclid(86_400));
+    let q = domain::figures::FigureQuery::parse(|name| domain::figures::query_param(&query, name), state.clock.now().div_euclid(86_400));
     let name = format!("figures-{}-{}-{}.csv", q.by.as_str(), domain::figures::Grain::Day.label(q.from), domain::figures::Grain::Day.label(q.to));
     let csv = async {
         let funnel = state.figures.funnel(&member, member.site_id, &q).await?;

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use crate::call::{fail, staff_call};
+#[cfg(feature = "ssr")]
+use domain::figures::query_param as param;
 
 use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::{use_i18n, I18n};
@@ -27,7 +29,9 @@ pub const PARAMS: [&str; 9] = ["from", "to", "grain", "by", "network", "sort", "
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FiguresView {
     pub query: FigureQuery,
+    /// The first [`domain::figures::TABLE_ROWS`] rows; the rest summed (how many, their counts).
     pub rows: Vec<FigureRow>,
+    pub rest: Option<(usize, Counts)>,
     pub total: Counts,
     pub periods: Vec<(i64, Counts)>,
     pub currency: String,
@@ -40,20 +44,17 @@ pub async fn staff_figures(query: String) -> Result<FiguresView, ApiError> {
     let (c, member) = staff_call(StaffArea::Figures).await?;
     let query = FigureQuery::parse(|k| param(&query, k), c.now().div_euclid(86_400));
     let funnel = c.state.figures.funnel(&member, c.site.settings.id, &query).await.map_err(fail)?;
+    let (rows, rest) = domain::figures::top(funnel.rows, domain::figures::TABLE_ROWS);
     Ok(FiguresView {
         query,
-        rows: funnel.rows,
+        rows,
+        rest,
         total: funnel.total,
         periods: funnel.periods,
         currency: funnel.currency,
         currencies: funnel.currencies,
         networks: funnel.networks,
     })
-}
-
-/// The value of `name` in a URL query (`a=1&b=2`), decoded.
-pub fn param(query: &str, name: &str) -> Option<String> {
-    query.split('&').find_map(|pair| pair.split_once('=').filter(|(k, _)| *k == name).map(|(_, v)| domain::account::percent_decode(&v.replace('+', " "))))
 }
 
 /// A figure as the page writes it: money in the currency, rates in percent.
@@ -278,7 +279,12 @@ fn Table(view: FiguresView) -> impl IntoView {
         <div class="table-scroll" tabindex="0" role="region" aria-labelledby="figures-table-title">
             <table class="staff-log staff-figures__table" data-testid="figures-table">
                 <thead><tr><th scope="col">{i18n.t(&format!("staff.figures.dim.{}", by.as_str()))}</th>{header}</tr></thead>
-                <tbody>{rows}</tbody>
+                <tbody>
+                    {rows}
+                    {view.rest.map(|(n, counts)| view! {
+                        <tr data-testid="figures-rest"><th scope="row">{use_i18n().plural("staff.figures.rest", n as i64, &[])}</th>{cells(counts, view.currency.clone())}</tr>
+                    })}
+                </tbody>
                 <tfoot><tr data-testid="figures-total"><th scope="row">{i18n.t("staff.figures.total")}</th>{cells(view.total, view.currency.clone())}</tr></tfoot>
             </table>
         </div>
