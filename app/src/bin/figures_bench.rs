@@ -203,10 +203,10 @@ async fn bench(label: &str, database_url: Option<String>, rows: &HashMap<Key, Co
     let config = server::Config::from_lookup(|k| vars.get(k).cloned()).expect("config");
     let state = server::AppState::start(config, app::ssr::page_links()).await.expect("start");
     let site_id = state.sites.for_host(Some("localhost")).expect("site").settings.id;
-    // The finance member first: the members below take the ids after it.
-    let cookie = finance(&state).await;
     let writing = Instant::now();
     write(&state.db, site_id, rows, payers).await;
+    // The finance member before the members below: they take the ids after it.
+    let cookie = finance(&state).await;
     // 100,000 members' sources, as the signups keep them.
     let mut rng = Rng::new(11);
     let mut tx = state.db.begin().await.expect("begin");
