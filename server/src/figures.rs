@@ -11,6 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+pub use domain::figures::Funnel;
 use domain::figures::{Counts, Dimension, Event, FigureQuery, FigureRow, Source};
 use domain::staff::StaffArea;
 
@@ -172,21 +173,6 @@ fn payer_column(d: Dimension) -> &'static str {
     }
 }
 
-/// What the page shows: the table's rows and total, and the chart's periods.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Funnel {
-    pub rows: Vec<FigureRow>,
-    pub total: Counts,
-    /// Each period's first day and counts, from the query's first day to its last.
-    pub periods: Vec<(i64, Counts)>,
-    /// The currency of the money figures ("" when nothing was paid), and every currency paid
-    /// in over the range (a site may sell in several: each is shown on its own).
-    pub currency: String,
-    pub currencies: Vec<String>,
-    /// The networks that brought anything over the range.
-    pub networks: Vec<String>,
-}
-
 /// A member a source brought (the figures' way from a row to the people behind it).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SourceMember {
@@ -250,8 +236,8 @@ impl Figures {
         Ok(query.fetch_all(self.db.pool()).await?)
     }
 
-    /// [`Figures::funnel`] without the staff check (the benchmark's).
-    pub async fn read(&self, site_id: i64, q: &FigureQuery) -> Result<Funnel, AppError> {
+    /// [`Figures::funnel`] once the staff check passed.
+    async fn read(&self, site_id: i64, q: &FigureQuery) -> Result<Funnel, AppError> {
         #[derive(sqlx::FromRow)]
         struct ValueRow {
             value: String,

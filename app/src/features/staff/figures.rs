@@ -3,7 +3,7 @@
 //! chart of one figure per day, week or month; the table as CSV (`/staff/figures.csv`, the
 //! same query). Everything the page shows is in its URL (`domain::figures::FigureQuery`).
 
-use domain::figures::{Counts, Dimension, FigureQuery, FigureRow, Grain, Metric, Unit};
+use domain::figures::{Counts, Dimension, FigureQuery, Funnel, Grain, Metric, Unit};
 use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -29,32 +29,20 @@ pub const PARAMS: [&str; 9] = ["from", "to", "grain", "by", "network", "sort", "
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FiguresView {
     pub query: FigureQuery,
-    /// The first [`domain::figures::TABLE_ROWS`] rows; the rest summed (how many, their counts).
-    pub rows: Vec<FigureRow>,
+    /// Its rows cut to the first [`domain::figures::TABLE_ROWS`]; `rest` sums the others (how
+    /// many, their counts).
+    pub funnel: Funnel,
     pub rest: Option<(usize, Counts)>,
-    pub total: Counts,
-    pub periods: Vec<(i64, Counts)>,
-    pub currency: String,
-    pub currencies: Vec<String>,
-    pub networks: Vec<String>,
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_figures", input = leptos::server_fn::codec::GetUrl)]
 pub async fn staff_figures(query: String) -> Result<FiguresView, ApiError> {
     let (c, member) = staff_call(StaffArea::Figures).await?;
     let query = FigureQuery::parse(|k| param(&query, k), c.now().div_euclid(86_400));
-    let funnel = c.state.figures.funnel(&member, c.site.settings.id, &query).await.map_err(fail)?;
-    let (rows, rest) = domain::figures::top(funnel.rows, domain::figures::TABLE_ROWS);
-    Ok(FiguresView {
-        query,
-        rows,
-        rest,
-        total: funnel.total,
-        periods: funnel.periods,
-        currency: funnel.currency,
-        currencies: funnel.currencies,
-        networks: funnel.networks,
-    })
+    let mut funnel = c.state.figures.funnel(&member, c.site.settings.id, &query).await.map_err(fail)?;
+    let (rows, rest) = domain::figures::top(std::mem::take(&mut funnel.rows), domain::figures::TABLE_ROWS);
+    funnel.rows = rows;
+    Ok(FiguresView { query, funnel, rest })
 }
 
 /// A figure as the page writes it: money in the currency, rates in percent.
@@ -118,7 +106,7 @@ fn Figures(view: FiguresView) -> impl IntoView {
     let i18n = use_i18n();
     let q = view.query.clone();
     let csv = format!("{CSV}?{}", q.href(|_| {}));
-    let empty = view.total.is_empty();
+    let empty = view.funnel.total.is_empty();
     view! {
         <FilterForm view=view.clone()/>
         <section class="card" aria-labelledby="figures-chart-title">
@@ -157,7 +145,7 @@ fn FilterForm(view: FiguresView) -> impl IntoView {
             <label class="field"><span class="field__label">{i18n.t("staff.figures.network")}</span>
                 <select name="network">
                     {option(String::new(), i18n.t("staff.figures.all_networks"), q.network.is_empty())}
-                    {view.networks.iter().map(|n| option(n.clone(), n.clone(), *n == q.network)).collect_view()}
+                    {view.funnel.networks.iter().map(|n| option(n.clone(), n.clone(), *n == q.network)).collect_view()}
                 </select>
             </label>
             <label class="field"><span class="field__label">{i18n.t("staff.figures.by")}</span>
@@ -175,10 +163,10 @@ fn FilterForm(view: FiguresView) -> impl IntoView {
                     {Grain::all().map(|g| option(g.as_str().into(), i18n.t(&format!("staff.figures.grain.{}", g.as_str())), g == q.grain)).collect_view()}
                 </select>
             </label>
-            {(view.currencies.len() > 1).then(|| view! {
+            {(view.funnel.currencies.len() > 1).then(|| view! {
                 <label class="field"><span class="field__label">{use_i18n().t("staff.figures.currency")}</span>
                     <select name="currency">
-                        {view.currencies.iter().map(|c| view! { <option value=c.clone() selected=*c == view.currency>{c.clone()}</option> }).collect_view()}
+                        {view.funnel.currencies.iter().map(|c| view! { <option value=c.clone() selected=*c == view.funnel.currency>{c.clone()}</option> }).collect_view()}
                     </select>
                 </label>
             })}
@@ -195,7 +183,7 @@ fn Chart(view: FiguresView) -> impl IntoView {
     let metric = view.query.chart;
     let grain = view.query.grain;
     let (w, h, pad_x, pad_top, pad_bottom) = (640.0_f64, 200.0_f64, 8.0_f64, 16.0_f64, 8.0_f64);
-    let values: Vec<f64> = view.periods.iter().map(|(_, c)| c.value(metric)).collect();
+    let values: Vec<f64> = view.funnel.periods.iter().map(|(_, c)| c.value(metric)).collect();
     let max = values.iter().copied().fold(0.0_f64, f64::max);
     let min = values.iter().copied().fold(0.0_f64, f64::min);
     let span = if max - min > 0.0 { max - min } else { 1.0 };
@@ -203,18 +191,19 @@ fn Chart(view: FiguresView) -> impl IntoView {
     let x = |i: usize| if n == 1 { w / 2.0 } else { pad_x + (w - 2.0 * pad_x) * i as f64 / (n - 1) as f64 };
     let y = |v: f64| pad_top + (h - pad_top - pad_bottom) * (1.0 - (v - min) / span);
     let points = values.iter().enumerate().map(|(i, v)| format!("{:.1},{:.1}", x(i), y(*v))).collect::<Vec<_>>().join(" ");
-    let top = shown(&i18n, metric, &Counts::default(), &view.currency);
-    let highest = view.periods.iter().max_by(|a, b| a.1.value(metric).partial_cmp(&b.1.value(metric)).unwrap_or(std::cmp::Ordering::Equal));
-    let highest_text = highest.map(|(_, c)| shown(&i18n, metric, c, &view.currency)).unwrap_or(top);
-    let first = view.periods.first().map(|(s, _)| grain.label(*s)).unwrap_or_default();
-    let last = view.periods.last().map(|(s, _)| grain.label(*s)).unwrap_or_default();
+    let highest = view.funnel.periods.iter().max_by(|a, b| a.1.value(metric).partial_cmp(&b.1.value(metric)).unwrap_or(std::cmp::Ordering::Equal));
+    let highest_text =
+        highest.map(|(_, c)| shown(&i18n, metric, c, &view.funnel.currency)).unwrap_or_else(|| shown(&i18n, metric, &Counts::default(), &view.funnel.currency));
+    let first = view.funnel.periods.first().map(|(s, _)| grain.label(*s)).unwrap_or_default();
+    let last = view.funnel.periods.last().map(|(s, _)| grain.label(*s)).unwrap_or_default();
     let label = format!("{} · {} – {}", i18n.t(&format!("staff.figures.metric.{}", metric.as_str())), first, last);
     let dots = view
+        .funnel
         .periods
         .iter()
         .enumerate()
         .map(|(i, (start, c))| {
-            let title = format!("{}: {}", grain.label(*start), shown(&i18n, metric, c, &view.currency));
+            let title = format!("{}: {}", grain.label(*start), shown(&i18n, metric, c, &view.funnel.currency));
             view! { <circle cx=format!("{:.1}", x(i)) cy=format!("{:.1}", y(c.value(metric))) r="3"><title>{title}</title></circle> }
         })
         .collect_view();
@@ -238,7 +227,7 @@ fn Chart(view: FiguresView) -> impl IntoView {
 fn Table(view: FiguresView) -> impl IntoView {
     let i18n = use_i18n();
     let q = view.query.clone();
-    let currency = view.currency.clone();
+    let currency = view.funnel.currency.clone();
     let header = Metric::all()
         .map(|m| {
             let active = m == q.sort;
@@ -265,6 +254,7 @@ fn Table(view: FiguresView) -> impl IntoView {
     };
     let by = q.by;
     let rows = view
+        .funnel
         .rows
         .into_iter()
         .map(|r| {
@@ -282,10 +272,10 @@ fn Table(view: FiguresView) -> impl IntoView {
                 <tbody>
                     {rows}
                     {view.rest.map(|(n, counts)| view! {
-                        <tr data-testid="figures-rest"><th scope="row">{use_i18n().plural("staff.figures.rest", n as i64, &[])}</th>{cells(counts, view.currency.clone())}</tr>
+                        <tr data-testid="figures-rest"><th scope="row">{use_i18n().plural("staff.figures.rest", n as i64, &[])}</th>{cells(counts, view.funnel.currency.clone())}</tr>
                     })}
                 </tbody>
-                <tfoot><tr data-testid="figures-total"><th scope="row">{i18n.t("staff.figures.total")}</th>{cells(view.total, view.currency.clone())}</tr></tfoot>
+                <tfoot><tr data-testid="figures-total"><th scope="row">{i18n.t("staff.figures.total")}</th>{cells(view.funnel.total, view.funnel.currency.clone())}</tr></tfoot>
             </table>
         </div>
     }
