@@ -68,6 +68,8 @@ pub struct Likes {
     push: Option<crate::push::Pusher>,
     /// The liked members' digests of likes queued today.
     digests: crate::lifecycle::DigestNotes,
+    /// The tellings started after a like, so tests can wait for them ([`Likes::settled`]).
+    background: tokio_util::task::TaskTracker,
 }
 
 /// What sending like and match mails needs.
@@ -80,10 +82,17 @@ struct LikeMail {
 
 impl Likes {
     pub fn new(members: Members) -> Likes {
-        Likes { members, mail: None, push: None, digests: Default::default() }
+        Likes { members, mail: None, push: None, digests: Default::default(), background: tokio_util::task::TaskTracker::new() }
     }
 
     /// Every new like or match mails the liked member (through their preferences).
+    /// Waits until every telling started so far (push, mail, the digest's job) is done.
+    pub async fn settled(&self) {
+        self.background.close();
+        self.background.wait().await;
+        self.background.reopen();
+    }
+
     pub fn with_mail(mut self, accounts: crate::accounts::Accounts, public_url: String) -> Likes {
         self.mail = Some(LikeMail { accounts, public_url });
         self
@@ -107,7 +116,7 @@ impl Likes {
         let (settings, site_name) = (site.settings.clone(), site.name.clone());
         let base_url = mail.as_ref().map(|mail| site.base_url(&mail.public_url));
         let from_name = from_name.to_string();
-        tokio::spawn(async move {
+        self.background.spawn(async move {
             if let Err(error) = digests.note_like(&db, &settings, to, now).await {
                 tracing::warn!(%error, to, "could not queue the likes digest");
             }

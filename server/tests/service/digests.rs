@@ -75,6 +75,8 @@ impl Digests {
 
     /// Moves the clock to `at` (seconds after NOW) and runs the due jobs.
     async fn at(&self, at: i64) {
+        // What the likes so far queued in the background is in the queue first.
+        self.likes.settled().await;
         let clock = self.w.accounts.clock();
         clock.advance(NOW + at - clock.now());
         self.jobs.run_due().await.unwrap();
