@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 names=()
 times=()
 started=$SECONDS
+log=$(mktemp "${TMPDIR:-/tmp}/vonk-layer-XXXXXX")
+failed=""
 summary() {
   echo
   echo "==> time per layer"
@@ -15,6 +17,13 @@ summary() {
   done
   local total=$((SECONDS - started))
   printf '  %-62s %3dm %02ds\n' "total" $((total / 60)) $((total % 60))
+  # A CI log is often read from its tail: the failed layer's own failure lines come last.
+  if [[ -n $failed ]]; then
+    echo
+    echo "==> what failed in: $failed"
+    grep -E '✘|^test .* FAILED|^failures:|panicked at|^error(\[|:)|^ +Error: |^ +[0-9]+ (failed|flaky)|^ +\[[a-z0-9-]+\] › ' "$log" | tail -n 30
+  fi
+  rm -f "$log"
 }
 trap summary EXIT
 
@@ -24,11 +33,14 @@ layer() {
   shift
   echo "==> $name"
   local start=$SECONDS
-  "$@"
-  local status=$?
+  "$@" 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
   names+=("$name$([[ $status -eq 0 ]] || echo " (FAILED)")")
   times+=($((SECONDS - start)))
-  [[ $status -eq 0 ]] || exit "$status"
+  [[ $status -eq 0 ]] || {
+    failed=$name
+    exit "$status"
+  }
 }
 
 make_quiet() { make --no-print-directory "$@"; }
