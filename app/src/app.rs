@@ -195,6 +195,7 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/staff/held") view=crate::features::staff::held::HeldReviewPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/jobs") view=crate::features::staff::jobs::JobsPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/figures/postbacks") view=crate::features::staff::postbacks::PostbacksPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/figures/tests") view=crate::features::staff::splits::SplitTestsPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/figures") view=crate::features::staff::figures::FiguresPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/figures/members") view=crate::features::staff::figures::FigureMembersPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/mails") view=crate::features::staff::mails::MailsPage/>

@@ -40,6 +40,8 @@ struct Key {
     cookies: String,
     /// The visitor's country (languages offered, packs and payment methods on `/pricing`).
     country: Option<String>,
+    /// The design of a lander under a split test this visitor is shown (`server::splits`).
+    shown: Option<String>,
 }
 
 impl Key {
@@ -52,6 +54,7 @@ impl Key {
             language: text(header::ACCEPT_LANGUAGE),
             cookies: text(header::COOKIE),
             country: request.extensions().get::<server::geoip::DetectedCountry>().and_then(|c| c.0.clone()),
+            shown: request.extensions().get::<server::splits::Shown>().map(|s| s.design.clone()),
         }
     }
 }

@@ -277,6 +277,22 @@ pub enum ErrorCode {
     /// Not an `http(s)://` address files can be served from.
     #[strum(message = "validation.url_invalid")]
     UrlInvalid,
+    // Split tests of landers (`domain::splits`)
+    /// A test's name not of lower-case letters, digits and dashes, or longer than `{max}`.
+    #[strum(message = "validation.split_name")]
+    SplitNameInvalid,
+    /// A name another test of the site has had.
+    #[strum(message = "validation.split_name_taken")]
+    SplitNameTaken,
+    /// Not two to four different designs.
+    #[strum(message = "validation.split_designs")]
+    SplitDesignsInvalid,
+    /// A design's weight not a whole number from 1 to `{max}`.
+    #[strum(message = "validation.split_weight")]
+    SplitWeightInvalid,
+    /// The lander has a test running already.
+    #[strum(message = "validation.split_running")]
+    SplitRunning,
     /// Not a `#rrggbb` colour.
     #[strum(message = "validation.colour_invalid")]
     ColourInvalid,

@@ -39,6 +39,7 @@ pub mod search;
 pub mod security;
 pub mod site;
 pub mod spam;
+pub mod splits;
 pub mod staff;
 pub mod visits;
 pub mod widgets;

@@ -79,8 +79,8 @@ pub async fn visit(tx: &mut Tx, site_id: i64, source: &Source, at: i64) -> Resul
 /// A new member: where they came from is kept, and the signup counted.
 pub async fn signup(tx: &mut Tx, site_id: i64, user_id: i64, source: &Source, now: i64) -> Result<(), AppError> {
     sqlx::query(
-        "INSERT INTO member_sources (user_id, site_id, signup_at, network, ref, sub1, sub2, sub3, lander, country, device) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        "INSERT INTO member_sources (user_id, site_id, signup_at, network, ref, sub1, sub2, sub3, lander, country, device, variant) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )
     .bind(user_id)
     .bind(site_id)
@@ -93,6 +93,7 @@ pub async fn signup(tx: &mut Tx, site_id: i64, user_id: i64, source: &Source, no
     .bind(source.lander.as_deref())
     .bind(source.country.as_deref())
     .bind(source.device.as_deref())
+    .bind(source.variant.as_deref())
     .execute(&mut **tx)
     .await?;
     add(tx, site_id, source, now.div_euclid(DAY), "", Counts::of(Event::Signup)).await
@@ -109,7 +110,7 @@ async fn source_of(tx: &mut Tx, user_id: i64) -> Result<Option<(i64, i64, Source
         source: Source,
     }
     let row: Option<Row> =
-        sqlx::query_as("SELECT site_id, signup_at, network, ref, sub1, sub2, sub3, lander, country, device FROM member_sources WHERE user_id = $1")
+        sqlx::query_as("SELECT site_id, signup_at, network, ref, sub1, sub2, sub3, lander, country, device, variant FROM member_sources WHERE user_id = $1")
             .bind(user_id)
             .fetch_optional(&mut **tx)
             .await?;
@@ -131,8 +132,8 @@ pub async fn paid(tx: &mut Tx, user_id: i64, amount: i64, currency: &str, first:
     add(tx, site_id, &source, signup_at.div_euclid(DAY), currency, Counts::cohort(amount, now - signup_at)).await?;
     let v = |d: Dimension| source.value(d);
     sqlx::query(
-        "INSERT INTO figure_payers (site_id, day, user_id, network, ref, sub1, sub2, sub3, lander, country, device) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (site_id, day, user_id) DO NOTHING",
+        "INSERT INTO figure_payers (site_id, day, user_id, network, ref, sub1, sub2, sub3, lander, country, device, variant) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (site_id, day, user_id) DO NOTHING",
     )
     .bind(site_id)
     .bind(day)
@@ -145,6 +146,22 @@ pub async fn paid(tx: &mut Tx, user_id: i64, amount: i64, currency: &str, first:
     .bind(v(Dimension::Lander))
     .bind(v(Dimension::Country))
     .bind(v(Dimension::Device))
+    .bind(v(Dimension::Variant))
+    .execute(&mut **tx)
+    .await?;
+    member_money(tx, user_id, currency, 1, amount).await
+}
+
+/// Adds to what a member has paid (net) in `currency`.
+async fn member_money(tx: &mut Tx, user_id: i64, currency: &str, purchases: i64, amount: i64) -> Result<(), AppError> {
+    sqlx::query(
+        "INSERT INTO member_money (user_id, currency, purchases, net) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (user_id, currency) DO UPDATE SET purchases = member_money.purchases + excluded.purchases, net = member_money.net + excluded.net",
+    )
+    .bind(user_id)
+    .bind(currency)
+    .bind(purchases)
+    .bind(amount)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -155,7 +172,8 @@ pub async fn paid(tx: &mut Tx, user_id: i64, amount: i64, currency: &str, first:
 pub async fn refunded(tx: &mut Tx, user_id: i64, amount: i64, currency: &str, now: i64) -> Result<(), AppError> {
     let Some((site_id, signup_at, source)) = source_of(tx, user_id).await? else { return Ok(()) };
     add(tx, site_id, &source, now.div_euclid(DAY), currency, Counts::of(Event::Refund { amount })).await?;
-    add(tx, site_id, &source, signup_at.div_euclid(DAY), currency, Counts::cohort(-amount, now - signup_at)).await
+    add(tx, site_id, &source, signup_at.div_euclid(DAY), currency, Counts::cohort(-amount, now - signup_at)).await?;
+    member_money(tx, user_id, currency, 0, -amount).await
 }
 
 /// The column of `figure_payers` for a dimension (a fixed list: never text from a request).
@@ -170,6 +188,7 @@ fn payer_column(d: Dimension) -> &'static str {
         Dimension::Lander => "lander",
         Dimension::Country => "country",
         Dimension::Device => "device",
+        Dimension::Variant => "variant",
     }
 }
 

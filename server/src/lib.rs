@@ -35,6 +35,7 @@ pub mod reference_data;
 pub mod regions;
 pub mod seed;
 pub mod sites;
+pub mod splits;
 pub mod staff;
 pub mod state;
 pub mod streams;

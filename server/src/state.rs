@@ -62,6 +62,8 @@ pub struct Services {
     pub postbacks: crate::postbacks::Postbacks,
     /// The owner's figures (`/staff/figures`).
     pub figures: crate::figures::Figures,
+    /// Split tests of landers (`/staff/figures/tests`).
+    pub splits: crate::splits::Splits,
 }
 
 /// Older photos given WebP copies per housekeeping run.
@@ -118,6 +120,7 @@ impl AppState {
         let visits = crate::visits::Visits::new(db.clone());
         let postbacks = crate::postbacks::Postbacks::new(db.clone(), clock.clone());
         let figures = crate::figures::Figures::new(db.clone());
+        let splits = crate::splits::Splits::new(db.clone(), clock.clone());
         postbacks.register(&jobs);
         crate::lifecycle::Lifecycle::new(accounts.clone(), sites.clone(), &config.public_url)
             .with_payments(payments.clone())
@@ -150,6 +153,7 @@ impl AppState {
             visits,
             postbacks,
             figures,
+            splits,
         })))
     }
 

@@ -33,6 +33,8 @@ pub struct Visit {
     pub country: Option<String>,
     pub device: Device,
     pub ip_prefix: Option<String>,
+    /// The split test's variant shown (`name:design`), if the lander is under test.
+    pub variant: Option<String>,
     pub at: i64,
 }
 
@@ -108,8 +110,8 @@ impl Visits {
         // The visit and its figures in one transaction: counted once, or not at all.
         let mut tx = self.db.begin().await?;
         let inserted = sqlx::query(
-            "INSERT INTO visits (site_id, day, visitor, touch, page, lander, slug, network, ref, sub1, sub2, sub3, click_id, country, device, ip_prefix, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (site_id, visitor, day, touch) DO NOTHING",
+            "INSERT INTO visits (site_id, day, visitor, touch, page, lander, slug, network, ref, sub1, sub2, sub3, click_id, country, device, ip_prefix, created_at, variant) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) ON CONFLICT (site_id, visitor, day, touch) DO NOTHING",
         )
         .bind(visit.site_id)
         .bind(day)
@@ -128,11 +130,13 @@ impl Visits {
         .bind(visit.device.as_str())
         .bind(visit.ip_prefix.as_deref())
         .bind(visit.at)
+        .bind(visit.variant.as_deref())
         .execute(&mut *tx)
         .await?
         .rows_affected();
         if inserted == 1 {
-            let source = domain::figures::Source::new(t, visit.landing.lander.clone(), visit.country.clone(), Some(visit.device.as_str().to_string()));
+            let source = domain::figures::Source::new(t, visit.landing.lander.clone(), visit.country.clone(), Some(visit.device.as_str().to_string()))
+                .with_variant(visit.variant.clone());
             crate::figures::visit(&mut tx, visit.site_id, &source, visit.at).await?;
         }
         tx.commit().await?;
@@ -168,6 +172,9 @@ pub struct SignupTouches {
     first: Option<TouchRow>,
     last: Option<TouchRow>,
     model: Option<Attribution>,
+    /// The split test's variant of the visitor's latest landing under test within the window
+    /// (whatever its source: a test compares all of a lander's traffic).
+    variant: Option<String>,
 }
 
 impl SignupTouches {
@@ -179,6 +186,11 @@ impl SignupTouches {
             _ => self.last.as_ref(),
         };
         chosen.and_then(|t| t.lander.clone())
+    }
+
+    /// The split test's variant the member counts under.
+    pub fn variant(&self) -> Option<String> {
+        self.variant.clone()
     }
 
     /// The tracking the member is counted under: the chosen touch's when the site counts the
@@ -219,7 +231,22 @@ pub async fn signup_touches(
     let touches: Vec<Touch> = rows.iter().map(|r| Touch { at: r.created_at, id: r.id }).collect();
     let pick = |model| attributed(&touches, model, days, now).and_then(|t| rows.iter().find(|r| r.id == t.id)).cloned();
     let model = if site.attribution_first_touch { Attribution::FirstTouch } else { Attribution::LastTouch };
-    Ok(SignupTouches { first: pick(Attribution::FirstTouch), last: pick(Attribution::LastTouch), model: Some(model) })
+    let variant: Option<(Option<String>,)> = sqlx::query_as(
+        "SELECT variant FROM visits WHERE visitor = $1 AND site_id = $2 AND created_at >= $3 AND created_at <= $4 AND variant IS NOT NULL \
+         ORDER BY created_at DESC, id DESC LIMIT 1",
+    )
+    .bind(crate::accounts::tokens::hash(visitor))
+    .bind(site.id)
+    .bind(now - days * 86_400)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(SignupTouches {
+        first: pick(Attribution::FirstTouch),
+        last: pick(Attribution::LastTouch),
+        model: Some(model),
+        variant: variant.and_then(|(v,)| v),
+    })
 }
 
 /// Keeps a new member's touches (in the signup's transaction).

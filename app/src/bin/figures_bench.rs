@@ -43,6 +43,8 @@ fn source(rng: &mut Rng) -> Source {
         lander: pick(rng, 15, "lander"),
         country: Some(["NL", "BE", "DE", "FR", "ES", "IT", "DK", "SE", "NO", "FI", "PL"][rng.below(11) as usize].to_string()),
         device: Some(["mobile", "mobile", "mobile", "desktop", "tablet"][rng.below(5) as usize].to_string()),
+        // A quarter of the traffic in one of three split tests of two designs each.
+        variant: (rng.below(4) == 0).then(|| format!("test{}:design{}", rng.below(3), rng.below(2))),
     }
 }
 

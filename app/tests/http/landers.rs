@@ -199,3 +199,99 @@ async fn a_landing_counts_one_visit_per_visitor_and_a_signup_keeps_where_it_came
     app.get("/members", &[("user-agent", phone), ("cookie", &member)]).await;
     assert_eq!(visits(&app).await, 1);
 }
+
+#[tokio::test]
+async fn finance_split_a_landers_traffic_and_each_visitor_keeps_the_design_they_were_shown() {
+    let app = start().await;
+    let origin = app.origin();
+    let phone = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36";
+    let fin = ready_member(&app, "geld@example.nl", "male").await;
+    grant_staff(&app, "geld@example.nl", domain::staff::StaffRole::Finance).await;
+    let support = ready_member(&app, "help@example.nl", "male").await;
+    grant_staff(&app, "help@example.nl", domain::staff::StaffRole::Support).await;
+    let page = "/staff/figures/tests";
+    let (status, _, html) = app.get(page, &[("cookie", &fin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("Splittests van landers") && html.contains(r#"data-testid="tests-none""#));
+    for who in [&support, ""] {
+        let (status, _, _) = app.get(page, &[("cookie", who), ("accept", "text/html")]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "404 to support and visitors");
+    }
+    let design = |html: &str| {
+        let at = html.find(r#"<div class="lander" data-design=""#).expect("a lander") + r#"<div class="lander" data-design=""#.len();
+        html[at..at + html[at..].find('"').unwrap()].to_string()
+    };
+    let (_, _, before) = app.get("/landers/gallery/zomer", &[("user-agent", phone)]).await;
+    assert_eq!(design(&before), "gallery");
+
+    // Refused: markup for a name (kept as text on the page it comes back to), one design, a
+    // weight out of range, support; nothing stored.
+    let form = |name: &str, d2: &str, w2: &str| {
+        format!("name={name}&lander=gallery&design_1=gallery&weight_1=50&design_2={d2}&weight_2={w2}&design_3=&weight_3=&design_4=&weight_4=")
+    };
+    let res = app.form("staff_split_start", &form("%3Cb%3Ex%3C%2Fb%3E", "video", "50"), page, &[("origin", &origin), ("cookie", &fin)]).await;
+    let (error, back) = refusal(&res, "staff_split_start");
+    assert_eq!(error.code, domain::ErrorCode::SplitNameInvalid);
+    let (_, html) = app.follow(&res, &fin).await;
+    assert!(html.contains("Gebruik kleine letters, cijfers en streepjes, hooguit 40 tekens.") && !html.contains("<b>x</b>"), "{back}");
+    for (body, code) in [
+        (form("lente", "", ""), domain::ErrorCode::SplitDesignsInvalid),
+        (form("lente", "video", "101"), domain::ErrorCode::SplitWeightInvalid),
+        (form("lente", "%3Cscript%3E", "5"), domain::ErrorCode::SplitDesignsInvalid),
+    ] {
+        let res = app.form("staff_split_start", &body, page, &[("origin", &origin), ("cookie", &fin)]).await;
+        assert_eq!(refusal(&res, "staff_split_start").0.code, code, "{body}");
+    }
+    let res = app.form("staff_split_start", &form("lente", "video", "50"), page, &[("origin", &origin), ("cookie", &support)]).await;
+    assert!(location(&res).contains("__err"));
+    let res = app.form("staff_split_start", "name=lente", page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert!(!res.status().is_server_error(), "a form without its fields");
+    let (tests,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM split_tests").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(tests, 0);
+
+    // Started: new visitors are shown either design, and keep theirs.
+    let res = app.form("staff_split_start", &form("lente", "video", "50"), page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert_eq!(location(&res), format!("{page}?started=1"));
+    let mut shown = std::collections::HashMap::new();
+    for _ in 0..24 {
+        let (status, answer, html) = app.get("/landers/gallery/zomer?network=banners", &[("user-agent", phone)]).await;
+        assert_eq!(status, StatusCode::OK);
+        let visitor = cookie_value_of(&answer, "vonk_visitor").expect("a visitor cookie from the first page");
+        let first = design(&html);
+        for _ in 0..2 {
+            let (_, _, again) = app.get("/landers/gallery/zomer", &[("user-agent", phone), ("cookie", &format!("vonk_visitor={visitor}"))]).await;
+            assert_eq!(design(&again), first, "a visitor keeps their design");
+        }
+        shown.insert(first, visitor);
+    }
+    assert_eq!(shown.len(), 2, "both designs shown: {:?}", shown.keys());
+    // Other landers are not under test; bots get a design and no cookie.
+    let (_, _, map) = app.get("/landers/maplanding", &[("user-agent", phone)]).await;
+    assert_eq!(design(&map), "maplanding");
+    let (_, answer, _) = app.get("/landers/gallery", &[("user-agent", "Googlebot/2.1")]).await;
+    assert!(cookie_value_of(&answer, "vonk_visitor").is_none());
+    app.state.visits.settled().await;
+    let variants: Vec<(String,)> =
+        sqlx::query_as("SELECT DISTINCT variant FROM visits WHERE variant IS NOT NULL ORDER BY variant").fetch_all(app.state.db.pool()).await.unwrap();
+    assert_eq!(variants, vec![("lente:gallery".to_string(),), ("lente:video".to_string(),)]);
+
+    // The page shows the test with a row per design; stopping it gives the lander back.
+    let (_, _, html) = app.get(page, &[("cookie", &fin)]).await;
+    assert_eq!(html.matches(r#"data-testid="variant""#).count(), 2);
+    assert!(html.contains("Nog geen duidelijke winnaar"));
+    let (id,): (i64,) = sqlx::query_as("SELECT id FROM split_tests").fetch_one(app.state.db.pool()).await.unwrap();
+    let res = app.form("staff_split_stop", &format!("id={id}"), page, &[("origin", &origin), ("cookie", &support)]).await;
+    assert!(location(&res).contains("__err"), "support cannot stop it");
+    let res = app.form("staff_split_stop", "id=abc", page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert!(!res.status().is_server_error());
+    let res = app.form("staff_split_stop", &format!("id={id}"), page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert_eq!(location(&res), format!("{page}?stopped=1"));
+    let visitor = &shown["video"];
+    let (_, _, html) = app.get("/landers/gallery/zomer", &[("user-agent", phone), ("cookie", &format!("vonk_visitor={visitor}"))]).await;
+    assert_eq!(design(&html), "gallery");
+    let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action IN ('split_started', 'split_stopped')")
+        .fetch_one(app.state.db.pool())
+        .await
+        .unwrap();
+    assert_eq!(logged, 2);
+}

@@ -25,6 +25,8 @@ pub enum Dimension {
     Lander,
     Country,
     Device,
+    /// A split test's variant (`name:design`, `domain::splits`).
+    Variant,
 }
 
 impl Dimension {
@@ -33,8 +35,17 @@ impl Dimension {
     }
 
     /// The dimensions a table can be grouped by.
-    pub const GROUPS: [Dimension; 8] =
-        [Dimension::Network, Dimension::Ref, Dimension::Sub1, Dimension::Sub2, Dimension::Sub3, Dimension::Lander, Dimension::Country, Dimension::Device];
+    pub const GROUPS: [Dimension; 9] = [
+        Dimension::Network,
+        Dimension::Ref,
+        Dimension::Sub1,
+        Dimension::Sub2,
+        Dimension::Sub3,
+        Dimension::Lander,
+        Dimension::Country,
+        Dimension::Device,
+        Dimension::Variant,
+    ];
 }
 
 /// The most characters of a dimension's value kept (longer tracking values are cut).
@@ -54,10 +65,13 @@ pub struct Source {
     pub lander: Option<String>,
     pub country: Option<String>,
     pub device: Option<String>,
+    /// The split test's variant the visit was shown, or the member counts under.
+    pub variant: Option<String>,
 }
 
 impl Source {
-    /// A source from a visit's or signup's tracking and the rest of what is known of it.
+    /// A source from a visit's or signup's tracking and the rest of what is known of it (no
+    /// variant: [`Source::with_variant`]).
     pub fn new(tracking: &crate::account::Tracking, lander: Option<String>, country: Option<String>, device: Option<String>) -> Source {
         Source {
             network: tracking.network.clone(),
@@ -68,7 +82,12 @@ impl Source {
             lander,
             country,
             device,
+            variant: None,
         }
+    }
+
+    pub fn with_variant(self, variant: Option<String>) -> Source {
+        Source { variant, ..self }
     }
 
     /// The value this source has for `dimension` ("" when not known; cut to
@@ -84,6 +103,7 @@ impl Source {
             Dimension::Lander => self.lander.as_deref(),
             Dimension::Country => self.country.as_deref(),
             Dimension::Device => self.device.as_deref(),
+            Dimension::Variant => self.variant.as_deref(),
         };
         v.map(|v| v.trim().chars().take(VALUE_MAX_CHARS).collect()).unwrap_or_default()
     }

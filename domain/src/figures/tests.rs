@@ -18,13 +18,13 @@ fn names_round_trip() {
 fn an_event_counts_once_per_dimension_and_again_within_its_network() {
     let source = Source { network: Some("clicks".into()), sub1: Some("a".into()), device: Some("mobile".into()), ..Source::default() };
     let rows = source.rows();
-    assert_eq!(rows.len(), 9 + 8);
+    assert_eq!(rows.len(), 10 + 9);
     assert!(rows.contains(&(String::new(), Dimension::Network, "clicks".into())));
     assert!(rows.contains(&("clicks".into(), Dimension::Sub1, "a".into())));
     assert!(rows.contains(&("clicks".into(), Dimension::All, String::new())));
     assert!(!rows.iter().any(|(scope, d, _)| scope == "clicks" && *d == Dimension::Network));
     // No network: only the all-networks scope.
-    assert_eq!(Source::default().rows().len(), 9);
+    assert_eq!(Source::default().rows().len(), 10);
     let long = Source { network: Some("x".repeat(500)), ..Source::default() };
     assert_eq!(long.value(Dimension::Network).chars().count(), VALUE_MAX_CHARS);
 }

@@ -92,7 +92,7 @@ impl Accounts {
         };
         crate::visits::keep_touches(&mut tx, user_id, &touches).await?;
         let device = request.client.user_agent.as_deref().map(|ua| domain::visits::Device::of(ua).as_str().to_string());
-        let source = domain::figures::Source::new(t, touches.lander(), request.client.country.clone(), device);
+        let source = domain::figures::Source::new(t, touches.lander(), request.client.country.clone(), device).with_variant(touches.variant());
         crate::figures::signup(&mut tx, site.id, user_id, &source, now).await?;
         crate::postbacks::queue(&mut tx, site.id, user_id, domain::postbacks::PostbackEvent::Signup, None, now).await?;
         if let Some(token) = invitation {

@@ -74,6 +74,7 @@ on_both_databases!(each_event_of_a_converted_click_counts_once_under_its_source,
         country: Some("NL".into()),
         device: Device::Mobile,
         ip_prefix: None,
+        variant: None,
         at: NOW - 3600,
     };
     let all = futures_util::future::join_all((0..10).map(|_| visits.record(&visit))).await;

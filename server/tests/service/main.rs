@@ -32,6 +32,7 @@ mod refunds;
 mod schema;
 mod sites;
 mod spam;
+mod splits;
 mod staff;
 mod staff_payments;
 mod staff_roles;

@@ -138,6 +138,7 @@ on_both_databases!(a_converted_click_is_told_once_per_event_even_through_downtim
         country: Some("NL".into()),
         device: Device::Mobile,
         ip_prefix: None,
+        variant: None,
         at: NOW - 3600,
     };
     Visits::new(db.clone()).record(&visit).await.unwrap();
@@ -196,6 +197,7 @@ on_both_databases!(a_call_that_failed_every_try_is_sent_again_by_staff, |db: Db|
         country: None,
         device: Device::Desktop,
         ip_prefix: None,
+        variant: None,
         at: NOW - 60,
     };
     Visits::new(db.clone()).record(&visit).await.unwrap();

@@ -25,6 +25,7 @@ fn visit(path: &str, network: Option<&str>, click: Option<&str>, at: i64) -> Vis
         country: Some("NL".into()),
         device: Device::Mobile,
         ip_prefix: Some(domain::visits::ip_prefix("203.0.113.77".parse().unwrap())),
+        variant: None,
         at,
     }
 }

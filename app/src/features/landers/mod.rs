@@ -233,7 +233,20 @@ pub fn LanderPage() -> impl IntoView {
             return None;
         }
     }
-    Some(lander(design, None))
+    Some(lander(shown_design().unwrap_or(design), None))
+}
+
+/// The design a split test shows this visitor instead (`server::splits`, chosen by the visit
+/// middleware before the page is drawn).
+fn shown_design() -> Option<Design> {
+    #[cfg(feature = "ssr")]
+    {
+        use_context::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<server::splits::Shown>().cloned())
+            .and_then(|shown| Design::from_route(&shown.design))
+    }
+    #[cfg(not(feature = "ssr"))]
+    None
 }
 
 /// `/members/{id}/landing2|3` and with a slug: the member up front.

@@ -203,6 +203,7 @@ pub fn StaffHomePage() -> impl IntoView {
         (StaffArea::Jobs, "/staff/jobs", "staff.jobs.title"),
         (StaffArea::Figures, crate::features::staff::figures::PAGE, "staff.figures.title"),
         (StaffArea::Figures, crate::features::staff::postbacks::PAGE, "staff.postbacks.title"),
+        (StaffArea::Figures, crate::features::staff::splits::PAGE, "staff.tests.title"),
         (StaffArea::Site, "/staff/mails", "staff.mails.title"),
     ];
     let figures = roles.may(StaffArea::Log);

@@ -89,7 +89,10 @@ pub fn FiguresPage() -> impl IntoView {
         <Title text=i18n.t("staff.figures.title")/>
         <div class="container page staff-figures">
             <h1>{i18n.t("staff.figures.title")}</h1>
-            <p class="muted">{i18n.t("staff.figures.intro")}" "<a href=crate::features::staff::postbacks::PAGE>{i18n.t("staff.postbacks.title")}</a></p>
+            <p class="muted">
+                {i18n.t("staff.figures.intro")}" "<a href=crate::features::staff::postbacks::PAGE>{i18n.t("staff.postbacks.title")}</a>". "
+                <a href=crate::features::staff::splits::PAGE>{i18n.t("staff.tests.title")}</a>
+            </p>
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {
                     Ok(view) => view! { <Figures view=view/> }.into_any(),

@@ -20,6 +20,7 @@ pub mod postbacks;
 pub mod pricing;
 pub mod site;
 pub mod site_setup;
+pub mod splits;
 
 use leptos::prelude::*;
 
@@ -28,7 +29,7 @@ pub use domain::staff::StaffArea;
 /// Every staff address and the area that opens it: the pages (each calls [`refuse_outside`]
 /// with its area) and the files and streams beside them. The HTTP tests ask each one as every
 /// role, a member and a visitor, and check that every `/staff` page is listed here.
-pub const STAFF_ADDRESSES: [(&str, StaffArea); 18] = [
+pub const STAFF_ADDRESSES: [(&str, StaffArea); 19] = [
     ("/staff", StaffArea::Home),
     ("/staff/complaints", StaffArea::Complaints),
     ("/staff/members", StaffArea::Members),
@@ -46,6 +47,7 @@ pub const STAFF_ADDRESSES: [(&str, StaffArea); 18] = [
     (figures::PAGE, StaffArea::Figures),
     (figures::CSV, StaffArea::Figures),
     (figures::MEMBERS_PAGE, StaffArea::Figures),
+    (splits::PAGE, StaffArea::Figures),
     ("/staff/mails", StaffArea::Site),
 ];
 
