@@ -51,7 +51,10 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
-  timeout: 30_000,
+  // A guard against a flow that hangs, not a speed budget: with both databases' runs side by side
+  // on two cores, flows with several members took 20–26 s in a CI run and the operators' flow
+  // (three members, two of them operators) passed 30 s on both databases.
+  timeout: 45_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: chromium,

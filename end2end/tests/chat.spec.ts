@@ -202,6 +202,8 @@ test("the premium-only alert on a free member's third conversation", async ({ pa
 });
 
 test('operators: the queue, one claim for two operators, shared notes, an answer as the fictional profile', async ({ page, browser, baseURL }, testInfo) => {
+  // Three members in three browsers, two of them made operators: the longest flow.
+  test.setTimeout(90_000);
   await page.close();
   const fenna = await newMember(browser, baseURL!, 'fenna-chat@example.nl', { name: 'Fenna', gender: 'Vrouw' });
   // Demo members are fictional (their cards carry the site's mark).

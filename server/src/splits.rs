@@ -146,12 +146,13 @@ impl Splits {
         })?;
         let now = self.clock.now();
         let mut tx = self.db.begin().await?;
-        let taken: Option<(i64, Option<i64>)> = sqlx::query_as("SELECT id, stopped_at FROM split_tests WHERE site_id = $1 AND (name = $2 OR (lander = $3 AND stopped_at IS NULL))")
-            .bind(site_id)
-            .bind(&name)
-            .bind(lander.route())
-            .fetch_optional(&mut *tx)
-            .await?;
+        let taken: Option<(i64, Option<i64>)> =
+            sqlx::query_as("SELECT id, stopped_at FROM split_tests WHERE site_id = $1 AND (name = $2 OR (lander = $3 AND stopped_at IS NULL))")
+                .bind(site_id)
+                .bind(&name)
+                .bind(lander.route())
+                .fetch_optional(&mut *tx)
+                .await?;
         if taken.is_some() {
             let name_taken: Option<(i64,)> =
                 sqlx::query_as("SELECT id FROM split_tests WHERE site_id = $1 AND name = $2").bind(site_id).bind(&name).fetch_optional(&mut *tx).await?;
@@ -171,7 +172,9 @@ impl Splits {
         let (id,) = match inserted {
             Ok(row) => row,
             // Two starts at once: the unique indexes decide.
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(domain::ApiError::field(domain::Field::Form, ErrorCode::SplitRunning).into()),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(domain::ApiError::field(domain::Field::Form, ErrorCode::SplitRunning).into())
+            }
             Err(e) => return Err(e.into()),
         };
         let shares = variants.iter().map(|v| format!("{} {}", v.design, v.weight)).collect::<Vec<_>>().join(", ");

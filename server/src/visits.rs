@@ -241,12 +241,7 @@ pub async fn signup_touches(
     .bind(now)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(SignupTouches {
-        first: pick(Attribution::FirstTouch),
-        last: pick(Attribution::LastTouch),
-        model: Some(model),
-        variant: variant.and_then(|(v,)| v),
-    })
+    Ok(SignupTouches { first: pick(Attribution::FirstTouch), last: pick(Attribution::LastTouch), model: Some(model), variant: variant.and_then(|(v,)| v) })
 }
 
 /// Keeps a new member's touches (in the signup's transaction).

@@ -218,7 +218,7 @@ async fn finance_split_a_landers_traffic_and_each_visitor_keeps_the_design_they_
         assert_eq!(status, StatusCode::NOT_FOUND, "404 to support and visitors");
     }
     let design = |html: &str| {
-        let at = html.find(r#"<div class="lander" data-design=""#).expect("a lander") + r#"<div class="lander" data-design=""#.len();
+        let at = html.find(r#"data-design=""#).unwrap_or_else(|| panic!("a lander: {html}")) + r#"data-design=""#.len();
         html[at..at + html[at..].find('"').unwrap()].to_string()
     };
     let (_, _, before) = app.get("/landers/gallery/zomer", &[("user-agent", phone)]).await;
@@ -289,9 +289,7 @@ async fn finance_split_a_landers_traffic_and_each_visitor_keeps_the_design_they_
     let visitor = &shown["video"];
     let (_, _, html) = app.get("/landers/gallery/zomer", &[("user-agent", phone), ("cookie", &format!("vonk_visitor={visitor}"))]).await;
     assert_eq!(design(&html), "gallery");
-    let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action IN ('split_started', 'split_stopped')")
-        .fetch_one(app.state.db.pool())
-        .await
-        .unwrap();
+    let (logged,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action IN ('split_started', 'split_stopped')").fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(logged, 2);
 }

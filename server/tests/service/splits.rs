@@ -147,6 +147,7 @@ on_both_databases!(a_split_test_shares_a_lander_and_counts_each_design_apart, |d
     assert!(splits.report(&boss, site, id).await.unwrap().test.stopped_at.is_some(), "its figures stay");
     // A new test may run on the lander now, under a new name.
     splits.start(&boss, site, "summer", "gallery", &even).await.unwrap();
-    let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action IN ('split_started', 'split_stopped')").fetch_one(db.pool()).await.unwrap();
+    let (logged,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action IN ('split_started', 'split_stopped')").fetch_one(db.pool()).await.unwrap();
     assert_eq!(logged, 4, "two starts of spring and summer, the race's winner, one stop");
 });

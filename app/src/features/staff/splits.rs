@@ -21,6 +21,7 @@ use crate::ui::forms::ActionError;
 /// The page's address.
 pub const PAGE: &str = "/staff/figures/tests";
 /// Tests shown with their figures (the newest; older ones are listed by name).
+#[cfg(feature = "ssr")]
 const REPORTED: usize = 10;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -212,7 +213,7 @@ fn money(i18n: &I18n, currency: &str, (value, low, high): (f64, f64, f64)) -> (S
 #[component]
 fn TestCard(test: TestView) -> impl IntoView {
     let i18n = use_i18n();
-    let heading = format!("split-{}", test.id);
+    let (heading, labelled_by) = (format!("split-{}", test.id), format!("split-{}", test.id));
     let total: u32 = test.variants.iter().map(|v| v.weight).sum::<u32>().max(1);
     let status = match &test.stopped {
         None => i18n.tf("staff.tests.running_since", &[("date", &test.started)]),
@@ -258,7 +259,7 @@ fn TestCard(test: TestView) -> impl IntoView {
         .collect_view();
     let t = move |key: &str| use_i18n().t(key);
     view! {
-        <section class="card staff-split" aria-labelledby=heading.clone() data-testid="split-test">
+        <section class="card staff-split" aria-labelledby=labelled_by data-testid="split-test">
             <h2 id=heading>{test.name.clone()}</h2>
             <p class="muted">{i18n.tf("staff.tests.of_lander", &[("lander", &design_label(&i18n, &test.lander))])}" · "{status}</p>
             {verdict}
