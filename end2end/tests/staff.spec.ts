@@ -183,3 +183,62 @@ test('a sign-in link that no longer works says so on a phone', async ({ page }, 
   await page.goBack();
   await axeClean(page);
 });
+
+// Finance split a lander between two designs at 1280 px: a visitor is shown one of them and
+// keeps it on the next visit; the test's card counts the visit under that design; on a phone the
+// page fits and the test is stopped (in any case: the flows after this one see the lander as is).
+test('finance split a lander between two designs and a visitor keeps theirs', async ({ page, browser, baseURL }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'one run, at both widths');
+  const email = `proef-${Date.now()}@example.nl`;
+  const name = `proef-${Date.now()}`;
+  await member(page, email, { name: 'Femke' });
+  await grantStaff(page, email, 'finance');
+  await page.goto('/staff');
+  await page.locator('.staff-links').getByRole('link', { name: 'Splittests van landers' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Splittests van landers');
+  const form = page.getByTestId('form-split');
+  await form.getByLabel('Naam van de test').fill(name);
+  await form.getByRole('combobox', { name: 'Lander onder test' }).selectOption('socialnetwork');
+  const first = form.getByRole('group', { name: 'Ontwerp 1' });
+  await first.getByRole('combobox', { name: 'Ontwerp' }).selectOption('socialnetwork');
+  const second = form.getByRole('group', { name: 'Ontwerp 2' });
+  await second.getByRole('combobox', { name: 'Ontwerp' }).selectOption('iconslanding');
+  await second.getByLabel('Gewicht (1–100)').fill('30');
+  await form.getByRole('button', { name: 'Test starten' }).click();
+  await expect(page).toHaveURL(/started=1/);
+  const card = page.getByTestId('split-test').filter({ hasText: name });
+  try {
+    await expect(card.getByTestId('variant')).toHaveCount(2);
+    await expect(card.getByTestId('no-winner')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('split-tests-1280.png'), fullPage: true });
+    await axeClean(page);
+
+    // A visitor lands and is shown one of the two designs, the same one again later.
+    const visitor = await browser.newContext({ baseURL });
+    await acceptEntry(visitor, baseURL!);
+    const tab = await visitor.newPage();
+    await tab.goto('/landers/socialnetwork?network=e2e-split');
+    const shown = await tab.locator('[data-design]').first().getAttribute('data-design');
+    expect(['socialnetwork', 'iconslanding']).toContain(shown);
+    await tab.reload();
+    await expect(tab.locator('[data-design]').first()).toHaveAttribute('data-design', shown!);
+    await visitor.close();
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect
+      .poll(async () => {
+        await page.reload();
+        const row = card.getByTestId('variant').filter({ hasText: `(${shown})` });
+        return row.getByTestId('variant-visits').textContent();
+      })
+      .toBe('1');
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.screenshot({ path: testInfo.outputPath('split-tests-375.png'), fullPage: true });
+    await axeClean(page);
+  } finally {
+    await page.goto('/staff/figures/tests');
+    await card.getByRole('button', { name: 'Test stoppen' }).click();
+    await expect(page).toHaveURL(/stopped=1/);
+  }
+  await expect(card.getByRole('button', { name: 'Test stoppen' })).toHaveCount(0);
+});

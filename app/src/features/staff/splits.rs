@@ -188,22 +188,28 @@ pub fn SplitTestsPage() -> impl IntoView {
     .into_any()
 }
 
-/// A rate as `12.3 %` and its interval `(10.1–14.6)`.
-fn percent(i18n: &I18n, (value, low, high): (f64, f64, f64)) -> (String, String) {
-    let p = |v: f64| {
-        let text = format!("{:.1}", v * 100.0);
-        if i18n.decimal_comma() {
-            text.replace('.', ",")
-        } else {
-            text
-        }
-    };
+/// A share in percent with one decimal (`62,5`).
+fn one_decimal(i18n: &I18n, share: f64) -> String {
+    let text = format!("{:.1}", share * 100.0);
+    if i18n.decimal_comma() {
+        text.replace('.', ",")
+    } else {
+        text
+    }
+}
+
+/// A rate as `12.3 %` and its interval `10.1–14.6 %` (none without visits).
+fn percent(i18n: &I18n, visits: i64, (value, low, high): (f64, f64, f64)) -> (String, String) {
+    if visits == 0 {
+        return ("–".into(), String::new());
+    }
+    let p = |v: f64| one_decimal(i18n, v);
     (format!("{} %", p(value)), format!("{}–{} %", p(low), p(high)))
 }
 
 /// Money per visit (minor units, so cents stay visible) and its interval.
-fn money(i18n: &I18n, currency: &str, (value, low, high): (f64, f64, f64)) -> (String, String) {
-    if currency.is_empty() {
+fn money(i18n: &I18n, currency: &str, visits: i64, (value, low, high): (f64, f64, f64)) -> (String, String) {
+    if currency.is_empty() || visits == 0 {
         return ("–".into(), String::new());
     }
     let m = |v: f64| domain::site::format_money(v.round() as i64, currency, i18n.decimal_comma());
@@ -213,7 +219,7 @@ fn money(i18n: &I18n, currency: &str, (value, low, high): (f64, f64, f64)) -> (S
 #[component]
 fn TestCard(test: TestView) -> impl IntoView {
     let i18n = use_i18n();
-    let (heading, labelled_by) = (format!("split-{}", test.id), format!("split-{}", test.id));
+    let (heading, labelled_by, table_by) = (format!("split-{}", test.id), format!("split-{}", test.id), format!("split-{}", test.id));
     let total: u32 = test.variants.iter().map(|v| v.weight).sum::<u32>().max(1);
     let status = match &test.stopped {
         None => i18n.tf("staff.tests.running_since", &[("date", &test.started)]),
@@ -239,14 +245,15 @@ fn TestCard(test: TestView) -> impl IntoView {
         .enumerate()
         .map(|(i, v)| {
             let i18n = use_i18n();
-            let (signup, signup_ci) = percent(&i18n, v.signup_rate);
-            let (buyer, buyer_ci) = percent(&i18n, v.buyer_rate);
-            let (revenue, revenue_ci) = money(&i18n, &currency, v.revenue_per_visit);
+            let (signup, signup_ci) = percent(&i18n, v.visits, v.signup_rate);
+            let (buyer, buyer_ci) = percent(&i18n, v.visits, v.buyer_rate);
+            let (revenue, revenue_ci) = money(&i18n, &currency, v.visits, v.revenue_per_visit);
+            let share = one_decimal(&i18n, f64::from(v.weight) / f64::from(total));
             let won = test.winner.is_some_and(|(w, _)| w == i);
             view! {
                 <tr data-testid="variant" class:staff-split__won=won>
                     <th scope="row">{design_label(&i18n, &v.design)}</th>
-                    <td>{format!("{} %", v.weight * 100 / total)}</td>
+                    <td>{format!("{share} %")}</td>
                     <td data-testid="variant-visits">{v.visits}</td>
                     <td>{v.signups}</td>
                     <td>{signup}<br/><small class="muted">{signup_ci}</small></td>
@@ -264,7 +271,7 @@ fn TestCard(test: TestView) -> impl IntoView {
             <p class="muted">{i18n.tf("staff.tests.of_lander", &[("lander", &design_label(&i18n, &test.lander))])}" · "{status}</p>
             {verdict}
             {(!test.variants.is_empty()).then(|| view! {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0" role="region" aria-labelledby=table_by>
                     <table class="staff-log">
                         <thead><tr>
                             <th scope="col">{t("staff.tests.design")}</th><th scope="col">{t("staff.tests.share")}</th>
