@@ -85,7 +85,6 @@ impl Likes {
         Likes { members, mail: None, push: None, digests: Default::default(), background: tokio_util::task::TaskTracker::new() }
     }
 
-    /// Every new like or match mails the liked member (through their preferences).
     /// Waits until every telling started so far (push, mail, the digest's job) is done.
     pub async fn settled(&self) {
         self.background.close();
@@ -93,6 +92,7 @@ impl Likes {
         self.background.reopen();
     }
 
+    /// Every new like or match mails the liked member (through their preferences).
     pub fn with_mail(mut self, accounts: crate::accounts::Accounts, public_url: String) -> Likes {
         self.mail = Some(LikeMail { accounts, public_url });
         self

@@ -6,8 +6,9 @@
 //! [`FRESH_FOR`].
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use domain::figures::Dimension;
 use domain::splits::{label, SplitTest, Variant, VariantFigures, WonOn};
@@ -19,6 +20,7 @@ use crate::clock::Clock;
 use crate::db::Db;
 use crate::error::AppError;
 use crate::staff::require_staff;
+use crate::ttl_cache::TtlCache;
 
 /// How long a node trusts its copy of a site's running tests.
 pub const FRESH_FOR: Duration = Duration::from_secs(5);
@@ -74,20 +76,21 @@ type Running = Arc<Vec<SplitTest>>;
 pub struct Splits {
     db: Db,
     clock: Clock,
-    running: Arc<Mutex<HashMap<i64, (Instant, Running)>>>,
+    /// Each site's running tests; a start or stop on this node moves the generation on.
+    running: Arc<TtlCache<i64, Running>>,
+    generation: Arc<AtomicU64>,
 }
 
 impl Splits {
     pub fn new(db: Db, clock: Clock) -> Splits {
-        Splits { db, clock, running: Default::default() }
+        Splits { db, clock, running: Arc::new(TtlCache::new(FRESH_FOR, 1024)), generation: Default::default() }
     }
 
     /// The site's running tests (this node's copy while fresh).
     async fn running(&self, site_id: i64) -> Result<Running, AppError> {
-        if let Some((at, tests)) = self.running.lock().unwrap_or_else(|e| e.into_inner()).get(&site_id) {
-            if at.elapsed() < FRESH_FOR {
-                return Ok(tests.clone());
-            }
+        let generation = self.generation.load(Ordering::Acquire);
+        if let Some(tests) = self.running.get(&site_id, generation) {
+            return Ok(tests);
         }
         let rows: Vec<Row> =
             sqlx::query_as("SELECT id, name, lander, variants, started_at, stopped_at FROM split_tests WHERE site_id = $1 AND stopped_at IS NULL")
@@ -95,7 +98,7 @@ impl Splits {
                 .fetch_all(self.db.pool())
                 .await?;
         let tests: Running = Arc::new(rows.into_iter().map(Row::test).filter(|t| !t.variants.is_empty()).collect());
-        self.running.lock().unwrap_or_else(|e| e.into_inner()).insert(site_id, (Instant::now(), tests.clone()));
+        self.running.put(site_id, generation, tests.clone());
         Ok(tests)
     }
 
@@ -114,8 +117,9 @@ impl Splits {
         Some(Shown { design: variant.design.clone(), variant: label(&test.name, &variant.design) })
     }
 
-    fn forget(&self, site_id: i64) {
-        self.running.lock().unwrap_or_else(|e| e.into_inner()).remove(&site_id);
+    /// Makes this node read the running tests again.
+    fn forget(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
     }
 
     /// The site's tests, running ones first, then the newest (admins and finance).
@@ -146,17 +150,15 @@ impl Splits {
         })?;
         let now = self.clock.now();
         let mut tx = self.db.begin().await?;
-        let taken: Option<(i64, Option<i64>)> =
-            sqlx::query_as("SELECT id, stopped_at FROM split_tests WHERE site_id = $1 AND (name = $2 OR (lander = $3 AND stopped_at IS NULL))")
-                .bind(site_id)
-                .bind(&name)
-                .bind(lander.route())
-                .fetch_optional(&mut *tx)
-                .await?;
-        if taken.is_some() {
-            let name_taken: Option<(i64,)> =
-                sqlx::query_as("SELECT id FROM split_tests WHERE site_id = $1 AND name = $2").bind(site_id).bind(&name).fetch_optional(&mut *tx).await?;
-            let code = if name_taken.is_some() { ErrorCode::SplitNameTaken } else { ErrorCode::SplitRunning };
+        // A name used before, or a test running on the lander.
+        let taken: Vec<(String,)> = sqlx::query_as("SELECT name FROM split_tests WHERE site_id = $1 AND (name = $2 OR (lander = $3 AND stopped_at IS NULL))")
+            .bind(site_id)
+            .bind(&name)
+            .bind(lander.route())
+            .fetch_all(&mut *tx)
+            .await?;
+        if !taken.is_empty() {
+            let code = if taken.iter().any(|(n,)| *n == name) { ErrorCode::SplitNameTaken } else { ErrorCode::SplitRunning };
             return Err(domain::ApiError::field(domain::Field::Form, code).into());
         }
         let json = serde_json::to_string(&variants).map_err(|e| AppError::Internal(e.to_string()))?;
@@ -180,7 +182,7 @@ impl Splits {
         let shares = variants.iter().map(|v| format!("{} {}", v.design, v.weight)).collect::<Vec<_>>().join(", ");
         crate::staff::record(&mut tx, site_id, who, "split_started", &format!("{name} ({})", lander.route()), &shares, now).await?;
         tx.commit().await?;
-        self.forget(site_id);
+        self.forget();
         Ok(id)
     }
 
@@ -199,7 +201,7 @@ impl Splits {
         let Some((name,)) = stopped else { return Err(ErrorCode::NotFound.into()) };
         crate::staff::record(&mut tx, site_id, who, "split_stopped", &name, "", now).await?;
         tx.commit().await?;
-        self.forget(site_id);
+        self.forget();
         Ok(())
     }
 
@@ -232,30 +234,27 @@ impl Splits {
         for (value, visits, signups) in rows {
             counts.insert(value, (visits, signups));
         }
-        let currencies: Vec<(String,)> = sqlx::query_as(
-            "SELECT m.currency FROM member_money m JOIN member_sources s ON s.user_id = m.user_id \
-             WHERE s.site_id = $1 AND s.variant LIKE $2 GROUP BY m.currency ORDER BY SUM(m.net) DESC, m.currency LIMIT 1",
+        // What each paying member of the test brought, per currency; the test's currency is the
+        // one with the most money.
+        let money: Vec<(String, String, i64)> = sqlx::query_as(
+            "SELECT s.variant, m.currency, m.net FROM member_money m JOIN member_sources s ON s.user_id = m.user_id \
+             WHERE s.site_id = $1 AND s.variant LIKE $2 AND m.purchases > 0",
         )
         .bind(site_id)
         .bind(format!("{}:%", test.name))
         .fetch_all(pool)
         .await?;
-        let currency = currencies.into_iter().next().map(|(c,)| c).unwrap_or_default();
+        let mut per_currency: HashMap<&str, i64> = HashMap::new();
+        for (_, currency, net) in &money {
+            *per_currency.entry(currency.as_str()).or_default() += net;
+        }
+        let currency = per_currency.into_iter().max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0))).map(|(c, _)| c.to_string()).unwrap_or_default();
         let mut variants = Vec::new();
         for (variant, value) in test.variants.iter().zip(&labels) {
-            let money: Vec<(i64,)> = sqlx::query_as(
-                "SELECT m.net FROM member_money m JOIN member_sources s ON s.user_id = m.user_id \
-                 WHERE s.site_id = $1 AND s.variant = $2 AND m.currency = $3 AND m.purchases > 0",
-            )
-            .bind(site_id)
-            .bind(value)
-            .bind(&currency)
-            .fetch_all(pool)
-            .await?;
-            let net: i64 = money.iter().map(|(n,)| *n).sum();
-            let squares: f64 = money.iter().map(|(n,)| (*n as f64) * (*n as f64)).sum();
+            let nets: Vec<i64> = money.iter().filter(|(v, c, _)| v == value && *c == currency).map(|(_, _, n)| *n).collect();
+            let squares: f64 = nets.iter().map(|n| (*n as f64) * (*n as f64)).sum();
             let (visits, signups) = counts.get(value).copied().unwrap_or((0, 0));
-            variants.push(VariantFigures::new(variant, visits, signups, money.len() as i64, net, squares));
+            variants.push(VariantFigures::new(variant, visits, signups, nets.len() as i64, nets.iter().sum(), squares));
         }
         let winner = domain::splits::winner(&variants);
         Ok(Report { test, currency, variants, winner })

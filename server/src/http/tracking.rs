@@ -71,19 +71,17 @@ pub async fn count_visit(State(state): State<AppState>, request: Request, next: 
         .map(|c| c.0)
         .or_else(|| request.extensions().get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip()));
     let country = crate::http::visitor::country(request.extensions(), &site);
-    // A lander under a split test: the visitor's design is drawn before the page is drawn, from
-    // their cookie (a new one made now when they have none), and handed to the page.
+    // The visitor's value: their cookie's, or a new one (set on the answer). A lander under a
+    // split test shows the design drawn from it, chosen before the page is drawn.
+    let new_visitor = known.is_none();
+    let visitor = known.unwrap_or_else(crate::accounts::tokens::new_token);
+    let shown = match (landing.page, landing.lander.as_deref()) {
+        (domain::visits::VisitPage::Lander, Some(lander)) => state.splits.shown(site.id, lander, &visitor).await,
+        _ => None,
+    };
     let mut request = request;
-    let mut new_visitor = None;
-    let mut shown = None;
-    if let (domain::visits::VisitPage::Lander, Some(lander)) = (landing.page, landing.lander.as_deref()) {
-        let visitor = known.clone().unwrap_or_else(|| new_visitor.get_or_insert_with(crate::accounts::tokens::new_token).clone());
-        shown = state.splits.shown(site.id, lander, &visitor).await;
-        if let Some(shown) = &shown {
-            request.extensions_mut().insert(shown.clone());
-        } else {
-            new_visitor = None;
-        }
+    if let Some(shown) = &shown {
+        request.extensions_mut().insert(shown.clone());
     }
     let mut response = next.run(request).await;
     // Bots and prefetches get no cookie and count nothing (under a test they saw a design drawn
@@ -91,17 +89,12 @@ pub async fn count_visit(State(state): State<AppState>, request: Request, next: 
     if !response.status().is_success() || domain::visits::not_a_visit(user_agent.as_deref(), prefetch) {
         return response;
     }
-    let visitor = match known {
-        Some(visitor) => visitor,
-        None => {
-            let visitor = new_visitor.unwrap_or_else(crate::accounts::tokens::new_token);
-            let cookie = cookies::set(crate::visits::VISITOR_COOKIE, &visitor, crate::visits::VISITOR_DAYS, state.config.secure_cookies);
-            if let Ok(value) = HeaderValue::from_str(&cookie) {
-                response.headers_mut().append(http::header::SET_COOKIE, value);
-            }
-            visitor
+    if new_visitor {
+        let cookie = cookies::set(crate::visits::VISITOR_COOKIE, &visitor, crate::visits::VISITOR_DAYS, state.config.secure_cookies);
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response.headers_mut().append(http::header::SET_COOKIE, value);
         }
-    };
+    }
     let visit = crate::visits::Visit {
         site_id: site.id,
         visitor,

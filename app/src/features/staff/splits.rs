@@ -219,7 +219,8 @@ fn money(i18n: &I18n, currency: &str, visits: i64, (value, low, high): (f64, f64
 #[component]
 fn TestCard(test: TestView) -> impl IntoView {
     let i18n = use_i18n();
-    let (heading, labelled_by, table_by) = (format!("split-{}", test.id), format!("split-{}", test.id), format!("split-{}", test.id));
+    let heading = format!("split-{}", test.id);
+    let table_by = heading.clone();
     let total: u32 = test.variants.iter().map(|v| v.weight).sum::<u32>().max(1);
     let status = match &test.stopped {
         None => i18n.tf("staff.tests.running_since", &[("date", &test.started)]),
@@ -266,8 +267,8 @@ fn TestCard(test: TestView) -> impl IntoView {
         .collect_view();
     let t = move |key: &str| use_i18n().t(key);
     view! {
-        <section class="card staff-split" aria-labelledby=labelled_by data-testid="split-test">
-            <h2 id=heading>{test.name.clone()}</h2>
+        <section class="card staff-split" aria-labelledby=heading.clone() data-testid="split-test">
+            <h2 id=heading.clone()>{test.name.clone()}</h2>
             <p class="muted">{i18n.tf("staff.tests.of_lander", &[("lander", &design_label(&i18n, &test.lander))])}" · "{status}</p>
             {verdict}
             {(!test.variants.is_empty()).then(|| view! {
