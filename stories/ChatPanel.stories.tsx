@@ -173,6 +173,17 @@ export const CostsWithFreeMessages: Story = {
   },
 };
 
+/** One credit left, and a message costing one: each count in its own form. */
+export const OneCreditLeft: Story = {
+  args: { free_messages: 0, balance: 1, message_credits: 1 },
+  play: async ({ canvasElement }) => {
+    const { chat } = await parts(canvasElement);
+    await expect(chat.getByTestId('chat-balance')).toHaveTextContent('Saldo: 1 credit');
+    await expect(chat.getByTestId('chat-balance')).not.toHaveTextContent('credits');
+    await expect(chat.getByText('Een bericht kost 1 credit')).toBeInTheDocument();
+  },
+};
+
 /** No free messages and too few credits for the next text: said before sending, with the link. */
 export const BalanceTooLow: Story = {
   args: { free_messages: 0, balance: 3, message_credits: 5, buy_href: '/credits/repeat-order' },

@@ -17,6 +17,14 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
+/** The last like of the day: the count in its singular form. */
+export const LastLikeToday: Story = {
+  args: { remaining: 1 },
+  play: async ({ canvasElement }) => {
+    await expect(within(canvasElement).getByTestId('swipe-remaining')).toHaveTextContent(/^Nog 1 like vandaag$/);
+  },
+};
+
 /** A free member with 4 likes left: the like button likes the top card, the next one follows. */
 export const FreeMember: Story = {
   play: async ({ canvasElement, args }) => {

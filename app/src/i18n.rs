@@ -33,6 +33,11 @@ impl I18n {
         domain::plural::plural(&self.texts, self.locale, base, n, args)
     }
 
+    /// Every form of the counted text `base`, for a widget to pick from in the browser.
+    pub fn counted(&self, base: &str) -> domain::widgets::Counted {
+        domain::widgets::Counted::of(&self.texts, self.locale, base)
+    }
+
     /// A length of time as the offers state it: whole days from two days on when it is a whole
     /// number of days, hours otherwise (at least one).
     pub fn duration(&self, seconds: i64) -> String {

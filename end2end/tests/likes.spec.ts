@@ -96,7 +96,7 @@ test('swiping by drag and by keyboard, then the daily limit after 4', async ({ p
   for (const left of [2, 1]) {
     await page.getByRole('group', { name: 'Profielen om te liken' }).focus();
     await page.keyboard.press('ArrowRight');
-    await expect(page.getByTestId('swipe-remaining')).toHaveText(`Nog ${left} likes vandaag`);
+    await expect(page.getByTestId('swipe-remaining')).toHaveText(`Nog ${left} ${left === 1 ? 'like' : 'likes'} vandaag`);
   }
   await page.getByRole('button', { name: 'Leuk' }).click();
   // Four likes given: come back later, with the time left.

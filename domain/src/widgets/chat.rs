@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Counted;
+
 /// The other member of a conversation, as the chat list and the in-chat top bar show them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -143,20 +145,37 @@ pub struct GiftOption {
     pub label: String,
 }
 
-/// A struct of texts (every field a `String`) whose reader takes a map of texts and picks its
-/// fields from it. Same JSON as the derived reader, but the browser's module holds one map
-/// reader for all fields instead of a derived state machine per struct (for the chat panel's
-/// 48 texts about 20 KB of wasm before compression).
+/// A struct of texts (each field a `String` or a [`Counted`]) with a hand-written map reader.
+/// Same JSON as the derived reader, but the browser's module holds one small visitor instead of
+/// a derived state machine per struct (for the chat panel's 48 texts about 20 KB of wasm before
+/// compression).
 macro_rules! texts_struct {
-    ($(#[$attr:meta])* pub struct $name:ident { $($(#[$field_attr:meta])* pub $field:ident: String,)* }) => {
+    ($(#[$attr:meta])* pub struct $name:ident { $($(#[$field_attr:meta])* pub $field:ident: $ty:ty,)* }) => {
         $(#[$attr])*
-        pub struct $name { $($(#[$field_attr])* pub $field: String,)* }
+        pub struct $name { $($(#[$field_attr])* pub $field: $ty,)* }
 
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let mut texts = std::collections::BTreeMap::<String, String>::deserialize(deserializer)?;
-                let mut take = |field: &'static str| texts.remove(field).ok_or_else(|| <D::Error as serde::de::Error>::missing_field(field));
-                Ok(Self { $($field: take(stringify!($field))?,)* })
+                struct Texts;
+                impl<'de> serde::de::Visitor<'de> for Texts {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                        f.write_str("a map of texts")
+                    }
+                    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<$name, A::Error> {
+                        $(let mut $field: Option<$ty> = None;)*
+                        while let Some(key) = map.next_key::<String>()? {
+                            match key.as_str() {
+                                $(stringify!($field) => $field = Some(map.next_value()?),)*
+                                _ => {
+                                    map.next_value::<serde::de::IgnoredAny>()?;
+                                }
+                            }
+                        }
+                        Ok($name { $($field: $field.ok_or_else(|| <A::Error as serde::de::Error>::missing_field(stringify!($field)))?,)* })
+                    }
+                }
+                deserializer.deserialize_map(Texts)
             }
         }
     };
@@ -197,14 +216,14 @@ pub struct ChatPanelLabels {
     pub icebreakers: String,
     pub icebreakers_title: String,
     pub close: String,
-    /// With `{count}`: what a text message costs.
-    pub cost_message: String,
-    /// With `{count}`.
-    pub cost_photo: String,
-    /// With `{count}`.
-    pub cost_gift: String,
-    /// With `{count}`: the member's balance.
-    pub balance: String,
+    /// Counted: what a text message costs.
+    pub cost_message: Counted,
+    /// Counted: what a photo costs.
+    pub cost_photo: Counted,
+    /// Counted: what a gift costs.
+    pub cost_gift: Counted,
+    /// Counted: the member's balance.
+    pub balance: Counted,
     /// With `{count}`: free text messages left.
     pub free_left: String,
     /// Said before sending when the balance does not cover the next text message.
@@ -233,8 +252,8 @@ pub struct ChatPanelLabels {
     pub photo_sent: String,
     pub today: String,
     pub yesterday: String,
-    /// With `{count}`: unread messages in a conversation (accessible text of its pill).
-    pub unread: String,
+    /// Counted: unread messages in a conversation (accessible text of its pill).
+    pub unread: Counted,
 }
 }
 

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Counted;
+
 /// One member shown on a lander.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -39,13 +41,13 @@ pub struct LanderLabels {
     pub login: String,
     pub free: String,
     pub online: String,
-    /// "{count} leden nu online"
-    pub members_online: String,
+    /// Counted: "{count} leden nu online".
+    pub members_online: Counted,
     pub nearby: String,
     pub live: String,
     pub live_now: String,
-    /// "{count} kijken mee"
-    pub watching: String,
+    /// Counted: "{count} kijken mee".
+    pub watching: Counted,
     /// "{name} vindt jou leuk!"
     pub liked_you: String,
     pub view_profile: String,

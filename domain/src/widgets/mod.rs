@@ -3,6 +3,7 @@
 //! files are stale.
 
 mod chat;
+mod counted;
 mod lander;
 mod payment;
 mod swipe;
@@ -10,6 +11,7 @@ mod swipe;
 mod tests;
 
 pub use chat::*;
+pub use counted::*;
 pub use lander::*;
 pub use payment::*;
 pub use swipe::*;

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Counted;
+
 /// One profile in the swipe game's stack.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -28,8 +30,8 @@ pub struct SwipeGameLabels {
     pub view_profile: String,
     /// How to play with the keyboard.
     pub keys: String,
-    /// With `{count}`: likes left today.
-    pub remaining: String,
+    /// Counted: likes left today.
+    pub remaining: Counted,
     /// The 'come back' state's heading.
     pub used_up: String,
     /// With `{time}` (hours and minutes): when the next like is possible.

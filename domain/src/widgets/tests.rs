@@ -15,8 +15,13 @@ fn chat_texts_read_back_as_written_and_a_missing_one_is_refused() {
         decl.replace_range(start..end, "");
     }
     let body = &decl[decl.find('{').unwrap() + 1..decl.rfind('}').unwrap()];
-    for field in body.split([',', ';']).filter_map(|f| f.trim().split_once(':')).map(|(name, _)| name.trim().to_string()) {
-        json.insert(field.clone(), serde_json::Value::String(format!("<b>{field}</b> {{n}}")));
+    for (field, kind) in body.split([',', ';']).filter_map(|f| f.trim().split_once(':')).map(|(name, kind)| (name.trim().to_string(), kind.trim())) {
+        let text = serde_json::Value::String(format!("<b>{field}</b> {{n}}"));
+        let value = match kind {
+            "Counted" => serde_json::json!({ "lang": "nl", "forms": { "one": text, "other": text } }),
+            _ => text,
+        };
+        json.insert(field, value);
     }
     assert_eq!(json.len(), 48);
     let labels: ChatPanelLabels = serde_json::from_value(serde_json::Value::Object(json.clone())).unwrap();
@@ -30,6 +35,7 @@ fn chat_texts_read_back_as_written_and_a_missing_one_is_refused() {
 fn generated() -> Vec<(String, String)> {
     let cfg = ts_rs::Config::default();
     vec![
+        (Counted::name(&cfg), Counted::export_to_string(&cfg).unwrap()),
         (PaymentMethod::name(&cfg), PaymentMethod::export_to_string(&cfg).unwrap()),
         (PaymentGroup::name(&cfg), PaymentGroup::export_to_string(&cfg).unwrap()),
         (PaymentMethodOption::name(&cfg), PaymentMethodOption::export_to_string(&cfg).unwrap()),

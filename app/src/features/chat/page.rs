@@ -108,7 +108,7 @@ fn fallback_view(props: &ChatPanelProps) -> impl IntoView {
                     <a class="chat-fallback__item" class:chat-fallback__item--open=current href=c.href.clone() aria-current=current.then_some("page")>
                         <span class="chat-fallback__name">{c.peer.name.clone()}</span>
                         <span class="chat-fallback__last">{c.last.clone()}</span>
-                        {pill.map(|p| view! { <span class="pill" aria-label=domain::i18n::interpolate(&labels.unread, &[("count", &c.unread.to_string())])>{p}</span> })}
+                        {pill.map(|p| view! { <span class="pill" aria-label=labels.unread.text(c.unread, &[])>{p}</span> })}
                     </a>
                 </li>
             }

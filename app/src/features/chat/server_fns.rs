@@ -124,10 +124,10 @@ mod build {
             icebreakers: t("icebreakers"),
             icebreakers_title: t("icebreakers_title"),
             close: t("close"),
-            cost_message: t("cost_message"),
-            cost_photo: t("cost_photo"),
-            cost_gift: t("cost_gift"),
-            balance: t("balance"),
+            cost_message: i18n.counted("chat.cost_message"),
+            cost_photo: i18n.counted("chat.cost_photo"),
+            cost_gift: i18n.counted("chat.cost_gift"),
+            balance: i18n.counted("chat.balance"),
             free_left: t("free_left"),
             balance_short: t("balance_short"),
             buy: t("buy"),
@@ -151,7 +151,7 @@ mod build {
             photo_sent: t("photo_sent"),
             today: t("today"),
             yesterday: t("yesterday"),
-            unread: t("unread"),
+            unread: i18n.counted("chat.unread"),
         }
     }
 

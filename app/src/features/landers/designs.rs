@@ -5,7 +5,6 @@
 //! Element for element (test ids too) this follows `Landers.tsx` and `shared.tsx`; the
 //! Playwright test of the landers' layout shift fails when the two part ways.
 
-use domain::i18n::interpolate;
 use domain::lander::Design;
 use domain::widgets::{LanderProfile, LanderProps};
 use leptos::prelude::*;
@@ -40,7 +39,7 @@ fn headline(props: &LanderProps) -> impl IntoView {
 fn online_count(props: &LanderProps) -> impl IntoView {
     view! {
         <p class="vw-lander__count">
-            <span class="vw-lander__dot" aria-hidden="true"></span>" "{interpolate(&props.labels.members_online, &[("count", &props.online_count.to_string())])}
+            <span class="vw-lander__dot" aria-hidden="true"></span>" "{props.labels.members_online.text(props.online_count.into(), &[])}
         </p>
     }
 }
@@ -124,7 +123,7 @@ fn live_tiles(props: &LanderProps, count: usize) -> impl IntoView {
                         {photo(p, "vw-lander__cam-photo", false, true)}
                         <span class="vw-lander__badge">{props.labels.live.clone()}</span>
                         <span class="vw-lander__cam-name">{name_age(p)}</span>
-                        <span class="vw-lander__cam-watch">{interpolate(&props.labels.watching, &[("count", &(12 + (p.id * 7 + i as i64 * 13).rem_euclid(80)).to_string())])}</span>
+                        <span class="vw-lander__cam-watch">{props.labels.watching.text(12 + (p.id * 7 + i as i64 * 13).rem_euclid(80), &[])}</span>
                     </a>
                 </li>
             }).collect_view()}

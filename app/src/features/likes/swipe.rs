@@ -85,7 +85,7 @@ fn labels(i18n: &I18n) -> SwipeGameLabels {
         pass: i18n.t("swipe.pass"),
         view_profile: i18n.t("swipe.view_profile"),
         keys: i18n.t("swipe.keys"),
-        remaining: i18n.t("swipe.remaining"),
+        remaining: i18n.counted("swipe.remaining"),
         used_up: i18n.t("swipe.used_up"),
         come_back: i18n.t("swipe.come_back"),
         empty: i18n.t("swipe.empty"),
@@ -182,7 +182,7 @@ fn first_state(props: &SwipeGameProps, now: i64) -> impl IntoView {
     };
     view! {
         <div class="vw-swipe">
-            {props.remaining.filter(|r| *r > 0).map(|r| view! { <p class="vw-swipe__remaining">{domain::i18n::interpolate(&l.remaining, &[("count", &r.to_string())])}</p> })}
+            {props.remaining.filter(|r| *r > 0).map(|r| view! { <p class="vw-swipe__remaining">{l.remaining.text(r.into(), &[])}</p> })}
             {body}
             {card.map(|_| view! {
                 <div class="vw-swipe__buttons">

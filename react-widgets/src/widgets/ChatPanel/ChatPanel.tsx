@@ -26,7 +26,7 @@ import {
   TrashIcon,
 } from './icons';
 import { MessageList, buildEntries } from './MessageList';
-import { CHAT, TYPING_THROTTLE_MS, countChars, fill, isoTime, listTime, newClientId, pill } from './util';
+import { CHAT, TYPING_THROTTLE_MS, countChars, counted, fill, isoTime, listTime, newClientId, pill } from './util';
 import './ChatPanel.css';
 
 /** A photo send carries the chosen file beside the JSON fields. */
@@ -132,7 +132,7 @@ function ConversationList({
                       {c.unread > 0 && (
                         <span className="vonk-chat__unread" data-testid="chat-unread">
                           <span aria-hidden="true">{pill(c.unread)}</span>
-                          <span className="vonk-chat__sr">{fill(labels.unread, { count: c.unread })}</span>
+                          <span className="vonk-chat__sr">{counted(labels.unread, c.unread)}</span>
                         </span>
                       )}
                     </span>
@@ -345,11 +345,11 @@ function Composer({ props, send, fresh }: ComposerProps) {
           {showCosts && (
             <p id={ids.costs} className="vonk-chat__costs">
               <span className="vonk-chat__balance" data-testid="chat-balance">
-                {fill(labels.balance, { count: props.balance })}
+                {counted(labels.balance, props.balance)}
               </span>
               {freeLeft > 0 && props.message_credits > 0 && <span data-testid="chat-free-left">{fill(labels.free_left, { count: freeLeft })}</span>}
-              {props.message_credits > 0 && <span>{fill(labels.cost_message, { count: props.message_credits })}</span>}
-              {props.photo_credits > 0 && <span id={ids.photoCost}>{fill(labels.cost_photo, { count: props.photo_credits })}</span>}
+              {props.message_credits > 0 && <span>{counted(labels.cost_message, props.message_credits)}</span>}
+              {props.photo_credits > 0 && <span id={ids.photoCost}>{counted(labels.cost_photo, props.photo_credits)}</span>}
             </p>
           )}
           {showCounter && (
@@ -370,7 +370,7 @@ function Composer({ props, send, fresh }: ComposerProps) {
         >
           {props.gift_credits > 0 && (
             <p id={ids.giftCost} className="vonk-chat__dialog-note">
-              {fill(labels.cost_gift, { count: props.gift_credits })}
+              {counted(labels.cost_gift, props.gift_credits)}
             </p>
           )}
           <ul className="vonk-chat__gifts">

@@ -6,10 +6,7 @@ export const CHAT = 'vonk:chat';
 /** The browser tells the host it is typing at most this often (the domain's TYPING_THROTTLE_SECS). */
 export const TYPING_THROTTLE_MS = 3000;
 
-/** Fills `{name}` placeholders; unknown ones stay as they are. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (all, key: string) => (key in values ? String(values[key]) : all));
-}
+export { counted, fill } from '../../text';
 
 /**
  * A new client id for one send: a UUID where the browser makes them (secure pages), else 32

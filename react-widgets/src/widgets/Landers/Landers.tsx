@@ -2,7 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import type { LanderProfile } from '../../generated/LanderProfile';
 import type { LanderProps } from '../../generated/LanderProps';
 import type { WidgetProps } from '../../types';
-import { Clip, LikePopup, LiveTiles, LoginLine, Photo, ProfileTile, SignupBlock, SignupButton, fill } from './shared';
+import { Clip, LikePopup, LiveTiles, LoginLine, Photo, ProfileTile, SignupBlock, SignupButton, counted } from './shared';
 import './Landers.css';
 
 type Props = WidgetProps<LanderProps>;
@@ -19,7 +19,7 @@ function Headline({ props, className = '' }: { props: LanderProps; className?: s
 function OnlineCount({ props }: { props: LanderProps }) {
   return (
     <p className="vw-lander__count">
-      <span className="vw-lander__dot" aria-hidden="true" /> {fill(props.labels.members_online, { count: props.online_count })}
+      <span className="vw-lander__dot" aria-hidden="true" /> {counted(props.labels.members_online, props.online_count)}
     </p>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LanderProfile } from '../../generated/LanderProfile';
 import type { LanderProps } from '../../generated/LanderProps';
-import { fill } from '../ChatPanel/util';
+import { counted, fill } from '../../text';
 
-export { fill } from '../ChatPanel/util';
+export { counted, fill } from '../../text';
 
 /**
  * The member's photo; `big` takes the larger one where the design shows it large. Eager photos are
@@ -201,7 +201,7 @@ export function LiveTiles({ props, count = 4 }: { props: LanderProps; count?: nu
             <span className="vw-lander__cam-name">
               {p.name}, {p.age}
             </span>
-            <span className="vw-lander__cam-watch">{fill(props.labels.watching, { count: 12 + ((p.id * 7 + i * 13) % 80) })}</span>
+            <span className="vw-lander__cam-watch">{counted(props.labels.watching, 12 + ((p.id * 7 + i * 13) % 80))}</span>
           </a>
         </li>
       ))}

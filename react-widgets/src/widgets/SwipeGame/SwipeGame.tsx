@@ -3,6 +3,7 @@ import type { SwipeCard } from '../../generated/SwipeCard';
 import type { SwipeDecision } from '../../generated/SwipeDecision';
 import type { SwipeGameProps } from '../../generated/SwipeGameProps';
 import type { WidgetProps } from '../../types';
+import { counted, fill } from '../../text';
 import './SwipeGame.css';
 
 /** Name of the event dispatched for every like or pass; detail: `SwipeDecision`. */
@@ -25,10 +26,6 @@ interface Flying {
 export function formatWait(at: number, nowMs: number): string {
   const minutes = Math.max(0, Math.ceil((at * 1000 - nowMs) / 60000));
   return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-}
-
-function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (all, key: string) => values[key] ?? all);
 }
 
 function Heart() {
@@ -175,7 +172,7 @@ export function SwipeGame({ cards, remaining, next_at, matched, labels, dispatch
     <div className="vw-swipe" data-testid="swipe-game">
       {remaining !== null && !usedUp && (
         <p className="vw-swipe__remaining" data-testid="swipe-remaining">
-          {fill(labels.remaining, { count: String(remaining) })}
+          {counted(labels.remaining, remaining)}
         </p>
       )}
       {usedUp ? (
