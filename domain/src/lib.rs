@@ -32,6 +32,7 @@ pub mod postbacks;
 pub mod profile;
 pub mod push;
 pub mod refund;
+pub mod resell;
 #[cfg(feature = "sqlx")]
 pub mod rows;
 pub mod sales;

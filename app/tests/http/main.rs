@@ -11,6 +11,7 @@ mod landers;
 mod likes;
 mod members;
 mod ops;
+mod resell;
 mod security;
 mod shell;
 mod staff;

@@ -76,10 +76,12 @@ impl CreditSettings {
 
 crate::settings_form! {
     /// Who may invite to the site and how long an invitation works (what counts on an
-    /// invite-only site, and for links staff hand out on any site).
+    /// invite-only site, and for links staff hand out on any site), and whether members are
+    /// offered the company's other sites (`domain::resell`).
     pub struct InviteSettings {
         member_invites: flag,
         invitation_days: int(INVITATION_DAYS),
+        member_resell: flag,
     }
 }
 

@@ -29,6 +29,7 @@ mod postbacks;
 mod privacy;
 mod push;
 mod refunds;
+mod resell;
 mod schema;
 mod sites;
 mod spam;

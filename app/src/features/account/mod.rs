@@ -14,6 +14,7 @@ pub mod server_fns;
 pub mod settings;
 pub mod sign_in_link;
 pub mod signup;
+pub mod sister_sites;
 pub mod unsubscribe;
 
 /// For member-only pages: the member, or `None` after sending the visitor to the login page,

@@ -1,6 +1,6 @@
 //! `/settings` (account menu → Settings): email, password, language (top bar), notification
 //! mails, invisible mode, location with the geolocation button, sessions, two-step login,
-//! recent security events, and deleting the account (with the company's leaving discount,
+//! recent security events, the company's other sites (`sister_sites`), and deleting the account (with the company's leaving discount,
 //! offered once).
 //! Visitors are sent to log in and come back here afterwards.
 
@@ -154,6 +154,7 @@ pub fn SettingsPage() -> impl IntoView {
                     <button type="submit" class="btn btn--ghost" data-testid="data-export">{i18n.t("settings.data_download")}</button>
                 </form>
             </section>
+            <crate::features::account::sister_sites::SisterSitesPanel/>
             <section class="panel panel--danger" aria-labelledby="delete-title">
                 <h2 id="delete-title">{i18n.t("settings.delete_title")}</h2>
                 <p class="muted">{i18n.t("settings.delete_body")}</p>
