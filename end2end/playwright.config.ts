@@ -26,7 +26,7 @@ const chromium = { executablePath: chromiumPath, args: chromiumArgs };
 // And once, at 1280 px: the width of the window and JavaScript being off change what the browser
 // draws and sends, never what the database does with it (the 375 px and no-JavaScript runs ask
 // the server for the same things).
-// The invitation and CDN flows change site settings as the credits and chat flows do (those run
+// The invitation, CDN and other-sites (resell) flows change site settings as the credits and chat flows do (those run
 // on both); what they add is the browser's side (a second site, a second origin). Push, the
 // visitor's path and the members' search ask what the service tests ask on both databases; what
 // they add is the browser's (a service worker, a signup modal, cards and filters).
@@ -36,6 +36,7 @@ const sqliteOnly = [
   /shell\.spec/,
   /resilience\.spec/,
   /invitations\.spec/,
+  /resell\.spec/,
   /cdn\.spec/,
   /push\.spec/,
   /visitor-path\.spec/,

@@ -165,6 +165,9 @@ test('the time-bonus banner counts down and its modal comes after 40 s at 0 cred
   const modal = page.getByTestId('time-bonus-modal');
   await expect(modal).toBeVisible();
   await expect(modal.getByRole('heading', { name: 'Snel zijn loont!' })).toBeVisible();
+  // It says what is true now and what follows: the welcome discount after the 4 hours.
+  await expect(modal).toContainText(/Nu krijg je 25% korting op je credits, nog 0[34]:\d\d:\d\d\. Daarna is het 15%, nog 44 uur lang\./);
+  await expect(modal).not.toContainText('Alleen');
   await axeClean(page);
   const stored = page.waitForResponse((r) => r.url().endsWith('/api/fn/dismiss_time_bonus') && r.ok());
   await page.getByTestId('time-bonus-close').click();

@@ -233,8 +233,27 @@ export async function turnOnTwoStep(page: Page, password = 'zoeken naar de vonk'
  *  admin) and switches two-step login on, which staff need before any staff page opens; waits
  *  until the server knows (on PostgreSQL it hears of the role from the database a moment later). */
 export async function grantStaff(page: Page, email: string, role = 'admin') {
-  const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-  execFileSync(vonk, ['staff', 'grant', email, role], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+  grantRole(email, role);
   await turnOnTwoStep(page);
   await expect.poll(async () => (await page.request.get('/staff')).status()).toBe(200);
+}
+
+/** `vonk staff grant` on the server's database: the role for the account with `email` (on a
+ *  second site too, which this machine's Node cannot resolve by name). */
+export function grantRole(email: string, role = 'admin') {
+  const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
+  execFileSync(vonk, ['staff', 'grant', email, role], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
+}
+
+/** A page on `origin` (a second site, resolved to this machine by `browser`'s own rules) at the
+ *  project's width. */
+export async function pageOn(browser: Browser, origin: string, mobile: boolean): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL: origin,
+    viewport: mobile ? { width: 375, height: 740 } : { width: 1280, height: 800 },
+    isMobile: mobile,
+    hasTouch: mobile,
+  });
+  await acceptEntry(context, origin);
+  return context.newPage();
 }

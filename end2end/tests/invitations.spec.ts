@@ -1,28 +1,6 @@
-import { chromium, expect, type Browser, type Page } from '@playwright/test';
-import { test, acceptEntry, axeClean, member, signupFormReady, fillBasics, grantStaff, turnOnTwoStep } from './helpers';
-import { execFileSync } from 'node:child_process';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { chromium, expect } from '@playwright/test';
+import { test, acceptEntry, axeClean, member, signupFormReady, fillBasics, grantStaff, grantRole, pageOn, turnOnTwoStep } from './helpers';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
-
-const vonk = join(process.env.CARGO_TARGET_DIR ?? join(homedir(), '.cache/vonk/target'), 'release/vonk');
-
-/** `vonk staff grant` for a site this machine's Node cannot resolve (its page turns on two-step login). */
-function grantAdmin(email: string) {
-  execFileSync(vonk, ['staff', 'grant', email], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
-}
-
-/** A page on `origin` (a site of its own, resolved to this machine) at the project's width. */
-async function pageOn(browser: Browser, origin: string, mobile: boolean): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: origin,
-    viewport: mobile ? { width: 375, height: 740 } : { width: 1280, height: 800 },
-    isMobile: mobile,
-    hasTouch: mobile,
-  });
-  await acceptEntry(context, origin);
-  return context.newPage();
-}
 
 // An invite-only site is a second site on this server (its own domain), so that the flows of the
 // first site keep their open signup: staff there make a link, a visitor joins with it, and the
@@ -55,7 +33,7 @@ test('on an invite-only site a visitor joins with an invitation link, once', asy
     const staffEmail = `inv-staff-${run}@example.nl`;
     const staff = await pageOn(other, origin, false);
     await member(staff, staffEmail, { name: 'Sara', gender: 'Vrouw' });
-    grantAdmin(staffEmail);
+    grantRole(staffEmail);
     await turnOnTwoStep(staff);
     // Asked from the page: the domain is known to this browser only.
     await expect.poll(() => staff.evaluate(() => fetch('/staff/members').then((r) => r.status))).toBe(200);

@@ -118,3 +118,48 @@ test('a visitor who wants to send a gift signs up and lands in the chat with the
   await picker.getByRole('button', { name: 'Roos' }).click();
   await expect(page.getByTestId('chat-alert')).toHaveAttribute('data-code', /insufficient_credits|premium_only/);
 });
+
+test('keyboard only: a visitor tabs to a profile’s message action and reaches the signup form', async ({ page, context, baseURL, isMobile }) => {
+  await acceptEntry(context, baseURL!);
+  const id = await landerProfile(page);
+  await page.goto(`/members/${id}`);
+  await expect(page.getByTestId('signup-modal')).toHaveAttribute('data-ready', 'true', { timeout: 15_000 });
+  // Tab from the top of the page until the message action has the focus, which shows.
+  const action = page.getByTestId('visitor-actions').getByTestId('visitor-message');
+  let reached = false;
+  for (let i = 0; i < 80 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await action.evaluate((el) => el === document.activeElement);
+  }
+  expect(reached).toBe(true);
+  const outline = await action.evaluate((el) => getComputedStyle(el).outlineStyle);
+  expect(outline).not.toBe('none');
+  await page.keyboard.press('Enter');
+  if (isMobile) {
+    await expect(page).toHaveURL(new RegExp(`/members/${id}/signup\\?then=message$`));
+    await signupFormReady(page);
+  } else {
+    // The modal takes the focus; Escape closes it (nothing typed yet) and gives it back.
+    const modal = page.getByTestId('signup-modal');
+    await expect(modal).toBeVisible();
+    await expect.poll(() => modal.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(modal).toBeHidden();
+    await expect.poll(() => action.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(modal).toBeVisible();
+  }
+  // The form's fields in order with Tab, typed into, and sent with Enter.
+  const form = isMobile ? page.locator('form[data-ready="true"]') : page.getByTestId('signup-modal').locator('form[data-ready="true"]');
+  await form.getByLabel('E-mailadres').focus();
+  await page.keyboard.type(`toets-${isMobile ? 'm' : 'd'}-${Date.now()}@example.nl`);
+  await page.keyboard.press('Tab');
+  await expect(form.getByLabel('Profielnaam')).toBeFocused();
+  await page.keyboard.type('Toets');
+  await page.keyboard.press('Tab');
+  await expect(form.getByLabel('Wachtwoord')).toBeFocused();
+  await page.keyboard.type('zoeken naar de vonk');
+  await form.getByLabel('Geboortedatum').fill('1986-02-11');
+  await form.getByLabel('Geboortedatum').press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/complete-signup\\?profile=${id}&then=message$`));
+});

@@ -11,7 +11,14 @@ async fn a_member_joins_the_companys_other_site_from_settings_and_is_signed_in_t
     let staff = ready_member(&app, "staff@example.nl", "male").await;
     grant_staff(&app, "staff@example.nl", domain::staff::StaffRole::Admin).await;
     let anna = ready_member(&app, "anna@example.nl", "female").await;
-    let res = app.form("staff_new_site", "domain=vonk-zuid.nl&name=Vonk+%3Cb%3EZuid%3C%2Fb%3E&domain_language=nl-NL", "/staff/site", &[("origin", &origin), ("cookie", &staff)]).await;
+    let res = app
+        .form(
+            "staff_new_site",
+            "domain=vonk-zuid.nl&name=Vonk+%3Cb%3EZuid%3C%2Fb%3E&domain_language=nl-NL",
+            "/staff/site",
+            &[("origin", &origin), ("cookie", &staff)],
+        )
+        .await;
     assert_eq!(location(&res), "/staff/site?created=vonk-zuid.nl#new-site");
     let zuid = app.state.sites.for_host(Some("vonk-zuid.nl")).unwrap().settings.id;
 
@@ -26,7 +33,15 @@ async fn a_member_joins_the_companys_other_site_from_settings_and_is_signed_in_t
     let res = app.form("staff_site_invitations", "invitation_days=14&member_resell=on", "/invitations", &[("origin", &origin), ("cookie", &staff)]).await;
     assert_eq!(location(&res), "/invitations?saved=1");
     assert!(app.state.sites.for_host(None).unwrap().member_resell);
-    let (_, _, settings) = app.get("/settings", &[("cookie", &anna)]).await;
+    let (_, headers, settings) = app.get("/settings", &[("cookie", &anna)]).await;
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        policy.contains("form-action 'self' https://vonk.de https://vonk-zuid.nl")
+            || policy.contains("form-action 'self' https://vonk-zuid.nl https://vonk.de"),
+        "the tap's post goes on there: {policy}"
+    );
+    let (_, headers, _) = app.get("/", &[]).await;
+    assert!(headers["content-security-policy"].to_str().unwrap().ends_with("form-action 'self'"), "a visitor's forms stay on the site");
     assert!(settings.contains("Onze andere sites") && settings.contains("Lid worden van Vonk &lt;b&gt;Zuid&lt;/b&gt;"), "offered, the name as text");
     assert!(!settings.contains("<b>Zuid"));
     assert_eq!(settings.matches(r#"data-testid="sister-site""#).count(), 1);
@@ -44,7 +59,11 @@ async fn a_member_joins_the_companys_other_site_from_settings_and_is_signed_in_t
     let res = app.call("join_sister_site", &format!("site={zuid}"), &[("origin", "https://evil.example"), ("cookie", &anna)]).await;
     assert!(res.status().is_client_error(), "another site's page: {}", res.status());
     let joined = || async {
-        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE email = 'anna@example.nl' AND site_id = $1").bind(zuid).fetch_one(app.state.db.pool()).await.unwrap();
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE email = 'anna@example.nl' AND site_id = $1")
+            .bind(zuid)
+            .fetch_one(app.state.db.pool())
+            .await
+            .unwrap();
         n
     };
     assert_eq!(joined().await, 0);

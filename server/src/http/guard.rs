@@ -72,8 +72,8 @@ impl Default for CspNonce {
 /// The Content-Security-Policy for an answer. Scripts run only with the nonce, and what they
 /// load (the wasm glue, the widget bundle, the service worker) by `'strict-dynamic'`; the wasm
 /// needs `'wasm-unsafe-eval'`. Styles may be inline (the site's theme colours are a `style`
-/// attribute). Forms post to this site, and to the payment provider's checkout when a checkout
-/// post is redirected there.
+/// attribute). Forms post to this site, and on to `form_targets` when a post is redirected there
+/// (the payment provider's checkout, the company's other sites).
 ///
 /// `files`: the origin of the site's CDN (`cdn_prefix`), which serves the stylesheet, the wasm
 /// (fetched), fonts, portraits and clips; scripts it serves run by `'strict-dynamic'`.
@@ -105,7 +105,16 @@ pub fn prefix_origin(prefix: &str) -> Option<String> {
 pub async fn security_headers(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let member = crate::http::cookies::get(request.headers(), domain::constants::AUTH_COOKIE).is_some();
     let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok());
-    let files = state.sites.for_host(host).and_then(|site| prefix_origin(&site.settings.cdn_prefix));
+    let site = state.sites.for_host(host);
+    let files = site.as_ref().and_then(|site| prefix_origin(&site.settings.cdn_prefix));
+    // Forms post on to the payment provider's checkout and, where the site offers its members
+    // the company's other sites (`member_resell`), to those sites' sign-in links.
+    let mut form_targets: Vec<String> = state.payments.provider().checkout_origins().iter().map(|o| o.to_string()).collect();
+    if let Some(site) = site.as_ref().filter(|s| member && s.settings.member_resell) {
+        let others = state.sites.all().into_iter().filter(|o| o.settings.id != site.settings.id && o.settings.company_id == site.settings.company_id);
+        form_targets.extend(others.map(|o| state.base_url(&o).trim_end_matches('/').to_string()));
+    }
+    let form_targets: Vec<&str> = form_targets.iter().map(String::as_str).collect();
     let nonce = CspNonce::new();
     request.extensions_mut().insert(nonce.clone());
     let mut response = next.run(request).await;
@@ -116,7 +125,7 @@ pub async fn security_headers(State(state): State<AppState>, mut request: Reques
     if state.config.secure_cookies {
         headers.entry(header::STRICT_TRANSPORT_SECURITY).or_insert(HeaderValue::from_static("max-age=31536000; includeSubDomains"));
     }
-    if let Ok(policy) = HeaderValue::from_str(&content_security_policy(&nonce.0, state.payments.provider().checkout_origins(), files.as_deref())) {
+    if let Ok(policy) = HeaderValue::from_str(&content_security_policy(&nonce.0, &form_targets, files.as_deref())) {
         headers.entry(header::CONTENT_SECURITY_POLICY).or_insert(policy);
     }
     let pairs = [

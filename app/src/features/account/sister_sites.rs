@@ -38,8 +38,8 @@ pub async fn sister_sites() -> Result<Vec<SisterSiteView>, ApiError> {
         .collect())
 }
 
-/// Joins the site `site` with the member's details, and answers that site's sign-in link (the
-/// browser goes there; a form without JavaScript is sent there).
+/// Joins the site `site` with the member's details, and answers that site's sign-in link (a
+/// form's post is sent there; the page's `form-action` admits the company's other sites).
 #[server(prefix = "/api/fn", endpoint = "join_sister_site")]
 pub async fn join_sister_site(site: i64) -> Result<String, ApiError> {
     let (c, member) = member_call().await?;
@@ -62,17 +62,8 @@ pub async fn join_sister_site(site: i64) -> Result<String, ApiError> {
 #[component]
 pub fn SisterSitesPanel() -> impl IntoView {
     let offers = Resource::new_blocking(|| (), |_| sister_sites());
+    // A plain form (this panel is no island): the post's answer sends the browser on.
     let join = ServerAction::<JoinSisterSite>::new();
-    Effect::new(move || {
-        if let Some(Ok(url)) = join.value().get() {
-            #[cfg(feature = "hydrate")]
-            if let Some(window) = web_sys::window() {
-                let _ = window.location().set_href(&url);
-            }
-            #[cfg(not(feature = "hydrate"))]
-            let _ = url;
-        }
-    });
     view! {
         <Suspense fallback=|| ()>
             {move || offers.get().and_then(Result::ok).filter(|sites| !sites.is_empty()).map(|sites| {
