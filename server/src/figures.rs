@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 
 pub use domain::figures::Funnel;
-use domain::figures::{Counts, Dimension, Event, FigureQuery, FigureRow, Source};
+use domain::figures::{Counts, Dimension, Event, FigureQuery, FigureRow, Grain, Source};
 use domain::staff::StaffArea;
 
 use crate::accounts::Member;
@@ -24,48 +24,65 @@ type Tx = sqlx::Transaction<'static, sqlx::Any>;
 
 const DAY: i64 = 86_400;
 
-/// Adds `counts` to the rows of `source` on `day` (one statement); `currency`: the payment's
-/// for money, "" for the rest.
+/// The counts' columns, in the order [`add`] binds them (`$3` to `$12`).
+const COUNT_COLUMNS: [&str; 10] =
+    ["visits", "signups", "confirmed", "first_purchases", "purchases", "gross", "refunded", "cohort_1d", "cohort_7d", "cohort_30d"];
+
+/// A multi-row upsert into a rollup `table` that adds the counts: `$1` the site, `$2` the
+/// currency, `$3`–`$12` the counts, then each row's own `columns`.
+fn upsert_sql(table: &str, columns: &[&str], rows: usize) -> String {
+    let counts: Vec<String> = (3..=12).map(|n| format!("${n}")).collect();
+    let values: Vec<String> = (0..rows)
+        .map(|i| {
+            let own: Vec<String> = (0..columns.len()).map(|k| format!("${}", 13 + i * columns.len() + k)).collect();
+            format!("($1, $2, {}, {})", own.join(", "), counts.join(", "))
+        })
+        .collect();
+    let set: Vec<String> = COUNT_COLUMNS.iter().map(|c| format!("{c} = {table}.{c} + excluded.{c}")).collect();
+    format!(
+        "INSERT INTO {table} (site_id, currency, {cols}, {counts}) VALUES {values} ON CONFLICT (site_id, {cols}, currency) DO UPDATE SET {set}",
+        cols = columns.join(", "),
+        counts = COUNT_COLUMNS.join(", "),
+        values = values.join(", "),
+        set = set.join(", ")
+    )
+}
+
+/// Adds `counts` to the rows of `source` on `day`, and to its week's and month's (two
+/// statements); `currency`: the payment's for money, "" for the rest.
 pub async fn add(tx: &mut Tx, site_id: i64, source: &Source, day: i64, currency: &str, counts: Counts) -> Result<(), AppError> {
     if counts.is_empty() {
         return Ok(());
     }
     let rows = source.rows();
-    let mut sql = String::from(
-        "INSERT INTO figure_days (site_id, scope, dim, day, value, currency, visits, signups, confirmed, first_purchases, purchases, gross, refunded, cohort_1d, cohort_7d, cohort_30d) VALUES ",
-    );
-    for i in 0..rows.len() {
-        let b = i * 3;
-        if i > 0 {
-            sql.push_str(", ");
-        }
-        sql.push_str(&format!("($1, ${}, ${}, $2, ${}, $13, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)", 14 + b, 15 + b, 16 + b));
-    }
-    sql.push_str(
-        " ON CONFLICT (site_id, scope, dim, day, value, currency) DO UPDATE SET visits = figure_days.visits + excluded.visits, \
-         signups = figure_days.signups + excluded.signups, confirmed = figure_days.confirmed + excluded.confirmed, \
-         first_purchases = figure_days.first_purchases + excluded.first_purchases, purchases = figure_days.purchases + excluded.purchases, \
-         gross = figure_days.gross + excluded.gross, refunded = figure_days.refunded + excluded.refunded, \
-         cohort_1d = figure_days.cohort_1d + excluded.cohort_1d, cohort_7d = figure_days.cohort_7d + excluded.cohort_7d, \
-         cohort_30d = figure_days.cohort_30d + excluded.cohort_30d",
-    );
     let c = counts;
-    let mut query = sqlx::query(&sql)
-        .bind(site_id)
-        .bind(day)
-        .bind(c.visits)
-        .bind(c.signups)
-        .bind(c.confirmed)
-        .bind(c.first_purchases)
-        .bind(c.purchases)
-        .bind(c.gross)
-        .bind(c.refunded)
-        .bind(c.cohort_1d)
-        .bind(c.cohort_7d)
-        .bind(c.cohort_30d)
-        .bind(currency);
-    for (scope, dim, value) in rows {
-        query = query.bind(scope).bind(dim.as_str()).bind(value);
+    let shared = |sql| {
+        sqlx::query(sql)
+            .bind(site_id)
+            .bind(currency)
+            .bind(c.visits)
+            .bind(c.signups)
+            .bind(c.confirmed)
+            .bind(c.first_purchases)
+            .bind(c.purchases)
+            .bind(c.gross)
+            .bind(c.refunded)
+            .bind(c.cohort_1d)
+            .bind(c.cohort_7d)
+            .bind(c.cohort_30d)
+    };
+    let days_sql = upsert_sql("figure_days", &["scope", "dim", "day", "value"], rows.len());
+    let mut query = shared(&days_sql);
+    for (scope, dim, value) in &rows {
+        query = query.bind(scope.clone()).bind(dim.as_str()).bind(day).bind(value.clone());
+    }
+    query.execute(&mut **tx).await?;
+    let periods_sql = upsert_sql("figure_periods", &["grain", "start", "scope", "dim", "value"], rows.len() * 2);
+    let mut query = shared(&periods_sql);
+    for grain in [Grain::Week, Grain::Month] {
+        for (scope, dim, value) in &rows {
+            query = query.bind(grain.as_str()).bind(grain.start(day)).bind(scope.clone()).bind(dim.as_str()).bind(value.clone());
+        }
     }
     query.execute(&mut **tx).await?;
     Ok(())
@@ -214,6 +231,30 @@ pub struct Figures {
     db: Db,
 }
 
+/// The rollup rows of `from..=to` for `$1` the site, `$2` the scope and `$3` the dimension, each
+/// day once: the whole months and weeks from `figure_periods`, the days at the ends from
+/// `figure_days` (`domain::figures::cover`), as one `UNION ALL`. The days are numbers this
+/// function made, written into the text.
+fn range_rows(from: i64, to: i64) -> String {
+    let cover = domain::figures::cover(from, to);
+    let list = |days: &[i64]| days.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let columns = format!("value, currency, {}", COUNT_COLUMNS.join(", "));
+    let mut parts = vec![format!(
+        "SELECT {columns} FROM figure_days WHERE site_id = $1 AND scope = $2 AND dim = $3 AND day IN ({})",
+        if cover.days.is_empty() { "-1".to_string() } else { list(&cover.days) }
+    )];
+    for (grain, starts) in [(Grain::Week, &cover.weeks), (Grain::Month, &cover.months)] {
+        if !starts.is_empty() {
+            parts.push(format!(
+                "SELECT {columns} FROM figure_periods WHERE site_id = $1 AND grain = '{}' AND scope = $2 AND dim = $3 AND start IN ({})",
+                grain.as_str(),
+                list(starts)
+            ));
+        }
+    }
+    parts.join(" UNION ALL ")
+}
+
 /// The counters summed (PostgreSQL's SUM of a BIGINT is a NUMERIC: cast back): the counts over
 /// every currency, money in the one asked for (`$6`).
 const SUMS: &str = "CAST(SUM(visits) AS BIGINT) AS visits, CAST(SUM(signups) AS BIGINT) AS signups, \
@@ -296,17 +337,15 @@ impl Figures {
         .fetch_all(pool)
         .await?;
         let networks = networks.into_iter().map(|(n,)| n).collect();
-        let by_value: Vec<ValueRow> = sqlx::query_as(&format!(
-            "SELECT value, {SUMS} FROM figure_days WHERE site_id = $1 AND scope = $2 AND dim = $3 AND day >= $4 AND day <= $5 GROUP BY value"
-        ))
-        .bind(site_id)
-        .bind(scope)
-        .bind(q.by.as_str())
-        .bind(q.from)
-        .bind(q.to)
-        .bind(&currency)
-        .fetch_all(pool)
-        .await?;
+        // Per value: the range's whole months and weeks from their rollups, its ends by day.
+        let sums = SUMS.replace("$6", "$4");
+        let by_value: Vec<ValueRow> = sqlx::query_as(&format!("SELECT value, {sums} FROM ({}) AS r GROUP BY value", range_rows(q.from, q.to)))
+            .bind(site_id)
+            .bind(scope)
+            .bind(q.by.as_str())
+            .bind(&currency)
+            .fetch_all(pool)
+            .await?;
         let by_day: Vec<DayRow> = sqlx::query_as(&format!(
             "SELECT day, {SUMS} FROM figure_days WHERE site_id = $1 AND scope = $2 AND dim = $3 AND day >= $4 AND day <= $5 GROUP BY day"
         ))

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use domain::figures::{Counts, Dimension, Event, Source};
+use domain::figures::{Counts, Dimension, Event, Grain, Source};
 use server::members::avatars::Rng;
 
 #[path = "common/pg_cluster.rs"]
@@ -114,6 +114,30 @@ async fn write(db: &server::Db, site_id: i64, rows: &HashMap<Key, Counts>, payer
             .collect();
         sql.push_str(&values.join(", "));
         sqlx::query(&sql).execute(&mut *tx).await.expect("insert rollups");
+    }
+    // The weekly and monthly rollups the same events keep (`server::figures::add`).
+    let mut periods: HashMap<(&str, i64, &str, &str, &str, &str), Counts> = HashMap::new();
+    for ((scope, dim, day, value, currency), c) in rows {
+        for grain in [Grain::Week, Grain::Month] {
+            *periods.entry((grain.as_str(), grain.start(*day), scope.as_str(), dim, value.as_str(), currency.as_str())).or_default() += *c;
+        }
+    }
+    let entries: Vec<_> = periods.iter().collect();
+    for chunk in entries.chunks(400) {
+        let values: Vec<String> = chunk
+            .iter()
+            .map(|((grain, start, scope, dim, value, currency), c)| {
+                format!(
+                    "({site_id}, '{grain}', {start}, '{scope}', '{dim}', '{value}', '{currency}', {}, {}, {}, {}, {}, {}, {}, {}, {}, {})",
+                    c.visits, c.signups, c.confirmed, c.first_purchases, c.purchases, c.gross, c.refunded, c.cohort_1d, c.cohort_7d, c.cohort_30d
+                )
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO figure_periods (site_id, grain, start, scope, dim, value, currency, visits, signups, confirmed, first_purchases, purchases, gross, refunded, cohort_1d, cohort_7d, cohort_30d) VALUES {}",
+            values.join(", ")
+        );
+        sqlx::query(&sql).execute(&mut *tx).await.expect("insert period rollups");
     }
     let mut seen = std::collections::HashSet::new();
     let payers: Vec<_> = payers.iter().filter(|(day, user, _)| seen.insert((*day, *user))).collect();

@@ -10,6 +10,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod cover;
+pub use cover::{cover, Cover};
+
 /// What the table groups by (the rollups keep one row per dimension and value and day).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::EnumIter, strum::IntoStaticStr, strum::EnumString)]
 #[serde(rename_all = "snake_case")]

@@ -165,3 +165,84 @@ on_both_databases!(each_event_of_a_converted_click_counts_once_under_its_source,
     let support_staff = w.reload(support_staff.id).await;
     assert_eq!(refused(figures.funnel(&support_staff, site, &query(Dimension::Network, "")).await), domain::ErrorCode::NotFound);
 });
+
+on_both_databases!(a_long_range_read_from_its_months_weeks_and_days_gives_what_its_days_hold, |db: Db| async move {
+    let w = support::world::world(db.clone()).await;
+    let geld = w.member("geld@example.nl", "female").await;
+    support::grant_staff(&db, &w.accounts, "geld@example.nl", StaffRole::Finance).await;
+    let geld = w.reload(geld.id).await;
+    let site = w.site.settings.id;
+    let today = NOW.div_euclid(DAY);
+    // 130 days of visits and purchases under three sub ids, added as the events add them.
+    let mut tx = db.begin().await.unwrap();
+    for day in today - 129..=today {
+        for (i, sub) in ["a", "b", "c"].into_iter().enumerate() {
+            let tracking = Tracking { network: Some("net".into()), sub3: Some(sub.into()), ..Tracking::default() };
+            let source = domain::figures::Source::new(&tracking, None, Some("NL".into()), None);
+            let visits = Counts { visits: 1 + (day + i as i64).rem_euclid(4), ..Counts::default() };
+            server::figures::add(&mut tx, site, &source, day, "", visits).await.unwrap();
+            if (day + i as i64).rem_euclid(5) == 0 {
+                let bought = Counts { purchases: 1, gross: 1995, ..Counts::default() };
+                server::figures::add(&mut tx, site, &source, day, "EUR", bought).await.unwrap();
+            }
+        }
+    }
+    tx.commit().await.unwrap();
+    let figures = Figures::new(db.clone());
+    // What the days alone hold for a range, per sub id.
+    let by_days = |from: i64, to: i64| {
+        let db = db.clone();
+        async move {
+            let rows: Vec<(String, i64, i64, i64)> = sqlx::query_as(
+                "SELECT value, CAST(SUM(visits) AS BIGINT), CAST(SUM(purchases) AS BIGINT), CAST(SUM(gross) AS BIGINT) FROM figure_days \
+                 WHERE site_id = $1 AND scope = '' AND dim = 'sub3' AND day >= $2 AND day <= $3 GROUP BY value ORDER BY value",
+            )
+            .bind(site)
+            .bind(from)
+            .bind(to)
+            .fetch_all(db.pool())
+            .await
+            .unwrap();
+            rows
+        }
+    };
+    let read = |from: i64, to: i64| {
+        let (figures, geld) = (&figures, &geld);
+        async move {
+            let q = FigureQuery { from, to, by: Dimension::Sub3, network: String::new(), ..query(Dimension::Sub3, "") };
+            let funnel = figures.funnel(geld, site, &q).await.unwrap();
+            let mut rows: Vec<(String, i64, i64, i64)> =
+                funnel.rows.iter().map(|r| (r.value.clone(), r.counts.visits, r.counts.purchases, r.counts.gross)).collect();
+            rows.sort();
+            rows
+        }
+    };
+    let ranges = [
+        (today - 129, today),
+        (today - 89, today),
+        (today - 89, today - 3),
+        (today - 40, today - 10),
+        (today - 6, today),
+        (today, today),
+        (today - 61, today - 61),
+    ];
+    for (from, to) in ranges {
+        let cover = domain::figures::cover(from, to);
+        let expected = by_days(from, to).await;
+        assert!(expected.iter().filter(|r| ["a", "b", "c"].contains(&r.0.as_str())).count() == 3, "{expected:?}");
+        assert_eq!(read(from, to).await, expected, "{from}..={to}: {cover:?}");
+    }
+    assert!(!domain::figures::cover(today - 129, today).months.is_empty(), "the long range reads whole months");
+
+    // The migration's backfill of what the days held before it gives the same rows.
+    sqlx::query("DELETE FROM figure_periods").execute(db.pool()).await.unwrap();
+    let dialect = if db.backend() == server::db::Backend::Postgres { "postgres" } else { "sqlite" };
+    let migration = std::fs::read_to_string(format!("{}/../migrations/{dialect}/20261224000042_figure_periods.sql", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for statement in migration.split(';').filter(|s| s.contains("INSERT INTO figure_periods")) {
+        let sql = statement.lines().filter(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join("\n");
+        sqlx::query(&sql).execute(db.pool()).await.unwrap();
+    }
+    for (from, to) in ranges {
+        assert_eq!(read(from, to).await, by_days(from, to).await, "after the backfill, {from}..={to}");
+    }
+});
