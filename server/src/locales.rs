@@ -138,6 +138,15 @@ mod tests {
         // Two numbers: each takes its own form.
         let payments = dutch("console.payments", 1, &[]);
         assert_eq!(dutch("console.bought", 60, &[("payments", &payments)]), "Gekocht: 60 credits (1 betaling)");
+        // A text with a counted part: the discount notice's hours, in each language's form.
+        let en = c.texts(Locale::En);
+        let notice = |texts: &domain::i18n::Texts, locale: Locale, hours: i64| {
+            let duration = plural::plural(texts, locale, "duration.hours", hours, &[]);
+            domain::i18n::interpolate(&texts["lifecycle.discount_ending.subject"], &[("percent", "15"), ("duration", &duration)])
+        };
+        assert_eq!(notice(&en, Locale::En, 1), "Your 15% discount ends in 1 hour");
+        assert_eq!(notice(&en, Locale::En, 6), "Your 15% discount ends in 6 hours");
+        assert_eq!(notice(&pl, Locale::Pl, 5), "Twoja zniżka 15% kończy się za 5 godzin");
         let recipients = dutch("staff.held.recipients", 3, &[]);
         assert_eq!(dutch("staff.held.counts", 1, &[("recipients", &recipients)]), "1 bericht aan 3 leden");
         let polish = |n: i64| plural::plural(&pl, Locale::Pl, "auth.credits_left", n, &[]);

@@ -103,6 +103,7 @@ impl Accounts {
         use domain::lifecycle::LifecycleKind::{ConfirmReminder, DiscountEnding, LikesDigest, LowBalance, UnreadDigest, WinBack};
         let sample_token = "0".repeat(64);
         let until = domain::date::from_unix(self.clock.now() + 30 * 86_400).to_string().chars().take(10).collect::<String>();
+        let six_hours = domain::plural::plural(&self.catalog.texts(locale), locale, "duration.hours", 6, &[]);
         let vars: [(&str, &str); 9] = [
             ("name", "Anna"),
             ("other", "Sanne"),
@@ -110,7 +111,7 @@ impl Accounts {
             ("percent", "20"),
             ("code", "BLIJF-4F2A"),
             ("until", &until),
-            ("hours", "6"),
+            ("duration", &six_hours),
             ("names", "Sanne, Eva, Noor"),
             ("credits", "8"),
         ];

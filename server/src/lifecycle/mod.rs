@@ -373,11 +373,14 @@ impl Lifecycle {
             Gate::Send(channel) => channel,
             Gate::Not(outcome) => return Ok(outcome),
         };
+        // "5 uur", "1 hour", "5 godzin": the hours left in the member's language, counted.
         let hours = ((ends_at - now) + 3599) / 3600;
+        let locale = domain::Locale::parse(&member.language).unwrap_or(domain::Locale::DEFAULT);
+        let duration = domain::plural::plural(&self.accounts.catalog().texts(locale), locale, "duration.hours", hours, &[]);
         let notice = LifecycleNotice {
             kind: LifecycleKind::DiscountEnding,
             prefix: "lifecycle.discount_ending",
-            vars: vec![("percent", percent.to_string()), ("hours", hours.to_string())],
+            vars: vec![("percent", percent.to_string()), ("duration", duration)],
             target: "/credits".into(),
         };
         self.sent(self.deliver(&site, &member, &notice, channel, now).await?)
