@@ -75,8 +75,11 @@ impl Accounts {
         let joiner = details.joiner(member, today);
         let mut offers = Vec::new();
         for to in sites.iter().filter(|to| offered(&SiteTerms::from(from), &SiteTerms::from(**to), joiner)) {
-            let there: Option<(i64,)> =
-                sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2").bind(to.id).bind(&details.email).fetch_optional(self.db.pool()).await?;
+            let there: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2")
+                .bind(to.id)
+                .bind(&details.email)
+                .fetch_optional(self.db.pool())
+                .await?;
             offers.push(SisterSite {
                 site_id: to.id,
                 name: to.name.clone(),

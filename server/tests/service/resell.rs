@@ -46,7 +46,11 @@ on_both_databases!(a_member_joins_the_companys_other_site_once_with_their_own_de
     sqlx::query("UPDATE sites SET member_resell = TRUE WHERE id = $1").bind(here).execute(db.pool()).await.unwrap();
     let from = settings(&db, here).await;
     let offers = w.accounts.sister_sites(&from, &refs, &anna).await.unwrap();
-    assert_eq!(offers.iter().map(|o| (o.site_id, o.name.as_str(), o.joined)).collect::<Vec<_>>(), [(zuid, "Vonk Zuid", false)], "not vonk.de: it serves no Dutch members");
+    assert_eq!(
+        offers.iter().map(|o| (o.site_id, o.name.as_str(), o.joined)).collect::<Vec<_>>(),
+        [(zuid, "Vonk Zuid", false)],
+        "not vonk.de: it serves no Dutch members"
+    );
     assert_eq!(refused(w.accounts.join_sister_site(&from, &settings(&db, all_ids[1]).await, &anna).await), ErrorCode::NotFound);
 
     // Not for staff, nor for a member who has not confirmed the address.
@@ -78,7 +82,8 @@ on_both_databases!(a_member_joins_the_companys_other_site_once_with_their_own_de
     results.sort_by_key(|r| r.is_err());
     let joined = *results[0].as_ref().unwrap();
     assert_eq!(results[1], Err(ErrorCode::EmailTaken));
-    let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users WHERE email = $1 AND site_id = $2").bind("anna@example.nl").bind(zuid).fetch_one(db.pool()).await.unwrap();
+    let (count,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM users WHERE email = $1 AND site_id = $2").bind("anna@example.nl").bind(zuid).fetch_one(db.pool()).await.unwrap();
     assert_eq!(count, 1);
     assert!(w.accounts.sister_sites(&from, &refs, &anna).await.unwrap()[0].joined, "the list says so afterwards");
 
@@ -88,7 +93,11 @@ on_both_databases!(a_member_joins_the_companys_other_site_once_with_their_own_de
         sqlx::query_as("SELECT status, tracking_network, tracking_ref, credits FROM users WHERE id = $1").bind(joined).fetch_one(db.pool()).await.unwrap();
     assert_eq!((status.as_str(), network.as_deref(), reference.as_deref(), credits), ("active", Some("resell"), Some(from.domain.as_str()), to.signup_credits));
     let (name, gender, city, searchable): (String, Option<String>, Option<String>, i64) =
-        sqlx::query_as("SELECT name, gender, city, CASE WHEN searchable THEN 1 ELSE 0 END FROM profiles WHERE user_id = $1").bind(joined).fetch_one(db.pool()).await.unwrap();
+        sqlx::query_as("SELECT name, gender, city, CASE WHEN searchable THEN 1 ELSE 0 END FROM profiles WHERE user_id = $1")
+            .bind(joined)
+            .fetch_one(db.pool())
+            .await
+            .unwrap();
     assert_eq!((name.as_str(), gender.as_deref(), city.as_deref(), searchable), ("Anna", Some("female"), Some("Haarlem"), 1));
     let (source,): (Option<String>,) = sqlx::query_as("SELECT network FROM member_sources WHERE user_id = $1").bind(joined).fetch_one(db.pool()).await.unwrap();
     assert_eq!(source.as_deref(), Some("resell"));
