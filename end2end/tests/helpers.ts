@@ -245,6 +245,34 @@ export function grantRole(email: string, role = 'admin') {
   execFileSync(vonk, ['staff', 'grant', email, role], { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, RUST_LOG: 'warn' } });
 }
 
+/** Staff of the first site start new sites of the company, each `[domain, name]`. */
+export async function startSites(browser: Browser, baseURL: string, bossEmail: string, sites: [string, string][]) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await acceptEntry(context, baseURL);
+  const boss = await context.newPage();
+  await member(boss, bossEmail, { name: 'Bram', gender: 'Man' });
+  await grantStaff(boss, bossEmail);
+  for (const [domain, name] of sites) {
+    await boss.goto('/staff/site#new-site');
+    await boss.getByTestId('form-new-site').getByLabel('Domein').fill(domain);
+    await boss.getByTestId('form-new-site').getByLabel('Naam van de site').fill(name);
+    await boss.getByTestId('form-new-site').getByRole('button', { name: 'Site aanmaken' }).click();
+    await expect(boss.getByTestId('site-created')).toBeVisible();
+  }
+  await context.close();
+}
+
+/** An admin of the second site at `origin` (1280 px), with two-step login on. */
+export async function staffOn(browser: Browser, origin: string, email: string): Promise<Page> {
+  const staff = await pageOn(browser, origin, false);
+  await member(staff, email, { name: 'Sara', gender: 'Vrouw' });
+  grantRole(email);
+  await turnOnTwoStep(staff);
+  // Asked from the page: the domain is known to this browser only.
+  await expect.poll(() => staff.evaluate(() => fetch('/staff/members').then((r) => r.status))).toBe(200);
+  return staff;
+}
+
 /** A page on `origin` (a second site, resolved to this machine by `browser`'s own rules) at the
  *  project's width. */
 export async function pageOn(browser: Browser, origin: string, mobile: boolean): Promise<Page> {

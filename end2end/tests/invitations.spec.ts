@@ -1,5 +1,5 @@
 import { chromium, expect } from '@playwright/test';
-import { test, acceptEntry, axeClean, member, signupFormReady, fillBasics, grantStaff, grantRole, pageOn, turnOnTwoStep } from './helpers';
+import { test, axeClean, signupFormReady, fillBasics, pageOn, staffOn, startSites } from './helpers';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 
 // An invite-only site is a second site on this server (its own domain), so that the flows of the
@@ -12,31 +12,14 @@ test('on an invite-only site a visitor joins with an invitation link, once', asy
   const domain = `inv-${run}.vonk-test.nl`;
 
   // Staff of the first site start the second.
-  const bossEmail = `inv-boss-${run}@example.nl`;
-  const bossContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await acceptEntry(bossContext, baseURL!);
-  const boss = await bossContext.newPage();
-  await member(boss, bossEmail, { name: 'Bram', gender: 'Man' });
-  await grantStaff(boss, bossEmail);
-  await boss.goto('/staff/site#new-site');
-  await boss.getByTestId('form-new-site').getByLabel('Domein').fill(domain);
-  await boss.getByTestId('form-new-site').getByLabel('Naam van de site').fill('Vonk Besloten');
-  await boss.getByTestId('form-new-site').getByRole('button', { name: 'Site aanmaken' }).click();
-  await expect(boss.getByTestId('site-created')).toBeVisible();
-  await bossContext.close();
+  await startSites(browser, baseURL!, `inv-boss-${run}@example.nl`, [[domain, 'Vonk Besloten']]);
 
   // A browser that finds the new domain on this machine.
   const other = await chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, `--host-resolver-rules=MAP ${domain} 127.0.0.1`] });
   const origin = `http://${domain}:${port}`;
   try {
     // Its staff make it invite-only.
-    const staffEmail = `inv-staff-${run}@example.nl`;
-    const staff = await pageOn(other, origin, false);
-    await member(staff, staffEmail, { name: 'Sara', gender: 'Vrouw' });
-    grantRole(staffEmail);
-    await turnOnTwoStep(staff);
-    // Asked from the page: the domain is known to this browser only.
-    await expect.poll(() => staff.evaluate(() => fetch('/staff/members').then((r) => r.status))).toBe(200);
+    const staff = await staffOn(other, origin, `inv-staff-${run}@example.nl`);
     await staff.goto('/staff/site#rules');
     await staff.getByTestId('form-rules').locator('select[name="signups"]').selectOption('invite_only');
     await staff.getByTestId('form-rules').getByRole('button', { name: 'Opslaan' }).click();

@@ -1,5 +1,5 @@
 import { chromium, expect } from '@playwright/test';
-import { test, acceptEntry, activate, axeClean, grantRole, grantStaff, member, pageOn, turnOnTwoStep } from './helpers';
+import { test, acceptEntry, activate, axeClean, member, pageOn, staffOn, startSites } from './helpers';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 
 // Two new sites of the company (so that the first site's settings stay as they are): staff of
@@ -12,23 +12,10 @@ test("a member joins the company's other site from settings and is signed in the
   const [here, there] = [`res-a-${run}.vonk-test.nl`, `res-b-${run}.vonk-test.nl`];
   const [hereOrigin, thereOrigin] = [`http://${here}:${port}`, `http://${there}:${port}`];
 
-  const bossEmail = `res-boss-${run}@example.nl`;
-  const bossContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await acceptEntry(bossContext, baseURL!);
-  const boss = await bossContext.newPage();
-  await member(boss, bossEmail, { name: 'Bram', gender: 'Man' });
-  await grantStaff(boss, bossEmail);
-  for (const [domain, name] of [
+  await startSites(browser, baseURL!, `res-boss-${run}@example.nl`, [
     [here, `Noord ${run}`],
     [there, `Oost ${run}`],
-  ]) {
-    await boss.goto('/staff/site#new-site');
-    await boss.getByTestId('form-new-site').getByLabel('Domein').fill(domain);
-    await boss.getByTestId('form-new-site').getByLabel('Naam van de site').fill(name);
-    await boss.getByTestId('form-new-site').getByRole('button', { name: 'Site aanmaken' }).click();
-    await expect(boss.getByTestId('site-created')).toBeVisible();
-  }
-  await bossContext.close();
+  ]);
 
   const other = await chromium.launch({
     executablePath: chromiumPath,
@@ -36,12 +23,7 @@ test("a member joins the company's other site from settings and is signed in the
   });
   try {
     // Staff of the first offer its members the company's other sites.
-    const staffEmail = `res-staff-${run}@example.nl`;
-    const staff = await pageOn(other, hereOrigin, false);
-    await member(staff, staffEmail, { name: 'Sara', gender: 'Vrouw' });
-    grantRole(staffEmail);
-    await turnOnTwoStep(staff);
-    await expect.poll(() => staff.evaluate(() => fetch('/staff/members').then((r) => r.status))).toBe(200);
+    const staff = await staffOn(other, hereOrigin, `res-staff-${run}@example.nl`);
     await staff.goto('/invitations#settings');
     await staff.getByLabel('Leden krijgen de andere sites van het bedrijf aangeboden (met één tik lid)').check();
     await staff.getByTestId('form-invite-settings').getByRole('button', { name: 'Opslaan' }).click();
