@@ -142,3 +142,14 @@ impl Accounts {
         Ok(crate::db::flag(&row, "invisible")?)
     }
 }
+
+/// A new account's id from its `INSERT … RETURNING id`, or `email_taken` where the address is
+/// on the site already: two signups with one address at the same moment, and the unique index
+/// decides.
+fn new_account(inserted: Result<(i64,), sqlx::Error>) -> Result<i64, AppError> {
+    match inserted {
+        Ok((id,)) => Ok(id),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(domain::ErrorCode::EmailTaken.into()),
+        Err(e) => Err(e.into()),
+    }
+}

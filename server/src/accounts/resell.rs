@@ -117,11 +117,7 @@ impl Accounts {
         .bind(UserStatus::Active.as_str())
         .fetch_one(&mut *tx)
         .await;
-        let (user_id,) = match inserted {
-            Ok(row) => row,
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
-            Err(e) => return Err(e.into()),
-        };
+        let user_id = super::new_account(inserted)?;
         sqlx::query(
             "INSERT INTO profiles (user_id, site_id, name, date_of_birth, gender, sexuality, country, region, city, status, last_active) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",

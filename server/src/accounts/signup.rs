@@ -84,12 +84,7 @@ impl Accounts {
         .bind(t.sub3.clone())
         .fetch_one(&mut *tx)
         .await;
-        let (user_id,) = match inserted {
-            Ok(row) => row,
-            // Two signups with one address at the same moment: the unique index decides.
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => return Err(ErrorCode::EmailTaken.into()),
-            Err(e) => return Err(e.into()),
-        };
+        let user_id = super::new_account(inserted)?;
         crate::visits::keep_touches(&mut tx, user_id, &touches).await?;
         let device = request.client.user_agent.as_deref().map(|ua| domain::visits::Device::of(ua).as_str().to_string());
         let source = domain::figures::Source::new(t, touches.lander(), request.client.country.clone(), device).with_variant(touches.variant());
