@@ -338,8 +338,11 @@ impl Figures {
         .await?;
         let networks = networks.into_iter().map(|(n,)| n).collect();
         // Per value: the range's whole months and weeks from their rollups, its ends by day.
+        // Not kept as a prepared statement: its text differs with the range, and PostgreSQL
+        // plans it for the scope and grouping asked for rather than a generic plan.
         let sums = SUMS.replace("$6", "$4");
         let by_value: Vec<ValueRow> = sqlx::query_as(&format!("SELECT value, {sums} FROM ({}) AS r GROUP BY value", range_rows(q.from, q.to)))
+            .persistent(false)
             .bind(site_id)
             .bind(scope)
             .bind(q.by.as_str())
