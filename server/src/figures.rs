@@ -338,8 +338,8 @@ impl Figures {
         .await?;
         let networks = networks.into_iter().map(|(n,)| n).collect();
         // Per value: the range's whole months and weeks from their rollups, its ends by day.
-        // Not kept as a prepared statement: its text differs with the range, and PostgreSQL
-        // plans it for the scope and grouping asked for rather than a generic plan.
+        // Not kept as a prepared statement: its text differs with each range, and every range
+        // asked would stay in each connection's statement cache.
         let sums = SUMS.replace("$6", "$4");
         let by_value: Vec<ValueRow> = sqlx::query_as(&format!("SELECT value, {sums} FROM ({}) AS r GROUP BY value", range_rows(q.from, q.to)))
             .persistent(false)
