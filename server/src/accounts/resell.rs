@@ -73,21 +73,27 @@ impl Accounts {
         let details = self.details(member).await?;
         let today = Ymd::from_unix(self.clock.now());
         let joiner = details.joiner(member, today);
-        let mut offers = Vec::new();
-        for to in sites.iter().filter(|to| offered(&SiteTerms::from(from), &SiteTerms::from(**to), joiner)) {
-            let there: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE site_id = $1 AND email = $2")
-                .bind(to.id)
-                .bind(&details.email)
-                .fetch_optional(self.db.pool())
-                .await?;
-            offers.push(SisterSite {
+        let offered: Vec<&SiteSettings> = sites.iter().copied().filter(|to| offered(&SiteTerms::from(from), &SiteTerms::from(*to), joiner)).collect();
+        if offered.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Where the address has an account already, in one query (the ids are the sites', as
+        // numbers in the text).
+        let ids: Vec<String> = offered.iter().map(|s| s.id.to_string()).collect();
+        let there: Vec<(i64,)> = sqlx::query_as(&format!("SELECT site_id FROM users WHERE email = $1 AND site_id IN ({})", ids.join(", ")))
+            .bind(&details.email)
+            .fetch_all(self.db.pool())
+            .await?;
+        let offers = offered
+            .into_iter()
+            .map(|to| SisterSite {
                 site_id: to.id,
                 name: to.name.clone(),
                 domain: to.domain.clone(),
                 description: to.description.clone(),
-                joined: there.is_some(),
-            });
-        }
+                joined: there.iter().any(|(id,)| *id == to.id),
+            })
+            .collect();
         Ok(offers)
     }
 
