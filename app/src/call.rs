@@ -44,12 +44,17 @@ impl Call {
         let user_agent = self.parts.headers.get(http::header::USER_AGENT).and_then(|v| v.to_str().ok());
         server::accounts::Client::new(Some(self.client_ip().to_string()), user_agent, Some(self.country()))
             .with_time_zone(self.cookie(domain::constants::TIME_ZONE_COOKIE).as_deref())
-            .with_visitor(self.cookie(server::visits::VISITOR_COOKIE))
+            .with_visitor(self.visitor())
     }
 
     /// The country of this request (the member's, else GeoIP's, else the site's).
     pub fn country(&self) -> String {
         server::http::visitor::country(&self.parts.extensions, &self.site)
+    }
+
+    /// The browser's first-party visitor cookie, when it holds one the site could have made.
+    pub fn visitor(&self) -> Option<String> {
+        self.cookie(server::visits::VISITOR_COOKIE).filter(|v| server::accounts::tokens::is_well_formed(v))
     }
 
     /// A cookie of the request.

@@ -293,6 +293,9 @@ pub enum ErrorCode {
     /// The lander has a test running already.
     #[strum(message = "validation.split_running")]
     SplitRunning,
+    /// Not two to four different prices above zero (a price test).
+    #[strum(message = "validation.split_prices")]
+    SplitPricesInvalid,
     /// Not a `#rrggbb` colour.
     #[strum(message = "validation.colour_invalid")]
     ColourInvalid,

@@ -1,14 +1,15 @@
-//! Split tests of landers (the owner's figures, `/staff/figures/tests`): staff share the
-//! traffic of one lander (`/landers/{design}/…`) between two to four designs by weight. Each
-//! visitor is shown one design, drawn from their visitor cookie and the test, so they keep it
-//! on every visit; the designs and weights of a running test never change (a change would move
-//! visitors between designs and mix what each one brought): staff stop a test and start
-//! another.
+//! Split tests (the owner's figures, `/staff/figures/tests`): staff share the traffic of one
+//! lander (`/landers/{design}/…`) between two to four designs, or the members shown one credit
+//! bundle between two to four prices, by weight. Each visitor is shown one variant, drawn from
+//! their visitor cookie (or the member) and the test, so they keep it on every visit; the
+//! variants and weights of a running test never change (a change would move visitors between
+//! variants and mix what each one brought): staff stop a test and start another.
 //!
-//! Each visit, signup and payment then counts under the test's variant (`name:design`, the
-//! figures' `variant` grouping), and the test's page compares the variants: the signup rate
-//! and the buyer rate per visit with 95 % Wilson intervals, revenue per visit with a 95 %
-//! normal interval, and a winner once one is clear.
+//! A lander test's visits, signups and payments count under its variant (`name:design`, the
+//! figures' `variant` grouping); its page compares the variants: the signup rate and the buyer
+//! rate per visit with 95 % Wilson intervals, revenue per visit with a 95 % normal interval, and
+//! a winner once one is clear. A price test counts the members shown a price and what they paid
+//! from then on, and compares revenue per member the same way.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,12 +28,40 @@ pub const MIN_VISITS: i64 = 200;
 /// The z of a two-sided 95 % interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
-/// One design of a test and its weight.
+/// The most a tested price may be, in minor units (10,000.00).
+pub const MAX_PRICE_MINOR: i64 = 1_000_000;
+/// What a price test's `lander` column holds: the bundle under test (one test per bundle).
+const PACK_PREFIX: &str = "pack:";
+
+/// One variant of a test and its weight: a design (lander tests) or a price (price tests).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Variant {
-    /// The design's route (`gallery`, `collagelanding`…).
+    /// The design's route (`gallery`, `collagelanding`…); empty in a price test.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub design: String,
+    /// The bundle's price in minor units, in the bundle's currency (price tests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_minor: Option<i64>,
     pub weight: u32,
+}
+
+impl Variant {
+    pub fn design(design: &str, weight: u32) -> Variant {
+        Variant { design: design.to_string(), price_minor: None, weight }
+    }
+
+    pub fn price(price_minor: i64, weight: u32) -> Variant {
+        Variant { design: String::new(), price_minor: Some(price_minor), weight }
+    }
+
+    /// What the variant is called in its label: the design's route, or the price in minor
+    /// units (`1995`).
+    pub fn arm(&self) -> String {
+        match self.price_minor {
+            Some(price) => price.to_string(),
+            None => self.design.clone(),
+        }
+    }
 }
 
 /// A split test as staff set it.
@@ -43,6 +72,9 @@ pub struct SplitTest {
     /// The route of the lander whose traffic is shared.
     pub lander: String,
     pub variants: Vec<Variant>,
+    /// A price test's currency (its bundle's when it started): the prices are in it.
+    #[serde(default)]
+    pub currency: Option<String>,
     pub started_at: i64,
     pub stopped_at: Option<i64>,
 }
@@ -51,14 +83,7 @@ pub struct SplitTest {
 /// variants without the empty rows of the form.
 /// Why not: the error's code and, for the form, its limit (`max`).
 pub fn validate(name: &str, lander: &str, variants: &[(String, String)]) -> Result<(String, Design, Vec<Variant>), ErrorCode> {
-    let name = name.trim();
-    let name_ok = !name.is_empty()
-        && name.chars().count() <= NAME_MAX_CHARS
-        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !name.starts_with('-');
-    if !name_ok {
-        return Err(ErrorCode::SplitNameInvalid);
-    }
+    let name = checked_name(name)?;
     let lander = Design::from_route(lander.trim()).ok_or(ErrorCode::BadRequest)?;
     let mut out: Vec<Variant> = Vec::new();
     for (design, weight) in variants {
@@ -67,11 +92,11 @@ pub fn validate(name: &str, lander: &str, variants: &[(String, String)]) -> Resu
             continue;
         }
         let design = Design::from_route(design).ok_or(ErrorCode::SplitDesignsInvalid)?;
-        let weight: u32 = weight.parse().ok().filter(|w| (1..=MAX_WEIGHT).contains(w)).ok_or(ErrorCode::SplitWeightInvalid)?;
+        let weight = checked_weight(weight)?;
         if out.iter().any(|v| v.design == design.route()) {
             return Err(ErrorCode::SplitDesignsInvalid);
         }
-        out.push(Variant { design: design.route().to_string(), weight });
+        out.push(Variant::design(design.route(), weight));
     }
     if !(MIN_VARIANTS..=MAX_VARIANTS).contains(&out.len()) {
         return Err(ErrorCode::SplitDesignsInvalid);
@@ -79,9 +104,53 @@ pub fn validate(name: &str, lander: &str, variants: &[(String, String)]) -> Resu
     Ok((name.to_string(), lander, out))
 }
 
-/// The value a variant counts under in the figures (`variant` grouping): `name:design`.
-pub fn label(test: &str, design: &str) -> String {
-    format!("{test}:{design}")
+/// A price test's name and prices as staff typed them (`19,95`, `24.95`, with their weights),
+/// checked like [`validate`]: two to four different prices above zero and at most
+/// [`MAX_PRICE_MINOR`].
+pub fn validate_prices(name: &str, prices: &[(String, String)]) -> Result<(String, Vec<Variant>), ErrorCode> {
+    let name = checked_name(name)?;
+    let mut out: Vec<Variant> = Vec::new();
+    for (price, weight) in prices {
+        let (price, weight) = (price.trim(), weight.trim());
+        if price.is_empty() && weight.is_empty() {
+            continue;
+        }
+        let price = crate::money::parse_amount(price).ok().filter(|p| (1..=MAX_PRICE_MINOR).contains(p)).ok_or(ErrorCode::SplitPricesInvalid)?;
+        let weight = checked_weight(weight)?;
+        if out.iter().any(|v| v.price_minor == Some(price)) {
+            return Err(ErrorCode::SplitPricesInvalid);
+        }
+        out.push(Variant::price(price, weight));
+    }
+    if !(MIN_VARIANTS..=MAX_VARIANTS).contains(&out.len()) {
+        return Err(ErrorCode::SplitPricesInvalid);
+    }
+    Ok((name.to_string(), out))
+}
+
+fn checked_name(name: &str) -> Result<&str, ErrorCode> {
+    let name = name.trim();
+    let ok = !name.is_empty()
+        && name.chars().count() <= NAME_MAX_CHARS
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-');
+    ok.then_some(name).ok_or(ErrorCode::SplitNameInvalid)
+}
+
+fn checked_weight(weight: &str) -> Result<u32, ErrorCode> {
+    weight.parse().ok().filter(|w| (1..=MAX_WEIGHT).contains(w)).ok_or(ErrorCode::SplitWeightInvalid)
+}
+
+/// What a price test of bundle `pack_id` keeps in the tests' subject column (`pack:12`): one
+/// test runs per bundle, as one runs per lander.
+pub fn pack_subject(pack_id: i64) -> String {
+    format!("{PACK_PREFIX}{pack_id}")
+}
+
+/// The value a variant counts under (the figures' `variant` grouping, a member's price):
+/// `name:design`, `name:1995`.
+pub fn label(test: &str, arm: &str) -> String {
+    format!("{test}:{arm}")
 }
 
 /// A stable number from 0 to 2^64 - 1 for a visitor and a test (FNV-1a: the same on every node
@@ -118,6 +187,16 @@ impl SplitTest {
     pub fn running(&self) -> bool {
         self.stopped_at.is_none()
     }
+
+    /// The bundle a price test is of (none for a lander test).
+    pub fn pack_id(&self) -> Option<i64> {
+        self.lander.strip_prefix(PACK_PREFIX)?.parse().ok()
+    }
+
+    /// The key a member's price is drawn with when they have no visitor cookie.
+    pub fn member_key(member_id: i64) -> String {
+        format!("member:{member_id}")
+    }
 }
 
 /// A 95 % Wilson interval of a rate: `successes` of `n` (`(0, 0)` when `n` is 0).
@@ -151,6 +230,7 @@ pub fn mean_interval(sum: f64, squares: f64, n: i64) -> (f64, f64, f64) {
 /// What one variant brought, as the test's page shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VariantFigures {
+    /// The variant's design (lander tests) or price in minor units (price tests).
     pub design: String,
     pub weight: u32,
     pub visits: i64,
@@ -173,7 +253,7 @@ impl VariantFigures {
             (if visits > 0 { k as f64 / visits as f64 } else { 0.0 }, lo, hi)
         };
         VariantFigures {
-            design: variant.design.clone(),
+            design: variant.arm(),
             weight: variant.weight,
             visits,
             signups,
@@ -191,12 +271,24 @@ impl VariantFigures {
 pub enum WonOn {
     RevenuePerVisit,
     SignupRate,
+    /// Price tests: buyers per member shown the price.
+    BuyerRate,
 }
 
 /// Whether a variant is clearly best: every variant has [`MIN_VISITS`] visits, and one's
 /// interval lies wholly above every other's — first on revenue per visit (what the traffic is
 /// bought for), else on the signup rate. The index of the winner and the figure.
 pub fn winner(variants: &[VariantFigures]) -> Option<(usize, WonOn)> {
+    winner_on(variants, WonOn::SignupRate)
+}
+
+/// A price test's winner: as [`winner`] with the members shown a price as its visits, first on
+/// revenue per member, else on buyers per member (a price test has no signups).
+pub fn price_winner(variants: &[VariantFigures]) -> Option<(usize, WonOn)> {
+    winner_on(variants, WonOn::BuyerRate)
+}
+
+fn winner_on(variants: &[VariantFigures], then: WonOn) -> Option<(usize, WonOn)> {
     if variants.len() < MIN_VARIANTS || variants.iter().any(|v| v.visits < MIN_VISITS) {
         return None;
     }
@@ -206,7 +298,8 @@ pub fn winner(variants: &[VariantFigures]) -> Option<(usize, WonOn)> {
             variants.iter().enumerate().all(|(j, w)| i == j || low > of(w).2).then_some(i)
         })
     };
-    clear(|v| v.revenue_per_visit).map(|i| (i, WonOn::RevenuePerVisit)).or_else(|| clear(|v| v.signup_rate).map(|i| (i, WonOn::SignupRate)))
+    let second: fn(&VariantFigures) -> (f64, f64, f64) = if then == WonOn::BuyerRate { |v| v.buyer_rate } else { |v| v.signup_rate };
+    clear(|v| v.revenue_per_visit).map(|i| (i, WonOn::RevenuePerVisit)).or_else(|| clear(second).map(|i| (i, then)))
 }
 
 #[cfg(test)]
@@ -224,7 +317,8 @@ mod tests {
             id: 7,
             name: "t".into(),
             lander: "gallery".into(),
-            variants: weights.iter().zip(designs).map(|(w, d)| Variant { design: d.into(), weight: *w }).collect(),
+            variants: weights.iter().zip(designs).map(|(w, d)| Variant::design(d, *w)).collect(),
+            currency: None,
             started_at: 0,
             stopped_at: None,
         }
@@ -252,6 +346,45 @@ mod tests {
     }
 
     #[test]
+    fn a_price_test_is_checked_field_by_field() {
+        let (name, prices) = validate_prices(" dearer ", &form(&[("19,95", "50"), ("€ 24.95", "25"), ("", "")])).unwrap();
+        assert_eq!(name, "dearer");
+        assert_eq!(prices, vec![Variant::price(1995, 50), Variant::price(2495, 25)]);
+        assert_eq!(prices[0].arm(), "1995");
+        assert_eq!(validate_prices("Dearer", &form(&[("19,95", "50"), ("24,95", "50")])), Err(ErrorCode::SplitNameInvalid));
+        for bad in ["0", "0,00", "-5", "1.000,00", "abc", "<b>9</b>", "10000,01", "12,345"] {
+            assert_eq!(validate_prices("t", &form(&[("19,95", "50"), (bad, "50")])), Err(ErrorCode::SplitPricesInvalid), "{bad:?}");
+        }
+        assert_eq!(validate_prices("t", &form(&[("19,95", "50")])), Err(ErrorCode::SplitPricesInvalid), "one price is no test");
+        assert_eq!(validate_prices("t", &form(&[("19,95", "50"), ("19.95", "50")])), Err(ErrorCode::SplitPricesInvalid), "the same price twice");
+        assert_eq!(validate_prices("t", &form(&[("19,95", "50"), ("24,95", "0")])), Err(ErrorCode::SplitWeightInvalid));
+        let five = form(&[("1", "1"), ("2", "1"), ("3", "1"), ("4", "1"), ("5", "1")]);
+        assert_eq!(validate_prices("t", &five), Err(ErrorCode::SplitPricesInvalid));
+    }
+
+    #[test]
+    fn a_price_test_names_its_bundle() {
+        let mut test = test_of(&[50, 50]);
+        assert_eq!(test.pack_id(), None, "a lander test");
+        test.lander = pack_subject(12);
+        assert_eq!(test.pack_id(), Some(12));
+        // Stored variants from before price tests read as designs.
+        let old: Vec<Variant> = serde_json::from_str(r#"[{"design":"gallery","weight":50}]"#).unwrap();
+        assert_eq!(old, vec![Variant::design("gallery", 50)]);
+        assert_eq!(serde_json::to_string(&Variant::price(1995, 5)).unwrap(), r#"{"price_minor":1995,"weight":5}"#);
+    }
+
+    #[test]
+    fn a_price_winner_falls_back_on_buyers() {
+        let (a, b) = (Variant::price(1995, 1), Variant::price(2495, 1));
+        // No money counted yet, buyers far apart: the buyer rate decides.
+        let many = VariantFigures::new(&a, 2000, 0, 300, 0, 0.0);
+        let few = VariantFigures::new(&b, 2000, 0, 100, 0, 0.0);
+        assert_eq!(price_winner(&[many.clone(), few.clone()]), Some((0, WonOn::BuyerRate)));
+        assert_eq!(winner(&[many, few]), None, "a lander test never falls back on buyers");
+    }
+
+    #[test]
     fn wilson_intervals_are_known_values() {
         // 50 of 100: 0.404–0.596 (a textbook value).
         let (lo, hi) = wilson(50, 100);
@@ -274,8 +407,8 @@ mod tests {
 
     #[test]
     fn a_winner_needs_visits_and_intervals_apart() {
-        let v = Variant { design: "gallery".into(), weight: 1 };
-        let w = Variant { design: "video".into(), weight: 1 };
+        let v = Variant::design("gallery", 1);
+        let w = Variant::design("video", 1);
         // Revenue: 40 buyers of 1,000 paying 20.00 each against 5 of 1,000.
         let strong = VariantFigures::new(&v, 1000, 100, 40, 40 * 2000, 40.0 * 2000.0 * 2000.0);
         let weak = VariantFigures::new(&w, 1000, 95, 5, 5 * 2000, 5.0 * 2000.0 * 2000.0);

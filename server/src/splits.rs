@@ -1,5 +1,6 @@
-//! Split tests of landers (`domain::splits`): staff start and stop them, the visit middleware
-//! asks which design a visitor is shown, and the test's page reads what each design brought.
+//! Split tests (`domain::splits`): staff start and stop them; the visit middleware asks which
+//! design a visitor is shown on a lander, the payments which price a member is shown for a
+//! bundle; the test's page reads what each variant brought.
 //!
 //! The running tests of a site are kept on each node for a few seconds (a lander answers
 //! without a database read); a start or stop clears this node's copy at once, the others' within
@@ -11,7 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::figures::Dimension;
-use domain::splits::{label, SplitTest, Variant, VariantFigures, WonOn};
+use domain::site::CreditPack;
+use domain::splits::{label, pack_subject, SplitTest, Variant, VariantFigures, WonOn};
 use domain::staff::StaffArea;
 use domain::ErrorCode;
 
@@ -37,12 +39,16 @@ pub struct Shown {
     pub variant: String,
 }
 
+/// The columns a test is read with.
+const COLUMNS: &str = "id, name, lander, variants, currency, started_at, stopped_at";
+
 #[derive(sqlx::FromRow)]
 struct Row {
     id: i64,
     name: String,
     lander: String,
     variants: String,
+    currency: Option<String>,
     started_at: i64,
     stopped_at: Option<i64>,
 }
@@ -54,10 +60,22 @@ impl Row {
             name: self.name,
             lander: self.lander,
             variants: serde_json::from_str::<Vec<Variant>>(&self.variants).unwrap_or_default(),
+            currency: self.currency,
             started_at: self.started_at,
             stopped_at: self.stopped_at,
         }
     }
+}
+
+/// A bundle staff can test a price of.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct Bundle {
+    pub id: i64,
+    pub credits: i64,
+    pub price_minor: i64,
+    pub currency: String,
+    /// The country it is sold in (none: everywhere without bundles of its own).
+    pub country: Option<String>,
 }
 
 /// A test and what each of its designs brought.
@@ -92,11 +110,10 @@ impl Splits {
         if let Some(tests) = self.running.get(&site_id, generation) {
             return Ok(tests);
         }
-        let rows: Vec<Row> =
-            sqlx::query_as("SELECT id, name, lander, variants, started_at, stopped_at FROM split_tests WHERE site_id = $1 AND stopped_at IS NULL")
-                .bind(site_id)
-                .fetch_all(self.db.pool())
-                .await?;
+        let rows: Vec<Row> = sqlx::query_as(&format!("SELECT {COLUMNS} FROM split_tests WHERE site_id = $1 AND stopped_at IS NULL"))
+            .bind(site_id)
+            .fetch_all(self.db.pool())
+            .await?;
         let tests: Running = Arc::new(rows.into_iter().map(Row::test).filter(|t| !t.variants.is_empty()).collect());
         self.running.put(site_id, generation, tests.clone());
         Ok(tests)
@@ -126,7 +143,7 @@ impl Splits {
     pub async fn list(&self, who: &Member, site_id: i64) -> Result<Vec<SplitTest>, AppError> {
         require_staff(who, site_id, StaffArea::Figures)?;
         let rows: Vec<Row> = sqlx::query_as(&format!(
-            "SELECT id, name, lander, variants, started_at, stopped_at FROM split_tests WHERE site_id = $1 \
+            "SELECT {COLUMNS} FROM split_tests WHERE site_id = $1 \
              ORDER BY CASE WHEN stopped_at IS NULL THEN 0 ELSE 1 END, started_at DESC, id DESC LIMIT {LISTED}"
         ))
         .bind(site_id)
@@ -148,29 +165,66 @@ impl Splits {
                 _ => error,
             }
         })?;
+        self.insert(who, site_id, &name, lander.route(), None, &variants).await
+    }
+
+    /// Starts a price test of bundle `pack_id` between `prices` (price, weight as typed; in the
+    /// bundle's currency); logged. Refused as [`Splits::start`], and for a bundle that is not
+    /// the site's or not on sale.
+    pub async fn start_price(&self, who: &Member, site_id: i64, name: &str, pack_id: i64, prices: &[(String, String)]) -> Result<i64, AppError> {
+        require_staff(who, site_id, StaffArea::Figures)?;
+        let (name, variants) = domain::splits::validate_prices(name, prices).map_err(|code| {
+            let error = domain::ApiError::field(domain::Field::Form, code);
+            match code {
+                ErrorCode::SplitNameInvalid => error.with("max", domain::splits::NAME_MAX_CHARS),
+                ErrorCode::SplitWeightInvalid => error.with("max", domain::splits::MAX_WEIGHT),
+                _ => error,
+            }
+        })?;
+        let bundle = self.bundles(who, site_id).await?.into_iter().find(|b| b.id == pack_id).ok_or(ErrorCode::BadRequest)?;
+        self.insert(who, site_id, &name, &pack_subject(pack_id), Some(&bundle), &variants).await
+    }
+
+    /// The site's bundles on sale, for a price test's form.
+    pub async fn bundles(&self, who: &Member, site_id: i64) -> Result<Vec<Bundle>, AppError> {
+        require_staff(who, site_id, StaffArea::Figures)?;
+        Ok(sqlx::query_as(
+            "SELECT id, credits, price_minor, currency, country FROM credit_packs WHERE site_id = $1 AND active = TRUE ORDER BY country, sort_order, credits",
+        )
+        .bind(site_id)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Stores a checked test (a price test's bundle given), refused when its name was used or
+    /// its subject has a test running; logged.
+    async fn insert(&self, who: &Member, site_id: i64, name: &str, subject: &str, bundle: Option<&Bundle>, variants: &[Variant]) -> Result<i64, AppError> {
         let now = self.clock.now();
         let mut tx = self.db.begin().await?;
-        // A name used before, or a test running on the lander.
+        // A name used before, or a test running on the lander or bundle.
         let taken: Vec<(String,)> = sqlx::query_as("SELECT name FROM split_tests WHERE site_id = $1 AND (name = $2 OR (lander = $3 AND stopped_at IS NULL))")
             .bind(site_id)
-            .bind(&name)
-            .bind(lander.route())
+            .bind(name)
+            .bind(subject)
             .fetch_all(&mut *tx)
             .await?;
         if !taken.is_empty() {
-            let code = if taken.iter().any(|(n,)| *n == name) { ErrorCode::SplitNameTaken } else { ErrorCode::SplitRunning };
+            let code = if taken.iter().any(|(n,)| n == name) { ErrorCode::SplitNameTaken } else { ErrorCode::SplitRunning };
             return Err(domain::ApiError::field(domain::Field::Form, code).into());
         }
-        let json = serde_json::to_string(&variants).map_err(|e| AppError::Internal(e.to_string()))?;
-        let inserted: Result<(i64,), sqlx::Error> =
-            sqlx::query_as("INSERT INTO split_tests (site_id, name, lander, variants, started_at) VALUES ($1, $2, $3, $4, $5) RETURNING id")
-                .bind(site_id)
-                .bind(&name)
-                .bind(lander.route())
-                .bind(&json)
-                .bind(now)
-                .fetch_one(&mut *tx)
-                .await;
+        let json = serde_json::to_string(variants).map_err(|e| AppError::Internal(e.to_string()))?;
+        let inserted: Result<(i64,), sqlx::Error> = sqlx::query_as(
+            "INSERT INTO split_tests (site_id, name, lander, variants, started_at, pack_id, currency) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+        )
+        .bind(site_id)
+        .bind(name)
+        .bind(subject)
+        .bind(&json)
+        .bind(now)
+        .bind(bundle.map(|b| b.id))
+        .bind(bundle.map(|b| b.currency.as_str()))
+        .fetch_one(&mut *tx)
+        .await;
         let (id,) = match inserted {
             Ok(row) => row,
             // Two starts at once: the unique indexes decide.
@@ -179,11 +233,64 @@ impl Splits {
             }
             Err(e) => return Err(e.into()),
         };
-        let shares = variants.iter().map(|v| format!("{} {}", v.design, v.weight)).collect::<Vec<_>>().join(", ");
-        crate::staff::record(&mut tx, site_id, who, "split_started", &format!("{name} ({})", lander.route()), &shares, now).await?;
+        let shares = variants.iter().map(|v| format!("{} {}", v.arm(), v.weight)).collect::<Vec<_>>().join(", ");
+        crate::staff::record(&mut tx, site_id, who, "split_started", &format!("{name} ({subject})"), &shares, now).await?;
         tx.commit().await?;
         self.forget();
         Ok(id)
+    }
+
+    /// `packs` with the price each is shown at under the site's running price tests: to a
+    /// member their own (fixed by the first page that shows it, drawn from `visitor` — the
+    /// browser's visitor cookie — or else the member), to a visitor the one their cookie
+    /// draws, to staff and to a visitor without a cookie the bundle's own. A bundle whose
+    /// currency is no longer the test's keeps its own price.
+    pub async fn priced(
+        &self,
+        site_id: i64,
+        member: Option<&Member>,
+        visitor: Option<&str>,
+        mut packs: Vec<CreditPack>,
+        now: i64,
+    ) -> Result<Vec<CreditPack>, AppError> {
+        let tests = self.running(site_id).await?;
+        for pack in &mut packs {
+            let Some(test) = tests.iter().find(|t| t.pack_id() == Some(pack.id) && t.currency.as_deref() == Some(pack.currency.as_str())) else { continue };
+            let price = match member {
+                Some(m) if m.is_staff() => None,
+                Some(m) => Some(self.exposed(test, m.id, visitor, now).await?),
+                None => visitor.and_then(|v| test.variant_for(v).price_minor),
+            };
+            if let Some(price) = price {
+                pack.price_minor = price;
+            }
+        }
+        Ok(packs)
+    }
+
+    /// The price member `user_id` is shown in a price test: the one fixed for them, else one
+    /// drawn now and fixed (two pages at once fix one).
+    async fn exposed(&self, test: &SplitTest, user_id: i64, visitor: Option<&str>, now: i64) -> Result<i64, AppError> {
+        let pool = self.db.pool();
+        let read = || sqlx::query_as::<_, (i64,)>("SELECT price_minor FROM price_exposures WHERE test_id = $1 AND user_id = $2").bind(test.id).bind(user_id);
+        if let Some((price,)) = read().fetch_optional(pool).await? {
+            return Ok(price);
+        }
+        let key = visitor.map(str::to_string).unwrap_or_else(|| SplitTest::member_key(user_id));
+        let variant = test.variant_for(&key);
+        let price = variant.price_minor.ok_or_else(|| AppError::Internal("a price test without a price".into()))?;
+        sqlx::query(
+            "INSERT INTO price_exposures (test_id, user_id, variant, price_minor, first_seen_at) VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (test_id, user_id) DO NOTHING",
+        )
+        .bind(test.id)
+        .bind(user_id)
+        .bind(label(&test.name, &variant.arm()))
+        .bind(price)
+        .bind(now)
+        .execute(pool)
+        .await?;
+        Ok(read().fetch_one(pool).await?.0)
     }
 
     /// Stops a running test; logged. Its figures stay.
@@ -211,12 +318,12 @@ impl Splits {
     pub async fn report(&self, who: &Member, site_id: i64, id: i64) -> Result<Report, AppError> {
         require_staff(who, site_id, StaffArea::Figures)?;
         let pool = self.db.pool();
-        let row: Option<Row> = sqlx::query_as("SELECT id, name, lander, variants, started_at, stopped_at FROM split_tests WHERE site_id = $1 AND id = $2")
-            .bind(site_id)
-            .bind(id)
-            .fetch_optional(pool)
-            .await?;
+        let row: Option<Row> =
+            sqlx::query_as(&format!("SELECT {COLUMNS} FROM split_tests WHERE site_id = $1 AND id = $2")).bind(site_id).bind(id).fetch_optional(pool).await?;
         let test = row.ok_or(ErrorCode::NotFound)?.test();
+        if test.pack_id().is_some() {
+            return self.price_report(test).await;
+        }
         let (from, to) = (test.started_at.div_euclid(86_400), test.stopped_at.unwrap_or_else(|| self.clock.now()).div_euclid(86_400));
         let labels: Vec<String> = test.variants.iter().map(|v| label(&test.name, &v.design)).collect();
         let mut counts: HashMap<String, (i64, i64)> = HashMap::new();
@@ -259,4 +366,60 @@ impl Splits {
         let winner = domain::splits::winner(&variants);
         Ok(Report { test, currency, variants, winner })
     }
+
+    /// What each price of a price test brought: the members shown it, those who paid, and
+    /// what they paid from then on while the test ran (in its currency, net).
+    async fn price_report(&self, test: SplitTest) -> Result<Report, AppError> {
+        let rows: Vec<(String, i64, i64, i64, f64)> = sqlx::query_as(
+            "SELECT variant, CAST(COUNT(*) AS BIGINT), CAST(SUM(CASE WHEN purchases > 0 THEN 1 ELSE 0 END) AS BIGINT), \
+             CAST(SUM(net) AS BIGINT), CAST(SUM(CAST(net AS DOUBLE PRECISION) * net) AS DOUBLE PRECISION) \
+             FROM price_exposures WHERE test_id = $1 GROUP BY variant",
+        )
+        .bind(test.id)
+        .fetch_all(self.db.pool())
+        .await?;
+        let variants: Vec<VariantFigures> = test
+            .variants
+            .iter()
+            .map(|v| {
+                let value = label(&test.name, &v.arm());
+                let (members, buyers, net, squares) = rows.iter().find(|r| r.0 == value).map(|r| (r.1, r.2, r.3, r.4)).unwrap_or_default();
+                VariantFigures::new(v, members, 0, buyers, net, squares)
+            })
+            .collect();
+        let winner = domain::splits::price_winner(&variants);
+        Ok(Report { currency: test.currency.clone().unwrap_or_default(), test, variants, winner })
+    }
+}
+
+/// A payment became paid: it counts for the member in each running price test that showed
+/// them a price before (in the test's currency), in the payment's transaction.
+pub async fn paid(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: i64, amount: i64, currency: &str, now: i64) -> Result<(), AppError> {
+    sqlx::query(
+        "UPDATE price_exposures SET purchases = purchases + 1, net = net + $2 WHERE user_id = $1 AND first_seen_at <= $3 \
+         AND test_id IN (SELECT id FROM split_tests WHERE stopped_at IS NULL AND currency = $4)",
+    )
+    .bind(user_id)
+    .bind(amount)
+    .bind(now)
+    .bind(currency)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Money of a payment paid at `paid_at` went back (a refund, a chargeback, a reversal): it
+/// leaves the price tests that payment counted in.
+pub async fn refunded(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: i64, amount: i64, currency: &str, paid_at: i64) -> Result<(), AppError> {
+    sqlx::query(
+        "UPDATE price_exposures SET net = net - $2 WHERE user_id = $1 AND first_seen_at <= $3 \
+         AND test_id IN (SELECT id FROM split_tests WHERE started_at <= $3 AND (stopped_at IS NULL OR stopped_at > $3) AND currency = $4)",
+    )
+    .bind(user_id)
+    .bind(amount)
+    .bind(paid_at)
+    .bind(currency)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }

@@ -114,13 +114,15 @@ impl AppState {
             .with_mail(accounts.clone(), config.public_url.clone())
             .with_media(media.clone())
             .with_push(push.clone());
-        let payments =
-            crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config)?.with_sites(sites.clone()).with_bus(bus);
+        let splits = crate::splits::Splits::new(db.clone(), clock.clone());
+        let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config)?
+            .with_sites(sites.clone())
+            .with_bus(bus)
+            .with_splits(splits.clone());
         let jobs = crate::jobs::Jobs::new(db.clone(), clock.clone(), &crate::jobs::node_name());
         let visits = crate::visits::Visits::new(db.clone());
         let postbacks = crate::postbacks::Postbacks::new(db.clone(), clock.clone());
         let figures = crate::figures::Figures::new(db.clone());
-        let splits = crate::splits::Splits::new(db.clone(), clock.clone());
         postbacks.register(&jobs);
         crate::lifecycle::Lifecycle::new(accounts.clone(), sites.clone(), &config.public_url)
             .with_payments(payments.clone())

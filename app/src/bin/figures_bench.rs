@@ -95,10 +95,14 @@ fn rollups(today: i64) -> (HashMap<Key, Counts>, Vec<Payer>) {
     (rows, payers)
 }
 
-/// Writes the rollups in bulk (one transaction, a few hundred rows per statement).
+/// Writes the rollups in bulk (one transaction, a few hundred rows per statement), day by day
+/// as the site's events write them (a day's rows are made on that day); written in a hash
+/// map's order instead, each row of a range sat on a table page of its own, which PostgreSQL
+/// then read from disk on every page view.
 async fn write(db: &server::Db, site_id: i64, rows: &HashMap<Key, Counts>, payers: &[Payer]) {
     let mut tx = db.begin().await.expect("begin");
-    let entries: Vec<(&Key, &Counts)> = rows.iter().collect();
+    let mut entries: Vec<(&Key, &Counts)> = rows.iter().collect();
+    entries.sort_unstable_by(|a, b| (a.0 .2, a.0).cmp(&(b.0 .2, b.0)));
     for chunk in entries.chunks(400) {
         let mut sql = String::from(
             "INSERT INTO figure_days (site_id, scope, dim, day, value, currency, visits, signups, confirmed, first_purchases, purchases, gross, refunded, cohort_1d, cohort_7d, cohort_30d) VALUES ",
@@ -122,7 +126,8 @@ async fn write(db: &server::Db, site_id: i64, rows: &HashMap<Key, Counts>, payer
             *periods.entry((grain.as_str(), grain.start(*day), scope.as_str(), dim, value.as_str(), currency.as_str())).or_default() += *c;
         }
     }
-    let entries: Vec<_> = periods.iter().collect();
+    let mut entries: Vec<_> = periods.iter().collect();
+    entries.sort_unstable_by(|a, b| (a.0 .1, a.0).cmp(&(b.0 .1, b.0)));
     for chunk in entries.chunks(400) {
         let values: Vec<String> = chunk
             .iter()

@@ -293,3 +293,81 @@ async fn finance_split_a_landers_traffic_and_each_visitor_keeps_the_design_they_
         sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action IN ('split_started', 'split_stopped')").fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(logged, 2);
 }
+
+#[tokio::test]
+async fn finance_test_a_bundles_price_and_each_member_pays_the_price_they_were_shown() {
+    let app = start().await;
+    let origin = app.origin();
+    let fin = ready_member(&app, "geld@example.nl", "male").await;
+    grant_staff(&app, "geld@example.nl", domain::staff::StaffRole::Finance).await;
+    let support = ready_member(&app, "help@example.nl", "male").await;
+    grant_staff(&app, "help@example.nl", domain::staff::StaffRole::Support).await;
+    let page = "/staff/figures/tests";
+    let site = app.state.sites.for_host(None).unwrap().settings.id;
+    let pack = app.state.payments.packs(site, "NL").await.unwrap().into_iter().find(|p| p.credits == 60).unwrap();
+    let (low, high) = (pack.price_minor - 500, pack.price_minor + 500);
+    let shown = |minor: i64| domain::site::format_money(minor, "EUR", true);
+    let (_, _, html) = app.get(page, &[("cookie", &fin)]).await;
+    assert!(html.contains(r#"data-testid="form-price-test""#) && html.contains("Nieuwe prijstest"));
+    assert!(html.contains(&format!(r#"<option value="{}""#, pack.id)), "the bundles to choose from");
+
+    // Refused: markup for a name or a price, one price, a bundle that is not a number or not
+    // the site's, support; nothing stored.
+    let form = |name: &str, pack: &str, p1: &str, p2: &str| {
+        format!("name={name}&pack={pack}&price_1={p1}&weight_1=50&price_2={p2}&weight_2=50&price_3=&weight_3=&price_4=&weight_4=")
+    };
+    let (p1, p2) = (domain::money::form_value(low), domain::money::form_value(high));
+    let id = pack.id.to_string();
+    let res = app.form("staff_price_test_start", &form("%3Cb%3Ex%3C%2Fb%3E", &id, &p1, &p2), page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert_eq!(refusal(&res, "staff_price_test_start").0.code, domain::ErrorCode::SplitNameInvalid);
+    let (_, html) = app.follow(&res, &fin).await;
+    assert!(!html.contains("<b>x</b>"), "the name comes back as text");
+    for (body, code) in [
+        (form("duur", &id, &p1, "%3Cscript%3E"), domain::ErrorCode::SplitPricesInvalid),
+        (form("duur", &id, &p1, ""), domain::ErrorCode::SplitPricesInvalid),
+        (form("duur", &id, &p1, &p1), domain::ErrorCode::SplitPricesInvalid),
+        (form("duur", "abc", &p1, &p2), domain::ErrorCode::BadRequest),
+        (form("duur", "999999", &p1, &p2), domain::ErrorCode::BadRequest),
+    ] {
+        let res = app.form("staff_price_test_start", &body, page, &[("origin", &origin), ("cookie", &fin)]).await;
+        assert_eq!(refusal(&res, "staff_price_test_start").0.code, code, "{body}");
+    }
+    let res = app.form("staff_price_test_start", &form("duur", &id, &p1, &p2), page, &[("origin", &origin), ("cookie", &support)]).await;
+    assert!(location(&res).contains("__err"));
+    let res = app.form("staff_price_test_start", "name=duur", page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert!(!res.status().is_server_error(), "a form without its fields");
+    let (tests,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM split_tests").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(tests, 0);
+
+    let res = app.form("staff_price_test_start", &form("duur", &id, &p1, &p2), page, &[("origin", &origin), ("cookie", &fin)]).await;
+    assert_eq!(location(&res), format!("{page}?started=1"));
+    let (_, _, html) = app.get(page, &[("cookie", &fin)]).await;
+    assert_eq!(html.matches(r#"data-testid="variant""#).count(), 2);
+    assert!(html.contains(&shown(low)) && html.contains(&shown(high)) && html.contains("Omzet per lid"));
+
+    // Visitors on /pricing: each cookie keeps its price; both prices are shown.
+    let mut by_price = std::collections::HashMap::new();
+    for n in 0..40 {
+        let visitor = format!("vonk_visitor={n:0>64}");
+        let (status, _, html) = app.get("/pricing", &[("cookie", &visitor)]).await;
+        assert_eq!(status, StatusCode::OK);
+        let price = if html.contains(&shown(low)) { low } else { high };
+        assert!(html.contains(&shown(price)) && !html.contains(&shown(low + high - price)), "one price per visitor");
+        let (_, _, again) = app.get("/pricing", &[("cookie", &visitor)]).await;
+        assert!(again.contains(&shown(price)));
+        by_price.entry(price).or_insert(visitor);
+    }
+    assert_eq!(by_price.len(), 2);
+
+    // A member who saw the low price as a visitor sees it on /credits, and keeps it in another
+    // browser; their checkout is for it.
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let (_, _, credits) = app.get("/credits", &[("cookie", &format!("{anna}; {}", by_price[&low]))]).await;
+    assert!(credits.contains(&shown(low)) && !credits.contains(&shown(high)), "the member's price on /credits");
+    let (_, _, other) = app.get("/credits", &[("cookie", &format!("{anna}; {}", by_price[&high]))]).await;
+    assert!(other.contains(&shown(low)) && !other.contains(&shown(high)), "kept in another browser");
+    let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    let member = app.state.accounts.member(anna_id).await.unwrap().unwrap();
+    let quote = app.state.payments.quote(&app.state.sites.for_host(None).unwrap(), &member, pack.id, None, "NL", app.state.clock.now()).await.unwrap();
+    assert_eq!(quote.list_price, low);
+}

@@ -201,7 +201,7 @@ impl Payments {
         if counted == 0 || tokens::hash(&code) != row.code_hash {
             return Err(invalid());
         }
-        let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == row.pack_id).ok_or(ErrorCode::NotFound)?;
+        let pack = self.member_pack(site, member, row.pack_id, country, now).await?;
         let (typed, offers) = self.discounts(site, member, row.discount_code.as_deref(), country, now).await?;
         let q = best_quote(&pack, &[typed.as_ref(), offers.now.map(|p| p.discount()).as_ref()], country);
         // The month's cap is checked and the order stored in one transaction that holds the

@@ -65,6 +65,8 @@ pub struct Payments {
     /// The chat's bus: a booked or reversed payment tells the member's open chats the new
     /// balance (on every node).
     bus: Option<crate::chat::bus::Bus>,
+    /// The running price tests: a tested bundle costs the member the price they were shown.
+    splits: crate::splits::Splits,
 }
 
 /// What `/credits` shows: the bundles for the buyer's country with their prices now, the
@@ -110,6 +112,7 @@ impl Payments {
     pub fn new(db: Db, provider: Provider, accounts: Accounts, links: Links, sms: sms::SmsOutbox, public_url: String) -> Payments {
         let packs_cache = std::sync::Arc::new(crate::ttl_cache::TtlCache::new(std::time::Duration::ZERO, 256));
         Payments {
+            splits: crate::splits::Splits::new(db.clone(), crate::clock::Clock::System),
             db,
             provider,
             accounts,
@@ -151,6 +154,13 @@ impl Payments {
     /// Receipts take their site from the node's cache instead of the database.
     pub fn with_sites(mut self, sites: crate::sites::SiteCache) -> Payments {
         self.sites = Some(sites);
+        self
+    }
+
+    /// The node's split tests (their starts and stops seen at once); without it the payments
+    /// read the running price tests themselves, a few seconds behind.
+    pub fn with_splits(mut self, splits: crate::splits::Splits) -> Payments {
+        self.splits = splits;
         self
     }
 
@@ -429,11 +439,12 @@ impl Payments {
             std::future::pending::<()>().await;
         }
         let mut tx = self.db.begin().await?;
-        let row = sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING status, user_id, credits, site_id, amount, currency")
-            .bind(payment_id)
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or(ErrorCode::NotFound)?;
+        let row =
+            sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING status, user_id, credits, site_id, amount, currency, paid_at")
+                .bind(payment_id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or(ErrorCode::NotFound)?;
         let current = status_of(&row, "status")?;
         if !current.may_become(next) {
             return Ok(current);
@@ -461,6 +472,7 @@ impl Payments {
                     .rows_affected()
                     == 1;
                 crate::figures::paid(&mut tx, user_id, facts.amount, &facts.currency, first, now).await?;
+                crate::splits::paid(&mut tx, user_id, facts.amount, &facts.currency, now).await?;
                 use domain::postbacks::PostbackEvent;
                 if first {
                     crate::postbacks::queue(&mut tx, site_id, user_id, PostbackEvent::FirstPurchase, Some(&facts), now).await?;
@@ -477,6 +489,8 @@ impl Payments {
                 }
                 sqlx::query("UPDATE users SET direct_debit_blocked = TRUE WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
                 crate::figures::refunded(&mut tx, user_id, facts.amount, &facts.currency, now).await?;
+                let paid_at: Option<i64> = row.try_get("paid_at")?;
+                crate::splits::refunded(&mut tx, user_id, facts.amount, &facts.currency, paid_at.unwrap_or(now)).await?;
                 crate::postbacks::queue(&mut tx, site_id, user_id, domain::postbacks::PostbackEvent::Reversal, Some(&facts), now).await?;
             }
             s if s.is_failure() => {

@@ -105,10 +105,34 @@ impl Payments {
         Ok((typed, offers))
     }
 
-    pub async fn offer(&self, site: &Site, member: &Member, typed: Option<&str>, country: &str, now: i64) -> Result<Offer, AppError> {
+    /// The site's bundles for a country at the prices this member (or visitor, by their
+    /// `visitor` cookie) is shown under the running price tests (`server::splits`).
+    pub async fn priced_packs(
+        &self,
+        site_id: i64,
+        member: Option<&Member>,
+        visitor: Option<&str>,
+        country: &str,
+        now: i64,
+    ) -> Result<Vec<CreditPack>, AppError> {
+        let packs = self.packs(site_id, country).await?;
+        self.splits.priced(site_id, member, visitor, packs, now).await
+    }
+
+    /// One bundle for this member as they are charged for it: read anew, at their price.
+    pub(super) async fn member_pack(&self, site: &Site, member: &Member, pack_id: i64, country: &str, now: i64) -> Result<CreditPack, AppError> {
+        let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
+        let priced = self.splits.priced(site.settings.id, Some(member), None, vec![pack], now).await?;
+        priced.into_iter().next().ok_or_else(|| ErrorCode::NotFound.into())
+    }
+
+    /// What `/credits` offers the member: each bundle at their price with the best discount,
+    /// the discount in force, the methods. `visitor` (the browser's visitor cookie) draws
+    /// their price in a price test they have not been shown yet.
+    pub async fn offer(&self, site: &Site, member: &Member, visitor: Option<&str>, typed: Option<&str>, country: &str, now: i64) -> Result<Offer, AppError> {
         let (typed, offers) = self.discounts(site, member, typed, country, now).await?;
         let automatic = offers.now.map(|p| p.discount());
-        let packs = self.packs(site.settings.id, country).await?;
+        let packs = self.priced_packs(site.settings.id, Some(member), visitor, country, now).await?;
         let packs: Vec<(CreditPack, Quote)> = packs
             .into_iter()
             .map(|p| {
@@ -121,9 +145,9 @@ impl Payments {
         Ok(Offer { country: country.to_string(), packs, discount, methods: self.methods(country), time_bonus_left, offers })
     }
 
-    /// One bundle's price for this member now.
+    /// One bundle's price for this member now (their price in a price test).
     pub async fn quote(&self, site: &Site, member: &Member, pack_id: i64, typed: Option<&str>, country: &str, now: i64) -> Result<Quote, AppError> {
-        let pack = self.read_packs(site.settings.id, country).await?.into_iter().find(|p| p.id == pack_id).ok_or(ErrorCode::NotFound)?;
+        let pack = self.member_pack(site, member, pack_id, country, now).await?;
         let (typed, offers) = self.discounts(site, member, typed, country, now).await?;
         Ok(best_quote(&pack, &[typed.as_ref(), offers.now.map(|p| p.discount()).as_ref()], country))
     }

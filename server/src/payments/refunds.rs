@@ -269,11 +269,12 @@ impl Payments {
         let Some(settled) = settled else { return Ok(None) };
         let (payment_id, amount): (i64, i64) = (settled.try_get("payment_id")?, settled.try_get("amount")?);
         let kind = RefundKind::parse(&settled.try_get::<String, _>("kind")?).ok_or_else(|| AppError::Internal("refund kind".into()))?;
-        let payment =
-            sqlx::query("UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING user_id, site_id, credits, amount, refunded, status, currency")
-                .bind(payment_id)
-                .fetch_one(&mut **tx)
-                .await?;
+        let payment = sqlx::query(
+            "UPDATE payments SET updated_at = updated_at WHERE id = $1 RETURNING user_id, site_id, credits, amount, refunded, status, currency, paid_at",
+        )
+        .bind(payment_id)
+        .fetch_one(&mut **tx)
+        .await?;
         let (user_id, site_id, bundle, paid, refunded): (i64, i64, i64, i64, i64) =
             (payment.try_get("user_id")?, payment.try_get("site_id")?, payment.try_get("credits")?, payment.try_get("amount")?, payment.try_get("refunded")?);
         let status = super::status_of(&payment, "status")?;
@@ -287,6 +288,8 @@ impl Payments {
         let (balance,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(user_id).fetch_one(&mut **tx).await?;
         let currency: String = payment.try_get("currency")?;
         crate::figures::refunded(tx, user_id, amount, &currency, now).await?;
+        let paid_at: Option<i64> = payment.try_get("paid_at")?;
+        crate::splits::refunded(tx, user_id, amount, &currency, paid_at.unwrap_or(now)).await?;
         let back = credits_back(credits_for(bundle, paid, before, amount), balance);
         if back.taken > 0 {
             credits::book(tx, Entry { user_id, delta: -back.taken, reason: Reason::Refund, reference: &format!("refund:{refund_id}") }, now).await?;

@@ -36,9 +36,9 @@ on_both_databases!(the_leaving_discount_is_offered_once_and_only_its_member_rede
     assert_eq!(p.take_leaving_discount(&w.site, &anna, NOW + 60).await.unwrap(), a);
 
     // Only Anna can redeem it; other members are told it does not exist.
-    let hers = p.offer(&w.site, &anna, Some(&a.code), "NL", NOW + 3600).await.unwrap();
+    let hers = p.offer(&w.site, &anna, None, Some(&a.code), "NL", NOW + 3600).await.unwrap();
     assert_eq!(hers.discount.map(|d| (d.code, d.percent)), Some((a.code.clone(), 40)));
-    assert_eq!(refused(p.offer(&w.site, &bart, Some(&a.code), "NL", NOW + 3600).await), ErrorCode::DiscountNotFound);
+    assert_eq!(refused(p.offer(&w.site, &bart, None, Some(&a.code), "NL", NOW + 3600).await), ErrorCode::DiscountNotFound);
     // Expired after its days.
-    assert_eq!(refused(p.offer(&w.site, &anna, Some(&a.code), "NL", a.expires_at).await), ErrorCode::DiscountNotFound);
+    assert_eq!(refused(p.offer(&w.site, &anna, None, Some(&a.code), "NL", a.expires_at).await), ErrorCode::DiscountNotFound);
 });

@@ -34,7 +34,7 @@ on_both_databases!(a_bundle_with_the_time_bonus_makes_a_premium_member_once, |db
     let start_credits = anna.credits;
 
     // Within four hours of signup: the time bonus applies to every bundle.
-    let offer = p.offer(&w.site, &anna, None, "NL", NOW + 60).await.unwrap();
+    let offer = p.offer(&w.site, &anna, None, None, "NL", NOW + 60).await.unwrap();
     assert_eq!(offer.discount.as_ref().map(|d| d.code.as_str()), Some("TIMEBONUS25"));
     assert_eq!(offer.time_bonus_left, Some(14_400 - 60));
     let (pack, quote) = offer.packs.iter().find(|(pack, _)| pack.credits == 60).unwrap();
@@ -70,7 +70,7 @@ on_both_databases!(a_bundle_with_the_time_bonus_makes_a_premium_member_once, |db
     assert!(receipts[0].contains(&w.site.company.kvk) && receipts[0].contains("14,96"), "{}", receipts[0]);
 
     // Premium now: no time bonus, no welcome discount; the repeat order is the last one.
-    let offer = p.offer(&w.site, &anna, None, "NL", NOW + 180).await.unwrap();
+    let offer = p.offer(&w.site, &anna, None, None, "NL", NOW + 180).await.unwrap();
     assert_eq!(offer.discount, None);
     let last = p.last_order(anna.id).await.unwrap().unwrap();
     assert_eq!((last.pack_id, last.method), (pack.id, PaymentMethod::Ideal));
@@ -185,7 +185,7 @@ on_both_databases!(discount_codes_follow_their_rules, |db: Db| async move {
     let later = NOW + 5 * 3600; // past the time bonus, still in the welcome hours
     let offer = |typed: &'static str| {
         let (p, w, anna) = (p.clone(), &w, anna.clone());
-        async move { p.offer(&w.site, &anna, Some(typed), "NL", later).await }
+        async move { p.offer(&w.site, &anna, None, Some(typed), "NL", later).await }
     };
     assert_eq!(refused(offer("NIETBESTAAND").await), ErrorCode::DiscountNotFound);
     assert_eq!(refused(offer("BELG50").await), ErrorCode::DiscountNotFound, "a code for another country");
@@ -207,7 +207,7 @@ on_both_databases!(discount_codes_follow_their_rules, |db: Db| async move {
     assert_eq!(refused(p.start_checkout(&w.site, &anna, pack, PaymentMethod::Ideal, Some("ZOMER40"), "NL", "nl", later).await), ErrorCode::DiscountUsed);
     // Another member may use it.
     let bea = w.member("bea@example.nl", "female").await;
-    assert!(p.offer(&w.site, &bea, Some("ZOMER40"), "NL", later).await.is_ok());
+    assert!(p.offer(&w.site, &bea, None, Some("ZOMER40"), "NL", later).await.is_ok());
 });
 
 on_both_databases!(recovery_books_missed_webhooks_and_expires_stale_payments, |db: Db| async move {

@@ -121,9 +121,12 @@ pub async fn get_credits_page(code: Option<String>) -> Result<CreditsData, ApiEr
     let country = country(&c, &member).await?;
     let now = c.now();
     let p = &c.state.payments;
-    let (offer, code_error) = match p.offer(&c.site, &member, typed(&code), &country, now).await {
+    let visitor = c.visitor();
+    let (offer, code_error) = match p.offer(&c.site, &member, visitor.as_deref(), typed(&code), &country, now).await {
         Ok(offer) => (offer, None),
-        Err(server::AppError::Refused(e)) if typed(&code).is_some() => (p.offer(&c.site, &member, None, &country, now).await.map_err(fail)?, Some(e)),
+        Err(server::AppError::Refused(e)) if typed(&code).is_some() => {
+            (p.offer(&c.site, &member, visitor.as_deref(), None, &country, now).await.map_err(fail)?, Some(e))
+        }
         Err(e) => return Err(fail(e)),
     };
     let code = code_error.is_none().then(|| typed_code(offer.discount.as_ref())).flatten();
@@ -314,9 +317,11 @@ pub async fn dismiss_time_bonus() -> Result<(), ApiError> {
     c.state.accounts.dismiss_alert(member.id, "time_bonus").await.map_err(fail)
 }
 
-/// The credit packs of the site this request is for, for the visitor's country (`/pricing`).
+/// The credit packs of the site this request is for, for the visitor's country, at the prices
+/// this visitor or member is shown (`/pricing`).
 #[server(prefix = "/api/fn", endpoint = "credit_packs")]
 pub async fn get_credit_packs() -> Result<Vec<CreditPack>, ApiError> {
     let c = crate::call::call().await?;
-    c.state.payments.packs(c.site.settings.id, &c.country()).await.map_err(fail)
+    let member = c.viewer();
+    c.state.payments.priced_packs(c.site.settings.id, member.as_ref(), c.visitor().as_deref(), &c.country(), c.now()).await.map_err(fail)
 }

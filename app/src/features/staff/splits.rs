@@ -1,5 +1,6 @@
 //! `/staff/figures/tests` (admins and finance): split tests of landers — a lander's traffic
-//! shared between designs by weight, each visitor keeping their design — and what each design
+//! shared between designs by weight, each visitor keeping their design — and of prices — the
+//! members shown a bundle shared between prices, each keeping theirs — and what each variant
 //! brought, with 95 % intervals and the winner once one is clear (`domain::splits`,
 //! `server::splits`).
 
@@ -29,6 +30,8 @@ pub struct TestView {
     pub id: i64,
     pub name: String,
     pub lander: String,
+    /// A price test's bundle (none for a lander test).
+    pub bundle: Option<BundleView>,
     pub started: String,
     pub stopped: Option<String>,
     pub currency: String,
@@ -37,11 +40,37 @@ pub struct TestView {
     pub winner: Option<(usize, WonOn)>,
 }
 
+/// A bundle on sale, as the price test's form and cards name it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BundleView {
+    pub id: i64,
+    pub credits: i64,
+    pub price_minor: i64,
+    pub currency: String,
+    /// The country it is sold in (none: every country without bundles of its own).
+    pub country: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SplitsData {
+    pub tests: Vec<TestView>,
+    pub bundles: Vec<BundleView>,
+}
+
 #[server(prefix = "/api/fn", endpoint = "staff_splits", input = leptos::server_fn::codec::GetUrl)]
-pub async fn staff_splits() -> Result<Vec<TestView>, ApiError> {
+pub async fn staff_splits() -> Result<SplitsData, ApiError> {
     let (c, member) = staff_call(StaffArea::Figures).await?;
     let site = c.site.settings.id;
     let tests = c.state.splits.list(&member, site).await.map_err(fail)?;
+    let bundles: Vec<BundleView> = c
+        .state
+        .splits
+        .bundles(&member, site)
+        .await
+        .map_err(fail)?
+        .into_iter()
+        .map(|b| BundleView { id: b.id, credits: b.credits, price_minor: b.price_minor, currency: b.currency, country: b.country })
+        .collect();
     let mut out = Vec::new();
     for (i, test) in tests.into_iter().enumerate() {
         let day = |at: i64| domain::date::from_unix(at).to_string();
@@ -51,10 +80,20 @@ pub async fn staff_splits() -> Result<Vec<TestView>, ApiError> {
         } else {
             (String::new(), Vec::new(), None)
         };
+        let bundle = test.pack_id().map(|id| {
+            bundles.iter().find(|b| b.id == id).cloned().unwrap_or(BundleView {
+                id,
+                credits: 0,
+                price_minor: 0,
+                currency: test.currency.clone().unwrap_or_default(),
+                country: None,
+            })
+        });
         out.push(TestView {
             id: test.id,
             name: test.name,
             lander: test.lander,
+            bundle,
             started: day(test.started_at),
             stopped: test.stopped_at.map(day),
             currency,
@@ -62,7 +101,7 @@ pub async fn staff_splits() -> Result<Vec<TestView>, ApiError> {
             winner,
         });
     }
-    Ok(out)
+    Ok(SplitsData { tests: out, bundles })
 }
 
 /// Starts a test: a name, the lander, and up to four designs with their weights (rows left
@@ -90,6 +129,32 @@ pub async fn staff_split_start(
     Ok(())
 }
 
+/// Starts a price test: a name, the bundle, and up to four prices with their weights (rows
+/// left empty are skipped); logged.
+#[allow(clippy::too_many_arguments)]
+#[server(prefix = "/api/fn", endpoint = "staff_price_test_start")]
+pub async fn staff_price_test_start(
+    name: String,
+    pack: String,
+    price_1: String,
+    weight_1: String,
+    price_2: String,
+    weight_2: String,
+    price_3: String,
+    weight_3: String,
+    price_4: String,
+    weight_4: String,
+) -> Result<(), ApiError> {
+    let (c, member) = staff_call(StaffArea::Figures).await?;
+    let pack_id: i64 = pack.trim().parse().map_err(|_| ApiError::new(domain::ErrorCode::BadRequest))?;
+    let rows = [(price_1, weight_1), (price_2, weight_2), (price_3, weight_3), (price_4, weight_4)];
+    match c.state.splits.start_price(&member, c.site.settings.id, &name, pack_id, &rows).await {
+        Ok(_) => redirect(&format!("{PAGE}?started=1")),
+        Err(error) => return Err(fail_back::<StaffPriceTestStart>(error, PAGE, &[("price_name", &name), ("pack", &pack)])),
+    }
+    Ok(())
+}
+
 /// Stops a running test; its figures stay. Logged.
 #[server(prefix = "/api/fn", endpoint = "staff_split_stop")]
 pub async fn staff_split_stop(id: i64) -> Result<(), ApiError> {
@@ -105,6 +170,18 @@ fn design_label(i18n: &I18n, route: &str) -> String {
     i18n.t(&format!("staff.tests.design.{route}"))
 }
 
+/// A bundle as `60 credits · € 19,95 · NL` (or every country).
+fn bundle_label(i18n: &I18n, b: &BundleView) -> String {
+    let credits = if b.credits > 0 { i18n.plural("credits.pack_credits", b.credits, &[]) } else { format!("#{}", b.id) };
+    let price = domain::site::format_money(b.price_minor, &b.currency, i18n.decimal_comma());
+    let place = b.country.clone().unwrap_or_else(|| i18n.t("staff.tests.all_countries"));
+    if b.credits > 0 {
+        format!("{credits} · {price} · {place}")
+    } else {
+        credits
+    }
+}
+
 #[component]
 pub fn SplitTestsPage() -> impl IntoView {
     if let Some(refused) = refuse_outside(StaffArea::Figures) {
@@ -114,6 +191,7 @@ pub fn SplitTestsPage() -> impl IntoView {
     let query = use_query_map().get_untracked();
     let (started, stopped) = (query.get("started").is_some(), query.get("stopped").is_some());
     let (name, lander) = (query.get("name").unwrap_or_default(), query.get("lander").unwrap_or_default());
+    let (price_name, chosen_pack) = (query.get("price_name").unwrap_or_default(), query.get("pack").unwrap_or_default());
     let data = Resource::new_blocking(|| (), |_| staff_splits());
     let design_options = move |selected: &str, empty: bool| {
         let i18n = use_i18n();
@@ -175,15 +253,79 @@ pub fn SplitTestsPage() -> impl IntoView {
                     <button type="submit" class="btn btn--primary">{i18n.t("staff.tests.start")}</button>
                 </ActionForm>
             </section>
+            <Suspense fallback=|| ()>
+                {move || data.get().map(|result| result.ok().map(|d| view! {
+                    <PriceTestForm bundles=d.bundles name=price_name.clone() chosen=chosen_pack.clone()/>
+                }))}
+            </Suspense>
             <ActionError action={ServerAction::<StaffSplitStop>::new()}/>
             <Suspense fallback=|| ()>
                 {move || data.get().map(|result| match result {
-                    Ok(tests) if tests.is_empty() => view! { <p class="notice" data-testid="tests-none">{use_i18n().t("staff.tests.none")}</p> }.into_any(),
-                    Ok(tests) => tests.into_iter().map(|t| view! { <TestCard test=t/> }).collect_view().into_any(),
+                    Ok(d) if d.tests.is_empty() => view! { <p class="notice" data-testid="tests-none">{use_i18n().t("staff.tests.none")}</p> }.into_any(),
+                    Ok(d) => d.tests.into_iter().map(|t| view! { <TestCard test=t/> }).collect_view().into_any(),
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
         </div>
+    }
+    .into_any()
+}
+
+/// The form that starts a price test: a name, one of the site's bundles, two to four prices.
+#[component]
+fn PriceTestForm(bundles: Vec<BundleView>, name: String, chosen: String) -> impl IntoView {
+    let i18n = use_i18n();
+    if bundles.is_empty() {
+        return ().into_any();
+    }
+    let options = bundles
+        .iter()
+        .map(|b| {
+            let id = b.id.to_string();
+            let selected = chosen == id;
+            view! { <option value=id selected=selected>{bundle_label(&i18n, b)}</option> }
+        })
+        .collect_view();
+    let rows = (1..=MAX_VARIANTS)
+        .map(|n| {
+            let i18n = use_i18n();
+            let weight = if n <= 2 { "50" } else { "" };
+            view! {
+                <fieldset class="staff-split__row">
+                    <legend>{i18n.tf("staff.tests.price_variant", &[("n", &n.to_string())])}</legend>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("staff.tests.price")}</span>
+                        <input type="text" name=format!("price_{n}") inputmode="decimal" autocomplete="off" maxlength="12" placeholder="19,95" required=n <= 2/>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("staff.tests.weight")}</span>
+                        <input type="number" name=format!("weight_{n}") value=weight min="1" max=MAX_WEIGHT.to_string() inputmode="numeric"/>
+                    </label>
+                </fieldset>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="card staff-settings" aria-labelledby="price-new">
+            <h2 id="price-new">{i18n.t("staff.tests.price_new")}</h2>
+            <p class="muted">{i18n.t("staff.tests.price_new_help")}</p>
+            <ActionError action={ServerAction::<StaffPriceTestStart>::new()}/>
+            <ActionForm action={ServerAction::<StaffPriceTestStart>::new()} attr:class="form" attr:data-testid="form-price-test">
+                <div class="staff-settings__grid">
+                    <label class="field">
+                        <span class="field__label">{i18n.t("staff.tests.name")}</span>
+                        <input type="text" name="name" value=name required maxlength=NAME_MAX_CHARS.to_string() pattern="[a-z0-9][a-z0-9\\-]*" autocomplete="off"/>
+                        <span class="field__hint">{i18n.t("staff.tests.name_help")}</span>
+                    </label>
+                    <label class="field">
+                        <span class="field__label">{i18n.t("staff.tests.bundle")}</span>
+                        <select name="pack">{options}</select>
+                    </label>
+                </div>
+                <div class="staff-split__rows">{rows}</div>
+                <button type="submit" class="btn btn--primary">{i18n.t("staff.tests.price_start")}</button>
+            </ActionForm>
+        </section>
     }
     .into_any()
 }
@@ -226,20 +368,40 @@ fn TestCard(test: TestView) -> impl IntoView {
         None => i18n.tf("staff.tests.running_since", &[("date", &test.started)]),
         Some(end) => i18n.tf("staff.tests.ran", &[("from", &test.started), ("to", end)]),
     };
+    let price_test = test.bundle.is_some();
+    let currency = test.currency.clone();
+    // A variant as the page names it: the design, or the price.
+    let arm = move |i18n: &I18n, v: &VariantFigures| {
+        if price_test {
+            let minor = v.design.parse::<i64>().unwrap_or_default();
+            domain::site::format_money(minor, &currency, i18n.decimal_comma())
+        } else {
+            design_label(i18n, &v.design)
+        }
+    };
     let verdict = match test.winner {
         Some((i, on)) => {
-            let design = test.variants.get(i).map(|v| design_label(&i18n, &v.design)).unwrap_or_default();
-            let key = match on {
-                WonOn::RevenuePerVisit => "staff.tests.winner_revenue",
-                WonOn::SignupRate => "staff.tests.winner_signups",
+            let design = test.variants.get(i).map(|v| arm(&i18n, v)).unwrap_or_default();
+            let key = match (on, price_test) {
+                (WonOn::RevenuePerVisit, false) => "staff.tests.winner_revenue",
+                (WonOn::RevenuePerVisit, true) => "staff.tests.winner_price_revenue",
+                (WonOn::SignupRate, _) => "staff.tests.winner_signups",
+                (WonOn::BuyerRate, _) => "staff.tests.winner_buyers",
             };
             view! { <p class="notice notice--ok" data-testid="winner">{i18n.tf(key, &[("design", &design)])}</p> }.into_any()
         }
         None if test.variants.is_empty() => ().into_any(),
+        None if price_test => {
+            view! { <p class="notice" data-testid="no-winner">{i18n.tf("staff.tests.no_price_winner", &[("members", &MIN_VISITS.to_string())])}</p> }.into_any()
+        }
         None => view! { <p class="notice" data-testid="no-winner">{i18n.tf("staff.tests.no_winner", &[("visits", &MIN_VISITS.to_string())])}</p> }.into_any(),
     };
     let running = test.stopped.is_none();
     let currency = test.currency.clone();
+    let subject = match &test.bundle {
+        Some(b) => i18n.tf("staff.tests.of_bundle", &[("bundle", &bundle_label(&i18n, b))]),
+        None => i18n.tf("staff.tests.of_lander", &[("lander", &design_label(&i18n, &test.lander))]),
+    };
     let rows = test
         .variants
         .iter()
@@ -251,14 +413,19 @@ fn TestCard(test: TestView) -> impl IntoView {
             let (revenue, revenue_ci) = money(&i18n, &currency, v.visits, v.revenue_per_visit);
             let share = one_decimal(&i18n, f64::from(v.weight) / f64::from(total));
             let won = test.winner.is_some_and(|(w, _)| w == i);
-            view! {
-                <tr data-testid="variant" class:staff-split__won=won>
-                    <th scope="row">{design_label(&i18n, &v.design)}</th>
-                    <td>{format!("{share} %")}</td>
-                    <td data-testid="variant-visits">{v.visits}</td>
+            let signups = (!price_test).then(|| {
+                view! {
                     <td>{v.signups}</td>
                     <td>{signup}<br/><small class="muted">{signup_ci}</small></td>
-                    <td>{v.buyers}</td>
+                }
+            });
+            view! {
+                <tr data-testid="variant" class:staff-split__won=won>
+                    <th scope="row">{arm(&i18n, v)}</th>
+                    <td>{format!("{share} %")}</td>
+                    <td data-testid="variant-visits">{v.visits}</td>
+                    {signups}
+                    <td data-testid="variant-buyers">{v.buyers}</td>
                     <td>{buyer}<br/><small class="muted">{buyer_ci}</small></td>
                     <td>{revenue}<br/><small class="muted">{revenue_ci}</small></td>
                 </tr>
@@ -269,21 +436,29 @@ fn TestCard(test: TestView) -> impl IntoView {
     view! {
         <section class="card staff-split" aria-labelledby=heading.clone() data-testid="split-test">
             <h2 id=heading.clone()>{test.name.clone()}</h2>
-            <p class="muted">{i18n.tf("staff.tests.of_lander", &[("lander", &design_label(&i18n, &test.lander))])}" · "{status}</p>
+            <p class="muted">{subject}" · "{status}</p>
             {verdict}
             {(!test.variants.is_empty()).then(|| view! {
                 <div class="table-scroll" tabindex="0" role="region" aria-labelledby=table_by>
                     <table class="staff-log">
-                        <thead><tr>
-                            <th scope="col">{t("staff.tests.design")}</th><th scope="col">{t("staff.tests.share")}</th>
-                            <th scope="col">{t("staff.figures.metric.visits")}</th><th scope="col">{t("staff.figures.metric.signups")}</th>
-                            <th scope="col">{t("staff.tests.signup_rate")}</th><th scope="col">{t("staff.figures.metric.buyers")}</th>
-                            <th scope="col">{t("staff.tests.buyer_rate")}</th><th scope="col">{t("staff.figures.metric.revenue_per_visit")}</th>
-                        </tr></thead>
+                        {if price_test {
+                            view! { <thead><tr>
+                                <th scope="col">{t("staff.tests.price")}</th><th scope="col">{t("staff.tests.share")}</th>
+                                <th scope="col">{t("staff.tests.members")}</th><th scope="col">{t("staff.figures.metric.buyers")}</th>
+                                <th scope="col">{t("staff.tests.buyer_rate_member")}</th><th scope="col">{t("staff.tests.revenue_per_member")}</th>
+                            </tr></thead> }.into_any()
+                        } else {
+                            view! { <thead><tr>
+                                <th scope="col">{t("staff.tests.design")}</th><th scope="col">{t("staff.tests.share")}</th>
+                                <th scope="col">{t("staff.figures.metric.visits")}</th><th scope="col">{t("staff.figures.metric.signups")}</th>
+                                <th scope="col">{t("staff.tests.signup_rate")}</th><th scope="col">{t("staff.figures.metric.buyers")}</th>
+                                <th scope="col">{t("staff.tests.buyer_rate")}</th><th scope="col">{t("staff.figures.metric.revenue_per_visit")}</th>
+                            </tr></thead> }.into_any()
+                        }}
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
-                <p class="muted"><small>{t("staff.tests.intervals")}</small></p>
+                <p class="muted"><small>{t(if price_test { "staff.tests.price_intervals" } else { "staff.tests.intervals" })}</small></p>
             })}
             {running.then(|| view! {
                 <ActionForm action={ServerAction::<StaffSplitStop>::new()}>
