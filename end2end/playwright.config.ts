@@ -26,7 +26,7 @@ const chromium = { executablePath: chromiumPath, args: chromiumArgs };
 // And once, at 1280 px: the width of the window and JavaScript being off change what the browser
 // draws and sends, never what the database does with it (the 375 px and no-JavaScript runs ask
 // the server for the same things).
-// The invitation, CDN and other-sites (resell) flows change site settings as the credits and chat flows do (those run
+// The invitation, CDN, other-sites (resell) and price-test flows change site settings as the credits and chat flows do (those run
 // on both); what they add is the browser's side (a second site, a second origin). Push, the
 // visitor's path and the members' search ask what the service tests ask on both databases; what
 // they add is the browser's (a service worker, a signup modal, cards and filters).
@@ -37,6 +37,7 @@ const sqliteOnly = [
   /resilience\.spec/,
   /invitations\.spec/,
   /resell\.spec/,
+  /price-tests\.spec/,
   /cdn\.spec/,
   /push\.spec/,
   /visitor-path\.spec/,

@@ -194,8 +194,8 @@ test('finance split a lander between two designs and a visitor keeps theirs', as
   await member(page, email, { name: 'Femke' });
   await grantStaff(page, email, 'finance');
   await page.goto('/staff');
-  await page.locator('.staff-links').getByRole('link', { name: 'Splittests van landers' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Splittests van landers');
+  await page.locator('.staff-links').getByRole('link', { name: 'Splittests van landers en prijzen' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Splittests van landers en prijzen');
   const form = page.getByTestId('form-split');
   await form.getByLabel('Naam van de test').fill(name);
   await form.getByRole('combobox', { name: 'Lander onder test' }).selectOption('socialnetwork');
