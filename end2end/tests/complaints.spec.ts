@@ -111,7 +111,7 @@ test('tracking from the landing page reaches the member through the modal or the
   // On PostgreSQL the server hears of the new role from the database a moment later.
   await expect.poll(async () => (await staff.request.get('/staff/members')).status()).toBe(200);
   await staff.goto('/staff/members');
-  await staff.getByLabel('E-mailadres of lidnummer').fill(email);
+  await staff.getByLabel('Lid zoeken').fill(email);
   await staff.getByRole('button', { name: 'Zoeken' }).click();
   await expect(staff.getByTestId('staff-member')).toContainText(network);
   await axeClean(staff);

@@ -27,7 +27,7 @@ test('support on a phone correct a member’s credits once, with a reason', asyn
   await expect(support.getByTestId('staff-roles')).toContainText('Klantenservice');
   await expect(support.locator('.staff-links').getByRole('link')).toHaveText(['Klachten en meldingen', 'Leden beheren', 'Uitnodigingen', 'Betalingen']);
   await support.locator('.staff-links').getByRole('link', { name: 'Leden beheren' }).click();
-  await support.getByLabel('E-mailadres of lidnummer').fill(anna);
+  await support.getByLabel('Lid zoeken').fill(anna);
   await support.getByRole('button', { name: 'Zoeken' }).click();
   const file = support.getByTestId('staff-member');
   await expect(file).toContainText('Annemiek');
