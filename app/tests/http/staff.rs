@@ -21,6 +21,18 @@ async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
     assert!(page.contains(&format!("(#{anna_id})")) && page.contains("Actief") && page.contains("Blokkeren"), "the member, their status and the actions");
     let (_, _, page) = app.get("/staff/members?q=nobody%40example.nl", &[("cookie", &staff)]).await;
     assert!(page.contains("Geen lid gevonden"));
+    // Several found: a list, each with what matched and a link to the record; markup in the
+    // query stays text; a query too short says how to search.
+    let (_, _, page) = app.get("/staff/members?q=%40example.nl", &[("cookie", &staff)]).await;
+    assert_eq!(page.matches(r#"data-testid="member-found""#).count(), 2, "anna and staff");
+    assert!(page.contains(&format!(r#"href="/staff/members?q=%23{anna_id}""#)) && page.contains("gevonden op deel van het e-mailadres"));
+    let (status, _, page) = app.get("/staff/members?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", &[("cookie", &staff)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!page.contains("<script>alert(1)") && page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the query comes back as text");
+    let (_, _, page) = app.get("/staff/members?q=an", &[("cookie", &staff)]).await;
+    assert!(page.contains("zoek op minstens 3 tekens"));
+    let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
+    assert!(page.contains("Leden gezocht") && page.contains("@example.nl"), "searches are in the staff log");
 
     // Without a reason: refused in Dutch, nothing changed.
     let res =

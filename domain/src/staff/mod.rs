@@ -182,6 +182,7 @@ mod company;
 mod form;
 mod pricing;
 mod roles;
+pub mod search;
 mod settings;
 #[cfg(test)]
 mod tests;

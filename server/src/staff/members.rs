@@ -1,7 +1,11 @@
-//! Staff and members: find a member by id or address, block and unblock them with a reason,
-//! grant and take back staff roles (admins only).
+//! Staff and members: find a member by number, address, name, IP range, payment or phone
+//! (`domain::staff::search`), block and unblock them with a reason, grant and take back staff
+//! roles (admins only).
+
+use std::collections::BTreeMap;
 
 use domain::rows::Flag;
+use domain::staff::search::{ip_text_prefix, like_anywhere, lookups, Lookup, MatchKind, MAX_RESULTS};
 
 use crate::accounts::Member;
 use crate::error::AppError;
@@ -50,7 +54,124 @@ pub enum MemberChange {
     Role(StaffRole, bool),
 }
 
+/// A member a search found, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub member: MemberRecord,
+    pub matched: Vec<MatchKind>,
+}
+
+/// The columns of a member as staff see them (`RecordRow`).
+const RECORD_COLUMNS: &str = "u.id, u.email, u.status, u.staff_roles, u.signup_date, u.credits, u.paid_user, u.tracking_network, p.name, p.country";
+/// Security events read for an IP range, newest first (the range is checked on each).
+const IP_EVENTS_READ: i64 = 5_000;
+
+impl RecordRow {
+    fn record(self) -> MemberRecord {
+        MemberRecord {
+            id: self.id,
+            email: self.email,
+            name: self.name,
+            status: self.status,
+            roles: StaffRoles::from_bits(self.staff_roles),
+            signup_date: self.signup_date,
+            credits: self.credits,
+            paid_user: self.paid_user,
+            country: self.country,
+            tracking_network: self.tracking_network,
+        }
+    }
+}
+
 impl Staff {
+    /// The site's members a query finds, each with what matched, newest first (at most
+    /// [`MAX_RESULTS`]; deleted accounts are not found). Every search is in the staff log with
+    /// its text and how many it found.
+    pub async fn search(&self, staff: &Member, site_id: i64, query: &str, now: i64) -> Result<Vec<Found>, AppError> {
+        require_staff(staff, site_id, StaffArea::Members)?;
+        let mut matched: BTreeMap<i64, Vec<MatchKind>> = BTreeMap::new();
+        for lookup in lookups(query) {
+            for id in self.ids_for(site_id, &lookup).await? {
+                let kinds = matched.entry(id).or_default();
+                if !kinds.contains(&lookup.kind()) {
+                    kinds.push(lookup.kind());
+                }
+            }
+        }
+        let ids: Vec<String> = matched.keys().rev().take(MAX_RESULTS).map(i64::to_string).collect();
+        let mut found = Vec::new();
+        if !ids.is_empty() {
+            let rows: Vec<RecordRow> = sqlx::query_as(&format!(
+                "SELECT {RECORD_COLUMNS} FROM users u JOIN profiles p ON p.user_id = u.id \
+                 WHERE u.site_id = $1 AND u.status <> $2 AND u.id IN ({}) ORDER BY u.id DESC",
+                ids.join(", ")
+            ))
+            .bind(site_id)
+            .bind(domain::account::UserStatus::Deleted.as_str())
+            .fetch_all(self.db.pool())
+            .await?;
+            for row in rows {
+                let matched = matched.remove(&row.id).unwrap_or_default();
+                found.push(Found { member: row.record(), matched });
+            }
+        }
+        let text: String = query.trim().chars().take(100).collect();
+        self.note(staff, site_id, "member_search", &text, &found.len().to_string(), now).await?;
+        Ok(found)
+    }
+
+    /// The ids of the site's members one reading of a query finds (at most a few hundred).
+    async fn ids_for(&self, site_id: i64, lookup: &Lookup) -> Result<Vec<i64>, AppError> {
+        let pool = self.db.pool();
+        let limit = MAX_RESULTS * 4;
+        let users = |condition: &str| format!("SELECT u.id FROM users u WHERE u.site_id = $1 AND {condition} ORDER BY u.id DESC LIMIT {limit}");
+        let ids: Vec<(i64,)> = match lookup {
+            Lookup::Id(id) => sqlx::query_as(&users("u.id = $2")).bind(site_id).bind(id).fetch_all(pool).await?,
+            Lookup::Email(email) => sqlx::query_as(&users("u.email = $2")).bind(site_id).bind(email).fetch_all(pool).await?,
+            Lookup::EmailPart(part) => {
+                sqlx::query_as(&users("LOWER(u.email) LIKE $2 ESCAPE '\\'")).bind(site_id).bind(like_anywhere(part)).fetch_all(pool).await?
+            }
+            Lookup::Name(part) => {
+                let sql = format!(
+                    "SELECT u.id FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND LOWER(p.name) LIKE $2 ESCAPE '\\' \
+                     ORDER BY u.id DESC LIMIT {limit}"
+                );
+                sqlx::query_as(&sql).bind(site_id).bind(like_anywhere(part)).fetch_all(pool).await?
+            }
+            Lookup::Payment(id) => sqlx::query_as("SELECT user_id FROM payments WHERE site_id = $1 AND id = $2").bind(site_id).bind(id).fetch_all(pool).await?,
+            Lookup::ProviderPayment(reference) => {
+                sqlx::query_as("SELECT user_id FROM payments WHERE site_id = $1 AND provider_id = $2").bind(site_id).bind(reference).fetch_all(pool).await?
+            }
+            Lookup::Phone { full, national } => {
+                let sql = format!(
+                    "SELECT DISTINCT d.user_id FROM direct_debits d JOIN users u ON u.id = d.user_id \
+                     WHERE u.site_id = $1 AND (d.phone = $2 OR d.phone LIKE $3) LIMIT {limit}"
+                );
+                sqlx::query_as(&sql).bind(site_id).bind(full.as_deref().unwrap_or("")).bind(format!("%{national}")).fetch_all(pool).await?
+            }
+            Lookup::Ip(net) => {
+                // A first cut by the range's text, then the range itself on each address.
+                let rows: Vec<(i64, String)> = sqlx::query_as(&format!(
+                    "SELECT e.user_id, e.ip FROM security_events e JOIN users u ON u.id = e.user_id \
+                     WHERE u.site_id = $1 AND e.ip LIKE $2 ORDER BY e.id DESC LIMIT {IP_EVENTS_READ}"
+                ))
+                .bind(site_id)
+                .bind(format!("{}%", ip_text_prefix(net)))
+                .fetch_all(pool)
+                .await?;
+                let mut ids: Vec<(i64,)> = Vec::new();
+                for (user, ip) in rows {
+                    let inside = ip.parse::<std::net::IpAddr>().is_ok_and(|ip| net.contains(&ip));
+                    if inside && !ids.contains(&(user,)) {
+                        ids.push((user,));
+                    }
+                }
+                ids
+            }
+        };
+        Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
+
     /// A member of the site by id (`123` or `#123`) or email address; deleted accounts are not
     /// found. Each member found is a view, written to the staff log.
     pub async fn find(&self, staff: &Member, site_id: i64, query: &str, now: i64) -> Result<Option<MemberRecord>, AppError> {
@@ -58,8 +179,7 @@ impl Staff {
         let q = query.trim();
         let by_id = q.trim_start_matches('#').parse::<i64>().ok();
         let deleted = domain::account::UserStatus::Deleted.as_str();
-        let sql = "SELECT u.id, u.email, u.status, u.staff_roles, u.signup_date, u.credits, u.paid_user, u.tracking_network, p.name, p.country \
-                   FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.status <> $3 AND ";
+        let sql = format!("SELECT {RECORD_COLUMNS} FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.status <> $3 AND ");
         let row = match by_id {
             Some(id) => sqlx::query_as::<_, RecordRow>(&format!("{sql}u.id = $2")).bind(site_id).bind(id).bind(deleted).fetch_optional(self.db.pool()).await?,
             None => {
@@ -75,18 +195,7 @@ impl Staff {
             // What staff looked at is in the staff log too.
             self.note(staff, site_id, "member_view", &format!("member #{}", r.id), "", now).await?;
         }
-        Ok(row.map(|r| MemberRecord {
-            id: r.id,
-            email: r.email,
-            name: r.name,
-            status: r.status,
-            roles: StaffRoles::from_bits(r.staff_roles),
-            signup_date: r.signup_date,
-            credits: r.credits,
-            paid_user: r.paid_user,
-            country: r.country,
-            tracking_network: r.tracking_network,
-        }))
+        Ok(row.map(RecordRow::record))
     }
 
     /// Applies a change to a member of the site and logs it. Support, moderators and admins

@@ -439,3 +439,97 @@ on_both_databases!(a_credit_correction_is_booked_once_in_the_ledger_with_its_rea
     let corrections: Vec<&str> = log.iter().filter(|a| a.action == "credits_corrected").map(|a| a.detail.as_str()).collect();
     assert_eq!(corrections, ["-20 · Double gift", "+50 · Goodwill: a message that did not arrive"]);
 });
+
+on_both_databases!(staff_find_members_by_name_address_part_ip_range_payment_and_phone, |db: Db| async move {
+    use domain::checkout::PaymentStatus;
+    use domain::payment::PaymentMethod;
+    use domain::staff::search::MatchKind;
+    let (w, _sms, payments) = support::shop::shop(db.clone()).await;
+    let site = w.site.settings.id;
+    let staff = Staff::new(db.clone());
+    let boss = w.member("boss@example.nl", "male").await;
+    support::grant_staff(&w.db, &w.accounts, "boss@example.nl", StaffRole::Support).await;
+    let boss = w.reload(boss.id).await;
+    let sanne = w.sign_up_with("sanne.devries@voorbeeld.nl", "Sanne", Default::default(), Default::default()).await;
+    let susanne = w.sign_up_with("s.jansen@example.nl", "Susanne", Default::default(), Default::default()).await;
+    let bart = w.member("bart@voorbeeld.nl", "male").await;
+    let carl = w.member("carl@example.nl", "male").await;
+    let gone = w.sign_up_with("sanneweg@voorbeeld.nl", "Sanne", Default::default(), Default::default()).await;
+    sqlx::query("UPDATE users SET status = 'deleted' WHERE id = $1").bind(gone).execute(db.pool()).await.unwrap();
+    let ids = |found: &[server::staff::Found]| found.iter().map(|f| f.member.id).collect::<Vec<_>>();
+    let search = |q: &str| {
+        let (staff, boss) = (staff.clone(), boss.clone());
+        let q = q.to_string();
+        async move { staff.search(&boss, site, &q, NOW).await.unwrap() }
+    };
+
+    // Members cannot search.
+    assert_eq!(refused(staff.search(&w.reload(carl.id).await, site, "sanne", NOW).await), Some(ErrorCode::NotFound));
+
+    // A part of a name finds both names and addresses, newest first, and says so; deleted
+    // accounts are not found; LIKE's wildcards are taken literally; two letters are too few.
+    let found = search("SANNE").await;
+    assert_eq!(ids(&found), vec![susanne, sanne]);
+    assert_eq!(found[1].matched, vec![MatchKind::Name, MatchKind::EmailPart]);
+    assert_eq!(found[0].matched, vec![MatchKind::Name]);
+    assert_eq!(ids(&search("@voorbeeld.nl").await), vec![bart.id, sanne]);
+    assert_eq!(ids(&search("sanne.devries@voorbeeld.nl").await), vec![sanne]);
+    assert_eq!(search("sanne.devries@voorbeeld.nl").await[0].matched, vec![MatchKind::Email, MatchKind::EmailPart]);
+    assert!(search("a%_").await.is_empty());
+    assert!(search("%%%").await.is_empty());
+    assert!(search("sa").await.is_empty());
+    assert_eq!(ids(&search(&format!("#{}", bart.id)).await), vec![bart.id]);
+
+    // A payment's number (the receipt's order number) and its provider reference.
+    let carl = w.reload(carl.id).await;
+    let paid = support::shop::buy(&db, &payments, &w, &carl, 60, PaymentMethod::Ideal, PaymentStatus::Paid, NOW).await;
+    let by_order = search(&paid.to_string()).await;
+    assert!(by_order.iter().any(|f| f.member.id == carl.id && f.matched == vec![MatchKind::Payment]), "{by_order:?}");
+    let reference = support::shop::provider_id(&db, paid).await;
+    assert_eq!(ids(&search(&reference).await), vec![carl.id]);
+
+    // A direct-debit phone number however it is typed.
+    let phone = domain::checkout::normalize_phone("06 1234 5678", "NL").unwrap();
+    let pack = support::shop::pack_id(&w, &payments, 60).await;
+    sqlx::query(
+        "INSERT INTO direct_debits (user_id, pack_id, iban, phone, code_hash, created_at, expires_at) VALUES ($1, $2, 'NL91ABNA0417164300', $3, 'x', $4, $4)",
+    )
+    .bind(bart.id)
+    .bind(pack)
+    .bind(&phone)
+    .bind(NOW)
+    .execute(db.pool())
+    .await
+    .unwrap();
+    for typed in ["06-1234 5678", "+31 6 1234 5678", "0031612345678", "(06) 12.34.56.78"] {
+        let found = search(typed).await;
+        assert_eq!(found.iter().filter(|f| f.matched.contains(&MatchKind::Phone)).map(|f| f.member.id).collect::<Vec<_>>(), vec![bart.id], "{typed}");
+    }
+    assert!(search("06-1234 5679").await.iter().all(|f| !f.matched.contains(&MatchKind::Phone)));
+
+    // IP addresses and ranges, from the security events.
+    for (user, ip) in [(carl.id, "203.0.113.7"), (bart.id, "203.0.114.9"), (sanne, "2001:db8::5"), (susanne, "198.51.100.1")] {
+        sqlx::query("INSERT INTO security_events (user_id, kind, ip, created_at) VALUES ($1, 'login', $2, $3)")
+            .bind(user)
+            .bind(ip)
+            .bind(NOW)
+            .execute(db.pool())
+            .await
+            .unwrap();
+    }
+    assert_eq!(ids(&search("203.0.113.7").await), vec![carl.id]);
+    assert_eq!(ids(&search("203.0.113.0/24").await), vec![carl.id]);
+    let mut wide = ids(&search("203.0.112.0/22").await);
+    wide.sort();
+    let mut want = vec![carl.id, bart.id];
+    want.sort();
+    assert_eq!(wide, want);
+    assert_eq!(ids(&search("2001:db8::/32").await), vec![sanne]);
+    assert!(search("203.0.0.0/7").await.is_empty(), "wider than a /8");
+
+    // Another site's staff find none of them; every search is in the staff log.
+    let (other,): (i64,) = sqlx::query_as("SELECT id FROM sites WHERE id <> $1").bind(site).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(refused(staff.search(&boss, other, "sanne", NOW).await), Some(ErrorCode::NotFound));
+    let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action = 'member_search'").fetch_one(db.pool()).await.unwrap();
+    assert!(logged >= 20, "{logged}");
+});

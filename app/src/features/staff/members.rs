@@ -1,5 +1,6 @@
-//! `/staff/members`: find a member by email or id; block or unblock them with a reason; grant or
-//! take back the staff and operator roles. Every change lands in the staff log.
+//! `/staff/members`: find a member by number, address, name, IP range, payment or phone
+//! (`domain::staff::search`); block or unblock them with a reason; grant or take back the staff
+//! and operator roles. Every search, view and change lands in the staff log.
 
 use domain::ApiError;
 use leptos::prelude::*;
@@ -9,6 +10,8 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use crate::call::{fail, redirect, staff_call};
+
+use domain::staff::search::{lookups, MatchKind, MAX_RESULTS, QUERY_MAX_CHARS};
 
 use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
@@ -30,12 +33,45 @@ pub struct MemberRecordView {
     pub correction_key: String,
 }
 
-/// The member behind an email address or id, on this site; staff only.
+/// A member a search found, in the list of several.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FoundView {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub status: String,
+    pub matched: Vec<MatchKind>,
+}
+
+/// What a search found: the one member's record, or the list of several.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MemberSearchView {
+    pub one: Option<MemberRecordView>,
+    pub list: Vec<FoundView>,
+}
+
+/// The members of this site a query finds (staff only): one is shown whole (a view, logged),
+/// several as a list to choose from.
 #[server(prefix = "/api/fn", endpoint = "staff_find_member", input = leptos::server_fn::codec::GetUrl)]
-pub async fn staff_find_member(q: String) -> Result<Option<MemberRecordView>, ApiError> {
+pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> {
     let (c, member) = staff_call(StaffArea::Members).await?;
-    let found = c.state.staff.find(&member, c.site.settings.id, &q, c.now()).await.map_err(fail)?;
-    Ok(found.map(|m| MemberRecordView {
+    let site = c.site.settings.id;
+    let mut found = c.state.staff.search(&member, site, &q, c.now()).await.map_err(fail)?;
+    if found.len() != 1 {
+        let list = found
+            .into_iter()
+            .map(|f| FoundView { id: f.member.id, name: f.member.name, email: f.member.email, status: f.member.status, matched: f.matched })
+            .collect();
+        return Ok(MemberSearchView { one: None, list });
+    }
+    let id = found.remove(0).member.id;
+    let one = c.state.staff.find(&member, site, &format!("#{id}"), c.now()).await.map_err(fail)?;
+    Ok(MemberSearchView { one: one.map(record_view), list: Vec::new() })
+}
+
+#[cfg(feature = "ssr")]
+fn record_view(m: server::staff::MemberRecord) -> MemberRecordView {
+    MemberRecordView {
         id: m.id,
         email: m.email,
         name: m.name,
@@ -47,7 +83,7 @@ pub async fn staff_find_member(q: String) -> Result<Option<MemberRecordView>, Ap
         country: m.country,
         source: m.tracking_network,
         correction_key: server::accounts::tokens::random_hex::<16>(),
-    }))
+    }
 }
 
 /// Corrects a member's credits through the ledger with a reason (support and admins; logged).
@@ -174,6 +210,36 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
     }
 }
 
+/// Several members found: each with what matched, a link to their record.
+#[component]
+fn FoundList(list: Vec<FoundView>) -> impl IntoView {
+    let i18n = use_i18n();
+    let capped = list.len() >= MAX_RESULTS;
+    let items = list
+        .into_iter()
+        .map(|f| {
+            let i18n = use_i18n();
+            let kinds = f.matched.iter().map(|k| i18n.t(&format!("staff.members.match.{}", k.as_ref()))).collect::<Vec<_>>().join(", ");
+            let href = format!("/staff/members?q=%23{}", f.id);
+            let status = i18n.t(&format!("staff.members.status.{}", f.status));
+            view! {
+                <li class="staff-found__item" data-testid="member-found">
+                    <a href=href class="staff-found__name">{format!("{} (#{})", f.name, f.id)}</a>
+                    <span class="staff-found__email">{f.email}</span>
+                    <span class="muted">{status}" · "{i18n.tf("staff.members.matched", &[("kinds", &kinds)])}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="card staff-found" aria-labelledby="found-title">
+            <h2 id="found-title">{i18n.t("staff.members.results")}</h2>
+            <ul class="staff-found__list">{items}</ul>
+            {capped.then(|| view! { <p class="muted">{use_i18n().tf("staff.members.results_capped", &[("max", &MAX_RESULTS.to_string())])}</p> })}
+        </section>
+    }
+}
+
 #[component]
 pub fn StaffMembersPage() -> impl IntoView {
     if let Some(refused) = refuse_outside(StaffArea::Members) {
@@ -181,14 +247,16 @@ pub fn StaffMembersPage() -> impl IntoView {
     }
     let i18n = use_i18n();
     let query = use_query_map().get_untracked();
-    let q = query.get("q").map(|q| q.chars().take(254).collect::<String>()).unwrap_or_default();
+    let q = query.get("q").map(|q| q.chars().take(QUERY_MAX_CHARS).collect::<String>()).unwrap_or_default();
     let saved = query.get("saved").is_some();
     let searched = q.trim().to_string();
+    // A query that reads as nothing (too short) is not sent.
+    let readable = !lookups(&searched).is_empty();
     let found = Resource::new_blocking(
         move || searched.clone(),
-        |q| async move {
-            if q.is_empty() {
-                Ok(None)
+        move |q| async move {
+            if !readable {
+                Ok(MemberSearchView { one: None, list: Vec::new() })
             } else {
                 staff_find_member(q).await
             }
@@ -203,7 +271,8 @@ pub fn StaffMembersPage() -> impl IntoView {
             <form method="get" action="/staff/members" class="form staff-search" role="search">
                 <label class="field">
                     <span class="field__label">{i18n.t("staff.members.search")}</span>
-                    <input type="search" name="q" value=q required maxlength="254"/>
+                    <input type="search" name="q" value=q required maxlength=QUERY_MAX_CHARS.to_string() aria-describedby="member-search-help"/>
+                    <span class="field__hint" id="member-search-help">{i18n.t("staff.members.search_help")}</span>
                 </label>
                 <button type="submit" class="btn btn--primary">{i18n.t("staff.members.find")}</button>
             </form>
@@ -212,9 +281,13 @@ pub fn StaffMembersPage() -> impl IntoView {
             <ActionError action={ServerAction::<StaffCorrectCredits>::new()}/>
             <Suspense fallback=|| ()>
                 {move || found.get().map(|result| match result {
-                    Ok(Some(m)) => view! { <MemberRecordCard m=m/> }.into_any(),
-                    Ok(None) if has_query => view! { <p class="notice" data-testid="member-not-found">{use_i18n().t("staff.members.not_found")}</p> }.into_any(),
-                    Ok(None) => ().into_any(),
+                    Ok(MemberSearchView { one: Some(m), .. }) => view! { <MemberRecordCard m=m/> }.into_any(),
+                    Ok(MemberSearchView { list, .. }) if !list.is_empty() => view! { <FoundList list=list/> }.into_any(),
+                    Ok(_) if has_query && !readable => {
+                        view! { <p class="notice" data-testid="member-not-found">{use_i18n().t("staff.members.query_unclear")}</p> }.into_any()
+                    }
+                    Ok(_) if has_query => view! { <p class="notice" data-testid="member-not-found">{use_i18n().t("staff.members.not_found")}</p> }.into_any(),
+                    Ok(_) => ().into_any(),
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
