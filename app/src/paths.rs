@@ -218,7 +218,7 @@ pub fn staff_chat(conversation: i64) -> String {
     format!("/staff/chats?c={conversation}")
 }
 pub fn staff_member_saved(id: i64) -> String {
-    format!("/staff/members?q={id}&saved=1")
+    format!("/staff/members?q=%23{id}&saved=1")
 }
 pub fn staff_site_saved(anchor: &str) -> String {
     format!("/staff/site?saved={anchor}#{anchor}")

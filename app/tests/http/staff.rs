@@ -34,12 +34,34 @@ async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
     let (_, _, page) = app.get("/staff", &[("cookie", &staff)]).await;
     assert!(page.contains("Leden gezocht") && page.contains("@example.nl"), "searches are in the staff log");
 
+    // A note on the member file: markup stays text, the form's textarea comes back empty, the
+    // member's devices are listed.
+    let res = app
+        .form(
+            "staff_add_note",
+            &format!("id={anna_id}&body=%3C%2Ftextarea%3E%3Cscript%3Ex()%3C%2Fscript%3E+belde"),
+            "/staff/members",
+            &[("origin", &origin), ("cookie", &staff)],
+        )
+        .await;
+    assert_eq!(location(&res), format!("/staff/members?q=%23{anna_id}&saved=1"));
+    let (_, _, page) = app.get(&location(&res), &[("cookie", &staff)]).await;
+    assert!(page.contains("&lt;/textarea&gt;&lt;script&gt;x()&lt;/script&gt; belde") && !page.contains("<script>x()"), "the note as text");
+    assert!(page.contains(r#"aria-describedby="note-help"></textarea>"#), "an empty textarea");
+    assert!(page.contains(r#"data-testid="member-sessions""#), "anna's signed-in device");
+    let res = app.form("staff_add_note", &format!("id={anna_id}&body=+"), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert_eq!(refusal(&res, "staff_add_note").0.code, domain::ErrorCode::Required);
+    let res = app.form("staff_add_note", &format!("id={anna_id}&body=x"), "/staff/members", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert!(location(&res).contains("__err"), "members cannot");
+    let res = app.form("staff_add_note", "body=x", "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
+    assert!(!res.status().is_server_error());
+
     // Without a reason: refused in Dutch, nothing changed.
     let res =
         app.form("staff_change_member", &format!("id={anna_id}&change=block&reason="), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
     let (error, back) = refusal(&res, "staff_change_member");
     assert_eq!(error.code, domain::ErrorCode::ReasonRequired);
-    assert!(back.starts_with(&format!("/staff/members?q={anna_id}")), "{back}");
+    assert!(back.starts_with(&format!("/staff/members?q=#{anna_id}")), "the record again: {back}");
     let (_, html) = app.follow(&res, &staff).await;
     assert!(html.contains("Geef een reden op (hoogstens 500 tekens)."));
     let (status, _, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
@@ -48,7 +70,7 @@ async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
     let res = app
         .form("staff_change_member", &format!("id={anna_id}&change=block&reason=Scam+messages"), "/staff/members", &[("origin", &origin), ("cookie", &staff)])
         .await;
-    assert_eq!(location(&res), format!("/staff/members?q={anna_id}&saved=1"));
+    assert_eq!(location(&res), format!("/staff/members?q=%23{anna_id}&saved=1"));
     let (_, _, page) = app.get(&location(&res), &[("cookie", &staff)]).await;
     assert!(page.contains("Geblokkeerd") && page.contains("Deblokkeren"));
     let (status, headers, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
@@ -574,9 +596,9 @@ async fn support_correct_credits_once_per_form() {
     let key = page.split(r#"name="key" value=""#).nth(1).and_then(|rest| rest.split('"').next()).expect("the form's key").to_string();
     let body = format!("id={anna_id}&amount=25&reason=Goodwill&key={key}");
     let res = app.form("staff_correct_credits", &body, "/staff/members", &[("origin", &origin), ("cookie", &sven)]).await;
-    assert_eq!(location(&res), format!("/staff/members?q={anna_id}&saved=1"));
+    assert_eq!(location(&res), format!("/staff/members?q=%23{anna_id}&saved=1"));
     let res = app.form("staff_correct_credits", &body, "/staff/members", &[("origin", &origin), ("cookie", &sven)]).await;
-    assert_eq!(location(&res), format!("/staff/members?q={anna_id}&saved=1"), "the same form again: no error, nothing more");
+    assert_eq!(location(&res), format!("/staff/members?q=%23{anna_id}&saved=1"), "the same form again: no error, nothing more");
     let (credits,): (i64,) = sqlx::query_as("SELECT credits FROM users WHERE id = $1").bind(anna_id).fetch_one(app.state.db.pool()).await.unwrap();
     assert_eq!(credits, before + 25);
     // Zero, markup and a member: refused, nothing changes.

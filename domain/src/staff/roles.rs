@@ -190,9 +190,34 @@ pub fn validate_credit_correction(amount: &str, reason: &str) -> Result<(i64, St
     Ok((delta, reason.to_string()))
 }
 
+/// The longest note staff leave on a member.
+pub const STAFF_NOTE_MAX_CHARS: usize = 2_000;
+
+/// A staff note as typed: trimmed, not empty, at most [`STAFF_NOTE_MAX_CHARS`] characters.
+pub fn validate_staff_note(body: &str) -> Result<String, crate::ApiError> {
+    use crate::{ApiError, ErrorCode, Field};
+    let body = body.trim();
+    if body.is_empty() {
+        return Err(ApiError::field(Field::Form, ErrorCode::Required));
+    }
+    if body.chars().count() > STAFF_NOTE_MAX_CHARS {
+        return Err(ApiError::field(Field::Form, ErrorCode::TextTooLong).with("max", STAFF_NOTE_MAX_CHARS));
+    }
+    Ok(body.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_staff_note_is_trimmed_and_bounded() {
+        assert_eq!(validate_staff_note("  Belde over een dubbele afschrijving.\n ").unwrap(), "Belde over een dubbele afschrijving.");
+        assert_eq!(validate_staff_note(" \n ").unwrap_err().code, crate::ErrorCode::Required);
+        assert_eq!(validate_staff_note(&"é".repeat(STAFF_NOTE_MAX_CHARS)).unwrap().chars().count(), STAFF_NOTE_MAX_CHARS);
+        let long = validate_staff_note(&"x".repeat(STAFF_NOTE_MAX_CHARS + 1)).unwrap_err();
+        assert_eq!(long.code, crate::ErrorCode::TextTooLong);
+    }
     use proptest::prelude::*;
 
     #[test]

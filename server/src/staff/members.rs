@@ -54,6 +54,18 @@ pub enum MemberChange {
     Role(StaffRole, bool),
 }
 
+/// A note staff left on a member.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct StaffNote {
+    pub id: i64,
+    pub staff_name: String,
+    pub body: String,
+    pub created_at: i64,
+}
+
+/// The notes a member file shows (the newest).
+const NOTES_SHOWN: i64 = 50;
+
 /// A member a search found, and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
@@ -118,6 +130,48 @@ impl Staff {
         let text: String = query.trim().chars().take(100).collect();
         self.note(staff, site_id, "member_search", &text, &found.len().to_string(), now).await?;
         Ok(found)
+    }
+
+    /// Leaves a note on a member of the site (support, moderators, admins); logged.
+    pub async fn add_note(&self, staff: &Member, site_id: i64, user_id: i64, body: &str, now: i64) -> Result<i64, AppError> {
+        require_staff(staff, site_id, StaffArea::Members)?;
+        let body = domain::staff::validate_staff_note(body)?;
+        let mut tx = self.db.begin().await?;
+        let member: Option<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE id = $1 AND site_id = $2 AND status <> $3")
+            .bind(user_id)
+            .bind(site_id)
+            .bind(domain::account::UserStatus::Deleted.as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+        if member.is_none() {
+            return Err(domain::ErrorCode::NotFound.into());
+        }
+        let (id,): (i64,) =
+            sqlx::query_as("INSERT INTO staff_notes (site_id, user_id, staff_id, staff_name, body, created_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id")
+                .bind(site_id)
+                .bind(user_id)
+                .bind(staff.id)
+                .bind(&staff.name)
+                .bind(&body)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?;
+        let summary: String = body.chars().take(100).collect();
+        record(&mut tx, site_id, staff, "member_note", &format!("member #{user_id}"), &summary, now).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// The notes on a member of the site, newest first.
+    pub async fn notes(&self, staff: &Member, site_id: i64, user_id: i64) -> Result<Vec<StaffNote>, AppError> {
+        require_staff(staff, site_id, StaffArea::Members)?;
+        Ok(sqlx::query_as(&format!(
+            "SELECT id, staff_name, body, created_at FROM staff_notes WHERE site_id = $1 AND user_id = $2 ORDER BY id DESC LIMIT {NOTES_SHOWN}"
+        ))
+        .bind(site_id)
+        .bind(user_id)
+        .fetch_all(self.db.pool())
+        .await?)
     }
 
     /// The ids of the site's members one reading of a query finds (at most a few hundred).

@@ -9,7 +9,7 @@ mod pricing;
 mod site_settings;
 mod site_setup;
 
-pub use members::{Found, MemberChange, MemberRecord};
+pub use members::{Found, MemberChange, MemberRecord, StaffNote};
 pub use site_settings::SiteChange;
 
 pub use domain::staff::{DiscountRecord, PackRecord, StaffArea, StaffRole, StaffRoles, LOGO_MAX_BYTES};

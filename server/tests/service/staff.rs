@@ -533,3 +533,42 @@ on_both_databases!(staff_find_members_by_name_address_part_ip_range_payment_and_
     let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action = 'member_search'").fetch_one(db.pool()).await.unwrap();
     assert!(logged >= 20, "{logged}");
 });
+
+on_both_databases!(staff_leave_notes_on_a_member_file_that_only_staff_of_the_site_read, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let site = w.site.settings.id;
+    let staff = Staff::new(db.clone());
+    let anna = w.member("anna@example.nl", "female").await;
+    let helper = w.member("help@example.nl", "male").await;
+    support::grant_staff(&w.db, &w.accounts, "help@example.nl", StaffRole::Support).await;
+    let helper = w.reload(helper.id).await;
+    let finance = w.member("geld@example.nl", "male").await;
+    support::grant_staff(&w.db, &w.accounts, "geld@example.nl", StaffRole::Finance).await;
+    let finance = w.reload(finance.id).await;
+
+    // Refused: a member, a role without the member file, an empty or too long note, a member
+    // of another site or none; nothing stored.
+    assert_eq!(refused(staff.add_note(&anna, site, anna.id, "x", NOW).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(staff.add_note(&finance, site, anna.id, "x", NOW).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(staff.notes(&finance, site, anna.id).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused(staff.add_note(&helper, site, anna.id, "  \n ", NOW).await), Some(ErrorCode::Required));
+    assert_eq!(refused(staff.add_note(&helper, site, anna.id, &"x".repeat(2001), NOW).await), Some(ErrorCode::TextTooLong));
+    assert_eq!(refused(staff.add_note(&helper, site, 999_999, "x", NOW).await), Some(ErrorCode::NotFound));
+    let (other,): (i64,) = sqlx::query_as("SELECT id FROM sites WHERE id <> $1").bind(site).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(refused(staff.add_note(&helper, other, anna.id, "x", NOW).await), Some(ErrorCode::NotFound));
+    assert!(staff.notes(&helper, site, anna.id).await.unwrap().is_empty());
+
+    // Kept as typed (markup is text to the page), newest first, with who wrote it; logged.
+    staff.add_note(&helper, site, anna.id, " Belde over een dubbele afschrijving. ", NOW).await.unwrap();
+    staff.add_note(&helper, site, anna.id, "<b>Terugbetaald</b>", NOW + 60).await.unwrap();
+    let notes = staff.notes(&helper, site, anna.id).await.unwrap();
+    let bodies: Vec<&str> = notes.iter().map(|n| n.body.as_str()).collect();
+    assert_eq!(bodies, vec!["<b>Terugbetaald</b>", "Belde over een dubbele afschrijving."]);
+    assert_eq!(notes[0].staff_name, helper.name);
+    let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action = 'member_note' AND target = $1")
+        .bind(format!("member #{}", anna.id))
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!(logged, 2);
+});

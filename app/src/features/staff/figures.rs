@@ -398,7 +398,7 @@ fn SourceMembers(view: SourceMembersView) -> impl IntoView {
                             view! {
                                 <tr data-testid="source-member">
                                     <th scope="row">
-                                        {if files { view! { <a href=format!("/staff/members?q={}", m.id)>{who.clone()}</a> }.into_any() } else { view! { <span>{who.clone()}</span> }.into_any() }}
+                                        {if files { view! { <a href=format!("/staff/members?q=%23{}", m.id)>{who.clone()}</a> }.into_any() } else { view! { <span>{who.clone()}</span> }.into_any() }}
                                         {payments.then(|| view! { " · "<a href=format!("/staff/payments?member={}", m.id)>{use_i18n().t("staff.figures.payments")}</a> })}
                                     </th>
                                     <td>{m.signup.clone()}</td>

@@ -31,6 +31,24 @@ pub struct MemberRecordView {
     pub source: Option<String>,
     /// This lookup's one-time key for a credit correction: the same form sent twice books once.
     pub correction_key: String,
+    /// Staff's notes on the member, newest first.
+    pub notes: Vec<NoteView>,
+    /// The member's signed-in sessions: device, country, last seen.
+    pub sessions: Vec<SessionView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NoteView {
+    pub staff_name: String,
+    pub body: String,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionView {
+    pub device: Option<String>,
+    pub country: Option<String>,
+    pub last_seen_at: i64,
 }
 
 /// A member a search found, in the list of several.
@@ -65,8 +83,27 @@ pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> 
         return Ok(MemberSearchView { one: None, list });
     }
     let id = found.remove(0).member.id;
-    let one = c.state.staff.find(&member, site, &format!("#{id}"), c.now()).await.map_err(fail)?;
-    Ok(MemberSearchView { one: one.map(record_view), list: Vec::new() })
+    let Some(record) = c.state.staff.find(&member, site, &format!("#{id}"), c.now()).await.map_err(fail)? else {
+        return Ok(MemberSearchView { one: None, list: Vec::new() });
+    };
+    let notes = c.state.staff.notes(&member, site, id).await.map_err(fail)?;
+    let sessions = c.state.accounts.sessions(id, None).await.map_err(fail)?;
+    let mut one = record_view(record);
+    one.notes = notes.into_iter().map(|n| NoteView { staff_name: n.staff_name, body: n.body, created_at: n.created_at }).collect();
+    one.sessions = sessions.into_iter().map(|s| SessionView { device: s.device, country: s.country, last_seen_at: s.last_seen_at }).collect();
+    Ok(MemberSearchView { one: Some(one), list: Vec::new() })
+}
+
+/// Leaves a note on a member (support, moderators and admins; logged).
+#[server(prefix = "/api/fn", endpoint = "staff_add_note")]
+pub async fn staff_add_note(id: i64, body: String) -> Result<(), ApiError> {
+    let (c, member) = staff_call(StaffArea::Members).await?;
+    if let Err(error) = c.state.staff.add_note(&member, c.site.settings.id, id, &body, c.now()).await {
+        let q = format!("#{id}");
+        return Err(crate::call::fail_back::<StaffAddNote>(error, "/staff/members", &[("q", q.as_str())]));
+    }
+    redirect(&crate::paths::staff_member_saved(id));
+    Ok(())
 }
 
 #[cfg(feature = "ssr")]
@@ -83,6 +120,8 @@ fn record_view(m: server::staff::MemberRecord) -> MemberRecordView {
         country: m.country,
         source: m.tracking_network,
         correction_key: server::accounts::tokens::random_hex::<16>(),
+        notes: Vec::new(),
+        sessions: Vec::new(),
     }
 }
 
@@ -92,7 +131,7 @@ fn record_view(m: server::staff::MemberRecord) -> MemberRecordView {
 pub async fn staff_correct_credits(id: i64, amount: String, reason: String, key: String) -> Result<(), ApiError> {
     let (c, member) = staff_call(StaffArea::Credits).await?;
     if let Err(error) = c.state.staff.correct_credits(&member, c.site.settings.id, id, &amount, &reason, &key, c.now()).await {
-        let q = id.to_string();
+        let q = format!("#{id}");
         return Err(crate::call::fail_back::<StaffCorrectCredits>(error, "/staff/members", &[("q", q.as_str())]));
     }
     redirect(&crate::paths::staff_member_saved(id));
@@ -116,7 +155,7 @@ pub async fn staff_change_member(id: i64, change: String, #[server(default)] rea
         },
     };
     if let Err(error) = c.state.staff.change_member(&member, c.site.settings.id, id, change, c.now()).await {
-        let q = id.to_string();
+        let q = format!("#{id}");
         return Err(crate::call::fail_back::<StaffChangeMember>(error, "/staff/members", &[("q", q.as_str())]));
     }
     redirect(&crate::paths::staff_member_saved(id));
@@ -145,6 +184,30 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
     let admin = viewer.may(StaffArea::Roles);
     let corrects = viewer.may(StaffArea::Credits);
     let key = m.correction_key.clone();
+    let payments = viewer.may(StaffArea::Payments);
+    let sessions = m
+        .sessions
+        .iter()
+        .map(|s| {
+            let i18n = use_i18n();
+            let device = s.device.clone().unwrap_or_else(|| i18n.t("staff.members.device_unknown"));
+            let place = s.country.clone().unwrap_or_else(|| "–".into());
+            view! { <li>{i18n.tf("staff.members.session_line", &[("device", &device), ("country", &place), ("date", &i18n.date(s.last_seen_at))])}</li> }
+        })
+        .collect_view();
+    let notes = m
+        .notes
+        .iter()
+        .map(|n| {
+            let i18n = use_i18n();
+            view! {
+                <li class="staff-note">
+                    <p class="staff-note__body">{n.body.clone()}</p>
+                    <small class="muted">{i18n.tf("staff.members.note_by", &[("name", &n.staff_name), ("date", &i18n.date(n.created_at))])}</small>
+                </li>
+            }
+        })
+        .collect_view();
     let roles = m.roles;
     let role_names = if roles.is_empty() {
         i18n.t("staff.members.role_member")
@@ -206,6 +269,35 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                 </ActionForm>
             })}
             {role_buttons.map(|buttons| view! { <div class="staff-member__roles">{buttons}</div> })}
+            {payments.then(|| view! {
+                <p><a href=format!("/staff/payments?member=%23{id}") data-testid="member-payments">{use_i18n().t("staff.members.payments_link")}</a></p>
+            })}
+            <section class="staff-member__part" aria-labelledby="member-sessions">
+                <h3 id="member-sessions">{use_i18n().t("staff.members.sessions")}</h3>
+                {if sessions.is_empty() {
+                    view! { <p class="muted">{use_i18n().t("staff.members.sessions_none")}</p> }.into_any()
+                } else {
+                    view! { <ul class="staff-member__list" data-testid="member-sessions">{sessions}</ul> }.into_any()
+                }}
+            </section>
+            <section class="staff-member__part" aria-labelledby="member-notes">
+                <h3 id="member-notes">{use_i18n().t("staff.members.notes")}</h3>
+                {if notes.is_empty() {
+                    view! { <p class="muted">{use_i18n().t("staff.members.notes_none")}</p> }.into_any()
+                } else {
+                    view! { <ul class="staff-member__list" data-testid="member-notes">{notes}</ul> }.into_any()
+                }}
+                <ActionForm action={ServerAction::<StaffAddNote>::new()} attr:class="form" attr:data-testid="form-note">
+                    <input type="hidden" name="id" value=id.to_string()/>
+                    <label class="field">
+                        <span class="field__label">{use_i18n().t("staff.members.note")}</span>
+                        // Never filled in from a request: the renderer does not escape a textarea's contents.
+                        <textarea name="body" rows="3" required maxlength=domain::staff::STAFF_NOTE_MAX_CHARS.to_string() aria-describedby="note-help"></textarea>
+                        <span class="field__hint" id="note-help">{use_i18n().t("staff.members.note_help")}</span>
+                    </label>
+                    <button type="submit" class="btn btn--small btn--primary">{use_i18n().t("staff.members.note_add")}</button>
+                </ActionForm>
+            </section>
         </section>
     }
 }
@@ -279,6 +371,7 @@ pub fn StaffMembersPage() -> impl IntoView {
             {saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.members.saved")}</p> })}
             <ActionError action={ServerAction::<StaffChangeMember>::new()}/>
             <ActionError action={ServerAction::<StaffCorrectCredits>::new()}/>
+            <ActionError action={ServerAction::<StaffAddNote>::new()}/>
             <Suspense fallback=|| ()>
                 {move || found.get().map(|result| match result {
                     Ok(MemberSearchView { one: Some(m), .. }) => view! { <MemberRecordCard m=m/> }.into_any(),
