@@ -17,7 +17,7 @@ DEMO_MEMBERS ?= 2000
 BUILD ?= release
 SERVER_BIN = $(CARGO_TARGET_DIR)/$(if $(filter quick,$(BUILD)),quick,release)/vonk
 
-.PHONY: run dev build tools test lint test-rust test-widgets test-e2e storybook bench flamegraph types fmt clean
+.PHONY: run dev build tools test lint test-rust test-widgets test-e2e storybook bench flamegraph types fmt clean disposable-domains
 
 ## Build (quick unless BUILD=release) and serve at http://$(ADDR) (database in $(DATA_DIR),
 ## seeded when new).
@@ -92,6 +92,10 @@ bench: build
 	cargo run --release -p app --features ssr --bin vonk-figures-bench
 	cargo test --release -p domain --test contact_corpus speed_against_a_lowercase_pass -- --nocapture
 	@scripts/bundle-sizes.sh
+
+## Refresh the disposable address domains (a fraud signal) from PyPI's disposable-email-domains.
+disposable-domains:
+	python3 scripts/disposable-domains.py
 
 ## Regenerate the TypeScript types of widget props from the Rust types in domain/.
 types:

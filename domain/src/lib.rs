@@ -14,6 +14,7 @@ pub mod counters;
 pub mod date;
 pub mod error;
 pub mod figures;
+pub mod fraud;
 pub mod geo;
 pub mod i18n;
 pub mod jobs;

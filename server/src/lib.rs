@@ -13,6 +13,7 @@ pub mod db;
 pub mod error;
 pub mod figures;
 pub mod files;
+pub mod fraud;
 pub mod geoip;
 pub mod http;
 pub mod jobs;

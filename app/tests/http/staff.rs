@@ -49,6 +49,7 @@ async fn staff_block_a_member_with_a_reason_and_the_log_shows_it() {
     assert!(page.contains("&lt;/textarea&gt;&lt;script&gt;x()&lt;/script&gt; belde") && !page.contains("<script>x()"), "the note as text");
     assert!(page.contains(r#"aria-describedby="note-help"></textarea>"#), "an empty textarea");
     assert!(page.contains(r#"data-testid="member-sessions""#), "anna's signed-in device");
+    assert!(page.contains("Fraudesignalen") && page.contains("Score: 0 van 100") && page.contains("Geen signalen."), "no fraud signals for anna");
     let res = app.form("staff_add_note", &format!("id={anna_id}&body=+"), "/staff/members", &[("origin", &origin), ("cookie", &staff)]).await;
     assert_eq!(refusal(&res, "staff_add_note").0.code, domain::ErrorCode::Required);
     let res = app.form("staff_add_note", &format!("id={anna_id}&body=x"), "/staff/members", &[("origin", &origin), ("cookie", &anna)]).await;

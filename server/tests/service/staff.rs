@@ -572,3 +572,91 @@ on_both_databases!(staff_leave_notes_on_a_member_file_that_only_staff_of_the_sit
         .unwrap();
     assert_eq!(logged, 2);
 });
+
+on_both_databases!(the_member_file_shows_fraud_signals_from_what_the_site_knows, |db: Db| async move {
+    use domain::checkout::PaymentStatus;
+    use domain::fraud::Signal;
+    use domain::payment::PaymentMethod;
+    let (w, _sms, payments) = support::shop::shop(db.clone()).await;
+    let site = w.site.settings.id;
+    let helper = w.member("help@example.nl", "male").await;
+    support::grant_staff(&w.db, &w.accounts, "help@example.nl", StaffRole::Support).await;
+    let helper = w.reload(helper.id).await;
+    let report = |id: i64| {
+        let (db, helper) = (db.clone(), helper.clone());
+        async move { server::fraud::report(&db, &helper, site, id, NOW + 600).await.unwrap() }
+    };
+    let plain = w.member("gewoon@example.nl", "female").await;
+    assert_eq!(report(plain.id).await.signals, vec![]);
+    assert_eq!(report(plain.id).await.score, 0);
+    let anna = w.member("anna@mailinator.com", "female").await;
+    assert!(server::fraud::is_disposable("x@eu.mailinator.com") && !server::fraud::is_disposable("anna@example.nl"));
+
+    // One IP shared with three other accounts; a login abroad; an IBAN another account had
+    // charged back; five checkouts in a day.
+    let mut others = Vec::new();
+    for i in 0..3 {
+        others.push(w.member(&format!("buur{i}@example.nl"), "male").await.id);
+    }
+    let event = |user: i64, ip: &'static str, country: &'static str| {
+        let db = db.clone();
+        async move {
+            sqlx::query("INSERT INTO security_events (user_id, kind, ip, country, created_at) VALUES ($1, 'login', $2, $3, $4)")
+                .bind(user)
+                .bind(ip)
+                .bind(country)
+                .bind(NOW)
+                .execute(db.pool())
+                .await
+                .unwrap();
+        }
+    };
+    event(anna.id, "198.51.100.7", "NL").await;
+    event(anna.id, "203.0.113.9", "NG").await;
+    for other in &others {
+        event(*other, "198.51.100.7", "NL").await;
+    }
+    let anna = w.reload(anna.id).await;
+    for _ in 0..5 {
+        support::shop::buy(&db, &payments, &w, &anna, 25, PaymentMethod::Ideal, PaymentStatus::Failed, NOW).await;
+    }
+    let pack = support::shop::pack_id(&w, &payments, 25).await;
+    let cheat = w.reload(others[0]).await;
+    let charged = support::shop::buy(&db, &payments, &w, &cheat, 25, PaymentMethod::Ideal, PaymentStatus::Paid, NOW).await;
+    sqlx::query("UPDATE payments SET status = 'charged_back', updated_at = $2 WHERE id = $1").bind(charged).bind(NOW).execute(db.pool()).await.unwrap();
+    for (user, payment) in [(anna.id, None), (cheat.id, Some(charged))] {
+        sqlx::query("INSERT INTO direct_debits (user_id, pack_id, iban, phone, code_hash, created_at, expires_at, payment_id) VALUES ($1, $2, 'NL91ABNA0417164300', '+31612345678', 'x', $3, $3, $4)")
+            .bind(user)
+            .bind(pack)
+            .bind(NOW)
+            .bind(payment)
+            .execute(db.pool())
+            .await
+            .unwrap();
+    }
+    let anna_report = report(anna.id).await;
+    assert_eq!(
+        anna_report.signals,
+        vec![
+            Signal::DisposableAddress,
+            Signal::SharedIp,
+            Signal::SharedPaymentMethod,
+            Signal::PaymentVelocity,
+            Signal::CountryMismatch,
+            Signal::DebitAfterChargeback
+        ]
+    );
+    assert_eq!(anna_report.score, 100);
+    // The neighbour shares the IP with anna and two others (three), and the IBAN.
+    let cheat_report = report(cheat.id).await;
+    assert_eq!(cheat_report.signals, vec![Signal::SharedIp, Signal::SharedPaymentMethod]);
+    assert_eq!(cheat_report.score, 50);
+    assert_eq!(report(plain.id).await.signals, vec![], "the others' doings are not hers");
+
+    // Only staff with the member file, only for the site's members.
+    let refused_for = |r: Result<server::fraud::FraudReport, server::AppError>| r.err().map(|e| e.code());
+    assert_eq!(refused_for(server::fraud::report(&db, &anna, site, plain.id, NOW).await), Some(ErrorCode::NotFound));
+    let (other_site,): (i64,) = sqlx::query_as("SELECT id FROM sites WHERE id <> $1").bind(site).fetch_one(db.pool()).await.unwrap();
+    assert_eq!(refused_for(server::fraud::report(&db, &helper, other_site, plain.id, NOW).await), Some(ErrorCode::NotFound));
+    assert_eq!(refused_for(server::fraud::report(&db, &helper, site, 999_999, NOW).await), Some(ErrorCode::NotFound));
+});

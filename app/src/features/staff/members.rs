@@ -35,6 +35,9 @@ pub struct MemberRecordView {
     pub notes: Vec<NoteView>,
     /// The member's signed-in sessions: device, country, last seen.
     pub sessions: Vec<SessionView>,
+    /// Fraud signals (`domain::fraud`) and their score.
+    pub fraud: Vec<domain::fraud::Signal>,
+    pub fraud_score: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -88,7 +91,10 @@ pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> 
     };
     let notes = c.state.staff.notes(&member, site, id).await.map_err(fail)?;
     let sessions = c.state.accounts.sessions(id, None).await.map_err(fail)?;
+    let fraud = server::fraud::report(&c.state.db, &member, site, id, c.now()).await.map_err(fail)?;
     let mut one = record_view(record);
+    one.fraud = fraud.signals;
+    one.fraud_score = fraud.score;
     one.notes = notes.into_iter().map(|n| NoteView { staff_name: n.staff_name, body: n.body, created_at: n.created_at }).collect();
     one.sessions = sessions.into_iter().map(|s| SessionView { device: s.device, country: s.country, last_seen_at: s.last_seen_at }).collect();
     Ok(MemberSearchView { one: Some(one), list: Vec::new() })
@@ -122,6 +128,8 @@ fn record_view(m: server::staff::MemberRecord) -> MemberRecordView {
         correction_key: server::accounts::tokens::random_hex::<16>(),
         notes: Vec::new(),
         sessions: Vec::new(),
+        fraud: Vec::new(),
+        fraud_score: 0,
     }
 }
 
@@ -185,6 +193,15 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
     let corrects = viewer.may(StaffArea::Credits);
     let key = m.correction_key.clone();
     let payments = viewer.may(StaffArea::Payments);
+    let fraud = m
+        .fraud
+        .iter()
+        .map(|s| {
+            let i18n = use_i18n();
+            let text = i18n.tf(&format!("staff.fraud.signal.{}", s.as_ref()), &[("weight", &s.weight().to_string())]);
+            view! { <li data-testid="fraud-signal">{text}</li> }
+        })
+        .collect_view();
     let sessions = m
         .sessions
         .iter()
@@ -272,6 +289,15 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
             {payments.then(|| view! {
                 <p><a href=format!("/staff/payments?member=%23{id}") data-testid="member-payments">{use_i18n().t("staff.members.payments_link")}</a></p>
             })}
+            <section class="staff-member__part" aria-labelledby="member-fraud" data-testid="member-fraud">
+                <h3 id="member-fraud">{use_i18n().t("staff.members.fraud")}</h3>
+                <p data-testid="fraud-score">{use_i18n().tf("staff.members.fraud_score", &[("score", &m.fraud_score.to_string()), ("max", &domain::fraud::MAX_SCORE.to_string())])}</p>
+                {if m.fraud.is_empty() {
+                    view! { <p class="muted">{use_i18n().t("staff.members.fraud_none")}</p> }.into_any()
+                } else {
+                    view! { <ul class="staff-member__list">{fraud}</ul> }.into_any()
+                }}
+            </section>
             <section class="staff-member__part" aria-labelledby="member-sessions">
                 <h3 id="member-sessions">{use_i18n().t("staff.members.sessions")}</h3>
                 {if sessions.is_empty() {
