@@ -50,6 +50,12 @@ test('support on a phone correct a member’s credits once, with a reason', asyn
   await form.getByRole('button', { name: 'Credits corrigeren' }).dblclick();
   await expect(support).toHaveURL(/saved=1/);
   await expect(file).toContainText(`${before + 15}`);
+  // A note for the next colleague; the file's fraud signals: none for her.
+  await expect(file.getByTestId('fraud-score')).toHaveText('Score: 0 van 100');
+  await file.getByLabel('Nieuwe notitie').fill('Bericht kwam niet aan: 15 credits terug.');
+  await file.getByRole('button', { name: 'Notitie opslaan' }).click();
+  await expect(file.getByTestId('member-notes')).toContainText('Bericht kwam niet aan: 15 credits terug.');
+  await expect(file.getByTestId('member-notes')).toContainText('Sven');
   await expect.poll(() => support.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await axeClean(support);
 
