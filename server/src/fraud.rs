@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
+use domain::checkout::PaymentStatus;
 use domain::fraud::{address_domains, score, signals, Facts, Signal, LOOK_BACK_DAYS};
 use domain::staff::StaffArea;
 
@@ -74,12 +75,14 @@ pub async fn facts(db: &Db, site_id: i64, user_id: i64, now: i64) -> Result<Opti
     .await?;
     let (charged_back,): (i64,) = sqlx::query_as(
         "SELECT COUNT(*) FROM direct_debits o JOIN payments p ON p.id = o.payment_id \
-         WHERE p.site_id = $1 AND o.user_id <> $2 AND p.status IN ('charged_back', 'reversed') AND p.updated_at >= $3 \
+         WHERE p.site_id = $1 AND o.user_id <> $2 AND p.status IN ($4, $5) AND p.updated_at >= $3 \
          AND o.iban IN (SELECT d.iban FROM direct_debits d WHERE d.user_id = $2)",
     )
     .bind(site_id)
     .bind(user_id)
     .bind(since)
+    .bind(PaymentStatus::ChargedBack.code())
+    .bind(PaymentStatus::Reversed.code())
     .fetch_one(pool)
     .await?;
     Ok(Some(Facts {

@@ -157,14 +157,7 @@ impl Splits {
     /// running.
     pub async fn start(&self, who: &Member, site_id: i64, name: &str, lander: &str, variants: &[(String, String)]) -> Result<i64, AppError> {
         require_staff(who, site_id, StaffArea::Figures)?;
-        let (name, lander, variants) = domain::splits::validate(name, lander, variants).map_err(|code| {
-            let error = domain::ApiError::field(domain::Field::Form, code);
-            match code {
-                ErrorCode::SplitNameInvalid => error.with("max", domain::splits::NAME_MAX_CHARS),
-                ErrorCode::SplitWeightInvalid => error.with("max", domain::splits::MAX_WEIGHT),
-                _ => error,
-            }
-        })?;
+        let (name, lander, variants) = domain::splits::validate(name, lander, variants).map_err(form_error)?;
         self.insert(who, site_id, &name, lander.route(), None, &variants).await
     }
 
@@ -173,14 +166,7 @@ impl Splits {
     /// the site's or not on sale.
     pub async fn start_price(&self, who: &Member, site_id: i64, name: &str, pack_id: i64, prices: &[(String, String)]) -> Result<i64, AppError> {
         require_staff(who, site_id, StaffArea::Figures)?;
-        let (name, variants) = domain::splits::validate_prices(name, prices).map_err(|code| {
-            let error = domain::ApiError::field(domain::Field::Form, code);
-            match code {
-                ErrorCode::SplitNameInvalid => error.with("max", domain::splits::NAME_MAX_CHARS),
-                ErrorCode::SplitWeightInvalid => error.with("max", domain::splits::MAX_WEIGHT),
-                _ => error,
-            }
-        })?;
+        let (name, variants) = domain::splits::validate_prices(name, prices).map_err(form_error)?;
         let bundle = self.bundles(who, site_id).await?.into_iter().find(|b| b.id == pack_id).ok_or(ErrorCode::BadRequest)?;
         self.insert(who, site_id, &name, &pack_subject(pack_id), Some(&bundle), &variants).await
     }
@@ -389,6 +375,16 @@ impl Splits {
             .collect();
         let winner = domain::splits::price_winner(&variants);
         Ok(Report { currency: test.currency.clone().unwrap_or_default(), test, variants, winner })
+    }
+}
+
+/// A test's form refused for `code`, with the limit its text names.
+fn form_error(code: ErrorCode) -> domain::ApiError {
+    let error = domain::ApiError::field(domain::Field::Form, code);
+    match code {
+        ErrorCode::SplitNameInvalid => error.with("max", domain::splits::NAME_MAX_CHARS),
+        ErrorCode::SplitWeightInvalid => error.with("max", domain::splits::MAX_WEIGHT),
+        _ => error,
     }
 }
 

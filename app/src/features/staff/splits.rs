@@ -218,10 +218,7 @@ pub fn SplitTestsPage() -> impl IntoView {
                         <span class="field__label">{i18n.t("staff.tests.design")}</span>
                         <select name=format!("design_{n}")>{design_options(design, n > 2)}</select>
                     </label>
-                    <label class="field">
-                        <span class="field__label">{i18n.t("staff.tests.weight")}</span>
-                        <input type="number" name=format!("weight_{n}") value=weight min="1" max=MAX_WEIGHT.to_string() inputmode="numeric"/>
-                    </label>
+                    <WeightField n=n weight=weight/>
                 </fieldset>
             }
         })
@@ -239,11 +236,7 @@ pub fn SplitTestsPage() -> impl IntoView {
                 <ActionError action={ServerAction::<StaffSplitStart>::new()}/>
                 <ActionForm action={ServerAction::<StaffSplitStart>::new()} attr:class="form" attr:data-testid="form-split">
                     <div class="staff-settings__grid">
-                        <label class="field">
-                            <span class="field__label">{i18n.t("staff.tests.name")}</span>
-                            <input type="text" name="name" value=name required maxlength=NAME_MAX_CHARS.to_string() pattern="[a-z0-9][a-z0-9\\-]*" autocomplete="off"/>
-                            <span class="field__hint">{i18n.t("staff.tests.name_help")}</span>
-                        </label>
+                        <NameField name=name/>
                         <label class="field">
                             <span class="field__label">{i18n.t("staff.tests.lander")}</span>
                             <select name="lander">{design_options(if lander.is_empty() { "gallery" } else { lander.as_str() }, false)}</select>
@@ -269,6 +262,30 @@ pub fn SplitTestsPage() -> impl IntoView {
         </div>
     }
     .into_any()
+}
+
+/// A variant's weight, 1 to [`MAX_WEIGHT`].
+#[component]
+fn WeightField(n: usize, weight: &'static str) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field__label">{use_i18n().t("staff.tests.weight")}</span>
+            <input type="number" name=format!("weight_{n}") value=weight min="1" max=MAX_WEIGHT.to_string() inputmode="numeric"/>
+        </label>
+    }
+}
+
+/// A test's name: lower-case letters, digits and dashes (checked again on the server).
+#[component]
+fn NameField(name: String) -> impl IntoView {
+    let i18n = use_i18n();
+    view! {
+        <label class="field">
+            <span class="field__label">{i18n.t("staff.tests.name")}</span>
+            <input type="text" name="name" value=name required maxlength=NAME_MAX_CHARS.to_string() pattern="[a-z0-9][a-z0-9\\-]*" autocomplete="off"/>
+            <span class="field__hint">{i18n.t("staff.tests.name_help")}</span>
+        </label>
+    }
 }
 
 /// The form that starts a price test: a name, one of the site's bundles, two to four prices.
@@ -297,10 +314,7 @@ fn PriceTestForm(bundles: Vec<BundleView>, name: String, chosen: String) -> impl
                         <span class="field__label">{i18n.t("staff.tests.price")}</span>
                         <input type="text" name=format!("price_{n}") inputmode="decimal" autocomplete="off" maxlength="12" placeholder="19,95" required=n <= 2/>
                     </label>
-                    <label class="field">
-                        <span class="field__label">{i18n.t("staff.tests.weight")}</span>
-                        <input type="number" name=format!("weight_{n}") value=weight min="1" max=MAX_WEIGHT.to_string() inputmode="numeric"/>
-                    </label>
+                    <WeightField n=n weight=weight/>
                 </fieldset>
             }
         })
@@ -312,11 +326,7 @@ fn PriceTestForm(bundles: Vec<BundleView>, name: String, chosen: String) -> impl
             <ActionError action={ServerAction::<StaffPriceTestStart>::new()}/>
             <ActionForm action={ServerAction::<StaffPriceTestStart>::new()} attr:class="form" attr:data-testid="form-price-test">
                 <div class="staff-settings__grid">
-                    <label class="field">
-                        <span class="field__label">{i18n.t("staff.tests.name")}</span>
-                        <input type="text" name="name" value=name required maxlength=NAME_MAX_CHARS.to_string() pattern="[a-z0-9][a-z0-9\\-]*" autocomplete="off"/>
-                        <span class="field__hint">{i18n.t("staff.tests.name_help")}</span>
-                    </label>
+                    <NameField name=name/>
                     <label class="field">
                         <span class="field__label">{i18n.t("staff.tests.bundle")}</span>
                         <select name="pack">{options}</select>
