@@ -15,7 +15,7 @@ use domain::staff::search::{lookups, MatchKind, MAX_RESULTS, QUERY_MAX_CHARS};
 
 use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
-use crate::ui::forms::ActionError;
+use crate::ui::forms::{ActionError, TextArea};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MemberRecordView {
@@ -317,8 +317,7 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                     <input type="hidden" name="id" value=id.to_string()/>
                     <label class="field">
                         <span class="field__label">{use_i18n().t("staff.members.note")}</span>
-                        // Never filled in from a request: the renderer does not escape a textarea's contents.
-                        <textarea name="body" rows="3" required maxlength=domain::staff::STAFF_NOTE_MAX_CHARS.to_string() aria-describedby="note-help"></textarea>
+                        <TextArea attr:name="body" attr:rows="3" attr:required=true attr:maxlength=domain::staff::STAFF_NOTE_MAX_CHARS.to_string() attr:aria-describedby="note-help"/>
                         <span class="field__hint" id="note-help">{use_i18n().t("staff.members.note_help")}</span>
                     </label>
                     <button type="submit" class="btn btn--small btn--primary">{use_i18n().t("staff.members.note_add")}</button>
