@@ -213,14 +213,9 @@ impl Staff {
                 .bind(format!("{}%", ip_text_prefix(net)))
                 .fetch_all(pool)
                 .await?;
-                let mut ids: Vec<(i64,)> = Vec::new();
-                for (user, ip) in rows {
-                    let inside = ip.parse::<std::net::IpAddr>().is_ok_and(|ip| net.contains(&ip));
-                    if inside && !ids.contains(&(user,)) {
-                        ids.push((user,));
-                    }
-                }
-                ids
+                // A member seen on several addresses comes back once per address: `search`
+                // keeps each member once.
+                rows.into_iter().filter(|(_, ip)| ip.parse::<std::net::IpAddr>().is_ok_and(|ip| net.contains(&ip))).map(|(user, _)| (user,)).collect()
             }
         };
         Ok(ids.into_iter().map(|(id,)| id).collect())
@@ -246,10 +241,14 @@ impl Staff {
             }
         };
         if let Some(r) = &row {
-            // What staff looked at is in the staff log too.
-            self.note(staff, site_id, "member_view", &format!("member #{}", r.id), "", now).await?;
+            self.viewed(staff, site_id, r.id, now).await?;
         }
         Ok(row.map(RecordRow::record))
+    }
+
+    /// Staff looked at a member's record: that is in the staff log too.
+    pub async fn viewed(&self, staff: &Member, site_id: i64, user_id: i64, now: i64) -> Result<(), AppError> {
+        self.note(staff, site_id, "member_view", &format!("member #{user_id}"), "", now).await
     }
 
     /// Applies a change to a member of the site and logs it. Support, moderators and admins

@@ -85,19 +85,19 @@ pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> 
             .collect();
         return Ok(MemberSearchView { one: None, list });
     }
-    let id = found.remove(0).member.id;
-    let Some(record) = c.state.staff.find(&member, site, &format!("#{id}"), c.now()).await.map_err(fail)? else {
-        return Ok(MemberSearchView { one: None, list: Vec::new() });
-    };
+    let record = found.remove(0).member;
+    let id = record.id;
+    c.state.staff.viewed(&member, site, id, c.now()).await.map_err(fail)?;
     let notes = c.state.staff.notes(&member, site, id).await.map_err(fail)?;
     let sessions = c.state.accounts.sessions(id, None).await.map_err(fail)?;
     let fraud = server::fraud::report(&c.state.db, &member, site, id, c.now()).await.map_err(fail)?;
-    let mut one = record_view(record);
-    one.fraud = fraud.signals;
-    one.fraud_score = fraud.score;
-    one.notes = notes.into_iter().map(|n| NoteView { staff_name: n.staff_name, body: n.body, created_at: n.created_at }).collect();
-    one.sessions = sessions.into_iter().map(|s| SessionView { device: s.device, country: s.country, last_seen_at: s.last_seen_at }).collect();
-    Ok(MemberSearchView { one: Some(one), list: Vec::new() })
+    Ok(MemberSearchView { one: Some(record_view(record, notes, sessions, fraud)), list: Vec::new() })
+}
+
+/// Back to the member's record on `/staff/members` with a refusal's error.
+#[cfg(feature = "ssr")]
+fn back_to_member<S: leptos::server_fn::ServerFn>(error: server::AppError, id: i64) -> ApiError {
+    crate::call::fail_back::<S>(error, "/staff/members", &[("q", &format!("#{id}"))])
 }
 
 /// Leaves a note on a member (support, moderators and admins; logged).
@@ -105,15 +105,19 @@ pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> 
 pub async fn staff_add_note(id: i64, body: String) -> Result<(), ApiError> {
     let (c, member) = staff_call(StaffArea::Members).await?;
     if let Err(error) = c.state.staff.add_note(&member, c.site.settings.id, id, &body, c.now()).await {
-        let q = format!("#{id}");
-        return Err(crate::call::fail_back::<StaffAddNote>(error, "/staff/members", &[("q", q.as_str())]));
+        return Err(back_to_member::<StaffAddNote>(error, id));
     }
     redirect(&crate::paths::staff_member_saved(id));
     Ok(())
 }
 
 #[cfg(feature = "ssr")]
-fn record_view(m: server::staff::MemberRecord) -> MemberRecordView {
+fn record_view(
+    m: server::staff::MemberRecord,
+    notes: Vec<server::staff::StaffNote>,
+    sessions: Vec<server::accounts::SessionInfo>,
+    fraud: server::fraud::FraudReport,
+) -> MemberRecordView {
     MemberRecordView {
         id: m.id,
         email: m.email,
@@ -126,10 +130,10 @@ fn record_view(m: server::staff::MemberRecord) -> MemberRecordView {
         country: m.country,
         source: m.tracking_network,
         correction_key: server::accounts::tokens::random_hex::<16>(),
-        notes: Vec::new(),
-        sessions: Vec::new(),
-        fraud: Vec::new(),
-        fraud_score: 0,
+        notes: notes.into_iter().map(|n| NoteView { staff_name: n.staff_name, body: n.body, created_at: n.created_at }).collect(),
+        sessions: sessions.into_iter().map(|s| SessionView { device: s.device, country: s.country, last_seen_at: s.last_seen_at }).collect(),
+        fraud: fraud.signals,
+        fraud_score: fraud.score,
     }
 }
 
@@ -139,8 +143,7 @@ fn record_view(m: server::staff::MemberRecord) -> MemberRecordView {
 pub async fn staff_correct_credits(id: i64, amount: String, reason: String, key: String) -> Result<(), ApiError> {
     let (c, member) = staff_call(StaffArea::Credits).await?;
     if let Err(error) = c.state.staff.correct_credits(&member, c.site.settings.id, id, &amount, &reason, &key, c.now()).await {
-        let q = format!("#{id}");
-        return Err(crate::call::fail_back::<StaffCorrectCredits>(error, "/staff/members", &[("q", q.as_str())]));
+        return Err(back_to_member::<StaffCorrectCredits>(error, id));
     }
     redirect(&crate::paths::staff_member_saved(id));
     Ok(())
@@ -163,8 +166,7 @@ pub async fn staff_change_member(id: i64, change: String, #[server(default)] rea
         },
     };
     if let Err(error) = c.state.staff.change_member(&member, c.site.settings.id, id, change, c.now()).await {
-        let q = format!("#{id}");
-        return Err(crate::call::fail_back::<StaffChangeMember>(error, "/staff/members", &[("q", q.as_str())]));
+        return Err(back_to_member::<StaffChangeMember>(error, id));
     }
     redirect(&crate::paths::staff_member_saved(id));
     Ok(())
