@@ -173,6 +173,8 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/transactions/:id") view=TransactionPage/>
                     <Route ssr=SsrMode::Async path=path!("/directdebit") view=DirectDebitPage/>
                     <Route ssr=SsrMode::Async path=path!("/checkout/test/:id") view=TestCheckoutPage/>
+                    <Route ssr=SsrMode::Async path=path!("/age-check") view=crate::features::account::age_check::AgeCheckPage/>
+                    <Route ssr=SsrMode::Async path=path!("/age-check/test/:id") view=crate::features::account::age_check::TestAgeCheckPage/>
                     <Route ssr=SsrMode::Async path=path!("/lang-config") view=LangConfigPage/>
                     <Route ssr=SsrMode::Async path=path!("/login") view=LoginPage/>
                     <Route ssr=SsrMode::Async path=path!("/login/two-step") view=TwoStepLoginPage/>

@@ -105,6 +105,10 @@ pub struct MemberView {
     /// The time bonus and welcome discount: what the member gets now and what follows (SPEC
     /// §4; `domain::offers`), for the banner and the modal.
     pub offers: domain::offers::Offers,
+    /// The site asks this member for an age check before chatting and buying, and they have
+    /// not passed one (the banner links to `/age-check`).
+    #[serde(default)]
+    pub age_check_needed: bool,
 }
 
 impl PageCtx {

@@ -178,6 +178,16 @@ pub fn test_checkout(checkout_id: &str) -> String {
     format!("/checkout/test/{}", percent_encode(checkout_id))
 }
 
+/// The member's age-check page; with a check, where its provider sends the member back.
+pub fn age_check(check: Option<i64>) -> String {
+    check.map_or_else(|| "/age-check".to_string(), |c| format!("/age-check?check={c}"))
+}
+
+/// The built-in test age-check provider's page.
+pub fn test_age_check(id: &str) -> String {
+    format!("/age-check/test/{}", percent_encode(id))
+}
+
 /// The links in mails: each page with its one-time token.
 pub fn activation(token: &str) -> String {
     with_token("/activate", token)

@@ -235,6 +235,14 @@ pub enum ErrorCode {
     /// confirmed their address.
     #[strum(message = "error.address_not_confirmed", props(status = "403"))]
     AddressNotConfirmed,
+    // Age assurance (`domain::age`)
+    /// The site asks this member for a passed age check before chatting or buying.
+    #[strum(message = "error.age_check_required", props(status = "403"))]
+    AgeCheckRequired,
+    /// An age check asked for where no provider is configured to do it (a site setting, or a
+    /// member starting one).
+    #[strum(message = "error.age_checks_unavailable")]
+    AgeChecksUnavailable,
     // Account security
     #[strum(message = "validation.password_wrong")]
     PasswordWrong,

@@ -4,6 +4,7 @@
 //! instant feedback and the server calls it again as the check that counts.
 
 pub mod account;
+pub mod age;
 pub mod chat;
 pub mod chat_socket;
 pub mod checkout;

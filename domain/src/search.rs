@@ -190,6 +190,9 @@ pub struct ProfileView {
     pub about: Option<String>,
     pub blocked_by_me: bool,
     pub is_me: bool,
+    /// The member passed an age check (`domain::age`): the profile shows a badge.
+    #[serde(default)]
+    pub age_verified: bool,
 }
 
 impl ProfileView {

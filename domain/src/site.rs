@@ -223,6 +223,9 @@ pub struct SiteSettings {
     /// How many days before a signup a landing counts for it.
     #[serde(default)]
     pub attribution_days: i64,
+    /// Where members must pass an age check first: empty, `*` or country codes (`domain::age`).
+    #[serde(default)]
+    pub age_check_countries: String,
     /// Premium members hear when their credits run low.
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
@@ -282,6 +285,11 @@ impl Logo {
 }
 
 impl SiteSettings {
+    /// Where members must pass an age check before chatting or buying.
+    pub fn age_rule(&self) -> crate::age::AgeRule {
+        crate::age::AgeRule::from_setting(&self.age_check_countries)
+    }
+
     /// When this site's lifecycle messages go.
     pub fn lifecycle_timing(&self) -> crate::lifecycle::Timing {
         crate::lifecycle::Timing::of(&crate::staff::LifecycleSettings::from(self))

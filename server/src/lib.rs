@@ -2,6 +2,7 @@
 //! HTTP middleware and routes that are not Leptos server functions. No UI code lives here.
 
 pub mod accounts;
+pub mod age;
 pub mod backup;
 pub mod chat;
 pub mod clock;

@@ -26,6 +26,10 @@ pub trait PageLinks: Send + Sync + std::fmt::Debug {
     fn transaction(&self, payment_id: i64) -> String;
     /// The built-in test provider's hosted checkout page.
     fn test_checkout(&self, checkout_id: &str) -> String;
+    /// The member's age-check page; with a check, where its provider sends the member back.
+    fn age_check(&self, check: Option<i64>) -> String;
+    /// The built-in test age-check provider's page.
+    fn test_age_check(&self, id: &str) -> String;
 }
 
 pub type Links = Arc<dyn PageLinks>;

@@ -64,6 +64,8 @@ pub struct Services {
     pub figures: crate::figures::Figures,
     /// Split tests of landers (`/staff/figures/tests`).
     pub splits: crate::splits::Splits,
+    /// Age checks with the configured provider.
+    pub age: crate::age::AgeChecks,
 }
 
 /// Older photos given WebP copies per housekeeping run.
@@ -130,7 +132,9 @@ impl AppState {
             .register(&jobs);
         crate::lifecycle::ensure_daily_scan(&db, clock.now()).await?;
         let geoip = crate::geoip::GeoIp::open(config.geoip_db.as_deref(), config.geoip_header.as_deref())?;
+        let age = crate::age::AgeChecks::from_config(db.clone(), accounts.links().clone(), &config);
         Ok(AppState(Arc::new(Services {
+            age,
             geoip,
             complaints,
             staff: crate::staff::Staff::new(db.clone()),

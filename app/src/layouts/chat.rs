@@ -1,4 +1,4 @@
-//! Chat layout: bare, full height; the entry warning only on Dutch and German sites (SPEC §2).
+//! Chat layout: bare, full height; the age-check banner where the site asks for one; the entry warning only on Dutch and German sites (SPEC §2).
 
 use leptos::prelude::*;
 
@@ -15,6 +15,7 @@ pub fn ChatLayout(children: Children) -> impl IntoView {
     let warn = chat_shows_entry_warning(&use_page_ctx().country);
     view! {
         <div class="layout layout--chat">
+            <crate::layouts::age_alert::AgeAlert/>
             <main id="main" class="layout__main layout__main--bare">{children()}</main>
             {warn.then(|| view! { <EntryWarning/> })}
         </div>

@@ -1,4 +1,4 @@
-//! Default layout: top navigation, warning banners (activation reminder, disabled notification mails, profile photo, push opt-in), the page, footer with disclaimer, entry warning.
+//! Default layout: top navigation, warning banners (age check, activation reminder, disabled notification mails, profile photo, push opt-in), the page, footer with disclaimer, entry warning.
 
 use leptos::prelude::*;
 
@@ -20,6 +20,7 @@ pub fn DefaultLayout(children: Children) -> impl IntoView {
                 <a class="skip-link" href="#main">{crate::i18n::use_i18n().t("nav.skip")}</a>
                 <TopBar/>
                 <crate::layouts::time_bonus::TimeBonus/>
+                <crate::layouts::age_alert::AgeAlert/>
                 <ActivationReminder/>
                 <NotificationsAlert/>
                 <PhotoAlert/>

@@ -1,6 +1,7 @@
 //! The four layouts of SPEC §2 and their parts.
 
 pub mod activation_reminder;
+pub mod age_alert;
 pub mod chat;
 pub mod default;
 pub mod empty;

@@ -42,6 +42,7 @@ pub fn page_ctx(state: &AppState, parts: &Parts) -> PageCtx {
             counters: m.counters,
             auto_like: site.settings.auto_like.count > 0 && m.basics_complete && now - m.signup_date <= domain::notifications::AUTO_LIKE_WINDOW_SECS,
             offers: domain::offers::offers(&site.settings.offer_rules(), m.signup_date, now, m.paid_user, |_| false),
+            age_check_needed: !m.age_verified && site.settings.age_rule().asks([m.country.as_deref(), m.session_country.as_deref()]),
         }),
         site: site_view,
     }
@@ -114,6 +115,12 @@ impl server::links::PageLinks for PageLinks {
     }
     fn test_checkout(&self, checkout_id: &str) -> String {
         crate::paths::test_checkout(checkout_id)
+    }
+    fn age_check(&self, check: Option<i64>) -> String {
+        crate::paths::age_check(check)
+    }
+    fn test_age_check(&self, id: &str) -> String {
+        crate::paths::test_age_check(id)
     }
 }
 

@@ -36,6 +36,8 @@ pub enum Field {
     Text { max: usize },
     /// Empty, or where files are served from: `https://host[:port][/path]` (no trailing `/`).
     Origin,
+    /// Empty, `*` (everywhere) or two-letter country codes (`domain::age::normalize_countries`).
+    Countries,
 }
 
 /// A setting's value as stored in its column (and written in the staff log).
@@ -164,6 +166,7 @@ impl SettingValue for String {
             Field::Phone => phone(setting, &self),
             Field::Email => crate::account::validate_email(&self).map_err(|_| ApiError::new(ErrorCode::EmailInvalid).with("setting", setting)),
             Field::Origin => file_origin(&self).ok_or_else(|| ApiError::new(ErrorCode::UrlInvalid).with("setting", setting)),
+            Field::Countries => crate::age::normalize_countries(&self).ok_or_else(|| ApiError::new(ErrorCode::ChoiceInvalid).with("setting", setting)),
             _ => Ok(self),
         }
     }
@@ -231,7 +234,7 @@ fn shown(stored: Stored, field: Field) -> Stored {
 }
 
 /// Declares a settings form: `name: kind(args),` per setting, where kind is `int(RANGE)`,
-/// `money(RANGE)`, `flag`, `line(required, max)`, `email`, `phone`, `text(max)` or `origin`. Each name must
+/// `money(RANGE)`, `flag`, `line(required, max)`, `email`, `phone`, `text(max)`, `origin` or `countries`. Each name must
 /// be a field of [`SiteSettings`](crate::site::SiteSettings) of the kind's type and a column of
 /// `sites`.
 #[macro_export]
@@ -276,6 +279,7 @@ macro_rules! settings_form {
     (@type phone) => { String };
     (@type text) => { String };
     (@type origin) => { String };
+    (@type countries) => { String };
     (@field int($range:expr)) => { $crate::staff::Field::Int($range) };
     (@field money($range:expr)) => { $crate::staff::Field::Money($range) };
     (@field flag) => { $crate::staff::Field::Flag };
@@ -284,4 +288,5 @@ macro_rules! settings_form {
     (@field phone) => { $crate::staff::Field::Phone };
     (@field text($max:expr)) => { $crate::staff::Field::Text { max: $max } };
     (@field origin) => { $crate::staff::Field::Origin };
+    (@field countries) => { $crate::staff::Field::Countries };
 }

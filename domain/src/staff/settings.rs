@@ -122,6 +122,23 @@ impl LifecycleSettings {
 }
 
 crate::settings_form! {
+    /// Where members must pass an age check before they chat or buy credits (`domain::age`).
+    pub struct AgeSettings {
+        age_check_countries: countries,
+    }
+}
+
+impl AgeSettings {
+    pub fn validate(self) -> Result<AgeSettings, ApiError> {
+        self.check_fields()
+    }
+
+    pub fn rule(&self) -> crate::age::AgeRule {
+        crate::age::AgeRule::from_setting(&self.age_check_countries)
+    }
+}
+
+crate::settings_form! {
     /// Which landing a signup counts for in the figures (`domain::visits::attributed`): the
     /// first or the last with a source, within so many days.
     pub struct AttributionSettings {

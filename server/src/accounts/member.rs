@@ -36,6 +36,10 @@ pub struct Member {
     pub counters: domain::counters::Counters,
     /// The profile's country (two letters), once chosen: the member's country everywhere.
     pub country: Option<String>,
+    /// The country this session signed in from (none when the member was read without a session).
+    pub session_country: Option<String>,
+    /// The member passed an age check (`crate::age`).
+    pub age_verified: bool,
     /// The genders the member looks for, once gender and sexuality are filled in (the search's
     /// default gender when the address names none).
     pub seeks: Option<&'static [domain::profile::Gender]>,
@@ -62,7 +66,7 @@ pub(super) fn member_select() -> &'static str {
     static SELECT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SELECT.get_or_init(|| {
         format!(
-            "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.staff_roles, (u.totp_secret IS NOT NULL) AS two_step, p.name, \
+            "SELECT u.id, u.site_id, u.email, u.status, u.language, u.credits, u.paid_user, u.invisible, u.signup_date, u.staff_roles, (u.totp_secret IS NOT NULL) AS two_step, (u.age_verified_at IS NOT NULL) AS age_verified, p.name, \
              p.status AS profile_status, p.main_photo_id, p.gender, p.sexuality, p.region, p.country, \
              (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) + (SELECT COUNT(*) FROM alert_dismissals a WHERE a.user_id = u.id) AS alert_rows, \
              {counters} FROM users u JOIN profiles p ON p.user_id = u.id",
@@ -90,6 +94,11 @@ pub(super) struct MemberRow {
     staff_roles: i64,
     #[sqlx(try_from = "Flag")]
     two_step: bool,
+    #[sqlx(try_from = "Flag")]
+    age_verified: bool,
+    /// Only when read with its session.
+    #[sqlx(default)]
+    session_country: Option<String>,
     #[sqlx(try_from = "String")]
     profile_status: ProfileStatus,
     main_photo_id: Option<i64>,
@@ -124,6 +133,8 @@ impl From<MemberRow> for Member {
             main_photo_id: row.main_photo_id,
             counters: row.counters,
             country: row.country.filter(|c| c.len() == 2),
+            session_country: row.session_country.filter(|c| c.len() == 2),
+            age_verified: row.age_verified,
         }
     }
 }

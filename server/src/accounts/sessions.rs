@@ -87,7 +87,8 @@ pub struct ResolvedSession {
 fn session_select() -> &'static str {
     static SELECT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SELECT.get_or_init(|| {
-        let members = member_select().replacen("SELECT ", "SELECT s.last_seen_at AS session_seen, s.expires_at AS session_expires, ", 1);
+        let members =
+            member_select().replacen("SELECT ", "SELECT s.last_seen_at AS session_seen, s.expires_at AS session_expires, s.country AS session_country, ", 1);
         format!("{members} JOIN sessions s ON s.user_id = u.id WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.status <> $3")
     })
 }

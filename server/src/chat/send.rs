@@ -20,7 +20,8 @@ impl Chat {
     /// Sends a message. Refusals: `not_found` (no such conversation of the member's, or an
     /// unknown member), `blocked_by_member`, `premium_only` (a third conversation of a free
     /// member), `insufficient_credits`, and the text's own (its length; contact details the
-    /// site refuses). Contact details the site masks are stored as `•••`.
+    /// site refuses), `age_check_required` (the site asks this member for a passed age check
+    /// first). Contact details the site masks are stored as `•••`.
     pub async fn send(&self, site: &Site, me: &Member, to: To, client_id: &str, content: Content, now: i64) -> Result<Sent, AppError> {
         validate_client_id(client_id)?;
         let mut contact = None;
@@ -36,6 +37,7 @@ impl Chat {
         if let Some(sent) = self.already_sent(me.id, client_id).await? {
             return Ok(sent);
         }
+        crate::age::gate(self.db(), site, me, None).await?;
         let peer = match to {
             To::Conversation(id) => self.peer_in(id, me.id).await?.ok_or(ErrorCode::NotFound)?,
             To::Member(id) => id,
@@ -206,6 +208,7 @@ impl Chat {
         if let Some(sent) = self.already_sent(me.id, client_id).await? {
             return Ok(sent);
         }
+        crate::age::gate(self.db(), site, me, None).await?;
         let media = self.media.clone().ok_or_else(|| AppError::Internal("chat photos need a media store".into()))?;
         let renditions = decoder.decode(bytes).await?;
         let key = format!("chat/{}/{}.jpg", me.id, crate::members::photos::random_suffix());

@@ -435,7 +435,7 @@ impl Members {
     /// (invisible, not active) or either member blocked the other. Members always see their own.
     pub async fn profile(&self, site: &SiteSettings, viewer: Option<i64>, id: i64, today: Ymd) -> Result<Option<ProfileView>, AppError> {
         let row = sqlx::query(&format!(
-            "SELECT p.*, {BLOCK_DIRECTIONS} FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3 AND u.status <> $4"
+            "SELECT p.*, (u.age_verified_at IS NOT NULL) AS age_verified, {BLOCK_DIRECTIONS} FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $2 AND p.site_id = $3 AND u.status <> $4"
         ))
         .bind(viewer.unwrap_or(0))
         .bind(id)
@@ -485,6 +485,7 @@ impl Members {
             about: if site.visible_profile_notes { profile.about } else { None },
             blocked_by_me: profile.blocked_by_me > 0,
             is_me,
+            age_verified: crate::db::flag(&row, "age_verified")?,
         }))
     }
 

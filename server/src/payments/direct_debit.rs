@@ -109,6 +109,7 @@ impl Payments {
         if !member.is_confirmed() {
             return Err(ErrorCode::AddressNotConfirmed.into());
         }
+        crate::age::gate(&self.db, site, member, Some(country)).await?;
         let iban = validate_iban(iban)?;
         let phone = normalize_phone(phone, country)?;
         let q = self.quote(site, member, pack_id, typed, country, now).await?;

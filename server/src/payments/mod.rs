@@ -321,6 +321,7 @@ impl Payments {
         if site.settings.first_payment_needs_confirmed_address && !member.is_confirmed() && !member.paid_user {
             return Err(ErrorCode::AddressNotConfirmed.into());
         }
+        crate::age::gate(&self.db, site, member, Some(country)).await?;
         let q = self.quote(site, member, pack_id, typed, country, now).await?;
         let id = self.insert_payment(site, member, &q, method, country, self.provider.name(), None, now).await?;
         let request = CheckoutRequest {

@@ -32,6 +32,8 @@ pub enum SiteChange {
     Lifecycle(domain::staff::LifecycleSettings),
     /// Which landing a signup counts for.
     Attribution(domain::staff::AttributionSettings),
+    /// Where members must pass an age check first (the caller has checked that a provider can).
+    Age(domain::staff::AgeSettings),
 }
 
 /// A checked change: the action for the staff log, and the columns with their new values.
@@ -49,6 +51,7 @@ impl SiteChange {
             SiteChange::Delivery(d) => ("site_delivery", d.validate()?.columns()),
             SiteChange::Lifecycle(l) => ("site_lifecycle", l.validate()?.columns()),
             SiteChange::Attribution(a) => ("site_attribution", a.validate()?.columns()),
+            SiteChange::Age(a) => ("site_age_checks", a.validate()?.columns()),
             SiteChange::Countries(c) => {
                 let c = c.validate()?;
                 (

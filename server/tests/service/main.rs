@@ -6,6 +6,7 @@
 mod support;
 
 mod accounts;
+mod age;
 mod backup;
 mod basics_and_mail;
 mod chat;

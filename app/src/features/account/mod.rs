@@ -1,6 +1,7 @@
 //! Account pages: signup, login, activation results.
 
 pub mod activate;
+pub mod age_check;
 pub mod basics;
 pub mod invitation;
 pub mod leaving;

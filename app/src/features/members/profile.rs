@@ -113,6 +113,7 @@ fn ProfileBody(page: ProfilePage) -> impl IntoView {
                     <span>{p.name.clone()}<span class="member-profile__age">", " {p.age}</span></span>
                     {p.fictional.then(|| view! { <span class="member-profile__fictional" title=ctx.site.fictional_singular.clone()><HeartIcon/></span> })}
                 </h1>
+                {p.age_verified.then(|| view! { <p class="member-profile__verified"><span class="badge badge--verified" data-testid="age-verified">{use_i18n().t("age.badge")}</span></p> })}
                 <p class="member-profile__place">{place}</p>
                 {(p.fictional && ctx.site.fictional_warning).then(|| view! {
                     <p class="notice member-profile__warning" data-testid="fictional-warning">{i18n.tf("members.fictional_warning", &[("label", &ctx.site.fictional_singular)])}</p>

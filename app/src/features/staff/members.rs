@@ -38,6 +38,16 @@ pub struct MemberRecordView {
     /// Fraud signals (`domain::fraud`) and their score.
     pub fraud: Vec<domain::fraud::Signal>,
     pub fraud_score: u32,
+    /// The member's age checks (`domain::age`), newest first: provider, its reference, outcome.
+    pub age_checks: Vec<AgeCheckView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgeCheckView {
+    pub provider: String,
+    pub reference: String,
+    pub status: domain::age::CheckStatus,
+    pub at: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -91,7 +101,8 @@ pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> 
     let notes = c.state.staff.notes(&member, site, id).await.map_err(fail)?;
     let sessions = c.state.accounts.sessions(id, None).await.map_err(fail)?;
     let fraud = server::fraud::report(&c.state.db, &member, site, id, c.now()).await.map_err(fail)?;
-    Ok(MemberSearchView { one: Some(record_view(record, notes, sessions, fraud)), list: Vec::new() })
+    let age_checks = c.state.age.records(id).await.map_err(fail)?;
+    Ok(MemberSearchView { one: Some(record_view(record, notes, sessions, fraud, age_checks)), list: Vec::new() })
 }
 
 /// Back to the member's record on `/staff/members` with a refusal's error.
@@ -117,6 +128,7 @@ fn record_view(
     notes: Vec<server::staff::StaffNote>,
     sessions: Vec<server::accounts::SessionInfo>,
     fraud: server::fraud::FraudReport,
+    age_checks: Vec<server::age::CheckRecord>,
 ) -> MemberRecordView {
     MemberRecordView {
         id: m.id,
@@ -134,6 +146,10 @@ fn record_view(
         sessions: sessions.into_iter().map(|s| SessionView { device: s.device, country: s.country, last_seen_at: s.last_seen_at }).collect(),
         fraud: fraud.signals,
         fraud_score: fraud.score,
+        age_checks: age_checks
+            .into_iter()
+            .map(|a| AgeCheckView { provider: a.provider, reference: a.reference, status: a.status, at: a.decided_at.unwrap_or(a.created_at) })
+            .collect(),
     }
 }
 
@@ -202,6 +218,15 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
             let i18n = use_i18n();
             let text = i18n.tf(&format!("staff.fraud.signal.{}", s.as_ref()), &[("weight", &s.weight().to_string())]);
             view! { <li data-testid="fraud-signal">{text}</li> }
+        })
+        .collect_view();
+    let age_checks = m
+        .age_checks
+        .iter()
+        .map(|a| {
+            let i18n = use_i18n();
+            let outcome = i18n.t(&format!("staff.members.age_check.{}", a.status.as_str()));
+            view! { <li>{i18n.tf("staff.members.age_check_line", &[("outcome", &outcome), ("provider", &a.provider), ("reference", &a.reference), ("date", &i18n.date(a.at))])}</li> }
         })
         .collect_view();
     let sessions = m
@@ -298,6 +323,14 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                     view! { <p class="muted">{use_i18n().t("staff.members.fraud_none")}</p> }.into_any()
                 } else {
                     view! { <ul class="staff-member__list">{fraud}</ul> }.into_any()
+                }}
+            </section>
+            <section class="staff-member__part" aria-labelledby="member-age" data-testid="member-age">
+                <h3 id="member-age">{use_i18n().t("staff.members.age_checks")}</h3>
+                {if m.age_checks.is_empty() {
+                    view! { <p class="muted">{use_i18n().t("staff.members.age_checks_none")}</p> }.into_any()
+                } else {
+                    view! { <ul class="staff-member__list">{age_checks}</ul> }.into_any()
                 }}
             </section>
             <section class="staff-member__part" aria-labelledby="member-sessions">

@@ -30,6 +30,9 @@ pub struct SiteSettingsView {
     pub delivery: rules::DeliverySettings,
     pub lifecycle: rules::LifecycleSettings,
     pub attribution: rules::AttributionSettings,
+    pub age: rules::AgeSettings,
+    /// An age-check provider is configured (without one, checks cannot be asked for).
+    pub age_checks_available: bool,
     pub countries: rules::CountrySettings,
     pub theme: domain::site::Theme,
     /// Every gift with whether it is on offer.
@@ -56,6 +59,8 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
         delivery: s.into(),
         lifecycle: s.into(),
         attribution: s.into(),
+        age: s.into(),
+        age_checks_available: c.state.age.available(),
         countries: s.into(),
         theme: s.theme.clone(),
         gifts: domain::chat::Gift::ALL.into_iter().map(|g| (g, offered.contains(&g))).collect(),
@@ -99,6 +104,16 @@ pub async fn staff_site_delivery(#[server(flatten)] delivery: rules::DeliverySet
 #[server(prefix = "/api/fn", endpoint = "staff_site_attribution")]
 pub async fn staff_site_attribution(#[server(flatten)] attribution: rules::AttributionSettings) -> Result<(), ApiError> {
     apply::<StaffSiteAttribution>(server::staff::SiteChange::Attribution(attribution), "attribution").await
+}
+
+/// Where members must pass an age check first; refused while no provider can do the checks.
+#[server(prefix = "/api/fn", endpoint = "staff_site_age")]
+pub async fn staff_site_age(#[server(flatten)] age: rules::AgeSettings) -> Result<(), ApiError> {
+    let (c, _) = staff_call(StaffArea::Site).await?;
+    if let Err(error) = c.state.age.check_setting(&age) {
+        return Err(fail_back::<StaffSiteAge>(error, "/staff/site", &[]));
+    }
+    apply::<StaffSiteAge>(server::staff::SiteChange::Age(age), "age").await
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site_lifecycle")]
@@ -191,6 +206,7 @@ pub(crate) fn DeclaredFields(inputs: Vec<(&'static str, rules::Field, rules::Sto
                 Field::Email => view! { <TextField setting=name value=text() required=true kind="email"/> }.into_any(),
                 Field::Phone => view! { <TextField setting=name value=text() required=true max=30 kind="tel"/> }.into_any(),
                 Field::Origin => view! { <TextField setting=name value=text() max=200 kind="url"/> }.into_any(),
+                Field::Countries => view! { <TextField setting=name value=text() max=200/> }.into_any(),
                 Field::Text { max } => view! {
                     <label class="field">
                         <span class="field__label">{use_i18n().t(&format!("staff.setting.{name}"))}</span>
@@ -223,7 +239,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
     view! {
         <nav class="staff-toc" aria-label=use_i18n().t("staff.site.sections")>
             <ul>
-                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("attribution", "staff.site.attribution"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
+                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("attribution", "staff.site.attribution"), ("age", "staff.site.age"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
                     .into_iter()
                     .map(|(anchor, key)| view! { <li><a href=format!("#{anchor}")>{use_i18n().t(key)}</a></li> })
                     .collect_view()}
@@ -323,6 +339,17 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
             <ActionError action={ServerAction::<StaffSiteAttribution>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteAttribution>::new()} attr:class="form" attr:data-testid="form-attribution">
                 <DeclaredFields inputs=v.attribution.inputs()/>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="age" aria-labelledby="age-title">
+            <h2 id="age-title">{use_i18n().t("staff.site.age")}</h2>
+            <p class="muted">{use_i18n().t("staff.site.age_intro")}</p>
+            {(!v.age_checks_available).then(|| view! { <p class="notice notice--warning" role="note">{use_i18n().t("error.age_checks_unavailable")}</p> })}
+            <Saved anchor="age"/>
+            <ActionError action={ServerAction::<StaffSiteAge>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteAge>::new()} attr:class="form" attr:data-testid="form-age">
+                <DeclaredFields inputs=v.age.inputs()/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>

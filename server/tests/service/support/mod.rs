@@ -78,6 +78,12 @@ impl server::links::PageLinks for TestLinks {
     fn test_checkout(&self, checkout_id: &str) -> String {
         format!("/checkout/test/{checkout_id}")
     }
+    fn age_check(&self, check: Option<i64>) -> String {
+        check.map_or_else(|| "/age-check".to_string(), |c| format!("/age-check?check={c}"))
+    }
+    fn test_age_check(&self, id: &str) -> String {
+        format!("/age-check/test/{id}")
+    }
 }
 
 pub fn links() -> server::links::Links {
