@@ -38,6 +38,8 @@ const sqliteOnly = [
   /invitations\.spec/,
   /resell\.spec/,
   /price-tests\.spec/,
+  /age-check\.spec/,
+  /moderation\.spec/,
   /cdn\.spec/,
   /push\.spec/,
   /visitor-path\.spec/,

@@ -190,7 +190,9 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/staff") view=StaffHomePage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/complaints") view=StaffComplaintsPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/members") view=StaffMembersPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/members/conversations") view=crate::features::staff::member_conversations::MemberConversationsPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/photos") view=PhotoReviewPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/texts") view=crate::features::staff::texts::TextReviewPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/site") view=StaffSitePage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/pricing") view=StaffPricingPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/chats") view=OperatorConsolePage/>

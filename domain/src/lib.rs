@@ -23,6 +23,7 @@ pub mod lander;
 pub mod lifecycle;
 pub mod likes;
 pub mod locale;
+pub mod moderation;
 pub mod money;
 pub mod notifications;
 pub mod offers;

@@ -70,6 +70,12 @@ test('a member edits the profile, uploads photos, staff approve them and another
     await expect(staff.getByTestId('saved')).toHaveText('Foto goedgekeurd.');
   }
   await expect(items).toHaveCount(0);
+  // Her profile text waits beside the photos: ticked and approved.
+  await staff.goto('/staff/texts');
+  const text = staff.getByTestId('text-item').filter({ hasText: 'Ik hou van treinreizen en goede koffie.' }).filter({ hasText: name });
+  await text.getByRole('checkbox').check();
+  await staff.getByRole('button', { name: 'Goedkeuren' }).click();
+  await expect(staff.getByTestId('saved')).toHaveText('1 tekst behandeld.');
 
   // Another (free) member sees the photo, opens it in the viewer, and finds the private one locked.
   const bart = await otherMember(browser, baseURL!, `bart-${run}@example.nl`, { name: 'Bart', gender: 'Man' });

@@ -28,6 +28,7 @@ pub mod media;
 pub mod member_cache;
 pub mod members;
 pub mod metrics;
+pub mod moderation;
 pub mod notifications;
 pub mod payments;
 pub mod postbacks;

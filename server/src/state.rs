@@ -108,7 +108,9 @@ impl AppState {
             media.clone(),
             crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes),
         );
-        let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache).with_member_cache(member_cache);
+        let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache)
+            .with_member_cache(member_cache)
+            .with_text_classifier(config.text_classifier);
         let push = crate::push::Pusher::new(db.clone(), config.push.as_ref(), catalog.clone(), accounts.links().clone())?;
         let likes = crate::likes::Likes::new(members.clone()).with_mail(accounts.clone(), config.public_url.clone()).with_push(push.clone());
         let bus = crate::chat::bus::Bus::start(db.clone(), &config.database_url);

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 mod account;
+mod age;
 mod bundle;
 mod chat;
 mod credits;

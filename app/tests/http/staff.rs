@@ -862,3 +862,187 @@ async fn finance_read_the_funnel_per_source_as_a_page_and_csv_while_members_and_
         }
     }
 }
+
+/// The member file's parts support open on purpose: complaints, conversations read only with a
+/// reason (shown as text, logged), the GDPR export (a post, for support and admins only) and
+/// deleting the account on request.
+#[tokio::test]
+async fn support_read_conversations_with_a_reason_export_and_delete_on_request() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    ready_member(&app, "bart@example.nl", "male").await;
+    let help = ready_member(&app, "help@example.nl", "female").await;
+    grant_staff(&app, "help@example.nl", domain::staff::StaffRole::Support).await;
+    let moderator = ready_member(&app, "mod@example.nl", "male").await;
+    grant_staff(&app, "mod@example.nl", domain::staff::StaffRole::Moderator).await;
+    let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email IN ('anna@example.nl', 'bart@example.nl') ORDER BY email")
+        .fetch_all(app.state.db.pool())
+        .await
+        .unwrap();
+    let (anna_id, bart_id) = (ids[0].0, ids[1].0);
+    let res = app
+        .call(
+            "send_message",
+            &format!("member={bart_id}&client_id=file-send-000001&text=%3Cscript%3Ealert(1)%3C%2Fscript%3E+hoi"),
+            &[("origin", &origin), ("cookie", &anna)],
+        )
+        .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let (conversation,): (i64,) = sqlx::query_as("SELECT id FROM conversations").fetch_one(app.state.db.pool()).await.unwrap();
+
+    let (_, _, file) = app.get(&format!("/staff/members?q=%23{anna_id}"), &[("cookie", &help)]).await;
+    for part in ["member-complaints", "form-conversations", "form-export", "form-delete"] {
+        assert!(file.contains(&format!(r#"data-testid="{part}""#)), "{part}");
+    }
+    assert!(file.contains("Geen klachten door of over dit lid."));
+
+    // Without a reason: refused, nothing read or logged; with one, the thread as text.
+    let page = "/staff/members/conversations";
+    let (status, _, html) = app.get(&format!("{page}?member={anna_id}&reason=&c={conversation}"), &[("cookie", &help)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-testid="conversations-refused""#) && !html.contains("alert(1)"));
+    let logged = || async {
+        let (n,): (i64,) =
+            sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action = 'conversation_read'").fetch_one(app.state.db.pool()).await.unwrap();
+        n
+    };
+    assert_eq!(logged().await, 0);
+    let reason = "klacht+%3Cb%3EK-1%3C%2Fb%3E";
+    let (status, _, html) = app.get(&format!("{page}?member={anna_id}&reason={reason}&c={conversation}"), &[("cookie", &help)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains(r#"data-testid="staff-thread""#) && html.contains("&lt;script&gt;alert(1)&lt;/script&gt; hoi"), "{html}");
+    assert!(html.contains("klacht &lt;b&gt;K-1&lt;/b&gt;") && !html.contains("<b>K-1</b>"));
+    assert_eq!(logged().await, 1);
+    // A member, a moderator, a visitor: the page is not there and reads nothing.
+    for cookie in [anna.as_str(), moderator.as_str(), ""] {
+        let (status, _, _) = app.get(&format!("{page}?member={anna_id}&reason=x&c={conversation}"), &[("cookie", cookie)]).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+    }
+    assert_eq!(logged().await, 1);
+
+    // The export: a post with a reason, for support and admins; every other way finds nothing.
+    let export = domain::staff::MEMBER_EXPORT_PATH;
+    let body = format!("id={anna_id}&reason=inzageverzoek");
+    for cookie in [anna.as_str(), moderator.as_str(), ""] {
+        let res = app.post_form(export, &body, &[("origin", &origin), ("cookie", cookie)]).await;
+        assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    }
+    let (status, _, _) = app.get(&format!("{export}?id={anna_id}&reason=x"), &[("cookie", &help)]).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "a link opens nothing");
+    let res = app.post_form(export, &body, &[("origin", "https://evil.example"), ("cookie", &help)]).await;
+    assert_eq!(res.status(), StatusCode::FORBIDDEN);
+    let res = app.post_form(export, "id=abc&reason=x", &[("origin", &origin), ("cookie", &help)]).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND, "a lying body");
+    let res = app.post_form(export, &format!("id={anna_id}&reason=+"), &[("origin", &origin), ("cookie", &help)]).await;
+    assert!(res.status().is_redirection() && location(&res).ends_with("export=reason#member-export"), "{}", res.status());
+    let res = app.post_form(export, &body, &[("origin", &origin), ("cookie", &help)]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/zip");
+    let zip = res.bytes().await.unwrap();
+    assert!(zip.starts_with(b"PK"));
+    let (exports,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action = 'export' AND detail = 'inzageverzoek'").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(exports, 1);
+
+    // Deleted on her request: the file says which account went, her session ends.
+    let res = app
+        .form(
+            "staff_change_member",
+            &format!("id={anna_id}&change=delete&reason=AVG-verzoek"),
+            "/staff/members",
+            &[("origin", &origin), ("cookie", &moderator)],
+        )
+        .await;
+    assert!(location(&res).contains("__err"), "moderators do not delete");
+    let res = app
+        .form("staff_change_member", &format!("id={anna_id}&change=delete&reason=AVG-verzoek"), "/staff/members", &[("origin", &origin), ("cookie", &help)])
+        .await;
+    assert_eq!(location(&res), format!("/staff/members?deleted={anna_id}"));
+    let (_, _, html) = app.get(&location(&res), &[("cookie", &help)]).await;
+    assert!(html.contains(&format!("Account #{anna_id} is verwijderd.")));
+    let (status, headers, _) = app.get("/settings", &[("cookie", &anna), ("accept", "text/html")]).await;
+    assert!(status.is_redirection() && headers["location"].to_str().unwrap().starts_with("/login"), "{status}");
+}
+
+/// Profile texts over HTTP: a changed text waits (others see none), the member's editor says
+/// so; a moderator's queue shows it as text; a bulk rejection without a reason is refused; the
+/// rejection tells the member why; an approval shows it.
+#[tokio::test]
+async fn moderators_decide_on_changed_profile_texts() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let moderator = ready_member(&app, "mod@example.nl", "male").await;
+    grant_staff(&app, "mod@example.nl", domain::staff::StaffRole::Moderator).await;
+    let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email IN ('anna@example.nl', 'bart@example.nl') ORDER BY email")
+        .fetch_all(app.state.db.pool())
+        .await
+        .unwrap();
+    let (anna_id, bart_id) = (ids[0].0, ids[1].0);
+
+    let res = app.form("save_details", "about=Ik+hou+van+%3Cb%3Ewandelen%3C%2Fb%3E", "/profile", &[("origin", &origin), ("cookie", &anna)]).await;
+    assert_eq!(location(&res), "/profile?saved=profile");
+    let res = app.form("save_details", "about=Bel+me+0612345678", "/profile", &[("origin", &origin), ("cookie", &bart)]).await;
+    assert_eq!(location(&res), "/profile?saved=profile");
+    let (_, _, own) = app.get("/profile", &[("cookie", &anna)]).await;
+    assert!(own.contains(r#"data-testid="text-waiting""#) && own.contains("&lt;b&gt;wandelen&lt;/b&gt;"));
+    let (_, _, seen) = app.get(&format!("/members/{anna_id}"), &[("cookie", &bart)]).await;
+    assert!(!seen.contains("wandelen"), "nobody sees a waiting text");
+
+    let (status, _, queue) = app.get("/staff/texts", &[("cookie", &moderator)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(queue.contains("&lt;b&gt;wandelen&lt;/b&gt;") && !queue.contains("<b>wandelen</b>"), "the text as text");
+    assert!(queue.contains(r#"accesskey="a""#) && queue.contains(&format!(r#"name="texts[{anna_id}]""#)));
+    let at = |id: i64| {
+        let marker = format!(r#"name="texts[{id}]" value=""#);
+        let start = queue.find(&marker).unwrap() + marker.len();
+        queue[start..start + queue[start..].find('"').unwrap()].to_string()
+    };
+    let (anna_at, bart_at) = (at(anna_id), at(bart_id));
+
+    // A rejection without its reason, or nothing ticked: refused, nothing decided.
+    let res = app
+        .form(
+            "staff_review_texts",
+            &format!("texts[{bart_id}]={bart_at}&decision=reject&reason="),
+            "/staff/texts",
+            &[("origin", &origin), ("cookie", &moderator)],
+        )
+        .await;
+    assert_eq!(refusal(&res, "staff_review_texts").0.code, domain::ErrorCode::ChoiceInvalid);
+    let res = app.form("staff_review_texts", "decision=approve", "/staff/texts", &[("origin", &origin), ("cookie", &moderator)]).await;
+    assert_eq!(refusal(&res, "staff_review_texts").0.code, domain::ErrorCode::Required);
+    let res = app
+        .form("staff_review_texts", &format!("texts[{anna_id}]={anna_at}&decision=approve"), "/staff/texts", &[("origin", &origin), ("cookie", &anna)])
+        .await;
+    assert!(location(&res).contains("__err"), "a member decides nothing");
+    let (logged,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM staff_actions WHERE action LIKE 'text_%'").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(logged, 0);
+
+    let res = app
+        .form(
+            "staff_review_texts",
+            &format!("texts[{bart_id}]={bart_at}&decision=reject&reason=contact_details"),
+            "/staff/texts",
+            &[("origin", &origin), ("cookie", &moderator)],
+        )
+        .await;
+    assert_eq!(location(&res), "/staff/texts?decided=1");
+    let res = app
+        .form(
+            "staff_review_texts",
+            &format!("texts[{anna_id}]={anna_at}&texts[{bart_id}]={bart_at}&decision=approve"),
+            "/staff/texts",
+            &[("origin", &origin), ("cookie", &moderator)],
+        )
+        .await;
+    assert_eq!(location(&res), "/staff/texts?decided=1", "Bart's was decided already");
+    let (_, _, page) = app.get("/staff/texts?decided=1", &[("cookie", &moderator)]).await;
+    assert!(page.contains("1 tekst behandeld.") && page.contains(r#"data-testid="queue-empty""#));
+    let (_, _, seen) = app.get(&format!("/members/{anna_id}"), &[("cookie", &bart)]).await;
+    assert!(seen.contains("&lt;b&gt;wandelen&lt;/b&gt;"));
+    let (_, _, own) = app.get("/profile", &[("cookie", &bart)]).await;
+    assert!(own.contains(r#"data-testid="text-rejected""#) && own.contains("hij bevat contactgegevens"), "Bart is told why");
+}

@@ -172,6 +172,9 @@ impl StaffArea {
     }
 }
 
+/// Where the member file posts a member's data export for a GDPR request (a file, not a page).
+pub const MEMBER_EXPORT_PATH: &str = "/staff/members/export";
+
 /// The largest credit correction either way.
 pub const CREDIT_CORRECTION_MAX: i64 = 100_000;
 

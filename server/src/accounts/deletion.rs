@@ -109,7 +109,7 @@ impl Accounts {
             let chat_photos: Vec<(String,)> =
                 sqlx::query_as("SELECT photo_key FROM messages WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).fetch_all(&mut *tx).await?;
             sqlx::query("UPDATE messages SET photo_key = NULL WHERE sender_id = $1 AND photo_key IS NOT NULL").bind(id).execute(&mut *tx).await?;
-            sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, searchable = $2 WHERE user_id = $1")
+            sqlx::query("UPDATE profiles SET main_photo = NULL, main_thumb = NULL, main_photo_id = NULL, about = NULL, about_draft = NULL, searchable = $2 WHERE user_id = $1")
                 .bind(id)
                 .bind(false)
                 .execute(&mut *tx)

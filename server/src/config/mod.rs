@@ -102,6 +102,9 @@ pub struct Config {
     /// (`VONK_TEST_WEBHOOK_DELAY_SECS`): a buyer back before the provider's news, as with a
     /// real provider.
     pub test_webhook_delay: i64,
+    /// What pre-sorts the profile-text review queue (`VONK_TEXT_CLASSIFIER`: `off`, the
+    /// default, or `local`, the built-in rules; `crate::moderation`).
+    pub text_classifier: crate::moderation::TextClassifier,
     /// `VONK_PAYMENT_EXPIRE_SECS`, default 86400: an open payment this old is expired when the
     /// provider still has no outcome.
     pub payment_expire_after: i64,
@@ -390,6 +393,8 @@ impl Config {
                 .to_string(),
             payment_recheck_after: secs("VONK_PAYMENT_RECHECK_SECS", 600)?,
             test_webhook_delay: secs("VONK_TEST_WEBHOOK_DELAY_SECS", 0)?,
+            text_classifier: crate::moderation::TextClassifier::from_setting(get("VONK_TEXT_CLASSIFIER").as_deref())
+                .map_err(|reason| ConfigError::Invalid { name: "VONK_TEXT_CLASSIFIER", reason })?,
             backup: match get("VONK_BACKUP_DIR").filter(|d| !d.is_empty()) {
                 None => None,
                 Some(dir) => Some(crate::backup::Schedule {
@@ -476,6 +481,7 @@ impl std::fmt::Debug for Config {
             .field("mollie_api_url", &self.mollie_api_url)
             .field("payment_recheck_after", &self.payment_recheck_after)
             .field("test_webhook_delay", &self.test_webhook_delay)
+            .field("text_classifier", &self.text_classifier)
             .field("backup", &self.backup)
             .field("payment_expire_after", &self.payment_expire_after)
             .field("fault", &self.fault)

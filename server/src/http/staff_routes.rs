@@ -1,6 +1,7 @@
 //! Staff routes that are not pages: the operator figures as CSV (`GET /staff/operators.csv`,
 //! the last 30 days), the sales report as CSV (`GET /staff/payments/sales.csv?period=2026-11`),
-//! the owner's figures as CSV (`GET /staff/figures.csv`, the page's query),
+//! the owner's figures as CSV (`GET /staff/figures.csv`, the page's query), a member's data
+//! export for a GDPR request (`POST /staff/members/export`),
 //! and the operator queue's changes as server-sent events
 //! (`GET /staff/chats/events`, one `queue` event whenever the site's queue changed, on any
 //! node). Like every staff page, they do not exist (404) for anyone but the site's staff with the
@@ -24,6 +25,63 @@ pub fn routes() -> Router<AppState> {
         .route("/staff/payments/sales.csv", get(sales_csv))
         .route("/staff/figures.csv", get(figures_csv))
         .route("/staff/chats/events", get(queue_events))
+        // Only a post makes the file; any other method finds nothing, as on every staff address.
+        .route(MEMBER_EXPORT_PATH, axum::routing::post(member_export).fallback(|| async { StatusCode::NOT_FOUND }))
+}
+
+/// A member's data export for a GDPR request (support and admins), posted from the member file.
+pub use domain::staff::MEMBER_EXPORT_PATH;
+
+#[derive(Debug, serde::Deserialize)]
+struct ExportForm {
+    id: i64,
+    #[serde(default)]
+    reason: String,
+}
+
+/// The member's archive as they would download it themselves (`crate::privacy`), in their
+/// language, with the reason in the staff log first. Without a reason: back to the file, which
+/// says so; anyone but the site's support and admins: 404.
+async fn member_export(
+    State(state): State<AppState>,
+    axum::Extension(current): axum::Extension<CurrentMember>,
+    form: Result<axum::Form<ExportForm>, axum::extract::rejection::FormRejection>,
+) -> Response {
+    let (Some(staff), Ok(axum::Form(form))) = (current.0, form) else { return StatusCode::NOT_FOUND.into_response() };
+    let now = state.clock.now();
+    match state.staff.member_exported(&staff, staff.site_id, form.id, &form.reason, now).await {
+        Ok(()) => {}
+        Err(crate::error::AppError::Refused(e)) if e.code == domain::ErrorCode::ReasonRequired => {
+            return axum::response::Redirect::to(&format!("/staff/members?q=%23{}&export=reason#member-export", form.id)).into_response();
+        }
+        Err(crate::error::AppError::Refused(_)) => return StatusCode::NOT_FOUND.into_response(),
+        Err(error) => {
+            tracing::warn!(%error, "a member's export could not be logged");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    }
+    let language = state.accounts.member(form.id).await.ok().flatten().map(|m| m.language).unwrap_or_default();
+    let locale = domain::Locale::parse(&language).unwrap_or(domain::Locale::DEFAULT);
+    match crate::privacy::export(&state.db, &state.media, &state.catalog, locale, form.id, now).await {
+        Ok(file) => {
+            let length = file.metadata().map(|m| m.len()).unwrap_or(0);
+            let stream = tokio_util::io::ReaderStream::new(tokio::fs::File::from_std(file));
+            (
+                [
+                    (http::header::CONTENT_TYPE, "application/zip".to_string()),
+                    (http::header::CONTENT_DISPOSITION, format!("attachment; filename=\"member-{}-data.zip\"", form.id)),
+                    (http::header::CONTENT_LENGTH, length.to_string()),
+                    (http::header::CACHE_CONTROL, "private, no-store".to_string()),
+                ],
+                axum::body::Body::from_stream(stream),
+            )
+                .into_response()
+        }
+        Err(error) => {
+            tracing::warn!(%error, "a member's export failed");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
 }
 
 #[derive(Debug, serde::Deserialize)]

@@ -20,6 +20,8 @@ fn member(id: i64) -> Member {
         main_photo_id: None,
         counters: Default::default(),
         country: None,
+        session_country: None,
+        age_verified: false,
         seeks: None,
     }
 }

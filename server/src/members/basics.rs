@@ -81,7 +81,7 @@ impl Members {
 
     /// The member's choice fields, interests and about text, for the editor.
     pub async fn details(&self, user_id: i64) -> Result<DetailsForm, AppError> {
-        let row = sqlx::query("SELECT hair_colour, eye_colour, body_type, relationship_status, tattoos, reason, about FROM profiles WHERE user_id = $1")
+        let row = sqlx::query("SELECT hair_colour, eye_colour, body_type, relationship_status, tattoos, reason FROM profiles WHERE user_id = $1")
             .bind(user_id)
             .fetch_optional(self.db.pool())
             .await?
@@ -95,26 +95,34 @@ impl Members {
         Ok(DetailsForm {
             attributes,
             interests: interests.into_iter().map(|(i,)| i).collect(),
-            about: row.try_get::<Option<String>, _>("about")?.unwrap_or_default(),
+            about: crate::moderation::own(&self.db, user_id).await?.0.unwrap_or_default(),
         })
     }
 
+    /// Where the member's profile text stands (waiting for review, or turned down and why).
+    pub async fn own_text(&self, user_id: i64) -> Result<crate::moderation::OwnText, AppError> {
+        Ok(crate::moderation::own(&self.db, user_id).await?.1)
+    }
+
     /// Saves the details after checking them all; nothing changes on error.
-    pub async fn save_details(&self, user_id: i64, form: &DetailsForm) -> Result<(), AppError> {
+    pub async fn save_details(&self, user_id: i64, form: &DetailsForm, now: i64) -> Result<(), AppError> {
         let valid = validate_details(form)?;
         let mut tx = self.db.begin().await?;
         let value = |a: Attribute| valid.attributes.iter().find(|(x, _)| *x == a).and_then(|(_, v)| *v);
-        sqlx::query("UPDATE profiles SET hair_colour = $1, eye_colour = $2, body_type = $3, relationship_status = $4, tattoos = $5, reason = $6, about = $7 WHERE user_id = $8")
-            .bind(value(Attribute::HairColour))
-            .bind(value(Attribute::EyeColour))
-            .bind(value(Attribute::BodyType))
-            .bind(value(Attribute::RelationshipStatus))
-            .bind(value(Attribute::Tattoos))
-            .bind(value(Attribute::Reason))
-            .bind(valid.about.clone())
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "UPDATE profiles SET hair_colour = $1, eye_colour = $2, body_type = $3, relationship_status = $4, tattoos = $5, reason = $6 WHERE user_id = $7",
+        )
+        .bind(value(Attribute::HairColour))
+        .bind(value(Attribute::EyeColour))
+        .bind(value(Attribute::BodyType))
+        .bind(value(Attribute::RelationshipStatus))
+        .bind(value(Attribute::Tattoos))
+        .bind(value(Attribute::Reason))
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+        // The text others see changes only once staff approve it.
+        crate::moderation::submit(&mut tx, &self.text_classifier, user_id, valid.about.as_deref(), now).await?;
         sqlx::query("DELETE FROM profile_interests WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
         for interest in &valid.interests {
             sqlx::query("INSERT INTO profile_interests (user_id, interest) VALUES ($1, $2)").bind(user_id).bind(*interest).execute(&mut *tx).await?;

@@ -16,12 +16,26 @@ pub struct Members {
     pub(super) search_cache: Arc<super::search_cache::SearchCache>,
     /// A member's own blocks, likes and last opened profile between requests.
     pub(super) member_cache: crate::member_cache::MemberCache,
+    /// What pre-sorts the profile-text queue (`crate::moderation`).
+    pub(super) text_classifier: crate::moderation::TextClassifier,
 }
 
 impl Members {
     /// `search_cache`: how long a visitor's result page is reused (zero: never).
     pub fn new(db: Db, regions: Arc<Regions>, search_cache: std::time::Duration) -> Members {
-        Members { db, regions, search_cache: Arc::new(super::search_cache::SearchCache::new(search_cache)), member_cache: Default::default() }
+        Members {
+            db,
+            regions,
+            search_cache: Arc::new(super::search_cache::SearchCache::new(search_cache)),
+            member_cache: Default::default(),
+            text_classifier: Default::default(),
+        }
+    }
+
+    /// Changed profile texts are scored by this classifier for the review queue.
+    pub fn with_text_classifier(mut self, classifier: crate::moderation::TextClassifier) -> Members {
+        self.text_classifier = classifier;
+        self
     }
 
     /// Members' own lists are kept in this cache between requests.

@@ -52,6 +52,10 @@ pub enum MemberChange {
     Unblock(String),
     /// A staff role granted (`true`) or taken back; staff and operators leave the search.
     Role(StaffRole, bool),
+    /// Deleted on the member's request (a GDPR erasure request, with its reason): as when the
+    /// member deletes the account themselves, their sessions end, they leave the search, and
+    /// the account's data is purged after the reactivation period (support and admins only).
+    Delete(String),
 }
 
 /// A note staff left on a member.
@@ -258,6 +262,7 @@ impl Staff {
         // Moderators block and unblock too (a spammer from the held messages).
         let area = match change {
             MemberChange::Role(..) => StaffArea::Roles,
+            MemberChange::Delete(_) => StaffArea::Members,
             _ if staff.may(StaffArea::Held) => StaffArea::Held,
             _ => StaffArea::Members,
         };
@@ -269,7 +274,7 @@ impl Staff {
             }
             Ok(r.to_string())
         };
-        if user_id == staff.id && matches!(change, MemberChange::Block(_) | MemberChange::Role(StaffRole::Admin, false)) {
+        if user_id == staff.id && matches!(change, MemberChange::Block(_) | MemberChange::Delete(_) | MemberChange::Role(StaffRole::Admin, false)) {
             return Err(AppError::from(domain::ErrorCode::Forbidden));
         }
         let mut tx = self.db.begin().await?;
@@ -300,6 +305,18 @@ impl Staff {
                     .execute(&mut *tx)
                     .await?;
                 ("member_unblock", reason)
+            }
+            MemberChange::Delete(reason) => {
+                let reason = reason_of(reason)?;
+                sqlx::query("UPDATE users SET status = $2, deleted_at = $3, delete_reason = $4 WHERE id = $1")
+                    .bind(user_id)
+                    .bind(domain::account::UserStatus::Deleted.as_str())
+                    .bind(now)
+                    .bind(format!("staff: {reason}"))
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+                ("member_delete", reason)
             }
             MemberChange::Role(role, on) => {
                 // One statement each way, so two admins changing two roles at once both count.

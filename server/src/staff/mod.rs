@@ -4,11 +4,13 @@
 //! logo, a new site). Every change is written to the staff log (`staff_actions`: who, what, on
 //! what, why, when) in the same transaction; only staff of the member's own site get anywhere.
 
+mod member_file;
 mod members;
 mod pricing;
 mod site_settings;
 mod site_setup;
 
+pub use member_file::{ComplaintLine, ConversationLine, ReadMessage};
 pub use members::{Found, MemberChange, MemberRecord, StaffNote};
 pub use site_settings::SiteChange;
 
@@ -74,6 +76,10 @@ pub struct Staff {
 impl Staff {
     pub fn new(db: Db) -> Staff {
         Staff { db }
+    }
+
+    pub(crate) fn db(&self) -> &Db {
+        &self.db
     }
 
     /// Writes what staff looked at or took away (a member's file, a conversation, an export) to

@@ -222,16 +222,18 @@ on_both_databases!(details_are_checked_then_shown_on_the_profile, |db: Db| async
         interests: vec!["music".into(), "yoga".into()],
         about: "Hallo, ik ben Anna.".into(),
     };
-    c.members.save_details(anna, &good).await.unwrap();
+    c.members.save_details(anna, &good, NOW).await.unwrap();
     let bad = domain::profile::DetailsForm { attributes: vec![("hair_colour".into(), "purple".into())], interests: vec!["music".into()], about: String::new() };
-    assert_eq!(c.members.save_details(anna, &bad).await.unwrap_err().code().locale_key(), "validation.choice_invalid");
+    assert_eq!(c.members.save_details(anna, &bad, NOW).await.unwrap_err().code().locale_key(), "validation.choice_invalid");
     let stored = c.members.details(anna).await.unwrap();
     assert!(stored.attributes.contains(&("hair_colour".to_string(), "red".to_string())), "the bad save changed nothing");
     assert_eq!(stored.interests, ["music", "yoga"]);
     let seen = c.members.profile(&c.site, None, anna, today()).await.unwrap().unwrap();
     assert!(seen.attributes.contains(&("hair_colour".to_string(), "red".to_string())));
     assert_eq!(seen.interests.iter().map(|(code, _)| code.as_str()).collect::<Vec<_>>(), ["music", "yoga"]);
-    assert_eq!(seen.about.as_deref(), Some("Hallo, ik ben Anna."));
+    // The text waits for review (`moderation.rs` tests the queue); her editor keeps it.
+    assert_eq!(seen.about, None);
+    assert_eq!(stored.about, "Hallo, ik ben Anna.");
 });
 
 on_both_databases!(a_members_search_from_the_shared_list_equals_the_direct_query, |db: Db| async move {

@@ -81,7 +81,7 @@ pub fn ProfilePage() -> impl IntoView {
                             </details>
                             <details class="panel panel--collapsible" id="details" open=editing_details data-testid="edit-details">
                                 <summary><h2>{i18n.t("profile.details_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
-                                <DetailsEditor details=b.details.clone()/>
+                                <DetailsEditor details=b.details.clone() text_status=b.text_status text_reason=b.text_reason/>
                             </details>
                             <p class="muted"><a href="/settings">{i18n.t("profile.settings_link")}</a></p>
                         }
@@ -96,7 +96,11 @@ pub fn ProfilePage() -> impl IntoView {
 
 /// The editor for the choice fields, interests and the about text.
 #[component]
-fn DetailsEditor(details: domain::profile::DetailsForm) -> impl IntoView {
+fn DetailsEditor(
+    details: domain::profile::DetailsForm,
+    text_status: Option<domain::moderation::TextStatus>,
+    text_reason: Option<domain::moderation::TextReason>,
+) -> impl IntoView {
     use domain::profile::{Attribute, ABOUT_MAX_CHARS, INTERESTS, MAX_INTERESTS};
     let selects = Attribute::ALL
         .into_iter()
@@ -141,6 +145,14 @@ fn DetailsEditor(details: domain::profile::DetailsForm) -> impl IntoView {
                 <TextArea value=details.about.clone() attr:name="about" attr:rows="4" attr:maxlength=ABOUT_MAX_CHARS.to_string()/>
                 <span class="field__hint">{use_i18n().t("profile.about_hint")}</span>
             </label>
+            {match text_status {
+                Some(domain::moderation::TextStatus::Waiting) => Some(view! { <p class="notice" role="status" data-testid="text-waiting">{use_i18n().t("profile.about_waiting")}</p> }.into_any()),
+                Some(domain::moderation::TextStatus::Rejected) => {
+                    let reason = text_reason.map(|r| use_i18n().t(&format!("moderation.reason.{}", r.as_str()))).unwrap_or_default();
+                    Some(view! { <p class="notice notice--error" role="alert" data-testid="text-rejected">{use_i18n().tf("profile.about_rejected", &[("reason", &reason)])}</p> }.into_any())
+                }
+                None => None,
+            }}
             <button type="submit" class="btn btn--primary">{use_i18n().t("settings.save")}</button>
         </ActionForm>
     }

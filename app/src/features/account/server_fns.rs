@@ -32,6 +32,11 @@ pub struct MyBasics {
     pub notify_news: bool,
     /// The rest of the profile, for the editor.
     pub details: domain::profile::DetailsForm,
+    /// The profile text waits for review, or was turned down and why.
+    #[serde(default)]
+    pub text_status: Option<domain::moderation::TextStatus>,
+    #[serde(default)]
+    pub text_reason: Option<domain::moderation::TextReason>,
 }
 
 #[server(prefix = "/api/fn", endpoint = "my_basics")]
@@ -41,6 +46,7 @@ pub async fn get_my_basics() -> Result<MyBasics, ApiError> {
     let basics = state.members.basics(member.id).await.map_err(fail)?;
     let prefs = state.accounts.notification_prefs(member.id).await.map_err(fail)?;
     let details = state.members.details(member.id).await.map_err(fail)?;
+    let text = state.members.own_text(member.id).await.map_err(fail)?;
     let region_name = basics.region.as_deref().and_then(|r| state.members.regions().get(r)).map(|r| r.name.clone()).unwrap_or_default();
     Ok(MyBasics {
         name: basics.name,
@@ -57,6 +63,8 @@ pub async fn get_my_basics() -> Result<MyBasics, ApiError> {
         notify_likes: prefs.likes,
         notify_news: prefs.news,
         details,
+        text_status: text.status,
+        text_reason: text.reason,
     })
 }
 
@@ -472,7 +480,7 @@ pub async fn save_details(
 ) -> Result<(), ApiError> {
     let (c, member) = member_call().await?;
     let form = domain::profile::DetailsForm { attributes: attributes.into_iter().collect(), interests: interests.into_keys().collect(), about };
-    c.state.members.save_details(member.id, &form).await.map_err(fail)?;
+    c.state.members.save_details(member.id, &form, c.now()).await.map_err(fail)?;
     redirect("/profile?saved=profile");
     Ok(())
 }

@@ -208,11 +208,16 @@ mod build {
             PhotoUnreadable,
             PhotoTooManyPixels,
             PhotoNoFile,
+            AgeCheckRequired,
             Internal,
         ]
         .into_iter()
         .map(|code| (code.as_str().to_string(), i18n.t(code.locale_key())))
-        .chain([("premium_link".to_string(), i18n.t("chat.premium_link")), ("credits_link".to_string(), i18n.t("chat.credits_link"))])
+        .chain([
+            ("premium_link".to_string(), i18n.t("chat.premium_link")),
+            ("credits_link".to_string(), i18n.t("chat.credits_link")),
+            ("age_link".to_string(), i18n.t("age.start")),
+        ])
         .collect()
     }
 }

@@ -40,6 +40,18 @@ pub struct MemberRecordView {
     pub fraud_score: u32,
     /// The member's age checks (`domain::age`), newest first: provider, its reference, outcome.
     pub age_checks: Vec<AgeCheckView>,
+    /// Complaints filed by the member and about them, newest first.
+    pub complaints: Vec<ComplaintView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComplaintView {
+    pub reference: String,
+    pub category: String,
+    pub status: String,
+    pub created_at: i64,
+    pub body: String,
+    pub by_member: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -102,7 +114,8 @@ pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> 
     let sessions = c.state.accounts.sessions(id, None).await.map_err(fail)?;
     let fraud = server::fraud::report(&c.state.db, &member, site, id, c.now()).await.map_err(fail)?;
     let age_checks = c.state.age.records(id).await.map_err(fail)?;
-    Ok(MemberSearchView { one: Some(record_view(record, notes, sessions, fraud, age_checks)), list: Vec::new() })
+    let complaints = c.state.staff.member_complaints(&member, site, id).await.map_err(fail)?;
+    Ok(MemberSearchView { one: Some(record_view(record, RecordParts { notes, sessions, fraud, age_checks, complaints })), list: Vec::new() })
 }
 
 /// Back to the member's record on `/staff/members` with a refusal's error.
@@ -122,14 +135,19 @@ pub async fn staff_add_note(id: i64, body: String) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// What the member file shows beside the member's own row.
 #[cfg(feature = "ssr")]
-fn record_view(
-    m: server::staff::MemberRecord,
+struct RecordParts {
     notes: Vec<server::staff::StaffNote>,
     sessions: Vec<server::accounts::SessionInfo>,
     fraud: server::fraud::FraudReport,
     age_checks: Vec<server::age::CheckRecord>,
-) -> MemberRecordView {
+    complaints: Vec<server::staff::ComplaintLine>,
+}
+
+#[cfg(feature = "ssr")]
+fn record_view(m: server::staff::MemberRecord, parts: RecordParts) -> MemberRecordView {
+    let RecordParts { notes, sessions, fraud, age_checks, complaints } = parts;
     MemberRecordView {
         id: m.id,
         email: m.email,
@@ -149,6 +167,17 @@ fn record_view(
         age_checks: age_checks
             .into_iter()
             .map(|a| AgeCheckView { provider: a.provider, reference: a.reference, status: a.status, at: a.decided_at.unwrap_or(a.created_at) })
+            .collect(),
+        complaints: complaints
+            .into_iter()
+            .map(|c| ComplaintView {
+                reference: c.reference,
+                category: c.category,
+                status: c.status,
+                created_at: c.created_at,
+                body: c.body,
+                by_member: c.by_member,
+            })
             .collect(),
     }
 }
@@ -175,16 +204,19 @@ pub async fn staff_change_member(id: i64, change: String, #[server(default)] rea
     let change = match change.as_str() {
         "block" => MemberChange::Block(reason.clone()),
         "unblock" => MemberChange::Unblock(reason.clone()),
+        "delete" => MemberChange::Delete(reason.clone()),
         other => match other.split_once(':').and_then(|(way, role)| Some((way, StaffRole::parse(role)?))) {
             Some(("grant", role)) => MemberChange::Role(role, true),
             Some(("take", role)) => MemberChange::Role(role, false),
             _ => return Err(fail(domain::ErrorCode::ChoiceInvalid)),
         },
     };
+    let deleting = matches!(change, MemberChange::Delete(_));
     if let Err(error) = c.state.staff.change_member(&member, c.site.settings.id, id, change, c.now()).await {
         return Err(back_to_member::<StaffChangeMember>(error, id));
     }
-    redirect(&crate::paths::staff_member_saved(id));
+    // A deleted account is found no more: the page says which one went.
+    redirect(&if deleting { format!("/staff/members?deleted={id}") } else { crate::paths::staff_member_saved(id) });
     Ok(())
 }
 
@@ -229,6 +261,25 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
             view! { <li>{i18n.tf("staff.members.age_check_line", &[("outcome", &outcome), ("provider", &a.provider), ("reference", &a.reference), ("date", &i18n.date(a.at))])}</li> }
         })
         .collect_view();
+    let complaints = m
+        .complaints
+        .iter()
+        .map(|c| {
+            let i18n = use_i18n();
+            let way = i18n.t(if c.by_member { "staff.members.complaint_by" } else { "staff.members.complaint_about" });
+            let category = i18n.t(&format!("complaints.category.{}", c.category));
+            let status = i18n.t(&format!("staff.complaints.{}", c.status));
+            let excerpt: String = c.body.chars().take(160).collect();
+            view! {
+                <li>
+                    <a href=if c.status == "handled" { "/staff/complaints?status=handled" } else { "/staff/complaints" }>{c.reference.clone()}</a>
+                    " · "{way}" · "{category}" · "{status}" · "{i18n.date(c.created_at)}
+                    <br/><span class="muted">{excerpt}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    let export_refused = use_query_map().get_untracked().get("export").as_deref() == Some("reason");
     let sessions = m
         .sessions
         .iter()
@@ -333,6 +384,37 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                     view! { <ul class="staff-member__list">{age_checks}</ul> }.into_any()
                 }}
             </section>
+            <section class="staff-member__part" aria-labelledby="member-complaints" data-testid="member-complaints">
+                <h3 id="member-complaints">{use_i18n().t("staff.members.complaints")}</h3>
+                {if complaints.is_empty() {
+                    view! { <p class="muted">{use_i18n().t("staff.members.complaints_none")}</p> }.into_any()
+                } else {
+                    view! { <ul class="staff-member__list">{complaints}</ul> }.into_any()
+                }}
+            </section>
+            <section class="staff-member__part" aria-labelledby="member-conversations">
+                <h3 id="member-conversations">{use_i18n().t("staff.members.conversations")}</h3>
+                <form method="get" action=super::member_conversations::PAGE class="form" data-testid="form-conversations">
+                    <input type="hidden" name="member" value=id.to_string()/>
+                    <ReasonField id="conversations-reason" help="staff.members.conversations_help"/>
+                    <button type="submit" class="btn btn--small btn--ghost">{use_i18n().t("staff.members.conversations_read")}</button>
+                </form>
+            </section>
+            <section class="staff-member__part" aria-labelledby="member-export" id="member-export">
+                <h3 id="member-export">{use_i18n().t("staff.members.gdpr")}</h3>
+                {export_refused.then(|| view! { <p class="notice notice--error" role="alert">{use_i18n().tf("validation.reason_required", &[("max", &domain::account::STAFF_REASON_MAX_CHARS.to_string())])}</p> })}
+                <form method="post" action=domain::staff::MEMBER_EXPORT_PATH class="form" data-testid="form-export">
+                    <input type="hidden" name="id" value=id.to_string()/>
+                    <ReasonField id="export-reason" help="staff.members.export_help"/>
+                    <button type="submit" class="btn btn--small btn--ghost">{use_i18n().t("staff.members.export")}</button>
+                </form>
+                <ActionForm action={ServerAction::<StaffChangeMember>::new()} attr:class="form" attr:data-testid="form-delete">
+                    <input type="hidden" name="id" value=id.to_string()/>
+                    <input type="hidden" name="change" value="delete"/>
+                    <ReasonField id="delete-reason" help="staff.members.delete_help"/>
+                    <button type="submit" class="btn btn--small btn--danger">{use_i18n().t("staff.members.delete")}</button>
+                </ActionForm>
+            </section>
             <section class="staff-member__part" aria-labelledby="member-sessions">
                 <h3 id="member-sessions">{use_i18n().t("staff.members.sessions")}</h3>
                 {if sessions.is_empty() {
@@ -359,6 +441,19 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                 </ActionForm>
             </section>
         </section>
+    }
+}
+
+/// A required reason for reading a member's messages or taking their data (it goes to the staff log).
+#[component]
+fn ReasonField(id: &'static str, help: &'static str) -> impl IntoView {
+    let help_id = format!("{id}-help");
+    view! {
+        <label class="field">
+            <span class="field__label">{use_i18n().t("staff.members.reason")}</span>
+            <input type="text" id=id name="reason" required maxlength=domain::account::STAFF_REASON_MAX_CHARS.to_string() aria-describedby=help_id.clone()/>
+            <span class="field__hint" id=help_id>{use_i18n().t(help)}</span>
+        </label>
     }
 }
 
@@ -401,6 +496,7 @@ pub fn StaffMembersPage() -> impl IntoView {
     let query = use_query_map().get_untracked();
     let q = query.get("q").map(|q| q.chars().take(QUERY_MAX_CHARS).collect::<String>()).unwrap_or_default();
     let saved = query.get("saved").is_some();
+    let deleted = query.get("deleted").and_then(|d| d.parse::<i64>().ok());
     let searched = q.trim().to_string();
     // A query that reads as nothing (too short) is not sent.
     let readable = !lookups(&searched).is_empty();
@@ -429,6 +525,7 @@ pub fn StaffMembersPage() -> impl IntoView {
                 <button type="submit" class="btn btn--primary">{i18n.t("staff.members.find")}</button>
             </form>
             {saved.then(|| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().t("staff.members.saved")}</p> })}
+            {deleted.map(|id| view! { <p class="notice notice--ok" role="status" data-testid="deleted">{use_i18n().tf("staff.members.deleted", &[("id", &id.to_string())])}</p> })}
             <ActionError action={ServerAction::<StaffChangeMember>::new()}/>
             <ActionError action={ServerAction::<StaffCorrectCredits>::new()}/>
             <ActionError action={ServerAction::<StaffAddNote>::new()}/>

@@ -12,6 +12,7 @@ pub mod figures;
 pub mod held;
 pub mod jobs;
 pub mod mails;
+pub mod member_conversations;
 pub mod members;
 pub mod operators;
 pub mod payments;
@@ -21,6 +22,7 @@ pub mod pricing;
 pub mod site;
 pub mod site_setup;
 pub mod splits;
+pub mod texts;
 
 use leptos::prelude::*;
 
@@ -29,11 +31,13 @@ pub use domain::staff::StaffArea;
 /// Every staff address and the area that opens it: the pages (each calls [`refuse_outside`]
 /// with its area) and the files and streams beside them. The HTTP tests ask each one as every
 /// role, a member and a visitor, and check that every `/staff` page is listed here.
-pub const STAFF_ADDRESSES: [(&str, StaffArea); 19] = [
+pub const STAFF_ADDRESSES: [(&str, StaffArea); 21] = [
     ("/staff", StaffArea::Home),
     ("/staff/complaints", StaffArea::Complaints),
     ("/staff/members", StaffArea::Members),
+    (member_conversations::PAGE, StaffArea::Members),
     ("/staff/photos", StaffArea::Photos),
+    (texts::PAGE, StaffArea::Photos),
     ("/staff/held", StaffArea::Held),
     ("/staff/chats", StaffArea::Console),
     ("/staff/chats/events", StaffArea::Console),

@@ -152,6 +152,9 @@ fn show_alert(live: &Live, error: &ApiError) {
             Some(ChatLink { href: "/credits".into(), text: live.errors.get("credits_link").cloned().unwrap_or_default() })
         }
         domain::ErrorCode::PremiumOnly => Some(ChatLink { href: "/premium".into(), text: live.errors.get("premium_link").cloned().unwrap_or_default() }),
+        domain::ErrorCode::AgeCheckRequired => {
+            Some(ChatLink { href: crate::paths::age_check(None), text: live.errors.get("age_link").cloned().unwrap_or_default() })
+        }
         _ => None,
     };
     let alert = ChatAlert { code: error.code.as_str().to_string(), text: error_text(live, error), link };

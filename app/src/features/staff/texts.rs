@@ -1,0 +1,139 @@
+//! `/staff/texts`: changed profile texts waiting for review (`server::moderation`), for
+//! moderators and admins. Each text is shown as text beside the one others see now; staff tick
+//! one or many and approve them, turn them down with a reason, or turn them down and block the
+//! writer. The three buttons have access keys (Alt+Shift+A, R and B in Chromium; Ctrl+Option in
+//! Safari), so a morning's queue goes by keyboard: Tab to a text, Space to tick it, the key to
+//! decide. A configured classifier puts likely refusals first and suggests a reason.
+
+use std::collections::BTreeMap;
+
+use domain::moderation::{TextReason, Verdict};
+use domain::ApiError;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "ssr")]
+use crate::call::{fail, fail_back, redirect, staff_call};
+use crate::features::staff::{refuse_outside, StaffArea};
+use crate::i18n::use_i18n;
+use crate::ui::forms::ActionError;
+
+pub const PAGE: &str = "/staff/texts";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueuedTextView {
+    pub user_id: i64,
+    pub name: String,
+    pub text: String,
+    pub shown: Option<String>,
+    pub changed_at: i64,
+    pub verdict: Option<Verdict>,
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_text_queue", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_text_queue() -> Result<Vec<QueuedTextView>, ApiError> {
+    let (c, staff) = staff_call(StaffArea::Photos).await?;
+    let queue = c.state.staff.text_queue(&staff, c.site.settings.id).await.map_err(fail)?;
+    Ok(queue
+        .into_iter()
+        .map(|q| QueuedTextView { user_id: q.user_id, name: q.name, text: q.text, shown: q.shown, changed_at: q.changed_at, verdict: q.verdict })
+        .collect())
+}
+
+/// Decides on the ticked texts (`texts[{member}]={moment of change}`): `approve`, `reject` or
+/// `block` with a reason code. Nothing ticked, or a rejection without a reason, is refused.
+#[server(prefix = "/api/fn", endpoint = "staff_review_texts")]
+pub async fn staff_review_texts(
+    #[server(default)] texts: BTreeMap<String, String>,
+    decision: String,
+    #[server(default)] reason: String,
+) -> Result<usize, ApiError> {
+    let (c, staff) = staff_call(StaffArea::Photos).await?;
+    let chosen: Vec<(i64, i64)> = texts.iter().filter_map(|(member, at)| Some((member.parse().ok()?, at.parse().ok()?))).collect();
+    let refused = |code: domain::ErrorCode| Err(fail_back::<StaffReviewTexts>(server::AppError::from(domain::ApiError::new(code)), PAGE, &[]));
+    if chosen.is_empty() {
+        return refused(domain::ErrorCode::Required);
+    }
+    let Some(decision) = domain::moderation::TextDecision::parse(&decision, &reason) else {
+        return refused(domain::ErrorCode::ChoiceInvalid);
+    };
+    let decided = c.state.staff.review_texts(&staff, c.site.settings.id, &chosen, decision, c.now()).await.map_err(fail)?;
+    redirect(&format!("{PAGE}?decided={decided}"));
+    Ok(decided)
+}
+
+#[component]
+fn TextItem(item: QueuedTextView) -> impl IntoView {
+    let i18n = use_i18n();
+    let id = format!("text-{}", item.user_id);
+    let suggestion = item.verdict.and_then(|v| v.reason.map(|r| (v.score, r)));
+    view! {
+        <li class="text-review__item" data-testid="text-item">
+            <input type="checkbox" id=id.clone() name=format!("texts[{}]", item.user_id) value=item.changed_at.to_string()/>
+            <div class="text-review__body">
+                <label for=id class="text-review__who">{item.name.clone()}" (#"{item.user_id}")"</label>
+                <p class="text-review__text">{item.text.clone()}</p>
+                {item.shown.clone().map(|shown| view! { <p class="muted text-review__shown">{use_i18n().t("staff.texts.shown_now")}": "{shown}</p> })}
+                {suggestion.map(|(score, reason)| view! {
+                    <p class="badge badge--wait" data-testid="text-suggestion">
+                        {use_i18n().tf("staff.texts.suggested", &[("reason", &use_i18n().t(&format!("moderation.reason.{}", reason.as_str()))), ("score", &score.to_string())])}
+                    </p>
+                })}
+                <span class="muted">{i18n.date(item.changed_at)}" · "<a href=format!("/staff/members?q=%23{}", item.user_id)>{use_i18n().t("staff.texts.member_file")}</a></span>
+            </div>
+        </li>
+    }
+}
+
+#[component]
+pub fn TextReviewPage() -> impl IntoView {
+    if let Some(refused) = refuse_outside(StaffArea::Photos) {
+        return refused;
+    }
+    let i18n = use_i18n();
+    let decided = use_query_map().get_untracked().get("decided").and_then(|d| d.parse::<i64>().ok());
+    let queue = Resource::new_blocking(|| (), |_| staff_text_queue());
+    let action = ServerAction::<StaffReviewTexts>::new();
+    view! {
+        <Title text=i18n.t("staff.texts.title")/>
+        <div class="container container--narrow page">
+            <p><a href="/staff">{i18n.t("staff.home.title")}</a></p>
+            <h1>{i18n.t("staff.texts.title")}</h1>
+            <p class="muted">{i18n.t("staff.texts.intro")}</p>
+            {decided.map(|n| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().plural("staff.texts.decided", n, &[])}</p> })}
+            <ActionError action=action/>
+            <Suspense fallback=|| ()>
+                {move || queue.get().map(|result| match result {
+                    Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.texts.empty")}</p> }.into_any(),
+                    Ok(items) => {
+                        let i18n = use_i18n();
+                        let reasons = TextReason::all().map(|r| view! { <option value=r.as_str()>{use_i18n().t(&format!("moderation.reason.{}", r.as_str()))}</option> }).collect_view();
+                        view! {
+                            <ActionForm action=action attr:class="form text-review" attr:data-testid="text-review">
+                                <p class="muted">{i18n.plural("staff.waiting", items.len() as i64, &[])}</p>
+                                <ul class="text-review__list">{items.into_iter().map(|item| view! { <TextItem item=item/> }).collect_view()}</ul>
+                                <div class="text-review__decide">
+                                    <label class="field">
+                                        <span class="field__label">{i18n.t("staff.texts.reason")}</span>
+                                        <select name="reason">
+                                            <option value="">{i18n.t("staff.texts.reason_none")}</option>
+                                            {reasons}
+                                        </select>
+                                    </label>
+                                    <button type="submit" name="decision" value="approve" class="btn btn--primary" accesskey="a">{i18n.t("staff.texts.approve")}</button>
+                                    <button type="submit" name="decision" value="reject" class="btn btn--ghost" accesskey="r">{i18n.t("staff.texts.reject")}</button>
+                                    <button type="submit" name="decision" value="block" class="btn btn--danger" accesskey="b">{i18n.t("staff.texts.block")}</button>
+                                </div>
+                                <p class="field__hint">{i18n.t("staff.texts.keys")}</p>
+                            </ActionForm>
+                        }.into_any()
+                    }
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,79 @@
+import { chromium, expect } from '@playwright/test';
+import { test, activate, axeClean, member, pageOn, startSites, turnOnTwoStep, grantRole } from './helpers';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+
+/** Saves the "about me" text on the member's profile page. */
+async function writeAbout(page: import('@playwright/test').Page, text: string) {
+  await page.goto('/profile');
+  await page.getByTestId('edit-details').locator('summary').click();
+  const details = page.getByTestId('details-form');
+  await details.getByLabel('Over mij').fill(text);
+  await details.getByRole('button', { name: 'Opslaan' }).click();
+  await expect(page.getByTestId('saved')).toBeVisible();
+}
+
+// A moderator's morning at 1280 px on a site of their own (its queue is theirs alone): two
+// members changed their texts; the moderator approves one by keyboard, turns the other down with
+// a reason, and each member sees what it did; the staff log has both.
+test("a moderator's morning: profile texts approved by keyboard and turned down with a reason", async ({ browser, baseURL }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'one run at 1280 px');
+  const run = `${Date.now()}`;
+  const port = new URL(baseURL!).port;
+  const domain = `ochtend-${run}.vonk-test.nl`;
+  const origin = `http://${domain}:${port}`;
+  await startSites(browser, baseURL!, `ochtend-boss-${run}@example.nl`, [[domain, `Ochtend ${run}`]]);
+
+  const other = await chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, `--host-resolver-rules=MAP ${domain} 127.0.0.1`] });
+  try {
+    const anna = await pageOn(other, origin, false);
+    await member(anna, `ochtend-anna-${run}@example.nl`, { name: 'Anna', gender: 'Vrouw' });
+    await activate(anna, `ochtend-anna-${run}@example.nl`);
+    await writeAbout(anna, 'Ik hou van <b>wandelen</b> en koken.');
+    await expect(anna.getByTestId('text-waiting')).toBeVisible();
+    const bram = await pageOn(other, origin, false);
+    await member(bram, `ochtend-bram-${run}@example.nl`, { name: 'Bram', gender: 'Man' });
+    await writeAbout(bram, 'Bel me gerust: 06 12 34 56 78');
+
+    const email = `ochtend-mod-${run}@example.nl`;
+    const moderator = await pageOn(other, origin, false);
+    await member(moderator, email, { name: 'Mo', gender: 'Man' });
+    grantRole(email, 'moderator');
+    await turnOnTwoStep(moderator);
+    await expect.poll(() => moderator.evaluate(() => fetch('/staff/texts').then((r) => r.status))).toBe(200);
+    await moderator.goto('/staff');
+    await moderator.getByRole('link', { name: 'Profielteksten' }).click();
+    await expect(moderator).toHaveURL(/\/staff\/texts$/);
+    const items = moderator.getByTestId('text-item');
+    await expect(items).toHaveCount(2);
+    await expect(items.filter({ hasText: 'Anna' })).toContainText('Ik hou van <b>wandelen</b> en koken.');
+    await axeClean(moderator);
+    await moderator.screenshot({ path: testInfo.outputPath('texts-1280.png'), fullPage: true });
+
+    const annaId = /#(\d+)/.exec((await items.filter({ hasText: 'Anna' }).locator('label').textContent())!)![1];
+    // By keyboard: to Anna's box, Space to tick it, Alt+Shift+A to approve.
+    await items.filter({ hasText: 'Anna' }).getByRole('checkbox').focus();
+    await moderator.keyboard.press('Space');
+    await expect(items.filter({ hasText: 'Anna' }).getByRole('checkbox')).toBeChecked();
+    await moderator.keyboard.press('Alt+Shift+KeyA');
+    await expect(moderator.getByTestId('saved')).toHaveText('1 tekst behandeld.');
+    await expect(items).toHaveCount(1);
+
+    // Bram's: a rejection needs its reason.
+    await items.getByRole('checkbox').check();
+    await moderator.getByRole('button', { name: 'Afkeuren', exact: true }).click();
+    await expect(moderator.getByRole('alert').first()).toBeVisible();
+    await items.getByRole('checkbox').check();
+    await moderator.getByLabel('Reden bij afkeuren').selectOption({ label: 'bevat contactgegevens' });
+    await moderator.getByRole('button', { name: 'Afkeuren', exact: true }).click();
+    await expect(moderator.getByTestId('queue-empty')).toBeVisible();
+    await axeClean(moderator);
+
+    // What each member sees.
+    await bram.goto('/profile');
+    await expect(bram.getByTestId('text-rejected')).toContainText('hij bevat contactgegevens');
+    await bram.goto(`/members/${annaId}`);
+    await expect(bram.getByTestId('member-profile')).toContainText('Ik hou van <b>wandelen</b> en koken.');
+  } finally {
+    await other.close();
+  }
+});

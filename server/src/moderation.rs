@@ -1,0 +1,231 @@
+//! The profile-text queue (`domain::moderation`, `/staff/texts`, moderators and admins): a
+//! changed "about me" text waits in `profiles.about_draft` while others keep seeing the text
+//! approved before; staff approve it, turn it down with a reason (the member is told on their
+//! profile page) or turn it down and block the member — one by one or many at once. Each
+//! decision applies only to the very text staff saw (its moment of change), once, with a line in
+//! the staff log, so decisions and the log always reconcile.
+//!
+//! A [`TextClassifier`] may pre-sort the queue (most likely refusals first, with a suggested
+//! reason); it never decides. It is off unless configured (`VONK_TEXT_CLASSIFIER=local`); a
+//! provider or a model is another variant beside the local rules.
+
+use domain::moderation::{TextDecision, TextReason, TextStatus, Verdict};
+use domain::staff::StaffArea;
+
+use crate::accounts::Member;
+use crate::db::Db;
+use crate::error::AppError;
+use crate::staff::{record, require_staff};
+
+/// Texts one queue page shows at most.
+pub const QUEUE_PAGE: i64 = 50;
+
+/// What pre-sorts the queue.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TextClassifier {
+    /// Nothing: the queue is oldest first.
+    #[default]
+    Off,
+    /// The built-in rules (`domain::moderation::local_verdict`).
+    Local,
+    /// The same verdict for every text (a test double).
+    Fixed(Verdict),
+}
+
+impl TextClassifier {
+    /// From the configuration's value: `off` (or nothing) or `local`.
+    pub fn from_setting(value: Option<&str>) -> Result<TextClassifier, String> {
+        match value.map(str::trim) {
+            None | Some("") | Some("off") => Ok(TextClassifier::Off),
+            Some("local") => Ok(TextClassifier::Local),
+            Some(other) => Err(format!("{other}: off or local")),
+        }
+    }
+
+    pub fn verdict(&self, text: &str) -> Option<Verdict> {
+        match self {
+            TextClassifier::Off => None,
+            TextClassifier::Local => Some(domain::moderation::local_verdict(text)),
+            TextClassifier::Fixed(v) => Some(*v),
+        }
+    }
+}
+
+/// A text in the queue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueuedText {
+    pub user_id: i64,
+    pub name: String,
+    /// The text waiting.
+    pub text: String,
+    /// What others see now (the text approved before), if any.
+    pub shown: Option<String>,
+    /// When it changed: a decision names the text by it.
+    pub changed_at: i64,
+    pub verdict: Option<Verdict>,
+}
+
+#[derive(sqlx::FromRow)]
+struct QueueRow {
+    user_id: i64,
+    name: String,
+    about_draft: String,
+    about: Option<String>,
+    about_changed_at: i64,
+    about_score: Option<i64>,
+    about_reason: Option<String>,
+}
+
+/// Where the member's own text stands, for their profile page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnText {
+    pub status: Option<TextStatus>,
+    pub reason: Option<TextReason>,
+}
+
+/// The text saved by a member: nothing to review when it is empty or the text shown already.
+/// Otherwise it waits (a new moment of change: a decision on the text before applies no more).
+pub(crate) async fn submit(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    classifier: &TextClassifier,
+    user_id: i64,
+    text: Option<&str>,
+    now: i64,
+) -> Result<(), AppError> {
+    let (shown,): (Option<String>,) = sqlx::query_as("SELECT about FROM profiles WHERE user_id = $1").bind(user_id).fetch_one(&mut **tx).await?;
+    match text.filter(|t| !t.is_empty()) {
+        None => {
+            sqlx::query(
+                "UPDATE profiles SET about = NULL, about_draft = NULL, about_status = NULL, about_reason = NULL, about_score = NULL WHERE user_id = $1",
+            )
+            .bind(user_id)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Some(text) if shown.as_deref() == Some(text) => {
+            sqlx::query("UPDATE profiles SET about_draft = NULL, about_status = NULL, about_reason = NULL, about_score = NULL WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Some(text) => {
+            let verdict = classifier.verdict(text);
+            sqlx::query(
+                "UPDATE profiles SET about_draft = $1, about_status = $2, about_reason = $3, about_score = $4, \
+                 about_changed_at = CASE WHEN about_changed_at IS NOT NULL AND about_changed_at >= $5 THEN about_changed_at + 1 ELSE $5 END WHERE user_id = $6",
+            )
+            .bind(text)
+            .bind(TextStatus::Waiting.as_str())
+            .bind(verdict.and_then(|v| v.reason).map(|r| r.as_str()))
+            .bind(verdict.map(|v| i64::from(v.score)))
+            .bind(now)
+            .bind(user_id)
+            .execute(&mut **tx)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// The member's text as their editor shows it (the draft when there is one) and where it stands.
+pub(crate) async fn own(db: &Db, user_id: i64) -> Result<(Option<String>, OwnText), AppError> {
+    let row: Option<(Option<String>, Option<String>, Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT about, about_draft, about_status, about_reason FROM profiles WHERE user_id = $1")
+            .bind(user_id)
+            .fetch_optional(db.pool())
+            .await?;
+    let Some((about, draft, status, reason)) = row else { return Ok((None, OwnText { status: None, reason: None })) };
+    let status = status.as_deref().and_then(TextStatus::parse);
+    // A waiting text's reason is the classifier's guess: the member is told only staff's.
+    let reason = reason.as_deref().and_then(TextReason::parse).filter(|_| status == Some(TextStatus::Rejected));
+    Ok((draft.or(about), OwnText { status, reason }))
+}
+
+impl crate::staff::Staff {
+    /// Texts waiting, for moderators and admins: most likely refusals first when a classifier
+    /// scored them, then the oldest.
+    pub async fn text_queue(&self, staff: &Member, site_id: i64) -> Result<Vec<QueuedText>, AppError> {
+        require_staff(staff, site_id, StaffArea::Photos)?;
+        let rows: Vec<QueueRow> = sqlx::query_as(
+            "SELECT user_id, name, about_draft, about, about_changed_at, about_score, about_reason FROM profiles \
+             WHERE site_id = $1 AND about_status = $2 AND about_draft IS NOT NULL \
+             ORDER BY COALESCE(about_score, 0) DESC, about_changed_at, user_id LIMIT $3",
+        )
+        .bind(site_id)
+        .bind(TextStatus::Waiting.as_str())
+        .bind(QUEUE_PAGE)
+        .fetch_all(self.db().pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| QueuedText {
+                user_id: r.user_id,
+                name: r.name,
+                text: r.about_draft,
+                shown: r.about,
+                changed_at: r.about_changed_at,
+                verdict: r.about_score.map(|s| Verdict { score: s.clamp(0, 100) as u8, reason: r.about_reason.as_deref().and_then(TextReason::parse) }),
+            })
+            .collect())
+    }
+
+    /// Decides on texts, each named by its member and moment of change: a text changed since
+    /// (or decided already, by a colleague or a second click) is left alone. Answers how many
+    /// were decided; each is a staff-log line.
+    pub async fn review_texts(&self, staff: &Member, site_id: i64, texts: &[(i64, i64)], decision: TextDecision, now: i64) -> Result<usize, AppError> {
+        require_staff(staff, site_id, StaffArea::Photos)?;
+        let mut decided = 0;
+        let mut blocked = false;
+        for &(user_id, changed_at) in texts {
+            if user_id == staff.id && matches!(decision, TextDecision::Block(_)) {
+                continue;
+            }
+            let mut tx = self.db().begin().await?;
+            let moved = match decision {
+                TextDecision::Approve => sqlx::query(
+                    "UPDATE profiles SET about = about_draft, about_draft = NULL, about_status = NULL, about_reason = NULL, about_score = NULL \
+                     WHERE user_id = $1 AND site_id = $2 AND about_status = $3 AND about_changed_at = $4",
+                )
+                .bind(user_id)
+                .bind(site_id)
+                .bind(TextStatus::Waiting.as_str())
+                .bind(changed_at),
+                TextDecision::Reject(reason) | TextDecision::Block(reason) => sqlx::query(
+                    "UPDATE profiles SET about_status = $5, about_reason = $6, about_score = NULL \
+                     WHERE user_id = $1 AND site_id = $2 AND about_status = $3 AND about_changed_at = $4",
+                )
+                .bind(user_id)
+                .bind(site_id)
+                .bind(TextStatus::Waiting.as_str())
+                .bind(changed_at)
+                .bind(TextStatus::Rejected.as_str())
+                .bind(reason.as_str()),
+            }
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if moved == 0 {
+                continue;
+            }
+            if let TextDecision::Block(_) = decision {
+                sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status <> $3")
+                    .bind(user_id)
+                    .bind(domain::account::UserStatus::Blocked.as_str())
+                    .bind(domain::account::UserStatus::Deleted.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+                crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
+                blocked = true;
+            }
+            let detail = decision.reason().map(|r| r.as_str()).unwrap_or_default();
+            record(&mut tx, site_id, staff, decision.action(), &format!("member #{user_id}"), detail, now).await?;
+            tx.commit().await?;
+            decided += 1;
+        }
+        if blocked {
+            crate::members::search_cache::invalidate();
+        }
+        Ok(decided)
+    }
+}
