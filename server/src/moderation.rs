@@ -129,12 +129,20 @@ pub(crate) async fn submit(
 
 /// The member's text as their editor shows it (the draft when there is one) and where it stands.
 pub(crate) async fn own(db: &Db, user_id: i64) -> Result<(Option<String>, OwnText), AppError> {
-    let row: Option<(Option<String>, Option<String>, Option<String>, Option<String>)> =
-        sqlx::query_as("SELECT about, about_draft, about_status, about_reason FROM profiles WHERE user_id = $1")
-            .bind(user_id)
-            .fetch_optional(db.pool())
-            .await?;
-    let Some((about, draft, status, reason)) = row else { return Ok((None, OwnText { status: None, reason: None })) };
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        about: Option<String>,
+        about_draft: Option<String>,
+        about_status: Option<String>,
+        about_reason: Option<String>,
+    }
+    let row: Option<Row> = sqlx::query_as("SELECT about, about_draft, about_status, about_reason FROM profiles WHERE user_id = $1")
+        .bind(user_id)
+        .fetch_optional(db.pool())
+        .await?;
+    let Some(Row { about, about_draft: draft, about_status: status, about_reason: reason }) = row else {
+        return Ok((None, OwnText { status: None, reason: None }));
+    };
     let status = status.as_deref().and_then(TextStatus::parse);
     // A waiting text's reason is the classifier's guess: the member is told only staff's.
     let reason = reason.as_deref().and_then(TextReason::parse).filter(|_| status == Some(TextStatus::Rejected));
