@@ -105,6 +105,21 @@ pub struct Verdict {
     pub reason: Option<TextReason>,
 }
 
+/// A text in the review queue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueuedText {
+    pub user_id: i64,
+    pub name: String,
+    /// The text waiting.
+    pub text: String,
+    /// What others see now (the text approved before), if any.
+    pub shown: Option<String>,
+    /// When it changed: a decision names the text by it.
+    pub changed_at: i64,
+    /// A classifier's view, when one scored it.
+    pub verdict: Option<Verdict>,
+}
+
 /// Words that sell (any language the site speaks), for the local classifier.
 const COMMERCIAL: [&str; 12] =
     ["escort", "per uur", "per hour", "pro stunde", "webcam show", "camshow", "onlyfans", "betaalde", "paid show", "tarif", "tarifa", "€"];

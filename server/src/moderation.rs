@@ -9,6 +9,7 @@
 //! reason); it never decides. It is off unless configured (`VONK_TEXT_CLASSIFIER=local`); a
 //! provider or a model is another variant beside the local rules.
 
+pub use domain::moderation::QueuedText;
 use domain::moderation::{TextDecision, TextReason, TextStatus, Verdict};
 use domain::staff::StaffArea;
 
@@ -49,20 +50,6 @@ impl TextClassifier {
             TextClassifier::Fixed(v) => Some(*v),
         }
     }
-}
-
-/// A text in the queue.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueuedText {
-    pub user_id: i64,
-    pub name: String,
-    /// The text waiting.
-    pub text: String,
-    /// What others see now (the text approved before), if any.
-    pub shown: Option<String>,
-    /// When it changed: a decision names the text by it.
-    pub changed_at: i64,
-    pub verdict: Option<Verdict>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -216,13 +203,7 @@ impl crate::staff::Staff {
                 continue;
             }
             if let TextDecision::Block(_) = decision {
-                sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status <> $3")
-                    .bind(user_id)
-                    .bind(domain::account::UserStatus::Blocked.as_str())
-                    .bind(domain::account::UserStatus::Deleted.as_str())
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+                crate::accounts::block_in(&mut tx, user_id).await?;
                 crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
                 blocked = true;
             }

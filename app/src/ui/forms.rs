@@ -91,3 +91,14 @@ pub fn with_param(path: &str, param: &str) -> String {
     let sep = if path.contains('?') { '&' } else { '?' };
     format!("{path}{sep}{param}{anchor}")
 }
+
+/// A page's refusal (another member's checkout or check, a gone address): its text, and the
+/// refusal's HTTP status on the server's answer.
+#[component]
+pub fn RefusedNotice(error: domain::ApiError) -> impl IntoView {
+    #[cfg(feature = "ssr")]
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(http::StatusCode::from_u16(error.code.http_status()).unwrap_or(http::StatusCode::NOT_FOUND));
+    }
+    view! { <p class="notice notice--error" role="alert">{crate::i18n::use_i18n().error(&error)}</p> }
+}

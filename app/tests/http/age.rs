@@ -17,8 +17,7 @@ async fn where_the_site_asks_members_pass_a_check_before_chatting_or_buying() {
     let bart = ready_member(&app, "bart@example.nl", "male").await;
     let admin = ready_member(&app, "admin@example.nl", "male").await;
     grant_staff(&app, "admin@example.nl", domain::staff::StaffRole::Admin).await;
-    let (anna_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'anna@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
-    let (bart_id,): (i64,) = sqlx::query_as("SELECT id FROM users WHERE email = 'bart@example.nl'").fetch_one(app.state.db.pool()).await.unwrap();
+    let [anna_id, bart_id] = user_ids(&app, ["anna@example.nl", "bart@example.nl"]).await;
 
     // Nothing asked yet: no banner.
     let (_, _, html) = app.get("/members", &[("cookie", &anna)]).await;

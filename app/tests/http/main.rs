@@ -373,6 +373,15 @@ fn now_secs() -> u64 {
 }
 
 /// The two-step secret [`grant_staff`] gives staff.
+/// The account ids of `emails`, in their order.
+async fn user_ids<const N: usize>(app: &TestApp, emails: [&str; N]) -> [i64; N] {
+    let mut ids = [0; N];
+    for (id, email) in ids.iter_mut().zip(emails) {
+        (*id,) = sqlx::query_as("SELECT id FROM users WHERE email = $1").bind(email).fetch_one(app.state.db.pool()).await.unwrap();
+    }
+    ids
+}
+
 const STAFF_TOTP_SECRET: &str = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 /// Gives every account of `email` a staff role with two-step login on (staff use their roles only

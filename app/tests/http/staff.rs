@@ -876,11 +876,7 @@ async fn support_read_conversations_with_a_reason_export_and_delete_on_request()
     grant_staff(&app, "help@example.nl", domain::staff::StaffRole::Support).await;
     let moderator = ready_member(&app, "mod@example.nl", "male").await;
     grant_staff(&app, "mod@example.nl", domain::staff::StaffRole::Moderator).await;
-    let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email IN ('anna@example.nl', 'bart@example.nl') ORDER BY email")
-        .fetch_all(app.state.db.pool())
-        .await
-        .unwrap();
-    let (anna_id, bart_id) = (ids[0].0, ids[1].0);
+    let [anna_id, bart_id] = user_ids(&app, ["anna@example.nl", "bart@example.nl"]).await;
     let res = app
         .call(
             "send_message",
@@ -976,11 +972,7 @@ async fn moderators_decide_on_changed_profile_texts() {
     let bart = ready_member(&app, "bart@example.nl", "male").await;
     let moderator = ready_member(&app, "mod@example.nl", "male").await;
     grant_staff(&app, "mod@example.nl", domain::staff::StaffRole::Moderator).await;
-    let ids: Vec<(i64,)> = sqlx::query_as("SELECT id FROM users WHERE email IN ('anna@example.nl', 'bart@example.nl') ORDER BY email")
-        .fetch_all(app.state.db.pool())
-        .await
-        .unwrap();
-    let (anna_id, bart_id) = (ids[0].0, ids[1].0);
+    let [anna_id, bart_id] = user_ids(&app, ["anna@example.nl", "bart@example.nl"]).await;
 
     let res = app.form("save_details", "about=Ik+hou+van+%3Cb%3Ewandelen%3C%2Fb%3E", "/profile", &[("origin", &origin), ("cookie", &anna)]).await;
     assert_eq!(location(&res), "/profile?saved=profile");

@@ -19,6 +19,7 @@ mod recovery;
 mod resell;
 mod security;
 mod sessions;
+pub(crate) use sessions::{block_in, end_all};
 mod sign_in_links;
 mod signup;
 pub mod tokens;

@@ -39,9 +39,21 @@ pub(super) async fn start(tx: &mut Transaction<'_, Any>, user_id: i64, now: i64,
 
 /// Ends every session of a member inside the caller's transaction, and every sign-in link of
 /// theirs still out in mails (a way in like a session).
-pub(super) async fn end_all(tx: &mut Transaction<'_, Any>, user_id: i64) -> Result<(), sqlx::Error> {
+pub(crate) async fn end_all(tx: &mut Transaction<'_, Any>, user_id: i64) -> Result<(), sqlx::Error> {
     sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut **tx).await?;
     end_sign_in_links(tx, user_id).await
+}
+
+/// Blocks a member inside `tx` (not a deleted account): every session and sign-in link ends with
+/// it. The caller refreshes the search and logs why.
+pub(crate) async fn block_in(tx: &mut Transaction<'_, Any>, user_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status <> $3")
+        .bind(user_id)
+        .bind(domain::account::UserStatus::Blocked.as_str())
+        .bind(domain::account::UserStatus::Deleted.as_str())
+        .execute(&mut **tx)
+        .await?;
+    end_all(tx, user_id).await
 }
 
 /// Every sign-in link of a member stops working (a password change, logging out everywhere).
@@ -242,13 +254,7 @@ impl Accounts {
     pub async fn set_blocked(&self, user_id: i64, blocked: bool) -> Result<(), AppError> {
         let mut tx = self.db.begin().await?;
         if blocked {
-            sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status <> $3")
-                .bind(user_id)
-                .bind(domain::account::UserStatus::Blocked.as_str())
-                .bind(domain::account::UserStatus::Deleted.as_str())
-                .execute(&mut *tx)
-                .await?;
-            end_all(&mut tx, user_id).await?;
+            block_in(&mut tx, user_id).await?;
         } else {
             sqlx::query("UPDATE users SET status = $2 WHERE id = $1 AND status = $3")
                 .bind(user_id)

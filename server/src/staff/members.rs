@@ -286,12 +286,7 @@ impl Staff {
                 if status == "blocked" {
                     return Ok(());
                 }
-                sqlx::query("UPDATE users SET status = $2 WHERE id = $1")
-                    .bind(user_id)
-                    .bind(domain::account::UserStatus::Blocked.as_str())
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+                crate::accounts::block_in(&mut tx, user_id).await?;
                 ("member_block", reason)
             }
             MemberChange::Unblock(reason) => {
@@ -315,7 +310,7 @@ impl Staff {
                     .bind(format!("staff: {reason}"))
                     .execute(&mut *tx)
                     .await?;
-                sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&mut *tx).await?;
+                crate::accounts::end_all(&mut tx, user_id).await?;
                 ("member_delete", reason)
             }
             MemberChange::Role(role, on) => {

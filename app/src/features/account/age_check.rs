@@ -151,13 +151,7 @@ pub fn TestAgeCheckPage() -> impl IntoView {
                 {move || data.get().map(|result| {
                     let i18n = use_i18n();
                     match result {
-                        Err(e) => {
-                            #[cfg(feature = "ssr")]
-                            if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
-                                response.set_status(http::StatusCode::from_u16(e.code.http_status()).unwrap_or(http::StatusCode::NOT_FOUND));
-                            }
-                            view! { <p class="notice notice--error" role="alert">{i18n.error(&e)}</p> }.into_any()
-                        }
+                        Err(e) => view! { <crate::ui::forms::RefusedNotice error=e/> }.into_any(),
                         Ok(t) if t.open => view! {
                             <ActionForm action=action attr:class="testpay__outcomes">
                                 <input type="hidden" name="id" value=t.id.clone()/>

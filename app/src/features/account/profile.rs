@@ -79,9 +79,10 @@ pub fn ProfilePage() -> impl IntoView {
                                 <summary><h2>{i18n.t("profile.basics_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
                                 <BasicsForm basics=b.clone() from="profile" submit=i18n.t("settings.save")/>
                             </details>
-                            <details class="panel panel--collapsible" id="details" open=editing_details data-testid="edit-details">
+                            <TextReviewNotice status=b.text_status reason=b.text_reason/>
+                            <details class="panel panel--collapsible" id="details" open=editing_details || b.text_status == Some(domain::moderation::TextStatus::Rejected) data-testid="edit-details">
                                 <summary><h2>{i18n.t("profile.details_title")}</h2><span class="btn btn--ghost btn--small">{i18n.t("profile.edit")}</span></summary>
-                                <DetailsEditor details=b.details.clone() text_status=b.text_status text_reason=b.text_reason/>
+                                <DetailsEditor details=b.details.clone()/>
                             </details>
                             <p class="muted"><a href="/settings">{i18n.t("profile.settings_link")}</a></p>
                         }
@@ -95,12 +96,23 @@ pub fn ProfilePage() -> impl IntoView {
 }
 
 /// The editor for the choice fields, interests and the about text.
+/// Where the member's profile text stands: waiting for review, or turned down and why (the
+/// editor below then opens with the text to change).
 #[component]
-fn DetailsEditor(
-    details: domain::profile::DetailsForm,
-    text_status: Option<domain::moderation::TextStatus>,
-    text_reason: Option<domain::moderation::TextReason>,
-) -> impl IntoView {
+fn TextReviewNotice(status: Option<domain::moderation::TextStatus>, reason: Option<domain::moderation::TextReason>) -> impl IntoView {
+    use domain::moderation::TextStatus;
+    let i18n = use_i18n();
+    match status? {
+        TextStatus::Waiting => Some(view! { <p class="notice" role="status" data-testid="text-waiting">{i18n.t("profile.about_waiting")}</p> }.into_any()),
+        TextStatus::Rejected => {
+            let reason = reason.map(|r| i18n.t(&format!("moderation.reason.{}", r.as_str()))).unwrap_or_default();
+            Some(view! { <p class="notice notice--error" role="alert" data-testid="text-rejected">{i18n.tf("profile.about_rejected", &[("reason", &reason)])}</p> }.into_any())
+        }
+    }
+}
+
+#[component]
+fn DetailsEditor(details: domain::profile::DetailsForm) -> impl IntoView {
     use domain::profile::{Attribute, ABOUT_MAX_CHARS, INTERESTS, MAX_INTERESTS};
     let selects = Attribute::ALL
         .into_iter()
@@ -145,14 +157,7 @@ fn DetailsEditor(
                 <TextArea value=details.about.clone() attr:name="about" attr:rows="4" attr:maxlength=ABOUT_MAX_CHARS.to_string()/>
                 <span class="field__hint">{use_i18n().t("profile.about_hint")}</span>
             </label>
-            {match text_status {
-                Some(domain::moderation::TextStatus::Waiting) => Some(view! { <p class="notice" role="status" data-testid="text-waiting">{use_i18n().t("profile.about_waiting")}</p> }.into_any()),
-                Some(domain::moderation::TextStatus::Rejected) => {
-                    let reason = text_reason.map(|r| use_i18n().t(&format!("moderation.reason.{}", r.as_str()))).unwrap_or_default();
-                    Some(view! { <p class="notice notice--error" role="alert" data-testid="text-rejected">{use_i18n().tf("profile.about_rejected", &[("reason", &reason)])}</p> }.into_any())
-                }
-                None => None,
-            }}
+
             <button type="submit" class="btn btn--primary">{use_i18n().t("settings.save")}</button>
         </ActionForm>
     }

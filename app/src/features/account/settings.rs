@@ -144,6 +144,11 @@ pub fn SettingsPage() -> impl IntoView {
                 </ActionForm>
             </section>
             <SecurityPanels/>
+            <section class="panel" id="age" aria-labelledby="age-title">
+                <h2 id="age-title">{i18n.t("age.title")}</h2>
+                <p class="muted">{i18n.t("age.optional")}</p>
+                <p><a class="btn btn--ghost" href=crate::paths::age_check(None) data-testid="age-check-link">{i18n.t("age.open")}</a></p>
+            </section>
             <section class="panel" id="data" aria-labelledby="data-title">
                 <h2 id="data-title">{i18n.t("settings.data_title")}</h2>
                 <p class="muted">{i18n.t("settings.data_body")}</p>

@@ -7,12 +7,11 @@
 
 use std::collections::BTreeMap;
 
-use domain::moderation::{TextReason, Verdict};
+use domain::moderation::{QueuedText, TextReason};
 use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
-use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ssr")]
 use crate::call::{fail, fail_back, redirect, staff_call};
@@ -22,24 +21,10 @@ use crate::ui::forms::ActionError;
 
 pub const PAGE: &str = "/staff/texts";
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct QueuedTextView {
-    pub user_id: i64,
-    pub name: String,
-    pub text: String,
-    pub shown: Option<String>,
-    pub changed_at: i64,
-    pub verdict: Option<Verdict>,
-}
-
 #[server(prefix = "/api/fn", endpoint = "staff_text_queue", input = leptos::server_fn::codec::GetUrl)]
-pub async fn staff_text_queue() -> Result<Vec<QueuedTextView>, ApiError> {
+pub async fn staff_text_queue() -> Result<Vec<QueuedText>, ApiError> {
     let (c, staff) = staff_call(StaffArea::Photos).await?;
-    let queue = c.state.staff.text_queue(&staff, c.site.settings.id).await.map_err(fail)?;
-    Ok(queue
-        .into_iter()
-        .map(|q| QueuedTextView { user_id: q.user_id, name: q.name, text: q.text, shown: q.shown, changed_at: q.changed_at, verdict: q.verdict })
-        .collect())
+    c.state.staff.text_queue(&staff, c.site.settings.id).await.map_err(fail)
 }
 
 /// Decides on the ticked texts (`texts[{member}]={moment of change}`): `approve`, `reject` or
@@ -65,7 +50,7 @@ pub async fn staff_review_texts(
 }
 
 #[component]
-fn TextItem(item: QueuedTextView) -> impl IntoView {
+fn TextItem(item: QueuedText) -> impl IntoView {
     let i18n = use_i18n();
     let id = format!("text-{}", item.user_id);
     let suggestion = item.verdict.and_then(|v| v.reason.map(|r| (v.score, r)));
