@@ -225,6 +225,10 @@ pub enum ErrorCode {
     /// After a chargeback: card and direct-debit payments wait until staff lift the block.
     #[strum(message = "error.payments_blocked", props(status = "403"))]
     PaymentsBlocked,
+    /// The member's fraud signals reach the site's review score: their payments wait until staff
+    /// looked at the account (`server::fraud::payment_gate`).
+    #[strum(message = "error.payment_review", props(status = "403"))]
+    PaymentReview,
     /// A payment that cannot be refunded (not paid, or refunded already).
     #[strum(message = "error.not_refundable")]
     NotRefundable,

@@ -99,10 +99,23 @@ pub fn address_domains(email: &str) -> Vec<String> {
     (0..labels.len().saturating_sub(1)).map(|i| labels[i..].join(".")).collect()
 }
 
+/// Whether a member with this score waits for staff's review before paying, where the site's
+/// review score is `threshold` (0: never).
+pub fn payment_waits(score: u32, threshold: i64) -> bool {
+    threshold > 0 && i64::from(score) >= threshold
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn payments_wait_from_the_review_score_and_never_at_zero() {
+        assert!(!payment_waits(100, 0));
+        assert!(!payment_waits(39, 40));
+        assert!(payment_waits(40, 40) && payment_waits(100, 40));
+    }
 
     #[test]
     fn each_fact_raises_its_signal_at_its_threshold() {

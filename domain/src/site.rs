@@ -226,6 +226,9 @@ pub struct SiteSettings {
     /// Where members must pass an age check first: empty, `*` or country codes (`domain::age`).
     #[serde(default)]
     pub age_check_countries: String,
+    /// From this fraud score a member's payments wait for staff's review (0: never).
+    #[serde(default)]
+    pub payment_review_score: i64,
     /// Premium members hear when their credits run low.
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]

@@ -50,11 +50,12 @@ test("a moderator's morning: profile texts approved by keyboard and turned down 
     await moderator.screenshot({ path: testInfo.outputPath('texts-1280.png'), fullPage: true });
 
     const annaId = /#(\d+)/.exec((await items.filter({ hasText: 'Anna' }).locator('label').textContent())!)![1];
-    // By keyboard: to Anna's box, Space to tick it, Alt+Shift+A to approve.
+    // By keyboard: to Anna's box, Space to tick it, A to approve.
+    await expect(moderator.locator('[data-keys="on"]')).toBeVisible({ timeout: 15_000 });
     await items.filter({ hasText: 'Anna' }).getByRole('checkbox').focus();
     await moderator.keyboard.press('Space');
     await expect(items.filter({ hasText: 'Anna' }).getByRole('checkbox')).toBeChecked();
-    await moderator.keyboard.press('Alt+Shift+KeyA');
+    await moderator.keyboard.press('a');
     await expect(moderator.getByTestId('saved')).toHaveText('1 tekst behandeld.');
     await expect(items).toHaveCount(1);
 

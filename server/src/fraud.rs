@@ -103,3 +103,106 @@ pub async fn report(db: &Db, who: &Member, site_id: i64, user_id: i64, now: i64)
     let signals = signals(&facts);
     Ok(FraudReport { score: score(&signals), signals })
 }
+
+/// Where a member's payments stand with staff (`users.payment_review`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PaymentReview {
+    /// Waiting for staff (else allowed by them).
+    pub waiting: bool,
+    /// The score when the member was held.
+    pub score: i64,
+    pub since: i64,
+}
+
+const WAITING: &str = "waiting";
+const CLEARED: &str = "cleared";
+
+/// Whether `member` may pay now: where the site holds payments from a fraud score
+/// (`payment_review_score`), a member at or above it who staff did not allow is refused with
+/// `payment_review` before anything is stored or charged, and is listed for staff
+/// ([`reviews`]). Staff's allowance holds for good.
+pub async fn payment_gate(db: &Db, site: &domain::site::SiteSettings, member: &Member, now: i64) -> Result<(), AppError> {
+    if site.payment_review_score <= 0 {
+        return Ok(());
+    }
+    let (state,): (Option<String>,) = sqlx::query_as("SELECT payment_review FROM users WHERE id = $1").bind(member.id).fetch_one(db.pool()).await?;
+    if state.as_deref() == Some(CLEARED) {
+        return Ok(());
+    }
+    let Some(facts) = facts(db, site.id, member.id, now).await? else { return Ok(()) };
+    let score = score(&signals(&facts));
+    if !domain::fraud::payment_waits(score, site.payment_review_score) {
+        return Ok(());
+    }
+    sqlx::query(
+        "UPDATE users SET payment_review = $1, payment_review_score = $2, payment_review_at = COALESCE(payment_review_at, $3) \
+         WHERE id = $4 AND (payment_review IS NULL OR payment_review = $1)",
+    )
+    .bind(WAITING)
+    .bind(i64::from(score))
+    .bind(now)
+    .bind(member.id)
+    .execute(db.pool())
+    .await?;
+    tracing::info!(target: "security", member = member.id, score, "a payment waits for staff's review");
+    Err(domain::ErrorCode::PaymentReview.into())
+}
+
+/// Where member `user_id`'s payments stand with staff, if they were ever held.
+pub async fn review_of(db: &Db, user_id: i64) -> Result<Option<PaymentReview>, AppError> {
+    let row: Option<(Option<String>, Option<i64>, Option<i64>)> =
+        sqlx::query_as("SELECT payment_review, payment_review_score, payment_review_at FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(db.pool())
+            .await?;
+    Ok(row.and_then(|(state, score, since)| {
+        let state = state?;
+        Some(PaymentReview { waiting: state == WAITING, score: score.unwrap_or(0), since: since.unwrap_or(0) })
+    }))
+}
+
+/// A member whose payments wait, for the staff list.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Waiting {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub score: i64,
+    pub since: i64,
+}
+
+/// The site's members whose payments wait for review, longest first (support and admins).
+pub async fn reviews(db: &Db, who: &Member, site_id: i64) -> Result<Vec<Waiting>, AppError> {
+    require_staff(who, site_id, StaffArea::Credits)?;
+    Ok(sqlx::query_as(
+        "SELECT u.id, p.name, u.email, COALESCE(u.payment_review_score, 0) AS score, COALESCE(u.payment_review_at, 0) AS since \
+         FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.payment_review = $2 AND u.status <> $3 \
+         ORDER BY u.payment_review_at, u.id LIMIT 100",
+    )
+    .bind(site_id)
+    .bind(WAITING)
+    .bind(domain::account::UserStatus::Deleted.as_str())
+    .fetch_all(db.pool())
+    .await?)
+}
+
+/// Staff allow a held member's payments (support and admins), with the reason in the staff log.
+/// A member not waiting changes nothing.
+pub async fn allow_payments(db: &Db, who: &Member, site_id: i64, user_id: i64, reason: &str, now: i64) -> Result<bool, AppError> {
+    require_staff(who, site_id, StaffArea::Credits)?;
+    let reason = crate::staff::member_file_reason(reason)?;
+    let mut tx = db.begin().await?;
+    let moved = sqlx::query("UPDATE users SET payment_review = $1 WHERE id = $2 AND site_id = $3 AND payment_review = $4")
+        .bind(CLEARED)
+        .bind(user_id)
+        .bind(site_id)
+        .bind(WAITING)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    if moved == 1 {
+        crate::staff::record(&mut tx, site_id, who, "payments_allowed", &format!("member #{user_id}"), &reason, now).await?;
+    }
+    tx.commit().await?;
+    Ok(moved == 1)
+}

@@ -1038,3 +1038,45 @@ async fn moderators_decide_on_changed_profile_texts() {
     let (_, _, own) = app.get("/profile", &[("cookie", &bart)]).await;
     assert!(own.contains(r#"data-testid="text-rejected""#) && own.contains("hij bevat contactgegevens"), "Bart is told why");
 }
+
+/// Payments held for review over HTTP: the admin's setting (refused out of range), a held
+/// member's checkout refused as JSON with nothing stored, the list and the file for support,
+/// allowing with a reason, and the checkout working after.
+#[tokio::test]
+async fn payments_above_the_review_score_wait_for_support() {
+    let app = start().await;
+    let origin = app.origin();
+    let admin = ready_member(&app, "admin@example.nl", "male").await;
+    grant_staff(&app, "admin@example.nl", domain::staff::StaffRole::Admin).await;
+    let help = ready_member(&app, "help@example.nl", "female").await;
+    grant_staff(&app, "help@example.nl", domain::staff::StaffRole::Support).await;
+    let bram = ready_member(&app, "bram@mailinator.com", "male").await;
+    let [bram_id] = user_ids(&app, ["bram@mailinator.com"]).await;
+
+    let res = app.form("staff_site_fraud", "payment_review_score=101", "/staff/site", &[("origin", &origin), ("cookie", &admin)]).await;
+    assert_eq!(refusal(&res, "staff_site_fraud").0.args["setting"], "payment_review_score");
+    let res = app.form("staff_site_fraud", "payment_review_score=25", "/staff/site", &[("origin", &origin), ("cookie", &help)]).await;
+    assert!(location(&res).contains("__err"), "support do not set it");
+    let res = app.form("staff_site_fraud", "payment_review_score=25", "/staff/site", &[("origin", &origin), ("cookie", &admin)]).await;
+    assert_eq!(location(&res), "/staff/site?saved=fraud#fraud");
+
+    let (pack,): (i64,) =
+        sqlx::query_as("SELECT id FROM credit_packs WHERE site_id = 1 AND credits = 60 AND country IS NULL").fetch_one(app.state.db.pool()).await.unwrap();
+    let res = app.call("start_checkout", &format!("pack={pack}&method=ideal"), &[("origin", &origin), ("cookie", &bram)]).await;
+    assert_eq!(json_code(res).await, (StatusCode::FORBIDDEN, "payment_review".into()));
+    let (orders,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments").fetch_one(app.state.db.pool()).await.unwrap();
+    assert_eq!(orders, 0);
+
+    let (_, _, list) = app.get("/staff/members", &[("cookie", &help)]).await;
+    assert!(list.contains(r#"data-testid="payment-waiting""#) && list.contains("bram@mailinator.com"));
+    let (_, _, file) = app.get(&format!("/staff/members?q=%23{bram_id}"), &[("cookie", &help)]).await;
+    assert!(file.contains(r#"data-testid="payment-review""#) && file.contains(r#"data-testid="form-allow-payments""#));
+    let res = app.form("staff_allow_payments", &format!("id={bram_id}&reason="), "/staff/members", &[("origin", &origin), ("cookie", &help)]).await;
+    assert_eq!(refusal(&res, "staff_allow_payments").0.code, domain::ErrorCode::ReasonRequired);
+    let res = app.form("staff_allow_payments", &format!("id={bram_id}&reason=gebeld"), "/staff/members", &[("origin", &origin), ("cookie", &help)]).await;
+    assert_eq!(location(&res), format!("/staff/members?q=%23{bram_id}&saved=1"));
+    let (_, _, file) = app.get(&format!("/staff/members?q=%23{bram_id}"), &[("cookie", &help)]).await;
+    assert!(file.contains(r#"data-testid="payments-allowed""#) && !file.contains(r#"data-testid="form-allow-payments""#));
+    let res = app.call("start_checkout", &format!("pack={pack}&method=ideal"), &[("origin", &origin), ("cookie", &bram)]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+}

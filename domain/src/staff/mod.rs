@@ -125,6 +125,9 @@ pub const LOW_BALANCE_AFTER_HOURS: Range = Range::new("low_balance_after_hours",
 pub const SIGN_IN_LINK_HOURS: Range = Range::new("sign_in_link_hours", 1, 168);
 /// How many days before a signup a landing counts for it (`domain::visits`).
 pub const ATTRIBUTION_DAYS: Range = Range::new("attribution_days", 1, 90);
+/// A member's fraud score (`domain::fraud`) from which their payments wait for staff's review;
+/// 0: never.
+pub const PAYMENT_REVIEW_SCORE: Range = Range::new("payment_review_score", 0, 100);
 pub const REFUND_DAYS: Range = Range::new("refund_days", 0, 365);
 /// The monthly direct-debit cap per member, in whole currency units (stored in minor units).
 pub const DIRECT_DEBIT_LIMIT: Range = Range::new("direct_debit_monthly_limit", 0, 10_000);

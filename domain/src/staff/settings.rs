@@ -139,6 +139,19 @@ impl AgeSettings {
 }
 
 crate::settings_form! {
+    /// From which fraud score (`domain::fraud`) a member's payments wait for staff's review.
+    pub struct FraudSettings {
+        payment_review_score: int(PAYMENT_REVIEW_SCORE),
+    }
+}
+
+impl FraudSettings {
+    pub fn validate(self) -> Result<FraudSettings, ApiError> {
+        self.check_fields()
+    }
+}
+
+crate::settings_form! {
     /// Which landing a signup counts for in the figures (`domain::visits::attributed`): the
     /// first or the last with a source, within so many days.
     pub struct AttributionSettings {

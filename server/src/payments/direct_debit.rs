@@ -110,6 +110,7 @@ impl Payments {
             return Err(ErrorCode::AddressNotConfirmed.into());
         }
         crate::age::gate(&self.db, site, member, Some(country)).await?;
+        crate::fraud::payment_gate(&self.db, site, member, now).await?;
         let iban = validate_iban(iban)?;
         let phone = normalize_phone(phone, country)?;
         let q = self.quote(site, member, pack_id, typed, country, now).await?;

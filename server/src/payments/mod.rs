@@ -322,6 +322,7 @@ impl Payments {
             return Err(ErrorCode::AddressNotConfirmed.into());
         }
         crate::age::gate(&self.db, site, member, Some(country)).await?;
+        crate::fraud::payment_gate(&self.db, site, member, now).await?;
         let q = self.quote(site, member, pack_id, typed, country, now).await?;
         let id = self.insert_payment(site, member, &q, method, country, self.provider.name(), None, now).await?;
         let request = CheckoutRequest {

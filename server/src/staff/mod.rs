@@ -10,7 +10,7 @@ mod pricing;
 mod site_settings;
 mod site_setup;
 
-pub use member_file::{ComplaintLine, ConversationLine, ReadMessage};
+pub use member_file::{reason as member_file_reason, ComplaintLine, ConversationLine, ReadMessage};
 pub use members::{Found, MemberChange, MemberRecord, StaffNote};
 pub use site_settings::SiteChange;
 

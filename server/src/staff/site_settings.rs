@@ -34,6 +34,8 @@ pub enum SiteChange {
     Attribution(domain::staff::AttributionSettings),
     /// Where members must pass an age check first (the caller has checked that a provider can).
     Age(domain::staff::AgeSettings),
+    /// From which fraud score payments wait for staff's review.
+    Fraud(domain::staff::FraudSettings),
 }
 
 /// A checked change: the action for the staff log, and the columns with their new values.
@@ -52,6 +54,7 @@ impl SiteChange {
             SiteChange::Lifecycle(l) => ("site_lifecycle", l.validate()?.columns()),
             SiteChange::Attribution(a) => ("site_attribution", a.validate()?.columns()),
             SiteChange::Age(a) => ("site_age_checks", a.validate()?.columns()),
+            SiteChange::Fraud(f) => ("site_payment_review", f.validate()?.columns()),
             SiteChange::Countries(c) => {
                 let c = c.validate()?;
                 (

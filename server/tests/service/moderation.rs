@@ -128,3 +128,59 @@ on_both_databases!(without_a_classifier_the_queue_is_oldest_first_and_support_ca
     assert_eq!(staff.review_texts(&admin, w.site.id, &[(admin.id, mine.changed_at)], TextDecision::Block(TextReason::Other), NOW).await.unwrap(), 0);
     assert_eq!(w.reload(admin.id).await.status, domain::account::UserStatus::Active);
 });
+
+on_both_databases!(payments_above_the_review_score_wait_until_staff_allow_them, |db: Db| async move {
+    use domain::payment::PaymentMethod;
+    use support::shop::{pack_id, payments, refused};
+    let w = world(db).await;
+    let sms = tempfile::tempdir().unwrap();
+    let p = payments(&w, sms.path());
+    let pack = pack_id(&w, &p, 60).await;
+    let anna = w.member("anna@example.nl", "female").await;
+    // Bram's address is at a disposable-mail domain: 25 points.
+    let bram = w.member("bram@mailinator.com", "male").await;
+    let help = w.member("help@example.nl", "female").await;
+    support::grant_staff(&w.db, &w.accounts, "help@example.nl", StaffRole::Support).await;
+    let help = w.reload(help.id).await;
+    let moderator = w.member("mod@example.nl", "male").await;
+    support::grant_staff(&w.db, &w.accounts, "mod@example.nl", StaffRole::Moderator).await;
+    let moderator = w.reload(moderator.id).await;
+    let orders = |id: i64| {
+        let db = w.db.clone();
+        async move {
+            let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM payments WHERE user_id = $1").bind(id).fetch_one(db.pool()).await.unwrap();
+            n
+        }
+    };
+
+    // Off (0): Bram pays as anyone.
+    p.start_checkout(&w.site, &bram, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
+    assert_eq!(orders(bram.id).await, 1);
+
+    // From 25: Bram's checkout and direct debit wait, nothing stored; Anna (score 0) pays.
+    let mut site = w.site.clone();
+    site.settings.payment_review_score = 25;
+    assert_eq!(refused(p.start_checkout(&site, &bram, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await), ErrorCode::PaymentReview);
+    assert_eq!(refused(p.start_direct_debit(&site, &bram, pack, "NL91ABNA0417164300", "0612345678", None, "NL", NOW).await), ErrorCode::PaymentReview);
+    assert_eq!(orders(bram.id).await, 1);
+    p.start_checkout(&site, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW).await.unwrap();
+    let review = server::fraud::review_of(&w.db, bram.id).await.unwrap().unwrap();
+    assert!(review.waiting && review.score == 25 && review.since == NOW);
+    assert!(server::fraud::review_of(&w.db, anna.id).await.unwrap().is_none());
+
+    // Support see him in the list; a moderator does not; allowing needs a reason, once.
+    let waiting = server::fraud::reviews(&w.db, &help, w.site.id).await.unwrap();
+    assert_eq!(waiting.iter().map(|m| (m.id, m.score)).collect::<Vec<_>>(), [(bram.id, 25)]);
+    assert_eq!(server::fraud::reviews(&w.db, &moderator, w.site.id).await.unwrap_err().code(), ErrorCode::NotFound);
+    assert_eq!(server::fraud::allow_payments(&w.db, &moderator, w.site.id, bram.id, "ok", NOW).await.unwrap_err().code(), ErrorCode::NotFound);
+    assert_eq!(server::fraud::allow_payments(&w.db, &help, w.site.id, bram.id, " ", NOW).await.unwrap_err().code(), ErrorCode::ReasonRequired);
+    assert!(server::fraud::allow_payments(&w.db, &help, w.site.id, bram.id, "gebeld, klopt", NOW + 60).await.unwrap());
+    assert!(!server::fraud::allow_payments(&w.db, &help, w.site.id, bram.id, "gebeld, klopt", NOW + 61).await.unwrap(), "a second click");
+    assert_eq!(log_count(&w.db, "payments_allowed").await, 1);
+    assert!(server::fraud::reviews(&w.db, &help, w.site.id).await.unwrap().is_empty());
+
+    // Allowed for good: he pays, whatever his score.
+    p.start_checkout(&site, &bram, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW + 120).await.unwrap();
+    assert_eq!(orders(bram.id).await, 2);
+    assert!(!server::fraud::review_of(&w.db, bram.id).await.unwrap().unwrap().waiting);
+});

@@ -42,6 +42,20 @@ pub struct MemberRecordView {
     pub age_checks: Vec<AgeCheckView>,
     /// Complaints filed by the member and about them, newest first.
     pub complaints: Vec<ComplaintView>,
+    /// Their payments wait for staff's review (`Some((score, since))`), or were allowed (`None`
+    /// with `payments_allowed`).
+    pub payment_review: Option<(i64, i64)>,
+    pub payments_allowed: bool,
+}
+
+/// A member whose payments wait for review, in the list on `/staff/members`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitingView {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    pub score: i64,
+    pub since: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -115,7 +129,28 @@ pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> 
     let fraud = server::fraud::report(&c.state.db, &member, site, id, c.now()).await.map_err(fail)?;
     let age_checks = c.state.age.records(id).await.map_err(fail)?;
     let complaints = c.state.staff.member_complaints(&member, site, id).await.map_err(fail)?;
-    Ok(MemberSearchView { one: Some(record_view(record, RecordParts { notes, sessions, fraud, age_checks, complaints })), list: Vec::new() })
+    let review = server::fraud::review_of(&c.state.db, id).await.map_err(fail)?;
+    let parts = RecordParts { notes, sessions, fraud, age_checks, complaints, review };
+    Ok(MemberSearchView { one: Some(record_view(record, parts)), list: Vec::new() })
+}
+
+/// The site's members whose payments wait for review (support and admins).
+#[server(prefix = "/api/fn", endpoint = "staff_payment_reviews", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_payment_reviews() -> Result<Vec<WaitingView>, ApiError> {
+    let (c, member) = staff_call(StaffArea::Credits).await?;
+    let waiting = server::fraud::reviews(&c.state.db, &member, c.site.settings.id).await.map_err(fail)?;
+    Ok(waiting.into_iter().map(|w| WaitingView { id: w.id, name: w.name, email: w.email, score: w.score, since: w.since }).collect())
+}
+
+/// Allows a held member's payments, with a reason (support and admins; logged).
+#[server(prefix = "/api/fn", endpoint = "staff_allow_payments")]
+pub async fn staff_allow_payments(id: i64, #[server(default)] reason: String) -> Result<(), ApiError> {
+    let (c, member) = staff_call(StaffArea::Credits).await?;
+    if let Err(error) = server::fraud::allow_payments(&c.state.db, &member, c.site.settings.id, id, &reason, c.now()).await {
+        return Err(back_to_member::<StaffAllowPayments>(error, id));
+    }
+    redirect(&crate::paths::staff_member_saved(id));
+    Ok(())
 }
 
 /// Back to the member's record on `/staff/members` with a refusal's error.
@@ -143,11 +178,12 @@ struct RecordParts {
     fraud: server::fraud::FraudReport,
     age_checks: Vec<server::age::CheckRecord>,
     complaints: Vec<server::staff::ComplaintLine>,
+    review: Option<server::fraud::PaymentReview>,
 }
 
 #[cfg(feature = "ssr")]
 fn record_view(m: server::staff::MemberRecord, parts: RecordParts) -> MemberRecordView {
-    let RecordParts { notes, sessions, fraud, age_checks, complaints } = parts;
+    let RecordParts { notes, sessions, fraud, age_checks, complaints, review } = parts;
     MemberRecordView {
         id: m.id,
         email: m.email,
@@ -179,6 +215,8 @@ fn record_view(m: server::staff::MemberRecord, parts: RecordParts) -> MemberReco
                 by_member: c.by_member,
             })
             .collect(),
+        payment_review: review.filter(|r| r.waiting).map(|r| (r.score, r.since)),
+        payments_allowed: review.is_some_and(|r| !r.waiting),
     }
 }
 
@@ -375,6 +413,17 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                 } else {
                     view! { <ul class="staff-member__list">{fraud}</ul> }.into_any()
                 }}
+                {m.payments_allowed.then(|| view! { <p class="muted" data-testid="payments-allowed">{use_i18n().t("staff.members.payments_allowed")}</p> })}
+                {m.payment_review.map(|(score, since)| view! {
+                    <p class="notice" data-testid="payment-review">{use_i18n().tf("staff.members.payment_review", &[("score", &score.to_string()), ("date", &use_i18n().date(since))])}</p>
+                    {corrects.then(|| view! {
+                        <ActionForm action={ServerAction::<StaffAllowPayments>::new()} attr:class="form" attr:data-testid="form-allow-payments">
+                            <input type="hidden" name="id" value=id.to_string()/>
+                            <ReasonField id="allow-reason" help="staff.members.allow_help"/>
+                            <button type="submit" class="btn btn--small btn--primary">{use_i18n().t("staff.members.allow_payments")}</button>
+                        </ActionForm>
+                    })}
+                })}
             </section>
             <section class="staff-member__part" aria-labelledby="member-age" data-testid="member-age">
                 <h3 id="member-age">{use_i18n().t("staff.members.age_checks")}</h3>
@@ -457,6 +506,38 @@ fn ReasonField(id: &'static str, help: &'static str) -> impl IntoView {
     }
 }
 
+/// The members whose payments wait for review (for the roles that may allow them).
+#[component]
+fn WaitingPayments() -> impl IntoView {
+    let may = crate::context::use_page_ctx().member.as_ref().is_some_and(|m| m.staff.may(StaffArea::Credits));
+    may.then(|| {
+        let waiting = Resource::new_blocking(|| (), |_| staff_payment_reviews());
+        view! {
+            <Suspense fallback=|| ()>
+                {move || waiting.get().and_then(Result::ok).filter(|list| !list.is_empty()).map(|list| {
+                    let i18n = use_i18n();
+                    let items = list.into_iter().map(|w| {
+                        let i18n = use_i18n();
+                        view! {
+                            <li class="staff-found__item" data-testid="payment-waiting">
+                                <a href=format!("/staff/members?q=%23{}", w.id) class="staff-found__name">{format!("{} (#{})", w.name, w.id)}</a>
+                                <span class="staff-found__email">{w.email}</span>
+                                <span class="muted">{i18n.tf("staff.members.payment_review", &[("score", &w.score.to_string()), ("date", &i18n.date(w.since))])}</span>
+                            </li>
+                        }
+                    }).collect_view();
+                    view! {
+                        <section class="card staff-found" aria-labelledby="waiting-title">
+                            <h2 id="waiting-title">{i18n.t("staff.members.waiting_title")}</h2>
+                            <ul class="staff-found__list">{items}</ul>
+                        </section>
+                    }
+                })}
+            </Suspense>
+        }
+    })
+}
+
 /// Several members found: each with what matched, a link to their record.
 #[component]
 fn FoundList(list: Vec<FoundView>) -> impl IntoView {
@@ -529,6 +610,7 @@ pub fn StaffMembersPage() -> impl IntoView {
             <ActionError action={ServerAction::<StaffChangeMember>::new()}/>
             <ActionError action={ServerAction::<StaffCorrectCredits>::new()}/>
             <ActionError action={ServerAction::<StaffAddNote>::new()}/>
+            <ActionError action={ServerAction::<StaffAllowPayments>::new()}/>
             <Suspense fallback=|| ()>
                 {move || found.get().map(|result| match result {
                     Ok(MemberSearchView { one: Some(m), .. }) => view! { <MemberRecordCard m=m/> }.into_any(),
@@ -541,6 +623,7 @@ pub fn StaffMembersPage() -> impl IntoView {
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
+            {(!has_query).then(|| view! { <WaitingPayments/> })}
         </div>
     }
     .into_any()

@@ -31,6 +31,7 @@ pub struct SiteSettingsView {
     pub lifecycle: rules::LifecycleSettings,
     pub attribution: rules::AttributionSettings,
     pub age: rules::AgeSettings,
+    pub fraud: rules::FraudSettings,
     /// An age-check provider is configured (without one, checks cannot be asked for).
     pub age_checks_available: bool,
     pub countries: rules::CountrySettings,
@@ -60,6 +61,7 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
         lifecycle: s.into(),
         attribution: s.into(),
         age: s.into(),
+        fraud: s.into(),
         age_checks_available: c.state.age.available(),
         countries: s.into(),
         theme: s.theme.clone(),
@@ -114,6 +116,11 @@ pub async fn staff_site_age(#[server(flatten)] age: rules::AgeSettings) -> Resul
         return Err(fail_back::<StaffSiteAge>(error, "/staff/site", &[]));
     }
     apply::<StaffSiteAge>(server::staff::SiteChange::Age(age), "age").await
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_site_fraud")]
+pub async fn staff_site_fraud(#[server(flatten)] fraud: rules::FraudSettings) -> Result<(), ApiError> {
+    apply::<StaffSiteFraud>(server::staff::SiteChange::Fraud(fraud), "fraud").await
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site_lifecycle")]
@@ -239,7 +246,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
     view! {
         <nav class="staff-toc" aria-label=use_i18n().t("staff.site.sections")>
             <ul>
-                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("attribution", "staff.site.attribution"), ("age", "staff.site.age"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
+                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("attribution", "staff.site.attribution"), ("age", "staff.site.age"), ("fraud", "staff.site.fraud"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
                     .into_iter()
                     .map(|(anchor, key)| view! { <li><a href=format!("#{anchor}")>{use_i18n().t(key)}</a></li> })
                     .collect_view()}
@@ -350,6 +357,16 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
             <ActionError action={ServerAction::<StaffSiteAge>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteAge>::new()} attr:class="form" attr:data-testid="form-age">
                 <DeclaredFields inputs=v.age.inputs()/>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="fraud" aria-labelledby="fraud-title">
+            <h2 id="fraud-title">{use_i18n().t("staff.site.fraud")}</h2>
+            <p class="muted">{use_i18n().t("staff.site.fraud_intro")}</p>
+            <Saved anchor="fraud"/>
+            <ActionError action={ServerAction::<StaffSiteFraud>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteFraud>::new()} attr:class="form" attr:data-testid="form-fraud">
+                <DeclaredFields inputs=v.fraud.inputs()/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>

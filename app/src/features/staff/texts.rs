@@ -1,9 +1,10 @@
 //! `/staff/texts`: changed profile texts waiting for review (`server::moderation`), for
 //! moderators and admins. Each text is shown as text beside the one others see now; staff tick
 //! one or many and approve them, turn them down with a reason, or turn them down and block the
-//! writer. The three buttons have access keys (Alt+Shift+A, R and B in Chromium; Ctrl+Option in
-//! Safari), so a morning's queue goes by keyboard: Tab to a text, Space to tick it, the key to
-//! decide. A configured classifier puts likely refusals first and suggests a reason.
+//! writer. A morning's queue goes by keyboard: Tab to a text, Space to tick it, then A approves,
+//! R rejects and B rejects and blocks ([`DecisionKeys`]; the buttons also carry them as access
+//! keys for a page without its script). A configured classifier puts likely refusals first and
+//! suggests a reason.
 
 use std::collections::BTreeMap;
 
@@ -47,6 +48,40 @@ pub async fn staff_review_texts(
     let decided = c.state.staff.review_texts(&staff, c.site.settings.id, &chosen, decision, c.now()).await.map_err(fail)?;
     redirect(&format!("{PAGE}?decided={decided}"));
     Ok(decided)
+}
+
+/// The queue's keys: A, R or B press the decision button that carries it (`data-key`), unless
+/// a modifier is held or the key goes into a field (the reason's list, a text box).
+#[island(lazy)]
+fn DecisionKeys(hint: String) -> impl IntoView {
+    #[cfg(feature = "hydrate")]
+    {
+        use wasm_bindgen::JsCast;
+        let keys = window_event_listener(leptos::ev::keydown, |event: web_sys::KeyboardEvent| {
+            if event.ctrl_key() || event.meta_key() || event.alt_key() || event.repeat() {
+                return;
+            }
+            let typing = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| {
+                let tag = el.tag_name().to_ascii_lowercase();
+                tag == "select" || tag == "textarea" || (tag == "input" && el.get_attribute("type").as_deref() != Some("checkbox"))
+            });
+            let key = event.key().to_ascii_lowercase();
+            if typing || !matches!(key.as_str(), "a" | "r" | "b") {
+                return;
+            }
+            let button =
+                document().query_selector(&format!("button[data-key=\"{key}\"]")).ok().flatten().and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(button) = button {
+                event.prevent_default();
+                button.click();
+            }
+        });
+        on_cleanup(move || keys.remove());
+    }
+    // Effects run in the browser only: the hint says when the keys work.
+    let ready = RwSignal::new(false);
+    Effect::new(move |_| ready.set(true));
+    view! { <p class="field__hint" data-keys=move || ready.get().then_some("on")>{hint}</p> }
 }
 
 #[component]
@@ -107,11 +142,11 @@ pub fn TextReviewPage() -> impl IntoView {
                                             {reasons}
                                         </select>
                                     </label>
-                                    <button type="submit" name="decision" value="approve" class="btn btn--primary" accesskey="a">{i18n.t("staff.texts.approve")}</button>
-                                    <button type="submit" name="decision" value="reject" class="btn btn--ghost" accesskey="r">{i18n.t("staff.texts.reject")}</button>
-                                    <button type="submit" name="decision" value="block" class="btn btn--danger" accesskey="b">{i18n.t("staff.texts.block")}</button>
+                                    <button type="submit" name="decision" value="approve" class="btn btn--primary" accesskey="a" data-key="a">{i18n.t("staff.texts.approve")}</button>
+                                    <button type="submit" name="decision" value="reject" class="btn btn--ghost" accesskey="r" data-key="r">{i18n.t("staff.texts.reject")}</button>
+                                    <button type="submit" name="decision" value="block" class="btn btn--danger" accesskey="b" data-key="b">{i18n.t("staff.texts.block")}</button>
                                 </div>
-                                <p class="field__hint">{i18n.t("staff.texts.keys")}</p>
+                                <DecisionKeys hint=i18n.t("staff.texts.keys")/>
                             </ActionForm>
                         }.into_any()
                     }

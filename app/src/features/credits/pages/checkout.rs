@@ -65,7 +65,7 @@ pub fn CheckoutPage() -> impl IntoView {
                             let chosen = chosen.filter(|m| d.methods.contains(m));
                             let mut props = payment_blocks_props(&i18n, &d.country, chosen);
                             props.methods.retain(|o| d.methods.contains(&o.method));
-                            let errors: Vec<(String, String)> = ["method_unavailable", "too_many_requests", "discount_used", "not_found", "address_not_confirmed", "payments_blocked", "age_check_required", "internal"]
+                            let errors: Vec<(String, String)> = ["method_unavailable", "too_many_requests", "discount_used", "not_found", "address_not_confirmed", "payments_blocked", "age_check_required", "payment_review", "internal"]
                                 .into_iter()
                                 .map(|k| (k.to_string(), i18n.error(&domain::ApiError::new(domain::ErrorCode::ALL.iter().copied().find(|c| c.as_str() == k).unwrap_or(domain::ErrorCode::Internal)))))
                                 .collect();
