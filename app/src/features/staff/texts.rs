@@ -132,7 +132,7 @@ pub fn TextReviewPage() -> impl IntoView {
                         let reasons = TextReason::all().map(|r| view! { <option value=r.as_str()>{use_i18n().t(&format!("moderation.reason.{}", r.as_str()))}</option> }).collect_view();
                         view! {
                             <ActionForm action=action attr:class="form text-review" attr:data-testid="text-review">
-                                <p class="muted">{i18n.plural("staff.waiting", items.len() as i64, &[])}</p>
+                                <p class="muted">{i18n.plural("staff.texts.waiting", items.len() as i64, &[])}</p>
                                 <ul class="text-review__list">{items.into_iter().map(|item| view! { <TextItem item=item/> }).collect_view()}</ul>
                                 <div class="text-review__decide">
                                     <label class="field">
