@@ -39,12 +39,8 @@ on_both_databases!(staff_read_a_members_conversations_only_with_a_logged_reason,
     let bram = w.member("bram@example.nl", "male").await;
     let carl = w.member("carl@example.nl", "male").await;
     let dora = w.member("dora@example.nl", "female").await;
-    let help = w.member("help@example.nl", "female").await;
-    support::grant_staff(&w.db, &w.accounts, "help@example.nl", StaffRole::Support).await;
-    let help = w.reload(help.id).await;
-    let moderator = w.member("mod@example.nl", "male").await;
-    support::grant_staff(&w.db, &w.accounts, "mod@example.nl", StaffRole::Moderator).await;
-    let moderator = w.reload(moderator.id).await;
+    let help = w.staff("help@example.nl", StaffRole::Support).await;
+    let moderator = w.staff("mod@example.nl", StaffRole::Moderator).await;
     let site = w.site.settings.id;
 
     let to_bram = chat.send(&w.site, &anna, To::Member(bram.id), "file-send-000001", Content::Text("<b>hoi</b> Bram".into()), NOW).await.unwrap();
@@ -95,12 +91,8 @@ on_both_databases!(staff_delete_a_member_on_request_and_the_account_is_gone_at_o
     let w = world(db).await;
     let staff = Staff::new(w.db.clone());
     let anna = w.member("anna@example.nl", "female").await;
-    let help = w.member("help@example.nl", "female").await;
-    support::grant_staff(&w.db, &w.accounts, "help@example.nl", StaffRole::Support).await;
-    let help = w.reload(help.id).await;
-    let moderator = w.member("mod@example.nl", "male").await;
-    support::grant_staff(&w.db, &w.accounts, "mod@example.nl", StaffRole::Moderator).await;
-    let moderator = w.reload(moderator.id).await;
+    let help = w.staff("help@example.nl", StaffRole::Support).await;
+    let moderator = w.staff("mod@example.nl", StaffRole::Moderator).await;
     let site = w.site.settings.id;
     let token = w.accounts.open_session(anna.id).await.unwrap();
     assert!(w.accounts.member_for_session(&token).await.unwrap().is_some());

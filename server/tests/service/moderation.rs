@@ -32,9 +32,7 @@ on_both_databases!(changed_profile_texts_wait_for_staff_and_decisions_reconcile_
     let bram = w.member("bram@example.nl", "male").await;
     let carl = w.member("carl@example.nl", "male").await;
     let dora = w.member("dora@example.nl", "female").await;
-    let boss = w.member("mod@example.nl", "female").await;
-    support::grant_staff(&w.db, &w.accounts, "mod@example.nl", StaffRole::Moderator).await;
-    let boss = w.reload(boss.id).await;
+    let boss = w.staff("mod@example.nl", StaffRole::Moderator).await;
     let today = domain::account::Ymd::from_unix(NOW);
     let shown = |id: i64| {
         let members = members.clone();
@@ -105,12 +103,8 @@ on_both_databases!(without_a_classifier_the_queue_is_oldest_first_and_support_ca
     let staff = Staff::new(w.db.clone());
     let anna = w.member("anna@example.nl", "female").await;
     let bram = w.member("bram@example.nl", "male").await;
-    let help = w.member("help@example.nl", "female").await;
-    support::grant_staff(&w.db, &w.accounts, "help@example.nl", StaffRole::Support).await;
-    let help = w.reload(help.id).await;
-    let admin = w.member("admin@example.nl", "male").await;
-    support::grant_staff(&w.db, &w.accounts, "admin@example.nl", StaffRole::Admin).await;
-    let admin = w.reload(admin.id).await;
+    let help = w.staff("help@example.nl", StaffRole::Support).await;
+    let admin = w.staff("admin@example.nl", StaffRole::Admin).await;
     // The test double: every text scores the same, so the order is the oldest first.
     let fixed = w.members.clone().with_text_classifier(TextClassifier::Fixed(Verdict { score: 50, reason: Some(TextReason::Spam) }));
     fixed.save_details(bram.id, &about("Bram hier, 06 12 34 56 78"), NOW).await.unwrap();
@@ -139,12 +133,8 @@ on_both_databases!(payments_above_the_review_score_wait_until_staff_allow_them, 
     let anna = w.member("anna@example.nl", "female").await;
     // Bram's address is at a disposable-mail domain: 25 points.
     let bram = w.member("bram@mailinator.com", "male").await;
-    let help = w.member("help@example.nl", "female").await;
-    support::grant_staff(&w.db, &w.accounts, "help@example.nl", StaffRole::Support).await;
-    let help = w.reload(help.id).await;
-    let moderator = w.member("mod@example.nl", "male").await;
-    support::grant_staff(&w.db, &w.accounts, "mod@example.nl", StaffRole::Moderator).await;
-    let moderator = w.reload(moderator.id).await;
+    let help = w.staff("help@example.nl", StaffRole::Support).await;
+    let moderator = w.staff("mod@example.nl", StaffRole::Moderator).await;
     let orders = |id: i64| {
         let db = w.db.clone();
         async move {

@@ -67,6 +67,14 @@ impl World {
         self.reload(id).await
     }
 
+    /// A member with a staff role and two-step login on.
+    #[allow(dead_code)]
+    pub async fn staff(&self, email: &str, role: domain::staff::StaffRole) -> Member {
+        let member = self.member(email, "female").await;
+        super::grant_staff(&self.db, &self.accounts, email, role).await;
+        self.reload(member.id).await
+    }
+
     pub async fn reload(&self, id: i64) -> Member {
         self.accounts.member(id).await.unwrap().unwrap()
     }
