@@ -99,6 +99,18 @@ pub fn address_domains(email: &str) -> Vec<String> {
     (0..labels.len().saturating_sub(1)).map(|i| labels[i..].join(".")).collect()
 }
 
+/// A member whose payments wait for staff's review (the list on `/staff/members`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::FromRow))]
+pub struct PaymentWaiting {
+    pub id: i64,
+    pub name: String,
+    pub email: String,
+    /// The fraud score when the member was held.
+    pub score: i64,
+    pub since: i64,
+}
+
 /// Whether a member with this score waits for staff's review before paying, where the site's
 /// review score is `threshold` (0: never).
 pub fn payment_waits(score: u32, threshold: i64) -> bool {

@@ -36,11 +36,16 @@ pub async fn gate(db: &Db, site: &domain::site::SiteSettings, member: &Member, c
         return Ok(());
     }
     // The member read with the session may be older than a check passed since.
-    let (verified,): (Option<i64>,) = sqlx::query_as("SELECT age_verified_at FROM users WHERE id = $1").bind(member.id).fetch_one(db.pool()).await?;
-    if verified.is_some() {
+    if verified_at(db, member.id).await?.is_some() {
         return Ok(());
     }
     Err(ErrorCode::AgeCheckRequired.into())
+}
+
+/// When member `user_id` passed an age check, if they did.
+async fn verified_at(db: &Db, user_id: i64) -> Result<Option<i64>, AppError> {
+    let row: Option<(Option<i64>,)> = sqlx::query_as("SELECT age_verified_at FROM users WHERE id = $1").bind(user_id).fetch_optional(db.pool()).await?;
+    Ok(row.and_then(|(at,)| at))
 }
 
 /// What a provider is asked to check.
@@ -152,11 +157,16 @@ impl AgeChecks {
         Ok(())
     }
 
-    /// What the member's page shows; a started check is settled with the provider first.
-    pub async fn status(&self, site: &Site, member: &Member, now: i64) -> Result<AgeStatus, AppError> {
-        let latest = match self.latest(member.id).await? {
-            Some((id, CheckStatus::Started)) => Some(self.settle(member, id, now).await?),
-            other => other.map(|(_, status)| status),
+    /// What the member's page shows. `back_from`: the check the provider sent the member back
+    /// from (another member's is `not_found`), settled and shown; otherwise their latest check,
+    /// settled with the provider first while it is open.
+    pub async fn status(&self, site: &Site, member: &Member, back_from: Option<i64>, now: i64) -> Result<AgeStatus, AppError> {
+        let latest = match back_from {
+            Some(id) => Some(self.settle(member, id, now).await?),
+            None => match self.latest(member.id).await? {
+                Some((id, CheckStatus::Started)) => Some(self.settle(member, id, now).await?),
+                other => other.map(|(_, status)| status),
+            },
         };
         let verified = member.age_verified || latest == Some(CheckStatus::Passed) || self.verified_at(member.id).await?.is_some();
         let rule = site.settings.age_rule();
@@ -165,9 +175,7 @@ impl AgeChecks {
 
     /// When the member passed a check, if they did.
     pub async fn verified_at(&self, user_id: i64) -> Result<Option<i64>, AppError> {
-        let row: Option<(Option<i64>,)> =
-            sqlx::query_as("SELECT age_verified_at FROM users WHERE id = $1").bind(user_id).fetch_optional(self.db.pool()).await?;
-        Ok(row.and_then(|(at,)| at))
+        verified_at(&self.db, user_id).await
     }
 
     async fn latest(&self, user_id: i64) -> Result<Option<(i64, CheckStatus)>, AppError> {

@@ -161,18 +161,8 @@ pub async fn review_of(db: &Db, user_id: i64) -> Result<Option<PaymentReview>, A
     }))
 }
 
-/// A member whose payments wait, for the staff list.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct Waiting {
-    pub id: i64,
-    pub name: String,
-    pub email: String,
-    pub score: i64,
-    pub since: i64,
-}
-
 /// The site's members whose payments wait for review, longest first (support and admins).
-pub async fn reviews(db: &Db, who: &Member, site_id: i64) -> Result<Vec<Waiting>, AppError> {
+pub async fn reviews(db: &Db, who: &Member, site_id: i64) -> Result<Vec<domain::fraud::PaymentWaiting>, AppError> {
     require_staff(who, site_id, StaffArea::Credits)?;
     Ok(sqlx::query_as(
         "SELECT u.id, p.name, u.email, COALESCE(u.payment_review_score, 0) AS score, COALESCE(u.payment_review_at, 0) AS since \
@@ -190,7 +180,7 @@ pub async fn reviews(db: &Db, who: &Member, site_id: i64) -> Result<Vec<Waiting>
 /// A member not waiting changes nothing.
 pub async fn allow_payments(db: &Db, who: &Member, site_id: i64, user_id: i64, reason: &str, now: i64) -> Result<bool, AppError> {
     require_staff(who, site_id, StaffArea::Credits)?;
-    let reason = crate::staff::member_file_reason(reason)?;
+    let reason = domain::staff::validate_staff_reason(reason)?;
     let mut tx = db.begin().await?;
     let moved = sqlx::query("UPDATE users SET payment_review = $1 WHERE id = $2 AND site_id = $3 AND payment_review = $4")
         .bind(CLEARED)

@@ -186,11 +186,18 @@ pub fn validate_credit_correction(amount: &str, reason: &str) -> Result<(i64, St
     let Some(delta) = delta else {
         return Err(ApiError::field(Field::Form, ErrorCode::CreditCorrectionInvalid).with("max", CREDIT_CORRECTION_MAX));
     };
+    Ok((delta, validate_staff_reason(reason)?))
+}
+
+/// The reason staff give for a change or a look (a block, a correction, reading messages, an
+/// export): trimmed, not empty, at most [`crate::account::STAFF_REASON_MAX_CHARS`] characters.
+pub fn validate_staff_reason(reason: &str) -> Result<String, crate::ApiError> {
+    use crate::{ApiError, ErrorCode, Field};
     let reason = reason.trim();
     if reason.is_empty() || reason.chars().count() > crate::account::STAFF_REASON_MAX_CHARS {
         return Err(ApiError::field(Field::Form, ErrorCode::ReasonRequired).with("max", crate::account::STAFF_REASON_MAX_CHARS));
     }
-    Ok((delta, reason.to_string()))
+    Ok(reason.to_string())
 }
 
 /// The longest note staff leave on a member.

@@ -48,18 +48,6 @@ pub struct ReadMessage {
     pub created_at: i64,
 }
 
-/// A reason to read a member's messages or take their data: trimmed, not empty, at most
-/// [`domain::account::STAFF_REASON_MAX_CHARS`].
-pub fn reason(text: &str) -> Result<String, AppError> {
-    let text = text.trim();
-    if text.is_empty() || text.chars().count() > domain::account::STAFF_REASON_MAX_CHARS {
-        return Err(domain::ApiError::field(domain::Field::Form, domain::ErrorCode::ReasonRequired)
-            .with("max", domain::account::STAFF_REASON_MAX_CHARS)
-            .into());
-    }
-    Ok(text.to_string())
-}
-
 impl Staff {
     /// The site's member `user_id` (not deleted), or `not_found`.
     async fn on_site(&self, site_id: i64, user_id: i64) -> Result<(), AppError> {
@@ -90,7 +78,7 @@ impl Staff {
     /// The member's conversations, newest first, for a reason that goes to the staff log.
     pub async fn member_conversations(&self, staff: &Member, site_id: i64, user_id: i64, why: &str, now: i64) -> Result<Vec<ConversationLine>, AppError> {
         require_staff(staff, site_id, StaffArea::Members)?;
-        let why = reason(why)?;
+        let why = domain::staff::validate_staff_reason(why)?;
         self.on_site(site_id, user_id).await?;
         let rows = sqlx::query_as(
             "SELECT c.id, p.user_id AS peer_id, p.name AS peer_name, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS messages, \
@@ -119,7 +107,7 @@ impl Staff {
         now: i64,
     ) -> Result<Vec<ReadMessage>, AppError> {
         require_staff(staff, site_id, StaffArea::Members)?;
-        let why = reason(why)?;
+        let why = domain::staff::validate_staff_reason(why)?;
         self.on_site(site_id, user_id).await?;
         let theirs: Option<(i64,)> = sqlx::query_as("SELECT id FROM conversations WHERE id = $1 AND site_id = $2 AND (low_id = $3 OR high_id = $3)")
             .bind(conversation)
@@ -146,7 +134,7 @@ impl Staff {
     /// caller sends the file (`http::staff_routes`).
     pub async fn member_exported(&self, staff: &Member, site_id: i64, user_id: i64, why: &str, now: i64) -> Result<(), AppError> {
         require_staff(staff, site_id, StaffArea::Members)?;
-        let why = reason(why)?;
+        let why = domain::staff::validate_staff_reason(why)?;
         self.on_site(site_id, user_id).await?;
         self.note(staff, site_id, "export", &format!("member #{user_id} data"), &why, now).await
     }

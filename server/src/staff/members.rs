@@ -10,7 +10,7 @@ use domain::staff::search::{ip_text_prefix, like_anywhere, lookups, Lookup, Matc
 use crate::accounts::Member;
 use crate::error::AppError;
 
-use super::{record, require_staff, Staff, StaffArea, StaffRole, StaffRoles, REASON_MAX_CHARS};
+use super::{record, require_staff, Staff, StaffArea, StaffRole, StaffRoles};
 
 /// A member as staff see them.
 #[derive(Debug, Clone, PartialEq)]
@@ -267,13 +267,7 @@ impl Staff {
             _ => StaffArea::Members,
         };
         require_staff(staff, site_id, area)?;
-        let reason_of = |r: &str| -> Result<String, AppError> {
-            let r = r.trim();
-            if r.is_empty() || r.chars().count() > REASON_MAX_CHARS {
-                return Err(domain::ApiError::field(domain::Field::Form, domain::ErrorCode::ReasonRequired).with("max", REASON_MAX_CHARS).into());
-            }
-            Ok(r.to_string())
-        };
+        let reason_of = domain::staff::validate_staff_reason;
         if user_id == staff.id && matches!(change, MemberChange::Block(_) | MemberChange::Delete(_) | MemberChange::Role(StaffRole::Admin, false)) {
             return Err(AppError::from(domain::ErrorCode::Forbidden));
         }

@@ -10,7 +10,7 @@ mod pricing;
 mod site_settings;
 mod site_setup;
 
-pub use member_file::{reason as member_file_reason, ComplaintLine, ConversationLine, ReadMessage};
+pub use member_file::{ComplaintLine, ConversationLine, ReadMessage};
 pub use members::{Found, MemberChange, MemberRecord, StaffNote};
 pub use site_settings::SiteChange;
 
@@ -19,9 +19,6 @@ pub use domain::staff::{DiscountRecord, PackRecord, StaffArea, StaffRole, StaffR
 use crate::accounts::Member;
 use crate::db::Db;
 use crate::error::AppError;
-
-/// Longest block reason, in characters.
-pub const REASON_MAX_CHARS: usize = domain::account::STAFF_REASON_MAX_CHARS;
 
 /// One line of the staff log.
 #[derive(Debug, Clone, PartialEq)]

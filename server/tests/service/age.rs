@@ -70,7 +70,7 @@ on_both_databases!(the_age_gate_holds_for_chat_and_payments_until_a_check_passes
     assert_eq!(refused(p.start_direct_debit(&everywhere, &anna, pack, "NL91ABNA0417164300", "0612345678", None, "NL", NOW).await), ErrorCode::AgeCheckRequired);
     assert_eq!(chat.send(&everywhere, &anna, To::Member(bram.id), "age-gate-000003", text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::AgeCheckRequired);
     assert_eq!((count(&w.db, orders, anna.id).await, count(&w.db, messages, anna.id).await), (0, 1));
-    let status = age.status(&everywhere, &anna, NOW).await.unwrap();
+    let status = age.status(&everywhere, &anna, None, NOW).await.unwrap();
     assert!(status.asked && !status.verified && status.latest.is_none() && status.available);
 
     // The check: sent to the provider's page, back to her own page with the check's number.
@@ -101,7 +101,7 @@ on_both_databases!(the_age_gate_holds_for_chat_and_payments_until_a_check_passes
     // Her session's member, read before the check, is let through too (the gate asks again).
     chat.send(&everywhere, &anna, To::Member(bram.id), "age-gate-000004", text("weer hoi"), NOW + 30).await.unwrap();
     p.start_checkout(&everywhere, &anna, pack, PaymentMethod::Ideal, None, "NL", "nl", NOW + 30).await.unwrap();
-    let status = age.status(&everywhere, &w.reload(anna.id).await, NOW + 30).await.unwrap();
+    let status = age.status(&everywhere, &w.reload(anna.id).await, None, NOW + 30).await.unwrap();
     assert!(status.verified && status.latest == Some(CheckStatus::Passed));
     // A new check is not opened for a verified member: she is sent back to her page.
     assert_eq!(age.start(&everywhere, &w.reload(anna.id).await, "nl", NOW + 40).await.unwrap(), "http://127.0.0.1:9/age-check");
@@ -128,7 +128,7 @@ on_both_databases!(a_failed_check_keeps_the_gate_shut_and_checks_are_capped_per_
     let reference = url.strip_prefix("/age-check/test/").unwrap();
     age.test_provider().unwrap().choose(reference, false).await.unwrap();
     // Her page settles the latest check itself.
-    let status = age.status(&site, &carl, NOW + 5).await.unwrap();
+    let status = age.status(&site, &carl, None, NOW + 5).await.unwrap();
     assert!(!status.verified && status.latest == Some(CheckStatus::Failed));
     assert!(age.verified_at(carl.id).await.unwrap().is_none());
     assert_eq!(chat.send(&site, &carl, To::Member(dana.id), "age-fail-000001", text("hoi"), NOW).await.unwrap_err().code(), ErrorCode::AgeCheckRequired);

@@ -21,10 +21,7 @@ use crate::ui::forms::ActionError;
 #[server(prefix = "/api/fn", endpoint = "age_check_status", input = leptos::server_fn::codec::GetUrl)]
 pub async fn age_check_status(check: Option<i64>) -> Result<AgeStatus, ApiError> {
     let (c, member) = member_call().await?;
-    if let Some(id) = check {
-        c.state.age.settle(&member, id, c.now()).await.map_err(fail)?;
-    }
-    c.state.age.status(&c.site, &member, c.now()).await.map_err(fail)
+    c.state.age.status(&c.site, &member, check, c.now()).await.map_err(fail)
 }
 
 /// Opens a check with the provider and sends the member there.

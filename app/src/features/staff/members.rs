@@ -48,16 +48,6 @@ pub struct MemberRecordView {
     pub payments_allowed: bool,
 }
 
-/// A member whose payments wait for review, in the list on `/staff/members`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WaitingView {
-    pub id: i64,
-    pub name: String,
-    pub email: String,
-    pub score: i64,
-    pub since: i64,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComplaintView {
     pub reference: String,
@@ -134,28 +124,9 @@ pub async fn staff_find_member(q: String) -> Result<MemberSearchView, ApiError> 
     Ok(MemberSearchView { one: Some(record_view(record, parts)), list: Vec::new() })
 }
 
-/// The site's members whose payments wait for review (support and admins).
-#[server(prefix = "/api/fn", endpoint = "staff_payment_reviews", input = leptos::server_fn::codec::GetUrl)]
-pub async fn staff_payment_reviews() -> Result<Vec<WaitingView>, ApiError> {
-    let (c, member) = staff_call(StaffArea::Credits).await?;
-    let waiting = server::fraud::reviews(&c.state.db, &member, c.site.settings.id).await.map_err(fail)?;
-    Ok(waiting.into_iter().map(|w| WaitingView { id: w.id, name: w.name, email: w.email, score: w.score, since: w.since }).collect())
-}
-
-/// Allows a held member's payments, with a reason (support and admins; logged).
-#[server(prefix = "/api/fn", endpoint = "staff_allow_payments")]
-pub async fn staff_allow_payments(id: i64, #[server(default)] reason: String) -> Result<(), ApiError> {
-    let (c, member) = staff_call(StaffArea::Credits).await?;
-    if let Err(error) = server::fraud::allow_payments(&c.state.db, &member, c.site.settings.id, id, &reason, c.now()).await {
-        return Err(back_to_member::<StaffAllowPayments>(error, id));
-    }
-    redirect(&crate::paths::staff_member_saved(id));
-    Ok(())
-}
-
 /// Back to the member's record on `/staff/members` with a refusal's error.
 #[cfg(feature = "ssr")]
-fn back_to_member<S: leptos::server_fn::ServerFn>(error: server::AppError, id: i64) -> ApiError {
+pub(super) fn back_to_member<S: leptos::server_fn::ServerFn>(error: server::AppError, id: i64) -> ApiError {
     crate::call::fail_back::<S>(error, "/staff/members", &[("q", &format!("#{id}"))])
 }
 
@@ -417,7 +388,7 @@ fn MemberRecordCard(m: MemberRecordView) -> impl IntoView {
                 {m.payment_review.map(|(score, since)| view! {
                     <p class="notice" data-testid="payment-review">{use_i18n().tf("staff.members.payment_review", &[("score", &score.to_string()), ("date", &use_i18n().date(since))])}</p>
                     {corrects.then(|| view! {
-                        <ActionForm action={ServerAction::<StaffAllowPayments>::new()} attr:class="form" attr:data-testid="form-allow-payments">
+                        <ActionForm action={ServerAction::<super::payment_review::StaffAllowPayments>::new()} attr:class="form" attr:data-testid="form-allow-payments">
                             <input type="hidden" name="id" value=id.to_string()/>
                             <ReasonField id="allow-reason" help="staff.members.allow_help"/>
                             <button type="submit" class="btn btn--small btn--primary">{use_i18n().t("staff.members.allow_payments")}</button>
@@ -506,38 +477,6 @@ fn ReasonField(id: &'static str, help: &'static str) -> impl IntoView {
     }
 }
 
-/// The members whose payments wait for review (for the roles that may allow them).
-#[component]
-fn WaitingPayments() -> impl IntoView {
-    let may = crate::context::use_page_ctx().member.as_ref().is_some_and(|m| m.staff.may(StaffArea::Credits));
-    may.then(|| {
-        let waiting = Resource::new_blocking(|| (), |_| staff_payment_reviews());
-        view! {
-            <Suspense fallback=|| ()>
-                {move || waiting.get().and_then(Result::ok).filter(|list| !list.is_empty()).map(|list| {
-                    let i18n = use_i18n();
-                    let items = list.into_iter().map(|w| {
-                        let i18n = use_i18n();
-                        view! {
-                            <li class="staff-found__item" data-testid="payment-waiting">
-                                <a href=format!("/staff/members?q=%23{}", w.id) class="staff-found__name">{format!("{} (#{})", w.name, w.id)}</a>
-                                <span class="staff-found__email">{w.email}</span>
-                                <span class="muted">{i18n.tf("staff.members.payment_review", &[("score", &w.score.to_string()), ("date", &i18n.date(w.since))])}</span>
-                            </li>
-                        }
-                    }).collect_view();
-                    view! {
-                        <section class="card staff-found" aria-labelledby="waiting-title">
-                            <h2 id="waiting-title">{i18n.t("staff.members.waiting_title")}</h2>
-                            <ul class="staff-found__list">{items}</ul>
-                        </section>
-                    }
-                })}
-            </Suspense>
-        }
-    })
-}
-
 /// Several members found: each with what matched, a link to their record.
 #[component]
 fn FoundList(list: Vec<FoundView>) -> impl IntoView {
@@ -610,7 +549,7 @@ pub fn StaffMembersPage() -> impl IntoView {
             <ActionError action={ServerAction::<StaffChangeMember>::new()}/>
             <ActionError action={ServerAction::<StaffCorrectCredits>::new()}/>
             <ActionError action={ServerAction::<StaffAddNote>::new()}/>
-            <ActionError action={ServerAction::<StaffAllowPayments>::new()}/>
+            <ActionError action={ServerAction::<super::payment_review::StaffAllowPayments>::new()}/>
             <Suspense fallback=|| ()>
                 {move || found.get().map(|result| match result {
                     Ok(MemberSearchView { one: Some(m), .. }) => view! { <MemberRecordCard m=m/> }.into_any(),
@@ -623,7 +562,7 @@ pub fn StaffMembersPage() -> impl IntoView {
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
-            {(!has_query).then(|| view! { <WaitingPayments/> })}
+            {(!has_query).then(|| view! { <super::payment_review::WaitingPayments/> })}
         </div>
     }
     .into_any()

@@ -15,6 +15,7 @@ pub mod mails;
 pub mod member_conversations;
 pub mod members;
 pub mod operators;
+pub mod payment_review;
 pub mod payments;
 pub mod photos;
 pub mod postbacks;

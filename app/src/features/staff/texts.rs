@@ -38,7 +38,7 @@ pub async fn staff_review_texts(
 ) -> Result<usize, ApiError> {
     let (c, staff) = staff_call(StaffArea::Photos).await?;
     let chosen: Vec<(i64, i64)> = texts.iter().filter_map(|(member, at)| Some((member.parse().ok()?, at.parse().ok()?))).collect();
-    let refused = |code: domain::ErrorCode| Err(fail_back::<StaffReviewTexts>(server::AppError::from(domain::ApiError::new(code)), PAGE, &[]));
+    let refused = |code: domain::ErrorCode| Err(fail_back::<StaffReviewTexts>(code, PAGE, &[]));
     if chosen.is_empty() {
         return refused(domain::ErrorCode::Required);
     }
