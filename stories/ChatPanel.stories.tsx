@@ -278,6 +278,45 @@ export const RecipientUnconfirmed: Story = {
   },
 };
 
+/**
+ * Photos in staff's review: the member's own shows beside it that it is being checked; the
+ * peer's that waits hidden says it is checked first, without the picture; a photo staff turned
+ * down says so, to its sender beside the picture and to its recipient instead of it.
+ */
+export const PhotosInReview: Story = {
+  args: {
+    open: openChat({
+      messages: [
+        message(true, '', 3 * 3600, { id: 801, kind: 'photo', photo: '/media/chat/801', photo_review: 'waiting' }),
+        message(false, '', 2 * 3600, { id: 802, kind: 'photo', photo: null, photo_review: 'hidden' }),
+        message(false, '', 3600, { id: 803, kind: 'photo', photo: null, photo_review: 'rejected' }),
+        message(true, '', 600, { id: 804, kind: 'photo', photo: '/media/chat/804', photo_review: 'rejected' }),
+        message(false, '', 300, { id: 805, kind: 'photo', photo: '/media/chat/805', photo_review: 'waiting' }),
+      ],
+      delivered_up_to: 804,
+      read_up_to: 804,
+    }),
+  },
+  play: async ({ canvasElement }) => {
+    await parts(canvasElement);
+    const own = await row(canvasElement, 'm801');
+    await expect(own.querySelector('img')).toHaveAttribute('src', '/media/chat/801');
+    await expect(own).toHaveTextContent('Wordt gecontroleerd');
+    const held = await row(canvasElement, 'm802');
+    await expect(held.querySelector('img')).toBeNull();
+    await expect(held).toHaveTextContent('Foto wordt eerst gecontroleerd');
+    const refused = await row(canvasElement, 'm803');
+    await expect(refused.querySelector('img')).toBeNull();
+    await expect(refused).toHaveTextContent('Foto niet doorgelaten door de moderatie');
+    await expect((await row(canvasElement, 'm804')).querySelector('img')).toHaveAttribute('src', '/media/chat/804');
+    await expect(await row(canvasElement, 'm804')).toHaveTextContent('Foto niet doorgelaten door de moderatie');
+    // The recipient of a photo that is shown while it waits is not told it waits.
+    const shown = await row(canvasElement, 'm805');
+    await expect(shown.querySelector('img')).toHaveAttribute('src', '/media/chat/805');
+    await expect(shown.querySelector('[data-testid="photo-review"]')).toBeNull();
+  },
+};
+
 /** The peer is typing: the animated dots with the typing text. */
 export const Typing: Story = {
   args: { open: openChat({ peer_typing: true }) },

@@ -193,6 +193,7 @@ pub fn App() -> impl IntoView {
                     <Route ssr=SsrMode::Async path=path!("/staff/members/conversations") view=crate::features::staff::member_conversations::MemberConversationsPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/photos") view=PhotoReviewPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/texts") view=crate::features::staff::texts::TextReviewPage/>
+                    <Route ssr=SsrMode::Async path=path!("/staff/chat-photos") view=crate::features::staff::chat_photos::ChatPhotoReviewPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/site") view=StaffSitePage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/pricing") view=StaffPricingPage/>
                     <Route ssr=SsrMode::Async path=path!("/staff/chats") view=OperatorConsolePage/>

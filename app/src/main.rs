@@ -60,6 +60,13 @@ enum Command {
     /// report, as the bounce mailbox's mail server hands it over) and switch notification mail
     /// off for the addresses it names.
     MailReport,
+    /// Print the difference hash of each picture, one line each, as a list of known photos
+    /// (VONK_PHOTO_HASHES) takes it: a chat photo that matches one waits for staff, hidden.
+    PhotoHash {
+        /// The pictures (JPEG, PNG, WebP).
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
 }
 
 #[cfg(feature = "ssr")]
@@ -260,6 +267,17 @@ async fn run() {
                     }
                 }
                 Err(error) => failed(format!("failed: {error}")),
+            }
+        }
+        Command::PhotoHash { files } => {
+            for file in files {
+                let hash = std::fs::read(&file)
+                    .map_err(|e| e.to_string())
+                    .and_then(|bytes| server::members::photo_decode::upload_hash(&bytes, usize::MAX).map_err(|e| format!("{e:?}")));
+                match hash {
+                    Ok(hash) => println!("{hash:016x}  # {}", file.display()),
+                    Err(error) => failed(format!("{}: {error}", file.display())),
+                }
             }
         }
     }

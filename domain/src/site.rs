@@ -229,6 +229,13 @@ pub struct SiteSettings {
     /// From this fraud score a member's payments wait for staff's review (0: never).
     #[serde(default)]
     pub payment_review_score: i64,
+    /// The share of members' chat photos that wait for staff, in percent (0: none, 100: all).
+    #[serde(default)]
+    pub chat_photo_review_percent: i64,
+    /// A chat photo waiting for staff is shown to its recipient only once approved.
+    #[serde(default)]
+    #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
+    pub chat_photo_hide_waiting: bool,
     /// Premium members hear when their credits run low.
     #[serde(default)]
     #[cfg_attr(feature = "sqlx", sqlx(try_from = "crate::rows::Flag"))]
@@ -288,6 +295,11 @@ impl Logo {
 }
 
 impl SiteSettings {
+    /// Which members' chat photos wait for staff (`domain::moderation`).
+    pub fn chat_photo_rule(&self) -> crate::moderation::ChatPhotoRule {
+        crate::moderation::ChatPhotoRule { percent: self.chat_photo_review_percent.clamp(0, 100) as u8, hide_waiting: self.chat_photo_hide_waiting }
+    }
+
     /// Where members must pass an age check before chatting or buying.
     pub fn age_rule(&self) -> crate::age::AgeRule {
         crate::age::AgeRule::from_setting(&self.age_check_countries)

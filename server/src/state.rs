@@ -117,7 +117,8 @@ impl AppState {
         let chat = crate::chat::Chat::new(members.clone(), bus.clone())
             .with_mail(accounts.clone(), config.public_url.clone())
             .with_media(media.clone())
-            .with_push(push.clone());
+            .with_push(push.clone())
+            .with_photo_classifier(config.photo_classifier.clone());
         let splits = crate::splits::Splits::new(db.clone(), clock.clone());
         let payments = crate::payments::Payments::from_config(db.clone(), accounts.clone(), accounts.links().clone(), &config)?
             .with_sites(sites.clone())

@@ -78,27 +78,7 @@ async fn chat_over_http_forms_calls_socket_and_media() {
     assert_eq!(app.state.accounts.member(bart_id).await.unwrap().unwrap().counters.unread_messages, 0);
 
     // A photo goes to the two members only.
-    let boundary = "----vonk-chat-boundary-7MA4YWxk";
-    let mut body = Vec::new();
-    for (name, value) in [("client_id", "photo-send-000005".to_string()), ("conversation", conversation.to_string())] {
-        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes());
-    }
-    body.extend_from_slice(
-        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes(),
-    );
-    body.extend_from_slice(&png(60, 40));
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let res = app
-        .client
-        .post(format!("{}/api/fn/send_chat_photo", app.base))
-        .header("content-type", format!("multipart/form-data; boundary={boundary}"))
-        .header("origin", &origin)
-        .header("cookie", &anna)
-        .header("accept", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let res = app.chat_photo(&anna, &[("client_id", "photo-send-000005".to_string()), ("conversation", conversation.to_string())], &png(60, 40)).await;
     assert_eq!(res.status(), StatusCode::OK);
     let photo: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
     let src = photo["message"]["photo"].as_str().unwrap().to_string();

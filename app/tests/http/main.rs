@@ -292,6 +292,33 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// Sends a chat photo as the chat's script does (multipart, JSON answer), with its form
+    /// fields (`client_id`, and `conversation` or `to`).
+    async fn chat_photo(&self, cookie: &str, fields: &[(&str, String)], bytes: &[u8]) -> reqwest::Response {
+        let boundary = "----vonk-chat-boundary-7MA4YWxk";
+        let mut body = Vec::new();
+        for (name, value) in fields {
+            body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes());
+        }
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.png\"\r\nContent-Type: image/png\r\n\r\n").as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        self.client
+            .post(format!("{}/api/fn/send_chat_photo", self.base))
+            .header("content-type", format!("multipart/form-data; boundary={boundary}"))
+            .header("origin", self.origin())
+            .header("cookie", cookie)
+            .header("accept", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
 fn photo_id(location: &str, html: &str) -> i64 {
     let start = html.find("/media/photos/").unwrap_or_else(|| panic!("no photo after {location}")) + "/media/photos/".len();
     let digits: String = html[start..].chars().take_while(|c| c.is_ascii_digit()).collect();

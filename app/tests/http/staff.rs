@@ -1039,6 +1039,84 @@ async fn moderators_decide_on_changed_profile_texts() {
     assert!(own.contains(r#"data-testid="text-rejected""#) && own.contains("hij bevat contactgegevens"), "Bart is told why");
 }
 
+/// Chat photos in review over HTTP: the admin's setting (refused out of range), a photo that
+/// waits hidden (the recipient's page says so, its bytes answer 404), the queue and the photo for
+/// moderators only (404 to members, visitors and support, never kept by the browser), a decision
+/// by the form, and the recipient seeing it after.
+#[tokio::test]
+async fn moderators_decide_on_chat_photos_the_site_holds_back() {
+    let app = start().await;
+    let origin = app.origin();
+    let anna = ready_member(&app, "anna@example.nl", "female").await;
+    let bart = ready_member(&app, "bart@example.nl", "male").await;
+    let admin = ready_member(&app, "admin@example.nl", "male").await;
+    let help = ready_member(&app, "help@example.nl", "male").await;
+    grant_staff(&app, "admin@example.nl", domain::staff::StaffRole::Admin).await;
+    grant_staff(&app, "help@example.nl", domain::staff::StaffRole::Support).await;
+    let [bart_id] = user_ids(&app, ["bart@example.nl"]).await;
+
+    let res = app.form("staff_site_chat_photos", "chat_photo_review_percent=101", "/staff/site", &[("origin", &origin), ("cookie", &admin)]).await;
+    assert_eq!(refusal(&res, "staff_site_chat_photos").0.args["setting"], "chat_photo_review_percent");
+    let res = app
+        .form("staff_site_chat_photos", "chat_photo_review_percent=100&chat_photo_hide_waiting=on", "/staff/site", &[("origin", &origin), ("cookie", &help)])
+        .await;
+    assert!(location(&res).contains("__err"), "support changes no site setting");
+    let res = app
+        .form("staff_site_chat_photos", "chat_photo_review_percent=100&chat_photo_hide_waiting=on", "/staff/site", &[("origin", &origin), ("cookie", &admin)])
+        .await;
+    assert_eq!(location(&res), "/staff/site?saved=chat-photos#chat-photos");
+
+    let res = app.chat_photo(&anna, &[("client_id", "review-photo-000001".to_string()), ("member", bart_id.to_string())], &png(60, 40)).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let sent: serde_json::Value = serde_json::from_str(&res.text().await.unwrap()).unwrap();
+    assert_eq!(sent["message"]["photo_review"], "hidden");
+    let (id, conversation) = (sent["message"]["id"].as_i64().unwrap(), sent["message"]["conversation"].as_i64().unwrap());
+    let (status, headers, _) = app.get(&format!("/media/chat/{id}"), &[("cookie", &anna)]).await;
+    assert_eq!((status, headers["cache-control"].to_str().unwrap()), (StatusCode::OK, "no-store"), "hers, not kept while it may be turned down");
+    assert_eq!(app.get(&format!("/media/chat/{id}"), &[("cookie", &bart)]).await.0, StatusCode::NOT_FOUND, "not his yet");
+    let (_, _, page) = app.get(&format!("/chats/{conversation}"), &[("cookie", &bart)]).await;
+    assert!(page.contains("Foto wordt eerst gecontroleerd") && !page.contains(&format!("/media/chat/{id}")), "his page says so, without the photo");
+
+    // The queue and the photo: moderators and admins of the site; everyone else finds nothing.
+    let staff_photo = format!("/staff/chat-photos/{id}");
+    for (who, cookie) in [("visitor", ""), ("member", anna.as_str()), ("support", help.as_str())] {
+        assert_eq!(app.get(&staff_photo, &[("cookie", cookie)]).await.0, StatusCode::NOT_FOUND, "{who}");
+        assert_eq!(app.get("/staff/chat-photos", &[("cookie", cookie)]).await.0, StatusCode::NOT_FOUND, "{who}");
+    }
+    let (status, headers, _) = app.get(&staff_photo, &[("cookie", &admin)]).await;
+    assert_eq!((status, headers["cache-control"].to_str().unwrap(), headers["content-type"].to_str().unwrap()), (StatusCode::OK, "no-store", "image/jpeg"));
+    assert_eq!(app.get("/staff/chat-photos/abc", &[]).await.0, StatusCode::NOT_FOUND, "not a number: nothing there either");
+    let (status, _, queue) = app.get("/staff/chat-photos", &[("cookie", &admin)]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        queue.contains(&format!(r#"name="photos[{id}]""#))
+            && queue.contains(&format!(r#"src="{staff_photo}""#))
+            && queue.contains("Verborgen voor de ontvanger")
+    );
+    let (_, _, home) = app.get("/staff", &[("cookie", &admin)]).await;
+    assert!(home.contains(r#"href="/staff/chat-photos""#));
+
+    // A rejection without a reason and a member's decision change nothing; then the approval.
+    let res = app
+        .form("staff_review_chat_photos", &format!("photos[{id}]=on&decision=reject"), "/staff/chat-photos", &[("origin", &origin), ("cookie", &admin)])
+        .await;
+    assert_eq!(refusal(&res, "staff_review_chat_photos").0.code, domain::ErrorCode::ChoiceInvalid);
+    let res = app
+        .form("staff_review_chat_photos", &format!("photos[{id}]=on&decision=approve"), "/staff/chat-photos", &[("origin", &origin), ("cookie", &anna)])
+        .await;
+    assert!(location(&res).contains("__err"), "a member decides nothing");
+    assert_eq!(app.get(&format!("/media/chat/{id}"), &[("cookie", &bart)]).await.0, StatusCode::NOT_FOUND);
+    let res = app
+        .form("staff_review_chat_photos", &format!("photos[{id}]=on&decision=approve"), "/staff/chat-photos", &[("origin", &origin), ("cookie", &admin)])
+        .await;
+    assert_eq!(location(&res), "/staff/chat-photos?decided=1");
+    let (_, _, page) = app.get("/staff/chat-photos?decided=1", &[("cookie", &admin)]).await;
+    assert!(page.contains("1 foto behandeld.") && page.contains(r#"data-testid="queue-empty""#));
+    let (status, headers, _) = app.get(&format!("/media/chat/{id}"), &[("cookie", &bart)]).await;
+    assert_eq!((status, headers["cache-control"].to_str().unwrap()), (StatusCode::OK, "private, max-age=86400"));
+    assert_eq!(app.get(&staff_photo, &[("cookie", &admin)]).await.0, StatusCode::NOT_FOUND, "decided: the members' own again");
+}
+
 /// Payments held for review over HTTP: the admin's setting (refused out of range), a held
 /// member's checkout refused as JSON with nothing stored, the list and the file for support,
 /// allowing with a reason, and the checkout working after.

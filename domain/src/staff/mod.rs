@@ -128,6 +128,8 @@ pub const ATTRIBUTION_DAYS: Range = Range::new("attribution_days", 1, 90);
 /// A member's fraud score (`domain::fraud`) from which their payments wait for staff's review;
 /// 0: never.
 pub const PAYMENT_REVIEW_SCORE: Range = Range::new("payment_review_score", 0, 100);
+/// The share of members' chat photos that wait for staff, in percent (0: none, 100: all).
+pub const CHAT_PHOTO_REVIEW_PERCENT: Range = Range::new("chat_photo_review_percent", 0, 100);
 pub const REFUND_DAYS: Range = Range::new("refund_days", 0, 365);
 /// The monthly direct-debit cap per member, in whole currency units (stored in minor units).
 pub const DIRECT_DEBIT_LIMIT: Range = Range::new("direct_debit_monthly_limit", 0, 10_000);

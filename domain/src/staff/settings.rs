@@ -152,6 +152,21 @@ impl FraudSettings {
 }
 
 crate::settings_form! {
+    /// Which members' chat photos wait for staff (`/staff/chat-photos`), and whether the
+    /// recipient sees one while it waits.
+    pub struct ChatPhotoSettings {
+        chat_photo_review_percent: int(CHAT_PHOTO_REVIEW_PERCENT),
+        chat_photo_hide_waiting: flag,
+    }
+}
+
+impl ChatPhotoSettings {
+    pub fn validate(self) -> Result<ChatPhotoSettings, ApiError> {
+        self.check_fields()
+    }
+}
+
+crate::settings_form! {
     /// Which landing a signup counts for in the figures (`domain::visits::attributed`): the
     /// first or the last with a source, within so many days.
     pub struct AttributionSettings {

@@ -55,8 +55,12 @@ pub struct ChatMessage {
     pub kind: crate::chat::MessageKind,
     /// The text (empty for photos and gifts).
     pub body: String,
-    /// The photo's address (photo messages).
+    /// The photo's address (photo messages), None where its viewer may not see it (waiting
+    /// hidden, or turned down, for its recipient).
     pub photo: Option<String>,
+    /// Where a photo stands in staff's review, if it was queued (`domain::moderation`).
+    #[serde(default)]
+    pub photo_review: Option<crate::moderation::PhotoReview>,
     pub gift: Option<crate::chat::Gift>,
     /// Unix seconds.
     #[cfg_attr(test, ts(type = "number"))]
@@ -250,6 +254,12 @@ pub struct ChatPanelLabels {
     /// A gift message's text, with `{gift}`.
     pub gift_sent: String,
     pub photo_sent: String,
+    /// Beside the member's own photo while staff review it.
+    pub photo_in_review: String,
+    /// In place of a photo staff review before its recipient sees it.
+    pub photo_held: String,
+    /// In place of (or, for its sender, beside) a photo staff turned down.
+    pub photo_rejected: String,
     pub today: String,
     pub yesterday: String,
     /// Counted: unread messages in a conversation (accessible text of its pill).

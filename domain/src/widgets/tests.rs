@@ -49,6 +49,7 @@ fn generated() -> Vec<(String, String)> {
         (SwipeDecision::name(&cfg), SwipeDecision::export_to_string(&cfg).unwrap()),
         (crate::chat::MessageKind::name(&cfg), crate::chat::MessageKind::export_to_string(&cfg).unwrap()),
         (crate::chat::Gift::name(&cfg), crate::chat::Gift::export_to_string(&cfg).unwrap()),
+        (crate::moderation::PhotoReview::name(&cfg), crate::moderation::PhotoReview::export_to_string(&cfg).unwrap()),
         (ChatPeer::name(&cfg), ChatPeer::export_to_string(&cfg).unwrap()),
         (ChatSummary::name(&cfg), ChatSummary::export_to_string(&cfg).unwrap()),
         (ChatMessage::name(&cfg), ChatMessage::export_to_string(&cfg).unwrap()),

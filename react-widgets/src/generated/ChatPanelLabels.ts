@@ -80,7 +80,19 @@ fictional_warning: string,
 /**
  * A gift message's text, with `{gift}`.
  */
-gift_sent: string, photo_sent: string, today: string, yesterday: string, 
+gift_sent: string, photo_sent: string, 
+/**
+ * Beside the member's own photo while staff review it.
+ */
+photo_in_review: string, 
+/**
+ * In place of a photo staff review before its recipient sees it.
+ */
+photo_held: string, 
+/**
+ * In place of (or, for its sender, beside) a photo staff turned down.
+ */
+photo_rejected: string, today: string, yesterday: string, 
 /**
  * Counted: unread messages in a conversation (accessible text of its pill).
  */

@@ -13,6 +13,7 @@
 pub mod bus;
 mod console;
 pub mod contact;
+pub mod photo_review;
 mod review;
 mod send;
 pub mod store;
@@ -143,6 +144,8 @@ pub struct Chat {
     background: tokio_util::task::TaskTracker,
     /// The recipients' digests of unread messages queued today.
     digests: crate::lifecycle::DigestNotes,
+    /// What looks at members' chat photos as they are sent (`crate::moderation`).
+    photo_classifier: crate::moderation::PhotoClassifier,
 }
 
 fn today(now: i64) -> Ymd {
@@ -151,7 +154,22 @@ fn today(now: i64) -> Ymd {
 
 impl Chat {
     pub fn new(members: Members, bus: Bus) -> Chat {
-        Chat { members, bus, mail: None, media: None, push: None, background: tokio_util::task::TaskTracker::new(), digests: Default::default() }
+        Chat {
+            members,
+            bus,
+            mail: None,
+            media: None,
+            push: None,
+            background: tokio_util::task::TaskTracker::new(),
+            digests: Default::default(),
+            photo_classifier: Default::default(),
+        }
+    }
+
+    /// Members' chat photos are looked at by this classifier as they are sent.
+    pub fn with_photo_classifier(mut self, classifier: crate::moderation::PhotoClassifier) -> Chat {
+        self.photo_classifier = classifier;
+        self
     }
 
     /// New messages mail the recipient (through their preferences); `public_url` is the base of links.
@@ -468,24 +486,29 @@ impl Chat {
     }
 
     /// The stored key of a chat photo, for one of the conversation's two members only (and not
-    /// while it waits for the recipient). None for everyone else.
-    pub async fn photo_key(&self, viewer: i64, message_id: i64) -> Result<Option<String>, AppError> {
+    /// while it waits for the recipient, nor while staff's review hides it from them, nor once
+    /// staff turned it down). None for everyone else.
+    /// With it, whether a browser may keep it (not while staff's review may still hide it).
+    pub async fn photo_key(&self, viewer: i64, message_id: i64) -> Result<Option<(String, bool)>, AppError> {
         let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m JOIN chat_members c ON c.conversation_id = m.conversation_id AND c.user_id = $2 WHERE m.id = $1 AND m.id > c.cleared_up_to"))
             .bind(message_id)
             .bind(viewer)
             .fetch_optional(self.pool())
             .await?;
         let Some(row) = row else { return Ok(None) };
-        if !MessageRow::from_row(&row)?.visible_to(viewer) {
+        let message = MessageRow::from_row(&row)?;
+        if !message.visible_to(viewer) || !message.photo_visible_to(viewer) {
             return Ok(None);
         }
-        Ok(row.try_get("photo_key")?)
+        let key: Option<String> = row.try_get("photo_key")?;
+        Ok(key.map(|key| (key, !message.photo_review.is_some_and(domain::moderation::PhotoReview::waits))))
     }
 
-    /// A chat photo's bytes for `viewer` (see [`Chat::photo_key`]).
-    pub async fn photo(&self, viewer: i64, message_id: i64) -> Result<Option<Vec<u8>>, AppError> {
-        let (Some(key), Some(media)) = (self.photo_key(viewer, message_id).await?, self.media.as_ref()) else { return Ok(None) };
-        media.get(&key).await
+    /// A chat photo's bytes for `viewer` (see [`Chat::photo_key`]), and whether a browser may
+    /// keep them.
+    pub async fn photo(&self, viewer: i64, message_id: i64) -> Result<Option<(Vec<u8>, bool)>, AppError> {
+        let (Some((key, keep)), Some(media)) = (self.photo_key(viewer, message_id).await?, self.media.as_ref()) else { return Ok(None) };
+        Ok(media.get(&key).await?.map(|bytes| (bytes, keep)))
     }
 
     /// The newest message id the member can see, where a new socket starts when the page had none.

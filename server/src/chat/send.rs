@@ -4,6 +4,7 @@
 
 use domain::account::UserStatus;
 use domain::chat::{charge, may_start_conversation, validate_client_id, validate_text, Charge, Gift, MessageKind};
+use domain::moderation::{PhotoReview, Verdict};
 use domain::ErrorCode;
 use sqlx::Row;
 
@@ -23,6 +24,21 @@ impl Chat {
     /// site refuses), `age_check_required` (the site asks this member for a passed age check
     /// first). Contact details the site masks are stored as `•••`.
     pub async fn send(&self, site: &Site, me: &Member, to: To, client_id: &str, content: Content, now: i64) -> Result<Sent, AppError> {
+        self.send_reviewed(site, me, to, client_id, content, None, now).await
+    }
+
+    /// [`Chat::send`], with where a photo starts in staff's review (`crate::moderation`).
+    #[allow(clippy::too_many_arguments)]
+    async fn send_reviewed(
+        &self,
+        site: &Site,
+        me: &Member,
+        to: To,
+        client_id: &str,
+        content: Content,
+        photo_review: Option<PhotoStart>,
+        now: i64,
+    ) -> Result<Sent, AppError> {
         validate_client_id(client_id)?;
         let mut contact = None;
         let content = match content {
@@ -44,7 +60,7 @@ impl Chat {
         };
         let payer = Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() };
         let hold = contact.as_ref().is_some_and(|c| !c.held.is_empty());
-        let sent = self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer, hold }, now).await?;
+        let sent = self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer, hold, photo_review }, now).await?;
         match contact.filter(|_| sent.new) {
             Some(c) => {
                 self.contact_sent(site.id, me.id, client_id, &c, sent.message.id, now).await?;
@@ -133,6 +149,7 @@ impl Chat {
             body,
             gift,
             has_photo: photo_key.is_some(),
+            photo_review: send.photo_review.map(|p| p.review),
             client_id: send.client_id.to_string(),
             held,
             created_at: now,
@@ -211,9 +228,17 @@ impl Chat {
         crate::age::gate(self.db(), site, me, None).await?;
         let media = self.media.clone().ok_or_else(|| AppError::Internal("chat photos need a media store".into()))?;
         let renditions = decoder.decode(bytes).await?;
+        // Whether it waits for staff: the site's share, or the classifier's flag.
+        let verdict = self.photo_classifier.verdict(renditions.hash);
+        let mut draw = [0u8; 1];
+        getrandom::getrandom(&mut draw).expect("the operating system's random source");
+        let review = site.chat_photo_rule().start(draw[0] % 100, verdict).map(|review| PhotoStart { review, verdict });
+        if review.is_some_and(|r| r.verdict.is_some_and(|v| v.score >= domain::moderation::FLAGGED_SCORE)) {
+            tracing::warn!(target: "security", sender = me.id, "a chat photo the classifier flagged waits for staff");
+        }
         let key = format!("chat/{}/{}.jpg", me.id, crate::members::photos::random_suffix());
         media.put(&key, renditions.full).await?;
-        match self.send(site, me, to, client_id, Content::Photo(key.clone()), now).await {
+        match self.send_reviewed(site, me, to, client_id, Content::Photo(key.clone()), review, now).await {
             Ok(sent) => {
                 if !sent.new {
                     let _ = media.delete(&key).await;
@@ -267,6 +292,15 @@ pub(super) struct Outgoing<'a> {
     pub(super) payer: Payer,
     /// Held for staff's review whatever else (contact details the site holds).
     pub(super) hold: bool,
+    /// A member's photo that waits in staff's photo review (delivered and paid for as any).
+    pub(super) photo_review: Option<PhotoStart>,
+}
+
+/// Where a chat photo starts in staff's review, and the classifier's view of it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PhotoStart {
+    pub(super) review: PhotoReview,
+    pub(super) verdict: Option<Verdict>,
 }
 
 /// What the send needs to know of its recipient.
@@ -363,8 +397,8 @@ async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>,
     let Stored { price, free, held, review } = stored;
     let (body, gift, photo_key) = send.content.parts();
     let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at, review) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
+        "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at, review, \
+         photo_review, photo_reason, photo_score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id",
     )
     .bind(conversation)
     .bind(send.sender)
@@ -380,6 +414,9 @@ async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>,
     .bind(send.payer.operator())
     .bind(now)
     .bind(review)
+    .bind(send.photo_review.map(|p| p.review.as_str()))
+    .bind(send.photo_review.and_then(|p| p.verdict).and_then(|v| v.reason).map(|r| r.as_str()))
+    .bind(send.photo_review.and_then(|p| p.verdict).map(|v| i64::from(v.score)))
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)

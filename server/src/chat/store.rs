@@ -1,6 +1,7 @@
 //! The chat's SQL that both the service and the bus use.
 
 use domain::chat::{Gift, MessageKind};
+use domain::moderation::PhotoReview;
 use domain::rows::Flag;
 use domain::widgets::ChatMessage;
 use sqlx::any::AnyRow;
@@ -10,7 +11,7 @@ use crate::error::AppError;
 
 /// The columns of a message row as [`MessageRow::from_row`] reads them (table alias `m`).
 pub(crate) const MESSAGE_COLUMNS: &str =
-    "m.id, m.conversation_id, m.sender_id, m.recipient_id, m.kind, m.body, m.gift, m.photo_key, m.client_id, m.held, m.created_at";
+    "m.id, m.conversation_id, m.sender_id, m.recipient_id, m.kind, m.body, m.gift, m.photo_key, m.photo_review, m.client_id, m.held, m.created_at";
 
 /// A stored message, the same for both sides until [`MessageRow::view`] renders it for one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +24,8 @@ pub struct MessageRow {
     pub body: String,
     pub gift: Option<Gift>,
     pub has_photo: bool,
+    /// Where its photo stands in staff's review, if it was queued.
+    pub photo_review: Option<PhotoReview>,
     pub client_id: String,
     pub held: bool,
     pub created_at: i64,
@@ -39,6 +42,7 @@ struct StoredMessage {
     body: String,
     gift: Option<String>,
     photo_key: Option<String>,
+    photo_review: Option<String>,
     client_id: String,
     #[sqlx(try_from = "Flag")]
     held: bool,
@@ -58,6 +62,7 @@ impl MessageRow {
             body: m.body,
             gift: m.gift.as_deref().and_then(Gift::parse),
             has_photo: m.photo_key.is_some(),
+            photo_review: m.photo_review.as_deref().and_then(PhotoReview::parse),
             client_id: m.client_id,
             held: m.held,
             created_at: m.created_at,
@@ -69,6 +74,12 @@ impl MessageRow {
         self.sender_id == user || (self.recipient_id == user && !self.held)
     }
 
+    /// Whether `viewer` may see its photo: the sender always; the recipient unless it waits
+    /// hidden or was turned down.
+    pub fn photo_visible_to(&self, viewer: i64) -> bool {
+        self.has_photo && (self.sender_id == viewer || self.photo_review.is_none_or(PhotoReview::shown_to_recipient))
+    }
+
     /// The message as `viewer` sees it.
     pub fn view(&self, viewer: i64) -> ChatMessage {
         ChatMessage {
@@ -77,7 +88,8 @@ impl MessageRow {
             mine: self.sender_id == viewer,
             kind: self.kind,
             body: self.body.clone(),
-            photo: self.has_photo.then(|| photo_path(self.id)),
+            photo: self.photo_visible_to(viewer).then(|| photo_path(self.id)),
+            photo_review: self.photo_review,
             gift: self.gift,
             at: self.created_at,
             client_id: if self.sender_id == viewer { self.client_id.clone() } else { String::new() },

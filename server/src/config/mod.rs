@@ -105,6 +105,10 @@ pub struct Config {
     /// What pre-sorts the profile-text review queue (`VONK_TEXT_CLASSIFIER`: `off`, the
     /// default, or `local`, the built-in rules; `crate::moderation`).
     pub text_classifier: crate::moderation::TextClassifier,
+    /// What looks at chat photos as they are sent (`VONK_PHOTO_HASHES`: a file of known photos'
+    /// hashes, `vonk photo-hash` makes its lines; none: off). A photo it flags waits for staff,
+    /// hidden from its recipient (`crate::moderation`).
+    pub photo_classifier: crate::moderation::PhotoClassifier,
     /// `VONK_PAYMENT_EXPIRE_SECS`, default 86400: an open payment this old is expired when the
     /// provider still has no outcome.
     pub payment_expire_after: i64,
@@ -395,6 +399,16 @@ impl Config {
             test_webhook_delay: secs("VONK_TEST_WEBHOOK_DELAY_SECS", 0)?,
             text_classifier: crate::moderation::TextClassifier::from_setting(get("VONK_TEXT_CLASSIFIER").as_deref())
                 .map_err(|reason| ConfigError::Invalid { name: "VONK_TEXT_CLASSIFIER", reason })?,
+            photo_classifier: match get("VONK_PHOTO_HASHES").filter(|f| !f.trim().is_empty()) {
+                None => crate::moderation::PhotoClassifier::Off,
+                Some(file) => {
+                    let text =
+                        std::fs::read_to_string(&file).map_err(|e| ConfigError::Invalid { name: "VONK_PHOTO_HASHES", reason: format!("{file}: {e}") })?;
+                    let hashes = domain::moderation::parse_hash_list(&text)
+                        .map_err(|e| ConfigError::Invalid { name: "VONK_PHOTO_HASHES", reason: format!("{file}: {e}") })?;
+                    crate::moderation::PhotoClassifier::KnownHashes(hashes.into())
+                }
+            },
             backup: match get("VONK_BACKUP_DIR").filter(|d| !d.is_empty()) {
                 None => None,
                 Some(dir) => Some(crate::backup::Schedule {
@@ -482,6 +496,7 @@ impl std::fmt::Debug for Config {
             .field("payment_recheck_after", &self.payment_recheck_after)
             .field("test_webhook_delay", &self.test_webhook_delay)
             .field("text_classifier", &self.text_classifier)
+            .field("photo_classifier", &self.photo_classifier)
             .field("backup", &self.backup)
             .field("payment_expire_after", &self.payment_expire_after)
             .field("fault", &self.fault)

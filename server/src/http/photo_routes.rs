@@ -24,7 +24,11 @@ pub fn routes() -> Router<AppState> {
 async fn chat_photo(State(state): State<AppState>, Extension(current): Extension<CurrentMember>, Path(id): Path<i64>) -> Response {
     let Some(viewer) = current.0 else { return (StatusCode::FORBIDDEN, [(header::CACHE_CONTROL, "no-store")]).into_response() };
     match state.chat.photo(viewer.id, id).await {
-        Ok(Some(bytes)) => ([(header::CACHE_CONTROL, "private, max-age=86400"), (header::CONTENT_TYPE, "image/jpeg")], Body::from(bytes)).into_response(),
+        // A photo staff may still turn down is not kept: once it is, the recipient sees it no more.
+        Ok(Some((bytes, keep))) => {
+            ([(header::CACHE_CONTROL, if keep { "private, max-age=86400" } else { "no-store" }), (header::CONTENT_TYPE, "image/jpeg")], Body::from(bytes))
+                .into_response()
+        }
         Ok(None) => (StatusCode::NOT_FOUND, [(header::CACHE_CONTROL, "no-store")]).into_response(),
         Err(error) => {
             error.into_public();

@@ -1,17 +1,18 @@
 //! Staff routes that are not pages: the operator figures as CSV (`GET /staff/operators.csv`,
 //! the last 30 days), the sales report as CSV (`GET /staff/payments/sales.csv?period=2026-11`),
 //! the owner's figures as CSV (`GET /staff/figures.csv`, the page's query), a member's data
-//! export for a GDPR request (`POST /staff/members/export`),
+//! export for a GDPR request (`POST /staff/members/export`), a chat photo waiting for review
+//! (`GET /staff/chat-photos/{id}`),
 //! and the operator queue's changes as server-sent events
 //! (`GET /staff/chats/events`, one `queue` event whenever the site's queue changed, on any
 //! node). Like every staff page, they do not exist (404) for anyone but the site's staff with the
 //! role for them — visitors included; every export is written to the staff log.
 
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use http::StatusCode;
+use http::{header, StatusCode};
 
 use crate::http::session::CurrentMember;
 use crate::state::AppState;
@@ -25,8 +26,24 @@ pub fn routes() -> Router<AppState> {
         .route("/staff/payments/sales.csv", get(sales_csv))
         .route("/staff/figures.csv", get(figures_csv))
         .route("/staff/chats/events", get(queue_events))
+        .route("/staff/chat-photos/{id}", get(queued_chat_photo))
         // Only a post makes the file; any other method finds nothing, as on every staff address.
         .route(MEMBER_EXPORT_PATH, axum::routing::post(member_export).fallback(|| async { StatusCode::NOT_FOUND }))
+}
+
+/// A chat photo waiting for review, for moderators and admins of its site (never kept by the
+/// browser); 404 for any other photo and anyone else.
+async fn queued_chat_photo(State(state): State<AppState>, axum::Extension(current): axum::Extension<CurrentMember>, Path(id): Path<String>) -> Response {
+    // Not a number: as not found as any other (a 400 would tell a visitor the address exists).
+    let (Some(member), Ok(id)) = (current.0, id.parse::<i64>()) else { return StatusCode::NOT_FOUND.into_response() };
+    match state.chat.queued_photo(&member, member.site_id, id).await {
+        Ok(Some(bytes)) => ([(header::CACHE_CONTROL, "no-store"), (header::CONTENT_TYPE, "image/jpeg")], axum::body::Body::from(bytes)).into_response(),
+        Ok(None) | Err(crate::error::AppError::Refused(_)) => StatusCode::NOT_FOUND.into_response(),
+        Err(error) => {
+            error.into_public();
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
 }
 
 /// A member's data export for a GDPR request (support and admins), posted from the member file.

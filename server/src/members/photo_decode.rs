@@ -17,6 +17,9 @@ pub struct Renditions {
     pub thumb: Vec<u8>,
     pub width: u32,
     pub height: u32,
+    /// The picture's difference hash (`domain::moderation::difference_hash`), for a classifier
+    /// that knows photos by it.
+    pub hash: u64,
     /// The same two as WebP, when asked for (profile photos; chat photos are JPEG only).
     pub webp: Option<WebpRenditions>,
 }
@@ -121,7 +124,22 @@ fn read_picture(bytes: &[u8], max_bytes: usize) -> Result<DynamicImage, UploadEr
 pub fn decode_upload(bytes: &[u8], max_bytes: usize, with_webp: bool) -> Result<Renditions, UploadError> {
     let (full, thumb) = stored_pictures(bytes, max_bytes)?;
     let webp = if with_webp { Some(webp_renditions(&full, &thumb)?) } else { None };
-    Ok(Renditions { width: full.width(), height: full.height(), full: jpeg(&full)?, thumb: jpeg(&thumb)?, webp })
+    Ok(Renditions { width: full.width(), height: full.height(), hash: picture_hash(&full), full: jpeg(&full)?, thumb: jpeg(&thumb)?, webp })
+}
+
+/// A picture's difference hash, from a 9×8 grey copy of it.
+pub fn picture_hash(picture: &DynamicImage) -> u64 {
+    let grey = picture.resize_exact(9, 8, FilterType::Triangle).to_luma8();
+    let mut cells = [0u8; 72];
+    cells.copy_from_slice(&grey.as_raw()[..72]);
+    domain::moderation::difference_hash(&cells)
+}
+
+/// The difference hash of an uploaded picture as a chat photo's is taken (after the same
+/// scaling), for building a list of known photos (`vonk photo-hash`).
+pub fn upload_hash(bytes: &[u8], max_bytes: usize) -> Result<u64, UploadError> {
+    let (full, _) = stored_pictures(bytes, max_bytes)?;
+    Ok(picture_hash(&full))
 }
 
 /// The WebP renditions alone, as [`decode_upload`] would make them.

@@ -146,7 +146,7 @@ impl Photos {
     /// before they read the upload; the limit is checked again here, under a lock.
     pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, AppError> {
         let limit = photo_limit(member.paid_user);
-        let Renditions { full, thumb, width, height, webp } = self.decoder.decode_with_webp(bytes).await?;
+        let Renditions { full, thumb, width, height, webp, .. } = self.decoder.decode_with_webp(bytes).await?;
         let has_webp = webp.is_some();
 
         let mut tx = self.db.begin().await?;

@@ -36,6 +36,8 @@ pub enum SiteChange {
     Age(domain::staff::AgeSettings),
     /// From which fraud score payments wait for staff's review.
     Fraud(domain::staff::FraudSettings),
+    /// Which chat photos wait for staff, shown meanwhile or not.
+    ChatPhotos(domain::staff::ChatPhotoSettings),
 }
 
 /// A checked change: the action for the staff log, and the columns with their new values.
@@ -55,6 +57,7 @@ impl SiteChange {
             SiteChange::Attribution(a) => ("site_attribution", a.validate()?.columns()),
             SiteChange::Age(a) => ("site_age_checks", a.validate()?.columns()),
             SiteChange::Fraud(f) => ("site_payment_review", f.validate()?.columns()),
+            SiteChange::ChatPhotos(c) => ("site_chat_photo_review", c.validate()?.columns()),
             SiteChange::Countries(c) => {
                 let c = c.validate()?;
                 (

@@ -16,7 +16,7 @@ use server::credits::{self, Entry, Reason};
 use server::Db;
 use support::world::{world, World, NOW};
 
-fn chat(w: &World) -> Chat {
+pub(crate) fn chat(w: &World) -> Chat {
     Chat::new(w.members.clone(), Bus::start(w.db.clone(), "sqlite://unused")).with_media(std::sync::Arc::new(server::media::LocalStore::new(w.media.path())))
 }
 
@@ -26,7 +26,7 @@ fn chat_on(w: &World, url: &str) -> Chat {
 }
 
 /// Sets a member's balance to exactly `credits` through the ledger, and uses up the free messages.
-async fn fund(w: &World, id: i64, credits: i64) -> Member {
+pub(crate) async fn fund(w: &World, id: i64, credits: i64) -> Member {
     let member = w.reload(id).await;
     let mut tx = w.db.begin().await.unwrap();
     let delta = credits - member.credits;
@@ -38,7 +38,7 @@ async fn fund(w: &World, id: i64, credits: i64) -> Member {
 }
 
 /// A small PNG.
-fn picture() -> Vec<u8> {
+pub(crate) fn picture() -> Vec<u8> {
     let img = image::RgbImage::from_fn(40, 30, |x, y| image::Rgb([(x * 5) as u8, (y * 7) as u8, 90]));
     let mut out = std::io::Cursor::new(Vec::new());
     image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
@@ -49,7 +49,7 @@ fn text(s: &str) -> Content {
     Content::Text(s.to_string())
 }
 
-fn cid(n: usize) -> String {
+pub(crate) fn cid(n: usize) -> String {
     format!("client-id-{n:06}")
 }
 
@@ -266,7 +266,7 @@ on_both_databases!(a_third_member_cannot_touch_the_conversation, |db: Db| async 
     assert_eq!(not_found(chat.typing(carl.id, conversation).await), Some(ErrorCode::NotFound));
     assert_eq!(chat.photo(carl.id, photo.message.id).await.unwrap(), None);
     // The two members see the photo; it was re-encoded.
-    let bytes = chat.photo(bram.id, photo.message.id).await.unwrap().expect("the recipient sees it");
+    let (bytes, _) = chat.photo(bram.id, photo.message.id).await.unwrap().expect("the recipient sees it");
     assert_eq!(&bytes[..2], &[0xFF, 0xD8], "stored as JPEG");
     assert!(chat.photo(anna.id, photo.message.id).await.unwrap().is_some());
     // Carl's socket hears nothing of it.

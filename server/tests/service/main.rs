@@ -10,6 +10,7 @@ mod age;
 mod backup;
 mod basics_and_mail;
 mod chat;
+mod chat_photos;
 mod complaints;
 mod credits;
 mod digests;

@@ -5,7 +5,7 @@
 
 use crate::support;
 
-use domain::moderation::{TextDecision, TextReason, TextStatus, Verdict};
+use domain::moderation::{Decision, Reason, TextStatus, Verdict};
 use domain::profile::DetailsForm;
 use domain::staff::StaffRole;
 use domain::ErrorCode;
@@ -53,32 +53,32 @@ on_both_databases!(changed_profile_texts_wait_for_staff_and_decisions_reconcile_
     assert_eq!(staff.text_queue(&anna, site.id).await.unwrap_err().code(), ErrorCode::NotFound, "a member finds nothing");
     let queue = staff.text_queue(&boss, site.id).await.unwrap();
     assert_eq!(queue.iter().map(|q| q.user_id).collect::<Vec<_>>(), [carl.id, bram.id, anna.id, dora.id]);
-    assert_eq!(queue[0].verdict.and_then(|v| v.reason), Some(TextReason::Minor));
-    assert_eq!(queue[1].verdict.and_then(|v| v.reason), Some(TextReason::ContactDetails));
+    assert_eq!(queue[0].verdict.and_then(|v| v.reason), Some(Reason::Minor));
+    assert_eq!(queue[1].verdict.and_then(|v| v.reason), Some(Reason::ContactDetails));
     let at = |id: i64| queue.iter().find(|q| q.user_id == id).unwrap().changed_at;
 
     // Anna changes her text after staff loaded the queue: the approval of what they saw does nothing.
     let seen_anna = at(anna.id);
     members.save_details(anna.id, &about("Ik hou van wandelen en koken."), NOW + 10).await.unwrap();
-    assert_eq!(staff.review_texts(&boss, site.id, &[(anna.id, seen_anna)], TextDecision::Approve, NOW + 20).await.unwrap(), 0);
+    assert_eq!(staff.review_texts(&boss, site.id, &[(anna.id, seen_anna)], Decision::Approve, NOW + 20).await.unwrap(), 0);
     assert_eq!(shown(anna.id).await, None);
     let anna_now = staff.text_queue(&boss, site.id).await.unwrap().into_iter().find(|q| q.user_id == anna.id).unwrap();
     assert_eq!(anna_now.text, "Ik hou van wandelen en koken.");
 
     // Many at once: Anna approved; Bram and Dora rejected; a second click decides nothing more.
-    assert_eq!(staff.review_texts(&boss, site.id, &[(anna.id, anna_now.changed_at)], TextDecision::Approve, NOW + 30).await.unwrap(), 1);
-    let reject = TextDecision::Reject(TextReason::ContactDetails);
+    assert_eq!(staff.review_texts(&boss, site.id, &[(anna.id, anna_now.changed_at)], Decision::Approve, NOW + 30).await.unwrap(), 1);
+    let reject = Decision::Reject(Reason::ContactDetails);
     assert_eq!(staff.review_texts(&boss, site.id, &[(bram.id, at(bram.id)), (dora.id, at(dora.id))], reject, NOW + 30).await.unwrap(), 2);
     assert_eq!(staff.review_texts(&boss, site.id, &[(bram.id, at(bram.id)), (dora.id, at(dora.id))], reject, NOW + 31).await.unwrap(), 0);
     assert_eq!(shown(anna.id).await.as_deref(), Some("Ik hou van wandelen en koken."));
     assert_eq!(shown(bram.id).await, None, "a rejected text is never shown");
     let told = members.own_text(bram.id).await.unwrap();
-    assert_eq!((told.status, told.reason), (Some(TextStatus::Rejected), Some(TextReason::ContactDetails)));
+    assert_eq!((told.status, told.reason), (Some(TextStatus::Rejected), Some(Reason::ContactDetails)));
     assert_eq!(members.details(bram.id).await.unwrap().about, "Bel me: 06-12345678", "his draft stays his to change");
 
     // Carl: rejected and blocked; his sessions end and he leaves the search.
     let token = w.accounts.open_session(carl.id).await.unwrap();
-    assert_eq!(staff.review_texts(&boss, site.id, &[(carl.id, at(carl.id))], TextDecision::Block(TextReason::Minor), NOW + 40).await.unwrap(), 1);
+    assert_eq!(staff.review_texts(&boss, site.id, &[(carl.id, at(carl.id))], Decision::Block(Reason::Minor), NOW + 40).await.unwrap(), 1);
     assert_eq!(w.reload(carl.id).await.status, domain::account::UserStatus::Blocked);
     assert!(w.accounts.member_for_session(&token).await.unwrap().is_none());
     assert!(members.profile(site, None, carl.id, today).await.unwrap().is_none());
@@ -106,20 +106,17 @@ on_both_databases!(without_a_classifier_the_queue_is_oldest_first_and_support_ca
     let help = w.staff("help@example.nl", StaffRole::Support).await;
     let admin = w.staff("admin@example.nl", StaffRole::Admin).await;
     // The test double: every text scores the same, so the order is the oldest first.
-    let fixed = w.members.clone().with_text_classifier(TextClassifier::Fixed(Verdict { score: 50, reason: Some(TextReason::Spam) }));
+    let fixed = w.members.clone().with_text_classifier(TextClassifier::Fixed(Verdict { score: 50, reason: Some(Reason::Spam) }));
     fixed.save_details(bram.id, &about("Bram hier, 06 12 34 56 78"), NOW).await.unwrap();
     w.members.save_details(anna.id, &about("Anna hier"), NOW + 5).await.unwrap();
     let queue = staff.text_queue(&admin, w.site.id).await.unwrap();
     assert_eq!(queue.iter().map(|q| (q.user_id, q.verdict.map(|v| v.score))).collect::<Vec<_>>(), [(bram.id, Some(50)), (anna.id, None)]);
     assert_eq!(staff.text_queue(&help, w.site.id).await.unwrap_err().code(), ErrorCode::NotFound);
-    assert_eq!(
-        staff.review_texts(&help, w.site.id, &[(anna.id, queue[1].changed_at)], TextDecision::Approve, NOW).await.unwrap_err().code(),
-        ErrorCode::NotFound
-    );
+    assert_eq!(staff.review_texts(&help, w.site.id, &[(anna.id, queue[1].changed_at)], Decision::Approve, NOW).await.unwrap_err().code(), ErrorCode::NotFound);
     // An admin cannot block themselves through their own text.
     w.members.save_details(admin.id, &about("admin"), NOW + 6).await.unwrap();
     let mine = staff.text_queue(&admin, w.site.id).await.unwrap().into_iter().find(|q| q.user_id == admin.id).unwrap();
-    assert_eq!(staff.review_texts(&admin, w.site.id, &[(admin.id, mine.changed_at)], TextDecision::Block(TextReason::Other), NOW).await.unwrap(), 0);
+    assert_eq!(staff.review_texts(&admin, w.site.id, &[(admin.id, mine.changed_at)], Decision::Block(Reason::Other), NOW).await.unwrap(), 0);
     assert_eq!(w.reload(admin.id).await.status, domain::account::UserStatus::Active);
 });
 

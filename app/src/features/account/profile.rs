@@ -99,7 +99,7 @@ pub fn ProfilePage() -> impl IntoView {
 /// Where the member's profile text stands: waiting for review, or turned down and why (the
 /// editor below then opens with the text to change).
 #[component]
-fn TextReviewNotice(status: Option<domain::moderation::TextStatus>, reason: Option<domain::moderation::TextReason>) -> impl IntoView {
+fn TextReviewNotice(status: Option<domain::moderation::TextStatus>, reason: Option<domain::moderation::Reason>) -> impl IntoView {
     use domain::moderation::TextStatus;
     let i18n = use_i18n();
     match status? {

@@ -36,7 +36,7 @@ pub struct MyBasics {
     #[serde(default)]
     pub text_status: Option<domain::moderation::TextStatus>,
     #[serde(default)]
-    pub text_reason: Option<domain::moderation::TextReason>,
+    pub text_reason: Option<domain::moderation::Reason>,
 }
 
 #[server(prefix = "/api/fn", endpoint = "my_basics")]

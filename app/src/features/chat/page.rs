@@ -131,7 +131,19 @@ fn fallback_view(props: &ChatPanelProps) -> impl IntoView {
             .map(|m| {
                 let content = match m.kind {
                     MessageKind::Text => view! { <p class="chat-fallback__text">{m.body.clone()}</p> }.into_any(),
-                    MessageKind::Photo => view! { <img class="chat-fallback__photo" src=m.photo.clone().unwrap_or_default() alt=labels.photo_sent.clone() loading="lazy"/> }.into_any(),
+                    MessageKind::Photo => {
+                        use domain::moderation::PhotoReview;
+                        // As the live panel says it (`MessageList.tsx`, `reviewNote`).
+                        let note = match m.photo_review {
+                            Some(PhotoReview::Rejected) => Some(labels.photo_rejected.clone()),
+                            Some(PhotoReview::Waiting | PhotoReview::Hidden) if m.mine => Some(labels.photo_in_review.clone()),
+                            Some(PhotoReview::Waiting | PhotoReview::Hidden) if m.photo.is_none() => Some(labels.photo_held.clone()),
+                            _ => None,
+                        };
+                        let picture = m.photo.clone().map(|src| view! { <img class="chat-fallback__photo" src=src alt=labels.photo_sent.clone() loading="lazy"/> });
+                        let fallback = (picture.is_none() && note.is_none()).then(|| view! { <p class="chat-fallback__text">{labels.photo_sent.clone()}</p> });
+                        view! { {picture}{fallback}{note.map(|n| view! { <p class="chat-fallback__text" data-testid="photo-review">{n}</p> })} }.into_any()
+                    }
                     MessageKind::Gift => view! { <p class="chat-fallback__text">{domain::i18n::interpolate(&labels.gift_sent, &[("gift", &gift_label(&m))])}</p> }.into_any(),
                 };
                 let mark = m.mine.then(|| {

@@ -190,11 +190,12 @@ pub fn StaffHomePage() -> impl IntoView {
     let i18n = use_i18n();
     let roles = crate::context::use_page_ctx().member.as_ref().map(|m| m.staff).unwrap_or_default();
     // Each link only for the roles that can use it (the pages check again).
-    let links: [(StaffArea, &'static str, &'static str); 15] = [
+    let links: [(StaffArea, &'static str, &'static str); 16] = [
         (StaffArea::Complaints, "/staff/complaints", "staff.home.complaints"),
         (StaffArea::Members, "/staff/members", "staff.home.members"),
         (StaffArea::Photos, "/staff/photos", "staff.home.photos"),
         (StaffArea::Photos, crate::features::staff::texts::PAGE, "staff.texts.title"),
+        (StaffArea::Photos, crate::features::staff::chat_photos::PAGE, "staff.chat_photos.title"),
         (StaffArea::Console, "/staff/chats", "staff.home.chats"),
         (StaffArea::Held, crate::paths::STAFF_HELD, "staff.held.title"),
         (StaffArea::Site, "/staff/site", "staff.home.site"),

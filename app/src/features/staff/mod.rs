@@ -5,6 +5,7 @@
 //! gets the not-found page, so the pages do not announce themselves; the server functions check
 //! again.
 
+pub mod chat_photos;
 pub mod chat_settings;
 pub mod complaints;
 pub mod contact_weeks;
@@ -32,13 +33,14 @@ pub use domain::staff::StaffArea;
 /// Every staff address and the area that opens it: the pages (each calls [`refuse_outside`]
 /// with its area) and the files and streams beside them. The HTTP tests ask each one as every
 /// role, a member and a visitor, and check that every `/staff` page is listed here.
-pub const STAFF_ADDRESSES: [(&str, StaffArea); 21] = [
+pub const STAFF_ADDRESSES: [(&str, StaffArea); 22] = [
     ("/staff", StaffArea::Home),
     ("/staff/complaints", StaffArea::Complaints),
     ("/staff/members", StaffArea::Members),
     (member_conversations::PAGE, StaffArea::Members),
     ("/staff/photos", StaffArea::Photos),
     (texts::PAGE, StaffArea::Photos),
+    (chat_photos::PAGE, StaffArea::Photos),
     ("/staff/held", StaffArea::Held),
     ("/staff/chats", StaffArea::Console),
     ("/staff/chats/events", StaffArea::Console),

@@ -32,6 +32,7 @@ pub struct SiteSettingsView {
     pub attribution: rules::AttributionSettings,
     pub age: rules::AgeSettings,
     pub fraud: rules::FraudSettings,
+    pub chat_photos: rules::ChatPhotoSettings,
     /// An age-check provider is configured (without one, checks cannot be asked for).
     pub age_checks_available: bool,
     pub countries: rules::CountrySettings,
@@ -62,6 +63,7 @@ pub async fn staff_site() -> Result<SiteSettingsView, ApiError> {
         attribution: s.into(),
         age: s.into(),
         fraud: s.into(),
+        chat_photos: s.into(),
         age_checks_available: c.state.age.available(),
         countries: s.into(),
         theme: s.theme.clone(),
@@ -121,6 +123,11 @@ pub async fn staff_site_age(#[server(flatten)] age: rules::AgeSettings) -> Resul
 #[server(prefix = "/api/fn", endpoint = "staff_site_fraud")]
 pub async fn staff_site_fraud(#[server(flatten)] fraud: rules::FraudSettings) -> Result<(), ApiError> {
     apply::<StaffSiteFraud>(server::staff::SiteChange::Fraud(fraud), "fraud").await
+}
+
+#[server(prefix = "/api/fn", endpoint = "staff_site_chat_photos")]
+pub async fn staff_site_chat_photos(#[server(flatten)] chat_photos: rules::ChatPhotoSettings) -> Result<(), ApiError> {
+    apply::<StaffSiteChatPhotos>(server::staff::SiteChange::ChatPhotos(chat_photos), "chat-photos").await
 }
 
 #[server(prefix = "/api/fn", endpoint = "staff_site_lifecycle")]
@@ -246,7 +253,7 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
     view! {
         <nav class="staff-toc" aria-label=use_i18n().t("staff.site.sections")>
             <ul>
-                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("attribution", "staff.site.attribution"), ("age", "staff.site.age"), ("fraud", "staff.site.fraud"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
+                {[("texts", "staff.site.texts"), ("credits", "staff.site.credits"), ("countries", "staff.site.countries"), ("rules", "staff.site.rules"), ("costs", "staff.site.message_costs"), ("theme", "staff.site.theme"), ("logo", "staff.site.logo"), ("delivery", "staff.site.delivery"), ("lifecycle", "staff.site.lifecycle"), ("attribution", "staff.site.attribution"), ("age", "staff.site.age"), ("fraud", "staff.site.fraud"), ("chat-photos", "staff.site.chat_photos"), ("gifts", "staff.site.gifts"), ("contact", "staff.site.contact"), ("spam", "staff.site.spam"), ("company", "staff.site.company"), ("new-site", "staff.site.new_site")]
                     .into_iter()
                     .map(|(anchor, key)| view! { <li><a href=format!("#{anchor}")>{use_i18n().t(key)}</a></li> })
                     .collect_view()}
@@ -367,6 +374,16 @@ fn SettingsForms(v: SiteSettingsView) -> impl IntoView {
             <ActionError action={ServerAction::<StaffSiteFraud>::new()}/>
             <ActionForm action={ServerAction::<StaffSiteFraud>::new()} attr:class="form" attr:data-testid="form-fraud">
                 <DeclaredFields inputs=v.fraud.inputs()/>
+                <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
+            </ActionForm>
+        </section>
+        <section class="card staff-settings" id="chat-photos" aria-labelledby="chat-photos-title">
+            <h2 id="chat-photos-title">{use_i18n().t("staff.site.chat_photos")}</h2>
+            <p class="muted">{use_i18n().t("staff.site.chat_photos_intro")}</p>
+            <Saved anchor="chat-photos"/>
+            <ActionError action={ServerAction::<StaffSiteChatPhotos>::new()}/>
+            <ActionForm action={ServerAction::<StaffSiteChatPhotos>::new()} attr:class="form" attr:data-testid="form-chat-photos">
+                <DeclaredFields inputs=v.chat_photos.inputs()/>
                 <button type="submit" class="btn btn--primary">{use_i18n().t("staff.site.save")}</button>
             </ActionForm>
         </section>

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use domain::moderation::{QueuedText, TextReason};
+use domain::moderation::{QueuedText, Reason};
 use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -42,7 +42,7 @@ pub async fn staff_review_texts(
     if chosen.is_empty() {
         return refused(domain::ErrorCode::Required);
     }
-    let Some(decision) = domain::moderation::TextDecision::parse(&decision, &reason) else {
+    let Some(decision) = domain::moderation::Decision::parse(&decision, &reason) else {
         return refused(domain::ErrorCode::ChoiceInvalid);
     };
     let decided = c.state.staff.review_texts(&staff, c.site.settings.id, &chosen, decision, c.now()).await.map_err(fail)?;
@@ -82,6 +82,30 @@ fn DecisionKeys(hint: String) -> impl IntoView {
     let ready = RwSignal::new(false);
     Effect::new(move |_| ready.set(true));
     view! { <p class="field__hint" data-keys=move || ready.get().then_some("on")>{hint}</p> }
+}
+
+/// A review queue's decision: the reason for turning down, the three buttons with their keys,
+/// and the keys' hint (the text and chat-photo queues).
+#[component]
+pub(super) fn DecisionBar(keys: String) -> impl IntoView {
+    let i18n = use_i18n();
+    let reasons =
+        Reason::all().map(|r| view! { <option value=r.as_str()>{use_i18n().t(&format!("moderation.reason.{}", r.as_str()))}</option> }).collect_view();
+    view! {
+        <div class="text-review__decide">
+            <label class="field">
+                <span class="field__label">{i18n.t("staff.texts.reason")}</span>
+                <select name="reason">
+                    <option value="">{i18n.t("staff.texts.reason_none")}</option>
+                    {reasons}
+                </select>
+            </label>
+            <button type="submit" name="decision" value="approve" class="btn btn--primary" accesskey="a" data-key="a">{i18n.t("staff.texts.approve")}</button>
+            <button type="submit" name="decision" value="reject" class="btn btn--ghost" accesskey="r" data-key="r">{i18n.t("staff.texts.reject")}</button>
+            <button type="submit" name="decision" value="block" class="btn btn--danger" accesskey="b" data-key="b">{i18n.t("staff.texts.block")}</button>
+        </div>
+        <DecisionKeys hint=keys/>
+    }
 }
 
 #[component]
@@ -129,24 +153,11 @@ pub fn TextReviewPage() -> impl IntoView {
                     Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.texts.empty")}</p> }.into_any(),
                     Ok(items) => {
                         let i18n = use_i18n();
-                        let reasons = TextReason::all().map(|r| view! { <option value=r.as_str()>{use_i18n().t(&format!("moderation.reason.{}", r.as_str()))}</option> }).collect_view();
                         view! {
                             <ActionForm action=action attr:class="form text-review" attr:data-testid="text-review">
                                 <p class="muted">{i18n.plural("staff.texts.waiting", items.len() as i64, &[])}</p>
                                 <ul class="text-review__list">{items.into_iter().map(|item| view! { <TextItem item=item/> }).collect_view()}</ul>
-                                <div class="text-review__decide">
-                                    <label class="field">
-                                        <span class="field__label">{i18n.t("staff.texts.reason")}</span>
-                                        <select name="reason">
-                                            <option value="">{i18n.t("staff.texts.reason_none")}</option>
-                                            {reasons}
-                                        </select>
-                                    </label>
-                                    <button type="submit" name="decision" value="approve" class="btn btn--primary" accesskey="a" data-key="a">{i18n.t("staff.texts.approve")}</button>
-                                    <button type="submit" name="decision" value="reject" class="btn btn--ghost" accesskey="r" data-key="r">{i18n.t("staff.texts.reject")}</button>
-                                    <button type="submit" name="decision" value="block" class="btn btn--danger" accesskey="b" data-key="b">{i18n.t("staff.texts.block")}</button>
-                                </div>
-                                <DecisionKeys hint=i18n.t("staff.texts.keys")/>
+                                <DecisionBar keys=i18n.t("staff.texts.keys")/>
                             </ActionForm>
                         }.into_any()
                     }

@@ -5,6 +5,7 @@ import type { ChatPanelLabels } from '../../generated/ChatPanelLabels';
 import type { Gift } from '../../generated/Gift';
 import type { OpenChat } from '../../generated/OpenChat';
 import type { PendingMessage } from '../../generated/PendingMessage';
+import type { PhotoReview } from '../../generated/PhotoReview';
 import { GiftPicture } from './gifts';
 import { ClockIcon, CloseIcon, DoubleTickIcon, RetryIcon, TickIcon } from './icons';
 import { dayLabel, dayOf, fill, fullTime, isoTime, timeOfDay } from './util';
@@ -134,15 +135,48 @@ function Status({ entry, ctx }: { entry: Entry; ctx: ListContext }) {
   );
 }
 
-function Body({ kind, body, photo, gift, ctx }: { kind: string; body: string; photo: string | null; gift: Gift | null; ctx: ListContext }) {
+/** What staff's review says beside (or instead of) a photo, for the member who looks at it. */
+function reviewNote(review: PhotoReview | null, mine: boolean, shown: boolean, labels: ListContext['labels']): string | null {
+  if (review === 'rejected') return labels.photo_rejected;
+  if (review === 'waiting' || review === 'hidden') return mine ? labels.photo_in_review : shown ? null : labels.photo_held;
+  return null;
+}
+
+function Body({
+  kind,
+  body,
+  photo,
+  review,
+  mine,
+  gift,
+  ctx,
+}: {
+  kind: string;
+  body: string;
+  photo: string | null;
+  review: PhotoReview | null;
+  mine: boolean;
+  gift: Gift | null;
+  ctx: ListContext;
+}) {
   const { labels } = ctx;
   if (kind === 'photo') {
-    return photo ? (
-      <a className="vonk-chat__photo" href={photo} target="_blank" rel="noopener noreferrer">
-        <img src={photo} alt={labels.photo_sent} loading="lazy" decoding="async" />
-      </a>
-    ) : (
-      <p className="vonk-chat__text">{labels.photo_sent}</p>
+    const note = reviewNote(review, mine, photo !== null, labels);
+    return (
+      <>
+        {photo ? (
+          <a className="vonk-chat__photo" href={photo} target="_blank" rel="noopener noreferrer">
+            <img src={photo} alt={labels.photo_sent} loading="lazy" decoding="async" />
+          </a>
+        ) : (
+          !note && <p className="vonk-chat__text">{labels.photo_sent}</p>
+        )}
+        {note && (
+          <p className="vonk-chat__review" data-testid="photo-review">
+            {note}
+          </p>
+        )}
+      </>
     );
   }
   if (kind === 'gift' && gift) {
@@ -178,7 +212,15 @@ function Row({ entry, ctx }: { entry: Entry; ctx: ListContext }) {
       )}
       <div className={`vonk-chat__bubble vonk-chat__bubble--${source.kind}`}>
         {!entry.mine && <span className="vonk-chat__sr">{ctx.peerName}: </span>}
-        <Body kind={source.kind} body={source.body} photo={source.photo} gift={source.gift} ctx={ctx} />
+        <Body
+          kind={source.kind}
+          body={source.body}
+          photo={source.photo}
+          review={entry.type === 'stored' ? entry.message.photo_review : null}
+          mine={entry.mine}
+          gift={source.gift}
+          ctx={ctx}
+        />
         <span className="vonk-chat__meta">
           {entry.type === 'stored' && (
             <time dateTime={isoTime(entry.at)} title={fullTime(entry.at, ctx.locale)}>

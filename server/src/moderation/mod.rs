@@ -7,10 +7,11 @@
 //!
 //! A [`TextClassifier`] may pre-sort the queue (most likely refusals first, with a suggested
 //! reason); it never decides. It is off unless configured (`VONK_TEXT_CLASSIFIER=local`); a
-//! provider or a model is another variant beside the local rules.
+//! provider or a model is another variant beside the local rules. The chat-photo queue is the
+//! chat's (`crate::chat::photo_review`); its [`PhotoClassifier`] is here.
 
 pub use domain::moderation::QueuedText;
-use domain::moderation::{TextDecision, TextReason, TextStatus, Verdict};
+use domain::moderation::{Decision, Reason, TextStatus, Verdict};
 use domain::staff::StaffArea;
 
 use crate::accounts::Member;
@@ -52,6 +53,36 @@ impl TextClassifier {
     }
 }
 
+/// What looks at members' chat photos as they are sent: a photo it flags (a verdict from
+/// `domain::moderation::FLAGGED_SCORE`) waits for staff whatever the site's share, hidden from
+/// its recipient, first in the queue with the suggested reason. Off unless configured; a nudity
+/// model or a provider is another variant beside the list of known photos.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum PhotoClassifier {
+    #[default]
+    Off,
+    /// Known photos (known abuse imagery a hotline or the operator keeps) by their difference
+    /// hash (`VONK_PHOTO_HASHES`, `vonk photo-hash`): a match is flagged as illegal.
+    KnownHashes(std::sync::Arc<[u64]>),
+    /// The same verdict for every photo (a test double).
+    Fixed(Verdict),
+}
+
+impl PhotoClassifier {
+    /// The view of a photo by its difference hash.
+    pub fn verdict(&self, hash: u64) -> Option<Verdict> {
+        match self {
+            PhotoClassifier::Off => None,
+            PhotoClassifier::KnownHashes(known) => Some(if domain::moderation::known_photo(hash, known) {
+                Verdict { score: 100, reason: Some(Reason::Illegal) }
+            } else {
+                Verdict { score: 0, reason: None }
+            }),
+            PhotoClassifier::Fixed(v) => Some(*v),
+        }
+    }
+}
+
 #[derive(sqlx::FromRow)]
 struct QueueRow {
     user_id: i64,
@@ -67,7 +98,7 @@ struct QueueRow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OwnText {
     pub status: Option<TextStatus>,
-    pub reason: Option<TextReason>,
+    pub reason: Option<Reason>,
 }
 
 /// The text saved by a member: nothing to review when it is empty or the text shown already.
@@ -132,7 +163,7 @@ pub(crate) async fn own(db: &Db, user_id: i64) -> Result<(Option<String>, OwnTex
     };
     let status = status.as_deref().and_then(TextStatus::parse);
     // A waiting text's reason is the classifier's guess: the member is told only staff's.
-    let reason = reason.as_deref().and_then(TextReason::parse).filter(|_| status == Some(TextStatus::Rejected));
+    let reason = reason.as_deref().and_then(Reason::parse).filter(|_| status == Some(TextStatus::Rejected));
     Ok((draft.or(about), OwnText { status, reason }))
 }
 
@@ -159,7 +190,7 @@ impl crate::staff::Staff {
                 text: r.about_draft,
                 shown: r.about,
                 changed_at: r.about_changed_at,
-                verdict: r.about_score.map(|s| Verdict { score: s.clamp(0, 100) as u8, reason: r.about_reason.as_deref().and_then(TextReason::parse) }),
+                verdict: r.about_score.map(|s| Verdict { score: s.clamp(0, 100) as u8, reason: r.about_reason.as_deref().and_then(Reason::parse) }),
             })
             .collect())
     }
@@ -167,17 +198,17 @@ impl crate::staff::Staff {
     /// Decides on texts, each named by its member and moment of change: a text changed since
     /// (or decided already, by a colleague or a second click) is left alone. Answers how many
     /// were decided; each is a staff-log line.
-    pub async fn review_texts(&self, staff: &Member, site_id: i64, texts: &[(i64, i64)], decision: TextDecision, now: i64) -> Result<usize, AppError> {
+    pub async fn review_texts(&self, staff: &Member, site_id: i64, texts: &[(i64, i64)], decision: Decision, now: i64) -> Result<usize, AppError> {
         require_staff(staff, site_id, StaffArea::Photos)?;
         let mut decided = 0;
         let mut blocked = false;
         for &(user_id, changed_at) in texts {
-            if user_id == staff.id && matches!(decision, TextDecision::Block(_)) {
+            if user_id == staff.id && matches!(decision, Decision::Block(_)) {
                 continue;
             }
             let mut tx = self.db().begin().await?;
             let moved = match decision {
-                TextDecision::Approve => sqlx::query(
+                Decision::Approve => sqlx::query(
                     "UPDATE profiles SET about = about_draft, about_draft = NULL, about_status = NULL, about_reason = NULL, about_score = NULL \
                      WHERE user_id = $1 AND site_id = $2 AND about_status = $3 AND about_changed_at = $4",
                 )
@@ -185,7 +216,7 @@ impl crate::staff::Staff {
                 .bind(site_id)
                 .bind(TextStatus::Waiting.as_str())
                 .bind(changed_at),
-                TextDecision::Reject(reason) | TextDecision::Block(reason) => sqlx::query(
+                Decision::Reject(reason) | Decision::Block(reason) => sqlx::query(
                     "UPDATE profiles SET about_status = $5, about_reason = $6, about_score = NULL \
                      WHERE user_id = $1 AND site_id = $2 AND about_status = $3 AND about_changed_at = $4",
                 )
@@ -202,7 +233,7 @@ impl crate::staff::Staff {
             if moved == 0 {
                 continue;
             }
-            if let TextDecision::Block(_) = decision {
+            if let Decision::Block(_) = decision {
                 crate::accounts::block_in(&mut tx, user_id).await?;
                 crate::members::search::refresh_searchable(&mut *tx, user_id).await?;
                 blocked = true;

@@ -1,0 +1,116 @@
+//! `/staff/chat-photos`: members' chat photos waiting for review (`server::chat::photo_review`),
+//! for moderators and admins. Which photos wait is the site's setting (`/staff/site#chat-photos`:
+//! a share, or all; shown to the recipient meanwhile or not), and a configured classifier flags
+//! photos that always wait, hidden and first. Staff tick one or many and approve them, turn them
+//! down with a reason (the recipient no longer sees the photo; its sender is told beside it) or
+//! turn them down and block the sender, by the same keys as the text queue.
+
+use std::collections::BTreeMap;
+
+use domain::moderation::{queued_photo_path, QueuedPhoto};
+use domain::ApiError;
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+
+#[cfg(feature = "ssr")]
+use crate::call::{fail, fail_back, redirect, staff_call};
+use crate::features::staff::texts::DecisionBar;
+use crate::features::staff::{refuse_outside, StaffArea};
+use crate::i18n::use_i18n;
+use crate::ui::forms::ActionError;
+
+pub const PAGE: &str = "/staff/chat-photos";
+
+#[server(prefix = "/api/fn", endpoint = "staff_chat_photo_queue", input = leptos::server_fn::codec::GetUrl)]
+pub async fn staff_chat_photo_queue() -> Result<Vec<QueuedPhoto>, ApiError> {
+    let (c, staff) = staff_call(StaffArea::Photos).await?;
+    c.state.chat.photo_queue(&staff, c.site.settings.id).await.map_err(fail)
+}
+
+/// Decides on the ticked photos (`photos[{message}]=on`): `approve`, `reject` or `block` with a
+/// reason code. Nothing ticked, or a rejection without a reason, is refused.
+#[server(prefix = "/api/fn", endpoint = "staff_review_chat_photos")]
+pub async fn staff_review_chat_photos(
+    #[server(default)] photos: BTreeMap<String, String>,
+    decision: String,
+    #[server(default)] reason: String,
+) -> Result<usize, ApiError> {
+    let (c, staff) = staff_call(StaffArea::Photos).await?;
+    let chosen: Vec<i64> = photos.keys().filter_map(|id| id.parse().ok()).collect();
+    let refused = |code: domain::ErrorCode| Err(fail_back::<StaffReviewChatPhotos>(code, PAGE, &[]));
+    if chosen.is_empty() {
+        return refused(domain::ErrorCode::Required);
+    }
+    let Some(decision) = domain::moderation::Decision::parse(&decision, &reason) else {
+        return refused(domain::ErrorCode::ChoiceInvalid);
+    };
+    let decided = c.state.chat.review_photos(&staff, c.site.settings.id, &chosen, decision, c.now()).await.map_err(fail)?;
+    redirect(&format!("{PAGE}?decided={decided}"));
+    Ok(decided)
+}
+
+#[component]
+fn PhotoItem(item: QueuedPhoto) -> impl IntoView {
+    let i18n = use_i18n();
+    let id = format!("photo-{}", item.message_id);
+    let suggestion = item.verdict.and_then(|v| v.reason.map(|r| (v.score, r)));
+    let sent = i18n.tf("staff.chat_photos.sent", &[("sender", &item.sender_name), ("recipient", &item.recipient_name)]);
+    view! {
+        <li class="review-card chat-photo-review" data-testid="chat-photo-item">
+            <img src=queued_photo_path(item.message_id) alt=i18n.tf("staff.chat_photos.photo_of", &[("name", &item.sender_name)]) loading="lazy" width="240" height="240"/>
+            <div class="text-review__body">
+                <span class="chat-photo-review__pick">
+                    <input type="checkbox" id=id.clone() name=format!("photos[{}]", item.message_id) value="on"/>
+                    <label for=id class="text-review__who">{sent}</label>
+                </span>
+                <span class="muted">{i18n.date(item.sent_at)}</span>
+                {item.hidden.then(|| view! { <span class="badge badge--wait">{use_i18n().t("staff.chat_photos.hidden")}</span> })}
+                {suggestion.map(|(score, reason)| view! {
+                    <p class="badge badge--wait" data-testid="photo-suggestion">
+                        {use_i18n().tf("staff.texts.suggested", &[("reason", &use_i18n().t(&format!("moderation.reason.{}", reason.as_str()))), ("score", &score.to_string())])}
+                    </p>
+                })}
+                <a href=format!("/staff/members?q=%23{}", item.sender_id)>{i18n.t("staff.texts.member_file")}</a>
+            </div>
+        </li>
+    }
+}
+
+#[component]
+pub fn ChatPhotoReviewPage() -> impl IntoView {
+    if let Some(refused) = refuse_outside(StaffArea::Photos) {
+        return refused;
+    }
+    let i18n = use_i18n();
+    let decided = use_query_map().get_untracked().get("decided").and_then(|d| d.parse::<i64>().ok());
+    let queue = Resource::new_blocking(|| (), |_| staff_chat_photo_queue());
+    let action = ServerAction::<StaffReviewChatPhotos>::new();
+    view! {
+        <Title text=i18n.t("staff.chat_photos.title")/>
+        <div class="container page">
+            <p><a href="/staff">{i18n.t("staff.home.title")}</a></p>
+            <h1>{i18n.t("staff.chat_photos.title")}</h1>
+            <p class="muted">{i18n.t("staff.chat_photos.intro")}</p>
+            {decided.map(|n| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().plural("staff.chat_photos.decided", n, &[])}</p> })}
+            <ActionError action=action/>
+            <Suspense fallback=|| ()>
+                {move || queue.get().map(|result| match result {
+                    Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.chat_photos.empty")}</p> }.into_any(),
+                    Ok(items) => {
+                        let i18n = use_i18n();
+                        view! {
+                            <ActionForm action=action attr:class="form text-review" attr:data-testid="chat-photo-review">
+                                <p class="muted">{i18n.plural("staff.chat_photos.waiting", items.len() as i64, &[])}</p>
+                                <ul class="review-grid">{items.into_iter().map(|item| view! { <PhotoItem item=item/> }).collect_view()}</ul>
+                                <DecisionBar keys=i18n.t("staff.chat_photos.keys")/>
+                            </ActionForm>
+                        }.into_any()
+                    }
+                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
+                })}
+            </Suspense>
+        </div>
+    }
+    .into_any()
+}
