@@ -1,10 +1,11 @@
 import { chromium, expect } from '@playwright/test';
-import { test, axeClean, member, pageOn, staffOn, startSites } from './helpers';
+import { test, axeClean, chatLive, member, pageOn, staffOn, startSites } from './helpers';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 
 // A new site of the company (the first site asks nothing): its admin asks members in Germany
-// and the Netherlands for an age check; a member on a phone cannot buy credits until she passes
-// one with the test provider, then can, and staff see the outcome in her file.
+// and the Netherlands for an age check; a member on a phone cannot buy credits or chat until she
+// passes one with the test provider (the chat's alert leads her to it), then can, and staff see
+// the outcome in her file.
 test('a member passes an age check before she can buy where the site asks for one', async ({ browser, baseURL }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'one run, staff at 1280 px and the member at 375 px');
   const run = `${Date.now()}`;
@@ -43,6 +44,23 @@ test('a member passes an age check before she can buy where the site asks for on
     await methods.getByRole('radio', { name: 'iDEAL', exact: true }).click();
     await expect(anna.getByTestId('checkout-status')).toContainText('Op deze site moet je eerst je leeftijd laten bevestigen', { timeout: 15_000 });
     await expect(anna).toHaveURL(/\/credits\/\d+/);
+
+    // Chatting waits too: the chat's alert says why and leads to the check.
+    const bobEmail = `leeftijd-bob-${run}@example.nl`;
+    const bob = await pageOn(other, origin, false);
+    await member(bob, bobEmail, { name: 'Bob', gender: 'Man' });
+    await staff.goto(`/staff/members?q=${encodeURIComponent(bobEmail)}`);
+    const bobId = /\(#(\d+)\)/.exec((await staff.getByRole('heading', { name: /^Bob \(#\d+\)$/ }).textContent())!)![1];
+    await anna.goto(`/members/${bobId}/chat`);
+    await chatLive(anna);
+    await anna.getByRole('textbox', { name: 'Bericht' }).fill('Hoi Bob!');
+    await anna.getByRole('button', { name: 'Versturen' }).click();
+    const chatAlert = anna.getByTestId('chat-alert');
+    await expect(chatAlert).toContainText('Op deze site moet je eerst je leeftijd laten bevestigen', { timeout: 15_000 });
+    await axeClean(anna);
+    await chatAlert.getByRole('link', { name: 'Leeftijd bevestigen' }).click();
+    await expect(anna).toHaveURL(/\/age-check$/);
+    await anna.goto('/credits');
 
     // The check: her page, the provider's page, and back.
     await alert.getByRole('link', { name: 'Leeftijd bevestigen' }).click();

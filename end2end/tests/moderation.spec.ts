@@ -1,5 +1,6 @@
 import { chromium, expect } from '@playwright/test';
-import { test, activate, axeClean, member, pageOn, startSites, turnOnTwoStep, grantRole } from './helpers';
+import { fileURLToPath } from 'node:url';
+import { test, activate, axeClean, chatLive, member, pageOn, staffOn, startSites, turnOnTwoStep, grantRole } from './helpers';
 import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 
 /** Saves the "about me" text on the member's profile page. */
@@ -12,10 +13,11 @@ async function writeAbout(page: import('@playwright/test').Page, text: string) {
   await expect(page.getByTestId('saved')).toBeVisible();
 }
 
-// A moderator's morning at 1280 px on a site of their own (its queue is theirs alone): two
+// A moderator's morning at 1280 px on a site of their own (its queues are theirs alone): two
 // members changed their texts; the moderator approves one by keyboard, turns the other down with
-// a reason, and each member sees what it did; the staff log has both.
-test("a moderator's morning: profile texts approved by keyboard and turned down with a reason", async ({ browser, baseURL }, testInfo) => {
+// a reason, and each member sees what it did. The site's admin has every chat photo wait, hidden:
+// Anna's photo to Bram says to him that it is checked first, until the moderator approves it.
+test("a moderator's morning: profile texts and a chat photo decided by keyboard, a text turned down with a reason", async ({ browser, baseURL }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'one run at 1280 px');
   const run = `${Date.now()}`;
   const port = new URL(baseURL!).port;
@@ -32,6 +34,7 @@ test("a moderator's morning: profile texts approved by keyboard and turned down 
     await expect(anna.getByTestId('text-waiting')).toBeVisible();
     const bram = await pageOn(other, origin, false);
     await member(bram, `ochtend-bram-${run}@example.nl`, { name: 'Bram', gender: 'Man' });
+    await activate(bram, `ochtend-bram-${run}@example.nl`);
     await writeAbout(bram, 'Bel me gerust: 06 12 34 56 78');
 
     const email = `ochtend-mod-${run}@example.nl`;
@@ -50,6 +53,7 @@ test("a moderator's morning: profile texts approved by keyboard and turned down 
     await moderator.screenshot({ path: testInfo.outputPath('texts-1280.png'), fullPage: true });
 
     const annaId = /#(\d+)/.exec((await items.filter({ hasText: 'Anna' }).locator('label').textContent())!)![1];
+    const bramProfile = /#(\d+)/.exec((await items.filter({ hasText: 'Bram' }).locator('label').textContent())!)![1];
     // By keyboard: to Anna's box, Space to tick it, A to approve.
     await expect(moderator.locator('[data-keys="on"]')).toBeVisible({ timeout: 15_000 });
     await items.filter({ hasText: 'Anna' }).getByRole('checkbox').focus();
@@ -74,6 +78,51 @@ test("a moderator's morning: profile texts approved by keyboard and turned down 
     await expect(bram.getByTestId('text-rejected')).toContainText('hij bevat contactgegevens');
     await bram.goto(`/members/${annaId}`);
     await expect(bram.getByTestId('member-profile')).toContainText('Ik hou van <b>wandelen</b> en koken.');
+
+    // Every chat photo waits, hidden from its recipient until approved.
+    const admin = await staffOn(other, origin, `ochtend-admin-${run}@example.nl`);
+    await admin.goto('/staff/site#chat-photos');
+    const settings = admin.getByTestId('form-chat-photos');
+    await settings.getByLabel("Deel van de chatfoto's dat wacht op controle (%)").fill('100');
+    await settings.getByLabel('Ontvanger ziet een wachtende foto pas na goedkeuring').check();
+    await settings.getByRole('button', { name: 'Opslaan' }).click();
+    await expect(admin).toHaveURL(/saved=chat-photos/);
+
+    // Anna sends Bram a photo from his profile's chat.
+    await anna.goto(`/members/${bramProfile}/chat`);
+    await chatLive(anna);
+    await anna.getByTestId('chat-photo-input').setInputFiles(fileURLToPath(new URL('../../public/icon-192.png', import.meta.url)));
+    const sent = anna.getByTestId('chat-row').filter({ has: anna.locator('img[src^="/media/chat/"]') });
+    await expect(sent).toContainText('Wordt gecontroleerd', { timeout: 15_000 });
+    await bram.goto('/chats');
+    await bram.getByRole('link', { name: /Anna/ }).first().click();
+    await chatLive(bram);
+    await expect(bram.getByTestId('photo-review')).toHaveText('Foto wordt eerst gecontroleerd');
+    await expect(bram.locator('img[src^="/media/chat/"]')).toHaveCount(0);
+    await axeClean(bram);
+
+    // The moderator approves it by keyboard; Bram sees it on his next visit.
+    await moderator.goto('/staff');
+    await moderator.getByRole('link', { name: "Chatfoto's" }).click();
+    await expect(moderator).toHaveURL(/\/staff\/chat-photos$/);
+    const photos = moderator.getByTestId('chat-photo-item');
+    await expect(photos).toHaveCount(1);
+    await expect(photos).toContainText('Anna aan Bram');
+    await expect(photos).toContainText('Verborgen voor de ontvanger');
+    await expect(photos.locator('img')).toHaveJSProperty('complete', true);
+    expect(await photos.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await axeClean(moderator);
+    await moderator.screenshot({ path: testInfo.outputPath('chat-photos-1280.png'), fullPage: true });
+    await expect(moderator.locator('[data-keys="on"]')).toBeVisible({ timeout: 15_000 });
+    await photos.getByRole('checkbox').focus();
+    await moderator.keyboard.press('Space');
+    await moderator.keyboard.press('a');
+    await expect(moderator.getByTestId('saved')).toHaveText('1 foto behandeld.');
+    await expect(moderator.getByTestId('queue-empty')).toBeVisible();
+    await bram.reload();
+    await chatLive(bram);
+    await expect(bram.locator('img[src^="/media/chat/"]')).toBeVisible();
+    await expect(bram.getByTestId('photo-review')).toHaveCount(0);
   } finally {
     await other.close();
   }

@@ -23,7 +23,7 @@ fn chat_texts_read_back_as_written_and_a_missing_one_is_refused() {
         };
         json.insert(field, value);
     }
-    assert_eq!(json.len(), 48);
+    assert_eq!(json.len(), 51);
     let labels: ChatPanelLabels = serde_json::from_value(serde_json::Value::Object(json.clone())).unwrap();
     assert_eq!(labels.today, "<b>today</b> {n}");
     assert_eq!(serde_json::to_value(&labels).unwrap(), serde_json::Value::Object(json.clone()));

@@ -45,14 +45,14 @@ struct Waiting {
 
 impl Chat {
     /// Photos waiting, for moderators and admins: flagged ones first (highest score), then the
-    /// oldest. Blocked and deleted senders' photos stay until decided (a photo sent before a
-    /// block still reached its recipient).
+    /// oldest. A blocked sender's photos stay until decided (a photo sent before a block still
+    /// reached its recipient); a deleted member's photos are gone with their files.
     pub async fn photo_queue(&self, staff: &Member, site_id: i64) -> Result<Vec<QueuedPhoto>, AppError> {
         require_staff(staff, site_id, StaffArea::Photos)?;
         let rows: Vec<QueueRow> = sqlx::query_as(
             "SELECT m.id, m.sender_id, sp.name AS sender_name, m.recipient_id, rp.name AS recipient_name, m.created_at, m.photo_review, m.photo_score, m.photo_reason \
              FROM messages m JOIN users s ON s.id = m.sender_id JOIN profiles sp ON sp.user_id = m.sender_id JOIN profiles rp ON rp.user_id = m.recipient_id \
-             WHERE m.photo_review IN ($1, $2) AND s.site_id = $3 ORDER BY COALESCE(m.photo_score, 0) DESC, m.id LIMIT $4",
+             WHERE m.photo_review IN ($1, $2) AND s.site_id = $3 AND m.photo_key IS NOT NULL ORDER BY COALESCE(m.photo_score, 0) DESC, m.id LIMIT $4",
         )
         .bind(PhotoReview::Waiting.as_str())
         .bind(PhotoReview::Hidden.as_str())
