@@ -198,7 +198,7 @@ impl ChatPhotoRule {
 
 /// A chat photo in the review queue (members' photos only; an operator's are the company's own).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct QueuedPhoto {
+pub struct QueuedChatPhoto {
     /// The message that carries it: a decision names the photo by it.
     pub message_id: i64,
     pub sender_id: i64,

@@ -229,3 +229,15 @@ mod tests {
         }
     }
 }
+
+/// A profile photo waiting for staff's review (`/staff/photos`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueuedPhoto {
+    pub id: i64,
+    pub user_id: i64,
+    pub name: String,
+    pub created_at: i64,
+    pub private: bool,
+    /// A classifier's view, when one scored it (`domain::moderation`).
+    pub verdict: Option<crate::moderation::Verdict>,
+}

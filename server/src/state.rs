@@ -107,7 +107,8 @@ impl AppState {
             db.clone(),
             media.clone(),
             crate::members::photo_decode::PhotoDecoder::new(config.photo_max_bytes, config.photo_decodes),
-        );
+        )
+        .with_classifier(config.photo_classifier.clone());
         let members = Members::new(db.clone(), Arc::new(Regions::load(&db).await?), config.search_cache)
             .with_member_cache(member_cache)
             .with_text_classifier(config.text_classifier);

@@ -11,7 +11,7 @@
 //! unreviewed, or was decided, is the members' conversation (read with a logged reason in the
 //! member file).
 
-pub use domain::moderation::QueuedPhoto;
+pub use domain::moderation::QueuedChatPhoto;
 use domain::moderation::{Decision, PhotoReview, Reason, Verdict};
 use domain::rows::Flag;
 use domain::staff::StaffArea;
@@ -47,7 +47,7 @@ impl Chat {
     /// Photos waiting, for moderators and admins: flagged ones first (highest score), then the
     /// oldest. A blocked sender's photos stay until decided (a photo sent before a block still
     /// reached its recipient); a deleted member's photos are gone with their files.
-    pub async fn photo_queue(&self, staff: &Member, site_id: i64) -> Result<Vec<QueuedPhoto>, AppError> {
+    pub async fn photo_queue(&self, staff: &Member, site_id: i64) -> Result<Vec<QueuedChatPhoto>, AppError> {
         require_staff(staff, site_id, StaffArea::Photos)?;
         let rows: Vec<QueueRow> = sqlx::query_as(
             "SELECT m.id, m.sender_id, sp.name AS sender_name, m.recipient_id, rp.name AS recipient_name, m.created_at, m.photo_review, m.photo_score, m.photo_reason \
@@ -62,7 +62,7 @@ impl Chat {
         .await?;
         Ok(rows
             .into_iter()
-            .map(|r| QueuedPhoto {
+            .map(|r| QueuedChatPhoto {
                 message_id: r.id,
                 sender_id: r.sender_id,
                 sender_name: r.sender_name,

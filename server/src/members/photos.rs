@@ -24,15 +24,7 @@ pub struct OwnPhotos {
     pub limit: usize,
 }
 
-/// One photo waiting for review.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueuedPhoto {
-    pub id: i64,
-    pub user_id: i64,
-    pub name: String,
-    pub created_at: i64,
-    pub private: bool,
-}
+pub use domain::photo::QueuedPhoto;
 
 /// One of the member's own photos, with their main photo.
 #[derive(sqlx::FromRow)]
@@ -79,6 +71,8 @@ struct QueueRow {
     #[sqlx(try_from = "Flag")]
     private: bool,
     name: String,
+    review_score: Option<i64>,
+    review_reason: Option<String>,
 }
 
 /// How many photos a member has, counted inside the upload's transaction.
@@ -116,11 +110,19 @@ pub struct Photos {
     db: Db,
     media: Media,
     decoder: PhotoDecoder,
+    /// What looks at new photos to sort the review queue (`crate::moderation`).
+    classifier: crate::moderation::PhotoClassifier,
 }
 
 impl Photos {
     pub fn new(db: Db, media: Media, decoder: PhotoDecoder) -> Photos {
-        Photos { db, media, decoder }
+        Photos { db, media, decoder, classifier: Default::default() }
+    }
+
+    /// New photos are looked at by this classifier: the likely refusals come first in the queue.
+    pub fn with_classifier(mut self, classifier: crate::moderation::PhotoClassifier) -> Photos {
+        self.classifier = classifier;
+        self
     }
 
     pub fn max_bytes(&self) -> usize {
@@ -146,8 +148,12 @@ impl Photos {
     /// before they read the upload; the limit is checked again here, under a lock.
     pub async fn upload(&self, member: &Member, bytes: Vec<u8>, private: bool, now: i64) -> Result<i64, AppError> {
         let limit = photo_limit(member.paid_user);
-        let Renditions { full, thumb, width, height, webp, .. } = self.decoder.decode_with_webp(bytes).await?;
+        let Renditions { full, thumb, width, height, webp, hash } = self.decoder.decode_with_webp(bytes).await?;
         let has_webp = webp.is_some();
+        let verdict = self.classifier.verdict(hash);
+        if verdict.is_some_and(|v| v.score >= domain::moderation::FLAGGED_SCORE) {
+            tracing::warn!(target: "security", member = member.id, "a profile photo the classifier flagged waits for staff");
+        }
 
         let mut tx = self.db.begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.
@@ -156,7 +162,8 @@ impl Photos {
             return Err(AppError::from(UploadError::LimitReached.code()));
         }
         let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height, webp) VALUES ($1, '', '', $6, $2, $3, $4, $5, $7) RETURNING id",
+            "INSERT INTO photos (user_id, filename, thumb_filename, status, private, created_at, width, height, webp, review_score, review_reason) \
+             VALUES ($1, '', '', $6, $2, $3, $4, $5, $7, $8, $9) RETURNING id",
         )
         .bind(member.id)
         .bind(private)
@@ -165,6 +172,8 @@ impl Photos {
         .bind(i64::from(height))
         .bind(domain::photo::PhotoStatus::UnderInspection.code())
         .bind(has_webp)
+        .bind(verdict.map(|v| i64::from(v.score)))
+        .bind(verdict.and_then(|v| v.reason).map(|r| r.as_str()))
         .fetch_one(&mut *tx)
         .await?;
         let stem = format!("photos/{}/{id}-{}", member.id, random_suffix());
@@ -389,12 +398,13 @@ impl Photos {
         Ok(self.media.get(&key).await?.map(|bytes| PhotoFile { bytes, content_type: "image/jpeg" }).ok_or(Access::Hidden))
     }
 
-    /// Photos waiting for review, oldest first (moderators and admins).
+    /// Photos waiting for review (moderators and admins): those a classifier scored highest
+    /// first, then the oldest.
     pub async fn queue(&self, staff: &Member, site_id: i64, limit: i64) -> Result<Vec<QueuedPhoto>, AppError> {
         crate::staff::require_staff(staff, site_id, StaffArea::Photos)?;
         let rows = sqlx::query_as::<_, QueueRow>(
-            "SELECT ph.id, ph.user_id, ph.created_at, ph.private, p.name FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
-             WHERE ph.status = $3 AND p.site_id = $1 ORDER BY ph.id LIMIT $2",
+            "SELECT ph.id, ph.user_id, ph.created_at, ph.private, p.name, ph.review_score, ph.review_reason FROM photos ph JOIN profiles p ON p.user_id = ph.user_id \
+             WHERE ph.status = $3 AND p.site_id = $1 ORDER BY COALESCE(ph.review_score, 0) DESC, ph.id LIMIT $2",
         )
         .bind(site_id)
         .bind(limit)
@@ -403,7 +413,17 @@ impl Photos {
         .await?;
         Ok(rows
             .into_iter()
-            .map(|row| QueuedPhoto { id: row.id, user_id: row.user_id, name: row.name, created_at: row.created_at, private: row.private })
+            .map(|row| QueuedPhoto {
+                id: row.id,
+                user_id: row.user_id,
+                name: row.name,
+                created_at: row.created_at,
+                private: row.private,
+                verdict: row.review_score.map(|s| domain::moderation::Verdict {
+                    score: s.clamp(0, 100) as u8,
+                    reason: row.review_reason.as_deref().and_then(domain::moderation::Reason::parse),
+                }),
+            })
             .collect())
     }
 

@@ -2,7 +2,8 @@
 //! wait, shown to the recipient meanwhile or not; a photo the classifier flags always waits,
 //! hidden; staff approve, reject (the recipient no longer sees it, its sender is told) or reject
 //! and block, one or many, each decision once with one staff-log line; only staff of the site
-//! with the role see the queue and a waiting photo's bytes; the photo is paid for once.
+//! with the role see the queue and a waiting photo's bytes; the photo is paid for once. The
+//! same classifier puts known profile photos first in theirs.
 
 use crate::chat::{chat, cid, fund, picture};
 use crate::support;
@@ -158,4 +159,27 @@ on_both_databases!(a_photo_the_classifier_flags_waits_hidden_whatever_the_share,
     };
     let unknown = known.send_photo(&site, &anna, To::Member(bram.id), &cid(3), other, &decoder, NOW + 2).await.unwrap();
     assert_eq!(unknown.message.photo_review, None, "another picture goes out");
+});
+
+on_both_databases!(the_classifier_puts_known_profile_photos_first_in_their_queue, |db: Db| async move {
+    let w = world(db).await;
+    let media: server::media::Media = std::sync::Arc::new(server::media::LocalStore::new(w.media.path()));
+    let known = server::members::photo_decode::upload_hash(&picture(), 5_000_000).unwrap();
+    let photos = server::members::photos::Photos::new(w.db.clone(), media, PhotoDecoder::new(5_000_000, 2))
+        .with_classifier(PhotoClassifier::KnownHashes(vec![known].into()));
+    let anna = w.member("anna@example.nl", "female").await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let moderator = w.staff("mod@example.nl", StaffRole::Moderator).await;
+    let other = {
+        let img = image::RgbImage::from_fn(40, 30, |x, _| image::Rgb([255 - (x * 5) as u8, 40, 90]));
+        let mut out = std::io::Cursor::new(Vec::new());
+        image::DynamicImage::ImageRgb8(img).write_to(&mut out, image::ImageFormat::Png).unwrap();
+        out.into_inner()
+    };
+    let first = photos.upload(&anna, other, false, NOW).await.unwrap();
+    let flagged = photos.upload(&bram, picture(), false, NOW + 1).await.unwrap();
+    let queue = photos.queue(&moderator, w.site.id, 50).await.unwrap();
+    assert_eq!(queue.iter().map(|q| q.id).collect::<Vec<_>>(), [flagged, first], "the known photo first, though newer");
+    assert_eq!(queue[0].verdict, Some(Verdict { score: 100, reason: Some(Reason::Illegal) }));
+    assert_eq!(queue[1].verdict, Some(Verdict { score: 0, reason: None }), "looked at, nothing found");
 });

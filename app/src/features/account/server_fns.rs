@@ -85,22 +85,11 @@ pub async fn get_my_photos() -> Result<MyPhotos, ApiError> {
     Ok(MyPhotos { photos: own.photos, limit: own.limit, premium: member.paid_user, max_mb: c.state.photos.max_bytes().div_ceil(1 << 20) })
 }
 
-/// One photo in the staff review queue.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct QueuedPhotoView {
-    pub id: i64,
-    pub user_id: i64,
-    pub name: String,
-    pub created_at: i64,
-    pub private: bool,
-}
-
 /// The photos waiting for review on this site; moderators and admins only.
 #[server(prefix = "/api/fn", endpoint = "photo_queue")]
-pub async fn photo_queue() -> Result<Vec<QueuedPhotoView>, ApiError> {
+pub async fn photo_queue() -> Result<Vec<domain::photo::QueuedPhoto>, ApiError> {
     let (c, member) = crate::call::staff_call(domain::staff::StaffArea::Photos).await?;
-    let queue = c.state.photos.queue(&member, c.site.settings.id, 100).await.map_err(fail)?;
-    Ok(queue.into_iter().map(|q| QueuedPhotoView { id: q.id, user_id: q.user_id, name: q.name, created_at: q.created_at, private: q.private }).collect())
+    c.state.photos.queue(&member, c.site.settings.id, 100).await.map_err(fail)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use domain::moderation::{queued_photo_path, QueuedPhoto};
+use domain::moderation::{queued_photo_path, QueuedChatPhoto};
 use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -15,7 +15,7 @@ use leptos_router::hooks::use_query_map;
 
 #[cfg(feature = "ssr")]
 use crate::call::{fail, fail_back, redirect, staff_call};
-use crate::features::staff::texts::DecisionBar;
+use crate::features::staff::texts::{DecisionBar, Suggestion};
 use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
 use crate::ui::forms::ActionError;
@@ -23,7 +23,7 @@ use crate::ui::forms::ActionError;
 pub const PAGE: &str = "/staff/chat-photos";
 
 #[server(prefix = "/api/fn", endpoint = "staff_chat_photo_queue", input = leptos::server_fn::codec::GetUrl)]
-pub async fn staff_chat_photo_queue() -> Result<Vec<QueuedPhoto>, ApiError> {
+pub async fn staff_chat_photo_queue() -> Result<Vec<QueuedChatPhoto>, ApiError> {
     let (c, staff) = staff_call(StaffArea::Photos).await?;
     c.state.chat.photo_queue(&staff, c.site.settings.id).await.map_err(fail)
 }
@@ -51,10 +51,9 @@ pub async fn staff_review_chat_photos(
 }
 
 #[component]
-fn PhotoItem(item: QueuedPhoto) -> impl IntoView {
+fn PhotoItem(item: QueuedChatPhoto) -> impl IntoView {
     let i18n = use_i18n();
     let id = format!("photo-{}", item.message_id);
-    let suggestion = item.verdict.and_then(|v| v.reason.map(|r| (v.score, r)));
     let sent = i18n.tf("staff.chat_photos.sent", &[("sender", &item.sender_name), ("recipient", &item.recipient_name)]);
     view! {
         <li class="review-card chat-photo-review" data-testid="chat-photo-item">
@@ -66,11 +65,7 @@ fn PhotoItem(item: QueuedPhoto) -> impl IntoView {
                 </span>
                 <span class="muted">{i18n.date(item.sent_at)}</span>
                 {item.hidden.then(|| view! { <span class="badge badge--wait">{use_i18n().t("staff.chat_photos.hidden")}</span> })}
-                {suggestion.map(|(score, reason)| view! {
-                    <p class="badge badge--wait" data-testid="photo-suggestion">
-                        {use_i18n().tf("staff.texts.suggested", &[("reason", &use_i18n().t(&format!("moderation.reason.{}", reason.as_str()))), ("score", &score.to_string())])}
-                    </p>
-                })}
+                <Suggestion verdict=item.verdict testid="photo-suggestion"/>
                 <a href=format!("/staff/members?q=%23{}", item.sender_id)>{i18n.t("staff.texts.member_file")}</a>
             </div>
         </li>

@@ -6,12 +6,13 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_query_map;
 
-use crate::features::account::server_fns::{photo_queue, QueuedPhotoView};
+use crate::features::account::server_fns::photo_queue;
 use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
+use domain::photo::QueuedPhoto;
 
 #[component]
-fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
+fn QueueItem(item: QueuedPhoto) -> impl IntoView {
     let i18n = use_i18n();
     let when = domain::date::from_unix(item.created_at).to_string();
     view! {
@@ -23,6 +24,7 @@ fn QueueItem(item: QueuedPhotoView) -> impl IntoView {
                 <a href=crate::paths::member(item.user_id)>{item.name.clone()}</a>
                 <span class="muted">{when}</span>
                 {item.private.then(|| view! { <span class="badge">{use_i18n().t("photos.private")}</span> })}
+                <crate::features::staff::texts::Suggestion verdict=item.verdict testid="photo-suggestion"/>
             </div>
             <div class="review-card__actions">
                 <ActionForm action={ServerAction::<ReviewPhoto>::new()}>

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use domain::moderation::{QueuedText, Reason};
+use domain::moderation::{QueuedText, Reason, Verdict};
 use domain::ApiError;
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -108,11 +108,21 @@ pub(super) fn DecisionBar(keys: String) -> impl IntoView {
     }
 }
 
+/// A classifier's suggestion in a review queue: the likely reason and its score (none when it
+/// suggests nothing).
+#[component]
+pub(super) fn Suggestion(verdict: Option<Verdict>, testid: &'static str) -> impl IntoView {
+    verdict.and_then(|v| v.reason.map(|r| (v.score, r))).map(|(score, reason)| {
+        let i18n = use_i18n();
+        let reason = i18n.t(&format!("moderation.reason.{}", reason.as_str()));
+        view! { <p class="badge badge--wait" data-testid=testid>{i18n.tf("staff.texts.suggested", &[("reason", &reason), ("score", &score.to_string())])}</p> }
+    })
+}
+
 #[component]
 fn TextItem(item: QueuedText) -> impl IntoView {
     let i18n = use_i18n();
     let id = format!("text-{}", item.user_id);
-    let suggestion = item.verdict.and_then(|v| v.reason.map(|r| (v.score, r)));
     view! {
         <li class="text-review__item" data-testid="text-item">
             <input type="checkbox" id=id.clone() name=format!("texts[{}]", item.user_id) value=item.changed_at.to_string()/>
@@ -120,11 +130,7 @@ fn TextItem(item: QueuedText) -> impl IntoView {
                 <label for=id class="text-review__who">{item.name.clone()}" (#"{item.user_id}")"</label>
                 <p class="text-review__text">{item.text.clone()}</p>
                 {item.shown.clone().map(|shown| view! { <p class="muted text-review__shown">{use_i18n().t("staff.texts.shown_now")}": "{shown}</p> })}
-                {suggestion.map(|(score, reason)| view! {
-                    <p class="badge badge--wait" data-testid="text-suggestion">
-                        {use_i18n().tf("staff.texts.suggested", &[("reason", &use_i18n().t(&format!("moderation.reason.{}", reason.as_str()))), ("score", &score.to_string())])}
-                    </p>
-                })}
+                <Suggestion verdict=item.verdict testid="text-suggestion"/>
                 <span class="muted">{i18n.date(item.changed_at)}" · "<a href=format!("/staff/members?q=%23{}", item.user_id)>{use_i18n().t("staff.texts.member_file")}</a></span>
             </div>
         </li>
