@@ -57,6 +57,9 @@ test('a member passes an age check before she can buy where the site asks for on
     await anna.getByRole('button', { name: 'Versturen' }).click();
     const chatAlert = anna.getByTestId('chat-alert');
     await expect(chatAlert).toContainText('Op deze site moet je eerst je leeftijd laten bevestigen', { timeout: 15_000 });
+    // Nothing went out; her text is back in the box, not a failed message to retry.
+    await expect(anna.getByRole('textbox', { name: 'Bericht' })).toHaveValue('Hoi Bob!');
+    await expect(anna.getByTestId('chat-panel').getByText('Niet verstuurd')).toHaveCount(0);
     await axeClean(anna);
     await chatAlert.getByRole('link', { name: 'Leeftijd bevestigen' }).click();
     await expect(anna).toHaveURL(/\/age-check$/);

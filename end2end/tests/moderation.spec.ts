@@ -97,8 +97,9 @@ test("a moderator's morning: profile texts and a chat photo decided by keyboard,
     await bram.goto('/chats');
     await bram.getByRole('link', { name: /Anna/ }).first().click();
     await chatLive(bram);
-    await expect(bram.getByTestId('photo-review')).toHaveText('Foto wordt eerst gecontroleerd');
-    await expect(bram.locator('img[src^="/media/chat/"]')).toHaveCount(0);
+    const bramsChat = bram.getByTestId('chat-panel');
+    await expect(bramsChat.getByTestId('photo-review')).toHaveText('Foto wordt eerst gecontroleerd');
+    await expect(bramsChat.locator('img[src^="/media/chat/"]')).toHaveCount(0);
     await axeClean(bram);
 
     // The moderator approves it by keyboard; Bram sees it on his next visit.
@@ -121,8 +122,8 @@ test("a moderator's morning: profile texts and a chat photo decided by keyboard,
     await expect(moderator.getByTestId('queue-empty')).toBeVisible();
     await bram.reload();
     await chatLive(bram);
-    await expect(bram.locator('img[src^="/media/chat/"]')).toBeVisible();
-    await expect(bram.getByTestId('photo-review')).toHaveCount(0);
+    await expect(bramsChat.locator('img[src^="/media/chat/"]')).toBeVisible();
+    await expect(bramsChat.getByTestId('photo-review')).toHaveCount(0);
   } finally {
     await other.close();
   }

@@ -10,15 +10,12 @@ use std::collections::BTreeMap;
 use domain::moderation::{queued_photo_path, QueuedChatPhoto};
 use domain::ApiError;
 use leptos::prelude::*;
-use leptos_meta::Title;
-use leptos_router::hooks::use_query_map;
 
 #[cfg(feature = "ssr")]
 use crate::call::{fail, fail_back, redirect, staff_call};
-use crate::features::staff::texts::{DecisionBar, Suggestion};
+use crate::features::staff::texts::{DecisionBar, ReviewQueue, Suggestion};
 use crate::features::staff::{refuse_outside, StaffArea};
 use crate::i18n::use_i18n;
-use crate::ui::forms::ActionError;
 
 pub const PAGE: &str = "/staff/chat-photos";
 
@@ -77,35 +74,18 @@ pub fn ChatPhotoReviewPage() -> impl IntoView {
     if let Some(refused) = refuse_outside(StaffArea::Photos) {
         return refused;
     }
-    let i18n = use_i18n();
-    let decided = use_query_map().get_untracked().get("decided").and_then(|d| d.parse::<i64>().ok());
     let queue = Resource::new_blocking(|| (), |_| staff_chat_photo_queue());
     let action = ServerAction::<StaffReviewChatPhotos>::new();
-    view! {
-        <Title text=i18n.t("staff.chat_photos.title")/>
-        <div class="container page">
-            <p><a href="/staff">{i18n.t("staff.home.title")}</a></p>
-            <h1>{i18n.t("staff.chat_photos.title")}</h1>
-            <p class="muted">{i18n.t("staff.chat_photos.intro")}</p>
-            {decided.map(|n| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().plural("staff.chat_photos.decided", n, &[])}</p> })}
-            <ActionError action=action/>
-            <Suspense fallback=|| ()>
-                {move || queue.get().map(|result| match result {
-                    Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.chat_photos.empty")}</p> }.into_any(),
-                    Ok(items) => {
-                        let i18n = use_i18n();
-                        view! {
-                            <ActionForm action=action attr:class="form text-review" attr:data-testid="chat-photo-review">
-                                <p class="muted">{i18n.plural("staff.chat_photos.waiting", items.len() as i64, &[])}</p>
-                                <ul class="review-grid">{items.into_iter().map(|item| view! { <PhotoItem item=item/> }).collect_view()}</ul>
-                                <DecisionBar keys=i18n.t("staff.chat_photos.keys")/>
-                            </ActionForm>
-                        }.into_any()
-                    }
-                    Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
-                })}
-            </Suspense>
-        </div>
-    }
-    .into_any()
+    let form = move |items: Vec<QueuedChatPhoto>| {
+        let i18n = use_i18n();
+        view! {
+            <ActionForm action=action attr:class="form text-review" attr:data-testid="chat-photo-review">
+                <p class="muted">{i18n.plural("staff.chat_photos.waiting", items.len() as i64, &[])}</p>
+                <ul class="review-grid">{items.into_iter().map(|item| view! { <PhotoItem item=item/> }).collect_view()}</ul>
+                <DecisionBar keys=i18n.t("staff.chat_photos.keys")/>
+            </ActionForm>
+        }
+        .into_any()
+    };
+    view! { <ReviewQueue keys="staff.chat_photos" class="container page" action=action queue=queue form=form/> }.into_any()
 }

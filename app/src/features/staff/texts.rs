@@ -137,40 +137,62 @@ fn TextItem(item: QueuedText) -> impl IntoView {
     }
 }
 
+/// A review queue's page under its title: its intro, how many were just decided, a refusal, then
+/// the waiting items in `form` (or that none wait). `keys` is the page's locale prefix
+/// (`{keys}.intro`, `.decided`, `.empty`); `class` the container's. The text and chat-photo
+/// queues.
 #[component]
-pub fn TextReviewPage() -> impl IntoView {
-    if let Some(refused) = refuse_outside(StaffArea::Photos) {
-        return refused;
-    }
+pub(super) fn ReviewQueue<S, T, F>(
+    keys: &'static str,
+    class: &'static str,
+    action: ServerAction<S>,
+    queue: Resource<Result<Vec<T>, ApiError>>,
+    form: F,
+) -> impl IntoView
+where
+    S: leptos::server_fn::ServerFn<Error = ApiError> + Clone + Send + Sync + 'static,
+    S::Output: Send + Sync + 'static,
+    T: Clone + Send + Sync + serde::Serialize + serde::de::DeserializeOwned + 'static,
+    F: Fn(Vec<T>) -> AnyView + Send + Sync + 'static,
+{
     let i18n = use_i18n();
     let decided = use_query_map().get_untracked().get("decided").and_then(|d| d.parse::<i64>().ok());
-    let queue = Resource::new_blocking(|| (), |_| staff_text_queue());
-    let action = ServerAction::<StaffReviewTexts>::new();
     view! {
-        <Title text=i18n.t("staff.texts.title")/>
-        <div class="container container--narrow page">
+        <Title text=i18n.t(&format!("{keys}.title"))/>
+        <div class=class>
             <p><a href="/staff">{i18n.t("staff.home.title")}</a></p>
-            <h1>{i18n.t("staff.texts.title")}</h1>
-            <p class="muted">{i18n.t("staff.texts.intro")}</p>
-            {decided.map(|n| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().plural("staff.texts.decided", n, &[])}</p> })}
+            <h1>{i18n.t(&format!("{keys}.title"))}</h1>
+            <p class="muted">{i18n.t(&format!("{keys}.intro"))}</p>
+            {decided.map(|n| view! { <p class="notice notice--ok" role="status" data-testid="saved">{use_i18n().plural(&format!("{keys}.decided"), n, &[])}</p> })}
             <ActionError action=action/>
             <Suspense fallback=|| ()>
                 {move || queue.get().map(|result| match result {
-                    Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t("staff.texts.empty")}</p> }.into_any(),
-                    Ok(items) => {
-                        let i18n = use_i18n();
-                        view! {
-                            <ActionForm action=action attr:class="form text-review" attr:data-testid="text-review">
-                                <p class="muted">{i18n.plural("staff.texts.waiting", items.len() as i64, &[])}</p>
-                                <ul class="text-review__list">{items.into_iter().map(|item| view! { <TextItem item=item/> }).collect_view()}</ul>
-                                <DecisionBar keys=i18n.t("staff.texts.keys")/>
-                            </ActionForm>
-                        }.into_any()
-                    }
+                    Ok(items) if items.is_empty() => view! { <p class="notice" data-testid="queue-empty">{use_i18n().t(&format!("{keys}.empty"))}</p> }.into_any(),
+                    Ok(items) => form(items),
                     Err(_) => view! { <p class="notice notice--error" role="alert">{use_i18n().t("error.generic")}</p> }.into_any(),
                 })}
             </Suspense>
         </div>
     }
-    .into_any()
+}
+
+#[component]
+pub fn TextReviewPage() -> impl IntoView {
+    if let Some(refused) = refuse_outside(StaffArea::Photos) {
+        return refused;
+    }
+    let queue = Resource::new_blocking(|| (), |_| staff_text_queue());
+    let action = ServerAction::<StaffReviewTexts>::new();
+    let form = move |items: Vec<QueuedText>| {
+        let i18n = use_i18n();
+        view! {
+            <ActionForm action=action attr:class="form text-review" attr:data-testid="text-review">
+                <p class="muted">{i18n.plural("staff.texts.waiting", items.len() as i64, &[])}</p>
+                <ul class="text-review__list">{items.into_iter().map(|item| view! { <TextItem item=item/> }).collect_view()}</ul>
+                <DecisionBar keys=i18n.t("staff.texts.keys")/>
+            </ActionForm>
+        }
+        .into_any()
+    };
+    view! { <ReviewQueue keys="staff.texts" class="container container--narrow page" action=action queue=queue form=form/> }.into_any()
 }

@@ -380,6 +380,7 @@ async fn deliver(live: &Shared, client_id: String, content: Outbox) {
                         | PhotoUnreadable
                         | PhotoTooManyPixels
                         | PhotoNoFile
+                        | AgeCheckRequired
                 );
                 live.state.update(|s| {
                     if let Some(open) = s.open.as_mut() {
@@ -393,7 +394,9 @@ async fn deliver(live: &Shared, client_id: String, content: Outbox) {
                 if final_refusal {
                     live.outbox.borrow_mut().remove(&client_id);
                     show_alert(live, &error);
-                    if let Some(text) = typed.as_deref().filter(|_| matches!(error.code, MessageTooLong | ContactDetailsRefused | ContactDetailsRepeated)) {
+                    if let Some(text) =
+                        typed.as_deref().filter(|_| matches!(error.code, MessageTooLong | ContactDetailsRefused | ContactDetailsRepeated | AgeCheckRequired))
+                    {
                         restore_draft(live, text);
                     }
                 }
