@@ -5,7 +5,8 @@
 //
 // Prints performance, accessibility, CLS, LCP and total blocking time per page (the median run by
 // performance when --runs is more than 1: on a 2-core machine one run's blocking time varies by
-// a factor of two) and exits non-zero
+// a factor of two), with the machine's BenchmarkIndex of that run (Lighthouse's measure of the
+// CPU: the same page scores lower on a slower run), and exits non-zero
 // when a page is under 95 / 95 or over CLS 0.05. Chromium comes from Debian (/usr/bin/chromium);
 // nothing is downloaded. With --cookie (a member's session) the member pages can be measured too:
 // the cookies go into the browser's own cookie store (a `Cookie` header through Lighthouse's
@@ -52,7 +53,7 @@ for (const pair of cookie.split('; ')) {
   await cdp.send('Network.setCookie', { name: pair.slice(0, at), value: pair.slice(at + 1), url: base });
 }
 try {
-  console.log(`${'page'.padEnd(40)} perf  a11y  CLS     LCP      TBT`);
+  console.log(`${'page'.padEnd(40)} perf  a11y  CLS     LCP      TBT       BI`);
   for (const path of paths) {
     const measured = [];
     for (let run = 0; run < runs; run++) {
@@ -80,15 +81,16 @@ try {
         cls: audits['cumulative-layout-shift'].numericValue,
         lcp: audits['largest-contentful-paint'].numericValue,
         tbt: audits['total-blocking-time'].numericValue,
+        bi: result.lhr.environment.benchmarkIndex,
       });
     }
     if (!measured.length) continue;
     measured.sort((a, b) => a.perf - b.perf);
-    const { perf, a11y, cls, lcp, tbt } = measured[Math.floor(measured.length / 2)];
+    const { perf, a11y, cls, lcp, tbt, bi } = measured[Math.floor(measured.length / 2)];
     const ok = perf >= 95 && a11y >= 95 && cls <= 0.05;
     failed ||= !ok;
     console.log(
-      `${path.padEnd(40)} ${String(perf).padStart(4)}  ${String(a11y).padStart(4)}  ${cls.toFixed(3)}  ${(lcp / 1000).toFixed(1).padStart(4)} s  ${String(Math.round(tbt)).padStart(4)} ms  ${ok ? 'ok' : 'UNDER'}`,
+      `${path.padEnd(40)} ${String(perf).padStart(4)}  ${String(a11y).padStart(4)}  ${cls.toFixed(3)}  ${(lcp / 1000).toFixed(1).padStart(4)} s  ${String(Math.round(tbt)).padStart(4)} ms  ${String(Math.round(bi)).padStart(5)}  ${ok ? 'ok' : 'UNDER'}`,
     );
   }
 } finally {

@@ -19,6 +19,8 @@ async function writeAbout(page: import('@playwright/test').Page, text: string) {
 // Anna's photo to Bram says to him that it is checked first, until the moderator approves it.
 test("a moderator's morning: profile texts and a chat photo decided by keyboard, a text turned down with a reason", async ({ browser, baseURL }, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'one run at 1280 px');
+  // Five people in one morning (two members, a moderator, an admin, the site's owner).
+  test.setTimeout(90_000);
   const run = `${Date.now()}`;
   const port = new URL(baseURL!).port;
   const domain = `ochtend-${run}.vonk-test.nl`;
