@@ -111,11 +111,30 @@ impl TextStatus {
     }
 }
 
-/// A classifier's view of a text: how likely staff turn it down (0–100) and the likely reason.
+/// A classifier's view of a text or photo: how likely staff turn it down (0–100) and the likely
+/// reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdict {
     pub score: u8,
     pub reason: Option<Reason>,
+}
+
+impl Verdict {
+    /// Whether a photo with this verdict waits for staff whatever else ([`FLAGGED_SCORE`]).
+    pub fn flags(self) -> bool {
+        self.score >= FLAGGED_SCORE
+    }
+
+    /// The verdict as its two columns store it (a score and a reason code), for one that may be
+    /// absent.
+    pub fn columns(verdict: Option<Verdict>) -> (Option<i64>, Option<&'static str>) {
+        (verdict.map(|v| i64::from(v.score)), verdict.and_then(|v| v.reason).map(Reason::as_str))
+    }
+
+    /// The verdict its two columns hold: none without a score.
+    pub fn from_columns(score: Option<i64>, reason: Option<&str>) -> Option<Verdict> {
+        score.map(|s| Verdict { score: s.clamp(0, 100) as u8, reason: reason.and_then(Reason::parse) })
+    }
 }
 
 /// A text in the review queue.
@@ -186,7 +205,7 @@ impl ChatPhotoRule {
     /// sample), `verdict` a classifier's. None: it goes out unreviewed. A photo the classifier
     /// flags always waits, hidden; otherwise a sampled photo waits as the site says.
     pub fn start(self, draw: u8, verdict: Option<Verdict>) -> Option<PhotoReview> {
-        if verdict.is_some_and(|v| v.score >= FLAGGED_SCORE) {
+        if verdict.is_some_and(Verdict::flags) {
             return Some(PhotoReview::Hidden);
         }
         if draw >= self.percent.min(100) {

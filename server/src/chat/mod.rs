@@ -487,8 +487,8 @@ impl Chat {
 
     /// The stored key of a chat photo, for one of the conversation's two members only (and not
     /// while it waits for the recipient, nor while staff's review hides it from them, nor once
-    /// staff turned it down). None for everyone else.
-    /// With it, whether a browser may keep it (not while staff's review may still hide it).
+    /// staff turned it down), with whether a browser may keep it (not while staff may still
+    /// turn it down). None for everyone else.
     pub async fn photo_key(&self, viewer: i64, message_id: i64) -> Result<Option<(String, bool)>, AppError> {
         let row = sqlx::query(&format!("SELECT {MESSAGE_COLUMNS} FROM messages m JOIN chat_members c ON c.conversation_id = m.conversation_id AND c.user_id = $2 WHERE m.id = $1 AND m.id > c.cleared_up_to"))
             .bind(message_id)

@@ -13,7 +13,6 @@
 
 pub use domain::moderation::QueuedChatPhoto;
 use domain::moderation::{Decision, PhotoReview, Reason, Verdict};
-use domain::rows::Flag;
 use domain::staff::StaffArea;
 
 use super::Chat;
@@ -33,14 +32,6 @@ struct QueueRow {
     photo_review: String,
     photo_score: Option<i64>,
     photo_reason: Option<String>,
-}
-
-/// The member's photo and its review, as the decision reads it.
-#[derive(sqlx::FromRow)]
-struct Waiting {
-    sender_id: i64,
-    #[sqlx(try_from = "Flag")]
-    on_site: bool,
 }
 
 impl Chat {
@@ -70,7 +61,7 @@ impl Chat {
                 recipient_name: r.recipient_name,
                 sent_at: r.created_at,
                 hidden: PhotoReview::parse(&r.photo_review) == Some(PhotoReview::Hidden),
-                verdict: r.photo_score.map(|s| Verdict { score: s.clamp(0, 100) as u8, reason: r.photo_reason.as_deref().and_then(Reason::parse) }),
+                verdict: Verdict::from_columns(r.photo_score, r.photo_reason.as_deref()),
             })
             .collect())
     }
@@ -106,30 +97,20 @@ impl Chat {
         let mut blocked = false;
         for &id in messages {
             let mut tx = self.db().begin().await?;
-            let waiting: Option<Waiting> = sqlx::query_as(
-                "SELECT m.sender_id, CASE WHEN s.site_id = $2 THEN 1 ELSE 0 END AS on_site FROM messages m JOIN users s ON s.id = m.sender_id \
-                 WHERE m.id = $1 AND m.photo_review IN ($3, $4)",
+            // Only a photo of the site that still waits moves, and answers whose it is.
+            let moved: Option<(i64,)> = sqlx::query_as(
+                "UPDATE messages SET photo_review = $1, photo_reason = $2, photo_score = NULL \
+                 WHERE id = $3 AND photo_review IN ($4, $5) AND sender_id IN (SELECT id FROM users WHERE site_id = $6) RETURNING sender_id",
             )
+            .bind(status.as_str())
+            .bind(reason.map(Reason::as_str))
             .bind(id)
-            .bind(site_id)
             .bind(PhotoReview::Waiting.as_str())
             .bind(PhotoReview::Hidden.as_str())
+            .bind(site_id)
             .fetch_optional(&mut *tx)
             .await?;
-            let Some(waiting) = waiting.filter(|w| w.on_site) else { continue };
-            let moved = sqlx::query("UPDATE messages SET photo_review = $1, photo_reason = $2, photo_score = NULL WHERE id = $3 AND photo_review IN ($4, $5)")
-                .bind(status.as_str())
-                .bind(reason.map(Reason::as_str))
-                .bind(id)
-                .bind(PhotoReview::Waiting.as_str())
-                .bind(PhotoReview::Hidden.as_str())
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if moved == 0 {
-                continue;
-            }
-            let sender = waiting.sender_id;
+            let Some((sender,)) = moved else { continue };
             if matches!(decision, Decision::Block(_)) && sender != staff.id {
                 crate::accounts::block_in(&mut tx, sender).await?;
                 crate::members::search::refresh_searchable(&mut *tx, sender).await?;

@@ -230,10 +230,13 @@ impl Chat {
         let renditions = decoder.decode(bytes).await?;
         // Whether it waits for staff: the site's share, or the classifier's flag.
         let verdict = self.photo_classifier.verdict(renditions.hash);
-        let mut draw = [0u8; 1];
-        getrandom::getrandom(&mut draw).expect("the operating system's random source");
-        let review = site.chat_photo_rule().start(draw[0] % 100, verdict).map(|review| PhotoStart { review, verdict });
-        if review.is_some_and(|r| r.verdict.is_some_and(|v| v.score >= domain::moderation::FLAGGED_SCORE)) {
+        // A draw from 0 to 99 for the sample (from 32 random bits: 2^32 mod 100 leaves the
+        // draws as good as even).
+        let mut bits = [0u8; 4];
+        getrandom::getrandom(&mut bits).expect("the operating system's random source");
+        let draw = (u32::from_le_bytes(bits) % 100) as u8;
+        let review = site.chat_photo_rule().start(draw, verdict).map(|review| PhotoStart { review, verdict });
+        if verdict.is_some_and(Verdict::flags) {
             tracing::warn!(target: "security", sender = me.id, "a chat photo the classifier flagged waits for staff");
         }
         let key = format!("chat/{}/{}.jpg", me.id, crate::members::photos::random_suffix());
@@ -396,6 +399,7 @@ struct Stored {
 async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>, stored: Stored, now: i64) -> Result<i64, AppError> {
     let Stored { price, free, held, review } = stored;
     let (body, gift, photo_key) = send.content.parts();
+    let (photo_score, photo_reason) = Verdict::columns(send.photo_review.and_then(|p| p.verdict));
     let (id,): (i64,) = sqlx::query_as(
         "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at, review, \
          photo_review, photo_reason, photo_score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id",
@@ -415,8 +419,8 @@ async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>,
     .bind(now)
     .bind(review)
     .bind(send.photo_review.map(|p| p.review.as_str()))
-    .bind(send.photo_review.and_then(|p| p.verdict).and_then(|v| v.reason).map(|r| r.as_str()))
-    .bind(send.photo_review.and_then(|p| p.verdict).map(|v| i64::from(v.score)))
+    .bind(photo_reason)
+    .bind(photo_score)
     .fetch_one(&mut **tx)
     .await?;
     Ok(id)

@@ -151,9 +151,10 @@ impl Photos {
         let Renditions { full, thumb, width, height, webp, hash } = self.decoder.decode_with_webp(bytes).await?;
         let has_webp = webp.is_some();
         let verdict = self.classifier.verdict(hash);
-        if verdict.is_some_and(|v| v.score >= domain::moderation::FLAGGED_SCORE) {
+        if verdict.is_some_and(domain::moderation::Verdict::flags) {
             tracing::warn!(target: "security", member = member.id, "a profile photo the classifier flagged waits for staff");
         }
+        let (review_score, review_reason) = domain::moderation::Verdict::columns(verdict);
 
         let mut tx = self.db.begin().await?;
         // Takes the member's row lock so that two uploads at once cannot pass the limit.
@@ -172,8 +173,8 @@ impl Photos {
         .bind(i64::from(height))
         .bind(domain::photo::PhotoStatus::UnderInspection.code())
         .bind(has_webp)
-        .bind(verdict.map(|v| i64::from(v.score)))
-        .bind(verdict.and_then(|v| v.reason).map(|r| r.as_str()))
+        .bind(review_score)
+        .bind(review_reason)
         .fetch_one(&mut *tx)
         .await?;
         let stem = format!("photos/{}/{id}-{}", member.id, random_suffix());
@@ -419,10 +420,7 @@ impl Photos {
                 name: row.name,
                 created_at: row.created_at,
                 private: row.private,
-                verdict: row.review_score.map(|s| domain::moderation::Verdict {
-                    score: s.clamp(0, 100) as u8,
-                    reason: row.review_reason.as_deref().and_then(domain::moderation::Reason::parse),
-                }),
+                verdict: domain::moderation::Verdict::from_columns(row.review_score, row.review_reason.as_deref()),
             })
             .collect())
     }

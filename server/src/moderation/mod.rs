@@ -127,15 +127,15 @@ pub(crate) async fn submit(
                 .await?;
         }
         Some(text) => {
-            let verdict = classifier.verdict(text);
+            let (score, reason) = Verdict::columns(classifier.verdict(text));
             sqlx::query(
                 "UPDATE profiles SET about_draft = $1, about_status = $2, about_reason = $3, about_score = $4, \
                  about_changed_at = CASE WHEN about_changed_at IS NOT NULL AND about_changed_at >= $5 THEN about_changed_at + 1 ELSE $5 END WHERE user_id = $6",
             )
             .bind(text)
             .bind(TextStatus::Waiting.as_str())
-            .bind(verdict.and_then(|v| v.reason).map(|r| r.as_str()))
-            .bind(verdict.map(|v| i64::from(v.score)))
+            .bind(reason)
+            .bind(score)
             .bind(now)
             .bind(user_id)
             .execute(&mut **tx)
@@ -190,7 +190,7 @@ impl crate::staff::Staff {
                 text: r.about_draft,
                 shown: r.about,
                 changed_at: r.about_changed_at,
-                verdict: r.about_score.map(|s| Verdict { score: s.clamp(0, 100) as u8, reason: r.about_reason.as_deref().and_then(Reason::parse) }),
+                verdict: Verdict::from_columns(r.about_score, r.about_reason.as_deref()),
             })
             .collect())
     }

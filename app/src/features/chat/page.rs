@@ -136,8 +136,8 @@ fn fallback_view(props: &ChatPanelProps) -> impl IntoView {
                         // As the live panel says it (`MessageList.tsx`, `reviewNote`).
                         let note = match m.photo_review {
                             Some(PhotoReview::Rejected) => Some(labels.photo_rejected.clone()),
-                            Some(PhotoReview::Waiting | PhotoReview::Hidden) if m.mine => Some(labels.photo_in_review.clone()),
-                            Some(PhotoReview::Waiting | PhotoReview::Hidden) if m.photo.is_none() => Some(labels.photo_held.clone()),
+                            Some(r) if r.waits() && m.mine => Some(labels.photo_in_review.clone()),
+                            Some(r) if r.waits() && m.photo.is_none() => Some(labels.photo_held.clone()),
                             _ => None,
                         };
                         let picture = m.photo.clone().map(|src| view! { <img class="chat-fallback__photo" src=src alt=labels.photo_sent.clone() loading="lazy"/> });
