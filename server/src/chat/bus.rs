@@ -79,6 +79,40 @@ impl Signal {
     }
 }
 
+/// Signals as `NOTIFY` payloads: separated by `;`, each payload under PostgreSQL's 8,000 bytes.
+pub fn payloads(signals: &[Signal]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for signal in signals {
+        let encoded = signal.encode();
+        match out.last_mut() {
+            Some(last) if last.len() + 1 + encoded.len() <= PAYLOAD_MAX => {
+                last.push(';');
+                last.push_str(&encoded);
+            }
+            _ => out.push(encoded),
+        }
+    }
+    out
+}
+
+/// One `NOTIFY` payload for a write's few signals (a send's: a message, maybe a queue change).
+pub(crate) fn payload(signals: &[Signal]) -> String {
+    signals.iter().map(Signal::encode).collect::<Vec<_>>().join(";")
+}
+
+/// Every signal of a payload; `None` when any part is not one.
+pub fn decode_payload(payload: &str) -> Option<Vec<Signal>> {
+    payload.split(';').map(Signal::decode).collect()
+}
+
+/// A `NOTIFY` payload stays below this (PostgreSQL refuses 8,000 bytes and more).
+const PAYLOAD_MAX: usize = 7_000;
+
+/// Messages this node wrote, until their signal comes by: its sockets get them without reading
+/// the database. A write that did not commit leaves its row here; the map is emptied when it
+/// grows past this many.
+const EXPECTED_MAX: usize = 10_000;
+
 /// What a socket task receives from the bus.
 #[derive(Debug, Clone)]
 pub enum Outgoing {
@@ -109,6 +143,8 @@ struct Inner {
     listening: tokio::sync::watch::Sender<bool>,
     /// Sites whose operator queue changed, for the open queue pages of this node.
     queue: tokio::sync::broadcast::Sender<i64>,
+    /// Messages written here whose signal has not come by yet ([`Bus::expect`]).
+    expected: std::sync::Mutex<HashMap<i64, Arc<MessageRow>>>,
 }
 
 /// This node's sockets and the way signals reach them. Cheap to clone.
@@ -158,6 +194,7 @@ impl Bus {
                 shutdown: tokio_util::sync::CancellationToken::new(),
                 listening: tokio::sync::watch::Sender::new(!postgres),
                 queue: tokio::sync::broadcast::Sender::new(QUEUE_BACKLOG),
+                expected: std::sync::Mutex::new(HashMap::new()),
             }),
         };
         if postgres {
@@ -168,6 +205,26 @@ impl Bus {
 
     pub fn db(&self) -> &Db {
         &self.inner.db
+    }
+
+    /// Whether signals travel through PostgreSQL (`NOTIFY` in the writer's transaction).
+    pub fn postgres(&self) -> bool {
+        self.inner.postgres
+    }
+
+    /// A message this node is about to commit: its signal's delivery here takes the row from
+    /// memory instead of reading it (before the commit, since on PostgreSQL the signal may be
+    /// heard before the commit returns).
+    pub(crate) fn expect(&self, row: Arc<MessageRow>) {
+        let mut expected = self.inner.expected.lock().unwrap_or_else(|e| e.into_inner());
+        if expected.len() >= EXPECTED_MAX {
+            expected.clear();
+        }
+        expected.insert(row.id, row);
+    }
+
+    fn take_expected(&self, id: i64) -> Option<Arc<MessageRow>> {
+        self.inner.expected.lock().unwrap_or_else(|e| e.into_inner()).remove(&id)
     }
 
     /// Waits until this node hears the other nodes' signals (its `LISTEN` is in place).
@@ -284,12 +341,13 @@ impl Bus {
         use domain::chat_socket::Push;
         match signal {
             Signal::Message { id, sender, recipient, .. } => {
+                let expected = self.take_expected(id);
                 if !self.has_sockets(sender) && !self.has_sockets(recipient) {
                     return;
                 }
                 let bus = self.clone();
                 tokio::spawn(async move {
-                    if let Err(error) = bus.deliver_message(id, sender, recipient).await {
+                    if let Err(error) = bus.deliver_message(id, expected, sender, recipient).await {
                         tracing::warn!(%error, id, "could not deliver a message to its sockets");
                     }
                 });
@@ -342,30 +400,42 @@ impl Bus {
         }
     }
 
-    async fn deliver_message(&self, id: i64, sender: i64, recipient: i64) -> Result<(), AppError> {
-        let Some(row) = store::message_row(self.db(), id).await? else { return Ok(()) };
-        let row = Arc::new(row);
+    async fn deliver_message(&self, id: i64, expected: Option<Arc<MessageRow>>, sender: i64, recipient: i64) -> Result<(), AppError> {
+        let row = match expected {
+            Some(row) => row,
+            None => match store::message_row(self.db(), id).await? {
+                Some(row) => Arc::new(row),
+                None => return Ok(()),
+            },
+        };
         self.send_to(sender, Outgoing::Message(row.clone()));
         if row.held {
             return Ok(());
         }
         let reached = self.send_to(recipient, Outgoing::Message(row.clone()));
         if reached > 0 {
-            // The recipient's client has it: the sender's tick turns to "delivered".
-            if store::mark_delivered(self.db(), row.conversation_id, recipient, id).await? {
-                self.publish(&[Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id }]).await?;
-            }
-            let total = store::unread_total(self.db(), recipient).await?;
+            // The recipient's client has it: the sender's tick turns to "delivered", and the
+            // recipient hears their new unread total.
+            let told = Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id };
+            let total = if self.inner.postgres {
+                store::delivered_and_total(self.db(), &told, recipient).await?
+            } else {
+                if store::mark_delivered(self.db(), row.conversation_id, recipient, id).await? {
+                    self.dispatch(told);
+                }
+                store::unread_total(self.db(), recipient).await?
+            };
             self.send_to(recipient, json(&domain::chat_socket::Push::Unread { total }));
         }
         Ok(())
     }
 }
 
-/// `NOTIFY`s the signals on a connection (inside a transaction they go out at its commit).
+/// `NOTIFY`s the signals on a connection, a few to a payload (inside a transaction they go out
+/// at its commit).
 async fn notify(conn: &mut sqlx::AnyConnection, signals: &[Signal]) -> Result<(), AppError> {
-    for signal in signals {
-        sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(signal.encode()).execute(&mut *conn).await?;
+    for payload in payloads(signals) {
+        sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(payload).execute(&mut *conn).await?;
     }
     Ok(())
 }
@@ -380,8 +450,8 @@ fn json(push: &domain::chat_socket::Push) -> Outgoing {
 async fn listen(bus: Bus, url: String) {
     crate::db::listen_forever(url, CHANNEL, "chat signals", move |heard| {
         match heard {
-            Heard::Notification(payload) => match Signal::decode(&payload) {
-                Some(signal) => bus.dispatch(signal),
+            Heard::Notification(payload) => match decode_payload(&payload) {
+                Some(signals) => signals.into_iter().for_each(|signal| bus.dispatch(signal)),
                 None => tracing::warn!(%payload, "unknown chat signal"),
             },
             Heard::MayHaveMissed => {
@@ -416,5 +486,19 @@ mod tests {
         assert_eq!(Signal::decode("z,1"), None);
         assert_eq!(Signal::decode("q,1,2"), None);
         assert_eq!(Signal::decode("m,1,2,x,4"), None);
+    }
+
+    #[test]
+    fn payloads_carry_several_signals_and_stay_small() {
+        use super::{decode_payload, payload, payloads, PAYLOAD_MAX};
+        let two = [Signal::Message { id: 9, conversation: 2, sender: 3, recipient: 4 }, Signal::Queue { site: 1 }];
+        assert_eq!(payload(&two), "m,9,2,3,4;q,1");
+        assert_eq!(decode_payload(&payload(&two)), Some(two.to_vec()));
+        assert_eq!(decode_payload("m,9,2,3,4;z,1"), None);
+        let many: Vec<Signal> = (0..2_000).map(|user| Signal::Removed { conversation: 1_000_000 + user, user }).collect();
+        let split = payloads(&many);
+        assert!(split.len() > 1);
+        assert!(split.iter().all(|p| p.len() <= PAYLOAD_MAX));
+        assert_eq!(split.iter().flat_map(|p| decode_payload(p).unwrap()).collect::<Vec<_>>(), many);
     }
 }

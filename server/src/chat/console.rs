@@ -119,7 +119,12 @@ impl Chat {
             return Ok(sent);
         }
         let payer = Payer::Operator { operator: operator.id };
-        self.store(site, Outgoing { sender: profile, peer: member, client_id, content: Content::Text(text), payer, hold: false, photo_review: None }, now).await
+        self.store(
+            site,
+            Outgoing { sender: profile, to: super::To::Member(member), client_id, content: Content::Text(text), payer, hold: false, photo_review: None },
+            now,
+        )
+        .await
     }
 
     /// The operator queue: conversations with a fictional profile; those waiting for an answer

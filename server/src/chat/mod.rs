@@ -70,6 +70,8 @@ pub struct Sent {
     pub message: ChatMessage,
     /// The sender's balance after it.
     pub balance: i64,
+    /// The sender's free messages used, after it.
+    pub free_used: i64,
     /// False when this client id was sent before: nothing was stored or charged now.
     pub new: bool,
     /// The kinds of contact detail hidden in the text (the sender is told).

@@ -5,6 +5,7 @@
 use domain::account::UserStatus;
 use domain::chat::{charge, may_start_conversation, validate_client_id, validate_text, Charge, Gift, MessageKind};
 use domain::moderation::{PhotoReview, Verdict};
+use domain::rows::Flag;
 use domain::ErrorCode;
 use sqlx::Row;
 
@@ -13,7 +14,6 @@ use super::store::{MessageRow, MESSAGE_COLUMNS};
 use super::{Chat, Content, Sent, To};
 use crate::accounts::Member;
 use crate::credits::{self, Entry, Reason};
-use crate::db::flag;
 use crate::error::AppError;
 use crate::sites::Site;
 
@@ -50,17 +50,11 @@ impl Chat {
             }
             other => other,
         };
-        if let Some(sent) = self.already_sent(me.id, client_id).await? {
-            return Ok(sent);
-        }
+        // A retry of an earlier send is answered by the store, in its transaction.
         crate::age::gate(self.db(), site, me, None).await?;
-        let peer = match to {
-            To::Conversation(id) => self.peer_in(id, me.id).await?.ok_or(ErrorCode::NotFound)?,
-            To::Member(id) => id,
-        };
         let payer = Payer::Member { premium: me.paid_user, confirmed: me.is_confirmed() };
         let hold = contact.as_ref().is_some_and(|c| !c.held.is_empty());
-        let sent = self.store(site, Outgoing { sender: me.id, peer, client_id, content, payer, hold, photo_review }, now).await?;
+        let sent = self.store(site, Outgoing { sender: me.id, to, client_id, content, payer, hold, photo_review }, now).await?;
         match contact.filter(|_| sent.new) {
             Some(c) => {
                 self.contact_sent(site.id, me.id, client_id, &c, sent.message.id, now).await?;
@@ -72,7 +66,7 @@ impl Chat {
 
     pub(super) async fn already_sent(&self, sender: i64, client_id: &str) -> Result<Option<Sent>, AppError> {
         let row = sqlx::query(&format!(
-            "SELECT {MESSAGE_COLUMNS}, u.credits FROM messages m JOIN users u ON u.id = m.sender_id WHERE m.sender_id = $1 AND m.client_id = $2"
+            "SELECT {MESSAGE_COLUMNS}, u.credits, u.free_messages_used FROM messages m JOIN users u ON u.id = m.sender_id WHERE m.sender_id = $1 AND m.client_id = $2"
         ))
         .bind(sender)
         .bind(client_id)
@@ -80,15 +74,30 @@ impl Chat {
         .await?;
         let Some(row) = row else { return Ok(None) };
         let message = MessageRow::from_row(&row)?;
-        Ok(Some(Sent { message: message.view(sender), balance: row.try_get("credits")?, new: false, masked: Vec::new(), held: Vec::new(), warned: false }))
+        Ok(Some(Sent {
+            message: message.view(sender),
+            balance: row.try_get("credits")?,
+            free_used: row.try_get("free_messages_used")?,
+            new: false,
+            masked: Vec::new(),
+            held: Vec::new(),
+            warned: false,
+        }))
     }
 
-    /// Stores a send, in named steps: the recipient must be reachable; then, in one transaction
-    /// that holds the sender's row, a retry answers the first send, the conversation is found or
-    /// started, the message is written and paid for, and both members' lists move; after the
-    /// commit the sockets, mail and push hear of it.
+    /// Stores a send, in a fixed number of statements whatever the database: the sender's row
+    /// is locked; one read finds a retry of this send, the recipient (reachable, no block
+    /// either way) and the pair's conversation; then the message, its payment, both members'
+    /// lists and (on PostgreSQL) the signals are written, on PostgreSQL as one statement. A new
+    /// conversation, a first message checked for spam and a balance falling low add their own
+    /// steps. After the commit the sockets, mail and push hear of it.
     pub(super) async fn store(&self, site: &Site, send: Outgoing<'_>, now: i64) -> Result<Sent, AppError> {
-        let recipient = self.recipient(site, &send).await?;
+        if let Content::Gift(gift) = &send.content {
+            if !site.offers_gift(*gift) {
+                return Err(ErrorCode::ChoiceInvalid.into());
+            }
+        }
+        let postgres = self.bus.postgres();
         let mut tx = self.db().begin().await?;
         // The sender's row lock first (a write, so SQLite takes its write lock at once): one
         // member's sends happen one after the other.
@@ -98,53 +107,36 @@ impl Chat {
         .bind(send.sender)
         .fetch_one(&mut *tx)
         .await?;
-        // A parallel retry of the same send may have committed while we waited for the lock.
-        let repeat: Option<(i64,)> = sqlx::query_as("SELECT id FROM messages WHERE sender_id = $1 AND client_id = $2")
-            .bind(send.sender)
-            .bind(send.client_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if repeat.is_some() {
+        // A statement of its own after the lock: it sees a parallel retry that committed meanwhile.
+        let target = Target::read(&mut tx, site, &send, postgres).await?;
+        if target.repeat.is_some() {
             drop(tx);
             return self.already_sent(send.sender, send.client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
         }
-        let (conversation, first) = conversation_for(&mut tx, site, &send, recipient.fictional, started, now).await?;
+        let recipient = target.recipient(send.sender)?;
+        let peer = recipient.id;
+        let (conversation, first) = match target.conversation {
+            Some(id) => (id, false),
+            None => conversation_for(&mut tx, site, &send, peer, recipient.fictional, started, now).await?,
+        };
         let (mut price, mut free) = price_of(site, send.payer, send.content.kind(), free_used);
         // Contact details the site holds wait for staff like spam does.
-        let review = send.hold || super::review::needs_review(&mut tx, site, &send, conversation, first, now).await?;
+        let review = send.hold || super::review::needs_review(&mut tx, site, &send, conversation, first, target.waiting > 0, now).await?;
+        // Paid now, or (held for staff review) affordable now and paid for when released.
+        if price > credits {
+            return Err(ErrorCode::InsufficientCredits.into());
+        }
         if review {
-            // Held for staff review: it must be affordable now, and is paid for when released.
-            if price > credits {
-                return Err(ErrorCode::InsufficientCredits.into());
-            }
             (price, free) = (0, false);
         }
         let held = review || !(send.payer.confirmed() && recipient.confirmed);
-        let id = insert_message(&mut tx, conversation, &send, Stored { price, free, held, review }, now).await?;
-        let balance = pay(&mut tx, send.sender, id, price, free, credits, now).await?;
-        if matches!(send.payer, Payer::Member { premium: true, .. }) && domain::lifecycle::falls_low(credits, balance) {
-            crate::lifecycle::note_low_balance(&mut tx, site, send.sender, id, now).await?;
-        }
-        move_lists(&mut tx, conversation, send.sender, send.peer, id, held, now).await?;
-        // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
-        let mut signals = vec![Signal::Message { id, conversation, sender: send.sender, recipient: send.peer }];
-        if recipient.fictional || send.payer.operator().is_some() {
-            // The operators' queue gains or loses a waiting conversation.
-            signals.push(Signal::Queue { site: site.id });
-        }
-        self.bus.stage(&mut tx, &signals).await?;
-        tx.commit().await?;
-        self.bus.committed(&signals);
-        if !held && !recipient.fictional {
-            self.tell_recipient(site, send.sender, send.peer, conversation, now);
-        }
-        crate::metrics::message_sent();
+        let balance = credits - price;
         let (body, gift, photo_key) = send.content.parts();
-        let message = MessageRow {
-            id,
+        let mut message = MessageRow {
+            id: target.next_id.unwrap_or(0),
             conversation_id: conversation,
             sender_id: send.sender,
-            recipient_id: send.peer,
+            recipient_id: peer,
             kind: send.content.kind(),
             body,
             gift,
@@ -154,38 +146,40 @@ impl Chat {
             held,
             created_at: now,
         };
-        Ok(Sent { message: message.view(send.sender), balance, new: true, masked: Vec::new(), held: Vec::new(), warned: false })
-    }
-
-    /// The recipient of a send, if it may reach them: not the sender, a gift the site offers,
-    /// an active or unconfirmed member of the site, no block either way.
-    async fn recipient(&self, site: &Site, send: &Outgoing<'_>) -> Result<Recipient, AppError> {
-        if send.sender == send.peer {
-            return Err(ErrorCode::NotFound.into());
-        }
-        if let Content::Gift(gift) = &send.content {
-            if !site.offers_gift(*gift) {
-                return Err(ErrorCode::ChoiceInvalid.into());
+        let stored =
+            Stored { price, free, held, review, balance, photo_key, operator: send.payer.operator(), verdict: send.photo_review.and_then(|p| p.verdict) };
+        // The recipient's sockets get the message, then their new unread total (see `Bus::dispatch`).
+        let signals = |id: i64| {
+            let mut signals = vec![Signal::Message { id, conversation, sender: send.sender, recipient: peer }];
+            if recipient.fictional || send.payer.operator().is_some() {
+                // The operators' queue gains or loses a waiting conversation.
+                signals.push(Signal::Queue { site: site.id });
             }
+            signals
+        };
+        let signals = if postgres {
+            let signals = signals(message.id);
+            write_postgres(&mut tx, &message, &stored, &signals).await?;
+            signals
+        } else {
+            message.id = write_sqlite(&mut tx, &message, &stored, now).await?;
+            signals(message.id)
+        };
+        if matches!(send.payer, Payer::Member { premium: true, .. }) && domain::lifecycle::falls_low(credits, balance) {
+            crate::lifecycle::note_low_balance(&mut tx, site, send.sender, message.id, now).await?;
         }
-        let target = sqlx::query(&format!(
-            "SELECT u.status, u.fictional, {blocks} FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $2 AND u.site_id = $3",
-            blocks = crate::visibility::BLOCK_DIRECTIONS
-        ))
-        .bind(send.sender)
-        .bind(send.peer)
-        .bind(site.id)
-        .fetch_optional(self.pool())
-        .await?
-        .ok_or(ErrorCode::NotFound)?;
-        if target.try_get::<i64, _>("blocked_me")? > 0 {
-            return Err(ErrorCode::BlockedByMember.into());
+        // Before the commit: this node's sockets read the message from here, not the database
+        // (on PostgreSQL the notification may be heard before the commit returns).
+        let message = std::sync::Arc::new(message);
+        self.bus.expect(message.clone());
+        tx.commit().await?;
+        self.bus.committed(&signals);
+        if !held && !recipient.fictional {
+            self.tell_recipient(site, send.sender, peer, conversation, now);
         }
-        let status: String = target.try_get("status")?;
-        if target.try_get::<i64, _>("blocked_by_me")? > 0 || !matches!(UserStatus::parse(&status), Some(UserStatus::Active | UserStatus::NotConfirmed)) {
-            return Err(ErrorCode::NotFound.into());
-        }
-        Ok(Recipient { confirmed: status == UserStatus::Active.as_str(), fictional: flag(&target, "fictional")? })
+        crate::metrics::message_sent();
+        let free_used = free_used + i64::from(free);
+        Ok(Sent { message: message.view(send.sender), balance, free_used, new: true, masked: Vec::new(), held: Vec::new(), warned: false })
     }
 
     /// A delivered message told to its (real) recipient after the commit: by web push where a
@@ -289,7 +283,8 @@ impl Payer {
 /// One send on its way into the database.
 pub(super) struct Outgoing<'a> {
     pub(super) sender: i64,
-    pub(super) peer: i64,
+    /// The conversation or member it goes to (checked in the send's transaction).
+    pub(super) to: To,
     pub(super) client_id: &'a str,
     pub(super) content: Content,
     pub(super) payer: Payer,
@@ -308,6 +303,7 @@ pub(super) struct PhotoStart {
 
 /// What the send needs to know of its recipient.
 struct Recipient {
+    id: i64,
     confirmed: bool,
     fictional: bool,
 }
@@ -325,17 +321,20 @@ impl Content {
 
 pub(super) type Tx<'t> = sqlx::Transaction<'t, sqlx::Any>;
 
-/// The pair's conversation, started by this send when there is none (then `true`): a free
-/// member may start only so many ([`may_start_conversation`]); a conversation the peer started
-/// at the same moment is theirs, not a start of the sender's.
-async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, peer_fictional: bool, started: i64, now: i64) -> Result<(i64, bool), AppError> {
-    let (sender, peer) = (send.sender, send.peer);
+/// The pair's conversation when the send's read found none: started by this send (then
+/// `true`); a free member may start only so many ([`may_start_conversation`]); a conversation
+/// the peer started at the same moment is theirs, not a start of the sender's.
+async fn conversation_for(
+    tx: &mut Tx<'_>,
+    site: &Site,
+    send: &Outgoing<'_>,
+    peer: i64,
+    peer_fictional: bool,
+    started: i64,
+    now: i64,
+) -> Result<(i64, bool), AppError> {
+    let sender = send.sender;
     let (low, high) = (sender.min(peer), sender.max(peer));
-    let existing: Option<(i64,)> =
-        sqlx::query_as("SELECT id FROM conversations WHERE low_id = $1 AND high_id = $2").bind(low).bind(high).fetch_optional(&mut **tx).await?;
-    if let Some((id,)) = existing {
-        return Ok((id, false));
-    }
     if let Payer::Member { premium, .. } = send.payer {
         may_start_conversation(premium, started)?;
     }
@@ -373,6 +372,63 @@ async fn conversation_for(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, pee
     }
 }
 
+/// What the send's one read finds, in its transaction after the sender's lock.
+#[derive(sqlx::FromRow)]
+struct Target {
+    /// This client id was sent before (a retry).
+    repeat: Option<i64>,
+    /// The recipient, when they are a member of the site with a profile (and, sent to a
+    /// conversation, its other member).
+    peer: Option<i64>,
+    status: Option<String>,
+    fictional: Option<Flag>,
+    blocked_by_me: i64,
+    blocked_me: i64,
+    /// The pair's conversation, if there is one.
+    conversation: Option<i64>,
+    /// The sender's messages in it that wait for staff's review.
+    waiting: i64,
+    /// On PostgreSQL, the new message's id, taken now so that its signal is written with it.
+    next_id: Option<i64>,
+}
+
+impl Target {
+    async fn read(tx: &mut Tx<'_>, site: &Site, send: &Outgoing<'_>, postgres: bool) -> Result<Target, AppError> {
+        let (peer, to) = match send.to {
+            To::Member(id) => ("$2", id),
+            To::Conversation(id) => ("(SELECT cm.peer_id FROM chat_members cm WHERE cm.conversation_id = $2 AND cm.user_id = $1)", id),
+        };
+        let next_id = if postgres { "nextval(pg_get_serial_sequence('messages', 'id'))" } else { "NULL" };
+        let sql = format!(
+            "SELECT r.id AS repeat, u.id AS peer, u.status, u.fictional, \
+             (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = $1 AND b.blocked_id = u.id) AS blocked_by_me, \
+             (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = u.id AND b.blocked_id = $1) AS blocked_me, \
+             c.id AS conversation, \
+             (SELECT COUNT(*) FROM messages w WHERE w.conversation_id = c.id AND w.sender_id = $1 AND w.review = $5) AS waiting, \
+             {next_id} AS next_id \
+             FROM (SELECT 1 AS one) o \
+             LEFT JOIN messages r ON r.sender_id = $1 AND r.client_id = $3 \
+             LEFT JOIN users u ON u.id = {peer} AND u.site_id = $4 AND EXISTS (SELECT 1 FROM profiles p WHERE p.user_id = u.id) \
+             LEFT JOIN conversations c ON c.low_id = CASE WHEN u.id < $1 THEN u.id ELSE $1 END AND c.high_id = CASE WHEN u.id < $1 THEN $1 ELSE u.id END"
+        );
+        Ok(sqlx::query_as(&sql).bind(send.sender).bind(to).bind(send.client_id).bind(site.id).bind(true).fetch_one(&mut **tx).await?)
+    }
+
+    /// The recipient, if the send may reach them: not the sender, an active or unconfirmed
+    /// member, no block either way (`blocked_by_member` when they blocked the sender).
+    fn recipient(&self, sender: i64) -> Result<Recipient, AppError> {
+        let peer = self.peer.filter(|peer| *peer != sender).ok_or(ErrorCode::NotFound)?;
+        if self.blocked_me > 0 {
+            return Err(ErrorCode::BlockedByMember.into());
+        }
+        let status = self.status.as_deref().and_then(UserStatus::parse);
+        if self.blocked_by_me > 0 || !matches!(status, Some(UserStatus::Active | UserStatus::NotConfirmed)) {
+            return Err(ErrorCode::NotFound.into());
+        }
+        Ok(Recipient { id: peer, confirmed: status == Some(UserStatus::Active), fictional: self.fictional.is_some_and(bool::from) })
+    }
+}
+
 /// What a send costs in credits, and whether it is one of the member's free messages.
 pub(super) fn price_of(site: &Site, payer: Payer, kind: MessageKind, free_used: i64) -> (i64, bool) {
     match payer {
@@ -387,43 +443,122 @@ pub(super) fn price_of(site: &Site, payer: Payer, kind: MessageKind, free_used: 
     }
 }
 
-/// How a message is stored: its price and whether it was free, and whether it waits (for a
-/// confirmation, or for staff review as well).
+/// How a message is stored: its price and whether it was free, whether it waits (for a
+/// confirmation, or for staff review as well), the sender's balance after it, and what the row
+/// keeps beside the message's own columns.
 struct Stored {
     price: i64,
     free: bool,
     held: bool,
     review: bool,
+    balance: i64,
+    photo_key: Option<String>,
+    operator: Option<i64>,
+    verdict: Option<Verdict>,
 }
 
-async fn insert_message(tx: &mut Tx<'_>, conversation: i64, send: &Outgoing<'_>, stored: Stored, now: i64) -> Result<i64, AppError> {
-    let Stored { price, free, held, review } = stored;
-    let (body, gift, photo_key) = send.content.parts();
-    let (photo_score, photo_reason) = Verdict::columns(send.photo_review.and_then(|p| p.verdict));
-    let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO messages (conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at, review, \
-         photo_review, photo_reason, photo_score) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id",
-    )
-    .bind(conversation)
-    .bind(send.sender)
-    .bind(send.peer)
-    .bind(send.content.kind().as_str())
-    .bind(&body)
-    .bind(gift.map(Gift::code))
-    .bind(photo_key.as_deref())
-    .bind(send.client_id)
-    .bind(price)
-    .bind(free)
-    .bind(held)
-    .bind(send.payer.operator())
-    .bind(now)
-    .bind(review)
-    .bind(send.photo_review.map(|p| p.review.as_str()))
-    .bind(photo_reason)
-    .bind(photo_score)
-    .fetch_one(&mut **tx)
-    .await?;
+/// The message's columns, in the order of `$1…$17` in both writes below ([`bind_message`]).
+const MESSAGE_INSERT: &str =
+    "conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, operator_id, created_at, review, \
+     photo_review, photo_reason, photo_score";
+
+fn bind_message<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    m: &'q MessageRow,
+    stored: &'q Stored,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    let (photo_score, photo_reason) = Verdict::columns(stored.verdict);
+    query
+        .bind(m.conversation_id)
+        .bind(m.sender_id)
+        .bind(m.recipient_id)
+        .bind(m.kind.as_str())
+        .bind(m.body.as_str())
+        .bind(m.gift.map(Gift::code))
+        .bind(stored.photo_key.as_deref())
+        .bind(m.client_id.as_str())
+        .bind(stored.price)
+        .bind(stored.free)
+        .bind(stored.held)
+        .bind(stored.operator)
+        .bind(m.created_at)
+        .bind(stored.review)
+        .bind(m.photo_review.map(PhotoReview::as_str))
+        .bind(photo_reason)
+        .bind(photo_score)
+}
+
+/// The ledger row of a paid message (the reference [`credits`] reconciles by).
+fn spend_reference(message: i64) -> String {
+    format!("message:{message}")
+}
+
+/// The write on SQLite, statement by statement (in-process: a statement costs no round trip):
+/// the message, its ledger row and the sender's balance or free count, the conversation's
+/// last message and both members' lists. Answers the message's id.
+async fn write_sqlite(tx: &mut Tx<'_>, m: &MessageRow, stored: &Stored, now: i64) -> Result<i64, AppError> {
+    let sql =
+        format!("INSERT INTO messages ({MESSAGE_INSERT}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id");
+    let id: i64 = bind_message(sqlx::query(&sql), m, stored).fetch_one(&mut **tx).await?.try_get("id")?;
+    if stored.price > 0 {
+        sqlx::query("INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(m.sender_id)
+            .bind(-stored.price)
+            .bind(stored.balance)
+            .bind(Reason::Spend.as_str())
+            .bind(spend_reference(id))
+            .bind(now)
+            .execute(&mut **tx)
+            .await?;
+    }
+    if stored.price > 0 || stored.free {
+        sqlx::query(SENDER_BALANCE).bind(stored.balance).bind(stored.free).bind(m.sender_id).execute(&mut **tx).await?;
+    }
+    sqlx::query(CONVERSATION_LAST).bind(id).bind(m.conversation_id).execute(&mut **tx).await?;
+    sqlx::query(LISTS).bind(id).bind(now).bind(m.conversation_id).bind(m.sender_id).bind(m.recipient_id).bind(!stored.held).execute(&mut **tx).await?;
     Ok(id)
+}
+
+/// The sender's balance and free messages after a send ($1 balance, $2 free, $3 sender).
+const SENDER_BALANCE: &str = "UPDATE users SET credits = $1, free_messages_used = free_messages_used + CASE WHEN $2 THEN 1 ELSE 0 END WHERE id = $3";
+/// The conversation's last message ($1 message, $2 conversation).
+const CONVERSATION_LAST: &str = "UPDATE conversations SET last_message_id = $1 WHERE id = $2";
+/// Both members' lists ($1 message, $2 time, $3 conversation, $4 sender, $5 recipient, $6
+/// delivered): the sender's own message counts as read by them; the recipient's unread count
+/// grows unless the message is held (then their row stays as it was).
+const LISTS: &str = "UPDATE chat_members SET last_message_id = $1, last_at = $2, \
+     read_up_to = CASE WHEN user_id = $4 THEN $1 ELSE read_up_to END, \
+     unread = CASE WHEN user_id = $4 THEN unread ELSE unread + 1 END \
+     WHERE conversation_id = $3 AND (user_id = $4 OR (user_id = $5 AND $6))";
+
+/// The write on PostgreSQL as one statement (one round trip): the message with the id the read
+/// took, its ledger row and the sender's balance or free count (each only when the send pays
+/// or is free), the conversation's last message, both members' lists ([`LISTS`]) and the
+/// signals' `NOTIFY` (sent at commit).
+const WRITE_POSTGRES: &str =
+    "WITH message AS (INSERT INTO messages (id, conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, \
+     operator_id, created_at, review, photo_review, photo_reason, photo_score) OVERRIDING SYSTEM VALUE \
+     VALUES ($18, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)), \
+     ledger AS (INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, created_at) SELECT $2, -$9, $19, $20, $21, $13 WHERE $9 > 0), \
+     balance AS (UPDATE users SET credits = $19, free_messages_used = free_messages_used + CASE WHEN $10 THEN 1 ELSE 0 END WHERE id = $2 AND ($9 > 0 OR $10)), \
+     conversation AS (UPDATE conversations SET last_message_id = $18 WHERE id = $1), \
+     lists AS (UPDATE chat_members SET last_message_id = $18, last_at = $13, \
+       read_up_to = CASE WHEN user_id = $2 THEN $18 ELSE read_up_to END, \
+       unread = CASE WHEN user_id = $2 THEN unread ELSE unread + 1 END \
+       WHERE conversation_id = $1 AND (user_id = $2 OR (user_id = $3 AND NOT $11))) \
+     SELECT pg_notify($22, $23)";
+
+async fn write_postgres(tx: &mut Tx<'_>, m: &MessageRow, stored: &Stored, signals: &[Signal]) -> Result<(), AppError> {
+    bind_message(sqlx::query(WRITE_POSTGRES), m, stored)
+        .bind(m.id)
+        .bind(stored.balance)
+        .bind(Reason::Spend.as_str())
+        .bind(spend_reference(m.id))
+        .bind(super::bus::CHANNEL)
+        .bind(super::bus::payload(signals))
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 /// Books the message's price in the ledger (refused with `insufficient_credits`, and dropping
@@ -437,27 +572,4 @@ pub(super) async fn pay(tx: &mut Tx<'_>, sender: i64, message: i64, price: i64, 
         sqlx::query("UPDATE users SET free_messages_used = free_messages_used + 1 WHERE id = $1").bind(sender).execute(&mut **tx).await?;
     }
     Ok(credits)
-}
-
-/// The conversation's last message, and both members' lists: the sender's own message counts
-/// as read by them; the recipient's unread count grows unless the message is held.
-async fn move_lists(tx: &mut Tx<'_>, conversation: i64, sender: i64, peer: i64, message: i64, held: bool, now: i64) -> Result<(), AppError> {
-    sqlx::query("UPDATE conversations SET last_message_id = $1 WHERE id = $2").bind(message).bind(conversation).execute(&mut **tx).await?;
-    sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, read_up_to = $1 WHERE conversation_id = $3 AND user_id = $4")
-        .bind(message)
-        .bind(now)
-        .bind(conversation)
-        .bind(sender)
-        .execute(&mut **tx)
-        .await?;
-    if !held {
-        sqlx::query("UPDATE chat_members SET last_message_id = $1, last_at = $2, unread = unread + 1 WHERE conversation_id = $3 AND user_id = $4")
-            .bind(message)
-            .bind(now)
-            .bind(conversation)
-            .bind(peer)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(())
 }

@@ -134,6 +134,28 @@ pub(crate) async fn mark_delivered(db: &Db, conversation: i64, user: i64, up_to:
     Ok(done.rows_affected() == 1)
 }
 
+/// On PostgreSQL, in one statement: the delivered mark of `told` moved (its `NOTIFY` sent when
+/// it moved) and the recipient's unread total read.
+pub(crate) async fn delivered_and_total(db: &Db, told: &super::bus::Signal, recipient: i64) -> Result<i64, AppError> {
+    let super::bus::Signal::Delivered { conversation, up_to, .. } = *told else {
+        return Err(AppError::Internal("a delivered mark needs a delivered signal".into()));
+    };
+    // `told` runs because the answer reads it (a CTE nothing reads would not).
+    let (_told, total): (i64, i64) = sqlx::query_as(
+        "WITH moved AS (UPDATE chat_members SET delivered_up_to = $1 WHERE conversation_id = $2 AND user_id = $3 AND delivered_up_to < $1 RETURNING user_id), \
+         told AS (SELECT pg_notify($4, $5) FROM moved) \
+         SELECT (SELECT COUNT(*) FROM told), CAST(COALESCE((SELECT SUM(unread) FROM chat_members WHERE user_id = $3), 0) AS BIGINT)",
+    )
+    .bind(up_to)
+    .bind(conversation)
+    .bind(recipient)
+    .bind(super::bus::CHANNEL)
+    .bind(told.encode())
+    .fetch_one(db.pool())
+    .await?;
+    Ok(total)
+}
+
 /// Messages for `user` newer than `after` (or sent in the last `since` seconds, which covers
 /// ids that committed out of order), in every conversation still in their list, oldest first.
 pub(crate) async fn messages_after(db: &Db, user: i64, after: i64, since: i64, limit: i64) -> Result<Vec<MessageRow>, AppError> {

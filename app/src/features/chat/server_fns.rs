@@ -338,13 +338,13 @@ pub async fn send_message(
     if crate::call::accepts_html() {
         redirect(&crate::paths::chat_message(sent.message.conversation, sent.message.id));
     }
-    answer(&c, me.id, sent).await
+    answer(&c, sent)
 }
 
 /// What a send answers: the message, and the balance and free messages left after it.
 #[cfg(feature = "ssr")]
-async fn answer(c: &crate::call::Call, me: i64, sent: server::chat::Sent) -> Result<SentMessage, ApiError> {
-    let free_left = server::chat::Chat::free_left(&c.site, c.state.chat.free_used(me).await.map_err(fail)?);
+fn answer(c: &crate::call::Call, sent: server::chat::Sent) -> Result<SentMessage, ApiError> {
+    let free_left = server::chat::Chat::free_left(&c.site, sent.free_used);
     let i18n = build::i18n(c);
     // Held for review says more than hidden; a sender who keeps trying is told what comes next.
     let notice = match (sent.held.is_empty(), sent.masked.is_empty()) {
@@ -368,7 +368,7 @@ pub async fn send_chat_photo(data: leptos::server_fn::codec::MultipartData) -> R
     let to = resolve_target(number("conversation"), number("member")).ok_or_else(|| fail(domain::ErrorCode::BadRequest))?;
     let client_id = form.fields.get("client_id").cloned().unwrap_or_default();
     let sent = c.state.chat.send_photo(&c.site, &me, to, &client_id, form.photo, c.state.photos.decoder(), c.now()).await.map_err(fail)?;
-    answer(&c, me.id, sent).await
+    answer(&c, sent)
 }
 
 /// The member read a conversation up to a message.
