@@ -83,15 +83,21 @@ flamegraph:
 	cargo build --profile profiling -p app --features ssr --bin vonk-bench
 	scripts/flamegraph.sh "$(PAGE)"
 
-## Requests per second against a bare axum baseline, the chat under load, the owner's figures at a
-## million visits (SQLite and PostgreSQL), the contact filter against
-## a lowercase pass, and bundle sizes (needs `make build`).
+## Requests per second against a bare axum baseline, the chat under load (SQLite; PostgreSQL
+## with two nodes), the owner's figures at a million visits (SQLite and PostgreSQL), the contact
+## filter against a lowercase pass, bundle sizes and files, and Lighthouse on the member and
+## visitor pages (needs `make build`).
+## Every part runs and prints even when an earlier one missed its budget; the target fails then.
 bench: build
-	cargo run --release -p app --features ssr --bin vonk-bench
-	cargo run --release -p app --features ssr --bin vonk-chat-load
-	cargo run --release -p app --features ssr --bin vonk-figures-bench
-	cargo test --release -p domain --test contact_corpus speed_against_a_lowercase_pass -- --nocapture
-	@scripts/bundle-sizes.sh
+	@status=0; \
+	cargo run --release -p app --features ssr --bin vonk-bench || status=1; \
+	cargo run --release -p app --features ssr --bin vonk-chat-load || status=1; \
+	cargo run --release -p app --features ssr --bin vonk-figures-bench || status=1; \
+	cargo test --release -p domain --test contact_corpus speed_against_a_lowercase_pass -- --nocapture || status=1; \
+	scripts/bundle-sizes.sh || status=1; \
+	scripts/lighthouse-table.sh || status=1; \
+	[ $$status = 0 ] || echo "make bench: a part missed its budget (see above)"; \
+	exit $$status
 
 ## Refresh the disposable address domains (a fraud signal) from PyPI's disposable-email-domains.
 disposable-domains:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prints what each page's browser code weighs (gzip) and checks it against the page's budget
-# (scripts/bundle-pages.json). Part of `make test`; `make bench` prints it too.
+# Prints what each page's browser code weighs (gzip) and in how many files, and checks both
+# against the page's budgets (scripts/bundle-pages.json). Part of `make test`; `make bench` prints it too.
 #
 # The wasm is split (scripts/build-site.sh, tools/site): `vonk.wasm`, the first module, holds
 # the runtime and the islands that need no module of their own (the visitor's signup modal and
@@ -32,19 +32,21 @@ const split = (name) => {
   return key ? manifest[key].map((m) => m + '.wasm') : [];
 };
 const first = gz('vonk.wasm') + gz('vonk.js');
-const { budgets, pages } = JSON.parse(fs.readFileSync(table, 'utf8'));
+const { budgets, file_budgets: fileBudgets, pages } = JSON.parse(fs.readFileSync(table, 'utf8'));
 let over = false;
-const line = (label, bytes, budget, files) => {
+const line = (label, bytes, budget, files, fileBudget) => {
   const verdict = budget ? (bytes <= budget ? 'ok' : 'OVER') : '';
   if (budget && bytes > budget) over = true;
   const count = files ? ` in ${String(files).padStart(3)} files` : '';
-  console.log(`${label.padEnd(44)} ${String(bytes).padStart(8)} bytes gzip${count}${budget ? `  (budget ${budget})  ${verdict}` : ''}`);
+  const filesVerdict = fileBudget ? `  (≤ ${fileBudget} files)  ${files <= fileBudget ? 'ok' : 'OVER'}` : '';
+  if (fileBudget && files > fileBudget) over = true;
+  console.log(`${label.padEnd(44)} ${String(bytes).padStart(8)} bytes gzip${count}${budget ? `  (budget ${budget})  ${verdict}` : ''}${filesVerdict}`);
 };
 line('first module (vonk.wasm + vonk.js)', first, undefined, 2);
 for (const p of pages) {
   const files = new Set(p.islands.flatMap((i) => split(snake(i))));
   const total = first + [...files].reduce((sum, f) => sum + gz(f), 0);
-  line(`${p.page} (${p.as})`, total, p.budget ? budgets[p.budget] : undefined, files.size + 2);
+  line(`${p.page} (${p.as})`, total, p.budget ? budgets[p.budget] : undefined, files.size + 2, fileBudgets[p.files]);
 }
 // Fetched after the page is interactive: the signup page's form with live checks (the server's
 // copy works until it comes) and the modal's form (on its first opening).
