@@ -955,7 +955,7 @@ async fn open_socket(base: String, cookie: String, i: usize) -> Result<(usize, S
 async fn idle_sockets(node: &Server, base: &str, members: &[Member], count: usize) -> Result<String, String> {
     let limit = raise_open_files();
     // This process holds each socket, and the server its end: both need a descriptor each.
-    if limit.is_some_and(|l| l < (count + BUDGET_SOCKETS + 512) as u64) {
+    if limit.is_some_and(|l| l < (count + BUDGET_SOCKETS + 512) as libc::rlim_t) {
         return Err(format!("open files are limited to {} here (ulimit -n); {count} sockets need more", limit.unwrap_or(0)));
     }
     wait_quiet_one(node, Duration::from_secs(20)).await;
@@ -992,7 +992,7 @@ async fn idle_sockets(node: &Server, base: &str, members: &[Member], count: usiz
 
 /// Raises this process's soft limit of open files to its hard limit (the servers it starts
 /// inherit it); the limit now, if it could be read.
-fn raise_open_files() -> Option<u64> {
+fn raise_open_files() -> Option<libc::rlim_t> {
     let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: getrlimit and setrlimit read and write the struct passed, nothing else.
     unsafe {
@@ -1006,7 +1006,7 @@ fn raise_open_files() -> Option<u64> {
             }
         }
     }
-    Some(limit.rlim_cur as u64)
+    Some(limit.rlim_cur)
 }
 
 /// The nodes of one run, read together (memory, CPU and warnings summed).
@@ -1345,11 +1345,10 @@ async fn pg_stats(url: &str, reset: bool) -> Result<i64, String> {
         }
         // Top level only: what the servers sent (the round trips), not what triggers and
         // foreign keys ran inside them.
-        let (calls,): (i64,) = sqlx::query_as(
-            "SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM pg_stat_statements WHERE toplevel AND query NOT LIKE '%pg_stat_statements%'",
-        )
-        .fetch_one(&pool)
-        .await?;
+        let (calls,): (i64,) =
+            sqlx::query_as("SELECT CAST(COALESCE(SUM(calls), 0) AS BIGINT) FROM pg_stat_statements WHERE toplevel AND query NOT LIKE '%pg_stat_statements%'")
+                .fetch_one(&pool)
+                .await?;
         if !pg_stats_wanted() {
             return Ok(calls);
         }
