@@ -416,12 +416,11 @@ impl Bus {
         if reached > 0 {
             // The recipient's client has it: the sender's tick turns to "delivered", and the
             // recipient hears their new unread total.
-            let told = Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id };
             let total = if self.inner.postgres {
-                store::delivered_and_total(self.db(), &told, recipient).await?
+                store::delivered_and_total(self.db(), row.conversation_id, sender, recipient, id).await?
             } else {
                 if store::mark_delivered(self.db(), row.conversation_id, recipient, id).await? {
-                    self.dispatch(told);
+                    self.dispatch(Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id });
                 }
                 store::unread_total(self.db(), recipient).await?
             };

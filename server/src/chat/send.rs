@@ -162,7 +162,7 @@ impl Chat {
             write_postgres(&mut tx, &message, &stored, &signals).await?;
             signals
         } else {
-            message.id = write_sqlite(&mut tx, &message, &stored, now).await?;
+            message.id = write_sqlite(&mut tx, &message, &stored, credits, now).await?;
             signals(message.id)
         };
         if matches!(send.payer, Payer::Member { premium: true, .. }) && domain::lifecycle::falls_low(credits, balance) {
@@ -494,33 +494,18 @@ fn spend_reference(message: i64) -> String {
 }
 
 /// The write on SQLite, statement by statement (in-process: a statement costs no round trip):
-/// the message, its ledger row and the sender's balance or free count, the conversation's
-/// last message and both members' lists. Answers the message's id.
-async fn write_sqlite(tx: &mut Tx<'_>, m: &MessageRow, stored: &Stored, now: i64) -> Result<i64, AppError> {
+/// the message, its payment ([`pay`], the ledger's own booking), the conversation's last
+/// message and both members' lists. Answers the message's id.
+async fn write_sqlite(tx: &mut Tx<'_>, m: &MessageRow, stored: &Stored, credits: i64, now: i64) -> Result<i64, AppError> {
     let sql =
         format!("INSERT INTO messages ({MESSAGE_INSERT}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id");
     let id: i64 = bind_message(sqlx::query(&sql), m, stored).fetch_one(&mut **tx).await?.try_get("id")?;
-    if stored.price > 0 {
-        sqlx::query("INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
-            .bind(m.sender_id)
-            .bind(-stored.price)
-            .bind(stored.balance)
-            .bind(Reason::Spend.as_str())
-            .bind(spend_reference(id))
-            .bind(now)
-            .execute(&mut **tx)
-            .await?;
-    }
-    if stored.price > 0 || stored.free {
-        sqlx::query(SENDER_BALANCE).bind(stored.balance).bind(stored.free).bind(m.sender_id).execute(&mut **tx).await?;
-    }
+    pay(tx, m.sender_id, id, stored.price, stored.free, credits, now).await?;
     sqlx::query(CONVERSATION_LAST).bind(id).bind(m.conversation_id).execute(&mut **tx).await?;
     sqlx::query(LISTS).bind(id).bind(now).bind(m.conversation_id).bind(m.sender_id).bind(m.recipient_id).bind(!stored.held).execute(&mut **tx).await?;
     Ok(id)
 }
 
-/// The sender's balance and free messages after a send ($1 balance, $2 free, $3 sender).
-const SENDER_BALANCE: &str = "UPDATE users SET credits = $1, free_messages_used = free_messages_used + CASE WHEN $2 THEN 1 ELSE 0 END WHERE id = $3";
 /// The conversation's last message ($1 message, $2 conversation).
 const CONVERSATION_LAST: &str = "UPDATE conversations SET last_message_id = $1 WHERE id = $2";
 /// Both members' lists ($1 message, $2 time, $3 conversation, $4 sender, $5 recipient, $6
@@ -565,7 +550,7 @@ async fn write_postgres(tx: &mut Tx<'_>, m: &MessageRow, stored: &Stored, signal
 /// the transaction then undoes the message) or counts a free message; answers the balance.
 pub(super) async fn pay(tx: &mut Tx<'_>, sender: i64, message: i64, price: i64, free: bool, credits: i64, now: i64) -> Result<i64, AppError> {
     if price > 0 {
-        let reference = format!("message:{message}");
+        let reference = spend_reference(message);
         return Ok(credits::book(tx, Entry { user_id: sender, delta: -price, reason: Reason::Spend, reference: &reference }, now).await?.balance());
     }
     if free {

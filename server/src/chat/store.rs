@@ -134,12 +134,10 @@ pub(crate) async fn mark_delivered(db: &Db, conversation: i64, user: i64, up_to:
     Ok(done.rows_affected() == 1)
 }
 
-/// On PostgreSQL, in one statement: the delivered mark of `told` moved (its `NOTIFY` sent when
-/// it moved) and the recipient's unread total read.
-pub(crate) async fn delivered_and_total(db: &Db, told: &super::bus::Signal, recipient: i64) -> Result<i64, AppError> {
-    let super::bus::Signal::Delivered { conversation, up_to, .. } = *told else {
-        return Err(AppError::Internal("a delivered mark needs a delivered signal".into()));
-    };
+/// On PostgreSQL, in one statement: `recipient`'s delivered mark in the conversation moved up
+/// to `up_to` (with the `NOTIFY` that tells `sender`, when it moved) and the recipient's unread
+/// total read.
+pub(crate) async fn delivered_and_total(db: &Db, conversation: i64, sender: i64, recipient: i64, up_to: i64) -> Result<i64, AppError> {
     // `told` runs because the answer reads it (a CTE nothing reads would not).
     let (_told, total): (i64, i64) = sqlx::query_as(
         "WITH moved AS (UPDATE chat_members SET delivered_up_to = $1 WHERE conversation_id = $2 AND user_id = $3 AND delivered_up_to < $1 RETURNING user_id), \
@@ -150,7 +148,7 @@ pub(crate) async fn delivered_and_total(db: &Db, told: &super::bus::Signal, reci
     .bind(conversation)
     .bind(recipient)
     .bind(super::bus::CHANNEL)
-    .bind(told.encode())
+    .bind(super::bus::Signal::Delivered { conversation, to: sender, up_to }.encode())
     .fetch_one(db.pool())
     .await?;
     Ok(total)
