@@ -156,6 +156,13 @@ pub async fn read_upload_form(data: leptos::server_fn::codec::MultipartData, fil
             if bytes.len() + chunk.len() > limit {
                 return Err(if name == file { too_large() } else { fail(domain::ErrorCode::BadRequest) });
             }
+            // Grow by doubling, but never past the limit: eight uploads near it in parallel
+            // hold eight times 10 MiB, not eight times the next power of two (16 MiB).
+            let needed = bytes.len() + chunk.len();
+            if needed > bytes.capacity() {
+                let target = needed.max(bytes.capacity() * 2).min(limit);
+                bytes.reserve_exact(target - bytes.len());
+            }
             bytes.extend_from_slice(&chunk);
         }
         if name == file {
