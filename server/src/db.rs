@@ -151,18 +151,19 @@ pub fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::Error> 
     row.try_get::<domain::rows::Flag, _>(column).map(bool::from)
 }
 
-/// What a PostgreSQL `LISTEN` loop hears: a notification's payload, or word that announcements
-/// may have been missed (the listener has just started, or reconnected after a lost connection).
+/// What a PostgreSQL `LISTEN` loop hears: a notification (its channel and payload), or word that
+/// announcements may have been missed (the listener has just started, or reconnected after a
+/// lost connection).
 pub enum Heard {
-    Notification(String),
+    Notification { channel: String, payload: String },
     MayHaveMissed,
 }
 
-/// Listens on `channel` for as long as the node runs: connects, reconnects with a backoff from
+/// Listens on `channels` for as long as the node runs: connects, reconnects with a backoff from
 /// 200 ms to 10 s, and hands every notification to `on`. Whenever announcements may have been
 /// lost (at the start and after each reconnect) `on` hears [`Heard::MayHaveMissed`] so the
 /// caller can catch up. `what` names the listener in the log.
-pub async fn listen_forever<F, Fut>(url: String, channel: &'static str, what: &'static str, mut on: F)
+pub async fn listen_forever<F, Fut>(url: String, channels: &'static [&'static str], what: &'static str, mut on: F)
 where
     F: FnMut(Heard) -> Fut,
     Fut: std::future::Future<Output = ()>,
@@ -170,13 +171,15 @@ where
     let mut backoff = std::time::Duration::from_millis(200);
     loop {
         match sqlx::postgres::PgListener::connect(&url).await {
-            Ok(mut listener) => match listener.listen(channel).await {
+            Ok(mut listener) => match listener.listen_all(channels.iter().copied()).await {
                 Ok(()) => {
                     backoff = std::time::Duration::from_millis(200);
                     on(Heard::MayHaveMissed).await;
                     loop {
                         match listener.try_recv().await {
-                            Ok(Some(notification)) => on(Heard::Notification(notification.payload().to_string())).await,
+                            Ok(Some(notification)) => {
+                                on(Heard::Notification { channel: notification.channel().to_string(), payload: notification.payload().to_string() }).await
+                            }
                             // sqlx reconnected and listens again; whatever was sent meanwhile is lost.
                             Ok(None) => {
                                 tracing::warn!(listener = what, "listener reconnected");

@@ -192,7 +192,7 @@ impl SiteCache {
             return None;
         }
         let cache = self.clone();
-        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), SETTINGS_CHANNEL, "site settings", move |heard| {
+        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), &[SETTINGS_CHANNEL], "site settings", move |heard| {
             let cache = cache.clone();
             if matches!(heard, crate::db::Heard::MayHaveMissed) {
                 cache.listening.send_replace(true);

@@ -447,9 +447,9 @@ fn json(push: &domain::chat_socket::Push) -> Outgoing {
 /// (sqlx has reconnected and listens again by then): whatever was sent meanwhile is lost, so
 /// every local socket resyncs.
 async fn listen(bus: Bus, url: String) {
-    crate::db::listen_forever(url, CHANNEL, "chat signals", move |heard| {
+    crate::db::listen_forever(url, &[CHANNEL], "chat signals", move |heard| {
         match heard {
-            Heard::Notification(payload) => match decode_payload(&payload) {
+            Heard::Notification { payload, .. } => match decode_payload(&payload) {
                 Some(signals) => signals.into_iter().for_each(|signal| bus.dispatch(signal)),
                 None => tracing::warn!(%payload, "unknown chat signal"),
             },

@@ -101,12 +101,9 @@ impl Chat {
         let mut tx = self.db().begin().await?;
         // The sender's row lock first (a write, so SQLite takes its write lock at once): one
         // member's sends happen one after the other.
-        let (free_used, started, credits): (i64, i64, i64) = sqlx::query_as(
-            "UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits",
-        )
-        .bind(send.sender)
-        .fetch_one(&mut *tx)
-        .await?;
+        // On PostgreSQL it also silences the member-cache triggers: the chat signal says who changed.
+        let (free_used, started, credits): (i64, i64, i64) =
+            sqlx::query_as(if postgres { LOCK_POSTGRES } else { LOCK_SQLITE }).bind(send.sender).fetch_one(&mut *tx).await?;
         // A statement of its own after the lock: it sees a parallel retry that committed meanwhile.
         let target = Target::read(&mut tx, site, &send, postgres).await?;
         if target.repeat.is_some() {
@@ -507,6 +504,15 @@ async fn write_sqlite(tx: &mut Tx<'_>, m: &MessageRow, stored: &Stored, credits:
 }
 
 /// The conversation's last message ($1 message, $2 conversation).
+/// The sender's row lock, answering what the send needs of their row.
+const LOCK_SQLITE: &str = "UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits";
+/// [`LOCK_SQLITE`], and the member-cache triggers silent until the transaction ends (migration
+/// 49): the send's chat signal names both members it changes, and every node's member cache
+/// hears the chat's channel too. One `NOTIFY` a send instead of five (notifying transactions
+/// commit one after the other).
+const LOCK_POSTGRES: &str = "WITH quiet AS (SELECT set_config('vonk.chat_announces', 'on', true)) \
+     UPDATE users SET free_messages_used = free_messages_used FROM quiet WHERE id = $1 RETURNING free_messages_used, conversations_started, credits";
+
 const CONVERSATION_LAST: &str = "UPDATE conversations SET last_message_id = $1 WHERE id = $2";
 /// Both members' lists ($1 message, $2 time, $3 conversation, $4 sender, $5 recipient, $6
 /// delivered): the sender's own message counts as read by them; the recipient's unread count

@@ -9,7 +9,8 @@
 //! anyone from memory (one `PRAGMA data_version` on a connection of its own tells, without a
 //! query through the pool, whether anything was committed at all since the last look); on
 //! PostgreSQL as `NOTIFY vonk_members` once the write commits, heard by every node, which
-//! serves nothing from memory while it does not hear them. A member's own writes are therefore
+//! serves nothing from memory while it does not hear them (a chat send's transaction keeps the
+//! triggers silent: its own chat signal, heard on the same connection, names its two members). A member's own writes are therefore
 //! seen by their next request. A profile becoming findable or hidden changes what everyone
 //! counts: then everything is dropped.
 //!
@@ -179,7 +180,7 @@ impl MemberCache {
             return None;
         }
         let cache = self.clone();
-        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), CHANNEL, "members", move |heard| {
+        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), &[CHANNEL, crate::chat::bus::CHANNEL], "members", move |heard| {
             cache.heard(heard);
             async {}
         })))
@@ -196,7 +197,23 @@ impl MemberCache {
                     listening.store(true, Ordering::Release);
                 }
             }
-            crate::db::Heard::Notification(payload) => match payload.trim().parse::<i64>() {
+            crate::db::Heard::Notification { channel, payload } if channel == crate::chat::bus::CHANNEL => {
+                // A send keeps the triggers silent and announces its members itself (`LOCK_POSTGRES`
+                // in chat/send.rs): its sender and recipient are all its transaction changed.
+                match crate::chat::bus::decode_payload(&payload) {
+                    Some(signals) => {
+                        let mut state = inner.lock();
+                        for signal in signals {
+                            if let crate::chat::bus::Signal::Message { sender, recipient, .. } = signal {
+                                state.changed(sender);
+                                state.changed(recipient);
+                            }
+                        }
+                    }
+                    None => inner.lock().clear(),
+                }
+            }
+            crate::db::Heard::Notification { payload, .. } => match payload.trim().parse::<i64>() {
                 Ok(user) => inner.lock().changed(user),
                 Err(_) => inner.lock().clear(),
             },

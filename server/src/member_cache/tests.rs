@@ -32,6 +32,11 @@ fn cache() -> MemberCache {
     cache
 }
 
+/// A trigger's announcement on the members' channel.
+fn told(payload: &str) -> crate::db::Heard {
+    crate::db::Heard::Notification { channel: CHANNEL.into(), payload: payload.into() }
+}
+
 fn session(id: i64) -> CachedSession {
     CachedSession { member: member(id), seen: 0, expires: i64::MAX }
 }
@@ -55,10 +60,33 @@ fn a_change_drops_the_member_and_only_them() {
     cache.put_session(ticket, "a2", session(1));
     cache.put_session(ticket, "b", session(2));
     cache.put_blocks_and_likes(ticket, 1, Default::default(), Default::default());
-    cache.heard(crate::db::Heard::Notification("1".into()));
+    cache.heard(told("1"));
     assert!(cache.session("a").is_none() && cache.session("a2").is_none());
     assert!(cache.blocks_and_likes(1).is_none());
     assert!(cache.session("b").is_some());
+}
+
+#[test]
+fn a_chat_send_drops_its_sender_and_recipient_and_other_chat_signals_drop_no_one() {
+    use crate::chat::bus::{payload, Signal, CHANNEL as CHAT};
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    for (token, id) in [("a", 1), ("b", 2), ("c", 3)] {
+        cache.put_session(ticket, token, session(id));
+    }
+    let chat = |signals: &[Signal]| crate::db::Heard::Notification { channel: CHAT.into(), payload: payload(signals) };
+    cache.heard(chat(&[Signal::Typing { conversation: 5, from: 1, to: 2 }, Signal::Queue { site: 1 }]));
+    assert!(cache.session("a").is_some() && cache.session("b").is_some(), "typing changes no one's row");
+    cache.heard(chat(&[Signal::Message { id: 9, conversation: 5, sender: 1, recipient: 2 }, Signal::Queue { site: 1 }]));
+    assert!(cache.session("a").is_none(), "the sender's balance changed");
+    assert!(cache.session("b").is_none(), "the recipient's unread count changed");
+    assert!(cache.session("c").is_some());
+    // A read under way while the send committed is not kept.
+    cache.put_session(ticket, "a", session(1));
+    assert!(cache.session("a").is_none());
+    // A chat payload this node cannot read: nothing kept can be trusted.
+    cache.heard(crate::db::Heard::Notification { channel: CHAT.into(), payload: "m,1".into() });
+    assert!(cache.session("c").is_none());
 }
 
 #[test]
@@ -66,7 +94,7 @@ fn a_read_that_raced_with_a_change_is_not_kept() {
     let cache = cache();
     let ticket = cache.sync().unwrap();
     // The change arrives while the read is under way.
-    cache.heard(crate::db::Heard::Notification("1".into()));
+    cache.heard(told("1"));
     cache.put_session(ticket, "a", session(1));
     assert!(cache.session("a").is_none());
     // Another member's read under the same ticket is still current.
@@ -82,7 +110,7 @@ fn everyone_is_dropped_when_findability_changes_or_announcements_were_missed() {
     let cache = cache();
     let ticket = cache.sync().unwrap();
     cache.put_session(ticket, "a", session(1));
-    cache.heard(crate::db::Heard::Notification("0".into()));
+    cache.heard(told("0"));
     assert!(cache.session("a").is_none());
     cache.put_session(ticket, "a", session(1));
     assert!(cache.session("a").is_none(), "a read from before the change is not kept");
@@ -109,7 +137,7 @@ fn a_kept_last_opened_card_goes_when_its_profile_changes() {
     cache.put_last_opened(ticket, 1, today, Some((card, 5)));
     assert_eq!(cache.last_opened(1, today).unwrap().unwrap().0.id, 7);
     assert!(cache.last_opened(1, Ymd { day: 29, ..today }).is_none(), "another day: the age may differ");
-    cache.heard(crate::db::Heard::Notification("7".into()));
+    cache.heard(told("7"));
     assert!(cache.last_opened(1, today).is_none());
 }
 
@@ -123,15 +151,15 @@ fn a_kept_page_goes_when_its_member_or_anyone_it_shows_changes() {
     assert_eq!(cache.page::<Arc<Vec<i64>>>(1, "likes/2"), None, "another page");
     assert_eq!(cache.page::<Arc<Vec<u8>>>(1, "likes/1"), None, "another type");
     // A member the page shows changed: it goes; the other member's page stays.
-    cache.heard(crate::db::Heard::Notification("8".into()));
+    cache.heard(told("8"));
     assert_eq!(cache.page::<Arc<Vec<i64>>>(1, "likes/1"), None);
     assert!(cache.page::<Arc<Vec<i64>>>(2, "likes/1").is_some());
     // The member themselves changed.
-    cache.heard(crate::db::Heard::Notification("2".into()));
+    cache.heard(told("2"));
     assert!(cache.page::<Arc<Vec<i64>>>(2, "likes/1").is_none());
     // A read that raced with a change of someone it shows is not kept.
     let ticket = cache.sync().unwrap();
-    cache.heard(crate::db::Heard::Notification("7".into()));
+    cache.heard(told("7"));
     cache.put_page(ticket, 1, "likes/1".into(), &[7, 8], list.clone());
     assert!(cache.page::<Arc<Vec<i64>>>(1, "likes/1").is_none());
     // A member keeps their newest few pages.
@@ -141,7 +169,7 @@ fn a_kept_page_goes_when_its_member_or_anyone_it_shows_changes() {
     assert_eq!(cache.page::<usize>(1, "likes/0"), None);
     assert_eq!(cache.page::<usize>(1, &format!("likes/{MAX_PAGES_PER_MEMBER}")), Some(MAX_PAGES_PER_MEMBER));
     // Findability changed somewhere: everything goes.
-    cache.heard(crate::db::Heard::Notification("0".into()));
+    cache.heard(told("0"));
     assert!(cache.page::<usize>(1, "likes/1").is_none());
 }
 

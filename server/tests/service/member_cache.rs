@@ -103,6 +103,17 @@ async fn body(db: Db, url: &str) {
     // Any writer, even one outside the application.
     sqlx::query("UPDATE users SET credits = 77 WHERE id = $1").bind(anna.id).execute(w.db.pool()).await.unwrap();
     c.member_when(&annas, "credits written by hand", |m| m.is_some_and(|m| m.credits == 77)).await;
+    // A chat message: the sender's balance and the recipient's unread count (on PostgreSQL the
+    // send keeps the triggers silent and its chat signal names both).
+    let bart = crate::chat::fund(&w, bart.id, 50).await;
+    c.member_when(&barts, "a funded sender", |m| m.is_some_and(|m| m.credits == 50)).await;
+    c.member_when(&annas, "no unread message yet", |m| m.is_some_and(|m| m.counters.unread_messages == 0)).await;
+    let chat = server::chat::Chat::new(c.members.clone(), server::chat::bus::Bus::start(w.db.clone(), url));
+    let sent = chat.send(&w.site, &bart, server::chat::To::Member(anna.id), "cache-client-0001", server::chat::Content::Text("hoi".into()), NOW).await.unwrap();
+    assert!(sent.balance < 50, "the message was paid");
+    c.member_when(&barts, "the sender's new balance", |m| m.is_some_and(|m| m.credits == sent.balance)).await;
+    c.member_when(&annas, "the recipient's unread message", |m| m.is_some_and(|m| m.counters.unread_messages == 1)).await;
+
     // Bart hidden (not findable): his like no longer counts; found again, it does.
     sqlx::query("UPDATE profiles SET searchable = $1 WHERE user_id = $2").bind(false).bind(bart.id).execute(w.db.pool()).await.unwrap();
     c.member_when(&annas, "a hidden liker", |m| m.is_some_and(|m| m.counters.new_likes == 0)).await;
