@@ -18,3 +18,10 @@ BEGIN
     RETURN NULL;
 END;
 $$;
+
+-- Of a conversation's member rows the cache depends on the unread count alone (the member's
+-- unread total, server/src/counters.rs): a delivery mark or a claimed new-message mail does not
+-- announce anyone.
+DROP TRIGGER chat_members_member_change ON chat_members;
+CREATE TRIGGER chat_members_member_change AFTER INSERT OR DELETE OR UPDATE OF unread ON chat_members
+    FOR EACH ROW EXECUTE FUNCTION vonk_member_changed('user_id');

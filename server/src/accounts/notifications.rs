@@ -68,12 +68,27 @@ struct PrefsRow {
     notify_news: bool,
 }
 
-/// Whether the member wants a kind of mail, and how many reasons stop all of them.
-#[derive(sqlx::FromRow)]
-struct WantedRow {
-    #[sqlx(try_from = "Flag")]
-    wanted: bool,
-    stops: i64,
+/// Whether the member `u` (`u.id = $1`) may get a notification mail of this kind now: they want
+/// it, no reason stops their mails, the account is in use and real. [`mailable`] binds `$1`–`$5`
+/// (`$2` is true and `$5` false, for a statement around it to use too).
+fn mailable_sql(kind: NotificationKind) -> String {
+    let column = match kind {
+        NotificationKind::Message => "notify_messages",
+        NotificationKind::Like => "notify_likes",
+        NotificationKind::News => "notify_news",
+    };
+    format!(
+        "u.id = $1 AND u.{column} = $2 AND u.status IN ($3, $4) AND u.fictional = $5 \
+         AND NOT EXISTS (SELECT 1 FROM notifications_disabled d WHERE d.user_id = u.id)"
+    )
+}
+
+/// Binds [`mailable_sql`]'s values.
+fn mailable<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    user_id: i64,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    query.bind(user_id).bind(true).bind(domain::account::UserStatus::NotConfirmed.as_str()).bind(domain::account::UserStatus::Active.as_str()).bind(false)
 }
 
 /// Whom a notification mail goes to; `like_mailed_at` and `other` only where the query asks.
@@ -123,21 +138,8 @@ impl Accounts {
 
     /// True when a notification mail of this kind may go to the member now.
     pub async fn may_mail(&self, user_id: i64, kind: NotificationKind) -> Result<bool, AppError> {
-        let column = match kind {
-            NotificationKind::Message => "notify_messages",
-            NotificationKind::Like => "notify_likes",
-            NotificationKind::News => "notify_news",
-        };
-        let row = sqlx::query_as::<_, WantedRow>(&format!(
-            "SELECT u.{column} AS wanted, (SELECT COUNT(*) FROM notifications_disabled d WHERE d.user_id = u.id) AS stops \
-             FROM users u WHERE u.id = $1 AND u.status IN ($2, $3) AND u.fictional = FALSE"
-        ))
-        .bind(user_id)
-        .bind(domain::account::UserStatus::NotConfirmed.as_str())
-        .bind(domain::account::UserStatus::Active.as_str())
-        .fetch_optional(self.db().pool())
-        .await?;
-        Ok(row.is_some_and(|row| row.wanted && row.stops == 0))
+        let row = mailable(sqlx::query(&format!("SELECT u.id FROM users u WHERE {}", mailable_sql(kind))), user_id).fetch_optional(self.db().pool()).await?;
+        Ok(row.is_some())
     }
 
     /// Tells a member about a like or a match by mail, if the member's preferences and the
@@ -191,19 +193,14 @@ impl Accounts {
     /// mail per conversation until the member reads it, never to fictional profiles. Returns
     /// whether a mail went out.
     pub async fn mail_message(&self, site: &SiteSettings, base_url: &str, to_user: i64, from_user: i64, conversation: i64) -> Result<bool, AppError> {
-        if !self.may_mail(to_user, NotificationKind::Message).await? {
-            return Ok(false);
-        }
-        // Claims the conversation's one mail; reading it (`Chat::mark_read`) frees it again.
-        let claimed = sqlx::query("UPDATE chat_members SET mailed = $1 WHERE conversation_id = $2 AND user_id = $3 AND mailed = $4")
-            .bind(true)
-            .bind(conversation)
-            .bind(to_user)
-            .bind(false)
-            .execute(self.db().pool())
-            .await?
-            .rows_affected()
-            == 1;
+        // Claims the conversation's one mail when the member may be mailed, in one statement
+        // (this runs for every message delivered); reading it (`Chat::mark_read`) frees it again.
+        let claim = format!(
+            "UPDATE chat_members SET mailed = $2 WHERE conversation_id = $6 AND user_id = $1 AND mailed = $5 \
+             AND EXISTS (SELECT 1 FROM users u WHERE {})",
+            mailable_sql(NotificationKind::Message)
+        );
+        let claimed = mailable(sqlx::query(&claim), to_user).bind(conversation).execute(self.db().pool()).await?.rows_affected() == 1;
         if !claimed {
             return Ok(false);
         }

@@ -113,6 +113,22 @@ async fn body(db: Db, url: &str) {
     assert!(sent.balance < 50, "the message was paid");
     c.member_when(&barts, "the sender's new balance", |m| m.is_some_and(|m| m.credits == sent.balance)).await;
     c.member_when(&annas, "the recipient's unread message", |m| m.is_some_and(|m| m.counters.unread_messages == 1)).await;
+    // Her client marking it delivered, or the new-message mail claimed, changes nothing kept: her
+    // session stays. (Bart's change after them is the mark that they were heard.)
+    assert_eq!(until(c.postgres, both, |kept| *kept == 2).await, 2);
+    sqlx::query("UPDATE chat_members SET delivered_up_to = $1, mailed = $2 WHERE user_id = $3")
+        .bind(sent.message.id)
+        .bind(true)
+        .bind(anna.id)
+        .execute(w.db.pool())
+        .await
+        .unwrap();
+    sqlx::query("UPDATE users SET credits = credits WHERE id = $1").bind(bart.id).execute(w.db.pool()).await.unwrap();
+    let kept = || async {
+        c.cache.sync();
+        c.cache.sessions_kept()
+    };
+    assert_eq!(until(c.postgres, kept, |kept| *kept < 2).await, 1, "Bart's session went, Anna's stayed");
 
     // Bart hidden (not findable): his like no longer counts; found again, it does.
     sqlx::query("UPDATE profiles SET searchable = $1 WHERE user_id = $2").bind(false).bind(bart.id).execute(w.db.pool()).await.unwrap();
