@@ -62,6 +62,9 @@ try {
   console.log(`${'page'.padEnd(40)} perf  a11y  CLS     LCP      TBT       BI`);
   for (const path of paths) {
     const measured = [];
+    // A run Lighthouse itself could not finish (NO_NAVSTART, a lost trace: Chromium under load)
+    // is tried again, twice at most per page; a page that ends elsewhere is not.
+    let retries = 2;
     for (let run = 0; run < runs; run++) {
       await cdp.send('Network.clearBrowserCache');
       const result = await lighthouse(`${base}${path}`, {
@@ -74,6 +77,12 @@ try {
       const { categories, audits } = result.lhr;
       const ended = new URL(result.lhr.finalDisplayedUrl);
       const error = result.lhr.runtimeError?.code;
+      if (error && retries > 0) {
+        retries--;
+        run--;
+        console.log(`${path.padEnd(40)} run again: ${error}`);
+        continue;
+      }
       if (`${ended.pathname}${ended.search}` !== path || error || audits['largest-contentful-paint'].numericValue === undefined) {
         const why =
           error ?? (`${ended.pathname}${ended.search}` !== path ? `ended at ${ended.pathname}${ended.search} (a member page needs --cookie)` : 'no figures');
