@@ -68,22 +68,38 @@ struct PrefsRow {
     notify_news: bool,
 }
 
-/// Whether the member `u` (`u.id = $1`) may get a notification mail of this kind now: they want
-/// it, no reason stops their mails, the account is in use and real. [`mailable`] binds `$1`–`$5`
-/// (`$2` is true and `$5` false, for a statement around it to use too).
-fn mailable_sql(kind: NotificationKind) -> String {
-    let column = match kind {
-        NotificationKind::Message => "notify_messages",
-        NotificationKind::Like => "notify_likes",
-        NotificationKind::News => "notify_news",
+/// Whether the member `u` (`u.id = $1`) may get a notification mail whose wish is in `column`
+/// now: they want it, no reason stops their mails, the account is in use and real. [`mailable`]
+/// binds `$1`–`$5` (`$2` is true and `$5` false, for a statement around it to use too).
+macro_rules! mailable_sql {
+    ($column:literal) => {
+        concat!(
+            "u.id = $1 AND u.",
+            $column,
+            " = $2 AND u.status IN ($3, $4) AND u.fictional = $5 \
+             AND NOT EXISTS (SELECT 1 FROM notifications_disabled d WHERE d.user_id = u.id)"
+        )
     };
-    format!(
-        "u.id = $1 AND u.{column} = $2 AND u.status IN ($3, $4) AND u.fictional = $5 \
-         AND NOT EXISTS (SELECT 1 FROM notifications_disabled d WHERE d.user_id = u.id)"
-    )
 }
 
-/// Binds [`mailable_sql`]'s values.
+/// [`Accounts::may_mail`]'s question, per kind.
+fn may_mail_sql(kind: NotificationKind) -> &'static str {
+    match kind {
+        NotificationKind::Message => concat!("SELECT u.id FROM users u WHERE ", mailable_sql!("notify_messages")),
+        NotificationKind::Like => concat!("SELECT u.id FROM users u WHERE ", mailable_sql!("notify_likes")),
+        NotificationKind::News => concat!("SELECT u.id FROM users u WHERE ", mailable_sql!("notify_news")),
+    }
+}
+
+/// Claims a conversation's one new-message mail (`$6`) when the member may be mailed.
+const CLAIM_MESSAGE_MAIL: &str = concat!(
+    "UPDATE chat_members SET mailed = $2 WHERE conversation_id = $6 AND user_id = $1 AND mailed = $5 \
+     AND EXISTS (SELECT 1 FROM users u WHERE ",
+    mailable_sql!("notify_messages"),
+    ")"
+);
+
+/// Binds [`mailable_sql!`]'s values.
 fn mailable<'q>(
     query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
     user_id: i64,
@@ -138,7 +154,7 @@ impl Accounts {
 
     /// True when a notification mail of this kind may go to the member now.
     pub async fn may_mail(&self, user_id: i64, kind: NotificationKind) -> Result<bool, AppError> {
-        let row = mailable(sqlx::query(&format!("SELECT u.id FROM users u WHERE {}", mailable_sql(kind))), user_id).fetch_optional(self.db().pool()).await?;
+        let row = mailable(sqlx::query(may_mail_sql(kind)), user_id).fetch_optional(self.db().pool()).await?;
         Ok(row.is_some())
     }
 
@@ -195,12 +211,7 @@ impl Accounts {
     pub async fn mail_message(&self, site: &SiteSettings, base_url: &str, to_user: i64, from_user: i64, conversation: i64) -> Result<bool, AppError> {
         // Claims the conversation's one mail when the member may be mailed, in one statement
         // (this runs for every message delivered); reading it (`Chat::mark_read`) frees it again.
-        let claim = format!(
-            "UPDATE chat_members SET mailed = $2 WHERE conversation_id = $6 AND user_id = $1 AND mailed = $5 \
-             AND EXISTS (SELECT 1 FROM users u WHERE {})",
-            mailable_sql(NotificationKind::Message)
-        );
-        let claimed = mailable(sqlx::query(&claim), to_user).bind(conversation).execute(self.db().pool()).await?.rows_affected() == 1;
+        let claimed = mailable(sqlx::query(CLAIM_MESSAGE_MAIL), to_user).bind(conversation).execute(self.db().pool()).await?.rows_affected() == 1;
         if !claimed {
             return Ok(false);
         }

@@ -10,8 +10,8 @@
 //! query through the pool, whether anything was committed at all since the last look); on
 //! PostgreSQL as `NOTIFY vonk_members` once the write commits, heard by every node, which
 //! serves nothing from memory while it does not hear them (a chat send's transaction keeps the
-//! triggers silent: its own chat signal, heard on the same connection, names its two members). A member's own writes are therefore
-//! seen by their next request. A profile becoming findable or hidden changes what everyone
+//! triggers silent: its own chat signal, heard on the same connection, names its two members).
+//! A member's own writes are therefore seen by their next request. A profile becoming findable or hidden changes what everyone
 //! counts: then everything is dropped.
 //!
 //! A read that raced with a change is not kept: every read takes a [`Ticket`] before it starts,
