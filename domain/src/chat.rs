@@ -144,10 +144,21 @@ pub enum Charge {
     Credits(i64),
 }
 
+/// The free count below which a message of this kind is free ([`charge`]): the site's
+/// `free_messages` for a text that has a price, else 0 (never). The database's one-call send
+/// compares with it (migration 50), so the rule stays here.
+pub fn free_below(kind: MessageKind, price: i64, free_messages: i64) -> i64 {
+    if kind == MessageKind::Text && price > 0 {
+        free_messages
+    } else {
+        0
+    }
+}
+
 /// SPEC §9 "some free messages": a text message is free while the member has used fewer than
 /// the site's `free_messages`; everything else costs its price.
 pub fn charge(kind: MessageKind, price: i64, free_messages: i64, free_used: i64) -> Charge {
-    if kind == MessageKind::Text && price > 0 && free_used < free_messages {
+    if free_used < free_below(kind, price, free_messages) {
         Charge::Free
     } else {
         Charge::Credits(price.max(0))

@@ -46,7 +46,7 @@ fn describe() {
     metrics::describe_counter!(REQUESTS, "HTTP requests answered, by route and status");
     metrics::describe_histogram!(LATENCY, metrics::Unit::Seconds, "Time until the answer's head, by route");
     metrics::describe_gauge!(SOCKETS, "Chat sockets open on this node");
-    metrics::describe_counter!(MESSAGES, "Chat messages stored (new sends, not repeats)");
+    metrics::describe_counter!(MESSAGES, "Chat messages stored (new sends, not repeats), by how: in one database call or statement by statement");
     metrics::describe_counter!(PAYMENTS, "Payment status changes, by the status reached");
     metrics::describe_gauge!(BACKUP_SUCCESS, "Unix time of the newest successful scheduled backup");
     metrics::describe_counter!(BACKUP_FAILURES, "Scheduled backups that failed");
@@ -96,9 +96,9 @@ impl Drop for SocketGauge {
     }
 }
 
-/// A chat message stored.
-pub fn message_sent() {
-    metrics::counter!(MESSAGES).increment(1);
+/// A chat message stored: on PostgreSQL in one call (`one_call`), else statement by statement.
+pub fn message_sent(one_call: bool) {
+    metrics::counter!(MESSAGES, "stored" => if one_call { "one_call" } else { "statements" }).increment(1);
 }
 
 /// A payment reached `status`.

@@ -13,6 +13,9 @@ use std::time::Duration;
 use sqlx::{Any, Transaction};
 use tokio::sync::mpsc;
 
+use domain::chat::{Gift, MessageKind};
+use domain::moderation::PhotoReview;
+
 use super::store::{self, MessageRow};
 use crate::db::{Backend, Db, Heard};
 use crate::error::AppError;
@@ -96,13 +99,95 @@ pub fn payloads(signals: &[Signal]) -> Vec<String> {
 }
 
 /// One `NOTIFY` payload for a write's few signals (a send's: a message, maybe a queue change).
+#[cfg(test)]
 pub(crate) fn payload(signals: &[Signal]) -> String {
     signals.iter().map(Signal::encode).collect::<Vec<_>>().join(";")
 }
 
+/// A send's one `NOTIFY` payload: its other signals, then its message with the row when it
+/// fits (else the message's id, and the nodes read it).
+pub(crate) fn send_payload(signals: &[Signal], row: &MessageRow) -> String {
+    let mut parts: Vec<String> = signals.iter().filter(|s| !matches!(s, Signal::Message { .. })).map(Signal::encode).collect();
+    let message = Signal::Message { id: row.id, conversation: row.conversation_id, sender: row.sender_id, recipient: row.recipient_id };
+    parts.push(message_with_row(row).unwrap_or_else(|| message.encode()));
+    parts.join(";")
+}
+
 /// Every signal of a payload; `None` when any part is not one.
 pub fn decode_payload(payload: &str) -> Option<Vec<Signal>> {
-    payload.split(';').map(Signal::decode).collect()
+    decode_with_row(payload).map(|(signals, _)| signals)
+}
+
+/// Every signal of a payload, and the message row a [`ROW_TAG`] part carries.
+pub fn decode_with_row(payload: &str) -> Option<(Vec<Signal>, Option<MessageRow>)> {
+    let mut signals = Vec::new();
+    let mut rest = payload;
+    loop {
+        if rest.starts_with(ROW_TAG) && rest[ROW_TAG.len()..].starts_with(',') {
+            let row = decode_row(rest)?;
+            signals.push(Signal::Message { id: row.id, conversation: row.conversation_id, sender: row.sender_id, recipient: row.recipient_id });
+            return Some((signals, Some(row)));
+        }
+        let (part, next) = match rest.split_once(';') {
+            Some((part, next)) => (part, Some(next)),
+            None => (rest, None),
+        };
+        signals.push(Signal::decode(part)?);
+        match next {
+            Some(next) => rest = next,
+            None => return Some((signals, None)),
+        }
+    }
+}
+
+/// The tag of a message's signal that carries its row, so that no node reads it back: `M,`,
+/// the numbers of [`Signal::Message`], whether it is held (`1`/`0`), then [`row_tail`]. The
+/// body comes last and may hold `,` and `;`, so this part is always a payload's last.
+pub(crate) const ROW_TAG: &str = "M";
+
+/// The columns of a message's signal after its id, members and held flag (the part the
+/// writer knows before the database does; PostgreSQL's one-call send puts the rest in front):
+/// time, kind, gift, photo (`1`/`0`), photo review, client id, body.
+pub(crate) fn row_tail(m: &MessageRow) -> String {
+    format!(
+        "{},{},{},{},{},{},{}",
+        m.created_at,
+        m.kind.as_str(),
+        m.gift.map(Gift::code).unwrap_or(""),
+        u8::from(m.has_photo),
+        m.photo_review.map(PhotoReview::as_str).unwrap_or(""),
+        m.client_id,
+        m.body
+    )
+}
+
+/// A message's signal with its row (see [`ROW_TAG`]); `None` when it would not fit a payload.
+pub(crate) fn message_with_row(m: &MessageRow) -> Option<String> {
+    let part = format!("{ROW_TAG},{},{},{},{},{},{}", m.id, m.conversation_id, m.sender_id, m.recipient_id, u8::from(m.held), row_tail(m));
+    (part.len() <= ROW_MAX).then_some(part)
+}
+
+/// A message's signal with its row is at most this long (room for a queue signal before it).
+pub(crate) const ROW_MAX: usize = PAYLOAD_MAX - 100;
+
+fn decode_row(part: &str) -> Option<MessageRow> {
+    let mut f = part.splitn(13, ',');
+    let _tag = f.next()?;
+    let mut number = || f.next().and_then(|n| n.parse::<i64>().ok());
+    let (id, conversation_id, sender_id, recipient_id, held, created_at) = (number()?, number()?, number()?, number()?, number()?, number()?);
+    let kind = MessageKind::parse(f.next()?)?;
+    let gift = match f.next()? {
+        "" => None,
+        code => Some(Gift::parse(code)?),
+    };
+    let has_photo = f.next()? == "1";
+    let photo_review = match f.next()? {
+        "" => None,
+        review => Some(PhotoReview::parse(review)?),
+    };
+    let client_id = f.next()?.to_string();
+    let body = f.next()?.to_string();
+    Some(MessageRow { id, conversation_id, sender_id, recipient_id, kind, body, gift, has_photo, photo_review, client_id, held: held == 1, created_at })
 }
 
 /// A `NOTIFY` payload stays below this (PostgreSQL refuses 8,000 bytes and more).
@@ -449,8 +534,14 @@ fn json(push: &domain::chat_socket::Push) -> Outgoing {
 async fn listen(bus: Bus, url: String) {
     crate::db::listen_forever(url, &[CHANNEL], "chat signals", move |heard| {
         match heard {
-            Heard::Notification { payload, .. } => match decode_payload(&payload) {
-                Some(signals) => signals.into_iter().for_each(|signal| bus.dispatch(signal)),
+            Heard::Notification { payload, .. } => match decode_with_row(&payload) {
+                Some((signals, row)) => {
+                    // A row that came with its signal is delivered as this node's own are.
+                    if let Some(row) = row {
+                        bus.expect(Arc::new(row));
+                    }
+                    signals.into_iter().for_each(|signal| bus.dispatch(signal))
+                }
                 None => tracing::warn!(%payload, "unknown chat signal"),
             },
             Heard::MayHaveMissed => {
@@ -499,5 +590,45 @@ mod tests {
         assert!(split.len() > 1);
         assert!(split.iter().all(|p| p.len() <= PAYLOAD_MAX));
         assert_eq!(split.iter().flat_map(|p| decode_payload(p).unwrap()).collect::<Vec<_>>(), many);
+    }
+
+    #[test]
+    fn a_message_signal_carries_its_row_whatever_its_body() {
+        use super::{decode_payload, decode_with_row, message_with_row, MessageRow, ROW_MAX};
+        use domain::chat::{Gift, MessageKind};
+        use domain::moderation::PhotoReview;
+        let text = MessageRow {
+            id: 41,
+            conversation_id: 7,
+            sender_id: 3,
+            recipient_id: 4,
+            kind: MessageKind::Text,
+            body: "hoi, hoe gaat het?; m,1,2,3,4\n<b>zo</b> M,9".into(),
+            gift: None,
+            has_photo: false,
+            photo_review: None,
+            client_id: "abc-DEF_12345".into(),
+            held: true,
+            created_at: 1_790_000_000,
+        };
+        let photo = MessageRow {
+            kind: MessageKind::Photo,
+            body: String::new(),
+            has_photo: true,
+            photo_review: Some(PhotoReview::Waiting),
+            held: false,
+            ..text.clone()
+        };
+        let gift = MessageRow { kind: MessageKind::Gift, body: String::new(), gift: Some(Gift::Rose), ..text.clone() };
+        for row in [text.clone(), photo, gift] {
+            let payload = format!("{};{}", Signal::Queue { site: 2 }.encode(), message_with_row(&row).unwrap());
+            let message = Signal::Message { id: row.id, conversation: row.conversation_id, sender: row.sender_id, recipient: row.recipient_id };
+            assert_eq!(decode_with_row(&payload), Some((vec![Signal::Queue { site: 2 }, message], Some(row.clone()))));
+            assert_eq!(decode_payload(&payload), Some(vec![Signal::Queue { site: 2 }, message]));
+        }
+        // Too long for a payload: the short signal (and a read) instead.
+        let long = MessageRow { body: "é".repeat(ROW_MAX), ..text };
+        assert_eq!(message_with_row(&long), None);
+        assert_eq!(decode_with_row("M,1,2,3"), None);
     }
 }

@@ -148,6 +148,8 @@ pub struct Chat {
     digests: crate::lifecycle::DigestNotes,
     /// What looks at members' chat photos as they are sent (`crate::moderation`).
     photo_classifier: crate::moderation::PhotoClassifier,
+    /// Sends stored in one database call ([`Chat::sends_in_one_call`]).
+    one_call: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 fn today(now: i64) -> Ymd {
@@ -165,6 +167,7 @@ impl Chat {
             background: tokio_util::task::TaskTracker::new(),
             digests: Default::default(),
             photo_classifier: Default::default(),
+            one_call: Default::default(),
         }
     }
 

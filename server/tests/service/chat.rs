@@ -121,6 +121,56 @@ on_both_databases!(a_retried_send_is_stored_and_charged_once, |db: Db| async mov
     assert!(credits::reconcile(&db).await.unwrap().is_empty());
 });
 
+on_both_databases!(plain_sends_take_one_call_on_postgres_and_every_other_send_the_statements, |db: Db| async move {
+    let w = world(db.clone()).await;
+    let chat = chat(&w);
+    let postgres = db.backend() == server::db::Backend::Postgres;
+    let price = w.site.message_credits;
+    let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 3 * price + w.site.gift_credits).await;
+    let bram = w.member("bram@example.nl", "male").await;
+    let one_calls = |n: u64| if postgres { n } else { 0 };
+    // A new conversation: statement by statement.
+    let first = chat.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("hoi"), NOW).await.unwrap();
+    assert_eq!(chat.sends_in_one_call(), 0);
+    // Then plain sends, to the member or the conversation, a gift too.
+    let second = chat.send(&w.site, &anna, To::Member(bram.id), &cid(2), text("hoe gaat het?"), NOW + 1).await.unwrap();
+    let third = chat.send(&w.site, &anna, To::Conversation(first.message.conversation), &cid(3), text("ben je er?"), NOW + 2).await.unwrap();
+    let gift = chat.send(&w.site, &anna, To::Member(bram.id), &cid(4), Content::Gift(Gift::Rose), NOW + 3).await.unwrap();
+    assert_eq!(chat.sends_in_one_call(), one_calls(3));
+    for (sent, balance) in [(&second, price + w.site.gift_credits), (&third, w.site.gift_credits), (&gift, 0)] {
+        assert!(sent.new);
+        assert_eq!((sent.balance, sent.message.conversation), (balance, first.message.conversation));
+        assert!(sent.message.id > first.message.id);
+    }
+    // A retry answers the stored message (statement by statement), charged once.
+    let again = chat.send(&w.site, &anna, To::Member(bram.id), &cid(2), text("hoe gaat het?"), NOW + 9).await.unwrap();
+    assert_eq!((again.new, again.message.id, again.balance), (false, second.message.id, 0));
+    // Too few credits, a conversation of someone else's, a block: refused with their own
+    // answers, nothing stored or charged.
+    let carla = w.member("carla@example.nl", "female").await;
+    let bram_carla = chat.send(&w.site, &fund(&w, bram.id, 100).await, To::Member(carla.id), &cid(5), text("hallo"), NOW).await.unwrap();
+    let refused = chat.send(&w.site, &anna, To::Conversation(bram_carla.message.conversation), &cid(6), text("ik ook"), NOW).await.unwrap_err();
+    assert_eq!(refused.code(), ErrorCode::NotFound);
+    let anna = fund(&w, anna.id, price - 1).await;
+    let poor = chat.send(&w.site, &anna, To::Member(bram.id), &cid(7), text("nog eentje"), NOW).await.unwrap_err();
+    assert_eq!(poor.code(), ErrorCode::InsufficientCredits);
+    let anna = fund(&w, anna.id, 10 * price).await;
+    sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)")
+        .bind(bram.id)
+        .bind(anna.id)
+        .bind(NOW)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    let blocked = chat.send(&w.site, &anna, To::Member(bram.id), &cid(8), text("hallo?"), NOW).await.unwrap_err();
+    assert_eq!(blocked.code(), ErrorCode::BlockedByMember);
+    assert_eq!(chat.sends_in_one_call(), one_calls(3));
+    assert_eq!(messages_of(&db, anna.id).await, 4);
+    assert_eq!(w.reload(anna.id).await.credits, 10 * price);
+    assert!(credits::reconcile(&db).await.unwrap().is_empty());
+    assert_eq!(w.reload(bram.id).await.counters.unread_messages, 4);
+});
+
 on_both_databases!(free_messages_then_credits_and_gifts, |db: Db| async move {
     let w = world(db.clone()).await;
     let chat = chat(&w);
@@ -398,13 +448,35 @@ async fn postgres_fan_out_reaches_another_node() {
     .await
     .expect("node B heard it");
     assert_eq!(heard, sent.message.id);
-    // A message to a fictional profile changes the operators' queue, on every node.
+    // The next one goes in one call; its signal carries the row, whatever its text holds.
+    let body = "ja, graag; morgen? M,1,2 <b>om 8</b>\nof later";
+    let second = node_a.send(&w.site, &anna, To::Conversation(sent.message.conversation), &cid(3), text(body), NOW + 1).await.unwrap();
+    assert_eq!(node_a.sends_in_one_call(), 1);
+    let row = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Some(Outgoing::Message(row)) = on_b.rx.recv().await {
+                return row;
+            }
+        }
+    })
+    .await
+    .expect("node B heard the second");
+    assert_eq!(
+        (row.id, row.sender_id, row.recipient_id, row.body.as_str(), row.held, row.created_at),
+        (second.message.id, anna.id, bram.id, body, false, NOW + 1)
+    );
+    assert_eq!(row.conversation_id, sent.message.conversation);
+    // A message to a fictional profile changes the operators' queue, on every node: the
+    // first (statement by statement) and the next (in one call).
     let mut queue_b = node_b.queue_changes();
     let carla = w.member("carla@example.nl", "female").await;
     sqlx::query("UPDATE users SET fictional = $1 WHERE id = $2").bind(true).bind(carla.id).execute(db_a.pool()).await.unwrap();
-    node_a.send(&w.site, &anna, To::Member(carla.id), &cid(2), text("ben je er?"), NOW).await.unwrap();
-    let site = tokio::time::timeout(Duration::from_secs(5), queue_b.recv()).await.expect("node B heard the queue change").unwrap();
-    assert_eq!(site, w.site.id);
+    for n in [2, 4] {
+        node_a.send(&w.site, &anna, To::Member(carla.id), &cid(n), text("ben je er?"), NOW).await.unwrap();
+        let site = tokio::time::timeout(Duration::from_secs(5), queue_b.recv()).await.expect("node B heard the queue change").unwrap();
+        assert_eq!(site, w.site.id);
+    }
+    assert_eq!(node_a.sends_in_one_call(), 2);
     db_a.close().await;
     db_b.close().await;
 }
