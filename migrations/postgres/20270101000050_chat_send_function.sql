@@ -21,7 +21,7 @@ CREATE FUNCTION vonk_chat_send(
     p_active TEXT, p_not_confirmed TEXT, p_spend TEXT, p_spend_prefix TEXT,
     p_channel TEXT, p_queue_signal TEXT, p_message_signal TEXT, p_row_tail TEXT)
 RETURNS TABLE (message_id BIGINT, conversation_id BIGINT, recipient_id BIGINT, held BOOLEAN, fictional BOOLEAN,
-    balance BIGINT, free_used BIGINT, free BOOLEAN)
+    balance BIGINT, free_used BIGINT, mailed BOOLEAN)
 LANGUAGE plpgsql AS $$
 DECLARE
     v_free_used BIGINT;
@@ -35,11 +35,13 @@ DECLARE
     v_balance BIGINT;
     v_held BOOLEAN;
     v_id BIGINT;
+    v_mailed BOOLEAN;
 BEGIN
     -- The member-cache triggers stay silent: the chat signal names both members (migration 49).
     PERFORM set_config('vonk.chat_announces', 'on', true);
-    UPDATE users u SET free_messages_used = u.free_messages_used WHERE u.id = p_sender
-        RETURNING u.free_messages_used, u.credits INTO v_free_used, v_credits;
+    -- The sender's row lock: one member's sends (and bookings) happen one after the other. A
+    -- row lock, not a write: the send writes the row once, below, if it pays or is free.
+    SELECT u.free_messages_used, u.credits INTO v_free_used, v_credits FROM users u WHERE u.id = p_sender FOR NO KEY UPDATE;
     IF NOT FOUND THEN
         RETURN;
     END IF;
@@ -86,15 +88,20 @@ BEGIN
             WHERE u.id = p_sender;
     END IF;
     UPDATE conversations c SET last_message_id = v_id WHERE c.id = v_conversation;
-    UPDATE chat_members cm SET last_message_id = v_id, last_at = p_created_at,
-            read_up_to = CASE WHEN cm.user_id = p_sender THEN v_id ELSE cm.read_up_to END,
-            unread = CASE WHEN cm.user_id = p_sender THEN cm.unread ELSE cm.unread + 1 END
-        WHERE cm.conversation_id = v_conversation AND (cm.user_id = p_sender OR (cm.user_id = v_peer AND NOT v_held));
+    -- Whether the recipient's new-message mail for this conversation is claimed already (and
+    -- not freed by a read since): then the server does not try to claim it again.
+    WITH lists AS (
+        UPDATE chat_members cm SET last_message_id = v_id, last_at = p_created_at,
+                read_up_to = CASE WHEN cm.user_id = p_sender THEN v_id ELSE cm.read_up_to END,
+                unread = CASE WHEN cm.user_id = p_sender THEN cm.unread ELSE cm.unread + 1 END
+            WHERE cm.conversation_id = v_conversation AND (cm.user_id = p_sender OR (cm.user_id = v_peer AND NOT v_held))
+            RETURNING cm.user_id, cm.mailed)
+    SELECT COALESCE(bool_or(l.mailed) FILTER (WHERE l.user_id = v_peer), FALSE) INTO v_mailed FROM lists l;
     -- The signal: the operators' queue when the recipient is a fictional profile, then the
     -- message with its row (its tail, the columns the server knew, written by the server).
     PERFORM pg_notify(p_channel, CASE WHEN v_fictional THEN p_queue_signal || ';' ELSE '' END
         || p_message_signal || ',' || v_id || ',' || v_conversation || ',' || p_sender || ',' || v_peer
         || ',' || CASE WHEN v_held THEN '1' ELSE '0' END || ',' || p_row_tail);
-    RETURN QUERY SELECT v_id, v_conversation, v_peer, v_held, v_fictional, v_balance, v_free_used + CASE WHEN v_free THEN 1 ELSE 0 END, v_free;
+    RETURN QUERY SELECT v_id, v_conversation, v_peer, v_held, v_fictional, v_balance, v_free_used + CASE WHEN v_free THEN 1 ELSE 0 END, v_mailed;
 END
 $$;

@@ -201,7 +201,7 @@ impl Chat {
         tx.commit().await?;
         self.bus.committed(&signals);
         for (recipient, conversation) in mail_to {
-            self.tell_recipient(site, sender, recipient, conversation, now);
+            self.tell_recipient(site, sender, recipient, conversation, true, now);
         }
         Ok(released)
     }

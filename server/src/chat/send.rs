@@ -177,7 +177,7 @@ impl Chat {
         tx.commit().await?;
         self.bus.committed(&signals);
         if !held && !recipient.fictional {
-            self.tell_recipient(site, send.sender, peer, conversation, now);
+            self.tell_recipient(site, send.sender, peer, conversation, true, now);
         }
         crate::metrics::message_sent(false);
         let free_used = free_used + i64::from(free);
@@ -257,7 +257,7 @@ impl Chat {
         let fictional = row.fictional;
         // This node's sockets take the row from the signal, like every other node's.
         if !message.held && !fictional {
-            self.tell_recipient(site, send.sender, message.recipient_id, message.conversation_id, now);
+            self.tell_recipient(site, send.sender, message.recipient_id, message.conversation_id, !row.mailed, now);
         }
         self.one_call.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         crate::metrics::message_sent(true);
@@ -278,9 +278,10 @@ impl Chat {
     }
 
     /// A delivered message told to its (real) recipient after the commit: by web push where a
-    /// browser of theirs takes it, else by mail (never both); and their digest of unread
+    /// browser of theirs takes it, else by mail (never both; not tried when `mail_due` is
+    /// false: the conversation's one mail is claimed already); and their digest of unread
     /// messages for today queued (`crate::lifecycle`).
-    pub(super) fn tell_recipient(&self, site: &Site, sender: i64, to: i64, conversation: i64, now: i64) {
+    pub(super) fn tell_recipient(&self, site: &Site, sender: i64, to: i64, conversation: i64, mail_due: bool, now: i64) {
         let (push, mail, db, digests) = (self.push.clone(), self.mail.clone(), self.db().clone(), self.digests.clone());
         let (settings, site_name) = (site.settings.clone(), site.name.clone());
         let base_url = mail.as_ref().map(|(_, public_url)| site.base_url(public_url));
@@ -291,7 +292,7 @@ impl Chat {
             if crate::push::Pusher::reached(push.as_ref(), &site_name, to, sender, crate::push::PushKind::Message { conversation }).await {
                 return;
             }
-            if let (Some((accounts, _)), Some(base_url)) = (mail, base_url) {
+            if let (Some((accounts, _)), Some(base_url), true) = (mail, base_url, mail_due) {
                 if let Err(error) = accounts.mail_message(&settings, &base_url, to, sender, conversation).await {
                     tracing::warn!(%error, to, "could not send the new-message mail");
                 }
@@ -624,7 +625,7 @@ const LISTS: &str = "UPDATE chat_members SET last_message_id = $1, last_at = $2,
      WHERE conversation_id = $3 AND (user_id = $4 OR (user_id = $5 AND $6))";
 
 /// A member's plain send on PostgreSQL in one call (migration 50; [`Chat::send_in_one_call`]).
-const SEND_POSTGRES: &str = "SELECT message_id, conversation_id, recipient_id, held, fictional, balance, free_used FROM vonk_chat_send(\
+const SEND_POSTGRES: &str = "SELECT message_id, conversation_id, recipient_id, held, fictional, balance, free_used, mailed FROM vonk_chat_send(\
      $1::bigint, $2::bigint, $3::bigint, $4::bigint, $5::text, $6::text, $7::text, $8::text, $9::text, $10::bigint, $11::text, $12::text, \
      $13::bigint, $14::bigint, $15::bigint, $16::bigint, $17::boolean, $18::text, $19::text, $20::text, $21::text, $22::text, $23::text, \
      $24::text, $25::text)";
@@ -641,6 +642,9 @@ struct OneCall {
     fictional: bool,
     balance: i64,
     free_used: i64,
+    /// The recipient's new-message mail for the conversation is claimed already.
+    #[sqlx(try_from = "Flag")]
+    mailed: bool,
 }
 
 /// The write on PostgreSQL as one statement (one round trip): the message with the id the read
