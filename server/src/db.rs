@@ -159,46 +159,140 @@ pub enum Heard {
     MayHaveMissed,
 }
 
-/// Listens on `channels` for as long as the node runs: connects, reconnects with a backoff from
-/// 200 ms to 10 s, and hands every notification to `on`. Whenever announcements may have been
-/// lost (at the start and after each reconnect) `on` hears [`Heard::MayHaveMissed`] so the
-/// caller can catch up. `what` names the listener in the log.
-pub async fn listen_forever<F, Fut>(url: String, channels: &'static [&'static str], what: &'static str, mut on: F)
+/// Listens on `channels` for as long as the process runs, on the process's one `LISTEN`
+/// connection for the database at `url`, and hands `on` every notification on them. Whenever
+/// announcements may have been lost (at the start, after a reconnect, and when a later listener
+/// joins, which reconnects with every channel) `on` hears [`Heard::MayHaveMissed`], once the
+/// `LISTEN` is in place, so the caller can catch up. `on` runs on the listening task: it must
+/// not wait (hand work to a task of its own). `what` names the listener in the log.
+///
+/// One connection, not one per listener: PostgreSQL wakes every listening connection of a
+/// database at each notifying commit, whatever its channels, and the chat notifies at every
+/// message (bus, member cache and site settings would be three wake-ups a node).
+pub fn listen<F>(url: &str, channels: &'static [&'static str], what: &'static str, on: F)
 where
-    F: FnMut(Heard) -> Fut,
-    Fut: std::future::Future<Output = ()>,
+    F: Fn(Heard) + Send + Sync + 'static,
 {
+    static HUBS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<Hub>>>> = std::sync::OnceLock::new();
+    let mut hubs = HUBS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    // A hub whose task ended (its runtime shut down: tests run one each) is replaced.
+    hubs.retain(|_, hub| hub.running.load(std::sync::atomic::Ordering::Acquire));
+    let hub = hubs.entry(url.to_string()).or_insert_with(|| {
+        let hub = std::sync::Arc::new(Hub { running: std::sync::atomic::AtomicBool::new(true), ..Hub::default() });
+        let (running, url) = (Running(hub.clone()), url.to_string());
+        tokio::spawn(async move {
+            let hub = running.0.clone();
+            let _running = running;
+            run_hub(url, hub).await
+        });
+        hub
+    });
+    hub.listeners.lock().unwrap_or_else(|e| e.into_inner()).push(HubListener { channels, what, on: Box::new(on) });
+    hub.joined.notify_one();
+}
+
+/// The listeners of one database's `LISTEN` connection.
+#[derive(Default)]
+struct Hub {
+    /// Its task runs (cleared when the task ends or is dropped with its runtime).
+    running: std::sync::atomic::AtomicBool,
+    listeners: std::sync::Mutex<Vec<HubListener>>,
+    /// A listener joined: the connection listens again, on every channel.
+    joined: tokio::sync::Notify,
+}
+
+/// Clears [`Hub::running`] when the hub's task ends or is dropped.
+struct Running(std::sync::Arc<Hub>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.running.store(false, std::sync::atomic::Ordering::Release);
+    }
+}
+
+struct HubListener {
+    channels: &'static [&'static str],
+    what: &'static str,
+    on: Box<dyn Fn(Heard) + Send + Sync>,
+}
+
+impl Hub {
+    /// Every listener's channels, and how many listeners there are.
+    fn channels(&self) -> (Vec<&'static str>, usize, String) {
+        let listeners = self.listeners.lock().unwrap_or_else(|e| e.into_inner());
+        let mut channels: Vec<&'static str> = listeners.iter().flat_map(|l| l.channels.iter().copied()).collect();
+        channels.sort_unstable();
+        channels.dedup();
+        (channels, listeners.len(), listeners.iter().map(|l| l.what).collect::<Vec<_>>().join(", "))
+    }
+
+    fn may_have_missed(&self) {
+        for listener in self.listeners.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            (listener.on)(Heard::MayHaveMissed);
+        }
+    }
+
+    fn heard(&self, channel: &str, payload: &str) {
+        for listener in self.listeners.lock().unwrap_or_else(|e| e.into_inner()).iter().filter(|l| l.channels.contains(&channel)) {
+            (listener.on)(Heard::Notification { channel: channel.to_string(), payload: payload.to_string() });
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.listeners.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// The `LISTEN` connection's task: connects, reconnects with a backoff from 200 ms to 10 s, and
+/// listens again on every channel when a listener joins.
+async fn run_hub(url: String, hub: std::sync::Arc<Hub>) {
     let mut backoff = std::time::Duration::from_millis(200);
     loop {
-        match sqlx::postgres::PgListener::connect(&url).await {
+        let (channels, count, what) = hub.channels();
+        let lost = match sqlx::postgres::PgListener::connect(&url).await {
             Ok(mut listener) => match listener.listen_all(channels.iter().copied()).await {
                 Ok(()) => {
                     backoff = std::time::Duration::from_millis(200);
-                    on(Heard::MayHaveMissed).await;
+                    hub.may_have_missed();
                     loop {
-                        match listener.try_recv().await {
-                            Ok(Some(notification)) => {
-                                on(Heard::Notification { channel: notification.channel().to_string(), payload: notification.payload().to_string() }).await
+                        tokio::select! {
+                            _ = hub.joined.notified() => {
+                                if hub.count() != count {
+                                    // Listen again with the newcomer's channels (every listener hears
+                                    // that it may have missed something meanwhile).
+                                    break false;
+                                }
                             }
-                            // sqlx reconnected and listens again; whatever was sent meanwhile is lost.
-                            Ok(None) => {
-                                tracing::warn!(listener = what, "listener reconnected");
-                                on(Heard::MayHaveMissed).await;
-                            }
-                            Err(error) => {
-                                tracing::warn!(listener = what, %error, "listener lost its connection");
-                                break;
-                            }
+                            received = listener.try_recv() => match received {
+                                Ok(Some(notification)) => hub.heard(notification.channel(), notification.payload()),
+                                // sqlx reconnected and listens again; whatever was sent meanwhile is lost.
+                                Ok(None) => {
+                                    tracing::warn!(listener = %what, "listener reconnected");
+                                    hub.may_have_missed();
+                                }
+                                Err(error) => {
+                                    tracing::warn!(listener = %what, %error, "listener lost its connection");
+                                    break true;
+                                }
+                            },
                         }
                     }
                 }
-                Err(error) => tracing::warn!(listener = what, %error, "could not listen"),
+                Err(error) => {
+                    tracing::warn!(listener = %what, %error, "could not listen");
+                    true
+                }
             },
-            Err(error) => tracing::warn!(listener = what, %error, "listener cannot connect"),
+            Err(error) => {
+                tracing::warn!(listener = %what, %error, "listener cannot connect");
+                true
+            }
+        };
+        if lost {
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(std::time::Duration::from_secs(10));
+            hub.may_have_missed();
         }
-        tokio::time::sleep(backoff).await;
-        backoff = (backoff * 2).min(std::time::Duration::from_secs(10));
-        on(Heard::MayHaveMissed).await;
     }
 }
 

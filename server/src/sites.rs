@@ -187,22 +187,29 @@ impl SiteCache {
     /// credit packs (`NOTIFY vonk_settings`, sent by triggers, whoever made the change), so every
     /// node follows within moments; the periodic refresh stays as a safety net. After a lost
     /// connection it reloads once, since announcements may have been missed meanwhile.
+    ///
+    /// The reloads run in a task of their own, one at a time: announcements heard during one
+    /// make one more reload after it.
     pub fn spawn_listen(&self, database_url: &str) -> Option<tokio::task::JoinHandle<()>> {
         if self.db.backend() != crate::db::Backend::Postgres {
             return None;
         }
-        let cache = self.clone();
-        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), &[SETTINGS_CHANNEL], "site settings", move |heard| {
-            let cache = cache.clone();
-            if matches!(heard, crate::db::Heard::MayHaveMissed) {
-                cache.listening.send_replace(true);
+        let (changed, mut heard) = tokio::sync::watch::channel(());
+        let listening = self.listening.clone();
+        crate::db::listen(database_url, &[SETTINGS_CHANNEL], "site settings", move |announced| {
+            if matches!(announced, crate::db::Heard::MayHaveMissed) {
+                listening.send_replace(true);
             }
-            async move {
+            changed.send_replace(());
+        });
+        let cache = self.clone();
+        Some(tokio::spawn(async move {
+            while heard.changed().await.is_ok() {
                 if let Err(error) = cache.reload().await {
                     tracing::warn!(%error, "site settings reload failed; keeping the previous settings");
                 }
             }
-        })))
+        }))
     }
 
     /// Waits until [`SiteCache::spawn_listen`]'s `LISTEN` is in place (tests of several nodes).

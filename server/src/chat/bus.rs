@@ -265,8 +265,8 @@ impl Drop for Subscription {
 }
 
 impl Bus {
-    /// The bus for a database: in-process on SQLite; on PostgreSQL a `LISTEN` task is started
-    /// (it reconnects with backoff for as long as the process runs).
+    /// The bus for a database: in-process on SQLite; on PostgreSQL it listens on the process's
+    /// `LISTEN` connection (which reconnects with backoff for as long as the process runs).
     pub fn start(db: Db, database_url: &str) -> Bus {
         let postgres = db.backend() == Backend::Postgres;
         let bus = Bus {
@@ -283,7 +283,7 @@ impl Bus {
             }),
         };
         if postgres {
-            tokio::spawn(listen(bus.clone(), database_url.to_string()));
+            listen(bus.clone(), database_url);
         }
         bus
     }
@@ -528,30 +528,25 @@ fn json(push: &domain::chat_socket::Push) -> Outgoing {
     Outgoing::Json(serde_json::to_string(push).unwrap_or_default().into())
 }
 
-/// The node's one `LISTEN` connection. `try_recv` answers `None` when the connection dropped
-/// (sqlx has reconnected and listens again by then): whatever was sent meanwhile is lost, so
-/// every local socket resyncs.
-async fn listen(bus: Bus, url: String) {
-    crate::db::listen_forever(url, &[CHANNEL], "chat signals", move |heard| {
-        match heard {
-            Heard::Notification { payload, .. } => match decode_with_row(&payload) {
-                Some((signals, row)) => {
-                    // A row that came with its signal is delivered as this node's own are.
-                    if let Some(row) = row {
-                        bus.expect(Arc::new(row));
-                    }
-                    signals.into_iter().for_each(|signal| bus.dispatch(signal))
+/// The chat's signals from the node's `LISTEN` connection (`crate::db::listen`). After a lost
+/// connection whatever was sent meanwhile is lost, so every local socket resyncs.
+fn listen(bus: Bus, url: &str) {
+    crate::db::listen(url, &[CHANNEL], "chat signals", move |heard| match heard {
+        Heard::Notification { payload, .. } => match decode_with_row(&payload) {
+            Some((signals, row)) => {
+                // A row that came with its signal is delivered as this node's own are.
+                if let Some(row) = row {
+                    bus.expect(Arc::new(row));
                 }
-                None => tracing::warn!(%payload, "unknown chat signal"),
-            },
-            Heard::MayHaveMissed => {
-                bus.inner.listening.send_replace(true);
-                bus.resync_all()
+                signals.into_iter().for_each(|signal| bus.dispatch(signal))
             }
+            None => tracing::warn!(%payload, "unknown chat signal"),
+        },
+        Heard::MayHaveMissed => {
+            bus.inner.listening.send_replace(true);
+            bus.resync_all()
         }
-        std::future::ready(())
     })
-    .await
 }
 
 #[cfg(test)]

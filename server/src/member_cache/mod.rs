@@ -143,7 +143,7 @@ impl MemberCache {
             Some(path) => MemberCache::sqlite(path, max_age).map_err(|e| crate::error::AppError::Internal(format!("member cache: {e}"))),
             None if db.backend() == crate::db::Backend::Postgres => {
                 let cache = MemberCache::postgres(max_age);
-                cache.spawn_listen(database_url);
+                cache.listen(database_url);
                 Ok(cache)
             }
             None => Ok(MemberCache::off()),
@@ -161,7 +161,7 @@ impl MemberCache {
     }
 
     /// Keeps members of a PostgreSQL database once [`MemberCache::heard`] says announcements
-    /// are heard (see [`MemberCache::spawn_listen`]).
+    /// are heard (see [`MemberCache::listen`]).
     pub fn postgres(max_age: Duration) -> MemberCache {
         MemberCache::with_source(max_age, Source::Postgres(AtomicBool::new(false)))
     }
@@ -174,16 +174,13 @@ impl MemberCache {
     }
 
     /// Listens for the triggers' announcements for as long as the node runs (PostgreSQL).
-    pub fn spawn_listen(&self, database_url: &str) -> Option<tokio::task::JoinHandle<()>> {
-        let inner = self.inner.clone()?;
+    pub fn listen(&self, database_url: &str) {
+        let Some(inner) = &self.inner else { return };
         if !matches!(inner.source, Source::Postgres(_)) {
-            return None;
+            return;
         }
         let cache = self.clone();
-        Some(tokio::spawn(crate::db::listen_forever(database_url.to_string(), &[CHANNEL, crate::chat::bus::CHANNEL], "members", move |heard| {
-            cache.heard(heard);
-            async {}
-        })))
+        crate::db::listen(database_url, &[CHANNEL, crate::chat::bus::CHANNEL], "members", move |heard| cache.heard(heard));
     }
 
     /// An announcement (or word that some may have been missed: then everything is dropped and
