@@ -20,6 +20,9 @@ use super::store::{self, MessageRow};
 use crate::db::{Backend, Db, Heard};
 use crate::error::AppError;
 
+/// The tag of [`Signal::Delivered`] (the batched delivered marks write it in SQL too).
+pub(crate) const DELIVERED_TAG: &str = "d";
+
 /// The PostgreSQL channel of chat signals.
 pub const CHANNEL: &str = "vonk_chat";
 /// Pushes waiting for one socket; a socket that falls this far behind is closed and resyncs
@@ -54,7 +57,7 @@ impl Signal {
     pub fn encode(&self) -> String {
         match *self {
             Signal::Message { id, conversation, sender, recipient } => format!("m,{id},{conversation},{sender},{recipient}"),
-            Signal::Delivered { conversation, to, up_to } => format!("d,{conversation},{to},{up_to}"),
+            Signal::Delivered { conversation, to, up_to } => format!("{DELIVERED_TAG},{conversation},{to},{up_to}"),
             Signal::Read { conversation, to, up_to } => format!("r,{conversation},{to},{up_to}"),
             Signal::Typing { conversation, from, to } => format!("t,{conversation},{from},{to}"),
             Signal::Removed { conversation, user } => format!("x,{conversation},{user}"),
@@ -70,7 +73,7 @@ impl Signal {
         let n: Vec<i64> = parts.map(|p| p.parse().ok()).collect::<Option<_>>()?;
         Some(match (tag, n.as_slice()) {
             ("m", &[id, conversation, sender, recipient]) => Signal::Message { id, conversation, sender, recipient },
-            ("d", &[conversation, to, up_to]) => Signal::Delivered { conversation, to, up_to },
+            (DELIVERED_TAG, &[conversation, to, up_to]) => Signal::Delivered { conversation, to, up_to },
             ("r", &[conversation, to, up_to]) => Signal::Read { conversation, to, up_to },
             ("t", &[conversation, from, to]) => Signal::Typing { conversation, from, to },
             ("x", &[conversation, user]) => Signal::Removed { conversation, user },
@@ -230,6 +233,8 @@ struct Inner {
     queue: tokio::sync::broadcast::Sender<i64>,
     /// Messages written here whose signal has not come by yet ([`Bus::expect`]).
     expected: std::sync::Mutex<HashMap<i64, Arc<MessageRow>>>,
+    /// On PostgreSQL, delivered marks waiting for [`mark_deliveries`].
+    deliveries: Option<mpsc::UnboundedSender<store::Delivery>>,
 }
 
 /// This node's sockets and the way signals reach them. Cheap to clone.
@@ -269,6 +274,7 @@ impl Bus {
     /// `LISTEN` connection (which reconnects with backoff for as long as the process runs).
     pub fn start(db: Db, database_url: &str) -> Bus {
         let postgres = db.backend() == Backend::Postgres;
+        let deliveries = postgres.then(mpsc::unbounded_channel);
         let bus = Bus {
             inner: Arc::new(Inner {
                 db,
@@ -280,10 +286,14 @@ impl Bus {
                 listening: tokio::sync::watch::Sender::new(!postgres),
                 queue: tokio::sync::broadcast::Sender::new(QUEUE_BACKLOG),
                 expected: std::sync::Mutex::new(HashMap::new()),
+                deliveries: deliveries.as_ref().map(|(tx, _)| tx.clone()),
             }),
         };
         if postgres {
             listen(bus.clone(), database_url);
+        }
+        if let Some((_, rx)) = deliveries {
+            tokio::spawn(mark_deliveries(bus.clone(), rx));
         }
         bus
     }
@@ -501,14 +511,15 @@ impl Bus {
         if reached > 0 {
             // The recipient's client has it: the sender's tick turns to "delivered", and the
             // recipient hears their new unread total.
-            let total = if self.inner.postgres {
-                store::delivered_and_total(self.db(), row.conversation_id, sender, recipient, id).await?
-            } else {
-                if store::mark_delivered(self.db(), row.conversation_id, recipient, id).await? {
-                    self.dispatch(Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id });
-                }
-                store::unread_total(self.db(), recipient).await?
-            };
+            if let Some(deliveries) = &self.inner.deliveries {
+                // On PostgreSQL with the other marks waiting meanwhile, in one statement.
+                let _ = deliveries.send(store::Delivery { conversation: row.conversation_id, sender, recipient, up_to: id });
+                return Ok(());
+            }
+            if store::mark_delivered(self.db(), row.conversation_id, recipient, id).await? {
+                self.dispatch(Signal::Delivered { conversation: row.conversation_id, to: sender, up_to: id });
+            }
+            let total = store::unread_total(self.db(), recipient).await?;
             self.send_to(recipient, json(&domain::chat_socket::Push::Unread { total }));
         }
         Ok(())
@@ -526,6 +537,28 @@ async fn notify(conn: &mut sqlx::AnyConnection, signals: &[Signal]) -> Result<()
 
 fn json(push: &domain::chat_socket::Push) -> Outgoing {
     Outgoing::Json(serde_json::to_string(push).unwrap_or_default().into())
+}
+
+/// Marks at most this many messages delivered in one statement (their `NOTIFY` stays well under
+/// the payload limit).
+const DELIVERY_BATCH: usize = 200;
+
+/// On PostgreSQL: the delivered marks of messages this node's sockets took, each batch in one
+/// statement with one `NOTIFY` (the marks that came in while the last one ran: none waits for
+/// a timer), then each recipient's new unread total to their sockets.
+async fn mark_deliveries(bus: Bus, mut marks: mpsc::UnboundedReceiver<store::Delivery>) {
+    let mut batch = Vec::with_capacity(DELIVERY_BATCH);
+    while marks.recv_many(&mut batch, DELIVERY_BATCH).await > 0 {
+        match store::delivered_and_totals(bus.db(), &batch).await {
+            Ok(totals) => {
+                for (recipient, total) in totals {
+                    bus.send_to(recipient, json(&domain::chat_socket::Push::Unread { total }));
+                }
+            }
+            Err(error) => tracing::warn!(%error, marks = batch.len(), "could not mark messages delivered"),
+        }
+        batch.clear();
+    }
 }
 
 /// The chat's signals from the node's `LISTEN` connection (`crate::db::listen`). After a lost

@@ -134,24 +134,34 @@ pub(crate) async fn mark_delivered(db: &Db, conversation: i64, user: i64, up_to:
     Ok(done.rows_affected() == 1)
 }
 
-/// On PostgreSQL, in one statement: `recipient`'s delivered mark in the conversation moved up
-/// to `up_to` (with the `NOTIFY` that tells `sender`, when it moved) and the recipient's unread
-/// total read.
-pub(crate) async fn delivered_and_total(db: &Db, conversation: i64, sender: i64, recipient: i64, up_to: i64) -> Result<i64, AppError> {
+/// A message a recipient's socket took: their delivered mark in the conversation moves up to it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Delivery {
+    pub(crate) conversation: i64,
+    pub(crate) sender: i64,
+    pub(crate) recipient: i64,
+    pub(crate) up_to: i64,
+}
+
+/// On PostgreSQL, in one statement: the delivered marks moved up (the highest per conversation
+/// and recipient), one `NOTIFY` telling the senders whose marks moved ([`super::bus::Signal::Delivered`]
+/// each), and each recipient's unread total read. The ids travel as comma-separated text
+/// (sqlx's `Any` driver binds no arrays).
+pub(crate) async fn delivered_and_totals(db: &Db, marks: &[Delivery]) -> Result<Vec<(i64, i64)>, AppError> {
+    let list = |f: fn(&Delivery) -> i64| marks.iter().map(|m| f(m).to_string()).collect::<Vec<_>>().join(",");
     // `told` runs because the answer reads it (a CTE nothing reads would not).
-    let (_told, total): (i64, i64) = sqlx::query_as(
-        "WITH moved AS (UPDATE chat_members SET delivered_up_to = $1 WHERE conversation_id = $2 AND user_id = $3 AND delivered_up_to < $1 RETURNING user_id), \
-         told AS (SELECT pg_notify($4, $5) FROM moved) \
-         SELECT (SELECT COUNT(*) FROM told), CAST(COALESCE((SELECT SUM(unread) FROM chat_members WHERE user_id = $3), 0) AS BIGINT)",
+    let rows: Vec<(i64, i64, i64)> = sqlx::query_as(
+        "WITH input AS (SELECT t.conversation, t.recipient, MAX(t.sender) AS sender, MAX(t.up_to) AS up_to            FROM unnest(string_to_array($1, ',')::bigint[], string_to_array($2, ',')::bigint[], string_to_array($3, ',')::bigint[],              string_to_array($4, ',')::bigint[]) AS t(conversation, sender, recipient, up_to) GROUP BY t.conversation, t.recipient),          moved AS (UPDATE chat_members cm SET delivered_up_to = i.up_to FROM input i            WHERE cm.conversation_id = i.conversation AND cm.user_id = i.recipient AND cm.delivered_up_to < i.up_to            RETURNING i.conversation, i.sender, i.up_to),          told AS (SELECT pg_notify($5, string_agg($6 || ',' || m.conversation || ',' || m.sender || ',' || m.up_to, ';')) FROM moved m HAVING COUNT(*) > 0)          SELECT r.recipient, (SELECT COUNT(*) FROM told), CAST(COALESCE((SELECT SUM(c.unread) FROM chat_members c WHERE c.user_id = r.recipient), 0) AS BIGINT)          FROM (SELECT DISTINCT i.recipient FROM input i) r",
     )
-    .bind(up_to)
-    .bind(conversation)
-    .bind(recipient)
+    .bind(list(|m| m.conversation))
+    .bind(list(|m| m.sender))
+    .bind(list(|m| m.recipient))
+    .bind(list(|m| m.up_to))
     .bind(super::bus::CHANNEL)
-    .bind(super::bus::Signal::Delivered { conversation, to: sender, up_to }.encode())
-    .fetch_one(db.pool())
+    .bind(super::bus::DELIVERED_TAG)
+    .fetch_all(db.pool())
     .await?;
-    Ok(total)
+    Ok(rows.into_iter().map(|(recipient, _told, total)| (recipient, total)).collect())
 }
 
 /// Messages for `user` newer than `after` (or sent in the last `since` seconds, which covers

@@ -422,6 +422,21 @@ on_both_databases!(the_bus_pushes_to_both_sides, |db: Db| async move {
     assert!(saw_delivered);
 });
 
+/// The next JSON push on a socket that contains `what`.
+async fn push_with(rx: &mut tokio::sync::mpsc::Receiver<Outgoing>, what: &str) -> String {
+    tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Some(Outgoing::Json(json)) = rx.recv().await {
+                if json.contains(what) {
+                    return json.to_string();
+                }
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no {what} push"))
+}
+
 #[tokio::test]
 async fn postgres_fan_out_reaches_another_node() {
     let cluster = support::PgCluster::start();
@@ -433,8 +448,9 @@ async fn postgres_fan_out_reaches_another_node() {
     let anna = fund(&w, w.member("anna@example.nl", "female").await.id, 1000).await;
     let bram = w.member("bram@example.nl", "male").await;
     let mut on_b = node_b.subscribe(bram.id);
+    let mut on_a = node_a.bus().subscribe(anna.id);
     // Node B hears the others once its LISTEN is in place.
-    tokio::time::timeout(Duration::from_secs(10), node_b.listening()).await.expect("node B listens");
+    tokio::time::timeout(Duration::from_secs(10), async { tokio::join!(node_a.bus().listening(), node_b.listening()) }).await.expect("both nodes listen");
     let sent = node_a.send(&w.site, &anna, To::Member(bram.id), &cid(1), text("over de brug"), NOW).await.unwrap();
     let heard = tokio::time::timeout(Duration::from_secs(5), async {
         loop {
@@ -448,6 +464,11 @@ async fn postgres_fan_out_reaches_another_node() {
     .await
     .expect("node B heard it");
     assert_eq!(heard, sent.message.id);
+    // Bram's socket took it: Anna's tick on node A turns to delivered, and Bram hears his unread total.
+    let delivered = push_with(&mut on_a.rx, "\"delivered\"").await;
+    assert!(delivered.contains(&format!("{}", sent.message.id)), "{delivered}");
+    let unread = push_with(&mut on_b.rx, "\"unread\"").await;
+    assert!(unread.contains('1'), "{unread}");
     // The next one goes in one call; its signal carries the row, whatever its text holds.
     let body = "ja, graag; morgen? M,1,2 <b>om 8</b>\nof later";
     let second = node_a.send(&w.site, &anna, To::Conversation(sent.message.conversation), &cid(3), text(body), NOW + 1).await.unwrap();
