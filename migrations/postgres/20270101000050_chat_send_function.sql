@@ -36,6 +36,7 @@ DECLARE
     v_held BOOLEAN;
     v_id BIGINT;
     v_mailed BOOLEAN;
+    v_unread BIGINT;
 BEGIN
     -- The member-cache triggers stay silent: the chat signal names both members (migration 49).
     PERFORM set_config('vonk.chat_announces', 'on', true);
@@ -97,11 +98,17 @@ BEGIN
             WHERE cm.conversation_id = v_conversation AND (cm.user_id = p_sender OR (cm.user_id = v_peer AND NOT v_held))
             RETURNING cm.user_id, cm.mailed)
     SELECT COALESCE(bool_or(l.mailed) FILTER (WHERE l.user_id = v_peer), FALSE) INTO v_mailed FROM lists l;
+    -- The recipient's unread total after it (the member caches take it from the signal).
+    IF NOT v_held THEN
+        SELECT CAST(COALESCE(SUM(cm.unread), 0) AS BIGINT) INTO v_unread FROM chat_members cm WHERE cm.user_id = v_peer;
+    END IF;
     -- The signal: the operators' queue when the recipient is a fictional profile, then the
-    -- message with its row (its tail, the columns the server knew, written by the server).
+    -- message with its row (its tail, the columns the server knew, written by the server), the
+    -- sender's balance and the recipient's unread total after it (empty when held: unchanged).
     PERFORM pg_notify(p_channel, CASE WHEN v_fictional THEN p_queue_signal || ';' ELSE '' END
         || p_message_signal || ',' || v_id || ',' || v_conversation || ',' || p_sender || ',' || v_peer
-        || ',' || CASE WHEN v_held THEN '1' ELSE '0' END || ',' || p_row_tail);
+        || ',' || CASE WHEN v_held THEN '1' ELSE '0' END || ',' || v_balance || ',' || COALESCE(v_unread::text, '')
+        || ',' || p_row_tail);
     RETURN QUERY SELECT v_id, v_conversation, v_peer, v_held, v_fictional, v_balance, v_free_used + CASE WHEN v_free THEN 1 ELSE 0 END, v_mailed;
 END
 $$;

@@ -162,8 +162,8 @@ pub enum Heard {
 /// Listens on `channels` for as long as the process runs, on the process's one `LISTEN`
 /// connection for the database at `url`, and hands `on` every notification on them. Whenever
 /// announcements may have been lost (at the start, after a reconnect, and when a later listener
-/// joins, which reconnects with every channel) `on` hears [`Heard::MayHaveMissed`], once the
-/// `LISTEN` is in place, so the caller can catch up. `on` runs on the listening task: it must
+/// brings a channel not heard yet, which reconnects with every channel) `on` hears
+/// [`Heard::MayHaveMissed`], once the `LISTEN` is in place, so the caller can catch up. `on` runs on the listening task: it must
 /// not wait (hand work to a task of its own). `what` names the listener in the log.
 ///
 /// One connection, not one per listener: PostgreSQL wakes every listening connection of a
@@ -187,8 +187,20 @@ where
         });
         hub
     });
-    hub.listeners.lock().unwrap_or_else(|e| e.into_inner()).push(HubListener { channels, what, on: Box::new(on) });
-    hub.joined.notify_one();
+    let covered = {
+        let active = hub.active.lock().unwrap_or_else(|e| e.into_inner());
+        channels.iter().all(|channel| active.contains(channel))
+    };
+    let mut listeners = hub.listeners.lock().unwrap_or_else(|e| e.into_inner());
+    listeners.push(HubListener { channels, what, on: Box::new(on) });
+    if covered {
+        // Its channels are heard already: it hears from now on, and nothing is listened again.
+        if let Some(listener) = listeners.last() {
+            (listener.on)(Heard::MayHaveMissed);
+        }
+    } else {
+        hub.joined.notify_one();
+    }
 }
 
 /// The listeners of one database's `LISTEN` connection.
@@ -197,8 +209,11 @@ struct Hub {
     /// Its task runs (cleared when the task ends or is dropped with its runtime).
     running: std::sync::atomic::AtomicBool,
     listeners: std::sync::Mutex<Vec<HubListener>>,
-    /// A listener joined: the connection listens again, on every channel.
+    /// A listener joined with a channel not heard yet: the connection listens again, on every
+    /// channel.
     joined: tokio::sync::Notify,
+    /// The channels the connection listens on now (none while it is down).
+    active: std::sync::Mutex<Vec<&'static str>>,
 }
 
 /// Clears [`Hub::running`] when the hub's task ends or is dropped.
@@ -253,6 +268,7 @@ async fn run_hub(url: String, hub: std::sync::Arc<Hub>) {
             Ok(mut listener) => match listener.listen_all(channels.iter().copied()).await {
                 Ok(()) => {
                     backoff = std::time::Duration::from_millis(200);
+                    *hub.active.lock().unwrap_or_else(|e| e.into_inner()) = channels.clone();
                     hub.may_have_missed();
                     loop {
                         tokio::select! {
@@ -288,6 +304,7 @@ async fn run_hub(url: String, hub: std::sync::Arc<Hub>) {
                 true
             }
         };
+        hub.active.lock().unwrap_or_else(|e| e.into_inner()).clear();
         if lost {
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(std::time::Duration::from_secs(10));

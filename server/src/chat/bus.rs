@@ -108,11 +108,12 @@ pub(crate) fn payload(signals: &[Signal]) -> String {
 }
 
 /// A send's one `NOTIFY` payload: its other signals, then its message with the row when it
-/// fits (else the message's id, and the nodes read it).
+/// fits (else the message's id, and the nodes read it). Its members' figures are left out:
+/// the member caches drop both.
 pub(crate) fn send_payload(signals: &[Signal], row: &MessageRow) -> String {
     let mut parts: Vec<String> = signals.iter().filter(|s| !matches!(s, Signal::Message { .. })).map(Signal::encode).collect();
     let message = Signal::Message { id: row.id, conversation: row.conversation_id, sender: row.sender_id, recipient: row.recipient_id };
-    parts.push(message_with_row(row).unwrap_or_else(|| message.encode()));
+    parts.push(message_with_row(row, Figures::default()).unwrap_or_else(|| message.encode()));
     parts.join(";")
 }
 
@@ -121,15 +122,35 @@ pub fn decode_payload(payload: &str) -> Option<Vec<Signal>> {
     decode_with_row(payload).map(|(signals, _)| signals)
 }
 
-/// Every signal of a payload, and the message row a [`ROW_TAG`] part carries.
-pub fn decode_with_row(payload: &str) -> Option<(Vec<Signal>, Option<MessageRow>)> {
+/// What a send changed of its two members, as the database had it at the send's commit
+/// (PostgreSQL's one-call send writes them in the signal): a member cache takes them instead of
+/// reading the members again. `None`: not told (the cache drops the member).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Figures {
+    /// The sender's balance after the send.
+    pub sender_credits: Option<i64>,
+    /// The recipient's unread total after it (none when the message is held: the sender's
+    /// figures are all it changed, and the recipient is dropped all the same).
+    pub recipient_unread: Option<i64>,
+}
+
+/// A message as its signal carries it: the row, and its members' [`Figures`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Carried {
+    pub row: MessageRow,
+    pub figures: Figures,
+}
+
+/// Every signal of a payload, and the message a [`ROW_TAG`] part carries.
+pub fn decode_with_row(payload: &str) -> Option<(Vec<Signal>, Option<Carried>)> {
     let mut signals = Vec::new();
     let mut rest = payload;
     loop {
         if rest.starts_with(ROW_TAG) && rest[ROW_TAG.len()..].starts_with(',') {
-            let row = decode_row(rest)?;
+            let carried = decode_row(rest)?;
+            let row = &carried.row;
             signals.push(Signal::Message { id: row.id, conversation: row.conversation_id, sender: row.sender_id, recipient: row.recipient_id });
-            return Some((signals, Some(row)));
+            return Some((signals, Some(carried)));
         }
         let (part, next) = match rest.split_once(';') {
             Some((part, next)) => (part, Some(next)),
@@ -144,13 +165,15 @@ pub fn decode_with_row(payload: &str) -> Option<(Vec<Signal>, Option<MessageRow>
 }
 
 /// The tag of a message's signal that carries its row, so that no node reads it back: `M,`,
-/// the numbers of [`Signal::Message`], whether it is held (`1`/`0`), then [`row_tail`]. The
-/// body comes last and may hold `,` and `;`, so this part is always a payload's last.
+/// the numbers of [`Signal::Message`], whether it is held (`1`/`0`), the sender's balance and
+/// the recipient's unread total after it ([`Figures`], empty when not told), then
+/// [`row_tail`]. The body comes last and may hold `,` and `;`, so this part is always a
+/// payload's last.
 pub(crate) const ROW_TAG: &str = "M";
 
-/// The columns of a message's signal after its id, members and held flag (the part the
-/// writer knows before the database does; PostgreSQL's one-call send puts the rest in front):
-/// time, kind, gift, photo (`1`/`0`), photo review, client id, body.
+/// The columns of a message's signal after its id, members, held flag and figures (the part
+/// the writer knows before the database does; PostgreSQL's one-call send puts the rest in
+/// front): time, kind, gift, photo (`1`/`0`), photo review, client id, body.
 pub(crate) fn row_tail(m: &MessageRow) -> String {
     format!(
         "{},{},{},{},{},{},{}",
@@ -165,19 +188,36 @@ pub(crate) fn row_tail(m: &MessageRow) -> String {
 }
 
 /// A message's signal with its row (see [`ROW_TAG`]); `None` when it would not fit a payload.
-pub(crate) fn message_with_row(m: &MessageRow) -> Option<String> {
-    let part = format!("{ROW_TAG},{},{},{},{},{},{}", m.id, m.conversation_id, m.sender_id, m.recipient_id, u8::from(m.held), row_tail(m));
+pub(crate) fn message_with_row(m: &MessageRow, figures: Figures) -> Option<String> {
+    let told = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
+    let part = format!(
+        "{ROW_TAG},{},{},{},{},{},{},{},{}",
+        m.id,
+        m.conversation_id,
+        m.sender_id,
+        m.recipient_id,
+        u8::from(m.held),
+        told(figures.sender_credits),
+        told(figures.recipient_unread),
+        row_tail(m)
+    );
     (part.len() <= ROW_MAX).then_some(part)
 }
 
 /// A message's signal with its row is at most this long (room for a queue signal before it).
 pub(crate) const ROW_MAX: usize = PAYLOAD_MAX - 100;
 
-fn decode_row(part: &str) -> Option<MessageRow> {
-    let mut f = part.splitn(13, ',');
+fn decode_row(part: &str) -> Option<Carried> {
+    let mut f = part.splitn(15, ',');
     let _tag = f.next()?;
     let mut number = || f.next().and_then(|n| n.parse::<i64>().ok());
-    let (id, conversation_id, sender_id, recipient_id, held, created_at) = (number()?, number()?, number()?, number()?, number()?, number()?);
+    let (id, conversation_id, sender_id, recipient_id, held) = (number()?, number()?, number()?, number()?, number()?);
+    let mut told = || match f.next()? {
+        "" => Some(None),
+        n => n.parse::<i64>().ok().map(Some),
+    };
+    let figures = Figures { sender_credits: told()?, recipient_unread: told()? };
+    let created_at = f.next()?.parse::<i64>().ok()?;
     let kind = MessageKind::parse(f.next()?)?;
     let gift = match f.next()? {
         "" => None,
@@ -190,7 +230,8 @@ fn decode_row(part: &str) -> Option<MessageRow> {
     };
     let client_id = f.next()?.to_string();
     let body = f.next()?.to_string();
-    Some(MessageRow { id, conversation_id, sender_id, recipient_id, kind, body, gift, has_photo, photo_review, client_id, held: held == 1, created_at })
+    let row = MessageRow { id, conversation_id, sender_id, recipient_id, kind, body, gift, has_photo, photo_review, client_id, held: held == 1, created_at };
+    Some(Carried { row, figures })
 }
 
 /// A `NOTIFY` payload stays below this (PostgreSQL refuses 8,000 bytes and more).
@@ -566,10 +607,10 @@ async fn mark_deliveries(bus: Bus, mut marks: mpsc::UnboundedReceiver<store::Del
 fn listen(bus: Bus, url: &str) {
     crate::db::listen(url, &[CHANNEL], "chat signals", move |heard| match heard {
         Heard::Notification { payload, .. } => match decode_with_row(&payload) {
-            Some((signals, row)) => {
+            Some((signals, carried)) => {
                 // A row that came with its signal is delivered as this node's own are.
-                if let Some(row) = row {
-                    bus.expect(Arc::new(row));
+                if let Some(carried) = carried {
+                    bus.expect(Arc::new(carried.row));
                 }
                 signals.into_iter().for_each(|signal| bus.dispatch(signal))
             }
@@ -622,7 +663,7 @@ mod tests {
 
     #[test]
     fn a_message_signal_carries_its_row_whatever_its_body() {
-        use super::{decode_payload, decode_with_row, message_with_row, MessageRow, ROW_MAX};
+        use super::{decode_payload, decode_with_row, message_with_row, Carried, Figures, MessageRow, ROW_MAX};
         use domain::chat::{Gift, MessageKind};
         use domain::moderation::PhotoReview;
         let text = MessageRow {
@@ -648,15 +689,19 @@ mod tests {
             ..text.clone()
         };
         let gift = MessageRow { kind: MessageKind::Gift, body: String::new(), gift: Some(Gift::Rose), ..text.clone() };
-        for row in [text.clone(), photo, gift] {
-            let payload = format!("{};{}", Signal::Queue { site: 2 }.encode(), message_with_row(&row).unwrap());
+        let told = Figures { sender_credits: Some(120), recipient_unread: Some(3) };
+        let held = Figures { sender_credits: Some(0), recipient_unread: None };
+        for (row, figures) in [(text.clone(), held), (photo, told), (gift, Figures::default())] {
+            let payload = format!("{};{}", Signal::Queue { site: 2 }.encode(), message_with_row(&row, figures).unwrap());
             let message = Signal::Message { id: row.id, conversation: row.conversation_id, sender: row.sender_id, recipient: row.recipient_id };
-            assert_eq!(decode_with_row(&payload), Some((vec![Signal::Queue { site: 2 }, message], Some(row.clone()))));
+            let carried = Carried { row: row.clone(), figures };
+            assert_eq!(decode_with_row(&payload), Some((vec![Signal::Queue { site: 2 }, message], Some(carried))));
             assert_eq!(decode_payload(&payload), Some(vec![Signal::Queue { site: 2 }, message]));
         }
         // Too long for a payload: the short signal (and a read) instead.
         let long = MessageRow { body: "é".repeat(ROW_MAX), ..text };
-        assert_eq!(message_with_row(&long), None);
+        assert_eq!(message_with_row(&long, told), None);
         assert_eq!(decode_with_row("M,1,2,3"), None);
+        assert_eq!(decode_with_row("M,1,2,3,4,0,x,,1790000000,text,,0,,abcdefgh,hoi"), None, "a figure that is not a number");
     }
 }

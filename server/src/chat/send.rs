@@ -213,7 +213,7 @@ impl Chat {
             created_at: now,
         };
         let tail = super::bus::row_tail(&message);
-        if tail.len() + 100 > super::bus::ROW_MAX {
+        if tail.len() + 200 > super::bus::ROW_MAX {
             return Ok(None);
         }
         let (photo_score, photo_reason) = Verdict::columns(send.photo_review.and_then(|p| p.verdict));

@@ -24,7 +24,7 @@ pub mod ws;
 
 pub use extract::{ClientIp, RequestSite, RequireMember, Viewer};
 pub use guard::{same_origin_guard, security_headers, CspNonce};
-pub use session::{resolve_member, CurrentMember};
+pub use session::{resolve_member, CacheKept, CurrentMember};
 
 /// The routes of the server crate.
 pub fn routes() -> axum::Router<crate::state::AppState> {

@@ -14,6 +14,22 @@ use crate::state::AppState;
 #[derive(Clone, Debug, Default)]
 pub struct CurrentMember(pub Option<Member>);
 
+/// In a member's writing request: a handler that brought this node's member cache up to date
+/// with its write itself (`MemberCache::sent`) says so with [`CacheKept::keep`], and the member's
+/// kept sessions are not dropped after it.
+#[derive(Clone, Default)]
+pub struct CacheKept(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl CacheKept {
+    pub fn keep(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    fn kept(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
 /// The stored hash of the request's session token, if it carries one: what a long-lived
 /// connection registers with (`streams`), so it ends with its session.
 pub fn session_hash(headers: &http::HeaderMap) -> Option<String> {
@@ -72,8 +88,10 @@ pub async fn resolve_member(State(state): State<AppState>, mut request: Request,
     // database (other nodes hear of it from the database, see `member_cache`).
     let writer = member.as_ref().filter(|_| !matches!(*request.method(), http::Method::GET | http::Method::HEAD)).map(|m| m.id);
     request.extensions_mut().insert(CurrentMember(member));
+    let kept = CacheKept::default();
+    request.extensions_mut().insert(kept.clone());
     let mut response = next.run(request).await;
-    if let Some(id) = writer {
+    if let (Some(id), false) = (writer, kept.kept()) {
         state.accounts.member_cache().forget(id);
     }
     // A session slides with use: its cookie lives 30 days from the last use too. A response

@@ -196,14 +196,24 @@ impl MemberCache {
             }
             crate::db::Heard::Notification { channel, payload } if channel == crate::chat::bus::CHANNEL => {
                 // A send keeps the triggers silent and announces its members itself (`LOCK_POSTGRES`
-                // in chat/send.rs): its sender and recipient are all its transaction changed.
-                match crate::chat::bus::decode_payload(&payload) {
-                    Some(signals) => {
+                // in chat/send.rs, and migration 50): its sender and recipient are all its
+                // transaction changed. Where the signal tells their figures after it (the
+                // sender's balance, the recipient's unread total), their sessions take them;
+                // else they are dropped.
+                match crate::chat::bus::decode_with_row(&payload) {
+                    Some((signals, carried)) => {
                         let mut state = inner.lock();
                         for signal in signals {
-                            if let crate::chat::bus::Signal::Message { sender, recipient, .. } = signal {
-                                state.changed(sender);
-                                state.changed(recipient);
+                            if let crate::chat::bus::Signal::Message { id, sender, recipient, .. } = signal {
+                                let figures = carried.as_ref().filter(|c| c.row.id == id).map(|c| c.figures).unwrap_or_default();
+                                match figures.sender_credits {
+                                    Some(credits) => state.patched(sender, |m| m.credits = credits),
+                                    None => state.changed(sender),
+                                }
+                                match figures.recipient_unread {
+                                    Some(unread) => state.patched(recipient, |m| m.counters.unread_messages = unread),
+                                    None => state.changed(recipient),
+                                }
                             }
                         }
                     }
@@ -237,6 +247,32 @@ impl MemberCache {
             }
         }
         Some(Ticket(inner.lock().tick))
+    }
+
+    /// The ticket a chat send takes before it starts, for [`MemberCache::sent`] (PostgreSQL
+    /// only; SQLite's change log drops the members at the next request anyway).
+    pub fn send_ticket(&self) -> Option<Ticket> {
+        let inner = self.inner.as_ref()?;
+        matches!(inner.source, Source::Postgres(_)).then(|| self.sync()).flatten()
+    }
+
+    /// After a member's own chat send on PostgreSQL (`ticket` taken before it): their kept
+    /// sessions take the balance it left at once, instead of being dropped, when nothing of
+    /// theirs was heard since the ticket (their send's own signal patches them again, in
+    /// commit order; a parallel send of theirs that patched first makes the other one not
+    /// current). Answers whether the sessions are current (else the caller drops them, as
+    /// after any write).
+    pub fn sent(&self, ticket: Option<Ticket>, user: i64, credits: i64) -> bool {
+        let (Some(inner), Some(ticket)) = (&self.inner, ticket) else { return false };
+        if !matches!(inner.source, Source::Postgres(_)) {
+            return false;
+        }
+        let mut state = inner.lock();
+        if !state.current(ticket, user) {
+            return false;
+        }
+        state.patched(user, |m| m.credits = credits);
+        true
     }
 
     /// Drops what is kept of a member on this node (after their own request wrote something:
@@ -468,6 +504,23 @@ impl State {
                 }
                 self.pages.remove(&viewer);
             }
+        }
+    }
+
+    /// A member's change whose new values the database told (a chat send's figures): as
+    /// [`State::changed`] (reads under way are not kept, page lists that show them are
+    /// dropped), but their kept sessions and own lists stay, with `patch` applied.
+    fn patched(&mut self, user: i64, patch: impl Fn(&mut Member)) {
+        let own = self.members.remove(&user);
+        let sessions: Vec<(String, Stored<CachedSession>)> =
+            own.iter().flat_map(|own| own.sessions.iter()).filter_map(|hash| self.sessions.remove(hash).map(|s| (hash.clone(), s))).collect();
+        self.changed(user);
+        if let Some(own) = own {
+            for (hash, mut session) in sessions {
+                patch(&mut session.value.member);
+                self.sessions.insert(hash, session);
+            }
+            self.members.insert(user, own);
         }
     }
 

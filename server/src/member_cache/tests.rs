@@ -90,6 +90,71 @@ fn a_chat_send_drops_its_sender_and_recipient_and_other_chat_signals_drop_no_one
 }
 
 #[test]
+fn a_send_that_tells_its_figures_patches_its_members_instead() {
+    use crate::chat::bus::{message_with_row, Figures, Signal, CHANNEL as CHAT};
+    use crate::chat::store::MessageRow;
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    for (token, id) in [("a", 1), ("b", 2), ("c", 3)] {
+        cache.put_session(ticket, token, session(id));
+    }
+    cache.put_blocks_and_likes(ticket, 1, Default::default(), Default::default());
+    let row = |id: i64, held: bool| MessageRow {
+        id,
+        conversation_id: 5,
+        sender_id: 1,
+        recipient_id: 2,
+        kind: domain::chat::MessageKind::Text,
+        body: "hoi".into(),
+        gift: None,
+        has_photo: false,
+        photo_review: None,
+        client_id: "abcdefgh".into(),
+        held,
+        created_at: 1,
+    };
+    let heard = |row: MessageRow, figures: Figures| crate::db::Heard::Notification {
+        channel: CHAT.into(),
+        payload: format!("{};{}", Signal::Queue { site: 1 }.encode(), message_with_row(&row, figures).unwrap()),
+    };
+    cache.heard(heard(row(9, false), Figures { sender_credits: Some(95), recipient_unread: Some(4) }));
+    assert_eq!(cache.session("a").unwrap().member.credits, 95, "the sender's balance, as the database told it");
+    assert_eq!(cache.session("b").unwrap().member.counters.unread_messages, 4, "the recipient's unread total");
+    assert!(cache.blocks_and_likes(1).is_some(), "a send changes no one's blocks or likes");
+    assert!(cache.session("c").is_some());
+    // A read under way while the send committed is still not kept.
+    cache.put_session(ticket, "a2", session(1));
+    assert!(cache.session("a2").is_none());
+    // Held: the sender is patched, the recipient (not told) dropped.
+    cache.heard(heard(row(10, true), Figures { sender_credits: Some(90), recipient_unread: None }));
+    assert_eq!(cache.session("a").unwrap().member.credits, 90);
+    assert!(cache.session("b").is_none());
+    // Not told at all (a send stored statement by statement): both dropped.
+    cache.heard(heard(row(11, false), Figures::default()));
+    assert!(cache.session("a").is_none());
+}
+
+#[test]
+fn a_members_own_send_keeps_their_sessions_with_the_new_balance_unless_something_came_between() {
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    let mut rich = session(1);
+    rich.member.credits = 100;
+    cache.put_session(ticket, "a", rich.clone());
+    let send = cache.send_ticket();
+    assert!(cache.sent(send, 1, 95));
+    assert_eq!(cache.session("a").unwrap().member.credits, 95);
+    // A parallel send with a ticket from before that patch is not current: the caller drops.
+    assert!(!cache.sent(send, 1, 90));
+    // A change heard between the ticket and the send's end: not current, the caller drops.
+    let send = cache.send_ticket();
+    cache.heard(told("1"));
+    assert!(!cache.sent(send, 1, 90));
+    // Off, or on SQLite's change log: never kept this way.
+    assert!(!MemberCache::off().sent(send, 1, 90));
+}
+
+#[test]
 fn a_read_that_raced_with_a_change_is_not_kept() {
     let cache = cache();
     let ticket = cache.sync().unwrap();

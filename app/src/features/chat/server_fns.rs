@@ -334,7 +334,15 @@ pub async fn send_message(
         Some(code) => Content::Gift(domain::chat::Gift::parse(code).ok_or_else(|| back(domain::ErrorCode::ChoiceInvalid.into()))?),
         None => Content::Text(text.clone()),
     };
+    let cache = c.state.accounts.member_cache();
+    let ticket = cache.send_ticket();
     let sent = c.state.chat.send(&c.site, &me, to, &client_id, content, c.now()).await.map_err(back)?;
+    // The sender's next request finds their new balance in this node's cache at once.
+    if sent.new && cache.sent(ticket, me.id, sent.balance) {
+        if let Some(kept) = c.parts.extensions.get::<server::http::CacheKept>() {
+            kept.keep();
+        }
+    }
     if crate::call::accepts_html() {
         redirect(&crate::paths::chat_message(sent.message.conversation, sent.message.id));
     }
