@@ -1049,7 +1049,12 @@ struct ServerLog {
 fn log_kind(line: &str) -> String {
     let start = line.find(" WARN ").or_else(|| line.find(" ERROR ")).map_or(0, |i| i + 1);
     let rest = &line[start..];
-    let mut kind: String = rest.split_whitespace().take_while(|t| !t.contains('=')).collect::<Vec<_>>().join(" ");
+    let mut tokens = rest.split_whitespace();
+    let level = tokens.next().unwrap_or_default();
+    // A span's fields (`request{method=POST uri=…}:`) come before the target: skip to it.
+    let tokens: Vec<&str> = tokens.collect();
+    let target = tokens.iter().position(|t| t.ends_with(':') && t.contains("::") && !t.contains('=') && !t.contains('}')).unwrap_or(0);
+    let mut kind: String = std::iter::once(level).chain(tokens[target..].iter().copied().take_while(|t| !t.contains('='))).collect::<Vec<_>>().join(" ");
     if let Some(summary) = rest.split("summary=\"").nth(1).and_then(|s| s.split('"').next()) {
         kind.push_str(&format!(" [{summary}]"));
     }

@@ -98,6 +98,9 @@ struct State {
     floor: u64,
     /// Members changed lately, with the tick of their last change.
     recent: HashMap<i64, u64>,
+    /// Senders whose last change heard was their chat send's own signal: the message, at the
+    /// tick of that change ([`MemberCache::sent`]).
+    sent_by: HashMap<i64, (u64, i64)>,
     sessions: HashMap<String, Stored<CachedSession>>,
     members: HashMap<i64, Own>,
     /// Whose kept "last opened" card or page lists show a member: dropped when that member
@@ -207,7 +210,11 @@ impl MemberCache {
                             if let crate::chat::bus::Signal::Message { id, sender, recipient, .. } = signal {
                                 let figures = carried.as_ref().filter(|c| c.row.id == id).map(|c| c.figures).unwrap_or_default();
                                 match figures.sender_credits {
-                                    Some(credits) => state.patched(sender, |m| m.credits = credits),
+                                    Some(credits) => {
+                                        state.patched(sender, |m| m.credits = credits);
+                                        let tick = state.tick;
+                                        state.sent_by.insert(sender, (tick, id));
+                                    }
                                     None => state.changed(sender),
                                 }
                                 match figures.recipient_unread {
@@ -256,23 +263,26 @@ impl MemberCache {
         matches!(inner.source, Source::Postgres(_)).then(|| self.sync()).flatten()
     }
 
-    /// After a member's own chat send on PostgreSQL (`ticket` taken before it): their kept
-    /// sessions take the balance it left at once, instead of being dropped, when nothing of
-    /// theirs was heard since the ticket (their send's own signal patches them again, in
-    /// commit order; a parallel send of theirs that patched first makes the other one not
-    /// current). Answers whether the sessions are current (else the caller drops them, as
-    /// after any write).
-    pub fn sent(&self, ticket: Option<Ticket>, user: i64, credits: i64) -> bool {
+    /// After a member's own chat send on PostgreSQL (`ticket` taken before it, `message` the
+    /// one it stored): their kept sessions take the balance it left at once, instead of being
+    /// dropped, when nothing of theirs was heard since the ticket (their send's own signal
+    /// patches them again, in commit order; a parallel send of theirs that patched first makes
+    /// the other one not current), or when the last thing heard of them is this send's own
+    /// signal. Answers whether the sessions are current (else the caller drops them, as after
+    /// any write).
+    pub fn sent(&self, ticket: Option<Ticket>, user: i64, message: i64, credits: i64) -> bool {
         let (Some(inner), Some(ticket)) = (&self.inner, ticket) else { return false };
         if !matches!(inner.source, Source::Postgres(_)) {
             return false;
         }
         let mut state = inner.lock();
-        if !state.current(ticket, user) {
-            return false;
+        if state.current(ticket, user) {
+            state.patched(user, |m| m.credits = credits);
+            return true;
         }
-        state.patched(user, |m| m.credits = credits);
-        true
+        // The send's own signal came first: what is kept took its figures, and is current if
+        // nothing of theirs was heard after it.
+        state.sent_by.get(&user).is_some_and(|&(tick, id)| id == message && state.recent.get(&user) == Some(&tick) && tick >= state.floor)
     }
 
     /// Drops what is kept of a member on this node (after their own request wrote something:
@@ -488,6 +498,7 @@ impl State {
         self.tick += 1;
         if self.recent.len() >= MAX_RECENT {
             self.recent.clear();
+            self.sent_by.clear();
             self.floor = self.tick;
         }
         self.recent.insert(user, self.tick);
@@ -528,6 +539,7 @@ impl State {
         self.tick += 1;
         self.floor = self.tick;
         self.recent.clear();
+        self.sent_by.clear();
         self.sessions.clear();
         self.members.clear();
         self.shown_by.clear();

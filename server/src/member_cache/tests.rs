@@ -89,17 +89,13 @@ fn a_chat_send_drops_its_sender_and_recipient_and_other_chat_signals_drop_no_one
     assert!(cache.session("c").is_none());
 }
 
-#[test]
-fn a_send_that_tells_its_figures_patches_its_members_instead() {
-    use crate::chat::bus::{message_with_row, Figures, Signal, CHANNEL as CHAT};
-    use crate::chat::store::MessageRow;
-    let cache = cache();
-    let ticket = cache.sync().unwrap();
-    for (token, id) in [("a", 1), ("b", 2), ("c", 3)] {
-        cache.put_session(ticket, token, session(id));
-    }
-    cache.put_blocks_and_likes(ticket, 1, Default::default(), Default::default());
-    let row = |id: i64, held: bool| MessageRow {
+/// A text message from member 1 to member 2.
+fn own_row(id: i64) -> crate::chat::store::MessageRow {
+    own_message(id, false)
+}
+
+fn own_message(id: i64, held: bool) -> crate::chat::store::MessageRow {
+    crate::chat::store::MessageRow {
         id,
         conversation_id: 5,
         sender_id: 1,
@@ -112,11 +108,28 @@ fn a_send_that_tells_its_figures_patches_its_members_instead() {
         client_id: "abcdefgh".into(),
         held,
         created_at: 1,
-    };
-    let heard = |row: MessageRow, figures: Figures| crate::db::Heard::Notification {
+    }
+}
+
+/// A send's chat signal with its row and figures.
+fn signal(row: crate::chat::store::MessageRow, figures: crate::chat::bus::Figures) -> crate::db::Heard {
+    use crate::chat::bus::{message_with_row, Signal, CHANNEL as CHAT};
+    crate::db::Heard::Notification {
         channel: CHAT.into(),
         payload: format!("{};{}", Signal::Queue { site: 1 }.encode(), message_with_row(&row, figures).unwrap()),
-    };
+    }
+}
+
+#[test]
+fn a_send_that_tells_its_figures_patches_its_members_instead() {
+    use crate::chat::bus::Figures;
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    for (token, id) in [("a", 1), ("b", 2), ("c", 3)] {
+        cache.put_session(ticket, token, session(id));
+    }
+    cache.put_blocks_and_likes(ticket, 1, Default::default(), Default::default());
+    let (row, heard) = (own_message, signal);
     cache.heard(heard(row(9, false), Figures { sender_credits: Some(95), recipient_unread: Some(4) }));
     assert_eq!(cache.session("a").unwrap().member.credits, 95, "the sender's balance, as the database told it");
     assert_eq!(cache.session("b").unwrap().member.counters.unread_messages, 4, "the recipient's unread total");
@@ -136,22 +149,34 @@ fn a_send_that_tells_its_figures_patches_its_members_instead() {
 
 #[test]
 fn a_members_own_send_keeps_their_sessions_with_the_new_balance_unless_something_came_between() {
+    use crate::chat::bus::Figures;
     let cache = cache();
     let ticket = cache.sync().unwrap();
     let mut rich = session(1);
     rich.member.credits = 100;
     cache.put_session(ticket, "a", rich.clone());
     let send = cache.send_ticket();
-    assert!(cache.sent(send, 1, 95));
+    assert!(cache.sent(send, 1, 7, 95));
     assert_eq!(cache.session("a").unwrap().member.credits, 95);
     // A parallel send with a ticket from before that patch is not current: the caller drops.
-    assert!(!cache.sent(send, 1, 90));
+    assert!(!cache.sent(send, 1, 8, 90));
     // A change heard between the ticket and the send's end: not current, the caller drops.
     let send = cache.send_ticket();
     cache.heard(told("1"));
-    assert!(!cache.sent(send, 1, 90));
+    assert!(!cache.sent(send, 1, 9, 90));
+    // The send's own signal heard before the send's answer: what is kept is its, and current.
+    cache.put_session(cache.sync().unwrap(), "a", rich.clone());
+    let send = cache.send_ticket();
+    cache.heard(signal(own_row(10), Figures { sender_credits: Some(80), recipient_unread: Some(1) }));
+    assert!(cache.sent(send, 1, 10, 80));
+    assert_eq!(cache.session("a").unwrap().member.credits, 80);
+    // ... unless something else of theirs was heard after it.
+    let send = cache.send_ticket();
+    cache.heard(signal(own_row(11), Figures { sender_credits: Some(75), recipient_unread: Some(2) }));
+    cache.heard(told("1"));
+    assert!(!cache.sent(send, 1, 11, 75));
     // Off, or on SQLite's change log: never kept this way.
-    assert!(!MemberCache::off().sent(send, 1, 90));
+    assert!(!MemberCache::off().sent(send, 1, 11, 75));
 }
 
 #[test]

@@ -338,7 +338,7 @@ pub async fn send_message(
     let ticket = cache.send_ticket();
     let sent = c.state.chat.send(&c.site, &me, to, &client_id, content, c.now()).await.map_err(back)?;
     // The sender's next request finds their new balance in this node's cache at once.
-    if sent.new && cache.sent(ticket, me.id, sent.balance) {
+    if sent.new && cache.sent(ticket, me.id, sent.message.id, sent.balance) {
         if let Some(kept) = c.parts.extensions.get::<server::http::CacheKept>() {
             kept.keep();
         }
