@@ -37,6 +37,16 @@ fn told(payload: &str) -> crate::db::Heard {
     crate::db::Heard::Notification { channel: CHANNEL.into(), payload: payload.into() }
 }
 
+/// A cache keeping the sessions `a`, `b` and `c` of members 1, 2 and 3, and the ticket they were read under.
+fn three_members() -> (MemberCache, Ticket) {
+    let cache = cache();
+    let ticket = cache.sync().unwrap();
+    for (token, id) in [("a", 1), ("b", 2), ("c", 3)] {
+        cache.put_session(ticket, token, session(id));
+    }
+    (cache, ticket)
+}
+
 fn session(id: i64) -> CachedSession {
     CachedSession { member: member(id), seen: 0, expires: i64::MAX }
 }
@@ -69,11 +79,7 @@ fn a_change_drops_the_member_and_only_them() {
 #[test]
 fn a_chat_send_drops_its_sender_and_recipient_and_other_chat_signals_drop_no_one() {
     use crate::chat::bus::{payload, Signal, CHANNEL as CHAT};
-    let cache = cache();
-    let ticket = cache.sync().unwrap();
-    for (token, id) in [("a", 1), ("b", 2), ("c", 3)] {
-        cache.put_session(ticket, token, session(id));
-    }
+    let (cache, ticket) = three_members();
     let chat = |signals: &[Signal]| crate::db::Heard::Notification { channel: CHAT.into(), payload: payload(signals) };
     cache.heard(chat(&[Signal::Typing { conversation: 5, from: 1, to: 2 }, Signal::Queue { site: 1 }]));
     assert!(cache.session("a").is_some() && cache.session("b").is_some(), "typing changes no one's row");
@@ -123,11 +129,7 @@ fn signal(row: crate::chat::store::MessageRow, figures: crate::chat::bus::Figure
 #[test]
 fn a_send_that_tells_its_figures_patches_its_members_instead() {
     use crate::chat::bus::Figures;
-    let cache = cache();
-    let ticket = cache.sync().unwrap();
-    for (token, id) in [("a", 1), ("b", 2), ("c", 3)] {
-        cache.put_session(ticket, token, session(id));
-    }
+    let (cache, ticket) = three_members();
     cache.put_blocks_and_likes(ticket, 1, Default::default(), Default::default());
     let (row, heard) = (own_message, signal);
     cache.heard(heard(row(9, false), Figures { sender_credits: Some(95), recipient_unread: Some(4) }));

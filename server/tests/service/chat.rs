@@ -155,20 +155,15 @@ on_both_databases!(plain_sends_take_one_call_on_postgres_and_every_other_send_th
     let poor = chat.send(&w.site, &anna, To::Member(bram.id), &cid(7), text("nog eentje"), NOW).await.unwrap_err();
     assert_eq!(poor.code(), ErrorCode::InsufficientCredits);
     let anna = fund(&w, anna.id, 10 * price).await;
-    sqlx::query("INSERT INTO blocks (blocker_id, blocked_id, created_at) VALUES ($1, $2, $3)")
-        .bind(bram.id)
-        .bind(anna.id)
-        .bind(NOW)
-        .execute(db.pool())
-        .await
-        .unwrap();
+    assert_eq!(messages_of(&db, anna.id).await, 4);
+    assert!(credits::reconcile(&db).await.unwrap().is_empty());
+    assert_eq!(w.reload(bram.id).await.counters.unread_messages, 4);
+    // Bram blocks her (the conversation goes): her next send is refused as blocked.
+    w.members.block(&w.site, bram.id, anna.id, NOW).await.unwrap();
     let blocked = chat.send(&w.site, &anna, To::Member(bram.id), &cid(8), text("hallo?"), NOW).await.unwrap_err();
     assert_eq!(blocked.code(), ErrorCode::BlockedByMember);
     assert_eq!(chat.sends_in_one_call(), one_calls(3));
-    assert_eq!(messages_of(&db, anna.id).await, 4);
     assert_eq!(w.reload(anna.id).await.credits, 10 * price);
-    assert!(credits::reconcile(&db).await.unwrap().is_empty());
-    assert_eq!(w.reload(bram.id).await.counters.unread_messages, 4);
 });
 
 on_both_databases!(free_messages_then_credits_and_gifts, |db: Db| async move {
