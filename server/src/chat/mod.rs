@@ -13,9 +13,11 @@
 pub mod bus;
 mod console;
 pub mod contact;
+mod one_call;
 pub mod photo_review;
 mod review;
 mod send;
+pub mod signal;
 pub mod store;
 
 pub use console::{Claim, MemberFigures, OperatorFigures, OperatorThread};

@@ -151,7 +151,15 @@ pub(crate) async fn delivered_and_totals(db: &Db, marks: &[Delivery]) -> Result<
     let list = |f: fn(&Delivery) -> i64| marks.iter().map(|m| f(m).to_string()).collect::<Vec<_>>().join(",");
     // `told` runs because the answer reads it (a CTE nothing reads would not).
     let rows: Vec<(i64, i64, i64)> = sqlx::query_as(
-        "WITH input AS (SELECT t.conversation, t.recipient, MAX(t.sender) AS sender, MAX(t.up_to) AS up_to            FROM unnest(string_to_array($1, ',')::bigint[], string_to_array($2, ',')::bigint[], string_to_array($3, ',')::bigint[],              string_to_array($4, ',')::bigint[]) AS t(conversation, sender, recipient, up_to) GROUP BY t.conversation, t.recipient),          moved AS (UPDATE chat_members cm SET delivered_up_to = i.up_to FROM input i            WHERE cm.conversation_id = i.conversation AND cm.user_id = i.recipient AND cm.delivered_up_to < i.up_to            RETURNING i.conversation, i.sender, i.up_to),          told AS (SELECT pg_notify($5, string_agg($6 || ',' || m.conversation || ',' || m.sender || ',' || m.up_to, ';')) FROM moved m HAVING COUNT(*) > 0)          SELECT r.recipient, (SELECT COUNT(*) FROM told), CAST(COALESCE((SELECT SUM(c.unread) FROM chat_members c WHERE c.user_id = r.recipient), 0) AS BIGINT)          FROM (SELECT DISTINCT i.recipient FROM input i) r",
+        "WITH input AS (SELECT t.conversation, t.recipient, MAX(t.sender) AS sender, MAX(t.up_to) AS up_to \
+         FROM unnest(string_to_array($1, ',')::bigint[], string_to_array($2, ',')::bigint[], string_to_array($3, ',')::bigint[], \
+         string_to_array($4, ',')::bigint[]) AS t(conversation, sender, recipient, up_to) GROUP BY t.conversation, t.recipient), \
+         moved AS (UPDATE chat_members cm SET delivered_up_to = i.up_to FROM input i \
+         WHERE cm.conversation_id = i.conversation AND cm.user_id = i.recipient AND cm.delivered_up_to < i.up_to \
+         RETURNING i.conversation, i.sender, i.up_to), \
+         told AS (SELECT pg_notify($5, string_agg($6 || ',' || m.conversation || ',' || m.sender || ',' || m.up_to, ';')) FROM moved m HAVING COUNT(*) > 0) \
+         SELECT r.recipient, (SELECT COUNT(*) FROM told), CAST(COALESCE((SELECT SUM(c.unread) FROM chat_members c WHERE c.user_id = r.recipient), 0) AS BIGINT) \
+         FROM (SELECT DISTINCT i.recipient FROM input i) r",
     )
     .bind(list(|m| m.conversation))
     .bind(list(|m| m.sender))
