@@ -49,6 +49,8 @@ pub struct Db {
     backend: Backend,
     /// The SQLite database's file (none in memory or on PostgreSQL).
     sqlite_path: Option<std::path::PathBuf>,
+    /// For a SQLite file, the one connection write transactions take turns on ([`Db::begin`]).
+    writer: Option<AnyPool>,
 }
 
 impl Db {
@@ -69,28 +71,34 @@ impl Db {
             Backend::Sqlite => prepare_sqlite_url(url)?,
             Backend::Postgres => url.to_string(),
         };
-        let pool = AnyPoolOptions::new()
-            .max_connections(max_connections.max(1))
-            // A SQLite connection is a file handle in this process: it cannot have dropped, so
-            // no ping before each use (one worker round trip per query saved; README,
-            // Performance). A PostgreSQL connection can, and is checked.
-            .test_before_acquire(backend == Backend::Postgres)
-            .after_connect(move |conn, _| {
-                Box::pin(async move {
-                    if backend == Backend::Sqlite {
-                        // WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
-                        sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *conn).await?;
-                        sqlx::query("PRAGMA journal_mode = WAL").execute(&mut *conn).await?;
-                        sqlx::query("PRAGMA synchronous = NORMAL").execute(&mut *conn).await?;
-                        sqlx::query("PRAGMA busy_timeout = 5000").execute(&mut *conn).await?;
-                    }
-                    Ok(())
+        let options = |max_connections: u32| {
+            AnyPoolOptions::new()
+                .max_connections(max_connections.max(1))
+                // A SQLite connection is a file handle in this process: it cannot have dropped,
+                // so no ping before each use (one worker round trip per query saved; README,
+                // Performance). A PostgreSQL connection can, and is checked.
+                .test_before_acquire(backend == Backend::Postgres)
+                .after_connect(move |conn, _| {
+                    Box::pin(async move {
+                        if backend == Backend::Sqlite {
+                            // WAL lets readers run beside the writer; foreign keys are off by default in SQLite.
+                            sqlx::query("PRAGMA foreign_keys = ON").execute(&mut *conn).await?;
+                            sqlx::query("PRAGMA journal_mode = WAL").execute(&mut *conn).await?;
+                            sqlx::query("PRAGMA synchronous = NORMAL").execute(&mut *conn).await?;
+                            sqlx::query("PRAGMA busy_timeout = 5000").execute(&mut *conn).await?;
+                        }
+                        Ok(())
+                    })
                 })
-            })
-            .connect(&url)
-            .await?;
+        };
+        let pool = options(max_connections).connect(&url).await?;
         let sqlite_path = (backend == Backend::Sqlite).then(|| sqlite_file(&url)).flatten();
-        Ok(Db { pool, backend, sqlite_path })
+        // A database in memory is the pool's own: it has no second pool.
+        let writer = match sqlite_path {
+            Some(_) => Some(options(1).connect(&url).await?),
+            None => None,
+        };
+        Ok(Db { pool, backend, sqlite_path, writer })
     }
 
     async fn migrate(&self) -> Result<(), AppError> {
@@ -109,14 +117,26 @@ impl Db {
     /// (`BEGIN IMMEDIATE`): a transaction that first reads and then writes would otherwise be
     /// refused at once ("database is locked", no waiting) whenever another connection holds the
     /// write lock at the moment it upgrades, because SQLite cannot wait there without risking a
-    /// deadlock. Taken up front, the lock is waited for (busy timeout) like any other. PostgreSQL
-    /// has no such upgrade and starts a plain transaction. Every transaction in the product
-    /// starts here (a source test refuses `pool().begin()`).
+    /// deadlock. And it runs on the one writing connection ([`Db::writer`]): a transaction waits
+    /// for it in the pool's queue, holding nothing, and starts the moment the last one ends.
+    /// On a connection of its own it would find the lock taken and sleep in SQLite's busy
+    /// handler (1, 2, 5, 10 ms and longer) holding that connection, and under load the reads
+    /// would wait for connections while the lock stood free. PostgreSQL has no such upgrade
+    /// and starts a plain transaction on the pool. Every transaction in the product starts here
+    /// (a source test refuses `pool().begin()`).
     pub async fn begin(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
         match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Sqlite => self.writer().begin_with("BEGIN IMMEDIATE").await,
             Backend::Postgres => self.pool.begin().await,
         }
+    }
+
+    /// Where a frequent write outside a transaction runs: on SQLite the writing connection of
+    /// [`Db::begin`] (it waits its turn instead of sleeping in SQLite's busy handler); on
+    /// PostgreSQL, and for a SQLite database in memory, the pool. Never inside a transaction
+    /// of [`Db::begin`]: on SQLite it would wait for that transaction's own connection.
+    pub fn writer(&self) -> &AnyPool {
+        self.writer.as_ref().unwrap_or(&self.pool)
     }
 
     /// The SQLite database's file, when it has one.
@@ -140,6 +160,9 @@ impl Db {
     }
 
     pub async fn close(&self) {
+        if let Some(writer) = &self.writer {
+            writer.close().await;
+        }
         self.pool.close().await;
     }
 }

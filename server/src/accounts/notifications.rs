@@ -211,7 +211,7 @@ impl Accounts {
     pub async fn mail_message(&self, site: &SiteSettings, base_url: &str, to_user: i64, from_user: i64, conversation: i64) -> Result<bool, AppError> {
         // Claims the conversation's one mail when the member may be mailed, in one statement
         // (this runs for every message delivered); reading it (`Chat::mark_read`) frees it again.
-        let claimed = mailable(sqlx::query(CLAIM_MESSAGE_MAIL), to_user).bind(conversation).execute(self.db().pool()).await?.rows_affected() == 1;
+        let claimed = mailable(sqlx::query(CLAIM_MESSAGE_MAIL), to_user).bind(conversation).execute(self.db().writer()).await?.rows_affected() == 1;
         if !claimed {
             return Ok(false);
         }

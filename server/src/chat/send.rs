@@ -85,10 +85,11 @@ impl Chat {
         }))
     }
 
-    /// Stores a send, in a fixed number of statements whatever the database: the sender's row
-    /// is locked; one read finds a retry of this send, the recipient (reachable, no block
-    /// either way) and the pair's conversation; then the message, its payment, both members'
-    /// lists and (on PostgreSQL) the signals are written, on PostgreSQL as one statement. A new
+    /// Stores a send, in a fixed number of statements whatever the database: on PostgreSQL the
+    /// sender's row is locked (SQLite's transaction holds the write lock from its start); one
+    /// read finds a retry of this send, the recipient (reachable, no block either way), the
+    /// pair's conversation and on SQLite the sender's row; then the message, its payment, both
+    /// members' lists and (on PostgreSQL) the signals are written in one call. A new
     /// conversation, a first message checked for spam and a balance falling low add their own
     /// steps. After the commit the sockets, mail and push hear of it.
     pub(super) async fn store(&self, site: &Site, send: Outgoing<'_>, now: i64) -> Result<Sent, AppError> {
@@ -104,13 +105,17 @@ impl Chat {
             }
         }
         let mut tx = self.db().begin().await?;
-        // The sender's row lock first (a write, so SQLite takes its write lock at once): one
-        // member's sends happen one after the other.
-        // On PostgreSQL it also silences the member-cache triggers: the chat signal says who changed.
-        let (free_used, started, credits): (i64, i64, i64) =
-            sqlx::query_as(if postgres { LOCK_POSTGRES } else { LOCK_SQLITE }).bind(send.sender).fetch_one(&mut *tx).await?;
-        // A statement of its own after the lock: it sees a parallel retry that committed meanwhile.
+        // On PostgreSQL the sender's row lock first: one member's sends happen one after the
+        // other. It also silences the member-cache triggers: the chat signal says who changed.
+        // A statement of its own before the read: the read sees a parallel retry that committed
+        // meanwhile. On SQLite the transaction holds the database's write lock from its start,
+        // and the read answers the sender's row too.
+        let locked: Option<(i64, i64, i64)> = if postgres { Some(sqlx::query_as(LOCK_POSTGRES).bind(send.sender).fetch_one(&mut *tx).await?) } else { None };
         let target = Target::read(&mut tx, site, &send, postgres).await?;
+        let (free_used, started, credits) = match locked {
+            Some(sender) => sender,
+            None => target.sender().ok_or_else(|| AppError::Internal(format!("sender {} vanished", send.sender)))?,
+        };
         if target.repeat.is_some() {
             drop(tx);
             return self.already_sent(send.sender, send.client_id).await?.ok_or_else(|| AppError::Internal("a repeated send vanished".into()));
@@ -164,7 +169,7 @@ impl Chat {
             write_postgres(&mut tx, &message, &stored, &signals).await?;
             signals
         } else {
-            message.id = write_sqlite(&mut tx, &message, &stored, credits, now).await?;
+            message.id = write_sqlite(&mut tx, &message, &stored).await?;
             signals(message.id)
         };
         if matches!(send.payer, Payer::Member { premium: true, .. }) && domain::lifecycle::falls_low(credits, balance) {
@@ -393,6 +398,11 @@ struct Target {
     waiting: i64,
     /// On PostgreSQL, the new message's id, taken now so that its signal is written with it.
     next_id: Option<i64>,
+    /// On SQLite, the sender's free messages used, conversations started and credits (on
+    /// PostgreSQL the lock before the read answers them).
+    free_used: Option<i64>,
+    started: Option<i64>,
+    credits: Option<i64>,
 }
 
 impl Target {
@@ -401,20 +411,33 @@ impl Target {
             To::Member(id) => ("$2", id),
             To::Conversation(id) => ("(SELECT cm.peer_id FROM chat_members cm WHERE cm.conversation_id = $2 AND cm.user_id = $1)", id),
         };
-        let next_id = if postgres { "nextval(pg_get_serial_sequence('messages', 'id'))" } else { "NULL" };
+        let (next_id, sender, sender_join) = if postgres {
+            (
+                "nextval(pg_get_serial_sequence('messages', 'id'))",
+                "CAST(NULL AS BIGINT) AS free_used, CAST(NULL AS BIGINT) AS started, CAST(NULL AS BIGINT) AS credits",
+                "",
+            )
+        } else {
+            ("NULL", "s.free_messages_used AS free_used, s.conversations_started AS started, s.credits", "LEFT JOIN users s ON s.id = $1")
+        };
         let sql = format!(
             "SELECT r.id AS repeat, u.id AS peer, u.status, u.fictional, \
              (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = $1 AND b.blocked_id = u.id) AS blocked_by_me, \
              (SELECT COUNT(*) FROM blocks b WHERE b.blocker_id = u.id AND b.blocked_id = $1) AS blocked_me, \
              c.id AS conversation, \
              (SELECT COUNT(*) FROM messages w WHERE w.conversation_id = c.id AND w.sender_id = $1 AND w.review = $5) AS waiting, \
-             {next_id} AS next_id \
-             FROM (SELECT 1 AS one) o \
+             {next_id} AS next_id, {sender} \
+             FROM (SELECT 1 AS one) o {sender_join} \
              LEFT JOIN messages r ON r.sender_id = $1 AND r.client_id = $3 \
              LEFT JOIN users u ON u.id = {peer} AND u.site_id = $4 AND EXISTS (SELECT 1 FROM profiles p WHERE p.user_id = u.id) \
              LEFT JOIN conversations c ON c.low_id = CASE WHEN u.id < $1 THEN u.id ELSE $1 END AND c.high_id = CASE WHEN u.id < $1 THEN $1 ELSE u.id END"
         );
         Ok(sqlx::query_as(&sql).bind(send.sender).bind(to).bind(send.client_id).bind(site.id).bind(true).fetch_one(&mut **tx).await?)
+    }
+
+    /// The sender's free messages used, conversations started and credits, as read on SQLite.
+    fn sender(&self) -> Option<(i64, i64, i64)> {
+        Some((self.free_used?, self.started?, self.credits?))
     }
 
     /// The recipient, if the send may reach them: not the sender, an active or unconfirmed
@@ -499,41 +522,47 @@ fn spend_reference(message: i64) -> String {
 /// What a paid message's ledger reference starts with, before its id.
 pub(super) const SPEND_PREFIX: &str = "message:";
 
-/// The write on SQLite, statement by statement (in-process: a statement costs no round trip):
-/// the message, its payment ([`pay`], the ledger's own booking), the conversation's last
-/// message and both members' lists. Answers the message's id.
-async fn write_sqlite(tx: &mut Tx<'_>, m: &MessageRow, stored: &Stored, credits: i64, now: i64) -> Result<i64, AppError> {
-    let sql =
-        format!("INSERT INTO messages ({MESSAGE_INSERT}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id");
-    let id: i64 = bind_message(sqlx::query(&sql), m, stored).fetch_one(&mut **tx).await?.try_get("id")?;
-    pay(tx, m.sender_id, id, stored.price, stored.free, credits, now).await?;
-    sqlx::query(CONVERSATION_LAST).bind(id).bind(m.conversation_id).execute(&mut **tx).await?;
-    sqlx::query(LISTS).bind(id).bind(now).bind(m.conversation_id).bind(m.sender_id).bind(m.recipient_id).bind(!stored.held).execute(&mut **tx).await?;
-    Ok(id)
+/// The write on SQLite in one worker round trip ([`WRITE_SQLITE`]: its statements run one
+/// after the other on the connection's worker, so the write lock is held for less time than
+/// with a hand-over to the worker per statement). Answers the message's id.
+async fn write_sqlite(tx: &mut Tx<'_>, m: &MessageRow, stored: &Stored) -> Result<i64, AppError> {
+    // Every statement's rows: the first and only one is the message's id.
+    let rows =
+        bind_message(sqlx::query(&WRITE_SQLITE), m, stored).bind(stored.balance).bind(Reason::Spend.as_str()).bind(SPEND_PREFIX).fetch_all(&mut **tx).await?;
+    Ok(rows.first().ok_or_else(|| AppError::Internal("a message insert answered no id".into()))?.try_get("id")?)
 }
 
-/// The conversation's last message ($1 message, $2 conversation).
-/// The sender's row lock, answering what the send needs of their row.
-const LOCK_SQLITE: &str = "UPDATE users SET free_messages_used = free_messages_used WHERE id = $1 RETURNING free_messages_used, conversations_started, credits";
-/// [`LOCK_SQLITE`], and the member-cache triggers silent until the transaction ends (migration
+/// The write on SQLite ($1…$17 the message, [`bind_message`]; $18 the balance, $19 the ledger's
+/// reason, $20 its reference before the id): the message; the conversation's last message and
+/// both members' lists by `last_insert_rowid()`, the message's id until the ledger's row (last)
+/// is inserted (the sender's own message counts as read by them; the recipient's unread count
+/// grows unless the message is held, and then their row stays as it was); the sender's
+/// balance or free count and the ledger row, each only when the send pays or is free, as
+/// [`WRITE_POSTGRES`] does.
+static WRITE_SQLITE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "INSERT INTO messages ({MESSAGE_INSERT}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id; \
+         UPDATE conversations SET last_message_id = last_insert_rowid() WHERE id = $1; \
+         UPDATE chat_members SET last_message_id = last_insert_rowid(), last_at = $13, \
+           read_up_to = CASE WHEN user_id = $2 THEN last_insert_rowid() ELSE read_up_to END, \
+           unread = CASE WHEN user_id = $2 THEN unread ELSE unread + 1 END \
+           WHERE conversation_id = $1 AND (user_id = $2 OR (user_id = $3 AND NOT $11)); \
+         UPDATE users SET credits = $18, free_messages_used = free_messages_used + CASE WHEN $10 THEN 1 ELSE 0 END WHERE id = $2 AND ($9 > 0 OR $10); \
+         INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference, created_at) SELECT $2, -$9, $18, $19, $20 || last_insert_rowid(), $13 WHERE $9 > 0"
+    )
+});
+
+/// The sender's row lock on PostgreSQL, answering what the send needs of their row, with the
+/// member-cache triggers silent until the transaction ends (migration
 /// 49): the send's chat signal names both members it changes, and every node's member cache
 /// hears the chat's channel too. One `NOTIFY` a send instead of five (notifying transactions
 /// commit one after the other).
 const LOCK_POSTGRES: &str = "WITH quiet AS (SELECT set_config('vonk.chat_announces', 'on', true)) \
      UPDATE users SET free_messages_used = free_messages_used FROM quiet WHERE id = $1 RETURNING free_messages_used, conversations_started, credits";
 
-const CONVERSATION_LAST: &str = "UPDATE conversations SET last_message_id = $1 WHERE id = $2";
-/// Both members' lists ($1 message, $2 time, $3 conversation, $4 sender, $5 recipient, $6
-/// delivered): the sender's own message counts as read by them; the recipient's unread count
-/// grows unless the message is held (then their row stays as it was).
-const LISTS: &str = "UPDATE chat_members SET last_message_id = $1, last_at = $2, \
-     read_up_to = CASE WHEN user_id = $4 THEN $1 ELSE read_up_to END, \
-     unread = CASE WHEN user_id = $4 THEN unread ELSE unread + 1 END \
-     WHERE conversation_id = $3 AND (user_id = $4 OR (user_id = $5 AND $6))";
-
 /// The write on PostgreSQL as one statement (one round trip): the message with the id the read
 /// took, its ledger row and the sender's balance or free count (each only when the send pays
-/// or is free), the conversation's last message, both members' lists ([`LISTS`]) and the
+/// or is free), the conversation's last message, both members' lists (as [`WRITE_SQLITE`]) and the
 /// signals' `NOTIFY` (sent at commit).
 const WRITE_POSTGRES: &str =
     "WITH message AS (INSERT INTO messages (id, conversation_id, sender_id, recipient_id, kind, body, gift, photo_key, client_id, cost, free, held, \

@@ -129,7 +129,7 @@ pub(crate) async fn mark_delivered(db: &Db, conversation: i64, user: i64, up_to:
         .bind(up_to)
         .bind(conversation)
         .bind(user)
-        .execute(db.pool())
+        .execute(db.writer())
         .await?;
     Ok(done.rows_affected() == 1)
 }

@@ -133,6 +133,55 @@ async fn a_transaction_that_reads_then_writes_waits_for_the_writer_before_it() {
     assert_eq!(both, 2);
 }
 
+/// On a SQLite file, write transactions take turns on one connection of their own: writers
+/// waiting for the lock hold none of the pool's connections (on a connection each, they would
+/// sleep in SQLite's busy handler holding it), so reads go on meanwhile, and every waiting
+/// writer gets its turn.
+#[tokio::test]
+async fn waiting_writers_leave_the_pool_to_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Db::connect(&format!("sqlite://{}/turns.db", dir.path().display()), 2).await.unwrap();
+    let mut holder = db.begin().await.unwrap();
+    sqlx::query("INSERT INTO interests (code, icon, position) VALUES ('held', 'x', 900)").execute(&mut *holder).await.unwrap();
+    let (started_tx, mut started) = tokio::sync::mpsc::unbounded_channel();
+    let writers: Vec<_> = (0..5)
+        .map(|i| {
+            let (db, started_tx) = (db.clone(), started_tx.clone());
+            tokio::spawn(async move {
+                let _ = started_tx.send(());
+                let mut tx = db.begin().await?;
+                sqlx::query("INSERT INTO interests (code, icon, position) VALUES ($1, 'x', $2)")
+                    .bind(format!("waiting-{i}"))
+                    .bind(910 + i)
+                    .execute(&mut *tx)
+                    .await?;
+                tx.commit().await
+            })
+        })
+        .collect();
+    for _ in 0..5 {
+        started.recv().await.unwrap();
+    }
+    tokio::task::yield_now().await;
+    // Both of the pool's connections are free for reads while five writers wait.
+    let reads = async {
+        let (a, b) = tokio::join!(
+            sqlx::query_as::<_, (i64,)>("SELECT COUNT(*) FROM interests").fetch_one(db.pool()),
+            sqlx::query_as::<_, (i64,)>("SELECT COUNT(*) FROM interests WHERE code = 'held'").fetch_one(db.pool()),
+        );
+        (a.unwrap().0, b.unwrap().0)
+    };
+    let (_, held) = tokio::time::timeout(std::time::Duration::from_secs(3), reads).await.expect("reads wait for no writer");
+    assert_eq!(held, 0, "the holder's row is not committed yet");
+    assert!(writers.iter().all(|w| !w.is_finished()), "the writers wait for the holder");
+    holder.commit().await.unwrap();
+    for writer in writers {
+        writer.await.unwrap().unwrap();
+    }
+    let (all,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM interests WHERE code = 'held' OR code LIKE 'waiting-%'").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(all, 6);
+}
+
 /// Every transaction starts at `Db::begin` (see the test above for why).
 #[test]
 fn every_transaction_starts_at_db_begin() {
