@@ -19,6 +19,7 @@ mod review;
 mod send;
 pub mod signal;
 pub mod store;
+mod write;
 
 pub use console::{Claim, MemberFigures, OperatorFigures, OperatorThread};
 pub use review::{HeldSender, Released};

@@ -8,8 +8,9 @@ use domain::moderation::{PhotoReview, Verdict};
 use domain::rows::Flag;
 
 use super::bus::Signal;
-use super::send::{Outgoing, Payer, SPEND_PREFIX};
+use super::send::{Outgoing, Payer};
 use super::store::MessageRow;
+use super::write::SPEND_PREFIX;
 use super::{Chat, Sent, To};
 use crate::credits::Reason;
 use crate::error::AppError;
